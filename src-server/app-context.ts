@@ -1,0 +1,26 @@
+// Everything a route or job needs, built once by the CLI (or a test) and handed to buildApp().
+import type { Logger } from 'pino';
+import type { ServerConfig } from './config.js';
+import type { DictionaryRepository } from './db/dictionary-repository.js';
+import type { KeyRepository } from './db/key-repository.js';
+import type { ReviewRepository } from './db/review-repository.js';
+import type { TranscriptionRepository } from './db/transcription-repository.js';
+import type { TranscriptionService } from './domain/transcription-service.js';
+import type { EngineRegistry } from './engines/engine-registry.js';
+import type { JobQueue } from './jobs/job-queue.js';
+import type { UrlSigner } from './signing/url-signer.js';
+import type { Storage } from './storage/storage.js';
+
+export interface AppContext {
+  config: ServerConfig;
+  logger: Logger;
+  keys: KeyRepository;
+  dictionaries: DictionaryRepository;
+  transcriptions: TranscriptionRepository;
+  reviews: ReviewRepository;
+  service: TranscriptionService;
+  storage: Storage;
+  queue: JobQueue;
+  signer: UrlSigner;
+  engines: EngineRegistry;
+}

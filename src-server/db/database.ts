@@ -1,0 +1,42 @@
+// SQLite connection and schema upgrades. The schema version lives in PRAGMA user_version;
+// each migration runs in its own transaction, and a database newer than this code is refused.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { migrations as allMigrations, type Migration } from './migrations/index.js';
+
+export type Db = Database.Database;
+
+export class DatabaseTooNewError extends Error {
+  override readonly name = 'DatabaseTooNewError';
+}
+
+export function migrate(db: Db, migrations: readonly Migration[] = allMigrations): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const latest = migrations.at(-1)?.version ?? 0;
+  if (current > latest) {
+    throw new DatabaseTooNewError(
+      `The database is at schema version ${current}, but this kikitori-server knows only up to ${latest}. Upgrade kikitori-server.`,
+    );
+  }
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      db.exec(migration.up);
+      db.pragma(`user_version = ${migration.version}`);
+    })();
+  }
+  return latest;
+}
+
+export function openDatabase(dataDir: string): Db {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const db = new Database(path.join(dataDir, 'kikitori.sqlite'));
+  // WAL lets readers proceed during writes; synchronous=NORMAL is durable across process crashes in WAL mode.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}

@@ -1,0 +1,74 @@
+// Records as the domain sees them, independent of the storage engine.
+import { randomUUID } from 'node:crypto';
+
+export type TranscriptionStatus = 'IN_PROGRESS' | 'CONVERTING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+export const ENDED_STATUSES: readonly TranscriptionStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED'];
+export type UploadStatus = 'PENDING' | 'COMPLETED';
+export type TranscriptionModel = 'default' | 'diarization-high';
+
+/** Who is calling: resolved from the API key. */
+export interface Caller {
+  teamId: string;
+  userId: string;
+  userName: string;
+  roles: readonly string[];
+  keyId: string;
+}
+
+export interface DictionaryRecord {
+  dictionaryId: string;
+  teamId: string;
+  name: string;
+  isTemporary: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WordRecord {
+  wordId: string;
+  dictionaryId: string;
+  word: string;
+  reading: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface BlacklistWordRecord {
+  blacklistWordId: string;
+  dictionaryId: string;
+  pattern: string;
+  replacement: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TranscriptionRecord {
+  transcriptionId: string;
+  teamId: string;
+  userId: string;
+  userName: string;
+  dictionaryId: string | null;
+  name: string;
+  languages: string[];
+  transcriptionModel: TranscriptionModel;
+  numSpeakers: number | null;
+  minSpeakers: number | null;
+  maxSpeakers: number | null;
+  status: TranscriptionStatus;
+  uploadStatus: UploadStatus;
+  uploadExpiresAt: string;
+  audioKey: string | null;
+  audioSize: number | null;
+  audioContentType: string | null;
+  transcriptKey: string | null;
+  duration: number | null;
+  speakingDuration: number | null;
+  progress: number | null;
+  failureReason: string | null;
+  engine: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const newId = (): string => randomUUID();
+export const nowIso = (): string => new Date().toISOString();

@@ -1,0 +1,124 @@
+// The life of a transcription: ticket, upload, start, end, deletion. Routes and jobs go through here
+// so every rule (temporary dictionaries, expiry, cleanup) has one home.
+import type { Readable } from 'node:stream';
+import type { DictionaryRepository, NewWord } from '../db/dictionary-repository.js';
+import type { TranscriptionRepository } from '../db/transcription-repository.js';
+import type { JobQueue } from '../jobs/job-queue.js';
+import type { Storage } from '../storage/storage.js';
+import { ENDED_STATUSES, newId, nowIso, type Caller, type TranscriptionModel, type TranscriptionRecord } from './records.js';
+
+export interface TicketRequest {
+  filename: string;
+  dictionaryId: string | null;
+  languages: string[];
+  model: TranscriptionModel;
+  numSpeakers: number | null;
+  minSpeakers: number | null;
+  maxSpeakers: number | null;
+  words: NewWord[];
+}
+
+export type StartOutcome = 'started' | 'already-running' | 'upload-missing' | 'ended';
+export type UploadOutcome = { kind: 'stored'; size: number } | { kind: 'reused' } | { kind: 'closed'; status: string };
+
+export const audioKey = (id: string) => `audio/${id}/original`;
+export const transcriptKey = (id: string) => `transcripts/${id}.json`;
+const transcribeJobKey = (id: string) => `transcribe:${id}`;
+
+export class TranscriptionService {
+  constructor(
+    private readonly transcriptions: TranscriptionRepository,
+    private readonly dictionaries: DictionaryRepository,
+    private readonly storage: Storage,
+    private readonly queue: JobQueue,
+    private readonly uploadTtlSeconds: number,
+  ) {}
+
+  async createTicket(caller: Caller, request: TicketRequest): Promise<TranscriptionRecord> {
+    let dictionaryId = request.dictionaryId;
+    if (request.words.length > 0) {
+      // Ad-hoc words live in a temporary dictionary, removed once the transcription ends.
+      const temporary = await this.dictionaries.create(caller.teamId, {
+        name: `Words for ${request.filename}`,
+        isTemporary: true,
+        words: request.words,
+      });
+      dictionaryId = temporary.dictionaryId;
+    }
+    const transcriptionId = newId();
+    const createdAt = nowIso();
+    await this.transcriptions.create({
+      transcriptionId,
+      teamId: caller.teamId,
+      userId: caller.userId,
+      dictionaryId,
+      name: request.filename,
+      languages: request.languages,
+      transcriptionModel: request.model,
+      numSpeakers: request.numSpeakers,
+      minSpeakers: request.minSpeakers,
+      maxSpeakers: request.maxSpeakers,
+      uploadExpiresAt: new Date(Date.parse(createdAt) + this.uploadTtlSeconds * 1000).toISOString(),
+      createdAt,
+    });
+    return (await this.transcriptions.getById(transcriptionId))!;
+  }
+
+  /** Stores the audio behind a signed upload URL. Single use: a second upload is refused. */
+  async receiveUpload(record: TranscriptionRecord, body: Readable, contentType: string, maxBytes: number): Promise<UploadOutcome> {
+    if (record.uploadStatus === 'COMPLETED') return { kind: 'reused' };
+    if (record.status !== 'IN_PROGRESS') return { kind: 'closed', status: record.status };
+    const key = audioKey(record.transcriptionId);
+    const { size } = await this.storage.put(key, body, { maxBytes });
+    const accepted = await this.transcriptions.completeUpload(record.transcriptionId, {
+      audioKey: key,
+      audioSize: size,
+      audioContentType: contentType,
+    });
+    // A concurrent PUT of the same URL won the race; ours must not replace the audio it stored.
+    return accepted ? { kind: 'stored', size } : { kind: 'reused' };
+  }
+
+  /** Queues the transcription job. Idempotent while queued or running. */
+  async start(record: TranscriptionRecord): Promise<StartOutcome> {
+    if (ENDED_STATUSES.includes(record.status)) return 'ended';
+    if (record.uploadStatus !== 'COMPLETED') return 'upload-missing';
+    const jobId = await this.queue.send('transcribe', { transcriptionId: record.transcriptionId }, {
+      singletonKey: transcribeJobKey(record.transcriptionId),
+    });
+    if (jobId === null) return 'already-running';
+    await this.transcriptions.update(record.transcriptionId, { status: 'CONVERTING', progress: 0 });
+    return 'started';
+  }
+
+  /** Records the end of a transcription and removes what only lived for it. */
+  async end(transcriptionId: string, patch: Parameters<TranscriptionRepository['update']>[1]): Promise<void> {
+    await this.transcriptions.update(transcriptionId, patch);
+    const record = await this.transcriptions.getById(transcriptionId);
+    if (record) await this.dropTemporaryDictionary(record.teamId, record.dictionaryId);
+  }
+
+  async delete(caller: Caller, record: TranscriptionRecord): Promise<void> {
+    await this.queue.cancel(transcribeJobKey(record.transcriptionId));
+    await this.transcriptions.delete(caller.teamId, record.transcriptionId);
+    await this.storage.delete(`audio/${record.transcriptionId}`);
+    await this.storage.delete(transcriptKey(record.transcriptionId));
+    await this.dropTemporaryDictionary(caller.teamId, record.dictionaryId);
+  }
+
+  /** Tickets never uploaded become CANCELLED once their upload URL expires. */
+  async cancelExpiredUploads(): Promise<number> {
+    const cancelled = await this.transcriptions.cancelExpiredUploads(nowIso());
+    for (const { transcriptionId, dictionaryId } of cancelled) {
+      const record = await this.transcriptions.getById(transcriptionId);
+      if (record) await this.dropTemporaryDictionary(record.teamId, dictionaryId);
+    }
+    return cancelled.length;
+  }
+
+  private async dropTemporaryDictionary(teamId: string, dictionaryId: string | null) {
+    if (!dictionaryId) return;
+    const dictionary = await this.dictionaries.get(teamId, dictionaryId);
+    if (dictionary?.isTemporary) await this.dictionaries.delete(teamId, dictionaryId);
+  }
+}

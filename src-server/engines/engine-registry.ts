@@ -1,0 +1,59 @@
+// Maps a transcription request (model, languages, speaker options) to the engines that serve it,
+// and says plainly when nothing configured can honour it.
+import type { TranscriptionModel } from '../domain/records.js';
+import type { SpeechEngine } from './speech/speech-engine.js';
+
+export interface TranscriptionOptions {
+  model: TranscriptionModel;
+  languages: string[];
+  wantsSpeakers: boolean;
+}
+
+export interface EngineRegistry {
+  readonly speechEngines: ReadonlyMap<string, SpeechEngine>;
+  /** The speech engine for a transcription model. */
+  speechFor(model: TranscriptionModel): SpeechEngine;
+  /** Null when the request can be served; otherwise a message saying what is unsupported and what is. */
+  unsupportedReason(options: TranscriptionOptions): { code: 'language' | 'option'; message: string } | null;
+}
+
+export class ConfiguredEngineRegistry implements EngineRegistry {
+  readonly speechEngines: ReadonlyMap<string, SpeechEngine>;
+
+  constructor(
+    engines: SpeechEngine[],
+    private readonly modelToEngine: Record<TranscriptionModel, string>,
+  ) {
+    this.speechEngines = new Map(engines.map((e) => [e.name, e]));
+    for (const [model, name] of Object.entries(modelToEngine)) {
+      if (!this.speechEngines.has(name)) throw new Error(`transcription model "${model}" maps to unknown speech engine "${name}"`);
+    }
+  }
+
+  speechFor(model: TranscriptionModel): SpeechEngine {
+    return this.speechEngines.get(this.modelToEngine[model])!;
+  }
+
+  unsupportedReason(options: TranscriptionOptions) {
+    const engine = this.speechFor(options.model);
+    const missing = options.languages.filter((l) => !engine.capabilities.languages.includes(l));
+    if (missing.length > 0) {
+      return {
+        code: 'language' as const,
+        message:
+          `The speech engine "${engine.name}" for transcription_model "${options.model}" cannot recognise ${missing.join(', ')}. ` +
+          `Supported languages: ${engine.capabilities.languages.join(', ')}.`,
+      };
+    }
+    if ((options.wantsSpeakers || options.model === 'diarization-high') && !engine.capabilities.speakerSeparation) {
+      return {
+        code: 'option' as const,
+        message:
+          `Speaker separation (transcription_model "diarization-high" or a speaker count) is not available: ` +
+          `the engine "${engine.name}" configured for "${options.model}" does not separate speakers. ` +
+          `Use transcription_model "default" without speaker counts.`,
+      };
+    }
+    return null;
+  }
+}

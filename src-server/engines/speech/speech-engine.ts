@@ -1,0 +1,54 @@
+// The speech-recognition capability. The transcription pipeline only sees this interface;
+// configuration picks the engine by name.
+
+export interface VocabularyWord {
+  word: string;
+  /** Phonetic respelling ("zin tricks") or, for Japanese, kana. */
+  reading?: string | null;
+}
+
+export interface RecognizeRequest {
+  /** Path to raw 16 kHz mono signed 16-bit little-endian PCM (what the CONVERTING stage writes). */
+  pcmPath: string;
+  /** ISO 639-1 code. */
+  language: string;
+  vocabulary: VocabularyWord[];
+  signal: AbortSignal;
+  /** Called with 0..1 as recognition advances. */
+  onProgress?: (fraction: number) => void;
+}
+
+export interface RecognizedWord {
+  word: string;
+  start: number;
+  end: number;
+  confidence: number | null;
+}
+
+export interface RecognizedSegment {
+  start: number;
+  end: number;
+  words: RecognizedWord[];
+}
+
+export interface RecognizeResult {
+  segments: RecognizedSegment[];
+  /** Seconds of detected speech (voice activity), not the file length. */
+  speakingDuration: number;
+  /** Model identifier, for the transcript document. */
+  model: string;
+}
+
+export interface SpeechEngineCapabilities {
+  languages: readonly string[];
+  wordTimestamps: boolean;
+  customVocabulary: boolean;
+  speakerSeparation: boolean;
+}
+
+export interface SpeechEngine {
+  readonly name: string;
+  readonly capabilities: SpeechEngineCapabilities;
+  /** Throws UnusableEngineError-like errors when the engine cannot run on this machine. */
+  recognize(request: RecognizeRequest): Promise<RecognizeResult>;
+}

@@ -1,0 +1,36 @@
+// Resolves the caller from X-API-KEY or "Authorization: Bearer" (the same keys).
+import type { FastifyRequest } from 'fastify';
+import type { Caller } from '../domain/records.js';
+import type { KeyRepository } from '../db/key-repository.js';
+import { errors } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+export function presentedKey(request: FastifyRequest): string | null {
+  const header = request.headers['x-api-key'];
+  if (typeof header === 'string' && header.length > 0) return header.trim();
+  const authorization = request.headers.authorization;
+  const match = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1] ?? null;
+}
+
+export function authenticateWith(keys: KeyRepository) {
+  return async (request: FastifyRequest) => {
+    const key = presentedKey(request);
+    if (!key) throw errors.missingApiKey();
+    const caller = await keys.authenticate(key);
+    if (!caller) throw errors.invalidApiKey();
+    request.caller = caller;
+    request.log = request.log.child({ team: caller.teamId, user: caller.userId });
+  };
+}
+
+/** The authenticated caller; routes under /api/v1 always have one. */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw errors.missingApiKey();
+  return request.caller;
+}

@@ -1,0 +1,70 @@
+// One place renders every failure as the spec's error body, with an error_id that also appears in the
+// log line of the request, so support can find it.
+import { randomUUID } from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode } from '../../src-shared/error-codes.js';
+import { AppError, errors } from './errors.js';
+
+interface ValidationIssue {
+  instancePath: string;
+  message?: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+/** "body/num_speakers must be >= 1" -> a sentence naming the field and the fix. */
+function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
+  const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field';
+  const parts = issues.slice(0, 5).map((issue) => {
+    const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    if (issue.keyword === 'required') return `missing required ${where} "${[field, issue.params.missingProperty].filter(Boolean).join('.')}"`;
+    if (issue.keyword === 'additionalProperties') return `unknown ${where} "${[field, issue.params.additionalProperty].filter(Boolean).join('.')}"`;
+    const subject = field ? `${where} "${field}"` : context === 'body' ? 'the request body' : where;
+    return `${subject} ${issue.message ?? 'is invalid'}`;
+  });
+  return `Invalid request: ${[...new Set(parts)].join('; ')}.`;
+}
+
+function toAppError(error: FastifyError & { validation?: ValidationIssue[]; validationContext?: string }): AppError | null {
+  if (error instanceof AppError) return error;
+  if (error.validation) {
+    if (error.validationContext === 'querystring' && error.validation.some((v) => v.instancePath === '/page')) {
+      return errors.invalidPage('page');
+    }
+    return errors.validation(describeValidation(error.validationContext, error.validation));
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errors.malformedJson(error.message);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large for this operation.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.unsupportedMediaType('Send the request body as application/json.');
+  }
+  if (error instanceof SyntaxError) return errors.malformedJson(error.message);
+  if (error.statusCode === 415) return errors.unsupportedMediaType(`Unsupported Content-Type. Send the request body as application/json.`);
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return errors.validation(error.message);
+  }
+  return null;
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError | null, cause?: unknown) {
+  const errorId = randomUUID();
+  if (error === null) {
+    request.log.error({ err: cause, error_id: errorId }, 'unexpected error');
+    return reply.status(500).send({
+      error_id: errorId,
+      error_code: ErrorCode.INTERNAL_ERROR,
+      error_message: `Internal server error. Quote error_id ${errorId} when reporting it.`,
+    });
+  }
+  request.log.info({ error_id: errorId, error_code: error.errorCode, status: error.statusCode }, error.message);
+  return reply.status(error.statusCode).send({ error_id: errorId, error_code: error.errorCode, error_message: error.message });
+}
+
+export function installErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => sendError(request, reply, toAppError(error), error));
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, errors.routeNotFound(request.method, request.url.split('?')[0]!)));
+}

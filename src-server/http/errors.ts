@@ -1,0 +1,63 @@
+// Coded application errors. Each carries its HTTP status; the error handler renders the spec's body.
+import { ErrorCode, type ErrorCodeName } from '../../src-shared/error-codes.js';
+
+export class AppError extends Error {
+  override readonly name = 'AppError';
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCodeName,
+    message: string,
+  ) {
+    super(message);
+  }
+  get errorCode(): number {
+    return ErrorCode[this.code];
+  }
+}
+
+export const errors = {
+  validation: (message: string) => new AppError(400, 'VALIDATION_FAILED', message),
+  malformedJson: (detail: string) =>
+    new AppError(400, 'MALFORMED_JSON', `The request body is not valid JSON (${detail}). Send a JSON document with Content-Type: application/json.`),
+  invalidPage: (raw: unknown) =>
+    new AppError(400, 'INVALID_PAGE', `page must be a whole number of 1 or more; got ${JSON.stringify(raw)}.`),
+  unsupportedLanguage: (message: string) => new AppError(400, 'UNSUPPORTED_LANGUAGE', message),
+  unsupportedOption: (message: string) => new AppError(400, 'UNSUPPORTED_OPTION', message),
+  missingApiKey: () =>
+    new AppError(401, 'MISSING_API_KEY', 'No API key was sent. Send it in the X-API-KEY header or as "Authorization: Bearer <key>".'),
+  invalidApiKey: () =>
+    new AppError(401, 'INVALID_API_KEY', 'The API key is not valid or has been revoked. Create a key with `kikitori-server keys create`.'),
+  roleRequired: (role: string, action: string) =>
+    new AppError(403, 'ROLE_REQUIRED', `${action} requires an API key with the ${role} role. Ask an administrator for a key created with --role ${role}.`),
+  invalidSignature: () =>
+    new AppError(403, 'INVALID_SIGNATURE', 'This signed URL is not valid. Use the exact URL the API returned; request a new one if needed.'),
+  expiredSignature: () =>
+    new AppError(403, 'EXPIRED_SIGNATURE', 'This signed URL has expired. Fetch the resource again from the API to get a fresh URL.'),
+  routeNotFound: (method: string, url: string) =>
+    new AppError(404, 'ROUTE_NOT_FOUND', `No operation ${method} ${url}. See /docs for the API.`),
+  transcriptionNotFound: (id: string) =>
+    new AppError(404, 'TRANSCRIPTION_NOT_FOUND', `No transcription with id "${id}" in your team.`),
+  dictionaryNotFound: (id: string) => new AppError(404, 'DICTIONARY_NOT_FOUND', `No dictionary with id "${id}" in your team.`),
+  wordNotFound: (id: string) => new AppError(404, 'WORD_NOT_FOUND', `No word with id "${id}" in this dictionary.`),
+  blacklistWordNotFound: (id: string) =>
+    new AppError(404, 'BLACKLIST_WORD_NOT_FOUND', `No blacklist word with id "${id}" in this dictionary.`),
+  reviewNotFound: (id: string) =>
+    new AppError(404, 'REVIEW_NOT_FOUND', `Transcription "${id}" has no review yet. POST {"reviewed_text": "..."} to /review to save one.`),
+  resultNotReady: (id: string) =>
+    new AppError(404, 'RESULT_NOT_READY', `Transcription "${id}" has no transcript yet; wait until its status is COMPLETED.`),
+  uploadNotComplete: (id: string) =>
+    new AppError(409, 'UPLOAD_NOT_COMPLETE', `The audio of transcription "${id}" has not been uploaded yet. PUT the file to audio_upload_url first.`),
+  transcriptionAlreadyEnded: (id: string, status: string) =>
+    new AppError(409, 'TRANSCRIPTION_ALREADY_ENDED', `Transcription "${id}" has already ended with status ${status}; request a new upload to transcribe again.`),
+  uploadAlreadyCompleted: () =>
+    new AppError(409, 'UPLOAD_ALREADY_COMPLETED', 'This upload URL has already been used. Request a new upload ticket to send another file.'),
+  uploadClosed: (status: string) =>
+    new AppError(409, 'UPLOAD_CLOSED', `This transcription is ${status} and no longer accepts audio. Request a new upload ticket.`),
+  transcriptionNotCompleted: (id: string, status: string) =>
+    new AppError(409, 'TRANSCRIPTION_NOT_COMPLETED', `Transcription "${id}" is ${status}; this needs it to be COMPLETED.`),
+  payloadTooLarge: (limit: number) =>
+    new AppError(413, 'PAYLOAD_TOO_LARGE', `The file is larger than the server's limit of ${limit} bytes (KIKITORI_MAX_UPLOAD_BYTES).`),
+  unsupportedMediaType: (message: string) => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message),
+  rangeNotSatisfiable: (size: number) =>
+    new AppError(416, 'RANGE_NOT_SATISFIABLE', `The requested Range is outside the file (size ${size} bytes).`),
+};

@@ -1,0 +1,78 @@
+// Records -> wire bodies (snake_case, as the spec names them).
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import type { BlacklistWordRecord, DictionaryRecord, TranscriptionRecord, WordRecord } from '../domain/records.js';
+import type { SignedPurpose } from '../signing/url-signer.js';
+import type { TranscriptionBody } from './schemas.js';
+
+export function baseUrl(ctx: AppContext, request: FastifyRequest): string {
+  return ctx.config.publicUrl ?? `${request.protocol}://${request.host}`;
+}
+
+export function signedUrl(ctx: AppContext, request: FastifyRequest, purpose: SignedPurpose, id: string, ttlSeconds: number): string {
+  return baseUrl(ctx, request) + ctx.signer.sign(purpose, id, ttlSeconds).path;
+}
+
+export function transcriptionBody(ctx: AppContext, request: FastifyRequest, t: TranscriptionRecord): TranscriptionBody {
+  const ttl = ctx.config.downloadUrlTtlSeconds;
+  return {
+    transcription_id: t.transcriptionId,
+    dictionary_id: t.dictionaryId,
+    team_id: t.teamId,
+    name: t.name,
+    user: { user_id: t.userId, name: t.userName },
+    transcription_path: t.transcriptKey ? signedUrl(ctx, request, 'transcript', t.transcriptionId, ttl) : null,
+    audio_path: t.uploadStatus === 'COMPLETED' ? signedUrl(ctx, request, 'audio', t.transcriptionId, ttl) : null,
+    transcription_model: t.transcriptionModel,
+    status: t.status,
+    speaking_duration: t.speakingDuration,
+    created_at: t.createdAt,
+    updated_at: t.updatedAt,
+    language: t.languages,
+    upload_status: t.uploadStatus,
+    upload_expires_at: t.uploadExpiresAt,
+    progress: t.progress,
+    duration: t.duration,
+    failure_reason: t.failureReason,
+    engine: t.engine,
+    num_speakers: t.numSpeakers,
+    min_speakers: t.minSpeakers,
+    max_speakers: t.maxSpeakers,
+  };
+}
+
+export const wordBody = (w: WordRecord) => ({
+  word_id: w.wordId,
+  dictionary_id: w.dictionaryId,
+  word: w.word,
+  reading: w.reading,
+  created_at: w.createdAt,
+  updated_at: w.updatedAt,
+});
+
+export const blacklistWordBody = (b: BlacklistWordRecord) => ({
+  blacklist_word_id: b.blacklistWordId,
+  dictionary_id: b.dictionaryId,
+  pattern: b.pattern,
+  replacement: b.replacement,
+  created_at: b.createdAt,
+  updated_at: b.updatedAt,
+});
+
+export const dictionaryListItemBody = (d: DictionaryRecord) => ({
+  dictionary_id: d.dictionaryId,
+  team_id: d.teamId,
+  name: d.name,
+  created_at: d.createdAt,
+  updated_at: d.updatedAt,
+});
+
+export async function dictionaryBody(ctx: AppContext, d: DictionaryRecord) {
+  const [words, blacklist] = await Promise.all([ctx.dictionaries.words(d.dictionaryId), ctx.dictionaries.blacklistWords(d.dictionaryId)]);
+  return {
+    ...dictionaryListItemBody(d),
+    words: words.map(wordBody),
+    blacklist_words: blacklist.map(blacklistWordBody),
+    is_temporary: d.isTemporary,
+  };
+}

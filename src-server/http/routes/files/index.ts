@@ -1,0 +1,7 @@
+import type { RouteModule } from '../../api-app.js';
+import { downloadAudio } from './download-audio.js';
+import { downloadTranscript } from './download-transcript.js';
+import { uploadAudio } from './upload-audio.js';
+
+/** Signed-URL routes: no API key; the URL's signature is the credential. */
+export const fileRoutes: RouteModule[] = [uploadAudio, downloadAudio, downloadTranscript];

@@ -1,0 +1,56 @@
+// PUT of the raw audio to a signed upload URL. The body is streamed to storage, never buffered whole.
+import mime from 'mime-types';
+import { Type } from 'typebox';
+import { ObjectTooLargeError } from '../../../storage/storage.js';
+import { errors } from '../../errors.js';
+import { errorResponses } from '../../schemas.js';
+import type { RouteModule } from '../../api-app.js';
+import { SignedParams, SignedQuery, verifiedTranscription } from './signed-request.js';
+
+function audioContentType(filename: string, sent: string | undefined): string {
+  const fromName = mime.lookup(filename);
+  if (fromName && /^(audio|video)\//.test(fromName)) return fromName;
+  const declared = sent?.split(';')[0]?.trim().toLowerCase();
+  if (declared && /^(audio|video)\//.test(declared)) return declared;
+  return 'application/octet-stream';
+}
+
+export const uploadAudio: RouteModule = (app, ctx) =>
+  app.put(
+    '/files/upload/:id',
+    {
+      schema: {
+        summary: 'Upload the audio file to a signed audio_upload_url (no API key; raw bytes; single use)',
+        tags: ['files'],
+        security: [],
+        params: SignedParams,
+        querystring: SignedQuery,
+        response: {
+          200: Type.Object({ transcription_id: Type.String(), size: Type.Integer(), upload_status: Type.Literal('COMPLETED') }),
+          ...errorResponses(400, 403, 404, 409, 413),
+        },
+      },
+    },
+    async (request, reply) => {
+      const record = await verifiedTranscription(ctx, request, 'upload');
+      const limit = ctx.config.maxUploadBytes;
+      const declared = Number(request.headers['content-length'] ?? NaN);
+      if (declared > limit) {
+        reply.header('connection', 'close');
+        throw errors.payloadTooLarge(limit);
+      }
+      if (declared === 0) throw errors.validation('The uploaded file is empty. PUT the audio file as the request body.');
+      try {
+        const outcome = await ctx.service.receiveUpload(record, request.raw, audioContentType(record.name, request.headers['content-type']), limit);
+        if (outcome.kind === 'reused') throw errors.uploadAlreadyCompleted();
+        if (outcome.kind === 'closed') throw errors.uploadClosed(outcome.status);
+        return { transcription_id: record.transcriptionId, size: outcome.size, upload_status: 'COMPLETED' as const };
+      } catch (error) {
+        if (error instanceof ObjectTooLargeError) {
+          reply.header('connection', 'close');
+          throw errors.payloadTooLarge(limit);
+        }
+        throw error;
+      }
+    },
+  );

@@ -1,0 +1,40 @@
+// The durable job queue, as the rest of the server sees it. SQLite implements it for self-hosting;
+// a distributed queue can implement the same interface.
+
+/** Every job type and its payload. Adding a job means adding a line here and a file beside this one. */
+export interface JobPayloads {
+  transcribe: { transcriptionId: string };
+}
+export type JobName = keyof JobPayloads;
+
+export interface JobContext {
+  jobId: string;
+  /** 1 on the first run. */
+  attempt: number;
+  /** Aborted when the job is cancelled or the server shuts down. */
+  signal: AbortSignal;
+}
+
+export interface JobDefinition<N extends JobName> {
+  handle(payload: JobPayloads[N], context: JobContext): Promise<void>;
+  /** Called once when the job will not run again: a PermanentJobError, or retries exhausted. */
+  onFailed?(payload: JobPayloads[N], error: Error): Promise<void>;
+  concurrency?: number;
+  maxAttempts?: number;
+}
+
+export interface SendOptions {
+  /** At most one queued or running job per key; a second send with the same key is ignored. */
+  singletonKey?: string;
+}
+
+export interface JobQueue {
+  /** Returns the job id, or null when an unfinished job with the same singleton key exists. */
+  send<N extends JobName>(name: N, payload: JobPayloads[N], options?: SendOptions): Promise<string | null>;
+  work<N extends JobName>(name: N, definition: JobDefinition<N>): void;
+  /** Stops and forgets the unfinished job with this key, aborting it if it is running here. */
+  cancel(singletonKey: string): Promise<void>;
+  start(): Promise<void>;
+  /** Aborts running jobs and puts them back in the queue, so the next start runs them again. */
+  stop(): Promise<void>;
+}

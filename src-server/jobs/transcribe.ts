@@ -1,0 +1,113 @@
+// The transcription pipeline: CONVERTING (probe + decode to 16 kHz mono) -> IN_PROGRESS (speech engine,
+// then forced replacements) -> COMPLETED with the transcript document in storage.
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { DictionaryRepository } from '../db/dictionary-repository.js';
+import type { TranscriptionRepository } from '../db/transcription-repository.js';
+import { applyReplacements } from '../domain/replacements.js';
+import { transcriptKey, type TranscriptionService } from '../domain/transcription-service.js';
+import type { EngineRegistry } from '../engines/engine-registry.js';
+import { decodeToPcm, probeAudio } from '../engines/audio/ffmpeg.js';
+import type { Storage } from '../storage/storage.js';
+import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
+import { PermanentJobError } from './job-errors.js';
+import type { JobDefinition } from './job-queue.js';
+import { Readable } from 'node:stream';
+
+export interface TranscribeJobDeps {
+  transcriptions: TranscriptionRepository;
+  dictionaries: DictionaryRepository;
+  service: TranscriptionService;
+  storage: Storage;
+  engines: EngineRegistry;
+  workDir: string;
+}
+
+// Share of the progress bar each stage owns.
+const CONVERT_SHARE = 0.1;
+
+export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcribe'> {
+  const { transcriptions, dictionaries, service, storage, engines, workDir } = deps;
+
+  /** Writes progress when it moves by a percent or more, to keep the database quiet. */
+  const progressWriter = (transcriptionId: string) => {
+    let last = -1;
+    return (fraction: number) => {
+      const rounded = Math.round(Math.min(1, Math.max(0, fraction)) * 100) / 100;
+      if (rounded > last) {
+        last = rounded;
+        void transcriptions.update(transcriptionId, { progress: rounded });
+      }
+    };
+  };
+
+  return {
+    maxAttempts: 3,
+    async handle({ transcriptionId }, { signal }) {
+      const record = await transcriptions.getById(transcriptionId);
+      // Deleted, or ended by someone else, while queued: nothing left to do.
+      if (!record || record.status === 'COMPLETED' || record.status === 'FAILED' || record.status === 'CANCELLED') return;
+      if (!record.audioKey) throw new PermanentJobError('The transcription has no uploaded audio.');
+      const progress = progressWriter(transcriptionId);
+
+      await transcriptions.update(transcriptionId, { status: 'CONVERTING', progress: 0, failureReason: null });
+      const audioPath = await storage.localPath(record.audioKey);
+      const probe = await probeAudio(audioPath, signal);
+      await fsp.mkdir(workDir, { recursive: true });
+      const pcmPath = path.join(workDir, `${transcriptionId}.pcm`);
+      try {
+        await decodeToPcm(audioPath, pcmPath, { signal, onProgress: (f) => progress(f * CONVERT_SHARE) });
+
+        await transcriptions.update(transcriptionId, { status: 'IN_PROGRESS', duration: probe.durationSeconds });
+        const dictionary = record.dictionaryId ? await dictionaries.get(record.teamId, record.dictionaryId) : null;
+        const [words, rules] = dictionary
+          ? await Promise.all([dictionaries.words(dictionary.dictionaryId), dictionaries.blacklistWords(dictionary.dictionaryId)])
+          : [[], []];
+        const engine = engines.speechFor(record.transcriptionModel);
+        const language = record.languages[0] ?? engine.capabilities.languages[0] ?? 'en';
+        const result = await engine.recognize({
+          pcmPath,
+          language,
+          vocabulary: words.map((w) => ({ word: w.word, reading: w.reading })),
+          signal,
+          onProgress: (f) => progress(CONVERT_SHARE + f * (1 - CONVERT_SHARE)),
+        });
+
+        const recognized: TranscriptSegment[] = result.segments.map((s, id) => ({
+          id,
+          start: s.start,
+          end: s.end,
+          speaker: null,
+          text: s.words.map((w) => w.word).join(' '),
+          words: s.words,
+        }));
+        const { segments, applied } = applyReplacements(recognized, rules);
+        const document: TranscriptDocument = {
+          transcription_id: transcriptionId,
+          text: segments.map((s) => s.text).filter(Boolean).join(' '),
+          language,
+          duration: probe.durationSeconds,
+          speaking_duration: result.speakingDuration,
+          segments,
+          replacements: applied,
+          engine: { name: engine.name, model: result.model, transcription_model: record.transcriptionModel },
+          created_at: new Date().toISOString(),
+        };
+        const key = transcriptKey(transcriptionId);
+        await storage.put(key, Readable.from([Buffer.from(JSON.stringify(document))]));
+        await service.end(transcriptionId, {
+          status: 'COMPLETED',
+          transcriptKey: key,
+          speakingDuration: result.speakingDuration,
+          engine: `${engine.name}/${result.model}`,
+          progress: 1,
+        });
+      } finally {
+        await fsp.rm(pcmPath, { force: true });
+      }
+    },
+    async onFailed({ transcriptionId }, error) {
+      await service.end(transcriptionId, { status: 'FAILED', failureReason: error.message });
+    },
+  };
+}

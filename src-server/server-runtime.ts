@@ -1,0 +1,91 @@
+// Wires the embedded defaults (SQLite, file-system storage, SQLite job queue, local engines) into an
+// AppContext, and runs the server's background duties. Used by the CLI and by tests.
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { AppContext } from './app-context.js';
+import type { ServerConfig } from './config.js';
+import { openDatabase, type Db } from './db/database.js';
+import { SqliteDictionaryRepository } from './db/dictionary-repository.js';
+import { SqliteKeyRepository } from './db/key-repository.js';
+import { SqliteReviewRepository } from './db/review-repository.js';
+import { SqliteTranscriptionRepository } from './db/transcription-repository.js';
+import { TranscriptionService } from './domain/transcription-service.js';
+import { createEngineRegistry } from './engines/engine-setup.js';
+import type { EngineRegistry } from './engines/engine-registry.js';
+import { SqliteJobQueue } from './jobs/sqlite-job-queue.js';
+import { transcribeJob } from './jobs/transcribe.js';
+import { loadSigningSecret, UrlSigner } from './signing/url-signer.js';
+import { FileSystemStorage } from './storage/file-system-storage.js';
+
+export interface ServerRuntime {
+  ctx: AppContext;
+  db: Db;
+  app: FastifyInstance;
+  /** Starts jobs and the upload-expiry sweep, then listens. Resolves with the URL. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  logger?: Logger;
+  engines?: EngineRegistry;
+  /** How often tickets never uploaded are checked for expiry. */
+  sweepIntervalMs?: number;
+  retryBaseMs?: number;
+}
+
+export async function createRuntime(config: ServerConfig, options: RuntimeOptions = {}): Promise<ServerRuntime> {
+  const logger = options.logger ?? pino({ level: config.logLevel });
+  const db = openDatabase(config.dataDir);
+  const storage = new FileSystemStorage(path.join(config.dataDir, 'storage'));
+  const transcriptions = new SqliteTranscriptionRepository(db);
+  const dictionaries = new SqliteDictionaryRepository(db);
+  const queue = new SqliteJobQueue(db, { staleAfterMs: config.jobStaleAfterMs, logger, retryBaseMs: options.retryBaseMs });
+  const service = new TranscriptionService(transcriptions, dictionaries, storage, queue, config.uploadUrlTtlSeconds);
+  const engines = options.engines ?? createEngineRegistry(process.env);
+  const ctx: AppContext = {
+    config,
+    logger,
+    keys: new SqliteKeyRepository(db),
+    dictionaries,
+    transcriptions,
+    reviews: new SqliteReviewRepository(db),
+    service,
+    storage,
+    queue,
+    signer: new UrlSigner(loadSigningSecret(config.dataDir)),
+    engines,
+  };
+  queue.work('transcribe', {
+    ...transcribeJob({ transcriptions, dictionaries, service, storage, engines, workDir: path.join(config.dataDir, 'work') }),
+    concurrency: config.jobConcurrency,
+  });
+  const app = await buildApp(ctx);
+  let sweep: NodeJS.Timeout | null = null;
+
+  const sweepExpired = () =>
+    service.cancelExpiredUploads().then(
+      (n) => n > 0 && logger.info({ cancelled: n }, 'cancelled transcriptions whose upload URL expired unused'),
+      (error: unknown) => logger.error({ err: error }, 'upload expiry sweep failed'),
+    );
+
+  return {
+    ctx,
+    db,
+    app,
+    async listen() {
+      await queue.start();
+      await sweepExpired();
+      sweep = setInterval(sweepExpired, options.sweepIntervalMs ?? 60_000);
+      return app.listen({ host: config.host, port: config.port });
+    },
+    async close() {
+      if (sweep) clearInterval(sweep);
+      await app.close();
+      await queue.stop();
+      db.close();
+    },
+  };
+}

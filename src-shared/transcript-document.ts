@@ -1,0 +1,44 @@
+// The JSON document served behind `transcription_path`. Shared by the server, which writes it,
+// and the desktop app, which caches and renders it.
+
+export interface TranscriptWord {
+  word: string;
+  /** Seconds from the start of the audio. */
+  start: number;
+  end: number;
+  /** 0..1 posterior probability, when the engine gives one. */
+  confidence: number | null;
+}
+
+export interface TranscriptSegment {
+  id: number;
+  start: number;
+  end: number;
+  /** Stable speaker label such as "SPEAKER_1", or null when speakers were not separated. */
+  speaker: string | null;
+  text: string;
+  words: TranscriptWord[];
+}
+
+export interface AppliedReplacement {
+  pattern: string;
+  replacement: string;
+  /** How many times the pattern was rewritten across the transcript. */
+  count: number;
+  /** Ids of the segments where it was rewritten. */
+  segment_ids: number[];
+}
+
+export interface TranscriptDocument {
+  transcription_id: string;
+  text: string;
+  language: string;
+  /** Length of the audio file in seconds. */
+  duration: number;
+  /** Seconds of detected speech. */
+  speaking_duration: number;
+  segments: TranscriptSegment[];
+  replacements: AppliedReplacement[];
+  engine: { name: string; model: string; transcription_model: string };
+  created_at: string;
+}

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../support/test-server.js';
+
+let server: TestServer;
+let alice: string;
+let bob: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  alice = await server.key('acme', 'alice');
+  bob = await server.key('globex', 'bob');
+});
+afterAll(() => server.close());
+
+const expectErrorBody = (json: any, code: number) => {
+  expect(json).toEqual({ error_id: expect.any(String), error_code: code, error_message: expect.any(String) });
+  expect(json.error_message.length).toBeGreaterThan(10);
+};
+
+describe('authentication', () => {
+  it('answers /healthz without a key', async () => {
+    const response = await fetch(`${server.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers 401 with the error body when the key is missing', async () => {
+    const response = await fetch(`${server.url}/api/v1/dictionaries`);
+    expect(response.status).toBe(401);
+    expectErrorBody(await response.json(), 4010);
+  });
+
+  it('answers 401 for an unknown key, in either header', async () => {
+    const viaHeader = await server.api('kk_not-a-real-key', 'GET', '/api/v1/transcriptions');
+    expect(viaHeader.status).toBe(401);
+    expectErrorBody(viaHeader.json, 4011);
+    const viaBearer = await fetch(`${server.url}/api/v1/transcriptions`, { headers: { authorization: 'Bearer kk_nope' } });
+    expect(viaBearer.status).toBe(401);
+  });
+
+  it('accepts the same key as X-API-KEY and as Authorization: Bearer', async () => {
+    const viaHeader = await server.api(alice, 'GET', '/api/v1/dictionaries');
+    expect(viaHeader.status).toBe(200);
+    const viaBearer = await fetch(`${server.url}/api/v1/dictionaries`, { headers: { authorization: `Bearer ${alice}` } });
+    expect(viaBearer.status).toBe(200);
+  });
+
+  it('stores keys hashed, never in clear', async () => {
+    const rows = server.runtime.db.prepare('SELECT key_hash, key_prefix FROM api_keys').all() as Array<{ key_hash: string }>;
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    const dump = JSON.stringify(rows);
+    expect(dump).not.toContain(alice);
+    expect(dump).not.toContain(bob);
+    expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.key_hash))).toBe(true);
+  });
+
+  it('rejects a revoked key', async () => {
+    const key = await server.key('acme', 'carol');
+    expect((await server.api(key, 'GET', '/api/v1/dictionaries')).status).toBe(200);
+    const [info] = (await server.runtime.ctx.keys.list('acme')).filter((k) => k.userId === 'carol');
+    await server.runtime.ctx.keys.revoke(info!.keyId);
+    expect((await server.api(key, 'GET', '/api/v1/dictionaries')).status).toBe(401);
+  });
+});
+
+describe('team scoping', () => {
+  it("answers 404 for another team's dictionary, exactly as for an unknown id", async () => {
+    const created = await server.api(alice, 'POST', '/api/v1/dictionaries', { name: 'Acme terms' });
+    expect(created.status).toBe(200);
+    const id = created.json.dictionary_id;
+    expect((await server.api(alice, 'GET', `/api/v1/dictionaries/${id}`)).status).toBe(200);
+    const foreign = await server.api(bob, 'GET', `/api/v1/dictionaries/${id}`);
+    expect(foreign.status).toBe(404);
+    expectErrorBody(foreign.json, 4042);
+    expect((await server.api(bob, 'DELETE', `/api/v1/dictionaries/${id}`)).status).toBe(404);
+    expect((await server.api(bob, 'POST', `/api/v1/dictionaries/${id}/words`, { word: 'x' })).status).toBe(404);
+    const list = await server.api(bob, 'GET', '/api/v1/dictionaries');
+    expect(list.json.map((d: any) => d.dictionary_id)).not.toContain(id);
+  });
+
+  it("answers 404 for another team's transcription, and refuses its dictionary on upload", async () => {
+    const ticket = await server.api(alice, 'POST', '/api/v1/transcriptions/upload', { filename: 'a.wav' });
+    expect(ticket.status).toBe(200);
+    const foreign = await server.api(bob, 'GET', `/api/v1/transcriptions/${ticket.json.transcription_id}`);
+    expect(foreign.status).toBe(404);
+    expectErrorBody(foreign.json, 4041);
+    expect((await server.api(bob, 'GET', '/api/v1/transcriptions')).json).toEqual([]);
+
+    const dictionary = await server.api(alice, 'POST', '/api/v1/dictionaries', { name: 'private' });
+    const refused = await server.api(bob, 'POST', '/api/v1/transcriptions/upload', {
+      filename: 'b.wav',
+      dictionary_id: dictionary.json.dictionary_id,
+    });
+    expect(refused.status).toBe(404);
+  });
+});
+
+describe('roles', () => {
+  it('needs the DELETE role to delete a transcription', async () => {
+    const admin = await server.key('acme', 'admin', ['DELETE']);
+    const ticket = await server.api(alice, 'POST', '/api/v1/transcriptions/upload', { filename: 'c.wav' });
+    const id = ticket.json.transcription_id;
+    const forbidden = await server.api(alice, 'DELETE', `/api/v1/transcriptions/${id}`);
+    expect(forbidden.status).toBe(403);
+    expectErrorBody(forbidden.json, 4030);
+    const deleted = await server.api(admin, 'DELETE', `/api/v1/transcriptions/${id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.text).toBe('');
+    expect((await server.api(alice, 'GET', `/api/v1/transcriptions/${id}`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_SIZE } from '../../../src-server/config.js';
+import { startTestServer, type TestServer } from '../../support/test-server.js';
+
+let server: TestServer;
+let key: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  key = await server.key('acme');
+});
+afterAll(() => server.close());
+
+const create = (body: unknown) => server.api(key, 'POST', '/api/v1/dictionaries', body);
+
+describe('dictionaries', () => {
+  it('creates with words, defaults is_temporary to false, and gets it back', async () => {
+    const created = await create({ name: 'Product names', words: [{ word: 'Zintrix', reading: 'zin tricks' }, { word: 'Kikitori' }] });
+    expect(created.status).toBe(200);
+    expect(created.json).toMatchObject({ name: 'Product names', is_temporary: false, team_id: 'acme' });
+    expect(created.json.words.map((w: any) => [w.word, w.reading])).toEqual([
+      ['Zintrix', 'zin tricks'],
+      ['Kikitori', null],
+    ]);
+    const fetched = await server.api(key, 'GET', `/api/v1/dictionaries/${created.json.dictionary_id}`);
+    expect(fetched.status).toBe(200);
+    expect(fetched.json).toEqual(created.json);
+  });
+
+  it('lists items with only the five fields, newest first', async () => {
+    const first = await create({ name: 'first' });
+    const second = await create({ name: 'second' });
+    const list = await server.api(key, 'GET', '/api/v1/dictionaries');
+    expect(list.status).toBe(200);
+    for (const item of list.json) {
+      expect(Object.keys(item).sort()).toEqual(['created_at', 'dictionary_id', 'name', 'team_id', 'updated_at']);
+    }
+    const ids = list.json.map((d: any) => d.dictionary_id);
+    expect(ids.indexOf(second.json.dictionary_id)).toBeLessThan(ids.indexOf(first.json.dictionary_id));
+  });
+
+  it('patches name and is_temporary', async () => {
+    const created = await create({ name: 'old' });
+    const patched = await server.api(key, 'PATCH', `/api/v1/dictionaries/${created.json.dictionary_id}`, { name: 'new', is_temporary: true });
+    expect(patched.status).toBe(200);
+    expect(patched.json).toMatchObject({ name: 'new', is_temporary: true });
+    const bad = await server.api(key, 'PATCH', `/api/v1/dictionaries/${created.json.dictionary_id}`, { name: 42 });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error_code).toBe(4000);
+    expect(bad.json.error_message).toContain('name');
+  });
+
+  it('rejects a missing name, a blank name and unknown fields with 400', async () => {
+    for (const body of [{}, { name: '   ' }, { name: 'x', colour: 'red' }, { name: 'x', is_temporary: 'yes' }, [1, 2]]) {
+      const response = await create(body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.json).toEqual({ error_id: expect.any(String), error_code: 4000, error_message: expect.any(String) });
+    }
+  });
+
+  it('deletes with an empty body, and takes its words and blacklist words along', async () => {
+    const created = await create({ name: 'doomed', words: [{ word: 'a' }] });
+    const id = created.json.dictionary_id;
+    const word = created.json.words[0].word_id;
+    const rule = await server.api(key, 'POST', `/api/v1/dictionaries/${id}/blacklist_words`, { pattern: 'x', replacement: 'y' });
+    const deleted = await server.api(key, 'DELETE', `/api/v1/dictionaries/${id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.text).toBe('');
+    expect((await server.api(key, 'GET', `/api/v1/dictionaries/${id}`)).status).toBe(404);
+    expect((await server.api(key, 'DELETE', `/api/v1/dictionaries/${id}`)).status).toBe(404);
+    const orphans = server.runtime.db
+      .prepare('SELECT (SELECT count(*) FROM words WHERE word_id = ?) + (SELECT count(*) FROM blacklist_words WHERE blacklist_word_id = ?) AS n')
+      .get(word, rule.json.blacklist_word_id) as { n: number };
+    expect(orphans.n).toBe(0);
+  });
+});
+
+describe('words', () => {
+  it('adds, gets and deletes a word', async () => {
+    const dictionary = await create({ name: 'w' });
+    const base = `/api/v1/dictionaries/${dictionary.json.dictionary_id}/words`;
+    const added = await server.api(key, 'POST', base, { word: 'Zintrix', reading: 'zin tricks' });
+    expect(added.status).toBe(200);
+    expect(added.json).toMatchObject({ word: 'Zintrix', reading: 'zin tricks', dictionary_id: dictionary.json.dictionary_id });
+    const fetched = await server.api(key, 'GET', `${base}/${added.json.word_id}`);
+    expect(fetched.json).toEqual(added.json);
+    const deleted = await server.api(key, 'DELETE', `${base}/${added.json.word_id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.text).toBe('');
+    const gone = await server.api(key, 'GET', `${base}/${added.json.word_id}`);
+    expect(gone.status).toBe(404);
+    expect(gone.json.error_code).toBe(4043);
+  });
+
+  it('adds in bulk, all or nothing', async () => {
+    const dictionary = await create({ name: 'bulk' });
+    const base = `/api/v1/dictionaries/${dictionary.json.dictionary_id}/words/bulk`;
+    const bad = await server.api(key, 'POST', base, [{ word: 'ok' }, { word: '' }, { word: 'fine' }]);
+    expect(bad.status).toBe(400);
+    expect(bad.json.error_message).toContain('1');
+    const after = await server.api(key, 'GET', `/api/v1/dictionaries/${dictionary.json.dictionary_id}`);
+    expect(after.json.words).toEqual([]);
+    const good = await server.api(key, 'POST', base, [{ word: 'one' }, { word: 'two', reading: 'too' }]);
+    expect(good.status).toBe(200);
+    expect(good.json.map((w: any) => w.word)).toEqual(['one', 'two']);
+  });
+});
+
+describe('blacklist words', () => {
+  it('adds, bulk-adds (all or nothing), gets and deletes', async () => {
+    const dictionary = await create({ name: 'b' });
+    const base = `/api/v1/dictionaries/${dictionary.json.dictionary_id}/blacklist_words`;
+    const added = await server.api(key, 'POST', base, { pattern: 'kiki tory', replacement: 'Kikitori' });
+    expect(added.status).toBe(200);
+    expect(added.json).toMatchObject({ pattern: 'kiki tory', replacement: 'Kikitori' });
+    const bad = await server.api(key, 'POST', `${base}/bulk`, [{ pattern: 'a', replacement: 'b' }, { pattern: 'c' }]);
+    expect(bad.status).toBe(400);
+    const bulk = await server.api(key, 'POST', `${base}/bulk`, [
+      { pattern: 'a', replacement: 'b' },
+      { pattern: 'c', replacement: 'd' },
+    ]);
+    expect(bulk.json).toHaveLength(2);
+    const full = await server.api(key, 'GET', `/api/v1/dictionaries/${dictionary.json.dictionary_id}`);
+    expect(full.json.blacklist_words.map((b: any) => b.pattern)).toEqual(['kiki tory', 'a', 'c']);
+    expect((await server.api(key, 'GET', `${base}/${added.json.blacklist_word_id}`)).json).toEqual(added.json);
+    expect((await server.api(key, 'DELETE', `${base}/${added.json.blacklist_word_id}`)).text).toBe('');
+    const gone = await server.api(key, 'GET', `${base}/${added.json.blacklist_word_id}`);
+    expect(gone.json.error_code).toBe(4044);
+  });
+});
+
+describe('pagination', () => {
+  it(`pages by ${PAGE_SIZE}, newest first; a page past the end is []`, async () => {
+    const team = await server.key('paging');
+    const names = Array.from({ length: PAGE_SIZE + 3 }, (_, i) => `d${i}`);
+    for (const name of names) await server.api(team, 'POST', '/api/v1/dictionaries', { name });
+    const page1 = await server.api(team, 'GET', '/api/v1/dictionaries');
+    const explicit1 = await server.api(team, 'GET', '/api/v1/dictionaries?page=1');
+    const page2 = await server.api(team, 'GET', '/api/v1/dictionaries?page=2');
+    const page3 = await server.api(team, 'GET', '/api/v1/dictionaries?page=3');
+    expect(page1.json).toHaveLength(PAGE_SIZE);
+    expect(explicit1.json).toEqual(page1.json);
+    expect(page1.json[0].name).toBe(names.at(-1));
+    expect(page2.json.map((d: any) => d.name)).toEqual(['d2', 'd1', 'd0']);
+    expect(page3.status).toBe(200);
+    expect(page3.json).toEqual([]);
+  });
+
+  it('answers 400 for a page that is not a whole number of 1 or more', async () => {
+    for (const page of ['0', '-1', 'abc', '1.5', '']) {
+      for (const path of ['/api/v1/dictionaries', '/api/v1/transcriptions']) {
+        const response = await server.api(key, 'GET', `${path}?page=${page}`);
+        expect(response.status, `${path} page=${page}`).toBe(400);
+        expect(response.json.error_code).toBe(4002);
+      }
+    }
+  });
+});

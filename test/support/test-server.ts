@@ -1,0 +1,104 @@
+// A real kikitori-server on loopback with a fresh data dir, for integration tests over HTTP.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { loadConfig, type ServerConfig } from '../../src-server/config.js';
+import { createRuntime, type RuntimeOptions, type ServerRuntime } from '../../src-server/server-runtime.js';
+
+export interface TestServer {
+  url: string;
+  runtime: ServerRuntime;
+  dataDir: string;
+  logLines: string[];
+  /** Creates a key in a team (the team and user are created as needed). */
+  key(team: string, user?: string, roles?: string[]): Promise<string>;
+  api(key: string, method: string, route: string, body?: unknown): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed JSON body, or undefined when the body is empty or not JSON. */
+  json: any;
+}
+
+export function tempDir(prefix = 'kikitori-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export async function toApiResponse(response: Response): Promise<ApiResponse> {
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export async function startTestServer(
+  options: { env?: Record<string, string>; dataDir?: string; runtime?: RuntimeOptions } = {},
+): Promise<TestServer> {
+  const dataDir = options.dataDir ?? tempDir();
+  const config: ServerConfig = loadConfig({ dataDir, host: '127.0.0.1', port: 0 }, { ...options.env });
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const logger = pino({ level: 'info' }, sink);
+  const runtime = await createRuntime(config, { logger, sweepIntervalMs: 200, retryBaseMs: 50, ...options.runtime });
+  const url = await runtime.listen();
+
+  const api = async (key: string, method: string, route: string, body?: unknown) => {
+    const headers: Record<string, string> = { 'x-api-key': key };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(url + route, {
+      method,
+      headers,
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return toApiResponse(response);
+  };
+
+  return {
+    url,
+    runtime,
+    dataDir,
+    logLines,
+    async key(team, user = 'alice', roles = []) {
+      const { key } = await runtime.ctx.keys.create({ teamId: team, userId: user, userName: `${user} name`, roles });
+      return key;
+    },
+    api,
+    async close() {
+      await runtime.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls a transcription until its status is one of `statuses` (the test's own timeout bounds it). */
+export async function waitForStatus(server: TestServer, key: string, id: string, statuses: string[]): Promise<ApiResponse> {
+  for (;;) {
+    const response = await server.api(key, 'GET', `/api/v1/transcriptions/${id}`);
+    if (statuses.includes(response.json?.status)) return response;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Upload ticket + PUT of a file; returns the ticket. */
+export async function uploadFile(server: TestServer, key: string, filePath: string, body: Record<string, unknown> = {}) {
+  const ticket = await server.api(key, 'POST', '/api/v1/transcriptions/upload', { filename: path.basename(filePath), ...body });
+  if (ticket.status !== 200) throw new Error(`upload ticket failed: ${ticket.status} ${ticket.text}`);
+  const put = await fetch(ticket.json.audio_upload_url, { method: 'PUT', body: fs.readFileSync(filePath) });
+  if (put.status !== 200) throw new Error(`PUT failed: ${put.status} ${await put.text()}`);
+  return ticket.json as { transcription_id: string; dictionary_id: string | null; audio_upload_url: string };
+}
