@@ -32,6 +32,7 @@ export function applyReplacements(
     let words = segment.words;
     for (const { rule, pattern } of ordered) {
       const next: TranscriptWord[] = [];
+      let matched = false;
       let i = 0;
       while (i < words.length) {
         const run = words.slice(i, i + pattern.length);
@@ -48,12 +49,13 @@ export function applyReplacements(
           if (!record.segment_ids.includes(segment.id)) record.segment_ids.push(segment.id);
           applied.set(rule, record);
           i += pattern.length;
+          matched = true;
         } else {
           next.push(words[i]!);
           i += 1;
         }
       }
-      words = next;
+      if (matched) words = next;
     }
     return words === segment.words ? segment : { ...segment, words, text: words.map((w) => w.word).filter(Boolean).join(' ') };
   });

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# One-time set-up on a fresh machine: Debian packages, npm dependencies, build.
+# Safe to run again: it installs only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Engines and tools kikitori-server runs (and the test suite uses to make real speech).
+APT_PACKAGES=(
+  ffmpeg                 # probe and decode uploads to 16 kHz mono
+  pocketsphinx           # embedded speech engine (libpocketsphinx.so.3)
+  pocketsphinx-en-us     # its US English acoustic model, language model and CMU dictionary
+  espeak-ng              # letter-to-sound for words the CMU dictionary lacks; test speech
+  sox                    # audio assembly in tests and benchmarks
+  festival               # test speech (HTS voice)
+  festvox-us-slt-hts
+  pocketsphinx-testdata  # real recorded speech for benchmarks
+  build-essential        # better-sqlite3 compiles from source
+  python3
+)
+
+missing=()
+for package in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "setup: Debian packages present"
+fi
+
+# Electron's binary cannot be fetched everywhere; the server and tests never need it.
+export ELECTRON_SKIP_BINARY_DOWNLOAD=1
+if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+npm run build
+echo "setup: done. Start the server with: npm run serve"

@@ -1,0 +1,42 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { DatabaseTooNewError, migrate } from '../../../../src-server/db/database.js';
+import { migrations } from '../../../../src-server/db/migrations/index.js';
+
+describe('migrations', () => {
+  it('are numbered contiguously from 1', () => {
+    expect(migrations.map((m) => m.version)).toEqual(migrations.map((_, i) => i + 1));
+  });
+
+  it('0001 creates the schema and records the version', () => {
+    const db = new Database(':memory:');
+    expect(migrate(db)).toBe(migrations.length);
+    expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map(
+      (t) => t.name,
+    );
+    expect(tables).toEqual(
+      expect.arrayContaining(['api_keys', 'blacklist_words', 'dictionaries', 'jobs', 'reviews', 'teams', 'transcriptions', 'users', 'words']),
+    );
+  });
+
+  it('is idempotent', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    expect(() => migrate(db)).not.toThrow();
+  });
+
+  it('rolls a failing migration back whole', () => {
+    const db = new Database(':memory:');
+    const broken = [...migrations, { version: migrations.length + 1, name: 'broken', up: 'CREATE TABLE half (x); SELECT * FROM missing_table;' }];
+    expect(() => migrate(db, broken)).toThrow();
+    expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
+    expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'half'").get()).toEqual({ n: 0 });
+  });
+
+  it('refuses a database newer than this code', () => {
+    const db = new Database(':memory:');
+    db.pragma(`user_version = ${migrations.length + 5}`);
+    expect(() => migrate(db)).toThrow(DatabaseTooNewError);
+  });
+});

@@ -1,0 +1,103 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeToPcm, PCM_BYTES_PER_SECOND, probeAudio, SAMPLE_RATE } from '../../../../../src-server/engines/audio/ffmpeg.js';
+import { PermanentJobError } from '../../../../../src-server/jobs/job-errors.js';
+import { audioDuration, encodeAudio, makeCorruptFile, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
+
+let dir: string;
+let wav: string; // festival: 32 kHz mono
+let wavSeconds: number;
+
+beforeAll(async () => {
+  dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'kikitori-ffmpeg-'));
+  wav = await synthesizeSpeech('Please call Stella and ask her to bring these things.');
+  wavSeconds = await audioDuration(wav);
+});
+afterAll(() => fsp.rm(dir, { recursive: true, force: true }));
+
+describe('probeAudio', () => {
+  it('describes a WAV file', async () => {
+    const probe = await probeAudio(wav);
+    expect(probe).toMatchObject({ formatName: 'wav', codecName: 'pcm_s16le', sampleRate: 32000, channels: 1 });
+    expect(probe.durationSeconds).toBeCloseTo(wavSeconds, 2);
+  });
+
+  it('describes compressed files', async () => {
+    const mp3 = await encodeAudio(wav, path.join(dir, 'a.mp3'), ['-ac', '2', '-ar', '44100', '-c:a', 'libmp3lame', '-b:a', '96k']);
+    const ogg = await encodeAudio(wav, path.join(dir, 'a.ogg'), ['-ar', '48000', '-c:a', 'libopus']);
+    expect(await probeAudio(mp3)).toMatchObject({ formatName: 'mp3', codecName: 'mp3', sampleRate: 44100, channels: 2 });
+    const probe = await probeAudio(ogg);
+    expect(probe).toMatchObject({ formatName: 'ogg', codecName: 'opus', sampleRate: 48000, channels: 1 });
+    expect(probe.durationSeconds).toBeCloseTo(wavSeconds, 1);
+  });
+
+  it('rejects a corrupt file with a PermanentJobError that says why', async () => {
+    const bad = await makeCorruptFile(path.join(dir, 'corrupt.wav'));
+    const err = await probeAudio(bad).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PermanentJobError);
+    expect((err as Error).message).toMatch(/^The file is not a readable audio or video file \(ffprobe: .+\)\.$/);
+    expect((err as Error).message).not.toContain(dir); // no server paths in user-facing messages
+  });
+
+  it('rejects text and video-only files', async () => {
+    const text = path.join(dir, 'notes.txt');
+    await fsp.writeFile(text, 'hello, this is not audio\n');
+    await expect(probeAudio(text)).rejects.toBeInstanceOf(PermanentJobError);
+
+    const video = path.join(dir, 'video.mp4');
+    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=d=1:s=64x64', '-c:v', 'mpeg4', video]);
+    await expect(probeAudio(video)).rejects.toThrow(/no audio stream .*streams: video/);
+  });
+});
+
+describe('decodeToPcm', () => {
+  it('decodes mp3 (stereo 44.1 kHz) to 16 kHz mono s16le with progress', async () => {
+    const mp3 = await encodeAudio(wav, path.join(dir, 'b.mp3'), ['-ac', '2', '-ar', '44100', '-c:a', 'libmp3lame']);
+    const out = path.join(dir, 'b.pcm');
+    const seen: number[] = [];
+    const { durationSeconds } = await decodeToPcm(mp3, out, { onProgress: (f) => seen.push(f) });
+
+    expect(SAMPLE_RATE).toBe(16000);
+    expect(fs.statSync(out).size).toBe(durationSeconds * PCM_BYTES_PER_SECOND);
+    expect(durationSeconds).toBeCloseTo(wavSeconds, 1); // mp3 adds encoder padding only
+    expect(fs.existsSync(`${out}.part`)).toBe(false);
+    expect(seen.at(-1)).toBe(1);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    // Real audio, not silence: RMS well above zero.
+    const pcm = new Int16Array(fs.readFileSync(out).buffer.slice(0));
+    const rms = Math.sqrt(pcm.reduce((s, x) => s + x * x, 0) / pcm.length);
+    expect(rms).toBeGreaterThan(300);
+  });
+
+  it('decodes ogg/opus', async () => {
+    const ogg = await encodeAudio(wav, path.join(dir, 'c.ogg'), ['-c:a', 'libopus']);
+    const { durationSeconds } = await decodeToPcm(ogg, path.join(dir, 'c.pcm'));
+    expect(durationSeconds).toBeCloseTo(wavSeconds, 1);
+  });
+
+  it('fails permanently on a corrupt file and leaves no partial output', async () => {
+    const bad = await makeCorruptFile(path.join(dir, 'corrupt2.wav'));
+    const out = path.join(dir, 'corrupt2.pcm');
+    // durationSeconds given: skip the probe, so ffmpeg itself meets the garbage.
+    await expect(decodeToPcm(bad, out, { durationSeconds: 10 })).rejects.toThrow(PermanentJobError);
+    expect(fs.existsSync(out)).toBe(false);
+    expect(fs.existsSync(`${out}.part`)).toBe(false);
+  });
+
+  it('abort kills ffmpeg and removes the partial file', async () => {
+    // A FIFO nobody writes to: ffmpeg blocks on it forever, so only the abort can end it.
+    const fifo = path.join(dir, 'never.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const out = path.join(dir, 'never.pcm');
+    const controller = new AbortController();
+    const pending = decodeToPcm(fifo, out, { durationSeconds: 10, signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('cancelled by test')), 200);
+    await expect(pending).rejects.toThrow('cancelled by test');
+    expect(fs.existsSync(`${out}.part`)).toBe(false);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+});

@@ -1,0 +1,169 @@
+import os from 'node:os';
+import Database from 'better-sqlite3';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrate, type Db } from '../../../../src-server/db/database.js';
+import { PermanentJobError } from '../../../../src-server/jobs/job-errors.js';
+import { SqliteJobQueue } from '../../../../src-server/jobs/sqlite-job-queue.js';
+
+const logger = pino({ level: 'silent' });
+const queues: SqliteJobQueue[] = [];
+
+function setup(db: Db = migratedDb()) {
+  const queue = new SqliteJobQueue(db, { staleAfterMs: 60_000, pollIntervalMs: 20, retryBaseMs: 10, logger });
+  queues.push(queue);
+  return { db, queue };
+}
+function migratedDb() {
+  const db = new Database(':memory:');
+  migrate(db);
+  return db;
+}
+const jobRow = (db: Db, id: string) => db.prepare('SELECT state, attempts, last_error FROM jobs WHERE job_id = ?').get(id) as any;
+const deferred = <T = void>() => {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+};
+
+afterEach(async () => {
+  await Promise.all(queues.splice(0).map((q) => q.stop()));
+});
+
+describe('SqliteJobQueue', () => {
+  it('runs a job to completion', async () => {
+    const { db, queue } = setup();
+    const seen = deferred<string>();
+    queue.work('transcribe', { handle: async (payload) => seen.resolve(payload.transcriptionId) });
+    await queue.start();
+    const id = await queue.send('transcribe', { transcriptionId: 't1' });
+    expect(await seen.promise).toBe('t1');
+    await expect.poll(() => jobRow(db, id!).state).toBe('completed');
+  });
+
+  it('retries a failing job with backoff until it succeeds', async () => {
+    const { db, queue } = setup();
+    const attempts: number[] = [];
+    const done = deferred();
+    queue.work('transcribe', {
+      maxAttempts: 3,
+      handle: async (_p, { attempt }) => {
+        attempts.push(attempt);
+        if (attempt < 3) throw new Error('transient');
+        done.resolve();
+      },
+    });
+    await queue.start();
+    const id = await queue.send('transcribe', { transcriptionId: 't' });
+    await done.promise;
+    expect(attempts).toEqual([1, 2, 3]);
+    await expect.poll(() => jobRow(db, id!).state).toBe('completed');
+  });
+
+  it('fails at once, without retries, on a PermanentJobError', async () => {
+    const { db, queue } = setup();
+    const failed = deferred<Error>();
+    let runs = 0;
+    queue.work('transcribe', {
+      maxAttempts: 5,
+      handle: async () => {
+        runs += 1;
+        throw new PermanentJobError('corrupt input');
+      },
+      onFailed: async (_p, error) => failed.resolve(error),
+    });
+    await queue.start();
+    const id = await queue.send('transcribe', { transcriptionId: 't' });
+    expect((await failed.promise).message).toBe('corrupt input');
+    expect(runs).toBe(1);
+    expect(jobRow(db, id!)).toMatchObject({ state: 'failed', attempts: 1, last_error: 'corrupt input' });
+  });
+
+  it('gives up after max attempts and reports the failure once', async () => {
+    const { db, queue } = setup();
+    const reports: string[] = [];
+    const failed = deferred();
+    queue.work('transcribe', {
+      maxAttempts: 2,
+      handle: async () => {
+        throw new Error('always');
+      },
+      onFailed: async (_p, e) => {
+        reports.push(e.message);
+        failed.resolve();
+      },
+    });
+    await queue.start();
+    const id = await queue.send('transcribe', { transcriptionId: 't' });
+    await failed.promise;
+    expect(reports).toEqual(['always']);
+    expect(jobRow(db, id!)).toMatchObject({ state: 'failed', attempts: 2 });
+  });
+
+  it('keeps one unfinished job per singleton key', async () => {
+    const { queue } = setup();
+    expect(await queue.send('transcribe', { transcriptionId: 'a' }, { singletonKey: 'k' })).toEqual(expect.any(String));
+    expect(await queue.send('transcribe', { transcriptionId: 'a' }, { singletonKey: 'k' })).toBeNull();
+  });
+
+  it('runs again a job whose worker died while running it', async () => {
+    const db = migratedDb();
+    const now = new Date().toISOString();
+    db.prepare(
+      `INSERT INTO jobs (job_id, name, payload, state, attempts, max_attempts, run_after, worker_id, heartbeat_at, created_at, updated_at)
+       VALUES ('orphan', 'transcribe', '{"transcriptionId":"t"}', 'active', 1, 3, ?, ?, ?, ?, ?)`,
+    ).run(now, `${os.hostname()}:999999999:dead`, now, now, now);
+    const { queue } = setup(db);
+    const ran = deferred<number>();
+    queue.work('transcribe', { handle: async (_p, { attempt }) => ran.resolve(attempt) });
+    await queue.start();
+    expect(await ran.promise).toBe(2);
+    await expect.poll(() => jobRow(db, 'orphan').state).toBe('completed');
+  });
+
+  it('puts a running job back on stop, and the next start runs it', async () => {
+    const db = migratedDb();
+    const first = setup(db).queue;
+    const started = deferred();
+    first.work('transcribe', {
+      handle: (_p, { signal }) =>
+        new Promise((_resolve, reject) => {
+          started.resolve();
+          signal.addEventListener('abort', () => reject(signal.reason));
+        }),
+    });
+    await first.start();
+    const id = await first.send('transcribe', { transcriptionId: 't' });
+    await started.promise;
+    await first.stop();
+    expect(jobRow(db, id!)).toMatchObject({ state: 'queued', attempts: 0 });
+
+    const second = setup(db).queue;
+    const ran = deferred<number>();
+    second.work('transcribe', { handle: async (_p, { attempt }) => ran.resolve(attempt) });
+    await second.start();
+    expect(await ran.promise).toBe(1);
+  });
+
+  it('cancels a running job by its singleton key', async () => {
+    const { db, queue } = setup();
+    const started = deferred();
+    let aborted = false;
+    queue.work('transcribe', {
+      handle: (_p, { signal }) =>
+        new Promise((_resolve, reject) => {
+          started.resolve();
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            reject(signal.reason);
+          });
+        }),
+    });
+    await queue.start();
+    const id = await queue.send('transcribe', { transcriptionId: 't' }, { singletonKey: 'key' });
+    await started.promise;
+    await queue.cancel('key');
+    expect(aborted).toBe(true);
+    expect(jobRow(db, id!).state).toBe('cancelled');
+  });
+});
