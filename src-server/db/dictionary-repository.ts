@@ -96,7 +96,7 @@ export class SqliteDictionaryRepository implements DictionaryRepository {
 
   async list(teamId: string, page: number, pageSize: number) {
     const rows = this.db
-      .prepare('SELECT * FROM dictionaries WHERE team_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?')
+      .prepare('SELECT * FROM dictionaries WHERE team_id = ? ORDER BY rowid DESC LIMIT ? OFFSET ?')
       .all(teamId, pageSize, (page - 1) * pageSize) as DictionaryRow[];
     return rows.map(toDictionary);
   }

@@ -41,6 +41,8 @@ export interface TranscriptionRepository {
   /** Unscoped: for jobs and signed URLs, which carry no caller. */
   getById(transcriptionId: string): Promise<TranscriptionRecord | null>;
   list(teamId: string, page: number, pageSize: number): Promise<TranscriptionRecord[]>;
+  /** A number that changes whenever anything a list of this team's transcriptions shows changes. */
+  listVersion(teamId: string): Promise<number>;
   update(transcriptionId: string, patch: TranscriptionPatch): Promise<void>;
   /**
    * Atomically moves a PENDING upload to COMPLETED. False when the upload was already completed or
@@ -128,10 +130,12 @@ const PATCH_COLUMNS: Record<keyof TranscriptionPatch, string> = {
 export class SqliteTranscriptionRepository implements TranscriptionRepository {
   private readonly listStatement;
   private readonly getStatement;
+  private readonly versionStatement;
 
   constructor(private readonly db: Db) {
-    this.listStatement = db.prepare(`${SELECT} WHERE t.team_id = ? ORDER BY t.created_at DESC, t.rowid DESC LIMIT ? OFFSET ?`);
+    this.listStatement = db.prepare(`${SELECT} WHERE t.team_id = ? ORDER BY t.rowid DESC LIMIT ? OFFSET ?`);
     this.getStatement = db.prepare(`${SELECT} WHERE t.transcription_id = ?`);
+    this.versionStatement = db.prepare('SELECT list_version FROM teams WHERE team_id = ?').pluck();
   }
 
   async create(input: NewTranscription) {
@@ -170,6 +174,10 @@ export class SqliteTranscriptionRepository implements TranscriptionRepository {
 
   async list(teamId: string, page: number, pageSize: number) {
     return (this.listStatement.all(teamId, pageSize, (page - 1) * pageSize) as Row[]).map(toRecord);
+  }
+
+  async listVersion(teamId: string) {
+    return (this.versionStatement.get(teamId) as number | undefined) ?? 0;
   }
 
   async update(transcriptionId: string, patch: TranscriptionPatch) {

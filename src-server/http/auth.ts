@@ -25,7 +25,6 @@ export function authenticateWith(keys: KeyRepository) {
     const caller = await keys.authenticate(key);
     if (!caller) throw errors.invalidApiKey();
     request.caller = caller;
-    request.log = request.log.child({ team: caller.teamId, user: caller.userId });
   };
 }
 

@@ -1,4 +1,6 @@
 // HMAC-signed, expiring URLs for uploads and downloads, which carry no API key.
+// Expiry times are rounded up to a bucket, so the same resource gets the same URL for a while:
+// signatures can be cached (lists sign two URLs per item) and clients can cache by URL.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -6,15 +8,20 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 export type SignedPurpose = 'upload' | 'audio' | 'transcript';
 export type Verification = 'valid' | 'invalid' | 'expired';
 
+const MAX_CACHED_SIGNATURES = 50_000;
+
 export class UrlSigner {
+  private readonly cache = new Map<string, string>();
+
   constructor(
     private readonly secret: Buffer,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Path and query of a signed URL, relative to the server's base URL. */
+  /** Path and query of a URL valid for at least `ttlSeconds` (and at most a tenth longer, up to 5 min). */
   sign(purpose: SignedPurpose, id: string, ttlSeconds: number): { path: string; expiresAt: Date } {
-    const expires = Math.floor(this.now() / 1000) + ttlSeconds;
+    const bucket = Math.max(1, Math.min(300, Math.floor(ttlSeconds / 10)));
+    const expires = Math.ceil((Math.floor(this.now() / 1000) + ttlSeconds) / bucket) * bucket;
     const signature = this.mac(purpose, id, expires);
     return { path: `/files/${purpose}/${encodeURIComponent(id)}?expires=${expires}&signature=${signature}`, expiresAt: new Date(expires * 1000) };
   }
@@ -29,7 +36,14 @@ export class UrlSigner {
   }
 
   private mac(purpose: SignedPurpose, id: string, expires: number): string {
-    return createHmac('sha256', this.secret).update(`${purpose}\n${id}\n${expires}`).digest('base64url');
+    const message = `${purpose}\n${id}\n${expires}`;
+    let signature = this.cache.get(message);
+    if (signature === undefined) {
+      signature = createHmac('sha256', this.secret).update(message).digest('base64url');
+      if (this.cache.size >= MAX_CACHED_SIGNATURES) this.cache.clear();
+      this.cache.set(message, signature);
+    }
+    return signature;
   }
 }
 

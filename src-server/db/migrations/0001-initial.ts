@@ -6,8 +6,9 @@ export const migration0001: Migration = {
   name: 'initial',
   up: `
     CREATE TABLE teams (
-      team_id     TEXT PRIMARY KEY,
-      created_at  TEXT NOT NULL
+      team_id      TEXT PRIMARY KEY,
+      created_at   TEXT NOT NULL,
+      list_version INTEGER NOT NULL DEFAULT 0  -- bumped by triggers on any change a transcription list shows
     );
 
     CREATE TABLE users (
@@ -38,7 +39,8 @@ export const migration0001: Migration = {
       created_at    TEXT NOT NULL,
       updated_at    TEXT NOT NULL
     );
-    CREATE INDEX dictionaries_by_team ON dictionaries(team_id, created_at DESC);
+    -- Newest first is rowid order (rowids only grow), which this index serves without sorting.
+    CREATE INDEX dictionaries_by_team ON dictionaries(team_id);
 
     CREATE TABLE words (
       word_id       TEXT PRIMARY KEY,
@@ -86,8 +88,23 @@ export const migration0001: Migration = {
       created_at          TEXT NOT NULL,
       updated_at          TEXT NOT NULL
     );
-    CREATE INDEX transcriptions_by_team ON transcriptions(team_id, created_at DESC);
+    CREATE INDEX transcriptions_by_team ON transcriptions(team_id);
     CREATE INDEX transcriptions_pending_upload ON transcriptions(upload_expires_at) WHERE upload_status = 'PENDING';
+
+    -- Any change that a transcription list would show bumps the team's list_version, so a cached
+    -- list page is known to be current with one indexed read, from any server process.
+    CREATE TRIGGER transcriptions_insert_version AFTER INSERT ON transcriptions BEGIN
+      UPDATE teams SET list_version = list_version + 1 WHERE team_id = NEW.team_id;
+    END;
+    CREATE TRIGGER transcriptions_update_version AFTER UPDATE ON transcriptions BEGIN
+      UPDATE teams SET list_version = list_version + 1 WHERE team_id IN (OLD.team_id, NEW.team_id);
+    END;
+    CREATE TRIGGER transcriptions_delete_version AFTER DELETE ON transcriptions BEGIN
+      UPDATE teams SET list_version = list_version + 1 WHERE team_id = OLD.team_id;
+    END;
+    CREATE TRIGGER users_update_version AFTER UPDATE OF name ON users BEGIN
+      UPDATE teams SET list_version = list_version + 1 WHERE team_id = NEW.team_id;
+    END;
 
     CREATE TABLE reviews (
       transcription_id TEXT PRIMARY KEY REFERENCES transcriptions(transcription_id) ON DELETE CASCADE,

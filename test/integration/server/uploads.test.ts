@@ -98,6 +98,21 @@ describe('upload ticket', () => {
   });
 });
 
+describe('list freshness', () => {
+  it('shows every change at once, even when pages are served from cache', async () => {
+    const before = await server.api(key, 'GET', '/api/v1/transcriptions');
+    const again = await server.api(key, 'GET', '/api/v1/transcriptions');
+    expect(again.text).toBe(before.text);
+    const created = await ticket({ filename: 'fresh.wav' });
+    const after = await server.api(key, 'GET', '/api/v1/transcriptions');
+    expect(after.json[0]).toMatchObject({ transcription_id: created.json.transcription_id, upload_status: 'PENDING' });
+    await fetch(created.json.audio_upload_url, { method: 'PUT', body: bytes });
+    const uploaded = await server.api(key, 'GET', '/api/v1/transcriptions');
+    expect(uploaded.json[0]).toMatchObject({ transcription_id: created.json.transcription_id, upload_status: 'COMPLETED' });
+    expect(uploaded.json[0].audio_path).toContain('/files/audio/');
+  });
+});
+
 describe('signed upload URL', () => {
   it('stores the raw PUT body, then refuses reuse', async () => {
     const { json } = await ticket({ filename: 'clip.wav' });

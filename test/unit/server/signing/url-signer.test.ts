@@ -10,12 +10,20 @@ describe('UrlSigner', () => {
   const now = 1_700_000_000_000;
   const signer = new UrlSigner(Buffer.from('secret'), () => now);
 
-  it('verifies its own URLs until they expire', () => {
-    const { path } = signer.sign('upload', 'abc', 60);
+  const at = (ms: number) => new UrlSigner(Buffer.from('secret'), () => now + ms);
+
+  it('verifies its own URLs for at least the TTL, and at most a tenth longer', () => {
+    const { path, expiresAt } = signer.sign('upload', 'abc', 60);
     const { id, expires, signature } = parse(path);
     expect(signer.verify('upload', id, expires, signature)).toBe('valid');
-    const later = new UrlSigner(Buffer.from('secret'), () => now + 61_000);
-    expect(later.verify('upload', id, expires, signature)).toBe('expired');
+    expect(at(59_000).verify('upload', id, expires, signature)).toBe('valid');
+    expect(at(66_001).verify('upload', id, expires, signature)).toBe('expired');
+    expect(expiresAt.getTime() - now).toBeGreaterThanOrEqual(60_000);
+    expect(expiresAt.getTime() - now).toBeLessThanOrEqual(66_000);
+  });
+
+  it('gives the same URL for the same resource within an expiry bucket', () => {
+    expect(at(1000).sign('audio', 'x', 3600).path).toBe(signer.sign('audio', 'x', 3600).path);
   });
 
   it('rejects another purpose, id, expiry or secret', () => {

@@ -1,0 +1,178 @@
+// npm run bench:api — prints, from one run:
+//  1. requests/s and p99 latency of GET /api/v1/transcriptions with 10,000 stored transcriptions,
+//     next to a bare handler on the same framework (Fastify), and the ratio;
+//  2. throughput and server peak-RSS growth of a 1 GiB upload through audio_upload_url, next to a plain
+//     file copy on the same disk, and the ratio.
+// The server runs as its own process (the real CLI), so the load generator does not share its CPU thread.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import { openDatabase } from '../src-server/db/database.js';
+import { SqliteKeyRepository } from '../src-server/db/key-repository.js';
+import { SqliteTranscriptionRepository } from '../src-server/db/transcription-repository.js';
+import { newId } from '../src-server/domain/records.js';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+const CLI = path.join(root, 'bin/kikitori-server.js');
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 ** 3);
+
+function startProcess(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, KIKITORI_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = out.match(/(http:\/\/[\d.:]+)/);
+      if (match) resolve({ child, url: match[1]! });
+    });
+    child.once('exit', (code) => reject(new Error(`process exited early (${code})`)));
+  });
+}
+
+const stop = async (child: ChildProcess) => {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+};
+
+function memoryKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))![1]);
+}
+
+async function load(url: string, headers: Record<string, string> = {}) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+  return { rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, errors: result.errors + result.non2xx };
+}
+
+async function seed(dataDir: string, count: number): Promise<string> {
+  const db = openDatabase(dataDir);
+  const { key } = await new SqliteKeyRepository(db).create({ teamId: 'bench', userId: 'bench', roles: [] });
+  const repo = new SqliteTranscriptionRepository(db);
+  const start = Date.now() - count * 1000;
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const createdAt = new Date(start + i * 1000).toISOString();
+      void repo.create({
+        transcriptionId: newId(),
+        teamId: 'bench',
+        userId: 'bench',
+        dictionaryId: null,
+        name: `recording-${i}.wav`,
+        languages: ['en'],
+        transcriptionModel: 'default',
+        numSpeakers: null,
+        minSpeakers: null,
+        maxSpeakers: null,
+        uploadExpiresAt: createdAt,
+        createdAt,
+      });
+    }
+  })();
+  db.prepare(`UPDATE transcriptions SET status = 'COMPLETED', upload_status = 'COMPLETED', transcript_key = 'x', audio_key = 'y', speaking_duration = 12.5`).run();
+  db.close();
+  return key;
+}
+
+async function listBenchmark() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-bench-'));
+  const key = await seed(dataDir, 10_000);
+  const server = await startProcess([CLI, 'serve', '--port', '0', '--data-dir', dataDir]);
+  const bare = await startProcess([
+    '--input-type=module',
+    '-e',
+    `import Fastify from 'fastify';
+     const app = Fastify();
+     app.get('/bare', async () => ({ ok: true }));
+     console.log(await app.listen({ host: '127.0.0.1', port: 0 }));`,
+  ]);
+  try {
+    const warm = await fetch(`${server.url}/api/v1/transcriptions`, { headers: { 'x-api-key': key } });
+    const items = ((await warm.json()) as unknown[]).length;
+    const list = await load(`${server.url}/api/v1/transcriptions`, { 'x-api-key': key });
+    const baseline = await load(`${bare.url}/bare`);
+    return { items, list, baseline };
+  } finally {
+    await stop(server.child);
+    await stop(bare.child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function uploadBenchmark() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-bench-'));
+  const scratch = path.join(dataDir, 'scratch');
+  fs.mkdirSync(scratch);
+  const source = path.join(scratch, 'big.bin');
+  const chunk = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 2654435761) >>> 24;
+  await pipeline(
+    Readable.from((function* () {
+      for (let written = 0; written < UPLOAD_BYTES; written += chunk.length) yield chunk;
+    })()),
+    fs.createWriteStream(source),
+  );
+  const seconds = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
+  await run('sync');
+
+  let t0 = process.hrtime.bigint();
+  await run('cp', [source, path.join(scratch, 'copy.bin')]);
+  await run('sync');
+  const copySeconds = seconds(t0);
+  fs.rmSync(path.join(scratch, 'copy.bin'));
+
+  const { stdout } = await run(process.execPath, [CLI, 'keys', 'create', '--data-dir', dataDir, '--team', 'bench', '--user', 'bench']);
+  const key = stdout.trim().split('\n').at(-1)!;
+  const server = await startProcess([CLI, 'serve', '--port', '0', '--data-dir', dataDir], { KIKITORI_MAX_UPLOAD_BYTES: String(2 * UPLOAD_BYTES) });
+  try {
+    const pid = server.child.pid!;
+    const ticket = (await (
+      await fetch(`${server.url}/api/v1/transcriptions/upload`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ filename: 'big.wav' }),
+      })
+    ).json()) as { audio_upload_url: string };
+    const rssBefore = memoryKiB(pid, 'VmRSS');
+    t0 = process.hrtime.bigint();
+    const response = await fetch(ticket.audio_upload_url, {
+      method: 'PUT',
+      body: Readable.toWeb(fs.createReadStream(source, { highWaterMark: 1024 * 1024 })) as ReadableStream,
+      headers: { 'content-length': String(UPLOAD_BYTES) },
+      duplex: 'half',
+    } as RequestInit);
+    if (response.status !== 200) throw new Error(`upload failed: ${response.status} ${await response.text()}`);
+    await run('sync');
+    const uploadSeconds = seconds(t0);
+    const peak = memoryKiB(pid, 'VmHWM');
+    return { copySeconds, uploadSeconds, rssGrowthMiB: (peak - rssBefore) / 1024, rssBeforeMiB: rssBefore / 1024 };
+  } finally {
+    await stop(server.child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const pad = (s: string, n: number) => s.padEnd(n);
+const { items, list, baseline } = await listBenchmark();
+const upload = await uploadBenchmark();
+const gib = UPLOAD_BYTES / 1024 ** 3;
+const mibps = (s: number) => (UPLOAD_BYTES / 1024 ** 2 / s).toFixed(0);
+
+console.log(`\nkikitori-server API benchmark (${os.cpus().length} cores, ${CONNECTIONS} connections, ${DURATION_S} s per run)\n`);
+console.log(`${pad('measure', 58)}value`);
+console.log(`${pad(`GET /api/v1/transcriptions (10,000 stored, ${items} per page) req/s`, 58)}${list.rps.toFixed(0)}`);
+console.log(`${pad('GET /api/v1/transcriptions p50 / p99 latency (ms)', 58)}${list.p50} / ${list.p99}   (target p99 < 20)`);
+console.log(`${pad('bare Fastify handler req/s', 58)}${baseline.rps.toFixed(0)}`);
+console.log(`${pad('list / bare throughput ratio', 58)}${((100 * list.rps) / baseline.rps).toFixed(1)} %   (target >= 30 %)`);
+console.log(`${pad('errors or non-2xx during load', 58)}${list.errors + baseline.errors}`);
+console.log(`${pad(`${gib.toFixed(2)} GiB plain file copy (cp + sync) MiB/s`, 58)}${mibps(upload.copySeconds)}`);
+console.log(`${pad(`${gib.toFixed(2)} GiB upload via audio_upload_url (+ sync) MiB/s`, 58)}${mibps(upload.uploadSeconds)}`);
+console.log(`${pad('upload / copy speed ratio', 58)}${((100 * upload.copySeconds) / upload.uploadSeconds).toFixed(1)} %   (target >= 50 %)`);
+console.log(`${pad('server peak RSS growth during upload (MiB)', 58)}${upload.rssGrowthMiB.toFixed(1)}   (target < 100; RSS before ${upload.rssBeforeMiB.toFixed(0)} MiB)`);
