@@ -1,6 +1,7 @@
 // The transcription pipeline: CONVERTING (probe + decode to 16 kHz mono) -> IN_PROGRESS (speech engine,
 // then forced replacements) -> COMPLETED with the transcript document in storage.
 import fsp from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import path from 'node:path';
 import type { DictionaryRepository } from '../db/dictionary-repository.js';
 import type { TranscriptionRepository } from '../db/transcription-repository.js';
@@ -12,7 +13,6 @@ import type { Storage } from '../storage/storage.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
 import { PermanentJobError } from './job-errors.js';
 import type { JobDefinition } from './job-queue.js';
-import { Readable } from 'node:stream';
 
 export interface TranscribeJobDeps {
   transcriptions: TranscriptionRepository;
@@ -56,7 +56,11 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
       await fsp.mkdir(workDir, { recursive: true });
       const pcmPath = path.join(workDir, `${transcriptionId}.pcm`);
       try {
-        await decodeToPcm(audioPath, pcmPath, { signal, onProgress: (f) => progress(f * CONVERT_SHARE) });
+        await decodeToPcm(audioPath, pcmPath, {
+          signal,
+          durationSeconds: probe.durationSeconds,
+          onProgress: (f) => progress(f * CONVERT_SHARE),
+        });
 
         await transcriptions.update(transcriptionId, { status: 'IN_PROGRESS', duration: probe.durationSeconds });
         const dictionary = record.dictionaryId ? await dictionaries.get(record.teamId, record.dictionaryId) : null;

@@ -35,6 +35,15 @@ describe('probeAudio', () => {
     expect(probe.durationSeconds).toBeCloseTo(wavSeconds, 1);
   });
 
+  it('measures the duration of a streamed WebM whose header has none (MediaRecorder uploads)', async () => {
+    const webm = path.join(dir, 'stream.webm');
+    // Written to a pipe, so the muxer cannot seek back to store duration or cues.
+    execFileSync('sh', ['-c', `ffmpeg -v error -i "${wav}" -c:a libopus -f webm pipe:1 > "${webm}"`]);
+    const probe = await probeAudio(webm);
+    expect(probe.codecName).toBe('opus');
+    expect(probe.durationSeconds).toBeCloseTo(wavSeconds, 1);
+  });
+
   it('rejects a corrupt file with a PermanentJobError that says why', async () => {
     const bad = await makeCorruptFile(path.join(dir, 'corrupt.wav'));
     const err = await probeAudio(bad).catch((e: unknown) => e);
@@ -68,7 +77,7 @@ describe('decodeToPcm', () => {
     expect(seen.at(-1)).toBe(1);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     // Real audio, not silence: RMS well above zero.
-    const pcm = new Int16Array(fs.readFileSync(out).buffer.slice(0));
+    const pcm = new Int16Array(new Uint8Array(fs.readFileSync(out)).buffer); // copy: aligned, exact size
     const rms = Math.sqrt(pcm.reduce((s, x) => s + x * x, 0) / pcm.length);
     expect(rms).toBeGreaterThan(300);
   });

@@ -1,0 +1,203 @@
+// Audio probing and conversion through the ffmpeg/ffprobe command-line tools. Everything after the
+// CONVERTING stage works on raw 16 kHz mono s16le PCM, the format the speech engines expect.
+import { spawn } from 'node:child_process';
+import fsp from 'node:fs/promises';
+import { PermanentJobError } from '../../jobs/job-errors.js';
+
+/** Sample rate of the PCM files this module writes (mono, signed 16-bit little-endian). */
+export const SAMPLE_RATE = 16000;
+/** Bytes per second of that PCM. */
+export const PCM_BYTES_PER_SECOND = SAMPLE_RATE * 2;
+
+export interface AudioProbe {
+  durationSeconds: number;
+  /** ffprobe's format_name, e.g. "wav", "mov,mp4,m4a,3gp,3g2,mj2". */
+  formatName: string;
+  /** Codec of the first audio stream, e.g. "pcm_s16le", "mp3", "opus". */
+  codecName: string;
+  sampleRate: number;
+  channels: number;
+}
+
+export interface DecodeOptions {
+  signal?: AbortSignal;
+  /** Called with 0..1 as decoding advances (ffmpeg out_time / duration). */
+  onProgress?: (fraction: number) => void;
+  /** Skip the internal probe when the caller already has the duration. */
+  durationSeconds?: number;
+}
+
+interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderrLines: string[];
+}
+
+/**
+ * Runs a tool to completion. stderr keeps only its last lines (ffmpeg can log a line per packet on
+ * a damaged file); stdout is either collected (ffprobe JSON) or handed line by line to `onLine`.
+ * Aborting kills the child and rejects with signal.reason.
+ */
+function run(bin: string, args: string[], signal: AbortSignal | undefined, onLine?: (line: string) => void): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const onAbort = () => child.kill('SIGKILL');
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    let stdout = '';
+    let pending = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (onLine) {
+        const lines = (pending + chunk).split('\n');
+        pending = lines.pop()!;
+        for (const line of lines) onLine(line.trim());
+      } else {
+        stdout += chunk;
+      }
+    });
+    const stderrLines: string[] = [];
+    let partial = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop()!;
+      stderrLines.push(...lines.map((l) => l.trim()).filter(Boolean));
+      if (stderrLines.length > 40) stderrLines.splice(0, stderrLines.length - 40);
+    });
+
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      signal?.removeEventListener('abort', onAbort);
+      // ENOENT = the tool is missing: a deployment problem, not the user's file, so not permanent.
+      reject(err.code === 'ENOENT' ? new Error(`${bin} is not installed (install the Debian package ffmpeg)`) : err);
+    });
+    child.on('close', (code, sig) => {
+      signal?.removeEventListener('abort', onAbort);
+      if (signal?.aborted) return reject(signal.reason);
+      if (partial.trim()) stderrLines.push(partial.trim());
+      resolve({ code, signal: sig, stdout, stderrLines });
+    });
+  });
+}
+
+/** ffmpeg log lines without the input path and "[wav @ 0x55d...]" context noise. */
+function cleanLines(lines: string[], inputPath: string): string[] {
+  return lines
+    .map((l) => l.split(`${inputPath}: `).join('').replace(/^\[(\w+) @ 0x[0-9a-f]+\]\s*/, '$1: '))
+    .filter((l) => l && !/^(Press \[q\]|Stream mapping|Input #|Output #|\s*Duration:)/.test(l));
+}
+
+/** Probes the first audio stream. Throws PermanentJobError for anything ffmpeg cannot use. */
+export async function probeAudio(path: string, signal?: AbortSignal): Promise<AudioProbe> {
+  try {
+    await fsp.access(path);
+  } catch {
+    throw new PermanentJobError('The audio file is missing.');
+  }
+  const res = await run(
+    'ffprobe',
+    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path],
+    signal,
+  );
+  const reason = cleanLines(res.stderrLines, path)[0];
+  if (res.code !== 0) {
+    throw new PermanentJobError(`The file is not a readable audio or video file (ffprobe: ${reason ?? `exit code ${res.code}`}).`);
+  }
+  type Json = { streams?: Record<string, unknown>[]; format?: Record<string, unknown> };
+  let json: Json;
+  try {
+    json = JSON.parse(res.stdout) as Json;
+  } catch {
+    throw new PermanentJobError('The file is not a readable audio or video file (ffprobe returned no usable information).');
+  }
+  // A text file probes fine as format "tty"; an empty "{}" means ffprobe found no container at all.
+  if (!json.format) {
+    throw new PermanentJobError(`The file is not a readable audio or video file (ffprobe: ${reason ?? 'unknown format'}).`);
+  }
+  const audio = json.streams?.find((s) => s.codec_type === 'audio');
+  const formatName = String(json.format.format_name ?? 'unknown');
+  if (!audio) {
+    const kinds = [...new Set(json.streams?.map((s) => String(s.codec_type)) ?? [])];
+    throw new PermanentJobError(
+      `The file contains no audio stream (format ${formatName}${kinds.length ? `, streams: ${kinds.join(', ')}` : ''}).`,
+    );
+  }
+  const sampleRate = Number(audio.sample_rate);
+  const channels = Number(audio.channels);
+  if (!(sampleRate > 0) || !(channels > 0)) {
+    throw new PermanentJobError(`The audio stream is unusable (codec ${String(audio.codec_name)}, no sample rate or channels).`);
+  }
+  let durationSeconds = Number(audio.duration ?? json.format.duration);
+  // MediaRecorder WebM and some streams carry no duration: measure it by remuxing (no decode, fast).
+  if (!Number.isFinite(durationSeconds)) durationSeconds = await measureDuration(path, signal);
+  return { durationSeconds, formatName, codecName: String(audio.codec_name ?? 'unknown'), sampleRate, channels };
+}
+
+async function measureDuration(path: string, signal?: AbortSignal): Promise<number> {
+  let seconds = 0;
+  const res = await run(
+    'ffmpeg',
+    ['-nostdin', '-v', 'error', '-i', path, '-map', '0:a:0', '-c', 'copy', '-f', 'null', '-progress', 'pipe:1', '-nostats', '-'],
+    signal,
+    (line) => {
+      const m = /^out_time_us=(\d+)/.exec(line);
+      if (m) seconds = Number(m[1]) / 1e6;
+    },
+  );
+  if (res.code !== 0) {
+    throw new PermanentJobError(`The audio stream cannot be read (ffmpeg: ${cleanLines(res.stderrLines, path).slice(-2).join('; ')}).`);
+  }
+  return seconds;
+}
+
+// Failures caused by the machine rather than the file: let the job runner retry them. (Not ENOMEM:
+// ffmpeg reports "Cannot allocate memory" for absurd sizes read from a corrupt header.)
+const TRANSIENT = /No space left on device|Permission denied|Read-only file system|Too many open files/i;
+
+/**
+ * Decodes the first audio stream of `inputPath` to raw s16le 16 kHz mono at `outputPath`.
+ * ffmpeg streams to `<outputPath>.part`, renamed on success, so the final name never holds a
+ * partial file. Returns the decoded duration (exact, from the byte count).
+ */
+export async function decodeToPcm(inputPath: string, outputPath: string, options: DecodeOptions = {}): Promise<{ durationSeconds: number }> {
+  const { signal, onProgress } = options;
+  const duration = options.durationSeconds ?? (await probeAudio(inputPath, signal)).durationSeconds;
+  const partPath = `${outputPath}.part`;
+  const args = [
+    '-nostdin', '-hide_banner', '-v', 'error', '-y',
+    '-i', inputPath,
+    '-map', '0:a:0', '-vn', '-sn', '-dn',
+    '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 's16le',
+    '-progress', 'pipe:1', '-nostats',
+    partPath,
+  ];
+  let last = -1;
+  const report = (fraction: number) => {
+    // ffmpeg reports twice a second; only pass on real movement.
+    if (onProgress && fraction > last) onProgress((last = fraction));
+  };
+  try {
+    const res = await run('ffmpeg', args, signal, (line) => {
+      const m = /^out_time_us=(\d+)/.exec(line);
+      if (m && duration > 0) report(Math.min(1, Number(m[1]) / 1e6 / duration));
+    });
+    const reason = cleanLines(res.stderrLines, inputPath).slice(-3).join('; ');
+    if (res.code !== 0) {
+      // Killed by a signal we did not send (OOM killer...) or a machine problem: retryable.
+      if (res.signal || TRANSIENT.test(reason)) throw new Error(`ffmpeg failed (${res.signal ?? reason})`);
+      throw new PermanentJobError(`The audio could not be decoded (ffmpeg: ${reason || `exit code ${res.code}`}).`);
+    }
+    await fsp.rename(partPath, outputPath);
+  } catch (err) {
+    await fsp.rm(partPath, { force: true });
+    throw err;
+  }
+  report(1);
+  const { size } = await fsp.stat(outputPath);
+  return { durationSeconds: size / PCM_BYTES_PER_SECOND };
+}
+
+/** Length in seconds of a PCM file written by decodeToPcm. */
+export async function pcmDurationSeconds(pcmPath: string): Promise<number> {
+  return (await fsp.stat(pcmPath)).size / PCM_BYTES_PER_SECOND;
+}

@@ -1,0 +1,274 @@
+// Embedded CMU pocketsphinx (5prealpha, en-us) speech engine: energy VAD -> one decoder utterance
+// per speech segment -> words with times and posterior confidences. Custom vocabulary becomes real
+// dictionary entries and LM unigrams in a decoder created for the call.
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { PermanentJobError } from '../../jobs/job-errors.js';
+import { SAMPLE_RATE } from '../audio/ffmpeg.js';
+import { readPcmRange } from '../audio/pcm-file.js';
+import { EnergyVad } from '../vad/energy-vad.js';
+import { speechSeconds, type VoiceActivityDetector } from '../vad/vad.js';
+import { loadPocketsphinx, PocketsphinxUnavailableError, type NativePointer, type PocketsphinxLibrary } from './pocketsphinx-library.js';
+import { dictionaryKey, pronounceVocabulary, type VocabularyPronunciation } from './pronunciation.js';
+import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine } from './speech-engine.js';
+
+export const DEFAULT_POCKETSPHINX_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
+
+export interface PocketsphinxEngineOptions {
+  /** Directory with en-us/ (acoustic model), en-us.lm.bin and cmudict-en-us.dict. */
+  modelDir?: string;
+  /** Explicit paths when the model files are laid out differently. */
+  hmmDir?: string;
+  lmPath?: string;
+  dictPath?: string;
+  /** Voice activity detector; defaults to the energy VAD. */
+  vad?: VoiceActivityDetector;
+  /** Audio kept around each speech segment so word edges are not clipped (seconds). */
+  paddingSeconds?: number;
+  /** Extra decoder flags, e.g. { '-beam': '1e-60' }. */
+  decoderArgs?: Record<string, string>;
+  /** Model identifier reported in results. */
+  modelId?: string;
+}
+
+/** Frames per second of the decoder (-frate default). */
+const FRAME_RATE = 100;
+/** Share of progress given to the VAD pass (reading the whole file once). */
+const VAD_SHARE = 0.05;
+/** <s>, </s>, <sil>, [NOISE], [SPEECH], +NSN+...: not words. */
+const FILLER = /^(<.*>|\[.*\]|\+.*\+)$/;
+
+export class PocketsphinxEngine implements SpeechEngine {
+  readonly name = 'pocketsphinx';
+  readonly capabilities = {
+    languages: ['en'],
+    wordTimestamps: true,
+    customVocabulary: true,
+    speakerSeparation: false,
+  } as const;
+
+  private readonly hmmDir: string;
+  private readonly lmPath: string;
+  private readonly dictPath: string;
+  private readonly vad: VoiceActivityDetector;
+  private readonly padding: number;
+  private readonly decoderArgs: Record<string, string>;
+  private readonly modelId: string;
+
+  constructor(options: PocketsphinxEngineOptions = {}) {
+    const dir = options.modelDir ?? DEFAULT_POCKETSPHINX_MODEL_DIR;
+    this.hmmDir = options.hmmDir ?? path.join(dir, 'en-us');
+    this.lmPath = options.lmPath ?? path.join(dir, 'en-us.lm.bin');
+    this.dictPath = options.dictPath ?? path.join(dir, 'cmudict-en-us.dict');
+    this.vad = options.vad ?? new EnergyVad();
+    this.padding = options.paddingSeconds ?? 0.2;
+    this.decoderArgs = options.decoderArgs ?? {};
+    this.modelId = options.modelId ?? `pocketsphinx-5prealpha/${path.basename(dir)}`;
+  }
+
+  async recognize(request: RecognizeRequest): Promise<RecognizeResult> {
+    const { pcmPath, signal } = request;
+    if (!/^en(-|$)/i.test(request.language)) {
+      throw new PermanentJobError(
+        `The pocketsphinx engine only recognizes English (en); "${request.language}" was requested. ` +
+          'Configure another speech engine for other languages.',
+      );
+    }
+    const lib = loadPocketsphinx();
+    await this.checkModel();
+    signal.throwIfAborted();
+
+    let lastProgress = -1;
+    const progress = (f: number) => {
+      if (request.onProgress && f > lastProgress) request.onProgress((lastProgress = Math.min(1, f)));
+    };
+
+    const speech = await this.vad.detect(pcmPath, { signal, onProgress: (f) => progress(f * VAD_SHARE) });
+    const vocabulary = await pronounceVocabulary(request.vocabulary, { cmudictPath: this.dictPath });
+    signal.throwIfAborted();
+
+    const totalSamples = (await fsp.stat(pcmPath)).size >> 1;
+    const totalSpeech = speechSeconds(speech);
+    const segments: RecognizedSegment[] = [];
+    const decoder = await this.createDecoder(lib);
+    const handle = await fsp.open(pcmPath, 'r').catch(async (err: unknown) => {
+      lib.ps_free(decoder);
+      throw err;
+    });
+    try {
+      await installVocabulary(lib, decoder, vocabulary);
+      const spell = spellingMapper(vocabulary);
+      let decoded = 0;
+      for (const [i, s] of speech.entries()) {
+        signal.throwIfAborted();
+        // Padding, but never past the middle of the gap to a neighbour: overlapping windows would
+        // decode the same audio twice (and a VAD cut of a long segment gets no padding at all).
+        const from = Math.max(s.start - this.padding, i > 0 ? (speech[i - 1]!.end + s.start) / 2 : 0);
+        const to = Math.min(s.end + this.padding, i + 1 < speech.length ? (s.end + speech[i + 1]!.start) / 2 : Infinity);
+        const first = Math.max(0, Math.floor(from * SAMPLE_RATE));
+        const last = Math.min(totalSamples, Math.ceil(to * SAMPLE_RATE));
+        // Whole segment as one utterance (full_utt): batch CMN over the utterance is far more
+        // accurate than the streaming estimate, and a segment is at most ~30 s (~1 MB).
+        const samples = await readPcmRange(handle, first, last);
+        const words = await decodeUtterance(lib, decoder, samples, first / SAMPLE_RATE, totalSamples / SAMPLE_RATE);
+        if (words.length > 0) {
+          spell(words);
+          segments.push({
+            start: round(Math.min(s.start, words[0]!.start)),
+            end: round(Math.max(s.end, words[words.length - 1]!.end)),
+            words,
+          });
+        }
+        decoded += s.end - s.start;
+        progress(VAD_SHARE + (1 - VAD_SHARE) * (totalSpeech > 0 ? decoded / totalSpeech : 1));
+      }
+    } finally {
+      lib.ps_free(decoder);
+      await handle.close();
+    }
+    progress(1);
+    return { segments, speakingDuration: round(totalSpeech), model: this.modelId };
+  }
+
+  private async checkModel(): Promise<void> {
+    for (const p of [path.join(this.hmmDir, 'mdef'), this.lmPath, this.dictPath]) {
+      try {
+        await fsp.access(p);
+      } catch {
+        throw new PocketsphinxUnavailableError(`pocketsphinx model file ${p} is missing: install the Debian package pocketsphinx-en-us`);
+      }
+    }
+  }
+
+  private async createDecoder(lib: PocketsphinxLibrary): Promise<NativePointer> {
+    const config = lib.createConfig({
+      '-hmm': this.hmmDir,
+      '-lm': this.lmPath,
+      '-dict': this.dictPath,
+      // The front end's own silence removal drops frames, which would shift every timestamp after
+      // a pause; our VAD already trimmed the audio.
+      '-remove_silence': 'no',
+      ...this.decoderArgs,
+    });
+    if (!config) throw new Error('pocketsphinx rejected the decoder configuration');
+    const decoder = await lib.ps_init(config).finally(() => lib.cmd_ln_free_r(config)); // ps_init keeps its own reference
+    if (!decoder) throw new PocketsphinxUnavailableError(`pocketsphinx could not load the model from ${this.hmmDir}`);
+    return decoder;
+  }
+}
+
+async function decodeUtterance(
+  lib: PocketsphinxLibrary,
+  ps: NativePointer,
+  samples: Int16Array,
+  offsetSeconds: number,
+  maxSeconds: number,
+): Promise<RecognizedWord[]> {
+  if (samples.length < SAMPLE_RATE / 10) return [];
+  if (lib.ps_start_utt(ps) < 0) throw new Error('pocketsphinx: ps_start_utt failed');
+  const frames = await lib.processRaw(ps, samples, true);
+  if ((await lib.ps_end_utt(ps)) < 0 || frames < 0) throw new Error('pocketsphinx: decoding failed');
+
+  const lmath = lib.ps_get_logmath(ps);
+  const words: RecognizedWord[] = [];
+  const sf: [number] = [0];
+  const ef: [number] = [0];
+  const scratch: [number] = [0];
+  for (let seg = await lib.ps_seg_iter(ps); seg; seg = lib.ps_seg_next(seg)) {
+    const raw = lib.ps_seg_word(seg);
+    if (FILLER.test(raw)) continue;
+    lib.ps_seg_frames(seg, sf, ef);
+    // Posterior from the bestpath lattice, in the decoder's log base; may round slightly above 0.
+    const posterior = lib.ps_seg_prob(seg, scratch, [0], [0]);
+    const confidence = Math.min(1, Math.max(0, lib.logmath_exp(lmath, posterior)));
+    words.push({
+      word: raw.replace(/\(\d+\)$/, ''), // "with(2)": alternate pronunciation of "with"
+      start: round(Math.min(maxSeconds, offsetSeconds + sf[0] / FRAME_RATE)),
+      end: round(Math.min(maxSeconds, offsetSeconds + (ef[0] + 1) / FRAME_RATE)),
+      confidence: round(confidence),
+    });
+  }
+  return words;
+}
+
+/**
+ * Makes every vocabulary word decodable: brand-new words through ps_add_word (dictionary entry +
+ * LM unigram); words the dictionary knows but the LM does not (half of cmudict) get a unigram in
+ * the model; a reading that differs from the dictionary becomes an alternate pronunciation "w(2)".
+ * ps_add_word rebuilds the search only with update=1, so only the last call asks for it (each
+ * rebuild costs ~0.1 s); a direct LM addition with no dictionary change still needs one, which
+ * a redundant alternate pronunciation provides.
+ */
+async function installVocabulary(lib: PocketsphinxLibrary, ps: NativePointer, vocabulary: VocabularyPronunciation[]): Promise<void> {
+  const lm = lib.currentLm(ps);
+  const additions: { word: string; phones: string }[] = [];
+  const newWords = new Set<string>();
+  // Pronunciations per base word: what the decoder's dictionary has, plus what we are adding.
+  const known = new Map<string, string[]>();
+  const pronsOf = (word: string) => {
+    let list = known.get(word);
+    if (!list) {
+      list = [];
+      for (let k = 1; ; k++) {
+        const p = lib.lookupWord(ps, k === 1 ? word : `${word}(${k})`);
+        if (p === null) break;
+        list.push(p);
+      }
+      known.set(word, list);
+    }
+    return list;
+  };
+  const add = (word: string, phones: string) => {
+    const list = pronsOf(word);
+    // Alternates are numbered from 2 in the order they exist ("a", "a(2)", "a(3)").
+    if (list.length === 0) newWords.add(word);
+    additions.push({ word: list.length === 0 ? word : `${word}(${list.length + 1})`, phones });
+    list.push(phones);
+  };
+  let lmOnly: { word: string; phones: string } | null = null;
+
+  for (const p of vocabulary.flatMap((v) => v.words)) {
+    if (!p) continue;
+    const list = pronsOf(p.word);
+    // A word in the dictionary but not in the LM (e.g. "mckibbin"): give it a unigram directly.
+    // Brand-new words get theirs from ps_add_word.
+    const inDictionary = list.length > 0 && !newWords.has(p.word);
+    if (inDictionary && lm && lib.ngram_wid(lm, p.word) < 0 && lib.ngram_model_add_word(lm, p.word, 1) >= 0) {
+      lmOnly = { word: p.word, phones: list[0]! };
+    }
+    if (!list.includes(p.phones)) add(p.word, p.phones);
+  }
+  if (additions.length === 0 && lmOnly) add(lmOnly.word, lmOnly.phones);
+  for (const [i, { word, phones }] of additions.entries()) {
+    // A failure (unknown phone...) only costs that word; keep going.
+    await lib.ps_add_word(ps, word, phones, i === additions.length - 1);
+  }
+}
+
+/**
+ * Returns a function that respells recognized words as the user wrote them: "zintrix" ->
+ * "Zintrix"; for phrases only where the whole phrase was recognized in sequence.
+ */
+function spellingMapper(vocabulary: VocabularyPronunciation[]): (words: RecognizedWord[]) => void {
+  // Indexed by first word, longest phrase first.
+  const byFirst = new Map<string, { keys: string[]; spelling: string[] }[]>();
+  for (const v of vocabulary) {
+    const keys = v.spelling.map((w, i) => v.words[i]?.word ?? dictionaryKey(w));
+    byFirst.set(keys[0]!, [...(byFirst.get(keys[0]!) ?? []), { keys, spelling: v.spelling }].sort((a, b) => b.keys.length - a.keys.length));
+  }
+  return (words) => {
+    for (let i = 0; i < words.length; ) {
+      const match = byFirst.get(words[i]!.word)?.find((p) => p.keys.every((k, j) => words[i + j]?.word === k));
+      if (!match) {
+        i++;
+        continue;
+      }
+      match.spelling.forEach((w, j) => (words[i + j]!.word = w));
+      i += match.keys.length;
+    }
+  };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,115 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PocketsphinxEngine } from '../../../../../src-server/engines/speech/pocketsphinx-engine.js';
+import type { RecognizeRequest, RecognizeResult } from '../../../../../src-server/engines/speech/speech-engine.js';
+import { PermanentJobError } from '../../../../../src-server/jobs/job-errors.js';
+import { audioDuration, concatWithSilence, pcmOf, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
+
+const SENTENCES = [
+  'I had a long meeting with my manager about the new budget.',
+  'Rice is often served in round bowls.',
+  'Please call Stella and ask her to bring these things with her from the store.',
+];
+const SILENCE = 4;
+
+const engine = new PocketsphinxEngine();
+const words = (text: string) => text.toLowerCase().replace(/[^a-z' ]/g, ' ').split(/\s+/).filter(Boolean);
+const transcript = (r: RecognizeResult) => r.segments.flatMap((s) => s.words.map((w) => w.word)).join(' ');
+const recognize = (pcmPath: string, extra: Partial<RecognizeRequest> = {}) =>
+  engine.recognize({ pcmPath, language: 'en', vocabulary: [], signal: new AbortController().signal, ...extra });
+
+/** Word error rate: edit distance over reference length. */
+function wer(reference: string[], hypothesis: string[]): number {
+  let prev = Array.from({ length: hypothesis.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= reference.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= hypothesis.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (reference[i - 1] === hypothesis[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[hypothesis.length]! / reference.length;
+}
+
+describe('PocketsphinxEngine', () => {
+  let pcm: string;
+  let duration: number;
+
+  beforeAll(async () => {
+    const wav = await concatWithSilence(await Promise.all(SENTENCES.map((s) => synthesizeSpeech(s))), SILENCE);
+    duration = await audioDuration(wav);
+    pcm = await pcmOf(wav);
+  });
+
+  it('recognizes synthesized sentences with word timestamps and confidences', async () => {
+    const progress: number[] = [];
+    const result = await recognize(pcm, { onProgress: (f) => progress.push(f) });
+
+    expect(wer(words(SENTENCES.join(' ')), words(transcript(result)))).toBeLessThan(0.2);
+    expect(result.model).toBe('pocketsphinx-5prealpha/en-us');
+    // One segment per sentence: nothing decoded inside the silences.
+    expect(result.segments).toHaveLength(3);
+    const all = result.segments.flatMap((s) => s.words);
+    for (const [i, w] of all.entries()) {
+      expect(w.start).toBeGreaterThanOrEqual(0);
+      expect(w.end).toBeGreaterThan(w.start);
+      expect(w.end).toBeLessThanOrEqual(duration);
+      expect(w.confidence).toBeGreaterThanOrEqual(0);
+      expect(w.confidence).toBeLessThanOrEqual(1);
+      if (i > 0) expect(w.start).toBeGreaterThanOrEqual(all[i - 1]!.end);
+    }
+    for (const s of result.segments) {
+      expect(s.start).toBeLessThanOrEqual(s.words[0]!.start);
+      expect(s.end).toBeGreaterThanOrEqual(s.words.at(-1)!.end);
+    }
+    // The second sentence starts after the first silence.
+    expect(result.segments[1]!.words[0]!.start).toBeGreaterThan(result.segments[0]!.end + SILENCE - 0.5);
+    // Speaking time excludes the two silences.
+    expect(result.speakingDuration).toBeGreaterThan(4);
+    expect(result.speakingDuration).toBeLessThan(duration - 2 * SILENCE);
+    expect(progress.at(-1)).toBe(1);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('recognizes custom vocabulary only when given, spelled as the user wrote it', async () => {
+    const wav = await concatWithSilence(
+      [
+        await synthesizeSpeech('I had a long meeting with Zintrix about the new budget.'),
+        await synthesizeSpeech('Please send the final report to McKibbin before Friday.'),
+      ],
+      1,
+    );
+    const vocabPcm = await pcmOf(wav);
+
+    // "Zintrix" is in neither dictionary nor LM; "McKibbin" is in cmudict but not in the LM.
+    const plain = transcript(await recognize(vocabPcm));
+    expect(plain).not.toMatch(/zintrix/i);
+    expect(plain).not.toMatch(/mckibbin/i);
+
+    const custom = transcript(
+      await recognize(vocabPcm, { vocabulary: [{ word: 'Zintrix', reading: 'zin tricks' }, { word: 'McKibbin' }] }),
+    );
+    expect(custom).toContain('with Zintrix about');
+    expect(custom).toContain('to McKibbin before');
+  });
+
+  it('only accepts English', async () => {
+    const err = await recognize(pcm, { language: 'ja' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PermanentJobError);
+    expect((err as Error).message).toMatch(/^The pocketsphinx engine only recognizes English \(en\); /);
+  });
+
+  it('stops between segments when aborted', async () => {
+    const controller = new AbortController();
+    const reason = new Error('cancelled by test');
+    const seen: number[] = [];
+    const run = recognize(pcm, {
+      signal: controller.signal,
+      onProgress: (f) => {
+        seen.push(f);
+        if (f > 0.1) controller.abort(reason); // after the first segment
+      },
+    });
+    await expect(run).rejects.toBe(reason);
+    expect(seen.at(-1)).toBeLessThan(1);
+  });
+});

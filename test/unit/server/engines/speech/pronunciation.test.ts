@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ARPABET_PHONES,
+  espeakPronunciation,
+  ipaToArpabet,
+  loadCmuDict,
+  pronounceVocabulary,
+  pronounceWord,
+  splitReading,
+} from '../../../../../src-server/engines/speech/pronunciation.js';
+
+describe('ipaToArpabet', () => {
+  it.each([
+    ['z ˈɪ n t ɹ ɪ k s', 'Z IH N T R IH K S'],
+    ['dʒ ˈʌ dʒ', 'JH AH JH'], // affricates are one phone
+    ['b ˈɔɪ', 'B OY'], // diphthong
+    ['h ˈaʊ s', 'HH AW S'],
+    ['w ˈɔː ɾ ɚ', 'W AO T ER'], // flap -> T, as CMU writes "water"
+    ['b ˈʌ ʔ n̩', 'B AH T AH N'], // glottal stop, syllabic n
+    ['θ ˈɪ ŋ', 'TH IH NG'],
+    ['kj ˈuː b ɚ n ˌiː t s', 'K Y UW B ER N IY T S'],
+  ])('%s -> %s', (ipa, arpa) => {
+    expect(ipaToArpabet(ipa).join(' ')).toBe(arpa);
+  });
+});
+
+describe('espeakPronunciation', () => {
+  it('sounds out unknown words in model phones', async () => {
+    expect(await espeakPronunciation('Zintrix')).toBe('Z IH N T R IH K S');
+    const phones = (await espeakPronunciation('Kubernetes'))!.split(' ');
+    expect(phones.every((p) => ARPABET_PHONES.has(p))).toBe(true);
+  });
+
+  it('reports a missing espeak-ng clearly', async () => {
+    await expect(espeakPronunciation('hello there', '/nonexistent/espeak-ng')).rejects.toThrow(/install the Debian package espeak-ng/);
+  });
+});
+
+describe('pronounceWord: reading, then CMU dictionary, then espeak-ng', () => {
+  it('(a) uses the reading, word by word from the CMU dictionary', async () => {
+    expect(await pronounceWord('Kubrix', 'cube ricks')).toEqual({ word: 'kubrix', phones: 'K Y UW B R IH K S', source: 'reading' });
+    // A reading word cmudict lacks ("zin") is itself sounded out.
+    expect(await pronounceWord('Zintrix', 'zin tricks')).toEqual({ word: 'zintrix', phones: 'Z IH N T R IH K S', source: 'reading' });
+  });
+
+  it('(a) a reading wins over the dictionary entry', async () => {
+    expect(await pronounceWord('Nguyen', 'win')).toEqual({ word: 'nguyen', phones: 'W IH N', source: 'reading' });
+  });
+
+  it('(b) falls back to the CMU dictionary entry', async () => {
+    expect(await pronounceWord('Nguyen')).toEqual({ word: 'nguyen', phones: 'N UW Y EH N', source: 'cmudict' });
+    expect(await pronounceWord('Nguyen', '   ')).toMatchObject({ source: 'cmudict' });
+  });
+
+  it('(c) falls back to espeak-ng letter-to-sound', async () => {
+    expect(await pronounceWord('Zintrix')).toEqual({ word: 'zintrix', phones: 'Z IH N T R IH K S', source: 'espeak' });
+  });
+
+  it('loads the dictionary once', async () => {
+    const dict = await loadCmuDict();
+    expect(await loadCmuDict()).toBe(dict);
+    expect(dict.get('a')).toEqual(['AH', 'EY']); // "a" and "a(2)"
+  });
+});
+
+describe('phrases', () => {
+  it('splits a reading over the phrase words by resemblance', () => {
+    expect(splitReading(['New', 'Zintrix'], ['new', 'zin', 'tricks'])).toEqual(['new', 'zin tricks']);
+    expect(splitReading(['Zintrix', 'Labs'], ['zin', 'tricks', 'labs'])).toEqual(['zin tricks', 'labs']);
+    expect(splitReading(['Zintrix'], ['zin', 'tricks'])).toEqual(['zin tricks']);
+    expect(splitReading(['A', 'B', 'C'], ['x', 'y'])).toBeNull();
+  });
+
+  it('pronounces each word of a phrase', async () => {
+    const [withReading, without] = await pronounceVocabulary([
+      { word: 'New Zintrix', reading: 'new zin tricks' },
+      { word: 'Zintrix cluster' },
+    ]);
+    expect(withReading).toEqual({
+      spelling: ['New', 'Zintrix'],
+      words: [
+        { word: 'new', phones: 'N UW', source: 'reading' },
+        { word: 'zintrix', phones: 'Z IH N T R IH K S', source: 'reading' },
+      ],
+    });
+    expect(without!.words.map((w) => w?.source)).toEqual(['espeak', 'cmudict']);
+  });
+});
