@@ -1,6 +1,9 @@
 // Everything a route or job needs, built once by the CLI (or a test) and handed to buildApp().
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.js';
+import type { AnalysisRepository } from './db/analysis-repository.js';
+import type { AnalysisService } from './domain/analysis-service.js';
+import type { AnalysisEngineRegistry } from './engines/analysis/analysis-registry.js';
 import type { DictionaryRepository } from './db/dictionary-repository.js';
 import type { KeyRepository } from './db/key-repository.js';
 import type { ReviewRepository } from './db/review-repository.js';
@@ -23,4 +26,7 @@ export interface AppContext {
   queue: JobQueue;
   signer: UrlSigner;
   engines: EngineRegistry;
+  analyses: AnalysisRepository;
+  analysisService: AnalysisService;
+  analysisEngines: AnalysisEngineRegistry;
 }

@@ -11,6 +11,7 @@ import { authenticateWith } from './http/auth.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { errors } from './http/errors.js';
 import type { ApiApp, RouteModule } from './http/api-app.js';
+import { analysisRouteModules } from './http/routes/analyses/index.js';
 import { dictionaryRoutes } from './http/routes/dictionaries/index.js';
 import { fileRoutes } from './http/routes/files/index.js';
 import { healthRoutes } from './http/routes/health/index.js';
@@ -96,7 +97,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // The API speaks JSON only; a text body is a client mistake worth a clear 415.
     api.removeContentTypeParser('text/plain');
     api.addHook('onRequest', authenticateWith(ctx.keys));
-    registerRoutes(api, ctx, [...transcriptionRoutes, ...dictionaryRoutes]);
+    registerRoutes(api, ctx, [...transcriptionRoutes, ...analysisRouteModules, ...dictionaryRoutes]);
   });
 
   return app;

@@ -7,6 +7,13 @@ import { buildApp } from './app.js';
 import type { AppContext } from './app-context.js';
 import type { ServerConfig } from './config.js';
 import { openDatabase, type Db } from './db/database.js';
+import { SqliteAnalysisRepository } from './db/analysis-repository.js';
+import { AnalysisService } from './domain/analysis-service.js';
+import { createAnalysisEngines } from './engines/analysis-setup.js';
+import type { AnalysisEngineRegistry } from './engines/analysis/analysis-registry.js';
+import { analyzeEmotionJob } from './jobs/analyze-emotion.js';
+import { summarizeJob } from './jobs/summarize.js';
+import { translateJob } from './jobs/translate.js';
 import { SqliteDictionaryRepository } from './db/dictionary-repository.js';
 import { SqliteKeyRepository } from './db/key-repository.js';
 import { SqliteReviewRepository } from './db/review-repository.js';
@@ -31,6 +38,7 @@ export interface ServerRuntime {
 export interface RuntimeOptions {
   logger?: Logger;
   engines?: EngineRegistry;
+  analysisEngines?: AnalysisEngineRegistry;
   /** How often tickets never uploaded are checked for expiry. */
   sweepIntervalMs?: number;
   retryBaseMs?: number;
@@ -45,6 +53,8 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   const queue = new SqliteJobQueue(db, { staleAfterMs: config.jobStaleAfterMs, logger, retryBaseMs: options.retryBaseMs });
   const service = new TranscriptionService(transcriptions, dictionaries, storage, queue, config.uploadUrlTtlSeconds);
   const engines = options.engines ?? createEngineRegistry(process.env);
+  const analysisEngines = options.analysisEngines ?? createAnalysisEngines(process.env);
+  const analyses = new SqliteAnalysisRepository(db);
   const ctx: AppContext = {
     config,
     logger,
@@ -57,11 +67,19 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     queue,
     signer: new UrlSigner(loadSigningSecret(config.dataDir)),
     engines,
+    analyses,
+    analysisService: new AnalysisService(analyses, analysisEngines, queue),
+    analysisEngines,
   };
   queue.work('transcribe', {
     ...transcribeJob({ transcriptions, dictionaries, service, storage, engines, workDir: path.join(config.dataDir, 'work') }),
     concurrency: config.jobConcurrency,
   });
+  const analysisDeps = { transcriptions, analyses, service, engines: analysisEngines };
+  // Analyses are short; two at once keeps a summary from waiting behind a long translation.
+  queue.work('summarize', { ...summarizeJob(analysisDeps), concurrency: 2 });
+  queue.work('analyze-emotion', { ...analyzeEmotionJob(analysisDeps), concurrency: 2 });
+  queue.work('translate', { ...translateJob(analysisDeps), concurrency: 2 });
   const app = await buildApp(ctx);
   let sweep: NodeJS.Timeout | null = null;
 

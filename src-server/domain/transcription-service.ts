@@ -1,6 +1,7 @@
 // The life of a transcription: ticket, upload, start, end, deletion. Routes and jobs go through here
 // so every rule (temporary dictionaries, expiry, cleanup) has one home.
 import type { Readable } from 'node:stream';
+import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
 import type { DictionaryRepository, NewWord } from '../db/dictionary-repository.js';
 import type { TranscriptionRepository } from '../db/transcription-repository.js';
 import type { JobQueue } from '../jobs/job-queue.js';
@@ -104,6 +105,14 @@ export class TranscriptionService {
     await this.storage.delete(`audio/${record.transcriptionId}`);
     await this.storage.delete(transcriptKey(record.transcriptionId));
     await this.dropTemporaryDictionary(caller.teamId, record.dictionaryId);
+  }
+
+  /** The stored transcript document of a COMPLETED transcription. */
+  async readDocument(record: TranscriptionRecord): Promise<TranscriptDocument> {
+    if (!record.transcriptKey) throw new Error(`transcription ${record.transcriptionId} has no transcript`);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.storage.read(record.transcriptKey)) chunks.push(chunk as Buffer);
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as TranscriptDocument;
   }
 
   /** Tickets never uploaded become CANCELLED once their upload URL expires. */

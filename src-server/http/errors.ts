@@ -45,6 +45,14 @@ export const errors = {
     new AppError(404, 'REVIEW_NOT_FOUND', `Transcription "${id}" has no review yet. POST {"reviewed_text": "..."} to /review to save one.`),
   resultNotReady: (id: string) =>
     new AppError(404, 'RESULT_NOT_READY', `Transcription "${id}" has no transcript yet; wait until its status is COMPLETED.`),
+  analysisNotFound: (id: string, label: string, segment: string, language?: string) =>
+    new AppError(
+      404,
+      'ANALYSIS_NOT_FOUND',
+      language
+        ? `Transcription "${id}" has no ${label} into "${language}". POST {"language": "${language}"} to /${segment} to request one.`
+        : `Transcription "${id}" has no ${label} yet. POST to /${segment} to request one.`,
+    ),
   uploadNotComplete: (id: string) =>
     new AppError(409, 'UPLOAD_NOT_COMPLETE', `The audio of transcription "${id}" has not been uploaded yet. PUT the file to audio_upload_url first.`),
   transcriptionAlreadyEnded: (id: string, status: string) =>

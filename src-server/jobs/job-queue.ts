@@ -4,6 +4,9 @@
 /** Every job type and its payload. Adding a job means adding a line here and a file beside this one. */
 export interface JobPayloads {
   transcribe: { transcriptionId: string };
+  summarize: { transcriptionId: string };
+  'analyze-emotion': { transcriptionId: string };
+  translate: { transcriptionId: string; language: string };
 }
 export type JobName = keyof JobPayloads;
 

@@ -1,4 +1,5 @@
 import { migration0001 } from './0001-initial.js';
+import { migration0002 } from './0002-analyses.js';
 
 export interface Migration {
   version: number;
@@ -7,4 +8,4 @@ export interface Migration {
 }
 
 /** Every migration, in order. Versions are contiguous from 1. */
-export const migrations: readonly Migration[] = [migration0001];
+export const migrations: readonly Migration[] = [migration0001, migration0002];

@@ -1,6 +1,5 @@
 // GET of the transcript document from a signed transcription_path, as JSON, SRT, WebVTT or text.
 import { Type } from 'typebox';
-import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
 import { CONTENT_TYPES, renderTranscript, TRANSCRIPT_FORMATS } from '../../../domain/transcript-formats.js';
 import { errors } from '../../errors.js';
 import { errorResponses } from '../../schemas.js';
@@ -26,11 +25,9 @@ export const downloadTranscript: RouteModule = (app, ctx) =>
     async (request, reply) => {
       const record = await verifiedTranscription(ctx, request, 'transcript');
       if (!record.transcriptKey) throw errors.resultNotReady(record.transcriptionId);
-      const chunks: Buffer[] = [];
-      for await (const chunk of await ctx.storage.read(record.transcriptKey)) chunks.push(chunk as Buffer);
       const format = request.query.format ?? 'json';
-      if (format === 'json') return reply.header('content-type', CONTENT_TYPES.json).send(Buffer.concat(chunks));
-      const document = JSON.parse(Buffer.concat(chunks).toString('utf8')) as TranscriptDocument;
+      if (format === 'json') return reply.header('content-type', CONTENT_TYPES.json).send(await ctx.storage.read(record.transcriptKey));
+      const document = await ctx.service.readDocument(record);
       return reply.header('content-type', CONTENT_TYPES[format]).send(renderTranscript(document, format));
     },
   );
