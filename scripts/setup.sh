@@ -14,6 +14,9 @@ APT_PACKAGES=(
   festival               # test speech (HTS voice)
   festvox-us-slt-hts
   pocketsphinx-testdata  # real recorded speech for benchmarks
+  apertium               # embedded translation, with its language pairs:
+  apertium-eng-spa apertium-eng-cat apertium-en-gl apertium-eo-en
+  apertium-eu-en apertium-isl-eng apertium-mkd-eng
   build-essential        # better-sqlite3 compiles from source
   python3
 )

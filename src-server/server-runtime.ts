@@ -42,6 +42,8 @@ export interface RuntimeOptions {
   /** How often tickets never uploaded are checked for expiry. */
   sweepIntervalMs?: number;
   retryBaseMs?: number;
+  /** Engine settings are read from here (default: process.env). */
+  env?: Record<string, string | undefined>;
 }
 
 export async function createRuntime(config: ServerConfig, options: RuntimeOptions = {}): Promise<ServerRuntime> {
@@ -52,8 +54,8 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   const dictionaries = new SqliteDictionaryRepository(db);
   const queue = new SqliteJobQueue(db, { staleAfterMs: config.jobStaleAfterMs, logger, retryBaseMs: options.retryBaseMs });
   const service = new TranscriptionService(transcriptions, dictionaries, storage, queue, config.uploadUrlTtlSeconds);
-  const engines = options.engines ?? createEngineRegistry(process.env);
-  const analysisEngines = options.analysisEngines ?? createAnalysisEngines(process.env);
+  const engines = options.engines ?? createEngineRegistry(options.env ?? process.env);
+  const analysisEngines = options.analysisEngines ?? createAnalysisEngines(options.env ?? process.env);
   const analyses = new SqliteAnalysisRepository(db);
   const ctx: AppContext = {
     config,

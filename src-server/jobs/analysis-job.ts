@@ -6,6 +6,7 @@ import { sourceLanguage } from '../domain/analysis-service.js';
 import type { TranscriptionService } from '../domain/transcription-service.js';
 import type { AnalysisEngineRegistry } from '../engines/analysis/analysis-registry.js';
 import type { AnalysisInput } from '../engines/analysis/analysis-engines.js';
+import { LlmError } from '../engines/llm/openai-chat-client.js';
 import { PermanentJobError } from './job-errors.js';
 import type { JobDefinition, JobPayloads } from './job-queue.js';
 
@@ -31,7 +32,11 @@ export function analysisJob<N extends AnalysisJobName>(
       if (!record) return; // deleted meanwhile; its analyses went with it
       if (record.status !== 'COMPLETED' || !record.transcriptKey) throw new PermanentJobError('The transcription is not COMPLETED.');
       const document = await deps.service.readDocument(record);
-      const { result, engine } = await run({ document, language: sourceLanguage(record), signal }, payload);
+      const { result, engine } = await run({ document, language: sourceLanguage(record), signal }, payload).catch((error: unknown) => {
+        // A refused key or a request the endpoint rejects will not get better by retrying.
+        if (error instanceof LlmError && !error.retryable) throw new PermanentJobError(error.message);
+        throw error;
+      });
       await deps.analyses.complete(payload.transcriptionId, kind, languageOf(payload), result, engine);
     },
     async onFailed(payload, error) {

@@ -54,7 +54,13 @@ export async function startTestServer(
     },
   });
   const logger = pino({ level: 'info' }, sink);
-  const runtime = await createRuntime(config, { logger, sweepIntervalMs: 200, retryBaseMs: 50, ...options.runtime });
+  const runtime = await createRuntime(config, {
+    logger,
+    sweepIntervalMs: 200,
+    retryBaseMs: 50,
+    env: { ...process.env, ...options.env },
+    ...options.runtime,
+  });
   const url = await runtime.listen();
 
   const api = async (key: string, method: string, route: string, body?: unknown) => {

@@ -1,0 +1,165 @@
+// Summary, emotion and translation over real HTTP on a transcription of real speech, with the embedded
+// engines; and translation into a language apertium lacks through an OpenAI-compatible endpoint.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMOTION_LABELS } from '../../../src-shared/analysis.js';
+import { ErrorCode } from '../../../src-shared/error-codes.js';
+import { startFakeChatServer, type FakeChatServer } from '../../support/fake-chat-server.js';
+import { concatWithSilence, synthesizeSpeech } from '../../support/audio-fixtures.js';
+import { startTestServer, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
+
+let server: TestServer;
+let key: string;
+let id: string;
+let meetingWav: string;
+
+async function completedTranscription(target: TestServer, apiKey: string): Promise<string> {
+  const ticket = await uploadFile(target, apiKey, meetingWav, { language: 'en' });
+  await target.api(apiKey, 'POST', `/api/v1/transcriptions/${ticket.transcription_id}/transcribe`);
+  const done = await waitForStatus(target, apiKey, ticket.transcription_id, ['COMPLETED', 'FAILED']);
+  expect(done.json.status).toBe('COMPLETED');
+  return ticket.transcription_id;
+}
+
+/** Polls a status_url until the analysis is no longer IN_PROGRESS. */
+async function settle(target: TestServer, apiKey: string, statusUrl: string) {
+  for (;;) {
+    const response = await fetch(statusUrl, { headers: { 'x-api-key': apiKey } });
+    const body = await response.json();
+    if (body.status !== 'IN_PROGRESS') return body;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  key = await server.key('acme', 'alice', ['DELETE']);
+  meetingWav = await concatWithSilence(
+    [
+      await synthesizeSpeech('good morning everyone thank you for coming'),
+      await synthesizeSpeech('we decided to launch the new website next week'),
+      await synthesizeSpeech('john will send the budget report by friday'),
+    ],
+    1,
+  );
+  id = await completedTranscription(server, key);
+});
+afterAll(() => server.close());
+
+const route = (kind: string, query = '') => `/api/v1/transcriptions/${id}/${kind}${query}`;
+
+describe('analysis requests', () => {
+  it('answers 404 before any request, and 409 before the transcription is COMPLETED', async () => {
+    for (const kind of ['summary', 'emotion', 'translate']) {
+      const response = await server.api(key, 'GET', route(kind));
+      expect(response.status).toBe(404);
+      expect(response.json.error_code).toBe(ErrorCode.ANALYSIS_NOT_FOUND);
+    }
+    const ticket = await server.api(key, 'POST', '/api/v1/transcriptions/upload', { filename: 'pending.wav' });
+    const early = await server.api(key, 'POST', `/api/v1/transcriptions/${ticket.json.transcription_id}/summary`);
+    expect(early.status).toBe(409);
+    expect(early.json.error_code).toBe(ErrorCode.TRANSCRIPTION_NOT_COMPLETED);
+  });
+
+  it('summarizes: acknowledgment, status_url, then a summary with traceable items', async () => {
+    const ack = await server.api(key, 'POST', route('summary'));
+    expect(ack.status).toBe(200);
+    expect(ack.json).toEqual({ transcription_id: id, is_async: true, status_url: `${server.url}${route('summary')}` });
+    const result = await settle(server, key, ack.json.status_url);
+    expect(result).toMatchObject({ transcription_id: id, status: 'COMPLETED', engine: 'textrank', error: null });
+    expect(result.summarized_text).toMatch(/Action items:/);
+    expect(result.summarized_text).toMatch(/report/);
+    expect(result.action_items.length).toBeGreaterThanOrEqual(1);
+    for (const item of [...result.action_items, ...result.key_points, ...result.decisions]) {
+      expect(item).toMatchObject({ segment_id: expect.any(Number), start: expect.any(Number), end: expect.any(Number), text: expect.any(String) });
+    }
+    expect(result.decisions.map((d: any) => d.text).join(' ')).toMatch(/decided|launch/);
+  });
+
+  it('re-runs an analysis when posted again', async () => {
+    const first = await server.api(key, 'GET', route('summary'));
+    await server.api(key, 'POST', route('summary'));
+    const rerun = await settle(server, key, `${server.url}${route('summary')}`);
+    expect(rerun.status).toBe('COMPLETED');
+    expect(rerun.requested_at > first.json.requested_at).toBe(true);
+  });
+
+  it('analyses emotion per segment and for the whole transcript', async () => {
+    const ack = await server.api(key, 'POST', route('emotion'));
+    const result = await settle(server, key, ack.json.status_url);
+    expect(result.status).toBe('COMPLETED');
+    const document = await (await fetch((await server.api(key, 'GET', `/api/v1/transcriptions/${id}`)).json.transcription_path)).json();
+    expect(result.emotions).toHaveLength(document.segments.length + 1);
+    const whole = result.emotions.find((e: any) => e.segment_id === null);
+    expect(whole).toMatchObject({ start: 0, end: document.duration });
+    for (const entry of result.emotions) {
+      expect(Object.keys(entry.scores).sort()).toEqual([...EMOTION_LABELS].sort());
+      expect(EMOTION_LABELS).toContain(entry.label);
+      expect(entry.score).toBe(entry.scores[entry.label]);
+    }
+  });
+
+  it('translates segment by segment into Spanish, aligned with the transcript', async () => {
+    const ack = await server.api(key, 'POST', route('translate'), { language: 'es' });
+    expect(ack.json.status_url).toBe(`${server.url}${route('translate', '?language=es')}`);
+    const result = await settle(server, key, ack.json.status_url);
+    expect(result).toMatchObject({ status: 'COMPLETED', language: 'es', source_language: 'en', engine: 'apertium' });
+    expect(result.translated_text).toMatch(/semana|informe|viernes/);
+    const document = await (await fetch((await server.api(key, 'GET', `/api/v1/transcriptions/${id}`)).json.transcription_path)).json();
+    expect(result.segments.map((s: any) => [s.segment_id, s.start, s.end])).toEqual(document.segments.map((s: any) => [s.id, s.start, s.end]));
+    // The latest translation without ?language=, a given one with it, 404 for one never requested.
+    expect((await server.api(key, 'GET', route('translate'))).json.language).toBe('es');
+    expect((await server.api(key, 'GET', route('translate', '?language=fr'))).status).toBe(404);
+  });
+
+  it('refuses bad or unsupported target languages, listing the supported ones', async () => {
+    const invalid = await server.api(key, 'POST', route('translate'), { language: 'spanish' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.json.error_code).toBe(ErrorCode.VALIDATION_FAILED);
+    const missing = await server.api(key, 'POST', route('translate'), {});
+    expect(missing.status).toBe(400);
+    const unsupported = await server.api(key, 'POST', route('translate'), { language: 'ja' });
+    expect(unsupported.status).toBe(400);
+    expect(unsupported.json.error_code).toBe(ErrorCode.UNSUPPORTED_LANGUAGE);
+    expect(unsupported.json.error_message).toMatch(/Supported targets from "en": .*es/);
+  });
+
+  it('deletes analyses with their transcription', async () => {
+    const count = () => (server.runtime.db.prepare('SELECT count(*) AS n FROM analyses WHERE transcription_id = ?').get(id) as { n: number }).n;
+    expect(count()).toBeGreaterThanOrEqual(3);
+    expect((await server.api(key, 'DELETE', `/api/v1/transcriptions/${id}`)).status).toBe(200);
+    expect(count()).toBe(0);
+  });
+});
+
+describe('LLM translation engine', () => {
+  let chat: FakeChatServer;
+  let llmServer: TestServer;
+
+  beforeAll(async () => {
+    chat = await startFakeChatServer((request) => {
+      const prompt = request.body.messages.map((m) => m.content).join('\n');
+      const { lines } = JSON.parse(prompt.slice(prompt.indexOf('{"lines"'))) as { lines: Array<{ id: number; text: string }> };
+      return { content: JSON.stringify({ translations: lines.map((l) => ({ id: l.id, text: `FR(${l.text})` })) }) };
+    });
+    llmServer = await startTestServer({
+      env: { KIKITORI_LLM_BASE_URL: chat.baseUrl, KIKITORI_LLM_MODEL: 'test-model', KIKITORI_LLM_API_KEY: 'sk-test', KIKITORI_SUMMARY_ENGINE: 'local', KIKITORI_EMOTION_ENGINE: 'local' },
+    });
+  });
+  afterAll(async () => {
+    await llmServer.close();
+    await chat.close();
+  });
+
+  it('translates into a language apertium lacks through the configured endpoint', async () => {
+    const llmKey = await llmServer.key('acme');
+    const transcriptionId = await completedTranscription(llmServer, llmKey);
+    const ack = await llmServer.api(llmKey, 'POST', `/api/v1/transcriptions/${transcriptionId}/translate`, { language: 'fr' });
+    expect(ack.status).toBe(200);
+    const result = await settle(llmServer, llmKey, ack.json.status_url);
+    expect(result).toMatchObject({ status: 'COMPLETED', language: 'fr' });
+    expect(result.segments.every((s: any) => s.text.startsWith('FR('))).toBe(true);
+    expect(chat.requests[0]!.body.model).toBe('test-model');
+    expect(chat.requests[0]!.headers.authorization).toBe('Bearer sk-test');
+    expect(chat.requests[0]!.url).toBe(`${new URL(chat.baseUrl).pathname.replace(/\/$/, "")}/chat/completions`);
+  });
+});

@@ -1,0 +1,187 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { SummaryDetails } from '../../../../../src-shared/analysis.js';
+import { ExtractiveSummaryEngine, formatSummaryText, textRank } from '../../../../../src-server/engines/summary/extractive-summary.js';
+import {
+  japaneseMeeting,
+  meetingDocument,
+  meetingFixtures,
+  planningPunctuated,
+  scoreSummary,
+  standupUnpunctuated,
+  type MeetingFixture,
+} from '../../../../fixtures/meetings/meetings.js';
+
+const engine = new ExtractiveSummaryEngine();
+const run = (document: MeetingFixture['document'], language: string, signal = new AbortController().signal) =>
+  engine.summarize({ document, language, signal });
+
+describe.each(meetingFixtures.map((f) => [f.name, f] as const))('summary of %s', (_, fixture) => {
+  let details: SummaryDetails;
+  let text: string;
+
+  beforeAll(async () => {
+    const result = await run(fixture.document, fixture.language);
+    details = result.details;
+    text = result.summarizedText;
+  });
+
+  it('finds the planted action items with their owners and due dates', () => {
+    for (const expected of fixture.actionItems) {
+      const item = details.action_items.find((a) => a.segment_id === expected.segment_id && a.text.toLowerCase().includes(expected.includes.toLowerCase()));
+      expect(item, `action item "${expected.includes}"`).toBeDefined();
+      expect(item!.owner?.toLowerCase() ?? null, `owner of "${expected.includes}"`).toBe(expected.owner?.toLowerCase() ?? null);
+      if (expected.due) expect(item!.due?.toLowerCase(), `due of "${expected.includes}"`).toContain(expected.due.toLowerCase());
+      const segment = fixture.document.segments[expected.segment_id]!;
+      expect(item!.start).toBeGreaterThanOrEqual(segment.start);
+      expect(item!.end).toBeLessThanOrEqual(segment.end);
+    }
+  });
+
+  it('finds the decisions', () => {
+    for (const expected of fixture.decisions) {
+      expect(
+        details.decisions.some((d) => d.segment_id === expected.segment_id && d.text.toLowerCase().includes(expected.includes.toLowerCase())),
+        `decision "${expected.includes}"`,
+      ).toBe(true);
+    }
+  });
+
+  it('leaves out look-alikes: past, negated, impersonal', () => {
+    for (const phrase of fixture.notActionItems) expect(details.action_items.map((a) => a.text.toLowerCase()).join('\n')).not.toContain(phrase.toLowerCase());
+    for (const phrase of fixture.notDecisions) expect(details.decisions.map((d) => d.text.toLowerCase()).join('\n')).not.toContain(phrase.toLowerCase());
+    // Nothing more than what was planted plus at most two extras.
+    expect(details.action_items.length).toBeLessThanOrEqual(fixture.actionItems.length + 2);
+    expect(details.decisions.length).toBeLessThanOrEqual(fixture.decisions.length + 1);
+  });
+
+  it('is not the first sentences: it skips the small talk and quotes the matter', () => {
+    const quoted = [...details.key_points.map((k) => k.segment_id)];
+    for (const id of fixture.smallTalkSegmentIds) {
+      expect(quoted).not.toContain(id);
+      expect(details.overview).not.toContain(fixture.document.segments[id]!.text.slice(0, 20));
+    }
+    const overviewAndPoints = `${details.overview}\n${details.key_points.map((k) => k.text).join('\n')}`.toLowerCase();
+    for (const word of fixture.topicWords) expect(overviewAndPoints).toContain(word.toLowerCase());
+  });
+
+  it('reads as overview, key points, action items and decisions, each bullet with its time', () => {
+    const sections = ['Key points:', 'Action items:', 'Decisions:'].map((h) => text.indexOf(`\n\n${h}\n`));
+    expect(sections.every((at) => at > 0)).toBe(true);
+    expect([...sections].sort((a, b) => a - b)).toEqual(sections);
+    expect(text.slice(0, sections[0]).trim()).toBe(details.overview);
+    const bullets = text.split('\n').filter((l) => l.startsWith('- '));
+    expect(bullets.length).toBe(details.key_points.length + details.action_items.length + details.decisions.length);
+    for (const b of bullets) expect(b).toMatch(/^- \[\d\d:\d\d\] \S/);
+  });
+
+  it('scores perfectly with the shared benchmark scorer', () => {
+    const score = scoreSummary(fixture, details);
+    expect(score.actionItems).toMatchObject({ matched: fixture.actionItems.length, ownersRight: fixture.actionItems.length, duesRight: fixture.actionItems.length });
+    expect(score.decisions.matched).toBe(fixture.decisions.length);
+    expect(score.falsePositives).toBe(0);
+    expect(score.smallTalkQuoted).toBe(0);
+  });
+
+  it('lists the dates mentioned where they were said', () => {
+    for (const expected of fixture.actionItems.filter((a) => a.due)) {
+      expect(details.dates.some((d) => d.segment_id === expected.segment_id && d.text.toLowerCase().includes(expected.due!.toLowerCase()))).toBe(true);
+    }
+  });
+});
+
+describe('ExtractiveSummaryEngine', () => {
+  it('writes owners and due dates into the action item bullets', async () => {
+    const { summarizedText } = await run(standupUnpunctuated.document, 'en');
+    expect(summarizedText).toMatch(/- \[\d\d:\d\d\] Alice will send the updated budget report by friday\. \(owner: Alice, due: by friday\)/);
+    expect(summarizedText).toMatch(/Bob needs to review the migration plan before next tuesday\. \(owner: Bob, due: before next tuesday\)/);
+    expect(summarizedText).toMatch(/Please make sure the staging servers are patched by end of day\. \(due: by end of day\)/);
+    const planning = await run(planningPunctuated.document, 'en');
+    expect(planning.summarizedText).toContain('Dana, can you draft the release notes by Wednesday? (owner: Dana, due: by Wednesday)');
+    expect(planning.summarizedText).toContain("I'll update the release checklist tomorrow morning. (owner: SPEAKER_2, due: tomorrow morning)");
+  });
+
+  it('ranks by centrality, not position: the point of a meeting that starts with chatter comes last', async () => {
+    const chatter = [
+      'hello everybody nice to see you',
+      'my cat knocked a plant off the shelf this morning',
+      'the traffic on the bridge was terrible today',
+      'did anyone watch the cooking show last night',
+      'i finally repaired my bicycle over the weekend',
+      'the new bakery around the corner sells great croissants',
+      'my sister is visiting from portugal next month',
+      'the gym was very crowded yesterday evening',
+    ];
+    const matter = [
+      'the payment service outage started when the payment database ran out of connections',
+      'the payment service retried every failed request and the retries exhausted the database connections',
+      'we need a connection limit in the payment service so retries cannot exhaust the database',
+      'the payment database connections should be monitored so the outage is caught before customers notice',
+    ];
+    const document = meetingDocument('late', 'en', [...chatter, ...matter].map((text) => ({ text })));
+    const { details } = await run(document, 'en');
+    const picked = [...details.key_points.map((k) => k.segment_id)];
+    expect(picked.length).toBeGreaterThan(0);
+    expect(picked.every((id) => id >= chatter.length)).toBe(true);
+    expect(details.overview.toLowerCase()).toContain('payment');
+    expect(details.overview).not.toMatch(/cat|bakery|bicycle/i);
+  });
+
+  it('cuts unpunctuated segments into clauses that keep their segment and word times', async () => {
+    const units = await engine.units(standupUnpunctuated.document, 'en');
+    const segment = standupUnpunctuated.document.segments[8]!;
+    const inSegment = units.filter((u) => u.segment_id === 8);
+    expect(inSegment.length).toBeGreaterThanOrEqual(2);
+    const alice = inSegment.find((u) => u.text.startsWith('alice will send'))!;
+    expect(alice).toBeDefined();
+    const aliceWord = segment.words.find((w) => w.word === 'alice')!;
+    expect(alice.start).toBe(aliceWord.start);
+    expect(alice.end).toBe(segment.words[segment.words.length - 1]!.end);
+    expect(alice.display).toBe('Alice will send the updated budget report by friday.');
+    for (const u of units) {
+      const s = standupUnpunctuated.document.segments[u.segment_id]!;
+      expect(u.start).toBeGreaterThanOrEqual(s.start);
+      expect(u.end).toBeLessThanOrEqual(s.end);
+    }
+    // No clause is longer than about 30 words.
+    expect(Math.max(...units.map((u) => u.text.split(' ').length))).toBeLessThanOrEqual(30);
+  });
+
+  it('splits Japanese into sentences, with or without 。', async () => {
+    const document = meetingDocument('ja-units', 'ja', [{ text: '移行計画については来週もう一度確認しましょうそれでは以上です' }, ...japaneseMeeting.document.segments.slice(1, 2)]);
+    const units = await engine.units(document, 'ja');
+    expect(units.filter((u) => u.segment_id === 0).map((u) => u.text)).toEqual(['移行計画については来週もう一度確認しましょう', '以上です']);
+    expect(units.filter((u) => u.segment_id === 1)).toHaveLength(3);
+  });
+
+  it('says so when nothing was said', async () => {
+    const { summarizedText, details } = await run(meetingDocument('empty', 'en', [{ text: '' }]), 'en');
+    expect(details).toEqual({ overview: 'Nothing was said in this recording.', key_points: [], action_items: [], decisions: [], dates: [] });
+    expect(summarizedText).toBe('Nothing was said in this recording.\n\nAction items:\n- None identified.\n\nDecisions:\n- None identified.\n');
+  });
+
+  it('refuses languages it has no rules for, and stops when cancelled', async () => {
+    expect(engine.languages).toEqual(['en', 'ja']);
+    await expect(run(standupUnpunctuated.document, 'fr')).rejects.toThrow('handles en, ja, not "fr"');
+    const controller = new AbortController();
+    controller.abort(new Error('cancelled'));
+    await expect(run(standupUnpunctuated.document, 'en', controller.signal)).rejects.toThrow('cancelled');
+  });
+});
+
+describe('textRank', () => {
+  it('ranks the unit that shares words with the others highest', () => {
+    const scores = textRank([
+      ['budget', 'report'],
+      ['budget', 'migration', 'cluster', 'report'],
+      ['migration', 'cluster'],
+      ['weather', 'hiking'],
+    ]);
+    expect(scores.indexOf(Math.max(...scores))).toBe(1);
+    expect(scores[3]).toBeCloseTo(0.15);
+    expect(textRank([])).toEqual([]);
+  });
+
+  it('formats an empty summary consistently', () => {
+    expect(formatSummaryText({ overview: 'x', key_points: [], action_items: [], decisions: [], dates: [] })).toContain('Action items:\n- None identified.');
+  });
+});
