@@ -23,7 +23,9 @@ export function transcriptionBody(ctx: AppContext, request: FastifyRequest, t: T
     user: { user_id: t.userId, name: t.userName },
     transcription_path: t.transcriptKey ? signedUrl(ctx, request, 'transcript', t.transcriptionId, ttl) : null,
     audio_path: t.uploadStatus === 'COMPLETED' ? signedUrl(ctx, request, 'audio', t.transcriptionId, ttl) : null,
-    transcription_model: t.transcriptionModel,
+    // Once the engine has run, the model field says what actually ran; the requested tier stays in requested_model.
+    transcription_model: t.engine ?? t.transcriptionModel,
+    requested_model: t.transcriptionModel,
     status: t.status,
     speaking_duration: t.speakingDuration,
     created_at: t.createdAt,

@@ -45,7 +45,10 @@ export const Transcription = Type.Object(
     audio_path: Type.Union([Type.String(), Type.Null()], {
       description: 'Signed, expiring URL of the uploaded audio, with HTTP Range support. Null until uploaded.',
     }),
-    transcription_model: Type.String(),
+    transcription_model: Type.String({
+      description: 'The requested model ("default" or "diarization-high") until the engine ran; then the engine/model that produced the transcript.',
+    }),
+    requested_model: Type.String({ description: 'Extension: the transcription_model asked for at upload.' }),
     status: TranscriptionStatusSchema,
     speaking_duration: Type.Union([Type.Number(), Type.Null()], { description: 'Seconds of detected speech. Null until COMPLETED.' }),
     created_at: DateTime,

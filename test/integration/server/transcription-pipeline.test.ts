@@ -60,6 +60,8 @@ describe('transcription pipeline', () => {
     expect(completed.failure_reason).toBeNull();
     expect(completed.status).toBe('COMPLETED');
     expect(completed.engine).toMatch(/^pocketsphinx\//);
+    expect(completed.transcription_model).toBe(completed.engine);
+    expect(completed.requested_model).toBe('default');
     expect(completed.transcription_path).toContain('/files/transcript/');
 
     const json = await documentOf(completed.transcription_path);
