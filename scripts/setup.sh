@@ -17,6 +17,7 @@ APT_PACKAGES=(
   apertium               # embedded translation, with its language pairs:
   apertium-eng-spa apertium-eng-cat apertium-en-gl apertium-eo-en
   apertium-eu-en apertium-isl-eng apertium-mkd-eng
+  chromium               # the desktop renderer's end-to-end tests and benchmarks (Playwright drives it)
   build-essential        # better-sqlite3 compiles from source
   python3
 )
@@ -37,6 +38,15 @@ fi
 
 # Electron's binary cannot be fetched everywhere; the server and tests never need it.
 export ELECTRON_SKIP_BINARY_DOWNLOAD=1
+# whisper.cpp is compiled by smart-whisper's install script during npm ci. -march=native enables
+# AVX/AVX2 (without it whisper runs ~12x slower); the result only runs on CPUs like this one.
+export CFLAGS="-march=native" CXXFLAGS="-march=native"
 if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+if ! grep -q -- '-march=native' node_modules/smart-whisper/build/Release/.deps/Release/obj.target/smart-whisper/whisper.cpp/ggml/src/ggml.o.d 2>/dev/null; then
+  echo "setup: building whisper.cpp (smart-whisper) for this CPU"
+  npm rebuild smart-whisper --foreground-scripts
+fi
+node -e "require('smart-whisper')" || { echo "setup: the whisper.cpp binding (smart-whisper) did not build" >&2; exit 1; }
+unset CFLAGS CXXFLAGS
 npm run build
 echo "setup: done. Start the server with: npm run serve"

@@ -14,6 +14,7 @@ import type { ApiApp, RouteModule } from './http/api-app.js';
 import { analysisRouteModules } from './http/routes/analyses/index.js';
 import { dictionaryRoutes } from './http/routes/dictionaries/index.js';
 import { fileRoutes } from './http/routes/files/index.js';
+import { openaiRoutes } from './http/routes/openai/index.js';
 import { healthRoutes } from './http/routes/health/index.js';
 import { transcriptionRoutes } from './http/routes/transcriptions/index.js';
 import { sharedSchemas } from './http/schemas.js';
@@ -97,7 +98,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // The API speaks JSON only; a text body is a client mistake worth a clear 415.
     api.removeContentTypeParser('text/plain');
     api.addHook('onRequest', authenticateWith(ctx.keys));
-    registerRoutes(api, ctx, [...transcriptionRoutes, ...analysisRouteModules, ...dictionaryRoutes]);
+    registerRoutes(api, ctx, [...transcriptionRoutes, ...analysisRouteModules, ...dictionaryRoutes, ...openaiRoutes]);
   });
 
   return app;

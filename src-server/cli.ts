@@ -1,11 +1,25 @@
-// kikitori-server command line: serve, keys, engines.
+// kikitori-server command line: serve, keys, engines, models.
+import fs from 'node:fs';
+import path from 'node:path';
 import { Command, Option } from 'commander';
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { SqliteKeyRepository } from './db/key-repository.js';
 import { createRuntime } from './server-runtime.js';
-import { createEngineRegistry } from './engines/engine-setup.js';
+import { createEngineRegistry, describeEngines } from './engines/engine-setup.js';
+import {
+  downloadWhisperModel,
+  findWhisperModel,
+  formatModelSize,
+  howToGetModel,
+  ModelDownloadError,
+  presentWhisperModels,
+  unknownModelMessage,
+  verifyWhisperModel,
+  WHISPER_MODELS,
+  whisperModelsDir,
+} from './engines/speech/whisper-models.js';
 
 const program = new Command('kikitori-server').description('Self-hostable Transcription and Dictionary API server').showHelpAfterError();
 
@@ -105,14 +119,99 @@ keys
 
 program
   .command('engines')
-  .description('list the configured speech engines and whether they are usable on this machine')
-  .action(async () => {
-    const registry = createEngineRegistry(process.env);
-    for (const engine of registry.speechEngines.values()) {
-      const c = engine.capabilities;
+  .description('list the speech engines, what each transcription model uses, and whether each is usable on this machine')
+  .addOption(dataDirOption())
+  .option('--json', 'print JSON')
+  .action(async (options: { dataDir?: string; json?: boolean }) => {
+    const registry = createEngineRegistry(process.env, { dataDir: loadConfig({ dataDir: options.dataDir }).dataDir });
+    const reports = await describeEngines(registry);
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
+      return;
+    }
+    for (const r of reports) {
+      const c = r.capabilities;
+      const serves = r.servesModels.length > 0 ? `  [transcription_model: ${r.servesModels.join(', ')}]` : '';
+      process.stdout.write(`${r.name}: ${r.usable ? 'usable' : 'NOT USABLE'}${serves}\n`);
+      process.stdout.write(`  ${r.usable ? r.detail ?? '' : `why: ${r.reason}`}\n`);
+      const languages = c.languages.length > 12 ? `${c.languages.slice(0, 12).join(',')},… (${c.languages.length})` : c.languages.join(',');
       process.stdout.write(
-        `${engine.name}: languages=${c.languages.join(',')} word-timestamps=${c.wordTimestamps} custom-vocabulary=${c.customVocabulary} speakers=${c.speakerSeparation}\n`,
+        `  languages=${languages} word-timestamps=${c.wordTimestamps} custom-vocabulary=${c.customVocabulary} speakers=${c.speakerSeparation}\n`,
       );
+    }
+  });
+
+const models = program.command('models').description('whisper.cpp models (official ggml files) stored under <data-dir>/models');
+
+models
+  .command('list')
+  .description('list the official whisper models and which are downloaded')
+  .addOption(dataDirOption())
+  .action((options: { dataDir?: string }) => {
+    const dir = whisperModelsDir(loadConfig({ dataDir: options.dataDir }).dataDir);
+    process.stdout.write(`Models directory: ${dir}\n`);
+    for (const m of WHISPER_MODELS) {
+      let state = '-';
+      try {
+        const size = fs.statSync(path.join(dir, m.file)).size;
+        state = size === m.bytes ? 'downloaded' : `incomplete (${size} of ${m.bytes} bytes)`;
+      } catch {
+        // not downloaded
+      }
+      process.stdout.write(`${m.name.padEnd(15)} ${formatModelSize(m.bytes).padStart(8)}  ${(m.multilingual ? 'multilingual' : 'English only').padEnd(12)}  ${m.file.padEnd(24)} ${state}\n`);
+    }
+  });
+
+models
+  .command('download')
+  .description('download an official model into <data-dir>/models (verified by size and SHA-256)')
+  .argument('<name>', 'model name, e.g. base, small, large-v3 (see `models list`)')
+  .addOption(dataDirOption())
+  .action(async (name: string, options: { dataDir?: string }) => {
+    const dataDir = loadConfig({ dataDir: options.dataDir }).dataDir;
+    let lastPercent = -1;
+    try {
+      const { path: file, bytes } = await downloadWhisperModel(name, {
+        dataDir,
+        onProgress: (received, total) => {
+          const percent = Math.floor((received / total) * 100);
+          if (percent >= lastPercent + 5 && process.stderr.isTTY) {
+            lastPercent = percent;
+            process.stderr.write(`\r${name}: ${percent}%`);
+          }
+        },
+      });
+      if (lastPercent >= 0) process.stderr.write('\n');
+      process.stdout.write(`Downloaded and verified ${file} (${bytes} bytes). Use it with KIKITORI_ENGINE_DEFAULT=whisper.\n`);
+    } catch (error) {
+      if (lastPercent >= 0) process.stderr.write('\n');
+      if (!(error instanceof ModelDownloadError)) throw error;
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = 1;
+    }
+  });
+
+models
+  .command('verify')
+  .description('check downloaded models (size, SHA-1, SHA-256); all downloaded ones when no name is given')
+  .argument('[name]', 'model name')
+  .addOption(dataDirOption())
+  .action(async (name: string | undefined, options: { dataDir?: string }) => {
+    const dataDir = loadConfig({ dataDir: options.dataDir }).dataDir;
+    if (name !== undefined && !findWhisperModel(name)) {
+      process.stderr.write(`${unknownModelMessage(name)}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    const names = name !== undefined ? [name] : presentWhisperModels(dataDir).map((m) => m.name);
+    if (names.length === 0) {
+      process.stdout.write(`No whisper model is downloaded in ${whisperModelsDir(dataDir)}. ${howToGetModel(dataDir)}\n`);
+      return;
+    }
+    for (const n of names) {
+      const result = await verifyWhisperModel(n, dataDir);
+      process.stdout.write(`${result.name}: ${result.ok ? 'OK' : `FAILED: ${result.problem}`} (${result.path})\n`);
+      if (!result.ok) process.exitCode = 1;
     }
   });
 

@@ -36,6 +36,8 @@ export const ErrorCode = {
   PAYLOAD_TOO_LARGE: 4130,
   UNSUPPORTED_MEDIA_TYPE: 4150,
   RANGE_NOT_SATISFIABLE: 4160,
+
+  ENGINE_UNAVAILABLE: 5030,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;

@@ -17,6 +17,21 @@ export interface EngineRegistry {
   unsupportedReason(options: TranscriptionOptions): { code: 'language' | 'option'; message: string } | null;
 }
 
+/** Whether an engine can run on this machine; `reason` says why not, `detail` what it would use. */
+export interface EngineStatus {
+  usable: boolean;
+  reason: string | null;
+  detail: string | null;
+}
+
+/**
+ * Engines that accept language "auto" (and then report the detected language as an extra
+ * `language` property on their RecognizeResult) say so with `detectsLanguage = true`.
+ */
+export function detectsLanguage(engine: SpeechEngine): boolean {
+  return (engine as SpeechEngine & { detectsLanguage?: boolean }).detectsLanguage === true;
+}
+
 export class ConfiguredEngineRegistry implements EngineRegistry {
   readonly speechEngines: ReadonlyMap<string, SpeechEngine>;
 

@@ -9,6 +9,7 @@ import { applyReplacements } from '../domain/replacements.js';
 import { transcriptKey, type TranscriptionService } from '../domain/transcription-service.js';
 import type { EngineRegistry } from '../engines/engine-registry.js';
 import { decodeToPcm, probeAudio } from '../engines/audio/ffmpeg.js';
+import { isSpaceless, joinWords } from '../engines/speech/word-text.js';
 import type { Storage } from '../storage/storage.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
 import { PermanentJobError } from './job-errors.js';
@@ -82,13 +83,13 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
           start: s.start,
           end: s.end,
           speaker: null,
-          text: s.words.map((w) => w.word).join(' '),
+          text: joinWords(s.words, language),
           words: s.words,
         }));
         const { segments, applied } = applyReplacements(recognized, rules);
         const document: TranscriptDocument = {
           transcription_id: transcriptionId,
-          text: segments.map((s) => s.text).filter(Boolean).join(' '),
+          text: segments.map((s) => s.text).filter(Boolean).join(isSpaceless(language) ? '' : ' '),
           language,
           duration: probe.durationSeconds,
           speaking_duration: result.speakingDuration,

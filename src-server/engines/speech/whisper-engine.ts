@@ -1,0 +1,479 @@
+// whisper.cpp speech engine through the smart-whisper binding (whisper.cpp compiled from source at
+// npm install; scripts/setup.sh builds it with -march=native: without AVX it is ~12x slower).
+//
+// Audio: the 16 kHz s16le PCM is read in windows of about 30 s (whisper's own context length), each
+// converted to Float32 and handed to whisper_full on its own state; no VAD. A window is cut at the
+// quietest 20 ms within its last few seconds so words are rarely split. Memory therefore does not grow
+// with the file: per running transcription about 6 MB of audio buffers (Int16 + Float32 + the
+// // binding's native copy of one window) plus one whisper state (KV caches and compute buffers, about
+// 0.2 GB for tiny to 0.8 GB for large-v3), on top of the model weights loaded once per process (the
+// file's size: 75 MB tiny ... 3.1 GB large-v3). Concurrent transcriptions share the weights.
+//
+// Threads: ggml's workers spin-wait at every graph node; on a busy machine with fewer free cores
+// than threads that is many times slower than one thread (measured here: 2 threads 3.7x slower than
+// 1 on 2 shared cores), hence the default of half the cores.
+//
+// Words come from token timestamps (token_timestamps) and token ids: the binding's token texts are
+// lossy for characters split across tokens, so words are rebuilt from the vocabulary bytes in the
+// model file. Word confidence = mean token probability. Dictionary words go into the initial prompt.
+//
+// Abort: checked between windows; an abort during a window rejects at once, while the native call
+// finishes that window in the background (the binding has no cancel).
+import { createRequire } from 'node:module';
+import fsp from 'node:fs/promises';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Binding, Handle, TranscribeDetailedResult, TranscribeParams } from 'smart-whisper';
+import { PermanentJobError } from '../../jobs/job-errors.js';
+import { SAMPLE_RATE } from '../audio/ffmpeg.js';
+import { readPcmRange } from '../audio/pcm-file.js';
+import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine, SpeechEngineCapabilities } from './speech-engine.js';
+import {
+  findWhisperModel,
+  howToGetModel,
+  inspectWhisperModel,
+  InvalidModelFileError,
+  readWhisperHparams,
+  unknownModelMessage,
+  WHISPER_MODEL_PREFERENCE,
+  whisperModelsDir,
+  type WhisperModelFile,
+} from './whisper-models.js';
+import { isSpaceless } from './word-text.js';
+
+/** whisper.cpp's languages (g_lang), in its order, by whisper's own codes. */
+export const WHISPER_LANGUAGE_CODES = [
+  'en', 'zh', 'de', 'es', 'ru', 'ko', 'fr', 'ja', 'pt', 'tr', 'pl', 'ca', 'nl', 'ar', 'sv', 'it', 'id', 'hi', 'fi', 'vi',
+  'he', 'uk', 'el', 'ms', 'cs', 'ro', 'da', 'hu', 'ta', 'no', 'th', 'ur', 'hr', 'bg', 'lt', 'la', 'mi', 'ml', 'cy', 'sk',
+  'te', 'fa', 'lv', 'bn', 'sr', 'az', 'sl', 'kn', 'et', 'mk', 'br', 'eu', 'is', 'hy', 'ne', 'mn', 'bs', 'kk', 'sq', 'sw',
+  'gl', 'mr', 'pa', 'si', 'km', 'sn', 'yo', 'so', 'af', 'oc', 'ka', 'be', 'tg', 'sd', 'gu', 'am', 'yi', 'lo', 'uz', 'fo',
+  'ht', 'ps', 'tk', 'nn', 'mt', 'sa', 'lb', 'my', 'bo', 'tl', 'mg', 'as', 'tt', 'haw', 'ln', 'ha', 'ba', 'jw', 'su', 'yue',
+] as const;
+
+/** The same languages as ISO 639-1 codes (the API's language field): Javanese is "jv" (whisper: "jw"); Hawaiian and Cantonese have no 639-1 code. */
+export const WHISPER_LANGUAGES: readonly string[] = WHISPER_LANGUAGE_CODES.filter((c) => c.length === 2).map((c) => (c === 'jw' ? 'jv' : c));
+
+/** ISO 639-1 (or "auto") -> whisper's code, or null when whisper does not know the language. */
+export function toWhisperLanguage(language: string): string | null {
+  const code = language.toLowerCase().split(/[-_]/)[0]!;
+  if (code === 'auto') return 'auto';
+  if (code === 'jv') return 'jw';
+  return (WHISPER_LANGUAGE_CODES as readonly string[]).includes(code) ? code : null;
+}
+
+/** The binding is not built, or no usable model is configured. */
+export class WhisperUnavailableError extends Error {
+  override readonly name = 'WhisperUnavailableError';
+}
+
+export interface WhisperEngineOptions {
+  /** KIKITORI_WHISPER_MODEL: a ggml file path, or a catalogue name ("base", "large-v3"...) under <dataDir>/models. */
+  model?: string;
+  /** For catalogue names and the default model lookup. */
+  dataDir: string;
+  /** CPU threads per transcription (KIKITORI_WHISPER_THREADS); default half the cores, at least 1. */
+  threads?: number;
+  /** > 1: beam search with this beam (KIKITORI_WHISPER_BEAM_SIZE); default greedy with fallback. */
+  beamSize?: number;
+  /** Window length in seconds (default 30: whisper's context). */
+  windowSeconds?: number;
+  /** Free the loaded model after this long unused (default 300 s). */
+  idleSeconds?: number;
+}
+
+type Token = TranscribeDetailedResult<true>['tokens'][number];
+type Detail = TranscribeDetailedResult<true>;
+
+interface LoadedModel {
+  key: string;
+  name: string;
+  file: WhisperModelFile;
+  handle: Handle;
+  free(): Promise<void>;
+}
+
+/** Seconds searched, at the end of a window, for a quiet place to cut. */
+const CUT_SEARCH_SECONDS = 5;
+/** A remainder shorter than this joins the current window instead of becoming its own. */
+const MIN_TAIL_SECONDS = 3;
+/** A window whose peak is below this (of 32768) is digital silence: whisper would only hallucinate. */
+const SILENCE_PEAK = 64;
+const MAX_GLOSSARY_BYTES = 600;
+
+let bindingCache: { binding: typeof Binding; WhisperModel: typeof Binding.WhisperModel } | Error | null = null;
+
+/** Loads the native binding once; throws WhisperUnavailableError with the fix when it is not built. */
+export function loadWhisperBinding(): { binding: typeof Binding; WhisperModel: typeof Binding.WhisperModel } {
+  if (bindingCache === null) {
+    try {
+      const mod = createRequire(import.meta.url)('smart-whisper') as { binding: typeof Binding; WhisperModel: typeof Binding.WhisperModel };
+      bindingCache = { binding: mod.binding, WhisperModel: mod.WhisperModel };
+    } catch (error) {
+      bindingCache = new WhisperUnavailableError(
+        `the whisper.cpp binding (npm package smart-whisper) is not built on this machine (${(error as Error).message.split('\n')[0]}). ` +
+          'Run `npm run setup`, or `CFLAGS=-march=native CXXFLAGS=-march=native npm rebuild smart-whisper` (needs build-essential and python3).',
+      );
+    }
+  }
+  if (bindingCache instanceof Error) throw bindingCache;
+  return bindingCache;
+}
+
+export class WhisperEngine implements SpeechEngine {
+  readonly name = 'whisper';
+  /** Language "auto": whisper detects it (reported as `language` on the result). */
+  readonly detectsLanguage = true;
+
+  private readonly threads: number;
+  private readonly beamSize: number;
+  private readonly windowSamples: number;
+  private readonly idleMs: number;
+  private loaded: LoadedModel | null = null;
+  private loading: Promise<LoadedModel> | null = null;
+  private users = 0;
+  private nativeRunning = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private hparamsCache: { key: string; englishOnly: boolean } | null = null;
+
+  constructor(private readonly options: WhisperEngineOptions) {
+    this.threads = options.threads ?? Math.max(1, Math.floor(os.availableParallelism() / 2));
+    this.beamSize = options.beamSize ?? 0;
+    this.windowSamples = Math.round((options.windowSeconds ?? 30) * SAMPLE_RATE);
+    this.idleMs = (options.idleSeconds ?? 300) * 1000;
+  }
+
+  /** English-only models (*.en) recognize only "en"; multilingual ones whisper's 97 ISO 639-1 languages. */
+  get capabilities(): SpeechEngineCapabilities {
+    let englishOnly = false;
+    try {
+      const { file } = this.resolveModel();
+      const stat = fs.statSync(file);
+      const key = `${file}:${stat.size}:${stat.mtimeMs}`;
+      if (this.hparamsCache?.key !== key) {
+        const h = readWhisperHparams(file);
+        this.hparamsCache = { key, englishOnly: h !== null && h.nVocab < 51865 };
+      }
+      englishOnly = this.hparamsCache.englishOnly;
+    } catch {
+      // No model yet: advertise the multilingual set; recognize() explains what is missing.
+    }
+    return { languages: englishOnly ? ['en'] : WHISPER_LANGUAGES, wordTimestamps: true, customVocabulary: true, speakerSeparation: false };
+  }
+
+  /** The model file this engine would use now, or a WhisperUnavailableError saying how to get one. */
+  resolveModel(): { file: string; name: string } {
+    const configured = this.options.model?.trim();
+    const dir = whisperModelsDir(this.options.dataDir);
+    if (configured) {
+      const known = findWhisperModel(configured);
+      if (known && !configured.includes('/')) return { file: path.join(dir, known.file), name: known.name };
+      if (configured.includes('/') || configured.endsWith('.bin')) {
+        return { file: path.resolve(configured), name: path.basename(configured).replace(/^ggml-/, '').replace(/\.bin$/, '') };
+      }
+      throw new WhisperUnavailableError(`KIKITORI_WHISPER_MODEL="${configured}" is neither a file path nor a catalogue model. ${unknownModelMessage(configured)}`);
+    }
+    for (const name of WHISPER_MODEL_PREFERENCE) {
+      const model = findWhisperModel(name)!;
+      const file = path.join(dir, model.file);
+      if (fs.existsSync(file)) return { file, name };
+    }
+    throw new WhisperUnavailableError(`No whisper model is installed (looked in ${dir}). ${howToGetModel(this.options.dataDir)}`);
+  }
+
+  /** Whether recognize() can run here, without loading the model into memory. */
+  async checkUsable(): Promise<{ usable: boolean; reason: string | null; detail: string | null }> {
+    try {
+      loadWhisperBinding();
+      const { file, name } = this.resolveModel();
+      if (!fs.existsSync(file)) throw new WhisperUnavailableError(`the model file ${file} does not exist. ${howToGetModel(this.options.dataDir)}`);
+      const info = inspectWhisperModel(file);
+      return {
+        usable: true,
+        reason: null,
+        detail: `model ${name} (${file}, ${info.multilingual ? 'multilingual' : 'English only'}, ${this.threads} thread${this.threads > 1 ? 's' : ''})`,
+      };
+    } catch (error) {
+      return { usable: false, reason: (error as Error).message, detail: null };
+    }
+  }
+
+  async recognize(request: RecognizeRequest): Promise<RecognizeResult> {
+    const { pcmPath, signal } = request;
+    const language = toWhisperLanguage(request.language);
+    if (!language) {
+      throw new PermanentJobError(`whisper does not recognize the language "${request.language}". Supported: ${WHISPER_LANGUAGES.join(', ')}.`);
+    }
+    const { binding } = loadWhisperBinding();
+    signal.throwIfAborted();
+    const model = await this.acquire();
+    let handle: fsp.FileHandle | null = null;
+    try {
+      if (!model.file.multilingual && language !== 'en' && language !== 'auto') {
+        throw new PermanentJobError(`The whisper model "${model.name}" is English-only; "${request.language}" needs a multilingual model (e.g. base, small, large-v3).`);
+      }
+      const totalSamples = (await fsp.stat(pcmPath)).size >> 1;
+      const totalSeconds = totalSamples / SAMPLE_RATE;
+      let lastProgress = -1;
+      const progress = (f: number) => {
+        if (request.onProgress && f > lastProgress) request.onProgress((lastProgress = Math.min(1, f)));
+      };
+      progress(0);
+
+      const prompt = glossary(request.vocabulary.map((v) => v.word));
+      const params: Partial<TranscribeParams<'detail', true>> = {
+        language,
+        format: 'detail',
+        token_timestamps: true,
+        n_threads: this.threads,
+        strategy: this.beamSize > 1 ? 1 : 0,
+        ...(this.beamSize > 1 ? { beam_size: this.beamSize } : { best_of: 5 }),
+        print_progress: false,
+        print_timestamps: false,
+        print_realtime: false,
+        ...(prompt ? { initial_prompt: prompt } : {}),
+      };
+      const segments: RecognizedSegment[] = [];
+      const cursor = { end: 0 };
+      let detected: string | null = null;
+      handle = await fsp.open(pcmPath, 'r');
+      for (let start = 0; start < totalSamples; ) {
+        signal.throwIfAborted();
+        const remaining = totalSamples - start;
+        const whole = remaining <= this.windowSamples + MIN_TAIL_SECONDS * SAMPLE_RATE;
+        const samples = await readPcmRange(handle, start, whole ? totalSamples : start + this.windowSamples);
+        if (samples.length === 0) break; // the file shrank under us
+        const length = whole ? samples.length : quietestCut(samples, CUT_SEARCH_SECONDS * SAMPLE_RATE);
+        const window = samples.subarray(0, length);
+        const offset = start / SAMPLE_RATE;
+        const windowEnd = (start + length) / SAMPLE_RATE;
+        if (peak(window) >= SILENCE_PEAK) {
+          const results = await this.transcribeWindow(binding, model.handle, toFloat32(window), params, signal, (ms) =>
+            progress((start + Math.min(length, (ms / 1000) * SAMPLE_RATE)) / totalSamples),
+          );
+          const lang = results[0]?.lang;
+          detected ??= typeof lang === 'string' && lang ? (lang === 'jw' ? 'jv' : lang) : null;
+          const spaceless = isSpaceless(language === 'auto' ? detected ?? 'en' : language);
+          for (const r of results) {
+            const segment = toSegment(r, model.file, { offset, end: Math.min(windowEnd, totalSeconds), spaceless, cursor });
+            if (segment) segments.push(segment);
+          }
+        }
+        start += length;
+        progress(start / totalSamples);
+      }
+      progress(1);
+      const speaking = segments.reduce((sum, s) => sum + (s.end - s.start), 0);
+      const result: RecognizeResult & { language?: string } = { segments, speakingDuration: round(speaking), model: `whisper.cpp/${model.name}` };
+      if (detected) result.language = detected;
+      return result;
+    } finally {
+      await handle?.close();
+      this.release();
+    }
+  }
+
+  /** Frees the loaded model once nothing runs on it (also done automatically after idleSeconds). */
+  async close(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    const loaded = this.loaded;
+    if (loaded && this.users === 0 && this.nativeRunning === 0) {
+      this.loaded = null;
+      await loaded.free();
+    }
+  }
+
+  private transcribeWindow(
+    binding: typeof Binding,
+    handle: Handle,
+    pcm: Float32Array,
+    params: Partial<TranscribeParams<'detail', true>>,
+    signal: AbortSignal,
+    onSegmentEnd: (ms: number) => void,
+  ): Promise<Detail[]> {
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.nativeRunning++;
+      binding.transcribe(
+        handle,
+        pcm,
+        params,
+        (results: unknown) => {
+          this.nativeRunning--;
+          signal.removeEventListener('abort', onAbort);
+          if (Array.isArray(results)) resolve(results as Detail[]);
+          else reject(new Error(`whisper.cpp failed on this audio (${results instanceof Error ? results.message : String(results)})`));
+          this.scheduleIdle();
+        },
+        (segment) => onSegmentEnd(segment.to),
+      );
+    });
+  }
+
+  private async acquire(): Promise<LoadedModel> {
+    this.users++;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    try {
+      const { file, name } = this.resolveModel();
+      let stat: fs.Stats;
+      try {
+        stat = await fsp.stat(file);
+      } catch {
+        throw new WhisperUnavailableError(`The whisper model file ${file} does not exist. ${howToGetModel(this.options.dataDir)}`);
+      }
+      const key = `${file}:${stat.size}:${stat.mtimeMs}`;
+      if (this.loaded?.key === key) return this.loaded;
+      if (!this.loading) {
+        this.loading = this.load(file, name, key).finally(() => (this.loading = null));
+      }
+      const model = await this.loading;
+      return model;
+    } catch (error) {
+      this.release();
+      throw error;
+    }
+  }
+
+  private async load(file: string, name: string, key: string): Promise<LoadedModel> {
+    // A stale model (file replaced) is freed once nothing runs on it.
+    if (this.loaded && this.nativeRunning === 0) {
+      const old = this.loaded;
+      this.loaded = null;
+      await old.free();
+    }
+    let info: WhisperModelFile;
+    try {
+      info = inspectWhisperModel(file);
+    } catch (error) {
+      if (error instanceof InvalidModelFileError) {
+        throw new WhisperUnavailableError(`${error.message}. ${howToGetModel(this.options.dataDir)}`);
+      }
+      throw error;
+    }
+    const { WhisperModel } = loadWhisperBinding();
+    const model = await WhisperModel.load(file, false);
+    const handle = model.handle;
+    if (!handle) throw new WhisperUnavailableError(`whisper.cpp could not load ${file}`);
+    this.loaded = { key, name, file: info, handle, free: () => model.free() };
+    return this.loaded;
+  }
+
+  private release(): void {
+    this.users = Math.max(0, this.users - 1);
+    this.scheduleIdle();
+  }
+
+  private scheduleIdle(): void {
+    if (this.users > 0 || this.nativeRunning > 0 || !this.loaded || this.idleTimer) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      void this.close();
+    }, this.idleMs);
+    this.idleTimer.unref();
+  }
+}
+
+/** Dictionary words as a prompt ("Zintrix, Kikitori."), capped so whisper keeps all of it. */
+function glossary(words: string[]): string {
+  let out = '';
+  for (const w of new Set(words.map((w) => w.trim()).filter(Boolean))) {
+    const next = out ? `${out}, ${w}` : w;
+    if (Buffer.byteLength(next) > MAX_GLOSSARY_BYTES) break;
+    out = next;
+  }
+  return out ? `${out}.` : '';
+}
+
+/** Length of the window, cut at the quietest 20 ms frame of its last `searchSamples`. */
+function quietestCut(samples: Int16Array, searchSamples: number): number {
+  const frame = SAMPLE_RATE / 50;
+  let best = samples.length;
+  let bestEnergy = Infinity;
+  for (let end = samples.length; end - frame >= Math.max(frame, samples.length - searchSamples); end -= frame) {
+    let energy = 0;
+    for (let i = end - frame; i < end; i++) energy += samples[i]! * samples[i]!;
+    if (energy < bestEnergy) {
+      bestEnergy = energy;
+      best = end - frame / 2;
+    }
+  }
+  return best;
+}
+
+function peak(samples: Int16Array): number {
+  let max = 0;
+  for (let i = 0; i < samples.length; i++) {
+    const v = Math.abs(samples[i]!);
+    if (v > max) max = v;
+  }
+  return max;
+}
+
+function toFloat32(samples: Int16Array): Float32Array {
+  const out = new Float32Array(samples.length);
+  for (let i = 0; i < samples.length; i++) out[i] = samples[i]! / 32768;
+  return out;
+}
+
+const utf8 = new TextDecoder('utf-8');
+
+/** True when `bytes` does not end inside a multi-byte UTF-8 character. */
+function endsOnCharBoundary(bytes: number[]): boolean {
+  for (let back = 1; back <= Math.min(4, bytes.length); back++) {
+    const b = bytes[bytes.length - back]!;
+    if ((b & 0xc0) === 0x80) continue; // continuation byte: look further back
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return back >= need;
+  }
+  return true;
+}
+
+/**
+ * One whisper segment -> words (tokens grouped at spaces, or at character boundaries for languages
+ * written without spaces), with times moved into the file's timeline, clamped to the window and
+ * kept monotonic across the whole result (`cursor.end` is the last emitted end).
+ */
+function toSegment(
+  r: Detail,
+  file: WhisperModelFile,
+  o: { offset: number; end: number; spaceless: boolean; cursor: { end: number } },
+): RecognizedSegment | null {
+  const groups: { bytes: number[]; tokens: Token[] }[] = [];
+  for (const token of r.tokens ?? []) {
+    const bytes = file.tokenBytes(token.id);
+    if (!bytes || bytes.length === 0) continue; // special tokens: timestamps, <|en|>, <|endoftext|>...
+    const current = groups[groups.length - 1];
+    const startsWord = !current || bytes[0] === 0x20 || (o.spaceless && endsOnCharBoundary(current.bytes));
+    if (startsWord) groups.push({ bytes: [...bytes], tokens: [token] });
+    else {
+      current.bytes.push(...bytes);
+      current.tokens.push(token);
+    }
+  }
+  // Never before the previous segment's end nor outside this window; words never go backwards.
+  const floor = Math.max(o.cursor.end, o.offset);
+  const clamp = (seconds: number, min: number) => Math.min(o.end, Math.max(min, Number.isFinite(seconds) ? seconds : min));
+  const words: RecognizedWord[] = [];
+  let last = floor;
+  for (const g of groups) {
+    const text = utf8.decode(Uint8Array.from(g.bytes)).trim();
+    if (!text) continue;
+    const start = round(clamp(o.offset + g.tokens[0]!.from / 1000, last));
+    const end = round(clamp(o.offset + g.tokens[g.tokens.length - 1]!.to / 1000, start));
+    const p = g.tokens.reduce((sum, t) => sum + (Number.isFinite(t.p) ? t.p : 0), 0) / g.tokens.length;
+    words.push({ word: text, start, end, confidence: round(Math.min(1, Math.max(0, p))) });
+    last = end;
+  }
+  if (words.length === 0) return null;
+  const start = Math.min(words[0]!.start, round(clamp(o.offset + r.from / 1000, floor)));
+  const end = Math.max(last, round(clamp(o.offset + r.to / 1000, last)));
+  o.cursor.end = end;
+  return { start, end, words };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

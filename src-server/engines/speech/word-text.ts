@@ -1,0 +1,17 @@
+// Turning recognized words back into text. Languages written without spaces between words
+// (Japanese, Chinese, Thai...) must not get a space between every recognized unit.
+
+/** ISO 639-1 (and whisper's "yue") codes of languages written without spaces between words. */
+export const SPACELESS_LANGUAGES: ReadonlySet<string> = new Set(['ja', 'zh', 'yue', 'th', 'lo', 'my', 'km', 'bo']);
+
+export function isSpaceless(language: string): boolean {
+  return SPACELESS_LANGUAGES.has(language.toLowerCase().split(/[-_]/)[0]!);
+}
+
+/** Joins words as the language writes them. */
+export function joinWords(words: readonly { word: string }[], language: string): string {
+  return words
+    .map((w) => w.word)
+    .filter(Boolean)
+    .join(isSpaceless(language) ? '' : ' ');
+}

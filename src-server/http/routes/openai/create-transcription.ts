@@ -1,0 +1,284 @@
+// POST /v1/audio/transcriptions: OpenAI's speech-to-text operation, served by this server's own engines,
+// so OpenAI clients and SDKs (and another kikitori-server's remote engine) can use it unchanged.
+// Synchronous: the multipart upload is streamed to a work file, decoded to 16 kHz PCM, recognized, and
+// the transcript is the response. Same API keys as the rest of the API (Bearer or X-API-KEY).
+// Errors use this API's error body (error_id, error_code, error_message), with OpenAI's status codes.
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { deflateSync } from 'node:zlib';
+import multipart from '@fastify/multipart';
+import ISO6391 from 'iso-639-1';
+import type { AppContext } from '../../../app-context.js';
+import type { TranscriptionModel } from '../../../domain/records.js';
+import { renderTranscript } from '../../../domain/transcript-formats.js';
+import { detectsLanguage } from '../../../engines/engine-registry.js';
+import { decodeToPcm, probeAudio } from '../../../engines/audio/ffmpeg.js';
+import type { RecognizeResult, SpeechEngine, VocabularyWord } from '../../../engines/speech/speech-engine.js';
+import { isSpaceless, joinWords } from '../../../engines/speech/word-text.js';
+import { PermanentJobError } from '../../../jobs/job-errors.js';
+import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
+import { AppError, errors } from '../../errors.js';
+import { errorResponses } from '../../schemas.js';
+import type { RouteModule } from '../../api-app.js';
+
+export const RESPONSE_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt'] as const;
+type ResponseFormat = (typeof RESPONSE_FORMATS)[number];
+const GRANULARITIES = ['word', 'segment'] as const;
+/** OpenAI model names that mean "this server's default engine". */
+const OPENAI_MODEL = /^(whisper-1|gpt-4o(-mini)?-transcribe(-.*)?|default)$/;
+const MAX_PROMPT_CHARS = 4000;
+
+interface Fields {
+  model: string;
+  language: string | null;
+  prompt: string;
+  responseFormat: ResponseFormat;
+  granularities: Set<string>;
+}
+
+/** At most config.jobConcurrency synchronous transcriptions at once per server; the rest wait. */
+const slots = new WeakMap<AppContext, { running: number; waiting: (() => void)[] }>();
+async function acquireSlot(ctx: AppContext): Promise<() => void> {
+  let s = slots.get(ctx);
+  if (!s) slots.set(ctx, (s = { running: 0, waiting: [] }));
+  const state = s;
+  if (state.running >= ctx.config.jobConcurrency) await new Promise<void>((resolve) => state.waiting.push(resolve));
+  else state.running++;
+  return () => {
+    const next = state.waiting.shift();
+    if (next) next();
+    else state.running--;
+  };
+}
+
+function one(fields: Record<string, string[]>, name: string): string | undefined {
+  const values = fields[name];
+  if (values && values.length > 1) throw errors.validation(`Field "${name}" was sent ${values.length} times; send it once.`);
+  return values?.[0];
+}
+
+function parseFields(raw: Record<string, string[]>): Fields {
+  const known = new Set(['model', 'language', 'prompt', 'response_format', 'temperature', 'timestamp_granularities[]', 'timestamp_granularities', 'stream', 'chunking_strategy']);
+  const unknown = Object.keys(raw).filter((k) => !known.has(k));
+  if (unknown.length > 0) throw errors.validation(`Unknown field "${unknown[0]}". Fields: file, model, language, prompt, response_format, temperature, timestamp_granularities[].`);
+  const responseFormat = (one(raw, 'response_format')?.trim() || 'json') as ResponseFormat;
+  if (!RESPONSE_FORMATS.includes(responseFormat)) {
+    throw errors.validation(`response_format must be one of ${RESPONSE_FORMATS.join(', ')}; got "${responseFormat}".`);
+  }
+  const language = one(raw, 'language')?.trim().toLowerCase() || null;
+  if (language !== null && !ISO6391.validate(language)) throw errors.validation(`language: "${language}" is not an ISO 639-1 code (for example "en" or "ja").`);
+  const granularities = new Set([...(raw['timestamp_granularities[]'] ?? []), ...(raw.timestamp_granularities ?? [])].flatMap((g) => g.split(',')).map((g) => g.trim()).filter(Boolean));
+  for (const g of granularities) {
+    if (!(GRANULARITIES as readonly string[]).includes(g)) throw errors.validation(`timestamp_granularities[] must be "word" or "segment"; got "${g}".`);
+  }
+  const prompt = one(raw, 'prompt') ?? '';
+  if (prompt.length > MAX_PROMPT_CHARS) throw errors.validation(`prompt is longer than ${MAX_PROMPT_CHARS} characters.`);
+  const temperature = one(raw, 'temperature');
+  if (temperature !== undefined && !(Number(temperature) >= 0 && Number(temperature) <= 1)) throw errors.validation('temperature must be a number from 0 to 1.');
+  if (one(raw, 'stream') === 'true') throw errors.unsupportedOption('stream=true is not supported; omit it to get the whole transcript in one response.');
+  return { model: one(raw, 'model')?.trim() || 'whisper-1', language, prompt, responseFormat, granularities };
+}
+
+/** "whisper-1" (and OpenAI's other model names) -> the default engine; a transcription model or engine name -> that. */
+function engineFor(ctx: AppContext, model: string): SpeechEngine {
+  if (OPENAI_MODEL.test(model)) return ctx.engines.speechFor('default');
+  if (model === 'diarization-high') return ctx.engines.speechFor(model as TranscriptionModel);
+  const engine = ctx.engines.speechEngines.get(model);
+  if (engine) return engine;
+  throw errors.validation(
+    `model "${model}" is not available. Use "whisper-1" (this server's default engine, ${ctx.engines.speechFor('default').name}), ` +
+      `"diarization-high", or an engine name: ${[...ctx.engines.speechEngines.keys()].join(', ')}.`,
+  );
+}
+
+/** The prompt as dictionary words: comma/line separated terms, or the words of a sentence. */
+export function promptVocabulary(prompt: string): VocabularyWord[] {
+  const terms = prompt
+    .split(/[,;\n、]+/)
+    .map((t) => t.trim().replace(/[.!?。]+$/, ''))
+    .filter(Boolean)
+    .flatMap((t) => (t.split(/\s+/).length <= 3 ? [t] : t.split(/\s+/)));
+  return [...new Set(terms)].slice(0, 200).map((word) => ({ word }));
+}
+
+function extensionOf(filename: string): string {
+  const ext = path.extname(filename).toLowerCase();
+  return /^\.[a-z0-9]{1,8}$/.test(ext) ? ext : '';
+}
+
+function languageName(code: string): string {
+  return ISO6391.getName(code).toLowerCase() || code;
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+export const createTranscription: RouteModule = (app, ctx) => {
+  void app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: { fileSize: ctx.config.maxUploadBytes, files: 1, fields: 30, fieldSize: 64 * 1024, parts: 40 },
+    });
+    scope.post(
+      '/v1/audio/transcriptions',
+      {
+        schema: {
+          summary: 'Transcribe an audio file (OpenAI-compatible, synchronous)',
+          description:
+            'multipart/form-data as OpenAI\'s API: file (required), model ("whisper-1" = the default engine; or "diarization-high", ' +
+            '"pocketsphinx", "whisper", "remote"), language (ISO 639-1; omitted = detected where the engine can, else its first language), ' +
+            'prompt (terms to favour), response_format (json, text, srt, vtt, verbose_json), timestamp_granularities[] (word, segment; ' +
+            'for verbose_json). Uses the same API keys, as "Authorization: Bearer <key>". Words in verbose_json carry a ' +
+            '`probability` when the engine gives one.',
+          tags: ['openai'],
+          consumes: ['multipart/form-data'],
+          response: errorResponses(400, 401, 413, 415, 503),
+        },
+      },
+      async (request, reply) => {
+        if (!request.isMultipart()) {
+          throw errors.unsupportedMediaType('Send the audio as multipart/form-data with a "file" field, as for OpenAI\'s /v1/audio/transcriptions.');
+        }
+        const limit = ctx.config.maxUploadBytes;
+        const work = path.join(ctx.config.dataDir, 'work', `openai-${randomUUID()}`);
+        await fsp.mkdir(work, { recursive: true });
+        const controller = new AbortController();
+        const onClose = () => {
+          if (!reply.raw.writableFinished) controller.abort(new Error('the client closed the connection'));
+        };
+        reply.raw.on('close', onClose);
+        try {
+          // 1. The upload, streamed to disk.
+          const raw: Record<string, string[]> = {};
+          let upload: string | null = null;
+          try {
+            for await (const part of request.parts()) {
+              if (part.type === 'file') {
+                if (part.fieldname !== 'file' || upload) {
+                  part.file.resume();
+                  continue;
+                }
+                const target = path.join(work, `upload${extensionOf(part.filename)}`);
+                await pipeline(part.file, fs.createWriteStream(target));
+                if (part.file.truncated) {
+                  reply.header('connection', 'close');
+                  throw errors.payloadTooLarge(limit);
+                }
+                upload = target;
+              } else {
+                (raw[part.fieldname] ??= []).push(String(part.value));
+              }
+            }
+          } catch (error) {
+            const code = (error as { code?: string }).code;
+            if (code === 'FST_REQ_FILE_TOO_LARGE') {
+              reply.header('connection', 'close');
+              throw errors.payloadTooLarge(limit);
+            }
+            if (typeof code === 'string' && code.startsWith('FST_')) throw errors.validation(`The multipart body is not usable: ${(error as Error).message}.`);
+            throw error;
+          }
+          if (!upload) throw errors.validation('Missing the "file" field: send the audio file as the multipart field "file".');
+          if ((await fsp.stat(upload)).size === 0) throw errors.validation('The uploaded file is empty.');
+
+          // 2. Which engine, which language.
+          const fields = parseFields(raw);
+          const engine = engineFor(ctx, fields.model);
+          const supported = engine.capabilities.languages;
+          if (fields.language !== null && !supported.includes(fields.language)) {
+            throw errors.unsupportedLanguage(
+              `The speech engine "${engine.name}" cannot recognise ${fields.language}. Supported languages: ${supported.join(', ')}.`,
+            );
+          }
+          const language = fields.language ?? (detectsLanguage(engine) && supported.length > 1 ? 'auto' : supported[0] ?? 'en');
+
+          // 3. Decode and recognize (one at a time per configured job slot).
+          const release = await acquireSlot(ctx);
+          let result: RecognizeResult & { language?: string };
+          let duration: number;
+          try {
+            const signal = controller.signal;
+            const probe = await probeAudio(upload, signal);
+            const pcm = path.join(work, 'audio.pcm');
+            duration = (await decodeToPcm(upload, pcm, { signal, durationSeconds: probe.durationSeconds })).durationSeconds;
+            result = await engine.recognize({ pcmPath: pcm, language, vocabulary: promptVocabulary(fields.prompt), signal });
+          } catch (error) {
+            if (error instanceof PermanentJobError) throw errors.validation(error.message);
+            if (error instanceof AppError || controller.signal.aborted) throw error;
+            if (/Unavailable/.test((error as Error).name)) {
+              throw new AppError(503, 'ENGINE_UNAVAILABLE', `The speech engine "${engine.name}" cannot run on this server: ${(error as Error).message}`);
+            }
+            throw error;
+          } finally {
+            release();
+          }
+
+          // 4. The answer, in the requested shape.
+          const spokenLanguage = result.language ?? (language === 'auto' ? 'en' : language);
+          const segments = result.segments.map((s, id) => ({ id, ...s, text: joinWords(s.words, spokenLanguage) }));
+          const text = segments.map((s) => s.text).filter(Boolean).join(isSpaceless(spokenLanguage) ? '' : ' ');
+          switch (fields.responseFormat) {
+            case 'json':
+              return { text };
+            case 'text':
+              return reply.type('text/plain; charset=utf-8').send(`${text}\n`);
+            case 'srt':
+            case 'vtt': {
+              const document: TranscriptDocument = {
+                transcription_id: 'openai',
+                text,
+                language: spokenLanguage,
+                duration,
+                speaking_duration: result.speakingDuration,
+                segments: segments.map((s) => ({ id: s.id, start: s.start, end: s.end, speaker: null, text: s.text, words: s.words })),
+                replacements: [],
+                engine: { name: engine.name, model: result.model, transcription_model: fields.model },
+                created_at: new Date().toISOString(),
+              };
+              return reply.type('text/plain; charset=utf-8').send(renderTranscript(document, fields.responseFormat));
+            }
+            case 'verbose_json': {
+              const wantWords = fields.granularities.has('word');
+              const wantSegments = fields.granularities.size === 0 || fields.granularities.has('segment');
+              return {
+                task: 'transcribe',
+                language: languageName(spokenLanguage),
+                duration: round(duration),
+                text,
+                ...(wantSegments && {
+                  segments: segments.map((s) => {
+                    const confident = s.words.filter((w) => w.confidence !== null && w.confidence > 0);
+                    return {
+                      id: s.id,
+                      seek: Math.floor(s.start * 100),
+                      start: s.start,
+                      end: s.end,
+                      text: s.text,
+                      tokens: [] as number[],
+                      temperature: 0,
+                      avg_logprob: round(confident.reduce((sum, w) => sum + Math.log(w.confidence!), 0) / (confident.length || 1)),
+                      compression_ratio: round(s.text ? Buffer.byteLength(s.text) / deflateSync(s.text).length : 0),
+                      no_speech_prob: 0,
+                    };
+                  }),
+                }),
+                ...(wantWords && {
+                  words: segments.flatMap((s) =>
+                    s.words.map((w) => ({ word: w.word, start: w.start, end: w.end, ...(w.confidence !== null && { probability: w.confidence }) })),
+                  ),
+                }),
+                engine: { name: engine.name, model: result.model },
+              };
+            }
+          }
+        } finally {
+          reply.raw.off('close', onClose);
+          await fsp.rm(work, { recursive: true, force: true });
+        }
+      },
+    );
+  });
+};

@@ -1,0 +1,120 @@
+// whisper.cpp through smart-whisper with a tiny random-weight model (test/support/ggml-model.ts): the
+// model recognizes nothing, so these tests check loading, windowing, timestamps and the pipeline's
+// structure, never words.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngineRegistry } from '../../../../../src-server/engines/engine-setup.js';
+import type { RecognizeResult } from '../../../../../src-server/engines/speech/speech-engine.js';
+import { WhisperEngine, WhisperUnavailableError } from '../../../../../src-server/engines/speech/whisper-engine.js';
+import { inspectWhisperModel, InvalidModelFileError } from '../../../../../src-server/engines/speech/whisper-models.js';
+import { PermanentJobError } from '../../../../../src-server/jobs/job-errors.js';
+import type { TranscriptDocument } from '../../../../../src-shared/transcript-document.js';
+import { audioDuration, concatWithSilence, pcmOf, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
+import { randomWhisperModel } from '../../../../support/ggml-model.js';
+import { startTestServer, tempDir, uploadFile, waitForStatus } from '../../../../support/test-server.js';
+
+let model: string;
+let sentence: string;
+let scratch: string;
+
+beforeAll(async () => {
+  model = await randomWhisperModel();
+  sentence = await synthesizeSpeech('Please call Stella and ask her to bring these things with her from the store.');
+  scratch = tempDir();
+});
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+const recognize = (engine: WhisperEngine, pcmPath: string, extra: Partial<Parameters<WhisperEngine['recognize']>[0]> = {}) =>
+  engine.recognize({ pcmPath, language: 'en', vocabulary: [], signal: new AbortController().signal, ...extra });
+
+function expectOrderedWithin(result: RecognizeResult, duration: number) {
+  expect(result.segments.length).toBeGreaterThan(0);
+  let last = 0;
+  for (const s of result.segments) {
+    expect(s.start).toBeGreaterThanOrEqual(last);
+    expect(s.words.length).toBeGreaterThan(0);
+    for (const w of s.words) {
+      expect(w.word.trim()).toBe(w.word);
+      expect(w.start).toBeGreaterThanOrEqual(Math.max(last, s.start));
+      expect(w.end).toBeGreaterThanOrEqual(w.start);
+      expect(w.end).toBeLessThanOrEqual(s.end);
+      expect(w.confidence).toBeGreaterThanOrEqual(0);
+      expect(w.confidence).toBeLessThanOrEqual(1);
+      last = w.end;
+    }
+    expect(s.end).toBeLessThanOrEqual(duration);
+    last = s.end;
+  }
+}
+
+describe('WhisperEngine', () => {
+  it('checks a model file as whisper.cpp reads it', () => {
+    const info = inspectWhisperModel(model);
+    expect(info).toMatchObject({ multilingual: true, eotToken: 50257, tensorCount: 11 + 15 * 2 + 24 * 1 });
+    expect(info.tokenBytes(256 + 17)?.toString()).toMatch(/^ ?[a-z]+$/);
+
+    const truncated = path.join(scratch, 'truncated.bin');
+    fs.writeFileSync(truncated, fs.readFileSync(model).subarray(0, fs.statSync(model).size - 1000));
+    expect(() => inspectWhisperModel(truncated)).toThrow(/ends early|missing/);
+    const foreign = path.join(scratch, 'foreign.bin');
+    fs.writeFileSync(foreign, 'GGUF not a whisper ggml file at all');
+    expect(() => inspectWhisperModel(foreign)).toThrow(InvalidModelFileError);
+  });
+
+  it('recognizes a 35 s file in two windows: ordered words within the audio, confidences, progress', async () => {
+    const wav = await concatWithSilence([sentence, await synthesizeSpeech('Rice is often served in round bowls.')], 28);
+    const duration = await audioDuration(wav);
+    const engine = new WhisperEngine({ model, dataDir: scratch, threads: 1 });
+    const progress: number[] = [];
+    const started = Date.now();
+    const result = await recognize(engine, await pcmOf(wav), { vocabulary: [{ word: 'Stella' }, { word: 'Kikitori' }], onProgress: (f) => progress.push(f) });
+    console.log(`whisper, random model: ${duration.toFixed(1)} s of audio in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    expectOrderedWithin(result, duration);
+    expect(result.model).toMatch(/^whisper\.cpp\/random-/);
+    expect(result.speakingDuration).toBeGreaterThan(0);
+    expect(result.speakingDuration).toBeLessThanOrEqual(duration);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(progress.at(-1)).toBe(1);
+    await engine.close();
+  });
+
+  it('runs the pipeline: upload -> COMPLETED with transcription_model "default" mapped to whisper', async () => {
+    const server = await startTestServer({
+      runtime: { engines: createEngineRegistry({ KIKITORI_ENGINE_DEFAULT: 'whisper', KIKITORI_WHISPER_MODEL: model, KIKITORI_WHISPER_THREADS: '1' }) },
+    });
+    try {
+      const key = await server.key('acme');
+      const ticket = await uploadFile(server, key, sentence, { language: 'ja' });
+      await server.api(key, 'POST', `/api/v1/transcriptions/${ticket.transcription_id}/transcribe`);
+      const done = await waitForStatus(server, key, ticket.transcription_id, ['COMPLETED', 'FAILED']);
+      expect(done.json.status, done.json.failure_reason).toBe('COMPLETED');
+      const document = (await (await fetch(done.json.transcription_path)).json()) as TranscriptDocument;
+      expect(document.engine).toMatchObject({ name: 'whisper', transcription_model: 'default' });
+      expect(document.engine.model).toMatch(/^whisper\.cpp\/random-/);
+      expect(document.language).toBe('ja');
+      expectOrderedWithin({ segments: document.segments, speakingDuration: 0, model: '' }, document.duration);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('says how to get a model, and refuses what the model cannot do', async () => {
+    const pcm = await pcmOf(sentence);
+    const none = new WhisperEngine({ dataDir: scratch });
+    await expect(recognize(none, pcm)).rejects.toThrow(WhisperUnavailableError);
+    await expect(recognize(none, pcm)).rejects.toThrow(/No whisper model is installed.*models download base/);
+    expect((await none.checkUsable()).reason).toMatch(/models download/);
+    expect(none.capabilities.languages).toContain('ja');
+
+    const englishOnly = new WhisperEngine({ model: await randomWhisperModel({ multilingual: false }), dataDir: scratch, threads: 1 });
+    expect(englishOnly.capabilities.languages).toEqual(['en']);
+    await expect(recognize(englishOnly, pcm, { language: 'ja' })).rejects.toThrow(PermanentJobError);
+    await expect(recognize(englishOnly, pcm, { language: 'xx' })).rejects.toThrow(/does not recognize the language "xx"/);
+
+    const aborted = new AbortController();
+    aborted.abort(new Error('stop'));
+    await expect(recognize(englishOnly, pcm, { signal: aborted.signal })).rejects.toThrow('stop');
+    await englishOnly.close();
+  });
+});

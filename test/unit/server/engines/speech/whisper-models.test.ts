@@ -1,0 +1,92 @@
+// The whisper model catalogue, offline-safe downloads and verification, and the `models` / `engines`
+// commands. No test reaches the internet: downloads go to a refused loopback port or a local server.
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  downloadWhisperModel,
+  ModelDownloadError,
+  verifyWhisperModel,
+  WHISPER_MODELS,
+  whisperModelsDir,
+} from '../../../../../src-server/engines/speech/whisper-models.js';
+import { cli } from '../../../../support/cli-process.js';
+import { tempDir } from '../../../../support/test-server.js';
+
+let dataDir: string;
+let refused: string;
+
+beforeAll(async () => {
+  dataDir = tempDir();
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  refused = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  await new Promise((resolve) => server.close(resolve));
+});
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+describe('whisper models', () => {
+  it('lists the official models with exact sizes and published hashes', () => {
+    const names = WHISPER_MODELS.map((m) => m.name);
+    expect(names).toEqual(expect.arrayContaining(['tiny', 'tiny.en', 'base', 'base.en', 'small', 'small.en', 'medium', 'medium.en', 'large-v3']));
+    expect(new Set(names).size).toBe(names.length);
+    for (const m of WHISPER_MODELS) {
+      expect(m.file).toBe(`ggml-${m.name}.bin`);
+      expect(m.sha1).toMatch(/^[0-9a-f]{40}$/);
+      expect(m.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(m.multilingual).toBe(!m.name.endsWith('.en'));
+    }
+    expect(WHISPER_MODELS.find((m) => m.name === 'base')).toMatchObject({ bytes: 147_951_465, sha1: '465707469ff3a37a2b9b8d8f89f2f99de7299dac' });
+  });
+
+  it('fails clearly when offline, and keeps no partial or wrong file', async () => {
+    const offline = downloadWhisperModel('tiny', { dataDir, baseUrl: refused });
+    await expect(offline).rejects.toThrow(ModelDownloadError);
+    await expect(downloadWhisperModel('tiny', { dataDir, baseUrl: refused })).rejects.toThrow(/ECONNREFUSED.*may be offline.*models verify tiny/);
+    await expect(downloadWhisperModel('huge', { dataDir })).rejects.toThrow(/Unknown whisper model "huge"/);
+
+    // A server that sends too little, then the wrong bytes.
+    let body = Buffer.alloc(1000);
+    const server = http.createServer((_req, res) => res.end(body));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+    try {
+      await expect(downloadWhisperModel('tiny', { dataDir, baseUrl: url })).rejects.toThrow(/stopped at 1000 of 77691713 bytes/);
+      body = Buffer.alloc(77_691_713 + 1);
+      await expect(downloadWhisperModel('tiny', { dataDir, baseUrl: url })).rejects.toThrow(/larger than the expected/);
+    } finally {
+      server.close();
+    }
+    expect(fs.existsSync(whisperModelsDir(dataDir)) ? fs.readdirSync(whisperModelsDir(dataDir)) : []).toEqual([]);
+  });
+
+  it('verifies size and hashes', async () => {
+    expect(await verifyWhisperModel('base.en', dataDir)).toMatchObject({ present: false, ok: false, problem: expect.stringMatching(/not downloaded/) });
+    fs.mkdirSync(whisperModelsDir(dataDir), { recursive: true });
+    fs.writeFileSync(path.join(whisperModelsDir(dataDir), 'ggml-base.en.bin'), 'not a model');
+    expect(await verifyWhisperModel('base.en', dataDir)).toMatchObject({ present: true, ok: false, problem: expect.stringMatching(/size is 11 bytes/) });
+  });
+
+  it('has `models` and `engines` commands', async () => {
+    const list = await cli(['models', 'list', '--data-dir', dataDir]);
+    expect(list.stdout).toMatch(/^large-v3 +2\.9 GiB +multilingual +ggml-large-v3\.bin +-$/m);
+    expect(list.stdout).toMatch(/^base\.en .*incomplete \(11 of 147964211 bytes\)$/m);
+
+    const download = await cli(['models', 'download', 'tiny', '--data-dir', dataDir], { KIKITORI_WHISPER_MODEL_BASE_URL: refused }).catch((e: { code: number; stderr: string }) => e);
+    expect(download).toMatchObject({ code: 1, stderr: expect.stringMatching(/Could not download the whisper model "tiny".*offline/) });
+
+    const verify = await cli(['models', 'verify', '--data-dir', dataDir]).catch((e: { code: number; stdout: string }) => e);
+    expect(verify).toMatchObject({ code: 1, stdout: expect.stringMatching(/base\.en: FAILED: size is 11 bytes/) });
+
+    const engines = await cli(['engines', '--json', '--data-dir', dataDir], { KIKITORI_ENGINE_DEFAULT: 'whisper', KIKITORI_WHISPER_MODEL: 'tiny' });
+    const reports = JSON.parse(engines.stdout) as { name: string; usable: boolean; reason: string | null; servesModels: string[] }[];
+    expect(reports.map((r) => r.name)).toEqual(['pocketsphinx', 'whisper', 'remote']);
+    expect(reports[1]).toMatchObject({ usable: false, servesModels: ['default', 'diarization-high'], reason: expect.stringMatching(/ggml-tiny\.bin does not exist.*models download/) });
+    expect(reports[2]).toMatchObject({ usable: false, reason: expect.stringMatching(/KIKITORI_REMOTE_ASR_BASE_URL/) });
+
+    const bad = await cli(['engines'], { KIKITORI_ENGINE_DEFAULT: 'wisper' }).catch((e: { code: number; stderr: string }) => e);
+    expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/KIKITORI_ENGINE_DEFAULT must be one of pocketsphinx, whisper, remote/) });
+  });
+});
