@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // Real servers, ffmpeg and speech decoding: generous per-test bounds, but no timing assertions.
     testTimeout: 120_000,
     hookTimeout: 120_000,

@@ -307,7 +307,18 @@ export type KikitoriApi = {
   };
 } & {
   on<E extends IpcEvent>(event: E, listener: (payload: IpcEvents[E]) => void): () => void;
+  /** Not a channel: only the preload (or the test host's bridge) can turn a dropped File into a path. */
+  files: FilesApi;
 };
+
+/**
+ * With sandboxing and context isolation a dropped File carries no path. The preload (Electron:
+ * webUtils.getPathForFile) or the test host's bridge (bytes staged on its disk) returns a path the
+ * handlers can read; the renderer then calls `uploads.add({ paths })` like any other caller.
+ */
+export interface FilesApi {
+  localPath(file: File): Promise<IpcResult<string>>;
+}
 
 /** 'transcripts:rename-speaker' -> ['transcripts', 'renameSpeaker']: how the preload names each channel. */
 export function apiPathOf(channel: IpcChannel): [domain: string, method: string] {

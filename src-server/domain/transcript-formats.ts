@@ -1,6 +1,7 @@
 // Renders a transcript document as SRT, WebVTT or plain text.
 import { stringifySync, type NodeList } from 'subtitle';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
+import { transcriptCues, transcriptPlainText } from '../../src-shared/transcript-render.js';
 
 export const TRANSCRIPT_FORMATS = ['json', 'srt', 'vtt', 'txt'] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
@@ -17,20 +18,10 @@ export function renderTranscript(document: TranscriptDocument, format: Transcrip
     case 'json':
       return JSON.stringify(document);
     case 'txt':
-      return document.segments.map((s) => (s.speaker ? `${s.speaker}: ${s.text}` : s.text)).join('\n') + '\n';
+      return transcriptPlainText(document);
     case 'srt':
     case 'vtt': {
-      const cues: NodeList = document.segments
-        .filter((s) => s.text.length > 0)
-        .map((s) => ({
-          type: 'cue' as const,
-          data: {
-            start: Math.round(s.start * 1000),
-            end: Math.round(s.end * 1000),
-            // WebVTT has a voice tag for speakers; SRT conventionally prefixes the name.
-            text: s.speaker ? (format === 'vtt' ? `<v ${s.speaker}>${s.text}` : `${s.speaker}: ${s.text}`) : s.text,
-          },
-        }));
+      const cues: NodeList = transcriptCues(document, format).map((data) => ({ type: 'cue' as const, data }));
       return stringifySync(cues, { format: format === 'vtt' ? 'WebVTT' : 'SRT' });
     }
   }

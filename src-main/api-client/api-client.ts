@@ -1,0 +1,474 @@
+// A typed client of the Transcription and Dictionary API over fetch. Every operation of the spec,
+// the 1.2.0 review operations, and the signed-URL transfers (audio upload, transcript and audio
+// downloads). Failures are ApiErrors (IpcFailures) carrying an IpcError the user can act on.
+import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type {
+  ApiAsyncAck,
+  ApiBlacklistWord,
+  ApiBlacklistWordCreate,
+  ApiDictionary,
+  ApiDictionaryCreate,
+  ApiDictionaryListItem,
+  ApiDictionaryUpdate,
+  ApiEmotionResult,
+  ApiReview,
+  ApiSummaryResult,
+  ApiTranscription,
+  ApiTranscriptFormat,
+  ApiTranslationResult,
+  ApiUploadRequest,
+  ApiUploadTicket,
+  ApiWord,
+  ApiWordCreate,
+} from '../../src-shared/api-types.js';
+import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
+import { ApiError, cancelledError, errorFromResponse, isRetryable, offlineError, unavailableError, type ApiResource } from './api-errors.js';
+import { backoffDelay, DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from './retry.js';
+
+export interface ApiConnection {
+  baseUrl: string;
+  apiKey: string;
+}
+
+/** Where to send requests, or why there is nowhere to send them (e.g. the embedded server is starting). */
+export type ConnectionProvider = () => ApiConnection | { unavailable: string };
+
+/** What the last request said about the server: reachable, refused our key, or unreachable. */
+export type Reachability = { state: 'online' } | { state: 'unauthorized'; detail: string } | { state: 'offline'; detail: string };
+
+export interface ApiClientOptions {
+  connection: ConnectionProvider;
+  retry?: Partial<RetryPolicy>;
+  /** Per-attempt timeout of API calls (not of file transfers). */
+  timeoutMs?: number;
+  /** Told after every request that reached a verdict (not after cancellations). */
+  onReachability?: (reachability: Reachability) => void;
+  random?: () => number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface TransferOptions extends CallOptions {
+  /** Bytes moved so far and the total (null when the server did not say). */
+  onProgress?: (bytes: number, total: number | null) => void;
+}
+
+interface RequestSpec {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** An API path (`/api/v1/...`), or an absolute signed URL with `signed: true`. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  resource: ApiResource;
+  /** Safe to repeat after a failure whose outcome is unknown (5xx, dropped connection). */
+  idempotent: boolean;
+  /** A signed URL: carries its own credential, so the API key is not sent. */
+  signed?: boolean;
+  signal?: AbortSignal;
+}
+
+const seg = encodeURIComponent;
+
+export class ApiClient {
+  private readonly policy: RetryPolicy;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: ApiClientOptions) {
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  // ---------- transcriptions (4.1) ----------
+
+  /** A ticket is cheap and an unused one expires on its own, so a retried request is harmless. */
+  requestUpload(body: ApiUploadRequest, o: CallOptions = {}): Promise<ApiUploadTicket> {
+    return this.json({ method: 'POST', path: '/api/v1/transcriptions/upload', body, resource: 'upload', idempotent: true, ...o });
+  }
+
+  /** Idempotent on the server while queued or running (docs/decisions/0001). */
+  transcribe(id: string, o: CallOptions = {}): Promise<ApiTranscription> {
+    return this.json({ method: 'POST', path: `/api/v1/transcriptions/${seg(id)}/transcribe`, resource: 'transcription', idempotent: true, ...o });
+  }
+
+  listTranscriptions(page = 1, o: CallOptions = {}): Promise<ApiTranscription[]> {
+    return this.json({ method: 'GET', path: '/api/v1/transcriptions', query: { page }, resource: 'transcription', idempotent: true, ...o });
+  }
+
+  /** Every page, newest first. */
+  listAllTranscriptions(o: CallOptions = {}): Promise<ApiTranscription[]> {
+    return this.allPages((page) => this.listTranscriptions(page, o));
+  }
+
+  getTranscription(id: string, o: CallOptions = {}): Promise<ApiTranscription> {
+    return this.json({ method: 'GET', path: `/api/v1/transcriptions/${seg(id)}`, resource: 'transcription', idempotent: true, ...o });
+  }
+
+  async deleteTranscription(id: string, o: CallOptions = {}): Promise<void> {
+    await this.send({ method: 'DELETE', path: `/api/v1/transcriptions/${seg(id)}`, resource: 'transcription', idempotent: true, ...o });
+  }
+
+  /** The corrected text, or null when none has been saved (404 REVIEW_NOT_FOUND). */
+  async getReview(id: string, o: CallOptions = {}): Promise<ApiReview | null> {
+    try {
+      return await this.json<ApiReview>({ method: 'GET', path: `/api/v1/transcriptions/${seg(id)}/review`, resource: 'review', idempotent: true, ...o });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404 && error.errorCode === 4045) return null;
+      throw error;
+    }
+  }
+
+  /** Replaces the whole corrected text; repeating it is harmless. */
+  saveReview(id: string, reviewedText: string, o: CallOptions = {}): Promise<ApiReview> {
+    return this.json({
+      method: 'POST',
+      path: `/api/v1/transcriptions/${seg(id)}/review`,
+      body: { reviewed_text: reviewedText },
+      resource: 'transcription',
+      idempotent: true,
+      ...o,
+    });
+  }
+
+  // Posting an analysis again re-runs it (docs/decisions/0006): a retry only restarts the same work.
+  requestSummary(id: string, o: CallOptions = {}): Promise<ApiAsyncAck> {
+    return this.json({ method: 'POST', path: `/api/v1/transcriptions/${seg(id)}/summary`, resource: 'transcription', idempotent: true, ...o });
+  }
+
+  getSummary(id: string, o: CallOptions = {}): Promise<ApiSummaryResult> {
+    return this.json({ method: 'GET', path: `/api/v1/transcriptions/${seg(id)}/summary`, resource: 'analysis', idempotent: true, ...o });
+  }
+
+  requestEmotion(id: string, o: CallOptions = {}): Promise<ApiAsyncAck> {
+    return this.json({ method: 'POST', path: `/api/v1/transcriptions/${seg(id)}/emotion`, resource: 'transcription', idempotent: true, ...o });
+  }
+
+  getEmotion(id: string, o: CallOptions = {}): Promise<ApiEmotionResult> {
+    return this.json({ method: 'GET', path: `/api/v1/transcriptions/${seg(id)}/emotion`, resource: 'analysis', idempotent: true, ...o });
+  }
+
+  requestTranslation(id: string, language: string, o: CallOptions = {}): Promise<ApiAsyncAck> {
+    return this.json({
+      method: 'POST',
+      path: `/api/v1/transcriptions/${seg(id)}/translate`,
+      body: { language },
+      resource: 'transcription',
+      idempotent: true,
+      ...o,
+    });
+  }
+
+  /** Without `language`: the most recently requested translation. */
+  getTranslation(id: string, language?: string, o: CallOptions = {}): Promise<ApiTranslationResult> {
+    return this.json({
+      method: 'GET',
+      path: `/api/v1/transcriptions/${seg(id)}/translate`,
+      query: { language },
+      resource: 'analysis',
+      idempotent: true,
+      ...o,
+    });
+  }
+
+  // ---------- signed URLs ----------
+
+  /** The transcript document behind a `transcription_path`. */
+  downloadTranscript(transcriptionPath: string, o: CallOptions = {}): Promise<TranscriptDocument> {
+    return this.json({ method: 'GET', path: transcriptionPath, query: { format: 'json' }, resource: 'transcript', idempotent: true, signed: true, ...o });
+  }
+
+  /** The transcript rendered by the server as SRT, WebVTT or text. */
+  async downloadTranscriptAs(transcriptionPath: string, format: Exclude<ApiTranscriptFormat, 'json'>, o: CallOptions = {}): Promise<string> {
+    const response = await this.send({
+      method: 'GET',
+      path: transcriptionPath,
+      query: { format },
+      resource: 'transcript',
+      idempotent: true,
+      signed: true,
+      ...o,
+    });
+    return response.text();
+  }
+
+  /**
+   * Streams the file at `filePath` to a signed `audio_upload_url` with PUT, chunk by chunk from disk
+   * (never the whole file in memory). Not retried here: a stream cannot be replayed, and the upload
+   * manager decides whether to start over. Uses node:http rather than fetch: undici keeps a streamed
+   * request body in memory (nodejs/undici#4058), which grew RSS by the file's size.
+   */
+  async uploadFile(uploadUrl: string, filePath: string, o: TransferOptions & { contentType?: string; chunkBytes?: number } = {}): Promise<void> {
+    const { size } = await fsp.stat(filePath);
+    const url = new URL(uploadUrl);
+    const send = url.protocol === 'https:' ? https.request : http.request;
+    let sent = 0;
+    const progress = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        sent += chunk.length;
+        o.onProgress?.(sent, size);
+        done(null, chunk);
+      },
+    });
+    const request = send(url, {
+      method: 'PUT',
+      headers: { 'content-type': o.contentType ?? 'application/octet-stream', 'content-length': String(size) },
+      signal: o.signal,
+    });
+    const answered = new Promise<http.IncomingMessage>((resolve, reject) => {
+      request.once('response', resolve);
+      request.once('error', reject);
+    });
+    try {
+      // The server may answer (413, 403) before the body is sent; that answer is what matters.
+      await Promise.all([
+        pipeline(fs.createReadStream(filePath, { highWaterMark: o.chunkBytes ?? 256 * 1024 }), progress, request).catch(() => undefined),
+        answered,
+      ]);
+      const response = await answered;
+      const chunks: Buffer[] = [];
+      for await (const chunk of response) chunks.push(chunk as Buffer);
+      const status = response.statusCode ?? 0;
+      if (status >= 200 && status < 300) return;
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        body = undefined;
+      }
+      throw errorFromResponse(status, body, 'upload');
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      if (o.signal?.aborted) throw cancelledError();
+      throw offlineError(uploadUrl, error);
+    }
+  }
+
+  /** Streams a signed `audio_path` into `destination` (written beside it, then renamed into place). */
+  async downloadToFile(url: string, destination: string, o: TransferOptions = {}): Promise<{ bytes: number; contentType: string | null }> {
+    await fsp.mkdir(path.dirname(destination), { recursive: true });
+    const response = await this.withRetries({ method: 'GET', path: url, resource: 'audio', idempotent: true, signed: true, signal: o.signal }, (spec) =>
+      this.fetchOnce(url, { method: 'GET' }, { resource: spec.resource, signal: spec.signal, timeout: true, baseUrl: url }),
+    );
+    const total = Number(response.headers.get('content-length') ?? NaN);
+    const tmp = `${destination}.${process.pid}.part`;
+    let bytes = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        o.onProgress?.(bytes, Number.isFinite(total) ? total : null);
+        done(null, chunk);
+      },
+    });
+    try {
+      if (!response.body) throw offlineError(url);
+      await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), counter, fs.createWriteStream(tmp), {
+        signal: o.signal,
+      });
+      await fsp.rename(tmp, destination);
+    } catch (error) {
+      await fsp.rm(tmp, { force: true });
+      if (o.signal?.aborted) throw cancelledError();
+      if (error instanceof ApiError) throw error;
+      throw offlineError(url, error);
+    }
+    return { bytes, contentType: response.headers.get('content-type') };
+  }
+
+  // ---------- dictionaries (4.2) ----------
+
+  listDictionaries(page = 1, o: CallOptions = {}): Promise<ApiDictionaryListItem[]> {
+    return this.json({ method: 'GET', path: '/api/v1/dictionaries', query: { page }, resource: 'dictionary', idempotent: true, ...o });
+  }
+
+  listAllDictionaries(o: CallOptions = {}): Promise<ApiDictionaryListItem[]> {
+    return this.allPages((page) => this.listDictionaries(page, o));
+  }
+
+  // Creating operations are not idempotent: they are retried only when the request surely never arrived.
+  createDictionary(body: ApiDictionaryCreate, o: CallOptions = {}): Promise<ApiDictionary> {
+    return this.json({ method: 'POST', path: '/api/v1/dictionaries', body, resource: 'dictionary', idempotent: false, ...o });
+  }
+
+  getDictionary(id: string, o: CallOptions = {}): Promise<ApiDictionary> {
+    return this.json({ method: 'GET', path: `/api/v1/dictionaries/${seg(id)}`, resource: 'dictionary', idempotent: true, ...o });
+  }
+
+  updateDictionary(id: string, body: ApiDictionaryUpdate, o: CallOptions = {}): Promise<ApiDictionary> {
+    return this.json({ method: 'PATCH', path: `/api/v1/dictionaries/${seg(id)}`, body, resource: 'dictionary', idempotent: true, ...o });
+  }
+
+  async deleteDictionary(id: string, o: CallOptions = {}): Promise<void> {
+    await this.send({ method: 'DELETE', path: `/api/v1/dictionaries/${seg(id)}`, resource: 'dictionary', idempotent: true, ...o });
+  }
+
+  addWord(dictionaryId: string, word: ApiWordCreate, o: CallOptions = {}): Promise<ApiWord> {
+    return this.json({ method: 'POST', path: `/api/v1/dictionaries/${seg(dictionaryId)}/words`, body: word, resource: 'dictionary', idempotent: false, ...o });
+  }
+
+  addWords(dictionaryId: string, words: ApiWordCreate[], o: CallOptions = {}): Promise<ApiWord[]> {
+    return this.json({
+      method: 'POST',
+      path: `/api/v1/dictionaries/${seg(dictionaryId)}/words/bulk`,
+      body: words,
+      resource: 'dictionary',
+      idempotent: false,
+      ...o,
+    });
+  }
+
+  getWord(dictionaryId: string, wordId: string, o: CallOptions = {}): Promise<ApiWord> {
+    return this.json({ method: 'GET', path: `/api/v1/dictionaries/${seg(dictionaryId)}/words/${seg(wordId)}`, resource: 'word', idempotent: true, ...o });
+  }
+
+  async deleteWord(dictionaryId: string, wordId: string, o: CallOptions = {}): Promise<void> {
+    await this.send({ method: 'DELETE', path: `/api/v1/dictionaries/${seg(dictionaryId)}/words/${seg(wordId)}`, resource: 'word', idempotent: true, ...o });
+  }
+
+  addBlacklistWord(dictionaryId: string, entry: ApiBlacklistWordCreate, o: CallOptions = {}): Promise<ApiBlacklistWord> {
+    return this.json({
+      method: 'POST',
+      path: `/api/v1/dictionaries/${seg(dictionaryId)}/blacklist_words`,
+      body: entry,
+      resource: 'dictionary',
+      idempotent: false,
+      ...o,
+    });
+  }
+
+  addBlacklistWords(dictionaryId: string, entries: ApiBlacklistWordCreate[], o: CallOptions = {}): Promise<ApiBlacklistWord[]> {
+    return this.json({
+      method: 'POST',
+      path: `/api/v1/dictionaries/${seg(dictionaryId)}/blacklist_words/bulk`,
+      body: entries,
+      resource: 'dictionary',
+      idempotent: false,
+      ...o,
+    });
+  }
+
+  getBlacklistWord(dictionaryId: string, id: string, o: CallOptions = {}): Promise<ApiBlacklistWord> {
+    return this.json({
+      method: 'GET',
+      path: `/api/v1/dictionaries/${seg(dictionaryId)}/blacklist_words/${seg(id)}`,
+      resource: 'replacement',
+      idempotent: true,
+      ...o,
+    });
+  }
+
+  async deleteBlacklistWord(dictionaryId: string, id: string, o: CallOptions = {}): Promise<void> {
+    await this.send({
+      method: 'DELETE',
+      path: `/api/v1/dictionaries/${seg(dictionaryId)}/blacklist_words/${seg(id)}`,
+      resource: 'replacement',
+      idempotent: true,
+      ...o,
+    });
+  }
+
+  // ---------- plumbing ----------
+
+  private async allPages<T>(fetchPage: (page: number) => Promise<T[]>): Promise<T[]> {
+    // The spec does not give the page size: read until a page comes back shorter than the first.
+    const all: T[] = [];
+    let pageSize = 0;
+    for (let page = 1; ; page++) {
+      const items = await fetchPage(page);
+      all.push(...items);
+      if (page === 1) pageSize = items.length;
+      if (items.length === 0 || items.length < pageSize) return all;
+    }
+  }
+
+  private async json<T>(spec: RequestSpec): Promise<T> {
+    const response = await this.send(spec);
+    const text = await response.text();
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new ApiError(
+        { code: 'server', message: 'The server sent an answer Kikitori cannot read. Check the server address in Settings → Servers.' },
+        response.status,
+      );
+    }
+  }
+
+  private send(spec: RequestSpec): Promise<Response> {
+    return this.withRetries(spec, (s) => {
+      const connection = this.options.connection();
+      if ('unavailable' in connection) throw unavailableError(connection.unavailable);
+      const url = new URL(s.signed ? s.path : connection.baseUrl.replace(/\/+$/, '') + s.path);
+      for (const [key, value] of Object.entries(s.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (!s.signed) headers['x-api-key'] = connection.apiKey;
+      if (s.body !== undefined) headers['content-type'] = 'application/json';
+      return this.fetchOnce(
+        url.toString(),
+        { method: s.method, headers, body: s.body === undefined ? undefined : JSON.stringify(s.body) },
+        { resource: s.resource, signal: s.signal, timeout: true, baseUrl: s.signed ? url.origin : connection.baseUrl },
+      );
+    });
+  }
+
+  private async withRetries(spec: RequestSpec, attempt: (spec: RequestSpec) => Promise<Response>): Promise<Response> {
+    for (let n = 0; ; n++) {
+      try {
+        const response = await attempt(spec);
+        this.options.onReachability?.({ state: 'online' });
+        return response;
+      } catch (error) {
+        if (spec.signal?.aborted) throw cancelledError();
+        const surelyNotReceived = error instanceof ApiError && error.networkCode === 'ECONNREFUSED';
+        const retry = isRetryable(error) && (spec.idempotent || surelyNotReceived) && n < this.policy.retries;
+        if (!retry) {
+          this.report(error);
+          throw error;
+        }
+        try {
+          await sleep(backoffDelay(n, this.policy, this.options.random), spec.signal);
+        } catch {
+          throw cancelledError();
+        }
+      }
+    }
+  }
+
+  private report(error: unknown) {
+    if (!(error instanceof ApiError)) return;
+    if (error.error.code === 'offline') this.options.onReachability?.({ state: 'offline', detail: error.message });
+    else if (error.error.code === 'unauthorized') this.options.onReachability?.({ state: 'unauthorized', detail: error.message });
+    else if (error.status !== null) this.options.onReachability?.({ state: 'online' });
+  }
+
+  /** One HTTP exchange: a Response when 2xx, else an ApiError. */
+  private async fetchOnce(
+    url: string,
+    init: RequestInit,
+    context: { resource: ApiResource; signal?: AbortSignal; timeout: boolean; baseUrl: string },
+  ): Promise<Response> {
+    const signals = [context.signal, context.timeout ? AbortSignal.timeout(this.timeoutMs) : undefined].filter((s): s is AbortSignal => !!s);
+    let response: Response;
+    try {
+      response = await fetch(url, { ...init, signal: signals.length ? AbortSignal.any(signals) : undefined });
+    } catch (error) {
+      if (context.signal?.aborted) throw cancelledError();
+      throw offlineError(context.baseUrl, error);
+    }
+    if (response.ok) return response;
+    let body: unknown;
+    try {
+      const text = await response.text();
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    throw errorFromResponse(response.status, body, context.resource);
+  }
+}

@@ -1,0 +1,231 @@
+// Turns the API's error body (spec 2.10) and network failures into IpcErrors a user can act on.
+import { ErrorCode } from '../../src-shared/error-codes.js';
+import type { ApiErrorBody } from '../../src-shared/api-types.js';
+import type { IpcError, IpcErrorCode } from '../../src-shared/ipc-contract.js';
+import { IpcFailure } from '../ipc/handler-registry.js';
+
+/** What a request was about, so a 404 can say what is missing. */
+export type ApiResource =
+  | 'transcription'
+  | 'transcript'
+  | 'audio'
+  | 'upload'
+  | 'review'
+  | 'analysis'
+  | 'dictionary'
+  | 'word'
+  | 'replacement'
+  | 'server';
+
+/** An API failure: an IpcFailure (so handlers can let it cross IPC as is) with the HTTP details kept. */
+export class ApiError extends IpcFailure {
+  constructor(
+    error: IpcError,
+    /** HTTP status; null for network failures and cancellation. */
+    readonly status: number | null,
+    /** The spec body's error_code, when the server sent one. */
+    readonly errorCode: number | null = null,
+    /** The server's own message, before it was rewritten for the user. */
+    readonly serverMessage: string | null = null,
+    /** For network failures: the system error code (ECONNREFUSED...), when known. */
+    readonly networkCode: string | null = null,
+  ) {
+    super(error);
+  }
+}
+
+export const UNAUTHORIZED_MESSAGE = 'The server refused the API key. Check the key in Settings → Servers.';
+
+// Spec field names -> the names the IPC contract uses, so the renderer can show an error next to its field.
+const CONTRACT_FIELDS: Record<string, string> = {
+  filename: 'paths',
+  dictionary_id: 'dictionaryId',
+  language: 'language',
+  transcription_model: 'model',
+  num_speakers: 'numSpeakers',
+  min_speakers: 'minSpeakers',
+  max_speakers: 'maxSpeakers',
+  words: 'words',
+  word: 'word',
+  reading: 'reading',
+  pattern: 'pattern',
+  replacement: 'replacement',
+  name: 'name',
+  is_temporary: 'isTemporary',
+  reviewed_text: 'segments',
+  page: 'page',
+};
+
+/** The request field a validation message names, in the contract's spelling; undefined when it names none. */
+export function fieldFromMessage(message: string): string | undefined {
+  // kikitori-server: `field "words.0.word" must ...`, `missing required field "filename"`, `unknown field "x"`.
+  const quoted = message.match(/(?:field|parameter) "([^"]+)"/);
+  if (quoted) {
+    const [head = '', ...rest] = quoted[1]!.split('.');
+    return [CONTRACT_FIELDS[head] ?? head, ...rest].join('.');
+  }
+  // `language: xx is not an ISO 639-1 code`, `min_speakers (3) must not be ...`, `language must be ...`.
+  const leading = message.match(/^([a-z_]+)(?=:|\s+\(|\s+must\b)/);
+  if (leading && CONTRACT_FIELDS[leading[1]!]) return CONTRACT_FIELDS[leading[1]!];
+  return undefined;
+}
+
+const NOT_FOUND: Record<ApiResource, string> = {
+  transcription: 'This transcription no longer exists on the server; it may have been deleted.',
+  transcript: 'The transcript is not ready yet. It appears once the transcription is COMPLETED.',
+  audio: 'The audio of this transcription is no longer on the server.',
+  upload: 'The server no longer knows this upload. Add the file again.',
+  review: 'No corrected text has been saved for this transcription yet.',
+  analysis: 'This analysis has not been requested yet.',
+  dictionary: 'This dictionary no longer exists on the server; it may have been deleted.',
+  word: 'This word is no longer in the dictionary.',
+  replacement: 'This replacement is no longer in the dictionary.',
+  server: 'The server does not offer this operation. Check the server address in Settings → Servers.',
+};
+
+function isErrorBody(value: unknown): value is ApiErrorBody {
+  return typeof value === 'object' && value !== null && typeof (value as ApiErrorBody).error_message === 'string';
+}
+
+/** Maps a non-2xx response to an ApiError with a message the user can act on. */
+export function errorFromResponse(status: number, body: unknown, resource: ApiResource): ApiError {
+  const parsed = isErrorBody(body) ? body : null;
+  const serverMessage = parsed?.error_message ?? null;
+  const errorCode = typeof parsed?.error_code === 'number' ? parsed.error_code : null;
+  const errorId = typeof parsed?.error_id === 'string' ? parsed.error_id : undefined;
+  const make = (code: IpcErrorCode, message: string, field?: string) =>
+    new ApiError({ code, message, ...(field ? { field } : {}), ...(errorId ? { errorId } : {}) }, status, errorCode, serverMessage);
+
+  if (status === 401) return make('unauthorized', UNAUTHORIZED_MESSAGE);
+  if (status === 403) {
+    if (errorCode === ErrorCode.EXPIRED_SIGNATURE) {
+      return make('forbidden', 'The download or upload link expired. Try again: Kikitori fetches a fresh one.');
+    }
+    if (errorCode === ErrorCode.INVALID_SIGNATURE) return make('forbidden', 'The server refused the link it issued. Try again.');
+    return make(
+      'forbidden',
+      errorCode === ErrorCode.ROLE_REQUIRED || errorCode === null
+        ? 'Your API key is not allowed to do this (deleting needs a key with the DELETE role). Ask your server administrator for such a key, then update it in Settings → Servers.'
+        : (serverMessage ?? 'The server refused this operation.'),
+    );
+  }
+  if (status === 404) {
+    const byCode: Partial<Record<number, ApiResource>> = {
+      [ErrorCode.TRANSCRIPTION_NOT_FOUND]: 'transcription',
+      [ErrorCode.DICTIONARY_NOT_FOUND]: 'dictionary',
+      [ErrorCode.WORD_NOT_FOUND]: 'word',
+      [ErrorCode.BLACKLIST_WORD_NOT_FOUND]: 'replacement',
+      [ErrorCode.REVIEW_NOT_FOUND]: 'review',
+      [ErrorCode.RESULT_NOT_READY]: 'transcript',
+      [ErrorCode.ANALYSIS_NOT_FOUND]: 'analysis',
+      [ErrorCode.ROUTE_NOT_FOUND]: 'server',
+    };
+    return make('not-found', NOT_FOUND[(errorCode !== null && byCode[errorCode]) || resource]);
+  }
+  if (status === 409) {
+    switch (errorCode) {
+      case ErrorCode.TRANSCRIPTION_NOT_COMPLETED:
+        return make('conflict', 'The transcription is not finished yet. Try again once it is COMPLETED.');
+      case ErrorCode.UPLOAD_NOT_COMPLETE:
+        return make('conflict', 'The audio has not finished uploading yet.');
+      case ErrorCode.TRANSCRIPTION_ALREADY_ENDED:
+        return make('conflict', 'This transcription has already ended. Add the file again to transcribe it again.');
+      case ErrorCode.UPLOAD_ALREADY_COMPLETED:
+        return make('conflict', 'This file was already uploaded.');
+      case ErrorCode.UPLOAD_CLOSED:
+        return make('conflict', 'The server closed this upload (it waited too long). Add the file again.');
+      default:
+        return make('conflict', serverMessage ?? 'The server refused the operation in the current state. Refresh and try again.');
+    }
+  }
+  if (status === 413) {
+    return make('too-large', serverMessage ? `The file is too large for the server. ${serverMessage}` : 'The file is too large for the server.');
+  }
+  if (status === 400 && (errorCode === ErrorCode.UNSUPPORTED_LANGUAGE || errorCode === ErrorCode.UNSUPPORTED_OPTION)) {
+    const message = serverMessage ?? 'The server cannot honour this language or option.';
+    return make('unsupported', message, fieldFromMessage(message) ?? (errorCode === ErrorCode.UNSUPPORTED_LANGUAGE ? 'language' : undefined));
+  }
+  if (status === 400 || status === 422) {
+    const message = serverMessage ?? 'The server refused the request as invalid.';
+    return make('validation', message, fieldFromMessage(message));
+  }
+  if (status >= 500) {
+    return make(
+      'server',
+      `The server had a problem and could not finish the request${errorId ? ` (error id ${errorId})` : ''}. Try again later; if it keeps happening, tell the server's administrator${errorId ? ', quoting the error id' : ''}.`,
+    );
+  }
+  // 415 and other 4xx: the app sent something the server does not take, which is a bug here.
+  return make('internal', `The server refused a request Kikitori made (HTTP ${status}${serverMessage ? `: ${serverMessage}` : ''}). Please report it.`);
+}
+
+/** The server could not be reached at all. */
+export function offlineError(baseUrl: string | null, cause?: unknown): ApiError {
+  let where = 'the server';
+  if (baseUrl) {
+    try {
+      where = `the server at ${new URL(baseUrl).host}`;
+    } catch {
+      where = `the server at ${baseUrl}`;
+    }
+  }
+  const networkCode = networkCodeOf(cause);
+  const reason = describeNetworkCause(networkCode, cause);
+  return new ApiError(
+    {
+      code: 'offline',
+      message: `Cannot reach ${where}${reason ? ` (${reason})` : ''}. Check your connection or the server address in Settings → Servers; transcripts already on this computer are still available.`,
+    },
+    null,
+    null,
+    null,
+    networkCode,
+  );
+}
+
+/** A server that is unavailable for a known reason (e.g. the embedded server is still starting). */
+export function unavailableError(reason: string): ApiError {
+  return new ApiError({ code: 'offline', message: reason }, null);
+}
+
+export function cancelledError(): ApiError {
+  return new ApiError({ code: 'cancelled', message: 'Cancelled.' }, null);
+}
+
+/** fetch wraps the system error (sometimes an AggregateError of several attempts) in `cause`. */
+export function networkCodeOf(error: unknown): string | null {
+  const seen = new Set<unknown>();
+  const visit = (value: unknown): string | null => {
+    if (!value || typeof value !== 'object' || seen.has(value)) return null;
+    seen.add(value);
+    const { code, cause, errors } = value as { code?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof code === 'string' && code) return code;
+    if (Array.isArray(errors)) for (const e of errors) { const found = visit(e); if (found) return found; }
+    return visit(cause);
+  };
+  return visit(error);
+}
+
+function describeNetworkCause(code: string | null, cause: unknown): string | null {
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'unknown host';
+    case 'ETIMEDOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return 'timed out';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'connection lost';
+    default:
+      return (cause as Error | undefined)?.name === 'TimeoutError' ? 'timed out' : null;
+  }
+}
+
+/** True for failures worth retrying: the network, or the server (5xx). Never a 4xx. */
+export function isRetryable(error: unknown): boolean {
+  return error instanceof ApiError && (error.error.code === 'offline' || (error.status !== null && error.status >= 500));
+}

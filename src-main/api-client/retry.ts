@@ -1,0 +1,36 @@
+// Exponential backoff with jitter, and an abortable sleep.
+
+export interface RetryPolicy {
+  /** Retries after the first attempt. */
+  retries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { retries: 3, baseDelayMs: 300, maxDelayMs: 5000 };
+
+/**
+ * Delay before retry number `attempt` (0-based): the exponential step, capped, half of it fixed and
+ * half random ("equal jitter"), so clients that failed together do not retry together yet never
+ * hammer the server with near-zero waits.
+ */
+export function backoffDelay(attempt: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>, random: () => number = Math.random): number {
+  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  return Math.round(step / 2 + (random() * step) / 2);
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,112 @@
+// The persisted upload queue.
+import type { IpcError, UploadJob, UploadOptions, UploadState } from '../../src-shared/ipc-contract.js';
+import type { CacheDb } from './database.js';
+
+export interface UploadRecord extends UploadJob {
+  options: UploadOptions;
+  uploadUrl: string | null;
+  uploadExpiresAt: string | null;
+  updatedAt: string;
+}
+
+interface Row {
+  id: string;
+  seq: number;
+  file_path: string;
+  file_name: string;
+  size: number;
+  sent_bytes: number;
+  state: UploadState;
+  options: string;
+  transcription_id: string | null;
+  upload_url: string | null;
+  upload_expires_at: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const fromRow = (r: Row): UploadRecord => ({
+  id: r.id,
+  filePath: r.file_path,
+  fileName: r.file_name,
+  size: r.size,
+  sentBytes: r.sent_bytes,
+  state: r.state,
+  transcriptionId: r.transcription_id,
+  error: r.error ? (JSON.parse(r.error) as IpcError) : null,
+  createdAt: r.created_at,
+  options: JSON.parse(r.options) as UploadOptions,
+  uploadUrl: r.upload_url,
+  uploadExpiresAt: r.upload_expires_at,
+  updatedAt: r.updated_at,
+});
+
+/** The UploadJob the renderer sees (no ticket URL: it is a credential). */
+export function uploadJobOf(r: UploadRecord): UploadJob {
+  return {
+    id: r.id,
+    filePath: r.filePath,
+    fileName: r.fileName,
+    size: r.size,
+    sentBytes: r.sentBytes,
+    state: r.state,
+    transcriptionId: r.transcriptionId,
+    error: r.error,
+    createdAt: r.createdAt,
+  };
+}
+
+export type UploadPatch = Partial<Pick<UploadRecord, 'sentBytes' | 'state' | 'transcriptionId' | 'uploadUrl' | 'uploadExpiresAt' | 'error'>>;
+
+const COLUMNS: Record<keyof UploadPatch, string> = {
+  sentBytes: 'sent_bytes',
+  state: 'state',
+  transcriptionId: 'transcription_id',
+  uploadUrl: 'upload_url',
+  uploadExpiresAt: 'upload_expires_at',
+  error: 'error',
+};
+
+export class UploadRepository {
+  constructor(private readonly db: CacheDb) {}
+
+  insert(job: Pick<UploadRecord, 'id' | 'filePath' | 'fileName' | 'size' | 'options' | 'createdAt'>): UploadRecord {
+    const seq = ((this.db.prepare('SELECT max(seq) AS m FROM uploads').get() as { m: number | null }).m ?? 0) + 1;
+    this.db
+      .prepare(
+        `INSERT INTO uploads (id, seq, file_path, file_name, size, state, options, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?)`,
+      )
+      .run(job.id, seq, job.filePath, job.fileName, job.size, JSON.stringify(job.options), job.createdAt, job.createdAt);
+    return this.get(job.id)!;
+  }
+
+  update(id: string, patch: UploadPatch): UploadRecord | null {
+    const entries = Object.entries(patch) as Array<[keyof UploadPatch, unknown]>;
+    if (entries.length > 0) {
+      const sets = entries.map(([key]) => `${COLUMNS[key]} = ?`);
+      const values = entries.map(([key, value]) => (key === 'error' ? (value ? JSON.stringify(value) : null) : value));
+      this.db.prepare(`UPDATE uploads SET ${sets.join(', ')}, updated_at = ? WHERE id = ?`).run(...values, new Date().toISOString(), id);
+    }
+    return this.get(id);
+  }
+
+  get(id: string): UploadRecord | null {
+    const row = this.db.prepare('SELECT * FROM uploads WHERE id = ?').get(id) as Row | undefined;
+    return row ? fromRow(row) : null;
+  }
+
+  list(): UploadRecord[] {
+    return (this.db.prepare('SELECT * FROM uploads ORDER BY seq').all() as Row[]).map(fromRow);
+  }
+
+  /** Jobs with work left, in queue order. */
+  unfinished(): UploadRecord[] {
+    return (this.db.prepare(`SELECT * FROM uploads WHERE state IN ('queued', 'uploading', 'starting') ORDER BY seq`).all() as Row[]).map(fromRow);
+  }
+
+  delete(id: string): void {
+    this.db.prepare('DELETE FROM uploads WHERE id = ?').run(id);
+  }
+}

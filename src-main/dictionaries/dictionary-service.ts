@@ -1,0 +1,134 @@
+// Dictionaries: read from the server into the cache (readable offline); changed only online.
+// Changes are refused offline rather than queued: they create server ids the app would have to
+// invent and remap (docs/decisions/0007-offline-edits.md).
+import type { ApiDictionary } from '../../src-shared/api-types.js';
+import type { DictionaryDetail, DictionarySummary } from '../../src-shared/ipc-contract.js';
+import { ApiError } from '../api-client/api-errors.js';
+import type { ApiClient } from '../api-client/api-client.js';
+import type { CacheStore } from '../cache/cache-store.js';
+import { IpcFailure } from '../ipc/handler-registry.js';
+import { parseReplacements, parseWords, type ImportKind } from './dictionary-import.js';
+
+/** Largest bulk request kikitori-server takes (docs/decisions/0003-limits.md). */
+const BULK_LIMIT = 1000;
+
+function offlineRefusal(): IpcFailure {
+  return new IpcFailure({
+    code: 'offline',
+    message: 'You are offline, and dictionary changes need the server: nothing was changed. Dictionaries on this computer can still be read and used once online.',
+  });
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export class DictionaryService {
+  constructor(
+    private readonly store: CacheStore,
+    private readonly client: ApiClient,
+  ) {}
+
+  async list(): Promise<DictionarySummary[]> {
+    try {
+      const items = await this.client.listAllDictionaries();
+      this.store.dictionaries.putList(items, true);
+      // List items omit is_temporary and the words: read those of new or changed dictionaries.
+      const stale = items.filter((d) => this.store.dictionaries.needsDetail(d));
+      for (let i = 0; i < stale.length; i += 4) {
+        await Promise.all(stale.slice(i, i + 4).map((d) => this.refresh(d.dictionary_id).catch(() => null)));
+      }
+    } catch (error) {
+      if (!(error instanceof ApiError && error.error.code === 'offline')) throw error;
+    }
+    return this.store.dictionaries.list();
+  }
+
+  async get(id: string): Promise<DictionaryDetail> {
+    try {
+      return await this.refresh(id);
+    } catch (error) {
+      if (error instanceof ApiError && error.error.code === 'not-found') this.store.dictionaries.delete(id);
+      if (!(error instanceof ApiError && error.error.code === 'offline')) throw error;
+      const cached = this.store.dictionaries.get(id);
+      if (cached) return cached;
+      throw new IpcFailure({ code: 'offline', message: 'This dictionary is not on this computer yet, and the server cannot be reached.' });
+    }
+  }
+
+  create(name: string, words: Array<{ word: string; reading?: string }> = []): Promise<DictionaryDetail> {
+    return this.change(async () => {
+      const created = await this.client.createDictionary({ name, ...(words.length ? { words: words.slice(0, BULK_LIMIT) } : {}) });
+      for (const part of chunks(words.slice(BULK_LIMIT), BULK_LIMIT)) await this.client.addWords(created.dictionary_id, part);
+      return words.length > BULK_LIMIT ? this.refresh(created.dictionary_id) : this.cache(created);
+    });
+  }
+
+  rename(id: string, name: string): Promise<DictionaryDetail> {
+    return this.change(async () => this.cache(await this.client.updateDictionary(id, { name })));
+  }
+
+  delete(id: string): Promise<void> {
+    return this.change(async () => {
+      try {
+        await this.client.deleteDictionary(id);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.error.code === 'not-found')) throw error;
+      }
+      this.store.dictionaries.delete(id);
+    });
+  }
+
+  addWords(id: string, words: Array<{ word: string; reading?: string }>): Promise<DictionaryDetail> {
+    return this.change(async () => {
+      for (const part of chunks(words, BULK_LIMIT)) await this.client.addWords(id, part);
+      return this.refresh(id);
+    });
+  }
+
+  removeWord(id: string, wordId: string): Promise<DictionaryDetail> {
+    return this.change(async () => {
+      await this.client.deleteWord(id, wordId);
+      return this.refresh(id);
+    });
+  }
+
+  addReplacements(id: string, replacements: Array<{ pattern: string; replacement: string }>): Promise<DictionaryDetail> {
+    return this.change(async () => {
+      for (const part of chunks(replacements, BULK_LIMIT)) await this.client.addBlacklistWords(id, part);
+      return this.refresh(id);
+    });
+  }
+
+  removeReplacement(id: string, replacementId: string): Promise<DictionaryDetail> {
+    return this.change(async () => {
+      await this.client.deleteBlacklistWord(id, replacementId);
+      return this.refresh(id);
+    });
+  }
+
+  /** Parses first, so a bad line refuses the whole import before anything is sent. */
+  import(id: string, text: string, kind: ImportKind): Promise<DictionaryDetail> {
+    return kind === 'words' ? this.addWords(id, parseWords(text)) : this.addReplacements(id, parseReplacements(text));
+  }
+
+  private async refresh(id: string): Promise<DictionaryDetail> {
+    return this.cache(await this.client.getDictionary(id));
+  }
+
+  private cache(dictionary: ApiDictionary): DictionaryDetail {
+    this.store.dictionaries.putDetail(dictionary);
+    return this.store.dictionaries.get(dictionary.dictionary_id)!;
+  }
+
+  private async change<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof ApiError && error.error.code === 'offline') throw offlineRefusal();
+      throw error;
+    }
+  }
+}

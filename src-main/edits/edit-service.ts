@@ -1,0 +1,172 @@
+// Transcript corrections: saved locally at once, queued in the outbox, and sent to the server through
+// POST /review when it can be reached, in order, refusing to overwrite a correction someone else saved
+// meanwhile (docs/decisions/0007-offline-edits.md).
+import type { IpcError, TranscriptDetail } from '../../src-shared/ipc-contract.js';
+import { ApiError } from '../api-client/api-errors.js';
+import type { ApiClient } from '../api-client/api-client.js';
+import type { CacheStore } from '../cache/cache-store.js';
+import type { OutboxEntry } from '../cache/outbox-repository.js';
+import type { UserNotification } from '../host-capabilities.js';
+import { IpcFailure } from '../ipc/handler-registry.js';
+import type { TranscriptService } from '../transcripts/transcript-service.js';
+import { applyEdits, editsFromReviewedText, mergeEdits, reviewedTextOf } from './transcript-edits.js';
+
+/** What the change was made against: the server's corrected text at the time, when it was known. */
+export interface ReviewBase {
+  known: boolean;
+  text: string | null;
+}
+
+export interface ReviewPayload {
+  reviewedText: string;
+}
+
+export interface FlushResult {
+  sent: number;
+  conflicts: number;
+  /** Stopped because the server could not be reached (or refused the key); the rest waits. */
+  interrupted: boolean;
+}
+
+export interface EditServiceOptions {
+  store: CacheStore;
+  client: ApiClient;
+  transcripts: TranscriptService;
+  notify: (notification: UserNotification) => void;
+  onChanged: (ids: string[]) => void;
+  /** False when the server is known to be unreachable: saving then skips the attempt to send. */
+  isOnline?: () => boolean;
+}
+
+export class EditService {
+  private flushing: Promise<FlushResult> | null = null;
+  private again = false;
+
+  constructor(private readonly options: EditServiceOptions) {}
+
+  /** Saves corrected segment texts; word timing is kept where the words still match. */
+  async edit(id: string, changes: Array<{ id: number; text: string }>): Promise<TranscriptDetail> {
+    const { store, transcripts } = this.options;
+    let server = store.documents.get(id);
+    if (!server) {
+      try {
+        server = await transcripts.ensureDocument(id);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+      }
+    }
+    if (!server) throw new IpcFailure({ code: 'conflict', message: 'This transcript cannot be edited until it is COMPLETED and on this computer.' });
+    const known = new Set(server.segments.map((s) => s.id));
+    const unknown = changes.find((c) => !known.has(c.id));
+    if (unknown) throw new IpcFailure({ code: 'validation', field: 'segments', message: `The transcript has no segment ${unknown.id}. Reload it and try again.` });
+
+    const edits = mergeEdits(server, store.edits.segmentEdits(id), changes);
+    const serverReview = store.edits.serverReview(id);
+    const base: ReviewBase = { known: serverReview !== undefined, text: serverReview ?? null };
+    const reviewedText = reviewedTextOf(applyEdits(server, new Map(edits.map((e) => [e.segmentId, e]))));
+    store.db.transaction(() => {
+      store.edits.replaceSegmentEdits(id, edits);
+      store.outbox.enqueue('review', id, { reviewedText } satisfies ReviewPayload, base);
+    })();
+    transcripts.reindexTranscript(id);
+    this.options.onChanged([id]);
+    // Offline, the poller flushes when the server answers again; no need to wait for retries here.
+    if (this.options.isOnline?.() !== false) await this.flush();
+    return transcripts.detailFromCache(id);
+  }
+
+  /** Sends queued changes in order. Never throws: failures stay on their entries. */
+  flush(): Promise<FlushResult> {
+    if (this.flushing) {
+      this.again = true;
+      return this.flushing;
+    }
+    this.flushing = (async () => {
+      let total: FlushResult = { sent: 0, conflicts: 0, interrupted: false };
+      do {
+        this.again = false;
+        const result = await this.flushOnce();
+        total = { sent: total.sent + result.sent, conflicts: total.conflicts + result.conflicts, interrupted: result.interrupted };
+      } while (this.again && !total.interrupted);
+      return total;
+    })().finally(() => (this.flushing = null));
+    return this.flushing;
+  }
+
+  /**
+   * Settles a conflict: 'local' sends this machine's correction over the server's; 'server' drops the
+   * local correction and shows the server's.
+   */
+  async resolveConflict(id: string, keep: 'local' | 'server'): Promise<TranscriptDetail> {
+    const { store, transcripts } = this.options;
+    const entry = store.outbox.forTarget('review', id);
+    if (entry) {
+      if (keep === 'local') {
+        const current = store.edits.serverReview(id);
+        store.outbox.enqueue('review', id, entry.payload, { known: current !== undefined, text: current ?? null } satisfies ReviewBase);
+      } else {
+        store.outbox.remove(entry.seq);
+        const server = store.documents.get(id);
+        const text = store.edits.serverReview(id);
+        store.edits.replaceSegmentEdits(id, server && text ? (editsFromReviewedText(server, text) ?? []) : []);
+        transcripts.reindexTranscript(id);
+      }
+    }
+    this.options.onChanged([id]);
+    if (keep === 'local') await this.flush();
+    return transcripts.detailFromCache(id);
+  }
+
+  private async flushOnce(): Promise<FlushResult> {
+    const { store, client } = this.options;
+    const result: FlushResult = { sent: 0, conflicts: 0, interrupted: false };
+    const changed: string[] = [];
+    for (const entry of store.outbox.pending() as Array<OutboxEntry<ReviewPayload, ReviewBase>>) {
+      try {
+        const current = (await client.getReview(entry.targetId))?.reviewed_text ?? null;
+        store.edits.setServerReview(entry.targetId, current);
+        if (entry.base?.known && current !== entry.base.text && current !== entry.payload.reviewedText) {
+          this.conflict(entry, {
+            code: 'conflict',
+            message:
+              'This transcript was corrected on the server by someone else while your changes waited to be sent. Your version is kept on this computer and was not sent; save again to replace the server’s version with yours.',
+          });
+          result.conflicts++;
+          changed.push(entry.targetId);
+          continue;
+        }
+        await client.saveReview(entry.targetId, entry.payload.reviewedText);
+        store.edits.setServerReview(entry.targetId, entry.payload.reviewedText);
+        store.outbox.removeIfUnchanged(entry);
+        result.sent++;
+        changed.push(entry.targetId);
+      } catch (error) {
+        const ipcError: IpcError =
+          error instanceof IpcFailure ? error.error : { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+        if (ipcError.code === 'offline' || ipcError.code === 'unauthorized' || ipcError.code === 'server' || ipcError.code === 'cancelled' || ipcError.code === 'internal') {
+          // Transient, or fixable in Settings: keep the order, try again later.
+          store.outbox.markAttempt(entry.seq, ipcError);
+          result.interrupted = true;
+          break;
+        }
+        this.conflict(entry, {
+          ...ipcError,
+          message:
+            ipcError.code === 'not-found'
+              ? 'This transcript was deleted on the server, so your corrections could not be sent. They remain on this computer.'
+              : `Your corrections could not be sent: ${ipcError.message}`,
+        });
+        result.conflicts++;
+        changed.push(entry.targetId);
+      }
+    }
+    if (changed.length > 0) this.options.onChanged([...new Set(changed)]);
+    return result;
+  }
+
+  private conflict(entry: OutboxEntry, error: IpcError) {
+    this.options.store.outbox.markConflict(entry.seq, error);
+    const name = this.options.store.transcriptions.get(entry.targetId)?.name ?? 'A transcript';
+    this.options.notify({ title: 'Corrections not sent', body: `${name}: ${error.message}`, transcriptionId: entry.targetId });
+  }
+}

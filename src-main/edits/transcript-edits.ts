@@ -1,0 +1,63 @@
+// Local corrections of a transcript: how they overlay the server's document, how they become the
+// review text the server stores, and how a review text from the server becomes corrections again.
+import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
+import type { SegmentEdit } from '../cache/edit-repository.js';
+import { retimeWords } from './word-timing.js';
+
+/** The document with corrected segments and speaker display names applied. */
+export function applyEdits(
+  document: TranscriptDocument,
+  edits: Map<number, SegmentEdit>,
+  speakerNames: Record<string, string> = {},
+): TranscriptDocument {
+  const segments = document.segments.map((s) => {
+    const edit = edits.get(s.id);
+    const speaker = s.speaker !== null ? (speakerNames[s.speaker] ?? s.speaker) : null;
+    return edit ? { ...s, speaker, text: edit.text, words: edit.words } : { ...s, speaker };
+  });
+  const changed = edits.size > 0;
+  return {
+    ...document,
+    segments,
+    text: changed ? segments.map((s) => s.text).filter(Boolean).join(' ') : document.text,
+  };
+}
+
+/**
+ * The text saved through POST /review: one line per segment, in order (empty segments keep their
+ * line), so another machine can map it back onto segments (docs/decisions/0007-offline-edits.md).
+ */
+export function reviewedTextOf(document: TranscriptDocument): string {
+  return document.segments.map((s) => s.text.replace(/\s*\n\s*/g, ' ')).join('\n');
+}
+
+/**
+ * Merges new segment texts into the existing edits. Timing always starts from the server's words,
+ * which carry real times. Edits that bring a segment back to the server's text disappear.
+ */
+export function mergeEdits(server: TranscriptDocument, existing: Map<number, SegmentEdit>, changes: Array<{ id: number; text: string }>): SegmentEdit[] {
+  const merged = new Map(existing);
+  const byId = new Map(server.segments.map((s) => [s.id, s]));
+  for (const change of changes) {
+    const segment = byId.get(change.id);
+    if (!segment) continue;
+    const text = change.text.replace(/\s+/g, ' ').trim();
+    if (text === segment.text) merged.delete(change.id);
+    else merged.set(change.id, { segmentId: change.id, text, words: retimeWords(segment, text) });
+  }
+  return [...merged.values()].sort((a, b) => a.segmentId - b.segmentId);
+}
+
+/**
+ * Corrections encoded in a review text saved elsewhere. Null when the text does not have one line per
+ * segment (saved by another client in another shape): it cannot be mapped onto segments then.
+ */
+export function editsFromReviewedText(server: TranscriptDocument, reviewedText: string): SegmentEdit[] | null {
+  const lines = reviewedText.split('\n');
+  if (lines.length !== server.segments.length) return null;
+  return mergeEdits(
+    server,
+    new Map(),
+    server.segments.map((s, i) => ({ id: s.id, text: lines[i]! })),
+  );
+}

@@ -1,0 +1,251 @@
+// The kikitori-server the app runs for itself: a child process on 127.0.0.1 with a random port and a
+// data dir under the app's user data. It makes its own API key once (`keys create`), kept encrypted
+// through the SecretBox, waits for the "listening on" line, restarts the server if it dies, and stops
+// it on quit. The command is injected: Electron runs process.execPath with ELECTRON_RUN_AS_NODE=1,
+// tests plain node, both pointing at bin/kikitori-server.js.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { ApiConnection } from '../api-client/api-client.js';
+import type { SecretBox } from '../settings/secret-box.js';
+
+const run = promisify(execFile);
+
+export interface ServerCommand {
+  command: string;
+  /** Arguments before the subcommand, e.g. ['/app/bin/kikitori-server.js']. */
+  args: string[];
+  env?: Record<string, string>;
+}
+
+export type EmbeddedServerStatus =
+  | { state: 'stopped' }
+  | { state: 'starting' }
+  | { state: 'running'; url: string }
+  | { state: 'crashed'; detail: string; restartInMs: number };
+
+export interface EmbeddedServerOptions {
+  command: ServerCommand;
+  /** The server's data dir (database, audio, transcripts). */
+  dataDir: string;
+  /** Where the encrypted API key is kept. */
+  keyFile: string;
+  secrets: SecretBox;
+  /** Extra environment for `serve` (e.g. KIKITORI_UPLOAD_URL_TTL in tests). */
+  serveEnv?: Record<string, string>;
+  startTimeoutMs?: number;
+  /** Delay before restart number `attempt` (0-based) after a crash. */
+  restartDelayMs?: (attempt: number) => number;
+  onStatus?: (status: EmbeddedServerStatus) => void;
+}
+
+const LOCAL_TEAM = 'local';
+const LOCAL_USER = 'local';
+
+export class EmbeddedServer {
+  private child: ChildProcess | null = null;
+  private currentUrl: string | null = null;
+  private key: string | null = null;
+  private stopping = false;
+  private crashes = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private starting: Promise<void> | null = null;
+  private state: EmbeddedServerStatus = { state: 'stopped' };
+  private output: string[] = [];
+
+  constructor(private readonly options: EmbeddedServerOptions) {}
+
+  get url(): string | null {
+    return this.currentUrl;
+  }
+
+  /** The server process, while it runs. */
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  get status(): EmbeddedServerStatus {
+    return this.state;
+  }
+
+  /** For the API client: where to reach the server, or why it cannot be reached yet. */
+  connection(): ApiConnection | { unavailable: string } {
+    if (this.currentUrl && this.key) return { baseUrl: this.currentUrl, apiKey: this.key };
+    switch (this.state.state) {
+      case 'crashed':
+        return { unavailable: `The transcription server on this computer stopped (${this.state.detail}); restarting it.` };
+      case 'stopped':
+        return { unavailable: 'The transcription server on this computer is not running.' };
+      default:
+        return { unavailable: 'The transcription server on this computer is starting…' };
+    }
+  }
+
+  /** Starts the server (making the API key the first time) and resolves once it listens. */
+  start(): Promise<void> {
+    this.stopping = false;
+    if (this.child && this.currentUrl) return Promise.resolve(); // already running
+    if (!this.starting) {
+      this.starting = this.startOnce().finally(() => (this.starting = null));
+    }
+    return this.starting;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
+    await this.starting?.catch(() => {});
+    const child = this.child;
+    this.child = null;
+    this.currentUrl = null;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    this.setStatus({ state: 'stopped' });
+  }
+
+  /** The last lines the server printed, for diagnostics. */
+  recentOutput(): string {
+    return this.output.join('\n');
+  }
+
+  private async startOnce(): Promise<void> {
+    this.setStatus({ state: 'starting' });
+    await fsp.mkdir(this.options.dataDir, { recursive: true });
+    this.key ??= await this.loadKey();
+    if (!this.key) this.key = await this.createKey();
+    await this.spawnServer();
+    // A key from an earlier data dir (deleted since) is refused: make a new one.
+    if (!(await this.keyAccepted())) {
+      this.key = await this.createKey();
+    }
+    this.setStatus({ state: 'running', url: this.currentUrl! });
+  }
+
+  private async loadKey(): Promise<string | null> {
+    try {
+      const sealed = await fsp.readFile(this.options.keyFile);
+      return this.options.secrets.decrypt(sealed);
+    } catch {
+      return null;
+    }
+  }
+
+  private async createKey(): Promise<string> {
+    const { command, args, env } = this.options.command;
+    const { stdout } = await run(
+      command,
+      [...args, 'keys', 'create', '--data-dir', this.options.dataDir, '--team', LOCAL_TEAM, '--user', LOCAL_USER, '--user-name', 'This computer', '--role', 'DELETE'],
+      { env: { ...process.env, ...env } },
+    );
+    const key = stdout.trim().split('\n').at(-1)?.trim();
+    if (!key) throw new Error('kikitori-server did not print an API key.');
+    // Without protected storage the key lives in memory only; a new one is made at the next start.
+    if (this.options.secrets.isAvailable()) {
+      await fsp.mkdir(path.dirname(this.options.keyFile), { recursive: true });
+      await fsp.writeFile(this.options.keyFile, this.options.secrets.encrypt(key), { mode: 0o600 });
+    }
+    return key;
+  }
+
+  private async keyAccepted(): Promise<boolean> {
+    try {
+      const response = await fetch(`${this.currentUrl}/api/v1/transcriptions?page=1`, { headers: { 'x-api-key': this.key! }, signal: AbortSignal.timeout(10_000) });
+      await response.arrayBuffer();
+      return response.status !== 401;
+    } catch {
+      return true; // a network hiccup on loopback is not a verdict on the key
+    }
+  }
+
+  private spawnServer(): Promise<void> {
+    const { command, args, env } = this.options.command;
+    const child = spawn(command, [...args, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', this.options.dataDir], {
+      env: { ...process.env, KIKITORI_LOG_LEVEL: 'warn', ...env, ...this.options.serveEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    this.output = [];
+    const remember = (chunk: Buffer) => {
+      this.output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      if (this.output.length > 50) this.output.splice(0, this.output.length - 50);
+    };
+    child.stderr!.on('data', remember);
+    return new Promise<void>((resolve, reject) => {
+      let stdout = '';
+      let ready = false;
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`kikitori-server did not start within ${(this.options.startTimeoutMs ?? 60_000) / 1000} s.\n${this.recentOutput()}`));
+      }, this.options.startTimeoutMs ?? 60_000);
+      child.stdout!.on('data', (chunk: Buffer) => {
+        remember(chunk);
+        if (ready) return;
+        stdout += chunk.toString('utf8');
+        const match = stdout.match(/listening on (http:\/\/\S+)/);
+        if (match) {
+          ready = true;
+          clearTimeout(timer);
+          this.currentUrl = match[1]!;
+          resolve();
+        }
+      });
+      child.once('error', (error) => {
+        clearTimeout(timer);
+        if (!ready) reject(error);
+      });
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        if (!ready) {
+          reject(new Error(`kikitori-server exited (${signal ?? code}) before it was ready.\n${this.recentOutput()}`));
+          return;
+        }
+        if (this.child === child) this.onUnexpectedExit(signal ?? String(code));
+      });
+    });
+  }
+
+  private onUnexpectedExit(how: string) {
+    this.child = null;
+    this.currentUrl = null;
+    if (this.stopping) return;
+    const delay = this.options.restartDelayMs?.(this.crashes) ?? Math.min(30_000, 1000 * 2 ** this.crashes);
+    this.crashes++;
+    this.setStatus({ state: 'crashed', detail: `exit ${how}`, restartInMs: delay });
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (this.stopping) return;
+      this.start().then(
+        () => {
+          // Stable for a minute: the next crash starts the backoff over.
+          setTimeout(() => {
+            if (this.child && this.state.state === 'running') this.crashes = 0;
+          }, 60_000).unref();
+        },
+        (error: unknown) => this.onUnexpectedExit(error instanceof Error ? error.message.split('\n')[0]! : String(error)),
+      );
+    }, delay);
+    this.restartTimer.unref?.();
+  }
+
+  private setStatus(status: EmbeddedServerStatus) {
+    this.state = status;
+    this.options.onStatus?.(status);
+  }
+}
+
+/** The server launcher in this checkout / app bundle: bin/kikitori-server.js two levels above src-main's build. */
+export function defaultServerScript(fromDir: string): string | null {
+  for (let dir = fromDir, i = 0; i < 6; i++, dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'bin', 'kikitori-server.js');
+    if (fs.existsSync(candidate)) return candidate;
+  }
+  return null;
+}

@@ -1,0 +1,120 @@
+// Everything that belongs to one server profile: its cache database and files, the API client, the
+// upload queue, the poller and the services on top. Switching profiles stops one session and starts
+// another; each keeps its own cache, so switching back is instant and offline-capable.
+import path from 'node:path';
+import type { ServerProfile } from '../src-shared/ipc-contract.js';
+import { AnalysisService } from './analyses/analysis-service.js';
+import { ApiClient, type ConnectionProvider } from './api-client/api-client.js';
+import type { RetryPolicy } from './api-client/retry.js';
+import { openCacheStore, type CacheStore } from './cache/cache-store.js';
+import { DictionaryService } from './dictionaries/dictionary-service.js';
+import { EditService } from './edits/edit-service.js';
+import type { UserNotification } from './host-capabilities.js';
+import type { EventSink } from './ipc/handler-registry.js';
+import { PeaksCache } from './peaks/peaks.js';
+import { SyncEngine, type SyncIntervals } from './sync/sync-engine.js';
+import { TranscriptService } from './transcripts/transcript-service.js';
+import { UploadManager } from './uploads/upload-manager.js';
+
+export interface ProfileSessionOptions {
+  profile: ServerProfile;
+  /** This profile's directory: cache.sqlite, audio/, peaks/. */
+  dir: string;
+  connection: ConnectionProvider;
+  emit: EventSink;
+  notify: (notification: UserNotification) => void;
+  syncIntervals?: Partial<SyncIntervals>;
+  retry?: Partial<RetryPolicy>;
+  uploadConcurrency?: number;
+}
+
+export class ProfileSession {
+  readonly profile: ServerProfile;
+  readonly store: CacheStore;
+  readonly client: ApiClient;
+  readonly transcripts: TranscriptService;
+  readonly edits: EditService;
+  readonly analyses: AnalysisService;
+  readonly dictionaries: DictionaryService;
+  readonly uploads: UploadManager;
+  readonly sync: SyncEngine;
+  readonly peaks: PeaksCache;
+  /** Aborts long work (peaks, downloads) when the session stops. */
+  private readonly lifetime = new AbortController();
+
+  constructor(options: ProfileSessionOptions) {
+    const { emit } = options;
+    this.profile = options.profile;
+    this.store = openCacheStore(path.join(options.dir, 'cache.sqlite'));
+    // The poller hears about reachability from every request, whoever made it.
+    let sync: SyncEngine | null = null;
+    this.client = new ApiClient({
+      connection: options.connection,
+      retry: options.retry,
+      onReachability: (r) => sync?.setReachability(r),
+    });
+    this.peaks = new PeaksCache(path.join(options.dir, 'peaks'));
+    const changed = (ids: string[]) => emit('transcripts:changed', { ids });
+    this.transcripts = new TranscriptService({
+      store: this.store,
+      client: this.client,
+      audioDir: path.join(options.dir, 'audio'),
+      onChanged: changed,
+      onForget: (id) => void this.peaks.delete(id),
+    });
+    this.edits = new EditService({
+      store: this.store,
+      client: this.client,
+      transcripts: this.transcripts,
+      notify: options.notify,
+      onChanged: changed,
+      isOnline: () => this.sync.isOnline(),
+    });
+    this.analyses = new AnalysisService({
+      store: this.store,
+      client: this.client,
+      onChanged: (id, kind, language) => emit('analysis:changed', { id, kind, language }),
+    });
+    this.dictionaries = new DictionaryService(this.store, this.client);
+    this.uploads = new UploadManager({
+      uploads: this.store.uploads,
+      client: this.client,
+      concurrency: options.uploadConcurrency ?? 2,
+      onChange: (job) => emit('uploads:changed', job),
+      keepAudio: (id, file) => this.transcripts.keepUploadedAudio(id, file),
+      onStarted: (transcription) => {
+        this.transcripts.record(transcription);
+        this.sync.kick();
+      },
+    });
+    this.sync = sync = new SyncEngine({
+      profileId: this.profile.id,
+      store: this.store,
+      client: this.client,
+      transcripts: this.transcripts,
+      analyses: this.analyses,
+      emit,
+      notify: options.notify,
+      intervals: options.syncIntervals,
+      onOnline: () => {
+        this.uploads.kick();
+        this.edits.flush().catch(() => {});
+      },
+    });
+  }
+
+  get signal(): AbortSignal {
+    return this.lifetime.signal;
+  }
+
+  start(): void {
+    this.uploads.start();
+    this.sync.start();
+  }
+
+  async stop(): Promise<void> {
+    this.lifetime.abort();
+    await Promise.all([this.sync.stop(), this.uploads.stop()]);
+    this.store.close();
+  }
+}

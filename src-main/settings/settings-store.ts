@@ -1,0 +1,77 @@
+// The typed settings: the contract's Settings plus the server profiles. Remote profiles keep their
+// API key only as SecretBox output (base64), never in clear.
+import type { ServerProfile, Settings } from '../../src-shared/ipc-contract.js';
+
+export interface StoredProfile extends ServerProfile {
+  kind: 'remote';
+  /** base64 of SecretBox.encrypt(apiKey). */
+  encryptedApiKey: string;
+}
+
+export interface SettingsData {
+  settings: Settings;
+  profiles: StoredProfile[];
+}
+
+/** Where settings persist. conf in tests, electron-store in the app. */
+export interface SettingsStore {
+  read(): SettingsData;
+  write(data: SettingsData): void;
+}
+
+export const EMBEDDED_PROFILE_ID = 'embedded';
+
+export function defaultSettingsData(locale = 'en'): SettingsData {
+  return {
+    settings: {
+      activeProfileId: EMBEDDED_PROFILE_ID,
+      uiLanguage: locale.toLowerCase().startsWith('ja') ? 'ja' : 'en',
+      defaults: { language: null, model: 'default', numSpeakers: null },
+      playbackRate: 1,
+      notifications: true,
+    },
+    profiles: [],
+  };
+}
+
+const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
+
+/** JSON schema of SettingsData (conf and electron-store validate every write with it). */
+export const settingsSchema = {
+  settings: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['activeProfileId', 'uiLanguage', 'defaults', 'playbackRate', 'notifications'],
+    properties: {
+      activeProfileId: { type: 'string', minLength: 1 },
+      uiLanguage: { enum: ['en', 'ja'] },
+      defaults: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['language', 'model', 'numSpeakers'],
+        properties: {
+          language: nullable({ type: 'string', pattern: '^[a-z]{2}$' }),
+          model: { enum: ['default', 'diarization-high'] },
+          numSpeakers: nullable({ type: 'integer', minimum: 1, maximum: 99 }),
+        },
+      },
+      playbackRate: { type: 'number', minimum: 0.25, maximum: 4 },
+      notifications: { type: 'boolean' },
+    },
+  },
+  profiles: {
+    type: 'array',
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['id', 'name', 'kind', 'baseUrl', 'encryptedApiKey'],
+      properties: {
+        id: { type: 'string', minLength: 1 },
+        name: { type: 'string', minLength: 1, maxLength: 100 },
+        kind: { const: 'remote' },
+        baseUrl: { type: 'string', pattern: '^https?://' },
+        encryptedApiKey: { type: 'string', minLength: 1 },
+      },
+    },
+  },
+} as const;

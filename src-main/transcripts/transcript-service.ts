@@ -1,0 +1,338 @@
+// Transcripts as the app shows them: cached records and documents, with local corrections and speaker
+// names applied; the server's copies are fetched into the cache when needed.
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import mime from 'mime-types';
+import type { ApiTranscription } from '../../src-shared/api-types.js';
+import type { TranscriptDetail, TranscriptFilter, TranscriptionSummary } from '../../src-shared/ipc-contract.js';
+import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
+import { ApiError } from '../api-client/api-errors.js';
+import type { ApiClient } from '../api-client/api-client.js';
+import type { CacheStore } from '../cache/cache-store.js';
+import type { CachedTranscription } from '../cache/transcription-repository.js';
+import { applyEdits, editsFromReviewedText } from '../edits/transcript-edits.js';
+import { IpcFailure } from '../ipc/handler-registry.js';
+import { mediaUrlOf } from '../media-response.js';
+
+export interface TranscriptServiceOptions {
+  store: CacheStore;
+  client: ApiClient;
+  /** Where audio is kept for offline playback (one profile's). */
+  audioDir: string;
+  /** Told when cached transcriptions changed, so the renderer can refresh them. */
+  onChanged: (ids: string[]) => void;
+  /** Told when a transcription leaves the cache, to drop derived files (peaks). */
+  onForget?: (id: string) => void;
+}
+
+const REVIEW_REFRESH_MS = 30_000;
+
+/** Whether a signed URL can still be used for a while: its `expires` (unix seconds) is a minute away. */
+export function signedUrlUsable(url: string | null, syncedAt: string, now = Date.now()): boolean {
+  if (!url) return false;
+  let expires: number | null = null;
+  try {
+    const raw = new URL(url).searchParams.get('expires');
+    expires = raw && /^\d+$/.test(raw) ? Number(raw) * 1000 : null;
+  } catch {
+    return false;
+  }
+  // Servers that do not say when their URLs expire: trust them for five minutes after reading them.
+  return expires !== null ? expires - now > 60_000 : now - Date.parse(syncedAt) < 5 * 60_000;
+}
+
+export class TranscriptService {
+  private readonly store: CacheStore;
+  private readonly client: ApiClient;
+  private readonly downloads = new Map<string, Promise<string>>();
+  private readonly documentFetches = new Map<string, Promise<TranscriptDocument | null>>();
+  private readonly reviewCheckedAt = new Map<string, number>();
+
+  constructor(private readonly options: TranscriptServiceOptions) {
+    this.store = options.store;
+    this.client = options.client;
+  }
+
+  summaryOf(t: CachedTranscription, speakers?: number, audioCached?: boolean): TranscriptionSummary {
+    const processing = t.status === 'CONVERTING' || t.status === 'IN_PROGRESS';
+    return {
+      id: t.id,
+      name: t.name,
+      status: t.status,
+      progress: processing ? t.progress : null,
+      duration: t.duration,
+      speakingDuration: t.speakingDuration,
+      // A document without speaker labels was not separated: fall back to what was asked for.
+      speakers: speakers || t.numSpeakers,
+      languages: t.languages,
+      model: t.model,
+      userName: t.userName,
+      createdAt: t.createdAt,
+      updatedAt: t.updatedAt,
+      failureReason: t.failureReason,
+      audioCached: audioCached ?? this.store.audio.get(t.id) !== null,
+    };
+  }
+
+  list(request: { filter?: TranscriptFilter; offset?: number; limit?: number }): { items: TranscriptionSummary[]; total: number } {
+    const filter = request.filter ?? {};
+    const text = filter.text?.trim();
+    const { items, total } = this.store.transcriptions.list({
+      statuses: filter.status,
+      language: filter.language,
+      ...(text ? { ids: this.store.search.matchingTranscriptionIds(text), nameContains: text } : {}),
+      offset: request.offset,
+      limit: request.limit,
+    });
+    const ids = items.map((t) => t.id);
+    const speakers = this.store.documents.speakerCounts(ids);
+    const audio = this.store.audio.cachedAmong(ids);
+    return { items: items.map((t) => this.summaryOf(t, speakers.get(t.id), audio.has(t.id))), total };
+  }
+
+  /** Records a server body in the cache and says so. */
+  record(t: ApiTranscription): void {
+    const change = this.store.transcriptions.upsertFromApi(t);
+    if (change.changed) this.options.onChanged([t.transcription_id]);
+  }
+
+  /** The cached record, fetched from the server when it is not cached yet. */
+  async ensureRecord(id: string): Promise<CachedTranscription> {
+    const cached = this.store.transcriptions.get(id);
+    if (cached) return cached;
+    try {
+      this.record(await this.client.getTranscription(id));
+    } catch (error) {
+      if (error instanceof ApiError && error.error.code === 'offline') {
+        throw new IpcFailure({ code: 'not-found', message: 'This transcription is not on this computer, and the server cannot be reached to fetch it.' });
+      }
+      throw error;
+    }
+    return this.store.transcriptions.get(id)!;
+  }
+
+  /** The record with fresh signed URLs (read again from the server when the cached ones are too old). */
+  async freshRecord(id: string): Promise<CachedTranscription> {
+    this.record(await this.client.getTranscription(id));
+    return this.store.transcriptions.get(id)!;
+  }
+
+  async detail(id: string): Promise<TranscriptDetail> {
+    const record = await this.ensureRecord(id);
+    let server = this.store.documents.get(id);
+    if (!server && record.status === 'COMPLETED') {
+      try {
+        server = await this.ensureDocument(id);
+      } catch (error) {
+        // Offline or failing: show what is cached, the document appears once it can be fetched.
+        if (!(error instanceof ApiError)) throw error;
+      }
+    } else if (server && !this.store.outbox.hasEntriesFor(id)) {
+      this.refreshReviewInBackground(id);
+    }
+    return this.detailFromCache(id, server);
+  }
+
+  /** What is cached, without touching the network. */
+  detailFromCache(id: string, server = this.store.documents.get(id)): TranscriptDetail {
+    const record = this.store.transcriptions.get(id);
+    if (!record) throw new IpcFailure({ code: 'not-found', message: 'This transcription is no longer on this computer.' });
+    const speakerNames = this.store.edits.speakerNames(id);
+    const document = server ? applyEdits(server, this.store.edits.segmentEdits(id), speakerNames) : null;
+    const speakers = server ? new Set(server.segments.map((s) => s.speaker).filter(Boolean)).size : undefined;
+    return {
+      summary: this.summaryOf(record, speakers),
+      document,
+      speakerNames,
+      unsyncedEdits: this.store.outbox.hasEntriesFor(id),
+    };
+  }
+
+  /** The server's document (without local edits), downloaded into the cache if needed. */
+  ensureDocument(id: string): Promise<TranscriptDocument | null> {
+    const cached = this.store.documents.get(id);
+    if (cached) return Promise.resolve(cached);
+    let pending = this.documentFetches.get(id);
+    if (!pending) {
+      pending = this.fetchDocument(id).finally(() => this.documentFetches.delete(id));
+      this.documentFetches.set(id, pending);
+    }
+    return pending;
+  }
+
+  private async fetchDocument(id: string): Promise<TranscriptDocument | null> {
+    let record = await this.ensureRecord(id);
+    if (record.status !== 'COMPLETED') return null;
+    if (!signedUrlUsable(record.transcriptionPath, record.syncedAt)) record = await this.freshRecord(id);
+    let document: TranscriptDocument;
+    try {
+      document = await this.client.downloadTranscript(record.transcriptionPath!);
+    } catch (error) {
+      // A URL that expired or points at an old address (the embedded server restarted): once more, fresh.
+      if (!(error instanceof ApiError) || (error.status !== 403 && error.error.code !== 'offline')) throw error;
+      record = await this.freshRecord(id);
+      if (!record.transcriptionPath) return null;
+      document = await this.client.downloadTranscript(record.transcriptionPath);
+    }
+    // Cached and indexed together, so nothing sees the document before search can find it.
+    this.store.db.transaction(() => {
+      this.store.documents.put(id, document);
+      this.reindexTranscript(id);
+    })();
+    this.options.onChanged([id]);
+    // Corrections saved on the server (from another computer) show once read.
+    if (await this.syncReview(id).catch(() => false)) this.options.onChanged([id]);
+    return document;
+  }
+
+  /**
+   * Reads the corrected text saved on the server and, when nothing local is waiting to be sent, shows
+   * it: another machine's corrections arrive this way. Returns true when what is shown changed.
+   */
+  async syncReview(id: string): Promise<boolean> {
+    const server = this.store.documents.get(id);
+    if (!server) return false;
+    this.reviewCheckedAt.set(id, Date.now());
+    const review = await this.client.getReview(id);
+    const text = review?.reviewed_text ?? null;
+    const known = this.store.edits.serverReview(id);
+    this.store.edits.setServerReview(id, text);
+    if (known === text || this.store.outbox.hasEntriesFor(id)) return false;
+    const edits = text === null ? [] : editsFromReviewedText(server, text);
+    if (edits === null) return false;
+    this.store.edits.replaceSegmentEdits(id, edits);
+    this.reindexTranscript(id);
+    return true;
+  }
+
+  private refreshReviewInBackground(id: string) {
+    if (Date.now() - (this.reviewCheckedAt.get(id) ?? 0) < REVIEW_REFRESH_MS) return;
+    this.syncReview(id).then(
+      (changed) => changed && this.options.onChanged([id]),
+      () => {},
+    );
+  }
+
+  /** Indexes what the user sees: the corrected text where there is one. */
+  reindexTranscript(id: string): void {
+    const server = this.store.documents.get(id);
+    if (!server) return;
+    const shown = applyEdits(server, this.store.edits.segmentEdits(id));
+    this.store.search.indexTranscript(id, shown.segments);
+  }
+
+  renameSpeaker(id: string, speaker: string, name: string): TranscriptDetail {
+    const server = this.store.documents.get(id);
+    if (!server) throw new IpcFailure({ code: 'conflict', message: 'Speakers can be renamed once the transcript is available.' });
+    const labels = new Set(server.segments.map((s) => s.speaker).filter((s): s is string => s !== null));
+    let label = labels.has(speaker) ? speaker : null;
+    if (!label) {
+      // The renderer may pass the name it shows, which is the current display name.
+      const names = this.store.edits.speakerNames(id);
+      label = Object.entries(names).find(([, shown]) => shown === speaker)?.[0] ?? null;
+    }
+    if (!label) throw new IpcFailure({ code: 'validation', field: 'speaker', message: `There is no speaker "${speaker}" in this transcript.` });
+    this.store.edits.setSpeakerName(id, label, name.trim() === label ? '' : name.trim());
+    this.options.onChanged([id]);
+    return this.detailFromCache(id);
+  }
+
+  /** Deletes on the server, then forgets it here. */
+  async delete(id: string): Promise<void> {
+    try {
+      await this.client.deleteTranscription(id);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.error.code === 'not-found')) throw error;
+    }
+    await this.forget(id);
+  }
+
+  /** Removes a transcription and everything derived from it from this computer. */
+  async forget(id: string): Promise<void> {
+    const audioFile = this.store.audio.delete(id);
+    this.store.db.transaction(() => {
+      this.store.search.remove(id);
+      this.store.outbox.removeForTarget(id);
+      this.store.transcriptions.delete(id);
+    })();
+    if (audioFile) await fsp.rm(audioFile, { force: true });
+    this.options.onForget?.(id);
+    this.options.onChanged([id]);
+  }
+
+  /** The cached audio file, if it is still on disk. */
+  localAudio(id: string): string | null {
+    const audio = this.store.audio.get(id);
+    if (!audio) return null;
+    if (fs.existsSync(audio.file)) return audio.file;
+    this.store.audio.delete(id);
+    return null;
+  }
+
+  /** The audio on this computer, downloaded from the server first if needed. */
+  ensureLocalAudio(id: string, signal?: AbortSignal): Promise<string> {
+    const local = this.localAudio(id);
+    if (local) return Promise.resolve(local);
+    let pending = this.downloads.get(id);
+    if (!pending) {
+      pending = this.downloadAudio(id, signal).finally(() => this.downloads.delete(id));
+      this.downloads.set(id, pending);
+    }
+    return pending;
+  }
+
+  private async downloadAudio(id: string, signal?: AbortSignal): Promise<string> {
+    let record = await this.ensureRecord(id);
+    if (!signedUrlUsable(record.audioPath, record.syncedAt)) record = await this.freshRecord(id);
+    if (!record.audioPath) throw new IpcFailure({ code: 'not-found', message: 'The audio of this transcription has not been uploaded.' });
+    const extension = path.extname(record.name).toLowerCase() || '.audio';
+    const file = path.join(this.options.audioDir, `${id}${extension}`);
+    let result: { bytes: number; contentType: string | null };
+    try {
+      result = await this.client.downloadToFile(record.audioPath, file, { signal });
+    } catch (error) {
+      if (!(error instanceof ApiError) || (error.status !== 403 && error.error.code !== 'offline') || signal?.aborted) throw error;
+      record = await this.freshRecord(id);
+      result = await this.client.downloadToFile(record.audioPath!, file, { signal });
+    }
+    this.store.audio.put({ transcriptionId: id, file, size: result.bytes, contentType: result.contentType ?? (mime.lookup(file) || null), source: 'download' });
+    this.options.onChanged([id]);
+    return file;
+  }
+
+  /** A URL the renderer can play: the local copy when there is one, else the server's signed URL. */
+  async audioSource(id: string): Promise<{ url: string; local: boolean }> {
+    if (this.localAudio(id)) return { url: mediaUrlOf(id), local: true };
+    let record = await this.ensureRecord(id);
+    if (!signedUrlUsable(record.audioPath, record.syncedAt)) record = await this.freshRecord(id);
+    if (!record.audioPath) throw new IpcFailure({ code: 'not-found', message: 'The audio of this transcription has not been uploaded yet.' });
+    // Keep a copy for next time and for offline playback.
+    this.ensureLocalAudio(id).catch(() => {});
+    return { url: record.audioPath, local: false };
+  }
+
+  /** Copies a file uploaded from this machine into the audio cache. */
+  async keepUploadedAudio(id: string, sourceFile: string): Promise<void> {
+    const file = path.join(this.options.audioDir, `${id}${path.extname(sourceFile).toLowerCase() || '.audio'}`);
+    await fsp.mkdir(this.options.audioDir, { recursive: true });
+    await fsp.copyFile(sourceFile, file);
+    const { size } = await fsp.stat(file);
+    this.store.audio.put({ transcriptionId: id, file, size, contentType: mime.lookup(file) || null, source: 'upload' });
+  }
+
+  /** The document as shown (edits and names applied), for export. */
+  async shownDocument(id: string): Promise<{ record: CachedTranscription; document: TranscriptDocument }> {
+    const detail = await this.detail(id);
+    if (!detail.document) {
+      throw new IpcFailure({
+        code: detail.summary.status === 'COMPLETED' ? 'offline' : 'conflict',
+        message:
+          detail.summary.status === 'COMPLETED'
+            ? 'The transcript is not on this computer yet and the server cannot be reached. Try again when online.'
+            : 'The transcript is not ready yet. Export it once the transcription is COMPLETED.',
+      });
+    }
+    return { record: this.store.transcriptions.get(id)!, document: detail.document };
+  }
+}

@@ -1,0 +1,67 @@
+// The main window and the security rules every page of the app lives under: context isolation,
+// sandbox, no Node in the page, a strict CSP, no new windows, no navigation away, no permissions.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BrowserWindow, session, shell, type Session } from 'electron';
+import { CONTENT_SECURITY_POLICY } from './content-security-policy.js';
+
+
+export interface RendererLocation {
+  /** What the window loads: the built index.html, or the dev server when KIKITORI_RENDERER_URL is set. */
+  url: string;
+  preloadPath: string;
+}
+
+export function rendererLocation(appRoot: string, env: NodeJS.ProcessEnv = process.env): RendererLocation {
+  return {
+    url: env.KIKITORI_RENDERER_URL || pathToFileURL(path.join(appRoot, 'dist/renderer/index.html')).href,
+    preloadPath: path.join(appRoot, 'dist/preload/preload.cjs'),
+  };
+}
+
+/** Applies once per session: CSP on every response, every permission request refused. */
+export function hardenSession(target: Session = session.defaultSession): void {
+  target.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+  });
+  target.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  target.setPermissionCheckHandler(() => false);
+}
+
+export function createMainWindow(location: RendererLocation, isTrusted: (url: string) => boolean): BrowserWindow {
+  const window = new BrowserWindow({
+    width: 1280,
+    height: 820,
+    minWidth: 880,
+    minHeight: 560,
+    show: false,
+    title: 'Kikitori',
+    backgroundColor: '#f7f7f5',
+    webPreferences: {
+      preload: location.preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  const contents = window.webContents;
+  contents.setWindowOpenHandler(({ url }) => {
+    // Links to the web open in the user's browser; the app itself never opens windows.
+    if (/^https?:\/\//.test(url) && !isTrusted(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  contents.on('will-navigate', (event, url) => {
+    if (!isTrusted(url)) event.preventDefault();
+  });
+  contents.on('will-redirect', (event, url) => {
+    if (!isTrusted(url)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  window.once('ready-to-show', () => window.show());
+  void window.loadURL(location.url);
+  return window;
+}

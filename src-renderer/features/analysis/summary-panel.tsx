@@ -1,0 +1,55 @@
+import { useEffect } from 'react';
+import type { SummaryItem, ActionItem } from '../../../src-shared/analysis';
+import { useT } from '../../i18n/use-t';
+import { analysisKey, selectSlot, useAnalysisStore } from '../../stores/analysis-store';
+import { AnalysisHead, MomentButton } from './analysis-status';
+
+export function SummaryPanel({ id }: { id: string }) {
+  const t = useT();
+  const slot = useAnalysisStore(selectSlot(analysisKey(id, 'summary')));
+  const { load, request } = useAnalysisStore.getState();
+  useEffect(() => {
+    void load(id, 'summary');
+  }, [id, load]);
+  const summary = slot.view?.status === 'COMPLETED' ? slot.view.summary : null;
+  return (
+    <div className="summary-panel">
+      <AnalysisHead kind="summary" slot={slot} onRequest={() => void request(id, 'summary')} />
+      {summary && (
+        <div data-testid="summary-result">
+          <h3 className="section-title">{t('analysis.summary.overview')}</h3>
+          <p className="overview">{summary.overview || summary.text}</p>
+          <ItemList title={t('analysis.summary.keyPoints')} items={summary.key_points} />
+          <ItemList title={t('analysis.summary.actionItems')} items={summary.action_items} />
+          <ItemList title={t('analysis.summary.decisions')} items={summary.decisions} />
+          <ItemList title={t('analysis.summary.dates')} items={summary.dates} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ItemList({ title, items }: { title: string; items: Array<SummaryItem | ActionItem> }) {
+  const t = useT();
+  return (
+    <>
+      <h3 className="section-title">{title}</h3>
+      {items.length === 0 ? (
+        <p className="hint">{t('analysis.summary.empty')}</p>
+      ) : (
+        <ul className="moment-list">
+          {items.map((item, index) => (
+            <li key={index}>
+              <MomentButton start={item.start} />
+              <span>
+                {item.text}
+                {'owner' in item && item.owner && <span className="badge">{t('analysis.summary.owner', { owner: item.owner })}</span>}
+                {'due' in item && item.due && <span className="badge">{t('analysis.summary.due', { due: item.due })}</span>}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

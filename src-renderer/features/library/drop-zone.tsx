@@ -1,0 +1,67 @@
+// Drag files in, or press Enter/Space (or the button) to choose them with the system dialog.
+import { useState, type DragEvent, type KeyboardEvent } from 'react';
+import { useT } from '../../i18n/use-t';
+import { useUploadsStore } from '../../stores/uploads-store';
+
+export function DropZone() {
+  const t = useT();
+  const [active, setActive] = useState(false);
+  const addFiles = useUploadsStore((state) => state.addFiles);
+  const pick = useUploadsStore((state) => state.pick);
+  const error = useUploadsStore((state) => state.error);
+  const dismissError = useUploadsStore((state) => state.dismissError);
+
+  const onDragOver = (event: DragEvent) => {
+    if (!event.dataTransfer.types.includes('Files')) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+    setActive(true);
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setActive(false);
+    const files = Array.from(event.dataTransfer.files);
+    if (files.length) void addFiles(files);
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.target !== event.currentTarget) return;
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      void pick();
+    }
+  };
+
+  return (
+    <div>
+      <div
+        className={active ? 'drop-zone drop-zone-active' : 'drop-zone'}
+        data-testid="drop-zone"
+        role="button"
+        tabIndex={0}
+        aria-label={t('library.drop.label')}
+        onDragOver={onDragOver}
+        onDragEnter={onDragOver}
+        onDragLeave={() => setActive(false)}
+        onDrop={onDrop}
+        onKeyDown={onKeyDown}
+      >
+        <svg className="drop-icon" viewBox="0 0 24 24" aria-hidden="true" width="28" height="28">
+          <path d="M12 3v12m0-12-4 4m4-4 4 4M4 15v4a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+        <span className="drop-title">{active ? t('library.drop.active') : t('library.drop.title')}</span>
+        <span className="drop-or">{t('library.drop.or')}</span>
+        <button type="button" className="button" tabIndex={-1} onClick={() => void pick()}>
+          {t('library.drop.choose')}
+        </button>
+      </div>
+      {error && (
+        <p className="error-banner" role="alert">
+          {error.message}{' '}
+          <button type="button" className="button-quiet" onClick={dismissError}>
+            {t('common.dismiss')}
+          </button>
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { useT } from '../../i18n/use-t';
+import { selectIsSearching, useLibraryStore } from '../../stores/library-store';
+import { DropZone } from './drop-zone';
+import { LibraryToolbar } from './library-toolbar';
+import { SearchResults } from './search-results';
+import { TranscriptionList } from './transcription-list';
+import { UploadOptionsForm } from './upload-options-form';
+import { UploadsPanel } from './uploads-panel';
+
+export function LibraryView() {
+  const t = useT();
+  const searching = useLibraryStore(selectIsSearching);
+  return (
+    <div className="library">
+      <h1 className="visually-hidden">{t('library.heading')}</h1>
+      <section className="upload-area" aria-label={t('library.uploads.heading')}>
+        <DropZone />
+        <UploadOptionsForm />
+        <UploadsPanel />
+      </section>
+      <LibraryToolbar />
+      {searching ? <SearchResults /> : <TranscriptionList />}
+    </div>
+  );
+}

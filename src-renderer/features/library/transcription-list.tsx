@@ -1,0 +1,128 @@
+// The library list, virtualized: only the rows on screen exist in the DOM, and only their pages are
+// fetched, so 10,000 transcriptions cost the same as 20.
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { TranscriptionSummary } from '../../../src-shared/ipc-contract';
+import { useLocale, useT } from '../../i18n/use-t';
+import { formatClock, formatDate } from '../../lib/format';
+import { selectRowAt, useLibraryStore } from '../../stores/library-store';
+import { useNavigationStore } from '../../stores/navigation-store';
+
+export const ROW_HEIGHT = 52;
+const OVERSCAN = 6;
+/** Used until layout is known (and in DOM-less tests). */
+const FALLBACK_VIEWPORT = 640;
+
+export function TranscriptionList() {
+  const t = useT();
+  const total = useLibraryStore((state) => state.total);
+  const loading = useLibraryStore((state) => state.loading);
+  const error = useLibraryStore((state) => state.error);
+  const ensureRange = useLibraryStore((state) => state.ensureRange);
+  const viewport = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(FALLBACK_VIEWPORT);
+
+  useLayoutEffect(() => {
+    const element = viewport.current;
+    if (!element) return;
+    const measure = () => setHeight(element.clientHeight || FALLBACK_VIEWPORT);
+    measure();
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    observer?.observe(element);
+    return () => observer?.disconnect();
+  }, [total > 0]);
+
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(total, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+
+  useEffect(() => {
+    if (total > 0) void ensureRange(first, last);
+  }, [first, last, total, ensureRange]);
+
+  const onKeyDown = useCallback(
+    (event: KeyboardEvent<HTMLDivElement>) => {
+      const row = (event.target as HTMLElement).closest<HTMLElement>('[data-index]');
+      if (!row || (event.key !== 'ArrowDown' && event.key !== 'ArrowUp' && event.key !== 'Home' && event.key !== 'End')) return;
+      event.preventDefault();
+      const index = Number(row.dataset.index);
+      const next = event.key === 'Home' ? 0 : event.key === 'End' ? total - 1 : index + (event.key === 'ArrowDown' ? 1 : -1);
+      if (next < 0 || next >= total || !viewport.current) return;
+      const element = viewport.current;
+      const top = next * ROW_HEIGHT;
+      if (top < element.scrollTop) element.scrollTop = top;
+      else if (top + ROW_HEIGHT > element.scrollTop + element.clientHeight) element.scrollTop = top + ROW_HEIGHT - element.clientHeight;
+      // The target row renders on the next frame when it was outside the window.
+      requestAnimationFrame(() => element.querySelector<HTMLElement>(`[data-index="${next}"] button`)?.focus());
+    },
+    [total],
+  );
+
+  if (error && total === 0) return <p className="error-banner" role="alert">{error.message}</p>;
+  if (!loading && total === 0) return <p className="empty">{t('library.list.empty')}</p>;
+
+  const rows = [];
+  for (let index = first; index < last; index++) rows.push(<Row key={index} index={index} total={total} />);
+
+  return (
+    <div className="list-frame">
+      <div className="list-header" aria-hidden="true">
+        <span>{t('library.col.name')}</span>
+        <span>{t('library.col.status')}</span>
+        <span>{t('library.col.duration')}</span>
+        <span>{t('library.col.speakers')}</span>
+        <span>{t('library.col.language')}</span>
+        <span>{t('library.col.date')}</span>
+      </div>
+      <div
+        ref={viewport}
+        className="list-viewport"
+        data-testid="transcription-list"
+        onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
+        onKeyDown={onKeyDown}
+      >
+        <ul className="list-canvas" aria-label={t('library.list.label')} style={{ height: total * ROW_HEIGHT }}>
+          {rows}
+        </ul>
+      </div>
+    </div>
+  );
+}
+
+const Row = memo(function Row({ index, total }: { index: number; total: number }) {
+  const item = useLibraryStore(selectRowAt(index));
+  return (
+    <li className="list-row" data-index={index} aria-setsize={total} aria-posinset={index + 1} style={{ top: index * ROW_HEIGHT, height: ROW_HEIGHT }}>
+      {item ? <RowContent item={item} /> : <span className="row-placeholder" aria-hidden="true" />}
+    </li>
+  );
+});
+
+function RowContent({ item }: { item: TranscriptionSummary }) {
+  const t = useT();
+  const locale = useLocale();
+  const go = useNavigationStore((state) => state.go);
+  const active = item.status === 'IN_PROGRESS' || item.status === 'CONVERTING';
+  return (
+    <button type="button" className="row-button" data-testid="transcription-row" data-status={item.status} aria-label={t('library.row.open', { name: item.name })} onClick={() => go({ name: 'transcript', id: item.id })}>
+      <span className="cell-name">
+        <span className="name-text">{item.name}</span>
+        {item.audioCached && (
+          <span className="cached" title={t('library.row.cached')}>
+            <span className="visually-hidden">{t('library.row.cached')}</span>
+            <svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
+              <path d="M3 8.5 6.5 12 13 4.5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            </svg>
+          </span>
+        )}
+      </span>
+      <span className="cell-status">
+        <span className={`status status-${item.status}`}>{t(`status.${item.status}`)}</span>
+        {active && item.progress !== null && <progress max={1} value={item.progress} aria-label={t(`status.${item.status}`)} />}
+      </span>
+      <span className="cell-num">{formatClock(item.duration)}</span>
+      <span className="cell-num">{item.speakers ?? '–'}</span>
+      <span>{item.languages.join(', ') || '–'}</span>
+      <span className="cell-date">{formatDate(item.createdAt, locale)}</span>
+    </button>
+  );
+}

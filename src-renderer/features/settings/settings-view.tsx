@@ -1,0 +1,230 @@
+// Servers (profiles), defaults for new uploads, and the interface.
+import { useEffect, useId, useState } from 'react';
+import type { IpcError, TranscriptionModel } from '../../../src-shared/ipc-contract';
+import { useT } from '../../i18n/use-t';
+import { PLAYBACK_RATES } from '../../stores/player-store';
+import { useSettingsStore } from '../../stores/settings-store';
+import { errorFor, formLevelError } from '../dictionaries/field-error';
+import { FieldMessage } from '../dictionaries/field-message';
+
+export function SettingsView() {
+  const t = useT();
+  useEffect(() => {
+    void useSettingsStore.getState().load();
+  }, []);
+  return (
+    <div className="settings">
+      <h1 className="view-title">{t('settings.heading')}</h1>
+      <ProfilesSection />
+      <DefaultsSection />
+      <InterfaceSection />
+    </div>
+  );
+}
+
+function ProfilesSection() {
+  const t = useT();
+  const profiles = useSettingsStore((state) => state.profiles);
+  const activeId = useSettingsStore((state) => state.settings?.activeProfileId);
+  const { activateProfile, removeProfile } = useSettingsStore.getState();
+  const [error, setError] = useState<IpcError | null>(null);
+  return (
+    <section className="card" aria-labelledby="profiles-title">
+      <h2 className="section-title" id="profiles-title">
+        {t('settings.profiles')}
+      </h2>
+      <ul className="profile-list">
+        {profiles.map((profile) => {
+          const active = profile.id === activeId;
+          return (
+            <li key={profile.id} className="profile" data-testid="profile" data-active={active}>
+              <span className="profile-name">
+                <strong>{profile.name}</strong>
+                <span className="muted">{profile.kind === 'embedded' ? t('settings.profile.embedded') : profile.baseUrl}</span>
+              </span>
+              {active ? (
+                <span className="badge badge-ok">{t('settings.profile.active')}</span>
+              ) : (
+                <button type="button" className="button" onClick={async () => setError(await activateProfile(profile.id))}>
+                  {t('settings.profile.activate', { name: profile.name })}
+                </button>
+              )}
+              {profile.kind === 'remote' && !active && (
+                <button type="button" className="button-quiet danger" onClick={async () => setError(await removeProfile(profile.id))} aria-label={t('settings.profile.remove', { name: profile.name })}>
+                  {t('common.remove')}
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <FieldMessage error={error} />
+      <AddProfileForm />
+    </section>
+  );
+}
+
+function AddProfileForm() {
+  const t = useT();
+  const id = useId();
+  const [name, setName] = useState('');
+  const [baseUrl, setBaseUrl] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [error, setError] = useState<IpcError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const addProfile = useSettingsStore((state) => state.addProfile);
+  const fields = ['name', 'baseUrl', 'apiKey'];
+  return (
+    <form
+      className="form-grid"
+      aria-labelledby={`${id}-title`}
+      onSubmit={async (event) => {
+        event.preventDefault();
+        setBusy(true);
+        const failure = await addProfile({ name: name.trim(), baseUrl: baseUrl.trim(), apiKey: apiKey.trim() });
+        setBusy(false);
+        setError(failure);
+        if (!failure) {
+          setName('');
+          setBaseUrl('');
+          setApiKey('');
+        }
+      }}
+    >
+      <h3 className="section-title full" id={`${id}-title`}>
+        {t('settings.profile.add')}
+      </h3>
+      <label htmlFor={`${id}-name`}>{t('settings.profile.name')}</label>
+      <input id={`${id}-name`} value={name} onChange={(event) => setName(event.target.value)} required />
+      <span>
+        <FieldMessage error={errorFor(error, ['name'])} />
+      </span>
+      <label htmlFor={`${id}-url`}>{t('settings.profile.baseUrl')}</label>
+      <input id={`${id}-url`} type="url" placeholder="https://kikitori.example.com" value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} required />
+      <span>
+        <FieldMessage error={errorFor(error, ['baseUrl'])} />
+      </span>
+      <label htmlFor={`${id}-key`}>{t('settings.profile.apiKey')}</label>
+      <input id={`${id}-key`} type="password" autoComplete="off" value={apiKey} onChange={(event) => setApiKey(event.target.value)} aria-describedby={`${id}-key-hint`} required />
+      <span>
+        <small className="hint" id={`${id}-key-hint`}>
+          {t('settings.profile.apiKeyHint')}
+        </small>
+        <FieldMessage error={errorFor(error, ['apiKey'])} />
+      </span>
+      <span />
+      <span>
+        <button type="submit" className="button primary" disabled={busy}>
+          {t('common.add')}
+        </button>
+      </span>
+      <span>
+        <FieldMessage error={formLevelError(error, fields)} />
+      </span>
+    </form>
+  );
+}
+
+function DefaultsSection() {
+  const t = useT();
+  const id = useId();
+  const settings = useSettingsStore((state) => state.settings);
+  const update = useSettingsStore((state) => state.update);
+  if (!settings) return null;
+  const defaults = settings.defaults;
+  return (
+    <section className="card form-grid" aria-labelledby={`${id}-title`}>
+      <h2 className="section-title full" id={`${id}-title`}>
+        {t('settings.defaults')}
+      </h2>
+      <label htmlFor={`${id}-language`}>{t('settings.defaults.language')}</label>
+      <LanguageField id={`${id}-language`} value={defaults.language} onCommit={(language) => update({ defaults: { ...defaults, language } })} />
+      <label htmlFor={`${id}-model`}>{t('settings.defaults.model')}</label>
+      <select id={`${id}-model`} value={defaults.model} onChange={(event) => void update({ defaults: { ...defaults, model: event.target.value as TranscriptionModel } })}>
+        <option value="default">{t('library.options.model.default')}</option>
+        <option value="diarization-high">{t('library.options.model.diarization-high')}</option>
+      </select>
+      <span />
+      <label htmlFor={`${id}-speakers`}>{t('settings.defaults.speakers')}</label>
+      <input
+        id={`${id}-speakers`}
+        type="number"
+        min={1}
+        max={32}
+        value={defaults.numSpeakers ?? ''}
+        placeholder={t('common.auto')}
+        onChange={(event) => {
+          const n = Number.parseInt(event.target.value, 10);
+          void update({ defaults: { ...defaults, numSpeakers: Number.isFinite(n) && n > 0 ? n : null } });
+        }}
+      />
+      <span />
+    </section>
+  );
+}
+
+/** A code is only valid once complete ("en"), so it is saved on blur or Enter, not per keystroke. */
+function LanguageField({ id, value, onCommit }: { id: string; value: string | null; onCommit: (language: string | null) => Promise<IpcError | null> }) {
+  const t = useT();
+  const [text, setText] = useState(value ?? '');
+  const [error, setError] = useState<IpcError | null>(null);
+  useEffect(() => setText(value ?? ''), [value]);
+  const commit = async () => {
+    const next = text.trim().toLowerCase() || null;
+    if (next === value) return setError(null);
+    setError(await onCommit(next));
+  };
+  return (
+    <>
+      <input
+        id={id}
+        value={text}
+        placeholder={t('common.auto')}
+        aria-invalid={error ? true : undefined}
+        onChange={(event) => setText(event.target.value)}
+        onBlur={() => void commit()}
+        onKeyDown={(event) => event.key === 'Enter' && void commit()}
+      />
+      <span>
+        <FieldMessage error={error} />
+      </span>
+    </>
+  );
+}
+
+function InterfaceSection() {
+  const t = useT();
+  const id = useId();
+  const settings = useSettingsStore((state) => state.settings);
+  const update = useSettingsStore((state) => state.update);
+  if (!settings) return null;
+  return (
+    <section className="card form-grid" aria-labelledby={`${id}-title`}>
+      <h2 className="section-title full" id={`${id}-title`}>
+        {t('settings.ui')}
+      </h2>
+      <label htmlFor={`${id}-lang`}>{t('settings.uiLanguage')}</label>
+      <select id={`${id}-lang`} value={settings.uiLanguage} onChange={(event) => void update({ uiLanguage: event.target.value as 'en' | 'ja' })} data-testid="ui-language">
+        <option value="en" lang="en">
+          English
+        </option>
+        <option value="ja" lang="ja">
+          日本語
+        </option>
+      </select>
+      <span />
+      <label htmlFor={`${id}-rate`}>{t('settings.playbackRate')}</label>
+      <select id={`${id}-rate`} value={settings.playbackRate} onChange={(event) => void update({ playbackRate: Number(event.target.value) })}>
+        {PLAYBACK_RATES.map((rate) => (
+          <option key={rate} value={rate}>
+            {rate}×
+          </option>
+        ))}
+      </select>
+      <span />
+      <label className="check full">
+        <input type="checkbox" checked={settings.notifications} onChange={(event) => void update({ notifications: event.target.checked })} /> {t('settings.notifications')}
+      </label>
+    </section>
+  );
+}

@@ -1,0 +1,207 @@
+// The transcript, segment by segment. The pane follows playback: only the segment holding the current
+// word re-renders as time moves, so long transcripts stay smooth. A long transcript (hours, thousands
+// of segments) is rendered in slices after the first screenful, so the player is usable at once.
+const FIRST_SLICE = 60;
+const NEXT_SLICE = 400;
+import { memo, startTransition, useEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent } from 'react';
+import type { TranscriptSegment } from '../../../src-shared/transcript-document';
+import { useT } from '../../i18n/use-t';
+import { formatClock } from '../../lib/format';
+import { usePlayerStore } from '../../stores/player-store';
+import { locateTime, selectSegments, selectSpeakerNames, speakersOf, useTranscriptStore } from '../../stores/transcript-store';
+import { speakerColor, speakerName } from './speakers';
+
+export function TranscriptPane() {
+  const t = useT();
+  const segments = useTranscriptStore(selectSegments);
+  const names = useTranscriptStore(selectSpeakerNames);
+  const speakers = useMemo(() => speakersOf(segments), [segments]);
+  // A string so the pane re-renders only when the current word changes, not on every frame.
+  const active = usePlayerStore((state) => locateTime(segments, state.currentTime).join(':'));
+  const playing = usePlayerStore((state) => state.playing);
+  const [activeSegment, activeWord] = active.split(':').map(Number) as [number, number];
+  const pane = useRef<HTMLElement>(null);
+  const transcriptId = useTranscriptStore((state) => state.id);
+  const [limit, setLimit] = useState(FIRST_SLICE);
+
+  useEffect(() => setLimit(FIRST_SLICE), [transcriptId]);
+  useEffect(() => {
+    if (limit >= segments.length) return;
+    const timer = setTimeout(() => startTransition(() => setLimit((current) => current + NEXT_SLICE)), 0);
+    return () => clearTimeout(timer);
+  }, [limit, segments.length]);
+  // Whatever is playing is always rendered, even before its slice arrives.
+  const shown = Math.min(segments.length, Math.max(limit, activeSegment + 20));
+
+  useEffect(() => {
+    if (!playing || activeSegment < 0) return;
+    pane.current?.querySelector(`[data-segment-index="${activeSegment}"]`)?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [activeSegment, playing]);
+
+  const hasLowConfidence = useMemo(() => segments.some((segment) => segment.words.some((word) => word.confidence !== null && word.confidence < 0.6)), [segments]);
+
+  return (
+    <section ref={pane} className="transcript-pane" aria-label={t('transcript.segments')} data-testid="transcript-pane">
+      {hasLowConfidence && <p className="hint">{t('transcript.lowConfidence')}</p>}
+      {segments.slice(0, shown).map((segment, index) => (
+        <SegmentView
+          key={segment.id}
+          index={index}
+          segment={segment}
+          activeWord={index === activeSegment ? activeWord : null}
+          color={speakerColor(speakers, segment.speaker)}
+          name={speakerName(segment.speaker, names, t('transcript.speaker.unknown'), speakers)}
+          showSpeaker={segment.speaker !== null && (index === 0 || segments[index - 1]!.speaker !== segment.speaker)}
+        />
+      ))}
+    </section>
+  );
+}
+
+interface SegmentProps {
+  index: number;
+  segment: TranscriptSegment;
+  /** The word being played in this segment: an index, -1 between words, null when elsewhere. */
+  activeWord: number | null;
+  color: string;
+  name: string;
+  showSpeaker: boolean;
+}
+
+const SegmentView = memo(function SegmentView({ index, segment, activeWord, color, name, showSpeaker }: SegmentProps) {
+  const t = useT();
+  const [editing, setEditing] = useState(false);
+  const time = formatClock(segment.start);
+  const seek = usePlayerStore((state) => state.seek);
+
+  const onWordClick = (event: MouseEvent<HTMLElement>) => {
+    const word = (event.target as HTMLElement).closest<HTMLElement>('[data-start]');
+    if (word) seek(Number(word.dataset.start));
+  };
+
+  return (
+    <article className={activeWord !== null ? 'segment segment-active' : 'segment'} data-segment-index={index} data-segment-id={segment.id} style={{ borderLeftColor: color }}>
+      <header className="segment-head">
+        {showSpeaker && segment.speaker && <SpeakerChip speaker={segment.speaker} name={name} color={color} />}
+        <button type="button" className="timestamp" onClick={() => seek(segment.start)} aria-label={t('transcript.word.seek', { time })}>
+          {time}
+        </button>
+        {!editing && (
+          <button type="button" className="button-quiet edit" onClick={() => setEditing(true)} aria-label={t('transcript.segment.edit', { time })}>
+            ✎
+          </button>
+        )}
+      </header>
+      {editing ? (
+        <SegmentEditor segment={segment} time={time} onDone={() => setEditing(false)} />
+      ) : (
+        <p className="segment-text" onClick={onWordClick}>
+          {segment.words.length === 0
+            ? segment.text
+            : segment.words.map((word, wordIndex) => {
+                const low = word.confidence !== null && word.confidence < 0.85;
+                return (
+                  <span key={wordIndex}>
+                    <span
+                      className={`word${wordIndex === activeWord ? ' word-active' : ''}${low ? ' word-low' : ''}`}
+                      data-start={word.start}
+                      data-testid="word"
+                      title={word.confidence !== null ? `${Math.round(word.confidence * 100)}%` : undefined}
+                      style={low ? ({ '--doubt': (1 - word.confidence!).toFixed(2) } as CSSProperties) : undefined}
+                    >
+                      {word.word}
+                    </span>{' '}
+                  </span>
+                );
+              })}
+        </p>
+      )}
+    </article>
+  );
+});
+
+function SegmentEditor({ segment, time, onDone }: { segment: TranscriptSegment; time: string; onDone: () => void }) {
+  const t = useT();
+  const [text, setText] = useState(segment.text);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const saveSegment = useTranscriptStore((state) => state.saveSegment);
+  const save = async () => {
+    setBusy(true);
+    const failure = await saveSegment(segment.id, text);
+    setBusy(false);
+    if (failure) setError(failure.message);
+    else onDone();
+  };
+  return (
+    <div className="segment-editor">
+      <textarea
+        autoFocus
+        aria-label={t('transcript.segment.text', { time })}
+        aria-describedby={`hint-${segment.id}`}
+        value={text}
+        rows={Math.max(2, Math.ceil(text.length / 80))}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') onDone();
+          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void save();
+        }}
+      />
+      <small className="hint" id={`hint-${segment.id}`}>
+        {t('transcript.segment.saveHint')}
+      </small>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="row-actions">
+        <button type="button" className="button primary" onClick={() => void save()} disabled={busy}>
+          {t('common.save')}
+        </button>
+        <button type="button" className="button-quiet" onClick={onDone}>
+          {t('common.cancel')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function SpeakerChip({ speaker, name, color }: { speaker: string; name: string; color: string }) {
+  const t = useT();
+  const [editing, setEditing] = useState(false);
+  const [value, setValue] = useState(name);
+  const renameSpeaker = useTranscriptStore((state) => state.renameSpeaker);
+  if (editing) {
+    return (
+      <form
+        className="speaker-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const next = value.trim();
+          if (next && next !== name) void renameSpeaker(speaker, next);
+          setEditing(false);
+        }}
+      >
+        <input autoFocus aria-label={t('transcript.speaker.name', { name })} value={value} onChange={(event) => setValue(event.target.value)} onKeyDown={(event) => event.key === 'Escape' && setEditing(false)} />
+        <button type="submit" className="button-quiet">
+          {t('common.save')}
+        </button>
+      </form>
+    );
+  }
+  return (
+    <button
+      type="button"
+      className="speaker-chip"
+      style={{ color, borderColor: color }}
+      aria-label={t('transcript.speaker.rename', { name })}
+      onClick={() => {
+        setValue(name);
+        setEditing(true);
+      }}
+    >
+      {name}
+    </button>
+  );
+}

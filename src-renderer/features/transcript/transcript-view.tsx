@@ -1,0 +1,86 @@
+// One transcription: player, timeline, transcript and analyses side by side.
+import { useEffect } from 'react';
+import { useT } from '../../i18n/use-t';
+import { useNavigationStore } from '../../stores/navigation-store';
+import { usePlayerStore } from '../../stores/player-store';
+import { useTranscriptStore } from '../../stores/transcript-store';
+import { AnalysisPanels } from '../analysis/analysis-panels';
+import { ExportMenu } from './export-menu';
+import { TimelineLanes } from './timeline-lanes';
+import { TranscriptPane } from './transcript-pane';
+import { TransportBar } from './transport-bar';
+import { useTransportKeys } from './use-transport-keys';
+import { Waveform } from './waveform';
+
+export function TranscriptView({ id, at }: { id: string; at?: number }) {
+  const t = useT();
+  const detail = useTranscriptStore((state) => state.detail);
+  const error = useTranscriptStore((state) => state.error);
+  const remove = useTranscriptStore((state) => state.remove);
+  const go = useNavigationStore((state) => state.go);
+
+  useEffect(() => {
+    void useTranscriptStore.getState().open(id);
+    void usePlayerStore.getState().load(id, at);
+  }, [id, at]);
+  useEffect(
+    () => () => {
+      usePlayerStore.getState().unload();
+      useTranscriptStore.getState().close();
+    },
+    [],
+  );
+  useTransportKeys();
+
+  const summary = detail?.summary;
+  const document = detail?.document ?? null;
+
+  return (
+    <div className="transcript-view" data-testid="transcript-view">
+      <div className="view-header">
+        <button type="button" className="button-quiet" onClick={() => go({ name: 'library' })}>
+          ← {t('common.back')}
+        </button>
+        <h1 className="view-title" data-testid="transcript-title">
+          {summary?.name ?? t('common.loading')}
+        </h1>
+        {summary && <span className={`status status-${summary.status}`}>{t(`status.${summary.status}`)}</span>}
+        {detail?.unsyncedEdits && <span className="badge badge-warn">{t('transcript.unsynced')}</span>}
+        <span className="spacer" />
+        {document && <ExportMenu />}
+        {summary && (
+          <button
+            type="button"
+            className="button-quiet danger"
+            onClick={() => {
+              if (window.confirm(t('transcript.deleteConfirm', { name: summary.name }))) void remove().then((failure) => !failure && go({ name: 'library' }));
+            }}
+          >
+            {t('transcript.delete')}
+          </button>
+        )}
+      </div>
+      {error && (
+        <p className="error-banner" role="alert">
+          {error.message}
+        </p>
+      )}
+      {summary && !document && (
+        <p className="empty">{summary.status === 'FAILED' ? t('transcript.failed', { reason: summary.failureReason ?? '' }) : t('transcript.notReady', { status: t(`status.${summary.status}`) })}</p>
+      )}
+      {document && (
+        <>
+          <section className="player" aria-label={t('player.label')}>
+            <Waveform />
+            <TimelineLanes />
+            <TransportBar />
+          </section>
+          <div className="transcript-columns">
+            <TranscriptPane />
+            <AnalysisPanels id={id} />
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+// Summary, emotion and translation of transcriptions. Requests start durable jobs in main/server;
+// 'analysis:changed' says when a result moved, and the store fetches it again.
+import { create } from 'zustand';
+import type { AnalysisKind, AnalysisView, IpcError } from '../../src-shared/ipc-contract';
+import { api, split } from '../lib/api';
+
+/** One slot per transcription, kind and (for translations) target language; '' = the latest. */
+export function analysisKey(id: string, kind: AnalysisKind, language?: string | null): string {
+  return `${id}|${kind}|${language ?? ''}`;
+}
+
+export interface AnalysisSlot {
+  /** undefined: never fetched; null: never requested on the server. */
+  view: AnalysisView | null | undefined;
+  loading: boolean;
+  requesting: boolean;
+  error: IpcError | null;
+}
+
+const EMPTY_SLOT: AnalysisSlot = { view: undefined, loading: false, requesting: false, error: null };
+
+interface AnalysisState {
+  slots: Record<string, AnalysisSlot>;
+  load(id: string, kind: AnalysisKind, language?: string): Promise<void>;
+  request(id: string, kind: AnalysisKind, language?: string): Promise<IpcError | null>;
+  init(): () => void;
+}
+
+export const useAnalysisStore = create<AnalysisState>()((set, get) => {
+  function patch(key: string, value: Partial<AnalysisSlot>) {
+    set({ slots: { ...get().slots, [key]: { ...(get().slots[key] ?? EMPTY_SLOT), ...value } } });
+  }
+  return {
+    slots: {},
+    async load(id, kind, language) {
+      const key = analysisKey(id, kind, language);
+      patch(key, { loading: true });
+      const [view, error] = split(await api().analysis.get(language ? { id, kind, language } : { id, kind }));
+      patch(key, error ? { loading: false, error } : { loading: false, error: null, view });
+    },
+    async request(id, kind, language) {
+      const key = analysisKey(id, kind, language);
+      patch(key, { requesting: true, error: null });
+      const [view, error] = split(await api().analysis.request(language ? { id, kind, language } : { id, kind }));
+      patch(key, error ? { requesting: false, error } : { requesting: false, view });
+      // The latest-translation slot follows the newest request.
+      if (view && language) patch(analysisKey(id, kind), { view });
+      return error;
+    },
+    init() {
+      return api().on('analysis:changed', ({ id, kind, language }) => {
+        const slots = get().slots;
+        for (const key of new Set([analysisKey(id, kind), analysisKey(id, kind, language)])) {
+          if (slots[key]) void get().load(id, kind, key.endsWith('|') ? undefined : (language ?? undefined));
+        }
+      });
+    },
+  };
+});
+
+export const selectSlot = (key: string) => (state: AnalysisState) => state.slots[key] ?? EMPTY_SLOT;

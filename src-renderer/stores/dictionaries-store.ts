@@ -1,0 +1,85 @@
+// Dictionaries on the active server: words with readings and forced replacements. Every action
+// answers the IpcError (or null) so a form can show it next to the field that caused it.
+import { create } from 'zustand';
+import type { DictionaryDetail, DictionarySummary, IpcError } from '../../src-shared/ipc-contract';
+import type { IpcResult } from '../../src-shared/ipc-contract';
+import { api, split } from '../lib/api';
+
+type Word = { word: string; reading?: string };
+
+interface DictionariesState {
+  list: DictionarySummary[];
+  selectedId: string | null;
+  detail: DictionaryDetail | null;
+  loading: boolean;
+  error: IpcError | null;
+  load(): Promise<void>;
+  select(id: string | null): Promise<void>;
+  create(name: string): Promise<IpcError | null>;
+  rename(name: string): Promise<IpcError | null>;
+  remove(): Promise<IpcError | null>;
+  addWords(words: Word[]): Promise<IpcError | null>;
+  removeWord(wordId: string): Promise<IpcError | null>;
+  addReplacements(replacements: Array<{ pattern: string; replacement: string }>): Promise<IpcError | null>;
+  removeReplacement(replacementId: string): Promise<IpcError | null>;
+  importText(text: string, kind: 'words' | 'replacements'): Promise<IpcError | null>;
+}
+
+export const useDictionariesStore = create<DictionariesState>()((set, get) => {
+  /** Runs a call that answers the new detail of the selected dictionary. */
+  async function change(call: (id: string) => Promise<IpcResult<DictionaryDetail>>): Promise<IpcError | null> {
+    const id = get().selectedId;
+    if (!id) return null;
+    const [detail, error] = split(await call(id));
+    if (detail && get().selectedId === id) {
+      set({ detail, list: get().list.map((item) => (item.id === id ? summaryOf(detail) : item)) });
+    }
+    return error;
+  }
+  return {
+    list: [],
+    selectedId: null,
+    detail: null,
+    loading: false,
+    error: null,
+    async load() {
+      set({ loading: true });
+      const [list, error] = split(await api().dictionaries.list());
+      set({ list: list ?? get().list, loading: false, error });
+      const selected = get().selectedId;
+      if (selected && list && !list.some((item) => item.id === selected)) set({ selectedId: null, detail: null });
+    },
+    async select(id) {
+      set({ selectedId: id, detail: null, error: null });
+      if (!id) return;
+      const [detail, error] = split(await api().dictionaries.get({ id }));
+      if (get().selectedId === id) set({ detail, error });
+    },
+    async create(name) {
+      const [detail, error] = split(await api().dictionaries.create({ name }));
+      if (!detail) return error;
+      set({ list: [...get().list, summaryOf(detail)], selectedId: detail.id, detail });
+      return null;
+    },
+    rename: (name) => change((id) => api().dictionaries.rename({ id, name })),
+    async remove() {
+      const id = get().selectedId;
+      if (!id) return null;
+      const [, error] = split(await api().dictionaries.delete({ id }));
+      if (!error) set({ list: get().list.filter((item) => item.id !== id), selectedId: null, detail: null });
+      return error;
+    },
+    addWords: (words) => change((id) => api().dictionaries.addWords({ id, words })),
+    removeWord: (wordId) => change((id) => api().dictionaries.removeWord({ id, wordId })),
+    addReplacements: (replacements) => change((id) => api().dictionaries.addReplacements({ id, replacements })),
+    removeReplacement: (replacementId) => change((id) => api().dictionaries.removeReplacement({ id, replacementId })),
+    importText: (text, kind) => change((id) => api().dictionaries.import({ id, text, kind })),
+  };
+});
+
+function summaryOf(detail: DictionaryDetail): DictionarySummary {
+  return { id: detail.id, name: detail.name, isTemporary: detail.isTemporary, createdAt: detail.createdAt, updatedAt: detail.updatedAt };
+}
+
+export const selectDictionaries = (state: DictionariesState) => state.list;
+export const selectSelectedDictionary = (state: DictionariesState) => state.detail;

@@ -1,0 +1,21 @@
+// Which view is on screen. A transcript route may carry a moment to jump to (from a search hit).
+import { create } from 'zustand';
+
+export type Route =
+  | { name: 'library' }
+  | { name: 'transcript'; id: string; at?: number }
+  | { name: 'dictionaries' }
+  | { name: 'settings' };
+
+interface NavigationState {
+  route: Route;
+  go(route: Route): void;
+}
+
+export const useNavigationStore = create<NavigationState>()((set) => ({
+  route: { name: 'library' },
+  go: (route) => set({ route }),
+}));
+
+export const selectRoute = (state: NavigationState) => state.route;
+export const selectGo = (state: NavigationState) => state.go;

@@ -1,0 +1,118 @@
+// Playback of the open transcription. The waveform component owns the wavesurfer instance and
+// registers a controller here, so anything (a word, a search hit, a summary item) can seek.
+import { create } from 'zustand';
+import type { IpcError, WaveformPeaks } from '../../src-shared/ipc-contract';
+import { api, split } from '../lib/api';
+
+export interface PlayerController {
+  play(): void;
+  pause(): void;
+  seek(seconds: number): void;
+  setRate(rate: number): void;
+}
+
+export const PLAYBACK_RATES = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2] as const;
+export const SKIP_SECONDS = 5;
+
+interface PlayerState {
+  transcriptionId: string | null;
+  source: { url: string; local: boolean } | null;
+  peaks: WaveformPeaks | null;
+  loading: boolean;
+  error: IpcError | null;
+  currentTime: number;
+  duration: number;
+  playing: boolean;
+  rate: number;
+  controller: PlayerController | null;
+  /** A seek asked for before the waveform was ready. */
+  pendingSeek: number | null;
+
+  load(id: string, at?: number): Promise<void>;
+  unload(): void;
+  attach(controller: PlayerController): void;
+  detach(controller: PlayerController): void;
+  /** From the media element. */
+  reportTime(seconds: number): void;
+  reportPlaying(playing: boolean): void;
+  seek(seconds: number): void;
+  togglePlay(): void;
+  skip(delta: number): void;
+  setRate(rate: number): void;
+}
+
+export const usePlayerStore = create<PlayerState>()((set, get) => ({
+  transcriptionId: null,
+  source: null,
+  peaks: null,
+  loading: false,
+  error: null,
+  currentTime: 0,
+  duration: 0,
+  playing: false,
+  rate: 1,
+  controller: null,
+  pendingSeek: null,
+
+  async load(id, at) {
+    if (get().transcriptionId === id) {
+      if (at !== undefined) get().seek(at);
+      return;
+    }
+    set({ transcriptionId: id, source: null, peaks: null, loading: true, error: null, currentTime: at ?? 0, playing: false, pendingSeek: at ?? null });
+    const [[peaks, peaksError], [source, sourceError]] = await Promise.all([
+      api().audio.peaks({ id }).then(split),
+      api().audio.source({ id }).then(split),
+    ]);
+    if (get().transcriptionId !== id) return;
+    set({ peaks, source, duration: peaks?.duration ?? 0, loading: false, error: peaksError ?? sourceError });
+  },
+  unload() {
+    get().controller?.pause();
+    set({ transcriptionId: null, source: null, peaks: null, currentTime: 0, duration: 0, playing: false, pendingSeek: null, error: null });
+  },
+  attach(controller) {
+    set({ controller });
+    controller.setRate(get().rate);
+    const pending = get().pendingSeek;
+    if (pending !== null) {
+      controller.seek(pending);
+      set({ pendingSeek: null });
+    }
+  },
+  detach(controller) {
+    if (get().controller === controller) set({ controller: null, playing: false });
+  },
+  reportTime(seconds) {
+    set({ currentTime: seconds });
+  },
+  reportPlaying(playing) {
+    set({ playing });
+  },
+  seek(seconds) {
+    const duration = get().duration;
+    const target = Math.max(0, duration > 0 ? Math.min(seconds, duration) : seconds);
+    set({ currentTime: target });
+    const controller = get().controller;
+    if (controller) controller.seek(target);
+    else set({ pendingSeek: target });
+  },
+  togglePlay() {
+    const { controller, playing } = get();
+    if (!controller) return;
+    if (playing) controller.pause();
+    else controller.play();
+  },
+  skip(delta) {
+    get().seek(get().currentTime + delta);
+  },
+  setRate(rate) {
+    set({ rate });
+    get().controller?.setRate(rate);
+  },
+}));
+
+export const selectCurrentTime = (state: PlayerState) => state.currentTime;
+export const selectPlaying = (state: PlayerState) => state.playing;
+export const selectRate = (state: PlayerState) => state.rate;
+export const selectSeek = (state: PlayerState) => state.seek;

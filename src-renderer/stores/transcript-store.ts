@@ -1,0 +1,114 @@
+// The transcription open in the transcript view: its document, edits, speaker names and export.
+import { create } from 'zustand';
+import type { ExportOptions, IpcError, TranscriptDetail } from '../../src-shared/ipc-contract';
+import type { TranscriptSegment } from '../../src-shared/transcript-document';
+import { api, split } from '../lib/api';
+
+interface TranscriptState {
+  id: string | null;
+  detail: TranscriptDetail | null;
+  loading: boolean;
+  error: IpcError | null;
+  open(id: string): Promise<void>;
+  reload(): Promise<void>;
+  close(): void;
+  saveSegment(segmentId: number, text: string): Promise<IpcError | null>;
+  renameSpeaker(speaker: string, name: string): Promise<IpcError | null>;
+  exportAs(options: ExportOptions): Promise<{ path: string | null; error: IpcError | null }>;
+  remove(): Promise<IpcError | null>;
+  /** Reloads the open transcript when main says it changed; returns the unsubscribe. */
+  init(): () => void;
+}
+
+export const useTranscriptStore = create<TranscriptState>()((set, get) => ({
+  id: null,
+  detail: null,
+  loading: false,
+  error: null,
+  async open(id) {
+    if (get().id === id && get().detail) return;
+    set({ id, detail: null, loading: true, error: null });
+    await get().reload();
+  },
+  async reload() {
+    const id = get().id;
+    if (!id) return;
+    const [detail, error] = split(await api().transcripts.get({ id }));
+    if (get().id !== id) return;
+    set(detail ? { detail, loading: false, error: null } : { loading: false, error });
+  },
+  close() {
+    set({ id: null, detail: null, error: null, loading: false });
+  },
+  async saveSegment(segmentId, text) {
+    const id = get().id;
+    if (!id) return null;
+    const [detail, error] = split(await api().transcripts.edit({ id, segments: [{ id: segmentId, text }] }));
+    if (detail && get().id === id) set({ detail });
+    return error;
+  },
+  async renameSpeaker(speaker, name) {
+    const id = get().id;
+    if (!id) return null;
+    const [detail, error] = split(await api().transcripts.renameSpeaker({ id, speaker, name }));
+    if (detail && get().id === id) set({ detail });
+    return error;
+  },
+  async exportAs(options) {
+    const id = get().id;
+    if (!id) return { path: null, error: null };
+    const [value, error] = split(await api().transcripts.export({ id, options }));
+    return { path: value?.path ?? null, error };
+  },
+  async remove() {
+    const id = get().id;
+    if (!id) return null;
+    const [, error] = split(await api().transcripts.delete({ id }));
+    if (!error) get().close();
+    return error;
+  },
+  init() {
+    return api().on('transcripts:changed', ({ ids }) => {
+      const id = get().id;
+      if (id && ids.includes(id)) void get().reload();
+    });
+  },
+}));
+
+export const selectSegments = (state: TranscriptState): TranscriptSegment[] => state.detail?.document?.segments ?? EMPTY;
+export const selectSpeakerNames = (state: TranscriptState) => state.detail?.speakerNames ?? NO_NAMES;
+const EMPTY: TranscriptSegment[] = [];
+const NO_NAMES: Record<string, string> = {};
+
+/** Speakers in order of first appearance. */
+export function speakersOf(segments: TranscriptSegment[]): string[] {
+  const seen: string[] = [];
+  for (const segment of segments) if (segment.speaker && !seen.includes(segment.speaker)) seen.push(segment.speaker);
+  return seen;
+}
+
+/** Where a time falls: [segment index, word index], -1 when between words or segments. */
+export function locateTime(segments: TranscriptSegment[], time: number): [number, number] {
+  let lo = 0;
+  let hi = segments.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const segment = segments[mid]!;
+    if (time < segment.start) hi = mid - 1;
+    else if (time >= segment.end) lo = mid + 1;
+    else {
+      const words = segment.words;
+      let wlo = 0;
+      let whi = words.length - 1;
+      while (wlo <= whi) {
+        const wmid = (wlo + whi) >> 1;
+        const word = words[wmid]!;
+        if (time < word.start) whi = wmid - 1;
+        else if (time >= word.end) wlo = wmid + 1;
+        else return [mid, wmid];
+      }
+      return [mid, -1];
+    }
+  }
+  return [-1, -1];
+}

@@ -1,0 +1,85 @@
+// Uploads run in main (they survive reloads and report progress); this mirrors them and holds the
+// options the next upload will use.
+import { create } from 'zustand';
+import type { IpcError, UploadJob, UploadOptions } from '../../src-shared/ipc-contract';
+import { api, split } from '../lib/api';
+
+export const DEFAULT_UPLOAD_OPTIONS: UploadOptions = {
+  language: null,
+  model: 'default',
+  numSpeakers: null,
+  minSpeakers: null,
+  maxSpeakers: null,
+  dictionaryId: null,
+  words: [],
+};
+
+interface UploadsState {
+  jobs: UploadJob[];
+  options: UploadOptions;
+  error: IpcError | null;
+  init(): Promise<() => void>;
+  setOptions(patch: Partial<UploadOptions>): void;
+  /** Opens the system file picker (main's dialog), then uploads what was chosen. */
+  pick(): Promise<void>;
+  /** Files dropped on the page. */
+  addFiles(files: File[]): Promise<void>;
+  addPaths(paths: string[]): Promise<void>;
+  cancel(id: string): Promise<void>;
+  dismissError(): void;
+}
+
+const ACTIVE: ReadonlyArray<UploadJob['state']> = ['queued', 'uploading', 'starting'];
+
+export const useUploadsStore = create<UploadsState>()((set, get) => {
+  function upsert(job: UploadJob) {
+    const jobs = get().jobs.filter((existing) => existing.id !== job.id);
+    jobs.push(job);
+    jobs.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    set({ jobs });
+  }
+  return {
+    jobs: [],
+    options: DEFAULT_UPLOAD_OPTIONS,
+    error: null,
+    async init() {
+      const off = api().on('uploads:changed', upsert);
+      const [jobs] = split(await api().uploads.list());
+      if (jobs) jobs.forEach(upsert);
+      return off;
+    },
+    setOptions(patch) {
+      set({ options: { ...get().options, ...patch } });
+    },
+    async pick() {
+      const [paths, error] = split(await api().uploads.pick());
+      if (error) return set({ error });
+      if (paths.length) await get().addPaths(paths);
+    },
+    async addFiles(files) {
+      const paths: string[] = [];
+      for (const file of files) {
+        const [path, error] = split(await api().files.localPath(file));
+        if (error) set({ error });
+        else paths.push(path);
+      }
+      if (paths.length) await get().addPaths(paths);
+    },
+    async addPaths(paths) {
+      const [jobs, error] = split(await api().uploads.add({ paths, options: get().options }));
+      if (error) return set({ error });
+      jobs.forEach(upsert);
+      set({ error: null });
+    },
+    async cancel(id) {
+      const [, error] = split(await api().uploads.cancel({ id }));
+      if (error) set({ error });
+    },
+    dismissError() {
+      set({ error: null });
+    },
+  };
+});
+
+export const selectActiveJobs = (state: UploadsState) => state.jobs.filter((job) => ACTIVE.includes(job.state));
+export const selectRecentJobs = (state: UploadsState) => state.jobs;

@@ -1,0 +1,65 @@
+// How a transcript document becomes text and subtitle cues. Shared by kikitori-server (its
+// `&format=srt|vtt|txt` downloads) and the desktop app's export, so both render the same way.
+// Pure: the caller turns cues into SRT/WebVTT with the `subtitle` package (which needs node streams,
+// so it stays out of src-shared). No electron, node or DOM imports here.
+import type { TranscriptDocument, TranscriptSegment } from './transcript-document.js';
+
+export interface TranscriptRenderOptions {
+  /** Prefix each segment with its speaker, when the segment has one. */
+  speakers: boolean;
+  /** Prefix each line of plain text with its start time ([hh:mm:ss]). Subtitles always carry times. */
+  timestamps: boolean;
+}
+
+/** What the server has always served: speakers on, no timestamps in plain text. */
+export const DEFAULT_RENDER_OPTIONS: TranscriptRenderOptions = { speakers: true, timestamps: false };
+
+export interface TranscriptCue {
+  /** Milliseconds. */
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** 3725.4 -> "01:02:05" (or "01:02:05.400" with milliseconds). */
+export function formatClock(seconds: number, withMilliseconds = false): string {
+  const totalMs = Math.max(0, Math.round(seconds * 1000));
+  const h = Math.floor(totalMs / 3_600_000);
+  const m = Math.floor((totalMs % 3_600_000) / 60_000);
+  const s = Math.floor((totalMs % 60_000) / 1000);
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  const clock = `${pad(h)}:${pad(m)}:${pad(s)}`;
+  return withMilliseconds ? `${clock}.${pad(totalMs % 1000, 3)}` : clock;
+}
+
+/** One line per segment (empty segments keep their line), newline-terminated. */
+export function transcriptPlainText(document: TranscriptDocument, options: TranscriptRenderOptions = DEFAULT_RENDER_OPTIONS): string {
+  return (
+    document.segments
+      .map((s) => {
+        const time = options.timestamps ? `[${formatClock(s.start)}] ` : '';
+        return `${time}${speakerPrefix(s, options)}${s.text}`;
+      })
+      .join('\n') + '\n'
+  );
+}
+
+/** Subtitle cues for SRT or WebVTT: non-empty segments, with the speaker as each format expects it. */
+export function transcriptCues(
+  document: TranscriptDocument,
+  format: 'srt' | 'vtt',
+  options: Pick<TranscriptRenderOptions, 'speakers'> = DEFAULT_RENDER_OPTIONS,
+): TranscriptCue[] {
+  return document.segments
+    .filter((s) => s.text.length > 0)
+    .map((s) => ({
+      start: Math.round(s.start * 1000),
+      end: Math.round(s.end * 1000),
+      // WebVTT has a voice tag for speakers; SRT conventionally prefixes the name.
+      text: options.speakers && s.speaker ? (format === 'vtt' ? `<v ${s.speaker}>${s.text}` : `${s.speaker}: ${s.text}`) : s.text,
+    }));
+}
+
+function speakerPrefix(segment: TranscriptSegment, options: Pick<TranscriptRenderOptions, 'speakers'>): string {
+  return options.speakers && segment.speaker ? `${segment.speaker}: ` : '';
+}

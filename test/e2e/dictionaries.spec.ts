@@ -1,0 +1,54 @@
+// Edit a dictionary on the real server and see the change survive a reload; see a server error next
+// to the field that caused it.
+import { expect, test } from '@playwright/test';
+import { screenshot, startHost, type Host } from './e2e-support.js';
+import { DictionariesPage } from './pages/dictionaries-page.js';
+import { LibraryPage } from './pages/library-page.js';
+
+let host: Host;
+test.beforeAll(async () => {
+  host = await startHost();
+});
+test.afterAll(async () => host?.close());
+
+test('dictionary edits persist across a reload, and server errors sit next to their field', async ({ page }) => {
+  const library = new LibraryPage(page);
+  await library.goto(host.url);
+  await library.openTab('Dictionaries');
+  const dictionaries = new DictionariesPage(page);
+
+  await dictionaries.create('Product names');
+  await dictionaries.addWord('Zintrix', 'zin tricks');
+  await expect(dictionaries.wordsTable).toContainText('Zintrix');
+  await dictionaries.addReplacement('kiki tory', 'Kikitori');
+  await expect(dictionaries.replacementsTable).toContainText('Kikitori');
+
+  // The server refuses a reading longer than its limit: the message shows under Reading.
+  await dictionaries.addWord('Overlong', 'x'.repeat(401));
+  const readingField = page.getByTestId('reading-input').locator('xpath=..');
+  await expect(readingField.getByTestId('field-error')).toBeVisible();
+  await expect(page.getByTestId('reading-input')).toHaveAttribute('aria-invalid', 'true');
+  await screenshot(page, 'dictionaries');
+
+  await page.reload();
+  await library.openTab('Dictionaries');
+  await dictionaries.select('Product names');
+  await expect(dictionaries.wordsTable).toContainText('Zintrix');
+  await expect(dictionaries.wordsTable).toContainText('zin tricks');
+  await expect(dictionaries.wordsTable).not.toContainText('Overlong');
+  await expect(dictionaries.replacementsTable).toContainText('kiki tory');
+});
+
+test('the interface language is a setting that survives a reload', async ({ page }) => {
+  const library = new LibraryPage(page);
+  await library.goto(host.url);
+  await library.openTab('Settings');
+  await expect(page.getByTestId('profile').filter({ hasText: 'Test server' })).toHaveAttribute('data-active', 'true');
+  await screenshot(page, 'settings');
+  await page.getByTestId('ui-language').selectOption('ja');
+  await expect(page.getByRole('navigation').getByRole('button', { name: 'ライブラリ' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('drop-zone')).toContainText('音声・動画ファイルをここにドロップ');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+  await screenshot(page, 'library-ja');
+});

@@ -1,0 +1,48 @@
+// kikitori-server as users run it (bin/kikitori-server.js, the compiled build) in a child process. Like
+// test/support/cli-process.ts, but the launcher is found from the repository root, so this also works
+// when compiled into dist/ (bench/desktop-bench.ts runs from there).
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export function launcherOf(root: string): string {
+  return path.join(root, 'bin/kikitori-server.js');
+}
+
+export async function createApiKey(root: string, dataDir: string): Promise<string> {
+  const { stdout } = await run(process.execPath, [launcherOf(root), 'keys', 'create', '--data-dir', dataDir, '--team', 'e2e', '--user', 'tester', '--user-name', 'Test User', '--role', 'DELETE']);
+  return stdout.trim().split('\n').at(-1)!.trim();
+}
+
+export interface ServerChild {
+  child: ChildProcess;
+  url: string;
+}
+
+/** Starts `serve` on a free loopback port; resolves once it prints its URL. */
+export function startServer(root: string, dataDir: string, env: Record<string, string> = {}): Promise<ServerChild> {
+  const child = spawn(process.execPath, [launcherOf(root), 'serve', '--port', '0', '--data-dir', dataDir], {
+    env: { ...process.env, KIKITORI_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      const match = stdout.match(/listening on (http:\/\/\S+)/);
+      if (match) resolve({ child, url: match[1]! });
+    });
+    child.once('exit', (code) => reject(new Error(`kikitori-server exited with ${code} before it was ready:\n${stderr}`)));
+  });
+}
+
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  await done;
+}

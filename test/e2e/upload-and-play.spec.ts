@@ -1,0 +1,61 @@
+// Drop a real recording, watch it upload and complete, read its transcript, click a word to seek.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { meetingWav, screenshot, startHost, type Host } from './e2e-support.js';
+import { LibraryPage } from './pages/library-page.js';
+import { TranscriptPage } from './pages/transcript-page.js';
+
+test.describe.configure({ mode: 'serial' });
+
+let host: Host;
+let wav: string;
+test.beforeAll(async () => {
+  host = await startHost();
+  wav = await meetingWav(fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-e2e-audio-')));
+});
+test.afterAll(async () => host?.close());
+
+test('a dropped WAV uploads, completes and shows its transcript; clicking a word seeks', async ({ page }) => {
+  const library = new LibraryPage(page);
+  await library.goto(host.url);
+  await screenshot(page, 'library-empty');
+
+  await library.dropFile(wav);
+  await expect(library.upload('team-meeting.wav')).toBeVisible();
+  await expect(library.upload('team-meeting.wav')).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
+
+  const row = library.row('team-meeting.wav');
+  await expect(row).toBeVisible();
+  await screenshot(page, 'library-uploading');
+  await expect(row).toHaveAttribute('data-status', 'COMPLETED', { timeout: 180_000 });
+  await screenshot(page, 'library');
+
+  await row.click();
+  const transcript = new TranscriptPage(page);
+  await transcript.expectLoaded('team-meeting.wav');
+  await expect(page.getByTestId('transcript-pane')).toContainText(/budget/i);
+  await screenshot(page, 'transcript');
+
+  const target = transcript.word('budget');
+  const start = Number(await target.getAttribute('data-start'));
+  expect(start).toBeGreaterThan(1);
+  expect(await transcript.currentTime()).toBe(0);
+  await target.click();
+  await expect.poll(() => transcript.currentTime()).toBeCloseTo(start, 1);
+  await expect(transcript.time).toHaveAttribute('data-seconds', start.toFixed(2));
+
+  // Keyboard transport: ← skips 5 s back.
+  await page.getByTestId('transcript-title').click();
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(() => transcript.currentTime()).toBeCloseTo(Math.max(0, start - 5), 1);
+
+  // Export through main's save dialog (the host's dialog answers a preset path).
+  host.dialogs.savePath = path.join(path.dirname(wav), 'team-meeting.srt');
+  await page.getByRole('button', { name: 'Export…' }).click();
+  await page.getByLabel('Format').selectOption('srt');
+  await page.getByRole('button', { name: 'Export', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Export transcript' })).toContainText('Saved to');
+  expect(fs.readFileSync(host.dialogs.savePath, 'utf8')).toMatch(/00:00:0\d,\d{3} --> .*\n.*report/);
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { applyEdits, editsFromReviewedText, mergeEdits, reviewedTextOf } from '../../../../src-main/edits/transcript-edits.js';
+import { alignWords, retimeWords } from '../../../../src-main/edits/word-timing.js';
+import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
+
+const segment = {
+  start: 1,
+  end: 4,
+  words: [
+    { word: 'the', start: 1, end: 1.2, confidence: 0.9 },
+    { word: 'budget', start: 1.2, end: 1.8, confidence: 0.8 },
+    { word: 'meeting', start: 1.8, end: 2.4, confidence: 0.7 },
+    { word: 'is', start: 2.5, end: 2.6, confidence: 0.9 },
+    { word: 'friday', start: 2.6, end: 3.4, confidence: 0.6 },
+  ],
+};
+
+describe('word timing through corrections', () => {
+  it('aligns words ignoring case and surrounding punctuation', () => {
+    expect(alignWords(['the', 'budget', 'meeting'], ['The', 'budget,', 'review'])).toEqual([
+      [0, 0],
+      [1, 1],
+    ]);
+  });
+
+  it('keeps the times of unchanged words and spreads a replaced word over the time it replaces', () => {
+    const words = retimeWords(segment, 'The budget review is on Friday.');
+    expect(words.map((w) => w.word)).toEqual(['The', 'budget', 'review', 'is', 'on', 'Friday.']);
+    expect(words[0]).toEqual({ word: 'The', start: 1, end: 1.2, confidence: 0.9 });
+    expect(words[2]).toEqual({ word: 'review', start: 1.8, end: 2.4, confidence: null });
+    // "on" is new between "is" (ends 2.6) and "Friday" (starts 2.6): a zero-length slot at 2.6.
+    expect(words[4]).toMatchObject({ word: 'on', start: 2.6, end: 2.6, confidence: null });
+    expect(words[5]).toEqual({ word: 'Friday.', start: 2.6, end: 3.4, confidence: 0.6 });
+  });
+
+  it('shares one replaced span between several new words in proportion to their length', () => {
+    const words = retimeWords(segment, 'the annual plan meeting is friday');
+    expect(words[1]).toMatchObject({ word: 'annual', start: 1.2, end: 1.56 });
+    expect(words[2]).toMatchObject({ word: 'plan', start: 1.56, end: 1.8 });
+  });
+
+  it('uses the segment bounds for words before the first match and when there were no words', () => {
+    expect(retimeWords({ start: 5, end: 7, words: [] }, 'hello there')).toEqual([
+      { word: 'hello', start: 5, end: 6.0, confidence: null },
+      { word: 'there', start: 6.0, end: 7, confidence: null },
+    ]);
+    expect(retimeWords(segment, 'so the budget meeting is friday')[0]).toMatchObject({ word: 'so', start: 1, end: 1 });
+    expect(retimeWords(segment, '   ')).toEqual([]);
+  });
+
+  it('round-trips corrections through the review text, one line per segment', () => {
+    const doc: TranscriptDocument = {
+      transcription_id: 't',
+      text: 'the budget meeting is friday see you',
+      language: 'en',
+      duration: 10,
+      speaking_duration: 5,
+      segments: [
+        { id: 0, start: 1, end: 4, speaker: 'SPEAKER_1', text: 'the budget meeting is friday', words: segment.words },
+        { id: 1, start: 5, end: 6, speaker: 'SPEAKER_2', text: 'see you', words: [] },
+      ],
+      replacements: [],
+      engine: { name: 'x', model: 'x', transcription_model: 'default' },
+      created_at: 'now',
+    };
+    const edits = mergeEdits(doc, new Map(), [{ id: 1, text: 'See you then' }]);
+    const shown = applyEdits(doc, new Map(edits.map((e) => [e.segmentId, e])), { SPEAKER_2: 'Bob' });
+    expect(shown.segments[1]).toMatchObject({ speaker: 'Bob', text: 'See you then' });
+    expect(shown.text).toBe('the budget meeting is friday See you then');
+    const review = reviewedTextOf(applyEdits(doc, new Map(edits.map((e) => [e.segmentId, e]))));
+    expect(review).toBe('the budget meeting is friday\nSee you then');
+    expect(editsFromReviewedText(doc, review)).toEqual(edits);
+    expect(editsFromReviewedText(doc, 'one line only')).toBeNull();
+    // Back to the server's text: the edit disappears.
+    expect(mergeEdits(doc, new Map(edits.map((e) => [e.segmentId, e])), [{ id: 1, text: 'see you' }])).toEqual([]);
+  });
+});

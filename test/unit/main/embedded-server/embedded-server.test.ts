@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EmbeddedServer, type EmbeddedServerStatus } from '../../../../src-main/embedded-server/embedded-server.js';
+import { createAesGcmSecretBox } from '../../../../src-main/settings/secret-box.js';
+import { CLI, cli } from '../../../support/cli-process.js';
+import { tempDir } from '../../../support/test-server.js';
+import { until } from '../main-test-support.js';
+
+const secrets = createAesGcmSecretBox(Buffer.alloc(32, 3));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('embedded server', () => {
+  const dir = tempDir('kikitori-embedded-');
+  const servers: EmbeddedServer[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const make = (statuses: EmbeddedServerStatus[] = []) => {
+    const server = new EmbeddedServer({
+      command: { command: process.execPath, args: [CLI] },
+      dataDir: path.join(dir, 'server-data'),
+      keyFile: path.join(dir, 'server-key.bin'),
+      secrets,
+      restartDelayMs: () => 50,
+      onStatus: (s) => statuses.push(s),
+    });
+    servers.push(server);
+    return server;
+  };
+
+  const list = async (server: EmbeddedServer) => {
+    const connection = server.connection();
+    if ('unavailable' in connection) throw new Error(connection.unavailable);
+    return fetch(`${connection.baseUrl}/api/v1/transcriptions`, { headers: { 'x-api-key': connection.apiKey } });
+  };
+
+  it('starts on loopback with a key it made itself, kept only encrypted', async () => {
+    const statuses: EmbeddedServerStatus[] = [];
+    const server = make(statuses);
+    expect(server.connection()).toEqual({ unavailable: expect.stringContaining('not running') });
+    await server.start();
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(statuses.map((s) => s.state)).toEqual(['starting', 'running']);
+    expect((await list(server)).status).toBe(200);
+    const { apiKey } = server.connection() as { apiKey: string };
+    const sealed = fs.readFileSync(path.join(dir, 'server-key.bin'));
+    expect(sealed.includes(Buffer.from(apiKey))).toBe(false);
+    expect(secrets.decrypt(sealed)).toBe(apiKey);
+    const pid = server.pid;
+    await server.start(); // already running: nothing new
+    expect(server.pid).toBe(pid);
+    await server.stop();
+  });
+
+  it('restarts the server when it dies', async () => {
+    const statuses: EmbeddedServerStatus[] = [];
+    const server = make(statuses);
+    await server.start();
+    const firstPid = server.pid!;
+    process.kill(firstPid, 'SIGKILL');
+    await until(() => statuses.some((s) => s.state === 'crashed') && server.status.state === 'running');
+    expect(server.pid).not.toBe(firstPid);
+    expect((await list(server)).status).toBe(200);
+    await server.stop();
+  });
+
+  it('reuses its key across starts, makes a new one if the data dir was wiped, and stops cleanly', async () => {
+    const server = make();
+    await server.start();
+    const { stdout } = await cli(['keys', 'list', '--data-dir', path.join(dir, 'server-data'), '--json']);
+    expect(JSON.parse(stdout)).toHaveLength(1);
+    const pid = server.pid!;
+    await server.stop();
+    expect(alive(pid)).toBe(false);
+    expect(server.status).toEqual({ state: 'stopped' });
+
+    fs.rmSync(path.join(dir, 'server-data'), { recursive: true, force: true });
+    const fresh = make();
+    await fresh.start();
+    expect((await list(fresh)).status).toBe(200);
+    await fresh.stop();
+  });
+});

@@ -1,0 +1,90 @@
+import zlib from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { exportFileName, exportTranscript } from '../../../../src-main/export/transcript-export.js';
+import { renderTranscript } from '../../../../src-server/domain/transcript-formats.js';
+import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
+
+const doc: TranscriptDocument = {
+  transcription_id: 't1',
+  text: 'Hello there. General Kenobi.',
+  language: 'en',
+  duration: 5,
+  speaking_duration: 4,
+  segments: [
+    { id: 0, start: 0.5, end: 1.75, speaker: 'Alice', text: 'Hello there.', words: [{ word: 'Hello', start: 0.5, end: 1, confidence: 0.9 }] },
+    { id: 1, start: 62.25, end: 64, speaker: null, text: 'General Kenobi.', words: [] },
+    { id: 2, start: 65, end: 65, speaker: 'Alice', text: '', words: [] },
+  ],
+  replacements: [],
+  engine: { name: 'e', model: 'm', transcription_model: 'default' },
+  created_at: '2025-01-01T00:00:00.000Z',
+};
+
+/** One entry of a ZIP archive (a .docx), read through its central directory. */
+function zipEntry(zip: Buffer, name: string): string {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  let offset = zip.readUInt32LE(end + 16);
+  for (let i = 0; i < zip.readUInt16LE(end + 10); i++) {
+    const method = zip.readUInt16LE(offset + 10);
+    const size = zip.readUInt32LE(offset + 20);
+    const nameLength = zip.readUInt16LE(offset + 28);
+    const extra = zip.readUInt16LE(offset + 30) + zip.readUInt16LE(offset + 32);
+    const local = zip.readUInt32LE(offset + 42);
+    if (zip.toString('utf8', offset + 46, offset + 46 + nameLength) === name) {
+      const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+      const data = zip.subarray(start, start + size);
+      return (method === 8 ? zlib.inflateRawSync(data) : data).toString('utf8');
+    }
+    offset += 46 + nameLength + extra;
+  }
+  throw new Error(`${name} is not in the archive`);
+}
+
+const text = async (format: 'txt' | 'srt' | 'vtt' | 'json', speakers: boolean, timestamps: boolean) =>
+  (await exportTranscript(doc, { format, speakers, timestamps }, 'T')).data as string;
+
+describe('transcript export', () => {
+  it('renders like the server does with its defaults (speakers, no timestamps)', async () => {
+    for (const format of ['txt', 'srt', 'vtt'] as const) {
+      expect(await text(format, true, false)).toBe(renderTranscript(doc, format));
+    }
+  });
+
+  it('TXT with and without speakers and timestamps', async () => {
+    expect(await text('txt', true, true)).toBe('[00:00:00] Alice: Hello there.\n[00:01:02] General Kenobi.\n[00:01:05] Alice: \n');
+    expect(await text('txt', false, false)).toBe('Hello there.\nGeneral Kenobi.\n\n');
+  });
+
+  it('SRT and VTT carry times, and speakers only when asked', async () => {
+    const srt = await text('srt', true, false);
+    expect(srt).toContain('00:00:00,500 --> 00:00:01,750\nAlice: Hello there.');
+    expect(srt).toContain('00:01:02,250 --> 00:01:04,000\nGeneral Kenobi.');
+    expect(srt).not.toContain('00:01:05'); // empty segments make no cue
+    expect(await text('srt', false, false)).not.toContain('Alice');
+    const vtt = await text('vtt', true, false);
+    expect(vtt.startsWith('WEBVTT')).toBe(true);
+    expect(vtt).toContain('00:00:00.500 --> 00:00:01.750\n<v Alice>Hello there.');
+  });
+
+  it('JSON keeps the document, leaving out what the options exclude', async () => {
+    expect(JSON.parse(await text('json', true, true)).segments[0]).toEqual(doc.segments[0]);
+    const bare = JSON.parse(await text('json', false, false));
+    expect(bare.segments[0]).toEqual({ id: 0, text: 'Hello there.' });
+    expect(bare.transcription_id).toBe('t1');
+  });
+
+  it('DOCX is a Word document with the title and the segments', async () => {
+    const { data, extension } = await exportTranscript(doc, { format: 'docx', speakers: true, timestamps: true }, 'Meeting notes');
+    expect(extension).toBe('docx');
+    const body = zipEntry(data as Buffer, 'word/document.xml');
+    expect(body).toContain('Meeting notes');
+    expect(body).toContain('[00:01:02] ');
+    expect(body).toContain('Alice: ');
+    expect(body).toContain('General Kenobi.');
+  });
+
+  it('names the file after the audio', () => {
+    expect(exportFileName('meeting.2025.wav', 'srt')).toBe('meeting.2025.srt');
+    expect(exportFileName('notes', 'docx')).toBe('notes.docx');
+  });
+});

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { trustedRendererUrl } from '../../../../src-main/ipc/trusted-sender.js';
+
+describe('trustedRendererUrl', () => {
+  it('trusts only the renderer index file itself', () => {
+    const trusted = trustedRendererUrl('file:///opt/Kikitori/resources/app.asar/dist/renderer/index.html');
+    expect(trusted('file:///opt/Kikitori/resources/app.asar/dist/renderer/index.html')).toBe(true);
+    expect(trusted('file:///opt/Kikitori/resources/app.asar/dist/renderer/index.html#/x')).toBe(true);
+    expect(trusted('file:///tmp/evil.html')).toBe(false);
+    expect(trusted('https://example.com/')).toBe(false);
+    expect(trusted('')).toBe(false);
+    expect(trusted('not a url')).toBe(false);
+  });
+
+  it('trusts the dev server origin, not other ports or hosts', () => {
+    const trusted = trustedRendererUrl('http://localhost:5173/');
+    expect(trusted('http://localhost:5173/index.html')).toBe(true);
+    expect(trusted('http://localhost:5174/')).toBe(false);
+    expect(trusted('http://127.0.0.1:5173/')).toBe(false);
+  });
+});

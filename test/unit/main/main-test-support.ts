@@ -1,0 +1,142 @@
+// Helpers for the main-process tests: short real speech, clients of a real server, event recorders.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { IpcEvent, IpcEvents } from '../../../src-shared/ipc-contract.js';
+import { ApiClient, type ApiClientOptions } from '../../../src-main/api-client/api-client.js';
+import type { EventSink } from '../../../src-main/ipc/handler-registry.js';
+import type { UserNotification } from '../../../src-main/host-capabilities.js';
+import { synthesizeSpeech, toWav16k } from '../../support/audio-fixtures.js';
+import { uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
+
+/** About two seconds of clear speech as a 16 kHz WAV (cached across runs). */
+export async function shortSpeech(): Promise<string> {
+  return toWav16k(await synthesizeSpeech('the budget meeting is on friday'));
+}
+
+/** A copy of `file` in `dir` under `name` (uploads are keyed by path, so tests use their own copies). */
+export function copyAs(file: string, dir: string, name: string): string {
+  const target = path.join(dir, name);
+  fs.copyFileSync(file, target);
+  return target;
+}
+
+export function clientOf(server: { url: string }, key: string, options: Partial<ApiClientOptions> = {}): ApiClient {
+  return new ApiClient({ connection: () => ({ baseUrl: server.url, apiKey: key }), retry: { retries: 2, baseDelayMs: 20, maxDelayMs: 50 }, ...options });
+}
+
+export interface RecordedEvent<E extends IpcEvent = IpcEvent> {
+  event: E;
+  payload: IpcEvents[E];
+}
+
+/** An EventSink that records and lets a test wait for an event matching a predicate. */
+export function eventRecorder() {
+  const events: RecordedEvent[] = [];
+  const waiters: Array<{ event: IpcEvent; test: (payload: any) => boolean; resolve: (payload: any) => void }> = [];
+  const emit: EventSink = (event, payload) => {
+    events.push({ event, payload } as RecordedEvent);
+    for (const waiter of [...waiters]) {
+      if (waiter.event === event && waiter.test(payload)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(payload);
+      }
+    }
+  };
+  return {
+    emit,
+    events,
+    of<E extends IpcEvent>(event: E): Array<IpcEvents[E]> {
+      return events.filter((e) => e.event === event).map((e) => e.payload as IpcEvents[E]);
+    },
+    /** Resolves with the first matching event, past or future. */
+    next<E extends IpcEvent>(event: E, test: (payload: IpcEvents[E]) => boolean = () => true): Promise<IpcEvents[E]> {
+      const past = events.find((e) => e.event === event && test(e.payload as IpcEvents[E]));
+      if (past) return Promise.resolve(past.payload as IpcEvents[E]);
+      return new Promise((resolve) => waiters.push({ event, test, resolve }));
+    },
+    /** Like next(), but only events emitted from now on. */
+    upcoming<E extends IpcEvent>(event: E, test: (payload: IpcEvents[E]) => boolean = () => true): Promise<IpcEvents[E]> {
+      return new Promise((resolve) => waiters.push({ event, test, resolve }));
+    },
+  };
+}
+
+export function notificationRecorder() {
+  const notifications: UserNotification[] = [];
+  const waiters: Array<(n: UserNotification) => void> = [];
+  return {
+    notifications,
+    notifier: {
+      notify(n: UserNotification) {
+        notifications.push(n);
+        for (const w of waiters.splice(0)) w(n);
+      },
+    },
+    next(): Promise<UserNotification> {
+      return new Promise((resolve) => waiters.push(resolve));
+    },
+  };
+}
+
+/** Polls a condition (a state, not a sleep) until it holds; the test timeout bounds it. */
+export async function until<T>(probe: () => T | Promise<T>, intervalMs = 50): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
+  for (;;) {
+    const value = await probe();
+    if (value) return value as Exclude<T, false | null | undefined | 0 | ''>;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** A completed transcription on `server`: uploaded, transcribed, waited for. */
+export async function completedTranscription(server: TestServer, key: string, file: string): Promise<string> {
+  const ticket = await uploadFile(server, key, file);
+  const started = await server.api(key, 'POST', `/api/v1/transcriptions/${ticket.transcription_id}/transcribe`);
+  if (started.status !== 200) throw new Error(`transcribe failed: ${started.text}`);
+  const done = await waitForStatus(server, key, ticket.transcription_id, ['COMPLETED', 'FAILED']);
+  if (done.json.status !== 'COMPLETED') throw new Error(`transcription ${done.json.status}: ${done.json.failure_reason}`);
+  return ticket.transcription_id;
+}
+
+/** Tiny deterministic analysis engines, so analyses complete in tests whatever the server configures. */
+export async function testAnalysisEngines() {
+  const { AnalysisEngineRegistry } = await import('../../../src-server/engines/analysis/analysis-registry.js');
+  const neutral = { anger: 0, disgust: 0, fear: 0, joy: 0, neutral: 1, sadness: 0, surprise: 0 };
+  return new AnalysisEngineRegistry(
+    [
+      {
+        name: 'test-summary',
+        languages: 'any',
+        async summarize({ document }) {
+          const first = document.segments[0];
+          const point = first ? [{ segment_id: first.id, start: first.start, end: first.end, text: `Discussed ${first.text}` }] : [];
+          return {
+            summarizedText: `Overview: ${document.text}`,
+            details: { overview: `Overview of the talk about ${first?.text ?? 'nothing'}`, key_points: point, action_items: [], decisions: [], dates: [] },
+          };
+        },
+      },
+    ],
+    [
+      {
+        name: 'test-emotion',
+        languages: 'any',
+        async analyze({ document }) {
+          return [
+            ...document.segments.map((s) => ({ segment_id: s.id, start: s.start, end: s.end, speaker: s.speaker, label: 'neutral' as const, score: 1, scores: neutral })),
+            { segment_id: null, start: 0, end: document.duration, speaker: null, label: 'neutral' as const, score: 1, scores: neutral },
+          ];
+        },
+      },
+    ],
+    [
+      {
+        name: 'test-translation',
+        targets: () => 'any',
+        async translate({ document }, target) {
+          const segments = document.segments.map((s) => ({ segment_id: s.id, start: s.start, end: s.end, text: `[${target}] ${s.text} presupuesto` }));
+          return { translatedText: segments.map((s) => s.text).join(' '), segments };
+        },
+      },
+    ],
+  );
+}

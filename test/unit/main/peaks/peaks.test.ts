@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { chooseResolution, computePeaks, downsample, MAX_BUCKETS, PeaksAccumulator, PeaksCache } from '../../../../src-main/peaks/peaks.js';
+import { tempDir } from '../../../support/test-server.js';
+import { shortSpeech } from '../main-test-support.js';
+
+const run = promisify(execFile);
+
+describe('waveform peaks', () => {
+  const dir = tempDir('kikitori-peaks-');
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('decodes real speech into min/max pairs at 50 buckets per second', async () => {
+    const wav = await shortSpeech();
+    const peaks = await computePeaks(wav);
+    expect(peaks.resolution).toBe(50);
+    const [channel] = peaks.peaks;
+    expect(peaks.duration).toBeGreaterThan(1);
+    expect(channel!.length).toBe(2 * Math.ceil(peaks.duration * 50));
+    for (let i = 0; i < channel!.length; i += 2) {
+      expect(channel![i]!).toBeLessThanOrEqual(channel![i + 1]!);
+      expect(Math.abs(channel![i]!)).toBeLessThanOrEqual(1);
+    }
+    expect(Math.max(...channel!)).toBeGreaterThan(0.05); // there is speech in there
+  });
+
+  it('keeps a 3-hour file under 2 MB of JSON', () => {
+    const duration = 3 * 3600;
+    const resolution = chooseResolution(duration);
+    expect(resolution).toBeLessThan(50);
+    const buckets = Math.ceil(duration * resolution);
+    expect(buckets).toBeLessThanOrEqual(MAX_BUCKETS);
+    // Worst case: every value needs a sign and three decimals.
+    const json = JSON.stringify({ peaks: [Array.from({ length: buckets * 2 }, () => -0.999)], duration, resolution });
+    expect(json.length).toBeLessThan(2 * 1024 * 1024);
+    expect(chooseResolution(60)).toBe(50);
+    expect(chooseResolution(500_000)).toBeLessThan(1);
+  });
+
+  it('accumulates buckets across chunks split mid-sample', () => {
+    const acc = new PeaksAccumulator(2, 8); // 2 buckets per second of 8 samples: 4 samples a bucket
+    const samples = Buffer.alloc(16);
+    [0, 16384, -16384, 0, 32767, 0, 0, -32768].forEach((v, i) => samples.writeInt16LE(v, i * 2));
+    acc.push(samples.subarray(0, 5));
+    acc.push(samples.subarray(5));
+    expect(acc.finish()).toEqual({ peaks: [[-0.5, 0.5, -1, 1]], duration: 1, resolution: 2 });
+    expect(downsample({ peaks: [[-0.5, 0.5, -1, 0.2, -0.1, 0.1]], duration: 1.5, resolution: 2 }, 1)).toEqual({
+      peaks: [[-1, 0.5, -0.1, 0.1]],
+      duration: 1.5,
+      resolution: 1,
+    });
+  });
+
+  it('is cancellable', async () => {
+    const long = path.join(dir, 'long.wav');
+    await run('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', long, 'synth', '120', 'sine', '440']);
+    const controller = new AbortController();
+    const pending = computePeaks(long, { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('caches by file and recomputes when the audio changes', async () => {
+    let computed = 0;
+    const cache = new PeaksCache(path.join(dir, 'cache'), async (file, options) => {
+      computed++;
+      return computePeaks(file, options);
+    });
+    const audio = path.join(dir, 'a.wav');
+    fs.copyFileSync(await shortSpeech(), audio);
+    const [first, concurrent] = await Promise.all([cache.get('t1', audio), cache.get('t1', audio)]);
+    expect(concurrent).toEqual(first);
+    expect(await cache.get('t1', audio)).toEqual(first);
+    expect(computed).toBe(1);
+    fs.appendFileSync(audio, Buffer.alloc(3200));
+    await cache.get('t1', audio);
+    expect(computed).toBe(2);
+    await cache.delete('t1');
+    expect(fs.readdirSync(path.join(dir, 'cache'))).toEqual([]);
+  });
+});

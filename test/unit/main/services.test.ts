@@ -1,0 +1,233 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IPC_CHANNELS, type IpcChannel, type IpcRequest, type IpcResponse, type UploadOptions } from '../../../src-shared/ipc-contract.js';
+import { UNAUTHORIZED_MESSAGE } from '../../../src-main/api-client/api-errors.js';
+import { mediaUrlOf } from '../../../src-main/media-response.js';
+import { invokeHandler } from '../../../src-main/ipc/handler-registry.js';
+import { createMainServices, type MainServices } from '../../../src-main/services.js';
+import { createConfSettingsStore } from '../../../src-main/settings/conf-settings-store.js';
+import { createAesGcmSecretBox } from '../../../src-main/settings/secret-box.js';
+import { CLI } from '../../support/cli-process.js';
+import { startTestServer, tempDir, type TestServer } from '../../support/test-server.js';
+import { copyAs, eventRecorder, notificationRecorder, shortSpeech, until } from './main-test-support.js';
+
+const OPTIONS: UploadOptions = { language: 'en', model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] };
+
+describe('main services', () => {
+  const dir = tempDir('kikitori-services-');
+  const events = eventRecorder();
+  const notes = notificationRecorder();
+  const saved: string[] = [];
+  let saveTarget: string | null = null;
+  let picked: string[] = [];
+  let services: MainServices;
+  let remote: TestServer;
+
+  const call = <C extends IpcChannel>(channel: C, ...request: IpcRequest<C> extends void ? [] : [IpcRequest<C>]) =>
+    invokeHandler(services.handlers, channel, request[0] as IpcRequest<C>, (error) => {
+      throw error;
+    });
+  const ok = async <C extends IpcChannel>(channel: C, ...request: IpcRequest<C> extends void ? [] : [IpcRequest<C>]): Promise<IpcResponse<C>> => {
+    const result = await call(channel, ...request);
+    if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`);
+    return result.value;
+  };
+  const refused = async <C extends IpcChannel>(channel: C, request: unknown) => {
+    const result = await invokeHandler(services.handlers, channel, request as IpcRequest<C>);
+    if (result.ok) throw new Error(`${channel} accepted ${JSON.stringify(request)}`);
+    return result.error;
+  };
+
+  beforeAll(async () => {
+    picked = [copyAs(await shortSpeech(), dir, 'budget meeting.wav')];
+    remote = await startTestServer();
+    services = await createMainServices({
+      userDataDir: path.join(dir, 'user-data'),
+      dialogs: {
+        openAudioFiles: async () => picked,
+        saveFile: async (defaultName) => {
+          saved.push(defaultName);
+          return saveTarget;
+        },
+      },
+      notifier: notes.notifier,
+      secrets: createAesGcmSecretBox(Buffer.alloc(32, 5)),
+      settings: createConfSettingsStore({ cwd: path.join(dir, 'user-data') }),
+      emit: events.emit,
+      serverCommand: { command: process.execPath, args: [CLI] },
+      appVersion: '0.1.0-test',
+      platform: 'linux',
+      locale: 'en-US',
+      tuning: { syncIntervals: { minMs: 100, maxMs: 500, offlineMaxMs: 500 }, retry: { retries: 1, baseDelayMs: 20, maxDelayMs: 50 } },
+    });
+    await services.start();
+    await events.next('connection:changed', (s) => s.online && s.activeProfileId === 'embedded');
+  });
+  afterAll(async () => {
+    await services?.stop();
+    await remote?.close().catch(() => {});
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('has a handler for every channel of the contract, and no other', () => {
+    expect(Object.keys(services.handlers).sort()).toEqual([...IPC_CHANNELS].sort());
+  });
+
+  it('validates every payload at the boundary', async () => {
+    expect(await refused('transcripts:get', { id: 5 })).toMatchObject({ code: 'validation', field: 'id' });
+    expect(await refused('transcripts:get', { id: 'a', extra: 1 })).toMatchObject({ code: 'validation', field: 'extra' });
+    expect(await refused('transcripts:list', { limit: 0 })).toMatchObject({ code: 'validation', field: 'limit' });
+    expect(await refused('settings:update', { playbackRate: 10 })).toMatchObject({ code: 'validation', field: 'playbackRate' });
+    expect(await refused('search:query', { text: '' })).toMatchObject({ code: 'validation', field: 'text' });
+    expect(await refused('uploads:add', { paths: [], options: OPTIONS })).toMatchObject({ code: 'validation', field: 'paths' });
+    expect(await refused('uploads:add', { paths: picked, options: { ...OPTIONS, minSpeakers: 3, maxSpeakers: 2 } })).toMatchObject({
+      code: 'validation',
+      field: 'minSpeakers',
+    });
+    expect(await refused('uploads:add', { paths: picked, options: { ...OPTIONS, language: 'english' } })).toMatchObject({ field: 'language' });
+    expect(await refused('transcripts:export', { id: 'x', options: { format: 'pdf', speakers: true, timestamps: true } })).toMatchObject({
+      field: 'options.format',
+    });
+    expect(await refused('analysis:request', { id: 'x', kind: 'translation' })).toMatchObject({ field: 'language' });
+    expect(await refused('profiles:add', { name: 'x', baseUrl: 'ftp://nope', apiKey: 'k' })).toMatchObject({ field: 'baseUrl' });
+    expect(await refused('connection:status', { surprise: true })).toMatchObject({ code: 'validation' });
+  });
+
+  it('answers app, settings, profile and connection channels', async () => {
+    expect(await ok('app:info')).toEqual({ version: '0.1.0-test', platform: 'linux', locale: 'en-US' });
+    expect((await ok('settings:get')).activeProfileId).toBe('embedded');
+    const updated = await ok('settings:update', { playbackRate: 1.25, defaults: { language: 'en', model: 'default', numSpeakers: null } });
+    expect(updated).toMatchObject({ playbackRate: 1.25, defaults: { language: 'en' }, notifications: true });
+    const [embedded] = await ok('profiles:list');
+    expect(embedded).toMatchObject({ id: 'embedded', kind: 'embedded', baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+    expect(await ok('connection:status')).toMatchObject({ activeProfileId: 'embedded', online: true, detail: null });
+  });
+
+  it('uploads a picked file, follows it to COMPLETED, and serves, edits, searches and exports it', async () => {
+    const paths = await ok('uploads:pick');
+    const [job] = await ok('uploads:add', { paths, options: OPTIONS });
+    const done = await events.next('uploads:changed', (j) => j.id === job!.id && j.state === 'done');
+    const id = done.transcriptionId!;
+    expect((await ok('uploads:list')).find((j) => j.id === job!.id)?.state).toBe('done');
+    await until(() => notes.notifications.find((n) => n.transcriptionId === id));
+    expect(notes.notifications.find((n) => n.transcriptionId === id)?.title).toBe('Transcription finished');
+
+    const list = await ok('transcripts:list', { filter: { status: ['COMPLETED'] } });
+    expect(list.items.find((t) => t.id === id)).toMatchObject({ name: 'budget meeting.wav', status: 'COMPLETED', audioCached: true, languages: ['en'] });
+    expect((await ok('transcripts:list', { filter: { text: 'budget' } })).items.map((t) => t.id)).toContain(id);
+
+    const detail = await ok('transcripts:get', { id });
+    expect(detail.document?.text).toContain('budget');
+    const [hit] = await ok('search:query', { text: 'budget' });
+    expect(hit).toMatchObject({ transcriptionId: id, kind: 'transcript', start: expect.any(Number), snippet: expect.stringContaining('[[budget]]') });
+
+    const segment = detail.document!.segments[0]!;
+    const edited = await ok('transcripts:edit', { id, segments: [{ id: segment.id, text: `${segment.text} indeed` }] });
+    expect(edited).toMatchObject({ unsyncedEdits: false });
+    expect(edited.document!.segments[0]!.text).toBe(`${segment.text} indeed`);
+    expect(await refused('transcripts:rename-speaker', { id, speaker: 'SPEAKER_9', name: 'Ann' })).toMatchObject({ code: 'validation', field: 'speaker' });
+
+    saveTarget = path.join(dir, 'export.srt');
+    expect(await ok('transcripts:export', { id, options: { format: 'srt', speakers: true, timestamps: true } })).toEqual({ path: saveTarget });
+    expect(saved.at(-1)).toBe('budget meeting.srt');
+    expect(fs.readFileSync(saveTarget, 'utf8')).toContain('indeed');
+    saveTarget = null;
+    expect(await ok('transcripts:export', { id, options: { format: 'txt', speakers: false, timestamps: false } })).toBeNull();
+
+    expect(await ok('audio:source', { id })).toEqual({ url: mediaUrlOf(id), local: true });
+    const media = await services.resolveMediaPath(id);
+    expect(fs.statSync(media!).size).toBe(fs.statSync(picked[0]!).size);
+    expect(await services.resolveMediaPath('unknown')).toBeNull();
+    const peaks = await ok('audio:peaks', { id });
+    expect(peaks.resolution).toBe(50);
+    expect(peaks.peaks[0]!.length).toBeGreaterThan(100);
+
+    const analysis = await call('analysis:request', { id, kind: 'summary' });
+    // The embedded server may have no summary engine configured: then it says so.
+    if (analysis.ok) expect(['IN_PROGRESS', 'COMPLETED', 'FAILED']).toContain(analysis.value.status);
+    else expect(analysis.error.code).toBe('unsupported');
+    expect((await ok('transcripts:refresh')).online).toBe(true);
+  });
+
+  it('manages dictionaries end to end, including imports', async () => {
+    const created = await ok('dictionaries:create', { name: 'Products', words: [{ word: 'Kikitori', reading: 'key key tory' }] });
+    const id = created.id;
+    expect(created).toMatchObject({ name: 'Products', isTemporary: false, words: [{ word: 'Kikitori', reading: 'key key tory' }], replacements: [] });
+    expect((await ok('dictionaries:rename', { id, name: 'Product names' })).name).toBe('Product names');
+    await ok('dictionaries:add-words', { id, words: [{ word: 'Zintrix' }] });
+    const imported = await ok('dictionaries:import', { id, kind: 'words', text: 'word,reading\nAlpha,al fa\n"Beta, Inc",\n\nGamma' });
+    expect(imported.words.map((w) => w.word)).toEqual(expect.arrayContaining(['Kikitori', 'Zintrix', 'Alpha', 'Beta, Inc', 'Gamma']));
+    expect(await refused('dictionaries:import', { id, kind: 'words', text: 'ok\n,reading only' })).toMatchObject({ code: 'validation', message: 'Line 2: the word is empty.' });
+    await ok('dictionaries:add-replacements', { id, replacements: [{ pattern: 'gonna', replacement: 'going to' }] });
+    const rules = await ok('dictionaries:import', { id, kind: 'replacements', text: 'key key tory => Kikitori\nwanna,want to' });
+    expect(rules.replacements.map((r) => [r.pattern, r.replacement])).toEqual([
+      ['gonna', 'going to'],
+      ['key key tory', 'Kikitori'],
+      ['wanna', 'want to'],
+    ]);
+    const zintrix = rules.words.find((w) => w.word === 'Zintrix')!;
+    expect((await ok('dictionaries:remove-word', { id, wordId: zintrix.id })).words.map((w) => w.word)).not.toContain('Zintrix');
+    expect((await ok('dictionaries:remove-replacement', { id, replacementId: rules.replacements[0]!.id })).replacements).toHaveLength(2);
+    expect((await ok('dictionaries:get', { id })).name).toBe('Product names');
+    expect((await ok('dictionaries:list')).find((d) => d.id === id)).toMatchObject({ name: 'Product names', isTemporary: false });
+    await ok('dictionaries:delete', { id });
+    expect((await ok('dictionaries:list')).map((d) => d.id)).not.toContain(id);
+    expect(await refused('dictionaries:get', { id })).toMatchObject({ code: 'not-found' });
+  });
+
+  it('switches to a remote server profile with its own cache, serves that cache offline, and switches back', async () => {
+    const embeddedIds = (await ok('transcripts:list', {})).items.map((t) => t.id);
+    expect(embeddedIds.length).toBeGreaterThan(0);
+
+    // A refused key: the connection says what to do.
+    const wrong = await ok('profiles:add', { name: 'Wrong key', baseUrl: remote.url, apiKey: 'not-a-key' });
+    await ok('profiles:activate', { id: wrong.id });
+    await events.next('connection:changed', (s) => s.activeProfileId === wrong.id && s.detail === UNAUTHORIZED_MESSAGE);
+    await ok('profiles:remove', { id: wrong.id });
+    expect((await ok('connection:status')).activeProfileId).toBe('embedded');
+
+    const key = await remote.key('team', 'bob', ['DELETE']);
+    await remote.api(key, 'POST', '/api/v1/dictionaries', { name: 'Remote words' });
+    const profile = await ok('profiles:add', { name: 'Team server', baseUrl: `${remote.url}/`, apiKey: key });
+    expect(profile).toMatchObject({ kind: 'remote', baseUrl: remote.url });
+    expect((await ok('profiles:list')).map((p) => p.id)).toEqual(['embedded', profile.id]);
+    expect((await ok('profiles:activate', { id: profile.id })).activeProfileId).toBe(profile.id);
+    await events.next('connection:changed', (s) => s.activeProfileId === profile.id && s.online);
+    expect((await ok('transcripts:list', {})).items).toEqual([]);
+    expect((await ok('dictionaries:list')).map((d) => d.name)).toEqual(['Remote words']);
+
+    // The remote server goes away: the cache still answers; changes that need the server are refused clearly.
+    await remote.runtime.close();
+    expect((await ok('transcripts:refresh')).online).toBe(false);
+    expect((await ok('dictionaries:list')).map((d) => d.name)).toEqual(['Remote words']);
+    expect(await refused('dictionaries:create', { name: 'Offline' })).toMatchObject({
+      code: 'offline',
+      message: expect.stringContaining('dictionary changes need the server'),
+    });
+
+    // Back to this computer: its cache and server are as they were.
+    await ok('profiles:activate', { id: 'embedded' });
+    expect((await ok('transcripts:list', {})).items.map((t) => t.id)).toEqual(embeddedIds);
+    await until(async () => (await ok('connection:status')).online);
+  });
+
+  it('deletes a transcription on the server and on this computer', async () => {
+    const [job] = await ok('uploads:list');
+    await ok('uploads:cancel', { id: job!.id }); // already done: nothing to cancel
+    const id = job!.transcriptionId!;
+    await ok('transcripts:delete', { id });
+    expect((await ok('transcripts:list', {})).items.map((t) => t.id)).not.toContain(id);
+    expect(await services.resolveMediaPath(id)).toBeNull();
+    expect(await ok('search:query', { text: 'budget' })).toEqual([]);
+    await ok('transcripts:refresh');
+    expect((await ok('transcripts:list', {})).total).toBe(0);
+  });
+
+  it('stops everything, the embedded server included', async () => {
+    const [embedded] = await ok('profiles:list');
+    expect((await fetch(`${embedded!.baseUrl}/healthz`)).status).toBe(200);
+    await services.stop();
+    await expect(fetch(`${embedded!.baseUrl}/healthz`)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,67 @@
+// A window.kikitori for renderer tests: the real API builder over fake handlers, so stores and
+// components see exactly the shape the preload exposes.
+import type { IpcChannel, IpcEvent, IpcEvents, IpcRequest, IpcResponse, IpcResult } from '../../../src-shared/ipc-contract';
+import { buildKikitoriApi, type RendererApi } from '../../../src-preload/build-api';
+
+export type FakeHandlers = { [C in IpcChannel]?: (request: IpcRequest<C>) => IpcResponse<C> | IpcResult<IpcResponse<C>> | Promise<IpcResponse<C> | IpcResult<IpcResponse<C>>> };
+
+export interface FakeApi {
+  api: RendererApi;
+  calls: Array<{ channel: IpcChannel; request: unknown }>;
+  emit<E extends IpcEvent>(event: E, payload: IpcEvents[E]): void;
+  handlers: FakeHandlers;
+}
+
+function isResult(value: unknown): value is IpcResult<unknown> {
+  return typeof value === 'object' && value !== null && 'ok' in value && typeof (value as { ok: unknown }).ok === 'boolean';
+}
+
+export function installFakeApi(handlers: FakeHandlers = {}, stagedPaths: (file: File) => string = (file) => `/tmp/${file.name}`): FakeApi {
+  const listeners = new Map<IpcEvent, Set<(payload: unknown) => void>>();
+  const calls: FakeApi['calls'] = [];
+  const api = buildKikitoriApi(
+    async (channel, request) => {
+      calls.push({ channel, request });
+      const handler = handlers[channel] as ((request: unknown) => unknown) | undefined;
+      if (!handler) return { ok: false, error: { code: 'internal', message: `no fake for ${channel}` } };
+      const value = await handler(request);
+      return isResult(value) ? value : { ok: true, value };
+    },
+    (event, listener) => {
+      const set = listeners.get(event) ?? new Set();
+      listeners.set(event, set);
+      set.add(listener);
+      return () => set.delete(listener);
+    },
+    { localPath: async (file) => ({ ok: true, value: stagedPaths(file) }) },
+  );
+  window.kikitori = api;
+  return {
+    api,
+    calls,
+    handlers,
+    emit(event, payload) {
+      listeners.get(event)?.forEach((listener) => listener(payload));
+    },
+  };
+}
+
+export function summary(id: string, patch: Partial<import('../../../src-shared/ipc-contract').TranscriptionSummary> = {}) {
+  return {
+    id,
+    name: `${id}.wav`,
+    status: 'COMPLETED' as const,
+    progress: null,
+    duration: 65,
+    speakingDuration: 60,
+    speakers: 2,
+    languages: ['en'],
+    model: 'default',
+    userName: 'alice',
+    createdAt: '2026-01-02T03:04:05.000Z',
+    updatedAt: '2026-01-02T03:04:05.000Z',
+    failureReason: null,
+    audioCached: true,
+    ...patch,
+  };
+}

@@ -1,0 +1,53 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DictionaryDetail } from '../../../../src-shared/ipc-contract';
+import { DictionaryEditor } from '../../../../src-renderer/features/dictionaries/dictionary-editor';
+import { useDictionariesStore } from '../../../../src-renderer/stores/dictionaries-store';
+import { installFakeApi } from '../fake-api';
+
+const detail: DictionaryDetail = {
+  id: 'd1',
+  name: 'Names',
+  isTemporary: true,
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+  words: [{ id: 'w1', word: 'Kikitori', reading: 'key key tory' }],
+  replacements: [{ id: 'r1', pattern: 'kiki tory', replacement: 'Kikitori' }],
+};
+
+beforeEach(() => {
+  useDictionariesStore.setState({ ...useDictionariesStore.getInitialState(), selectedId: 'd1', detail, list: [detail] }, true);
+});
+afterEach(cleanup);
+
+describe('DictionaryEditor', () => {
+  it('shows words, replacements and the temporary mark', () => {
+    installFakeApi();
+    render(<DictionaryEditor />);
+    expect(screen.getByText('key key tory')).toBeTruthy();
+    expect(screen.getByText('→ Kikitori')).toBeTruthy();
+    expect(screen.getByText('Temporary')).toBeTruthy();
+  });
+
+  it('puts a server error next to the field that caused it', async () => {
+    installFakeApi({ 'dictionaries:add-words': () => ({ ok: false, error: { code: 'validation', message: 'Readings use letters only.', field: 'words[0].reading' } }) });
+    render(<DictionaryEditor />);
+    fireEvent.change(screen.getByTestId('word-input'), { target: { value: 'Zintrix' } });
+    fireEvent.change(screen.getByTestId('reading-input'), { target: { value: '123' } });
+    await act(async () => fireEvent.submit(screen.getByTestId('word-input').closest('form')!));
+    const message = await screen.findByText('Readings use letters only.');
+    expect(message.closest('.field')?.querySelector('input')).toBe(screen.getByTestId('reading-input'));
+    expect(screen.getByTestId('reading-input').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByTestId('word-input').getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('imports pasted lines', async () => {
+    const fake = installFakeApi({ 'dictionaries:import': () => ({ ...detail, words: [...detail.words, { id: 'w2', word: 'Zintrix', reading: 'zin tricks' }] }) });
+    render(<DictionaryEditor />);
+    fireEvent.change(screen.getByLabelText('Lines to import'), { target: { value: 'Zintrix,zin tricks' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Import' })));
+    expect(fake.calls.at(-1)).toEqual({ channel: 'dictionaries:import', request: { id: 'd1', text: 'Zintrix,zin tricks', kind: 'words' } });
+    expect(screen.getByText('zin tricks')).toBeTruthy();
+  });
+});

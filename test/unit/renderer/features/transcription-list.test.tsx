@@ -1,0 +1,58 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TranscriptionList } from '../../../../src-renderer/features/library/transcription-list';
+import { SearchResults } from '../../../../src-renderer/features/library/search-results';
+import { useLibraryStore } from '../../../../src-renderer/stores/library-store';
+import { useNavigationStore } from '../../../../src-renderer/stores/navigation-store';
+import { installFakeApi, summary } from '../fake-api';
+
+beforeEach(() => {
+  useLibraryStore.setState({ ...useLibraryStore.getInitialState(), requestedPages: new Set() }, true);
+  useNavigationStore.setState({ route: { name: 'library' } });
+  installFakeApi({
+    'transcripts:list': ({ offset = 0, limit = 50 }) => ({
+      items: Array.from({ length: Math.min(limit, 10_000 - offset) }, (_, i) =>
+        summary(`t${offset + i}`, offset + i === 1 ? { status: 'IN_PROGRESS', progress: 0.4, audioCached: false } : {}),
+      ),
+      total: 10_000,
+    }),
+  });
+});
+afterEach(cleanup);
+
+describe('TranscriptionList', () => {
+  it('renders only the rows on screen for 10,000 transcriptions, each labelled and openable', async () => {
+    await act(() => useLibraryStore.getState().reload());
+    render(<TranscriptionList />);
+    const rows = screen.getAllByTestId('transcription-row');
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.length).toBeLessThan(40);
+    expect(screen.getByRole('list', { name: 'Transcriptions' }).querySelectorAll('li')[0]!.getAttribute('aria-setsize')).toBe('10000');
+    expect(screen.getByRole('button', { name: 'Open t1.wav' }).dataset.status).toBe('IN_PROGRESS');
+    expect(screen.getAllByText('Available offline').length).toBeGreaterThan(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Open t0.wav' }));
+    expect(useNavigationStore.getState().route).toEqual({ name: 'transcript', id: 't0' });
+  });
+
+  it('shows the empty state when there is nothing', async () => {
+    installFakeApi({ 'transcripts:list': () => ({ items: [], total: 0 }) });
+    await act(() => useLibraryStore.getState().reload());
+    render(<TranscriptionList />);
+    expect(screen.getByText(/No transcriptions yet/)).toBeTruthy();
+  });
+});
+
+describe('SearchResults', () => {
+  it('marks the matched words and opens the transcription at the moment of the hit', () => {
+    useLibraryStore.setState({
+      query: 'budget',
+      hits: [{ transcriptionId: 't9', transcriptionName: 'Weekly.wav', kind: 'transcript', segmentId: 4, start: 75, snippet: 'the [[budget]] is fine' }],
+    });
+    render(<SearchResults />);
+    expect(screen.getByText('budget').tagName).toBe('MARK');
+    fireEvent.click(screen.getByRole('button', { name: 'Open Weekly.wav at 1:15' }));
+    expect(useNavigationStore.getState().route).toEqual({ name: 'transcript', id: 't9', at: 75 });
+  });
+});

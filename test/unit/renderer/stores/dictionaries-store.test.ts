@@ -1,0 +1,46 @@
+// @vitest-environment happy-dom
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { DictionaryDetail } from '../../../../src-shared/ipc-contract';
+import { useDictionariesStore } from '../../../../src-renderer/stores/dictionaries-store';
+import { errorFor, formLevelError } from '../../../../src-renderer/features/dictionaries/field-error';
+import { installFakeApi } from '../fake-api';
+
+const detail = (patch: Partial<DictionaryDetail> = {}): DictionaryDetail => ({
+  id: 'd1',
+  name: 'Product names',
+  isTemporary: false,
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+  words: [],
+  replacements: [],
+  ...patch,
+});
+
+beforeEach(() => useDictionariesStore.setState(useDictionariesStore.getInitialState(), true));
+
+describe('dictionaries store', () => {
+  it('creates, selects and adds words, keeping the list in step', async () => {
+    installFakeApi({
+      'dictionaries:create': ({ name }) => detail({ name }),
+      'dictionaries:add-words': ({ words }) => detail({ words: words.map((w, i) => ({ id: `w${i}`, word: w.word, reading: w.reading ?? null })) }),
+    });
+    expect(await useDictionariesStore.getState().create('Product names')).toBeNull();
+    expect(useDictionariesStore.getState().selectedId).toBe('d1');
+    expect(await useDictionariesStore.getState().addWords([{ word: 'Zintrix', reading: 'zin tricks' }])).toBeNull();
+    expect(useDictionariesStore.getState().detail?.words).toEqual([{ id: 'w0', word: 'Zintrix', reading: 'zin tricks' }]);
+    expect(useDictionariesStore.getState().list.map((d) => d.name)).toEqual(['Product names']);
+  });
+
+  it('answers the server error with its field so the form can place it', async () => {
+    installFakeApi({
+      'dictionaries:create': () => detail(),
+      'dictionaries:add-words': () => ({ ok: false, error: { code: 'validation', message: 'Reading too long', field: 'words[0].reading' } }),
+    });
+    await useDictionariesStore.getState().create('x');
+    const error = await useDictionariesStore.getState().addWords([{ word: 'a', reading: 'b'.repeat(999) }]);
+    expect(errorFor(error, ['reading'])?.message).toBe('Reading too long');
+    expect(errorFor(error, ['word', 'words'])).toBeNull();
+    expect(formLevelError(error, ['word', 'words', 'reading'])).toBeNull();
+    expect(formLevelError({ code: 'server', message: 'down' }, ['word'])?.message).toBe('down');
+  });
+});
