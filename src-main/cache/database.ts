@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { runMigrations } from '../../src-shared/sqlite-migrations.js';
 import { cacheMigrations, type CacheMigration } from './migrations/index.js';
 
 export type CacheDb = Database.Database;
@@ -13,21 +14,14 @@ export class CacheDatabaseTooNewError extends Error {
 }
 
 export function migrateCache(db: CacheDb, migrations: readonly CacheMigration[] = cacheMigrations): number {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  const latest = migrations.at(-1)?.version ?? 0;
-  if (current > latest) {
-    throw new CacheDatabaseTooNewError(
-      `The local cache was written by a newer Kikitori (schema ${current}; this version knows up to ${latest}). Update Kikitori to open it.`,
-    );
-  }
-  for (const migration of migrations) {
-    if (migration.version <= current) continue;
-    db.transaction(() => {
-      db.exec(migration.up);
-      db.pragma(`user_version = ${migration.version}`);
-    })();
-  }
-  return latest;
+  return runMigrations(
+    db,
+    migrations,
+    (current, latest) =>
+      new CacheDatabaseTooNewError(
+        `The local cache was written by a newer Kikitori (schema ${current}; this version knows up to ${latest}). Update Kikitori to open it.`,
+      ),
+  );
 }
 
 /** Opens (creating and upgrading as needed) the cache database at `file`; ':memory:' for tests. */

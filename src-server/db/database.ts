@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { migrations as allMigrations, type Migration } from './migrations/index.js';
+import { runMigrations, type Migration } from '../../src-shared/sqlite-migrations.js';
+import { migrations as allMigrations } from './migrations/index.js';
 
 export type Db = Database.Database;
 
@@ -12,21 +13,14 @@ export class DatabaseTooNewError extends Error {
 }
 
 export function migrate(db: Db, migrations: readonly Migration[] = allMigrations): number {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  const latest = migrations.at(-1)?.version ?? 0;
-  if (current > latest) {
-    throw new DatabaseTooNewError(
-      `The database is at schema version ${current}, but this kikitori-server knows only up to ${latest}. Upgrade kikitori-server.`,
-    );
-  }
-  for (const migration of migrations) {
-    if (migration.version <= current) continue;
-    db.transaction(() => {
-      db.exec(migration.up);
-      db.pragma(`user_version = ${migration.version}`);
-    })();
-  }
-  return latest;
+  return runMigrations(
+    db,
+    migrations,
+    (current, latest) =>
+      new DatabaseTooNewError(
+        `The database is at schema version ${current}, but this kikitori-server knows only up to ${latest}. Upgrade kikitori-server.`,
+      ),
+  );
 }
 
 export function openDatabase(dataDir: string): Db {

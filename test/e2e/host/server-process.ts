@@ -1,6 +1,6 @@
-// kikitori-server as users run it (bin/kikitori-server.js, the compiled build) in a child process. Like
-// test/support/cli-process.ts, but the launcher is found from the repository root, so this also works
-// when compiled into dist/ (bench/desktop-bench.ts runs from there).
+// kikitori-server as users run it (bin/kikitori-server.js, the compiled build) in a child process. The
+// launcher is found from the repository root given, so this also works when compiled into dist/
+// (bench/desktop-bench.ts runs from there). test/support/cli-process.ts builds on it.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -19,6 +19,8 @@ export async function createApiKey(root: string, dataDir: string): Promise<strin
 export interface ServerChild {
   child: ChildProcess;
   url: string;
+  /** What the server wrote to stderr so far, for failure messages. */
+  stderr: () => string;
 }
 
 /** Starts `serve` on a free loopback port; resolves once it prints its URL. */
@@ -34,7 +36,7 @@ export function startServer(root: string, dataDir: string, env: Record<string, s
     child.stdout!.on('data', (d: Buffer) => {
       stdout += d.toString();
       const match = stdout.match(/listening on (http:\/\/\S+)/);
-      if (match) resolve({ child, url: match[1]! });
+      if (match) resolve({ child, url: match[1]!, stderr: () => stderr });
     });
     child.once('exit', (code) => reject(new Error(`kikitori-server exited with ${code} before it was ready:\n${stderr}`)));
   });
