@@ -22,6 +22,7 @@ import type {
   TranslationEngine,
   TranslationResult,
 } from '../analysis/analysis-engines.js';
+import { isSpaceless } from '../speech/word-text.js';
 import { formatSummaryText } from '../summary/extractive-summary.js';
 import { LlmError, parseJsonObject, type ChatMessage, type OpenAiChatClient } from './openai-chat-client.js';
 
@@ -317,12 +318,12 @@ export function normaliseEmotionScores(raw: unknown, label?: unknown): EmotionSc
   return scores;
 }
 
-export class LlmEmotionEngine implements EmotionEngine {
+/** Engines that send the transcript in batches of segments. */
+abstract class LlmBatchEngine {
   readonly name: string;
-  readonly languages = 'any' as const;
-  private readonly client: OpenAiChatClient;
-  private readonly maxSegments: number;
-  private readonly maxChars: number;
+  protected readonly client: OpenAiChatClient;
+  protected readonly maxSegments: number;
+  protected readonly maxChars: number;
 
   constructor(options: LlmEngineOptions) {
     this.client = options.client;
@@ -330,6 +331,10 @@ export class LlmEmotionEngine implements EmotionEngine {
     this.maxSegments = options.maxSegmentsPerRequest ?? 40;
     this.maxChars = options.maxCharsPerRequest ?? 12_000;
   }
+}
+
+export class LlmEmotionEngine extends LlmBatchEngine implements EmotionEngine {
+  readonly languages = 'any' as const;
 
   async analyze(input: AnalysisInput): Promise<EmotionEntry[]> {
     const { document, signal, language } = input;
@@ -422,21 +427,9 @@ const TRANSLATION_SYSTEM =
   'Reply with a JSON object only.';
 
 const joinSegments = (texts: string[], language: string) =>
-  texts.filter(Boolean).join(['ja', 'zh', 'th', 'lo', 'km', 'my'].includes(language.split(/[-_]/)[0] ?? '') ? '' : ' ');
+  texts.filter(Boolean).join(isSpaceless(language) ? '' : ' ');
 
-export class LlmTranslationEngine implements TranslationEngine {
-  readonly name: string;
-  private readonly client: OpenAiChatClient;
-  private readonly maxSegments: number;
-  private readonly maxChars: number;
-
-  constructor(options: LlmEngineOptions) {
-    this.client = options.client;
-    this.name = options.name ?? 'llm';
-    this.maxSegments = options.maxSegmentsPerRequest ?? 40;
-    this.maxChars = options.maxCharsPerRequest ?? 12_000;
-  }
-
+export class LlmTranslationEngine extends LlmBatchEngine implements TranslationEngine {
   targets(): 'any' {
     return 'any';
   }
