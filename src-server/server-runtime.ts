@@ -54,7 +54,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   const dictionaries = new SqliteDictionaryRepository(db);
   const queue = new SqliteJobQueue(db, { staleAfterMs: config.jobStaleAfterMs, logger, retryBaseMs: options.retryBaseMs });
   const service = new TranscriptionService(transcriptions, dictionaries, storage, queue, config.uploadUrlTtlSeconds);
-  const engines = options.engines ?? createEngineRegistry(options.env ?? process.env, { dataDir: config.dataDir });
+  const engines = options.engines ?? createEngineRegistry(options.env ?? process.env, { dataDir: config.dataDir, logger });
   const analysisEngines = options.analysisEngines ?? createAnalysisEngines(options.env ?? process.env);
   const analyses = new SqliteAnalysisRepository(db);
   const ctx: AppContext = {

@@ -39,6 +39,7 @@ export interface TranscriptDocument {
   speaking_duration: number;
   segments: TranscriptSegment[];
   replacements: AppliedReplacement[];
-  engine: { name: string; model: string; transcription_model: string };
+  /** What ran: speech engine and model, the requested transcription_model, and the speaker-separation engine if any. */
+  engine: { name: string; model: string; transcription_model: string; speakers?: string };
   created_at: string;
 }

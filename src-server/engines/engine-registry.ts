@@ -1,6 +1,7 @@
 // Maps a transcription request (model, languages, speaker options) to the engines that serve it,
 // and says plainly when nothing configured can honour it.
 import type { TranscriptionModel } from '../domain/records.js';
+import type { SpeakerSeparationEngine } from './speakers/speaker-separation.js';
 import type { SpeechEngine } from './speech/speech-engine.js';
 
 export interface TranscriptionOptions {
@@ -11,6 +12,8 @@ export interface TranscriptionOptions {
 
 export interface EngineRegistry {
   readonly speechEngines: ReadonlyMap<string, SpeechEngine>;
+  /** Who spoke when, for engines that do not separate speakers themselves; null when none is configured. */
+  readonly speakers: SpeakerSeparationEngine | null;
   /** The speech engine for a transcription model. */
   speechFor(model: TranscriptionModel): SpeechEngine;
   /** Null when the request can be served; otherwise a message saying what is unsupported and what is. */
@@ -38,6 +41,7 @@ export class ConfiguredEngineRegistry implements EngineRegistry {
   constructor(
     engines: SpeechEngine[],
     private readonly modelToEngine: Record<TranscriptionModel, string>,
+    readonly speakers: SpeakerSeparationEngine | null = null,
   ) {
     this.speechEngines = new Map(engines.map((e) => [e.name, e]));
     for (const [model, name] of Object.entries(modelToEngine)) {
@@ -60,15 +64,20 @@ export class ConfiguredEngineRegistry implements EngineRegistry {
           `Supported languages: ${engine.capabilities.languages.join(', ')}.`,
       };
     }
-    if ((options.wantsSpeakers || options.model === 'diarization-high') && !engine.capabilities.speakerSeparation) {
+    if (wantsSpeakers(options) && !engine.capabilities.speakerSeparation && !this.speakers) {
       return {
         code: 'option' as const,
         message:
           `Speaker separation (transcription_model "diarization-high" or a speaker count) is not available: ` +
-          `the engine "${engine.name}" configured for "${options.model}" does not separate speakers. ` +
-          `Use transcription_model "default" without speaker counts.`,
+          `the engine "${engine.name}" configured for "${options.model}" does not separate speakers and no ` +
+          `speaker-separation engine is configured (KIKITORI_SPEAKER_ENGINE). Use transcription_model "default" without speaker counts.`,
       };
     }
     return null;
   }
+}
+
+/** Speakers are separated for "diarization-high" and whenever a speaker count is given. */
+export function wantsSpeakers(options: { model: TranscriptionModel; wantsSpeakers: boolean }): boolean {
+  return options.wantsSpeakers || options.model === 'diarization-high';
 }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { ConfigError } from '../config.js';
 import type { TranscriptionModel } from '../domain/records.js';
 import { ConfiguredEngineRegistry, type EngineRegistry, type EngineStatus } from './engine-registry.js';
+import { EmbeddedSpeakerSeparation } from './speakers/embedded-speaker-separation.js';
 import { OpenAiRemoteEngine } from './speech/openai-remote-engine.js';
 import { DEFAULT_POCKETSPHINX_MODEL_DIR, PocketsphinxEngine } from './speech/pocketsphinx-engine.js';
 import { loadPocketsphinx } from './speech/pocketsphinx-library.js';
@@ -24,6 +25,8 @@ export type SpeechEngineName = (typeof SPEECH_ENGINE_NAMES)[number];
 type Env = Record<string, string | undefined>;
 
 export interface EngineSetupOptions {
+  /** Where engines report which implementation ran (e.g. Silero or the energy VAD fallback). */
+  logger?: { info(message: string): void; warn(message: string): void };
   /** Where catalogue whisper models live (<dataDir>/models). Defaults to KIKITORI_DATA_DIR or ./kikitori-data. */
   dataDir?: string;
 }
@@ -46,7 +49,10 @@ export function createEngineRegistry(env: Env, options: EngineSetupOptions = {})
   const dataDir = path.resolve(options.dataDir ?? env.KIKITORI_DATA_DIR ?? './kikitori-data');
   const defaultEngine = engineName('KIKITORI_ENGINE_DEFAULT', env.KIKITORI_ENGINE_DEFAULT, 'pocketsphinx');
   const engines: SpeechEngine[] = [
-    new PocketsphinxEngine({ modelDir: env.KIKITORI_POCKETSPHINX_MODEL_DIR }),
+    new PocketsphinxEngine({
+      modelDir: env.KIKITORI_POCKETSPHINX_MODEL_DIR,
+      ...(options.logger ? { vadLog: (level: 'info' | 'warn', message: string) => options.logger![level](message) } : {}),
+    }),
     new WhisperEngine({
       model: env.KIKITORI_WHISPER_MODEL,
       dataDir,
@@ -61,10 +67,18 @@ export function createEngineRegistry(env: Env, options: EngineSetupOptions = {})
       timeoutMs: positiveInteger('KIKITORI_REMOTE_ASR_TIMEOUT_MS', env.KIKITORI_REMOTE_ASR_TIMEOUT_MS),
     }),
   ];
-  return new ConfiguredEngineRegistry(engines, {
-    default: defaultEngine,
-    'diarization-high': engineName('KIKITORI_ENGINE_DIARIZATION_HIGH', env.KIKITORI_ENGINE_DIARIZATION_HIGH, defaultEngine),
-  });
+  const speakerEngine = env.KIKITORI_SPEAKER_ENGINE?.trim().toLowerCase() || 'embedded';
+  if (speakerEngine !== 'embedded' && speakerEngine !== 'none') {
+    throw new ConfigError(`KIKITORI_SPEAKER_ENGINE must be "embedded" or "none"; got "${env.KIKITORI_SPEAKER_ENGINE}"`);
+  }
+  return new ConfiguredEngineRegistry(
+    engines,
+    {
+      default: defaultEngine,
+      'diarization-high': engineName('KIKITORI_ENGINE_DIARIZATION_HIGH', env.KIKITORI_ENGINE_DIARIZATION_HIGH, defaultEngine),
+    },
+    speakerEngine === 'embedded' ? new EmbeddedSpeakerSeparation() : null,
+  );
 }
 
 export interface EngineReport extends EngineStatus {

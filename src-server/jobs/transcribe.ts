@@ -7,7 +7,8 @@ import type { DictionaryRepository } from '../db/dictionary-repository.js';
 import type { TranscriptionRepository } from '../db/transcription-repository.js';
 import { applyReplacements } from '../domain/replacements.js';
 import { transcriptKey, type TranscriptionService } from '../domain/transcription-service.js';
-import type { EngineRegistry } from '../engines/engine-registry.js';
+import { wantsSpeakers, type EngineRegistry } from '../engines/engine-registry.js';
+import { assignSpeakers } from '../engines/speakers/assign-speakers.js';
 import { decodeToPcm, probeAudio } from '../engines/audio/ffmpeg.js';
 import { isSpaceless, joinWords } from '../engines/speech/word-text.js';
 import type { Storage } from '../storage/storage.js';
@@ -26,6 +27,7 @@ export interface TranscribeJobDeps {
 
 // Share of the progress bar each stage owns.
 const CONVERT_SHARE = 0.1;
+const SPEAKERS_SHARE = 0.15;
 
 export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcribe'> {
   const { transcriptions, dictionaries, service, storage, engines, workDir } = deps;
@@ -70,19 +72,37 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
           : [[], []];
         const engine = engines.speechFor(record.transcriptionModel);
         const language = record.languages[0] ?? engine.capabilities.languages[0] ?? 'en';
+        const separate =
+          wantsSpeakers({ model: record.transcriptionModel, wantsSpeakers: record.numSpeakers !== null || record.minSpeakers !== null || record.maxSpeakers !== null }) &&
+          !engine.capabilities.speakerSeparation &&
+          engines.speakers !== null;
+        const recognitionShare = 1 - CONVERT_SHARE - (separate ? SPEAKERS_SHARE : 0);
         const result = await engine.recognize({
           pcmPath,
           language,
           vocabulary: words.map((w) => ({ word: w.word, reading: w.reading })),
           signal,
-          onProgress: (f) => progress(CONVERT_SHARE + f * (1 - CONVERT_SHARE)),
+          onProgress: (f) => progress(CONVERT_SHARE + f * recognitionShare),
         });
 
-        const recognized: TranscriptSegment[] = result.segments.map((s, id) => ({
+        let labelled: Array<(typeof result.segments)[number] & { speaker?: string | null }> = result.segments;
+        if (separate) {
+          // The recognizer's segments are its voice-activity regions: separate speakers inside them.
+          const turns = await engines.speakers!.separate(pcmPath, result.segments.map((s) => ({ start: s.start, end: s.end })), {
+            numSpeakers: record.numSpeakers ?? undefined,
+            minSpeakers: record.minSpeakers ?? undefined,
+            maxSpeakers: record.maxSpeakers ?? undefined,
+            signal,
+            onProgress: (f) => progress(CONVERT_SHARE + recognitionShare + f * SPEAKERS_SHARE),
+          });
+          labelled = assignSpeakers(result.segments, turns);
+        }
+
+        const recognized: TranscriptSegment[] = labelled.map((s, id) => ({
           id,
           start: s.start,
           end: s.end,
-          speaker: null,
+          speaker: s.speaker ?? null,
           text: joinWords(s.words, language),
           words: s.words,
         }));
@@ -95,7 +115,12 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
           speaking_duration: result.speakingDuration,
           segments,
           replacements: applied,
-          engine: { name: engine.name, model: result.model, transcription_model: record.transcriptionModel },
+          engine: {
+            name: engine.name,
+            model: result.model,
+            transcription_model: record.transcriptionModel,
+            ...(separate ? { speakers: engines.speakers!.name } : {}),
+          },
           created_at: new Date().toISOString(),
         };
         const key = transcriptKey(transcriptionId);
@@ -104,7 +129,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
           status: 'COMPLETED',
           transcriptKey: key,
           speakingDuration: result.speakingDuration,
-          engine: `${engine.name}/${result.model}`,
+          engine: `${engine.name}/${result.model}${separate ? `+${engines.speakers!.name}` : ''}`,
           progress: 1,
         });
       } finally {

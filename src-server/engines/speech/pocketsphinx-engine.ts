@@ -1,14 +1,18 @@
-// Embedded CMU pocketsphinx (5prealpha, en-us) speech engine: energy VAD -> one decoder utterance
-// per speech segment -> words with times and posterior confidences. Custom vocabulary becomes real
-// dictionary entries and LM unigrams in a decoder created for the call.
+// Embedded CMU pocketsphinx (5prealpha, en-us) speech engine: Silero VAD (energy VAD when
+// onnxruntime cannot load) -> one decoder utterance per speech segment -> words with times and
+// posterior confidences. Custom vocabulary becomes dictionary entries and an interpolated unigram
+// LM in a decoder created for the call (pocketsphinx-vocabulary.ts).
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { PermanentJobError } from '../../jobs/job-errors.js';
 import { SAMPLE_RATE } from '../audio/ffmpeg.js';
 import { readPcmRange } from '../audio/pcm-file.js';
 import { EnergyVad } from '../vad/energy-vad.js';
+import { consoleVadLog, FallbackVad, type VadLog } from '../vad/fallback-vad.js';
+import { SileroVad } from '../vad/silero-vad.js';
 import { speechSeconds, type VoiceActivityDetector } from '../vad/vad.js';
 import { loadPocketsphinx, PocketsphinxUnavailableError, type NativePointer, type PocketsphinxLibrary } from './pocketsphinx-library.js';
+import { installVocabulary } from './pocketsphinx-vocabulary.js';
 import { dictionaryKey, pronounceVocabulary, type VocabularyPronunciation } from './pronunciation.js';
 import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine } from './speech-engine.js';
 
@@ -21,15 +25,29 @@ export interface PocketsphinxEngineOptions {
   hmmDir?: string;
   lmPath?: string;
   dictPath?: string;
-  /** Voice activity detector; defaults to the energy VAD. */
+  /** Voice activity detector; defaults to Silero, falling back to the energy VAD (see FallbackVad). */
   vad?: VoiceActivityDetector;
+  /** Where the default VAD reports which detector ran (default: console, once per change). */
+  vadLog?: VadLog;
   /** Audio kept around each speech segment so word edges are not clipped (seconds). */
   paddingSeconds?: number;
-  /** Extra decoder flags, e.g. { '-beam': '1e-60' }. */
+  /** Extra decoder flags, e.g. { '-beam': '1e-60' }; override DEFAULT_DECODER_ARGS. */
   decoderArgs?: Record<string, string>;
+  /** LM probability share of the custom vocabulary (see pocketsphinx-vocabulary.ts). */
+  vocabularyWeight?: number;
   /** Model identifier reported in results. */
   modelId?: string;
 }
+
+/**
+ * Decoder settings tuned on pocketsphinx-testdata's LibriVox utterances and festival sentences
+ * (bench/asr-bench.ts): the second passes weigh the language model less than pocketsphinx's
+ * defaults (-fwdflatlw 8.5, -bestpathlw 9.5), which cut real-speech WER from 25% to 21%.
+ */
+export const DEFAULT_DECODER_ARGS: Readonly<Record<string, string>> = {
+  '-fwdflatlw': '6.5',
+  '-bestpathlw': '8',
+};
 
 /** Frames per second of the decoder (-frate default). */
 const FRAME_RATE = 100;
@@ -50,9 +68,11 @@ export class PocketsphinxEngine implements SpeechEngine {
   private readonly hmmDir: string;
   private readonly lmPath: string;
   private readonly dictPath: string;
-  private readonly vad: VoiceActivityDetector;
+  /** The voice activity detector (its name, after a run, tells which one ran). */
+  readonly vad: VoiceActivityDetector;
   private readonly padding: number;
   private readonly decoderArgs: Record<string, string>;
+  private readonly vocabularyWeight: number;
   private readonly modelId: string;
 
   constructor(options: PocketsphinxEngineOptions = {}) {
@@ -60,9 +80,10 @@ export class PocketsphinxEngine implements SpeechEngine {
     this.hmmDir = options.hmmDir ?? path.join(dir, 'en-us');
     this.lmPath = options.lmPath ?? path.join(dir, 'en-us.lm.bin');
     this.dictPath = options.dictPath ?? path.join(dir, 'cmudict-en-us.dict');
-    this.vad = options.vad ?? new EnergyVad();
+    this.vad = options.vad ?? new FallbackVad(new SileroVad(), new EnergyVad(), options.vadLog ?? consoleVadLog);
     this.padding = options.paddingSeconds ?? 0.2;
     this.decoderArgs = options.decoderArgs ?? {};
+    this.vocabularyWeight = options.vocabularyWeight ?? 0.1;
     this.modelId = options.modelId ?? `pocketsphinx-5prealpha/${path.basename(dir)}`;
   }
 
@@ -96,7 +117,12 @@ export class PocketsphinxEngine implements SpeechEngine {
       throw err;
     });
     try {
-      await installVocabulary(lib, decoder, vocabulary);
+      await installVocabulary(
+        lib,
+        decoder,
+        vocabulary.flatMap((v) => v.words.flatMap((w) => (w ? [{ word: w.word, phones: w.phones }] : []))),
+        { dictPath: this.dictPath, weight: this.vocabularyWeight },
+      );
       const spell = spellingMapper(vocabulary);
       let decoded = 0;
       for (const [i, s] of speech.entries()) {
@@ -148,6 +174,7 @@ export class PocketsphinxEngine implements SpeechEngine {
       // The front end's own silence removal drops frames, which would shift every timestamp after
       // a pause; our VAD already trimmed the audio.
       '-remove_silence': 'no',
+      ...DEFAULT_DECODER_ARGS,
       ...this.decoderArgs,
     });
     if (!config) throw new Error('pocketsphinx rejected the decoder configuration');
@@ -189,60 +216,6 @@ async function decodeUtterance(
     });
   }
   return words;
-}
-
-/**
- * Makes every vocabulary word decodable: brand-new words through ps_add_word (dictionary entry +
- * LM unigram); words the dictionary knows but the LM does not (half of cmudict) get a unigram in
- * the model; a reading that differs from the dictionary becomes an alternate pronunciation "w(2)".
- * ps_add_word rebuilds the search only with update=1, so only the last call asks for it (each
- * rebuild costs ~0.1 s); a direct LM addition with no dictionary change still needs one, which
- * a redundant alternate pronunciation provides.
- */
-async function installVocabulary(lib: PocketsphinxLibrary, ps: NativePointer, vocabulary: VocabularyPronunciation[]): Promise<void> {
-  const lm = lib.currentLm(ps);
-  const additions: { word: string; phones: string }[] = [];
-  const newWords = new Set<string>();
-  // Pronunciations per base word: what the decoder's dictionary has, plus what we are adding.
-  const known = new Map<string, string[]>();
-  const pronsOf = (word: string) => {
-    let list = known.get(word);
-    if (!list) {
-      list = [];
-      for (let k = 1; ; k++) {
-        const p = lib.lookupWord(ps, k === 1 ? word : `${word}(${k})`);
-        if (p === null) break;
-        list.push(p);
-      }
-      known.set(word, list);
-    }
-    return list;
-  };
-  const add = (word: string, phones: string) => {
-    const list = pronsOf(word);
-    // Alternates are numbered from 2 in the order they exist ("a", "a(2)", "a(3)").
-    if (list.length === 0) newWords.add(word);
-    additions.push({ word: list.length === 0 ? word : `${word}(${list.length + 1})`, phones });
-    list.push(phones);
-  };
-  let lmOnly: { word: string; phones: string } | null = null;
-
-  for (const p of vocabulary.flatMap((v) => v.words)) {
-    if (!p) continue;
-    const list = pronsOf(p.word);
-    // A word in the dictionary but not in the LM (e.g. "mckibbin"): give it a unigram directly.
-    // Brand-new words get theirs from ps_add_word.
-    const inDictionary = list.length > 0 && !newWords.has(p.word);
-    if (inDictionary && lm && lib.ngram_wid(lm, p.word) < 0 && lib.ngram_model_add_word(lm, p.word, 1) >= 0) {
-      lmOnly = { word: p.word, phones: list[0]! };
-    }
-    if (!list.includes(p.phones)) add(p.word, p.phones);
-  }
-  if (additions.length === 0 && lmOnly) add(lmOnly.word, lmOnly.phones);
-  for (const [i, { word, phones }] of additions.entries()) {
-    // A failure (unknown phone...) only costs that word; keep going.
-    await lib.ps_add_word(ps, word, phones, i === additions.length - 1);
-  }
 }
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
 import type { TranscriptDocument } from '../../../src-shared/transcript-document.js';
-import { concatWithSilence, makeCorruptFile, synthesizeSpeech } from '../../support/audio-fixtures.js';
+import { audioDuration, concatWithSilence, makeCorruptFile, synthesizeSpeech } from '../../support/audio-fixtures.js';
 import { startTestServer, tempDir, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
 
 let server: TestServer;
@@ -143,6 +143,36 @@ describe('transcription pipeline', () => {
     expect((await server.api(key, 'GET', `/api/v1/transcriptions/${id}/review`)).status).toBe(404);
     expect((await fetch(completed.audio_path)).status).toBe(404);
     expect(server.runtime.db.prepare('SELECT count(*) AS n FROM reviews WHERE transcription_id = ?').get(id)).toEqual({ n: 0 });
+  });
+});
+
+describe('speaker separation', () => {
+  it('labels who spoke when, honouring num_speakers', async () => {
+    // Two clearly different voices taking turns: festival's female HTS voice and espeak-ng's male voice.
+    const a1 = await synthesizeSpeech('the quarterly numbers look strong this time', undefined, { voice: 'festival' });
+    const b1 = await synthesizeSpeech('i agree and the costs went down as well', undefined, { voice: 'espeak' });
+    const a2 = await synthesizeSpeech('then we should hire two more engineers', undefined, { voice: 'festival' });
+    const b2 = await synthesizeSpeech('let us talk about that next week', undefined, { voice: 'espeak' });
+    const dialogue = path.join(tempDir(), 'dialogue.wav');
+    fs.copyFileSync(await concatWithSilence([a1, b1, a2, b2], 1), dialogue);
+    const ticket = await uploadFile(server, key, dialogue, { num_speakers: '2', transcription_model: 'diarization-high' });
+    await transcribe(ticket.transcription_id);
+    const done = await waitForStatus(server, key, ticket.transcription_id, ['COMPLETED', 'FAILED']);
+    expect(done.json.failure_reason).toBeNull();
+    expect(done.json.transcription_model).toMatch(/\+embedded-mfcc$/);
+    const document: TranscriptDocument = await (await fetch(done.json.transcription_path)).json();
+    expect(document.engine.speakers).toBe('embedded-mfcc');
+    const speakers = new Set(document.segments.map((s) => s.speaker));
+    expect([...speakers].sort()).toEqual(['SPEAKER_1', 'SPEAKER_2']);
+    // Turns alternate A, B, A, B: the segment under the middle of each turn carries that turn's speaker.
+    const lengths = await Promise.all([a1, b1, a2, b2].map(audioDuration));
+    let offset = 0;
+    const labels = lengths.map((length) => {
+      const middle = offset + length / 2;
+      offset += length + 1;
+      return document.segments.find((s) => s.start <= middle && middle <= s.end)?.speaker;
+    });
+    expect(labels).toEqual(['SPEAKER_1', 'SPEAKER_2', 'SPEAKER_1', 'SPEAKER_2']);
   });
 });
 

@@ -54,10 +54,23 @@ describe('upload request validation', () => {
   });
 
   it('accepts speaker counts as strings or integers', async () => {
-    // Accepted by validation; whether speakers can be separated is the engine's answer, checked separately.
-    const response = await ticket({ filename: 'a.wav', num_speakers: '2', min_speakers: 1, max_speakers: '3' });
-    expect([200, 400]).toContain(response.status);
-    if (response.status === 400) expect(response.json.error_code).toBe(ErrorCode.UNSUPPORTED_OPTION);
+    const response = await ticket({ filename: 'a.wav', num_speakers: '2', min_speakers: 1, max_speakers: '3', transcription_model: 'diarization-high' });
+    expect(response.status).toBe(200);
+    const record = await server.api(key, 'GET', `/api/v1/transcriptions/${response.json.transcription_id}`);
+    expect(record.json).toMatchObject({ num_speakers: 2, min_speakers: 1, max_speakers: 3, requested_model: 'diarization-high' });
+  });
+
+  it('refuses speaker separation when no speaker engine is configured', async () => {
+    const plain = await startTestServer({ env: { KIKITORI_SPEAKER_ENGINE: 'none' } });
+    try {
+      const k = await plain.key('acme');
+      const response = await plain.api(k, 'POST', '/api/v1/transcriptions/upload', { filename: 'a.wav', num_speakers: 2 });
+      expect(response.status).toBe(400);
+      expect(response.json.error_code).toBe(ErrorCode.UNSUPPORTED_OPTION);
+      expect(response.json.error_message).toMatch(/KIKITORI_SPEAKER_ENGINE/);
+    } finally {
+      await plain.close();
+    }
   });
 });
 

@@ -1,0 +1,254 @@
+// npm run bench:asr — the embedded speech stack (PocketsphinxEngine with its default VAD, and the
+// embedded speaker separation) measured in one run, printed as one table:
+//  1. WER on real speech: pocketsphinx-testdata's LibriVox utterances and goforward.raw with their
+//     reference transcripts (and, for information, the "cards" recordings);
+//  2. WER on 20 sentences read by festival's HTS voice (cmu_us_slt_arctic_hts);
+//  3. recall of 10 invented names in festival sentences, without and with a dictionary
+//     (VocabularyWord with readings);
+//  4. real-time factor and peak RSS on a 2-hour file (real speech, pauses and long silences), in a
+//     child process so the figure is the engine's alone;
+//  5. diarization error (DER, 0.25 s collar) on a conversation of three real speakers, with the
+//     number of speakers given and found automatically.
+// Environment: BENCH_LONG_SECONDS (default 7200; 0 skips part 4).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { EmbeddedSpeakerSeparation } from '../src-server/engines/speakers/embedded-speaker-separation.js';
+import { diarizationError } from '../src-server/engines/speakers/diarization-error.js';
+import { PocketsphinxEngine } from '../src-server/engines/speech/pocketsphinx-engine.js';
+import type { RecognizeResult, VocabularyWord } from '../src-server/engines/speech/speech-engine.js';
+import { concatenate, conversation, festivalWav, longRecording, pcmOf, testdataUtterances } from './speech-corpus.js';
+
+const LONG_SECONDS = Number(process.env.BENCH_LONG_SECONDS ?? 7200);
+
+const FESTIVAL_SENTENCES = [
+  'The birch canoe slid on the smooth planks.',
+  'Glue the sheet to the dark blue background.',
+  'It is easy to tell the depth of a well.',
+  'These days a chicken leg is a rare dish.',
+  'Rice is often served in round bowls.',
+  'The juice of lemons makes fine punch.',
+  'The box was thrown beside the parked truck.',
+  'Four hours of steady work faced us.',
+  'A large size in stockings is hard to sell.',
+  'The boy was there when the sun rose.',
+  'We will meet at the office after lunch to review the budget.',
+  'Please remember to lock the door when you leave the house.',
+  'The weather forecast says it will rain tomorrow afternoon.',
+  'She bought a new car last week and drove it to the beach.',
+  'Our team finished the project two days ahead of schedule.',
+  'The children played in the park until it got dark.',
+  'He asked the waiter for a glass of water and the menu.',
+  'The train to the city leaves every twenty minutes.',
+  'I think we should call the customer and explain the delay.',
+  'The meeting was moved to Thursday because of the holiday.',
+];
+
+/**
+ * Invented names (in neither the CMU dictionary nor the language model), with readings: phonetic
+ * respellings of how the voice says them (what a user would write for a name they know).
+ */
+const NAMES: (VocabularyWord & { sentence: string })[] = [
+  { word: 'Zintrix', reading: 'zin tricks', sentence: 'I had a long meeting with Zintrix about the new budget.' },
+  { word: 'Drovana', reading: 'drove anna', sentence: 'Please send the final report to Drovana before Friday.' },
+  { word: 'Kelbrant', reading: 'kell brunt', sentence: 'The new office of Kelbrant opens next month in the city.' },
+  { word: 'Vexolar', reading: 'vex oh ler', sentence: 'Our customers really like the Vexolar phone.' },
+  { word: 'Talvenor', reading: 'tal vunner', sentence: 'We asked Talvenor to review the contract this week.' },
+  { word: 'Norvatek', reading: 'nor vuh tech', sentence: 'The Norvatek team finished the project ahead of schedule.' },
+  { word: 'Jaxomar', reading: 'jack summer', sentence: 'Tomorrow morning Jaxomar will call the customer.' },
+  { word: 'Pelloran', reading: 'pell er in', sentence: 'The price of the Pelloran service went up again.' },
+  { word: 'Trulimax', reading: 'true luh max', sentence: 'She bought a Trulimax printer for the whole team.' },
+  { word: 'Brimstead', reading: 'brim stead', sentence: 'The next meeting with Brimstead is on Thursday.' },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Scoring
+
+const EXPANSIONS: Record<string, string> = { mr: 'mister', mrs: 'missus', dr: 'doctor', ok: 'okay' };
+
+/** Lower case, no punctuation, common abbreviations spelled out. */
+export function normalizeWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .replace(/[-_]/g, ' ')
+    .replace(/[^a-z' ]/g, ' ')
+    .split(/\s+/)
+    .map((w) => w.replace(/^'+|'+$/g, ''))
+    .filter(Boolean)
+    .map((w) => EXPANSIONS[w] ?? w);
+}
+
+/** Word-level edit distance. */
+export function editDistance(reference: string[], hypothesis: string[]): number {
+  let prev = Array.from({ length: hypothesis.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= reference.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= hypothesis.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (reference[i - 1] === hypothesis[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[hypothesis.length]!;
+}
+
+const transcript = (r: RecognizeResult) => r.segments.flatMap((s) => s.words.map((w) => w.word)).join(' ');
+
+// ---------------------------------------------------------------------------------------------
+// Parts
+
+interface Row {
+  measure: string;
+  result: string;
+  target: string;
+  ok: boolean | null;
+}
+
+const signal = new AbortController().signal;
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+async function werOn(engine: PocketsphinxEngine, items: { pcm: string; text: string }[]): Promise<{ wer: number; words: number; details: string[] }> {
+  let errors = 0;
+  let words = 0;
+  const details: string[] = [];
+  for (const item of items) {
+    const ref = normalizeWords(item.text);
+    const hyp = normalizeWords(transcript(await engine.recognize({ pcmPath: item.pcm, language: 'en', vocabulary: [], signal })));
+    const e = editDistance(ref, hyp);
+    errors += e;
+    words += ref.length;
+    details.push(`  ${e}/${ref.length}  REF: ${ref.join(' ')}\n        HYP: ${hyp.join(' ')}`);
+  }
+  return { wer: errors / words, words, details };
+}
+
+async function realSpeech(engine: PocketsphinxEngine, rows: Row[]): Promise<void> {
+  const { librivox, goforward, cards } = await testdataUtterances();
+  // The recordings as shipped (not trimmed): the VAD finds the speech.
+  const asItems = (list: typeof librivox) => Promise.all(list.map(async (u) => ({ pcm: await pcmOf(u.source), text: u.text })));
+  const main = await werOn(engine, await asItems([...librivox, goforward]));
+  if (process.env.BENCH_VERBOSE) console.error(main.details.join('\n'));
+  rows.push({ measure: `WER, real speech (testdata LibriVox x5 + goforward, ${main.words} words)`, result: pct(main.wer), target: '<= 22%', ok: main.wer <= 0.22 });
+  const extra = await werOn(engine, await asItems(cards));
+  rows.push({ measure: `WER, real speech (testdata cards x5, ${extra.words} words; info)`, result: pct(extra.wer), target: '-', ok: null });
+}
+
+async function festival(engine: PocketsphinxEngine, rows: Row[]): Promise<void> {
+  const wavs = await Promise.all(FESTIVAL_SENTENCES.map(festivalWav));
+  const file = await concatenate(wavs, wavs.slice(1).map((_, i) => [0.6, 1.2, 2.5][i % 3]!));
+  const result = await werOn(engine, [{ pcm: await pcmOf(file), text: FESTIVAL_SENTENCES.join(' ') }]);
+  if (process.env.BENCH_VERBOSE) console.error(result.details.join('\n'));
+  rows.push({ measure: `WER, festival HTS voice (20 sentences, ${result.words} words)`, result: pct(result.wer), target: '<= 12%', ok: result.wer <= 0.12 });
+}
+
+async function inventedNames(engine: PocketsphinxEngine, rows: Row[]): Promise<void> {
+  const wavs = await Promise.all(NAMES.map((n) => festivalWav(n.sentence)));
+  const pcm = await pcmOf(await concatenate(wavs, wavs.slice(1).map(() => 1)));
+  const recall = async (vocabulary: VocabularyWord[]) => {
+    const hyp = normalizeWords(transcript(await engine.recognize({ pcmPath: pcm, language: 'en', vocabulary, signal })));
+    if (process.env.BENCH_VERBOSE) console.error(`  names (${vocabulary.length} in dictionary): ${hyp.join(' ')}`);
+    return NAMES.filter((n) => hyp.includes(n.word.toLowerCase())).length / NAMES.length;
+  };
+  const without = await recall([]);
+  const withDictionary = await recall(NAMES.map(({ word, reading }) => ({ word, reading })));
+  rows.push({ measure: `Invented-name recall, no dictionary (${NAMES.length} names)`, result: pct(without), target: '~0%', ok: without <= 0.1 });
+  rows.push({ measure: `Invented-name recall, with dictionary (readings)`, result: pct(withDictionary), target: '>= 80%', ok: withDictionary >= 0.8 });
+}
+
+async function diarization(engine: PocketsphinxEngine, rows: Row[]): Promise<void> {
+  const { librivox, goforward, cards, dhdExtra } = await testdataUtterances();
+  const conv = await conversation({ librivox, cards, dhd: [goforward, ...dhdExtra] }, 75);
+  const pcm = await pcmOf(conv.wav);
+  const speech = await engine.vad.detect(pcm, { signal });
+  const separation = new EmbeddedSpeakerSeparation();
+  const describe = `${conv.duration.toFixed(0)} s, 3 real speakers, ${conv.reference.length} turns`;
+  for (const [label, options] of [
+    ['num_speakers=3', { numSpeakers: 3 }],
+    ['automatic count', {}],
+  ] as const) {
+    const started = performance.now();
+    const turns = await separation.separate(pcm, speech, { ...options, signal });
+    const ms = performance.now() - started;
+    const der = diarizationError(conv.reference, turns, { collar: 0.25 });
+    const found = new Set(turns.map((t) => t.speaker)).size;
+    rows.push({
+      measure: `DER, ${label} (${describe}; found ${found}; ${ms.toFixed(0)} ms)`,
+      result: `${pct(der.der)} (miss ${pct(der.missed / der.total)}, FA ${pct(der.falseAlarm / der.total)}, conf ${pct(der.confusion / der.total)})`,
+      target: '< 15%' + (label === 'automatic count' ? ' (info)' : ''),
+      ok: label === 'automatic count' ? null : der.der < 0.15,
+    });
+  }
+}
+
+async function longFile(rows: Row[]): Promise<void> {
+  const { librivox, goforward, cards } = await testdataUtterances();
+  const { pcm, duration } = await longRecording([...librivox, goforward, ...cards], LONG_SECONDS);
+  // A child process: its peak RSS is the engine's, not this script's.
+  const script = fileURLToPath(import.meta.url);
+  const child = spawn(process.execPath, [script, '--decode-long', pcm], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`long-file decode failed (exit ${code})`);
+  const r = JSON.parse(out.trim().split('\n').at(-1)!) as { seconds: number; vmHwmKiB: number; words: number; speaking: number; vad: string; segments: number };
+  const rtf = r.seconds / duration;
+  const mb = r.vmHwmKiB / 1024;
+  const hours = (duration / 3600).toFixed(2);
+  rows.push({ measure: `Real-time factor, ${hours} h file (VAD ${r.vad}, ${r.segments} segments, ${r.words} words)`, result: `${rtf.toFixed(3)} (${r.seconds.toFixed(0)} s)`, target: '<= 0.35', ok: rtf <= 0.35 });
+  rows.push({ measure: `Peak RSS (VmHWM), ${hours} h file`, result: `${mb.toFixed(0)} MB`, target: '< 400 MB', ok: mb < 400 });
+  rows.push({ measure: `Speaking duration, ${hours} h file (info)`, result: `${(r.speaking / 60).toFixed(1)} min of ${(duration / 60).toFixed(1)}`, target: '-', ok: null });
+}
+
+/** Child-process mode: decode one file, print timing and peak memory as JSON. */
+async function decodeLong(pcm: string): Promise<void> {
+  const engine = new PocketsphinxEngine({ vadLog: () => {} });
+  const started = performance.now();
+  let last = 0;
+  const result = await engine.recognize({
+    pcmPath: pcm,
+    language: 'en',
+    vocabulary: [],
+    signal,
+    onProgress: (f) => {
+      if (f - last >= 0.1) {
+        last = f;
+        process.stderr.write(`  long file: ${(100 * f).toFixed(0)}% after ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+      }
+    },
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const status = fs.readFileSync('/proc/self/status', 'utf8');
+  const vmHwmKiB = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  const words = result.segments.reduce((n, s) => n + s.words.length, 0);
+  console.log(JSON.stringify({ seconds, vmHwmKiB, words, speaking: result.speakingDuration, vad: engine.vad.name, segments: result.segments.length }));
+}
+
+function printTable(rows: Row[]): void {
+  const header = ['Measure', 'Result', 'Target', ''];
+  const cells = rows.map((r) => [r.measure, r.result, r.target, r.ok === null ? '' : r.ok ? 'ok' : 'MISSED']);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) => `| ${c.map((x, i) => x.padEnd(widths[i]!)).join(' | ')} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const c of cells) console.log(line(c));
+}
+
+async function main(): Promise<void> {
+  if (process.argv[2] === '--decode-long') return decodeLong(process.argv[3]!);
+  const engine = new PocketsphinxEngine({ vadLog: () => {} });
+  const rows: Row[] = [];
+  const step = async (name: string, fn: () => Promise<void>) => {
+    const started = performance.now();
+    process.stderr.write(`bench:asr: ${name}...\n`);
+    await fn();
+    process.stderr.write(`bench:asr: ${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  };
+  await step('real speech', () => realSpeech(engine, rows));
+  await step('festival', () => festival(engine, rows));
+  await step('invented names', () => inventedNames(engine, rows));
+  await step('diarization', () => diarization(engine, rows));
+  if (LONG_SECONDS > 0) await step(`long file (${LONG_SECONDS} s)`, () => longFile(rows));
+  console.log(`\nbench:asr — pocketsphinx 5prealpha en-us, VAD ${engine.vad.name}, speaker separation embedded-mfcc\n`);
+  printTable(rows);
+}
+
+await main();

@@ -1,0 +1,166 @@
+// Custom vocabulary for a pocketsphinx decoder without touching its n-gram trie.
+//
+// Why not ps_add_word / ngram_model_add_word: in sphinxbase 5prealpha (Debian's libsphinxbase3),
+// unigrams added to a trie LM (every LM format loads into a trie in that version) corrupt memory
+// once the search scores them: with ~8-10 added words spoken in the audio the process segfaults
+// in lm_trie_score/bitarr_read_int25 (valgrind: reads before a freed block). Fewer words only
+// make it rarer.
+//
+// Instead, per decoder:
+//  1. the vocabulary words the LM lacks become a small unigram LM (ARPA, written to a temp file),
+//     interpolated into the decoder's LM set (ngram_model_set_add + ngram_model_set_interp): a
+//     vocabulary word gets `weight / 2` of the probability mass shared among them; every other
+//     word keeps the rest (a constant factor, 1 - weight / 2);
+//  2. the pronunciations (new words, and readings that differ from the dictionary as "word(2)"
+//     alternates) are appended to a copy of the dictionary that replaces the decoder's
+//     (ps_load_dict, which also rebuilds the search).
+// Nothing is added to the big LM, so nothing reaches the buggy code path.
+import { randomUUID } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import koffi from 'koffi';
+import type { NativePointer, PocketsphinxLibrary } from './pocketsphinx-library.js';
+import { ARPABET_PHONES } from './pronunciation.js';
+
+interface VocabularyBindings {
+  ngram_model_read(config: NativePointer | null, file: string, type: number, lmath: NativePointer): NativePointer | null;
+  ngram_model_set_add(set: NativePointer, model: NativePointer, name: string, weight: number, reuseWidmap: number): NativePointer | null;
+  ngram_model_set_interp(set: NativePointer, names: null, weights: null): NativePointer | null;
+  ngram_model_free(model: NativePointer): number;
+  ps_get_lm(ps: NativePointer, name: string): NativePointer | null;
+  /** Async (reads the dictionary, rebuilds the search). */
+  ps_load_dict(ps: NativePointer, dict: string, fdict: string | null, format: string): Promise<number>;
+}
+
+/** sphinxbase's NGRAM_ARPA (enum ngram_file_type_e: INVALID = -1, AUTO, ARPA, BIN). */
+const NGRAM_ARPA = 1;
+
+let bindings: VocabularyBindings | undefined;
+
+function bind(): VocabularyBindings {
+  const sb = koffi.load('libsphinxbase.so.3');
+  const ps = koffi.load('libpocketsphinx.so.3');
+  // 'void *' accepts the opaque pointers handed out by pocketsphinx-library.ts's bindings.
+  const p = 'void *';
+  const read = sb.func('ngram_model_read', p, [p, 'str', 'int', p]);
+  const setAdd = sb.func('ngram_model_set_add', p, [p, p, 'str', 'float', 'int']);
+  const setInterp = sb.func('ngram_model_set_interp', p, [p, p, p]);
+  const free = sb.func('ngram_model_free', 'int', [p]);
+  const getLm = ps.func('ps_get_lm', p, [p, 'str']);
+  const loadDict = ps.func('ps_load_dict', 'int', [p, 'str', 'str', 'str']);
+  return {
+    ngram_model_read: (config, file, type, lmath) => read(config, file, type, lmath),
+    ngram_model_set_add: (set, model, name, weight, reuse) => setAdd(set, model, name, weight, reuse),
+    ngram_model_set_interp: (set) => setInterp(set, null, null),
+    ngram_model_free: (model) => free(model),
+    ps_get_lm: (decoder, name) => getLm(decoder, name),
+    ps_load_dict: (decoder, dict, fdict, format) =>
+      new Promise((resolve, reject) =>
+        loadDict.async(decoder, dict, fdict, format, (err: unknown, rc: number) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(rc))),
+      ),
+  };
+}
+
+export interface VocabularyEntry {
+  /** Dictionary key (lower case, one token). */
+  word: string;
+  /** ARPAbet phones. */
+  phones: string;
+}
+
+export interface InstallVocabularyOptions {
+  /** The decoder's dictionary (copied, then extended). */
+  dictPath: string;
+  /** Share of the LM probability given to the vocabulary model (ngram_model_set_add weight). */
+  weight: number;
+}
+
+/**
+ * Makes the entries decodable by `ps` (see the header). Returns the number of pronunciations
+ * installed; entries with unknown phones or odd keys are skipped. Throws when pocketsphinx
+ * refuses the files (the decoder is then unchanged).
+ */
+export async function installVocabulary(
+  lib: PocketsphinxLibrary,
+  ps: NativePointer,
+  entries: readonly VocabularyEntry[],
+  options: InstallVocabularyOptions,
+): Promise<number> {
+  const valid = entries.filter((e) => /^[^\s()]+$/.test(e.word) && e.phones.split(' ').every((ph) => ARPABET_PHONES.has(ph)));
+  if (valid.length === 0) return 0;
+  bindings ??= bind();
+  const b = bindings;
+
+  // Dictionary lines: new words as themselves, new pronunciations of known words as alternates.
+  const lines: string[] = [];
+  const pronunciations = new Map<string, string[]>();
+  const known = (word: string) => {
+    let list = pronunciations.get(word);
+    if (!list) {
+      list = [];
+      for (let k = 1; ; k++) {
+        const phones = lib.lookupWord(ps, k === 1 ? word : `${word}(${k})`);
+        if (phones === null) break;
+        list.push(phones);
+      }
+      pronunciations.set(word, list);
+    }
+    return list;
+  };
+  for (const { word, phones } of valid) {
+    const list = known(word);
+    if (list.includes(phones)) continue;
+    lines.push(`${list.length === 0 ? word : `${word}(${list.length + 1})`} ${phones}`);
+    list.push(phones);
+  }
+  // LM: the words the big model does not know.
+  const lm = lib.currentLm(ps);
+  const unknown = [...new Set(valid.map((e) => e.word))].filter((w) => !lm || lib.ngram_wid(lm, w) < 0);
+  if (lines.length === 0 && unknown.length === 0) return 0;
+
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), `kikitori-vocab-${randomUUID().slice(0, 8)}-`));
+  try {
+    if (unknown.length > 0) {
+      const set = b.ps_get_lm(ps, '_default');
+      if (!set) throw new Error('pocketsphinx: the decoder has no language model set');
+      const lmPath = path.join(dir, 'vocabulary.lm');
+      await fsp.writeFile(lmPath, arpaUnigrams(unknown));
+      const model = b.ngram_model_read(null, lmPath, NGRAM_ARPA, lib.ps_get_logmath(ps));
+      if (!model) throw new Error('pocketsphinx: could not read the vocabulary language model');
+      if (!b.ngram_model_set_add(set, model, 'kikitori-vocabulary', options.weight, 0)) {
+        b.ngram_model_free(model);
+        throw new Error('pocketsphinx: could not add the vocabulary language model');
+      }
+      b.ngram_model_set_interp(set, null, null);
+    }
+    const dictPath = path.join(dir, 'vocabulary.dict');
+    await fsp.copyFile(options.dictPath, dictPath);
+    if (lines.length > 0) await fsp.appendFile(dictPath, `\n${lines.join('\n')}\n`);
+    // Also rebuilds the search over the (possibly extended) LM set.
+    if ((await b.ps_load_dict(ps, dictPath, null, 'dict')) < 0) throw new Error('pocketsphinx: could not load the vocabulary dictionary');
+  } finally {
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+  return lines.length;
+}
+
+/**
+ * A uniform unigram ARPA LM over `words`. The sentence markers are present (sphinxbase expects
+ * them) but improbable, so that only the big model decides where sentences end.
+ */
+export function arpaUnigrams(words: readonly string[]): string {
+  const p = Math.log10(1 / words.length).toFixed(4);
+  return [
+    '\\data\\',
+    `ngram 1=${words.length + 2}`,
+    '',
+    '\\1-grams:',
+    '-99.0000 <s> 0.0000',
+    '-99.0000 </s> 0.0000',
+    ...words.map((w) => `${p} ${w} 0.0000`),
+    '',
+    '\\end\\',
+    '',
+  ].join('\n');
+}
