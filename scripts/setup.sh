@@ -49,4 +49,4 @@ fi
 node -e "require('smart-whisper')" || { echo "setup: the whisper.cpp binding (smart-whisper) did not build" >&2; exit 1; }
 unset CFLAGS CXXFLAGS
 npm run build
-echo "setup: done. Start the server with: npm run serve"
+echo "setup: done. Start the app with: npm start (the server alone: npm run serve)"
