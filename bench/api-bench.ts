@@ -6,6 +6,7 @@
 // The server runs as its own process (the real CLI), so the load generator does not share its CPU thread.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -142,13 +143,16 @@ async function uploadBenchmark() {
     ).json()) as { audio_upload_url: string };
     const rssBefore = memoryKiB(pid, 'VmRSS');
     t0 = process.hrtime.bigint();
-    const response = await fetch(ticket.audio_upload_url, {
-      method: 'PUT',
-      body: Readable.toWeb(fs.createReadStream(source, { highWaterMark: 1024 * 1024 })) as ReadableStream,
-      headers: { 'content-length': String(UPLOAD_BYTES) },
-      duplex: 'half',
-    } as RequestInit);
-    if (response.status !== 200) throw new Error(`upload failed: ${response.status} ${await response.text()}`);
+    // node:http, as the desktop app sends uploads: fetch (undici) buffers a streamed request body.
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = http.request(ticket.audio_upload_url, { method: 'PUT', headers: { 'content-length': String(UPLOAD_BYTES) } }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      });
+      request.on('error', reject);
+      pipeline(fs.createReadStream(source, { highWaterMark: 1024 * 1024 }), request).catch(reject);
+    });
+    if (status !== 200) throw new Error(`upload failed: ${status}`);
     await run('sync');
     const uploadSeconds = seconds(t0);
     const peak = memoryKiB(pid, 'VmHWM');

@@ -27,7 +27,7 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-export const PAGE_SIZE = 50;
+export const PAGE_SIZE = 20;
 
 type Env = Record<string, string | undefined>;
 

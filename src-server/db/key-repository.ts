@@ -53,7 +53,13 @@ export class SqliteKeyRepository implements KeyRepository {
   private readonly authStatement;
 
   constructor(private readonly db: Db) {
-    this.authStatement = db.prepare(`${SELECT} WHERE k.key_hash = ? AND k.revoked_at IS NULL`);
+    // The team's list_version rides along: the transcription list, the hottest route, needs it next.
+    this.authStatement = db.prepare(
+      `SELECT k.key_id, k.team_id, k.user_id, k.roles, u.name AS user_name, t.list_version FROM api_keys k
+       JOIN users u ON u.team_id = k.team_id AND u.user_id = k.user_id
+       JOIN teams t ON t.team_id = k.team_id
+       WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
+    );
   }
 
   async create(input: { teamId: string; userId: string; userName?: string; roles: string[] }) {
@@ -78,9 +84,18 @@ export class SqliteKeyRepository implements KeyRepository {
   }
 
   async authenticate(key: string): Promise<Caller | null> {
-    const row = this.authStatement.get(hashKey(key)) as KeyRow | undefined;
+    const row = this.authStatement.get(hashKey(key)) as
+      | Pick<KeyRow, 'key_id' | 'team_id' | 'user_id' | 'roles' | 'user_name'> & { list_version: number }
+      | undefined;
     if (!row) return null;
-    return { teamId: row.team_id, userId: row.user_id, userName: row.user_name, roles: JSON.parse(row.roles) as string[], keyId: row.key_id };
+    return {
+      teamId: row.team_id,
+      userId: row.user_id,
+      userName: row.user_name,
+      roles: JSON.parse(row.roles) as string[],
+      keyId: row.key_id,
+      teamListVersion: row.list_version,
+    };
   }
 
   async list(teamId?: string) {

@@ -147,7 +147,7 @@ describe('signed upload URL', () => {
     const url = new URL(json.audio_upload_url);
     const forgedId = json.audio_upload_url.replace(json.transcription_id, other.json.transcription_id);
     const forgedSig = new URL(url);
-    forgedSig.searchParams.set('signature', 'A'.repeat(43));
+    forgedSig.searchParams.set('signature', 'A'.repeat(22));
     const forgedExpiry = new URL(url);
     forgedExpiry.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600));
     const unsigned = `${url.origin}${url.pathname}`;

@@ -18,10 +18,10 @@ export const listTranscriptions: RouteModule = (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const { teamId } = callerOf(request);
+      const { teamId, teamListVersion } = callerOf(request);
       const page = request.query.page ?? 1;
       const key = `${teamId}\n${page}\n${baseUrl(ctx, request)}`;
-      const version = await ctx.transcriptions.listVersion(teamId);
+      const version = teamListVersion ?? (await ctx.transcriptions.listVersion(teamId));
       let body = cache.get(key, version);
       if (body === null) {
         const rows = await ctx.transcriptions.list(teamId, page, ctx.config.pageSize);
