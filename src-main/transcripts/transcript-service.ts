@@ -301,15 +301,13 @@ export class TranscriptService {
     return file;
   }
 
-  /** A URL the renderer can play: the local copy when there is one, else the server's signed URL. */
+  /**
+   * A URL the renderer can play: always the local copy, downloaded first when needed. The waveform needs
+   * the whole file anyway, it makes playback work offline, and the window's CSP only allows local media.
+   */
   async audioSource(id: string): Promise<{ url: string; local: boolean }> {
-    if (this.localAudio(id)) return { url: mediaUrlOf(id), local: true };
-    let record = await this.ensureRecord(id);
-    if (!signedUrlUsable(record.audioPath, record.syncedAt)) record = await this.freshRecord(id);
-    if (!record.audioPath) throw new IpcFailure({ code: 'not-found', message: 'The audio of this transcription has not been uploaded yet.' });
-    // Keep a copy for next time and for offline playback.
-    this.ensureLocalAudio(id).catch(() => {});
-    return { url: record.audioPath, local: false };
+    await this.ensureLocalAudio(id);
+    return { url: mediaUrlOf(id), local: true };
   }
 
   /** Copies a file uploaded from this machine into the audio cache. */
