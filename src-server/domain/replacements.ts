@@ -4,6 +4,7 @@
 // one word carrying the replacement, timed from the first matched word's start to the last one's
 // end, so the transcript stays aligned with the audio. Longer patterns are tried first.
 import type { AppliedReplacement, TranscriptSegment, TranscriptWord } from '../../src-shared/transcript-document.js';
+import { joinWords } from '../engines/speech/word-text.js';
 
 export interface ReplacementRule {
   pattern: string;
@@ -21,6 +22,7 @@ const tokens = (text: string): string[] => text.split(/\s+/).map(normalize).filt
 export function applyReplacements(
   segments: TranscriptSegment[],
   rules: readonly ReplacementRule[],
+  language = 'en',
 ): { segments: TranscriptSegment[]; applied: AppliedReplacement[] } {
   const ordered = rules
     .map((rule) => ({ rule, pattern: tokens(rule.pattern) }))
@@ -57,7 +59,7 @@ export function applyReplacements(
       }
       if (matched) words = next;
     }
-    return words === segment.words ? segment : { ...segment, words, text: words.map((w) => w.word).filter(Boolean).join(' ') };
+    return words === segment.words ? segment : { ...segment, words, text: joinWords(words, language) };
   });
   return { segments: out, applied: [...applied.values()] };
 }

@@ -106,7 +106,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
           text: joinWords(s.words, language),
           words: s.words,
         }));
-        const { segments, applied } = applyReplacements(recognized, rules);
+        const { segments, applied } = applyReplacements(recognized, rules, language);
         const document: TranscriptDocument = {
           transcription_id: transcriptionId,
           text: segments.map((s) => s.text).filter(Boolean).join(isSpaceless(language) ? '' : ' '),

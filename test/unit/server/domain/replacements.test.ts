@@ -53,4 +53,9 @@ describe('applyReplacements', () => {
     const { segments } = applyReplacements([segment(0, ['um', 'hello'])], [{ pattern: 'um', replacement: '' }]);
     expect(segments[0]!.text).toBe('hello');
   });
+
+  it('joins words without spaces for languages written without them', () => {
+    const { segments } = applyReplacements([segment(0, ['きき', 'とり', 'です'])], [{ pattern: 'きき とり', replacement: '聞き取り' }], 'ja');
+    expect(segments[0]!.text).toBe('聞き取りです');
+  });
 });
