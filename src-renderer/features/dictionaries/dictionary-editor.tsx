@@ -72,63 +72,84 @@ function RenameForm({ name: initial }: { name: string }) {
   );
 }
 
-function WordsSection() {
+interface EntryField {
+  label: string;
+  placeholder?: string;
+  testId: string;
+  /** Server error fields shown under this input. */
+  errorFields: string[];
+}
+
+interface EntrySectionProps<E extends { id: string }> {
+  title: string;
+  /** The first field is required; the second optional. */
+  fields: [EntryField, EntryField];
+  add(first: string, second: string): Promise<IpcError | null>;
+  entries: E[];
+  cells: [(entry: E) => string, (entry: E) => string];
+  secondCellClass?: string;
+  remove(id: string): Promise<unknown>;
+  removeLabel(entry: E): string;
+  empty: string;
+  tableTestId: string;
+}
+
+/** A two-field add form over a table of entries: words (word, reading) or replacements (pattern, replacement). */
+function EntrySection<E extends { id: string }>(props: EntrySectionProps<E>) {
   const t = useT();
   const id = useId();
-  const detail = useDictionariesStore((state) => state.detail)!;
-  const { addWords, removeWord } = useDictionariesStore.getState();
-  const [word, setWord] = useState('');
-  const [reading, setReading] = useState('');
+  const [values, setValues] = useState<[string, string]>(['', '']);
   const { error, busy, submit } = useSubmit(
-    () => addWords([reading.trim() ? { word: word.trim(), reading: reading.trim() } : { word: word.trim() }]),
-    () => {
-      setWord('');
-      setReading('');
-    },
+    () => props.add(values[0].trim(), values[1].trim()),
+    () => setValues(['', '']),
   );
-  const wordError = errorFor(error, ['word', 'words']);
-  const readingError = errorFor(error, ['reading']);
+  const errors = props.fields.map((field) => errorFor(error, field.errorFields));
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 className="section-title" id={`${id}-title`}>
-        {t('dict.words')}
+        {props.title}
       </h2>
       <form className="add-row" onSubmit={submit}>
-        <div className="field">
-          <label htmlFor={`${id}-word`}>{t('dict.word')}</label>
-          <input id={`${id}-word`} value={word} onChange={(event) => setWord(event.target.value)} aria-invalid={wordError ? true : undefined} aria-describedby={wordError ? `${id}-word-error` : undefined} data-testid="word-input" />
-          <FieldMessage id={`${id}-word-error`} error={wordError} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-reading`}>{t('dict.reading')}</label>
-          <input id={`${id}-reading`} value={reading} placeholder={t('dict.readingHint')} onChange={(event) => setReading(event.target.value)} aria-invalid={readingError ? true : undefined} aria-describedby={readingError ? `${id}-reading-error` : undefined} data-testid="reading-input" />
-          <FieldMessage id={`${id}-reading-error`} error={readingError} />
-        </div>
-        <button type="submit" className="button primary" disabled={busy || !word.trim()}>
+        {props.fields.map((field, i) => (
+          <div className="field" key={field.testId}>
+            <label htmlFor={`${id}-${i}`}>{field.label}</label>
+            <input
+              id={`${id}-${i}`}
+              value={values[i]}
+              placeholder={field.placeholder}
+              onChange={(event) => setValues((current) => (i === 0 ? [event.target.value, current[1]] : [current[0], event.target.value]))}
+              aria-invalid={errors[i] ? true : undefined}
+              aria-describedby={errors[i] ? `${id}-${i}-error` : undefined}
+              data-testid={field.testId}
+            />
+            <FieldMessage id={`${id}-${i}-error`} error={errors[i] ?? null} />
+          </div>
+        ))}
+        <button type="submit" className="button primary" disabled={busy || !values[0].trim()}>
           {t('common.add')}
         </button>
       </form>
-      <FieldMessage error={formLevelError(error, ['word', 'words', 'reading'])} />
-      {detail.words.length === 0 ? (
-        <p className="hint">{t('dict.words.empty')}</p>
+      <FieldMessage error={formLevelError(error, props.fields.flatMap((f) => f.errorFields))} />
+      {props.entries.length === 0 ? (
+        <p className="hint">{props.empty}</p>
       ) : (
-        <table className="entries" data-testid="words-table">
+        <table className="entries" data-testid={props.tableTestId}>
           <thead>
             <tr>
-              <th scope="col">{t('dict.word')}</th>
-              <th scope="col">{t('dict.reading')}</th>
+              <th scope="col">{props.fields[0].label}</th>
+              <th scope="col">{props.fields[1].label}</th>
               <th scope="col">
                 <span className="visually-hidden">{t('common.remove')}</span>
               </th>
             </tr>
           </thead>
           <tbody>
-            {detail.words.map((entry) => (
+            {props.entries.map((entry) => (
               <tr key={entry.id}>
-                <td>{entry.word}</td>
-                <td className="muted">{entry.reading ?? ''}</td>
+                <td>{props.cells[0](entry)}</td>
+                <td className={props.secondCellClass}>{props.cells[1](entry)}</td>
                 <td>
-                  <button type="button" className="button-quiet" onClick={() => void removeWord(entry.id)} aria-label={t('dict.word.remove', { word: entry.word })}>
+                  <button type="button" className="button-quiet" onClick={() => void props.remove(entry.id)} aria-label={props.removeLabel(entry)}>
                     ×
                   </button>
                 </td>
@@ -141,72 +162,48 @@ function WordsSection() {
   );
 }
 
+function WordsSection() {
+  const t = useT();
+  const detail = useDictionariesStore((state) => state.detail)!;
+  const { addWords, removeWord } = useDictionariesStore.getState();
+  return (
+    <EntrySection
+      title={t('dict.words')}
+      fields={[
+        { label: t('dict.word'), testId: 'word-input', errorFields: ['word', 'words'] },
+        { label: t('dict.reading'), placeholder: t('dict.readingHint'), testId: 'reading-input', errorFields: ['reading'] },
+      ]}
+      add={(word, reading) => addWords([reading ? { word, reading } : { word }])}
+      entries={detail.words}
+      cells={[(entry) => entry.word, (entry) => entry.reading ?? '']}
+      secondCellClass="muted"
+      remove={removeWord}
+      removeLabel={(entry) => t('dict.word.remove', { word: entry.word })}
+      empty={t('dict.words.empty')}
+      tableTestId="words-table"
+    />
+  );
+}
+
 function ReplacementsSection() {
   const t = useT();
-  const id = useId();
   const detail = useDictionariesStore((state) => state.detail)!;
   const { addReplacements, removeReplacement } = useDictionariesStore.getState();
-  const [pattern, setPattern] = useState('');
-  const [replacement, setReplacement] = useState('');
-  const { error, busy, submit } = useSubmit(
-    () => addReplacements([{ pattern: pattern.trim(), replacement: replacement.trim() }]),
-    () => {
-      setPattern('');
-      setReplacement('');
-    },
-  );
-  const patternError = errorFor(error, ['pattern', 'replacements']);
-  const replacementError = errorFor(error, ['replacement']);
   return (
-    <section className="card" aria-labelledby={`${id}-title`}>
-      <h2 className="section-title" id={`${id}-title`}>
-        {t('dict.replacements')}
-      </h2>
-      <form className="add-row" onSubmit={submit}>
-        <div className="field">
-          <label htmlFor={`${id}-pattern`}>{t('dict.pattern')}</label>
-          <input id={`${id}-pattern`} value={pattern} onChange={(event) => setPattern(event.target.value)} aria-invalid={patternError ? true : undefined} data-testid="pattern-input" />
-          <FieldMessage error={patternError} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-replacement`}>{t('dict.replacement')}</label>
-          <input id={`${id}-replacement`} value={replacement} onChange={(event) => setReplacement(event.target.value)} aria-invalid={replacementError ? true : undefined} data-testid="replacement-input" />
-          <FieldMessage error={replacementError} />
-        </div>
-        <button type="submit" className="button primary" disabled={busy || !pattern.trim()}>
-          {t('common.add')}
-        </button>
-      </form>
-      <FieldMessage error={formLevelError(error, ['pattern', 'replacements', 'replacement'])} />
-      {detail.replacements.length === 0 ? (
-        <p className="hint">{t('dict.replacements.empty')}</p>
-      ) : (
-        <table className="entries" data-testid="replacements-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('dict.pattern')}</th>
-              <th scope="col">{t('dict.replacement')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('common.remove')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {detail.replacements.map((entry) => (
-              <tr key={entry.id}>
-                <td>{entry.pattern}</td>
-                <td>→ {entry.replacement}</td>
-                <td>
-                  <button type="button" className="button-quiet" onClick={() => void removeReplacement(entry.id)} aria-label={t('dict.replacement.remove', { pattern: entry.pattern })}>
-                    ×
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </section>
+    <EntrySection
+      title={t('dict.replacements')}
+      fields={[
+        { label: t('dict.pattern'), testId: 'pattern-input', errorFields: ['pattern', 'replacements'] },
+        { label: t('dict.replacement'), testId: 'replacement-input', errorFields: ['replacement'] },
+      ]}
+      add={(pattern, replacement) => addReplacements([{ pattern, replacement }])}
+      entries={detail.replacements}
+      cells={[(entry) => entry.pattern, (entry) => `→ ${entry.replacement}`]}
+      remove={removeReplacement}
+      removeLabel={(entry) => t('dict.replacement.remove', { pattern: entry.pattern })}
+      empty={t('dict.replacements.empty')}
+      tableTestId="replacements-table"
+    />
   );
 }
 
