@@ -18,6 +18,7 @@ APT_PACKAGES=(
   apertium-eng-spa apertium-eng-cat apertium-en-gl apertium-eo-en
   apertium-eu-en apertium-isl-eng apertium-mkd-eng
   chromium               # the desktop renderer's end-to-end tests and benchmarks (Playwright drives it)
+  fonts-liberation       # so chromium renders text the same on a bare machine
   build-essential        # better-sqlite3 compiles from source
   python3
 )
