@@ -139,6 +139,11 @@ program
         `  languages=${languages} word-timestamps=${c.wordTimestamps} custom-vocabulary=${c.customVocabulary} speakers=${c.speakerSeparation}\n`,
       );
     }
+    process.stdout.write(
+      registry.speakers
+        ? `speaker separation: ${registry.speakers.name} (for diarization-high and speaker counts, with engines that do not separate speakers)\n`
+        : 'speaker separation: none (KIKITORI_SPEAKER_ENGINE=none): diarization-high and speaker counts are refused\n',
+    );
   });
 
 const models = program.command('models').description('whisper.cpp models (official ggml files) stored under <data-dir>/models');
