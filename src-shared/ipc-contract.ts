@@ -116,6 +116,12 @@ export interface TranscriptDetail {
   speakerNames: Record<string, string>;
   /** True when local edits have not reached the server yet. */
   unsyncedEdits: boolean;
+  /**
+   * Why the queued correction was not sent (someone else corrected it on the server meanwhile, or the
+   * server refused it), ready to show; null when there is no conflict. Settle it with
+   * 'transcripts:resolve-conflict'.
+   */
+  conflict: string | null;
 }
 
 export interface SearchHit {
@@ -210,6 +216,8 @@ export interface IpcChannels {
   /** Saves edited segment texts; word timing is kept where the words still match. */
   'transcripts:edit': { request: { id: string; segments: Array<{ id: number; text: string }> }; response: TranscriptDetail };
   'transcripts:rename-speaker': { request: { id: string; speaker: string; name: string }; response: TranscriptDetail };
+  /** Settles a conflict: 'local' sends this computer's correction over the server's, 'server' drops it. */
+  'transcripts:resolve-conflict': { request: { id: string; keep: 'local' | 'server' }; response: TranscriptDetail };
   'transcripts:export': { request: { id: string; options: ExportOptions }; response: { path: string } | null };
   'transcripts:refresh': { request: void; response: ConnectionStatus };
 
@@ -266,6 +274,7 @@ export const IPC_CHANNELS = [
   'transcripts:delete',
   'transcripts:edit',
   'transcripts:rename-speaker',
+  'transcripts:resolve-conflict',
   'transcripts:export',
   'transcripts:refresh',
   'search:query',

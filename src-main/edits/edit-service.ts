@@ -100,7 +100,8 @@ export class EditService {
   async resolveConflict(id: string, keep: 'local' | 'server'): Promise<TranscriptDetail> {
     const { store, transcripts } = this.options;
     const entry = store.outbox.forTarget('review', id);
-    if (entry) {
+    // Only a conflict is settled here: a correction still waiting to be sent is never dropped by a stale choice.
+    if (entry?.state === 'conflict') {
       if (keep === 'local') {
         const current = store.edits.serverReview(id);
         store.outbox.enqueue('review', id, entry.payload, { known: current !== undefined, text: current ?? null } satisfies ReviewBase);

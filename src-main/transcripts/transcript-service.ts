@@ -141,11 +141,13 @@ export class TranscriptService {
     const speakerNames = this.store.edits.speakerNames(id);
     const document = server ? applyEdits(server, this.store.edits.segmentEdits(id), speakerNames) : null;
     const speakers = server ? new Set(server.segments.map((s) => s.speaker).filter(Boolean)).size : undefined;
+    const queued = this.store.outbox.forTarget('review', id);
     return {
       summary: this.summaryOf(record, speakers),
       document,
       speakerNames,
       unsyncedEdits: this.store.outbox.hasEntriesFor(id),
+      conflict: queued?.state === 'conflict' ? (queued.lastError?.message ?? 'Your corrections were not sent to the server.') : null,
     };
   }
 

@@ -14,6 +14,8 @@ interface TranscriptState {
   close(): void;
   saveSegment(segmentId: number, text: string): Promise<IpcError | null>;
   renameSpeaker(speaker: string, name: string): Promise<IpcError | null>;
+  /** Settles a correction that could not be sent: keep this computer's text, or take the server's. */
+  resolveConflict(keep: 'local' | 'server'): Promise<IpcError | null>;
   exportAs(options: ExportOptions): Promise<{ path: string | null; error: IpcError | null }>;
   remove(): Promise<IpcError | null>;
   /** Reloads the open transcript when main says it changed; returns the unsubscribe. */
@@ -51,6 +53,13 @@ export const useTranscriptStore = create<TranscriptState>()((set, get) => ({
     const id = get().id;
     if (!id) return null;
     const [detail, error] = split(await api().transcripts.renameSpeaker({ id, speaker, name }));
+    if (detail && get().id === id) set({ detail });
+    return error;
+  },
+  async resolveConflict(keep) {
+    const id = get().id;
+    if (!id) return null;
+    const [detail, error] = split(await api().transcripts.resolveConflict({ id, keep }));
     if (detail && get().id === id) set({ detail });
     return error;
   },

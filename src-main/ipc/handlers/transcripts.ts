@@ -41,6 +41,10 @@ export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcr
       const o = payload(request, ['id', 'speaker', 'name']);
       return ctx.session().transcripts.renameSpeaker(id(o.id), str(o.speaker, 'speaker', { max: 200 }), str(o.name, 'name', { min: 0, max: 100 }));
     },
+    'transcripts:resolve-conflict': async (request) => {
+      const o = payload(request, ['id', 'keep']);
+      return ctx.session().edits.resolveConflict(id(o.id), oneOf(o.keep, 'keep', ['local', 'server'] as const));
+    },
     'transcripts:export': async (request) => {
       const o = payload(request, ['id', 'options']);
       const opts = payload(o.options, ['format', 'speakers', 'timestamps'], 'options');

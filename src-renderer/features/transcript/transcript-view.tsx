@@ -5,6 +5,7 @@ import { useNavigationStore } from '../../stores/navigation-store';
 import { usePlayerStore } from '../../stores/player-store';
 import { useTranscriptStore } from '../../stores/transcript-store';
 import { AnalysisPanels } from '../analysis/analysis-panels';
+import { ConflictBanner } from './conflict-banner';
 import { ExportMenu } from './export-menu';
 import { TimelineLanes } from './timeline-lanes';
 import { TranscriptPane } from './transcript-pane';
@@ -65,6 +66,7 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
           {error.message}
         </p>
       )}
+      <ConflictBanner />
       {summary && !document && (
         <p className="empty">{summary.status === 'FAILED' ? t('transcript.failed', { reason: summary.failureReason ?? '' }) : t('transcript.notReady', { status: t(`status.${summary.status}`) })}</p>
       )}

@@ -12,6 +12,7 @@ const detail = (speakerNames: Record<string, string> = {}, text = 'hello world')
   summary: summary('t1'),
   speakerNames,
   unsyncedEdits: false,
+  conflict: null,
   document: {
     transcription_id: 't1',
     text,
