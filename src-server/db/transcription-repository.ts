@@ -22,6 +22,7 @@ export type TranscriptionPatch = Partial<
   Pick<
     TranscriptionRecord,
     | 'status'
+    | 'languages'
     | 'uploadStatus'
     | 'audioKey'
     | 'audioSize'
@@ -115,6 +116,7 @@ const SELECT = `SELECT t.*, u.name AS user_name FROM transcriptions t
 
 const PATCH_COLUMNS: Record<keyof TranscriptionPatch, string> = {
   status: 'status',
+  languages: 'languages',
   uploadStatus: 'upload_status',
   audioKey: 'audio_key',
   audioSize: 'audio_size',
@@ -186,7 +188,7 @@ export class SqliteTranscriptionRepository implements TranscriptionRepository {
     const sets = entries.map(([key]) => `${PATCH_COLUMNS[key]} = ?`).join(', ');
     this.db
       .prepare(`UPDATE transcriptions SET ${sets}, updated_at = ? WHERE transcription_id = ?`)
-      .run(...entries.map(([, value]) => value), new Date().toISOString(), transcriptionId);
+      .run(...entries.map(([key, value]) => (key === 'languages' ? JSON.stringify(value) : value)), new Date().toISOString(), transcriptionId);
   }
 
   async completeUpload(transcriptionId: string, audio: { audioKey: string; audioSize: number; audioContentType: string }) {

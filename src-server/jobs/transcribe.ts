@@ -7,7 +7,7 @@ import type { DictionaryRepository } from '../db/dictionary-repository.js';
 import type { TranscriptionRepository } from '../db/transcription-repository.js';
 import { applyReplacements } from '../domain/replacements.js';
 import { transcriptKey, type TranscriptionService } from '../domain/transcription-service.js';
-import { wantsSpeakers, type EngineRegistry } from '../engines/engine-registry.js';
+import { detectsLanguage, wantsSpeakers, type EngineRegistry } from '../engines/engine-registry.js';
 import { assignSpeakers } from '../engines/speakers/assign-speakers.js';
 import { decodeToPcm, probeAudio } from '../engines/audio/ffmpeg.js';
 import { isSpaceless, joinWords } from '../engines/speech/word-text.js';
@@ -71,7 +71,8 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
           ? await Promise.all([dictionaries.words(dictionary.dictionaryId), dictionaries.blacklistWords(dictionary.dictionaryId)])
           : [[], []];
         const engine = engines.speechFor(record.transcriptionModel);
-        const language = record.languages[0] ?? engine.capabilities.languages[0] ?? 'en';
+        // No language given: the engine detects it (only engines that can are left without one at upload).
+        const requestedLanguage = record.languages[0] ?? (detectsLanguage(engine) ? 'auto' : engine.capabilities.languages[0] ?? 'en');
         const separate =
           wantsSpeakers({ model: record.transcriptionModel, wantsSpeakers: record.numSpeakers !== null || record.minSpeakers !== null || record.maxSpeakers !== null }) &&
           !engine.capabilities.speakerSeparation &&
@@ -79,12 +80,13 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
         const recognitionShare = 1 - CONVERT_SHARE - (separate ? SPEAKERS_SHARE : 0);
         const result = await engine.recognize({
           pcmPath,
-          language,
+          language: requestedLanguage,
           vocabulary: words.map((w) => ({ word: w.word, reading: w.reading })),
           signal,
           onProgress: (f) => progress(CONVERT_SHARE + f * recognitionShare),
         });
 
+        const language = (result as { language?: string }).language ?? (requestedLanguage === 'auto' ? 'en' : requestedLanguage);
         let labelled: Array<(typeof result.segments)[number] & { speaker?: string | null }> = result.segments;
         if (separate) {
           // The recognizer's segments are its voice-activity regions: separate speakers inside them.
@@ -130,6 +132,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
           transcriptKey: key,
           speakingDuration: result.speakingDuration,
           engine: `${engine.name}/${result.model}${separate ? `+${engines.speakers!.name}` : ''}`,
+          ...(record.languages.length === 0 ? { languages: [language] } : {}),
           progress: 1,
         });
       } finally {

@@ -1,5 +1,6 @@
 import ISO6391 from 'iso-639-1';
 import { Type } from 'typebox';
+import { detectsLanguage } from '../../../engines/engine-registry.js';
 import { callerOf } from '../../auth.js';
 import { errors } from '../../errors.js';
 import { findDictionary } from '../../lookups.js';
@@ -70,7 +71,9 @@ export const uploadTranscription: RouteModule = (app, ctx) =>
       if (numSpeakers !== null && ((minSpeakers !== null && numSpeakers < minSpeakers) || (maxSpeakers !== null && numSpeakers > maxSpeakers))) {
         throw errors.validation(`num_speakers (${numSpeakers}) must lie between min_speakers and max_speakers.`);
       }
-      const effectiveLanguages = languages.length > 0 ? languages : [ctx.engines.speechFor(model).capabilities.languages[0] ?? 'en'];
+      // No language: engines that detect it are left to (the record gets the detected one); others use their first.
+      const engine = ctx.engines.speechFor(model);
+      const effectiveLanguages = languages.length > 0 ? languages : detectsLanguage(engine) ? [] : [engine.capabilities.languages[0] ?? 'en'];
       const unsupported = ctx.engines.unsupportedReason({
         model,
         languages: effectiveLanguages,

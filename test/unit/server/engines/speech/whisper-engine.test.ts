@@ -94,6 +94,16 @@ describe('WhisperEngine', () => {
       expect(document.engine.model).toMatch(/^whisper\.cpp\/random-/);
       expect(document.language).toBe('ja');
       expectOrderedWithin({ segments: document.segments, speakingDuration: 0, model: '' }, document.duration);
+
+      // Without a language, whisper detects it, and the record takes the detected one.
+      const auto = await uploadFile(server, key, sentence);
+      expect((await server.api(key, 'GET', `/api/v1/transcriptions/${auto.transcription_id}`)).json.language).toEqual([]);
+      await server.api(key, 'POST', `/api/v1/transcriptions/${auto.transcription_id}/transcribe`);
+      const detected = await waitForStatus(server, key, auto.transcription_id, ['COMPLETED', 'FAILED']);
+      expect(detected.json.status, detected.json.failure_reason).toBe('COMPLETED');
+      const autoDocument = (await (await fetch(detected.json.transcription_path)).json()) as TranscriptDocument;
+      expect(autoDocument.language).toMatch(/^[a-z]{2,3}$/);
+      expect(detected.json.language).toEqual([autoDocument.language]);
     } finally {
       await server.close();
     }
