@@ -1,5 +1,7 @@
 // Helpers for the main-process tests: short real speech, clients of a real server, event recorders.
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { IpcEvent, IpcEvents } from '../../../src-shared/ipc-contract.js';
 import { ApiClient, type ApiClientOptions } from '../../../src-main/api-client/api-client.js';
@@ -139,4 +141,13 @@ export async function testAnalysisEngines() {
       },
     ],
   );
+}
+
+/** A loopback port with nothing listening: "offline". */
+export async function deadUrl(): Promise<string> {
+  const s = http.createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  await new Promise((resolve) => s.close(resolve));
+  return url;
 }

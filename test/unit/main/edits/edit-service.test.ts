@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../../src-main/api-client/api-client.js';
@@ -8,16 +6,7 @@ import { openCacheStore, type CacheStore } from '../../../../src-main/cache/cach
 import { EditService } from '../../../../src-main/edits/edit-service.js';
 import { TranscriptService } from '../../../../src-main/transcripts/transcript-service.js';
 import { startTestServer, tempDir, type TestServer } from '../../../support/test-server.js';
-import { completedTranscription, notificationRecorder, shortSpeech } from '../main-test-support.js';
-
-/** A loopback port with nothing listening: "offline". */
-async function deadUrl(): Promise<string> {
-  const s = http.createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
-  await new Promise((resolve) => s.close(resolve));
-  return url;
-}
+import { completedTranscription, deadUrl, notificationRecorder, shortSpeech } from '../main-test-support.js';
 
 describe('transcript corrections and the outbox', () => {
   let server: TestServer;
