@@ -49,5 +49,7 @@ if ! grep -q -- '-march=native' node_modules/smart-whisper/build/Release/.deps/R
 fi
 node -e "require('smart-whisper')" || { echo "setup: the whisper.cpp binding (smart-whisper) did not build" >&2; exit 1; }
 unset CFLAGS CXXFLAGS
+# The desktop app's Electron binary: fetched where its release host is reachable; `npm start` retries.
+env -u ELECTRON_SKIP_BINARY_DOWNLOAD node node_modules/electron/install.js >/dev/null 2>&1 || echo "setup: the Electron binary could not be downloaded here; npm start needs it (npm run serve does not)"
 npm run build
 echo "setup: done. Start the app with: npm start (the server alone: npm run serve)"
