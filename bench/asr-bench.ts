@@ -18,6 +18,7 @@ import { diarizationError } from '../src-server/engines/speakers/diarization-err
 import { PocketsphinxEngine } from '../src-server/engines/speech/pocketsphinx-engine.js';
 import type { RecognizeResult, VocabularyWord } from '../src-server/engines/speech/speech-engine.js';
 import { concatenate, conversation, festivalWav, longRecording, pcmOf, testdataUtterances } from './speech-corpus.js';
+import { editDistance } from '../src-shared/edit-distance.js';
 
 const LONG_SECONDS = Number(process.env.BENCH_LONG_SECONDS ?? 7200);
 
@@ -76,19 +77,6 @@ export function normalizeWords(text: string): string[] {
     .map((w) => w.replace(/^'+|'+$/g, ''))
     .filter(Boolean)
     .map((w) => EXPANSIONS[w] ?? w);
-}
-
-/** Word-level edit distance. */
-export function editDistance(reference: string[], hypothesis: string[]): number {
-  let prev = Array.from({ length: hypothesis.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= reference.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= hypothesis.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (reference[i - 1] === hypothesis[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[hypothesis.length]!;
 }
 
 const transcript = (r: RecognizeResult) => r.segments.flatMap((s) => s.words.map((w) => w.word)).join(' ');

@@ -6,12 +6,13 @@
 // - a long file (hours) repeating real speech with pauses and long silences.
 // Files are cached under the OS temp dir keyed by what made them.
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { fileCache } from './file-cache.js';
+import { seededRandom } from './seeded-random.js';
 
 const run = promisify(execFile);
 
@@ -37,20 +38,7 @@ export interface Turn {
   speaker: string;
 }
 
-async function cached(key: unknown[], ext: string, make: (tmp: string) => Promise<void>): Promise<string> {
-  const hash = createHash('sha256').update(JSON.stringify([CACHE_VERSION, ...key])).digest('hex').slice(0, 20);
-  const file = path.join(CACHE_DIR, `${hash}.${ext}`);
-  if (fs.existsSync(file)) return file;
-  await fsp.mkdir(CACHE_DIR, { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp.${ext}`;
-  try {
-    await make(tmp);
-    await fsp.rename(tmp, file);
-  } finally {
-    await fsp.rm(tmp, { force: true });
-  }
-  return file;
-}
+const cached = fileCache(CACHE_DIR, CACHE_VERSION);
 
 const RAW_IN = ['-t', 'raw', '-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer', '-L'];
 const WAV_OUT = ['-r', '16000', '-c', '1', '-b', '16'];
@@ -148,18 +136,6 @@ export async function concatenate(parts: string[], gaps: number[]): Promise<stri
   return cached(['concat', inputs], 'wav', (tmp) => run('sox', [...inputs, tmp]).then(() => undefined));
 }
 
-/** Deterministic PRNG (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A conversation of real recordings: `speakers` alternate in turns of one or two utterances,
  * separated by 0.2-1.0 s pauses, until `targetSeconds`. Reference turns are the utterances'
@@ -171,7 +147,7 @@ export async function conversation(
   targetSeconds: number,
   seed = 7,
 ): Promise<{ wav: string; reference: Turn[]; duration: number }> {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const names = Object.keys(speakers);
   const next = new Map(names.map((n) => [n, 0]));
   const parts: string[] = [];
@@ -217,7 +193,7 @@ export async function conversation(
  * middle and 25 s at the end, that block repeated by sox until `seconds` (230 MB of PCM per 2 hours).
  */
 export async function longRecording(utterances: Utterance[], seconds: number): Promise<{ pcm: string; duration: number; block: number }> {
-  const rand = random(11);
+  const rand = seededRandom(11);
   const parts: string[] = [];
   const gaps: number[] = [];
   for (const [i, u] of [...utterances, ...utterances].entries()) {

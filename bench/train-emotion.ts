@@ -25,6 +25,7 @@ import {
 } from '../src-server/engines/emotion/goemotions-classifier.js';
 import { topLabel } from '../src-server/engines/emotion/emotion-scores.js';
 import { type FeatureConfig, featureCounts, vectorize } from '../src-server/engines/emotion/text-features.js';
+import { seededRandom } from './seeded-random.js';
 import { type EkmanExample, evaluateEmotionModel, readEkmanSplit, scorePredictions } from './emotion-eval.js';
 
 const K = EMOTION_LABELS.length;
@@ -59,18 +60,6 @@ function parseArgs(argv: string[]): Options {
     else throw new Error(`unknown argument ${a}`);
   }
   return opts;
-}
-
-/** mulberry32: small, fast, seedable. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Rows of a sparse matrix (CSR) with their soft targets. */
@@ -184,7 +173,7 @@ function train(
   const beta1 = 0.9;
   const beta2 = 0.999;
   const eps = 1e-8;
-  const random = rng(h.seed);
+  const random = seededRandom(h.seed);
   const order = Array.from({ length: trainSet.size }, (_, i) => i);
   const z = new Float64Array(K);
   let step = 0;

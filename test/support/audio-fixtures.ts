@@ -8,6 +8,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { fileCache } from '../../bench/file-cache.js';
 
 const run = promisify(execFile);
 
@@ -17,24 +18,7 @@ export const FIXTURE_CACHE_DIR = path.join(os.tmpdir(), 'kikitori-test-audio');
 
 export type Voice = 'festival' | 'espeak';
 
-/**
- * Returns the cached file for `key`, creating it with `make(tmpPath)` on a miss. Writes go to a
- * unique temp name and are renamed into place, so concurrent test processes never see half files.
- */
-async function cached(key: unknown[], ext: string, make: (tmpPath: string) => Promise<void>): Promise<string> {
-  const hash = createHash('sha256').update(JSON.stringify([CACHE_VERSION, ...key])).digest('hex').slice(0, 20);
-  const file = path.join(FIXTURE_CACHE_DIR, `${hash}.${ext}`);
-  if (fs.existsSync(file)) return file;
-  await fsp.mkdir(FIXTURE_CACHE_DIR, { recursive: true });
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp.${ext}`;
-  try {
-    await make(tmp);
-    await fsp.rename(tmp, file);
-  } finally {
-    await fsp.rm(tmp, { force: true });
-  }
-  return file;
-}
+const cached = fileCache(FIXTURE_CACHE_DIR, CACHE_VERSION);
 
 async function copyTo(src: string, out?: string): Promise<string> {
   if (!out) return src;

@@ -5,6 +5,7 @@
 import { execFile } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { editDistance } from '../../../src-shared/edit-distance.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -204,18 +205,6 @@ export function splitReading(phraseWords: string[], readingWords: string[]): str
     j = k;
   }
   return groups;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
 }
 
 export interface VocabularyPronunciation {

@@ -3,6 +3,7 @@ import { PocketsphinxEngine } from '../../../../../src-server/engines/speech/poc
 import type { RecognizeRequest, RecognizeResult } from '../../../../../src-server/engines/speech/speech-engine.js';
 import { PermanentJobError } from '../../../../../src-server/jobs/job-errors.js';
 import { audioDuration, concatWithSilence, pcmOf, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
+import { editDistance } from '../../../../../src-shared/edit-distance.js';
 
 const SENTENCES = [
   'I had a long meeting with my manager about the new budget.',
@@ -19,15 +20,7 @@ const recognize = (pcmPath: string, extra: Partial<RecognizeRequest> = {}) =>
 
 /** Word error rate: edit distance over reference length. */
 function wer(reference: string[], hypothesis: string[]): number {
-  let prev = Array.from({ length: hypothesis.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= reference.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= hypothesis.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (reference[i - 1] === hypothesis[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[hypothesis.length]! / reference.length;
+  return editDistance(reference, hypothesis) / reference.length;
 }
 
 describe('PocketsphinxEngine', () => {
