@@ -19,18 +19,4 @@ export function backoffDelay(attempt: number, policy: Pick<RetryPolicy, 'baseDel
   return Math.round(step / 2 + (random() * step) / 2);
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+export { sleep } from '../../src-shared/sleep.js';

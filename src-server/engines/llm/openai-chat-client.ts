@@ -1,6 +1,7 @@
 // A client for OpenAI-compatible chat-completions endpoints (OpenAI, llama.cpp's server, vLLM,
 // Ollama, LM Studio, LiteLLM…): POST {baseUrl}/chat/completions. Time-outs, retries of transient
 // failures, and errors that say what went wrong in words an operator can act on.
+import { sleep } from '../../../src-shared/sleep.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -73,21 +74,6 @@ export class LlmError extends Error {
 
 const RETRYABLE_STATUS = new Set([408, 409, 429, 502, 503, 504]);
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortReason(signal));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortReason(signal!));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('The request to the LLM was cancelled.');
 }
@@ -140,7 +126,11 @@ export class OpenAiChatClient {
         }
         if (!error.retryable || attempt >= maxRetries) throw error;
         const delay = error.retryAfterMs ?? (this.config.retryDelayMs ?? 1000) * 2 ** attempt;
-        await sleep(delay, options.signal);
+        try {
+          await sleep(delay, options.signal);
+        } catch {
+          throw abortReason(options.signal!);
+        }
       }
     }
   }
