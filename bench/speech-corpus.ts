@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileCache } from './file-cache.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../src-shared/seeded-random.js';
 
 const run = promisify(execFile);
 

@@ -25,7 +25,7 @@ import {
 } from '../src-server/engines/emotion/goemotions-classifier.js';
 import { topLabel } from '../src-server/engines/emotion/emotion-scores.js';
 import { type FeatureConfig, featureCounts, vectorize } from '../src-server/engines/emotion/text-features.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../src-shared/seeded-random.js';
 import { type EkmanExample, evaluateEmotionModel, readEkmanSplit, scorePredictions } from './emotion-eval.js';
 
 const K = EMOTION_LABELS.length;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { ServerProfile } from '../src-shared/ipc-contract.js';
 import { AnalysisService } from './analyses/analysis-service.js';
 import { ApiClient, type ConnectionProvider } from './api-client/api-client.js';
-import type { RetryPolicy } from './api-client/retry.js';
+import type { RetryPolicy } from '../src-shared/backoff.js';
 import { openCacheStore, type CacheStore } from './cache/cache-store.js';
 import { DictionaryService } from './dictionaries/dictionary-service.js';
 import { EditService } from './edits/edit-service.js';

@@ -4,7 +4,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { IPC_CHANNELS, type ConnectionStatus } from '../src-shared/ipc-contract.js';
-import type { RetryPolicy } from './api-client/retry.js';
+import type { RetryPolicy } from '../src-shared/backoff.js';
 import { defaultServerScript, EmbeddedServer, type EmbeddedServerStatus, type ServerCommand } from './embedded-server/embedded-server.js';
 import type { Dialogs, Notifier, UserNotification } from './host-capabilities.js';
 import type { EventSink, HandlerMap } from './ipc/handler-registry.js';

@@ -29,7 +29,8 @@ import type {
 } from '../../src-shared/api-types.js';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
 import { ApiError, cancelledError, errorFromResponse, isRetryable, offlineError, unavailableError, type ApiResource } from './api-errors.js';
-import { backoffDelay, DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from './retry.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src-shared/backoff.js';
 
 export interface ApiConnection {
   baseUrl: string;
@@ -432,7 +433,7 @@ export class ApiClient {
           throw error;
         }
         try {
-          await sleep(backoffDelay(n, this.policy, this.options.random), spec.signal);
+          await sleep(backoffDelay(n, this.policy, this.options.random), undefined, { signal: spec.signal });
         } catch {
           throw cancelledError();
         }

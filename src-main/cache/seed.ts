@@ -2,6 +2,7 @@
 // words, and their search index, as if synced from a server. Deterministic for a given `seed`.
 import type { ApiTranscription } from '../../src-shared/api-types.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
+import { seededRandom } from '../../src-shared/seeded-random.js';
 import { cacheStoreOf } from './cache-store.js';
 import type { CacheDb } from './database.js';
 
@@ -14,17 +15,6 @@ const WORDS = (
 ).split(' ');
 
 const TITLES = ['Weekly sync', 'Customer call', 'Design review', 'Interview', 'All hands', 'Standup', 'Budget planning', 'Retro'];
-
-/** xorshift32: a small deterministic generator. */
-function generator(seed: number) {
-  let x = seed || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 4294967296;
-  };
-}
 
 export interface SeedOptions {
   /** Segments per transcript, from..to. */
@@ -40,7 +30,7 @@ export interface SeedOptions {
  */
 export function seedCache(db: CacheDb, n: number, options: SeedOptions = {}): string[] {
   const store = cacheStoreOf(db);
-  const random = generator(options.seed ?? 42);
+  const random = seededRandom(options.seed ?? 42);
   const [minSegments, maxSegments] = options.segments ?? [20, 120];
   const unfinished = options.unfinishedShare ?? 0.05;
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;

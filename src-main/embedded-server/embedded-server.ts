@@ -10,6 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { ApiConnection } from '../api-client/api-client.js';
 import type { SecretBox } from '../settings/secret-box.js';
+import { backoffDelay } from '../../src-shared/backoff.js';
 
 const run = promisify(execFile);
 
@@ -216,7 +217,7 @@ export class EmbeddedServer {
     this.child = null;
     this.currentUrl = null;
     if (this.stopping) return;
-    const delay = this.options.restartDelayMs?.(this.crashes) ?? Math.min(30_000, 1000 * 2 ** this.crashes);
+    const delay = this.options.restartDelayMs?.(this.crashes) ?? backoffDelay(this.crashes, { baseDelayMs: 1000, maxDelayMs: 30_000 });
     this.crashes++;
     this.setStatus({ state: 'crashed', detail: `exit ${how}`, restartInMs: delay });
     this.restartTimer = setTimeout(() => {

@@ -13,6 +13,7 @@ import type { TranscriptionChange } from '../cache/transcription-repository.js';
 import type { UserNotification } from '../host-capabilities.js';
 import type { EventSink } from '../ipc/handler-registry.js';
 import type { TranscriptService } from '../transcripts/transcript-service.js';
+import { backoffDelay } from '../../src-shared/backoff.js';
 
 export interface SyncIntervals {
   /** First delay between polls while something is processing, and after every change. */
@@ -48,7 +49,8 @@ export class SyncEngine {
   private running = false;
   private ticking: Promise<boolean> | null = null;
   private interval: number;
-  private offlineDelay: number;
+  /** Attempts since the server was last reachable: the retry backoff's step. */
+  private offlineAttempts = 0;
   private lastFullAt = 0;
   private fullRequested = true;
   private online = false;
@@ -60,7 +62,6 @@ export class SyncEngine {
   constructor(private readonly options: SyncEngineOptions) {
     this.intervals = { ...DEFAULT_SYNC_INTERVALS, ...options.intervals };
     this.interval = this.intervals.minMs;
-    this.offlineDelay = this.intervals.minMs;
   }
 
   start(): void {
@@ -110,7 +111,7 @@ export class SyncEngine {
     this.detail = reachability.state === 'online' ? null : reachability.detail;
     this.publishStatus();
     if (!wasOnline && this.online && this.running) {
-      this.offlineDelay = this.intervals.minMs;
+      this.offlineAttempts = 0;
       this.fullRequested = true;
       this.options.onOnline?.();
       if (!this.ticking) this.schedule(0);
@@ -141,8 +142,7 @@ export class SyncEngine {
   private scheduleNext() {
     if (!this.running) return;
     if (!this.online) {
-      this.schedule(this.offlineDelay);
-      this.offlineDelay = Math.min(this.offlineDelay * 2, this.intervals.offlineMaxMs);
+      this.schedule(backoffDelay(this.offlineAttempts++, { baseDelayMs: this.intervals.minMs, maxDelayMs: this.intervals.offlineMaxMs }));
       return;
     }
     const busy = this.options.store.transcriptions.processingIds().length > 0 || this.options.store.analyses.inProgress().length > 0;

@@ -11,7 +11,7 @@ import type { ApiTranscription, ApiUploadRequest } from '../../src-shared/api-ty
 import type { IpcError, UploadJob, UploadOptions } from '../../src-shared/ipc-contract.js';
 import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
-import { backoffDelay } from '../api-client/retry.js';
+import { backoffDelay } from '../../src-shared/backoff.js';
 import { uploadJobOf, type UploadRecord, type UploadRepository } from '../cache/upload-repository.js';
 import { IpcFailure } from '../ipc/handler-registry.js';
 

@@ -61,7 +61,9 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
     });
   }
   request.log.info({ error_id: errorId, error_code: error.errorCode, status: error.statusCode }, error.message);
-  return reply.status(error.statusCode).send({ error_id: errorId, error_code: error.errorCode, error_message: error.message });
+  return reply
+    .status(error.statusCode)
+    .send({ error_id: errorId, error_code: error.errorCode, error_message: error.message, ...(error.field ? { field: error.field } : {}) });
 }
 
 export function installErrorHandling(app: FastifyInstance) {

@@ -7,6 +7,8 @@ export class AppError extends Error {
     readonly statusCode: number,
     readonly code: ErrorCodeName,
     message: string,
+    /** Where the bad input is ("words.0.reading"); sent as the error body's `field`. */
+    readonly field?: string,
   ) {
     super(message);
   }

@@ -1,12 +1,16 @@
 // Wire schemas shared by several routes. Route-specific request schemas live beside their handler.
 // The OpenAPI document is generated from these.
 import { Type, type Static, type TSchema } from 'typebox';
+import { LIMITS } from '../../src-shared/limits.js';
 
 export const ErrorBody = Type.Object(
   {
     error_id: Type.String({ description: 'Unique per occurrence; quote it when asking for support. Also in the server log line.' }),
     error_code: Type.Number({ description: 'Kind of error; see the error code table in docs/api/errors.md.' }),
     error_message: Type.String({ description: 'What went wrong and what to fix.' }),
+    field: Type.Optional(
+      Type.String({ description: 'Extension: dot-separated path of the bad input inside the body, query or path ("words.0.reading").' }),
+    ),
   },
   { $id: 'ErrorBody', title: 'ErrorBody' },
 );
@@ -120,8 +124,7 @@ export const DictionaryListItem = Type.Object(
   { $id: 'DictionaryListItem', title: 'DictionaryListItem' },
 );
 
-// Length limits the spec leaves open; documented in docs/decisions/0003-limits.md.
-export const LIMITS = { name: 200, word: 200, reading: 400, pattern: 200, replacement: 200, bulkItems: 1000, reviewedText: 2_000_000 };
+export { LIMITS };
 
 const NonBlank = (maxLength: number, description?: string) =>
   Type.String({ minLength: 1, maxLength, pattern: '\\S', ...(description ? { description } : {}) });

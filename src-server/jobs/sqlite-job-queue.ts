@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import { PermanentJobError } from './job-errors.js';
 import type { JobContext, JobDefinition, JobName, JobPayloads, JobQueue, SendOptions } from './job-queue.js';
+import { backoffDelay } from '../../src-shared/backoff.js';
 
 interface JobRow {
   job_id: string;
@@ -20,7 +21,7 @@ interface JobRow {
 export interface SqliteJobQueueOptions {
   staleAfterMs: number;
   pollIntervalMs?: number;
-  /** First retry delay; doubles each attempt. */
+  /** First retry delay; doubles each attempt (with jitter, up to 15 minutes). */
   retryBaseMs?: number;
   logger: Logger;
 }
@@ -188,7 +189,7 @@ export class SqliteJobQueue implements JobQueue {
           log.warn({ err: error }, 'job failed');
           await definition.onFailed?.(payload, error).catch((e: unknown) => log.error({ err: e }, 'onFailed hook threw'));
         } else {
-          const delay = (this.options.retryBaseMs ?? 5000) * 2 ** (row.attempts - 1);
+          const delay = backoffDelay(row.attempts - 1, { baseDelayMs: this.options.retryBaseMs ?? 5000, maxDelayMs: 15 * 60_000 });
           this.db
             .prepare(`UPDATE jobs SET state = 'queued', worker_id = NULL, run_after = ?, last_error = ?, updated_at = ? WHERE job_id = ?`)
             .run(isoIn(delay), error.message, new Date().toISOString(), row.job_id);

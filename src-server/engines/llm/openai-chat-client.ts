@@ -1,7 +1,8 @@
 // A client for OpenAI-compatible chat-completions endpoints (OpenAI, llama.cpp's server, vLLM,
 // Ollama, LM Studio, LiteLLM…): POST {baseUrl}/chat/completions. Time-outs, retries of transient
 // failures, and errors that say what went wrong in words an operator can act on.
-import { sleep } from '../../../src-shared/sleep.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay } from '../../../src-shared/backoff.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -125,9 +126,9 @@ export class OpenAiChatClient {
           continue;
         }
         if (!error.retryable || attempt >= maxRetries) throw error;
-        const delay = error.retryAfterMs ?? (this.config.retryDelayMs ?? 1000) * 2 ** attempt;
+        const delay = error.retryAfterMs ?? backoffDelay(attempt, { baseDelayMs: this.config.retryDelayMs ?? 1000, maxDelayMs: 30_000 });
         try {
-          await sleep(delay, options.signal);
+          await sleep(delay, undefined, { signal: options.signal });
         } catch {
           throw abortReason(options.signal!);
         }

@@ -15,7 +15,7 @@ const SpeakerCount = Type.Union([Type.Integer({ minimum: 1, maximum: 99 }), Type
 
 const UploadRequest = Type.Object(
   {
-    filename: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' }),
+    filename: Type.String({ minLength: 1, maxLength: LIMITS.filename, pattern: '\\S' }),
     dictionary_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     language: Type.Optional(
       Type.Union([LanguageCode, Type.Array(LanguageCode, { minItems: 1, maxItems: 10 })], {

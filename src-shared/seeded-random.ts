@@ -1,4 +1,4 @@
-/** Deterministic PRNG (mulberry32): small, fast, seedable; for reproducible benchmarks and training. */
+/** Deterministic PRNG (mulberry32): small, fast, seedable; the one seeded generator of benchmarks, training, tests and cache seeding. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

@@ -1,0 +1,19 @@
+// Input limits, declared once: the server's request schemas, the IPC contract and the renderer's forms
+// all read them from here. Documented for API users in docs/decisions/0003-limits.md.
+// No imports: every layer may use it.
+
+export const LIMITS = {
+  /** Dictionary names. */
+  name: 200,
+  /** The audio file's name on upload. */
+  filename: 500,
+  word: 200,
+  reading: 400,
+  pattern: 200,
+  replacement: 200,
+  /** Items in one bulk request, or `words` on create and upload. */
+  bulkItems: 1000,
+  reviewedText: 2_000_000,
+  /** num_speakers, min_speakers and max_speakers. */
+  speakers: { min: 1, max: 99 },
+} as const;
