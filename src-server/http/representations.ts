@@ -6,7 +6,7 @@ import type { SignedPurpose } from '../signing/url-signer.js';
 import type { TranscriptionBody } from './schemas.js';
 
 export function baseUrl(ctx: AppContext, request: FastifyRequest): string {
-  return ctx.config.publicUrl ?? `${request.protocol}://${request.host}`;
+  return ctx.config.server.publicUrl ?? `${request.protocol}://${request.host}`;
 }
 
 export function signedUrl(ctx: AppContext, request: FastifyRequest, purpose: SignedPurpose, id: string, ttlSeconds: number): string {
@@ -14,7 +14,7 @@ export function signedUrl(ctx: AppContext, request: FastifyRequest, purpose: Sig
 }
 
 export function transcriptionBody(ctx: AppContext, request: FastifyRequest, t: TranscriptionRecord): TranscriptionBody {
-  const ttl = ctx.config.downloadUrlTtlSeconds;
+  const ttl = ctx.config.downloads.urlTtlSeconds;
   return {
     transcription_id: t.transcriptionId,
     dictionary_id: t.dictionaryId,

@@ -29,17 +29,9 @@ import { PermanentJobError } from '../../jobs/job-errors.js';
 import { SAMPLE_RATE } from '../audio/ffmpeg.js';
 import { readPcmRange } from '../audio/pcm-file.js';
 import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine, SpeechEngineCapabilities } from './speech-engine.js';
-import {
-  findWhisperModel,
-  howToGetModel,
-  inspectWhisperModel,
-  InvalidModelFileError,
-  readWhisperHparams,
-  unknownModelMessage,
-  WHISPER_MODEL_PREFERENCE,
-  whisperModelsDir,
-  type WhisperModelFile,
-} from './whisper-models.js';
+import { isEngineError } from '../../domain/engine-error.js';
+import { inspectWhisperModel, readWhisperHparams, type WhisperModelFile } from './ggml-file.js';
+import { findWhisperModel, howToGetModel, unknownModelMessage, WHISPER_MODEL_PREFERENCE, whisperModelsDir } from './whisper-catalogue.js';
 import { isSpaceless } from './word-text.js';
 
 /** whisper.cpp's languages (g_lang), in its order, by whisper's own codes. */
@@ -348,8 +340,8 @@ export class WhisperEngine implements SpeechEngine {
     try {
       info = inspectWhisperModel(file);
     } catch (error) {
-      if (error instanceof InvalidModelFileError) {
-        throw new WhisperUnavailableError(`${error.message}. ${howToGetModel(this.options.dataDir)}`);
+      if (isEngineError(error)) {
+        throw new WhisperUnavailableError(`${error.detail ?? error.message}. ${howToGetModel(this.options.dataDir)}`);
       }
       throw error;
     }

@@ -33,7 +33,7 @@ export const uploadAudio: RouteModule = (app, ctx) =>
     },
     async (request, reply) => {
       const record = await verifiedTranscription(ctx, request, 'upload');
-      const limit = ctx.config.maxUploadBytes;
+      const limit = ctx.config.uploads.maxBytes;
       const declared = Number(request.headers['content-length'] ?? NaN);
       if (declared > limit) {
         reply.header('connection', 'close');

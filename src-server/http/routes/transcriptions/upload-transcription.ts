@@ -98,10 +98,10 @@ export const uploadTranscription: RouteModule = (app, ctx) =>
         transcription_id: record.transcriptionId,
         dictionary_id: record.dictionaryId,
         team_id: record.teamId,
-        audio_upload_url: signedUrl(ctx, request, 'upload', record.transcriptionId, ctx.config.uploadUrlTtlSeconds),
+        audio_upload_url: signedUrl(ctx, request, 'upload', record.transcriptionId, ctx.config.uploads.urlTtlSeconds),
         transcription_model: record.transcriptionModel,
         audio_upload_expires_at: record.uploadExpiresAt,
-        max_upload_bytes: ctx.config.maxUploadBytes,
+        max_upload_bytes: ctx.config.uploads.maxBytes,
       };
     },
   );
