@@ -149,24 +149,24 @@ export interface SettingInfo extends SettingMeta {
   /** Dot path in ServerConfig, e.g. "engines.whisper.threads". */
   path: string;
   schema: TSchema;
-  optional: boolean;
 }
 
-function collectSettings(schema: TSchema, prefix: string, optional: boolean, out: SettingInfo[]): SettingInfo[] {
+function collectSettings(schema: TSchema, prefix: string, out: SettingInfo[]): SettingInfo[] {
   const meta = (schema as { 'x-setting'?: SettingMeta })['x-setting'];
   if (meta) {
-    out.push({ ...meta, path: prefix, schema, optional });
+    out.push({ ...meta, path: prefix, schema });
     return out;
   }
-  const object = schema as { properties?: Record<string, TSchema>; required?: string[] };
-  for (const [key, child] of Object.entries(object.properties ?? {})) {
-    collectSettings(child, prefix ? `${prefix}.${key}` : key, !(object.required ?? []).includes(key), out);
+  for (const [key, child] of Object.entries((schema as { properties?: Record<string, TSchema> }).properties ?? {})) {
+    collectSettings(child, prefix ? `${prefix}.${key}` : key, out);
   }
   return out;
 }
 
 /** Every setting, in declaration order. */
-export const CONFIG_SETTINGS: readonly SettingInfo[] = collectSettings(ServerConfigSchema, '', false, []);
+export const CONFIG_SETTINGS: readonly SettingInfo[] = collectSettings(ServerConfigSchema, '', []);
+
+const envOf = (settingPath: string) => CONFIG_SETTINGS.find((s) => s.path === settingPath)!.env;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 /** Parsed CLI options as commander names them (`--data-dir` -> dataDir). */
@@ -216,9 +216,8 @@ function parseSetting(s: SettingInfo, raw: string, source: string): unknown {
 
 function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
   const keys = dotted.split('.');
-  let node = target;
-  for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
-  node[keys.at(-1)!] = value;
+  const parent = keys.slice(0, -1).reduce((node, key) => node[key] as Record<string, unknown>, target);
+  parent[keys.at(-1)!] = value;
 }
 
 /**
@@ -227,6 +226,11 @@ function setPath(target: Record<string, unknown>, dotted: string, value: unknown
  */
 export function loadConfig(flags: ConfigFlags, env: Env): ServerConfig {
   const config: Record<string, unknown> = {};
+  // Every section exists even when all its settings are unset, so consumers never test for one.
+  for (const s of CONFIG_SETTINGS) {
+    let node = config;
+    for (const key of s.path.split('.').slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
+  }
   for (const s of CONFIG_SETTINGS) {
     const flagValue = s.flag === undefined ? undefined : flags[flagKey(s.flag)];
     const fromFlag = (typeof flagValue === 'string' || typeof flagValue === 'number') && String(flagValue) !== '';
@@ -235,12 +239,6 @@ export function loadConfig(flags: ConfigFlags, env: Env): ServerConfig {
     if (raw !== undefined && raw.trim() !== '') value = parseSetting(s, raw, fromFlag ? `${s.flag} (${s.env})` : s.env);
     else value = (s.schema as { default?: unknown }).default;
     if (value !== undefined) setPath(config, s.path, s.resolvePath ? path.resolve(value as string) : value);
-  }
-  // Sections whose settings are all unset still exist, so consumers never test for them.
-  for (const s of CONFIG_SETTINGS) {
-    const parents = s.path.split('.').slice(0, -1);
-    let node = config;
-    for (const key of parents) node = (node[key] ??= {}) as Record<string, unknown>;
   }
   const typed = config as Static<typeof ServerConfigSchema>;
   resolveDerived(typed);
@@ -259,13 +257,15 @@ function resolveDerived(config: Static<typeof ServerConfigSchema>): void {
 
   const analysis = config.analysis as Partial<Record<'summary' | 'emotion' | 'translation', 'llm' | 'local'>> & { llm: LlmConfig };
   const llm = analysis.llm;
+  const [baseUrlEnv, modelEnv] = [envOf('analysis.llm.baseUrl'), envOf('analysis.llm.model')];
   if (llm.baseUrl !== undefined && llm.model === undefined) {
-    throw new ConfigError('KIKITORI_LLM_MODEL is required when KIKITORI_LLM_BASE_URL is set: name the chat model, e.g. KIKITORI_LLM_MODEL=llama3.1:8b.');
+    throw new ConfigError(`${modelEnv} is required when ${baseUrlEnv} is set: name the chat model, e.g. ${modelEnv}=llama3.1:8b.`);
   }
   const llmConfigured = llm.baseUrl !== undefined;
-  for (const [key, variable] of [['summary', 'KIKITORI_SUMMARY_ENGINE'], ['emotion', 'KIKITORI_EMOTION_ENGINE'], ['translation', 'KIKITORI_TRANSLATION_ENGINE']] as const) {
+  for (const key of ['summary', 'emotion', 'translation'] as const) {
+    const variable = envOf(`analysis.${key}`);
     if (analysis[key] === 'llm' && !llmConfigured) {
-      throw new ConfigError(`${variable}=llm needs KIKITORI_LLM_BASE_URL and KIKITORI_LLM_MODEL: configure an LLM endpoint, or set ${variable}=local.`);
+      throw new ConfigError(`${variable}=llm needs ${baseUrlEnv} and ${modelEnv}: configure an LLM endpoint, or set ${variable}=local.`);
     }
     analysis[key] ??= llmConfigured ? 'llm' : 'local';
   }
