@@ -4,9 +4,12 @@
 // section it needs as a parameter. Bad settings fail at start with a ConfigError that names the
 // variable (and flag) and says what to do.
 //
-// Adding a setting: declare it in ServerConfigSchema below (its section, or a new one: issue 9's
-// database, storage and role, issue 10's model catalogue), document it in README.md (a unit test checks
-// that every variable is there), and pass the section to whatever needs it.
+// Adding a setting: declare it in ServerConfigSchema below, document it in README.md (a unit test checks
+// that every variable is there), and pass its section to whatever needs it. Planned ones have a place:
+// `server.role` (--role), `database.url` (KIKITORI_DATABASE_URL, --database-url), `storage.url` and
+// `storage.s3Endpoint` (KIKITORI_STORAGE_URL, KIKITORI_S3_ENDPOINT); `signing.secret` already exists;
+// `models.catalog` (KIKITORI_MODEL_CATALOG) beside `models.baseUrl`. AWS credentials stay with the
+// AWS SDK's own variables: they are not kikitori settings.
 import path from 'node:path';
 import { Type, type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
