@@ -169,6 +169,9 @@ function collectSettings(schema: TSchema, prefix: string, out: SettingInfo[]): S
 /** Every setting, in declaration order. */
 export const CONFIG_SETTINGS: readonly SettingInfo[] = collectSettings(ServerConfigSchema, '', []);
 
+/** How errors name a setting: its flag and variable when it has a flag, since either may have set it. */
+const settingName = (s: SettingInfo) => (s.flag ? `${s.flag.slice(2)} (${s.flag} / ${s.env})` : s.env);
+
 const envOf = (settingPath: string) => CONFIG_SETTINGS.find((s) => s.path === settingPath)!.env;
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -239,7 +242,7 @@ export function loadConfig(flags: ConfigFlags, env: Env): ServerConfig {
     const fromFlag = (typeof flagValue === 'string' || typeof flagValue === 'number') && String(flagValue) !== '';
     const raw = fromFlag ? String(flagValue) : env[s.env];
     let value: unknown;
-    if (raw !== undefined && raw.trim() !== '') value = parseSetting(s, raw, fromFlag ? `${s.flag} (${s.env})` : s.env);
+    if (raw !== undefined && raw.trim() !== '') value = parseSetting(s, raw, settingName(s));
     else value = (s.schema as { default?: unknown }).default;
     if (value !== undefined) setPath(config, s.path, s.resolvePath ? path.resolve(value as string) : value);
   }

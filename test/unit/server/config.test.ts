@@ -112,10 +112,10 @@ describe('loadConfig', () => {
 
   it('fails fast, naming the variable or flag, what is expected and how to fix it', () => {
     expect(failure(() => loadConfig({}, { KIKITORI_PORT: 'abc' })).message).toBe(
-      'KIKITORI_PORT must be a whole number from 0 to 65535; got "abc". Fix it, or unset it to use the default (8080).',
+      'port (--port / KIKITORI_PORT) must be a whole number from 0 to 65535; got "abc". Fix it, or unset it to use the default (8080).',
     );
-    expect(failure(() => loadConfig({ port: '70000' }, {})).message).toMatch(/^--port \(KIKITORI_PORT\) must be a whole number from 0 to 65535; got "70000"/);
-    expect(failure(() => loadConfig({}, { KIKITORI_PORT: '-1' })).message).toMatch(/KIKITORI_PORT must be a whole number/);
+    expect(failure(() => loadConfig({ port: '70000' }, {})).message).toMatch(/^port \(--port \/ KIKITORI_PORT\) must be a whole number from 0 to 65535; got "70000"/);
+    expect(failure(() => loadConfig({}, { KIKITORI_PORT: '-1' })).message).toMatch(/KIKITORI_PORT\) must be a whole number from 0 to 65535; got "-1"/);
     expect(failure(() => loadConfig({}, { KIKITORI_JOB_STALE_AFTER_MS: '999' })).message).toMatch(/KIKITORI_JOB_STALE_AFTER_MS must be a whole number of 1000 or more; got "999"/);
     expect(failure(() => loadConfig({}, { KIKITORI_MAX_UPLOAD_BYTES: '1.5' })).message).toMatch(/KIKITORI_MAX_UPLOAD_BYTES must be a whole number of 1 or more/);
     expect(failure(() => loadConfig({}, { KIKITORI_WHISPER_THREADS: '0' })).message).toMatch(/KIKITORI_WHISPER_THREADS must be a whole number of 1 or more; got "0". Fix it, or unset it to use the default \(half the cores\)/);
@@ -173,7 +173,7 @@ describe('kikitori-server configuration errors', () => {
     const dataDir = tempDir();
     try {
       const badFlag = await cli(['serve', '--port', '99999', '--data-dir', dataDir]).catch((e: { code: number; stderr: string }) => e);
-      expect(badFlag).toMatchObject({ code: 1, stderr: expect.stringMatching(/^Configuration error: --port \(KIKITORI_PORT\) must be a whole number from 0 to 65535; got "99999"/) });
+      expect(badFlag).toMatchObject({ code: 1, stderr: expect.stringMatching(/^Configuration error: port \(--port \/ KIKITORI_PORT\) must be a whole number from 0 to 65535; got "99999"/) });
       const badEnv = await cli(['keys', 'list', '--data-dir', dataDir], { KIKITORI_LLM_BASE_URL: 'http://llm/v1' }).catch((e: { code: number; stderr: string }) => e);
       expect(badEnv).toMatchObject({ code: 1, stderr: expect.stringMatching(/^Configuration error: KIKITORI_LLM_MODEL is required/) });
       expect(fs.readdirSync(dataDir)).toEqual([]);
