@@ -25,6 +25,7 @@ import {
 
 const program = new Command('kikitori-server').description('Self-hostable Transcription and Dictionary API server').showHelpAfterError();
 
+// Commands pass only their configuration flags: other options (keys create --role) are not settings.
 const configOf = (flags: ConfigFlags): ServerConfig => loadConfig(flags, process.env);
 
 /** A flag declared by the configuration schema, described from it. */
@@ -41,7 +42,7 @@ program
   .addOption(configOption('--port', 'port'))
   .addOption(dataDirOption())
   .action(async (options: { host?: string; port?: string; dataDir?: string }) => {
-    const config = configOf(options);
+    const config = configOf({ host: options.host, port: options.port, dataDir: options.dataDir });
     const logger = pino({ level: config.log.level });
     logger.debug({ config: redactConfig(config) }, 'configuration');
     const runtime = await createRuntime(config, { logger });
@@ -76,7 +77,7 @@ keys
   .option('--user-name <name>', 'display name of the user')
   .option('--role <role>', 'role to grant, e.g. DELETE (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
   .action(async (options: { dataDir?: string; team: string; user: string; userName?: string; role: string[] }) => {
-    const db = openDatabase(configOf(options).dataDir);
+    const db = openDatabase(configOf({ dataDir: options.dataDir }).dataDir);
     const { key, info } = await new SqliteKeyRepository(db).create({
       teamId: options.team,
       userId: options.user,
@@ -96,7 +97,7 @@ keys
   .option('--team <team>', 'only this team')
   .option('--json', 'print JSON')
   .action(async (options: { dataDir?: string; team?: string; json?: boolean }) => {
-    const db = openDatabase(configOf(options).dataDir);
+    const db = openDatabase(configOf({ dataDir: options.dataDir }).dataDir);
     const list = await new SqliteKeyRepository(db).list(options.team);
     db.close();
     if (options.json) {
@@ -116,7 +117,7 @@ keys
   .addOption(dataDirOption())
   .argument('<key-id-or-prefix>')
   .action(async (id: string, options: { dataDir?: string }) => {
-    const db = openDatabase(configOf(options).dataDir);
+    const db = openDatabase(configOf({ dataDir: options.dataDir }).dataDir);
     const revoked = await new SqliteKeyRepository(db).revoke(id);
     db.close();
     if (!revoked) {
@@ -133,7 +134,7 @@ program
   .addOption(dataDirOption())
   .option('--json', 'print JSON')
   .action(async (options: { dataDir?: string; json?: boolean }) => {
-    const config = configOf(options);
+    const config = configOf({ dataDir: options.dataDir });
     const registry = createEngineRegistry(config.engines, { dataDir: config.dataDir });
     const reports = await describeEngines(registry, config.engines);
     if (options.json) {
@@ -164,7 +165,7 @@ models
   .description('list the official whisper models and which are downloaded')
   .addOption(dataDirOption())
   .action((options: { dataDir?: string }) => {
-    const dir = whisperModelsDir(configOf(options).dataDir);
+    const dir = whisperModelsDir(configOf({ dataDir: options.dataDir }).dataDir);
     process.stdout.write(`Models directory: ${dir}\n`);
     for (const m of WHISPER_MODELS) {
       let state = '-';
@@ -184,7 +185,7 @@ models
   .argument('<name>', 'model name, e.g. base, small, large-v3 (see `models list`)')
   .addOption(dataDirOption())
   .action(async (name: string, options: { dataDir?: string }) => {
-    const config = configOf(options);
+    const config = configOf({ dataDir: options.dataDir });
     let lastPercent = -1;
     try {
       const { path: file, bytes } = await downloadWhisperModel(name, {
@@ -214,7 +215,7 @@ models
   .argument('[name]', 'model name')
   .addOption(dataDirOption())
   .action(async (name: string | undefined, options: { dataDir?: string }) => {
-    const dataDir = configOf(options).dataDir;
+    const dataDir = configOf({ dataDir: options.dataDir }).dataDir;
     if (name !== undefined && !findWhisperModel(name)) {
       process.stderr.write(`${unknownModelMessage(name)}\n`);
       process.exitCode = 1;
