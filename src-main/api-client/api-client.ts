@@ -27,6 +27,7 @@ import type {
   ApiWord,
   ApiWordCreate,
 } from '../../src-shared/api-types.js';
+import { ErrorCode } from '../../src-shared/error-codes.js';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
 import { ApiError, cancelledError, errorFromResponse, isRetryable, offlineError, unavailableError, type ApiResource } from './api-errors.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -121,7 +122,7 @@ export class ApiClient {
     try {
       return await this.json<ApiReview>({ method: 'GET', path: `/api/v1/transcriptions/${seg(id)}/review`, resource: 'review', idempotent: true, ...o });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404 && error.errorCode === 4045) return null;
+      if (error instanceof ApiError && error.status === 404 && error.errorCode === ErrorCode.REVIEW_NOT_FOUND) return null;
       throw error;
     }
   }
