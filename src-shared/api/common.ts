@@ -72,3 +72,26 @@ export function clientView<P extends TProperties, K extends keyof P & string>(sc
   );
   return Type.Object(properties) as unknown as TObject<WithOptional<P, K>>;
 }
+
+/** The `:name` parameters of a path template, as a union of names (string when the path is not literal). */
+export type PathParams<Path extends string> = string extends Path
+  ? string
+  : Path extends `${string}:${infer Name}/${infer Rest}`
+    ? Name | PathParams<`/${Rest}`>
+    : Path extends `${string}:${infer Name}`
+      ? Name
+      : never;
+
+/** An operation's method and path with its parameters filled in, escaped, for clients. */
+export function requestLine<const Method extends string, const Path extends string>(
+  operation: { method: Method; path: Path },
+  params: Record<PathParams<Path>, string>,
+): { method: Method; path: string } {
+  const values = params as Record<string, string>;
+  const path = operation.path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`${operation.path} needs the path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+  return { method: operation.method, path };
+}

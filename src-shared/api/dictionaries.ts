@@ -161,15 +161,15 @@ export const deleteDictionary = {
  * Words and blacklist words are both entries of a dictionary with the same four operations (add, bulk
  * add, get, delete); this declares them from one description per kind.
  */
-function entryOperations<Input extends TSchema, IdParam extends string>(kind: {
+function entryOperations<Input extends TSchema, Segment extends string, IdParam extends string>(kind: {
   /** Path segment: "words" or "blacklist_words". */
-  segment: string;
+  segment: Segment;
   idParam: IdParam;
   label: string;
   input: Input;
   responseRef: string;
 }) {
-  const base = `/api/v1/dictionaries/:dictionary_id/${kind.segment}`;
+  const base = `/api/v1/dictionaries/:dictionary_id/${kind.segment}` as const;
   const itemParams = Type.Object({ dictionary_id: Type.String(), [kind.idParam]: Type.String() });
   const entry = Type.Ref(kind.responseRef);
   return {
@@ -236,4 +236,4 @@ export const blacklistWordOperations = entryOperations({
 });
 
 /** The operations of one entry kind, for the server's one set of entry handlers. */
-export type EntryOperations<Input extends TSchema> = ReturnType<typeof entryOperations<Input, string>>;
+export type EntryOperations<Input extends TSchema> = ReturnType<typeof entryOperations<Input, string, string>>;

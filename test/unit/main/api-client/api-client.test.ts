@@ -127,6 +127,29 @@ describe('ApiClient retries', () => {
     }
   });
 
+  it('fills the contract\'s paths with escaped ids', async () => {
+    const seen: string[] = [];
+    const fake = await scriptedServer([
+      (req, res) => {
+        seen.push(`${req.method} ${req.url}`);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      },
+    ]);
+    try {
+      const client = clientOf(fake, 'k');
+      await client.getTranscription('a/b c');
+      await client.getBlacklistWord('d?1', 'w#2');
+      await client.requestTranslation('t', 'es');
+      expect(seen).toEqual([
+        'GET /api/v1/transcriptions/a%2Fb%20c',
+        'GET /api/v1/dictionaries/d%3F1/blacklist_words/w%232',
+        'POST /api/v1/transcriptions/t/translate',
+      ]);
+    } finally {
+      await fake.close();
+    }
+  });
+
   it('does not repeat a non-idempotent create after a 5xx', async () => {
     const fake = await scriptedServer([json(500, { error_id: 'x', error_code: ErrorCode.INTERNAL_ERROR, error_message: 'boom' })]);
     try {
