@@ -61,7 +61,7 @@ const CONTRACT_FIELDS: Record<string, string> = {
  * "words.0.reading"); undefined when the server named none. Never guessed from error_message: servers
  * word their messages as they like.
  */
-export function contractField(field: string | undefined): string | undefined {
+function contractField(field: string | undefined): string | undefined {
   if (!field) return undefined;
   const [head = '', ...rest] = field.split('.');
   return [CONTRACT_FIELDS[head] ?? head, ...rest].join('.');
@@ -91,8 +91,8 @@ export function errorFromResponse(status: number, body: unknown, resource: ApiRe
   const errorCode = typeof parsed?.error_code === 'number' ? parsed.error_code : null;
   const errorId = typeof parsed?.error_id === 'string' ? parsed.error_id : undefined;
   const field = contractField(typeof parsed?.field === 'string' ? parsed.field : undefined);
-  const make = (code: IpcErrorCode, message: string, field?: string) =>
-    new ApiError({ code, message, ...(field ? { field } : {}), ...(errorId ? { errorId } : {}) }, status, errorCode, serverMessage);
+  const make = (code: IpcErrorCode, message: string, at?: string) =>
+    new ApiError({ code, message, ...(at ? { field: at } : {}), ...(errorId ? { errorId } : {}) }, status, errorCode, serverMessage);
 
   if (status === 401) return make('unauthorized', UNAUTHORIZED_MESSAGE);
   if (status === 403) {

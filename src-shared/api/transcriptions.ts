@@ -70,7 +70,7 @@ export const TranscriptionParams = Type.Object({ transcription_id: Type.String()
 
 const LanguageCode = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 639-1 code such as "en"' });
 
-/** The whole numbers min..max as a string of digits; the pattern bounds the length, the handler the value. */
+/** Digits without a leading zero, as many as max has (1..99 for 99); the upload handler checks the value. */
 function digitsUpTo(max: number): string {
   return `^\\s*[1-9]${'[0-9]?'.repeat(String(max).length - 1)}\\s*$`;
 }
