@@ -49,7 +49,7 @@ export const Dictionary = Type.Object(
 );
 /** The spec has no operation listing blacklist words; other servers need not send them. */
 export const DictionaryView = clientView(Dictionary, ['blacklist_words']);
-/** What the Refs inside a Dictionary stand for, for Static<typeof DictionaryView, DictionaryRefs>. */
+/** What the Refs inside a Dictionary stand for, for Static<typeof DictionaryView, DictionaryViewRefs>. */
 export type DictionaryViewRefs = { Word: typeof WordView; BlacklistWord: typeof BlacklistWord };
 
 /** 2.3 Dictionary list item: only the spec's five fields. */
