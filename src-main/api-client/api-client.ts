@@ -1,6 +1,6 @@
 // A typed client of the Transcription and Dictionary API over fetch. Every operation of the spec,
 // the 1.2.0 review operations, and the signed-URL transfers (audio upload, transcript and audio
-// downloads). Methods and paths come from the HTTP contract (src-shared/api/), as the server's do. Failures are ApiErrors (IpcFailures) carrying an IpcError the user can act on.
+// downloads). Failures are ApiErrors (IpcFailures) carrying an IpcError the user can act on.
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -27,6 +27,7 @@ import type {
   ApiWord,
   ApiWordCreate,
 } from '../../src-shared/api-types.js';
+// Methods and paths come from the HTTP contract, as the server's routes do.
 import * as analyses from '../../src-shared/api/analyses.js';
 import { requestLine } from '../../src-shared/api/common.js';
 import * as dictionaries from '../../src-shared/api/dictionaries.js';
