@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { BlacklistWordRecord, DictionaryRecord, TranscriptionRecord, WordRecord } from '../domain/records.js';
 import type { SignedPurpose } from '../signing/url-signer.js';
-import type { TranscriptionBody } from './schemas.js';
+import type { TranscriptionBody } from '../../src-shared/api/transcriptions.js';
 
 export function baseUrl(ctx: AppContext, request: FastifyRequest): string {
   return ctx.config.server.publicUrl ?? `${request.protocol}://${request.host}`;
