@@ -161,15 +161,11 @@ export const IPC_REQUESTS = {
   'settings:get': NoRequest,
   'settings:update': SettingsPatch,
 
-  // The bridges may send nothing at all for the first page.
-  'transcripts:list': Type.Union([
-    Type.Undefined(),
-    Strict({
-      filter: Type.Optional(TranscriptFilter),
-      offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-    }),
-  ]),
+  'transcripts:list': Strict({
+    filter: Type.Optional(TranscriptFilter),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  }),
   'transcripts:get': IdRequest,
   'transcripts:delete': IdRequest,
   'transcripts:edit': Strict({

@@ -4,8 +4,7 @@ import type { DomainHandlers, HandlerContext } from './handler-context.js';
 
 export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcripts'> {
   return {
-    'transcripts:list': async (request) =>
-      ctx.session().transcripts.list({ filter: request?.filter ?? {}, offset: request?.offset ?? 0, limit: request?.limit ?? 100 }),
+    'transcripts:list': async ({ filter, offset, limit }) => ctx.session().transcripts.list({ filter: filter ?? {}, offset: offset ?? 0, limit: limit ?? 100 }),
     'transcripts:get': async ({ id }) => ctx.session().transcripts.detail(id),
     'transcripts:delete': async ({ id }) => ctx.session().transcripts.delete(id),
     'transcripts:edit': async ({ id, segments }) => ctx.session().edits.edit(id, segments),
