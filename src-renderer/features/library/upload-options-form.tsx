@@ -75,6 +75,7 @@ export function UploadOptionsForm() {
         <label htmlFor={`${id}-language`}>{t('library.options.language')}</label>
         <input
           id={`${id}-language`}
+          data-testid="language-input"
           value={options.language ?? ''}
           placeholder={t('common.auto')}
           aria-describedby={errors.language ? `${id}-language-error` : `${id}-language-hint`}
