@@ -1,7 +1,7 @@
 // The one IPC contract between the renderer and the main process. Every channel maps to its request
-// and response types; `IpcEvents` lists what main pushes to the renderer. Channel names are
-// `domain:verb`. Errors cross as data (Electron keeps only the message of a thrown error).
-// No electron, node or DOM imports here.
+// (a TypeBox schema in ./ipc/requests.ts, which main validates against) and its response type;
+// `IpcEvents` lists what main pushes to the renderer. Channel names are `domain:verb`. Errors cross
+// as data (Electron keeps only the message of a thrown error). No electron, node or DOM imports here.
 import type { AnalysisStatus, EmotionEntry, SummaryDetails, TranslatedSegment } from './analysis.js';
 import type { TranscriptDocument } from './transcript-document.js';
 import type { DecodedRequestOf, RequestOf } from './ipc/requests.js';
@@ -185,7 +185,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 // ---------- channels ----------
 
-/** Each channel's response. Its request is the schema of the same name in ./ipc/requests.ts. */
+/** Each channel's response. Its request is `IPC_REQUESTS[channel]` in ./ipc/requests.ts. */
 export interface IpcResponses {
   'app:info': { version: string; platform: string; locale: string };
 
