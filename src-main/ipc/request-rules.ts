@@ -1,6 +1,6 @@
 // What a request schema cannot say: rules that span several fields. They run after the schema
 // accepted and decoded the request, so they see typed, normalised values.
-import type { IpcChannel, IpcValidRequest, UploadOptions } from '../../src-shared/ipc-contract.js';
+import type { AnalysisKind, IpcChannel, IpcValidRequest, UploadOptions } from '../../src-shared/ipc-contract.js';
 import { LIMITS } from '../../src-shared/limits.js';
 import { checkSpeakerCounts, type SpeakerCountProblem } from '../../src-shared/speaker-count.js';
 
@@ -14,12 +14,15 @@ type Rules = { [C in IpcChannel]?: (request: IpcValidRequest<C>) => RequestProbl
 
 const RULES: Rules = {
   'uploads:add': ({ options }) => uploadOptionsProblem(options, 'options.'),
-  'analysis:request': ({ kind, language }) => {
-    if (kind === 'translation' && language === undefined) return { field: 'language', message: 'Choose the language to translate into.' };
-    return kind !== 'translation' && language !== undefined ? { field: 'language', message: 'Only a translation takes a language.' } : null;
-  },
-  'analysis:get': ({ kind, language }) => (kind !== 'translation' && language !== undefined ? { field: 'language', message: 'Only a translation takes a language.' } : null),
+  'analysis:request': ({ kind, language }) => analysisLanguageProblem(kind, language, true),
+  // Without a language, 'analysis:get' answers the latest translation.
+  'analysis:get': ({ kind, language }) => analysisLanguageProblem(kind, language, false),
 };
+
+function analysisLanguageProblem(kind: AnalysisKind, language: string | undefined, translationNeedsOne: boolean): RequestProblem | null {
+  if (kind !== 'translation') return language === undefined ? null : { field: 'language', message: 'Only a translation takes a language.' };
+  return translationNeedsOne && language === undefined ? { field: 'language', message: 'Choose the language to translate into.' } : null;
+}
 
 export function requestRuleProblem<C extends IpcChannel>(channel: C, request: IpcValidRequest<C>): RequestProblem | null {
   const rule = RULES[channel] as ((request: IpcValidRequest<C>) => RequestProblem | null) | undefined;
