@@ -4,6 +4,7 @@ import { invokeHandler } from '../../../../src-main/ipc/handler-registry.js';
 import { validateRequest } from '../../../../src-main/ipc/request-validator.js';
 import { IPC_CHANNELS, type IpcChannel, type IpcError, type UploadOptions } from '../../../../src-shared/ipc-contract.js';
 import { LIMITS } from '../../../../src-shared/limits.js';
+import { checkSpeakerCounts } from '../../../../src-shared/speaker-count.js';
 
 const OPTIONS: UploadOptions = { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] };
 
@@ -102,5 +103,21 @@ describe('IPC request validation', () => {
     expect(calls).toBe(0);
     expect(await invokeHandler(handlers, 'dictionaries:get', { id: 'd1' })).toEqual({ ok: true, value: undefined });
     expect(calls).toBe(1);
+  });
+});
+
+describe('the shared speaker-count rule', () => {
+  const counts = (numSpeakers: number | null, minSpeakers: number | null, maxSpeakers: number | null) => ({ numSpeakers, minSpeakers, maxSpeakers });
+
+  it('answers the offending field and a reason code', () => {
+    expect(checkSpeakerCounts(counts(null, null, null))).toBeNull();
+    expect(checkSpeakerCounts(counts(3, 2, 4))).toBeNull();
+    expect(checkSpeakerCounts(counts(LIMITS.speakers.max, null, null))).toBeNull();
+    expect(checkSpeakerCounts(counts(LIMITS.speakers.max + 1, null, null))).toEqual({ field: 'numSpeakers', reason: 'out-of-range' });
+    expect(checkSpeakerCounts(counts(null, 0, null))).toEqual({ field: 'minSpeakers', reason: 'out-of-range' });
+    expect(checkSpeakerCounts(counts(null, null, 2.5))).toEqual({ field: 'maxSpeakers', reason: 'out-of-range' });
+    expect(checkSpeakerCounts(counts(null, 4, 2))).toEqual({ field: 'minSpeakers', reason: 'min-above-max' });
+    expect(checkSpeakerCounts(counts(1, 2, null))).toEqual({ field: 'numSpeakers', reason: 'outside-min-max' });
+    expect(checkSpeakerCounts(counts(5, null, 4))).toEqual({ field: 'numSpeakers', reason: 'outside-min-max' });
   });
 });
