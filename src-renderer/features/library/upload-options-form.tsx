@@ -4,16 +4,17 @@
 import { useEffect, useId, useState } from 'react';
 import { TRANSCRIPTION_MODELS, type IpcError, type TranscriptionModel } from '../../../src-shared/ipc-contract';
 import { LIMITS } from '../../../src-shared/limits';
-import { checkSpeakerCounts, type SpeakerCountField } from '../../../src-shared/speaker-count';
+import { checkSpeakerCounts, type SpeakerCountField, type SpeakerCounts } from '../../../src-shared/speaker-count';
 import { useT, type T } from '../../i18n/use-t';
 import { errorFor } from '../../lib/field-error';
 import { FieldMessage } from '../../lib/field-message';
 import { useDictionariesStore } from '../../stores/dictionaries-store';
 import { useUploadsStore } from '../../stores/uploads-store';
 
-/** The request paths this form places next to its inputs; other upload errors show for the whole drop zone. */
-export const UPLOAD_OPTION_FIELDS = ['options.language', 'options.model', 'options.numSpeakers', 'options.minSpeakers', 'options.maxSpeakers', 'options.dictionaryId', 'options.words', 'options.words.*', 'options.words.*.word', 'options.words.*.reading'];
 const WORD_FIELDS = ['options.words', 'options.words.*', 'options.words.*.word', 'options.words.*.reading'];
+
+/** The request paths this form places next to its inputs; other upload errors show for the whole drop zone. */
+export const UPLOAD_OPTION_FIELDS = [...['language', 'model', 'numSpeakers', 'minSpeakers', 'maxSpeakers', 'dictionaryId'].map((key) => `options.${key}`), ...WORD_FIELDS];
 
 function toCount(value: string): number | null {
   const n = Number.parseInt(value, 10);
@@ -29,7 +30,7 @@ export function parseWordLines(text: string): Array<{ word: string; reading?: st
 }
 
 /** The speaker-count problem of `field`, from this form's own check, worded for the UI. */
-function speakerCountError(t: T, options: Parameters<typeof checkSpeakerCounts>[0], field: SpeakerCountField): IpcError | null {
+function speakerCountError(t: T, options: SpeakerCounts, field: SpeakerCountField): IpcError | null {
   const problem = checkSpeakerCounts(options);
   if (!problem || problem.field !== field) return null;
   const message = t(`library.options.speakerCount.${problem.reason}`, { min: LIMITS.speakers.min, max: LIMITS.speakers.max });
