@@ -10,7 +10,7 @@ import { openCacheStore, type CacheStore } from './cache/cache-store.js';
 import { DictionaryService } from './dictionaries/dictionary-service.js';
 import { EditService } from './edits/edit-service.js';
 import type { UserNotification } from './host-capabilities.js';
-import type { EventSink } from './ipc/handler-registry.js';
+import type { EventSink } from './event-sink.js';
 import { PeaksCache } from './peaks/peaks.js';
 import { SyncEngine, type SyncIntervals } from './sync/sync-engine.js';
 import { TranscriptService } from './transcripts/transcript-service.js';

@@ -7,7 +7,8 @@ import { IPC_CHANNELS, type ConnectionStatus } from '../src-shared/ipc-contract.
 import type { RetryPolicy } from '../src-shared/backoff.js';
 import { defaultServerScript, EmbeddedServer, type EmbeddedServerStatus, type ServerCommand } from './embedded-server/embedded-server.js';
 import type { Dialogs, Notifier, UserNotification } from './host-capabilities.js';
-import type { EventSink, HandlerMap } from './ipc/handler-registry.js';
+import type { EventSink } from './event-sink.js';
+import type { HandlerMap } from './ipc/handler-registry.js';
 import { analysisHandlers } from './ipc/handlers/analysis.js';
 import { appHandlers } from './ipc/handlers/app.js';
 import { audioHandlers } from './ipc/handlers/audio.js';
@@ -29,7 +30,8 @@ export type { Dialogs, FileFilter, Notifier, UserNotification } from './host-cap
 export type { SecretBox } from './settings/secret-box.js';
 export type { SettingsData, SettingsStore, StoredProfile } from './settings/settings-store.js';
 export type { ServerCommand } from './embedded-server/embedded-server.js';
-export type { EventSink, HandlerMap } from './ipc/handler-registry.js';
+export type { EventSink } from './event-sink.js';
+export type { HandlerMap } from './ipc/handler-registry.js';
 
 export interface MainServicesOptions {
   /** Electron's app.getPath('userData'), or a temp dir in tests. */

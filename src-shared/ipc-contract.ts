@@ -1,9 +1,13 @@
 // The one IPC contract between the renderer and the main process. Every channel maps to its request
-// and response types; `IpcEvents` lists what main pushes to the renderer. Channel names are
-// `domain:verb`. Errors cross as data (Electron keeps only the message of a thrown error).
-// No electron, node or DOM imports here.
+// (a TypeBox schema in ./ipc/requests.ts, which main validates against) and its response type;
+// `IpcEvents` lists what main pushes to the renderer. Channel names are `domain:verb`. Errors cross
+// as data (Electron keeps only the message of a thrown error). No electron, node or DOM imports here.
 import type { AnalysisStatus, EmotionEntry, SummaryDetails, TranslatedSegment } from './analysis.js';
 import type { TranscriptDocument } from './transcript-document.js';
+import type { DecodedRequestOf, RequestOf } from './ipc/requests.js';
+
+// Request shapes are TypeBox schemas in ./ipc/requests.ts; these are their Static<> types.
+export type { ExportOptions, SettingsPatch, TranscriptFilter, UploadOptions, WordInput } from './ipc/requests.js';
 
 // ---------- results ----------
 
@@ -35,8 +39,12 @@ export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError
 
 // ---------- domain types ----------
 
-export type TranscriptionStatus = 'IN_PROGRESS' | 'CONVERTING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
-export type TranscriptionModel = 'default' | 'diarization-high';
+export const TRANSCRIPTION_STATUSES = ['IN_PROGRESS', 'CONVERTING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
+export type TranscriptionStatus = (typeof TRANSCRIPTION_STATUSES)[number];
+export const TRANSCRIPTION_MODELS = ['default', 'diarization-high'] as const;
+export type TranscriptionModel = (typeof TRANSCRIPTION_MODELS)[number];
+export const UI_LANGUAGES = ['en', 'ja'] as const;
+export type UiLanguage = (typeof UI_LANGUAGES)[number];
 
 export interface ServerProfile {
   id: string;
@@ -53,17 +61,6 @@ export interface ConnectionStatus {
   detail: string | null;
   /** Transcriptions still CONVERTING or IN_PROGRESS, being polled. */
   pending: number;
-}
-
-export interface UploadOptions {
-  language: string | null;
-  model: TranscriptionModel;
-  numSpeakers: number | null;
-  minSpeakers: number | null;
-  maxSpeakers: number | null;
-  dictionaryId: string | null;
-  /** Ad-hoc words: sent as upload `words`, which makes a temporary dictionary. */
-  words: Array<{ word: string; reading?: string }>;
 }
 
 export type UploadState = 'queued' | 'uploading' | 'starting' | 'done' | 'failed' | 'cancelled';
@@ -99,13 +96,6 @@ export interface TranscriptionSummary {
   failureReason: string | null;
   /** Audio kept on this machine: playable offline. */
   audioCached: boolean;
-}
-
-export interface TranscriptFilter {
-  status?: TranscriptionStatus[];
-  language?: string;
-  /** Full-text query over transcripts, summaries and translations. */
-  text?: string;
 }
 
 export interface TranscriptDetail {
@@ -168,7 +158,8 @@ export interface DictionaryDetail extends DictionarySummary {
   replacements: DictionaryReplacement[];
 }
 
-export type AnalysisKind = 'summary' | 'emotion' | 'translation';
+export const ANALYSIS_KINDS = ['summary', 'emotion', 'translation'] as const;
+export type AnalysisKind = (typeof ANALYSIS_KINDS)[number];
 
 export interface AnalysisView {
   kind: AnalysisKind;
@@ -183,73 +174,74 @@ export interface AnalysisView {
 
 export interface Settings {
   activeProfileId: string;
-  uiLanguage: 'en' | 'ja';
+  uiLanguage: UiLanguage;
   defaults: { language: string | null; model: TranscriptionModel; numSpeakers: number | null };
   playbackRate: number;
   notifications: boolean;
 }
 
-export type ExportFormat = 'txt' | 'srt' | 'vtt' | 'json' | 'docx';
-export interface ExportOptions {
-  format: ExportFormat;
-  speakers: boolean;
-  timestamps: boolean;
-}
+export const EXPORT_FORMATS = ['txt', 'srt', 'vtt', 'json', 'docx'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 // ---------- channels ----------
 
-export interface IpcChannels {
-  'app:info': { request: void; response: { version: string; platform: string; locale: string } };
+/** Each channel's response. Its request is `IPC_REQUESTS[channel]` in ./ipc/requests.ts. */
+export interface IpcResponses {
+  'app:info': { version: string; platform: string; locale: string };
 
-  'connection:status': { request: void; response: ConnectionStatus };
-  'profiles:list': { request: void; response: ServerProfile[] };
-  'profiles:add': { request: { name: string; baseUrl: string; apiKey: string }; response: ServerProfile };
-  'profiles:remove': { request: { id: string }; response: void };
-  'profiles:activate': { request: { id: string }; response: ConnectionStatus };
+  'connection:status': ConnectionStatus;
+  'profiles:list': ServerProfile[];
+  'profiles:add': ServerProfile;
+  'profiles:remove': void;
+  'profiles:activate': ConnectionStatus;
 
-  'settings:get': { request: void; response: Settings };
-  'settings:update': { request: Partial<Omit<Settings, 'activeProfileId'>>; response: Settings };
+  'settings:get': Settings;
+  'settings:update': Settings;
 
-  'transcripts:list': { request: { filter?: TranscriptFilter; offset?: number; limit?: number }; response: { items: TranscriptionSummary[]; total: number } };
-  'transcripts:get': { request: { id: string }; response: TranscriptDetail };
-  'transcripts:delete': { request: { id: string }; response: void };
+  'transcripts:list': { items: TranscriptionSummary[]; total: number };
+  'transcripts:get': TranscriptDetail;
+  'transcripts:delete': void;
   /** Saves edited segment texts; word timing is kept where the words still match. */
-  'transcripts:edit': { request: { id: string; segments: Array<{ id: number; text: string }> }; response: TranscriptDetail };
-  'transcripts:rename-speaker': { request: { id: string; speaker: string; name: string }; response: TranscriptDetail };
+  'transcripts:edit': TranscriptDetail;
+  'transcripts:rename-speaker': TranscriptDetail;
   /** Settles a conflict: 'local' sends this computer's correction over the server's, 'server' drops it. */
-  'transcripts:resolve-conflict': { request: { id: string; keep: 'local' | 'server' }; response: TranscriptDetail };
-  'transcripts:export': { request: { id: string; options: ExportOptions }; response: { path: string } | null };
-  'transcripts:refresh': { request: void; response: ConnectionStatus };
+  'transcripts:resolve-conflict': TranscriptDetail;
+  'transcripts:export': { path: string } | null;
+  'transcripts:refresh': ConnectionStatus;
 
-  'search:query': { request: { text: string; limit?: number }; response: SearchHit[] };
+  'search:query': SearchHit[];
 
-  'uploads:pick': { request: void; response: string[] };
-  'uploads:add': { request: { paths: string[]; options: UploadOptions }; response: UploadJob[] };
-  'uploads:list': { request: void; response: UploadJob[] };
-  'uploads:cancel': { request: { id: string }; response: void };
+  'uploads:pick': string[];
+  'uploads:add': UploadJob[];
+  'uploads:list': UploadJob[];
+  'uploads:cancel': void;
 
-  'audio:peaks': { request: { id: string }; response: WaveformPeaks };
+  'audio:peaks': WaveformPeaks;
   /** A URL the renderer's <audio> can play, local when cached. */
-  'audio:source': { request: { id: string }; response: { url: string; local: boolean } };
+  'audio:source': { url: string; local: boolean };
 
-  'dictionaries:list': { request: void; response: DictionarySummary[] };
-  'dictionaries:get': { request: { id: string }; response: DictionaryDetail };
-  'dictionaries:create': { request: { name: string; words?: Array<{ word: string; reading?: string }> }; response: DictionaryDetail };
-  'dictionaries:rename': { request: { id: string; name: string }; response: DictionaryDetail };
-  'dictionaries:delete': { request: { id: string }; response: void };
-  'dictionaries:add-words': { request: { id: string; words: Array<{ word: string; reading?: string }> }; response: DictionaryDetail };
-  'dictionaries:remove-word': { request: { id: string; wordId: string }; response: DictionaryDetail };
-  'dictionaries:add-replacements': { request: { id: string; replacements: Array<{ pattern: string; replacement: string }> }; response: DictionaryDetail };
-  'dictionaries:remove-replacement': { request: { id: string; replacementId: string }; response: DictionaryDetail };
+  'dictionaries:list': DictionarySummary[];
+  'dictionaries:get': DictionaryDetail;
+  'dictionaries:create': DictionaryDetail;
+  'dictionaries:rename': DictionaryDetail;
+  'dictionaries:delete': void;
+  'dictionaries:add-words': DictionaryDetail;
+  'dictionaries:remove-word': DictionaryDetail;
+  'dictionaries:add-replacements': DictionaryDetail;
+  'dictionaries:remove-replacement': DictionaryDetail;
   /** CSV or pasted lines: "word,reading" for words, "pattern => replacement" or "pattern,replacement" with kind 'replacements'. */
-  'dictionaries:import': { request: { id: string; text: string; kind: 'words' | 'replacements' }; response: DictionaryDetail };
+  'dictionaries:import': DictionaryDetail;
 
-  'analysis:request': { request: { id: string; kind: AnalysisKind; language?: string }; response: AnalysisView };
-  'analysis:get': { request: { id: string; kind: AnalysisKind; language?: string }; response: AnalysisView | null };
+  'analysis:request': AnalysisView;
+  'analysis:get': AnalysisView | null;
 }
 
-export type IpcChannel = keyof IpcChannels;
+/** Every channel with its request and response: the requests derive from their schemas. */
+export type IpcChannels = { [C in keyof IpcResponses]: { request: RequestOf<C>; response: IpcResponses[C] } };
+export type IpcChannel = keyof IpcResponses;
 export type IpcRequest<C extends IpcChannel> = IpcChannels[C]['request'];
+/** The request as its handler receives it: validated and normalised (trimmed, lower-cased) in main. */
+export type IpcValidRequest<C extends IpcChannel> = DecodedRequestOf<C>;
 export type IpcResponse<C extends IpcChannel> = IpcChannels[C]['response'];
 
 export interface IpcEvents {

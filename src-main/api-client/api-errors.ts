@@ -2,7 +2,7 @@
 import { ErrorCode } from '../../src-shared/error-codes.js';
 import type { ApiErrorBody } from '../../src-shared/api-types.js';
 import type { IpcError, IpcErrorCode } from '../../src-shared/ipc-contract.js';
-import { IpcFailure } from '../ipc/handler-registry.js';
+import { AppFailure } from '../app-failure.js';
 
 /** What a request was about, so a 404 can say what is missing. */
 export type ApiResource =
@@ -18,7 +18,7 @@ export type ApiResource =
   | 'server';
 
 /** An API failure: an IpcFailure (so handlers can let it cross IPC as is) with the HTTP details kept. */
-export class ApiError extends IpcFailure {
+export class ApiError extends AppFailure {
   constructor(
     error: IpcError,
     /** HTTP status; null for network failures and cancellation. */

@@ -1,6 +1,6 @@
 // Parses pasted or CSV lines into dictionary entries: "word,reading" for words; "pattern => replacement"
 // or "pattern,replacement" for replacements. Blank lines and a header line are skipped.
-import { IpcFailure } from '../ipc/handler-registry.js';
+import { AppFailure } from '../app-failure.js';
 
 export type ImportKind = 'words' | 'replacements';
 
@@ -31,7 +31,7 @@ export function splitCsvLine(line: string): string[] {
 }
 
 const refuse = (line: number, message: string): never => {
-  throw new IpcFailure({ code: 'validation', field: 'text', message: `Line ${line}: ${message}` });
+  throw new AppFailure({ code: 'validation', field: 'text', message: `Line ${line}: ${message}` });
 };
 
 export function parseWords(text: string): Array<{ word: string; reading?: string }> {
@@ -47,7 +47,7 @@ export function parseWords(text: string): Array<{ word: string; reading?: string
     if (reading.length > 400) refuse(index + 1, 'the reading is longer than 400 characters.');
     entries.push(reading ? { word, reading } : { word });
   });
-  if (entries.length === 0) throw new IpcFailure({ code: 'validation', field: 'text', message: 'There are no words to import.' });
+  if (entries.length === 0) throw new AppFailure({ code: 'validation', field: 'text', message: 'There are no words to import.' });
   return entries;
 }
 
@@ -72,6 +72,6 @@ export function parseReplacements(text: string): Array<{ pattern: string; replac
     if (pattern.length > 200 || replacement.length > 200) refuse(index + 1, 'patterns and replacements have at most 200 characters.');
     entries.push({ pattern, replacement });
   });
-  if (entries.length === 0) throw new IpcFailure({ code: 'validation', field: 'text', message: 'There are no replacements to import.' });
+  if (entries.length === 0) throw new AppFailure({ code: 'validation', field: 'text', message: 'There are no replacements to import.' });
   return entries;
 }

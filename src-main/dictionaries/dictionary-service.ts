@@ -6,14 +6,14 @@ import type { DictionaryDetail, DictionarySummary } from '../../src-shared/ipc-c
 import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
-import { IpcFailure } from '../ipc/handler-registry.js';
+import { AppFailure } from '../app-failure.js';
 import { parseReplacements, parseWords, type ImportKind } from './dictionary-import.js';
 
 /** Largest bulk request kikitori-server takes (docs/decisions/0003-limits.md). */
 const BULK_LIMIT = 1000;
 
-function offlineRefusal(): IpcFailure {
-  return new IpcFailure({
+function offlineRefusal(): AppFailure {
+  return new AppFailure({
     code: 'offline',
     message: 'You are offline, and dictionary changes need the server: nothing was changed. Dictionaries on this computer can still be read and used once online.',
   });
@@ -54,7 +54,7 @@ export class DictionaryService {
       if (!(error instanceof ApiError && error.error.code === 'offline')) throw error;
       const cached = this.store.dictionaries.get(id);
       if (cached) return cached;
-      throw new IpcFailure({ code: 'offline', message: 'This dictionary is not on this computer yet, and the server cannot be reached.' });
+      throw new AppFailure({ code: 'offline', message: 'This dictionary is not on this computer yet, and the server cannot be reached.' });
     }
   }
 

@@ -7,7 +7,7 @@ import type { ApiClient } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import type { OutboxEntry } from '../cache/outbox-repository.js';
 import type { UserNotification } from '../host-capabilities.js';
-import { IpcFailure } from '../ipc/handler-registry.js';
+import { AppFailure } from '../app-failure.js';
 import type { TranscriptService } from '../transcripts/transcript-service.js';
 import { applyEdits, editsFromReviewedText, mergeEdits, reviewedTextOf } from './transcript-edits.js';
 
@@ -55,10 +55,10 @@ export class EditService {
         if (!(error instanceof ApiError)) throw error;
       }
     }
-    if (!server) throw new IpcFailure({ code: 'conflict', message: 'This transcript cannot be edited until it is COMPLETED and on this computer.' });
+    if (!server) throw new AppFailure({ code: 'conflict', message: 'This transcript cannot be edited until it is COMPLETED and on this computer.' });
     const known = new Set(server.segments.map((s) => s.id));
     const unknown = changes.find((c) => !known.has(c.id));
-    if (unknown) throw new IpcFailure({ code: 'validation', field: 'segments', message: `The transcript has no segment ${unknown.id}. Reload it and try again.` });
+    if (unknown) throw new AppFailure({ code: 'validation', field: 'segments', message: `The transcript has no segment ${unknown.id}. Reload it and try again.` });
 
     const edits = mergeEdits(server, store.edits.segmentEdits(id), changes);
     const serverReview = store.edits.serverReview(id);
@@ -143,7 +143,7 @@ export class EditService {
         changed.push(entry.targetId);
       } catch (error) {
         const ipcError: IpcError =
-          error instanceof IpcFailure ? error.error : { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+          error instanceof AppFailure ? error.error : { code: 'internal', message: error instanceof Error ? error.message : String(error) };
         if (ipcError.code === 'offline' || ipcError.code === 'unauthorized' || ipcError.code === 'server' || ipcError.code === 'cancelled' || ipcError.code === 'internal') {
           // Transient, or fixable in Settings: keep the order, try again later.
           store.outbox.markAttempt(entry.seq, ipcError);

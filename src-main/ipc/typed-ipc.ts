@@ -16,7 +16,7 @@ export function registerIpcHandlers(handlers: HandlerMap, isTrusted: TrustedUrl,
         onUnexpected(channel, new Error(`IPC ${channel} refused from untrusted frame ${frameUrl || '(gone)'}`));
         return { ok: false, error: { code: 'forbidden', message: 'This page may not use Kikitori.' } };
       }
-      return invokeHandler(handlers, channel, request as never, (error) => onUnexpected(channel, error));
+      return invokeHandler(handlers, channel, request, (error) => onUnexpected(channel, error));
     });
   }
   return () => {

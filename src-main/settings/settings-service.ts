@@ -1,7 +1,7 @@
 // Settings and server profiles on top of a SettingsStore, with API keys sealed by a SecretBox.
 import { randomUUID } from 'node:crypto';
-import type { ServerProfile, Settings } from '../../src-shared/ipc-contract.js';
-import { IpcFailure } from '../ipc/handler-registry.js';
+import type { ServerProfile, Settings, SettingsPatch } from '../../src-shared/ipc-contract.js';
+import { AppFailure } from '../app-failure.js';
 import type { SecretBox } from './secret-box.js';
 import { EMBEDDED_PROFILE_ID, type SettingsData, type SettingsStore, type StoredProfile } from './settings-store.js';
 
@@ -17,7 +17,7 @@ export class SettingsService {
     return this.store.read().settings;
   }
 
-  updateSettings(patch: Partial<Omit<Settings, 'activeProfileId'>>): Settings {
+  updateSettings(patch: SettingsPatch): Settings {
     const data = this.store.read();
     const settings: Settings = {
       ...data.settings,
@@ -47,14 +47,14 @@ export class SettingsService {
   }
 
   setActiveProfile(id: string): void {
-    if (!this.profile(id)) throw new IpcFailure({ code: 'not-found', message: 'This server profile no longer exists.' });
+    if (!this.profile(id)) throw new AppFailure({ code: 'not-found', message: 'This server profile no longer exists.' });
     const data = this.store.read();
     this.store.write({ ...data, settings: { ...data.settings, activeProfileId: id } });
   }
 
   addProfile(input: { name: string; baseUrl: string; apiKey: string }): ServerProfile {
     if (!this.secrets.isAvailable()) {
-      throw new IpcFailure({
+      throw new AppFailure({
         code: 'unsupported',
         message: 'This system offers no secure storage for the API key (no keyring is running), so Kikitori cannot remember it. Start a keyring service, then try again.',
       });
@@ -74,9 +74,9 @@ export class SettingsService {
   }
 
   removeProfile(id: string): void {
-    if (id === EMBEDDED_PROFILE_ID) throw new IpcFailure({ code: 'validation', field: 'id', message: 'The server on this computer cannot be removed.' });
+    if (id === EMBEDDED_PROFILE_ID) throw new AppFailure({ code: 'validation', field: 'id', message: 'The server on this computer cannot be removed.' });
     const data = this.store.read();
-    if (!data.profiles.some((p) => p.id === id)) throw new IpcFailure({ code: 'not-found', message: 'This server profile no longer exists.' });
+    if (!data.profiles.some((p) => p.id === id)) throw new AppFailure({ code: 'not-found', message: 'This server profile no longer exists.' });
     const settings = data.settings.activeProfileId === id ? { ...data.settings, activeProfileId: EMBEDDED_PROFILE_ID } : data.settings;
     this.store.write({ settings, profiles: data.profiles.filter((p) => p.id !== id) });
   }
@@ -84,11 +84,11 @@ export class SettingsService {
   /** The decrypted API key of a remote profile. */
   apiKeyOf(id: string): string {
     const stored = this.store.read().profiles.find((p) => p.id === id);
-    if (!stored) throw new IpcFailure({ code: 'not-found', message: 'This server profile no longer exists.' });
+    if (!stored) throw new AppFailure({ code: 'not-found', message: 'This server profile no longer exists.' });
     try {
       return this.secrets.decrypt(Buffer.from(stored.encryptedApiKey, 'base64'));
     } catch {
-      throw new IpcFailure({
+      throw new AppFailure({
         code: 'unauthorized',
         message: 'The saved API key can no longer be read on this computer (the system keychain changed). Remove the server in Settings → Servers and add it again.',
       });
@@ -102,13 +102,13 @@ export function normaliseBaseUrl(raw: string): string {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new IpcFailure({ code: 'validation', field: 'baseUrl', message: 'Enter the server address as a URL, such as https://kikitori.example.com.' });
+    throw new AppFailure({ code: 'validation', field: 'baseUrl', message: 'Enter the server address as a URL, such as https://kikitori.example.com.' });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new IpcFailure({ code: 'validation', field: 'baseUrl', message: 'The server address must start with http:// or https://.' });
+    throw new AppFailure({ code: 'validation', field: 'baseUrl', message: 'The server address must start with http:// or https://.' });
   }
   if (url.username || url.password || url.search || url.hash) {
-    throw new IpcFailure({ code: 'validation', field: 'baseUrl', message: 'The server address must not contain credentials, a query or a fragment.' });
+    throw new AppFailure({ code: 'validation', field: 'baseUrl', message: 'The server address must not contain credentials, a query or a fragment.' });
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }

@@ -11,7 +11,7 @@ import type { ApiClient, Reachability } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import type { TranscriptionChange } from '../cache/transcription-repository.js';
 import type { UserNotification } from '../host-capabilities.js';
-import type { EventSink } from '../ipc/handler-registry.js';
+import type { EventSink } from '../event-sink.js';
 import type { TranscriptService } from '../transcripts/transcript-service.js';
 import { backoffDelay } from '../../src-shared/backoff.js';
 

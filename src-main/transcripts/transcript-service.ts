@@ -12,7 +12,7 @@ import type { ApiClient } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import type { CachedTranscription } from '../cache/transcription-repository.js';
 import { applyEdits, editsFromReviewedText } from '../edits/transcript-edits.js';
-import { IpcFailure } from '../ipc/handler-registry.js';
+import { AppFailure } from '../app-failure.js';
 import { mediaUrlOf } from '../media-response.js';
 
 export interface TranscriptServiceOptions {
@@ -105,7 +105,7 @@ export class TranscriptService {
       this.record(await this.client.getTranscription(id));
     } catch (error) {
       if (error instanceof ApiError && error.error.code === 'offline') {
-        throw new IpcFailure({ code: 'not-found', message: 'This transcription is not on this computer, and the server cannot be reached to fetch it.' });
+        throw new AppFailure({ code: 'not-found', message: 'This transcription is not on this computer, and the server cannot be reached to fetch it.' });
       }
       throw error;
     }
@@ -137,7 +137,7 @@ export class TranscriptService {
   /** What is cached, without touching the network. */
   detailFromCache(id: string, server = this.store.documents.get(id)): TranscriptDetail {
     const record = this.store.transcriptions.get(id);
-    if (!record) throw new IpcFailure({ code: 'not-found', message: 'This transcription is no longer on this computer.' });
+    if (!record) throw new AppFailure({ code: 'not-found', message: 'This transcription is no longer on this computer.' });
     const speakerNames = this.store.edits.speakerNames(id);
     const document = server ? applyEdits(server, this.store.edits.segmentEdits(id), speakerNames) : null;
     const speakers = server ? new Set(server.segments.map((s) => s.speaker).filter(Boolean)).size : undefined;
@@ -226,7 +226,7 @@ export class TranscriptService {
 
   renameSpeaker(id: string, speaker: string, name: string): TranscriptDetail {
     const server = this.store.documents.get(id);
-    if (!server) throw new IpcFailure({ code: 'conflict', message: 'Speakers can be renamed once the transcript is available.' });
+    if (!server) throw new AppFailure({ code: 'conflict', message: 'Speakers can be renamed once the transcript is available.' });
     const labels = new Set(server.segments.map((s) => s.speaker).filter((s): s is string => s !== null));
     let label = labels.has(speaker) ? speaker : null;
     if (!label) {
@@ -234,7 +234,7 @@ export class TranscriptService {
       const names = this.store.edits.speakerNames(id);
       label = Object.entries(names).find(([, shown]) => shown === speaker)?.[0] ?? null;
     }
-    if (!label) throw new IpcFailure({ code: 'validation', field: 'speaker', message: `There is no speaker "${speaker}" in this transcript.` });
+    if (!label) throw new AppFailure({ code: 'validation', field: 'speaker', message: `There is no speaker "${speaker}" in this transcript.` });
     this.store.edits.setSpeakerName(id, label, name.trim() === label ? '' : name.trim());
     this.options.onChanged([id]);
     return this.detailFromCache(id);
@@ -287,7 +287,7 @@ export class TranscriptService {
   private async downloadAudio(id: string, signal?: AbortSignal): Promise<string> {
     let record = await this.ensureRecord(id);
     if (!signedUrlUsable(record.audioPath, record.syncedAt)) record = await this.freshRecord(id);
-    if (!record.audioPath) throw new IpcFailure({ code: 'not-found', message: 'The audio of this transcription has not been uploaded.' });
+    if (!record.audioPath) throw new AppFailure({ code: 'not-found', message: 'The audio of this transcription has not been uploaded.' });
     const extension = path.extname(record.name).toLowerCase() || '.audio';
     const file = path.join(this.options.audioDir, `${id}${extension}`);
     let result: { bytes: number; contentType: string | null };
@@ -325,7 +325,7 @@ export class TranscriptService {
   async shownDocument(id: string): Promise<{ record: CachedTranscription; document: TranscriptDocument }> {
     const detail = await this.detail(id);
     if (!detail.document) {
-      throw new IpcFailure({
+      throw new AppFailure({
         code: detail.summary.status === 'COMPLETED' ? 'offline' : 'conflict',
         message:
           detail.summary.status === 'COMPLETED'

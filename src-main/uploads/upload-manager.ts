@@ -13,7 +13,7 @@ import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import { backoffDelay } from '../../src-shared/backoff.js';
 import { uploadJobOf, type UploadRecord, type UploadRepository } from '../cache/upload-repository.js';
-import { IpcFailure } from '../ipc/handler-registry.js';
+import { AppFailure } from '../app-failure.js';
 
 export interface UploadManagerOptions {
   uploads: UploadRepository;
@@ -120,9 +120,9 @@ export class UploadManager {
         if (!stat.isFile()) throw new Error('not a file');
         size = stat.size;
       } catch {
-        throw new IpcFailure({ code: 'validation', field: 'paths', message: `“${path.basename(filePath)}” cannot be read. Check that the file still exists.` });
+        throw new AppFailure({ code: 'validation', field: 'paths', message: `“${path.basename(filePath)}” cannot be read. Check that the file still exists.` });
       }
-      if (size === 0) throw new IpcFailure({ code: 'validation', field: 'paths', message: `“${path.basename(filePath)}” is empty.` });
+      if (size === 0) throw new AppFailure({ code: 'validation', field: 'paths', message: `“${path.basename(filePath)}” is empty.` });
       files.push({ filePath, size });
     }
     const createdAt = new Date(this.now()).toISOString();
@@ -138,7 +138,7 @@ export class UploadManager {
   async cancel(id: string): Promise<void> {
     const { uploads } = this.options;
     const job = uploads.get(id);
-    if (!job) throw new IpcFailure({ code: 'not-found', message: 'This upload is no longer in the list.' });
+    if (!job) throw new AppFailure({ code: 'not-found', message: 'This upload is no longer in the list.' });
     if (!['queued', 'uploading', 'starting'].includes(job.state)) return;
     // Recorded first, so nothing picks the job up again while the transfer winds down.
     uploads.update(id, { state: 'cancelled', error: null });
@@ -315,7 +315,7 @@ export class UploadManager {
 }
 
 function toIpcError(error: unknown): IpcError {
-  if (error instanceof IpcFailure) return error.error;
+  if (error instanceof AppFailure) return error.error;
   const code = (error as { code?: string } | null)?.code;
   if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') {
     return { code: 'not-found', field: 'paths', message: 'The file can no longer be read. Check that it still exists, then add it again.' };

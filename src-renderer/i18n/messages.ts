@@ -1,5 +1,7 @@
 // Every string the UI shows, in English and Japanese. English is the source of the keys; the Japanese
 // table must have exactly the same keys (the type says so). `{name}` marks a parameter.
+import type { UiLanguage } from '../../src-shared/ipc-contract';
+
 export const en = {
   'app.title': 'Kikitori',
   'nav.label': 'Main',
@@ -38,6 +40,9 @@ export const en = {
   'library.options.maxSpeakers': 'At most',
   'library.options.dictionary': 'Dictionary',
   'library.options.words': 'Extra words (one per line, "word,reading")',
+  'library.options.speakerCount.out-of-range': 'Enter a whole number from {min} to {max}.',
+  'library.options.speakerCount.min-above-max': 'The minimum is above the maximum.',
+  'library.options.speakerCount.outside-min-max': 'The number of speakers must lie between the minimum and the maximum.',
   'library.uploads.heading': 'Uploads',
   'library.uploads.cancel': 'Cancel upload of {name}',
   'library.uploads.progress': 'Upload progress of {name}',
@@ -241,6 +246,9 @@ export const ja: Record<MessageKey, string> = {
   'library.options.maxSpeakers': '最多',
   'library.options.dictionary': '辞書',
   'library.options.words': '追加の単語（1 行に 1 つ、「単語,読み」）',
+  'library.options.speakerCount.out-of-range': '{min}〜{max} の整数を入力してください。',
+  'library.options.speakerCount.min-above-max': '最少が最多を上回っています。',
+  'library.options.speakerCount.outside-min-max': '話者数は最少と最多の間にしてください。',
   'library.uploads.heading': 'アップロード',
   'library.uploads.cancel': '{name} のアップロードを中止',
   'library.uploads.progress': '{name} のアップロード進捗',
@@ -404,7 +412,7 @@ export const ja: Record<MessageKey, string> = {
   'settings.saved': '保存しました',
 };
 
-export type UiLanguage = 'en' | 'ja';
+export type { UiLanguage };
 const TABLES: Record<UiLanguage, Record<MessageKey, string>> = { en, ja };
 
 export function translate(language: UiLanguage, key: MessageKey, params?: Record<string, string | number>): string {

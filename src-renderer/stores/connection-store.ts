@@ -1,7 +1,8 @@
 // Whether the active server answers. Offline, the app keeps browsing, searching and playing the cache.
 import { create } from 'zustand';
 import type { ConnectionStatus, IpcError } from '../../src-shared/ipc-contract';
-import { api, split } from '../lib/api';
+import { api } from '../lib/api';
+import { createRequestTracker } from '../lib/request-tracker';
 
 interface ConnectionState {
   status: ConnectionStatus | null;
@@ -12,22 +13,22 @@ interface ConnectionState {
   refresh(): Promise<void>;
 }
 
-export const useConnectionStore = create<ConnectionState>()((set) => ({
-  status: null,
-  refreshing: false,
-  error: null,
-  async init() {
-    const off = api().on('connection:changed', (status) => set({ status }));
-    const [status, error] = split(await api().connection.status());
-    set(status ? { status, error: null } : { error });
-    return off;
-  },
-  async refresh() {
-    set({ refreshing: true });
-    const [status, error] = split(await api().transcripts.refresh());
-    set(status ? { status, error: null, refreshing: false } : { error, refreshing: false });
-  },
-}));
+export const useConnectionStore = create<ConnectionState>()((set) => {
+  const statuses = createRequestTracker<ConnectionState>(set, { busy: 'refreshing', error: 'error' });
+  return {
+    status: null,
+    refreshing: false,
+    error: null,
+    async init() {
+      const off = api().on('connection:changed', (status) => set({ status }));
+      await statuses.run(() => api().connection.status(), (status) => ({ status }), { markBusy: false });
+      return off;
+    },
+    async refresh() {
+      await statuses.run(() => api().transcripts.refresh(), (status) => ({ status }));
+    },
+  };
+});
 
 /** Unknown counts as online: the indicator only shows once main says the server is unreachable. */
 export const selectOnline = (state: ConnectionState) => state.status?.online ?? true;

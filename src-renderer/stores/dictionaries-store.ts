@@ -4,6 +4,7 @@ import { create } from 'zustand';
 import type { DictionaryDetail, DictionarySummary, IpcError } from '../../src-shared/ipc-contract';
 import type { IpcResult } from '../../src-shared/ipc-contract';
 import { api, split } from '../lib/api';
+import { createRequestTracker } from '../lib/request-tracker';
 
 type Word = { word: string; reading?: string };
 
@@ -26,6 +27,9 @@ interface DictionariesState {
 }
 
 export const useDictionariesStore = create<DictionariesState>()((set, get) => {
+  const lists = createRequestTracker<DictionariesState>(set, { busy: 'loading', error: 'error' });
+  const details = createRequestTracker<DictionariesState>(set, { error: 'error' });
+
   /** Runs a call that answers the new detail of the selected dictionary. */
   async function change(call: (id: string) => Promise<IpcResult<DictionaryDetail>>): Promise<IpcError | null> {
     const id = get().selectedId;
@@ -43,17 +47,14 @@ export const useDictionariesStore = create<DictionariesState>()((set, get) => {
     loading: false,
     error: null,
     async load() {
-      set({ loading: true });
-      const [list, error] = split(await api().dictionaries.list());
-      set({ list: list ?? get().list, loading: false, error });
+      const result = await lists.run(() => api().dictionaries.list(), (list) => ({ list }));
       const selected = get().selectedId;
-      if (selected && list && !list.some((item) => item.id === selected)) set({ selectedId: null, detail: null });
+      if (selected && result?.ok && !result.value.some((item) => item.id === selected)) set({ selectedId: null, detail: null });
     },
     async select(id) {
+      details.renew();
       set({ selectedId: id, detail: null, error: null });
-      if (!id) return;
-      const [detail, error] = split(await api().dictionaries.get({ id }));
-      if (get().selectedId === id) set({ detail, error });
+      if (id) await details.run(() => api().dictionaries.get({ id }), (detail) => ({ detail }));
     },
     async create(name) {
       const [detail, error] = split(await api().dictionaries.create({ name }));

@@ -2,7 +2,8 @@
 // full-text search whose hits point at moments in the audio.
 import { create } from 'zustand';
 import type { IpcError, SearchHit, TranscriptFilter, TranscriptionSummary } from '../../src-shared/ipc-contract';
-import { api, split } from '../lib/api';
+import { api } from '../lib/api';
+import { createRequestTracker } from '../lib/request-tracker';
 
 export const PAGE_SIZE = 100;
 
@@ -14,8 +15,6 @@ interface LibraryState {
   /** True until the first page of the current filter arrives. */
   loading: boolean;
   error: IpcError | null;
-  /** Bumped on every reload so answers for an older filter are dropped. */
-  generation: number;
   requestedPages: Set<number>;
   /** The rows last asked for by the list: a reload refreshes them too, not only the first page. */
   visibleRange: [number, number];
@@ -35,18 +34,23 @@ interface LibraryState {
 }
 
 export const useLibraryStore = create<LibraryState>()((set, get) => {
-  async function fetchPage(page: number, generation: number) {
-    const [value, error] = split(await api().transcripts.list({ filter: get().filter, offset: page * PAGE_SIZE, limit: PAGE_SIZE }));
-    if (generation !== get().generation) return;
-    if (!value) {
-      get().requestedPages.delete(page);
-      set({ error, loading: false });
-      return;
-    }
-    const rows = get().rows.slice(0, value.total);
-    rows.length = value.total;
-    value.items.forEach((item, index) => (rows[page * PAGE_SIZE + index] = item));
-    set({ rows, total: value.total, loading: false, error: null });
+  // Pages of one filter load side by side; a reload (new filter, or a change in main) drops them all.
+  const pages = createRequestTracker<LibraryState>(set, { busy: 'loading', error: 'error' });
+  const searches = createRequestTracker<LibraryState>(set, { busy: 'searching', error: 'searchError' });
+
+  async function fetchPage(page: number) {
+    const result = await pages.run(
+      () => api().transcripts.list({ filter: get().filter, offset: page * PAGE_SIZE, limit: PAGE_SIZE }),
+      (value) => {
+        const rows = get().rows.slice(0, value.total);
+        rows.length = value.total;
+        value.items.forEach((item, index) => (rows[page * PAGE_SIZE + index] = item));
+        return { rows, total: value.total };
+      },
+      // The first page's loading flag stays up until it arrives; refreshes keep the rows on screen.
+      { supersede: false, markBusy: false },
+    );
+    if (result && !result.ok) get().requestedPages.delete(page);
   }
 
   return {
@@ -55,7 +59,6 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
     total: 0,
     loading: true,
     error: null,
-    generation: 0,
     requestedPages: new Set(),
     visibleRange: [0, 0],
     query: '',
@@ -68,22 +71,22 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
       await get().reload();
     },
     async reload() {
-      const generation = get().generation + 1;
+      pages.renew();
       // Keep the rows on screen while refreshing, so a background change does not blank the list.
-      set({ generation, requestedPages: new Set([0]) });
-      await fetchPage(0, generation);
+      set({ requestedPages: new Set([0]) });
+      await fetchPage(0);
       const [from, to] = get().visibleRange;
       if (to > PAGE_SIZE) await get().ensureRange(from, to);
     },
     async ensureRange(from, to) {
       set({ visibleRange: [from, to] });
-      const { requestedPages, generation, total } = get();
+      const { requestedPages, total } = get();
       const last = Math.min(to, Math.max(total, 1)) - 1;
       const pending: Promise<void>[] = [];
       for (let page = Math.floor(Math.max(0, from) / PAGE_SIZE); page <= Math.floor(Math.max(0, last) / PAGE_SIZE); page++) {
         if (requestedPages.has(page)) continue;
         requestedPages.add(page);
-        pending.push(fetchPage(page, generation));
+        pending.push(fetchPage(page));
       }
       await Promise.all(pending);
     },
@@ -91,13 +94,12 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
       set({ query });
       const text = query.trim();
       if (!text) {
+        searches.renew();
         set({ hits: [], searching: false, searchError: null });
         return;
       }
-      set({ searching: true });
-      const [hits, error] = split(await api().search.query({ text, limit: 200 }));
-      if (get().query !== query) return;
-      set({ hits: hits ?? [], searching: false, searchError: error });
+      const result = await searches.run(() => api().search.query({ text, limit: 200 }), (hits) => ({ hits }));
+      if (result && !result.ok) set({ hits: [] });
     },
     init() {
       let timer: ReturnType<typeof setTimeout> | null = null;

@@ -2,7 +2,8 @@
 // registers a controller here, so anything (a word, a search hit, a summary item) can seek.
 import { create } from 'zustand';
 import type { IpcError, WaveformPeaks } from '../../src-shared/ipc-contract';
-import { api, split } from '../lib/api';
+import { api } from '../lib/api';
+import { createRequestTracker, together } from '../lib/request-tracker';
 
 export interface PlayerController {
   play(): void;
@@ -41,76 +42,85 @@ interface PlayerState {
   setRate(rate: number): void;
 }
 
-export const usePlayerStore = create<PlayerState>()((set, get) => ({
-  transcriptionId: null,
-  source: null,
-  peaks: null,
-  loading: false,
-  error: null,
-  currentTime: 0,
-  duration: 0,
-  playing: false,
-  rate: 1,
-  controller: null,
-  pendingSeek: null,
+export const usePlayerStore = create<PlayerState>()((set, get) => {
+  const loads = createRequestTracker<PlayerState>(set, { busy: 'loading' });
+  return {
+    transcriptionId: null,
+    source: null,
+    peaks: null,
+    loading: false,
+    error: null,
+    currentTime: 0,
+    duration: 0,
+    playing: false,
+    rate: 1,
+    controller: null,
+    pendingSeek: null,
 
-  async load(id, at) {
-    if (get().transcriptionId === id) {
-      if (at !== undefined) get().seek(at);
-      return;
-    }
-    set({ transcriptionId: id, source: null, peaks: null, loading: true, error: null, currentTime: at ?? 0, playing: false, pendingSeek: at ?? null });
-    const [[peaks, peaksError], [source, sourceError]] = await Promise.all([
-      api().audio.peaks({ id }).then(split),
-      api().audio.source({ id }).then(split),
-    ]);
-    if (get().transcriptionId !== id) return;
-    set({ peaks, source, duration: peaks?.duration ?? 0, loading: false, error: peaksError ?? sourceError });
-  },
-  unload() {
-    get().controller?.pause();
-    set({ transcriptionId: null, source: null, peaks: null, currentTime: 0, duration: 0, playing: false, pendingSeek: null, error: null });
-  },
-  attach(controller) {
-    set({ controller });
-    controller.setRate(get().rate);
-    const pending = get().pendingSeek;
-    if (pending !== null) {
-      controller.seek(pending);
-      set({ pendingSeek: null });
-    }
-  },
-  detach(controller) {
-    if (get().controller === controller) set({ controller: null, playing: false });
-  },
-  reportTime(seconds) {
-    set({ currentTime: seconds });
-  },
-  reportPlaying(playing) {
-    set({ playing });
-  },
-  seek(seconds) {
-    const duration = get().duration;
-    const target = Math.max(0, duration > 0 ? Math.min(seconds, duration) : seconds);
-    set({ currentTime: target });
-    const controller = get().controller;
-    if (controller) controller.seek(target);
-    else set({ pendingSeek: target });
-  },
-  togglePlay() {
-    const { controller, playing } = get();
-    if (!controller) return;
-    if (playing) controller.pause();
-    else controller.play();
-  },
-  skip(delta) {
-    get().seek(get().currentTime + delta);
-  },
-  setRate(rate) {
-    set({ rate });
-    get().controller?.setRate(rate);
-  },
-}));
+    async load(id, at) {
+      if (get().transcriptionId === id) {
+        if (at !== undefined) get().seek(at);
+        return;
+      }
+      set({ transcriptionId: id, source: null, peaks: null, loading: true, error: null, currentTime: at ?? 0, playing: false, pendingSeek: at ?? null });
+      // Audio without a waveform still plays: each part lands on its own.
+      await loads.run(
+        () => together(api().audio.peaks({ id }), api().audio.source({ id })),
+        ([peaks, source]) => ({
+          peaks: peaks.ok ? peaks.value : null,
+          source: source.ok ? source.value : null,
+          duration: peaks.ok ? peaks.value.duration : 0,
+          error: (peaks.ok ? null : peaks.error) ?? (source.ok ? null : source.error),
+        }),
+        { markBusy: false },
+      );
+    },
+    unload() {
+      loads.renew();
+      get().controller?.pause();
+      set({ transcriptionId: null, source: null, peaks: null, currentTime: 0, duration: 0, playing: false, pendingSeek: null, error: null });
+    },
+    attach(controller) {
+      set({ controller });
+      controller.setRate(get().rate);
+      const pending = get().pendingSeek;
+      if (pending !== null) {
+        controller.seek(pending);
+        set({ pendingSeek: null });
+      }
+    },
+    detach(controller) {
+      if (get().controller === controller) set({ controller: null, playing: false });
+    },
+    reportTime(seconds) {
+      set({ currentTime: seconds });
+    },
+    reportPlaying(playing) {
+      set({ playing });
+    },
+    seek(seconds) {
+      const duration = get().duration;
+      const target = Math.max(0, duration > 0 ? Math.min(seconds, duration) : seconds);
+      set({ currentTime: target });
+      const controller = get().controller;
+      if (controller) controller.seek(target);
+      else set({ pendingSeek: target });
+    },
+    togglePlay() {
+      const { controller, playing } = get();
+      if (!controller) return;
+      if (playing) controller.pause();
+      else controller.play();
+    },
+    skip(delta) {
+      get().seek(get().currentTime + delta);
+    },
+    setRate(rate) {
+      set({ rate });
+      get().controller?.setRate(rate);
+    },
+  };
+});
 
 export const selectCurrentTime = (state: PlayerState) => state.currentTime;
 export const selectPlaying = (state: PlayerState) => state.playing;

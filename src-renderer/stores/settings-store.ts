@@ -2,6 +2,7 @@
 import { create } from 'zustand';
 import type { IpcError, ServerProfile, Settings } from '../../src-shared/ipc-contract';
 import { api, split } from '../lib/api';
+import { createRequestTracker, together } from '../lib/request-tracker';
 import { useConnectionStore } from './connection-store';
 import { useDictionariesStore } from './dictionaries-store';
 import { useLibraryStore } from './library-store';
@@ -19,47 +20,53 @@ interface SettingsState {
   activateProfile(id: string): Promise<IpcError | null>;
 }
 
-export const useSettingsStore = create<SettingsState>()((set, get) => ({
-  settings: null,
-  profiles: [],
-  error: null,
-  async load() {
-    const [[settings, settingsError], [profiles, profilesError]] = await Promise.all([
-      api().settings.get().then(split),
-      api().profiles.list().then(split),
-    ]);
-    set({ settings: settings ?? get().settings, profiles: profiles ?? get().profiles, error: settingsError ?? profilesError });
-  },
-  async update(patch) {
-    // Optimistic, so a language switch or rate change is immediate; main's answer wins.
-    const before = get().settings;
-    if (before) set({ settings: { ...before, ...patch, defaults: { ...before.defaults, ...patch.defaults } } });
-    const [settings, error] = split(await api().settings.update(patch));
-    set(settings ? { settings, error: null } : { settings: before, error });
-    return error;
-  },
-  async addProfile(input) {
-    const [, error] = split(await api().profiles.add(input));
-    if (!error) await get().load();
-    return error;
-  },
-  async removeProfile(id) {
-    const [, error] = split(await api().profiles.remove({ id }));
-    await get().load();
-    return error;
-  },
-  async activateProfile(id) {
-    const [status, error] = split(await api().profiles.activate({ id }));
-    if (status) {
-      useConnectionStore.setState({ status });
-      // Each profile has its own cache: show the new one's transcriptions and dictionaries.
-      void useLibraryStore.getState().reload();
-      void useDictionariesStore.getState().load();
-    }
-    await get().load();
-    return error;
-  },
-}));
+export const useSettingsStore = create<SettingsState>()((set, get) => {
+  const loads = createRequestTracker<SettingsState>(set);
+  return {
+    settings: null,
+    profiles: [],
+    error: null,
+    async load() {
+      await loads.run(
+        () => together(api().settings.get(), api().profiles.list()),
+        ([settings, profiles]) => ({
+          settings: settings.ok ? settings.value : get().settings,
+          profiles: profiles.ok ? profiles.value : get().profiles,
+          error: (settings.ok ? null : settings.error) ?? (profiles.ok ? null : profiles.error),
+        }),
+      );
+    },
+    async update(patch) {
+      // Optimistic, so a language switch or rate change is immediate; main's answer wins.
+      const before = get().settings;
+      if (before) set({ settings: { ...before, ...patch, defaults: { ...before.defaults, ...patch.defaults } } });
+      const [settings, error] = split(await api().settings.update(patch));
+      set(settings ? { settings, error: null } : { settings: before, error });
+      return error;
+    },
+    async addProfile(input) {
+      const [, error] = split(await api().profiles.add(input));
+      if (!error) await get().load();
+      return error;
+    },
+    async removeProfile(id) {
+      const [, error] = split(await api().profiles.remove({ id }));
+      await get().load();
+      return error;
+    },
+    async activateProfile(id) {
+      const [status, error] = split(await api().profiles.activate({ id }));
+      if (status) {
+        useConnectionStore.setState({ status });
+        // Each profile has its own cache: show the new one's transcriptions and dictionaries.
+        void useLibraryStore.getState().reload();
+        void useDictionariesStore.getState().load();
+      }
+      await get().load();
+      return error;
+    },
+  };
+});
 
 export const selectUiLanguage = (state: SettingsState) => state.settings?.uiLanguage ?? 'en';
 export const selectActiveProfile = (state: SettingsState) =>

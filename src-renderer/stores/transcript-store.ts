@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import type { ExportOptions, IpcError, TranscriptDetail } from '../../src-shared/ipc-contract';
 import type { TranscriptSegment } from '../../src-shared/transcript-document';
 import { api, split } from '../lib/api';
+import { createRequestTracker } from '../lib/request-tracker';
 
 interface TranscriptState {
   id: string | null;
@@ -22,67 +23,70 @@ interface TranscriptState {
   init(): () => void;
 }
 
-export const useTranscriptStore = create<TranscriptState>()((set, get) => ({
-  id: null,
-  detail: null,
-  loading: false,
-  error: null,
-  async open(id) {
-    if (get().id === id && get().detail) return;
-    set({ id, detail: null, loading: true, error: null });
-    await get().reload();
-  },
-  async reload() {
-    const id = get().id;
-    if (!id) return;
-    const [detail, error] = split(await api().transcripts.get({ id }));
-    if (get().id !== id) return;
-    set(detail ? { detail, loading: false, error: null } : { loading: false, error });
-  },
-  close() {
-    set({ id: null, detail: null, error: null, loading: false });
-  },
-  async saveSegment(segmentId, text) {
-    const id = get().id;
-    if (!id) return null;
-    const [detail, error] = split(await api().transcripts.edit({ id, segments: [{ id: segmentId, text }] }));
-    if (detail && get().id === id) set({ detail });
-    return error;
-  },
-  async renameSpeaker(speaker, name) {
-    const id = get().id;
-    if (!id) return null;
-    const [detail, error] = split(await api().transcripts.renameSpeaker({ id, speaker, name }));
-    if (detail && get().id === id) set({ detail });
-    return error;
-  },
-  async resolveConflict(keep) {
-    const id = get().id;
-    if (!id) return null;
-    const [detail, error] = split(await api().transcripts.resolveConflict({ id, keep }));
-    if (detail && get().id === id) set({ detail });
-    return error;
-  },
-  async exportAs(options) {
-    const id = get().id;
-    if (!id) return { path: null, error: null };
-    const [value, error] = split(await api().transcripts.export({ id, options }));
-    return { path: value?.path ?? null, error };
-  },
-  async remove() {
-    const id = get().id;
-    if (!id) return null;
-    const [, error] = split(await api().transcripts.delete({ id }));
-    if (!error) get().close();
-    return error;
-  },
-  init() {
-    return api().on('transcripts:changed', ({ ids }) => {
+export const useTranscriptStore = create<TranscriptState>()((set, get) => {
+  const loads = createRequestTracker<TranscriptState>(set, { busy: 'loading', error: 'error' });
+  return {
+    id: null,
+    detail: null,
+    loading: false,
+    error: null,
+    async open(id) {
+      if (get().id === id && get().detail) return;
+      set({ id, detail: null, loading: true, error: null });
+      await get().reload();
+    },
+    async reload() {
       const id = get().id;
-      if (id && ids.includes(id)) void get().reload();
-    });
-  },
-}));
+      if (!id) return;
+      // A background reload keeps the transcript on screen; a failed one keeps it too, with the error.
+      await loads.run(() => api().transcripts.get({ id }), (detail) => ({ detail }), { markBusy: false });
+    },
+    close() {
+      loads.renew();
+      set({ id: null, detail: null, error: null, loading: false });
+    },
+    async saveSegment(segmentId, text) {
+      const id = get().id;
+      if (!id) return null;
+      const [detail, error] = split(await api().transcripts.edit({ id, segments: [{ id: segmentId, text }] }));
+      if (detail && get().id === id) set({ detail });
+      return error;
+    },
+    async renameSpeaker(speaker, name) {
+      const id = get().id;
+      if (!id) return null;
+      const [detail, error] = split(await api().transcripts.renameSpeaker({ id, speaker, name }));
+      if (detail && get().id === id) set({ detail });
+      return error;
+    },
+    async resolveConflict(keep) {
+      const id = get().id;
+      if (!id) return null;
+      const [detail, error] = split(await api().transcripts.resolveConflict({ id, keep }));
+      if (detail && get().id === id) set({ detail });
+      return error;
+    },
+    async exportAs(options) {
+      const id = get().id;
+      if (!id) return { path: null, error: null };
+      const [value, error] = split(await api().transcripts.export({ id, options }));
+      return { path: value?.path ?? null, error };
+    },
+    async remove() {
+      const id = get().id;
+      if (!id) return null;
+      const [, error] = split(await api().transcripts.delete({ id }));
+      if (!error) get().close();
+      return error;
+    },
+    init() {
+      return api().on('transcripts:changed', ({ ids }) => {
+        const id = get().id;
+        if (id && ids.includes(id)) void get().reload();
+      });
+    },
+  };
+});
 
 export const selectSegments = (state: TranscriptState): TranscriptSegment[] => state.detail?.document?.segments ?? EMPTY;
 export const selectSpeakerNames = (state: TranscriptState) => state.detail?.speakerNames ?? NO_NAMES;

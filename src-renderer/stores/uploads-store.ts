@@ -49,7 +49,9 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
       return off;
     },
     setOptions(patch) {
-      set({ options: { ...get().options, ...patch } });
+      // A refusal of the options is settled once the user changes them.
+      const error = get().error;
+      set({ options: { ...get().options, ...patch }, error: error?.field?.startsWith('options.') ? null : error });
     },
     async pick() {
       const [paths, error] = split(await api().uploads.pick());

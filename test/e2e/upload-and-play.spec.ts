@@ -59,3 +59,25 @@ test('a dropped WAV uploads, completes and shows its transcript; clicking a word
   await expect(page.getByRole('dialog', { name: 'Export transcript' })).toContainText('Saved to');
   expect(fs.readFileSync(host.dialogs.savePath, 'utf8')).toMatch(/00:00:0\d,\d{3} --> .*\n.*report/);
 });
+
+test('upload options that cannot hold are refused next to their field, and nothing uploads', async ({ page }) => {
+  const library = new LibraryPage(page);
+  await library.goto(host.url);
+  const before = await host.invoke('uploads:list');
+  const uploadsBefore = before.ok ? before.value.length : -1;
+  await page.getByText('Upload options').click();
+  const min = page.getByTestId('min-speakers-input');
+  await expect(min).toHaveAttribute('max', '99');
+  await min.fill('4');
+  await page.getByTestId('max-speakers-input').fill('2');
+  const minField = min.locator('xpath=..');
+  await expect(minField.getByTestId('field-error')).toHaveText('The minimum is above the maximum.');
+  await expect(min).toHaveAttribute('aria-invalid', 'true');
+
+  await screenshot(page, 'upload-options-refused');
+
+  // Main applies the same rule to whatever reaches it, through the same invokeHandler as Electron.
+  const options = { language: null, model: 'default' as const, numSpeakers: null, minSpeakers: 4, maxSpeakers: 2, dictionaryId: null, words: [] };
+  expect(await host.invoke('uploads:add', { paths: [wav], options })).toMatchObject({ ok: false, error: { code: 'validation', field: 'options.minSpeakers' } });
+  expect(await host.invoke('uploads:list')).toMatchObject({ ok: true, value: { length: uploadsBefore } });
+});

@@ -4,8 +4,8 @@ import type { IpcError } from '../../../src-shared/ipc-contract';
 import { useT } from '../../i18n/use-t';
 import { useDictionariesStore } from '../../stores/dictionaries-store';
 import { DictionaryEditor } from './dictionary-editor';
-import { errorFor, formLevelError } from './field-error';
-import { FieldMessage } from './field-message';
+import { errorFor, formLevelError } from '../../lib/field-error';
+import { FieldMessage } from '../../lib/field-message';
 
 export function DictionariesView() {
   const t = useT();

@@ -4,8 +4,8 @@ import { useId, useState, type FormEvent } from 'react';
 import type { IpcError } from '../../../src-shared/ipc-contract';
 import { useT } from '../../i18n/use-t';
 import { useDictionariesStore } from '../../stores/dictionaries-store';
-import { errorFor, formLevelError } from './field-error';
-import { FieldMessage } from './field-message';
+import { errorFor, formLevelError } from '../../lib/field-error';
+import { FieldMessage } from '../../lib/field-message';
 
 export function DictionaryEditor() {
   const t = useT();
@@ -76,7 +76,7 @@ interface EntryField {
   label: string;
   placeholder?: string;
   testId: string;
-  /** Server error fields shown under this input. */
+  /** Error fields (dot paths, `*` for any index) shown under this input. */
   errorFields: string[];
 }
 
@@ -170,8 +170,8 @@ function WordsSection() {
     <EntrySection
       title={t('dict.words')}
       fields={[
-        { label: t('dict.word'), testId: 'word-input', errorFields: ['word', 'words'] },
-        { label: t('dict.reading'), placeholder: t('dict.readingHint'), testId: 'reading-input', errorFields: ['reading'] },
+        { label: t('dict.word'), testId: 'word-input', errorFields: ['words', 'words.*', 'words.*.word', 'word'] },
+        { label: t('dict.reading'), placeholder: t('dict.readingHint'), testId: 'reading-input', errorFields: ['words.*.reading', 'reading'] },
       ]}
       add={(word, reading) => addWords([reading ? { word, reading } : { word }])}
       entries={detail.words}
@@ -193,8 +193,8 @@ function ReplacementsSection() {
     <EntrySection
       title={t('dict.replacements')}
       fields={[
-        { label: t('dict.pattern'), testId: 'pattern-input', errorFields: ['pattern', 'replacements'] },
-        { label: t('dict.replacement'), testId: 'replacement-input', errorFields: ['replacement'] },
+        { label: t('dict.pattern'), testId: 'pattern-input', errorFields: ['replacements', 'replacements.*', 'replacements.*.pattern', 'pattern'] },
+        { label: t('dict.replacement'), testId: 'replacement-input', errorFields: ['replacements.*.replacement', 'replacement'] },
       ]}
       add={(pattern, replacement) => addReplacements([{ pattern, replacement }])}
       entries={detail.replacements}

@@ -1,14 +1,17 @@
 // Drag files in, or press Enter/Space (or the button) to choose them with the system dialog.
 import { useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useT } from '../../i18n/use-t';
+import { formLevelError } from '../../lib/field-error';
 import { useUploadsStore } from '../../stores/uploads-store';
+import { UPLOAD_OPTION_FIELDS } from './upload-options-form';
 
 export function DropZone() {
   const t = useT();
   const [active, setActive] = useState(false);
   const addFiles = useUploadsStore((state) => state.addFiles);
   const pick = useUploadsStore((state) => state.pick);
-  const error = useUploadsStore((state) => state.error);
+  // Errors about an upload option sit next to that option in the form.
+  const error = formLevelError(useUploadsStore((state) => state.error), UPLOAD_OPTION_FIELDS);
   const dismissError = useUploadsStore((state) => state.dismissError);
 
   const onDragOver = (event: DragEvent) => {

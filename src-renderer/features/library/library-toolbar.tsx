@@ -1,15 +1,18 @@
 // Full-text search and list filters.
 import { useEffect, useId, useState } from 'react';
-import type { TranscriptionStatus } from '../../../src-shared/ipc-contract';
+import { TRANSCRIPTION_STATUSES, type TranscriptionStatus } from '../../../src-shared/ipc-contract';
 import { useT } from '../../i18n/use-t';
 import { useLibraryStore } from '../../stores/library-store';
 
+/** Converting is the first step of transcribing: one filter choice covers both. */
+const SHOWN_AS: Partial<Record<TranscriptionStatus, TranscriptionStatus>> = { CONVERTING: 'IN_PROGRESS' };
+
 const STATUS_CHOICES: Array<{ value: string; statuses?: TranscriptionStatus[] }> = [
   { value: '' },
-  { value: 'COMPLETED', statuses: ['COMPLETED'] },
-  { value: 'IN_PROGRESS', statuses: ['CONVERTING', 'IN_PROGRESS'] },
-  { value: 'FAILED', statuses: ['FAILED'] },
-  { value: 'CANCELLED', statuses: ['CANCELLED'] },
+  ...TRANSCRIPTION_STATUSES.filter((status) => !SHOWN_AS[status]).map((value) => ({
+    value,
+    statuses: [value, ...TRANSCRIPTION_STATUSES.filter((status) => SHOWN_AS[status] === value)],
+  })),
 ];
 
 const LANGUAGES = ['en', 'ja', 'es', 'fr', 'de', 'zh', 'ko'];

@@ -1,11 +1,20 @@
-// Options for the next upload: language, model, speakers, a dictionary, ad-hoc words.
+// Options for the next upload: language, model, speakers, a dictionary, ad-hoc words. A refused
+// option shows next to its input: the speaker counts are checked here with the same rule main and
+// the server apply, and main's refusals are placed by their field.
 import { useEffect, useId, useState } from 'react';
-import type { TranscriptionModel } from '../../../src-shared/ipc-contract';
-import { useT } from '../../i18n/use-t';
+import { TRANSCRIPTION_MODELS, type IpcError, type TranscriptionModel } from '../../../src-shared/ipc-contract';
+import { LIMITS } from '../../../src-shared/limits';
+import { checkSpeakerCounts, type SpeakerCountField, type SpeakerCounts } from '../../../src-shared/speaker-count';
+import { useT, type T } from '../../i18n/use-t';
+import { errorFor } from '../../lib/field-error';
+import { FieldMessage } from '../../lib/field-message';
 import { useDictionariesStore } from '../../stores/dictionaries-store';
 import { useUploadsStore } from '../../stores/uploads-store';
 
-const MODELS: TranscriptionModel[] = ['default', 'diarization-high'];
+const WORD_FIELDS = ['options.words', 'options.words.*', 'options.words.*.word', 'options.words.*.reading'];
+
+/** The request paths this form places next to its inputs; other upload errors show for the whole drop zone. */
+export const UPLOAD_OPTION_FIELDS = [...['language', 'model', 'numSpeakers', 'minSpeakers', 'maxSpeakers', 'dictionaryId'].map((key) => `options.${key}`), ...WORD_FIELDS];
 
 function toCount(value: string): number | null {
   const n = Number.parseInt(value, 10);
@@ -20,18 +29,45 @@ export function parseWordLines(text: string): Array<{ word: string; reading?: st
     .map(([word, reading]) => (reading ? { word: word!, reading } : { word: word! }));
 }
 
+/** The speaker-count problem of `field`, from this form's own check, worded for the UI. */
+function speakerCountError(t: T, options: SpeakerCounts, field: SpeakerCountField): IpcError | null {
+  const problem = checkSpeakerCounts(options);
+  if (!problem || problem.field !== field) return null;
+  const message = t(`library.options.speakerCount.${problem.reason}`, { min: LIMITS.speakers.min, max: LIMITS.speakers.max });
+  return { code: 'validation', field: `options.${field}`, message };
+}
+
 export function UploadOptionsForm() {
   const t = useT();
   const id = useId();
   const options = useUploadsStore((state) => state.options);
   const setOptions = useUploadsStore((state) => state.setOptions);
+  const error = useUploadsStore((state) => state.error);
   const dictionaries = useDictionariesStore((state) => state.list);
   const [open, setOpen] = useState(false);
   const [wordsText, setWordsText] = useState('');
 
+  const fieldError = (field: string, paths = [field]) => errorFor(error, paths);
+  const speakersError = (field: SpeakerCountField) => speakerCountError(t, options, field) ?? fieldError(`options.${field}`);
+  const errors = {
+    language: fieldError('options.language'),
+    model: fieldError('options.model'),
+    numSpeakers: speakersError('numSpeakers'),
+    minSpeakers: speakersError('minSpeakers'),
+    maxSpeakers: speakersError('maxSpeakers'),
+    dictionaryId: fieldError('options.dictionaryId'),
+    words: fieldError('options.words', WORD_FIELDS),
+  };
+  const hasError = Object.values(errors).some(Boolean);
+  const invalid = (e: IpcError | null, key: string) => (e ? { 'aria-invalid': true, 'aria-describedby': `${id}-${key}-error` } : {});
+
   useEffect(() => {
     if (open) void useDictionariesStore.getState().load();
   }, [open]);
+  // A refused option must be visible, even when the options were folded away.
+  useEffect(() => {
+    if (hasError) setOpen(true);
+  }, [hasError]);
 
   return (
     <details className="upload-options" open={open} onToggle={(event) => setOpen((event.target as HTMLDetailsElement).open)}>
@@ -40,37 +76,80 @@ export function UploadOptionsForm() {
         <label htmlFor={`${id}-language`}>{t('library.options.language')}</label>
         <input
           id={`${id}-language`}
+          data-testid="language-input"
           value={options.language ?? ''}
           placeholder={t('common.auto')}
-          aria-describedby={`${id}-language-hint`}
+          aria-describedby={errors.language ? `${id}-language-error` : `${id}-language-hint`}
+          aria-invalid={errors.language ? true : undefined}
           onChange={(event) => setOptions({ language: event.target.value.trim() || null })}
         />
-        <small id={`${id}-language-hint`} className="hint">
-          {t('library.options.languageHint')}
-        </small>
+        {errors.language ? (
+          <FieldMessage id={`${id}-language-error`} error={errors.language} />
+        ) : (
+          <small id={`${id}-language-hint`} className="hint">
+            {t('library.options.languageHint')}
+          </small>
+        )}
 
         <label htmlFor={`${id}-model`}>{t('library.options.model')}</label>
-        <select id={`${id}-model`} value={options.model} onChange={(event) => setOptions({ model: event.target.value as TranscriptionModel })}>
-          {MODELS.map((model) => (
+        <select id={`${id}-model`} value={options.model} {...invalid(errors.model, 'model')} onChange={(event) => setOptions({ model: event.target.value as TranscriptionModel })}>
+          {TRANSCRIPTION_MODELS.map((model) => (
             <option key={model} value={model}>
               {t(`library.options.model.${model}`)}
             </option>
           ))}
         </select>
-        <span />
+        <FieldMessage id={`${id}-model-error`} error={errors.model} />
 
         <label htmlFor={`${id}-speakers`}>{t('library.options.speakers')}</label>
-        <div className="inline-fields">
-          <input id={`${id}-speakers`} type="number" min={1} max={32} value={options.numSpeakers ?? ''} placeholder={t('common.auto')} onChange={(event) => setOptions({ numSpeakers: toCount(event.target.value) })} />
-          <label htmlFor={`${id}-min`}>{t('library.options.minSpeakers')}</label>
-          <input id={`${id}-min`} type="number" min={1} max={32} value={options.minSpeakers ?? ''} onChange={(event) => setOptions({ minSpeakers: toCount(event.target.value) })} />
-          <label htmlFor={`${id}-max`}>{t('library.options.maxSpeakers')}</label>
-          <input id={`${id}-max`} type="number" min={1} max={32} value={options.maxSpeakers ?? ''} onChange={(event) => setOptions({ maxSpeakers: toCount(event.target.value) })} />
+        <div className="speaker-fields">
+          <div className="field">
+            <input
+              id={`${id}-speakers`}
+              data-testid="num-speakers-input"
+              type="number"
+              min={LIMITS.speakers.min}
+              max={LIMITS.speakers.max}
+              value={options.numSpeakers ?? ''}
+              placeholder={t('common.auto')}
+              {...invalid(errors.numSpeakers, 'numSpeakers')}
+              onChange={(event) => setOptions({ numSpeakers: toCount(event.target.value) })}
+            />
+            <FieldMessage id={`${id}-numSpeakers-error`} error={errors.numSpeakers} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-min`}>{t('library.options.minSpeakers')}</label>
+            <input
+              id={`${id}-min`}
+              data-testid="min-speakers-input"
+              type="number"
+              min={LIMITS.speakers.min}
+              max={LIMITS.speakers.max}
+              value={options.minSpeakers ?? ''}
+              {...invalid(errors.minSpeakers, 'minSpeakers')}
+              onChange={(event) => setOptions({ minSpeakers: toCount(event.target.value) })}
+            />
+            <FieldMessage id={`${id}-minSpeakers-error`} error={errors.minSpeakers} />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-max`}>{t('library.options.maxSpeakers')}</label>
+            <input
+              id={`${id}-max`}
+              data-testid="max-speakers-input"
+              type="number"
+              min={LIMITS.speakers.min}
+              max={LIMITS.speakers.max}
+              value={options.maxSpeakers ?? ''}
+              {...invalid(errors.maxSpeakers, 'maxSpeakers')}
+              onChange={(event) => setOptions({ maxSpeakers: toCount(event.target.value) })}
+            />
+            <FieldMessage id={`${id}-maxSpeakers-error`} error={errors.maxSpeakers} />
+          </div>
         </div>
         <span />
 
         <label htmlFor={`${id}-dictionary`}>{t('library.options.dictionary')}</label>
-        <select id={`${id}-dictionary`} value={options.dictionaryId ?? ''} onChange={(event) => setOptions({ dictionaryId: event.target.value || null })}>
+        <select id={`${id}-dictionary`} value={options.dictionaryId ?? ''} {...invalid(errors.dictionaryId, 'dictionaryId')} onChange={(event) => setOptions({ dictionaryId: event.target.value || null })}>
           <option value="">{t('common.none')}</option>
           {dictionaries
             .filter((dictionary) => !dictionary.isTemporary)
@@ -80,19 +159,20 @@ export function UploadOptionsForm() {
               </option>
             ))}
         </select>
-        <span />
+        <FieldMessage id={`${id}-dictionaryId-error`} error={errors.dictionaryId} />
 
         <label htmlFor={`${id}-words`}>{t('library.options.words')}</label>
         <textarea
           id={`${id}-words`}
           rows={3}
           value={wordsText}
+          {...invalid(errors.words, 'words')}
           onChange={(event) => {
             setWordsText(event.target.value);
             setOptions({ words: parseWordLines(event.target.value) });
           }}
         />
-        <span />
+        <FieldMessage id={`${id}-words-error`} error={errors.words} />
       </div>
     </details>
   );

@@ -1,11 +1,12 @@
 // Servers (profiles), defaults for new uploads, and the interface.
 import { useEffect, useId, useState } from 'react';
-import type { IpcError, TranscriptionModel } from '../../../src-shared/ipc-contract';
+import { TRANSCRIPTION_MODELS, type IpcError, type TranscriptionModel, type UiLanguage } from '../../../src-shared/ipc-contract';
+import { LIMITS } from '../../../src-shared/limits';
 import { useT } from '../../i18n/use-t';
 import { PLAYBACK_RATES } from '../../stores/player-store';
 import { useSettingsStore } from '../../stores/settings-store';
-import { errorFor, formLevelError } from '../dictionaries/field-error';
-import { FieldMessage } from '../dictionaries/field-message';
+import { errorFor, formLevelError } from '../../lib/field-error';
+import { FieldMessage } from '../../lib/field-message';
 
 export function SettingsView() {
   const t = useT();
@@ -141,16 +142,19 @@ function DefaultsSection() {
       <LanguageField id={`${id}-language`} value={defaults.language} onCommit={(language) => update({ defaults: { ...defaults, language } })} />
       <label htmlFor={`${id}-model`}>{t('settings.defaults.model')}</label>
       <select id={`${id}-model`} value={defaults.model} onChange={(event) => void update({ defaults: { ...defaults, model: event.target.value as TranscriptionModel } })}>
-        <option value="default">{t('library.options.model.default')}</option>
-        <option value="diarization-high">{t('library.options.model.diarization-high')}</option>
+        {TRANSCRIPTION_MODELS.map((model) => (
+          <option key={model} value={model}>
+            {t(`library.options.model.${model}`)}
+          </option>
+        ))}
       </select>
       <span />
       <label htmlFor={`${id}-speakers`}>{t('settings.defaults.speakers')}</label>
       <input
         id={`${id}-speakers`}
         type="number"
-        min={1}
-        max={32}
+        min={LIMITS.speakers.min}
+        max={LIMITS.speakers.max}
         value={defaults.numSpeakers ?? ''}
         placeholder={t('common.auto')}
         onChange={(event) => {
@@ -204,7 +208,7 @@ function InterfaceSection() {
         {t('settings.ui')}
       </h2>
       <label htmlFor={`${id}-lang`}>{t('settings.uiLanguage')}</label>
-      <select id={`${id}-lang`} value={settings.uiLanguage} onChange={(event) => void update({ uiLanguage: event.target.value as 'en' | 'ja' })} data-testid="ui-language">
+      <select id={`${id}-lang`} value={settings.uiLanguage} onChange={(event) => void update({ uiLanguage: event.target.value as UiLanguage })} data-testid="ui-language">
         <option value="en" lang="en">
           English
         </option>

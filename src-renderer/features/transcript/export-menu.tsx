@@ -1,10 +1,9 @@
 // Export to txt/srt/vtt/json/docx through main's save dialog.
 import { useEffect, useId, useRef, useState } from 'react';
-import type { ExportFormat } from '../../../src-shared/ipc-contract';
+import { EXPORT_FORMATS, type ExportFormat } from '../../../src-shared/ipc-contract';
 import { useT } from '../../i18n/use-t';
 import { useTranscriptStore } from '../../stores/transcript-store';
 
-const FORMATS: ExportFormat[] = ['txt', 'srt', 'vtt', 'json', 'docx'];
 
 export function ExportMenu() {
   const t = useT();
@@ -49,7 +48,7 @@ export function ExportMenu() {
           <h2 className="section-title">{t('export.heading')}</h2>
           <label htmlFor={`${id}-format`}>{t('export.format')}</label>
           <select id={`${id}-format`} value={format} onChange={(event) => setFormat(event.target.value as ExportFormat)}>
-            {FORMATS.map((value) => (
+            {EXPORT_FORMATS.map((value) => (
               <option key={value} value={value}>
                 {value.toUpperCase()}
               </option>

@@ -4,7 +4,7 @@
 // the embedded server never runs and the test owns the kikitori-server process (it can stop it).
 import { randomBytes } from 'node:crypto';
 import { createMainServices, type Dialogs, type FileFilter, type MainServices, type Notifier, type UserNotification } from '../../../src-main/services.js';
-import type { EventSink } from '../../../src-main/ipc/handler-registry.js';
+import type { EventSink } from '../../../src-main/event-sink.js';
 import { createConfSettingsStore } from '../../../src-main/settings/conf-settings-store.js';
 import { createAesGcmSecretBox } from '../../../src-main/settings/secret-box.js';
 

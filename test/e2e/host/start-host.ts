@@ -99,7 +99,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   const channels: readonly string[] = IPC_CHANNELS;
 
   const invoke = async (channel: IpcChannel, request: unknown): Promise<IpcResult<unknown>> => {
-    const result = await invokeHandler(handlers, channel, request as never, (error) => console.error(`[e2e host] ${channel} failed unexpectedly:`, error));
+    const result = await invokeHandler(handlers, channel, request, (error) => console.error(`[e2e host] ${channel} failed unexpectedly:`, error));
     // The one transport difference from Electron: cached audio is served by this host, not a protocol.
     if (channel === 'audio:source' && result.ok) {
       const source = result.value as { url: string; local: boolean };

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { IpcEvent, IpcEvents } from '../../../src-shared/ipc-contract.js';
 import { ApiClient, type ApiClientOptions } from '../../../src-main/api-client/api-client.js';
-import type { EventSink } from '../../../src-main/ipc/handler-registry.js';
+import type { EventSink } from '../../../src-main/event-sink.js';
 import type { UserNotification } from '../../../src-main/host-capabilities.js';
 import { synthesizeSpeech, toWav16k } from '../../support/audio-fixtures.js';
 import { uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';

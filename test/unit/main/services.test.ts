@@ -83,9 +83,9 @@ describe('main services', () => {
     expect(await refused('uploads:add', { paths: [], options: OPTIONS })).toMatchObject({ code: 'validation', field: 'paths' });
     expect(await refused('uploads:add', { paths: picked, options: { ...OPTIONS, minSpeakers: 3, maxSpeakers: 2 } })).toMatchObject({
       code: 'validation',
-      field: 'minSpeakers',
+      field: 'options.minSpeakers',
     });
-    expect(await refused('uploads:add', { paths: picked, options: { ...OPTIONS, language: 'english' } })).toMatchObject({ field: 'language' });
+    expect(await refused('uploads:add', { paths: picked, options: { ...OPTIONS, language: 'english' } })).toMatchObject({ field: 'options.language' });
     expect(await refused('transcripts:export', { id: 'x', options: { format: 'pdf', speakers: true, timestamps: true } })).toMatchObject({
       field: 'options.format',
     });

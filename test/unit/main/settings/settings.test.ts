@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { IpcFailure } from '../../../../src-main/ipc/handler-registry.js';
+import { AppFailure } from '../../../../src-main/app-failure.js';
 import { createConfSettingsStore } from '../../../../src-main/settings/conf-settings-store.js';
 import { createAesGcmSecretBox } from '../../../../src-main/settings/secret-box.js';
 import { normaliseBaseUrl, SettingsService } from '../../../../src-main/settings/settings-service.js';
@@ -49,7 +49,7 @@ describe('settings', () => {
     expect(s.apiKeyOf(profile.id)).toBe(apiKey);
     // Another key (another machine's keychain) cannot read it.
     const elsewhere = new SettingsService(createConfSettingsStore({ cwd: path.join(dir, 'keys') }), createAesGcmSecretBox(Buffer.alloc(32, 9)), () => '');
-    expect(() => elsewhere.apiKeyOf(profile.id)).toThrow(IpcFailure);
+    expect(() => elsewhere.apiKeyOf(profile.id)).toThrow(AppFailure);
   });
 
   it('refuses to remember a key without secure storage', () => {
@@ -64,13 +64,13 @@ describe('settings', () => {
     expect(s.activeProfileId()).toBe(remote.id);
     s.removeProfile(remote.id);
     expect(s.activeProfileId()).toBe('embedded');
-    expect(() => s.removeProfile('embedded')).toThrow(IpcFailure);
+    expect(() => s.removeProfile('embedded')).toThrow(AppFailure);
   });
 
   it('accepts only plain http(s) server addresses', () => {
     expect(normaliseBaseUrl(' https://host:8443/kikitori/ ')).toBe('https://host:8443/kikitori');
     for (const bad of ['ftp://host', 'not a url', 'https://user:pw@host', 'https://host/?q=1']) {
-      expect(() => normaliseBaseUrl(bad)).toThrow(IpcFailure);
+      expect(() => normaliseBaseUrl(bad)).toThrow(AppFailure);
     }
   });
 });

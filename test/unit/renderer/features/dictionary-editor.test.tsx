@@ -31,7 +31,7 @@ describe('DictionaryEditor', () => {
   });
 
   it('puts a server error next to the field that caused it', async () => {
-    installFakeApi({ 'dictionaries:add-words': () => ({ ok: false, error: { code: 'validation', message: 'Readings use letters only.', field: 'words[0].reading' } }) });
+    installFakeApi({ 'dictionaries:add-words': () => ({ ok: false, error: { code: 'validation', message: 'Readings use letters only.', field: 'words.0.reading' } }) });
     render(<DictionaryEditor />);
     fireEvent.change(screen.getByTestId('word-input'), { target: { value: 'Zintrix' } });
     fireEvent.change(screen.getByTestId('reading-input'), { target: { value: '123' } });

@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DictionaryDetail } from '../../../../src-shared/ipc-contract';
 import { useDictionariesStore } from '../../../../src-renderer/stores/dictionaries-store';
-import { errorFor, formLevelError } from '../../../../src-renderer/features/dictionaries/field-error';
+import { errorFor, formLevelError } from '../../../../src-renderer/lib/field-error';
 import { installFakeApi } from '../fake-api';
 
 const detail = (patch: Partial<DictionaryDetail> = {}): DictionaryDetail => ({
@@ -34,13 +34,16 @@ describe('dictionaries store', () => {
   it('answers the server error with its field so the form can place it', async () => {
     installFakeApi({
       'dictionaries:create': () => detail(),
-      'dictionaries:add-words': () => ({ ok: false, error: { code: 'validation', message: 'Reading too long', field: 'words[0].reading' } }),
+      'dictionaries:add-words': () => ({ ok: false, error: { code: 'validation', message: 'Reading too long', field: 'words.0.reading' } }),
     });
     await useDictionariesStore.getState().create('x');
     const error = await useDictionariesStore.getState().addWords([{ word: 'a', reading: 'b'.repeat(999) }]);
-    expect(errorFor(error, ['reading'])?.message).toBe('Reading too long');
-    expect(errorFor(error, ['word', 'words'])).toBeNull();
-    expect(formLevelError(error, ['word', 'words', 'reading'])).toBeNull();
+    expect(errorFor(error, ['words.*.reading'])?.message).toBe('Reading too long');
+    expect(errorFor(error, ['word', 'words', 'words.*.word'])).toBeNull();
+    expect(errorFor(error, ['reading'])).toBeNull();
+    expect(formLevelError(error, ['words.*.word', 'words.*.reading'])).toBeNull();
+    expect(errorFor({ code: 'validation', message: 'x', field: 'options.numSpeakers' }, ['options.numSpeakers'])).not.toBeNull();
+    expect(errorFor({ code: 'validation', message: 'x' }, ['name'])).toBeNull();
     expect(formLevelError({ code: 'server', message: 'down' }, ['word'])?.message).toBe('down');
   });
 });

@@ -1,4 +1,4 @@
-import type { IpcError } from '../../../src-shared/ipc-contract';
+import type { IpcError } from '../../src-shared/ipc-contract';
 
 export function FieldMessage({ id, error }: { id?: string; error: IpcError | null }) {
   if (!error) return null;

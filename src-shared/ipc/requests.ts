@@ -1,0 +1,210 @@
+// What each IPC channel accepts, as TypeBox schemas: the one declaration the request types derive from
+// (Static<>) and main validates against (src-main/ipc/request-validator.ts) before any handler runs.
+// Normalisation (trimmed names and words, lower-case language codes) is a decode step on the schema,
+// so it happens once, after validation. Cross-field rules a schema cannot say live beside the
+// validator. Kept apart from ipc-contract.ts so the preload and the renderer, which need only types,
+// do not bundle TypeBox.
+import { Type, type Static, type StaticDecode, type TEnum, type TSchema } from 'typebox';
+import { LIMITS } from '../limits.js';
+import {
+  ANALYSIS_KINDS,
+  EXPORT_FORMATS,
+  TRANSCRIPTION_MODELS,
+  TRANSCRIPTION_STATUSES,
+  UI_LANGUAGES,
+  type IpcChannel,
+} from '../ipc-contract.js';
+
+// ---------- building blocks ----------
+
+/**
+ * Extra keywords the validator reads to word its message: `patternHint` finishes "<field> ..." when
+ * `pattern` fails; `invalidMessage` replaces any message for the whole value.
+ */
+export interface MessageOptions {
+  patternHint?: string;
+  invalidMessage?: string;
+}
+
+const NON_BLANK = { pattern: '\\S', patternHint: 'must not be empty' };
+
+/** Text with at least one visible character. */
+function Text(title: string | undefined, maxLength: number) {
+  return Type.String({ ...(title ? { title } : {}), maxLength, ...NON_BLANK });
+}
+
+/** Text that may be empty. */
+function AnyText(title: string | undefined, maxLength: number) {
+  return Type.String({ ...(title ? { title } : {}), maxLength });
+}
+
+/** Text with a visible character, handed on without the spaces around it. */
+function TrimmedText(title: string, maxLength: number) {
+  return Type.Decode(Text(title, maxLength), (value: string) => value.trim());
+}
+
+function Nullable<T extends TSchema>(schema: T) {
+  return Type.Union([schema, Type.Null()]);
+}
+
+function OneOf<const V extends readonly string[]>(values: V, title?: string): TEnum<[...V]> {
+  return Type.Enum<[...V]>(values, title ? { title } : {});
+}
+
+/** An id the renderer got from main: short and printable, never a path. */
+function Id(title?: string) {
+  return Type.String({ ...(title ? { title } : {}), minLength: 1, maxLength: 200, pattern: '^[^\\s/\\\\]+$', patternHint: 'is not a valid id' });
+}
+
+/** ISO 639-1; either case is accepted and handed on in lower case. */
+function LanguageCode(title = 'Language') {
+  return Type.Decode(
+    Type.String({ title, minLength: 1, maxLength: 2, pattern: '^[a-zA-Z]{2}$', patternHint: 'must be a two-letter ISO 639-1 code such as "en" or "ja"' }),
+    (value: string) => value.toLowerCase(),
+  );
+}
+
+function Count(title: string) {
+  return Type.Integer({ title, minimum: LIMITS.speakers.min, maximum: LIMITS.speakers.max });
+}
+
+function Strict<P extends Parameters<typeof Type.Object>[0]>(properties: P, title?: string) {
+  return Type.Object(properties, { additionalProperties: false, ...(title ? { title } : {}) });
+}
+
+/** Channels that take nothing accept no argument, null, or an empty object (what the bridges send). */
+const NoRequest = Type.Union([Type.Undefined(), Type.Null(), Strict({})], { invalidMessage: 'This operation takes no request.' });
+
+const IdRequest = Strict({ id: Id() });
+
+// ---------- shared shapes ----------
+
+/** A dictionary word; the reading is dropped when it is blank. */
+export const WordInput = Type.Decode(
+  Strict({ word: Text('Word', LIMITS.word), reading: Type.Optional(AnyText('Reading', LIMITS.reading)) }),
+  ({ word, reading }): { word: string; reading?: string } => {
+    const trimmed = reading?.trim();
+    return trimmed ? { word: word.trim(), reading: trimmed } : { word: word.trim() };
+  },
+);
+export type WordInput = Static<typeof WordInput>;
+
+export const ReplacementInput = Type.Decode(
+  Strict({ pattern: Text('Pattern', LIMITS.pattern), replacement: Type.Optional(AnyText('Replacement', LIMITS.replacement)) }),
+  ({ pattern, replacement }) => ({ pattern: pattern.trim(), replacement: replacement?.trim() ?? '' }),
+);
+
+/** Options for the next upload. Every key is present; null means "let the server decide". */
+export const UploadOptions = Strict(
+  {
+    language: Nullable(LanguageCode()),
+    model: OneOf(TRANSCRIPTION_MODELS, 'Model'),
+    numSpeakers: Nullable(Count('Number of speakers')),
+    minSpeakers: Nullable(Count('Minimum number of speakers')),
+    maxSpeakers: Nullable(Count('Maximum number of speakers')),
+    dictionaryId: Nullable(Id('Dictionary')),
+    /** Ad-hoc words: sent as upload `words`, which makes a temporary dictionary. */
+    words: Type.Array(WordInput, { title: 'Words', maxItems: LIMITS.bulkItems }),
+  },
+  'Upload options',
+);
+export type UploadOptions = Static<typeof UploadOptions>;
+
+export const TranscriptFilter = Strict(
+  {
+    status: Type.Optional(Type.Array(OneOf(TRANSCRIPTION_STATUSES, 'Status'), { title: 'Status', maxItems: TRANSCRIPTION_STATUSES.length })),
+    language: Type.Optional(LanguageCode()),
+    /** Full-text query over transcripts, summaries and translations. */
+    text: Type.Optional(AnyText('Search text', 500)),
+  },
+  'Filter',
+);
+export type TranscriptFilter = Static<typeof TranscriptFilter>;
+
+export const ExportOptions = Strict(
+  { format: OneOf(EXPORT_FORMATS, 'Format'), speakers: Type.Boolean({ title: 'Speakers' }), timestamps: Type.Boolean({ title: 'Timestamps' }) },
+  'Export options',
+);
+export type ExportOptions = Static<typeof ExportOptions>;
+
+/** A settings change: only the keys given change; `defaults` may be partial too. */
+export const SettingsPatch = Strict({
+  uiLanguage: Type.Optional(OneOf(UI_LANGUAGES, 'Interface language')),
+  defaults: Type.Optional(
+    Strict(
+      {
+        language: Type.Optional(Nullable(LanguageCode('Default language'))),
+        model: Type.Optional(OneOf(TRANSCRIPTION_MODELS, 'Default model')),
+        numSpeakers: Type.Optional(Nullable(Count('Default number of speakers'))),
+      },
+      'Defaults',
+    ),
+  ),
+  playbackRate: Type.Optional(Type.Number({ title: 'Playback rate', minimum: 0.25, maximum: 4 })),
+  notifications: Type.Optional(Type.Boolean({ title: 'Notifications' })),
+});
+export type SettingsPatch = Static<typeof SettingsPatch>;
+
+const BULK = 100_000;
+
+// ---------- channels ----------
+
+export const IPC_REQUESTS = {
+  'app:info': NoRequest,
+
+  'connection:status': NoRequest,
+  'profiles:list': NoRequest,
+  'profiles:add': Strict({ name: Text('Name', 100), baseUrl: Text('Server address', 2000), apiKey: Text('API key', 1000) }),
+  'profiles:remove': IdRequest,
+  'profiles:activate': IdRequest,
+
+  'settings:get': NoRequest,
+  'settings:update': SettingsPatch,
+
+  'transcripts:list': Strict({
+    filter: Type.Optional(TranscriptFilter),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  }),
+  'transcripts:get': IdRequest,
+  'transcripts:delete': IdRequest,
+  'transcripts:edit': Strict({
+    id: Id(),
+    segments: Type.Array(Strict({ id: Type.Integer({ minimum: 0, maximum: 10_000_000 }), text: AnyText(undefined, 100_000) }), { minItems: 1, maxItems: BULK }),
+  }),
+  'transcripts:rename-speaker': Strict({ id: Id(), speaker: Text('Speaker', 200), name: AnyText('Name', 100) }),
+  'transcripts:resolve-conflict': Strict({ id: Id(), keep: OneOf(['local', 'server'] as const) }),
+  'transcripts:export': Strict({ id: Id(), options: ExportOptions }),
+  'transcripts:refresh': NoRequest,
+
+  'search:query': Strict({ text: Text('Search text', 500), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) }),
+
+  'uploads:pick': NoRequest,
+  'uploads:add': Strict({ paths: Type.Array(Text('File path', 4096), { title: 'Files', minItems: 1, maxItems: 500 }), options: UploadOptions }),
+  'uploads:list': NoRequest,
+  'uploads:cancel': IdRequest,
+
+  'audio:peaks': IdRequest,
+  'audio:source': IdRequest,
+
+  'dictionaries:list': NoRequest,
+  'dictionaries:get': IdRequest,
+  'dictionaries:create': Strict({ name: TrimmedText('Name', LIMITS.name), words: Type.Optional(Type.Array(WordInput, { title: 'Words', maxItems: BULK })) }),
+  'dictionaries:rename': Strict({ id: Id(), name: TrimmedText('Name', LIMITS.name) }),
+  'dictionaries:delete': IdRequest,
+  'dictionaries:add-words': Strict({ id: Id(), words: Type.Array(WordInput, { title: 'Words', minItems: 1, maxItems: BULK }) }),
+  'dictionaries:remove-word': Strict({ id: Id(), wordId: Id('Word') }),
+  'dictionaries:add-replacements': Strict({ id: Id(), replacements: Type.Array(ReplacementInput, { title: 'Replacements', minItems: 1, maxItems: BULK }) }),
+  'dictionaries:remove-replacement': Strict({ id: Id(), replacementId: Id('Replacement') }),
+  'dictionaries:import': Strict({ id: Id(), text: Text('Text', 5_000_000), kind: OneOf(['words', 'replacements'] as const) }),
+
+  'analysis:request': Strict({ id: Id(), kind: OneOf(ANALYSIS_KINDS), language: Type.Optional(LanguageCode()) }),
+  'analysis:get': Strict({ id: Id(), kind: OneOf(ANALYSIS_KINDS), language: Type.Optional(LanguageCode()) }),
+} satisfies Record<IpcChannel, TSchema>;
+
+type Schemas = typeof IPC_REQUESTS;
+
+/** What the renderer sends on a channel. */
+export type RequestOf<C extends IpcChannel> = Schemas[C] extends typeof NoRequest ? void : Static<Schemas[C]>;
+/** What the channel's handler receives: validated, normalised and cross-checked. */
+export type DecodedRequestOf<C extends IpcChannel> = Schemas[C] extends typeof NoRequest ? void : StaticDecode<Schemas[C]>;
