@@ -39,10 +39,9 @@ export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError
 
 // ---------- domain types ----------
 
-export const TRANSCRIPTION_STATUSES = ['IN_PROGRESS', 'CONVERTING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
-export type TranscriptionStatus = (typeof TRANSCRIPTION_STATUSES)[number];
-export const TRANSCRIPTION_MODELS = ['default', 'diarization-high'] as const;
-export type TranscriptionModel = (typeof TRANSCRIPTION_MODELS)[number];
+// The API's statuses and models are the app's too.
+import type { TranscriptionModel, TranscriptionStatus } from './api/vocabulary.js';
+export { TRANSCRIPTION_MODELS, TRANSCRIPTION_STATUSES, type TranscriptionModel, type TranscriptionStatus } from './api/vocabulary.js';
 export const UI_LANGUAGES = ['en', 'ja'] as const;
 export type UiLanguage = (typeof UI_LANGUAGES)[number];
 

@@ -1,6 +1,6 @@
-// The speaker-count rule, once: the IPC validation in main and the upload form in the renderer (and,
-// after the merge, the server's upload route) ask this function. It answers a reason code, not text,
-// so each layer words the message in its own terms and language.
+// The speaker-count rule, once: the server's upload route, the IPC validation in main and the upload
+// form in the renderer ask this function. It answers a reason code, not text, so each layer words
+// the message in its own terms and language.
 import { LIMITS } from './limits.js';
 
 export interface SpeakerCounts {

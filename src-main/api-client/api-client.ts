@@ -1,6 +1,6 @@
 // A typed client of the Transcription and Dictionary API over fetch. Every operation of the spec,
 // the 1.2.0 review operations, and the signed-URL transfers (audio upload, transcript and audio
-// downloads). Failures are ApiErrors (IpcFailures) carrying an IpcError the user can act on.
+// downloads). Failures are ApiErrors (AppFailures) carrying an IpcError the user can act on.
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';

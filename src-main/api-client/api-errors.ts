@@ -17,7 +17,7 @@ export type ApiResource =
   | 'replacement'
   | 'server';
 
-/** An API failure: an IpcFailure (so handlers can let it cross IPC as is) with the HTTP details kept. */
+/** An API failure: an AppFailure (so handlers can let it cross IPC as is) with the HTTP details kept. */
 export class ApiError extends AppFailure {
   constructor(
     error: IpcError,

@@ -1,12 +1,11 @@
 // Records as the domain sees them, independent of the storage engine.
 import { randomUUID } from 'node:crypto';
 
-import { FINAL_TRANSCRIPTION_STATUSES, type TranscriptionStatus } from '../../src-shared/api/common.js';
+import { FINAL_TRANSCRIPTION_STATUSES, type TranscriptionModel, type TranscriptionStatus } from '../../src-shared/api/vocabulary.js';
 
-export type { TranscriptionStatus };
+export type { TranscriptionModel, TranscriptionStatus };
 export const ENDED_STATUSES = FINAL_TRANSCRIPTION_STATUSES;
 export type UploadStatus = 'PENDING' | 'COMPLETED';
-export type TranscriptionModel = 'default' | 'diarization-high';
 
 /** Who is calling: resolved from the API key. */
 export interface Caller {

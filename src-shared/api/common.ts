@@ -3,6 +3,7 @@
 // desktop client's types are Static<> of them (docs/decisions/0011-one-http-contract.md).
 // Pure TypeBox: no electron, node or DOM imports.
 import { Type, type Static, type TLiteral, type TObject, type TOptional, type TProperties, type TSchema, type TUnion } from 'typebox';
+import { TRANSCRIPTION_STATUSES } from './vocabulary.js';
 
 /** The spec's error body (section 2.10), plus the `field` extension. */
 export const ErrorBody = Type.Object(
@@ -36,13 +37,8 @@ export function literalUnion<const Values extends readonly string[]>(
   ) as unknown as TUnion<{ -readonly [K in keyof Values]: TLiteral<Values[K]> }>;
 }
 
-/** Section 3. The order is the order of the spec's table. */
-export const TRANSCRIPTION_STATUSES = ['IN_PROGRESS', 'CONVERTING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
-export type TranscriptionStatus = (typeof TRANSCRIPTION_STATUSES)[number];
+export { FINAL_TRANSCRIPTION_STATUSES, TRANSCRIPTION_STATUSES, type TranscriptionStatus } from './vocabulary.js';
 export const TranscriptionStatusSchema = literalUnion(TRANSCRIPTION_STATUSES);
-
-/** The statuses a transcription never leaves (docs/decisions/0001-transcription-states.md). */
-export const FINAL_TRANSCRIPTION_STATUSES: readonly TranscriptionStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED'];
 
 export const DateTime = Type.String({ format: 'date-time' });
 export const NullableString = Type.Union([Type.String(), Type.Null()]);

@@ -2,7 +2,8 @@
 // is what the server validates and documents; the client's types are Static<> of the views below.
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
-import { clientView, DateTime, EmptyBody, errorResponses, NullableString, PageQuery, TranscriptionStatusSchema } from './common.js';
+import { clientView, DateTime, EmptyBody, errorResponses, literalUnion, NullableString, PageQuery, TranscriptionStatusSchema } from './common.js';
+import { TRANSCRIPTION_MODELS } from './vocabulary.js';
 import { WordCreateRequest } from './dictionaries.js';
 
 const tags = ['transcriptions'];
@@ -95,7 +96,7 @@ export const UploadRequest = Type.Object(
       }),
     ),
     transcription_model: Type.Optional(
-      Type.Union([Type.Literal('default'), Type.Literal('diarization-high')], { description: 'one of "default", "diarization-high"' }),
+      literalUnion(TRANSCRIPTION_MODELS, { description: 'one of "default", "diarization-high"' }),
     ),
     num_speakers: Type.Optional(SpeakerCount),
     min_speakers: Type.Optional(SpeakerCount),

@@ -1,25 +1,36 @@
 import ISO6391 from 'iso-639-1';
-import type { Static } from 'typebox';
-import { uploadTranscription as operation, type UploadRequest } from '../../../../src-shared/api/transcriptions.js';
+import { uploadTranscription as operation } from '../../../../src-shared/api/transcriptions.js';
 import { LIMITS } from '../../../../src-shared/limits.js';
+import { checkSpeakerCounts, type SpeakerCountField, type SpeakerCounts } from '../../../../src-shared/speaker-count.js';
 import { detectsLanguage } from '../../../engines/engine-registry.js';
 import { callerOf } from '../../auth.js';
-import { errors } from '../../errors.js';
+import { errors, type AppError } from '../../errors.js';
 import { findDictionary } from '../../lookups.js';
 import { signedUrl } from '../../representations.js';
 import type { RouteModule } from '../../api-app.js';
 
-type SpeakerField = 'num_speakers' | 'min_speakers' | 'max_speakers';
+// The spec's wire names for the shared rule's fields.
+const WIRE_FIELD: Record<SpeakerCountField, 'num_speakers' | 'min_speakers' | 'max_speakers'> = {
+  numSpeakers: 'num_speakers',
+  minSpeakers: 'min_speakers',
+  maxSpeakers: 'max_speakers',
+};
 
-/** The schema bounds a string count by its digits only; the value is checked here against the same limit. */
-function speakerCount(body: Static<typeof UploadRequest>, field: SpeakerField): number | null {
-  const value = body[field];
-  if (value === undefined) return null;
-  const count = Number(value);
-  if (count < LIMITS.speakers.min || count > LIMITS.speakers.max) {
-    throw errors.validation(`${field} must be a whole number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}; got ${count}.`, field);
+const count = (value: number | string | undefined): number | null => (value === undefined ? null : Number(value));
+
+/** The shared speaker-count rule (src-shared/speaker-count.ts), worded for API clients. */
+function speakerCountError(counts: SpeakerCounts): AppError | null {
+  const problem = checkSpeakerCounts(counts);
+  if (!problem) return null;
+  const field = WIRE_FIELD[problem.field];
+  switch (problem.reason) {
+    case 'out-of-range':
+      return errors.validation(`${field} must be a whole number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}; got ${counts[problem.field]}.`, field);
+    case 'min-above-max':
+      return errors.validation(`min_speakers (${counts.minSpeakers}) must not be greater than max_speakers (${counts.maxSpeakers}).`, field);
+    case 'outside-min-max':
+      return errors.validation(`num_speakers (${counts.numSpeakers}) must lie between min_speakers and max_speakers.`, field);
   }
-  return count;
 }
 
 export const uploadTranscription: RouteModule = (app, ctx) =>
@@ -37,17 +48,10 @@ export const uploadTranscription: RouteModule = (app, ctx) =>
         Array.isArray(body.language) ? `language.${at}` : 'language',
       );
     }
-    const [numSpeakers, minSpeakers, maxSpeakers] = [
-      speakerCount(body, 'num_speakers'),
-      speakerCount(body, 'min_speakers'),
-      speakerCount(body, 'max_speakers'),
-    ];
-    if (minSpeakers !== null && maxSpeakers !== null && minSpeakers > maxSpeakers) {
-      throw errors.validation(`min_speakers (${minSpeakers}) must not be greater than max_speakers (${maxSpeakers}).`, 'min_speakers');
-    }
-    if (numSpeakers !== null && ((minSpeakers !== null && numSpeakers < minSpeakers) || (maxSpeakers !== null && numSpeakers > maxSpeakers))) {
-      throw errors.validation(`num_speakers (${numSpeakers}) must lie between min_speakers and max_speakers.`, 'num_speakers');
-    }
+    const counts: SpeakerCounts = { numSpeakers: count(body.num_speakers), minSpeakers: count(body.min_speakers), maxSpeakers: count(body.max_speakers) };
+    const speakerError = speakerCountError(counts);
+    if (speakerError) throw speakerError;
+    const { numSpeakers, minSpeakers, maxSpeakers } = counts;
     // No language: engines that detect it are left to (the record gets the detected one); others use their first.
     const engine = ctx.engines.speechFor(model);
     const effectiveLanguages = languages.length > 0 ? languages : detectsLanguage(engine) ? [] : [engine.capabilities.languages[0] ?? 'en'];

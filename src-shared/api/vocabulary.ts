@@ -1,0 +1,14 @@
+// The API's closed word lists, with no TypeBox import, so that the IPC contract (bundled into the
+// preload and renderer) can share them without pulling in the schema library. The schemas in
+// ./common.ts and ./transcriptions.ts are built from these lists.
+
+/** Section 3. The order is the order of the spec's table. */
+export const TRANSCRIPTION_STATUSES = ['IN_PROGRESS', 'CONVERTING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
+export type TranscriptionStatus = (typeof TRANSCRIPTION_STATUSES)[number];
+
+/** The statuses a transcription never leaves (docs/decisions/0001-transcription-states.md). */
+export const FINAL_TRANSCRIPTION_STATUSES: readonly TranscriptionStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED'];
+
+/** transcription_model values a client may ask for at upload. */
+export const TRANSCRIPTION_MODELS = ['default', 'diarization-high'] as const;
+export type TranscriptionModel = (typeof TRANSCRIPTION_MODELS)[number];
