@@ -3,6 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../../src-shared/error-codes.js';
+import { EngineError } from '../domain/engine-error.js';
+import { engineErrorToAppError } from './engine-errors.js';
 import { AppError, errors } from './errors.js';
 
 interface ValidationIssue {
@@ -27,6 +29,7 @@ function describeValidation(context: string | undefined, issues: ValidationIssue
 
 function toAppError(error: FastifyError & { validation?: ValidationIssue[]; validationContext?: string }): AppError | null {
   if (error instanceof AppError) return error;
+  if (error instanceof EngineError) return engineErrorToAppError(error);
   if (error.validation) {
     if (error.validationContext === 'querystring' && error.validation.some((v) => v.instancePath === '/page')) {
       return errors.invalidPage('page');

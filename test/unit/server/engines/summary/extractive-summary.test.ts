@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SummaryDetails } from '../../../../../src-shared/analysis.js';
-import { ExtractiveSummaryEngine, formatSummaryText, textRank } from '../../../../../src-server/engines/summary/extractive-summary.js';
+import { ExtractiveSummaryEngine } from '../../../../../src-server/engines/summary/extractive-summary.js';
+import { formatSummaryText } from '../../../../../src-server/engines/summary/summary-text.js';
+import { textRank } from '../../../../../src-server/engines/summary/textrank.js';
 import {
   japaneseMeeting,
   meetingDocument,
