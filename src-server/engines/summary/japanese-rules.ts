@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { IpadicFeatures, Tokenizer } from 'kuromoji';
 import type { TranscriptDocument, TranscriptSegment } from '../../../src-shared/transcript-document.js';
 import { JA_DATE, pickDue } from './dates.js';
-import { stripMarkup, throwIfAborted, type DateMention, type DocumentContext, type Found, type LanguageRules, type TextUnit } from './text-units.js';
+import { stripMarkup, throwIfAborted, type DateMention, type Found, type LanguageRules, type TextUnit } from './text-units.js';
 
 const require = createRequire(import.meta.url);
 

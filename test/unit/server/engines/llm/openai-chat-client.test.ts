@@ -114,9 +114,9 @@ describe('OpenAiChatClient', () => {
   it('reports an unreachable server and an answer that is not a chat completion', async () => {
     const s = await serve(() => ({ raw: '<html>nginx</html>' }));
     const client = new OpenAiChatClient({ baseUrl: s.baseUrl, model: 'm', maxRetries: 0 });
-    await expect(client.complete(hello)).rejects.toMatchObject({ kind: 'invalid_response', message: expect.stringContaining('not JSON') });
+    await expect(client.complete(hello)).rejects.toMatchObject({ kind: 'unavailable', cause: { kind: 'invalid_response' }, detail: expect.stringContaining('not JSON') });
     const down = new OpenAiChatClient({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0 });
-    await expect(down.complete(hello)).rejects.toMatchObject({ kind: 'network', message: expect.stringContaining('Could not reach the LLM server') });
+    await expect(down.complete(hello)).rejects.toMatchObject({ kind: 'transient', cause: { kind: 'network' }, detail: expect.stringContaining('Could not reach the LLM server') });
   });
 });
 
