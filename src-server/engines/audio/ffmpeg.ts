@@ -188,7 +188,7 @@ export async function decodeToPcm(inputPath: string, outputPath: string, options
     if (res.code !== 0) {
       // Killed by a signal we did not send (OOM killer...) or a machine problem: retryable.
       if (res.signal || TRANSIENT.test(reason)) {
-        throw new EngineError('transient', 'The audio could not be decoded because of a problem on the server; it will be tried again.', {
+        throw new EngineError('transient', 'The audio could not be decoded because of a problem on the server. Try again later.', {
           detail: `ffmpeg failed (${res.signal ?? reason})`,
         });
       }

@@ -84,10 +84,10 @@ const USER_FACING: Record<LlmErrorKind, { kind: EngineErrorKind; message: string
   not_found: { kind: 'unavailable', message: 'The language model service is not set up correctly on this server. An administrator needs to check its address and model.' },
   bad_request: { kind: 'bad-input', message: 'The language model service refused this request.' },
   context_length: { kind: 'bad-input', message: 'The transcript is too long for the language model.' },
-  rate_limit: { kind: 'transient', message: 'The language model service is busy; it will be tried again.' },
-  server: { kind: 'transient', message: 'The language model service failed; it will be tried again.' },
-  timeout: { kind: 'transient', message: 'The language model service did not answer in time; it will be tried again.' },
-  network: { kind: 'transient', message: 'The language model service could not be reached; it will be tried again.' },
+  rate_limit: { kind: 'transient', message: 'The language model service is busy. Try again later.' },
+  server: { kind: 'transient', message: 'The language model service failed. Try again later.' },
+  timeout: { kind: 'transient', message: 'The language model service did not answer in time. Try again later.' },
+  network: { kind: 'transient', message: 'The language model service could not be reached. Try again later.' },
   invalid_response: { kind: 'unavailable', message: 'The language model gave an answer this server cannot use. An administrator may need to choose another model.' },
 };
 

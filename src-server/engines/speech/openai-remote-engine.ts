@@ -122,12 +122,12 @@ export class OpenAiRemoteEngine implements SpeechEngine {
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       if (timeout.aborted) {
-        throw new EngineError('transient', 'The remote speech service did not answer in time; it will be tried again.', {
+        throw new EngineError('transient', 'The remote speech service did not answer in time. Try again later.', {
           detail: `${host} did not answer within ${Math.round(this.timeoutMs / 1000)} s`,
         });
       }
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new EngineError('transient', 'The remote speech service could not be reached; it will be tried again.', {
+      throw new EngineError('transient', 'The remote speech service could not be reached. Try again later.', {
         detail: `${host} could not be reached (${cause?.code ?? cause?.message ?? (error as Error).message})`,
         cause: error,
       });
@@ -138,7 +138,7 @@ export class OpenAiRemoteEngine implements SpeechEngine {
     try {
       json = JSON.parse(body) as VerboseJson;
     } catch {
-      throw new EngineError('transient', 'The remote speech service answered with something unreadable; it will be tried again.', {
+      throw new EngineError('transient', 'The remote speech service answered with something unreadable. Try again later.', {
         detail: `${host} answered with something other than JSON (${body.slice(0, 120)})`,
       });
     }
@@ -166,7 +166,7 @@ function responseError(status: number, host: string, body: string): EngineError 
     });
   }
   if (status === 408 || status === 429 || status >= 500) {
-    return new EngineError('transient', `The remote speech service is busy or failing (HTTP ${status}); it will be tried again.`, { detail });
+    return new EngineError('transient', `The remote speech service is busy or failing (HTTP ${status}). Try again later.`, { detail });
   }
   return new EngineError('bad-input', `The remote speech service refused this audio or request (HTTP ${status}).`, { detail });
 }

@@ -87,7 +87,7 @@ describe('SqliteJobQueue', () => {
       maxAttempts: 3,
       handle: async (_p, { attempt }) => {
         attempts.push(attempt);
-        if (attempt < 3) throw new EngineError('transient', 'The speech service is busy; it will be tried again.');
+        if (attempt < 3) throw new EngineError('transient', 'The speech service is busy. Try again later.');
         done.resolve();
       },
     });
