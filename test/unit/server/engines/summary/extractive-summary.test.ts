@@ -164,6 +164,7 @@ describe('ExtractiveSummaryEngine', () => {
   it('refuses languages it has no rules for, and stops when cancelled', async () => {
     expect(engine.languages).toEqual(['en', 'ja']);
     await expect(run(standupUnpunctuated.document, 'fr')).rejects.toThrow('handles en, ja, not "fr"');
+    await expect(run(standupUnpunctuated.document, 'fr')).rejects.toMatchObject({ kind: 'unsupported', field: 'language' });
     const controller = new AbortController();
     controller.abort(new Error('cancelled'));
     await expect(run(standupUnpunctuated.document, 'en', controller.signal)).rejects.toThrow('cancelled');
