@@ -25,7 +25,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Binding, Handle, TranscribeDetailedResult, TranscribeParams } from 'smart-whisper';
-import { EngineError } from '../../domain/engine-error.js';
+import { EngineError, operatorMessage } from '../../domain/engine-error.js';
 import { SAMPLE_RATE } from '../audio/ffmpeg.js';
 import { readPcmRange } from '../audio/pcm-file.js';
 import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine, SpeechEngineCapabilities } from './speech-engine.js';
@@ -196,7 +196,7 @@ export class WhisperEngine implements SpeechEngine {
         detail: `model ${name} (${file}, ${info.multilingual ? 'multilingual' : 'English only'}, ${this.threads} thread${this.threads > 1 ? 's' : ''})`,
       };
     } catch (error) {
-      return { usable: false, reason: (error as Error).message, detail: null };
+      return { usable: false, reason: operatorMessage(error), detail: null };
     }
   }
 
