@@ -43,7 +43,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
     bodyLimit: 8 * 1024 * 1024,
-    trustProxy: ctx.config.publicUrl === null ? false : true,
+    trustProxy: ctx.config.server.publicUrl === null ? false : true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validators());

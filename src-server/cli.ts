@@ -1,11 +1,14 @@
 // kikitori-server command line: serve, keys, engines, models.
+// The one place that reads the process environment: each command hands its flags and the environment
+// to loadConfig() and passes the typed sections on.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import pino from 'pino';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, redactConfig, settingForFlag, type ConfigFlags, type ServerConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { SqliteKeyRepository } from './db/key-repository.js';
+import { isEngineError } from './domain/engine-error.js';
 import { createRuntime } from './server-runtime.js';
 import { createEngineRegistry, describeEngines } from './engines/engine-setup.js';
 import {
@@ -13,27 +16,35 @@ import {
   findWhisperModel,
   formatModelSize,
   howToGetModel,
-  ModelDownloadError,
   presentWhisperModels,
   unknownModelMessage,
   verifyWhisperModel,
   WHISPER_MODELS,
   whisperModelsDir,
-} from './engines/speech/whisper-models.js';
+} from './engines/speech/whisper-catalogue.js';
 
 const program = new Command('kikitori-server').description('Self-hostable Transcription and Dictionary API server').showHelpAfterError();
 
-const dataDirOption = () => new Option('--data-dir <dir>', 'where everything is stored (KIKITORI_DATA_DIR)');
+// Commands pass only their configuration flags: other options (keys create --role) are not settings.
+const configOf = (flags: ConfigFlags): ServerConfig => loadConfig(flags, process.env);
+
+/** A flag declared by the configuration schema, described from it. */
+const configOption = (flag: string, value: string) => {
+  const setting = settingForFlag(flag);
+  return new Option(`${flag} <${value}>`, `${setting.description} (${setting.env})`);
+};
+const dataDirOption = () => configOption('--data-dir', 'dir');
 
 program
   .command('serve')
   .description('start the HTTP server; prints its URL when ready')
-  .option('--host <host>', 'interface to listen on (KIKITORI_HOST)')
-  .option('--port <port>', 'port to listen on; 0 picks a free one (KIKITORI_PORT)')
+  .addOption(configOption('--host', 'host'))
+  .addOption(configOption('--port', 'port'))
   .addOption(dataDirOption())
   .action(async (options: { host?: string; port?: string; dataDir?: string }) => {
-    const config = loadConfig(options);
-    const logger = pino({ level: config.logLevel });
+    const config = configOf({ host: options.host, port: options.port, dataDir: options.dataDir });
+    const logger = pino({ level: config.log.level });
+    logger.debug({ config: redactConfig(config) }, 'configuration');
     const runtime = await createRuntime(config, { logger });
     const url = await runtime.listen();
     // The URL alone on stdout: scripts and the desktop app wait for this line.
@@ -66,7 +77,7 @@ keys
   .option('--user-name <name>', 'display name of the user')
   .option('--role <role>', 'role to grant, e.g. DELETE (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
   .action(async (options: { dataDir?: string; team: string; user: string; userName?: string; role: string[] }) => {
-    const db = openDatabase(loadConfig({ dataDir: options.dataDir }).dataDir);
+    const db = openDatabase(configOf({ dataDir: options.dataDir }).dataDir);
     const { key, info } = await new SqliteKeyRepository(db).create({
       teamId: options.team,
       userId: options.user,
@@ -86,7 +97,7 @@ keys
   .option('--team <team>', 'only this team')
   .option('--json', 'print JSON')
   .action(async (options: { dataDir?: string; team?: string; json?: boolean }) => {
-    const db = openDatabase(loadConfig({ dataDir: options.dataDir }).dataDir);
+    const db = openDatabase(configOf({ dataDir: options.dataDir }).dataDir);
     const list = await new SqliteKeyRepository(db).list(options.team);
     db.close();
     if (options.json) {
@@ -106,7 +117,7 @@ keys
   .addOption(dataDirOption())
   .argument('<key-id-or-prefix>')
   .action(async (id: string, options: { dataDir?: string }) => {
-    const db = openDatabase(loadConfig({ dataDir: options.dataDir }).dataDir);
+    const db = openDatabase(configOf({ dataDir: options.dataDir }).dataDir);
     const revoked = await new SqliteKeyRepository(db).revoke(id);
     db.close();
     if (!revoked) {
@@ -123,8 +134,9 @@ program
   .addOption(dataDirOption())
   .option('--json', 'print JSON')
   .action(async (options: { dataDir?: string; json?: boolean }) => {
-    const registry = createEngineRegistry(process.env, { dataDir: loadConfig({ dataDir: options.dataDir }).dataDir });
-    const reports = await describeEngines(registry);
+    const config = configOf({ dataDir: options.dataDir });
+    const registry = createEngineRegistry(config.engines, { dataDir: config.dataDir });
+    const reports = await describeEngines(registry, config.engines);
     if (options.json) {
       process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
       return;
@@ -153,7 +165,7 @@ models
   .description('list the official whisper models and which are downloaded')
   .addOption(dataDirOption())
   .action((options: { dataDir?: string }) => {
-    const dir = whisperModelsDir(loadConfig({ dataDir: options.dataDir }).dataDir);
+    const dir = whisperModelsDir(configOf({ dataDir: options.dataDir }).dataDir);
     process.stdout.write(`Models directory: ${dir}\n`);
     for (const m of WHISPER_MODELS) {
       let state = '-';
@@ -173,11 +185,12 @@ models
   .argument('<name>', 'model name, e.g. base, small, large-v3 (see `models list`)')
   .addOption(dataDirOption())
   .action(async (name: string, options: { dataDir?: string }) => {
-    const dataDir = loadConfig({ dataDir: options.dataDir }).dataDir;
+    const config = configOf({ dataDir: options.dataDir });
     let lastPercent = -1;
     try {
       const { path: file, bytes } = await downloadWhisperModel(name, {
-        dataDir,
+        dataDir: config.dataDir,
+        baseUrl: config.models.baseUrl,
         onProgress: (received, total) => {
           const percent = Math.floor((received / total) * 100);
           if (percent >= lastPercent + 5 && process.stderr.isTTY) {
@@ -190,7 +203,7 @@ models
       process.stdout.write(`Downloaded and verified ${file} (${bytes} bytes). Use it with KIKITORI_ENGINE_DEFAULT=whisper.\n`);
     } catch (error) {
       if (lastPercent >= 0) process.stderr.write('\n');
-      if (!(error instanceof ModelDownloadError)) throw error;
+      if (!isEngineError(error)) throw error;
       process.stderr.write(`${error.message}\n`);
       process.exitCode = 1;
     }
@@ -202,7 +215,7 @@ models
   .argument('[name]', 'model name')
   .addOption(dataDirOption())
   .action(async (name: string | undefined, options: { dataDir?: string }) => {
-    const dataDir = loadConfig({ dataDir: options.dataDir }).dataDir;
+    const dataDir = configOf({ dataDir: options.dataDir }).dataDir;
     if (name !== undefined && !findWhisperModel(name)) {
       process.stderr.write(`${unknownModelMessage(name)}\n`);
       process.exitCode = 1;

@@ -42,20 +42,18 @@ export interface RuntimeOptions {
   /** How often tickets never uploaded are checked for expiry. */
   sweepIntervalMs?: number;
   retryBaseMs?: number;
-  /** Engine settings are read from here (default: process.env). */
-  env?: Record<string, string | undefined>;
 }
 
 export async function createRuntime(config: ServerConfig, options: RuntimeOptions = {}): Promise<ServerRuntime> {
-  const logger = options.logger ?? pino({ level: config.logLevel });
+  const logger = options.logger ?? pino({ level: config.log.level });
   const db = openDatabase(config.dataDir);
   const storage = new FileSystemStorage(path.join(config.dataDir, 'storage'));
   const transcriptions = new SqliteTranscriptionRepository(db);
   const dictionaries = new SqliteDictionaryRepository(db);
-  const queue = new SqliteJobQueue(db, { staleAfterMs: config.jobStaleAfterMs, logger, retryBaseMs: options.retryBaseMs });
-  const service = new TranscriptionService(transcriptions, dictionaries, storage, queue, config.uploadUrlTtlSeconds);
-  const engines = options.engines ?? createEngineRegistry(options.env ?? process.env, { dataDir: config.dataDir, logger });
-  const analysisEngines = options.analysisEngines ?? createAnalysisEngines(options.env ?? process.env);
+  const queue = new SqliteJobQueue(db, { staleAfterMs: config.jobs.staleAfterMs, logger, retryBaseMs: options.retryBaseMs });
+  const service = new TranscriptionService(transcriptions, dictionaries, storage, queue, config.uploads.urlTtlSeconds);
+  const engines = options.engines ?? createEngineRegistry(config.engines, { dataDir: config.dataDir, logger });
+  const analysisEngines = options.analysisEngines ?? createAnalysisEngines(config.analysis);
   const analyses = new SqliteAnalysisRepository(db);
   const ctx: AppContext = {
     config,
@@ -67,7 +65,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     service,
     storage,
     queue,
-    signer: new UrlSigner(loadSigningSecret(config.dataDir)),
+    signer: new UrlSigner(loadSigningSecret(config.dataDir, config.signing)),
     engines,
     analyses,
     analysisService: new AnalysisService(analyses, analysisEngines, queue),
@@ -75,7 +73,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   };
   queue.work('transcribe', {
     ...transcribeJob({ transcriptions, dictionaries, service, storage, engines, workDir: path.join(config.dataDir, 'work') }),
-    concurrency: config.jobConcurrency,
+    concurrency: config.jobs.concurrency,
   });
   const analysisDeps = { transcriptions, analyses, service, engines: analysisEngines };
   // Analyses are short; two at once keeps a summary from waiting behind a long translation.
@@ -99,7 +97,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       await queue.start();
       await sweepExpired();
       sweep = setInterval(sweepExpired, options.sweepIntervalMs ?? 60_000);
-      return app.listen({ host: config.host, port: config.port });
+      return app.listen({ host: config.server.host, port: config.server.port });
     },
     async close() {
       if (sweep) clearInterval(sweep);

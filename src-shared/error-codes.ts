@@ -42,15 +42,5 @@ export const ErrorCode = {
 
 export type ErrorCodeName = keyof typeof ErrorCode;
 
-/** The spec's error body (section 2.10). */
-export interface ErrorBody {
-  error_id: string;
-  error_code: number;
-  error_message: string;
-  /**
-   * Extension: where the bad input is, as a dot-separated path inside the body, query or path
-   * parameters ("num_speakers", "words.0.reading"). Clients show the error next to that field; they
-   * never parse error_message.
-   */
-  field?: string;
-}
+/** The spec's error body (section 2.10), with the `field` extension; declared in the HTTP contract. */
+export type { ErrorBody } from './api/common.js';

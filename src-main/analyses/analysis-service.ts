@@ -1,6 +1,7 @@
 // Summary, emotion and translation: requested on the server, read into the cache (and the search
 // index), readable offline once read.
 import type { ApiSummaryResult, ApiTranslationResult } from '../../src-shared/api-types.js';
+import { ErrorCode } from '../../src-shared/error-codes.js';
 import type { AnalysisKind, AnalysisView } from '../../src-shared/ipc-contract.js';
 import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
@@ -55,7 +56,7 @@ export class AnalysisService {
       result =
         kind === 'summary' ? await client.getSummary(id) : kind === 'emotion' ? await client.getEmotion(id) : await client.getTranslation(id, language ?? undefined);
     } catch (error) {
-      if (error instanceof ApiError && error.error.code === 'not-found' && error.errorCode !== 4041) return null;
+      if (error instanceof ApiError && error.error.code === 'not-found' && error.errorCode !== ErrorCode.TRANSCRIPTION_NOT_FOUND) return null;
       throw error;
     }
     const resolvedLanguage = kind === 'translation' ? ((result as ApiTranslationResult).language ?? language) : null;

@@ -27,6 +27,12 @@ import type {
   ApiWord,
   ApiWordCreate,
 } from '../../src-shared/api-types.js';
+// Methods and paths come from the HTTP contract, as the server's routes do.
+import * as analyses from '../../src-shared/api/analyses.js';
+import { requestLine } from '../../src-shared/api/common.js';
+import * as dictionaries from '../../src-shared/api/dictionaries.js';
+import * as transcriptions from '../../src-shared/api/transcriptions.js';
+import { ErrorCode } from '../../src-shared/error-codes.js';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
 import { ApiError, cancelledError, errorFromResponse, isRetryable, offlineError, unavailableError, type ApiResource } from './api-errors.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -76,8 +82,6 @@ interface RequestSpec {
   signal?: AbortSignal;
 }
 
-const seg = encodeURIComponent;
-
 export class ApiClient {
   private readonly policy: RetryPolicy;
   private readonly timeoutMs: number;
@@ -91,16 +95,16 @@ export class ApiClient {
 
   /** A ticket is cheap and an unused one expires on its own, so a retried request is harmless. */
   requestUpload(body: ApiUploadRequest, o: CallOptions = {}): Promise<ApiUploadTicket> {
-    return this.json({ method: 'POST', path: '/api/v1/transcriptions/upload', body, resource: 'upload', idempotent: true, ...o });
+    return this.json({ ...requestLine(transcriptions.uploadTranscription, {}), body, resource: 'upload', idempotent: true, ...o });
   }
 
   /** Idempotent on the server while queued or running (docs/decisions/0001). */
   transcribe(id: string, o: CallOptions = {}): Promise<ApiTranscription> {
-    return this.json({ method: 'POST', path: `/api/v1/transcriptions/${seg(id)}/transcribe`, resource: 'transcription', idempotent: true, ...o });
+    return this.json({ ...requestLine(transcriptions.transcribeTranscription, { transcription_id: id }), resource: 'transcription', idempotent: true, ...o });
   }
 
   listTranscriptions(page = 1, o: CallOptions = {}): Promise<ApiTranscription[]> {
-    return this.json({ method: 'GET', path: '/api/v1/transcriptions', query: { page }, resource: 'transcription', idempotent: true, ...o });
+    return this.json({ ...requestLine(transcriptions.listTranscriptions, {}), query: { page }, resource: 'transcription', idempotent: true, ...o });
   }
 
   /** Every page, newest first. */
@@ -109,19 +113,19 @@ export class ApiClient {
   }
 
   getTranscription(id: string, o: CallOptions = {}): Promise<ApiTranscription> {
-    return this.json({ method: 'GET', path: `/api/v1/transcriptions/${seg(id)}`, resource: 'transcription', idempotent: true, ...o });
+    return this.json({ ...requestLine(transcriptions.getTranscription, { transcription_id: id }), resource: 'transcription', idempotent: true, ...o });
   }
 
   async deleteTranscription(id: string, o: CallOptions = {}): Promise<void> {
-    await this.send({ method: 'DELETE', path: `/api/v1/transcriptions/${seg(id)}`, resource: 'transcription', idempotent: true, ...o });
+    await this.send({ ...requestLine(transcriptions.deleteTranscription, { transcription_id: id }), resource: 'transcription', idempotent: true, ...o });
   }
 
   /** The corrected text, or null when none has been saved (404 REVIEW_NOT_FOUND). */
   async getReview(id: string, o: CallOptions = {}): Promise<ApiReview | null> {
     try {
-      return await this.json<ApiReview>({ method: 'GET', path: `/api/v1/transcriptions/${seg(id)}/review`, resource: 'review', idempotent: true, ...o });
+      return await this.json<ApiReview>({ ...requestLine(transcriptions.getReview, { transcription_id: id }), resource: 'review', idempotent: true, ...o });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404 && error.errorCode === 4045) return null;
+      if (error instanceof ApiError && error.status === 404 && error.errorCode === ErrorCode.REVIEW_NOT_FOUND) return null;
       throw error;
     }
   }
@@ -129,8 +133,7 @@ export class ApiClient {
   /** Replaces the whole corrected text; repeating it is harmless. */
   saveReview(id: string, reviewedText: string, o: CallOptions = {}): Promise<ApiReview> {
     return this.json({
-      method: 'POST',
-      path: `/api/v1/transcriptions/${seg(id)}/review`,
+      ...requestLine(transcriptions.saveReview, { transcription_id: id }),
       body: { reviewed_text: reviewedText },
       resource: 'transcription',
       idempotent: true,
@@ -140,25 +143,24 @@ export class ApiClient {
 
   // Posting an analysis again re-runs it (docs/decisions/0006): a retry only restarts the same work.
   requestSummary(id: string, o: CallOptions = {}): Promise<ApiAsyncAck> {
-    return this.json({ method: 'POST', path: `/api/v1/transcriptions/${seg(id)}/summary`, resource: 'transcription', idempotent: true, ...o });
+    return this.json({ ...requestLine(analyses.requestSummary, { transcription_id: id }), resource: 'transcription', idempotent: true, ...o });
   }
 
   getSummary(id: string, o: CallOptions = {}): Promise<ApiSummaryResult> {
-    return this.json({ method: 'GET', path: `/api/v1/transcriptions/${seg(id)}/summary`, resource: 'analysis', idempotent: true, ...o });
+    return this.json({ ...requestLine(analyses.getSummary, { transcription_id: id }), resource: 'analysis', idempotent: true, ...o });
   }
 
   requestEmotion(id: string, o: CallOptions = {}): Promise<ApiAsyncAck> {
-    return this.json({ method: 'POST', path: `/api/v1/transcriptions/${seg(id)}/emotion`, resource: 'transcription', idempotent: true, ...o });
+    return this.json({ ...requestLine(analyses.requestEmotion, { transcription_id: id }), resource: 'transcription', idempotent: true, ...o });
   }
 
   getEmotion(id: string, o: CallOptions = {}): Promise<ApiEmotionResult> {
-    return this.json({ method: 'GET', path: `/api/v1/transcriptions/${seg(id)}/emotion`, resource: 'analysis', idempotent: true, ...o });
+    return this.json({ ...requestLine(analyses.getEmotion, { transcription_id: id }), resource: 'analysis', idempotent: true, ...o });
   }
 
   requestTranslation(id: string, language: string, o: CallOptions = {}): Promise<ApiAsyncAck> {
     return this.json({
-      method: 'POST',
-      path: `/api/v1/transcriptions/${seg(id)}/translate`,
+      ...requestLine(analyses.requestTranslation, { transcription_id: id }),
       body: { language },
       resource: 'transcription',
       idempotent: true,
@@ -169,8 +171,7 @@ export class ApiClient {
   /** Without `language`: the most recently requested translation. */
   getTranslation(id: string, language?: string, o: CallOptions = {}): Promise<ApiTranslationResult> {
     return this.json({
-      method: 'GET',
-      path: `/api/v1/transcriptions/${seg(id)}/translate`,
+      ...requestLine(analyses.getTranslation, { transcription_id: id }),
       query: { language },
       resource: 'analysis',
       idempotent: true,
@@ -285,7 +286,7 @@ export class ApiClient {
   // ---------- dictionaries (4.2) ----------
 
   listDictionaries(page = 1, o: CallOptions = {}): Promise<ApiDictionaryListItem[]> {
-    return this.json({ method: 'GET', path: '/api/v1/dictionaries', query: { page }, resource: 'dictionary', idempotent: true, ...o });
+    return this.json({ ...requestLine(dictionaries.listDictionaries, {}), query: { page }, resource: 'dictionary', idempotent: true, ...o });
   }
 
   listAllDictionaries(o: CallOptions = {}): Promise<ApiDictionaryListItem[]> {
@@ -294,29 +295,28 @@ export class ApiClient {
 
   // Creating operations are not idempotent: they are retried only when the request surely never arrived.
   createDictionary(body: ApiDictionaryCreate, o: CallOptions = {}): Promise<ApiDictionary> {
-    return this.json({ method: 'POST', path: '/api/v1/dictionaries', body, resource: 'dictionary', idempotent: false, ...o });
+    return this.json({ ...requestLine(dictionaries.createDictionary, {}), body, resource: 'dictionary', idempotent: false, ...o });
   }
 
   getDictionary(id: string, o: CallOptions = {}): Promise<ApiDictionary> {
-    return this.json({ method: 'GET', path: `/api/v1/dictionaries/${seg(id)}`, resource: 'dictionary', idempotent: true, ...o });
+    return this.json({ ...requestLine(dictionaries.getDictionary, { dictionary_id: id }), resource: 'dictionary', idempotent: true, ...o });
   }
 
   updateDictionary(id: string, body: ApiDictionaryUpdate, o: CallOptions = {}): Promise<ApiDictionary> {
-    return this.json({ method: 'PATCH', path: `/api/v1/dictionaries/${seg(id)}`, body, resource: 'dictionary', idempotent: true, ...o });
+    return this.json({ ...requestLine(dictionaries.updateDictionary, { dictionary_id: id }), body, resource: 'dictionary', idempotent: true, ...o });
   }
 
   async deleteDictionary(id: string, o: CallOptions = {}): Promise<void> {
-    await this.send({ method: 'DELETE', path: `/api/v1/dictionaries/${seg(id)}`, resource: 'dictionary', idempotent: true, ...o });
+    await this.send({ ...requestLine(dictionaries.deleteDictionary, { dictionary_id: id }), resource: 'dictionary', idempotent: true, ...o });
   }
 
   addWord(dictionaryId: string, word: ApiWordCreate, o: CallOptions = {}): Promise<ApiWord> {
-    return this.json({ method: 'POST', path: `/api/v1/dictionaries/${seg(dictionaryId)}/words`, body: word, resource: 'dictionary', idempotent: false, ...o });
+    return this.json({ ...requestLine(dictionaries.wordOperations.create, { dictionary_id: dictionaryId }), body: word, resource: 'dictionary', idempotent: false, ...o });
   }
 
   addWords(dictionaryId: string, words: ApiWordCreate[], o: CallOptions = {}): Promise<ApiWord[]> {
     return this.json({
-      method: 'POST',
-      path: `/api/v1/dictionaries/${seg(dictionaryId)}/words/bulk`,
+      ...requestLine(dictionaries.wordOperations.bulkCreate, { dictionary_id: dictionaryId }),
       body: words,
       resource: 'dictionary',
       idempotent: false,
@@ -325,17 +325,16 @@ export class ApiClient {
   }
 
   getWord(dictionaryId: string, wordId: string, o: CallOptions = {}): Promise<ApiWord> {
-    return this.json({ method: 'GET', path: `/api/v1/dictionaries/${seg(dictionaryId)}/words/${seg(wordId)}`, resource: 'word', idempotent: true, ...o });
+    return this.json({ ...requestLine(dictionaries.wordOperations.get, { dictionary_id: dictionaryId, word_id: wordId }), resource: 'word', idempotent: true, ...o });
   }
 
   async deleteWord(dictionaryId: string, wordId: string, o: CallOptions = {}): Promise<void> {
-    await this.send({ method: 'DELETE', path: `/api/v1/dictionaries/${seg(dictionaryId)}/words/${seg(wordId)}`, resource: 'word', idempotent: true, ...o });
+    await this.send({ ...requestLine(dictionaries.wordOperations.remove, { dictionary_id: dictionaryId, word_id: wordId }), resource: 'word', idempotent: true, ...o });
   }
 
   addBlacklistWord(dictionaryId: string, entry: ApiBlacklistWordCreate, o: CallOptions = {}): Promise<ApiBlacklistWord> {
     return this.json({
-      method: 'POST',
-      path: `/api/v1/dictionaries/${seg(dictionaryId)}/blacklist_words`,
+      ...requestLine(dictionaries.blacklistWordOperations.create, { dictionary_id: dictionaryId }),
       body: entry,
       resource: 'dictionary',
       idempotent: false,
@@ -345,8 +344,7 @@ export class ApiClient {
 
   addBlacklistWords(dictionaryId: string, entries: ApiBlacklistWordCreate[], o: CallOptions = {}): Promise<ApiBlacklistWord[]> {
     return this.json({
-      method: 'POST',
-      path: `/api/v1/dictionaries/${seg(dictionaryId)}/blacklist_words/bulk`,
+      ...requestLine(dictionaries.blacklistWordOperations.bulkCreate, { dictionary_id: dictionaryId }),
       body: entries,
       resource: 'dictionary',
       idempotent: false,
@@ -356,8 +354,7 @@ export class ApiClient {
 
   getBlacklistWord(dictionaryId: string, id: string, o: CallOptions = {}): Promise<ApiBlacklistWord> {
     return this.json({
-      method: 'GET',
-      path: `/api/v1/dictionaries/${seg(dictionaryId)}/blacklist_words/${seg(id)}`,
+      ...requestLine(dictionaries.blacklistWordOperations.get, { dictionary_id: dictionaryId, blacklist_word_id: id }),
       resource: 'replacement',
       idempotent: true,
       ...o,
@@ -366,8 +363,7 @@ export class ApiClient {
 
   async deleteBlacklistWord(dictionaryId: string, id: string, o: CallOptions = {}): Promise<void> {
     await this.send({
-      method: 'DELETE',
-      path: `/api/v1/dictionaries/${seg(dictionaryId)}/blacklist_words/${seg(id)}`,
+      ...requestLine(dictionaries.blacklistWordOperations.remove, { dictionary_id: dictionaryId, blacklist_word_id: id }),
       resource: 'replacement',
       idempotent: true,
       ...o,

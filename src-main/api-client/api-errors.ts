@@ -56,18 +56,15 @@ const CONTRACT_FIELDS: Record<string, string> = {
   page: 'page',
 };
 
-/** The request field a validation message names, in the contract's spelling; undefined when it names none. */
-export function fieldFromMessage(message: string): string | undefined {
-  // kikitori-server: `field "words.0.word" must ...`, `missing required field "filename"`, `unknown field "x"`.
-  const quoted = message.match(/(?:field|parameter) "([^"]+)"/);
-  if (quoted) {
-    const [head = '', ...rest] = quoted[1]!.split('.');
-    return [CONTRACT_FIELDS[head] ?? head, ...rest].join('.');
-  }
-  // `language: xx is not an ISO 639-1 code`, `min_speakers (3) must not be ...`, `language must be ...`.
-  const leading = message.match(/^([a-z_]+)(?=:|\s+\(|\s+must\b)/);
-  if (leading && CONTRACT_FIELDS[leading[1]!]) return CONTRACT_FIELDS[leading[1]!];
-  return undefined;
+/**
+ * The body's `field` ("num_speakers", "words.0.reading") in the contract's spelling ("numSpeakers",
+ * "words.0.reading"); undefined when the server named none. Never guessed from error_message: servers
+ * word their messages as they like.
+ */
+function contractField(field: string | undefined): string | undefined {
+  if (!field) return undefined;
+  const [head = '', ...rest] = field.split('.');
+  return [CONTRACT_FIELDS[head] ?? head, ...rest].join('.');
 }
 
 const NOT_FOUND: Record<ApiResource, string> = {
@@ -93,8 +90,9 @@ export function errorFromResponse(status: number, body: unknown, resource: ApiRe
   const serverMessage = parsed?.error_message ?? null;
   const errorCode = typeof parsed?.error_code === 'number' ? parsed.error_code : null;
   const errorId = typeof parsed?.error_id === 'string' ? parsed.error_id : undefined;
-  const make = (code: IpcErrorCode, message: string, field?: string) =>
-    new ApiError({ code, message, ...(field ? { field } : {}), ...(errorId ? { errorId } : {}) }, status, errorCode, serverMessage);
+  const field = contractField(typeof parsed?.field === 'string' ? parsed.field : undefined);
+  const make = (code: IpcErrorCode, message: string, at?: string) =>
+    new ApiError({ code, message, ...(at ? { field: at } : {}), ...(errorId ? { errorId } : {}) }, status, errorCode, serverMessage);
 
   if (status === 401) return make('unauthorized', UNAUTHORIZED_MESSAGE);
   if (status === 403) {
@@ -142,12 +140,15 @@ export function errorFromResponse(status: number, body: unknown, resource: ApiRe
     return make('too-large', serverMessage ? `The file is too large for the server. ${serverMessage}` : 'The file is too large for the server.');
   }
   if (status === 400 && (errorCode === ErrorCode.UNSUPPORTED_LANGUAGE || errorCode === ErrorCode.UNSUPPORTED_OPTION)) {
-    const message = serverMessage ?? 'The server cannot honour this language or option.';
-    return make('unsupported', message, fieldFromMessage(message) ?? (errorCode === ErrorCode.UNSUPPORTED_LANGUAGE ? 'language' : undefined));
+    // The code alone says a language was refused, for servers that do not send `field`.
+    return make(
+      'unsupported',
+      serverMessage ?? 'The server cannot honour this language or option.',
+      field ?? (errorCode === ErrorCode.UNSUPPORTED_LANGUAGE ? 'language' : undefined),
+    );
   }
   if (status === 400 || status === 422) {
-    const message = serverMessage ?? 'The server refused the request as invalid.';
-    return make('validation', message, fieldFromMessage(message));
+    return make('validation', serverMessage ?? 'The server refused the request as invalid.', field);
   }
   if (status >= 500) {
     return make(

@@ -1,8 +1,10 @@
 // Records as the domain sees them, independent of the storage engine.
 import { randomUUID } from 'node:crypto';
 
-export type TranscriptionStatus = 'IN_PROGRESS' | 'CONVERTING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
-export const ENDED_STATUSES: readonly TranscriptionStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED'];
+import { FINAL_TRANSCRIPTION_STATUSES, type TranscriptionStatus } from '../../src-shared/api/common.js';
+
+export type { TranscriptionStatus };
+export const ENDED_STATUSES = FINAL_TRANSCRIPTION_STATUSES;
 export type UploadStatus = 'PENDING' | 'COMPLETED';
 export type TranscriptionModel = 'default' | 'diarization-high';
 

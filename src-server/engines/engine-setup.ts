@@ -9,7 +9,7 @@
 // `kikitori-server engines` lists everything, on a machine where some engine cannot run.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError } from '../config.js';
+import type { EnginesConfig } from '../config.js';
 import type { TranscriptionModel } from '../domain/records.js';
 import { ConfiguredEngineRegistry, type EngineRegistry, type EngineStatus } from './engine-registry.js';
 import { EmbeddedSpeakerSeparation } from './speakers/embedded-speaker-separation.js';
@@ -19,65 +19,27 @@ import { loadPocketsphinx } from './speech/pocketsphinx-library.js';
 import type { SpeechEngine, SpeechEngineCapabilities } from './speech/speech-engine.js';
 import { WhisperEngine } from './speech/whisper-engine.js';
 
-export const SPEECH_ENGINE_NAMES = ['pocketsphinx', 'whisper', 'remote'] as const;
-export type SpeechEngineName = (typeof SPEECH_ENGINE_NAMES)[number];
-
-type Env = Record<string, string | undefined>;
-
 export interface EngineSetupOptions {
+  /** Where catalogue whisper models live (<dataDir>/models). */
+  dataDir: string;
   /** Where engines report which implementation ran (e.g. Silero or the energy VAD fallback). */
   logger?: { info(message: string): void; warn(message: string): void };
-  /** Where catalogue whisper models live (<dataDir>/models). Defaults to KIKITORI_DATA_DIR or ./kikitori-data. */
-  dataDir?: string;
 }
 
-function positiveInteger(name: string, raw: string | undefined): number | undefined {
-  if (raw === undefined || raw.trim() === '') return undefined;
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) throw new ConfigError(`${name} must be a whole number of 1 or more, got "${raw}"`);
-  return Number(raw);
-}
-
-function engineName(variable: string, raw: string | undefined, fallback: SpeechEngineName): SpeechEngineName {
-  const value = raw?.trim().toLowerCase() || fallback;
-  if (!(SPEECH_ENGINE_NAMES as readonly string[]).includes(value)) {
-    throw new ConfigError(`${variable} must be one of ${SPEECH_ENGINE_NAMES.join(', ')}; got "${raw}"`);
-  }
-  return value as SpeechEngineName;
-}
-
-export function createEngineRegistry(env: Env, options: EngineSetupOptions = {}): EngineRegistry {
-  const dataDir = path.resolve(options.dataDir ?? env.KIKITORI_DATA_DIR ?? './kikitori-data');
-  const defaultEngine = engineName('KIKITORI_ENGINE_DEFAULT', env.KIKITORI_ENGINE_DEFAULT, 'pocketsphinx');
+export function createEngineRegistry(config: EnginesConfig, options: EngineSetupOptions): EngineRegistry {
+  const { logger } = options;
   const engines: SpeechEngine[] = [
     new PocketsphinxEngine({
-      modelDir: env.KIKITORI_POCKETSPHINX_MODEL_DIR,
-      ...(options.logger ? { vadLog: (level: 'info' | 'warn', message: string) => options.logger![level](message) } : {}),
+      modelDir: config.pocketsphinx.modelDir,
+      ...(logger ? { vadLog: (level: 'info' | 'warn', message: string) => logger[level](message) } : {}),
     }),
-    new WhisperEngine({
-      model: env.KIKITORI_WHISPER_MODEL,
-      dataDir,
-      threads: positiveInteger('KIKITORI_WHISPER_THREADS', env.KIKITORI_WHISPER_THREADS),
-      beamSize: positiveInteger('KIKITORI_WHISPER_BEAM_SIZE', env.KIKITORI_WHISPER_BEAM_SIZE),
-    }),
-    new OpenAiRemoteEngine({
-      baseUrl: env.KIKITORI_REMOTE_ASR_BASE_URL,
-      apiKey: env.KIKITORI_REMOTE_ASR_API_KEY,
-      model: env.KIKITORI_REMOTE_ASR_MODEL,
-      languages: env.KIKITORI_REMOTE_ASR_LANGUAGES?.split(',').map((l) => l.trim().toLowerCase()).filter(Boolean),
-      timeoutMs: positiveInteger('KIKITORI_REMOTE_ASR_TIMEOUT_MS', env.KIKITORI_REMOTE_ASR_TIMEOUT_MS),
-    }),
+    new WhisperEngine({ ...config.whisper, dataDir: options.dataDir }),
+    new OpenAiRemoteEngine(config.remote),
   ];
-  const speakerEngine = env.KIKITORI_SPEAKER_ENGINE?.trim().toLowerCase() || 'embedded';
-  if (speakerEngine !== 'embedded' && speakerEngine !== 'none') {
-    throw new ConfigError(`KIKITORI_SPEAKER_ENGINE must be "embedded" or "none"; got "${env.KIKITORI_SPEAKER_ENGINE}"`);
-  }
   return new ConfiguredEngineRegistry(
     engines,
-    {
-      default: defaultEngine,
-      'diarization-high': engineName('KIKITORI_ENGINE_DIARIZATION_HIGH', env.KIKITORI_ENGINE_DIARIZATION_HIGH, defaultEngine),
-    },
-    speakerEngine === 'embedded' ? new EmbeddedSpeakerSeparation() : null,
+    { default: config.default, 'diarization-high': config.diarizationHigh },
+    config.speakers === 'embedded' ? new EmbeddedSpeakerSeparation() : null,
   );
 }
 
@@ -89,13 +51,13 @@ export interface EngineReport extends EngineStatus {
 }
 
 /** Each engine, what it can do, what it serves, and whether it can run on this machine (and why not). */
-export async function describeEngines(registry: EngineRegistry, env: Env = process.env): Promise<EngineReport[]> {
+export async function describeEngines(registry: EngineRegistry, config: EnginesConfig): Promise<EngineReport[]> {
   const models: TranscriptionModel[] = ['default', 'diarization-high'];
   const reports: EngineReport[] = [];
   for (const engine of registry.speechEngines.values()) {
     let status: EngineStatus;
     try {
-      status = await engineStatus(engine, env);
+      status = await engineStatus(engine, config);
     } catch (error) {
       status = { usable: false, reason: (error as Error).message, detail: null };
     }
@@ -115,12 +77,12 @@ export async function describeEngines(registry: EngineRegistry, env: Env = proce
   return reports;
 }
 
-async function engineStatus(engine: SpeechEngine, env: Env): Promise<EngineStatus> {
+async function engineStatus(engine: SpeechEngine, config: EnginesConfig): Promise<EngineStatus> {
   const diagnosable = engine as SpeechEngine & { checkUsable?: () => Promise<EngineStatus> };
   if (typeof diagnosable.checkUsable === 'function') return diagnosable.checkUsable();
   if (engine instanceof PocketsphinxEngine) {
     loadPocketsphinx(); // throws PocketsphinxUnavailableError with the fix
-    const dir = env.KIKITORI_POCKETSPHINX_MODEL_DIR ?? DEFAULT_POCKETSPHINX_MODEL_DIR;
+    const dir = config.pocketsphinx.modelDir ?? DEFAULT_POCKETSPHINX_MODEL_DIR;
     for (const file of [path.join(dir, 'en-us', 'mdef'), path.join(dir, 'en-us.lm.bin'), path.join(dir, 'cmudict-en-us.dict')]) {
       if (!fs.existsSync(file)) return { usable: false, reason: `model file ${file} is missing: install the Debian package pocketsphinx-en-us`, detail: null };
     }

@@ -12,29 +12,64 @@ interface ValidationIssue {
   message?: string;
   keyword: string;
   params: Record<string, unknown>;
+  /** The offending value; Ajv adds it because the validators are built with `verbose`. */
+  data?: unknown;
+}
+
+/** "/words/0/reading" -> ["words", "0", "reading"] (JSON Pointer, RFC 6901). */
+function pointerSegments(pointer: string): string[] {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+}
+
+/** Where an issue is, as path segments, including the property a required or additionalProperties issue names. */
+function issuePath(issue: ValidationIssue): string[] {
+  const path = pointerSegments(issue.instancePath);
+  const named = issue.keyword === 'required' ? issue.params.missingProperty : issue.keyword === 'additionalProperties' ? issue.params.additionalProperty : undefined;
+  return typeof named === 'string' ? [...path, named] : path;
+}
+
+/**
+ * The bad input's dot-separated path inside the body, query or path parameters, or undefined when the
+ * whole body is wrong. Ajv stops at the first failing location, but a union reports one issue per branch
+ * there (language: "a string, or an array of strings"), so the deepest path is the most precise.
+ */
+export function validationField(issues: readonly ValidationIssue[]): string | undefined {
+  let deepest: string[] = [];
+  for (const issue of issues) {
+    const path = issuePath(issue);
+    if (path.length > deepest.length) deepest = path;
+  }
+  return deepest.length > 0 ? deepest.join('.') : undefined;
 }
 
 /** "body/num_speakers must be >= 1" -> a sentence naming the field and the fix. */
 function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
   const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field';
   const parts = issues.slice(0, 5).map((issue) => {
-    const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    if (issue.keyword === 'required') return `missing required ${where} "${[field, issue.params.missingProperty].filter(Boolean).join('.')}"`;
-    if (issue.keyword === 'additionalProperties') return `unknown ${where} "${[field, issue.params.additionalProperty].filter(Boolean).join('.')}"`;
+    const field = pointerSegments(issue.instancePath).join('.');
+    if (issue.keyword === 'required') return `missing required ${where} "${issuePath(issue).join('.')}"`;
+    if (issue.keyword === 'additionalProperties') return `unknown ${where} "${issuePath(issue).join('.')}"`;
     const subject = field ? `${where} "${field}"` : context === 'body' ? 'the request body' : where;
     return `${subject} ${issue.message ?? 'is invalid'}`;
   });
   return `Invalid request: ${[...new Set(parts)].join('; ')}.`;
 }
 
+/** The value the client sent, for messages that quote it. */
+function invalidValue(issues: readonly ValidationIssue[]): unknown {
+  return issues.find((issue) => issue.data !== undefined)?.data;
+}
+
 function toAppError(error: FastifyError & { validation?: ValidationIssue[]; validationContext?: string }): AppError | null {
   if (error instanceof AppError) return error;
   if (error instanceof EngineError) return engineErrorToAppError(error);
   if (error.validation) {
-    if (error.validationContext === 'querystring' && error.validation.some((v) => v.instancePath === '/page')) {
-      return errors.invalidPage('page');
-    }
-    return errors.validation(describeValidation(error.validationContext, error.validation));
+    const field = validationField(error.validation);
+    if (error.validationContext === 'querystring' && field === 'page') return errors.invalidPage(invalidValue(error.validation));
+    return errors.validation(describeValidation(error.validationContext, error.validation), field);
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

@@ -18,13 +18,14 @@ export class AppError extends Error {
 }
 
 export const errors = {
-  validation: (message: string) => new AppError(400, 'VALIDATION_FAILED', message),
+  /** `field`: the bad input's path ("num_speakers", "words.0.reading"), so clients need not read the message. */
+  validation: (message: string, field?: string) => new AppError(400, 'VALIDATION_FAILED', message, field),
   malformedJson: (detail: string) =>
     new AppError(400, 'MALFORMED_JSON', `The request body is not valid JSON (${detail}). Send a JSON document with Content-Type: application/json.`),
   invalidPage: (raw: unknown) =>
-    new AppError(400, 'INVALID_PAGE', `page must be a whole number of 1 or more; got ${JSON.stringify(raw)}.`),
-  unsupportedLanguage: (message: string) => new AppError(400, 'UNSUPPORTED_LANGUAGE', message),
-  unsupportedOption: (message: string) => new AppError(400, 'UNSUPPORTED_OPTION', message),
+    new AppError(400, 'INVALID_PAGE', `page must be a whole number of 1 or more; got ${JSON.stringify(raw)}.`, 'page'),
+  unsupportedLanguage: (message: string, field?: string) => new AppError(400, 'UNSUPPORTED_LANGUAGE', message, field),
+  unsupportedOption: (message: string, field?: string) => new AppError(400, 'UNSUPPORTED_OPTION', message, field),
   missingApiKey: () =>
     new AppError(401, 'MISSING_API_KEY', 'No API key was sent. Send it in the X-API-KEY header or as "Authorization: Bearer <key>".'),
   invalidApiKey: () =>

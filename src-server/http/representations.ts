@@ -3,10 +3,10 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { BlacklistWordRecord, DictionaryRecord, TranscriptionRecord, WordRecord } from '../domain/records.js';
 import type { SignedPurpose } from '../signing/url-signer.js';
-import type { TranscriptionBody } from './schemas.js';
+import type { TranscriptionBody } from '../../src-shared/api/transcriptions.js';
 
 export function baseUrl(ctx: AppContext, request: FastifyRequest): string {
-  return ctx.config.publicUrl ?? `${request.protocol}://${request.host}`;
+  return ctx.config.server.publicUrl ?? `${request.protocol}://${request.host}`;
 }
 
 export function signedUrl(ctx: AppContext, request: FastifyRequest, purpose: SignedPurpose, id: string, ttlSeconds: number): string {
@@ -14,7 +14,7 @@ export function signedUrl(ctx: AppContext, request: FastifyRequest, purpose: Sig
 }
 
 export function transcriptionBody(ctx: AppContext, request: FastifyRequest, t: TranscriptionRecord): TranscriptionBody {
-  const ttl = ctx.config.downloadUrlTtlSeconds;
+  const ttl = ctx.config.downloads.urlTtlSeconds;
   return {
     transcription_id: t.transcriptionId,
     dictionary_id: t.dictionaryId,

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { SigningConfig } from '../config.js';
 
 export type SignedPurpose = 'upload' | 'audio' | 'transcript';
 export type Verification = 'valid' | 'invalid' | 'expired';
@@ -48,9 +49,12 @@ export class UrlSigner {
   }
 }
 
-/** The signing secret: KIKITORI_SIGNING_SECRET, else a random one kept in the data dir (mode 0600). */
-export function loadSigningSecret(dataDir: string, env: Record<string, string | undefined> = process.env): Buffer {
-  if (env.KIKITORI_SIGNING_SECRET) return Buffer.from(env.KIKITORI_SIGNING_SECRET);
+/**
+ * The signing secret: the configured one (KIKITORI_SIGNING_SECRET), else a random one kept in the data
+ * dir (mode 0600). Processes that verify each other's URLs need the same secret.
+ */
+export function loadSigningSecret(dataDir: string, signing: SigningConfig = {}): Buffer {
+  if (signing.secret) return Buffer.from(signing.secret);
   const file = path.join(dataDir, 'signing.key');
   try {
     return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');

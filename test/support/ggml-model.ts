@@ -15,7 +15,7 @@ import {
   tensorTypes,
   whisperTensorLayout,
   type WhisperHparams,
-} from '../../src-server/engines/speech/whisper-models.js';
+} from '../../src-server/engines/speech/ggml-file.js';
 
 export interface RandomModelOptions {
   /** Width of encoder and decoder (whisper tiny: 384). */

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { loadConfig, type ServerConfig } from '../../src-server/config.js';
+import type { EngineRegistry } from '../../src-server/engines/engine-registry.js';
+import { createEngineRegistry } from '../../src-server/engines/engine-setup.js';
 import { createRuntime, type RuntimeOptions, type ServerRuntime } from '../../src-server/server-runtime.js';
 
 export interface TestServer {
@@ -45,7 +47,8 @@ export async function startTestServer(
   options: { env?: Record<string, string>; dataDir?: string; runtime?: RuntimeOptions } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
-  const config: ServerConfig = loadConfig({ dataDir, host: '127.0.0.1', port: 0 }, { ...options.env });
+  // As the CLI does: the environment (the test's settings over the process's), with flags on top.
+  const config: ServerConfig = loadConfig({ dataDir, host: '127.0.0.1', port: 0 }, { ...process.env, ...options.env });
   const logLines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -58,7 +61,6 @@ export async function startTestServer(
     logger,
     sweepIntervalMs: 200,
     retryBaseMs: 50,
-    env: { ...process.env, ...options.env },
     ...options.runtime,
   });
   const url = await runtime.listen();
@@ -89,6 +91,12 @@ export async function startTestServer(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Engines configured by KIKITORI_* variables, through the same loader as the server's. */
+export function engineRegistryFromEnv(env: Record<string, string>, dataDir?: string): EngineRegistry {
+  const config = loadConfig(dataDir === undefined ? {} : { dataDir }, env);
+  return createEngineRegistry(config.engines, { dataDir: config.dataDir });
 }
 
 /** Polls a transcription until its status is one of `statuses` (the test's own timeout bounds it). */

@@ -25,21 +25,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Binding, Handle, TranscribeDetailedResult, TranscribeParams } from 'smart-whisper';
-import { EngineError, operatorMessage } from '../../domain/engine-error.js';
+import { EngineError, isEngineError, operatorMessage } from '../../domain/engine-error.js';
 import { SAMPLE_RATE } from '../audio/ffmpeg.js';
 import { readPcmRange } from '../audio/pcm-file.js';
 import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine, SpeechEngineCapabilities } from './speech-engine.js';
-import {
-  findWhisperModel,
-  howToGetModel,
-  inspectWhisperModel,
-  InvalidModelFileError,
-  readWhisperHparams,
-  unknownModelMessage,
-  WHISPER_MODEL_PREFERENCE,
-  whisperModelsDir,
-  type WhisperModelFile,
-} from './whisper-models.js';
+import { inspectWhisperModel, readWhisperHparams, type WhisperModelFile } from './ggml-file.js';
+import { findWhisperModel, howToGetModel, unknownModelMessage, WHISPER_MODEL_PREFERENCE, whisperModelsDir } from './whisper-catalogue.js';
 import { isSpaceless } from '../../../src-shared/word-text.js';
 
 /** whisper.cpp's languages (g_lang), in its order, by whisper's own codes. */
@@ -356,8 +347,9 @@ export class WhisperEngine implements SpeechEngine {
     try {
       info = inspectWhisperModel(file);
     } catch (error) {
-      if (error instanceof InvalidModelFileError) {
-        throw unavailable(`${error.message}. ${howToGetModel(this.options.dataDir)}`, undefined, error);
+      // A file that is not a whisper model: the model is the server's to replace, not the job's to retry.
+      if (isEngineError(error)) {
+        throw unavailable(`${error.message} ${howToGetModel(this.options.dataDir)}`, error.detail, error);
       }
       throw error;
     }

@@ -115,11 +115,14 @@ describe('analysis requests', () => {
     const invalid = await server.api(key, 'POST', route('translate'), { language: 'spanish' });
     expect(invalid.status).toBe(400);
     expect(invalid.json.error_code).toBe(ErrorCode.VALIDATION_FAILED);
+    expect(invalid.json.field).toBe('language');
     const missing = await server.api(key, 'POST', route('translate'), {});
     expect(missing.status).toBe(400);
+    expect(missing.json.field).toBe('language');
     const unsupported = await server.api(key, 'POST', route('translate'), { language: 'ja' });
     expect(unsupported.status).toBe(400);
     expect(unsupported.json.error_code).toBe(ErrorCode.UNSUPPORTED_LANGUAGE);
+    expect(unsupported.json.field).toBe('language');
     expect(unsupported.json.error_message).toMatch(/Supported targets from "en": .*es/);
   });
 

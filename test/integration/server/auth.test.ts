@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../../src-shared/error-codes.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 let server: TestServer;
@@ -27,13 +28,13 @@ describe('authentication', () => {
   it('answers 401 with the error body when the key is missing', async () => {
     const response = await fetch(`${server.url}/api/v1/dictionaries`);
     expect(response.status).toBe(401);
-    expectErrorBody(await response.json(), 4010);
+    expectErrorBody(await response.json(), ErrorCode.MISSING_API_KEY);
   });
 
   it('answers 401 for an unknown key, in either header', async () => {
     const viaHeader = await server.api('kk_not-a-real-key', 'GET', '/api/v1/transcriptions');
     expect(viaHeader.status).toBe(401);
-    expectErrorBody(viaHeader.json, 4011);
+    expectErrorBody(viaHeader.json, ErrorCode.INVALID_API_KEY);
     const viaBearer = await fetch(`${server.url}/api/v1/transcriptions`, { headers: { authorization: 'Bearer kk_nope' } });
     expect(viaBearer.status).toBe(401);
   });
@@ -71,7 +72,7 @@ describe('team scoping', () => {
     expect((await server.api(alice, 'GET', `/api/v1/dictionaries/${id}`)).status).toBe(200);
     const foreign = await server.api(bob, 'GET', `/api/v1/dictionaries/${id}`);
     expect(foreign.status).toBe(404);
-    expectErrorBody(foreign.json, 4042);
+    expectErrorBody(foreign.json, ErrorCode.DICTIONARY_NOT_FOUND);
     expect((await server.api(bob, 'DELETE', `/api/v1/dictionaries/${id}`)).status).toBe(404);
     expect((await server.api(bob, 'POST', `/api/v1/dictionaries/${id}/words`, { word: 'x' })).status).toBe(404);
     const list = await server.api(bob, 'GET', '/api/v1/dictionaries');
@@ -83,7 +84,7 @@ describe('team scoping', () => {
     expect(ticket.status).toBe(200);
     const foreign = await server.api(bob, 'GET', `/api/v1/transcriptions/${ticket.json.transcription_id}`);
     expect(foreign.status).toBe(404);
-    expectErrorBody(foreign.json, 4041);
+    expectErrorBody(foreign.json, ErrorCode.TRANSCRIPTION_NOT_FOUND);
     expect((await server.api(bob, 'GET', '/api/v1/transcriptions')).json).toEqual([]);
 
     const dictionary = await server.api(alice, 'POST', '/api/v1/dictionaries', { name: 'private' });
@@ -102,7 +103,7 @@ describe('roles', () => {
     const id = ticket.json.transcription_id;
     const forbidden = await server.api(alice, 'DELETE', `/api/v1/transcriptions/${id}`);
     expect(forbidden.status).toBe(403);
-    expectErrorBody(forbidden.json, 4030);
+    expectErrorBody(forbidden.json, ErrorCode.ROLE_REQUIRED);
     const deleted = await server.api(admin, 'DELETE', `/api/v1/transcriptions/${id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.text).toBe('');

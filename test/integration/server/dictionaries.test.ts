@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_SIZE } from '../../../src-server/config.js';
+import { ErrorCode } from '../../../src-shared/error-codes.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 let server: TestServer;
@@ -46,15 +47,29 @@ describe('dictionaries', () => {
     expect(patched.json).toMatchObject({ name: 'new', is_temporary: true });
     const bad = await server.api(key, 'PATCH', `/api/v1/dictionaries/${created.json.dictionary_id}`, { name: 42 });
     expect(bad.status).toBe(400);
-    expect(bad.json.error_code).toBe(4000);
+    expect(bad.json.error_code).toBe(ErrorCode.VALIDATION_FAILED);
     expect(bad.json.error_message).toContain('name');
+    expect(bad.json.field).toBe('name');
   });
 
-  it('rejects a missing name, a blank name and unknown fields with 400', async () => {
-    for (const body of [{}, { name: '   ' }, { name: 'x', colour: 'red' }, { name: 'x', is_temporary: 'yes' }, [1, 2]]) {
+  it('rejects a missing name, a blank name and unknown fields with 400, naming the field', async () => {
+    const cases: Array<[unknown, string | undefined]> = [
+      [{}, 'name'],
+      [{ name: '   ' }, 'name'],
+      [{ name: 'x', colour: 'red' }, 'colour'],
+      [{ name: 'x', is_temporary: 'yes' }, 'is_temporary'],
+      [{ name: 'x', words: [{ word: 'ok' }, { word: 'fine', reading: ['no'] }] }, 'words.1.reading'],
+      [[1, 2], undefined],
+    ];
+    for (const [body, field] of cases) {
       const response = await create(body);
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(response.json).toEqual({ error_id: expect.any(String), error_code: 4000, error_message: expect.any(String) });
+      expect(response.json).toEqual({
+        error_id: expect.any(String),
+        error_code: ErrorCode.VALIDATION_FAILED,
+        error_message: expect.any(String),
+        ...(field ? { field } : {}),
+      });
     }
   });
 
@@ -89,7 +104,7 @@ describe('words', () => {
     expect(deleted.text).toBe('');
     const gone = await server.api(key, 'GET', `${base}/${added.json.word_id}`);
     expect(gone.status).toBe(404);
-    expect(gone.json.error_code).toBe(4043);
+    expect(gone.json.error_code).toBe(ErrorCode.WORD_NOT_FOUND);
   });
 
   it('adds in bulk, all or nothing', async () => {
@@ -98,6 +113,7 @@ describe('words', () => {
     const bad = await server.api(key, 'POST', base, [{ word: 'ok' }, { word: '' }, { word: 'fine' }]);
     expect(bad.status).toBe(400);
     expect(bad.json.error_message).toContain('1');
+    expect(bad.json.field).toBe('1.word');
     const after = await server.api(key, 'GET', `/api/v1/dictionaries/${dictionary.json.dictionary_id}`);
     expect(after.json.words).toEqual([]);
     const good = await server.api(key, 'POST', base, [{ word: 'one' }, { word: 'two', reading: 'too' }]);
@@ -125,7 +141,7 @@ describe('blacklist words', () => {
     expect((await server.api(key, 'GET', `${base}/${added.json.blacklist_word_id}`)).json).toEqual(added.json);
     expect((await server.api(key, 'DELETE', `${base}/${added.json.blacklist_word_id}`)).text).toBe('');
     const gone = await server.api(key, 'GET', `${base}/${added.json.blacklist_word_id}`);
-    expect(gone.json.error_code).toBe(4044);
+    expect(gone.json.error_code).toBe(ErrorCode.BLACKLIST_WORD_NOT_FOUND);
   });
 });
 
@@ -151,7 +167,8 @@ describe('pagination', () => {
       for (const path of ['/api/v1/dictionaries', '/api/v1/transcriptions']) {
         const response = await server.api(key, 'GET', `${path}?page=${page}`);
         expect(response.status, `${path} page=${page}`).toBe(400);
-        expect(response.json.error_code).toBe(4002);
+        expect(response.json.error_code).toBe(ErrorCode.INVALID_PAGE);
+        expect(response.json.field).toBe('page');
       }
     }
   });

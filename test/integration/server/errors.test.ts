@@ -60,6 +60,49 @@ describe('error bodies', () => {
   });
 });
 
+describe('field: where the bad input is', () => {
+  const upload = (body: unknown) => server.api(key, 'POST', '/api/v1/transcriptions/upload', body);
+
+  it('names a missing required field', async () => {
+    const response = await upload({ language: 'en' });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({ error_code: ErrorCode.VALIDATION_FAILED, field: 'filename' });
+  });
+
+  it('names a wrong type inside an array item by its path', async () => {
+    const response = await upload({ filename: 'a.wav', words: [{ word: 'ok' }, { word: 'x', reading: 7 }] });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({ error_code: ErrorCode.VALIDATION_FAILED, field: 'words.1.reading' });
+  });
+
+  it('names an unknown field', async () => {
+    const response = await upload({ filename: 'a.wav', speakers: 2 });
+    expect(response.json).toMatchObject({ error_code: ErrorCode.VALIDATION_FAILED, field: 'speakers' });
+  });
+
+  it('names a bad page query parameter, quoting what was sent', async () => {
+    const response = await server.api(key, 'GET', '/api/v1/transcriptions?page=abc');
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({ error_code: ErrorCode.INVALID_PAGE, field: 'page' });
+    expect(response.json.error_message).toContain('"abc"');
+  });
+
+  it('names the field of an error the handler finds after validation', async () => {
+    const range = await upload({ filename: 'a.wav', min_speakers: 4, max_speakers: 2 });
+    expect(range.json).toMatchObject({ error_code: ErrorCode.VALIDATION_FAILED, field: 'min_speakers' });
+    const between = await upload({ filename: 'a.wav', num_speakers: '6', min_speakers: 1, max_speakers: 3 });
+    expect(between.json).toMatchObject({ error_code: ErrorCode.VALIDATION_FAILED, field: 'num_speakers' });
+  });
+
+  it('sends no field when the body as a whole is wrong, or the error is not about input', async () => {
+    const whole = await upload([1, 2]);
+    expect(whole.status).toBe(400);
+    expect(whole.json).not.toHaveProperty('field');
+    const missing = await server.api(key, 'GET', '/api/v1/transcriptions/nope');
+    expect(missing.json).not.toHaveProperty('field');
+  });
+});
+
 describe('OpenAPI', () => {
   it('serves an OpenAPI 3.1 document generated from the routes, covering every operation', async () => {
     const response = await fetch(`${server.url}/openapi.json`);
@@ -99,6 +142,7 @@ describe('OpenAPI', () => {
       bearer: { type: 'http', scheme: 'bearer' },
     });
     expect(doc.components.schemas.ErrorBody.required).toEqual(['error_id', 'error_code', 'error_message']);
+    expect(doc.components.schemas.ErrorBody.properties.field).toMatchObject({ type: 'string' });
   });
 
   it('renders the document at /docs', async () => {

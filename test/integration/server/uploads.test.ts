@@ -19,25 +19,30 @@ const ticket = (body: Record<string, unknown>) => server.api(key, 'POST', '/api/
 
 describe('upload request validation', () => {
   it.each([
-    [{}, 'filename'],
-    [{ filename: '' }, 'filename'],
-    [{ filename: 'a.wav', language: 'english' }, 'language'],
-    [{ filename: 'a.wav', language: 'qq' }, 'ISO 639-1'],
-    [{ filename: 'a.wav', language: ['en', 'zz'] }, 'zz'],
-    [{ filename: 'a.wav', language: 5 }, 'language'],
-    [{ filename: 'a.wav', transcription_model: 'turbo' }, 'transcription_model'],
-    [{ filename: 'a.wav', num_speakers: '0' }, 'num_speakers'],
-    [{ filename: 'a.wav', num_speakers: -2 }, 'num_speakers'],
-    [{ filename: 'a.wav', num_speakers: 'two' }, 'num_speakers'],
-    [{ filename: 'a.wav', max_speakers: 1.5 }, 'max_speakers'],
-    [{ filename: 'a.wav', min_speakers: '3', max_speakers: 2 }, 'min_speakers'],
-    [{ filename: 'a.wav', words: [{ reading: 'no word' }] }, 'word'],
-    [{ filename: 'a.wav', unknown_field: 1 }, 'unknown_field'],
-  ])('answers 400 for %j, naming %s', async (body, mention) => {
+    [{}, 'filename', 'filename'],
+    [{ filename: '' }, 'filename', 'filename'],
+    [{ filename: 'a.wav', language: 'english' }, 'language', 'language'],
+    [{ filename: 'a.wav', language: 'qq' }, 'ISO 639-1', 'language'],
+    [{ filename: 'a.wav', language: ['en', 'zz'] }, 'zz', 'language.1'],
+    [{ filename: 'a.wav', language: ['en', 'english'] }, 'language', 'language.1'],
+    [{ filename: 'a.wav', language: 5 }, 'language', 'language'],
+    [{ filename: 'a.wav', transcription_model: 'turbo' }, 'transcription_model', 'transcription_model'],
+    [{ filename: 'a.wav', num_speakers: '0' }, 'num_speakers', 'num_speakers'],
+    [{ filename: 'a.wav', num_speakers: -2 }, 'num_speakers', 'num_speakers'],
+    [{ filename: 'a.wav', num_speakers: 'two' }, 'num_speakers', 'num_speakers'],
+    [{ filename: 'a.wav', num_speakers: 100 }, 'num_speakers', 'num_speakers'],
+    [{ filename: 'a.wav', max_speakers: 1.5 }, 'max_speakers', 'max_speakers'],
+    [{ filename: 'a.wav', min_speakers: '3', max_speakers: 2 }, 'min_speakers', 'min_speakers'],
+    [{ filename: 'a.wav', num_speakers: 5, max_speakers: '3' }, 'num_speakers', 'num_speakers'],
+    [{ filename: 'a.wav', words: [{ reading: 'no word' }] }, 'word', 'words.0.word'],
+    [{ filename: 'a.wav', words: [{ word: 'a' }, { word: 'b', reading: 5 }] }, 'reading', 'words.1.reading'],
+    [{ filename: 'a.wav', unknown_field: 1 }, 'unknown_field', 'unknown_field'],
+  ])('answers 400 for %j, naming %s, with field %s', async (body, mention, field) => {
     const response = await ticket(body);
     expect(response.status).toBe(400);
     expect(response.json.error_code).toBe(ErrorCode.VALIDATION_FAILED);
     expect(response.json.error_message).toContain(mention);
+    expect(response.json.field).toBe(field);
   });
 
   it('answers 404 for a dictionary_id not in the team', async () => {
@@ -51,6 +56,7 @@ describe('upload request validation', () => {
     expect(response.status).toBe(400);
     expect(response.json.error_code).toBe(ErrorCode.UNSUPPORTED_LANGUAGE);
     expect(response.json.error_message).toMatch(/ja.*Supported languages: en/);
+    expect(response.json.field).toBe('language');
   });
 
   it('accepts speaker counts as strings or integers', async () => {
@@ -68,6 +74,7 @@ describe('upload request validation', () => {
       expect(response.status).toBe(400);
       expect(response.json.error_code).toBe(ErrorCode.UNSUPPORTED_OPTION);
       expect(response.json.error_message).toMatch(/KIKITORI_SPEAKER_ENGINE/);
+      expect(response.json.field).toBe('num_speakers');
     } finally {
       await plain.close();
     }

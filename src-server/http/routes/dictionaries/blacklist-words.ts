@@ -1,14 +1,10 @@
+import { blacklistWordOperations } from '../../../../src-shared/api/dictionaries.js';
 import { errors } from '../../errors.js';
 import { blacklistWordBody } from '../../representations.js';
-import { BlacklistWordCreateRequest } from '../../schemas.js';
 import { entryRoutes } from './dictionary-entries.js';
 
 export const blacklistWordRoutes = entryRoutes({
-  segment: 'blacklist_words',
-  idParam: 'blacklist_word_id',
-  label: 'blacklist (forced-replacement) word',
-  input: BlacklistWordCreateRequest,
-  responseRef: 'BlacklistWord',
+  operations: blacklistWordOperations,
   add: (ctx, dictionaryId, items) => ctx.dictionaries.addBlacklistWords(dictionaryId, items),
   get: (ctx, dictionaryId, id) => ctx.dictionaries.getBlacklistWord(dictionaryId, id),
   remove: (ctx, dictionaryId, id) => ctx.dictionaries.deleteBlacklistWord(dictionaryId, id),

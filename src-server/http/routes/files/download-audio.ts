@@ -1,23 +1,14 @@
 // GET of the uploaded audio from a signed audio_path, with HTTP Range so players can seek.
 import rangeParser from 'range-parser';
+import { downloadAudio as operation } from '../../../../src-shared/api/files.js';
 import { errors } from '../../errors.js';
-import { errorResponses } from '../../schemas.js';
 import type { RouteModule } from '../../api-app.js';
-import { SignedParams, SignedQuery, verifiedTranscription } from './signed-request.js';
+import { verifiedTranscription } from './signed-request.js';
 
 export const downloadAudio: RouteModule = (app, ctx) =>
   app.get(
-    '/files/audio/:id',
-    {
-      schema: {
-        summary: 'Download the uploaded audio from a signed audio_path (Range requests answer 206)',
-        tags: ['files'],
-        security: [],
-        params: SignedParams,
-        querystring: SignedQuery,
-        response: errorResponses(403, 404, 416),
-      },
-    },
+    operation.path,
+    { schema: operation.schema },
     async (request, reply) => {
       const record = await verifiedTranscription(ctx, request, 'audio');
       const stat = record.audioKey ? await ctx.storage.stat(record.audioKey) : null;

@@ -1,14 +1,7 @@
-import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app-context.js';
 import type { SignedPurpose } from '../../../signing/url-signer.js';
 import { errors } from '../../errors.js';
-
-export const SignedParams = Type.Object({ id: Type.String() });
-export const SignedQuery = Type.Object({
-  expires: Type.Optional(Type.String()),
-  signature: Type.Optional(Type.String()),
-});
 
 /** Checks the URL's signature and expiry, then loads the transcription it names (404 if gone). */
 export async function verifiedTranscription(ctx: AppContext, request: FastifyRequest, purpose: SignedPurpose) {

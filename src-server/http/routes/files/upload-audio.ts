@@ -1,11 +1,10 @@
 // PUT of the raw audio to a signed upload URL. The body is streamed to storage, never buffered whole.
 import mime from 'mime-types';
-import { Type } from 'typebox';
+import { uploadAudio as operation } from '../../../../src-shared/api/files.js';
 import { ObjectTooLargeError } from '../../../storage/storage.js';
 import { errors } from '../../errors.js';
-import { errorResponses } from '../../schemas.js';
 import type { RouteModule } from '../../api-app.js';
-import { SignedParams, SignedQuery, verifiedTranscription } from './signed-request.js';
+import { verifiedTranscription } from './signed-request.js';
 
 function audioContentType(filename: string, sent: string | undefined): string {
   const fromName = mime.lookup(filename);
@@ -17,23 +16,11 @@ function audioContentType(filename: string, sent: string | undefined): string {
 
 export const uploadAudio: RouteModule = (app, ctx) =>
   app.put(
-    '/files/upload/:id',
-    {
-      schema: {
-        summary: 'Upload the audio file to a signed audio_upload_url (no API key; raw bytes; single use)',
-        tags: ['files'],
-        security: [],
-        params: SignedParams,
-        querystring: SignedQuery,
-        response: {
-          200: Type.Object({ transcription_id: Type.String(), size: Type.Integer(), upload_status: Type.Literal('COMPLETED') }),
-          ...errorResponses(400, 403, 404, 409, 413),
-        },
-      },
-    },
+    operation.path,
+    { schema: operation.schema },
     async (request, reply) => {
       const record = await verifiedTranscription(ctx, request, 'upload');
-      const limit = ctx.config.maxUploadBytes;
+      const limit = ctx.config.uploads.maxBytes;
       const declared = Number(request.headers['content-length'] ?? NaN);
       if (declared > limit) {
         reply.header('connection', 'close');

@@ -1,18 +1,4 @@
-import { Type } from 'typebox';
+import { getHealth } from '../../../../src-shared/api/health.js';
 import type { RouteModule } from '../../api-app.js';
 
-export const healthRoutes: RouteModule[] = [
-  (app) =>
-    app.get(
-      '/healthz',
-      {
-        schema: {
-          summary: 'Liveness check (no API key)',
-          tags: ['health'],
-          security: [],
-          response: { 200: Type.Object({ status: Type.Literal('ok') }) },
-        },
-      },
-      async () => ({ status: 'ok' as const }),
-    ),
-];
+export const healthRoutes: RouteModule[] = [(app) => app.get(getHealth.path, { schema: getHealth.schema }, async () => ({ status: 'ok' as const }))];

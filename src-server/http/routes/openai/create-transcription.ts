@@ -39,13 +39,13 @@ interface Fields {
   granularities: Set<string>;
 }
 
-/** At most config.jobConcurrency synchronous transcriptions at once per server; the rest wait. */
+/** At most config.jobs.concurrency synchronous transcriptions at once per server; the rest wait. */
 const slots = new WeakMap<AppContext, { running: number; waiting: (() => void)[] }>();
 async function acquireSlot(ctx: AppContext): Promise<() => void> {
   let s = slots.get(ctx);
   if (!s) slots.set(ctx, (s = { running: 0, waiting: [] }));
   const state = s;
-  if (state.running >= ctx.config.jobConcurrency) await new Promise<void>((resolve) => state.waiting.push(resolve));
+  if (state.running >= ctx.config.jobs.concurrency) await new Promise<void>((resolve) => state.waiting.push(resolve));
   else state.running++;
   return () => {
     const next = state.waiting.shift();
@@ -120,7 +120,7 @@ function round(x: number): number {
 export const createTranscription: RouteModule = (app, ctx) => {
   void app.register(async (scope) => {
     await scope.register(multipart, {
-      limits: { fileSize: ctx.config.maxUploadBytes, files: 1, fields: 30, fieldSize: 64 * 1024, parts: 40 },
+      limits: { fileSize: ctx.config.uploads.maxBytes, files: 1, fields: 30, fieldSize: 64 * 1024, parts: 40 },
     });
     scope.post(
       '/v1/audio/transcriptions',
@@ -142,7 +142,7 @@ export const createTranscription: RouteModule = (app, ctx) => {
         if (!request.isMultipart()) {
           throw errors.unsupportedMediaType('Send the audio as multipart/form-data with a "file" field, as for OpenAI\'s /v1/audio/transcriptions.');
         }
-        const limit = ctx.config.maxUploadBytes;
+        const limit = ctx.config.uploads.maxBytes;
         const work = path.join(ctx.config.dataDir, 'work', `openai-${randomUUID()}`);
         await fsp.mkdir(work, { recursive: true });
         const controller = new AbortController();

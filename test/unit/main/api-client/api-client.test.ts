@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, UNAUTHORIZED_MESSAGE } from '../../../../src-main/api-client/api-errors.js';
+import { ErrorCode } from '../../../../src-shared/error-codes.js';
 import type { Reachability } from '../../../../src-main/api-client/api-client.js';
 import { startTestServer, tempDir, waitForStatus, type TestServer } from '../../../support/test-server.js';
 import { clientOf, shortSpeech, testAnalysisEngines, until } from '../main-test-support.js';
@@ -41,7 +42,7 @@ async function failed(promise: Promise<unknown>): Promise<ApiError> {
 
 describe('ApiClient retries', () => {
   it('retries a 5xx and then succeeds', async () => {
-    const fake = await scriptedServer([json(503, { error_id: 'e1', error_code: 1000, error_message: 'busy' }), json(502, {}), json(200, [])]);
+    const fake = await scriptedServer([json(503, { error_id: 'e1', error_code: ErrorCode.INTERNAL_ERROR, error_message: 'busy' }), json(502, {}), json(200, [])]);
     try {
       await expect(clientOf(fake, 'k').listTranscriptions()).resolves.toEqual([]);
       expect(fake.calls()).toBe(3);
@@ -51,7 +52,7 @@ describe('ApiClient retries', () => {
   });
 
   it('gives up after its retries with a server error that keeps the error id', async () => {
-    const fake = await scriptedServer([json(500, { error_id: 'abc-123', error_code: 1000, error_message: 'boom' })]);
+    const fake = await scriptedServer([json(500, { error_id: 'abc-123', error_code: ErrorCode.INTERNAL_ERROR, error_message: 'boom' })]);
     try {
       const error = await failed(clientOf(fake, 'k').getTranscription('x'));
       expect(fake.calls()).toBe(3); // 1 + 2 retries
@@ -72,21 +73,85 @@ describe('ApiClient retries', () => {
     }
   });
 
-  it('never retries a 4xx, and names the field the server complained about', async () => {
+  it('never retries a 4xx, and names the field the server complained about, in the contract\'s spelling', async () => {
     const fake = await scriptedServer([
-      json(400, { error_id: 'v1', error_code: 4000, error_message: 'Invalid request: field "num_speakers" must be >= 1.' }),
+      json(400, { error_id: 'v1', error_code: ErrorCode.VALIDATION_FAILED, error_message: 'Speaker count too low.', field: 'num_speakers' }),
     ]);
     try {
       const error = await failed(clientOf(fake, 'k').requestUpload({ filename: 'a.wav', num_speakers: 0 }));
       expect(fake.calls()).toBe(1);
-      expect(error.error).toEqual({ code: 'validation', field: 'numSpeakers', errorId: 'v1', message: 'Invalid request: field "num_speakers" must be >= 1.' });
+      expect(error.error).toEqual({ code: 'validation', field: 'numSpeakers', errorId: 'v1', message: 'Speaker count too low.' });
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('keeps the path below the first field, mapping only its head', async () => {
+    const fake = await scriptedServer([
+      json(400, { error_id: 'v2', error_code: ErrorCode.VALIDATION_FAILED, error_message: 'Too long.', field: 'words.3.reading' }),
+    ]);
+    try {
+      const error = await failed(clientOf(fake, 'k').requestUpload({ filename: 'a.wav' }));
+      expect(error.error.field).toBe('words.3.reading');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('never guesses the field from the message text', async () => {
+    const fake = await scriptedServer([
+      json(400, { error_id: 'v3', error_code: ErrorCode.VALIDATION_FAILED, error_message: 'Invalid request: field "num_speakers" must be >= 1.' }),
+    ]);
+    try {
+      const error = await failed(clientOf(fake, 'k').requestUpload({ filename: 'a.wav', num_speakers: 0 }));
+      expect(error.error.code).toBe('validation');
+      expect(error.error).not.toHaveProperty('field');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('puts a refused language on the language field, with or without the server naming it', async () => {
+    const fake = await scriptedServer([
+      json(400, { error_id: 'u1', error_code: ErrorCode.UNSUPPORTED_LANGUAGE, error_message: 'Cannot do ja.' }),
+      json(400, { error_id: 'u2', error_code: ErrorCode.UNSUPPORTED_OPTION, error_message: 'No speakers.', field: 'max_speakers' }),
+      json(400, { error_id: 'u3', error_code: ErrorCode.UNSUPPORTED_OPTION, error_message: 'No speakers.' }),
+    ]);
+    try {
+      const client = clientOf(fake, 'k');
+      expect((await failed(client.requestUpload({ filename: 'a.wav', language: 'ja' }))).error).toMatchObject({ code: 'unsupported', field: 'language' });
+      expect((await failed(client.requestUpload({ filename: 'a.wav', max_speakers: 3 }))).error).toMatchObject({ code: 'unsupported', field: 'maxSpeakers' });
+      expect((await failed(client.requestUpload({ filename: 'a.wav', max_speakers: 3 }))).error).not.toHaveProperty('field');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('fills the contract\'s paths with escaped ids', async () => {
+    const seen: string[] = [];
+    const fake = await scriptedServer([
+      (req, res) => {
+        seen.push(`${req.method} ${req.url}`);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      },
+    ]);
+    try {
+      const client = clientOf(fake, 'k');
+      await client.getTranscription('a/b c');
+      await client.getBlacklistWord('d?1', 'w#2');
+      await client.requestTranslation('t', 'es');
+      expect(seen).toEqual([
+        'GET /api/v1/transcriptions/a%2Fb%20c',
+        'GET /api/v1/dictionaries/d%3F1/blacklist_words/w%232',
+        'POST /api/v1/transcriptions/t/translate',
+      ]);
     } finally {
       await fake.close();
     }
   });
 
   it('does not repeat a non-idempotent create after a 5xx', async () => {
-    const fake = await scriptedServer([json(500, { error_id: 'x', error_code: 1000, error_message: 'boom' })]);
+    const fake = await scriptedServer([json(500, { error_id: 'x', error_code: ErrorCode.INTERNAL_ERROR, error_message: 'boom' })]);
     try {
       await failed(clientOf(fake, 'k').createDictionary({ name: 'd' }));
       expect(fake.calls()).toBe(1);
@@ -153,6 +218,8 @@ describe('ApiClient against kikitori-server', () => {
     expect(bad.error).toMatchObject({ code: 'validation', field: 'minSpeakers' });
     const language = await failed(client.requestUpload({ filename: 'a.wav', language: 'xx' }));
     expect(language.error).toMatchObject({ code: 'validation', field: 'language' });
+    const item = await failed(client.requestUpload({ filename: 'a.wav', words: [{ word: 'a' }, { word: ' ' }] }));
+    expect(item.error).toMatchObject({ code: 'validation', field: 'words.1.word' });
     const noRole = clientOf(server, await server.key('team-a', 'bob'));
     const ticket = await noRole.requestUpload({ filename: 'a.wav' });
     expect((await failed(noRole.deleteTranscription(ticket.transcription_id))).error.code).toBe('forbidden');

@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UrlSigner } from '../../../../src-server/signing/url-signer.js';
+import { loadSigningSecret, UrlSigner } from '../../../../src-server/signing/url-signer.js';
 
 const parse = (path: string) => {
   const url = new URL(path, 'http://x');
@@ -34,5 +37,21 @@ describe('UrlSigner', () => {
     expect(new UrlSigner(Buffer.from('other'), () => now).verify('audio', id, expires, signature)).toBe('invalid');
     expect(signer.verify('audio', id, undefined, signature)).toBe('invalid');
     expect(signer.verify('audio', id, expires, undefined)).toBe('invalid');
+  });
+});
+
+describe('loadSigningSecret', () => {
+  it('uses the configured secret, else one random secret kept in the data dir', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-signing-'));
+    try {
+      expect(loadSigningSecret(dataDir, { secret: 'shared' }).toString()).toBe('shared');
+      expect(fs.existsSync(path.join(dataDir, 'signing.key'))).toBe(false);
+      const generated = loadSigningSecret(dataDir);
+      expect(generated.length).toBe(32);
+      expect(fs.statSync(path.join(dataDir, 'signing.key')).mode & 0o777).toBe(0o600);
+      expect(loadSigningSecret(dataDir, {}).equals(generated)).toBe(true);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

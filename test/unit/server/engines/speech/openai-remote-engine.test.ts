@@ -2,13 +2,12 @@
 // /v1/audio/transcriptions (server B, pocketsphinx), used by server A's job pipeline.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngineRegistry } from '../../../../../src-server/engines/engine-setup.js';
 import { EngineError } from '../../../../../src-server/domain/engine-error.js';
 import { OpenAiRemoteEngine, toSegments } from '../../../../../src-server/engines/speech/openai-remote-engine.js';
 import type { TranscriptDocument } from '../../../../../src-shared/transcript-document.js';
 import { pcmOf, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
 import { startOpenAiTestServer } from '../../../../support/openai-test-server.js';
-import { startTestServer, uploadFile, waitForStatus, type TestServer } from '../../../../support/test-server.js';
+import { engineRegistryFromEnv, startTestServer, uploadFile, waitForStatus, type TestServer } from '../../../../support/test-server.js';
 
 let b: TestServer;
 let bKey: string;
@@ -27,7 +26,7 @@ describe('OpenAiRemoteEngine', () => {
   it('transcribes through another kikitori-server: upload to A, words from B', async () => {
     const a = await startTestServer({
       runtime: {
-        engines: createEngineRegistry({
+        engines: engineRegistryFromEnv({
           KIKITORI_ENGINE_DEFAULT: 'remote',
           KIKITORI_REMOTE_ASR_BASE_URL: `${b.url}/v1`,
           KIKITORI_REMOTE_ASR_API_KEY: bKey,

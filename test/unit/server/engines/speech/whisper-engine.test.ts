@@ -4,15 +4,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngineRegistry } from '../../../../../src-server/engines/engine-setup.js';
+import { EngineError } from '../../../../../src-server/domain/engine-error.js';
+import { inspectWhisperModel } from '../../../../../src-server/engines/speech/ggml-file.js';
 import type { RecognizeResult } from '../../../../../src-server/engines/speech/speech-engine.js';
 import { WhisperEngine } from '../../../../../src-server/engines/speech/whisper-engine.js';
-import { inspectWhisperModel, InvalidModelFileError } from '../../../../../src-server/engines/speech/whisper-models.js';
-import { EngineError } from '../../../../../src-server/domain/engine-error.js';
 import type { TranscriptDocument } from '../../../../../src-shared/transcript-document.js';
 import { audioDuration, concatWithSilence, pcmOf, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
 import { randomWhisperModel } from '../../../../support/ggml-model.js';
-import { startTestServer, tempDir, uploadFile, waitForStatus } from '../../../../support/test-server.js';
+import { engineRegistryFromEnv, startTestServer, tempDir, uploadFile, waitForStatus } from '../../../../support/test-server.js';
 
 let model: string;
 let sentence: string;
@@ -59,7 +58,8 @@ describe('WhisperEngine', () => {
     expect(() => inspectWhisperModel(truncated)).toThrow(/ends early|missing/);
     const foreign = path.join(scratch, 'foreign.bin');
     fs.writeFileSync(foreign, 'GGUF not a whisper ggml file at all');
-    expect(() => inspectWhisperModel(foreign)).toThrow(InvalidModelFileError);
+    expect(() => inspectWhisperModel(foreign)).toThrow(EngineError);
+    expect(() => inspectWhisperModel(foreign)).toThrow(expect.objectContaining({ kind: 'unavailable', detail: expect.stringMatching(/foreign\.bin .*wrong magic number/) }));
   });
 
   it('recognizes a 35 s file in two windows: ordered words within the audio, confidences, progress', async () => {
@@ -81,7 +81,7 @@ describe('WhisperEngine', () => {
 
   it('runs the pipeline: upload -> COMPLETED with transcription_model "default" mapped to whisper', async () => {
     const server = await startTestServer({
-      runtime: { engines: createEngineRegistry({ KIKITORI_ENGINE_DEFAULT: 'whisper', KIKITORI_WHISPER_MODEL: model, KIKITORI_WHISPER_THREADS: '1' }) },
+      runtime: { engines: engineRegistryFromEnv({ KIKITORI_ENGINE_DEFAULT: 'whisper', KIKITORI_WHISPER_MODEL: model, KIKITORI_WHISPER_THREADS: '1' }) },
     });
     try {
       const key = await server.key('acme');

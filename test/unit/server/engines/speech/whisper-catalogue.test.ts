@@ -5,13 +5,8 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  downloadWhisperModel,
-  ModelDownloadError,
-  verifyWhisperModel,
-  WHISPER_MODELS,
-  whisperModelsDir,
-} from '../../../../../src-server/engines/speech/whisper-models.js';
+import { EngineError } from '../../../../../src-server/domain/engine-error.js';
+import { downloadWhisperModel, verifyWhisperModel, WHISPER_MODELS, whisperModelsDir } from '../../../../../src-server/engines/speech/whisper-catalogue.js';
 import { cli } from '../../../../support/cli-process.js';
 import { tempDir } from '../../../../support/test-server.js';
 
@@ -43,19 +38,34 @@ describe('whisper models', () => {
 
   it('fails clearly when offline, and keeps no partial or wrong file', async () => {
     const offline = downloadWhisperModel('tiny', { dataDir, baseUrl: refused });
-    await expect(offline).rejects.toThrow(ModelDownloadError);
+    await expect(offline).rejects.toThrow(EngineError);
+    // Offline may pass: running the download again later can succeed.
+    await expect(offline).rejects.toMatchObject({ kind: 'transient', detail: expect.stringMatching(/ECONNREFUSED/) });
     await expect(downloadWhisperModel('tiny', { dataDir, baseUrl: refused })).rejects.toThrow(/ECONNREFUSED.*may be offline.*models verify tiny/);
     await expect(downloadWhisperModel('huge', { dataDir })).rejects.toThrow(/Unknown whisper model "huge"/);
+    await expect(downloadWhisperModel('huge', { dataDir })).rejects.toMatchObject({ kind: 'bad-input', field: 'name' });
 
     // A server that sends too little, then the wrong bytes.
     let body = Buffer.alloc(1000);
-    const server = http.createServer((_req, res) => res.end(body));
+    let status = 200;
+    const server = http.createServer((_req, res) => {
+      res.statusCode = status;
+      res.end(body);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
     try {
       await expect(downloadWhisperModel('tiny', { dataDir, baseUrl: url })).rejects.toThrow(/stopped at 1000 of 77691713 bytes/);
+      await expect(downloadWhisperModel('tiny', { dataDir, baseUrl: url })).rejects.toMatchObject({ kind: 'transient' });
       body = Buffer.alloc(77_691_713 + 1);
       await expect(downloadWhisperModel('tiny', { dataDir, baseUrl: url })).rejects.toThrow(/larger than the expected/);
+      await expect(downloadWhisperModel('tiny', { dataDir, baseUrl: url })).rejects.toMatchObject({ kind: 'unavailable' });
+      // A mirror without the file will not have it next time either; an overloaded one may.
+      body = Buffer.alloc(0);
+      status = 404;
+      await expect(downloadWhisperModel('tiny', { dataDir, baseUrl: url })).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/answered HTTP 404/) });
+      status = 503;
+      await expect(downloadWhisperModel('tiny', { dataDir, baseUrl: url })).rejects.toMatchObject({ kind: 'transient', message: expect.stringMatching(/answered HTTP 503/) });
     } finally {
       server.close();
     }

@@ -1,3 +1,0 @@
-import { Type } from 'typebox';
-
-export const TranscriptionParams = Type.Object({ transcription_id: Type.String() });

@@ -1,0 +1,205 @@
+// Section 4.1: transcriptions, their upload, and the 1.2.0 review operations. Each operation's schema
+// is what the server validates and documents; the client's types are Static<> of the views below.
+import { Type, type Static } from 'typebox';
+import { LIMITS } from '../limits.js';
+import { clientView, DateTime, EmptyBody, errorResponses, NullableString, PageQuery, TranscriptionStatusSchema } from './common.js';
+import { WordCreateRequest } from './dictionaries.js';
+
+const tags = ['transcriptions'];
+
+export const User = Type.Object({ user_id: Type.String(), name: Type.String() });
+
+/** 2.1 Transcription, as kikitori-server sends it. */
+export const Transcription = Type.Object(
+  {
+    transcription_id: Type.String(),
+    dictionary_id: NullableString,
+    team_id: Type.String(),
+    name: Type.String({ description: 'Name of the audio file.' }),
+    user: User,
+    transcription_path: Type.Union([Type.String(), Type.Null()], {
+      description: 'Signed, expiring URL of the transcript JSON (add ?format=srt|vtt|txt). Null until COMPLETED.',
+    }),
+    audio_path: Type.Union([Type.String(), Type.Null()], {
+      description: 'Signed, expiring URL of the uploaded audio, with HTTP Range support. Null until uploaded.',
+    }),
+    transcription_model: Type.String({
+      description: 'The requested model ("default" or "diarization-high") until the engine ran; then the engine/model that produced the transcript.',
+    }),
+    requested_model: Type.String({ description: 'Extension: the transcription_model asked for at upload.' }),
+    status: TranscriptionStatusSchema,
+    speaking_duration: Type.Union([Type.Number(), Type.Null()], { description: 'Seconds of detected speech. Null until COMPLETED.' }),
+    created_at: DateTime,
+    updated_at: DateTime,
+    // Extensions (not in the spec): safe for clients that ignore unknown fields.
+    language: Type.Array(Type.String(), { description: 'Extension: requested ISO 639-1 language codes.' }),
+    upload_status: Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETED')], {
+      description: 'Extension: whether the audio has arrived.',
+    }),
+    upload_expires_at: Type.String({ format: 'date-time', description: 'Extension: when an un-uploaded ticket is CANCELLED.' }),
+    progress: Type.Union([Type.Number(), Type.Null()], { description: 'Extension: 0..1 while CONVERTING or IN_PROGRESS.' }),
+    duration: Type.Union([Type.Number(), Type.Null()], { description: 'Extension: audio length in seconds, once converted.' }),
+    failure_reason: Type.Union([Type.String(), Type.Null()], { description: 'Extension: why it FAILED or was CANCELLED.' }),
+    engine: Type.Union([Type.String(), Type.Null()], { description: 'Extension: engine/model that produced the transcript.' }),
+    num_speakers: Type.Union([Type.Integer(), Type.Null()]),
+    min_speakers: Type.Union([Type.Integer(), Type.Null()]),
+    max_speakers: Type.Union([Type.Integer(), Type.Null()]),
+  },
+  { $id: 'Transcription', title: 'Transcription' },
+);
+export type TranscriptionBody = Static<typeof Transcription>;
+
+/** `user` and `transcription_model` arrived in revision 1.9.0; the rest are extensions. */
+export const TranscriptionView = clientView(Transcription, [
+  'user',
+  'transcription_model',
+  'requested_model',
+  'language',
+  'upload_status',
+  'upload_expires_at',
+  'progress',
+  'duration',
+  'failure_reason',
+  'engine',
+  'num_speakers',
+  'min_speakers',
+  'max_speakers',
+]);
+
+export const TranscriptionParams = Type.Object({ transcription_id: Type.String() });
+
+const LanguageCode = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 639-1 code such as "en"' });
+
+/** Digits without a leading zero, as many as max has (1..99 for 99); the upload handler checks the value. */
+function digitsUpTo(max: number): string {
+  return `^\\s*[1-9]${'[0-9]?'.repeat(String(max).length - 1)}\\s*$`;
+}
+
+/** num_speakers, min_speakers and max_speakers: the spec's sample sends strings, so both are taken. */
+export const SpeakerCount = Type.Union(
+  [
+    Type.Integer({ minimum: LIMITS.speakers.min, maximum: LIMITS.speakers.max }),
+    Type.String({ pattern: digitsUpTo(LIMITS.speakers.max) }),
+  ],
+  { description: `a whole number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}, as an integer or a string such as "2"` },
+);
+
+/** 4.1.1 Upload request body. */
+export const UploadRequest = Type.Object(
+  {
+    filename: Type.String({ minLength: 1, maxLength: LIMITS.filename, pattern: '\\S' }),
+    dictionary_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    language: Type.Optional(
+      Type.Union([LanguageCode, Type.Array(LanguageCode, { minItems: 1, maxItems: 10 })], {
+        description: 'an ISO 639-1 code such as "en", or an array of codes',
+      }),
+    ),
+    transcription_model: Type.Optional(
+      Type.Union([Type.Literal('default'), Type.Literal('diarization-high')], { description: 'one of "default", "diarization-high"' }),
+    ),
+    num_speakers: Type.Optional(SpeakerCount),
+    min_speakers: Type.Optional(SpeakerCount),
+    max_speakers: Type.Optional(SpeakerCount),
+    words: Type.Optional(Type.Array(WordCreateRequest, { maxItems: LIMITS.bulkItems })),
+  },
+  { additionalProperties: false },
+);
+
+/** 2.2 Upload ticket. */
+export const UploadTicket = Type.Object({
+  transcription_id: Type.String(),
+  dictionary_id: Type.Union([Type.String(), Type.Null()]),
+  team_id: Type.String(),
+  audio_upload_url: Type.String({ description: 'Signed URL: PUT the raw file here, no API key. Single use; expires.' }),
+  transcription_model: Type.String(),
+  audio_upload_expires_at: Type.String({ format: 'date-time', description: 'Extension: when the upload URL expires.' }),
+  max_upload_bytes: Type.Integer({ description: 'Extension: largest accepted file.' }),
+});
+export const UploadTicketView = clientView(UploadTicket, ['transcription_model', 'audio_upload_expires_at', 'max_upload_bytes']);
+
+/** 4.1.2 Review (revision 1.2.0). */
+export const Review = Type.Object({ transcription_id: Type.String(), reviewed_text: Type.String() });
+export const ReviewRequest = Type.Object({ reviewed_text: Type.String({ maxLength: LIMITS.reviewedText }) }, { additionalProperties: false });
+
+// ---------- operations ----------
+
+export const uploadTranscription = {
+  method: 'POST',
+  path: '/api/v1/transcriptions/upload',
+  schema: {
+    summary: 'Create a transcription and get a signed URL to upload its audio to',
+    tags,
+    body: UploadRequest,
+    response: { 200: UploadTicket, ...errorResponses(400, 401, 404) },
+  },
+} as const;
+
+export const transcribeTranscription = {
+  method: 'POST',
+  path: '/api/v1/transcriptions/:transcription_id/transcribe',
+  schema: {
+    summary: 'Start transcribing the uploaded audio (idempotent while running)',
+    description:
+      'Needs the upload to be complete (409 otherwise). A second call while the transcription is queued or running ' +
+      'starts nothing new and returns the current record; a call after it ended (COMPLETED, FAILED, CANCELLED) answers 409.',
+    tags,
+    params: TranscriptionParams,
+    response: { 200: Type.Ref('Transcription'), ...errorResponses(401, 404, 409) },
+  },
+} as const;
+
+export const listTranscriptions = {
+  method: 'GET',
+  path: '/api/v1/transcriptions',
+  schema: {
+    summary: 'List the team’s transcriptions, newest first',
+    tags,
+    querystring: PageQuery,
+    response: { 200: Type.Array(Type.Ref('Transcription')), ...errorResponses(400, 401) },
+  },
+} as const;
+
+export const getTranscription = {
+  method: 'GET',
+  path: '/api/v1/transcriptions/:transcription_id',
+  schema: {
+    summary: 'Get a transcription and its status',
+    tags,
+    params: TranscriptionParams,
+    response: { 200: Type.Ref('Transcription'), ...errorResponses(401, 404) },
+  },
+} as const;
+
+export const deleteTranscription = {
+  method: 'DELETE',
+  path: '/api/v1/transcriptions/:transcription_id',
+  schema: {
+    summary: 'Delete a transcription with its audio, transcript, review and analyses (needs the DELETE role; empty body)',
+    tags,
+    params: TranscriptionParams,
+    response: { 200: EmptyBody, ...errorResponses(401, 403, 404) },
+  },
+} as const;
+
+export const getReview = {
+  method: 'GET',
+  path: '/api/v1/transcriptions/:transcription_id/review',
+  schema: {
+    summary: 'Get the reviewed (corrected) text; 404 until one is saved',
+    tags: ['review'],
+    params: TranscriptionParams,
+    response: { 200: Review, ...errorResponses(401, 404) },
+  },
+} as const;
+
+export const saveReview = {
+  method: 'POST',
+  path: '/api/v1/transcriptions/:transcription_id/review',
+  schema: {
+    summary: 'Save the reviewed (corrected) text of a COMPLETED transcription; replaces any earlier one',
+    tags: ['review'],
+    params: TranscriptionParams,
+    body: ReviewRequest,
+    response: { 200: Review, ...errorResponses(400, 401, 404, 409) },
+  },
+} as const;
