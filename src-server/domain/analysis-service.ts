@@ -1,8 +1,8 @@
 // Requests for summary, emotion and translation: checks that the transcription and an engine can serve
 // them, records the analysis as IN_PROGRESS and queues its job. Posting again re-runs it.
 import type { AnalysisKind, AnalysisRepository } from '../db/analysis-repository.js';
-import type { AnalysisEngineRegistry } from '../engines/analysis/analysis-registry.js';
 import type { JobName, JobQueue } from '../jobs/job-queue.js';
+import type { AnalysisEngines } from './analysis-engines.js';
 import type { TranscriptionRecord } from './records.js';
 
 export type AnalysisRefusal =
@@ -20,7 +20,7 @@ export const sourceLanguage = (record: TranscriptionRecord) => record.languages[
 export class AnalysisService {
   constructor(
     private readonly analyses: AnalysisRepository,
-    private readonly engines: AnalysisEngineRegistry,
+    private readonly engines: AnalysisEngines,
     private readonly queue: JobQueue,
   ) {}
 

@@ -49,3 +49,9 @@ export class EngineError extends Error {
 export function isEngineError(error: unknown, kind?: EngineErrorKind): error is EngineError {
   return error instanceof EngineError && (kind === undefined || error.kind === kind);
 }
+
+/** For operators (the `engines` listing, a CLI error): the user's message followed by the detail, if any. */
+export function operatorMessage(error: unknown): string {
+  if (error instanceof EngineError) return error.detail ? `${error.message} (${error.detail})` : error.message;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -4,7 +4,7 @@
 // one word carrying the replacement, timed from the first matched word's start to the last one's
 // end, so the transcript stays aligned with the audio. Longer patterns are tried first.
 import type { AppliedReplacement, TranscriptSegment, TranscriptWord } from '../../src-shared/transcript-document.js';
-import { joinWords } from '../engines/speech/word-text.js';
+import { joinWords } from '../../src-shared/word-text.js';
 
 export interface ReplacementRule {
   pattern: string;

@@ -3,6 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../../src-shared/error-codes.js';
+import { EngineError } from '../domain/engine-error.js';
+import { engineErrorToAppError } from './engine-errors.js';
 import { AppError, errors } from './errors.js';
 
 interface ValidationIssue {
@@ -63,6 +65,7 @@ function invalidValue(issues: readonly ValidationIssue[]): unknown {
 
 function toAppError(error: FastifyError & { validation?: ValidationIssue[]; validationContext?: string }): AppError | null {
   if (error instanceof AppError) return error;
+  if (error instanceof EngineError) return engineErrorToAppError(error);
   if (error.validation) {
     const field = validationField(error.validation);
     if (error.validationContext === 'querystring' && field === 'page') return errors.invalidPage(invalidValue(error.validation));

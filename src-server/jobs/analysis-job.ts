@@ -4,17 +4,15 @@ import type { AnalysisKind, AnalysisRepository } from '../db/analysis-repository
 import type { TranscriptionRepository } from '../db/transcription-repository.js';
 import { sourceLanguage } from '../domain/analysis-service.js';
 import type { TranscriptionService } from '../domain/transcription-service.js';
-import type { AnalysisEngineRegistry } from '../engines/analysis/analysis-registry.js';
-import type { AnalysisInput } from '../engines/analysis/analysis-engines.js';
-import { LlmError } from '../engines/llm/openai-chat-client.js';
-import { PermanentJobError } from './job-errors.js';
+import type { AnalysisEngines, AnalysisInput } from '../domain/analysis-engines.js';
+import { EngineError } from '../domain/engine-error.js';
 import type { JobDefinition, JobPayloads } from './job-queue.js';
 
 export interface AnalysisJobDeps {
   transcriptions: TranscriptionRepository;
   analyses: AnalysisRepository;
   service: TranscriptionService;
-  engines: AnalysisEngineRegistry;
+  engines: AnalysisEngines;
 }
 
 type AnalysisJobName = 'summarize' | 'analyze-emotion' | 'translate';
@@ -30,13 +28,12 @@ export function analysisJob<N extends AnalysisJobName>(
     async handle(payload, { signal }) {
       const record = await deps.transcriptions.getById(payload.transcriptionId);
       if (!record) return; // deleted meanwhile; its analyses went with it
-      if (record.status !== 'COMPLETED' || !record.transcriptKey) throw new PermanentJobError('The transcription is not COMPLETED.');
+      if (record.status !== 'COMPLETED' || !record.transcriptKey) {
+        throw new EngineError('bad-input', 'The transcription is not COMPLETED.', { detail: `status ${record.status}` });
+      }
       const document = await deps.service.readDocument(record);
-      const { result, engine } = await run({ document, language: sourceLanguage(record), signal }, payload).catch((error: unknown) => {
-        // A refused key or a request the endpoint rejects will not get better by retrying.
-        if (error instanceof LlmError && !error.retryable) throw new PermanentJobError(error.message);
-        throw error;
-      });
+      // Engines throw EngineErrors; the job runner decides from their kind whether to try again.
+      const { result, engine } = await run({ document, language: sourceLanguage(record), signal }, payload);
       await deps.analyses.complete(payload.transcriptionId, kind, languageOf(payload), result, engine);
     },
     async onFailed(payload, error) {
@@ -46,5 +43,5 @@ export function analysisJob<N extends AnalysisJobName>(
 }
 
 export function noEngine(what: string): never {
-  throw new PermanentJobError(`No configured ${what} engine can serve this transcript any more; check the server's engine configuration.`);
+  throw new EngineError('unavailable', `No configured ${what} engine can serve this transcript any more; check the server's engine configuration.`);
 }

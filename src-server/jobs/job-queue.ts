@@ -20,7 +20,10 @@ export interface JobContext {
 
 export interface JobDefinition<N extends JobName> {
   handle(payload: JobPayloads[N], context: JobContext): Promise<void>;
-  /** Called once when the job will not run again: a PermanentJobError, or retries exhausted. */
+  /**
+   * Called once when the job will not run again: an EngineError that is not transient, or retries
+   * exhausted. `error.message` is for users (a failure_reason); the runner logs an EngineError's detail.
+   */
   onFailed?(payload: JobPayloads[N], error: Error): Promise<void>;
   concurrency?: number;
   maxAttempts?: number;

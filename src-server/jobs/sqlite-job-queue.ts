@@ -1,11 +1,12 @@
 // Jobs as rows in SQLite. A job is claimed by setting it active with this worker's id and a heartbeat.
 // At start, active jobs whose worker is gone (dead pid on this host, or a stale heartbeat) are queued
-// again: a job running when the process died runs again. Failures retry with exponential backoff.
+// again: a job running when the process died runs again. Failures retry with exponential backoff,
+// except an EngineError that says retrying cannot help (see failsAtOnce).
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
-import { PermanentJobError } from './job-errors.js';
+import { EngineError } from '../domain/engine-error.js';
 import type { JobContext, JobDefinition, JobName, JobPayloads, JobQueue, SendOptions } from './job-queue.js';
 import { backoffDelay } from '../../src-shared/backoff.js';
 
@@ -27,6 +28,20 @@ export interface SqliteJobQueueOptions {
 }
 
 const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+/**
+ * The one place a failure becomes "fail now" or "try again". An engine that says the input is bad, the
+ * request unsupported or the engine unavailable will say so again on every attempt; a transient
+ * EngineError and any other error (a crash, a full disk) may pass, so they retry.
+ */
+export function failsAtOnce(error: unknown): boolean {
+  return error instanceof EngineError && !error.retryable;
+}
+
+/** Log fields for a failure: an EngineError's kind and its detail, which the user-facing message leaves out. */
+function failureLog(error: Error): Record<string, unknown> {
+  return error instanceof EngineError ? { err: error, engineError: error.kind, detail: error.detail } : { err: error };
+}
 
 function processAlive(pid: number): boolean {
   try {
@@ -184,16 +199,16 @@ export class SqliteJobQueue implements JobQueue {
             .prepare(`UPDATE jobs SET state = 'queued', worker_id = NULL, attempts = attempts - 1, updated_at = ? WHERE job_id = ?`)
             .run(new Date().toISOString(), row.job_id);
           log.info('job interrupted by shutdown; queued again');
-        } else if (error instanceof PermanentJobError || row.attempts >= row.max_attempts) {
+        } else if (failsAtOnce(error) || row.attempts >= row.max_attempts) {
           this.finish(row.job_id, 'failed', error.message);
-          log.warn({ err: error }, 'job failed');
+          log.warn(failureLog(error), 'job failed');
           await definition.onFailed?.(payload, error).catch((e: unknown) => log.error({ err: e }, 'onFailed hook threw'));
         } else {
           const delay = backoffDelay(row.attempts - 1, { baseDelayMs: this.options.retryBaseMs ?? 5000, maxDelayMs: 15 * 60_000 });
           this.db
             .prepare(`UPDATE jobs SET state = 'queued', worker_id = NULL, run_after = ?, last_error = ?, updated_at = ? WHERE job_id = ?`)
             .run(isoIn(delay), error.message, new Date().toISOString(), row.job_id);
-          log.warn({ err: error, retryInMs: delay }, 'job failed; will retry');
+          log.warn({ ...failureLog(error), retryInMs: delay }, 'job failed; will retry');
         }
       } finally {
         this.running.delete(row.job_id);

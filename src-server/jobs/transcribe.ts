@@ -5,15 +5,15 @@ import { Readable } from 'node:stream';
 import path from 'node:path';
 import type { DictionaryRepository } from '../db/dictionary-repository.js';
 import type { TranscriptionRepository } from '../db/transcription-repository.js';
+import { EngineError } from '../domain/engine-error.js';
 import { applyReplacements } from '../domain/replacements.js';
 import { transcriptKey, type TranscriptionService } from '../domain/transcription-service.js';
 import { detectsLanguage, wantsSpeakers, type EngineRegistry } from '../engines/engine-registry.js';
 import { assignSpeakers } from '../engines/speakers/assign-speakers.js';
 import { decodeToPcm, probeAudio } from '../engines/audio/ffmpeg.js';
-import { isSpaceless, joinWords } from '../engines/speech/word-text.js';
+import { isSpaceless, joinWords } from '../../src-shared/word-text.js';
 import type { Storage } from '../storage/storage.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
-import { PermanentJobError } from './job-errors.js';
 import type { JobDefinition } from './job-queue.js';
 
 export interface TranscribeJobDeps {
@@ -50,7 +50,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
       const record = await transcriptions.getById(transcriptionId);
       // Deleted, or ended by someone else, while queued: nothing left to do.
       if (!record || record.status === 'COMPLETED' || record.status === 'FAILED' || record.status === 'CANCELLED') return;
-      if (!record.audioKey) throw new PermanentJobError('The transcription has no uploaded audio.');
+      if (!record.audioKey) throw new EngineError('bad-input', 'The transcription has no uploaded audio.');
       const progress = progressWriter(transcriptionId);
 
       await transcriptions.update(transcriptionId, { status: 'CONVERTING', progress: 0, failureReason: null });

@@ -1,44 +1,10 @@
-// Analysis capabilities. Each engine says what it supports; configuration picks one by name; the
-// analysis jobs never know which engine they run.
-import type { EmotionEntry, SummaryDetails, TranslatedSegment } from '../../../src-shared/analysis.js';
-import type { TranscriptDocument } from '../../../src-shared/transcript-document.js';
-
-export interface AnalysisInput {
-  document: TranscriptDocument;
-  /** ISO 639-1 language of the transcript. */
-  language: string;
-  signal: AbortSignal;
-}
-
-export interface SummaryResult {
-  /** Overview, then key points, then action items (and decisions), as readable text. */
-  summarizedText: string;
-  details: SummaryDetails;
-}
-
-export interface SummaryEngine {
-  readonly name: string;
-  /** ISO 639-1 codes it summarises, or 'any'. */
-  readonly languages: readonly string[] | 'any';
-  summarize(input: AnalysisInput): Promise<SummaryResult>;
-}
-
-export interface EmotionEngine {
-  readonly name: string;
-  readonly languages: readonly string[] | 'any';
-  /** One entry per segment plus one (segment_id null) for the whole transcript. */
-  analyze(input: AnalysisInput): Promise<EmotionEntry[]>;
-}
-
-export interface TranslationResult {
-  translatedText: string;
-  /** Segment by segment, so the translation stays aligned with the audio. */
-  segments: TranslatedSegment[];
-}
-
-export interface TranslationEngine {
-  readonly name: string;
-  /** Target languages it can produce from `source` (ISO 639-1), or 'any'. */
-  targets(source: string): readonly string[] | 'any';
-  translate(input: AnalysisInput, target: string): Promise<TranslationResult>;
-}
+// The analysis ports moved to the domain (domain/analysis-engines.ts), which engines implement. Kept
+// for the setup module that still imports them from here; new code imports the domain's file.
+export type {
+  AnalysisInput,
+  EmotionEngine,
+  SummaryEngine,
+  SummaryResult,
+  TranslationEngine,
+  TranslationResult,
+} from '../../domain/analysis-engines.js';

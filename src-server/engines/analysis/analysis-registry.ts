@@ -1,10 +1,10 @@
 // The configured analysis engines, in order of preference. The first engine that supports a request
 // serves it; when none does, callers get the list of what is supported.
-import type { EmotionEngine, SummaryEngine, TranslationEngine } from './analysis-engines.js';
+import type { AnalysisEngines, EmotionEngine, SummaryEngine, TranslationEngine } from '../../domain/analysis-engines.js';
 
 const supports = (languages: readonly string[] | 'any', language: string) => languages === 'any' || languages.includes(language);
 
-export class AnalysisEngineRegistry {
+export class AnalysisEngineRegistry implements AnalysisEngines {
   constructor(
     readonly summary: readonly SummaryEngine[],
     readonly emotion: readonly EmotionEngine[],

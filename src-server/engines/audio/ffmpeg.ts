@@ -2,7 +2,7 @@
 // CONVERTING stage works on raw 16 kHz mono s16le PCM, the format the speech engines expect.
 import { spawn } from 'node:child_process';
 import fsp from 'node:fs/promises';
-import { PermanentJobError } from '../../jobs/job-errors.js';
+import { EngineError } from '../../domain/engine-error.js';
 
 /** Sample rate of the PCM files this module writes (mono, signed 16-bit little-endian). */
 export const SAMPLE_RATE = 16000;
@@ -87,12 +87,15 @@ function cleanLines(lines: string[], inputPath: string): string[] {
     .filter((l) => l && !/^(Press \[q\]|Stream mapping|Input #|Output #|\s*Duration:)/.test(l));
 }
 
-/** Probes the first audio stream. Throws PermanentJobError for anything ffmpeg cannot use. */
+/** The upload is not audio this server can read: a media-type problem about the uploaded file. */
+const notAudio = (message: string, detail?: string) => new EngineError('bad-input', message, { field: 'file', detail });
+
+/** Probes the first audio stream. Throws a bad-input EngineError for anything ffmpeg cannot use. */
 export async function probeAudio(path: string, signal?: AbortSignal): Promise<AudioProbe> {
   try {
     await fsp.access(path);
   } catch {
-    throw new PermanentJobError('The audio file is missing.');
+    throw new EngineError('bad-input', 'The audio file is missing.', { detail: `no file at ${path}` });
   }
   const res = await run(
     'ffprobe',
@@ -101,31 +104,31 @@ export async function probeAudio(path: string, signal?: AbortSignal): Promise<Au
   );
   const reason = cleanLines(res.stderrLines, path)[0];
   if (res.code !== 0) {
-    throw new PermanentJobError(`The file is not a readable audio or video file (ffprobe: ${reason ?? `exit code ${res.code}`}).`);
+    throw notAudio(`The file is not a readable audio or video file (ffprobe: ${reason ?? `exit code ${res.code}`}).`);
   }
   type Json = { streams?: Record<string, unknown>[]; format?: Record<string, unknown> };
   let json: Json;
   try {
     json = JSON.parse(res.stdout) as Json;
   } catch {
-    throw new PermanentJobError('The file is not a readable audio or video file (ffprobe returned no usable information).');
+    throw notAudio('The file is not a readable audio or video file (ffprobe returned no usable information).', res.stdout.slice(0, 300));
   }
   // A text file probes fine as format "tty"; an empty "{}" means ffprobe found no container at all.
   if (!json.format) {
-    throw new PermanentJobError(`The file is not a readable audio or video file (ffprobe: ${reason ?? 'unknown format'}).`);
+    throw notAudio(`The file is not a readable audio or video file (ffprobe: ${reason ?? 'unknown format'}).`);
   }
   const audio = json.streams?.find((s) => s.codec_type === 'audio');
   const formatName = String(json.format.format_name ?? 'unknown');
   if (!audio) {
     const kinds = [...new Set(json.streams?.map((s) => String(s.codec_type)) ?? [])];
-    throw new PermanentJobError(
+    throw notAudio(
       `The file contains no audio stream (format ${formatName}${kinds.length ? `, streams: ${kinds.join(', ')}` : ''}).`,
     );
   }
   const sampleRate = Number(audio.sample_rate);
   const channels = Number(audio.channels);
   if (!(sampleRate > 0) || !(channels > 0)) {
-    throw new PermanentJobError(`The audio stream is unusable (codec ${String(audio.codec_name)}, no sample rate or channels).`);
+    throw notAudio(`The audio stream is unusable (codec ${String(audio.codec_name)}, no sample rate or channels).`);
   }
   let durationSeconds = Number(audio.duration ?? json.format.duration);
   // MediaRecorder WebM and some streams carry no duration: measure it by remuxing (no decode, fast).
@@ -145,7 +148,7 @@ async function measureDuration(path: string, signal?: AbortSignal): Promise<numb
     },
   );
   if (res.code !== 0) {
-    throw new PermanentJobError(`The audio stream cannot be read (ffmpeg: ${cleanLines(res.stderrLines, path).slice(-2).join('; ')}).`);
+    throw new EngineError('bad-input', `The audio stream cannot be read (ffmpeg: ${cleanLines(res.stderrLines, path).slice(-2).join('; ')}).`);
   }
   return seconds;
 }
@@ -184,8 +187,12 @@ export async function decodeToPcm(inputPath: string, outputPath: string, options
     const reason = cleanLines(res.stderrLines, inputPath).slice(-3).join('; ');
     if (res.code !== 0) {
       // Killed by a signal we did not send (OOM killer...) or a machine problem: retryable.
-      if (res.signal || TRANSIENT.test(reason)) throw new Error(`ffmpeg failed (${res.signal ?? reason})`);
-      throw new PermanentJobError(`The audio could not be decoded (ffmpeg: ${reason || `exit code ${res.code}`}).`);
+      if (res.signal || TRANSIENT.test(reason)) {
+        throw new EngineError('transient', 'The audio could not be decoded because of a problem on the server. Try again later.', {
+          detail: `ffmpeg failed (${res.signal ?? reason})`,
+        });
+      }
+      throw new EngineError('bad-input', `The audio could not be decoded (ffmpeg: ${reason || `exit code ${res.code}`}).`);
     }
     await fsp.rename(partPath, outputPath);
   } catch (err) {

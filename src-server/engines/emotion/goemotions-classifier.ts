@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EMOTION_LABELS, type EmotionScores } from '../../../src-shared/analysis.js';
+import { EngineError } from '../../domain/engine-error.js';
 import { neutralScores, softmaxScores } from './emotion-scores.js';
 import { type FeatureConfig, tokenize, vectorize } from './text-features.js';
 
@@ -67,6 +68,11 @@ function decodeWeights(w: EmotionModelFile['weights'], labels: number): Float32A
   return out;
 }
 
+/** The installed weights do not fit this code: only reinstalling fixes that. */
+function unusableWeights(detail: string): EngineError {
+  return new EngineError('unavailable', 'Emotion analysis cannot run on this server: its model files are damaged or from another version.', { detail });
+}
+
 export class GoEmotionsClassifier {
   readonly model: Omit<EmotionModelFile, 'vocabulary' | 'weights'>;
   private readonly vocabulary: Map<string, number>;
@@ -74,14 +80,14 @@ export class GoEmotionsClassifier {
   private readonly bias: Float64Array;
 
   constructor(file: EmotionModelFile) {
-    if (file.format !== WEIGHTS_FORMAT) throw new Error(`unsupported emotion weights format: ${String(file.format)}`);
-    if (file.labels.join() !== EMOTION_LABELS.join()) throw new Error('emotion weights labels do not match EMOTION_LABELS');
+    if (file.format !== WEIGHTS_FORMAT) throw unusableWeights(`unsupported emotion weights format: ${String(file.format)}`);
+    if (file.labels.join() !== EMOTION_LABELS.join()) throw unusableWeights('emotion weights labels do not match EMOTION_LABELS');
     const { vocabulary, weights, ...model } = file;
     this.model = model;
     const features = vocabulary.split('\n');
     this.vocabulary = new Map(features.map((f, i) => [f, i]));
     this.weights = decodeWeights(weights, EMOTION_LABELS.length);
-    if (this.weights.length !== features.length * EMOTION_LABELS.length) throw new Error('emotion weights size mismatch');
+    if (this.weights.length !== features.length * EMOTION_LABELS.length) throw unusableWeights('emotion weights size mismatch');
     this.bias = Float64Array.from(file.bias);
   }
 

@@ -10,7 +10,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { EMOTION_LABELS, type EmotionEntry, type EmotionScores } from '../../../src-shared/analysis.js';
 import type { TranscriptSegment } from '../../../src-shared/transcript-document.js';
-import type { AnalysisInput, EmotionEngine } from '../analysis/analysis-engines.js';
+import type { AnalysisInput, EmotionEngine } from '../../domain/analysis-engines.js';
 import { neutralScores, topLabel, zeroScores } from './emotion-scores.js';
 import { type GoEmotionsClassifier, getDefaultClassifier } from './goemotions-classifier.js';
 import { getJapaneseEmotionAnalyzer, type JapaneseEmotionAnalyzer } from './japanese-emotion.js';

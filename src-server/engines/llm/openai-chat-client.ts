@@ -1,7 +1,11 @@
 // A client for OpenAI-compatible chat-completions endpoints (OpenAI, llama.cpp's server, vLLM,
 // Ollama, LM Studio, LiteLLM…): POST {baseUrl}/chat/completions. Time-outs, retries of transient
 // failures, and errors that say what went wrong in words an operator can act on.
+//
+// Inside, an LlmError keeps the precise failure (for retry decisions here); what leaves the client is an
+// EngineError whose message is for users and whose detail (status, model, the server's words) is for the log.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { EngineError, type EngineErrorKind } from '../../domain/engine-error.js';
 import { backoffDelay } from '../../../src-shared/backoff.js';
 
 export interface ChatMessage {
@@ -46,7 +50,7 @@ export interface ChatCompletion {
   usage: { promptTokens: number; completionTokens: number } | null;
 }
 
-export type LlmErrorKind =
+type LlmErrorKind =
   | 'auth'
   | 'bad_request'
   | 'context_length'
@@ -57,8 +61,7 @@ export type LlmErrorKind =
   | 'network'
   | 'invalid_response';
 
-export class LlmError extends Error {
-  override readonly name = 'LlmError';
+class LlmError extends Error {
   /** How long the server asked us to wait (Retry-After), when it did. */
   retryAfterMs: number | undefined;
   constructor(
@@ -74,6 +77,29 @@ export class LlmError extends Error {
 }
 
 const RETRYABLE_STATUS = new Set([408, 409, 429, 502, 503, 504]);
+
+/** What a user is told for each failure, and whether the job runner may try again. */
+const USER_FACING: Record<LlmErrorKind, { kind: EngineErrorKind; message: string }> = {
+  auth: { kind: 'unavailable', message: 'The language model service refused this server\'s credentials. An administrator needs to check its API key.' },
+  not_found: { kind: 'unavailable', message: 'The language model service is not set up correctly on this server. An administrator needs to check its address and model.' },
+  bad_request: { kind: 'bad-input', message: 'The language model service refused this request.' },
+  context_length: { kind: 'bad-input', message: 'The transcript is too long for the language model.' },
+  rate_limit: { kind: 'transient', message: 'The language model service is busy. Try again later.' },
+  server: { kind: 'transient', message: 'The language model service failed. Try again later.' },
+  timeout: { kind: 'transient', message: 'The language model service did not answer in time. Try again later.' },
+  network: { kind: 'transient', message: 'The language model service could not be reached. Try again later.' },
+  invalid_response: { kind: 'unavailable', message: 'The language model gave an answer this server cannot use. An administrator may need to choose another model.' },
+};
+
+function toEngineError(error: LlmError): EngineError {
+  const { kind, message } = USER_FACING[error.kind];
+  return new EngineError(kind, message, { detail: error.message, cause: error });
+}
+
+/** The model answered, but not with something usable: `detail` says what was wrong, for the log. */
+export function unusableAnswer(detail: string): EngineError {
+  return toEngineError(new LlmError(detail, 'invalid_response'));
+}
 
 function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('The request to the LLM was cancelled.');
@@ -112,7 +138,16 @@ export class OpenAiChatClient {
     return this.config.model;
   }
 
+  /** One chat completion; failures are EngineErrors (cancellation rethrows the signal's reason). */
   async complete(messages: ChatMessage[], options: ChatRequestOptions = {}): Promise<ChatCompletion> {
+    try {
+      return await this.completeWithRetries(messages, options);
+    } catch (error) {
+      throw error instanceof LlmError ? toEngineError(error) : error;
+    }
+  }
+
+  private async completeWithRetries(messages: ChatMessage[], options: ChatRequestOptions): Promise<ChatCompletion> {
     const maxRetries = this.config.maxRetries ?? 2;
     let json = options.json ?? false;
     for (let attempt = 0; ; attempt++) {

@@ -1,6 +1,10 @@
-// Agglomerative clustering with average linkage (UPGMA) over cosine distances, by the
-// nearest-neighbour-chain algorithm: O(n^2) time and one n x n Float32 matrix (n = 2000: 16 MB).
-// Pure; used by the speaker separation on window embeddings.
+// Clustering for the speaker separation (step 3). First the general part: agglomerative clustering
+// with average linkage (UPGMA) over cosine distances, by the nearest-neighbour-chain algorithm:
+// O(n^2) time and one n x n Float32 matrix (n = 2000: 16 MB). Then the speakers: the tree is split
+// from the top, a likelihood test on the speech of both halves deciding when two clusters are one
+// speaker, and outliers joining the nearest real speaker. Pure: no I/O.
+import type { SeparateOptions } from './speaker-separation.js';
+import { blockOwners, CEPSTRA, DIMS, standardize, TRI, VARIANCE_FLOOR, type BlockStore, type Window } from './speaker-features.js';
 
 export interface Merge {
   /** Cluster ids: 0..n-1 are the points; merge i creates cluster n + i. */
@@ -121,4 +125,247 @@ export function cutTree(merges: readonly Merge[], n: number, k: number): Int32Ar
     labels[i] = names.get(root)!;
   }
   return labels;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Speakers from window embeddings
+
+export interface SpeakerClusteringOptions {
+  /** Windows clustered directly; the rest are assigned to the nearest centroid. */
+  maxClusterWindows: number;
+  /** Upper bound of the automatic count when the caller gives none. */
+  defaultMaxSpeakers: number;
+  /**
+   * Automatic count: two clusters whose speech one Gaussian explains almost as well as two (the
+   * likelihood ratio per frame, in nats, is below this) are one speaker.
+   */
+  sameSpeakerDivergence: number;
+}
+
+/** Consecutive frames are far from independent: statistics count one frame in this many. */
+const EFFECTIVE_FRAME_FACTOR = 3;
+/** A cluster with less speech than this (frames: 1.5 s) is an outlier, not a speaker. */
+const MIN_SPEAKER_FRAMES = 150;
+/** How many outlier splits the tree walk may pass over. */
+const MAX_OUTLIER_SPLITS = 24;
+
+/** Step 3 of the embedded speaker separation: a speaker index per window. */
+export function clusterSpeakers(blocks: BlockStore, windows: Window[], options: SeparateOptions, settings: SpeakerClusteringOptions): Int32Array {
+  const n = windows.length;
+  if (n === 0) return new Int32Array(0);
+  const unit = l2Normalize(standardize(windows.map((w) => w.embedding)));
+  // Regular subset for the O(n^2) clustering.
+  const stride = Math.max(1, Math.ceil(n / settings.maxClusterWindows));
+  const subset = Array.from({ length: Math.ceil(n / stride) }, (_, i) => i * stride);
+  const m = subset.length;
+  const vectors = subset.map((i) => unit[i]!);
+  const merges = averageLinkage(cosineDistanceMatrix(vectors), m);
+
+  const sub = subset.map((i) => windows[i]!);
+  let subsetLabels: Int32Array;
+  if (options.numSpeakers !== undefined && options.numSpeakers > 0) {
+    const k = Math.min(options.numSpeakers, m);
+    subsetLabels = splitTree(blocks, sub, vectors, merges, settings, k, false);
+    // Not enough speech for k real clusters: plain cut, outliers and all, to honour the count.
+    if (countLabels(subsetLabels) < k) subsetLabels = cutTree(merges, m, k);
+  } else {
+    const lo = Math.min(m, Math.max(1, options.minSpeakers ?? 1));
+    const hi = Math.min(m, Math.max(lo, options.maxSpeakers ?? settings.defaultMaxSpeakers));
+    subsetLabels = splitTree(blocks, sub, vectors, merges, settings, hi, true);
+    if (countLabels(subsetLabels) < lo) subsetLabels = splitTree(blocks, sub, vectors, merges, settings, lo, false);
+    if (countLabels(subsetLabels) < lo) subsetLabels = cutTree(merges, m, lo);
+  }
+  const k = subsetLabels.reduce((max, l) => Math.max(max, l + 1), 0);
+  if (stride === 1) return subsetLabels;
+
+  // Everyone else: nearest centroid.
+  const centroids = Array.from({ length: k }, () => new Float32Array(unit[0]!.length));
+  subsetLabels.forEach((l, i) => vectors[i]!.forEach((x, d) => (centroids[l]![d]! += x)));
+  const unitCentroids = l2Normalize(centroids);
+  const labels = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    if (i % stride === 0) {
+      labels[i] = subsetLabels[i / stride]!;
+      continue;
+    }
+    let best = -Infinity;
+    for (let c = 0; c < k; c++) {
+      let dot = 0;
+      for (let d = 0; d < unit[i]!.length; d++) dot += unit[i]![d]! * unitCentroids[c]![d]!;
+      if (dot > best) [best, labels[i]] = [dot, c];
+    }
+  }
+  return labels;
+}
+
+/**
+ * Splits the tree from the top into at most `want` speakers. A split that cuts off less than
+ * MIN_SPEAKER_FRAMES of speech is an outlier (a cough, a laugh, one odd window): it does not count
+ * and the walk goes on below it. With `test`, the walk stops at the first real split whose two
+ * sides are the same speaker (likelihood ratio per frame < sameSpeakerDivergence). Outlier
+ * clusters then join the nearest real one (cosine to its centroid). Labels 0..k-1.
+ */
+function splitTree(
+  blocks: BlockStore,
+  windows: Window[],
+  vectors: Float32Array[],
+  merges: Merge[],
+  settings: SpeakerClusteringOptions,
+  want: number,
+  test: boolean,
+): Int32Array {
+  const m = windows.length;
+  let labels = cutTree(merges, m, 1);
+  let accepted = labels;
+  let speakers = 1;
+  for (let cut = 1; speakers < want && cut < Math.min(m, want + MAX_OUTLIER_SPLITS); cut++) {
+    const finer = cutTree(merges, m, cut + 1);
+    // The cluster of `labels` that splits in two in `finer`.
+    const sides = new Map<number, Set<number>>();
+    finer.forEach((l, i) => sides.set(labels[i]!, (sides.get(labels[i]!) ?? new Set()).add(l)));
+    const [a, b] = [...[...sides.values()].find((set) => set.size === 2)!];
+    labels = finer;
+    const owner = blockOwners(blocks, windows, finer);
+    const A = new GaussianStats();
+    const B = new GaussianStats();
+    for (let i = 0; i < blocks.count; i++) {
+      if (owner[i] === a) A.addBlock(blocks, i);
+      else if (owner[i] === b) B.addBlock(blocks, i);
+    }
+    if (Math.min(A.n, B.n) < MIN_SPEAKER_FRAMES) continue;
+    if (test && A.divergence(B) < settings.sameSpeakerDivergence) break;
+    speakers++;
+    accepted = finer;
+  }
+  return absorbOutliers(blocks, windows, vectors, accepted);
+}
+
+/** log determinant of the covariance from frame count, sums and upper-triangular cross sums (Cholesky). */
+export function logDetCovariance(n: number, sum: Float64Array, cross: Float64Array): number {
+  const d = sum.length;
+  const a = new Float64Array(d * d);
+  for (let i = 0, t = 0; i < d; i++) {
+    for (let j = i; j < d; j++, t++) {
+      const v = cross[t]! / n - (sum[i]! / n) * (sum[j]! / n);
+      a[i * d + j] = a[j * d + i] = v;
+    }
+  }
+  let logDet = 0;
+  for (let j = 0; j < d; j++) {
+    let diag = a[j * d + j]!;
+    for (let k = 0; k < j; k++) diag -= a[j * d + k]! ** 2;
+    diag = Math.sqrt(Math.max(diag, VARIANCE_FLOOR));
+    a[j * d + j] = diag;
+    logDet += 2 * Math.log(diag);
+    for (let i = j + 1; i < d; i++) {
+      let v = a[i * d + j]!;
+      for (let k = 0; k < j; k++) v -= a[i * d + k]! * a[j * d + k]!;
+      a[i * d + j] = v / diag;
+    }
+  }
+  return logDet;
+}
+
+/** Full-covariance Gaussian statistics of the cepstra of a set of frames. */
+class GaussianStats {
+  n = 0;
+  readonly sum = new Float64Array(CEPSTRA);
+  readonly cross = new Float64Array(TRI);
+  private cachedLogDet: number | undefined;
+
+  addBlock(blocks: BlockStore, b: number): void {
+    this.n += blocks.n[b]!;
+    for (let d = 0; d < CEPSTRA; d++) this.sum[d]! += blocks.sum[b * DIMS + d]!;
+    for (let t = 0; t < TRI; t++) this.cross[t]! += blocks.cross[b * TRI + t]!;
+    this.cachedLogDet = undefined;
+  }
+
+  get logDet(): number {
+    this.cachedLogDet ??= unbiasedLogDet(this.n, this.sum, this.cross);
+    return this.cachedLogDet;
+  }
+
+  /**
+   * Generalized likelihood ratio of "two speakers" over "one speaker" for these frames and the
+   * other's, per frame (nats): how much better two Gaussians explain them than one.
+   */
+  divergence(other: GaussianStats): number {
+    const n = this.n + other.n;
+    const sum = this.sum.map((x, d) => x + other.sum[d]!);
+    const cross = this.cross.map((x, t) => x + other.cross[t]!);
+    return (n * unbiasedLogDet(n, sum, cross) - this.n * this.logDet - other.n * other.logDet) / (2 * n);
+  }
+}
+
+/**
+ * log |covariance| corrected for the bias of the sample estimate (E log|S| = log|Sigma| +
+ * sum_i psi((n - i) / 2) + d log(2 / n) for n Gaussian frames), so that small clusters do not look
+ * tighter than they are. Frames overlap (25 ms every 10 ms) and speech changes slowly: the effective
+ * count is n / EFFECTIVE_FRAME_FACTOR.
+ */
+export function unbiasedLogDet(n: number, sum: Float64Array, cross: Float64Array): number {
+  const d = sum.length;
+  const effective = Math.max(d + 2, n / EFFECTIVE_FRAME_FACTOR);
+  let bias = d * Math.log(2 / effective);
+  for (let i = 1; i <= d; i++) bias += digamma((effective - i) / 2);
+  return logDetCovariance(n, sum, cross) - bias;
+}
+
+/** Digamma for x > 0 (recurrence up to 6, then the asymptotic series). */
+export function digamma(x: number): number {
+  let result = 0;
+  while (x < 6) {
+    result -= 1 / x;
+    x += 1;
+  }
+  const f = 1 / (x * x);
+  return result + Math.log(x) - 0.5 / x - f * (1 / 12 - f * (1 / 120 - f * (1 / 252 - f * (1 / 240 - f / 132))));
+}
+
+function countLabels(labels: Int32Array): number {
+  return new Set(labels).size;
+}
+
+/**
+ * Clusters with less than MIN_SPEAKER_FRAMES of speech join the real cluster whose centroid is
+ * nearest (cosine); labels renumbered 0..k-1 in order of first window. Unchanged when no cluster
+ * is big enough.
+ */
+function absorbOutliers(blocks: BlockStore, windows: readonly Window[], vectors: readonly Float32Array[], labels: Int32Array): Int32Array {
+  const k = labels.reduce((max, l) => Math.max(max, l + 1), 0);
+  const frames = new Float64Array(k);
+  const owner = blockOwners(blocks, windows, labels);
+  for (let b = 0; b < blocks.count; b++) if (owner[b]! >= 0) frames[owner[b]!]! += blocks.n[b]!;
+  const real = Array.from({ length: k }, (_, c) => c).filter((c) => frames[c]! >= MIN_SPEAKER_FRAMES);
+  if (real.length === 0 || real.length === k) return renumber(labels);
+  const dims = vectors[0]!.length;
+  const centroids = l2Normalize(
+    real.map((c) => {
+      const sum = new Float32Array(dims);
+      labels.forEach((l, i) => {
+        if (l === c) vectors[i]!.forEach((x, d) => (sum[d]! += x));
+      });
+      return sum;
+    }),
+  );
+  const out = labels.map((l, i) => {
+    if (real.includes(l)) return l;
+    let best = real[0]!;
+    let bestDot = -Infinity;
+    real.forEach((c, j) => {
+      let dot = 0;
+      for (let d = 0; d < dims; d++) dot += vectors[i]![d]! * centroids[j]![d]!;
+      if (dot > bestDot) [bestDot, best] = [dot, c];
+    });
+    return best;
+  });
+  return renumber(out);
+}
+
+function renumber(labels: Int32Array): Int32Array {
+  const names = new Map<number, number>();
+  return labels.map((l) => {
+    if (!names.has(l)) names.set(l, names.size);
+    return names.get(l)!;
+  });
 }

@@ -4,10 +4,11 @@
 // asking for verbose_json with word and segment timestamps; the answer is mapped to our segments.
 //
 // Failures: 401/403 (key) and other 4xx (the audio or request was refused) are permanent; network
-// errors, timeouts, 408, 429 and 5xx are retryable (plain Error: the job runner tries again).
+// errors, timeouts, 408, 429 and 5xx are 'transient' (the job runner tries again). The service's host
+// and its answer go in the error's detail, for the log: users see what happened and what to do.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import { PermanentJobError } from '../../jobs/job-errors.js';
+import { EngineError, operatorMessage } from '../../domain/engine-error.js';
 import { PCM_BYTES_PER_SECOND, SAMPLE_RATE } from '../audio/ffmpeg.js';
 import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine, SpeechEngineCapabilities } from './speech-engine.js';
 import { WHISPER_LANGUAGES } from './whisper-engine.js';
@@ -23,11 +24,6 @@ export interface OpenAiRemoteEngineOptions {
   languages?: readonly string[];
   /** Per-request limit (KIKITORI_REMOTE_ASR_TIMEOUT_MS, default 30 min). */
   timeoutMs?: number;
-}
-
-/** The remote engine is not configured. */
-export class RemoteAsrUnavailableError extends Error {
-  override readonly name = 'RemoteAsrUnavailableError';
 }
 
 interface VerboseWord {
@@ -76,18 +72,20 @@ export class OpenAiRemoteEngine implements SpeechEngine {
       const keyNote = this.options.apiKey ? 'with an API key' : 'without an API key (KIKITORI_REMOTE_ASR_API_KEY unset)';
       return { usable: true, reason: null, detail: `POST ${url} model ${this.model}, ${keyNote} (not contacted)` };
     } catch (error) {
-      return { usable: false, reason: (error as Error).message, detail: null };
+      return { usable: false, reason: operatorMessage(error), detail: null };
     }
   }
 
   private endpoint(): string {
     if (!this.baseUrl) {
-      throw new RemoteAsrUnavailableError(
-        'no remote speech service is configured: set KIKITORI_REMOTE_ASR_BASE_URL (e.g. https://api.openai.com/v1), KIKITORI_REMOTE_ASR_API_KEY and KIKITORI_REMOTE_ASR_MODEL',
-      );
+      throw new EngineError('unavailable', 'No remote speech service is configured on this server.', {
+        detail: 'set KIKITORI_REMOTE_ASR_BASE_URL (e.g. https://api.openai.com/v1), KIKITORI_REMOTE_ASR_API_KEY and KIKITORI_REMOTE_ASR_MODEL',
+      });
     }
     if (!/^https?:\/\/[^/]+/.test(this.baseUrl)) {
-      throw new RemoteAsrUnavailableError(`KIKITORI_REMOTE_ASR_BASE_URL must be an http(s) URL, got "${this.baseUrl}"`);
+      throw new EngineError('unavailable', 'The remote speech service of this server is misconfigured.', {
+        detail: `KIKITORI_REMOTE_ASR_BASE_URL must be an http(s) URL, got "${this.baseUrl}"`,
+      });
     }
     return `${this.baseUrl}/audio/transcriptions`;
   }
@@ -123,9 +121,16 @@ export class OpenAiRemoteEngine implements SpeechEngine {
       });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      if (timeout.aborted) throw new Error(`The remote speech service at ${host} did not answer within ${Math.round(this.timeoutMs / 1000)} s; will retry.`);
+      if (timeout.aborted) {
+        throw new EngineError('transient', 'The remote speech service did not answer in time. Try again later.', {
+          detail: `${host} did not answer within ${Math.round(this.timeoutMs / 1000)} s`,
+        });
+      }
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new Error(`The remote speech service at ${host} could not be reached (${cause?.code ?? cause?.message ?? (error as Error).message}); will retry.`);
+      throw new EngineError('transient', 'The remote speech service could not be reached. Try again later.', {
+        detail: `${host} could not be reached (${cause?.code ?? cause?.message ?? (error as Error).message})`,
+        cause: error,
+      });
     }
     const body = await response.text().catch(() => '');
     if (!response.ok) throw responseError(response.status, host, body);
@@ -133,7 +138,9 @@ export class OpenAiRemoteEngine implements SpeechEngine {
     try {
       json = JSON.parse(body) as VerboseJson;
     } catch {
-      throw new Error(`The remote speech service at ${host} answered with something other than JSON (${body.slice(0, 120)}); will retry.`);
+      throw new EngineError('transient', 'The remote speech service answered with something unreadable. Try again later.', {
+        detail: `${host} answered with something other than JSON (${body.slice(0, 120)})`,
+      });
     }
     const segments = toSegments(json, duration);
     request.onProgress?.(1);
@@ -144,18 +151,24 @@ export class OpenAiRemoteEngine implements SpeechEngine {
   }
 }
 
-function responseError(status: number, host: string, body: string): Error {
-  let detail = body.slice(0, 300);
+function responseError(status: number, host: string, body: string): EngineError {
+  let said = body.slice(0, 300);
   try {
     const json = JSON.parse(body) as { error?: { message?: string } | string; error_message?: string; message?: string };
-    detail = (typeof json.error === 'object' ? json.error?.message : json.error) ?? json.error_message ?? json.message ?? detail;
+    said = (typeof json.error === 'object' ? json.error?.message : json.error) ?? json.error_message ?? json.message ?? said;
   } catch {
     // not JSON: keep the text
   }
-  const what = `The remote speech service at ${host} answered HTTP ${status}${detail ? `: ${detail}` : ''}`;
-  if (status === 401 || status === 403) return new PermanentJobError(`${what}. Check KIKITORI_REMOTE_ASR_API_KEY.`);
-  if (status === 408 || status === 429 || status >= 500) return new Error(`${what}; will retry.`);
-  return new PermanentJobError(`${what}.`);
+  const detail = `${host} answered HTTP ${status}${said ? `: ${said}` : ''}`;
+  if (status === 401 || status === 403) {
+    return new EngineError('unavailable', 'The remote speech service refused this server\'s credentials. An administrator needs to check its API key.', {
+      detail: `${detail}. Check KIKITORI_REMOTE_ASR_API_KEY.`,
+    });
+  }
+  if (status === 408 || status === 429 || status >= 500) {
+    return new EngineError('transient', `The remote speech service is busy or failing (HTTP ${status}). Try again later.`, { detail });
+  }
+  return new EngineError('bad-input', `The remote speech service refused this audio or request (HTTP ${status}).`, { detail });
 }
 
 /** RIFF header for 16 kHz mono s16le PCM of `dataBytes` bytes. */

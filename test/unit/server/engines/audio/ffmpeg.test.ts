@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeToPcm, PCM_BYTES_PER_SECOND, probeAudio, SAMPLE_RATE } from '../../../../../src-server/engines/audio/ffmpeg.js';
-import { PermanentJobError } from '../../../../../src-server/jobs/job-errors.js';
+import { EngineError } from '../../../../../src-server/domain/engine-error.js';
 import { audioDuration, encodeAudio, makeCorruptFile, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
 
 let dir: string;
@@ -44,10 +44,11 @@ describe('probeAudio', () => {
     expect(probe.durationSeconds).toBeCloseTo(wavSeconds, 1);
   });
 
-  it('rejects a corrupt file with a PermanentJobError that says why', async () => {
+  it('rejects a corrupt file as bad input about the file, saying why', async () => {
     const bad = await makeCorruptFile(path.join(dir, 'corrupt.wav'));
     const err = await probeAudio(bad).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(PermanentJobError);
+    expect(err).toBeInstanceOf(EngineError);
+    expect(err).toMatchObject({ kind: 'bad-input', field: 'file' });
     expect((err as Error).message).toMatch(/^The file is not a readable audio or video file \(ffprobe: .+\)\.$/);
     expect((err as Error).message).not.toContain(dir); // no server paths in user-facing messages
   });
@@ -55,7 +56,7 @@ describe('probeAudio', () => {
   it('rejects text and video-only files', async () => {
     const text = path.join(dir, 'notes.txt');
     await fsp.writeFile(text, 'hello, this is not audio\n');
-    await expect(probeAudio(text)).rejects.toBeInstanceOf(PermanentJobError);
+    await expect(probeAudio(text)).rejects.toMatchObject({ kind: 'bad-input', field: 'file' });
 
     const video = path.join(dir, 'video.mp4');
     execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=d=1:s=64x64', '-c:v', 'mpeg4', video]);
@@ -92,7 +93,7 @@ describe('decodeToPcm', () => {
     const bad = await makeCorruptFile(path.join(dir, 'corrupt2.wav'));
     const out = path.join(dir, 'corrupt2.pcm');
     // durationSeconds given: skip the probe, so ffmpeg itself meets the garbage.
-    await expect(decodeToPcm(bad, out, { durationSeconds: 10 })).rejects.toThrow(PermanentJobError);
+    await expect(decodeToPcm(bad, out, { durationSeconds: 10 })).rejects.toMatchObject({ kind: 'bad-input' });
     expect(fs.existsSync(out)).toBe(false);
     expect(fs.existsSync(`${out}.part`)).toBe(false);
   });

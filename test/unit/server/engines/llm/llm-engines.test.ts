@@ -1,12 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EMOTION_LABELS } from '../../../../../src-shared/analysis.js';
-import {
-  LlmEmotionEngine,
-  LlmSummaryEngine,
-  LlmTranslationEngine,
-  normaliseEmotionScores,
-} from '../../../../../src-server/engines/llm/llm-engines.js';
-import { LlmError, OpenAiChatClient } from '../../../../../src-server/engines/llm/openai-chat-client.js';
+import { EngineError } from '../../../../../src-server/domain/engine-error.js';
+import { LlmEmotionEngine, normaliseEmotionScores } from '../../../../../src-server/engines/llm/llm-emotion-engine.js';
+import { LlmSummaryEngine } from '../../../../../src-server/engines/llm/llm-summary-engine.js';
+import { LlmTranslationEngine } from '../../../../../src-server/engines/llm/llm-translation-engine.js';
+import { OpenAiChatClient } from '../../../../../src-server/engines/llm/openai-chat-client.js';
 import { meetingDocument, standupUnpunctuated } from '../../../../fixtures/meetings/meetings.js';
 import { promptSegmentIds, startFakeChatServer, type FakeChatServer, type Handler } from '../../../../support/fake-chat-server.js';
 
@@ -87,9 +85,10 @@ describe('LlmSummaryEngine', () => {
   it('fails with a clear error when the JSON stays malformed or has the wrong shape', async () => {
     const { server: s, client } = await clientFor((_, i) => ({ content: i === 0 ? 'Sure! Here is the summary: the team met.' : '{"summary": "no overview field"}' }));
     const error = await new LlmSummaryEngine({ client }).summarize(input()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(LlmError);
-    expect((error as LlmError).kind).toBe('invalid_response');
-    expect((error as Error).message).toMatch(/model "meeting-model"\) returned JSON of the wrong shape for the summary of segments 0–21: "overview" is missing/);
+    expect(error).toBeInstanceOf(EngineError);
+    expect((error as EngineError).kind).toBe('unavailable');
+    expect((error as Error).message).toMatch(/language model gave an answer this server cannot use/);
+    expect((error as EngineError).detail).toMatch(/model "meeting-model"\) returned JSON of the wrong shape for the summary of segments 0–21: "overview" is missing/);
     expect(s.requests).toHaveLength(2);
   });
 
@@ -125,7 +124,10 @@ describe('LlmSummaryEngine', () => {
 
   it('reports a refused key', async () => {
     const { client } = await clientFor(() => ({ status: 401, raw: '{"error": {"message": "invalid api key"}}' }));
-    await expect(new LlmSummaryEngine({ client }).summarize(input())).rejects.toThrow(/HTTP 401\): invalid api key/);
+    await expect(new LlmSummaryEngine({ client }).summarize(input())).rejects.toMatchObject({
+      kind: 'unavailable',
+      detail: expect.stringMatching(/HTTP 401\): invalid api key/),
+    });
   });
 });
 
@@ -192,8 +194,10 @@ describe('LlmEmotionEngine', () => {
   it('fails clearly on malformed JSON and on impossible scores', async () => {
     const { client } = await clientFor((_, i) => ({ content: i < 2 ? 'not json at all' : '{"segments": [{"segment_id": 0, "scores": {"joy": "lots"}}]}' }));
     const engine = new LlmEmotionEngine({ client });
-    await expect(engine.analyze(input(small))).rejects.toThrow(/returned malformed JSON for emotion scores of segments 0–3: no JSON object/);
-    await expect(engine.analyze(input(small))).rejects.toThrow(/the score for "joy" is not a number/);
+    await expect(engine.analyze(input(small))).rejects.toMatchObject({
+      detail: expect.stringMatching(/returned malformed JSON for emotion scores of segments 0–3: no JSON object/),
+    });
+    await expect(engine.analyze(input(small))).rejects.toMatchObject({ detail: expect.stringMatching(/the score for "joy" is not a number/) });
   });
 
   it('batches long transcripts', async () => {
@@ -208,7 +212,10 @@ describe('LlmEmotionEngine', () => {
 
   it('reports a server error', async () => {
     const { client } = await clientFor(() => ({ status: 500, raw: '{"error": {"message": "model crashed"}}' }));
-    await expect(new LlmEmotionEngine({ client }).analyze(input(small))).rejects.toThrow('The LLM server failed (HTTP 500): model crashed.');
+    await expect(new LlmEmotionEngine({ client }).analyze(input(small))).rejects.toMatchObject({
+      kind: 'transient',
+      detail: 'The LLM server failed (HTTP 500): model crashed.',
+    });
   });
 });
 
@@ -256,11 +263,11 @@ describe('LlmTranslationEngine', () => {
   it('fails clearly when lines stay missing, and on a refused key', async () => {
     const small = meetingDocument('tr2', 'en', [{ text: 'good morning' }, { text: 'see you tomorrow' }]);
     const { client } = await clientFor(() => ({ content: JSON.stringify({ translations: [{ id: 0, text: 'buenos días' }] }) }));
-    await expect(new LlmTranslationEngine({ client }).translate(input(small), 'es')).rejects.toThrow(
-      'The LLM (model "meeting-model") returned JSON of the wrong shape for the translation of segment 1: no translation names an id that was asked for.',
-    );
+    await expect(new LlmTranslationEngine({ client }).translate(input(small), 'es')).rejects.toMatchObject({
+      detail: 'The LLM (model "meeting-model") returned JSON of the wrong shape for the translation of segment 1: no translation names an id that was asked for.',
+    });
     await server!.close();
     const { client: refused } = await clientFor(() => ({ status: 401, raw: 'Unauthorized' }));
-    await expect(new LlmTranslationEngine({ client: refused }).translate(input(small), 'ja')).rejects.toMatchObject({ kind: 'auth' });
+    await expect(new LlmTranslationEngine({ client: refused }).translate(input(small), 'ja')).rejects.toMatchObject({ kind: 'unavailable', detail: expect.stringMatching(/refused the credentials/) });
   });
 });

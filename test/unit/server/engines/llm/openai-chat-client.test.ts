@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LlmError, OpenAiChatClient, parseJsonObject } from '../../../../../src-server/engines/llm/openai-chat-client.js';
+import { EngineError } from '../../../../../src-server/domain/engine-error.js';
+import { OpenAiChatClient, parseJsonObject } from '../../../../../src-server/engines/llm/openai-chat-client.js';
 import { startFakeChatServer, type FakeChatServer, type Handler } from '../../../../support/fake-chat-server.js';
 
 let server: FakeChatServer | undefined;
@@ -43,16 +44,20 @@ describe('OpenAiChatClient', () => {
     const s = await serve(() => ({ status: 401, raw: JSON.stringify({ error: { message: 'Incorrect API key provided: sk-bad', type: 'invalid_request_error' } }) }));
     const client = new OpenAiChatClient({ baseUrl: s.baseUrl, apiKey: 'sk-bad', model: 'm', retryDelayMs: 1 });
     const error = await client.complete(hello).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(LlmError);
-    expect(error).toMatchObject({ kind: 'auth', status: 401, retryable: false });
-    expect((error as Error).message).toMatch(/refused the credentials \(HTTP 401\): Incorrect API key provided.*Check the configured LLM API key/);
+    // What leaves the client is an EngineError: a message for users, the server's words in the detail.
+    expect(error).toBeInstanceOf(EngineError);
+    expect(error).toMatchObject({ kind: 'unavailable', cause: { kind: 'auth', status: 401, retryable: false } });
+    expect((error as EngineError).retryable).toBe(false);
+    expect((error as Error).message).toMatch(/refused this server's credentials/);
+    expect((error as Error).message).not.toContain('sk-bad');
+    expect((error as EngineError).detail).toMatch(/refused the credentials \(HTTP 401\): Incorrect API key provided.*Check the configured LLM API key/);
     expect(s.requests).toHaveLength(1);
   });
 
   it('reports a server failure (HTTP 500) with its message', async () => {
     const s = await serve(() => ({ status: 500, raw: '{"detail": "CUDA out of memory"}' }));
     const client = new OpenAiChatClient({ baseUrl: s.baseUrl, model: 'm', retryDelayMs: 1 });
-    await expect(client.complete(hello)).rejects.toThrow('The LLM server failed (HTTP 500): CUDA out of memory.');
+    await expect(client.complete(hello)).rejects.toMatchObject({ kind: 'transient', detail: 'The LLM server failed (HTTP 500): CUDA out of memory.' });
     expect(s.requests).toHaveLength(1);
   });
 
@@ -66,7 +71,7 @@ describe('OpenAiChatClient', () => {
   it('gives up on rate limits after the configured retries', async () => {
     const s = await serve(() => ({ status: 429, raw: '{"error": {"message": "Rate limit reached"}}' }));
     const client = new OpenAiChatClient({ baseUrl: s.baseUrl, model: 'm', retryDelayMs: 1, maxRetries: 2 });
-    await expect(client.complete(hello)).rejects.toMatchObject({ kind: 'rate_limit', status: 429, retryable: true });
+    await expect(client.complete(hello)).rejects.toMatchObject({ kind: 'transient', cause: { kind: 'rate_limit', status: 429, retryable: true } });
     expect(s.requests).toHaveLength(3);
   });
 
@@ -77,8 +82,8 @@ describe('OpenAiChatClient', () => {
         : { status: 400, raw: '{"error": {"message": "This model\'s maximum context length is 8192 tokens"}}' },
     );
     const client = new OpenAiChatClient({ baseUrl: s.baseUrl, model: 'nope', maxRetries: 0 });
-    await expect(client.complete(hello)).rejects.toMatchObject({ kind: 'not_found', message: expect.stringContaining('model "nope"') });
-    await expect(client.complete(hello)).rejects.toMatchObject({ kind: 'context_length', message: expect.stringContaining('too long') });
+    await expect(client.complete(hello)).rejects.toMatchObject({ kind: 'unavailable', cause: { kind: 'not_found' }, detail: expect.stringContaining('model "nope"') });
+    await expect(client.complete(hello)).rejects.toMatchObject({ kind: 'bad-input', cause: { kind: 'context_length' }, detail: expect.stringContaining('too long') });
   });
 
   it('asks again without response_format when the server does not support it', async () => {
@@ -93,7 +98,7 @@ describe('OpenAiChatClient', () => {
   it('times out a server that does not answer', async () => {
     const s = await serve(() => ({ content: 'late', delayMs: 3000 }));
     const client = new OpenAiChatClient({ baseUrl: s.baseUrl, model: 'm', timeoutMs: 200, maxRetries: 0 });
-    await expect(client.complete(hello)).rejects.toMatchObject({ kind: 'timeout', message: expect.stringContaining('did not answer within') });
+    await expect(client.complete(hello)).rejects.toMatchObject({ kind: 'transient', cause: { kind: 'timeout' }, detail: expect.stringContaining('did not answer within') });
   });
 
   it('stops when the caller aborts', async () => {
@@ -109,9 +114,9 @@ describe('OpenAiChatClient', () => {
   it('reports an unreachable server and an answer that is not a chat completion', async () => {
     const s = await serve(() => ({ raw: '<html>nginx</html>' }));
     const client = new OpenAiChatClient({ baseUrl: s.baseUrl, model: 'm', maxRetries: 0 });
-    await expect(client.complete(hello)).rejects.toMatchObject({ kind: 'invalid_response', message: expect.stringContaining('not JSON') });
+    await expect(client.complete(hello)).rejects.toMatchObject({ kind: 'unavailable', cause: { kind: 'invalid_response' }, detail: expect.stringContaining('not JSON') });
     const down = new OpenAiChatClient({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0 });
-    await expect(down.complete(hello)).rejects.toMatchObject({ kind: 'network', message: expect.stringContaining('Could not reach the LLM server') });
+    await expect(down.complete(hello)).rejects.toMatchObject({ kind: 'transient', cause: { kind: 'network' }, detail: expect.stringContaining('Could not reach the LLM server') });
   });
 });
 

@@ -2,8 +2,8 @@
 // /v1/audio/transcriptions (server B, pocketsphinx), used by server A's job pipeline.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OpenAiRemoteEngine, RemoteAsrUnavailableError, toSegments } from '../../../../../src-server/engines/speech/openai-remote-engine.js';
-import { PermanentJobError } from '../../../../../src-server/jobs/job-errors.js';
+import { EngineError } from '../../../../../src-server/domain/engine-error.js';
+import { OpenAiRemoteEngine, toSegments } from '../../../../../src-server/engines/speech/openai-remote-engine.js';
 import type { TranscriptDocument } from '../../../../../src-shared/transcript-document.js';
 import { pcmOf, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
 import { startOpenAiTestServer } from '../../../../support/openai-test-server.js';
@@ -55,20 +55,24 @@ describe('OpenAiRemoteEngine', () => {
   it('fails permanently on a rejected key, retryably when the service is unreachable', async () => {
     const pcm = await pcmOf(wav);
     const badKey = new OpenAiRemoteEngine({ baseUrl: `${b.url}/v1`, apiKey: 'kk_not_a_key' });
-    await expect(badKey.recognize(request(pcm))).rejects.toThrow(PermanentJobError);
-    await expect(badKey.recognize(request(pcm))).rejects.toThrow(/HTTP 401.*KIKITORI_REMOTE_ASR_API_KEY/);
+    const refused = await badKey.recognize(request(pcm)).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(EngineError);
+    expect(refused).toMatchObject({ kind: 'unavailable', detail: expect.stringMatching(/HTTP 401.*KIKITORI_REMOTE_ASR_API_KEY/) });
+    // The user's message names neither the host nor the service's answer; the detail (for the log) does.
+    expect((refused as EngineError).message).not.toContain(new URL(b.url).host);
+    expect((refused as EngineError).detail).toContain(new URL(b.url).host);
 
     const badModel = new OpenAiRemoteEngine({ baseUrl: `${b.url}/v1`, apiKey: bKey, model: 'no-such-model' });
-    await expect(badModel.recognize(request(pcm))).rejects.toThrow(/HTTP 400/);
+    await expect(badModel.recognize(request(pcm))).rejects.toMatchObject({ kind: 'bad-input', detail: expect.stringMatching(/HTTP 400/) });
 
     const port = await closedPort();
     const down = new OpenAiRemoteEngine({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'x' });
     const error = await down.recognize(request(pcm)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(Error);
-    expect(error).not.toBeInstanceOf(PermanentJobError);
-    expect((error as Error).message).toMatch(/could not be reached \(ECONNREFUSED\); will retry/);
+    expect(error).toBeInstanceOf(EngineError);
+    expect(error).toMatchObject({ kind: 'transient', detail: expect.stringMatching(/could not be reached \(ECONNREFUSED\)/) });
+    expect((error as Error).message).toMatch(/could not be reached\. Try again later/);
 
-    await expect(new OpenAiRemoteEngine({}).recognize(request(pcm))).rejects.toThrow(RemoteAsrUnavailableError);
+    await expect(new OpenAiRemoteEngine({}).recognize(request(pcm))).rejects.toMatchObject({ kind: 'unavailable' });
     expect((await new OpenAiRemoteEngine({}).checkUsable()).reason).toMatch(/KIKITORI_REMOTE_ASR_BASE_URL/);
   });
 

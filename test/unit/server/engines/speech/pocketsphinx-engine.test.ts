@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PocketsphinxEngine } from '../../../../../src-server/engines/speech/pocketsphinx-engine.js';
 import type { RecognizeRequest, RecognizeResult } from '../../../../../src-server/engines/speech/speech-engine.js';
-import { PermanentJobError } from '../../../../../src-server/jobs/job-errors.js';
+import { EngineError } from '../../../../../src-server/domain/engine-error.js';
 import { audioDuration, concatWithSilence, pcmOf, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
 import { editDistance } from '../../../../../src-shared/edit-distance.js';
 
@@ -87,7 +87,8 @@ describe('PocketsphinxEngine', () => {
 
   it('only accepts English', async () => {
     const err = await recognize(pcm, { language: 'ja' }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(PermanentJobError);
+    expect(err).toBeInstanceOf(EngineError);
+    expect(err).toMatchObject({ kind: 'unsupported', field: 'language' });
     expect((err as Error).message).toMatch(/^The pocketsphinx engine only recognizes English \(en\); /);
   });
 

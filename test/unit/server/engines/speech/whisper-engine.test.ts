@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../../../../src-server/domain/engine-error.js';
 import { inspectWhisperModel } from '../../../../../src-server/engines/speech/ggml-file.js';
 import type { RecognizeResult } from '../../../../../src-server/engines/speech/speech-engine.js';
-import { WhisperEngine, WhisperUnavailableError } from '../../../../../src-server/engines/speech/whisper-engine.js';
-import { PermanentJobError } from '../../../../../src-server/jobs/job-errors.js';
+import { WhisperEngine } from '../../../../../src-server/engines/speech/whisper-engine.js';
 import type { TranscriptDocument } from '../../../../../src-shared/transcript-document.js';
 import { audioDuration, concatWithSilence, pcmOf, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
 import { randomWhisperModel } from '../../../../support/ggml-model.js';
@@ -113,14 +112,15 @@ describe('WhisperEngine', () => {
   it('says how to get a model, and refuses what the model cannot do', async () => {
     const pcm = await pcmOf(sentence);
     const none = new WhisperEngine({ dataDir: scratch });
-    await expect(recognize(none, pcm)).rejects.toThrow(WhisperUnavailableError);
+    await expect(recognize(none, pcm)).rejects.toThrow(EngineError);
+    await expect(recognize(none, pcm)).rejects.toMatchObject({ kind: 'unavailable' });
     await expect(recognize(none, pcm)).rejects.toThrow(/No whisper model is installed.*models download base/);
     expect((await none.checkUsable()).reason).toMatch(/models download/);
     expect(none.capabilities.languages).toContain('ja');
 
     const englishOnly = new WhisperEngine({ model: await randomWhisperModel({ multilingual: false }), dataDir: scratch, threads: 1 });
     expect(englishOnly.capabilities.languages).toEqual(['en']);
-    await expect(recognize(englishOnly, pcm, { language: 'ja' })).rejects.toThrow(PermanentJobError);
+    await expect(recognize(englishOnly, pcm, { language: 'ja' })).rejects.toMatchObject({ kind: 'unsupported', field: 'language' });
     await expect(recognize(englishOnly, pcm, { language: 'xx' })).rejects.toThrow(/does not recognize the language "xx"/);
 
     const aborted = new AbortController();

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SummaryDetails } from '../../../../../src-shared/analysis.js';
-import { ExtractiveSummaryEngine, formatSummaryText, textRank } from '../../../../../src-server/engines/summary/extractive-summary.js';
+import { ExtractiveSummaryEngine } from '../../../../../src-server/engines/summary/extractive-summary.js';
+import { formatSummaryText } from '../../../../../src-server/engines/summary/summary-text.js';
+import { textRank } from '../../../../../src-server/engines/summary/textrank.js';
 import {
   japaneseMeeting,
   meetingDocument,
@@ -162,6 +164,7 @@ describe('ExtractiveSummaryEngine', () => {
   it('refuses languages it has no rules for, and stops when cancelled', async () => {
     expect(engine.languages).toEqual(['en', 'ja']);
     await expect(run(standupUnpunctuated.document, 'fr')).rejects.toThrow('handles en, ja, not "fr"');
+    await expect(run(standupUnpunctuated.document, 'fr')).rejects.toMatchObject({ kind: 'unsupported', field: 'language' });
     const controller = new AbortController();
     controller.abort(new Error('cancelled'));
     await expect(run(standupUnpunctuated.document, 'en', controller.signal)).rejects.toThrow('cancelled');

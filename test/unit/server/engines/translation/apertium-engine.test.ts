@@ -135,6 +135,10 @@ describe('ApertiumTranslationEngine translate', () => {
     await expect(engine.translate(input(meetingDocument('t4', 'en', [{ text: 'hello' }])), 'ja')).rejects.toThrow(
       /no installed pair from "en" to "ja".*Targets from "en": .*es/,
     );
+    await expect(engine.translate(input(meetingDocument('t4', 'en', [{ text: 'hello' }])), 'ja')).rejects.toMatchObject({
+      kind: 'unsupported',
+      field: 'language',
+    });
   });
 
   it('stops apertium when the analysis is cancelled', async () => {

@@ -3,6 +3,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EngineError } from '../../../../../src-server/domain/engine-error.js';
 import { EnergyVad } from '../../../../../src-server/engines/vad/energy-vad.js';
 import { FallbackVad } from '../../../../../src-server/engines/vad/fallback-vad.js';
 import {
@@ -10,7 +11,6 @@ import {
   segmentSpeechProbabilities,
   SileroVad,
   SILERO_WINDOW,
-  VadUnavailableError,
   DEFAULT_SILERO_VAD_OPTIONS,
 } from '../../../../../src-server/engines/vad/silero-vad.js';
 import { speechSeconds, type SpeechSegment, type VoiceActivityDetector } from '../../../../../src-server/engines/vad/vad.js';
@@ -98,7 +98,7 @@ describe('SileroVad (bundled ONNX model through onnxruntime-node)', () => {
 
   it('reports a missing model as unavailable', async () => {
     const broken = new SileroVad({ modelPath: path.join(tmp, 'missing.onnx') });
-    await expect(broken.detectInSamples(new Int16Array(RATE))).rejects.toBeInstanceOf(VadUnavailableError);
+    await expect(broken.detectInSamples(new Int16Array(RATE))).rejects.toMatchObject({ kind: 'unavailable' });
   });
 });
 
@@ -169,7 +169,7 @@ describe('FallbackVad', () => {
       name: 'silero',
       detect: async () => {
         calls++;
-        throw new VadUnavailableError('onnxruntime-node cannot be loaded');
+        throw new EngineError('unavailable', 'Voice activity detection cannot run on this server.', { detail: 'onnxruntime-node cannot be loaded' });
       },
     };
     const vad = new FallbackVad(preferred, new EnergyVad(), (level, m) => log.push(`${level}: ${m}`));
