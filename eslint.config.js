@@ -52,13 +52,14 @@ const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_')).map
 
 /**
  * The rules for one scope: no-restricted-imports over static imports, and no-restricted-syntax over
- * import() and import('…') types with the same regexes (esquery regexes cannot contain '/').
+ * import() and import('…') types with the same regexes (esquery regexes cannot contain '/'). Where
+ * electron is banned outright, the raw-IPC rule would only repeat it.
  */
-function restrict({ patterns = [], paths = [], ipc = true }) {
+function restrict({ patterns = [], paths = [], ipc = !patterns.includes(NO.electron) }) {
   const esquery = (regex) => `/${regex.replaceAll('/', '\\x2F')}/`;
   const syntax = patterns.flatMap(({ regex, message }) => [
     { selector: `ImportExpression > Literal.source[value=${esquery(regex)}]`, message },
-    { selector: `TSImportType > TSLiteralType > Literal[value=${esquery(regex)}]`, message },
+    { selector: `TSImportType > Literal.source[value=${esquery(regex)}]`, message },
   ]);
   return {
     'no-restricted-imports': [
