@@ -129,6 +129,8 @@ export default defineConfig(
       // a throw then becomes a rejection, as callers expect. no-floating-promises and
       // no-misused-promises still catch the promise bugs this rule is a proxy for.
       '@typescript-eslint/require-await': 'off',
+      // `const { secret: _, ...rest } = value` is how the code drops a property.
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
     },
   },
   {
