@@ -26,7 +26,10 @@ const CODE = [...TS, '**/*.{js,mjs,cjs}'];
 // types, which no-restricted-imports does not see). ESLint overrides a rule's options per file
 // instead of merging them, so every scope below lists all the restrictions that apply to it.
 
-/** A relative specifier that passes through the folder `dir` (e.g. '../../src-server/app.js'). */
+/**
+ * A relative specifier that passes through the folder `dir` (e.g. '../../src-server/app.js'). Folders
+ * are matched by name, not resolved: each name used here is one folder of the repository.
+ */
 const through = (dir) => `^\\.{1,2}/(.*/)?${dir}(/|$)`;
 const restriction = (regex, message) => ({ regex, message });
 
