@@ -1,35 +1,164 @@
-// Lint guards the process boundaries; tsc (strict) does the type checking. Raw ipcMain/ipcRenderer
-// may appear only in the typed wrappers (house style, Desktop 2), and the renderer imports neither
-// electron nor Node.
+// Lint guards the direction of imports between the layers (house style: "The shape at a glance") and
+// runs typescript-eslint's type-checked rules; tsc (strict) remains the type checker.
+//
+// Layers, lowest first. An arrow means "may import":
+//   src-shared   <- everything. Contracts and pure helpers: no Node, Electron, DOM or other layer.
+//   src-server   -> src-shared. Runs on its own, so never a desktop layer or electron.
+//                   Inside it: engines never import jobs, the domain never imports engines.
+//   src-main     -> src-shared. Never the renderer, the preload or the server (embedded-server/ starts
+//                   the server as a child process through bin/kikitori-server.js, not by import).
+//   src-preload  -> src-shared.
+//   src-renderer -> src-shared and npm UI packages; reaches main only through window.kikitori.
+// Tests, benches and scripts may import any layer: they exercise them.
+import { builtinModules } from 'node:module';
+import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
-const IPC_RULE = {
+const TS = ['**/*.{ts,tsx,mts,cts}'];
+const UNSAFE_OFF = Object.fromEntries(
+  ['argument', 'assignment', 'call', 'member-access', 'return'].map((rule) => [`@typescript-eslint/no-unsafe-${rule}`, 'off']),
+);
+const CODE = [...TS, '**/*.{js,mjs,cjs}'];
+
+// --- Import restrictions -------------------------------------------------------------------------
+// Each restriction is a regex over the import specifier, so the same list drives no-restricted-imports
+// (static imports and re-exports) and no-restricted-syntax (import() expressions and import('…')
+// types, which no-restricted-imports does not see). ESLint overrides a rule's options per file
+// instead of merging them, so every scope below lists all the restrictions that apply to it.
+
+/**
+ * A relative specifier that passes through the folder `dir` (e.g. '../../src-server/app.js'). Folders
+ * are matched by name, not resolved: each name used here is one folder of the repository.
+ */
+const through = (dir) => `^\\.{1,2}/(.*/)?${dir}(/|$)`;
+const restriction = (regex, message) => ({ regex, message });
+
+const IPC = {
   name: 'electron',
   importNames: ['ipcMain', 'ipcRenderer'],
-  message: 'Raw IPC lives only in src-main/ipc/typed-ipc.ts and src-preload/preload.ts.',
+  message: 'Raw IPC lives only in src-main/ipc/typed-ipc.ts and src-preload/preload.ts: add a channel to src-shared/ipc-contract.ts instead.',
 };
 
-export default tseslint.config(
-  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'kikitori-data/**'] },
+const NO = {
+  main: restriction(through('src-main'), 'Main-process code is not importable from here: put the shared type or helper in src-shared, or reach main through the IPC contract.'),
+  preload: restriction(through('src-preload'), 'The preload is not importable from here: its API type is KikitoriApi in src-shared/ipc-contract.ts.'),
+  renderer: restriction(through('src-renderer'), 'Renderer code is not importable from here: move what both sides need to src-shared.'),
+  server: restriction(through('src-server'), 'The server is not importable from the desktop layers: talk to it over HTTP (src-main/api-client), and put shared types in src-shared.'),
+  electron: restriction('^electron(/|$)', 'No electron here: only src-main and src-preload run inside Electron.'),
+  node: restriction('^node:', 'No Node APIs here: this code also runs in the renderer. Take the value as a parameter, or move the code to src-main or src-server.'),
+  engines: restriction(through('engines'), 'The domain does not depend on engines: declare the type or interface in src-server/domain and let the engine implement it.'),
+  jobs: restriction(through('jobs'), 'Engines do not depend on the job runner: throw an EngineError (src-server/domain/engine-error.ts) and let the job map its kind to retry or permanent failure.'),
+};
+
+// Bare builtin names ('fs', 'path') are Node too; as exact paths, so a relative './path.js' is untouched.
+const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_')).map((name) => ({ name, message: NO.node.message }));
+
+/**
+ * The rules for one scope: no-restricted-imports over static imports, and no-restricted-syntax over
+ * import() and import('…') types with the same regexes (esquery regexes cannot contain '/'). Where
+ * electron is banned outright, the raw-IPC rule would only repeat it.
+ */
+function restrict({ patterns = [], paths = [], ipc = !patterns.includes(NO.electron) }) {
+  const esquery = (regex) => `/${regex.replaceAll('/', '\\x2F')}/`;
+  const syntax = patterns.flatMap(({ regex, message }) => [
+    { selector: `ImportExpression > Literal.source[value=${esquery(regex)}]`, message },
+    { selector: `TSImportType > Literal.source[value=${esquery(regex)}]`, message },
+  ]);
+  return {
+    'no-restricted-imports': [
+      'error',
+      { paths: [...(ipc ? [IPC] : []), ...paths], patterns: patterns.map((p) => ({ ...p, caseSensitive: true })) },
+    ],
+    'no-restricted-syntax': syntax.length > 0 ? ['error', ...syntax] : 'off',
+  };
+}
+
+const SERVER = [NO.main, NO.preload, NO.renderer, NO.electron];
+const MAIN = [NO.preload, NO.renderer, NO.server];
+
+const layerRules = [
+  { files: CODE, rules: restrict({}) },
   {
-    files: ['**/*.{ts,tsx}'],
-    languageOptions: { parser: tseslint.parser },
-    rules: { 'no-restricted-imports': ['error', { paths: [IPC_RULE] }] },
-  },
-  {
-    files: ['src-main/ipc/typed-ipc.ts', 'src-preload/preload.ts'],
-    rules: { 'no-restricted-imports': 'off' },
-  },
-  {
-    files: ['src-renderer/**/*.{ts,tsx}', 'src-shared/**/*.ts'],
+    files: ['src-shared/**'],
     rules: {
-      'no-restricted-imports': [
+      ...restrict({ patterns: [NO.main, NO.preload, NO.renderer, NO.server, NO.electron, NO.node], paths: NODE_BUILTINS }),
+      // Types such as File are fine (they describe data), but shared code must not touch a window,
+      // a document or a Node process at run time.
+      'no-restricted-globals': [
         'error',
-        {
-          paths: [{ name: 'electron', message: 'The renderer and shared code reach main only through window.kikitori.' }],
-          patterns: [{ group: ['node:*'], message: 'No Node APIs here.' }],
-        },
+        ...['window', 'document', 'navigator', 'location', 'localStorage', 'sessionStorage', 'indexedDB', 'self'].map((name) => ({
+          name,
+          message: 'No DOM here: src-shared also runs in main and the server. Take the value as a parameter.',
+        })),
+        ...['process', 'Buffer', 'global', 'require', 'module', '__dirname', '__filename'].map((name) => ({
+          name,
+          message: 'No Node globals here: src-shared also runs in the renderer. Take the value as a parameter.',
+        })),
       ],
     },
   },
+  { files: ['src-server/**'], rules: restrict({ patterns: SERVER }) },
+  { files: ['src-server/engines/**'], rules: restrict({ patterns: [...SERVER, NO.jobs] }) },
+  { files: ['src-server/domain/**'], rules: restrict({ patterns: [...SERVER, NO.engines] }) },
+  { files: ['src-main/**'], rules: restrict({ patterns: MAIN }) },
+  { files: ['src-main/ipc/typed-ipc.ts'], rules: restrict({ patterns: MAIN, ipc: false }) },
+  { files: ['src-preload/**'], rules: restrict({ patterns: [NO.main, NO.renderer, NO.server] }) },
+  { files: ['src-preload/preload.ts'], rules: restrict({ patterns: [NO.main, NO.renderer, NO.server], ipc: false }) },
+  {
+    files: ['src-renderer/**'],
+    rules: restrict({ patterns: [NO.main, NO.preload, NO.server, NO.electron, NO.node], paths: NODE_BUILTINS }),
+  },
+];
+
+export default defineConfig(
+  {
+    ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'kikitori-data/**'],
+  },
+  {
+    files: CODE,
+    extends: [tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: {
+        // Every TypeScript file belongs to one of these; the first project that holds a file is used.
+        project: ['tsconfig.test.json', 'tsconfig.renderer.json', 'tsconfig.preload.json', 'test/e2e/tsconfig.json', 'tsconfig.tools.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      // `async` without `await` is how this code implements Promise-returning interfaces (repositories
+      // over synchronous SQLite that PostgreSQL will make truly async, Fastify and IPC handlers, fakes):
+      // a throw then becomes a rejection, as callers expect. no-floating-promises and
+      // no-misused-promises still catch the promise bugs this rule is a proxy for.
+      '@typescript-eslint/require-await': 'off',
+      // `const { secret: _, ...rest } = value` is how the code drops a property.
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // Plain JS has no annotations, so every parameter and require() is `any`: the no-unsafe-* family
+    // would only ask for JSDoc types. The promise rules stay on.
+    files: ['**/*.{js,mjs,cjs}'],
+    rules: UNSAFE_OFF,
+  },
+  {
+    // Tests read untyped bodies (inject().json(), fetch) and use vitest's asymmetric matchers, which
+    // are typed `any`; the assertions are what check those values. The promise rules stay on: a
+    // dropped promise in a test is an assertion that never runs.
+    files: ['test/**'],
+    rules: { ...UNSAFE_OFF, '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // koffi's foreign functions return `any`: these files are the typed wrapper around pocketsphinx's
+    // C API, where `any` meets the declared interface.
+    files: ['src-server/engines/speech/pocketsphinx-library.ts', 'src-server/engines/speech/pocketsphinx-vocabulary.ts'],
+    rules: UNSAFE_OFF,
+  },
+  {
+    // A one-line launcher into dist/: a project holding it would pull the whole compiled server in.
+    files: ['bin/*.js'],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+  ...layerRules,
 );

@@ -29,7 +29,7 @@ function startProcess(args: string[], env: Record<string, string> = {}): Promise
   const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, KIKITORI_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const match = out.match(/(http:\/\/[\d.:]+)/);
       if (match) resolve({ child, url: match[1]! });

@@ -3,7 +3,6 @@
 // keyed by a hash of what produced them, so reruns and parallel test files reuse them.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

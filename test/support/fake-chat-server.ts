@@ -42,7 +42,15 @@ export async function startFakeChatServer(handler: Handler): Promise<FakeChatSer
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
+    req.on('end', () => {
+      // A throwing handler is a broken test: reset the connection so the client under test does not
+      // wait for a reply, and rethrow so the run reports the unhandled rejection.
+      void respond().catch((err: unknown) => {
+        res.destroy();
+        throw err;
+      });
+    });
+    async function respond(): Promise<void> {
       const recorded: RecordedRequest = {
         method: req.method ?? '',
         url: req.url ?? '',
@@ -65,7 +73,7 @@ export async function startFakeChatServer(handler: Handler): Promise<FakeChatSer
         });
       res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
       res.end(body);
-    });
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -13,7 +13,7 @@ export function startOpenAiTestServer(options: { env?: Record<string, string>; e
 /** POSTs a file and fields as multipart/form-data to /v1/audio/transcriptions. */
 export async function postTranscription(server: { url: string }, key: string | null, file: string | null, fields: Record<string, string | string[]> = {}) {
   const form = new FormData();
-  if (file) form.append('file', await fs.openAsBlob(file), file.split('/').pop()!);
+  if (file) form.append('file', await fs.openAsBlob(file), file.split('/').pop());
   for (const [name, value] of Object.entries(fields)) {
     for (const v of Array.isArray(value) ? value : [value]) form.append(name, v);
   }

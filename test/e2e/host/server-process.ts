@@ -30,10 +30,10 @@ export function startServer(root: string, dataDir: string, env: Record<string, s
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve, reject) => {
     let stdout = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString();
       const match = stdout.match(/listening on (http:\/\/\S+)/);
       if (match) resolve({ child, url: match[1]!, stderr: () => stderr });

@@ -36,7 +36,7 @@ export function eventRecorder() {
   const events: RecordedEvent[] = [];
   const waiters: Array<{ event: IpcEvent; test: (payload: any) => boolean; resolve: (payload: any) => void }> = [];
   const emit: EventSink = (event, payload) => {
-    events.push({ event, payload } as RecordedEvent);
+    events.push({ event, payload });
     for (const waiter of [...waiters]) {
       if (waiter.event === event && waiter.test(payload)) {
         waiters.splice(waiters.indexOf(waiter), 1);

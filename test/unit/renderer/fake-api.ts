@@ -13,7 +13,7 @@ export interface FakeApi {
 }
 
 function isResult(value: unknown): value is IpcResult<unknown> {
-  return typeof value === 'object' && value !== null && 'ok' in value && typeof (value as { ok: unknown }).ok === 'boolean';
+  return typeof value === 'object' && value !== null && 'ok' in value && typeof value.ok === 'boolean';
 }
 
 export function installFakeApi(handlers: FakeHandlers = {}, stagedPaths: (file: File) => string = (file) => `/tmp/${file.name}`): FakeApi {

@@ -89,7 +89,7 @@ describe('sync engine', () => {
     const view = await analyses.request(id!, 'summary');
     expect(view.kind).toBe('summary');
     sync.kick();
-    await events.next('analysis:changed', (e) => e.id === id && store.analyses.get(id!, 'summary')?.status === 'COMPLETED');
+    await events.next('analysis:changed', (e) => e.id === id && store.analyses.get(id, 'summary')?.status === 'COMPLETED');
     expect(store.search.search('overview')[0]).toMatchObject({ transcriptionId: id, kind: 'summary' });
   });
 

@@ -98,7 +98,8 @@ describe('upload manager', () => {
 
   it('cancels a running upload and deletes its ticket on the server', async () => {
     const store = openCacheStore(':memory:');
-    let cancelled: Promise<void> | null = null;
+    // Assigned in a callback: a plain annotation would narrow it to null and hide the await below.
+    let cancelled = null as Promise<void> | null;
     const { m } = manager(store, clientOf(server, key), {
       onChange: (job) => {
         if (job.state === 'uploading' && job.sentBytes > 0 && !cancelled) cancelled = m.cancel(job.id);
@@ -118,7 +119,7 @@ describe('upload manager', () => {
   it('resumes an interrupted upload after a restart, from byte 0 with the same ticket', async () => {
     const file = path.join(dir, 'cache-restart.sqlite');
     const first = openCacheStore(file);
-    let stopping: Promise<void> | null = null;
+    let stopping = null as Promise<void> | null;
     const before = manager(first, clientOf(server, key), {
       onChange: (job) => {
         if (job.state === 'uploading' && job.sentBytes > 0 && !stopping) stopping = before.m.stop();

@@ -68,7 +68,7 @@ describe('ConflictBanner', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Keep my corrections' }));
     await screen.findByText('The server cannot be reached.');
     expect(screen.getByRole('alert')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Keep my corrections' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Keep my corrections' }).disabled).toBe(false);
   });
 
   it('speaks Japanese when the UI does', () => {

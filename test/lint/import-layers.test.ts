@@ -1,0 +1,92 @@
+// The layer rules in eslint.config.js, checked on small snippets placed at paths in each layer. The
+// type-aware rules are switched off here: these rules read only the import specifiers.
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root, overrideConfig: [tseslint.configs.disableTypeChecked] });
+});
+
+/** The layer-rule problems for `code` as if it were the file at `file` (relative to the repo root). */
+async function problems(file: string, code: string): Promise<Array<{ rule: string | null; message: string }>> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === null || /^no-restricted-(imports|syntax|globals)$/.test(m.ruleId))
+    .map((m) => ({ rule: m.ruleId, message: m.message }));
+}
+
+const cases: Array<[file: string, code: string, expected: string | null]> = [
+  // src-shared imports nothing above it.
+  ['src-shared/x.ts', "import { a } from './limits.js';", null],
+  ['src-shared/x.ts', "import { Type } from 'typebox';", null],
+  ['src-shared/x.ts', "import { a } from '../src-main/services.js';", 'no-restricted-imports'],
+  ['src-shared/x.ts', "import type { A } from '../src-server/config.js';", 'no-restricted-imports'],
+  ['src-shared/x.ts', "export * from '../src-renderer/lib/api.js';", 'no-restricted-imports'],
+  ['src-shared/x.ts', "import fs from 'node:fs';", 'no-restricted-imports'],
+  ['src-shared/x.ts', "import { join } from 'path';", 'no-restricted-imports'],
+  ['src-shared/x.ts', "import { app } from 'electron';", 'no-restricted-imports'],
+  ['src-shared/x.ts', 'export const width = window.innerWidth;', 'no-restricted-globals'],
+  ['src-shared/x.ts', 'export const home = process.env.HOME;', 'no-restricted-globals'],
+  ['src-shared/x.ts', 'export type Drop = (file: File) => void;', null],
+  // The server stays separate from the desktop layers.
+  ['src-server/app.ts', "import { x } from '../src-main/services.js';", 'no-restricted-imports'],
+  ['src-server/app.ts', "import { x } from '../src-renderer/lib/api.js';", 'no-restricted-imports'],
+  ['src-server/app.ts', "import { x } from '../src-preload/build-api.js';", 'no-restricted-imports'],
+  ['src-server/app.ts', "import { app } from 'electron';", 'no-restricted-imports'],
+  ['src-server/app.ts', "import fs from 'node:fs';\nimport { LIMITS } from '../src-shared/limits.js';", null],
+  // Engines do not import jobs; the domain does not import engines.
+  ['src-server/engines/audio/ffmpeg.ts', "import { E } from '../../jobs/job-errors.js';", 'no-restricted-imports'],
+  ['src-server/engines/audio/ffmpeg.ts', "export { E } from '../../jobs/job-errors.js';", 'no-restricted-imports'],
+  ['src-server/engines/audio/ffmpeg.ts', "export const load = () => import('../../jobs/job-errors.js');", 'no-restricted-syntax'],
+  ['src-server/engines/audio/ffmpeg.ts', "export type E = import('../../jobs/job-errors.js').E;", 'no-restricted-syntax'],
+  ['src-server/engines/audio/ffmpeg.ts', "import { EngineError } from '../../domain/engine-error.js';", null],
+  ['src-server/engines/audio/ffmpeg.ts', "import { x } from '../../../src-main/services.js';", 'no-restricted-imports'],
+  ['src-server/domain/replacements.ts', "import { joinWords } from '../engines/speech/word-text.js';", 'no-restricted-imports'],
+  ['src-server/domain/replacements.ts', "import { app } from 'electron';", 'no-restricted-imports'],
+  ['src-server/jobs/transcribe.ts', "import { x } from '../engines/speech/whisper-engine.js';", null],
+  ['src-server/http/routes/x.ts', "import { x } from '../../engines/registry.js';", null],
+  // Main, preload and renderer never import each other's internals, nor the server.
+  ['src-main/services.ts', "import { app } from 'electron';\nimport { x } from '../src-shared/ipc-contract.js';", null],
+  ['src-main/services.ts', "import { x } from '../src-renderer/lib/api.js';", 'no-restricted-imports'],
+  ['src-main/services.ts', "import { x } from '../src-preload/build-api.js';", 'no-restricted-imports'],
+  ['src-main/services.ts', "import { buildApp } from '../src-server/app.js';", 'no-restricted-imports'],
+  ['src-main/embedded-server/embedded-server.ts', "import { buildApp } from '../../src-server/app.js';", 'no-restricted-imports'],
+  ['src-preload/build-api.ts', "import { x } from '../src-main/services.js';", 'no-restricted-imports'],
+  ['src-preload/build-api.ts', "import { x } from '../src-renderer/lib/api.js';", 'no-restricted-imports'],
+  ['src-preload/build-api.ts', "import { x } from '../src-shared/ipc-contract.js';", null],
+  ['src-renderer/lib/api.ts', "import type { RendererApi } from '../../src-preload/build-api';", 'no-restricted-imports'],
+  ['src-renderer/lib/api.ts', "import { x } from '../../src-main/services.js';", 'no-restricted-imports'],
+  ['src-renderer/lib/api.ts', "import { x } from '../../src-server/app.js';", 'no-restricted-imports'],
+  ['src-renderer/lib/api.ts', "import path from 'node:path';", 'no-restricted-imports'],
+  ['src-renderer/lib/api.ts', "import path from 'path';", 'no-restricted-imports'],
+  ['src-renderer/lib/api.ts', "import { ipcRenderer } from 'electron';", 'no-restricted-imports'],
+  ['src-renderer/lib/api.ts', "import { create } from 'zustand';\nimport type { KikitoriApi } from '../../src-shared/ipc-contract';", null],
+  // Raw IPC only in the typed wrappers.
+  ['src-main/ipc/handlers/app.ts', "import { ipcMain } from 'electron';", 'no-restricted-imports'],
+  ['src-main/ipc/typed-ipc.ts', "import { ipcMain } from 'electron';", null],
+  ['src-main/ipc/typed-ipc.ts', "import { x } from '../../src-renderer/lib/api.js';", 'no-restricted-imports'],
+  ['src-preload/build-api.ts', "import { ipcRenderer } from 'electron';", 'no-restricted-imports'],
+  ['src-preload/preload.ts', "import { contextBridge, ipcRenderer } from 'electron';", null],
+  // Tests and benches may import any layer, but not raw IPC.
+  ['test/unit/x.test.ts', "import { buildApp } from '../../src-server/app.js';\nimport { x } from '../../src-main/services.js';", null],
+  ['bench/x.ts', "import { buildApp } from '../src-server/app.js';", null],
+  ['test/unit/x.test.ts', "import { ipcMain } from 'electron';", 'no-restricted-imports'],
+];
+
+describe('import layers', () => {
+  it.each(cases)('%s: %s', async (file, code, expected) => {
+    const found = await problems(file, code);
+    if (expected === null) expect(found).toEqual([]);
+    else expect(found).toEqual([{ rule: expected, message: expect.any(String) }]);
+  });
+
+  it('says what to do instead', async () => {
+    const [problem] = await problems('src-server/engines/audio/ffmpeg.ts', "import { E } from '../../jobs/job-errors.js';");
+    expect(problem?.message).toContain('throw an EngineError');
+  });
+});
