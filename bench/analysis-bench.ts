@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TranscriptDocument } from '../src-shared/transcript-document.js';
-import type { AnalysisInput } from '../src-server/engines/analysis/analysis-engines.js';
+import type { AnalysisInput } from '../src-server/domain/analysis-engines.js';
 import { LocalEmotionEngine } from '../src-server/engines/emotion/local-emotion-engine.js';
 import { ExtractiveSummaryEngine } from '../src-server/engines/summary/extractive-summary.js';
 import { ApertiumTranslationEngine } from '../src-server/engines/translation/apertium-engine.js';

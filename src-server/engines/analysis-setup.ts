@@ -4,10 +4,12 @@
 // translation works into any language; KIKITORI_<SUMMARY|EMOTION|TRANSLATION>_ENGINE=local keeps the
 // embedded engine first for that capability.
 import type { AnalysisConfig, LlmConfig } from '../config.js';
-import type { EmotionEngine, SummaryEngine, TranslationEngine } from './analysis/analysis-engines.js';
+import type { EmotionEngine, SummaryEngine, TranslationEngine } from '../domain/analysis-engines.js';
 import { AnalysisEngineRegistry } from './analysis/analysis-registry.js';
 import { LocalEmotionEngine } from './emotion/local-emotion-engine.js';
-import { LlmEmotionEngine, LlmSummaryEngine, LlmTranslationEngine } from './llm/llm-engines.js';
+import { LlmEmotionEngine } from './llm/llm-emotion-engine.js';
+import { LlmSummaryEngine } from './llm/llm-summary-engine.js';
+import { LlmTranslationEngine } from './llm/llm-translation-engine.js';
 import { OpenAiChatClient } from './llm/openai-chat-client.js';
 import { ExtractiveSummaryEngine } from './summary/extractive-summary.js';
 import { ApertiumTranslationEngine } from './translation/apertium-engine.js';

@@ -18,6 +18,8 @@ import { DEFAULT_POCKETSPHINX_MODEL_DIR, PocketsphinxEngine } from './speech/poc
 import { loadPocketsphinx } from './speech/pocketsphinx-library.js';
 import type { SpeechEngine, SpeechEngineCapabilities } from './speech/speech-engine.js';
 import { WhisperEngine } from './speech/whisper-engine.js';
+import { operatorMessage } from '../domain/engine-error.js';
+import { TRANSCRIPTION_MODELS } from '../../src-shared/api/vocabulary.js';
 
 export interface EngineSetupOptions {
   /** Where catalogue whisper models live (<dataDir>/models). */
@@ -52,14 +54,13 @@ export interface EngineReport extends EngineStatus {
 
 /** Each engine, what it can do, what it serves, and whether it can run on this machine (and why not). */
 export async function describeEngines(registry: EngineRegistry, config: EnginesConfig): Promise<EngineReport[]> {
-  const models: TranscriptionModel[] = ['default', 'diarization-high'];
   const reports: EngineReport[] = [];
   for (const engine of registry.speechEngines.values()) {
     let status: EngineStatus;
     try {
       status = await engineStatus(engine, config);
     } catch (error) {
-      status = { usable: false, reason: (error as Error).message, detail: null };
+      status = { usable: false, reason: operatorMessage(error), detail: null };
     }
     let capabilities: SpeechEngineCapabilities;
     try {
@@ -70,7 +71,7 @@ export async function describeEngines(registry: EngineRegistry, config: EnginesC
     reports.push({
       name: engine.name,
       capabilities,
-      servesModels: models.filter((m) => registry.speechFor(m) === engine),
+      servesModels: TRANSCRIPTION_MODELS.filter((m) => registry.speechFor(m) === engine),
       ...status,
     });
   }
@@ -81,7 +82,7 @@ async function engineStatus(engine: SpeechEngine, config: EnginesConfig): Promis
   const diagnosable = engine as SpeechEngine & { checkUsable?: () => Promise<EngineStatus> };
   if (typeof diagnosable.checkUsable === 'function') return diagnosable.checkUsable();
   if (engine instanceof PocketsphinxEngine) {
-    loadPocketsphinx(); // throws PocketsphinxUnavailableError with the fix
+    loadPocketsphinx(); // throws an 'unavailable' EngineError naming the fix
     const dir = config.pocketsphinx.modelDir ?? DEFAULT_POCKETSPHINX_MODEL_DIR;
     for (const file of [path.join(dir, 'en-us', 'mdef'), path.join(dir, 'en-us.lm.bin'), path.join(dir, 'cmudict-en-us.dict')]) {
       if (!fs.existsSync(file)) return { usable: false, reason: `model file ${file} is missing: install the Debian package pocketsphinx-en-us`, detail: null };

@@ -19,8 +19,7 @@ export class EngineAppError extends AppError {
     this.detail = source.detail;
   }
 
-  /** Fields for the log line of this failure, beside its error_id. */
-  logFields(): Record<string, unknown> {
+  override logFields(): Record<string, unknown> {
     return { engine_error: this.kind, ...(this.detail === undefined ? {} : { detail: this.detail }) };
   }
 }

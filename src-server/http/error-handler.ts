@@ -98,7 +98,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
       error_message: `Internal server error. Quote error_id ${errorId} when reporting it.`,
     });
   }
-  request.log.info({ error_id: errorId, error_code: error.errorCode, status: error.statusCode }, error.message);
+  request.log.info({ error_id: errorId, error_code: error.errorCode, status: error.statusCode, ...error.logFields() }, error.message);
   return reply
     .status(error.statusCode)
     .send({ error_id: errorId, error_code: error.errorCode, error_message: error.message, ...(error.field ? { field: error.field } : {}) });

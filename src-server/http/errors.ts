@@ -15,6 +15,10 @@ export class AppError extends Error {
   get errorCode(): number {
     return ErrorCode[this.code];
   }
+  /** Extra fields for the log line of this failure (never for the response body). */
+  logFields(): Record<string, unknown> {
+    return {};
+  }
 }
 
 export const errors = {
