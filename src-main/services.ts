@@ -160,7 +160,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
         await previous?.stop();
         session = openSession(id);
       }
-      return session!.sync.status();
+      return session.sync.status();
     });
 
   const removeProfile = (id: string): Promise<void> =>

@@ -40,8 +40,10 @@ function registerRoutes(app: ApiApp, ctx: AppContext, routes: RouteModule[]) {
 }
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  // Typed as Fastify's base logger so the app keeps Fastify's default generics (routes are typed against them).
+  const loggerInstance: FastifyBaseLogger = ctx.logger;
   const app = Fastify({
-    loggerInstance: ctx.logger as FastifyBaseLogger,
+    loggerInstance,
     bodyLimit: 8 * 1024 * 1024,
     trustProxy: ctx.config.server.publicUrl === null ? false : true,
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -187,7 +187,7 @@ function enumValues(schema: TSchema): readonly string[] | undefined {
 function describeDefault(s: SettingInfo): string | undefined {
   const value = (s.schema as { default?: unknown }).default;
   if (s.defaultText !== undefined) return s.defaultText;
-  return value === undefined || value === null ? undefined : String(value);
+  return value === undefined || value === null ? undefined : typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 function parseSetting(s: SettingInfo, raw: string, source: string): unknown {

@@ -96,7 +96,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     async listen() {
       await queue.start();
       await sweepExpired();
-      sweep = setInterval(sweepExpired, options.sweepIntervalMs ?? 60_000);
+      sweep = setInterval(() => void sweepExpired(), options.sweepIntervalMs ?? 60_000);
       return app.listen({ host: config.server.host, port: config.server.port });
     },
     async close() {

@@ -178,7 +178,7 @@ export class EmbeddedServer {
       this.output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
       if (this.output.length > 50) this.output.splice(0, this.output.length - 50);
     };
-    child.stderr!.on('data', remember);
+    child.stderr.on('data', remember);
     return new Promise<void>((resolve, reject) => {
       let stdout = '';
       let ready = false;
@@ -186,7 +186,7 @@ export class EmbeddedServer {
         child.kill('SIGKILL');
         reject(new Error(`kikitori-server did not start within ${(this.options.startTimeoutMs ?? 60_000) / 1000} s.\n${this.recentOutput()}`));
       }, this.options.startTimeoutMs ?? 60_000);
-      child.stdout!.on('data', (chunk: Buffer) => {
+      child.stdout.on('data', (chunk: Buffer) => {
         remember(chunk);
         if (ready) return;
         stdout += chunk.toString('utf8');

@@ -25,7 +25,7 @@ function analysisLanguageProblem(kind: AnalysisKind, language: string | undefine
 }
 
 export function requestRuleProblem<C extends IpcChannel>(channel: C, request: IpcValidRequest<C>): RequestProblem | null {
-  const rule = RULES[channel] as ((request: IpcValidRequest<C>) => RequestProblem | null) | undefined;
+  const rule = RULES[channel];
   return rule ? rule(request) : null;
 }
 

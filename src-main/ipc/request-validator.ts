@@ -26,9 +26,9 @@ function validatorOf(channel: IpcChannel): Validator {
 /** The request, validated and normalised, or an AppFailure naming the bad field. */
 export function validateRequest<C extends IpcChannel>(channel: C, request: unknown): IpcValidRequest<C> {
   const validator = validatorOf(channel);
-  if (!validator.Check(request)) throw refusal(explainFailure(IPC_REQUESTS[channel] as TSchema, request, validator));
+  if (!validator.Check(request)) throw refusal(explainFailure(IPC_REQUESTS[channel], request, validator));
   // Decoding may rewrite values in place: never touch the caller's object.
-  const decoded = DecodeUnsafe({}, IPC_REQUESTS[channel] as TSchema, Clone(request)) as IpcValidRequest<C>;
+  const decoded = DecodeUnsafe({}, IPC_REQUESTS[channel], Clone(request)) as IpcValidRequest<C>;
   const problem = requestRuleProblem(channel, decoded);
   if (problem) throw refusal(problem);
   return decoded;
@@ -60,12 +60,12 @@ type Node = TSchema & MessageOptions & {
 };
 
 function explainFailure(schema: TSchema, value: unknown, validator: Validator): RequestProblem {
-  const explained = explain(schema as Node, value, []);
+  const explained = explain(schema, value, []);
   if (explained) return explained;
   // A keyword the wording below does not know: fall back on TypeBox's own report.
   const [first] = validator.Errors(value);
   const path = (first?.instancePath ?? '').split('/').filter(Boolean);
-  return { field: fieldOf(path), message: `${labelOf({} as Node, path)} ${first?.message ?? 'is not valid'}.` };
+  return { field: fieldOf(path), message: `${labelOf({}, path)} ${first?.message ?? 'is not valid'}.` };
 }
 
 /**
@@ -95,7 +95,7 @@ function explainNode(schema: Node, value: unknown, path: string[]): RequestProbl
     return explain({ ...meant, title: meant.title ?? schema.title }, value, path);
   }
   if (schema.enum) return schema.enum.includes(value) ? null : at(`${label} must be one of ${schema.enum.join(', ')}.`);
-  if (schema.const !== undefined) return value === schema.const ? null : at(`${label} must be ${String(schema.const)}.`);
+  if (schema.const !== undefined) return value === schema.const ? null : at(`${label} must be ${JSON.stringify(schema.const)}.`);
 
   switch (schema.type) {
     case 'object': {

@@ -101,7 +101,7 @@ export async function probeDuration(file: string, options: PeaksOptions = {}): P
     });
     const value = Number(stdout.trim());
     return Number.isFinite(value) && value > 0 ? value : null;
-  } catch (error) {
+  } catch {
     if (options.signal?.aborted) throw abortError();
     return null;
   }

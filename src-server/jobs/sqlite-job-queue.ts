@@ -82,7 +82,7 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   work<N extends JobName>(name: N, definition: JobDefinition<N>) {
-    this.definitions.set(name, definition as unknown as JobDefinition<JobName>);
+    this.definitions.set(name, definition);
   }
 
   async cancel(singletonKey: string) {

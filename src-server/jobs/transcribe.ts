@@ -90,7 +90,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
         let labelled: Array<(typeof result.segments)[number] & { speaker?: string | null }> = result.segments;
         if (separate) {
           // The recognizer's segments are its voice-activity regions: separate speakers inside them.
-          const turns = await engines.speakers!.separate(pcmPath, result.segments.map((s) => ({ start: s.start, end: s.end })), {
+          const turns = await engines.speakers.separate(pcmPath, result.segments.map((s) => ({ start: s.start, end: s.end })), {
             numSpeakers: record.numSpeakers ?? undefined,
             minSpeakers: record.minSpeakers ?? undefined,
             maxSpeakers: record.maxSpeakers ?? undefined,
@@ -121,7 +121,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
             name: engine.name,
             model: result.model,
             transcription_model: record.transcriptionModel,
-            ...(separate ? { speakers: engines.speakers!.name } : {}),
+            ...(separate ? { speakers: engines.speakers.name } : {}),
           },
           created_at: new Date().toISOString(),
         };
@@ -131,7 +131,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
           status: 'COMPLETED',
           transcriptKey: key,
           speakingDuration: result.speakingDuration,
-          engine: `${engine.name}/${result.model}${separate ? `+${engines.speakers!.name}` : ''}`,
+          engine: `${engine.name}/${result.model}${separate ? `+${engines.speakers.name}` : ''}`,
           ...(record.languages.length === 0 ? { languages: [language] } : {}),
           progress: 1,
         });

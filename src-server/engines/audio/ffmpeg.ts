@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import { EngineError } from '../../domain/engine-error.js';
+import { abortReason } from '../../../src-shared/abort.js';
 
 /** Sample rate of the PCM files this module writes (mono, signed 16-bit little-endian). */
 export const SAMPLE_RATE = 16000;
@@ -73,7 +74,7 @@ function run(bin: string, args: string[], signal: AbortSignal | undefined, onLin
     });
     child.on('close', (code, sig) => {
       signal?.removeEventListener('abort', onAbort);
-      if (signal?.aborted) return reject(signal.reason);
+      if (signal?.aborted) return reject(abortReason(signal));
       if (partial.trim()) stderrLines.push(partial.trim());
       resolve({ code, signal: sig, stdout, stderrLines });
     });
@@ -106,7 +107,14 @@ export async function probeAudio(path: string, signal?: AbortSignal): Promise<Au
   if (res.code !== 0) {
     throw notAudio(`The file is not a readable audio or video file (ffprobe: ${reason ?? `exit code ${res.code}`}).`);
   }
-  type Json = { streams?: Record<string, unknown>[]; format?: Record<string, unknown> };
+  interface ProbeStream {
+    codec_type?: string;
+    codec_name?: string;
+    sample_rate?: string | number;
+    channels?: number;
+    duration?: string | number;
+  }
+  type Json = { streams?: ProbeStream[]; format?: { format_name?: string; duration?: string | number } };
   let json: Json;
   try {
     json = JSON.parse(res.stdout) as Json;
@@ -118,9 +126,9 @@ export async function probeAudio(path: string, signal?: AbortSignal): Promise<Au
     throw notAudio(`The file is not a readable audio or video file (ffprobe: ${reason ?? 'unknown format'}).`);
   }
   const audio = json.streams?.find((s) => s.codec_type === 'audio');
-  const formatName = String(json.format.format_name ?? 'unknown');
+  const formatName = json.format.format_name ?? 'unknown';
   if (!audio) {
-    const kinds = [...new Set(json.streams?.map((s) => String(s.codec_type)) ?? [])];
+    const kinds = [...new Set(json.streams?.map((s) => s.codec_type ?? 'unknown') ?? [])];
     throw notAudio(
       `The file contains no audio stream (format ${formatName}${kinds.length ? `, streams: ${kinds.join(', ')}` : ''}).`,
     );
@@ -128,12 +136,12 @@ export async function probeAudio(path: string, signal?: AbortSignal): Promise<Au
   const sampleRate = Number(audio.sample_rate);
   const channels = Number(audio.channels);
   if (!(sampleRate > 0) || !(channels > 0)) {
-    throw notAudio(`The audio stream is unusable (codec ${String(audio.codec_name)}, no sample rate or channels).`);
+    throw notAudio(`The audio stream is unusable (codec ${audio.codec_name ?? 'unknown'}, no sample rate or channels).`);
   }
   let durationSeconds = Number(audio.duration ?? json.format.duration);
   // MediaRecorder WebM and some streams carry no duration: measure it by remuxing (no decode, fast).
   if (!Number.isFinite(durationSeconds)) durationSeconds = await measureDuration(path, signal);
-  return { durationSeconds, formatName, codecName: String(audio.codec_name ?? 'unknown'), sampleRate, channels };
+  return { durationSeconds, formatName, codecName: audio.codec_name ?? 'unknown', sampleRate, channels };
 }
 
 async function measureDuration(path: string, signal?: AbortSignal): Promise<number> {

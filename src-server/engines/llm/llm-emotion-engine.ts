@@ -31,7 +31,7 @@ function top(scores: EmotionScores): { label: EmotionLabel; score: number } {
  * labels 0, percentages accepted, normalised to sum 1. A bare "label" gives that label 1.
  */
 export function normaliseEmotionScores(raw: unknown, label?: unknown): EmotionScores {
-  const scores = { anger: 0, disgust: 0, fear: 0, joy: 0, neutral: 0, sadness: 0, surprise: 0 } as EmotionScores;
+  const scores = { anger: 0, disgust: 0, fear: 0, joy: 0, neutral: 0, sadness: 0, surprise: 0 };
   if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
     const object = raw as Record<string, unknown>;
     for (const key of Object.keys(object)) {

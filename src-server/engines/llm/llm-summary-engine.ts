@@ -20,7 +20,7 @@ const SUMMARY_SCHEMA = `{
   "dates": [{"text": "a date or time mentioned, as said", "segment_id": 12}]
 }`;
 
-interface PartialSummary extends SummaryDetails {}
+type PartialSummary = SummaryDetails;
 
 export class LlmSummaryEngine implements SummaryEngine {
   readonly name: string;

@@ -7,6 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EngineError, type EngineErrorKind } from '../../domain/engine-error.js';
 import { backoffDelay } from '../../../src-shared/backoff.js';
+import { abortReason } from '../../../src-shared/abort.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -99,10 +100,6 @@ function toEngineError(error: LlmError): EngineError {
 /** The model answered, but not with something usable: `detail` says what was wrong, for the log. */
 export function unusableAnswer(detail: string): EngineError {
   return toEngineError(new LlmError(detail, 'invalid_response'));
-}
-
-function abortReason(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : new Error('The request to the LLM was cancelled.');
 }
 
 /** The error message a server put in its body: OpenAI's {error: {message}}, or {message}, {detail}, {error: "…"}, or text. */

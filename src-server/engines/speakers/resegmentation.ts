@@ -47,7 +47,7 @@ export function resegment(
       const i = l * CEPSTRA + d;
       const c = Math.max(1, count[l]!);
       mean[i] = mean[i]! / c;
-      variance[i] = Math.max(VARIANCE_FLOOR, variance[i]! / c - mean[i]! * mean[i]!);
+      variance[i] = Math.max(VARIANCE_FLOOR, variance[i]! / c - mean[i] * mean[i]);
     }
   }
   const logLik = (b: number, l: number) => {

@@ -275,7 +275,7 @@ export function inspectWhisperModel(file: string): WhisperModelFile {
         if (seen.has(name)) throw bad(`tensor "${name}" appears twice`);
         seen.add(name);
         const want = [...spec.ne, 1, 1, 1].slice(0, 4);
-        if (want.some((n, i) => n !== ne[i])) throw bad(`tensor "${name}" has shape [${ne.slice(0, nDims)}], expected [${spec.ne}]`);
+        if (want.some((n, i) => n !== ne[i])) throw bad(`tensor "${name}" has shape [${ne.slice(0, nDims).join(',')}], expected [${spec.ne.join(',')}]`);
         const type = types[spec.role];
         const fileType = GGML_TYPES[ttype];
         if (!fileType) throw bad(`tensor "${name}" has unknown type ${ttype}`);
@@ -297,7 +297,7 @@ export function inspectWhisperModel(file: string): WhisperModelFile {
         hparams,
         multilingual,
         eotToken,
-        tokenBytes: (id: number) => (id >= 0 && id < nTokens && id < eotToken ? vocab.subarray(offsets[id]!, offsets[id + 1]!) : null),
+        tokenBytes: (id: number) => (id >= 0 && id < nTokens && id < eotToken ? vocab.subarray(offsets[id], offsets[id + 1]) : null),
         tensorCount: seen.size,
       };
     } catch (error) {

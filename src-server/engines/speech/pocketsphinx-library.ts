@@ -25,7 +25,10 @@ import koffi from 'koffi';
 import { EngineError } from '../../domain/engine-error.js';
 
 /** Opaque native pointer as handed out by koffi. */
-export type NativePointer = unknown;
+/** An opaque pointer koffi hands back; only pocketsphinx itself looks inside. */
+export interface NativePointer {
+  readonly __koffiPointer: never;
+}
 
 export interface PocketsphinxLibrary {
   /** Builds a decoder config from `-flag value` pairs (cmd_ln_init with ps_args()). Null on bad args. */
@@ -61,10 +64,15 @@ export interface PocketsphinxLibrary {
 
 let cached: PocketsphinxLibrary | undefined;
 
+/** koffi reports a failed async call with an Error or a message string. */
+export function nativeError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(typeof err === 'string' ? err : 'The native call failed.');
+}
+
 /** Runs a bound function on koffi's worker pool. */
 function callAsync<T>(fn: koffi.KoffiFunction, ...args: unknown[]): Promise<T> {
   return new Promise((resolve, reject) => {
-    fn.async(...args, (err: unknown, res: T) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(res)));
+    fn.async(...args, (err: unknown, res: T) => (err ? reject(nativeError(err)) : resolve(res)));
   });
 }
 

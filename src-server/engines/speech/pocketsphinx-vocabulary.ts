@@ -20,7 +20,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import koffi from 'koffi';
-import type { NativePointer, PocketsphinxLibrary } from './pocketsphinx-library.js';
+import { nativeError, type NativePointer, type PocketsphinxLibrary } from './pocketsphinx-library.js';
 import { ARPABET_PHONES } from './pronunciation.js';
 
 interface VocabularyBindings {
@@ -57,7 +57,7 @@ function bind(): VocabularyBindings {
     ps_get_lm: (decoder, name) => getLm(decoder, name),
     ps_load_dict: (decoder, dict, fdict, format) =>
       new Promise((resolve, reject) =>
-        loadDict.async(decoder, dict, fdict, format, (err: unknown, rc: number) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(rc))),
+        loadDict.async(decoder, dict, fdict, format, (err: unknown, rc: number) => (err ? reject(nativeError(err)) : resolve(rc))),
       ),
   };
 }

@@ -32,6 +32,7 @@ import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResu
 import { inspectWhisperModel, readWhisperHparams, type WhisperModelFile } from './ggml-file.js';
 import { findWhisperModel, howToGetModel, unknownModelMessage, WHISPER_MODEL_PREFERENCE, whisperModelsDir } from './whisper-catalogue.js';
 import { isSpaceless } from '../../../src-shared/word-text.js';
+import { abortReason } from '../../../src-shared/abort.js';
 
 /** whisper.cpp's languages (g_lang), in its order, by whisper's own codes. */
 export const WHISPER_LANGUAGE_CODES = [
@@ -292,7 +293,7 @@ export class WhisperEngine implements SpeechEngine {
     onSegmentEnd: (ms: number) => void,
   ): Promise<Detail[]> {
     return new Promise((resolve, reject) => {
-      const onAbort = () => reject(signal.reason);
+      const onAbort = () => reject(abortReason(signal));
       signal.addEventListener('abort', onAbort, { once: true });
       this.nativeRunning++;
       binding.transcribe(

@@ -48,7 +48,7 @@ export function findEnglishDates(
     spans.push({ from: tokens[from]!.at, to: tokens[to]!.at + tokens[to]!.normal.length });
   }
   for (const m of normal.matchAll(EXTRA_DATES)) {
-    const from = m.index!;
+    const from = m.index;
     if (from > 0 && /[a-z0-9]/.test(normal[from - 1]!)) continue;
     const to = from + m[0].length;
     if (to < normal.length && /[a-z0-9]/.test(normal[to]!)) continue;

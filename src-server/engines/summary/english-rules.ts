@@ -72,13 +72,13 @@ export class EnglishRules implements LanguageRules {
       const clean = stripMarkup(segment.text);
       if (!clean) continue;
       const doc = nlp.readDoc(clean);
-      const values = doc.tokens().out(its.value) as string[];
-      const normals = doc.tokens().out(its.normal) as string[];
+      const values = doc.tokens().out(its.value);
+      const normals = doc.tokens().out(its.normal);
       // Typed with an addons parameter that ItsFunction does not declare.
-      const lemmas = doc.tokens().out(its.lemma as unknown as ItsFunction<string>) as string[];
-      const poses = doc.tokens().out(its.pos) as string[];
+      const lemmas = doc.tokens().out(its.lemma as unknown as ItsFunction<string>);
+      const poses = doc.tokens().out(its.pos);
       const stops = doc.tokens().out(its.stopWordFlag) as unknown as boolean[];
-      const types = doc.tokens().out(its.type) as string[];
+      const types = doc.tokens().out(its.type);
       let cursor = 0;
       const tokens: RawToken[] = values.map((value, i) => {
         const found = clean.indexOf(value, cursor);
@@ -205,17 +205,17 @@ export class EnglishRules implements LanguageRules {
       if (verb === 'be' && !/ing$/.test(after) && !['responsible', 'in', 'the', 'handling', 'sending', 'doing', 'working', 'taking', 'looking'].includes(after)) continue;
       if (m[2] === 'should' && verb === 'have') continue; // "should have": regret, not a task
       if (verb === 'go' && after === 'with') continue; // "we will go with X": a decision
-      const si = tokenAt(m.index!);
+      const si = tokenAt(m.index);
       const before = tokens.slice(Math.max(0, si - 3), si).map((t) => t.normal);
       if (before.includes('if') || before.includes('whether') || before.includes('maybe')) continue;
       const owner = this.ownerOf(tokens, si, subject, unit, context);
       if (owner === undefined) continue;
-      take(m.index!, owner);
+      take(m.index, owner);
     }
     // Requests: "can you send", "could you please draft".
     for (const m of normal.matchAll(/\b(?:can|could|would|will) you (?:(?:please|also|all|just) )*([a-z]+)/g)) {
       if (/^(?:hear|see|believe|imagine|guess|think|feel|understand|repeat|say|speak|be|tell|remember|do)$/.test(m[1]!)) continue;
-      take(m.index!, this.vocative(unit) ?? 'you');
+      take(m.index, this.vocative(unit) ?? 'you');
     }
     const somebody = /\b(?:can|could|would|will) (?:somebody|someone|anybody|anyone) (?:please )?(?!hear|see|tell|remind|explain)[a-z]+/.exec(normal);
     if (somebody) take(somebody.index, null);
@@ -331,8 +331,8 @@ export class EnglishRules implements LanguageRules {
     const cue =
       /\b(?:decided|decide on|agreed|agree (?:on|to|that)|settled on|concluded|opted (?:for|to)|approved|signed off|decision|go with|going with|go ahead with|consensus|resolved to|the plan is to|chose|chosen|final call|will use|are using)\b/g;
     for (const m of normal.matchAll(cue)) {
-      if (/^(?:will use|are using)$/.test(m[0]) && !/\bwe\b/.test(normal.slice(Math.max(0, m.index! - 12), m.index!))) continue;
-      const window = normal.slice(Math.max(0, m.index! - 40), m.index!);
+      if (/^(?:will use|are using)$/.test(m[0]) && !/\bwe\b/.test(normal.slice(Math.max(0, m.index - 12), m.index))) continue;
+      const window = normal.slice(Math.max(0, m.index - 40), m.index);
       if (/\b(?:not|n't|no|never|yet to|undecided|still need to|need to|have to|haven't|hasn't|pending|if|whether|should we|do we|did we|can we|could we|before we|until|once)\s*(?:\S+\s*){0,3}$/.test(window)) continue;
       if (/\b(?:to be decided|tbd|no decision|not decided|pending)\b/.test(normal)) continue;
       if (m[0] === 'decision' && /\b(?:make|need|take|reach|requires?)\b[^.]*$/.test(window)) continue;

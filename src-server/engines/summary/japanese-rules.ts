@@ -105,9 +105,9 @@ export class JapaneseRules implements LanguageRules {
     flush();
     const dates: DateMention[] = [];
     for (const m of normal.matchAll(JA_DATE)) {
-      const rest = normal.slice(m.index! + m[0].length);
+      const rest = normal.slice(m.index + m[0].length);
       const suffix = /^(?:までに|まで|中に|迄に)/.exec(rest)?.[0] ?? '';
-      dates.push({ text: m[0], due: m[0] + suffix, deadline: suffix.length > 0, at: m.index! });
+      dates.push({ text: m[0], due: m[0] + suffix, deadline: suffix.length > 0, at: m.index });
     }
     return {
       index,

@@ -17,7 +17,7 @@ export function textRank(termLists: readonly (readonly string[])[], { damping = 
     }
   });
   // Sparse symmetric weights, accumulated through the inverted index.
-  const weights: Map<number, number>[] = Array.from({ length: n }, () => new Map());
+  const weights: Map<number, number>[] = Array.from({ length: n }, () => new Map<number, number>());
   for (const units of df.values()) {
     if (units.length < 2) continue;
     const idf = Math.log(1 + n / units.length);

@@ -131,7 +131,8 @@ export class EnergyVad implements VoiceActivityDetector {
     const win = ms(100);
     const out: SpeechSegment[] = [];
     const toSeconds = (f: number) => (f * o.frameMs) / 1000;
-    for (let [s, e] of runs) {
+    for (const [start, e] of runs) {
+      let s = start;
       while (e - s > maxFrames) {
         let cut = s + maxFrames;
         let quietest = Infinity;

@@ -71,7 +71,7 @@ let ortPromise: Promise<Ort> | undefined;
 /** Loads onnxruntime-node once (its native binding) or throws an 'unavailable' EngineError. */
 export function loadOnnxRuntime(): Promise<Ort> {
   ortPromise ??= import('onnxruntime-node').then(
-    (m) => ((m as { default?: Ort }).default ?? m) as Ort,
+    (m) => ((m as { default?: Ort }).default ?? m),
     (err: unknown) => {
       ortPromise = undefined;
       throw vadUnavailable(`onnxruntime-node cannot be loaded: ${(err as Error).message}`, err);
@@ -218,7 +218,8 @@ export function segmentSpeechProbabilities(
   const minSpeech = frames(o.minSpeechMs);
   const maxFrames = frames(o.maxSegmentSeconds * 1000);
   const pieces: [number, number][] = [];
-  for (let [s, e] of runs) {
+  for (const [start, e] of runs) {
+    let s = start;
     if (e - s < minSpeech) continue;
     while (e - s > maxFrames) {
       let cut = s + maxFrames;

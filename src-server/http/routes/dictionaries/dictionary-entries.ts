@@ -14,7 +14,7 @@ export interface EntryKind<Input extends TSchema, Entry> {
   get(ctx: AppContext, dictionaryId: string, id: string): Promise<Entry | null>;
   remove(ctx: AppContext, dictionaryId: string, id: string): Promise<boolean>;
   notFound(id: string): AppError;
-  body(entry: Entry): unknown;
+  body: (entry: Entry) => unknown;
 }
 
 export function entryRoutes<Input extends TSchema, Entry>(kind: EntryKind<Input, Entry>): RouteModule[] {
@@ -31,7 +31,7 @@ export function entryRoutes<Input extends TSchema, Entry>(kind: EntryKind<Input,
   const bulkCreate = (app: ApiApp, ctx: AppContext) =>
     app.post(operations.bulkCreate.path, { schema: operations.bulkCreate.schema }, async (request) => {
       const dictionary = await findDictionary(ctx, callerOf(request), request.params.dictionary_id);
-      const entries = await kind.add(ctx, dictionary.dictionaryId, request.body as Array<Static<Input>>);
+      const entries = await kind.add(ctx, dictionary.dictionaryId, request.body);
       return entries.map(kind.body);
     });
 

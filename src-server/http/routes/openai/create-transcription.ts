@@ -13,7 +13,6 @@ import { deflateSync } from 'node:zlib';
 import multipart from '@fastify/multipart';
 import ISO6391 from 'iso-639-1';
 import type { AppContext } from '../../../app-context.js';
-import type { TranscriptionModel } from '../../../domain/records.js';
 import { renderTranscript } from '../../../domain/transcript-formats.js';
 import { detectsLanguage } from '../../../engines/engine-registry.js';
 import { decodeToPcm, probeAudio } from '../../../engines/audio/ffmpeg.js';
@@ -85,7 +84,7 @@ function parseFields(raw: Record<string, string[]>): Fields {
 /** "whisper-1" (and OpenAI's other model names) -> the default engine; a transcription model or engine name -> that. */
 function engineFor(ctx: AppContext, model: string): SpeechEngine {
   if (OPENAI_MODEL.test(model)) return ctx.engines.speechFor('default');
-  if (model === 'diarization-high') return ctx.engines.speechFor(model as TranscriptionModel);
+  if (model === 'diarization-high') return ctx.engines.speechFor(model);
   const engine = ctx.engines.speechEngines.get(model);
   if (engine) return engine;
   throw errors.validation(

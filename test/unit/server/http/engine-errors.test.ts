@@ -65,7 +65,7 @@ describe('the error handler with an EngineError', () => {
     });
     const response = await app.inject({ method: 'GET', url: '/fails' });
     expect(response.statusCode).toBe(400);
-    const body = response.json() as Record<string, unknown>;
+    const body = response.json<Record<string, unknown>>();
     expect(body).toMatchObject({
       error_code: ErrorCode.UNSUPPORTED_LANGUAGE,
       error_message: 'Japanese needs a speech model that knows Japanese.',

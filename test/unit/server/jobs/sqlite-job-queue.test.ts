@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, type Db } from '../../../../src-server/db/database.js';
 import { EngineError, type EngineErrorKind } from '../../../../src-server/domain/engine-error.js';
 import { failsAtOnce, SqliteJobQueue } from '../../../../src-server/jobs/sqlite-job-queue.js';
+import { abortReason } from '../../../../src-shared/abort.js';
 
 const logger = pino({ level: 'silent' });
 const queues: SqliteJobQueue[] = [];
@@ -155,7 +156,7 @@ describe('SqliteJobQueue', () => {
       handle: (_p, { signal }) =>
         new Promise((_resolve, reject) => {
           started.resolve();
-          signal.addEventListener('abort', () => reject(signal.reason));
+          signal.addEventListener('abort', () => reject(abortReason(signal)));
         }),
     });
     await first.start();
@@ -181,7 +182,7 @@ describe('SqliteJobQueue', () => {
           started.resolve();
           signal.addEventListener('abort', () => {
             aborted = true;
-            reject(signal.reason);
+            reject(abortReason(signal));
           });
         }),
     });
