@@ -108,6 +108,22 @@ const layerRules = [
     files: ['src-renderer/**'],
     rules: restrict({ patterns: [NO.main, NO.preload, NO.server, NO.electron, NO.node], paths: NODE_BUILTINS }),
   },
+  // The server's configuration is read once: the CLI hands process.env to loadConfig (src-server/config.ts),
+  // and everything else receives its typed section.
+  {
+    files: ['src-server/**'],
+    ignores: ['src-server/cli.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Configuration is read once: declare the setting in src-server/config.ts and take its typed section as a parameter.',
+        },
+      ],
+    },
+  },
 ];
 
 export default defineConfig(

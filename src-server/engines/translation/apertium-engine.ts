@@ -207,6 +207,8 @@ export class ApertiumTranslationEngine implements TranslationEngine {
       const child = spawn(this.command, args, {
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
+        // The child inherits the environment (PATH, locale); this is not configuration.
+        // eslint-disable-next-line no-restricted-properties
         env: { ...process.env, APERTIUM_TRANSFUSE: 'no' },
       });
       const kill = (sig: NodeJS.Signals) => {
