@@ -17,7 +17,7 @@ import { fileRoutes } from './http/routes/files/index.js';
 import { openaiRoutes } from './http/routes/openai/index.js';
 import { healthRoutes } from './http/routes/health/index.js';
 import { transcriptionRoutes } from './http/routes/transcriptions/index.js';
-import { sharedSchemas } from './http/schemas.js';
+import { sharedSchemas } from '../src-shared/api/named-schemas.js';
 
 export const API_VERSION = '1.9.0';
 

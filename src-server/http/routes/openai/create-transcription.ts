@@ -20,7 +20,7 @@ import type { RecognizeResult, SpeechEngine, VocabularyWord } from '../../../eng
 import { isSpaceless, joinWords } from '../../../../src-shared/word-text.js';
 import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
 import { errors } from '../../errors.js';
-import { errorResponses } from '../../schemas.js';
+import { errorResponses } from '../../../../src-shared/api/common.js';
 import type { RouteModule } from '../../api-app.js';
 
 export const RESPONSE_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt'] as const;
