@@ -1,15 +1,15 @@
 // The one door from the renderer to main: `window.kikitori`, exposed by the preload (or, in end-to-end
 // tests, by the test host's bridge with the same shape). Stores call it; components call stores.
-import type { RendererApi } from '../../src-preload/build-api';
-import type { IpcError, IpcResult } from '../../src-shared/ipc-contract';
+import type { IpcError, IpcResult, KikitoriApi } from '../../src-shared/ipc-contract';
+
+/** What the renderer sees as `window.kikitori` (the preload builds exactly this contract type). */
+export type RendererApi = KikitoriApi;
 
 declare global {
   interface Window {
     kikitori?: RendererApi;
   }
 }
-
-export type { RendererApi };
 
 export function api(): RendererApi {
   const bridge = window.kikitori;

@@ -52,5 +52,5 @@ export function createRequestTracker<S>(
 
 /** Several calls as one answer that always arrives, each with its own result: for partial results. */
 export async function together<R extends readonly Promise<IpcResult<unknown>>[]>(...calls: R): Promise<IpcResult<{ -readonly [K in keyof R]: Awaited<R[K]> }>> {
-  return { ok: true, value: (await Promise.all(calls)) as { -readonly [K in keyof R]: Awaited<R[K]> } };
+  return { ok: true, value: await Promise.all<R>(calls) };
 }

@@ -21,9 +21,9 @@ const EMPTY_SLOT: AnalysisSlot = { view: undefined, loading: false, requesting: 
 
 interface AnalysisState {
   slots: Record<string, AnalysisSlot>;
-  load(id: string, kind: AnalysisKind, language?: string): Promise<void>;
-  request(id: string, kind: AnalysisKind, language?: string): Promise<IpcError | null>;
-  init(): () => void;
+  load: (id: string, kind: AnalysisKind, language?: string) => Promise<void>;
+  request: (id: string, kind: AnalysisKind, language?: string) => Promise<IpcError | null>;
+  init: () => () => void;
 }
 
 export const useAnalysisStore = create<AnalysisState>()((set, get) => {

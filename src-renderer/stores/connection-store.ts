@@ -9,8 +9,8 @@ interface ConnectionState {
   refreshing: boolean;
   error: IpcError | null;
   /** Loads the status and follows 'connection:changed'; returns the unsubscribe. */
-  init(): Promise<() => void>;
-  refresh(): Promise<void>;
+  init: () => Promise<() => void>;
+  refresh: () => Promise<void>;
 }
 
 export const useConnectionStore = create<ConnectionState>()((set) => {

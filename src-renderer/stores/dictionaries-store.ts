@@ -14,16 +14,16 @@ interface DictionariesState {
   detail: DictionaryDetail | null;
   loading: boolean;
   error: IpcError | null;
-  load(): Promise<void>;
-  select(id: string | null): Promise<void>;
-  create(name: string): Promise<IpcError | null>;
-  rename(name: string): Promise<IpcError | null>;
-  remove(): Promise<IpcError | null>;
-  addWords(words: Word[]): Promise<IpcError | null>;
-  removeWord(wordId: string): Promise<IpcError | null>;
-  addReplacements(replacements: Array<{ pattern: string; replacement: string }>): Promise<IpcError | null>;
-  removeReplacement(replacementId: string): Promise<IpcError | null>;
-  importText(text: string, kind: 'words' | 'replacements'): Promise<IpcError | null>;
+  load: () => Promise<void>;
+  select: (id: string | null) => Promise<void>;
+  create: (name: string) => Promise<IpcError | null>;
+  rename: (name: string) => Promise<IpcError | null>;
+  remove: () => Promise<IpcError | null>;
+  addWords: (words: Word[]) => Promise<IpcError | null>;
+  removeWord: (wordId: string) => Promise<IpcError | null>;
+  addReplacements: (replacements: Array<{ pattern: string; replacement: string }>) => Promise<IpcError | null>;
+  removeReplacement: (replacementId: string) => Promise<IpcError | null>;
+  importText: (text: string, kind: 'words' | 'replacements') => Promise<IpcError | null>;
 }
 
 export const useDictionariesStore = create<DictionariesState>()((set, get) => {

@@ -24,13 +24,13 @@ interface LibraryState {
   searching: boolean;
   searchError: IpcError | null;
 
-  setFilter(patch: Partial<TranscriptFilter>): Promise<void>;
-  reload(): Promise<void>;
+  setFilter: (patch: Partial<TranscriptFilter>) => Promise<void>;
+  reload: () => Promise<void>;
   /** Makes sure rows [from, to) are loaded (the list calls it for what is on screen). */
-  ensureRange(from: number, to: number): Promise<void>;
-  search(query: string): Promise<void>;
+  ensureRange: (from: number, to: number) => Promise<void>;
+  search: (query: string) => Promise<void>;
   /** Follows 'transcripts:changed'; returns the unsubscribe. */
-  init(): () => void;
+  init: () => () => void;
 }
 
 export const useLibraryStore = create<LibraryState>()((set, get) => {

@@ -9,7 +9,7 @@ export type Route =
 
 interface NavigationState {
   route: Route;
-  go(route: Route): void;
+  go: (route: Route) => void;
 }
 
 export const useNavigationStore = create<NavigationState>()((set) => ({

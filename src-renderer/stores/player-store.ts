@@ -29,17 +29,17 @@ interface PlayerState {
   /** A seek asked for before the waveform was ready. */
   pendingSeek: number | null;
 
-  load(id: string, at?: number): Promise<void>;
-  unload(): void;
-  attach(controller: PlayerController): void;
-  detach(controller: PlayerController): void;
+  load: (id: string, at?: number) => Promise<void>;
+  unload: () => void;
+  attach: (controller: PlayerController) => void;
+  detach: (controller: PlayerController) => void;
   /** From the media element. */
-  reportTime(seconds: number): void;
-  reportPlaying(playing: boolean): void;
-  seek(seconds: number): void;
-  togglePlay(): void;
-  skip(delta: number): void;
-  setRate(rate: number): void;
+  reportTime: (seconds: number) => void;
+  reportPlaying: (playing: boolean) => void;
+  seek: (seconds: number) => void;
+  togglePlay: () => void;
+  skip: (delta: number) => void;
+  setRate: (rate: number) => void;
 }
 
 export const usePlayerStore = create<PlayerState>()((set, get) => {

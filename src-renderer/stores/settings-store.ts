@@ -13,11 +13,11 @@ interface SettingsState {
   settings: Settings | null;
   profiles: ServerProfile[];
   error: IpcError | null;
-  load(): Promise<void>;
-  update(patch: SettingsPatch): Promise<IpcError | null>;
-  addProfile(input: { name: string; baseUrl: string; apiKey: string }): Promise<IpcError | null>;
-  removeProfile(id: string): Promise<IpcError | null>;
-  activateProfile(id: string): Promise<IpcError | null>;
+  load: () => Promise<void>;
+  update: (patch: SettingsPatch) => Promise<IpcError | null>;
+  addProfile: (input: { name: string; baseUrl: string; apiKey: string }) => Promise<IpcError | null>;
+  removeProfile: (id: string) => Promise<IpcError | null>;
+  activateProfile: (id: string) => Promise<IpcError | null>;
 }
 
 export const useSettingsStore = create<SettingsState>()((set, get) => {

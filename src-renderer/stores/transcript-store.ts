@@ -10,17 +10,17 @@ interface TranscriptState {
   detail: TranscriptDetail | null;
   loading: boolean;
   error: IpcError | null;
-  open(id: string): Promise<void>;
-  reload(): Promise<void>;
-  close(): void;
-  saveSegment(segmentId: number, text: string): Promise<IpcError | null>;
-  renameSpeaker(speaker: string, name: string): Promise<IpcError | null>;
+  open: (id: string) => Promise<void>;
+  reload: () => Promise<void>;
+  close: () => void;
+  saveSegment: (segmentId: number, text: string) => Promise<IpcError | null>;
+  renameSpeaker: (speaker: string, name: string) => Promise<IpcError | null>;
   /** Settles a correction that could not be sent: keep this computer's text, or take the server's. */
-  resolveConflict(keep: 'local' | 'server'): Promise<IpcError | null>;
-  exportAs(options: ExportOptions): Promise<{ path: string | null; error: IpcError | null }>;
-  remove(): Promise<IpcError | null>;
+  resolveConflict: (keep: 'local' | 'server') => Promise<IpcError | null>;
+  exportAs: (options: ExportOptions) => Promise<{ path: string | null; error: IpcError | null }>;
+  remove: () => Promise<IpcError | null>;
   /** Reloads the open transcript when main says it changed; returns the unsubscribe. */
-  init(): () => void;
+  init: () => () => void;
 }
 
 export const useTranscriptStore = create<TranscriptState>()((set, get) => {

@@ -18,15 +18,15 @@ interface UploadsState {
   jobs: UploadJob[];
   options: UploadOptions;
   error: IpcError | null;
-  init(): Promise<() => void>;
-  setOptions(patch: Partial<UploadOptions>): void;
+  init: () => Promise<() => void>;
+  setOptions: (patch: Partial<UploadOptions>) => void;
   /** Opens the system file picker (main's dialog), then uploads what was chosen. */
-  pick(): Promise<void>;
+  pick: () => Promise<void>;
   /** Files dropped on the page. */
-  addFiles(files: File[]): Promise<void>;
-  addPaths(paths: string[]): Promise<void>;
-  cancel(id: string): Promise<void>;
-  dismissError(): void;
+  addFiles: (files: File[]) => Promise<void>;
+  addPaths: (paths: string[]) => Promise<void>;
+  cancel: (id: string) => Promise<void>;
+  dismissError: () => void;
 }
 
 const ACTIVE: ReadonlyArray<UploadJob['state']> = ['queued', 'uploading', 'starting'];

@@ -61,14 +61,17 @@ function CreateDictionaryForm() {
   const [error, setError] = useState<IpcError | null>(null);
   const create = useDictionariesStore((state) => state.create);
   const nameError = errorFor(error, ['name']);
+  const submit = async () => {
+    const failure = await create(name.trim());
+    setError(failure);
+    if (!failure) setName('');
+  };
   return (
     <form
       className="stack"
-      onSubmit={async (event) => {
+      onSubmit={(event) => {
         event.preventDefault();
-        const failure = await create(name.trim());
-        setError(failure);
-        if (!failure) setName('');
+        void submit();
       }}
     >
       <label htmlFor={`${id}-name`}>{t('dict.create.name')}</label>

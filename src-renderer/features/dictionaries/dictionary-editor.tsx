@@ -38,13 +38,16 @@ export function DictionaryEditor() {
 function useSubmit(action: () => Promise<IpcError | null>, onSuccess: () => void) {
   const [error, setError] = useState<IpcError | null>(null);
   const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const run = async () => {
     setBusy(true);
     const failure = await action();
     setBusy(false);
     setError(failure);
     if (!failure) onSuccess();
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void run();
   };
   return { error, busy, submit };
 }
@@ -233,9 +236,9 @@ function ImportSection() {
             type="file"
             accept=".csv,.txt,text/csv,text/plain"
             className="visually-hidden"
-            onChange={async (event) => {
+            onChange={(event) => {
               const file = event.target.files?.[0];
-              if (file) setText(await file.text());
+              if (file) void file.text().then(setText);
             }}
           />
         </div>

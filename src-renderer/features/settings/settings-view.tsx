@@ -46,12 +46,12 @@ function ProfilesSection() {
               {active ? (
                 <span className="badge badge-ok">{t('settings.profile.active')}</span>
               ) : (
-                <button type="button" className="button" onClick={async () => setError(await activateProfile(profile.id))}>
+                <button type="button" className="button" onClick={() => void activateProfile(profile.id).then(setError)}>
                   {t('settings.profile.activate', { name: profile.name })}
                 </button>
               )}
               {profile.kind === 'remote' && !active && (
-                <button type="button" className="button-quiet danger" onClick={async () => setError(await removeProfile(profile.id))} aria-label={t('settings.profile.remove', { name: profile.name })}>
+                <button type="button" className="button-quiet danger" onClick={() => void removeProfile(profile.id).then(setError)} aria-label={t('settings.profile.remove', { name: profile.name })}>
                   {t('common.remove')}
                 </button>
               )}
@@ -75,21 +75,24 @@ function AddProfileForm() {
   const [busy, setBusy] = useState(false);
   const addProfile = useSettingsStore((state) => state.addProfile);
   const fields = ['name', 'baseUrl', 'apiKey'];
+  const submit = async () => {
+    setBusy(true);
+    const failure = await addProfile({ name: name.trim(), baseUrl: baseUrl.trim(), apiKey: apiKey.trim() });
+    setBusy(false);
+    setError(failure);
+    if (!failure) {
+      setName('');
+      setBaseUrl('');
+      setApiKey('');
+    }
+  };
   return (
     <form
       className="form-grid"
       aria-labelledby={`${id}-title`}
-      onSubmit={async (event) => {
+      onSubmit={(event) => {
         event.preventDefault();
-        setBusy(true);
-        const failure = await addProfile({ name: name.trim(), baseUrl: baseUrl.trim(), apiKey: apiKey.trim() });
-        setBusy(false);
-        setError(failure);
-        if (!failure) {
-          setName('');
-          setBaseUrl('');
-          setApiKey('');
-        }
+        void submit();
       }}
     >
       <h3 className="section-title full" id={`${id}-title`}>

@@ -25,7 +25,7 @@ export function AppHeader() {
             type="button"
             className="nav-tab"
             aria-current={current === tab.name ? 'page' : undefined}
-            onClick={() => go({ name: tab.name } as Route)}
+            onClick={() => go({ name: tab.name })}
           >
             {t(tab.label)}
           </button>
