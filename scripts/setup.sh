@@ -19,6 +19,7 @@ APT_PACKAGES=(
   apertium-eu-en apertium-isl-eng apertium-mkd-eng
   chromium               # the desktop renderer's end-to-end tests and benchmarks (Playwright drives it)
   fonts-liberation       # so chromium renders text the same on a bare machine
+  fonts-noto-cjk         # Japanese glyphs in the renderer's screenshots and tests
   build-essential        # better-sqlite3 compiles from source
   python3
 )
