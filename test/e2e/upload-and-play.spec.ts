@@ -76,6 +76,17 @@ test('upload options that cannot hold are refused next to their field, and nothi
 
   await screenshot(page, 'upload-options-refused');
 
+  // The same refusal in Japanese, in the user's words.
+  expect(await host.invoke('settings:update', { uiLanguage: 'ja' })).toMatchObject({ ok: true });
+  await page.reload();
+  await page.getByText('アップロードの設定').click();
+  await page.getByTestId('min-speakers-input').fill('4');
+  await page.getByTestId('max-speakers-input').fill('2');
+  await expect(page.getByTestId('min-speakers-input').locator('xpath=..').getByTestId('field-error')).toHaveText('最少が最多を上回っています。');
+  await screenshot(page, 'upload-options-refused-ja');
+  expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
+  await page.reload();
+
   // Main applies the same rule to whatever reaches it, through the same invokeHandler as Electron.
   const options = { language: null, model: 'default' as const, numSpeakers: null, minSpeakers: 4, maxSpeakers: 2, dictionaryId: null, words: [] };
   expect(await host.invoke('uploads:add', { paths: [wav], options })).toMatchObject({ ok: false, error: { code: 'validation', field: 'options.minSpeakers' } });
