@@ -1,8 +1,9 @@
-// One place renders every failure as the spec's error body, with an error_id that also appears in the
-// log line of the request, so support can find it.
+// One place renders every failure as the spec's error body (OpenAI's error body under /v1/), with an
+// error_id that also appears in the log line of the request, so support can find it.
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode } from '../../src-shared/error-codes.js';
+import { ErrorCode, type ErrorCodeName } from '../../src-shared/error-codes.js';
+import { OPENAI_PREFIX, openAiErrorType, type OpenAiErrorBody } from '../../src-shared/api/openai.js';
 import { EngineError } from '../domain/engine-error.js';
 import { engineErrorToAppError } from './engine-errors.js';
 import { AppError, errors } from './errors.js';
@@ -88,20 +89,33 @@ function toAppError(error: FastifyError & { validation?: ValidationIssue[]; vali
   return null;
 }
 
+/** Under /v1/ clients are OpenAI's SDKs: they read OpenAI's error body, not the spec's. */
+function speaksOpenAi(request: FastifyRequest): boolean {
+  return request.url.startsWith(OPENAI_PREFIX) || request.url.split('?')[0] === OPENAI_PREFIX.slice(0, -1);
+}
+
+function openAiBody(errorId: string, status: number, code: ErrorCodeName, message: string, field: string | undefined): OpenAiErrorBody {
+  return { error: { message, type: openAiErrorType(status), param: field ?? null, code: code.toLowerCase(), error_id: errorId } };
+}
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError | null, cause?: unknown) {
   const errorId = randomUUID();
+  const openAi = speaksOpenAi(request);
   if (error === null) {
     request.log.error({ err: cause, error_id: errorId }, 'unexpected error');
-    return reply.status(500).send({
-      error_id: errorId,
-      error_code: ErrorCode.INTERNAL_ERROR,
-      error_message: `Internal server error. Quote error_id ${errorId} when reporting it.`,
-    });
+    const message = `Internal server error. Quote error_id ${errorId} when reporting it.`;
+    return reply
+      .status(500)
+      .send(openAi ? openAiBody(errorId, 500, 'INTERNAL_ERROR', message, undefined) : { error_id: errorId, error_code: ErrorCode.INTERNAL_ERROR, error_message: message });
   }
   request.log.info({ error_id: errorId, error_code: error.errorCode, status: error.statusCode, ...error.logFields() }, error.message);
   return reply
     .status(error.statusCode)
-    .send({ error_id: errorId, error_code: error.errorCode, error_message: error.message, ...(error.field ? { field: error.field } : {}) });
+    .send(
+      openAi
+        ? openAiBody(errorId, error.statusCode, error.code, error.message, error.field)
+        : { error_id: errorId, error_code: error.errorCode, error_message: error.message, ...(error.field ? { field: error.field } : {}) },
+    );
 }
 
 export function installErrorHandling(app: FastifyInstance) {

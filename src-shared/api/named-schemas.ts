@@ -2,6 +2,7 @@
 // Type.Ref(name) and the OpenAPI document lists them under components.schemas.
 import { ErrorBody } from './common.js';
 import { BlacklistWord, Dictionary, DictionaryListItem, Word } from './dictionaries.js';
+import { OpenAiErrorBody } from './openai.js';
 import { Transcription } from './transcriptions.js';
 
-export const sharedSchemas = [ErrorBody, Transcription, Word, BlacklistWord, Dictionary, DictionaryListItem];
+export const sharedSchemas = [ErrorBody, Transcription, Word, BlacklistWord, Dictionary, DictionaryListItem, OpenAiErrorBody];

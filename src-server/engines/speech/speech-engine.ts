@@ -16,6 +16,11 @@ export interface RecognizeRequest {
   signal: AbortSignal;
   /** Called with 0..1 as recognition advances. */
   onProgress?: (fraction: number) => void;
+  /**
+   * "translate": English text of speech in any of `languages` (OpenAI's /v1/audio/translations); only
+   * for engines whose capabilities say `translatesToEnglish`. Default "transcribe".
+   */
+  task?: 'transcribe' | 'translate';
 }
 
 export interface RecognizedWord {
@@ -44,6 +49,8 @@ export interface SpeechEngineCapabilities {
   wordTimestamps: boolean;
   customVocabulary: boolean;
   speakerSeparation: boolean;
+  /** Can recognize speech into English text (task "translate"). Absent means no. */
+  translatesToEnglish?: boolean;
 }
 
 export interface SpeechEngine {

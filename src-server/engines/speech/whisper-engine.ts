@@ -137,7 +137,10 @@ export class WhisperEngine implements SpeechEngine {
     this.idleMs = (options.idleSeconds ?? 300) * 1000;
   }
 
-  /** English-only models (*.en) recognize only "en"; multilingual ones whisper's 97 ISO 639-1 languages. */
+  /**
+   * English-only models (*.en) recognize only "en"; multilingual ones whisper's 97 ISO 639-1 languages,
+   * and translate them into English (whisper's translate task).
+   */
   get capabilities(): SpeechEngineCapabilities {
     let englishOnly = false;
     try {
@@ -152,7 +155,13 @@ export class WhisperEngine implements SpeechEngine {
     } catch {
       // No model yet: advertise the multilingual set; recognize() explains what is missing.
     }
-    return { languages: englishOnly ? ['en'] : WHISPER_LANGUAGES, wordTimestamps: true, customVocabulary: true, speakerSeparation: false };
+    return {
+      languages: englishOnly ? ['en'] : WHISPER_LANGUAGES,
+      wordTimestamps: true,
+      customVocabulary: true,
+      speakerSeparation: false,
+      translatesToEnglish: !englishOnly,
+    };
   }
 
   /** The model file this engine would use now, or an 'unavailable' EngineError saying how to get one. */
@@ -212,6 +221,14 @@ export class WhisperEngine implements SpeechEngine {
           { field: 'language' },
         );
       }
+      const translate = request.task === 'translate';
+      if (translate && !model.file.multilingual) {
+        throw new EngineError(
+          'unsupported',
+          `The whisper model "${model.name}" is English-only and cannot translate; translation needs a multilingual model (e.g. base, small, large-v3).`,
+          { field: 'model' },
+        );
+      }
       const totalSamples = (await fsp.stat(pcmPath)).size >> 1;
       const totalSeconds = totalSamples / SAMPLE_RATE;
       let lastProgress = -1;
@@ -223,6 +240,7 @@ export class WhisperEngine implements SpeechEngine {
       const prompt = glossary(request.vocabulary.map((v) => v.word));
       const params: Partial<TranscribeParams<'detail', true>> = {
         language,
+        translate,
         format: 'detail',
         token_timestamps: true,
         n_threads: this.threads,
@@ -253,7 +271,7 @@ export class WhisperEngine implements SpeechEngine {
           );
           const lang = results[0]?.lang;
           detected ??= typeof lang === 'string' && lang ? (lang === 'jw' ? 'jv' : lang) : null;
-          const spaceless = isSpaceless(language === 'auto' ? detected ?? 'en' : language);
+          const spaceless = !translate && isSpaceless(language === 'auto' ? detected ?? 'en' : language);
           for (const r of results) {
             const segment = toSegment(r, model.file, { offset, end: Math.min(windowEnd, totalSeconds), spaceless, cursor });
             if (segment) segments.push(segment);

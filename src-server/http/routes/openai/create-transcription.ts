@@ -2,8 +2,10 @@
 // so OpenAI clients and SDKs (and another kikitori-server's remote engine) can use it unchanged.
 // Synchronous: the multipart upload is streamed to a work file, decoded to 16 kHz PCM, recognized, and
 // the transcript is the response. Same API keys as the rest of the API (Bearer or X-API-KEY).
-// Errors use this API's error body (error_id, error_code, error_message), with OpenAI's status codes;
-// engine failures reach the error handler as EngineErrors and are mapped there (http/engine-errors.ts).
+// The same operation with task "translate" is POST /v1/audio/translations (create-translation.ts).
+// Errors are AppErrors with the bad form field as `field`; the error handler renders them in OpenAI's
+// error body under /v1/ (`param` = the field); engine failures reach it as EngineErrors, mapped in
+// http/engine-errors.ts.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -20,14 +22,16 @@ import type { RecognizeResult, SpeechEngine, VocabularyWord } from '../../../eng
 import { isSpaceless, joinWords } from '../../../../src-shared/word-text.js';
 import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
 import { errors } from '../../errors.js';
-import { errorResponses } from '../../../../src-shared/api/common.js';
-import type { RouteModule } from '../../api-app.js';
+import { openAiErrorResponses } from '../../../../src-shared/api/openai.js';
+import type { ApiApp, RouteModule } from '../../api-app.js';
 
 export const RESPONSE_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt'] as const;
 type ResponseFormat = (typeof RESPONSE_FORMATS)[number];
 const GRANULARITIES = ['word', 'segment'] as const;
 /** OpenAI model names that mean "this server's default engine". */
-const OPENAI_MODEL = /^(whisper-1|gpt-4o(-mini)?-transcribe(-.*)?|default)$/;
+export const OPENAI_MODEL = /^(whisper-1|gpt-4o(-mini)?-transcribe(-.*)?|default)$/;
+/** What the audio operations do: recognize speech as spoken, or into English text. */
+export type AudioTask = 'transcribe' | 'translate';
 const MAX_PROMPT_CHARS = 4000;
 
 interface Fields {
@@ -55,42 +59,74 @@ async function acquireSlot(ctx: AppContext): Promise<() => void> {
 
 function one(fields: Record<string, string[]>, name: string): string | undefined {
   const values = fields[name];
-  if (values && values.length > 1) throw errors.validation(`Field "${name}" was sent ${values.length} times; send it once.`);
+  if (values && values.length > 1) throw errors.validation(`Field "${name}" was sent ${values.length} times; send it once.`, name);
   return values?.[0];
 }
 
-function parseFields(raw: Record<string, string[]>): Fields {
-  const known = new Set(['model', 'language', 'prompt', 'response_format', 'temperature', 'timestamp_granularities[]', 'timestamp_granularities', 'stream', 'chunking_strategy']);
-  const unknown = Object.keys(raw).filter((k) => !known.has(k));
-  if (unknown.length > 0) throw errors.validation(`Unknown field "${unknown[0]}". Fields: file, model, language, prompt, response_format, temperature, timestamp_granularities[].`);
+/** The form fields each task takes, as OpenAI's API: translations have no language and no timestamp granularities. */
+const FIELDS: Record<AudioTask, readonly string[]> = {
+  transcribe: ['model', 'language', 'prompt', 'response_format', 'temperature', 'timestamp_granularities[]', 'timestamp_granularities', 'stream', 'chunking_strategy'],
+  translate: ['model', 'prompt', 'response_format', 'temperature'],
+};
+
+function parseFields(raw: Record<string, string[]>, task: AudioTask): Fields {
+  const known = FIELDS[task];
+  const unknown = Object.keys(raw).filter((k) => !known.includes(k));
+  if (unknown.length > 0) {
+    const listed = known.filter((k) => k !== 'timestamp_granularities' && k !== 'stream' && k !== 'chunking_strategy');
+    throw errors.validation(`Unknown field "${unknown[0]}". Fields: file, ${listed.join(', ')}.`, unknown[0]);
+  }
   const responseFormat = (one(raw, 'response_format')?.trim() || 'json') as ResponseFormat;
   if (!RESPONSE_FORMATS.includes(responseFormat)) {
-    throw errors.validation(`response_format must be one of ${RESPONSE_FORMATS.join(', ')}; got "${responseFormat}".`);
+    throw errors.validation(`response_format must be one of ${RESPONSE_FORMATS.join(', ')}; got "${responseFormat}".`, 'response_format');
   }
   const language = one(raw, 'language')?.trim().toLowerCase() || null;
-  if (language !== null && !ISO6391.validate(language)) throw errors.validation(`language: "${language}" is not an ISO 639-1 code (for example "en" or "ja").`);
+  if (language !== null && !ISO6391.validate(language)) {
+    throw errors.validation(`language: "${language}" is not an ISO 639-1 code (for example "en" or "ja").`, 'language');
+  }
   const granularities = new Set([...(raw['timestamp_granularities[]'] ?? []), ...(raw.timestamp_granularities ?? [])].flatMap((g) => g.split(',')).map((g) => g.trim()).filter(Boolean));
   for (const g of granularities) {
-    if (!(GRANULARITIES as readonly string[]).includes(g)) throw errors.validation(`timestamp_granularities[] must be "word" or "segment"; got "${g}".`);
+    if (!(GRANULARITIES as readonly string[]).includes(g)) {
+      throw errors.validation(`timestamp_granularities[] must be "word" or "segment"; got "${g}".`, 'timestamp_granularities[]');
+    }
   }
   const prompt = one(raw, 'prompt') ?? '';
-  if (prompt.length > MAX_PROMPT_CHARS) throw errors.validation(`prompt is longer than ${MAX_PROMPT_CHARS} characters.`);
+  if (prompt.length > MAX_PROMPT_CHARS) throw errors.validation(`prompt is longer than ${MAX_PROMPT_CHARS} characters.`, 'prompt');
   const temperature = one(raw, 'temperature');
-  if (temperature !== undefined && !(Number(temperature) >= 0 && Number(temperature) <= 1)) throw errors.validation('temperature must be a number from 0 to 1.');
-  if (one(raw, 'stream') === 'true') throw errors.unsupportedOption('stream=true is not supported; omit it to get the whole transcript in one response.');
+  if (temperature !== undefined && !(Number(temperature) >= 0 && Number(temperature) <= 1)) {
+    throw errors.validation('temperature must be a number from 0 to 1.', 'temperature');
+  }
+  if (one(raw, 'stream') === 'true') throw errors.unsupportedOption('stream=true is not supported; omit it to get the whole transcript in one response.', 'stream');
   return { model: one(raw, 'model')?.trim() || 'whisper-1', language, prompt, responseFormat, granularities };
 }
 
 /** "whisper-1" (and OpenAI's other model names) -> the default engine; a transcription model or engine name -> that. */
-function engineFor(ctx: AppContext, model: string): SpeechEngine {
-  if (OPENAI_MODEL.test(model)) return ctx.engines.speechFor('default');
-  if (model === 'diarization-high') return ctx.engines.speechFor(model);
-  const engine = ctx.engines.speechEngines.get(model);
-  if (engine) return engine;
-  throw errors.validation(
-    `model "${model}" is not available. Use "whisper-1" (this server's default engine, ${ctx.engines.speechFor('default').name}), ` +
-      `"diarization-high", or an engine name: ${[...ctx.engines.speechEngines.keys()].join(', ')}.`,
-  );
+function engineFor(ctx: AppContext, model: string, task: AudioTask): SpeechEngine {
+  const engine = OPENAI_MODEL.test(model)
+    ? ctx.engines.speechFor('default')
+    : model === 'diarization-high'
+      ? ctx.engines.speechFor(model)
+      : ctx.engines.speechEngines.get(model);
+  if (!engine) {
+    throw errors.validation(
+      `model "${model}" is not available. Use "whisper-1" (this server's default engine, ${ctx.engines.speechFor('default').name}), ` +
+        `"diarization-high", or an engine name: ${[...ctx.engines.speechEngines.keys()].join(', ')}. GET /v1/models lists them.`,
+      'model',
+    );
+  }
+  if (task === 'translate' && engine.capabilities.translatesToEnglish !== true) {
+    const translators = [...ctx.engines.speechEngines.values()].filter((e) => e.capabilities.translatesToEnglish === true).map((e) => `"${e.name}"`);
+    throw errors.unsupportedOption(
+      `model "${model}" is served by the speech engine "${engine.name}", which cannot translate speech into English. ` +
+        (translators.length > 0
+          ? `Send model ${translators.join(' or ')}, or have the administrator set KIKITORI_ENGINE_DEFAULT to it ` +
+            '(whisper needs a multilingual model: `kikitori-server models download base`).'
+          : 'No speech engine configured on this server can; an administrator can install a multilingual whisper model ' +
+            '(`kikitori-server models download base`) and set KIKITORI_ENGINE_DEFAULT=whisper.'),
+      'model',
+    );
+  }
+  return engine;
 }
 
 /** The prompt as dictionary words: comma/line separated terms, or the words of a sentence. */
@@ -116,30 +152,44 @@ function round(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
 
-export const createTranscription: RouteModule = (app, ctx) => {
+export const createTranscription: RouteModule = (app, ctx) =>
+  registerAudioOperation(app, ctx, {
+    url: '/v1/audio/transcriptions',
+    task: 'transcribe',
+    summary: 'Transcribe an audio file (OpenAI-compatible, synchronous)',
+    description:
+      'multipart/form-data as OpenAI\'s API: file (required), model ("whisper-1" = the default engine; or "diarization-high", ' +
+      '"pocketsphinx", "whisper", "remote"; GET /v1/models lists those usable), language (ISO 639-1; omitted = detected where the engine can, else its first language), ' +
+      'prompt (terms to favour), response_format (json, text, srt, vtt, verbose_json), timestamp_granularities[] (word, segment; ' +
+      'for verbose_json). Uses the same API keys, as "Authorization: Bearer <key>". Words in verbose_json carry a ' +
+      '`probability` when the engine gives one. Errors use OpenAI\'s error body.',
+  });
+
+/** One audio operation of OpenAI's API (transcriptions or translations): the same form, upload, engines and answers. */
+export function registerAudioOperation(
+  app: ApiApp,
+  ctx: AppContext,
+  operation: { url: string; task: AudioTask; summary: string; description: string },
+): void {
+  const { task } = operation;
   void app.register(async (scope) => {
     await scope.register(multipart, {
       limits: { fileSize: ctx.config.uploads.maxBytes, files: 1, fields: 30, fieldSize: 64 * 1024, parts: 40 },
     });
     scope.post(
-      '/v1/audio/transcriptions',
+      operation.url,
       {
         schema: {
-          summary: 'Transcribe an audio file (OpenAI-compatible, synchronous)',
-          description:
-            'multipart/form-data as OpenAI\'s API: file (required), model ("whisper-1" = the default engine; or "diarization-high", ' +
-            '"pocketsphinx", "whisper", "remote"), language (ISO 639-1; omitted = detected where the engine can, else its first language), ' +
-            'prompt (terms to favour), response_format (json, text, srt, vtt, verbose_json), timestamp_granularities[] (word, segment; ' +
-            'for verbose_json). Uses the same API keys, as "Authorization: Bearer <key>". Words in verbose_json carry a ' +
-            '`probability` when the engine gives one.',
+          summary: operation.summary,
+          description: operation.description,
           tags: ['openai'],
           consumes: ['multipart/form-data'],
-          response: errorResponses(400, 401, 413, 415, 503),
+          response: openAiErrorResponses(400, 401, 413, 415, 503),
         },
       },
       async (request, reply) => {
         if (!request.isMultipart()) {
-          throw errors.unsupportedMediaType('Send the audio as multipart/form-data with a "file" field, as for OpenAI\'s /v1/audio/transcriptions.');
+          throw errors.unsupportedMediaType(`Send the audio as multipart/form-data with a "file" field, as for OpenAI's ${operation.url}.`);
         }
         const limit = ctx.config.uploads.maxBytes;
         const work = path.join(ctx.config.dataDir, 'work', `openai-${randomUUID()}`);
@@ -180,16 +230,17 @@ export const createTranscription: RouteModule = (app, ctx) => {
             if (typeof code === 'string' && code.startsWith('FST_')) throw errors.validation(`The multipart body is not usable: ${(error as Error).message}.`);
             throw error;
           }
-          if (!upload) throw errors.validation('Missing the "file" field: send the audio file as the multipart field "file".');
-          if ((await fsp.stat(upload)).size === 0) throw errors.validation('The uploaded file is empty.');
+          if (!upload) throw errors.validation('Missing the "file" field: send the audio file as the multipart field "file".', 'file');
+          if ((await fsp.stat(upload)).size === 0) throw errors.validation('The uploaded file is empty.', 'file');
 
           // 2. Which engine, which language.
-          const fields = parseFields(raw);
-          const engine = engineFor(ctx, fields.model);
+          const fields = parseFields(raw, task);
+          const engine = engineFor(ctx, fields.model, task);
           const supported = engine.capabilities.languages;
           if (fields.language !== null && !supported.includes(fields.language)) {
             throw errors.unsupportedLanguage(
               `The speech engine "${engine.name}" cannot recognise ${fields.language}. Supported languages: ${supported.join(', ')}.`,
+              'language',
             );
           }
           const language = fields.language ?? (detectsLanguage(engine) && supported.length > 1 ? 'auto' : supported[0] ?? 'en');
@@ -203,13 +254,14 @@ export const createTranscription: RouteModule = (app, ctx) => {
             const probe = await probeAudio(upload, signal);
             const pcm = path.join(work, 'audio.pcm');
             duration = (await decodeToPcm(upload, pcm, { signal, durationSeconds: probe.durationSeconds })).durationSeconds;
-            result = await engine.recognize({ pcmPath: pcm, language, vocabulary: promptVocabulary(fields.prompt), signal });
+            result = await engine.recognize({ pcmPath: pcm, language, vocabulary: promptVocabulary(fields.prompt), signal, task });
           } finally {
             release();
           }
 
           // 4. The answer, in the requested shape.
-          const spokenLanguage = result.language ?? (language === 'auto' ? 'en' : language);
+          // A translation is English text, whatever was spoken.
+          const spokenLanguage = task === 'translate' ? 'en' : result.language ?? (language === 'auto' ? 'en' : language);
           const segments = result.segments.map((s, id) => ({ id, ...s, text: joinWords(s.words, spokenLanguage) }));
           const text = segments.map((s) => s.text).filter(Boolean).join(isSpaceless(spokenLanguage) ? '' : ' ');
           switch (fields.responseFormat) {
@@ -236,7 +288,7 @@ export const createTranscription: RouteModule = (app, ctx) => {
               const wantWords = fields.granularities.has('word');
               const wantSegments = fields.granularities.size === 0 || fields.granularities.has('segment');
               return {
-                task: 'transcribe',
+                task,
                 language: languageName(spokenLanguage),
                 duration: round(duration),
                 text,
@@ -273,4 +325,4 @@ export const createTranscription: RouteModule = (app, ctx) => {
       },
     );
   });
-};
+}

@@ -109,6 +109,14 @@ describe('WhisperEngine', () => {
     }
   });
 
+  it('runs the translate task with a multilingual model: ordered words within the audio', async () => {
+    const engine = new WhisperEngine({ model, dataDir: scratch, threads: 1 });
+    expect(engine.capabilities.translatesToEnglish).toBe(true);
+    const result = await recognize(engine, await pcmOf(sentence), { language: 'auto', task: 'translate' });
+    expectOrderedWithin(result, await audioDuration(sentence));
+    await engine.close();
+  });
+
   it('says how to get a model, and refuses what the model cannot do', async () => {
     const pcm = await pcmOf(sentence);
     const none = new WhisperEngine({ dataDir: scratch });
@@ -122,6 +130,8 @@ describe('WhisperEngine', () => {
     expect(englishOnly.capabilities.languages).toEqual(['en']);
     await expect(recognize(englishOnly, pcm, { language: 'ja' })).rejects.toMatchObject({ kind: 'unsupported', field: 'language' });
     await expect(recognize(englishOnly, pcm, { language: 'xx' })).rejects.toThrow(/does not recognize the language "xx"/);
+    expect(englishOnly.capabilities.translatesToEnglish).toBe(false);
+    await expect(recognize(englishOnly, pcm, { language: 'auto', task: 'translate' })).rejects.toMatchObject({ kind: 'unsupported', field: 'model' });
 
     const aborted = new AbortController();
     aborted.abort(new Error('stop'));
