@@ -1,5 +1,6 @@
 // POST /v1/audio/transcriptions over real HTTP: real multipart uploads of synthesized speech, ffmpeg,
 // the default engine (pocketsphinx), and OpenAI's response shapes.
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
@@ -62,26 +63,43 @@ describe('POST /v1/audio/transcriptions', () => {
     expect(text.text).toMatch(/budget.*\n$/);
   });
 
-  it('needs an API key (Bearer)', async () => {
-    expect((await postTranscription(server, null, speech, { model: 'whisper-1' })).json.error_code).toBe(ErrorCode.MISSING_API_KEY);
+  it('needs an API key (Bearer), and answers in OpenAI\'s error body', async () => {
+    const missing = await postTranscription(server, null, speech, { model: 'whisper-1' });
+    expect(missing.status).toBe(401);
+    expect(missing.json).toEqual({
+      error: { message: expect.stringMatching(/No API key was sent/), type: 'authentication_error', param: null, code: 'missing_api_key', error_id: expect.any(String) },
+    });
     const wrong = await postTranscription(server, 'kk_wrong', speech, { model: 'whisper-1' });
     expect(wrong.status).toBe(401);
-    expect(wrong.json.error_code).toBe(ErrorCode.INVALID_API_KEY);
+    expect(wrong.json.error).toMatchObject({ type: 'authentication_error', code: 'invalid_api_key' });
+    expect(server.logLines.some((line) => line.includes(wrong.json.error.error_id))).toBe(true);
+  });
+
+  it('answers OpenAI\'s error body for unknown /v1/ routes, and the spec\'s body elsewhere', async () => {
+    const unknown = await fetch(`${server.url}/v1/audio/speech`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'route_not_found', param: null } });
+    const api = await server.api(key, 'GET', '/api/v1/no-such-thing');
+    expect(api.status).toBe(404);
+    expect(api.json).toMatchObject({ error_code: ErrorCode.ROUTE_NOT_FOUND });
   });
 
   it('rejects an unknown model, a missing file, an unsupported language, an unusable engine and an oversized file', async () => {
     const model = await postTranscription(server, key, speech, { model: 'gpt-9-ultra' });
     expect(model.status).toBe(400);
-    expect(model.json.error_message).toMatch(/model "gpt-9-ultra".*whisper-1.*pocketsphinx/);
+    expect(model.json.error).toMatchObject({ param: 'model', code: 'validation_failed', type: 'invalid_request_error' });
+    expect(model.json.error.message).toMatch(/model "gpt-9-ultra".*whisper-1.*pocketsphinx/);
     const noFile = await postTranscription(server, key, null, { model: 'whisper-1' });
     expect(noFile.status).toBe(400);
-    expect(noFile.json.error_message).toMatch(/"file"/);
+    expect(noFile.json.error).toMatchObject({ param: 'file', code: 'validation_failed' });
+    expect(noFile.json.error.message).toMatch(/"file"/);
     const language = await postTranscription(server, key, speech, { model: 'pocketsphinx', language: 'ja' });
     expect(language.status).toBe(400);
-    expect(language.json.error_code).toBe(ErrorCode.UNSUPPORTED_LANGUAGE);
+    expect(language.json.error).toMatchObject({ param: 'language', code: 'unsupported_language' });
     const noModel = await postTranscription(server, key, speech, { model: 'whisper' });
     expect(noModel.status).toBe(503);
-    expect(noModel.json.error_message).toMatch(/"whisper" cannot run on this server: No whisper model is installed.*models download/);
+    expect(noModel.json.error).toMatchObject({ type: 'server_error', code: 'engine_unavailable', param: null });
+    expect(noModel.json.error.message).toMatch(/"whisper" cannot run on this server: No whisper model is installed.*models download/);
     const big = await fetch(`${server.url}/v1/audio/transcriptions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}` },
@@ -93,6 +111,24 @@ describe('POST /v1/audio/transcriptions', () => {
       })(),
     });
     expect(big.status).toBe(413);
-    expect(((await big.json()) as { error_code: number }).error_code).toBe(ErrorCode.PAYLOAD_TOO_LARGE);
+    expect(((await big.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
+  });
+
+  it('lists only the models whose engine can run, and refuses translations no configured engine can do', async () => {
+    const models = await fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
+    expect(models.status).toBe(200);
+    const list = (await models.json()) as { object: string; data: { id: string }[] };
+    expect(list.object).toBe('list');
+    // No whisper model is installed here, so whisper is not served.
+    expect(list.data.map((m) => m.id)).toEqual(['whisper-1', 'diarization-high', 'pocketsphinx']);
+
+    const form = new FormData();
+    form.append('file', await fs.openAsBlob(speech), 'speech.wav');
+    form.append('model', 'whisper-1');
+    const refused = await fetch(`${server.url}/v1/audio/translations`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { error: { param: string; code: string; message: string } };
+    expect(body.error).toMatchObject({ param: 'model', code: 'unsupported_option' });
+    expect(body.error.message).toMatch(/cannot translate speech into English/);
   });
 });
