@@ -129,4 +129,15 @@ describe('the official openai client against /v1/', () => {
     );
     expect(language).toMatchObject({ status: 400, param: 'language', code: 'validation_failed' });
   });
+
+  it('documents the /v1/ operations and their error body in the OpenAPI document', async () => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+      components: { schemas: Record<string, { required: string[] }> };
+    };
+    expect(Object.keys(doc.paths['/v1/audio/translations']!)).toEqual(['post']);
+    expect(Object.keys(doc.paths['/v1/models']!)).toEqual(['get']);
+    expect(JSON.stringify(doc.paths['/v1/audio/transcriptions']!.post!.responses['400'])).toContain('OpenAiErrorBody');
+    expect(doc.components.schemas.OpenAiErrorBody!.required).toEqual(['error']);
+  });
 });
