@@ -8,7 +8,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { AppContext } from './app-context.js';
 import { authenticateWith } from './http/auth.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/error-handler.js';
 import { errors } from './http/errors.js';
 import type { ApiApp, RouteModule } from './http/api-app.js';
 import { analysisRouteModules } from './http/routes/analyses/index.js';
@@ -46,6 +46,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     loggerInstance,
     bodyLimit: 8 * 1024 * 1024,
     trustProxy: ctx.config.server.publicUrl === null ? false : true,
+    // What the router and Node's HTTP parser answer themselves also carries the spec's error body.
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validators());
