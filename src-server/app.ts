@@ -10,6 +10,7 @@ import type { AppContext } from './app-context.js';
 import { authenticateWith } from './http/auth.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/error-handler.js';
 import { errors } from './http/errors.js';
+import { redactingLogger } from './http/log-redaction.js';
 import type { ApiApp, RouteModule } from './http/api-app.js';
 import { analysisRouteModules } from './http/routes/analyses/index.js';
 import { dictionaryRoutes } from './http/routes/dictionaries/index.js';
@@ -41,7 +42,7 @@ function registerRoutes(app: ApiApp, ctx: AppContext, routes: RouteModule[]) {
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Typed as Fastify's base logger so the app keeps Fastify's default generics (routes are typed against them).
-  const loggerInstance: FastifyBaseLogger = ctx.logger;
+  const loggerInstance: FastifyBaseLogger = redactingLogger(ctx.logger);
   const app = Fastify({
     loggerInstance,
     bodyLimit: 8 * 1024 * 1024,
