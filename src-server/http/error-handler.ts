@@ -137,7 +137,7 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
   const errorId = randomUUID();
   this.log.info({ error_id: errorId, error_code: ErrorCode[code], status, parser_error: error.code }, message);
   if (socket.writable) {
-    const body = JSON.stringify({ error_id: errorId, error_code: ErrorCode[code], error_message: `${message} (error_id ${errorId})` });
+    const body = JSON.stringify({ error_id: errorId, error_code: ErrorCode[code], error_message: message });
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
