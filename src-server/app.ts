@@ -8,8 +8,9 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { AppContext } from './app-context.js';
 import { authenticateWith } from './http/auth.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/error-handler.js';
 import { errors } from './http/errors.js';
+import { redactingLogger } from './http/log-redaction.js';
 import type { ApiApp, RouteModule } from './http/api-app.js';
 import { analysisRouteModules } from './http/routes/analyses/index.js';
 import { dictionaryRoutes } from './http/routes/dictionaries/index.js';
@@ -41,11 +42,14 @@ function registerRoutes(app: ApiApp, ctx: AppContext, routes: RouteModule[]) {
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Typed as Fastify's base logger so the app keeps Fastify's default generics (routes are typed against them).
-  const loggerInstance: FastifyBaseLogger = ctx.logger;
+  const loggerInstance: FastifyBaseLogger = redactingLogger(ctx.logger);
   const app = Fastify({
     loggerInstance,
     bodyLimit: 8 * 1024 * 1024,
     trustProxy: ctx.config.server.publicUrl === null ? false : true,
+    // What the router and Node's HTTP parser answer themselves also carries the spec's error body.
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validators());

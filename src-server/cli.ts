@@ -23,6 +23,10 @@ import {
   whisperModelsDir,
 } from './engines/speech/whisper-catalogue.js';
 
+// Everything the server creates in the data dir (database, audio, transcripts, work files, models, what
+// ffmpeg writes) is for this user only: 0700 directories, 0600 files, whichever code or tool creates it.
+process.umask(0o077);
+
 const program = new Command('kikitori-server').description('Self-hostable Transcription and Dictionary API server').showHelpAfterError();
 
 // Commands pass only their configuration flags: other options (keys create --role) are not settings.

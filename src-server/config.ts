@@ -14,6 +14,9 @@ import path from 'node:path';
 import { Type, type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 
+/** The shortest KIKITORI_SIGNING_SECRET accepted, in bytes (UTF-8). */
+export const MIN_SIGNING_SECRET_BYTES = 32;
+
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
@@ -258,6 +261,15 @@ export function loadConfig(flags: ConfigFlags, env: Env): ServerConfig {
 
 /** Defaults that depend on other settings, and rules that span several. */
 function resolveDerived(config: Static<typeof ServerConfigSchema>): void {
+  const secret = config.signing.secret;
+  // HMAC-SHA256 is as strong as its key up to 32 bytes; a shorter secret can be guessed offline from one signed URL.
+  if (secret !== undefined && Buffer.byteLength(secret, 'utf8') < MIN_SIGNING_SECRET_BYTES) {
+    throw new ConfigError(
+      `${envOf('signing.secret')} must be at least ${MIN_SIGNING_SECRET_BYTES} bytes; the value given has ${Buffer.byteLength(secret, 'utf8')}. ` +
+        `Generate one with \`openssl rand -base64 48\`, or unset it to use a random key kept in DATA_DIR/signing.key.`,
+    );
+  }
+
   const engines = config.engines as { default: SpeechEngineName; diarizationHigh?: SpeechEngineName };
   engines.diarizationHigh ??= engines.default;
 

@@ -24,8 +24,11 @@ export function migrate(db: Db, migrations: readonly Migration[] = allMigrations
 }
 
 export function openDatabase(dataDir: string): Db {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const db = new Database(path.join(dataDir, 'kikitori.sqlite'));
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = path.join(dataDir, 'kikitori.sqlite');
+  // Created private before SQLite opens it: SQLite gives the -wal and -shm files the database's mode.
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  const db = new Database(file);
   // WAL lets readers proceed during writes; synchronous=NORMAL is durable across process crashes in WAL mode.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -1,6 +1,8 @@
 // One place renders every failure as the spec's error body (OpenAI's error body under /v1/), with an
 // error_id that also appears in the log line of the request, so support can find it.
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, type ErrorCodeName } from '../../src-shared/error-codes.js';
 import { OPENAI_PREFIX, openAiErrorType, type OpenAiErrorBody } from '../../src-shared/api/openai.js';
@@ -118,7 +120,71 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
     );
 }
 
+/**
+ * Fastify's `frameworkErrors` option: what the router answers before any route runs (a path that is
+ * not a valid URL, a path parameter over `maxParamLength`), in the spec's body.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const appError = error.code === 'FST_ERR_BAD_URL' ? errors.malformedUrl() : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? errors.uriTooLong() : toAppError(error);
+  void sendError(request, reply, appError, error);
+}
+
+/** What Node's HTTP parser rejects before Fastify sees a request: the status and code to answer. */
+function clientErrorCode(error: NodeJS.ErrnoException): [number, ErrorCodeName, string] {
+  switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'REQUEST_TIMEOUT', 'The request was not received in time. Send it again, without pausing mid-request.'];
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, 'HEADERS_TOO_LARGE', 'The request line and headers are too large (16 KiB at most). Send a shorter URL or fewer headers.'];
+  }
+  return [400, 'MALFORMED_REQUEST', 'The HTTP request could not be parsed. Send a well-formed HTTP/1.1 request.'];
+}
+
+/**
+ * Fastify's `clientErrorHandler` option (Node's 'clientError' event): there is no request object, so
+ * the response is written to the socket by hand, in the spec's body, and the connection is closed.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
+  // A reset connection has no one to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] = clientErrorCode(error);
+  const errorId = randomUUID();
+  this.log.info({ error_id: errorId, error_code: ErrorCode[code], status, parser_error: error.code }, message);
+  if (socket.writable) {
+    const body = JSON.stringify({ error_id: errorId, error_code: ErrorCode[code], error_message: message });
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
+/** A route's URL pattern ("/api/v1/transcriptions/:id") as a regular expression over request paths. */
+function routePattern(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}/?$`);
+}
+
 export function installErrorHandling(app: FastifyInstance) {
+  // Every route, so that a known path asked with another method answers 405 with Allow, not 404.
+  const routes: { pattern: RegExp; methods: string[] }[] = [];
+  app.addHook('onRoute', (route) => {
+    routes.push({ pattern: routePattern(route.url), methods: [route.method].flat() });
+  });
+  const allowedMethods = (path: string) => [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods))].sort();
+
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(request, reply, toAppError(error), error));
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, errors.routeNotFound(request.method, request.url.split('?')[0]!)));
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = allowedMethods(path);
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      void reply.header('allow', allowed.join(', '));
+      return sendError(request, reply, errors.methodNotAllowed(request.method, path, allowed));
+    }
+    return sendError(request, reply, errors.routeNotFound(request.method, path));
+  });
 }

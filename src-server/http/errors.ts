@@ -40,6 +40,12 @@ export const errors = {
     new AppError(403, 'INVALID_SIGNATURE', 'This signed URL is not valid. Use the exact URL the API returned; request a new one if needed.'),
   expiredSignature: () =>
     new AppError(403, 'EXPIRED_SIGNATURE', 'This signed URL has expired. Fetch the resource again from the API to get a fresh URL.'),
+  malformedUrl: () =>
+    new AppError(400, 'MALFORMED_URL', 'The request path is not a valid URL (check its percent-escapes, such as %20). Use the URLs the API returns.'),
+  methodNotAllowed: (method: string, url: string, allowed: readonly string[]) =>
+    new AppError(405, 'METHOD_NOT_ALLOWED', `${url} does not accept ${method}; it accepts ${allowed.join(', ')}. See /docs for the API.`),
+  uriTooLong: () =>
+    new AppError(414, 'URI_TOO_LONG', 'A path parameter of this URL is too long (ids are at most 100 characters). Use the ids the API returns.'),
   routeNotFound: (method: string, url: string) =>
     new AppError(404, 'ROUTE_NOT_FOUND', `No operation ${method} ${url}. See /docs for the API.`),
   transcriptionNotFound: (id: string) =>

@@ -56,7 +56,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
       await transcriptions.update(transcriptionId, { status: 'CONVERTING', progress: 0, failureReason: null });
       const audioPath = await storage.localPath(record.audioKey);
       const probe = await probeAudio(audioPath, signal);
-      await fsp.mkdir(workDir, { recursive: true });
+      await fsp.mkdir(workDir, { recursive: true, mode: 0o700 });
       const pcmPath = path.join(workDir, `${transcriptionId}.pcm`);
       try {
         await decodeToPcm(audioPath, pcmPath, {

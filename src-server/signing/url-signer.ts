@@ -59,7 +59,7 @@ export function loadSigningSecret(dataDir: string, signing: SigningConfig = {}):
   try {
     return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
   } catch {
-    fs.mkdirSync(dataDir, { recursive: true });
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const secret = randomBytes(32);
     // 'wx' fails if another process created it first; then read theirs.
     try {

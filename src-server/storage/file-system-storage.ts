@@ -13,7 +13,7 @@ export class FileSystemStorage implements Storage {
     this.tmpDir = path.join(root, '.tmp');
     // Leftovers of uploads cut off by a crash: their transcriptions still await audio, so nothing is lost.
     fs.rmSync(this.tmpDir, { recursive: true, force: true });
-    fs.mkdirSync(this.tmpDir, { recursive: true });
+    fs.mkdirSync(this.tmpDir, { recursive: true, mode: 0o700 });
   }
 
   private resolve(key: string): string {
@@ -35,8 +35,9 @@ export class FileSystemStorage implements Storage {
       },
     });
     try {
-      await pipeline(source, counter, fs.createWriteStream(tmp));
-      await fsp.mkdir(path.dirname(target), { recursive: true });
+      // Stored audio and transcripts are the users' data: readable by the server's user only.
+      await pipeline(source, counter, fs.createWriteStream(tmp, { mode: 0o600 }));
+      await fsp.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
       await fsp.rename(tmp, target);
     } catch (error) {
       await fsp.rm(tmp, { force: true });

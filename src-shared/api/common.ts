@@ -49,7 +49,10 @@ export const NonBlank = (maxLength: number, description?: string) =>
 
 /** Both list operations (spec section 8). */
 export const PageQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1. A page past the end is [].' })),
+  // The maximum keeps `1e309` (Infinity, which Ajv counts as an integer) and unsafe integers out: 400 INVALID_PAGE.
+  page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1, description: 'Page number, from 1. A page past the end is [].' }),
+  ),
 });
 
 /** DELETE operations answer 200 with an empty body. */

@@ -88,6 +88,21 @@ function cleanLines(lines: string[], inputPath: string): string[] {
     .filter((l) => l && !/^(Press \[q\]|Stream mapping|Input #|Output #|\s*Duration:)/.test(l));
 }
 
+/**
+ * Input options for every ffprobe/ffmpeg run on an upload. Only local files are read, and only through
+ * demuxers of audio and video containers: a playlist or script format (concat, HLS, DASH, image2...)
+ * would make ffmpeg open other files on the server or URLs on the network on the uploader's behalf.
+ * `mov` also matches mp4/m4a/3gp, `matroska` webm; `pipe` is not needed since inputs are always files.
+ */
+export const INPUT_FORMATS = [
+  'wav', 'w64', 'aiff', 'au', 'caf', 'flac', 'mp3', 'aac', 'ac3', 'eac3', 'dts', 'ogg', 'wv', 'ape', 'tta',
+  'amr', 'amrnb', 'amrwb', 'mov', 'matroska', 'webm', 'asf', 'avi', 'flv', 'mpeg', 'mpegts',
+] as const;
+const SAFE_INPUT = ['-protocol_whitelist', 'file', '-format_whitelist', INPUT_FORMATS.join(',')];
+
+/** ffmpeg's own wording when an input's format or protocol is refused by SAFE_INPUT. */
+const REFUSED_INPUT = /not on whitelist/;
+
 /** The upload is not audio this server can read: a media-type problem about the uploaded file. */
 const notAudio = (message: string, detail?: string) => new EngineError('bad-input', message, { field: 'file', detail });
 
@@ -100,10 +115,16 @@ export async function probeAudio(path: string, signal?: AbortSignal): Promise<Au
   }
   const res = await run(
     'ffprobe',
-    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path],
+    ['-v', 'error', ...SAFE_INPUT, '-print_format', 'json', '-show_format', '-show_streams', path],
     signal,
   );
   const reason = cleanLines(res.stderrLines, path)[0];
+  if (res.code !== 0 && res.stderrLines.some((line) => REFUSED_INPUT.test(line))) {
+    throw notAudio(
+      'The file is not an audio or video file this server reads (it looks like a playlist or another non-media format). Upload the audio itself, e.g. WAV, MP3, M4A, FLAC, Ogg or WebM.',
+      res.stderrLines.join('\n'),
+    );
+  }
   if (res.code !== 0) {
     throw notAudio(`The file is not a readable audio or video file (ffprobe: ${reason ?? `exit code ${res.code}`}).`);
   }
@@ -148,7 +169,7 @@ async function measureDuration(path: string, signal?: AbortSignal): Promise<numb
   let seconds = 0;
   const res = await run(
     'ffmpeg',
-    ['-nostdin', '-v', 'error', '-i', path, '-map', '0:a:0', '-c', 'copy', '-f', 'null', '-progress', 'pipe:1', '-nostats', '-'],
+    ['-nostdin', '-v', 'error', ...SAFE_INPUT, '-i', path, '-map', '0:a:0', '-c', 'copy', '-f', 'null', '-progress', 'pipe:1', '-nostats', '-'],
     signal,
     (line) => {
       const m = /^out_time_us=(\d+)/.exec(line);
@@ -176,7 +197,7 @@ export async function decodeToPcm(inputPath: string, outputPath: string, options
   const partPath = `${outputPath}.part`;
   const args = [
     '-nostdin', '-hide_banner', '-v', 'error', '-y',
-    '-i', inputPath,
+    ...SAFE_INPUT, '-i', inputPath,
     '-map', '0:a:0', '-vn', '-sn', '-dn',
     '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 's16le',
     '-progress', 'pipe:1', '-nostats',

@@ -52,7 +52,7 @@ describe('loadConfig', () => {
         KIKITORI_DOWNLOAD_URL_TTL: '120',
         KIKITORI_JOB_CONCURRENCY: '3',
         KIKITORI_JOB_STALE_AFTER_MS: '5000',
-        KIKITORI_SIGNING_SECRET: 'shared-secret',
+        KIKITORI_SIGNING_SECRET: 'shared-secret-of-at-least-32-bytes',
         KIKITORI_ENGINE_DEFAULT: ' Whisper ',
         KIKITORI_SPEAKER_ENGINE: 'none',
         KIKITORI_POCKETSPHINX_MODEL_DIR: '/opt/ps',
@@ -78,7 +78,7 @@ describe('loadConfig', () => {
       uploads: { maxBytes: 1000, urlTtlSeconds: 60 },
       downloads: { urlTtlSeconds: 120 },
       jobs: { concurrency: 3, staleAfterMs: 5000 },
-      signing: { secret: 'shared-secret' },
+      signing: { secret: 'shared-secret-of-at-least-32-bytes' },
       engines: {
         default: 'whisper',
         diarizationHigh: 'whisper',
@@ -130,8 +130,19 @@ describe('loadConfig', () => {
     expect(failure(() => loadConfig({}, { KIKITORI_TRANSLATION_ENGINE: 'cloud' })).message).toMatch(/KIKITORI_TRANSLATION_ENGINE must be one of llm, local/);
   });
 
+  it('refuses a signing secret shorter than 32 bytes, counting bytes rather than characters', () => {
+    const short = failure(() => loadConfig({}, { KIKITORI_SIGNING_SECRET: 'x'.repeat(31) }));
+    expect(short).toBeInstanceOf(ConfigError);
+    expect(short.message).toMatch(/KIKITORI_SIGNING_SECRET must be at least 32 bytes; the value given has 31/);
+    expect(short.message).not.toContain('x'.repeat(31));
+    expect(loadConfig({}, { KIKITORI_SIGNING_SECRET: 'x'.repeat(32) }).signing.secret).toBe('x'.repeat(32));
+    // Eleven three-byte characters are 33 bytes.
+    expect(loadConfig({}, { KIKITORI_SIGNING_SECRET: '聞'.repeat(11) }).signing.secret).toBe('聞'.repeat(11));
+    expect(() => loadConfig({}, { KIKITORI_SIGNING_SECRET: '聞'.repeat(10) })).toThrow(ConfigError);
+  });
+
   it('keeps secrets out of what it logs', () => {
-    const config = loadConfig({}, { KIKITORI_SIGNING_SECRET: 's1', KIKITORI_REMOTE_ASR_API_KEY: 's2', KIKITORI_LLM_BASE_URL: 'http://llm/v1', KIKITORI_LLM_MODEL: 'm', KIKITORI_LLM_API_KEY: 's3' });
+    const config = loadConfig({}, { KIKITORI_SIGNING_SECRET: 's1'.repeat(16), KIKITORI_REMOTE_ASR_API_KEY: 's2', KIKITORI_LLM_BASE_URL: 'http://llm/v1', KIKITORI_LLM_MODEL: 'm', KIKITORI_LLM_API_KEY: 's3' });
     const logged = JSON.stringify(redactConfig(config));
     expect(logged).not.toMatch(/"s[123]"/);
     expect(redactConfig(config)).toMatchObject({ signing: { secret: '[redacted]' }, engines: { remote: { apiKey: '[redacted]' } }, analysis: { llm: { apiKey: '[redacted]', model: 'm' } } });

@@ -64,6 +64,48 @@ describe('probeAudio', () => {
   });
 });
 
+describe('hostile inputs', () => {
+  /** Playlists that make ffmpeg read other files on the server, or URLs, in place of the upload. */
+  const playlists = () => ({
+    'concat of a local file': `ffconcat version 1.0\nfile '${path.basename(wav)}'\n`,
+    'concat of a URL': "ffconcat version 1.0\nfile 'http://127.0.0.1:9/secret.wav'\n",
+    'HLS of a local file': `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:10,\n${wav}\n#EXT-X-ENDLIST\n`,
+    'HLS of a URL': '#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:10,\nhttp://127.0.0.1:9/secret.wav\n#EXT-X-ENDLIST\n',
+  });
+
+  it('the concat fixture really reads the other file when ffmpeg is not restricted', async () => {
+    const playlist = path.join(path.dirname(wav), `playlist-${process.pid}.ffconcat`);
+    await fsp.writeFile(playlist, playlists()['concat of a local file']);
+    try {
+      const out = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=format_name', '-of', 'csv=p=0', playlist]).toString().trim();
+      expect(out).toBe('concat');
+    } finally {
+      await fsp.rm(playlist, { force: true });
+    }
+  });
+
+  const names = ['concat of a local file', 'concat of a URL', 'HLS of a local file', 'HLS of a URL'] as const;
+  for (const name of names) {
+    it(`refuses a ${name} as bad input, in probe and in decode`, async () => {
+      const text = playlists()[name];
+      // Beside the audio it names, as an upload with no extension, the way storage keeps it.
+      const playlist = path.join(path.dirname(wav), `upload-${process.pid}-${name.replaceAll(' ', '-')}`);
+      await fsp.writeFile(playlist, text);
+      try {
+        const err = await probeAudio(playlist).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(EngineError);
+        expect(err).toMatchObject({ kind: 'bad-input', field: 'file' });
+        const out = path.join(dir, `${name}.pcm`);
+        await expect(decodeToPcm(playlist, out, { durationSeconds: 10 })).rejects.toMatchObject({ kind: 'bad-input' });
+        expect(fs.existsSync(out)).toBe(false);
+        expect(fs.existsSync(`${out}.part`)).toBe(false);
+      } finally {
+        await fsp.rm(playlist, { force: true });
+      }
+    });
+  }
+});
+
 describe('decodeToPcm', () => {
   it('decodes mp3 (stereo 44.1 kHz) to 16 kHz mono s16le with progress', async () => {
     const mp3 = await encodeAudio(wav, path.join(dir, 'b.mp3'), ['-ac', '2', '-ar', '44100', '-c:a', 'libmp3lame']);

@@ -1,0 +1,108 @@
+// What the router and Node's HTTP parser answer themselves (405, 413, 414, 415, 431, malformed URLs and
+// requests, pages past a safe integer), over a listening server: the spec's error body every time.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../../src-shared/error-codes.js';
+import { startTestServer, toApiResponse, type TestServer } from '../../support/test-server.js';
+
+let server: TestServer;
+let key: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  key = await server.key('acme');
+});
+afterAll(() => server.close());
+
+const errorBody = (code: number) => ({ error_id: expect.any(String), error_code: code, error_message: expect.any(String) });
+
+/** Sends raw bytes and reads the whole answer until the server closes the connection. */
+function rawRequest(bytes: string): Promise<{ status: number; headers: string; json: unknown }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(server.url);
+    const socket = net.connect(Number(port), hostname, () => socket.write(bytes));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), headers: head, json: JSON.parse(body) as unknown });
+    });
+  });
+}
+
+describe('router-level errors carry the spec body', () => {
+  it('answers a known path with another method with 405 and Allow', async () => {
+    const response = await server.api(key, 'PATCH', '/api/v1/dictionaries');
+    expect(response.status).toBe(405);
+    expect(response.json).toEqual(errorBody(ErrorCode.METHOD_NOT_ALLOWED));
+    expect(response.headers.get('allow')).toContain('GET');
+    expect(response.headers.get('allow')).toContain('POST');
+    const withId = await server.api(key, 'PUT', '/api/v1/transcriptions/abc');
+    expect(withId.status).toBe(405);
+    expect(withId.headers.get('allow')).toContain('DELETE');
+  });
+
+  it('still answers an unknown path with 404', async () => {
+    const response = await server.api(key, 'PATCH', '/api/v1/nothing-here');
+    expect(response.status).toBe(404);
+    expect(response.json).toEqual(errorBody(ErrorCode.ROUTE_NOT_FOUND));
+  });
+
+  it('answers a path parameter over the length limit with 414', async () => {
+    const response = await server.api(key, 'GET', `/api/v1/transcriptions/${'a'.repeat(500)}`);
+    expect(response.status).toBe(414);
+    expect(response.json).toEqual(errorBody(ErrorCode.URI_TOO_LONG));
+  });
+
+  it('answers a path with a bad percent-escape with 400', async () => {
+    const response = await server.api(key, 'GET', '/api/v1/transcriptions/%zz');
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual(errorBody(ErrorCode.MALFORMED_URL));
+  });
+
+  it('answers a JSON body over the limit with 413', async () => {
+    const response = await server.api(key, 'POST', '/api/v1/dictionaries', JSON.stringify({ name: 'x'.repeat(9 * 1024 * 1024) }));
+    expect(response.status).toBe(413);
+    expect(response.json).toEqual(errorBody(ErrorCode.PAYLOAD_TOO_LARGE));
+  });
+
+  it('answers a non-JSON body with 415', async () => {
+    const response = await toApiResponse(
+      await fetch(`${server.url}/api/v1/dictionaries`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/xml' }, body: '<a/>' }),
+    );
+    expect(response.status).toBe(415);
+    expect(response.json).toEqual(errorBody(ErrorCode.UNSUPPORTED_MEDIA_TYPE));
+  });
+
+  it('answers a request line over the HTTP parser limit with 431 from the parser', async () => {
+    const response = await rawRequest(`GET /api/v1/transcriptions?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    expect(response.status).toBe(431);
+    expect(response.json).toEqual(errorBody(ErrorCode.HEADERS_TOO_LARGE));
+  });
+
+  it('answers bytes that are not HTTP with 400 from the parser', async () => {
+    const response = await rawRequest('NOT HTTP AT ALL\r\n\r\n');
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual(errorBody(ErrorCode.MALFORMED_REQUEST));
+  });
+
+  it('answers a page beyond a safe integer with 400 INVALID_PAGE, never 500', async () => {
+    for (const page of ['1e309', '99999999999999999999', '9007199254740992', '-1', '1.5', 'abc']) {
+      for (const list of ['/api/v1/transcriptions', '/api/v1/dictionaries']) {
+        const response = await server.api(key, 'GET', `${list}?page=${page}`);
+        expect(response.status, `${list}?page=${page}`).toBe(400);
+        expect(response.json).toMatchObject({ ...errorBody(ErrorCode.INVALID_PAGE), field: 'page' });
+      }
+    }
+  });
+
+  it('answers the largest safe page with an empty list', async () => {
+    for (const list of ['/api/v1/transcriptions', '/api/v1/dictionaries']) {
+      const response = await server.api(key, 'GET', `${list}?page=${Number.MAX_SAFE_INTEGER}`);
+      expect(response.status, list).toBe(200);
+      expect(response.json).toEqual([]);
+    }
+  });
+});
