@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppFailure } from '../../../src-main/app-failure.js';
 import { ProfileSession } from '../../../src-main/profile-session.js';
 import { tempDir } from '../../support/test-server.js';
-import { eventRecorder, notificationRecorder, until } from './main-test-support.js';
+import { eventRecorder, until } from './main-test-support.js';
 
 const EVIL = '../../evil';
 
@@ -86,7 +86,7 @@ describe('a hostile server', () => {
       dir: profileDir,
       connection: () => ({ baseUrl: url, apiKey: 'key' }),
       emit: eventRecorder().emit,
-      notify: notificationRecorder().notifier.notify,
+      notify: () => {},
       syncIntervals: { minMs: 50, maxMs: 200, offlineMaxMs: 200 },
       retry: { retries: 0, baseDelayMs: 10, maxDelayMs: 20 },
     });
