@@ -176,6 +176,12 @@ describe('blacklist words', () => {
     expect((await server.api(key, 'POST', base, { pattern: 'one', replacement: 'more' })).status).toBe(200);
     const other = await create({ name: 'other' });
     expect((await server.api(key, 'POST', `/api/v1/dictionaries/${other.json.dictionary_id}/blacklist_words`, { pattern: 'x', replacement: 'y' })).status).toBe(200);
+
+    // The contract says so.
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: object }>> };
+    for (const route of ['/api/v1/dictionaries/{dictionary_id}/blacklist_words', '/api/v1/dictionaries/{dictionary_id}/blacklist_words/bulk']) {
+      expect(doc.paths[route]!.post!.responses).toHaveProperty('409');
+    }
   });
 });
 
