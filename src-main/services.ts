@@ -5,6 +5,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { IPC_CHANNELS, type ConnectionStatus } from '../src-shared/ipc-contract.js';
 import type { RetryPolicy } from '../src-shared/backoff.js';
+import { pathInside } from './cache/safe-path.js';
 import { defaultServerScript, EmbeddedServer, type EmbeddedServerStatus, type ServerCommand } from './embedded-server/embedded-server.js';
 import type { Dialogs, Notifier, UserNotification } from './host-capabilities.js';
 import type { EventSink } from './event-sink.js';
@@ -108,7 +109,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     return next;
   };
 
-  const profileDir = (profileId: string) => path.join(userDataDir, 'profiles', profileId);
+  const profileDir = (profileId: string) => pathInside(path.join(userDataDir, 'profiles'), profileId);
 
   const remoteConnection = (profileId: string) => {
     let cached: { baseUrl: string; apiKey: string } | { unavailable: string } | null = null;

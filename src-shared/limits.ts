@@ -13,6 +13,8 @@ export const LIMITS = {
   replacement: 200,
   /** Items in one bulk request, or `words` on create and upload. */
   bulkItems: 1000,
+  /** Forced-replacement rules (blacklist words) in one dictionary. */
+  blacklistWordsPerDictionary: 10_000,
   reviewedText: 2_000_000,
   /** num_speakers, min_speakers and max_speakers. */
   speakers: { min: 1, max: 99 },

@@ -5,6 +5,7 @@ import { stringifySync, type NodeList } from 'subtitle';
 import type { ExportFormat, ExportOptions } from '../../src-shared/ipc-contract.js';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
 import { formatClock, transcriptCues, transcriptPlainText } from '../../src-shared/transcript-render.js';
+import { safeFileName } from '../cache/safe-path.js';
 import type { FileFilter } from '../host-capabilities.js';
 
 export interface ExportResult {
@@ -72,6 +73,6 @@ export async function exportTranscript(document: TranscriptDocument, options: Ex
 
 /** "meeting.wav" -> "meeting.srt". */
 export function exportFileName(sourceName: string, format: ExportFormat): string {
-  const base = sourceName.replace(/\.[^./\\]+$/, '') || 'transcript';
+  const base = safeFileName(sourceName, 'transcript').replace(/\.[^.]+$/, '') || 'transcript';
   return `${base}.${format}`;
 }

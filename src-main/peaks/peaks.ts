@@ -7,6 +7,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { WaveformPeaks } from '../../src-shared/ipc-contract.js';
+import { pathInside } from '../cache/safe-path.js';
 
 const run = promisify(execFile);
 
@@ -200,10 +201,16 @@ export class PeaksCache {
   }
 
   async delete(id: string): Promise<void> {
-    await fsp.rm(this.fileOf(id), { force: true });
+    let file: string;
+    try {
+      file = this.fileOf(id);
+    } catch {
+      return; // an id that cannot name a file never had peaks written
+    }
+    await fsp.rm(file, { force: true });
   }
 
   private fileOf(id: string) {
-    return path.join(this.dir, `${encodeURIComponent(id)}.json`);
+    return pathInside(this.dir, `${id}.json`);
   }
 }

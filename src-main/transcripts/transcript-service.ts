@@ -13,6 +13,7 @@ import type { CacheStore } from '../cache/cache-store.js';
 import type { CachedTranscription } from '../cache/transcription-repository.js';
 import { applyEdits, editsFromReviewedText } from '../edits/transcript-edits.js';
 import { AppFailure } from '../app-failure.js';
+import { isInside, pathInside } from '../cache/safe-path.js';
 import { mediaUrlOf } from '../media-response.js';
 
 export interface TranscriptServiceOptions {
@@ -27,6 +28,12 @@ export interface TranscriptServiceOptions {
 }
 
 const REVIEW_REFRESH_MS = 30_000;
+
+/** The extension of a file name, lower case, when it is a plain one (".wav", ".m4a"); else ".audio". */
+const audioExtension = (name: string): string => {
+  const extension = path.extname(name).toLowerCase();
+  return /^\.[a-z0-9]{1,10}$/.test(extension) ? extension : '.audio';
+};
 
 /** Whether a signed URL can still be used for a while: its `expires` (unix seconds) is a minute away. */
 export function signedUrlUsable(url: string | null, syncedAt: string, now = Date.now()): boolean {
@@ -258,7 +265,7 @@ export class TranscriptService {
       this.store.outbox.removeForTarget(id);
       this.store.transcriptions.delete(id);
     })();
-    if (audioFile) await fsp.rm(audioFile, { force: true });
+    if (audioFile && isInside(this.options.audioDir, audioFile)) await fsp.rm(audioFile, { force: true });
     this.options.onForget?.(id);
     this.options.onChanged([id]);
   }
@@ -267,7 +274,8 @@ export class TranscriptService {
   localAudio(id: string): string | null {
     const audio = this.store.audio.get(id);
     if (!audio) return null;
-    if (fs.existsSync(audio.file)) return audio.file;
+    // A file recorded outside the audio folder is never served (nor deleted): it is forgotten.
+    if (isInside(this.options.audioDir, audio.file) && fs.existsSync(audio.file)) return audio.file;
     this.store.audio.delete(id);
     return null;
   }
@@ -285,11 +293,11 @@ export class TranscriptService {
   }
 
   private async downloadAudio(id: string, signal?: AbortSignal): Promise<string> {
+    pathInside(this.options.audioDir, id);
     let record = await this.ensureRecord(id);
     if (!signedUrlUsable(record.audioPath, record.syncedAt)) record = await this.freshRecord(id);
     if (!record.audioPath) throw new AppFailure({ code: 'not-found', message: 'The audio of this transcription has not been uploaded.' });
-    const extension = path.extname(record.name).toLowerCase() || '.audio';
-    const file = path.join(this.options.audioDir, `${id}${extension}`);
+    const file = pathInside(this.options.audioDir, `${id}${audioExtension(record.name)}`);
     let result: { bytes: number; contentType: string | null };
     try {
       result = await this.client.downloadToFile(record.audioPath, file, { signal });
@@ -314,7 +322,7 @@ export class TranscriptService {
 
   /** Copies a file uploaded from this machine into the audio cache. */
   async keepUploadedAudio(id: string, sourceFile: string): Promise<void> {
-    const file = path.join(this.options.audioDir, `${id}${path.extname(sourceFile).toLowerCase() || '.audio'}`);
+    const file = pathInside(this.options.audioDir, `${id}${audioExtension(sourceFile)}`);
     await fsp.mkdir(this.options.audioDir, { recursive: true });
     await fsp.copyFile(sourceFile, file);
     const { size } = await fsp.stat(file);

@@ -25,8 +25,9 @@ export interface DictionaryRepository {
   getWord(dictionaryId: string, wordId: string): Promise<WordRecord | null>;
   deleteWord(dictionaryId: string, wordId: string): Promise<boolean>;
   blacklistWords(dictionaryId: string): Promise<BlacklistWordRecord[]>;
-  /** All or nothing. */
-  addBlacklistWords(dictionaryId: string, items: NewBlacklistWord[]): Promise<BlacklistWordRecord[]>;
+  /** All or nothing: refused (null) when the dictionary would then hold more than `max` of them. */
+  addBlacklistWords(dictionaryId: string, items: NewBlacklistWord[], max?: number): Promise<BlacklistWordRecord[] | null>;
+  countBlacklistWords(dictionaryId: string): Promise<number>;
   getBlacklistWord(dictionaryId: string, blacklistWordId: string): Promise<BlacklistWordRecord | null>;
   deleteBlacklistWord(dictionaryId: string, blacklistWordId: string): Promise<boolean>;
 }
@@ -174,17 +175,27 @@ export class SqliteDictionaryRepository implements DictionaryRepository {
     return rows.map(toBlacklistWord);
   }
 
-  async addBlacklistWords(dictionaryId: string, items: NewBlacklistWord[]) {
+  async addBlacklistWords(dictionaryId: string, items: NewBlacklistWord[], max = Infinity) {
     const now = nowIso();
-    const created = this.db.transaction(() =>
-      items.map((item) => {
+    // Counted inside the transaction, so concurrent requests cannot pass the limit together.
+    const created = this.db.transaction(() => {
+      if (this.countBlacklistWordsSync(dictionaryId) + items.length > max) return null;
+      return items.map((item) => {
         const id = newId();
         this.insertBlacklistWord.run(id, dictionaryId, item.pattern, item.replacement, now, now);
         return { blacklistWordId: id, dictionaryId, pattern: item.pattern, replacement: item.replacement, createdAt: now, updatedAt: now };
-      }),
-    )();
-    this.touchSync(dictionaryId, now);
+      });
+    })();
+    if (created) this.touchSync(dictionaryId, now);
     return created;
+  }
+
+  async countBlacklistWords(dictionaryId: string) {
+    return this.countBlacklistWordsSync(dictionaryId);
+  }
+
+  private countBlacklistWordsSync(dictionaryId: string): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM blacklist_words WHERE dictionary_id = ?').get(dictionaryId) as { n: number }).n;
   }
 
   async getBlacklistWord(dictionaryId: string, blacklistWordId: string) {

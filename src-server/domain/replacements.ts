@@ -2,7 +2,12 @@
 // Matching is whole-word and case-insensitive: a pattern of one or more words matches the same
 // run of recognised words, ignoring case and surrounding punctuation. The matched words merge into
 // one word carrying the replacement, timed from the first matched word's start to the last one's
-// end, so the transcript stays aligned with the audio. Longer patterns are tried first.
+// end, so the transcript stays aligned with the audio. Decision 0004 has the rules.
+//
+// Linear time (issue 11): each word is normalised once, the rules form a trie keyed by their
+// normalised tokens (the root's children are the index by first token), and the words are scanned
+// once, left to right, taking the longest pattern that starts at each word. The work is
+// O(words × longest pattern + total pattern tokens), whatever the number of rules.
 import type { AppliedReplacement, TranscriptSegment, TranscriptWord } from '../../src-shared/transcript-document.js';
 import { joinWords } from '../../src-shared/word-text.js';
 
@@ -19,47 +24,75 @@ const normalize = (token: string): string =>
 
 const tokens = (text: string): string[] => text.split(/\s+/).map(normalize).filter((t) => t.length > 0);
 
+interface TrieNode {
+  next: Map<string, TrieNode>;
+  /** The rule whose whole pattern ends here: the first in the dictionary when several are equal. */
+  rule: ReplacementRule | null;
+}
+
+const node = (): TrieNode => ({ next: new Map(), rule: null });
+
+function buildTrie(rules: readonly ReplacementRule[]): TrieNode {
+  const root = node();
+  for (const rule of rules) {
+    let at = root;
+    for (const token of tokens(rule.pattern)) {
+      let child = at.next.get(token);
+      if (!child) at.next.set(token, (child = node()));
+      at = child;
+    }
+    // An empty pattern (only spaces or punctuation) never matches; a duplicate keeps the first rule.
+    if (at !== root && !at.rule) at.rule = rule;
+  }
+  return root;
+}
+
+/** The longest rule matching `normalized` from `start`, with the number of words it covers. */
+function longestMatch(root: TrieNode, normalized: readonly string[], start: number): { rule: ReplacementRule; length: number } | null {
+  let best: { rule: ReplacementRule; length: number } | null = null;
+  let at: TrieNode | undefined = root;
+  for (let i = start; i < normalized.length; i++) {
+    at = at.next.get(normalized[i]!);
+    if (!at) break;
+    if (at.rule) best = { rule: at.rule, length: i - start + 1 };
+  }
+  return best;
+}
+
 export function applyReplacements(
   segments: TranscriptSegment[],
   rules: readonly ReplacementRule[],
   language = 'en',
 ): { segments: TranscriptSegment[]; applied: AppliedReplacement[] } {
-  const ordered = rules
-    .map((rule) => ({ rule, pattern: tokens(rule.pattern) }))
-    .filter((r) => r.pattern.length > 0)
-    .sort((a, b) => b.pattern.length - a.pattern.length);
-
+  const root = buildTrie(rules);
   const applied = new Map<ReplacementRule, AppliedReplacement>();
+  if (root.next.size === 0) return { segments, applied: [] };
+
   const out = segments.map((segment) => {
-    let words = segment.words;
-    for (const { rule, pattern } of ordered) {
-      const next: TranscriptWord[] = [];
-      let matched = false;
-      let i = 0;
-      while (i < words.length) {
-        const run = words.slice(i, i + pattern.length);
-        if (run.length === pattern.length && run.every((w, k) => normalize(w.word) === pattern[k])) {
-          const confidences = run.map((w) => w.confidence).filter((c): c is number => c !== null);
-          next.push({
-            word: rule.replacement,
-            start: run[0]!.start,
-            end: run.at(-1)!.end,
-            confidence: confidences.length ? Math.min(...confidences) : null,
-          });
-          const record = applied.get(rule) ?? { pattern: rule.pattern, replacement: rule.replacement, count: 0, segment_ids: [] };
-          record.count += 1;
-          if (!record.segment_ids.includes(segment.id)) record.segment_ids.push(segment.id);
-          applied.set(rule, record);
-          i += pattern.length;
-          matched = true;
-        } else {
-          next.push(words[i]!);
-          i += 1;
-        }
+    const words = segment.words;
+    const normalized = words.map((w) => normalize(w.word));
+    let next: TranscriptWord[] | null = null;
+    let i = 0;
+    while (i < words.length) {
+      const match = longestMatch(root, normalized, i);
+      if (!match) {
+        next?.push(words[i]!);
+        i += 1;
+        continue;
       }
-      if (matched) words = next;
+      next ??= words.slice(0, i);
+      const run = words.slice(i, i + match.length);
+      let confidence: number | null = null;
+      for (const w of run) if (w.confidence !== null) confidence = confidence === null ? w.confidence : Math.min(confidence, w.confidence);
+      next.push({ word: match.rule.replacement, start: run[0]!.start, end: run.at(-1)!.end, confidence });
+      let record = applied.get(match.rule);
+      if (!record) applied.set(match.rule, (record = { pattern: match.rule.pattern, replacement: match.rule.replacement, count: 0, segment_ids: [] }));
+      record.count += 1;
+      // Segments are visited once, in order: the last id recorded is the only one that can repeat.
+      if (record.segment_ids.at(-1) !== segment.id) record.segment_ids.push(segment.id);
+      i += match.length;
     }
-    return words === segment.words ? segment : { ...segment, words, text: joinWords(words, language) };
+    return next ? { ...segment, words: next, text: joinWords(next, language) } : segment;
   });
   return { segments: out, applied: [...applied.values()] };
 }

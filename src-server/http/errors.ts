@@ -74,6 +74,12 @@ export const errors = {
     new AppError(409, 'UPLOAD_ALREADY_COMPLETED', 'This upload URL has already been used. Request a new upload ticket to send another file.'),
   uploadClosed: (status: string) =>
     new AppError(409, 'UPLOAD_CLOSED', `This transcription is ${status} and no longer accepts audio. Request a new upload ticket.`),
+  tooManyBlacklistWords: (limit: number, existing: number, adding: number) =>
+    new AppError(
+      409,
+      'TOO_MANY_BLACKLIST_WORDS',
+      `This dictionary has ${existing} blacklist words; adding ${adding} would pass the limit of ${limit} per dictionary. Delete rules it no longer needs first.`,
+    ),
   transcriptionNotCompleted: (id: string, status: string) =>
     new AppError(409, 'TRANSCRIPTION_NOT_COMPLETED', `Transcription "${id}" is ${status}; this needs it to be COMPLETED.`),
   payloadTooLarge: (limit: number) =>

@@ -168,6 +168,8 @@ function entryOperations<Input extends TSchema, Segment extends string, IdParam 
   label: string;
   input: Input;
   responseRef: string;
+  /** Error statuses of the two add operations: 409 where the dictionary holds a limited number. */
+  addErrors: readonly number[];
 }) {
   const base = `/api/v1/dictionaries/:dictionary_id/${kind.segment}` as const;
   const itemParams = Type.Object({ dictionary_id: Type.String(), [kind.idParam]: Type.String() });
@@ -182,7 +184,7 @@ function entryOperations<Input extends TSchema, Segment extends string, IdParam 
         tags,
         params: DictionaryParams,
         body: kind.input,
-        response: { 200: entry, ...errorResponses(400, 401, 404) },
+        response: { 200: entry, ...errorResponses(...kind.addErrors) },
       },
     },
     bulkCreate: {
@@ -193,7 +195,7 @@ function entryOperations<Input extends TSchema, Segment extends string, IdParam 
         tags,
         params: DictionaryParams,
         body: Type.Array(kind.input, { minItems: 1, maxItems: LIMITS.bulkItems }),
-        response: { 200: Type.Array(entry), ...errorResponses(400, 401, 404) },
+        response: { 200: Type.Array(entry), ...errorResponses(...kind.addErrors) },
       },
     },
     get: {
@@ -225,6 +227,7 @@ export const wordOperations = entryOperations({
   label: 'word',
   input: WordCreateRequest,
   responseRef: 'Word',
+  addErrors: [400, 401, 404],
 });
 
 export const blacklistWordOperations = entryOperations({
@@ -233,6 +236,8 @@ export const blacklistWordOperations = entryOperations({
   label: 'blacklist (forced-replacement) word',
   input: BlacklistWordCreateRequest,
   responseRef: 'BlacklistWord',
+  // 409 TOO_MANY_BLACKLIST_WORDS: LIMITS.blacklistWordsPerDictionary.
+  addErrors: [400, 401, 404, 409],
 });
 
 /** The operations of one entry kind, for the server's one set of entry handlers. */

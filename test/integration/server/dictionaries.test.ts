@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_SIZE } from '../../../src-server/config.js';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
+import { LIMITS } from '../../../src-shared/limits.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 let server: TestServer;
@@ -142,6 +143,45 @@ describe('blacklist words', () => {
     expect((await server.api(key, 'DELETE', `${base}/${added.json.blacklist_word_id}`)).text).toBe('');
     const gone = await server.api(key, 'GET', `${base}/${added.json.blacklist_word_id}`);
     expect(gone.json.error_code).toBe(ErrorCode.BLACKLIST_WORD_NOT_FOUND);
+  });
+
+  it(`holds at most ${LIMITS.blacklistWordsPerDictionary} per dictionary, refusing with 409 and adding nothing`, async () => {
+    const max = LIMITS.blacklistWordsPerDictionary;
+    const dictionary = await create({ name: 'full' });
+    const id = dictionary.json.dictionary_id as string;
+    const base = `/api/v1/dictionaries/${id}/blacklist_words`;
+    const rules = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ pattern: `p${from + i}`, replacement: `r${from + i}` }));
+    for (let from = 0; from < max - 1; from += LIMITS.bulkItems) {
+      const bulk = await server.api(key, 'POST', `${base}/bulk`, rules(from, Math.min(LIMITS.bulkItems, max - 1 - from)));
+      expect(bulk.status).toBe(200);
+    }
+    const count = async () => (await server.api(key, 'GET', `/api/v1/dictionaries/${id}`)).json.blacklist_words.length as number;
+    expect(await count()).toBe(max - 1);
+
+    const over = await server.api(key, 'POST', `${base}/bulk`, rules(max, 2));
+    expect(over.status).toBe(409);
+    expect(over.json).toMatchObject({ error_code: ErrorCode.TOO_MANY_BLACKLIST_WORDS, error_id: expect.any(String) });
+    expect(over.json.error_message).toContain(String(max));
+    expect(await count()).toBe(max - 1);
+
+    const last = await server.api(key, 'POST', base, { pattern: 'last', replacement: 'one' });
+    expect(last.status).toBe(200);
+    const refused = await server.api(key, 'POST', base, { pattern: 'one', replacement: 'more' });
+    expect(refused.status).toBe(409);
+    expect(refused.json.error_code).toBe(ErrorCode.TOO_MANY_BLACKLIST_WORDS);
+    expect(await count()).toBe(max);
+
+    // Room again once a rule is deleted; other dictionaries are not affected.
+    expect((await server.api(key, 'DELETE', `${base}/${last.json.blacklist_word_id}`)).status).toBe(200);
+    expect((await server.api(key, 'POST', base, { pattern: 'one', replacement: 'more' })).status).toBe(200);
+    const other = await create({ name: 'other' });
+    expect((await server.api(key, 'POST', `/api/v1/dictionaries/${other.json.dictionary_id}/blacklist_words`, { pattern: 'x', replacement: 'y' })).status).toBe(200);
+
+    // The contract says so.
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: object }>> };
+    for (const route of ['/api/v1/dictionaries/{dictionary_id}/blacklist_words', '/api/v1/dictionaries/{dictionary_id}/blacklist_words/bulk']) {
+      expect(doc.paths[route]!.post!.responses).toHaveProperty('409');
+    }
   });
 });
 

@@ -86,5 +86,8 @@ describe('transcript export', () => {
   it('names the file after the audio', () => {
     expect(exportFileName('meeting.2025.wav', 'srt')).toBe('meeting.2025.srt');
     expect(exportFileName('notes', 'docx')).toBe('notes.docx');
+    // A name from a server never leads the save dialog into another folder.
+    expect(exportFileName('../../evil.wav', 'txt')).toBe('evil.txt');
+    expect(exportFileName('..\\evil', 'srt')).toBe('evil.srt');
   });
 });
