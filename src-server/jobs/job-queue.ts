@@ -22,7 +22,8 @@ export interface JobDefinition<N extends JobName> {
   handle(payload: JobPayloads[N], context: JobContext): Promise<void>;
   /**
    * Called once when the job will not run again: an EngineError that is not transient, or retries
-   * exhausted. `error.message` is for users (a failure_reason); the runner logs an EngineError's detail.
+   * exhausted. `error.message` is for users (a failure_reason): an EngineError's own message, or for any
+   * other error a stable sentence with an error id (the runner logs the original with that id).
    */
   onFailed?(payload: JobPayloads[N], error: Error): Promise<void>;
   concurrency?: number;

@@ -43,6 +43,22 @@ function failureLog(error: Error): Record<string, unknown> {
   return error instanceof EngineError ? { err: error, engineError: error.kind, detail: error.detail } : { err: error };
 }
 
+/**
+ * What users see of a job that failed for good: an EngineError's own message (written for them), or for
+ * anything else (a bug, the database, the disk) a stable sentence with an error id that the log line
+ * of the same failure carries, so internal details never reach failure_reason.
+ */
+export function publicFailure(error: Error): { error: Error; errorId: string | null } {
+  if (error instanceof EngineError) return { error, errorId: null };
+  const errorId = randomUUID();
+  return {
+    error: new Error(
+      `The server could not finish this because of an internal problem (error id ${errorId}). Try again; if it keeps happening, tell the server's administrator, quoting the error id.`,
+    ),
+    errorId,
+  };
+}
+
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -201,8 +217,9 @@ export class SqliteJobQueue implements JobQueue {
           log.info('job interrupted by shutdown; queued again');
         } else if (failsAtOnce(error) || row.attempts >= row.max_attempts) {
           this.finish(row.job_id, 'failed', error.message);
-          log.warn(failureLog(error), 'job failed');
-          await definition.onFailed?.(payload, error).catch((e: unknown) => log.error({ err: e }, 'onFailed hook threw'));
+          const shown = publicFailure(error);
+          log.warn({ ...failureLog(error), ...(shown.errorId ? { error_id: shown.errorId } : {}) }, 'job failed');
+          await definition.onFailed?.(payload, shown.error).catch((e: unknown) => log.error({ err: e }, 'onFailed hook threw'));
         } else {
           const delay = backoffDelay(row.attempts - 1, { baseDelayMs: this.options.retryBaseMs ?? 5000, maxDelayMs: 15 * 60_000 });
           this.db

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, type Db } from '../../../../src-server/db/database.js';
 import { EngineError, type EngineErrorKind } from '../../../../src-server/domain/engine-error.js';
+import { Writable } from 'node:stream';
 import { failsAtOnce, SqliteJobQueue } from '../../../../src-server/jobs/sqlite-job-queue.js';
 import { abortReason } from '../../../../src-shared/abort.js';
 
@@ -80,6 +81,35 @@ describe('SqliteJobQueue', () => {
     expect(jobRow(db, id!)).toMatchObject({ state: 'failed', attempts: 1, last_error: 'corrupt input' });
   });
 
+  it('shows users a stable message with an error id for an unexpected failure, and logs the details under that id', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        lines.push(chunk.toString());
+        callback();
+      },
+    });
+    const db = migratedDb();
+    const queue = new SqliteJobQueue(db, { staleAfterMs: 60_000, pollIntervalMs: 20, retryBaseMs: 10, logger: pino({ level: 'warn' }, sink) });
+    queues.push(queue);
+    const failed = deferred<Error>();
+    queue.work('transcribe', {
+      maxAttempts: 1,
+      handle: async () => {
+        throw new Error('SQLITE_IOERR: disk I/O error in /var/lib/kikitori/work/t.pcm');
+      },
+      onFailed: async (_p, error) => failed.resolve(error),
+    });
+    await queue.start();
+    await queue.send('transcribe', { transcriptionId: 't' });
+    const shown = (await failed.promise).message;
+    expect(shown).not.toMatch(/SQLITE|\/var\/lib/);
+    const errorId = shown.match(/error id ([0-9a-f-]{36})/)?.[1];
+    expect(errorId).toBeDefined();
+    const logged = lines.map((line) => JSON.parse(line) as { error_id?: string; err?: { message?: string } }).find((entry) => entry.error_id === errorId);
+    expect(logged?.err?.message).toContain('SQLITE_IOERR');
+  });
+
   it('retries a transient EngineError like any other failure', async () => {
     const { db, queue } = setup();
     const attempts: number[] = [];
@@ -123,8 +153,9 @@ describe('SqliteJobQueue', () => {
     await queue.start();
     const id = await queue.send('transcribe', { transcriptionId: 't' });
     await failed.promise;
-    expect(reports).toEqual(['always']);
-    expect(jobRow(db, id!)).toMatchObject({ state: 'failed', attempts: 2 });
+    // Once, in the users' words: an unexpected error's own text stays in the job row and the log.
+    expect(reports).toEqual([expect.stringMatching(/^The server could not finish this because of an internal problem \(error id [0-9a-f-]{36}\)/)]);
+    expect(jobRow(db, id!)).toMatchObject({ state: 'failed', attempts: 2, last_error: 'always' });
   });
 
   it('keeps one unfinished job per singleton key', async () => {
