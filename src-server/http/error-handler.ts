@@ -100,23 +100,26 @@ function openAiBody(errorId: string, status: number, code: ErrorCodeName, messag
   return { error: { message, type: openAiErrorType(status), param: field ?? null, code: code.toLowerCase(), error_id: errorId } };
 }
 
+/** The spec's error body (section 2.10), with the `field` extension when there is one. */
+function specBody(errorId: string, code: ErrorCodeName, message: string, field?: string) {
+  return { error_id: errorId, error_code: ErrorCode[code], error_message: message, ...(field ? { field } : {}) };
+}
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError | null, cause?: unknown) {
   const errorId = randomUUID();
-  const openAi = speaksOpenAi(request);
-  if (error === null) {
+  let shown = error;
+  if (shown === null) {
     request.log.error({ err: cause, error_id: errorId }, 'unexpected error');
-    const message = `Internal server error. Quote error_id ${errorId} when reporting it.`;
-    return reply
-      .status(500)
-      .send(openAi ? openAiBody(errorId, 500, 'INTERNAL_ERROR', message, undefined) : { error_id: errorId, error_code: ErrorCode.INTERNAL_ERROR, error_message: message });
+    shown = new AppError(500, 'INTERNAL_ERROR', `Internal server error. Quote error_id ${errorId} when reporting it.`);
+  } else {
+    request.log.info({ error_id: errorId, error_code: shown.errorCode, status: shown.statusCode, ...shown.logFields() }, shown.message);
   }
-  request.log.info({ error_id: errorId, error_code: error.errorCode, status: error.statusCode, ...error.logFields() }, error.message);
   return reply
-    .status(error.statusCode)
+    .status(shown.statusCode)
     .send(
-      openAi
-        ? openAiBody(errorId, error.statusCode, error.code, error.message, error.field)
-        : { error_id: errorId, error_code: error.errorCode, error_message: error.message, ...(error.field ? { field: error.field } : {}) },
+      speaksOpenAi(request)
+        ? openAiBody(errorId, shown.statusCode, shown.code, shown.message, shown.field)
+        : specBody(errorId, shown.code, shown.message, shown.field),
     );
 }
 
@@ -151,7 +154,7 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
   const errorId = randomUUID();
   this.log.info({ error_id: errorId, error_code: ErrorCode[code], status, parser_error: error.code }, message);
   if (socket.writable) {
-    const body = JSON.stringify({ error_id: errorId, error_code: ErrorCode[code], error_message: message });
+    const body = JSON.stringify(specBody(errorId, code, message));
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
