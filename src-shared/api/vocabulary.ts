@@ -12,3 +12,7 @@ export const FINAL_TRANSCRIPTION_STATUSES: readonly TranscriptionStatus[] = ['CO
 /** transcription_model values a client may ask for at upload. */
 export const TRANSCRIPTION_MODELS = ['default', 'diarization-high'] as const;
 export type TranscriptionModel = (typeof TRANSCRIPTION_MODELS)[number];
+
+/** Roles an API key may carry (`kikitori-server keys create --role …`). DELETE: delete transcriptions; ADMIN: manage speech models. */
+export const API_KEY_ROLES = ['DELETE', 'ADMIN'] as const;
+export type ApiKeyRole = (typeof API_KEY_ROLES)[number];

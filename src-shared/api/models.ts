@@ -1,0 +1,134 @@
+// Extension: speech-model management (issue 10). Any key reads the catalogue; downloading and deleting
+// need the ADMIN role. A download runs in the background: POST answers the asynchronous
+// acknowledgment, and the status URL carries progress until the file is verified and in place.
+//
+// One implementation serves these routes, the CLI (`kikitori-server models …`) and, through them,
+// the desktop app's Settings → Speech recognition.
+import { Type, type Static, type TSchema } from 'typebox';
+import { DateTime, EmptyBody, errorResponses, literalUnion, NullableString } from './common.js';
+import { TRANSCRIPTION_MODELS } from './vocabulary.js';
+
+const tags = ['models'];
+
+/** Catalogue names: "base", "large-v3-turbo", "small.en", "base-q5_1"… */
+export const ModelName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' });
+export const ModelParams = Type.Object({ name: ModelName });
+
+/** Coarse hints a user can compare models by; the catalogue assigns them. */
+export const MODEL_SPEEDS = ['fastest', 'fast', 'moderate', 'slow', 'slowest'] as const;
+export const MODEL_ACCURACIES = ['basic', 'good', 'better', 'great', 'best'] as const;
+export const MODEL_DOWNLOAD_STATUSES = ['DOWNLOADING', 'VERIFYING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
+export type ModelDownloadStatus = (typeof MODEL_DOWNLOAD_STATUSES)[number];
+
+export const ModelDownload = Type.Object({
+  model: Type.String(),
+  status: literalUnion(MODEL_DOWNLOAD_STATUSES),
+  received_bytes: Type.Integer({ minimum: 0 }),
+  total_bytes: Type.Integer({ minimum: 0 }),
+  /** Why it FAILED, in the user's terms (what happened and what to do). */
+  error: NullableString,
+  started_at: DateTime,
+  updated_at: DateTime,
+});
+
+export const CatalogueModel = Type.Object({
+  name: Type.String(),
+  file: Type.String(),
+  bytes: Type.Integer({ minimum: 0 }),
+  sha256: Type.String(),
+  /** true: about 99 languages (and translation into English); false: English only. */
+  multilingual: Type.Boolean(),
+  /** ISO 639-1 codes the model recognizes. */
+  languages: Type.Array(Type.String()),
+  quantized: Type.Boolean(),
+  speed: literalUnion(MODEL_SPEEDS),
+  accuracy: literalUnion(MODEL_ACCURACIES),
+  /** Memory the model needs while transcribing, for recommending one by the machine's memory. */
+  memory_bytes: Type.Integer({ minimum: 0 }),
+  installed: Type.Boolean(),
+  /** The latest download of this model since the server started, or null. */
+  download: Type.Union([ModelDownload, Type.Null()]),
+});
+
+/** Which engine and model serve a transcription_model now, and what it can do. */
+export const ServingModel = Type.Object({
+  engine: Type.String({ description: 'e.g. "whisper", "pocketsphinx", "remote"' }),
+  model: NullableString,
+  /** The engine can be asked for language "auto" (whisper); otherwise `languages` lists what it serves. */
+  detects_language: Type.Boolean(),
+  languages: Type.Array(Type.String()),
+  /** Whether the engine can run here now, and if not, why (in the user's terms). */
+  usable: Type.Boolean(),
+  reason: NullableString,
+});
+
+export const ModelsResponse = Type.Object({
+  models: Type.Array(CatalogueModel),
+  serving: Type.Object(Object.fromEntries(TRANSCRIPTION_MODELS.map((m) => [m, ServingModel])) as Record<(typeof TRANSCRIPTION_MODELS)[number], typeof ServingModel>),
+  /** The caller's key has the ADMIN role: it may download and delete models. */
+  can_manage: Type.Boolean(),
+});
+
+export const ModelDownloadAck = Type.Object({
+  model: Type.String(),
+  is_async: Type.Literal(true),
+  status_url: Type.String({ description: 'GET this URL (with your API key) for progress.' }),
+});
+
+const op = <S extends Record<string, unknown>>(schema: S) => ({ tags, ...schema });
+const r = (ok: Record<number, TSchema>, ...errors: number[]) => ({ ...ok, ...errorResponses(401, ...errors) });
+
+export const listModels = {
+  method: 'GET',
+  path: '/api/v1/models',
+  schema: op({
+    summary: 'Speech models: the catalogue, what is installed, and what serves each transcription_model',
+    response: r({ 200: ModelsResponse }),
+  }),
+} as const;
+
+export const downloadModel = {
+  method: 'POST',
+  path: '/api/v1/models/:name/download',
+  schema: op({
+    summary: 'Download a catalogue model in the background (ADMIN)',
+    params: ModelParams,
+    response: r({ 202: ModelDownloadAck }, 400, 403, 404, 507),
+  }),
+} as const;
+
+export const getModelDownload = {
+  method: 'GET',
+  path: '/api/v1/models/:name/download',
+  schema: op({
+    summary: "A model download's progress",
+    params: ModelParams,
+    response: r({ 200: ModelDownload }, 400, 404),
+  }),
+} as const;
+
+export const cancelModelDownload = {
+  method: 'DELETE',
+  path: '/api/v1/models/:name/download',
+  schema: op({
+    summary: 'Cancel a running download; nothing partial is kept (ADMIN)',
+    params: ModelParams,
+    response: r({ 204: EmptyBody }, 400, 403, 404),
+  }),
+} as const;
+
+export const deleteModel = {
+  method: 'DELETE',
+  path: '/api/v1/models/:name',
+  schema: op({
+    summary: 'Remove an installed model (ADMIN)',
+    params: ModelParams,
+    response: r({ 204: EmptyBody }, 400, 403, 404, 409),
+  }),
+} as const;
+
+export type ModelsResponse = Static<typeof ModelsResponse>;
+export type CatalogueModel = Static<typeof CatalogueModel>;
+export type ModelDownload = Static<typeof ModelDownload>;
+export type ServingModel = Static<typeof ServingModel>;
+export type ModelDownloadAck = Static<typeof ModelDownloadAck>;
