@@ -38,6 +38,30 @@ test('a dropped WAV uploads, completes and shows its transcript; clicking a word
   await expect(page.getByTestId('transcript-pane')).toContainText(/budget/i);
   await screenshot(page, 'transcript');
 
+  // One time axis: the waveform and every lane track span the same pixels (issue 12: they were ~130 px apart).
+  await expect(page.getByTestId('waveform')).toHaveAttribute('data-drawn', 'true');
+  const wave = (await page.getByTestId('waveform').boundingBox())!;
+  for (const track of await page.locator('.lane-track').all()) {
+    const box = (await track.boundingBox())!;
+    expect(Math.abs(box.x - wave.x)).toBeLessThanOrEqual(1);
+    expect(Math.abs(box.width - wave.width)).toBeLessThanOrEqual(1);
+  }
+
+  // The player is pinned: scrolled to the end of the transcript, the waveform is still in view.
+  const viewport = page.viewportSize()!;
+  await page.setViewportSize({ width: viewport.width, height: 420 });
+  const scrolled = await page.locator('.app-main').evaluate((main) => {
+    main.scrollTop = main.scrollHeight;
+    return main.scrollTop;
+  });
+  expect(scrolled).toBeGreaterThan(0);
+  const pinned = (await page.getByTestId('waveform').boundingBox())!;
+  const mainTop = (await page.locator('.app-main').boundingBox())!.y;
+  expect(pinned.y).toBeGreaterThanOrEqual(mainTop);
+  expect(pinned.y + pinned.height).toBeLessThanOrEqual(420);
+  await screenshot(page, 'transcript-scrolled');
+  await page.setViewportSize(viewport);
+
   const target = transcript.word('budget');
   const start = Number(await target.getAttribute('data-start'));
   expect(start).toBeGreaterThan(1);
