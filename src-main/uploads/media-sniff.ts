@@ -45,7 +45,6 @@ function looksLikeText(head: Buffer): boolean {
   } catch {
     return false;
   }
-  // eslint-disable-next-line no-control-regex
   return !/[\u0000-\u0008\u000e-\u001f\u007f]/.test(text);
 }
 
