@@ -143,6 +143,11 @@ export class UploadManager {
     return jobs.map(uploadJobOf);
   }
 
+  /** Removes done and cancelled jobs from the list (their transcriptions stay in the library). */
+  clearFinished(): number {
+    return this.options.uploads.deleteFinished();
+  }
+
   /** Cancels a waiting or running job; its ticket on the server is deleted when possible. */
   async cancel(id: string): Promise<void> {
     const { uploads } = this.options;

@@ -228,6 +228,10 @@ describe('main services', () => {
     const [job] = await ok('uploads:list');
     await ok('uploads:cancel', { id: job!.id }); // already done: nothing to cancel
     const id = job!.transcriptionId!;
+    // Clearing finished uploads forgets the upload rows, not the transcription.
+    expect(await ok('uploads:clear-finished')).toBeGreaterThanOrEqual(1);
+    expect((await ok('uploads:list')).find((j) => j.id === job!.id)).toBeUndefined();
+    expect((await ok('transcripts:list', {})).items.map((t) => t.id)).toContain(id);
     await ok('transcripts:delete', { id });
     expect((await ok('transcripts:list', {})).items.map((t) => t.id)).not.toContain(id);
     expect(await services.resolveMediaPath(id)).toBeNull();
