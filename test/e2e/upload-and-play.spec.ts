@@ -75,6 +75,34 @@ test('a dropped WAV uploads, completes and shows its transcript; clicking a word
   await page.keyboard.press('ArrowLeft');
   await expect.poll(() => transcript.currentTime()).toBeCloseTo(Math.max(0, start - 5), 1);
 
+  // Keyboard reach: from the title, Tab gets to the Summary tab in a few presses (it took 36 when every
+  // segment's buttons were tab stops), and ? opens the shortcut sheet.
+  await page.getByTestId('transcript-title').click();
+  let presses = 0;
+  while (presses < 30 && !(await page.getByRole('tab', { name: 'Summary' }).evaluate((tab) => tab === document.activeElement))) {
+    await page.keyboard.press('Tab');
+    presses++;
+  }
+  expect(presses).toBeLessThanOrEqual(14);
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toContainText('Previous or next speaker turn');
+  await screenshot(page, 'shortcut-sheet');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toHaveCount(0);
+  expect(await host.invoke('settings:update', { uiLanguage: 'ja' })).toMatchObject({ ok: true });
+  await page.reload();
+  await page.getByTestId('transcription-row').filter({ hasText: 'team-meeting.wav' }).click();
+  await expect(page.getByTestId('transcript-pane')).toContainText(/budget/i);
+  await page.getByTestId('transcript-title').click();
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog', { name: 'キーボードショートカット' })).toBeVisible();
+  await screenshot(page, 'shortcut-sheet-ja');
+  await page.keyboard.press('Escape');
+  expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
+  await page.reload();
+  await row.click();
+  await expect(page.getByTestId('transcript-pane')).toContainText(/budget/i);
+
   // Export through main's save dialog (the host's dialog answers a preset path).
   host.dialogs.savePath = path.join(path.dirname(wav), 'team-meeting.srt');
   await page.getByRole('button', { name: 'Export…' }).click();
