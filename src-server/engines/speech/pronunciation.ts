@@ -153,7 +153,7 @@ export function espeakStatus(espeakBin = 'espeak-ng'): Promise<{ usable: true; v
   return new Promise((resolve) => {
     execFile(espeakBin, ['--version'], { timeout: 10_000, windowsHide: true }, (error, stdout) => {
       if (error) resolve({ usable: false, reason: espeakMissingWarning(espeakBin) });
-      else resolve({ usable: true, version: /speak(?:-ng)? text-to-speech:\s*(\S+)/i.exec(stdout)?.[1] ?? null });
+      else resolve({ usable: true, version: /speak(?:[ -]ng)? text-to-speech:\s*(\S+)/i.exec(stdout)?.[1] ?? null });
     });
   });
 }
