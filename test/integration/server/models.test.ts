@@ -349,3 +349,36 @@ describe('speech models on the command line', () => {
     await expect(startTestServer({ env: { KIKITORI_MODEL_CATALOG: path.join(scratch, 'absent.json') } })).rejects.toThrow(/cannot be read \(ENOENT\)/);
   });
 });
+
+describe('the ADMIN role on the command line', () => {
+  it('creates keys with ADMIN, refuses unknown roles, and grants roles to an existing key', async () => {
+    const dataDir = tempDir();
+    try {
+      const created = await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'root', '--role', 'admin', '--role', 'DELETE']);
+      expect(created.stdout).toMatch(/\(roles: ADMIN, DELETE\)/);
+      const refused = await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'eve', '--role', 'SUPERUSER']).catch((e: { code: number; stderr: string }) => e);
+      expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/Unknown role "SUPERUSER". Roles: DELETE, ADMIN\..*ADMIN lets it download and delete speech models/) });
+
+      const plain = (await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'bob'])).stdout.trim().split('\n').at(-1)!;
+      const granted = await cli(['keys', 'grant', plain.slice(0, 10), '--role', 'ADMIN', '--data-dir', dataDir]);
+      expect(granted.stdout).toMatch(/of user "bob" now has roles: ADMIN/);
+      const keys = JSON.parse((await cli(['keys', 'list', '--json', '--data-dir', dataDir])).stdout) as { userId: string; roles: string[] }[];
+      expect(keys.map((k) => [k.userId, k.roles])).toEqual([
+        ['root', ['ADMIN', 'DELETE']],
+        ['bob', ['ADMIN']],
+      ]);
+      const unknown = await cli(['keys', 'grant', 'kk_nothing', '--role', 'ADMIN', '--data-dir', dataDir]).catch((e: { code: number; stderr: string }) => e);
+      expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/No single active key matches "kk_nothing"/) });
+
+      // The granted key manages models at once.
+      const server = await startTestServer({ dataDir });
+      try {
+        expect((await server.api(plain, 'GET', '/api/v1/models')).json.can_manage).toBe(true);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
