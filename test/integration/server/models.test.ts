@@ -173,7 +173,7 @@ describe('speech models over HTTP', () => {
     }
     const unknown = await server.api(admin, 'POST', '/api/v1/models/nope/download');
     expect(unknown.status).toBe(404);
-    expect(unknown.json).toMatchObject({ error_code: 4048, field: 'name', error_message: expect.stringMatching(/no speech model called "nope".*test-base/) });
+    expect(unknown.json).toMatchObject({ error_code: 4048, error_message: expect.stringMatching(/no speech model called "nope".*test-base/) });
     expect((await server.api(member, 'GET', '/api/v1/models/nope/download')).json.error_code).toBe(4048);
     const none = await server.api(member, 'GET', '/api/v1/models/test-base/download');
     expect(none.status).toBe(404);
