@@ -218,7 +218,10 @@ describe('speech models over HTTP', () => {
 
     const list = (await server.api(member, 'GET', '/api/v1/models')).json as ModelsResponse;
     expect(list.models[0]).toMatchObject({ name: 'test-base', installed: true, download: { status: 'COMPLETED' } });
-    // A second POST for a finished model starts a fresh download, which finds nothing to fetch beyond verifying.
+    // Asking again for an installed model checks the file instead of fetching it again.
+    expect((await server.api(admin, 'POST', '/api/v1/models/test-base/download')).status).toBe(202);
+    expect(await waitForDownload(server, member, 'test-base', ['COMPLETED', 'FAILED'])).toMatchObject({ status: 'COMPLETED', received_bytes: modelBytes.length });
+    expect(files.requests).toHaveLength(2);
   });
 
   it('runs the next upload with whisper and the new model, without a restart', async () => {
