@@ -159,6 +159,13 @@ describe('speech models over HTTP', () => {
     expect(body.serving.default).toMatchObject({ engine: 'pocketsphinx', model: null, detects_language: false, languages: ['en'] });
     expect(body.serving['diarization-high'].engine).toBe('pocketsphinx');
     expect((await server.api(admin, 'GET', '/api/v1/models')).json.can_manage).toBe(true);
+
+    // The operations are in the OpenAPI document, generated from the contract, with their error answers.
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: object; tags?: string[] }>> };
+    expect(doc.paths['/api/v1/models']!.get!.tags).toEqual(['models']);
+    expect(Object.keys(doc.paths['/api/v1/models/{name}/download']!).sort()).toEqual(['delete', 'get', 'post']);
+    expect(doc.paths['/api/v1/models/{name}/download']!.post!.responses).toHaveProperty('507');
+    expect(doc.paths['/api/v1/models/{name}']!.delete!.responses).toHaveProperty('409');
   });
 
   it('refuses downloads and deletes without ADMIN, and unknown names', async () => {
