@@ -127,6 +127,7 @@ export class EmbeddedServer {
     if (!(await this.keyAccepted())) {
       this.key = await this.createKey();
     }
+    await this.ensureAdmin();
     this.setStatus({ state: 'running', url: this.currentUrl! });
   }
 
@@ -143,7 +144,7 @@ export class EmbeddedServer {
     const { command, args, env } = this.options.command;
     const { stdout } = await run(
       command,
-      [...args, 'keys', 'create', '--data-dir', this.options.dataDir, '--team', LOCAL_TEAM, '--user', LOCAL_USER, '--user-name', 'This computer', '--role', 'DELETE'],
+      [...args, 'keys', 'create', '--data-dir', this.options.dataDir, '--team', LOCAL_TEAM, '--user', LOCAL_USER, '--user-name', 'This computer', '--role', 'DELETE', '--role', 'ADMIN'],
       { env: { ...process.env, ...env } },
     );
     const key = stdout.trim().split('\n').at(-1)?.trim();
@@ -164,6 +165,27 @@ export class EmbeddedServer {
     } catch {
       return true; // a network hiccup on loopback is not a verdict on the key
     }
+  }
+
+  /**
+   * The app's own key manages this computer's speech models (ADMIN). Keys made before that role
+   * existed lack it: the app grants it to its own key, once, through the same CLI.
+   */
+  private async ensureAdmin(): Promise<void> {
+    try {
+      const response = await fetch(`${this.currentUrl}/api/v1/models`, { headers: { 'x-api-key': this.key! }, signal: AbortSignal.timeout(10_000) });
+      if (!response.ok) {
+        await response.arrayBuffer();
+        return;
+      }
+      if (((await response.json()) as { can_manage?: unknown }).can_manage !== false) return;
+    } catch {
+      return; // not a verdict: Settings says what the key may do when it asks
+    }
+    const { command, args, env } = this.options.command;
+    await run(command, [...args, 'keys', 'grant', this.key!.slice(0, 10), '--data-dir', this.options.dataDir, '--role', 'ADMIN'], {
+      env: { ...process.env, ...env },
+    }).catch(() => undefined);
   }
 
   private spawnServer(): Promise<void> {
