@@ -7,7 +7,7 @@ import { installFakeApi } from '../fake-api';
 import { speechModel, speechModels, WHISPER_BASE } from '../speech-fixtures';
 
 const MB = 1024 * 1024;
-let offs: Array<() => void> = [];
+const offs: Array<() => void> = [];
 beforeEach(() => {
   useModelsStore.setState(useModelsStore.getInitialState(), true);
   useSettingsStore.setState({ settings: null });
