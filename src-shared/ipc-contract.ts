@@ -231,7 +231,7 @@ export interface SpeechModels {
   local: boolean;
   /** The model that suits this computer's memory, when the server is local; null otherwise. */
   recommended: string | null;
-  /** Offer `recommended` once: no whisper model serves or is installed, the key may download, and the offer was not dismissed. */
+  /** Offer `recommended` once: nothing is installed, neither whisper nor a remote service transcribes, the key may download, and the offer was not dismissed. */
   offer: boolean;
 }
 

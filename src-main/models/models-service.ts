@@ -126,14 +126,15 @@ export class ModelsService {
         )
       : null;
     const serving = Object.fromEntries(TRANSCRIPTION_MODELS.map((m) => [m, servingOf(response.serving[m])])) as SpeechModels['serving'];
-    const whisperReady = serving.default.engine === 'whisper' || models.some((m) => m.installed);
+    // A server that transcribes with whisper or a remote service already gives what the offer promises.
+    const offerable = serving.default.engine !== 'whisper' && serving.default.engine !== 'remote' && !models.some((m) => m.installed);
     return {
       models,
       serving,
       canManage: response.can_manage,
       local,
       recommended,
-      offer: recommended !== null && response.can_manage && !whisperReady && !offer.dismissed(),
+      offer: recommended !== null && response.can_manage && offerable && !offer.dismissed(),
     };
   }
 }

@@ -32,7 +32,9 @@ export function SpeechModelOffer() {
 
   return (
     <section className="speech-offer" role="region" aria-labelledby={titleId} data-testid="speech-offer">
-      <strong id={titleId}>{ready ? t('settings.speech.offer.ready', { model: model.name }) : t('settings.speech.offer.title')}</strong>
+      <strong id={titleId}>{ready
+          ? t('settings.speech.offer.ready', { model: model.name })
+          : t(model.multilingual ? 'settings.speech.offer.title' : 'settings.speech.offer.titleEnglish')}</strong>
       {!ready && <p>{t('settings.speech.offer.body', { model: model.name, size: formatBytes(model.bytes) })}</p>}
       {running && download && (
         <div className="speech-progress" data-testid="speech-progress" data-status={download.status}>

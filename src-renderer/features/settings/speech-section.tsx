@@ -103,14 +103,16 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
   return (
     <li className="speech-model" data-testid="speech-model" data-model={model.name} data-installed={model.installed} aria-labelledby={labelId}>
       <div className="speech-model-head">
-        <span className="speech-model-name" id={labelId}>
-          <strong>Whisper {model.name}</strong>
-          {recommended && <span className="badge badge-ok">{t('settings.speech.recommended')}</span>}
-          {model.quantized && <span className="badge">{t('settings.speech.quantized')}</span>}
-        </span>
-        <span className="speech-model-facts muted">
-          {formatBytes(model.bytes)} · {languagesLabel(t, model.multilingual)} ·{' '}
-          {t('settings.speech.hints', { speed: t(`settings.speech.speed.${model.speed}`), accuracy: t(`settings.speech.accuracy.${model.accuracy}`) })}
+        <span className="speech-model-info">
+          <span className="speech-model-name" id={labelId}>
+            <strong>Whisper {model.name}</strong>
+            {recommended && <span className="badge badge-ok">{t('settings.speech.recommended')}</span>}
+            {model.quantized && <span className="badge">{t('settings.speech.quantized')}</span>}
+          </span>
+          <span className="speech-model-facts muted">
+            {formatBytes(model.bytes)} · {languagesLabel(t, model.multilingual)} ·{' '}
+            {t('settings.speech.hints', { speed: t(`settings.speech.speed.${model.speed}`), accuracy: t(`settings.speech.accuracy.${model.accuracy}`) })}
+          </span>
         </span>
         {canManage && (
           <span className="row-actions">

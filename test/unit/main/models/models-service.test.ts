@@ -33,7 +33,7 @@ function catalogueModel(name: string, patch: Partial<CatalogueModel> = {}): Cata
 }
 
 /** A server with the models routes: each status request moves a running download on by a quarter. */
-async function modelsServer(options: { models?: CatalogueModel[]; failWith?: { status: number; code: number; message: string }; body?: unknown } = {}) {
+async function modelsServer(options: { models?: CatalogueModel[]; failWith?: { status: number; code: number; message: string }; body?: unknown; engine?: string } = {}) {
   const models = options.models ?? [catalogueModel('tiny'), catalogueModel('base'), catalogueModel('base.en')];
   const downloads = new Map<string, ModelDownload>();
   const requests: string[] = [];
@@ -55,7 +55,7 @@ async function modelsServer(options: { models?: CatalogueModel[]; failWith?: { s
       const body: ModelsResponse = {
         models: models.map((m) => ({ ...m, download: downloads.get(m.name) ?? null })),
         serving: {
-          default: installed ? serving('whisper', installed.name) : serving('pocketsphinx', 'en-us'),
+          default: installed ? serving('whisper', installed.name) : serving(options.engine ?? 'pocketsphinx', 'en-us'),
           'diarization-high': installed ? serving('whisper', installed.name) : serving('pocketsphinx', 'en-us'),
         },
         can_manage: admin,
@@ -237,6 +237,12 @@ describe('ModelsService', () => {
     expect((await service.dismissOffer()).offer).toBe(false);
     expect(isDismissed()).toBe(true);
     expect((await service.list()).offer).toBe(false);
+  });
+
+  it('offers nothing to a server that already transcribes with a remote speech service', async () => {
+    const server = await modelsServer({ engine: 'remote' });
+    const { service } = serviceFor(server, 'admin');
+    expect(await service.list()).toMatchObject({ recommended: 'base', offer: false });
   });
 
   it('recommends nothing for a server elsewhere: its memory is not this computer\'s', async () => {

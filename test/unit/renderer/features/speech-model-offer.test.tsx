@@ -22,7 +22,7 @@ describe('SpeechModelOffer', () => {
   it('offers the recommended model in a region, not a dialog', async () => {
     render(<SpeechModelOffer />);
     const offer = await screen.findByRole('region', { name: 'Get punctuated transcripts in about 99 languages' });
-    expect(offer.textContent).toContain('Download Whisper base (141 MB), the speech model that suits this computer.');
+    expect(offer.textContent).toContain('Download Whisper base (141 MB), the speech model that suits this computer. Transcriptions then use it instead of the built-in English recognizer.');
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
