@@ -118,6 +118,7 @@ test('the library offers a model once; Settings downloads it with progress; the 
   await expect(row.getByTestId('speech-progress-text')).toHaveText(/^\d+% · [\d.]+ MB of [\d.]+ MB$/);
   await expect(row.getByRole('progressbar', { name: `Download of ${MODEL}` })).toHaveAttribute('max', String(models.size));
   await expect(row.getByRole('button', { name: `Cancel the download of ${MODEL}` })).toBeVisible();
+  await progress.scrollIntoViewIfNeeded();
   await screenshot(page, 'settings-speech-downloading');
 
   models.release();
