@@ -140,7 +140,7 @@ test('the library offers a model once; Settings downloads it with progress; the 
   const id = list.ok ? list.value.items.find((item) => item.name === 'team-meeting.wav')?.id : undefined;
   expect(id).toBeTruthy();
   const detail = await host.invoke('transcripts:get', { id: id! });
-  expect(detail.ok && detail.value.document?.engine).toMatchObject({ name: 'whisper', model: expect.stringContaining(MODEL) as string });
+  expect(detail.ok && detail.value.document?.engine).toMatchObject({ name: 'whisper', model: expect.stringContaining(MODEL) });
 });
 
 test('in Japanese: the section, and deleting the model after a confirmation', async ({ page }) => {
