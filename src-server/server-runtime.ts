@@ -48,14 +48,15 @@ export interface RuntimeOptions {
 
 export async function createRuntime(config: ServerConfig, options: RuntimeOptions = {}): Promise<ServerRuntime> {
   const logger = options.logger ?? pino({ level: config.log.level });
+  // A malformed KIKITORI_MODEL_CATALOG stops the start here, with a ConfigError naming it.
+  const catalogue = loadCatalogue(config.models);
   const db = openDatabase(config.dataDir);
   const storage = new FileSystemStorage(path.join(config.dataDir, 'storage'));
   const transcriptions = new SqliteTranscriptionRepository(db);
   const dictionaries = new SqliteDictionaryRepository(db);
   const queue = new SqliteJobQueue(db, { staleAfterMs: config.jobs.staleAfterMs, logger, retryBaseMs: options.retryBaseMs });
   const service = new TranscriptionService(transcriptions, dictionaries, storage, queue, config.uploads.urlTtlSeconds);
-  // A malformed KIKITORI_MODEL_CATALOG stops the start here, with a ConfigError naming it.
-  const models = new ModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalogue: loadCatalogue(config.models), logger });
+  const models = new ModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalogue, logger });
   const engines = options.engines ?? createEngineRegistry(config.engines, { dataDir: config.dataDir, logger, installedModels: models });
   const analysisEngines = options.analysisEngines ?? createAnalysisEngines(config.analysis);
   const analyses = new SqliteAnalysisRepository(db);

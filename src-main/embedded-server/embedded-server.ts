@@ -14,6 +14,9 @@ import { backoffDelay } from '../../src-shared/backoff.js';
 
 const run = promisify(execFile);
 
+/** The app's own key deletes transcriptions and manages speech models (Settings → Speech recognition). */
+const KEY_ROLES = ['DELETE', 'ADMIN'] as const;
+
 export interface ServerCommand {
   command: string;
   /** Arguments before the subcommand, e.g. ['/app/bin/kikitori-server.js']. */
@@ -123,11 +126,11 @@ export class EmbeddedServer {
     this.key ??= await this.loadKey();
     if (!this.key) this.key = await this.createKey();
     await this.spawnServer();
+    const state = await this.keyState();
     // A key from an earlier data dir (deleted since) is refused: make a new one.
-    if (!(await this.keyAccepted())) {
-      this.key = await this.createKey();
-    }
-    await this.ensureAdmin();
+    if (state === 'refused') this.key = await this.createKey();
+    // A key made before the ADMIN role existed: the app manages speech models through it, so add the role.
+    if (state === 'no-admin') await this.grantRoles(this.key);
     this.setStatus({ state: 'running', url: this.currentUrl! });
   }
 
@@ -144,7 +147,7 @@ export class EmbeddedServer {
     const { command, args, env } = this.options.command;
     const { stdout } = await run(
       command,
-      [...args, 'keys', 'create', '--data-dir', this.options.dataDir, '--team', LOCAL_TEAM, '--user', LOCAL_USER, '--user-name', 'This computer', '--role', 'DELETE', '--role', 'ADMIN'],
+      [...args, 'keys', 'create', '--data-dir', this.options.dataDir, '--team', LOCAL_TEAM, '--user', LOCAL_USER, '--user-name', 'This computer', ...KEY_ROLES.flatMap((r) => ['--role', r])],
       { env: { ...process.env, ...env } },
     );
     const key = stdout.trim().split('\n').at(-1)?.trim();
@@ -157,35 +160,24 @@ export class EmbeddedServer {
     return key;
   }
 
-  private async keyAccepted(): Promise<boolean> {
+  /** Whether the server accepts the key, and whether the key may manage speech models (ADMIN). */
+  private async keyState(): Promise<'accepted' | 'refused' | 'no-admin'> {
     try {
-      const response = await fetch(`${this.currentUrl}/api/v1/transcriptions?page=1`, { headers: { 'x-api-key': this.key! }, signal: AbortSignal.timeout(10_000) });
-      await response.arrayBuffer();
-      return response.status !== 401;
+      const response = await fetch(`${this.currentUrl}/api/v1/models`, { headers: { 'x-api-key': this.key! }, signal: AbortSignal.timeout(10_000) });
+      const body = (await response.json().catch(() => null)) as { can_manage?: unknown } | null;
+      if (response.status === 401) return 'refused';
+      return response.status === 200 && body?.can_manage === false ? 'no-admin' : 'accepted';
     } catch {
-      return true; // a network hiccup on loopback is not a verdict on the key
+      return 'accepted'; // a network hiccup on loopback is not a verdict on the key
     }
   }
 
-  /**
-   * The app's own key manages this computer's speech models (ADMIN). Keys made before that role
-   * existed lack it: the app grants it to its own key, once, through the same CLI.
-   */
-  private async ensureAdmin(): Promise<void> {
-    try {
-      const response = await fetch(`${this.currentUrl}/api/v1/models`, { headers: { 'x-api-key': this.key! }, signal: AbortSignal.timeout(10_000) });
-      if (!response.ok) {
-        await response.arrayBuffer();
-        return;
-      }
-      if (((await response.json()) as { can_manage?: unknown }).can_manage !== false) return;
-    } catch {
-      return; // not a verdict: Settings says what the key may do when it asks
-    }
+  private async grantRoles(key: string): Promise<void> {
     const { command, args, env } = this.options.command;
-    await run(command, [...args, 'keys', 'grant', this.key!.slice(0, 10), '--data-dir', this.options.dataDir, '--role', 'ADMIN'], {
+    // Keys are found by their first 10 characters (`keys list` shows them), never by the secret itself.
+    await run(command, [...args, 'keys', 'grant', key.slice(0, 10), '--data-dir', this.options.dataDir, ...KEY_ROLES.flatMap((r) => ['--role', r])], {
       env: { ...process.env, ...env },
-    }).catch(() => undefined);
+    });
   }
 
   private spawnServer(): Promise<void> {

@@ -116,6 +116,12 @@ export class ModelManager {
   /** Downloads in the foreground (the CLI), resuming a previous partial file. */
   async download(name: string, callbacks: DownloadCallbacks = {}): Promise<{ path: string; bytes: number }> {
     const entry = this.get(name);
+    if (this.isInstalled(entry)) {
+      // Already here at its size: check it rather than fetch it again; a damaged copy is replaced below.
+      callbacks.onProgress?.(entry.bytes, entry.bytes);
+      callbacks.onVerifying?.();
+      if ((await this.verify(entry.name)).ok) return { path: this.pathOf(entry), bytes: entry.bytes };
+    }
     const file = await downloadModelFile({ name: entry.name, url: this.urlOf(entry), path: this.pathOf(entry), bytes: entry.bytes, sha256: entry.sha256 }, callbacks);
     return { path: file, bytes: entry.bytes };
   }
@@ -134,7 +140,7 @@ export class ModelManager {
     } catch {
       // nothing to resume
     }
-    await checkFreeSpace(this.dir, Math.max(0, entry.bytes - have), entry.name);
+    if (!this.isInstalled(entry)) await checkFreeSpace(this.dir, Math.max(0, entry.bytes - have), entry.name);
     // The same question again after the await: a second request may have started it meanwhile.
     const again = this.downloads.get(entry.name);
     if (again && (again.status.status === 'DOWNLOADING' || again.status.status === 'VERIFYING')) return { ...again.status };

@@ -16,7 +16,9 @@ let speech: string;
 
 beforeAll(async () => {
   const model = await randomWhisperModel();
-  server = await startOpenAiTestServer({ env: { KIKITORI_WHISPER_MODEL: model, KIKITORI_WHISPER_THREADS: '1' } });
+  // whisper-1 (the default engine) is pocketsphinx here, beside a whisper engine with a random model: pinned,
+  // since engine `auto` would pick whisper once a model is configured.
+  server = await startOpenAiTestServer({ env: { KIKITORI_ENGINE_DEFAULT: 'pocketsphinx', KIKITORI_WHISPER_MODEL: model, KIKITORI_WHISPER_THREADS: '1' } });
   client = new OpenAI({ apiKey: await server.key('acme'), baseURL: `${server.url}/v1`, maxRetries: 0 });
   speech = await synthesizeSpeech('the budget meeting moved to next week');
 });
