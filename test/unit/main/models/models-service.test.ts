@@ -95,7 +95,13 @@ async function modelsServer(options: { models?: CatalogueModel[]; failWith?: { s
     return error(res, 404, ErrorCode.ROUTE_NOT_FOUND, 'No route.');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const opened = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, close: () => new Promise<void>((r) => server.close(() => r())) };
+  const opened = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    /** As a server restart does: running downloads are forgotten (their status answers 404). */
+    forgetDownloads: () => downloads.clear(),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
   servers.push(opened);
   return opened;
 }
@@ -174,6 +180,16 @@ describe('ModelsService', () => {
     await until(() => progress().some((p) => p.status === 'CANCELLED'));
     expect(progress().at(-1)?.status).toBe('CANCELLED');
     expect(server.requests).toContain('DELETE /api/v1/models/base/download');
+  });
+
+  it('a download the server forgot (it restarted) ends as FAILED with what to do', async () => {
+    const server = await modelsServer({ models: [catalogueModel('base', { bytes: 400 * MB })] });
+    const { service, progress } = serviceFor(server, 'admin');
+    await service.download('base');
+    server.forgetDownloads();
+    const failed = await until(() => progress().find((p) => p.status === 'FAILED'));
+    expect(failed.error).toContain('Start the download again');
+    expect(progress().filter((p) => p.status === 'FAILED')).toHaveLength(1);
   });
 
   it('deletes an installed model, and refuses one that is not installed as a conflict', async () => {
