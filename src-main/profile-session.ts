@@ -1,6 +1,7 @@
 // Everything that belongs to one server profile: its cache database and files, the API client, the
 // upload queue, the poller and the services on top. Switching profiles stops one session and starts
 // another; each keeps its own cache, so switching back is instant and offline-capable.
+import os from 'node:os';
 import path from 'node:path';
 import type { ServerProfile } from '../src-shared/ipc-contract.js';
 import { AnalysisService } from './analyses/analysis-service.js';
@@ -9,6 +10,8 @@ import type { RetryPolicy } from '../src-shared/backoff.js';
 import { openCacheStore, type CacheStore } from './cache/cache-store.js';
 import { DictionaryService } from './dictionaries/dictionary-service.js';
 import { EditService } from './edits/edit-service.js';
+import { ModelsService, type OfferMemory } from './models/models-service.js';
+import type { MachineResources } from './models/recommended-model.js';
 import type { UserNotification } from './host-capabilities.js';
 import type { EventSink } from './event-sink.js';
 import { PeaksCache } from './peaks/peaks.js';
@@ -26,6 +29,8 @@ export interface ProfileSessionOptions {
   syncIntervals?: Partial<SyncIntervals>;
   retry?: Partial<RetryPolicy>;
   uploadConcurrency?: number;
+  /** For Settings → Speech recognition: this computer's resources, and where the first-run offer's dismissal is kept. */
+  speech?: { machine: MachineResources; offer: OfferMemory; pollMs?: number };
 }
 
 export class ProfileSession {
@@ -39,6 +44,7 @@ export class ProfileSession {
   readonly uploads: UploadManager;
   readonly sync: SyncEngine;
   readonly peaks: PeaksCache;
+  readonly models: ModelsService;
   /** Aborts long work (peaks, downloads) when the session stops. */
   private readonly lifetime = new AbortController();
 
@@ -87,6 +93,15 @@ export class ProfileSession {
         this.sync.kick();
       },
     });
+    this.models = new ModelsService({
+      client: this.client,
+      profile: this.profile,
+      emit,
+      machine: options.speech?.machine ?? { totalMemoryBytes: os.totalmem(), cpuCount: os.availableParallelism() },
+      offer: options.speech?.offer ?? sessionOnlyOffer(),
+      signal: this.lifetime.signal,
+      pollMs: options.speech?.pollMs,
+    });
     this.sync = sync = new SyncEngine({
       profileId: this.profile.id,
       store: this.store,
@@ -117,4 +132,10 @@ export class ProfileSession {
     await Promise.all([this.sync.stop(), this.uploads.stop()]);
     this.store.close();
   }
+}
+
+/** Without a settings store (tests of other parts): the offer's dismissal lasts as long as the session. */
+function sessionOnlyOffer(): OfferMemory {
+  let dismissed = false;
+  return { dismissed: () => dismissed, dismiss: () => void (dismissed = true) };
 }

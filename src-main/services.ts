@@ -2,6 +2,7 @@
 // Electron-only capabilities come in through small interfaces (Dialogs, Notifier, SecretBox,
 // SettingsStore, EventSink), so the same services run in Electron, in tests and in the end-to-end host.
 import fsp from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { IPC_CHANNELS, type ConnectionStatus } from '../src-shared/ipc-contract.js';
 import type { RetryPolicy } from '../src-shared/backoff.js';
@@ -15,6 +16,7 @@ import { appHandlers } from './ipc/handlers/app.js';
 import { audioHandlers } from './ipc/handlers/audio.js';
 import { connectionHandlers } from './ipc/handlers/connection.js';
 import { dictionaryHandlers } from './ipc/handlers/dictionaries.js';
+import { modelHandlers } from './ipc/handlers/models.js';
 import type { HandlerContext } from './ipc/handlers/handler-context.js';
 import { profileHandlers } from './ipc/handlers/profiles.js';
 import { searchHandlers } from './ipc/handlers/search.js';
@@ -103,6 +105,10 @@ export async function createMainServices(options: MainServicesOptions): Promise<
       notify,
       syncIntervals: options.tuning?.syncIntervals,
       retry: options.tuning?.retry,
+      speech: {
+        machine: { totalMemoryBytes: os.totalmem(), cpuCount: os.availableParallelism() },
+        offer: { dismissed: () => settings.speechOfferDismissed(), dismiss: () => settings.dismissSpeechOffer() },
+      },
     });
     next.start();
     if (profile.kind === 'embedded') startEmbedded();
@@ -197,6 +203,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     ...audioHandlers(ctx),
     ...dictionaryHandlers(ctx),
     ...analysisHandlers(ctx),
+    ...modelHandlers(ctx),
   };
   const missing = IPC_CHANNELS.filter((channel) => typeof handlers[channel] !== 'function');
   if (missing.length > 0) throw new Error(`No handler for ${missing.join(', ')}`);

@@ -5,6 +5,7 @@
 import type { AnalysisStatus, EmotionEntry, SummaryDetails, TranslatedSegment } from './analysis.js';
 import type { TranscriptDocument } from './transcript-document.js';
 import type { DecodedRequestOf, RequestOf } from './ipc/requests.js';
+import type { CatalogueModel as ApiCatalogueModel, ModelDownload as ApiModelDownload } from './api/models.js';
 
 // Request shapes are TypeBox schemas in ./ipc/requests.ts; these are their Static<> types.
 export type { ExportOptions, SettingsPatch, TranscriptFilter, UploadOptions, WordInput } from './ipc/requests.js';
@@ -20,6 +21,7 @@ export type IpcErrorCode =
   | 'validation' // the request was refused as invalid; `field` names the culprit when known
   | 'conflict' // state conflict, e.g. the transcription is not COMPLETED yet
   | 'too-large'
+  | 'insufficient-storage' // the server has no room for it (e.g. a speech model download)
   | 'unsupported' // language or option the server's engines cannot honour
   | 'cancelled'
   | 'server' // the server failed (5xx) after retries
@@ -179,6 +181,60 @@ export interface Settings {
   notifications: boolean;
 }
 
+// ---------- speech models (Settings → Speech recognition) ----------
+
+// The HTTP contract's hints and statuses, as types only (the renderer bundles no TypeBox).
+export type SpeechModelSpeed = ApiCatalogueModel['speed'];
+export type SpeechModelAccuracy = ApiCatalogueModel['accuracy'];
+export type SpeechModelDownloadStatus = ApiModelDownload['status'];
+
+export interface SpeechModelDownload {
+  model: string;
+  status: SpeechModelDownloadStatus;
+  receivedBytes: number;
+  totalBytes: number;
+  /** Why it FAILED, as the server words it (shown as a detail under the app's own message). */
+  error: string | null;
+}
+
+export interface SpeechModel {
+  name: string;
+  bytes: number;
+  /** true: about 99 languages; false: English only. */
+  multilingual: boolean;
+  languages: string[];
+  quantized: boolean;
+  speed: SpeechModelSpeed;
+  accuracy: SpeechModelAccuracy;
+  installed: boolean;
+  /** The latest download since the server started, or null. */
+  download: SpeechModelDownload | null;
+}
+
+/** Which engine and model serve a transcription_model now. */
+export interface SpeechEngineInUse {
+  engine: string;
+  model: string | null;
+  detectsLanguage: boolean;
+  languages: string[];
+  usable: boolean;
+  /** Why it is not usable, in the user's terms. */
+  reason: string | null;
+}
+
+export interface SpeechModels {
+  models: SpeechModel[];
+  serving: Record<TranscriptionModel, SpeechEngineInUse>;
+  /** The API key may download and delete models (ADMIN role). */
+  canManage: boolean;
+  /** The server runs on this computer (the embedded one, or a loopback address): its memory is this machine's. */
+  local: boolean;
+  /** The model that suits this computer's memory, when the server is local; null otherwise. */
+  recommended: string | null;
+  /** Offer `recommended` once: nothing is installed, neither whisper nor a remote service transcribes, the key may download, and the offer was not dismissed. */
+  offer: boolean;
+}
+
 export const EXPORT_FORMATS = ['txt', 'srt', 'vtt', 'json', 'docx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
@@ -235,6 +291,15 @@ export interface IpcResponses {
 
   'analysis:request': AnalysisView;
   'analysis:get': AnalysisView | null;
+
+  /** The active server's speech models, what serves transcriptions now, and the first-run offer. */
+  'models:list': SpeechModels;
+  /** Starts a download on the server; progress arrives as 'models:changed'. */
+  'models:download': SpeechModels;
+  'models:cancel': SpeechModels;
+  'models:delete': SpeechModels;
+  /** Never show the first-run offer again. */
+  'models:dismiss-offer': SpeechModels;
 }
 
 /** Every channel with its request and response: the requests derive from their schemas. */
@@ -250,6 +315,8 @@ export interface IpcEvents {
   'transcripts:changed': { ids: string[] };
   'connection:changed': ConnectionStatus;
   'analysis:changed': { id: string; kind: AnalysisKind; language: string | null };
+  /** A download's progress; on a final status (COMPLETED, FAILED, CANCELLED) the list has changed too. */
+  'models:changed': SpeechModelDownload;
 }
 export type IpcEvent = keyof IpcEvents;
 
@@ -290,9 +357,14 @@ export const IPC_CHANNELS = [
   'dictionaries:import',
   'analysis:request',
   'analysis:get',
+  'models:list',
+  'models:download',
+  'models:cancel',
+  'models:delete',
+  'models:dismiss-offer',
 ] as const satisfies readonly IpcChannel[];
 
-export const IPC_EVENTS = ['uploads:changed', 'transcripts:changed', 'connection:changed', 'analysis:changed'] as const satisfies readonly IpcEvent[];
+export const IPC_EVENTS = ['uploads:changed', 'transcripts:changed', 'connection:changed', 'analysis:changed', 'models:changed'] as const satisfies readonly IpcEvent[];
 
 type DomainOf<C extends string> = C extends `${infer D}:${string}` ? D : never;
 type VerbOf<C extends string> = C extends `${string}:${infer V}` ? V : never;

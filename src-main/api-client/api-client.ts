@@ -31,11 +31,14 @@ import type {
 import * as analyses from '../../src-shared/api/analyses.js';
 import { requestLine } from '../../src-shared/api/common.js';
 import * as dictionaries from '../../src-shared/api/dictionaries.js';
+import * as models from '../../src-shared/api/models.js';
 import * as transcriptions from '../../src-shared/api/transcriptions.js';
 import { ErrorCode } from '../../src-shared/error-codes.js';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
 import { ApiError, cancelledError, errorFromResponse, isRetryable, offlineError, unavailableError, type ApiResource } from './api-errors.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { TSchema, Static } from 'typebox';
+import { Compile } from 'typebox/compile';
 import { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src-shared/backoff.js';
 
 export interface ApiConnection {
@@ -370,7 +373,40 @@ export class ApiClient {
     });
   }
 
+  // ---------- speech models (extension, issue 10) ----------
+  // Answers are checked against the contract's schemas: Settings shows them as they are, and a server
+  // that answers something else says so instead of drawing nonsense.
+
+  listModels(o: CallOptions = {}): Promise<models.ModelsResponse> {
+    return this.checked(models.ModelsResponse, { ...requestLine(models.listModels, {}), resource: 'model', idempotent: true, ...o });
+  }
+
+  /** Not repeated after an unknown outcome: a second POST could start the download over. */
+  startModelDownload(name: string, o: CallOptions = {}): Promise<models.ModelDownloadAck> {
+    return this.checked(models.ModelDownloadAck, { ...requestLine(models.downloadModel, { name }), resource: 'model', idempotent: false, ...o });
+  }
+
+  getModelDownload(name: string, o: CallOptions = {}): Promise<models.ModelDownload> {
+    return this.checked(models.ModelDownload, { ...requestLine(models.getModelDownload, { name }), resource: 'model-download', idempotent: true, ...o });
+  }
+
+  async cancelModelDownload(name: string, o: CallOptions = {}): Promise<void> {
+    await this.send({ ...requestLine(models.cancelModelDownload, { name }), resource: 'model-download', idempotent: true, ...o });
+  }
+
+  async deleteModel(name: string, o: CallOptions = {}): Promise<void> {
+    await this.send({ ...requestLine(models.deleteModel, { name }), resource: 'model', idempotent: true, ...o });
+  }
+
   // ---------- plumbing ----------
+
+  private async checked<S extends TSchema>(schema: S, spec: RequestSpec): Promise<Static<S>> {
+    const value = await this.json<unknown>(spec);
+    if (!compiled(schema).Check(value)) {
+      throw new ApiError({ code: 'server', message: 'The server sent an answer Kikitori cannot read. Check that the server is up to date.' }, 200);
+    }
+    return value as Static<S>;
+  }
 
   private async allPages<T>(fetchPage: (page: number) => Promise<T[]>): Promise<T[]> {
     // The spec does not give the page size: read until a page comes back shorter than the first.
@@ -468,4 +504,14 @@ export class ApiClient {
     }
     throw errorFromResponse(response.status, body, context.resource);
   }
+}
+
+const validators = new WeakMap<TSchema, ReturnType<typeof Compile>>();
+function compiled(schema: TSchema): ReturnType<typeof Compile> {
+  let validator = validators.get(schema);
+  if (!validator) {
+    validator = Compile(schema);
+    validators.set(schema, validator);
+  }
+  return validator;
 }

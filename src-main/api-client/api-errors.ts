@@ -15,6 +15,8 @@ export type ApiResource =
   | 'dictionary'
   | 'word'
   | 'replacement'
+  | 'model'
+  | 'model-download'
   | 'server';
 
 /** An API failure: an AppFailure (so handlers can let it cross IPC as is) with the HTTP details kept. */
@@ -77,6 +79,8 @@ const NOT_FOUND: Record<ApiResource, string> = {
   dictionary: 'This dictionary no longer exists on the server; it may have been deleted.',
   word: 'This word is no longer in the dictionary.',
   replacement: 'This replacement is no longer in the dictionary.',
+  model: 'The server does not offer this speech model. Refresh Settings → Speech recognition to see the models it has.',
+  'model-download': 'This download is no longer running on the server (it may have restarted). Start the download again.',
   server: 'The server does not offer this operation. Check the server address in Settings → Servers.',
 };
 
@@ -100,6 +104,12 @@ export function errorFromResponse(status: number, body: unknown, resource: ApiRe
       return make('forbidden', 'The download or upload link expired. Try again: Kikitori fetches a fresh one.');
     }
     if (errorCode === ErrorCode.INVALID_SIGNATURE) return make('forbidden', 'The server refused the link it issued. Try again.');
+    if (resource === 'model' || resource === 'model-download') {
+      return make(
+        'forbidden',
+        'Your API key is not allowed to download or remove speech models (that needs a key with the ADMIN role). Ask your server administrator to do it, or for such a key.',
+      );
+    }
     return make(
       'forbidden',
       errorCode === ErrorCode.ROLE_REQUIRED || errorCode === null
@@ -117,6 +127,8 @@ export function errorFromResponse(status: number, body: unknown, resource: ApiRe
       [ErrorCode.RESULT_NOT_READY]: 'transcript',
       [ErrorCode.ANALYSIS_NOT_FOUND]: 'analysis',
       [ErrorCode.ROUTE_NOT_FOUND]: 'server',
+      [ErrorCode.MODEL_NOT_FOUND]: 'model',
+      [ErrorCode.MODEL_DOWNLOAD_NOT_FOUND]: 'model-download',
     };
     return make('not-found', NOT_FOUND[(errorCode !== null && byCode[errorCode]) || resource]);
   }
@@ -132,6 +144,8 @@ export function errorFromResponse(status: number, body: unknown, resource: ApiRe
         return make('conflict', 'This file was already uploaded.');
       case ErrorCode.UPLOAD_CLOSED:
         return make('conflict', 'The server closed this upload (it waited too long). Add the file again.');
+      case ErrorCode.MODEL_NOT_INSTALLED:
+        return make('conflict', 'This speech model is not installed on the server any more. Refresh the list.');
       default:
         return make('conflict', serverMessage ?? 'The server refused the operation in the current state. Refresh and try again.');
     }
@@ -149,6 +163,12 @@ export function errorFromResponse(status: number, body: unknown, resource: ApiRe
   }
   if (status === 400 || status === 422) {
     return make('validation', serverMessage ?? 'The server refused the request as invalid.', field);
+  }
+  if (status === 507 || errorCode === ErrorCode.INSUFFICIENT_STORAGE) {
+    return make(
+      'insufficient-storage',
+      `The server does not have enough free disk space for this.${serverMessage ? ` ${serverMessage}` : ''} Free some space on it, or choose a smaller model.`,
+    );
   }
   if (status >= 500) {
     return make(

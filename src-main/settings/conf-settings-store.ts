@@ -6,7 +6,7 @@ import { defaultSettingsData, settingsSchema, type SettingsData, type SettingsSt
 /** A store over any conf instance (electron-store is one). */
 export function settingsStoreOn(conf: Conf<SettingsData>): SettingsStore {
   return {
-    read: () => ({ settings: conf.get('settings'), profiles: conf.get('profiles') }),
+    read: () => ({ settings: conf.get('settings'), profiles: conf.get('profiles'), speech: conf.get('speech') }),
     write: (data) => conf.set(data),
   };
 }

@@ -29,6 +29,16 @@ export class SettingsService {
     return settings;
   }
 
+  /** The first-run offer of a speech model was dismissed (shown once, never again). */
+  speechOfferDismissed(): boolean {
+    return this.store.read().speech.offerDismissed;
+  }
+
+  dismissSpeechOffer(): void {
+    const data = this.store.read();
+    this.store.write({ ...data, speech: { ...data.speech, offerDismissed: true } });
+  }
+
   embeddedProfile(): ServerProfile {
     return { id: EMBEDDED_PROFILE_ID, name: 'This computer', kind: 'embedded', baseUrl: this.embeddedUrl() };
   }
@@ -78,7 +88,7 @@ export class SettingsService {
     const data = this.store.read();
     if (!data.profiles.some((p) => p.id === id)) throw new AppFailure({ code: 'not-found', message: 'This server profile no longer exists.' });
     const settings = data.settings.activeProfileId === id ? { ...data.settings, activeProfileId: EMBEDDED_PROFILE_ID } : data.settings;
-    this.store.write({ settings, profiles: data.profiles.filter((p) => p.id !== id) });
+    this.store.write({ ...data, settings, profiles: data.profiles.filter((p) => p.id !== id) });
   }
 
   /** The decrypted API key of a remote profile. */

@@ -11,6 +11,13 @@ export interface StoredProfile extends ServerProfile {
 export interface SettingsData {
   settings: Settings;
   profiles: StoredProfile[];
+  /** What main remembers for itself, not a user preference. */
+  speech: SpeechMemory;
+}
+
+export interface SpeechMemory {
+  /** The user dismissed the first-run offer to download a speech model. */
+  offerDismissed: boolean;
 }
 
 /** Where settings persist. conf in tests, electron-store in the app. */
@@ -31,6 +38,7 @@ export function defaultSettingsData(locale = 'en'): SettingsData {
       notifications: true,
     },
     profiles: [],
+    speech: { offerDismissed: false },
   };
 }
 
@@ -73,5 +81,13 @@ export const settingsSchema = {
         encryptedApiKey: { type: 'string', minLength: 1 },
       },
     },
+  },
+  // A top-level key of its own: files written before it existed get it from the defaults (conf merges
+  // them per top-level key), so they stay valid and are not cleared.
+  speech: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['offerDismissed'],
+    properties: { offerDismissed: { type: 'boolean' } },
   },
 } as const;

@@ -77,6 +77,11 @@ const NoRequest = Type.Union([Type.Undefined(), Type.Null(), Strict({})], { inva
 
 const IdRequest = Strict({ id: Id() });
 
+/** A speech model's catalogue name ("base", "large-v3-turbo", "small.en"), as the HTTP contract's ModelName. */
+const ModelNameRequest = Strict({
+  name: Type.String({ title: 'Model', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', patternHint: 'is not a speech model name' }),
+});
+
 // ---------- shared shapes ----------
 
 /** A dictionary word; the reading is dropped when it is blank. */
@@ -201,6 +206,12 @@ export const IPC_REQUESTS = {
 
   'analysis:request': Strict({ id: Id(), kind: OneOf(ANALYSIS_KINDS), language: Type.Optional(LanguageCode()) }),
   'analysis:get': Strict({ id: Id(), kind: OneOf(ANALYSIS_KINDS), language: Type.Optional(LanguageCode()) }),
+
+  'models:list': NoRequest,
+  'models:download': ModelNameRequest,
+  'models:cancel': ModelNameRequest,
+  'models:delete': ModelNameRequest,
+  'models:dismiss-offer': NoRequest,
 } satisfies Record<IpcChannel, TSchema>;
 
 type Schemas = typeof IPC_REQUESTS;

@@ -1,5 +1,6 @@
 import { useT } from '../../i18n/use-t';
 import { selectIsSearching, useLibraryStore } from '../../stores/library-store';
+import { SpeechModelOffer } from '../settings/speech-model-offer';
 import { DropZone } from './drop-zone';
 import { LibraryToolbar } from './library-toolbar';
 import { SearchResults } from './search-results';
@@ -13,6 +14,7 @@ export function LibraryView() {
   return (
     <div className="library">
       <h1 className="visually-hidden">{t('library.heading')}</h1>
+      <SpeechModelOffer />
       <section className="upload-area" aria-label={t('library.uploads.heading')}>
         <DropZone />
         <UploadOptionsForm />

@@ -7,6 +7,7 @@ import { PLAYBACK_RATES } from '../../stores/player-store';
 import { useSettingsStore } from '../../stores/settings-store';
 import { errorFor, formLevelError } from '../../lib/field-error';
 import { FieldMessage } from '../../lib/field-message';
+import { SpeechSection } from './speech-section';
 
 export function SettingsView() {
   const t = useT();
@@ -17,6 +18,7 @@ export function SettingsView() {
     <div className="settings">
       <h1 className="view-title">{t('settings.heading')}</h1>
       <ProfilesSection />
+      <SpeechSection />
       <DefaultsSection />
       <InterfaceSection />
     </div>

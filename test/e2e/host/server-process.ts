@@ -11,8 +11,21 @@ export function launcherOf(root: string): string {
   return path.join(root, 'bin/kikitori-server.js');
 }
 
-export async function createApiKey(root: string, dataDir: string): Promise<string> {
-  const { stdout } = await run(process.execPath, [launcherOf(root), 'keys', 'create', '--data-dir', dataDir, '--team', 'e2e', '--user', 'tester', '--user-name', 'Test User', '--role', 'DELETE']);
+export async function createApiKey(root: string, dataDir: string, roles: readonly string[] = ['DELETE']): Promise<string> {
+  const { stdout } = await run(process.execPath, [
+    launcherOf(root),
+    'keys',
+    'create',
+    '--data-dir',
+    dataDir,
+    '--team',
+    'e2e',
+    '--user',
+    'tester',
+    '--user-name',
+    'Test User',
+    ...roles.flatMap((role) => ['--role', role]),
+  ]);
   return stdout.trim().split('\n').at(-1)!.trim();
 }
 

@@ -28,6 +28,8 @@ export interface HostOptions {
    * answers (a closed loopback port), for benchmarks that read a seeded cache offline.
    */
   server?: 'real' | 'unreachable';
+  /** Roles of the test's API key (default: DELETE). ADMIN lets the app manage speech models. */
+  keyRoles?: readonly string[];
 }
 
 export interface Host {
@@ -76,7 +78,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   let apiKey: string | null = null;
   if (options.server !== 'unreachable') {
     const dataDir = path.join(workDir, 'server-data');
-    apiKey = await createApiKey(root, dataDir);
+    apiKey = await createApiKey(root, dataDir, options.keyRoles);
     server = await startServer(root, dataDir, { KIKITORI_JOB_STALE_AFTER_MS: '5000', ...options.serverEnv });
   }
 

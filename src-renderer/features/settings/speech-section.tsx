@@ -1,0 +1,218 @@
+// Settings → Speech recognition: what serves transcriptions now, the installed and available speech
+// models of the active server, and (with an ADMIN key) downloading with progress, cancelling and
+// deleting them.
+import { useEffect, useId, useState } from 'react';
+import type { SpeechModel } from '../../../src-shared/ipc-contract';
+import { useT } from '../../i18n/use-t';
+import { formatBytes } from '../../lib/format';
+import { downloadOf, isRunning, useModelsStore } from '../../stores/models-store';
+import { selectActiveProfile, useSettingsStore } from '../../stores/settings-store';
+import { engineLabels, errorText, languagesLabel, progressText } from './speech-labels';
+
+/** Loads the models and follows main's progress events while mounted. */
+export function useSpeechModels() {
+  useEffect(() => {
+    const off = useModelsStore.getState().follow();
+    void useModelsStore.getState().load();
+    return off;
+  }, []);
+}
+
+export function SpeechSection() {
+  const t = useT();
+  const id = useId();
+  useSpeechModels();
+  const models = useModelsStore((state) => state.models);
+  const error = useModelsStore((state) => state.error);
+  const loading = useModelsStore((state) => state.loading);
+  const profile = useSettingsStore(selectActiveProfile);
+
+  const installed = models?.models.filter((m) => m.installed) ?? [];
+  const available = models?.models.filter((m) => !m.installed) ?? [];
+  const serving = models ? engineLabels(t, models.serving.default, models.models) : null;
+
+  return (
+    <section className="card speech" aria-labelledby={`${id}-title`} data-testid="speech-section">
+      <h2 className="section-title" id={`${id}-title`}>
+        {t('settings.speech.heading')}
+      </h2>
+      <p className="muted speech-intro">{t('settings.speech.intro')}</p>
+      {error && (
+        <div className="error-banner speech-error" role="alert">
+          {t('settings.speech.loadFailed')} {errorText(t, error)}{' '}
+          <button type="button" className="button-quiet" onClick={() => void useModelsStore.getState().load()}>
+            {t('settings.speech.retry')}
+          </button>
+        </div>
+      )}
+      {!models && !error && loading && <p className="muted">{t('common.loading')}</p>}
+      {models && serving && (
+        <>
+          <div className="speech-in-use" data-testid="speech-in-use" data-engine={models.serving.default.engine}>
+            <span className="muted">{t('settings.speech.inUse')}</span>
+            <strong className="speech-headline" data-testid="speech-headline">
+              {serving.headline}
+            </strong>
+            <small className="muted" data-testid="speech-using">
+              {serving.using}
+            </small>
+            {models.serving.default.engine === 'pocketsphinx' && <small>{t('settings.speech.builtinHint')}</small>}
+            {!models.serving.default.usable && models.serving.default.reason && (
+              <small className="state-failed">{t('settings.speech.unusable', { reason: models.serving.default.reason })}</small>
+            )}
+          </div>
+          {profile?.kind === 'remote' && <p className="muted">{t('settings.speech.remote', { server: hostOf(profile.baseUrl) })}</p>}
+          {!models.canManage && <p className="speech-note" data-testid="speech-not-admin">{t('settings.speech.notAdmin')}</p>}
+
+          <h3 className="section-title speech-subtitle">{t('settings.speech.installed')}</h3>
+          {installed.length === 0 ? (
+            <p className="muted">{t('settings.speech.noneInstalled')}</p>
+          ) : (
+            <ul className="speech-list" data-testid="speech-installed">
+              {installed.map((model) => (
+                <ModelRow key={model.name} model={model} canManage={models.canManage} recommended={model.name === models.recommended} />
+              ))}
+            </ul>
+          )}
+          <h3 className="section-title speech-subtitle">{t('settings.speech.available')}</h3>
+          {available.length === 0 ? (
+            <p className="muted">{t('settings.speech.allInstalled')}</p>
+          ) : (
+            <ul className="speech-list" data-testid="speech-available">
+              {available.map((model) => (
+                <ModelRow key={model.name} model={model} canManage={models.canManage} recommended={model.name === models.recommended} />
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canManage: boolean; recommended: boolean }) {
+  const t = useT();
+  const download = useModelsStore((state) => downloadOf(state, model));
+  const pending = useModelsStore((state) => state.pending[model.name]);
+  const failure = useModelsStore((state) => state.failures[model.name] ?? null);
+  const [confirming, setConfirming] = useState(false);
+  const running = isRunning(download);
+  const { download: start, cancel, remove } = useModelsStore.getState();
+  const labelId = useId();
+
+  return (
+    <li className="speech-model" data-testid="speech-model" data-model={model.name} data-installed={model.installed} aria-labelledby={labelId}>
+      <div className="speech-model-head">
+        <span className="speech-model-info">
+          <span className="speech-model-name" id={labelId}>
+            <strong>Whisper {model.name}</strong>
+            {recommended && <span className="badge badge-ok">{t('settings.speech.recommended')}</span>}
+            {model.quantized && <span className="badge">{t('settings.speech.quantized')}</span>}
+          </span>
+          <span className="speech-model-facts muted">
+            {formatBytes(model.bytes)} · {languagesLabel(t, model.multilingual)} ·{' '}
+            {t('settings.speech.hints', { speed: t(`settings.speech.speed.${model.speed}`), accuracy: t(`settings.speech.accuracy.${model.accuracy}`) })}
+          </span>
+        </span>
+        {canManage && (
+          <span className="row-actions">
+            {!model.installed && !running && (
+              <button
+                type="button"
+                className="button"
+                disabled={pending !== undefined}
+                aria-label={t('settings.speech.downloadModel', { model: model.name })}
+                onClick={() => void start(model.name)}
+              >
+                {t('settings.speech.download')}
+              </button>
+            )}
+            {running && (
+              <button
+                type="button"
+                className="button-quiet"
+                disabled={pending === 'cancel'}
+                aria-label={t('settings.speech.cancelDownload', { model: model.name })}
+                onClick={() => void cancel(model.name)}
+              >
+                {t('common.cancel')}
+              </button>
+            )}
+            {model.installed && !confirming && (
+              <button
+                type="button"
+                className="button-quiet danger"
+                disabled={pending !== undefined}
+                aria-label={t('settings.speech.deleteModel', { model: model.name })}
+                onClick={() => setConfirming(true)}
+              >
+                {t('settings.speech.delete')}
+              </button>
+            )}
+          </span>
+        )}
+      </div>
+      {confirming && (
+        <div className="speech-confirm" role="group" aria-label={t('settings.speech.deleteModel', { model: model.name })}>
+          <span>{t('settings.speech.confirmDelete', { model: model.name })}</span>
+          <button
+            type="button"
+            className="button danger"
+            onClick={() => {
+              setConfirming(false);
+              void remove(model.name);
+            }}
+          >
+            {t('settings.speech.delete')}
+          </button>
+          <button type="button" className="button-quiet" onClick={() => setConfirming(false)}>
+            {t('settings.speech.keep')}
+          </button>
+        </div>
+      )}
+      {download && <DownloadState name={model.name} installed={model.installed} download={download} />}
+      {failure && (
+        <p className="field-error" role="alert">
+          {errorText(t, failure)}
+        </p>
+      )}
+    </li>
+  );
+}
+
+function DownloadState({ name, installed, download }: { name: string; installed: boolean; download: NonNullable<SpeechModel['download']> }) {
+  const t = useT();
+  if (isRunning(download)) {
+    return (
+      <div className="speech-progress" data-testid="speech-progress" data-status={download.status}>
+        <progress
+          max={download.totalBytes || 1}
+          value={download.status === 'VERIFYING' ? download.totalBytes || 1 : download.receivedBytes}
+          aria-label={t('settings.speech.progressLabel', { model: name })}
+        />
+        <small className="muted" data-testid="speech-progress-text">
+          {progressText(t, download)}
+        </small>
+      </div>
+    );
+  }
+  // A finished download shows nothing more: the model now sits among the installed ones.
+  if (download.status === 'FAILED' && !installed) {
+    return (
+      <div className="field-error" role="alert" data-testid="speech-download-failed">
+        {t('settings.speech.downloadFailed')}
+        {download.error && <small className="speech-detail">{t('settings.speech.detail', { detail: download.error })}</small>}
+      </div>
+    );
+  }
+  if (download.status === 'CANCELLED' && !installed) return <small className="muted">{t('settings.speech.cancelled')}</small>;
+  return null;
+}
+
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}

@@ -1,0 +1,133 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Settings } from '../../../../src-shared/ipc-contract';
+import { SpeechSection } from '../../../../src-renderer/features/settings/speech-section';
+import { useModelsStore } from '../../../../src-renderer/stores/models-store';
+import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
+import { installFakeApi, type FakeApi } from '../fake-api';
+import { speechModel, speechModels, WHISPER_BASE } from '../speech-fixtures';
+
+const MB = 1024 * 1024;
+const settings = (uiLanguage: Settings['uiLanguage'] = 'en'): Settings => ({
+  activeProfileId: 'embedded',
+  uiLanguage,
+  defaults: { language: null, model: 'default', numSpeakers: null },
+  playbackRate: 1,
+  notifications: true,
+});
+
+let fake: FakeApi;
+beforeEach(() => {
+  useModelsStore.setState(useModelsStore.getInitialState(), true);
+  useSettingsStore.setState({ settings: settings(), profiles: [{ id: 'embedded', name: 'This computer', kind: 'embedded', baseUrl: '' }] });
+  fake = installFakeApi({ 'models:list': () => speechModels() });
+});
+afterEach(cleanup);
+
+const row = (name: string) => screen.getAllByTestId('speech-model').find((el) => el.dataset.model === name)!;
+
+describe('SpeechSection', () => {
+  it('says in plain words what transcribes now, with the engine in the details, and lists the models with their hints', async () => {
+    render(<SpeechSection />);
+    expect(await screen.findByTestId('speech-headline')).toHaveProperty('textContent', 'Built-in English recognizer');
+    expect(screen.getByTestId('speech-using').textContent).toBe('Using: pocketsphinx en-us');
+    expect(screen.getByRole('heading', { name: 'Speech recognition' })).toBeTruthy();
+    expect(screen.getByText('No model is installed yet.')).toBeTruthy();
+    expect(row('base').textContent).toContain('141 MB · 99 languages · Speed: fast · Accuracy: good');
+    expect(row('base.en').textContent).toContain('English only');
+    expect(within(row('base')).getByText('Recommended for this computer')).toBeTruthy();
+    expect(within(row('tiny')).queryByText('Recommended for this computer')).toBeNull();
+  });
+
+  it('names whisper and its languages once a model serves', async () => {
+    fake.handlers['models:list'] = () =>
+      speechModels({ models: [speechModel('base', { installed: true }), speechModel('tiny')], serving: { default: WHISPER_BASE, 'diarization-high': WHISPER_BASE } });
+    render(<SpeechSection />);
+    expect((await screen.findByTestId('speech-headline')).textContent).toBe('Whisper base — 99 languages');
+    expect(screen.getByTestId('speech-using').textContent).toBe('Using: whisper base');
+    expect(within(screen.getByTestId('speech-installed')).getByText('Whisper base')).toBeTruthy();
+  });
+
+  it('downloads with a progress bar (percent, MB of MB) and cancels', async () => {
+    fake.handlers['models:download'] = () => speechModels();
+    fake.handlers['models:cancel'] = () => speechModels();
+    render(<SpeechSection />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Download base' }));
+    await waitFor(() => expect(fake.calls).toContainEqual({ channel: 'models:download', request: { name: 'base' } }));
+    fake.emit('models:changed', { model: 'base', status: 'DOWNLOADING', receivedBytes: 70.5 * MB, totalBytes: 141 * MB, error: null });
+    const bar = await screen.findByRole('progressbar', { name: 'Download of base' });
+    expect(bar.getAttribute('value')).toBe(String(70.5 * MB));
+    expect(within(row('base')).getByTestId('speech-progress-text').textContent).toBe('50% · 71 MB of 141 MB');
+    expect(within(row('base')).queryByRole('button', { name: 'Download base' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel the download of base' }));
+    await waitFor(() => expect(fake.calls).toContainEqual({ channel: 'models:cancel', request: { name: 'base' } }));
+    fake.emit('models:changed', { model: 'base', status: 'CANCELLED', receivedBytes: 70.5 * MB, totalBytes: 141 * MB, error: null });
+    expect(await within(row('base')).findByText('Download cancelled.')).toBeTruthy();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+
+  it('a failed download says what to do when the server is offline, with the server\'s reason as a detail', async () => {
+    render(<SpeechSection />);
+    await screen.findByTestId('speech-headline');
+    fake.emit('models:changed', { model: 'base', status: 'FAILED', receivedBytes: 0, totalBytes: 0, error: 'Could not reach huggingface.co.' });
+    const failed = await within(row('base')).findByTestId('speech-download-failed');
+    expect(failed.textContent).toContain('If the server has no internet connection, connect it and try again.');
+    expect(failed.textContent).toContain('Details: Could not reach huggingface.co.');
+    expect(within(row('base')).getByRole('button', { name: 'Download base' })).toBeTruthy();
+  });
+
+  it('deletes only after a confirmation', async () => {
+    fake.handlers['models:list'] = () => speechModels({ models: [speechModel('base', { installed: true })] });
+    fake.handlers['models:delete'] = () => speechModels({ models: [speechModel('base')] });
+    render(<SpeechSection />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete base' }));
+    const confirm = screen.getByRole('group', { name: 'Delete base' });
+    expect(confirm.textContent).toContain('Delete base from the server?');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Keep it' }));
+    expect(fake.calls.some((c) => c.channel === 'models:delete')).toBe(false);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Delete base' }));
+    fireEvent.click(within(screen.getByRole('group', { name: 'Delete base' })).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(fake.calls).toContainEqual({ channel: 'models:delete', request: { name: 'base' } }));
+    expect(await screen.findByText('No model is installed yet.')).toBeTruthy();
+  });
+
+  it('against a server whose key is not ADMIN: shows what it offers, without admin actions', async () => {
+    fake.handlers['models:list'] = () => speechModels({ canManage: false, local: false, recommended: null, offer: false, models: [speechModel('small', { installed: true }), speechModel('base')] });
+    useSettingsStore.setState({
+      settings: { ...settings(), activeProfileId: 'office' },
+      profiles: [{ id: 'office', name: 'Office', kind: 'remote', baseUrl: 'https://kikitori.example.com' }],
+    });
+    render(<SpeechSection />);
+    expect(await screen.findByText('These are the models of the server at kikitori.example.com.')).toBeTruthy();
+    expect(screen.getByTestId('speech-not-admin').textContent).toContain('ADMIN');
+    expect(screen.getAllByTestId('speech-model')).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: /Download|Delete/ })).toBeNull();
+  });
+
+  it('a refused action shows in the user\'s terms under its model', async () => {
+    fake.handlers['models:download'] = () => ({ ok: false, error: { code: 'insufficient-storage', message: 'Main words it in English.', errorId: 'e-7' } });
+    render(<SpeechSection />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Download base' }));
+    const alert = await within(row('base')).findByRole('alert');
+    expect(alert.textContent).toBe(
+      'The server does not have enough free disk space for this model. Free some space on it, or choose a smaller model. Error id: e-7',
+    );
+  });
+
+  it('speaks Japanese', async () => {
+    useSettingsStore.setState({ settings: settings('ja') });
+    fake.handlers['models:download'] = () => ({ ok: false, error: { code: 'offline', message: 'Cannot reach the server.' } });
+    render(<SpeechSection />);
+    expect((await screen.findByTestId('speech-headline')).textContent).toBe('内蔵の英語音声認識');
+    expect(screen.getByRole('heading', { name: '音声認識' })).toBeTruthy();
+    expect(row('base').textContent).toContain('99 言語 · 速度: 速い · 精度: 良い');
+    expect(row('base.en').textContent).toContain('英語のみ');
+    fireEvent.click(screen.getByRole('button', { name: 'base をダウンロード' }));
+    expect((await within(row('base')).findByRole('alert')).textContent).toBe('サーバーに接続できません。接続を確認してから、もう一度お試しください。');
+    fake.emit('models:changed', { model: 'tiny', status: 'DOWNLOADING', receivedBytes: 15 * MB, totalBytes: 75 * MB, error: null });
+    expect((await within(row('tiny')).findByTestId('speech-progress-text')).textContent).toBe('20% · 75 MB 中 15 MB');
+  });
+});

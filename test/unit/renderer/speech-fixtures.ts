@@ -1,0 +1,35 @@
+// Speech-model answers for renderer tests, shaped as main answers them.
+import type { SpeechEngineInUse, SpeechModel, SpeechModels } from '../../../src-shared/ipc-contract';
+
+const MB = 1024 * 1024;
+
+export function speechModel(name: string, patch: Partial<SpeechModel> = {}): SpeechModel {
+  const english = name.endsWith('.en');
+  return {
+    name,
+    bytes: name.startsWith('tiny') ? 75 * MB : 141 * MB,
+    multilingual: !english,
+    languages: english ? ['en'] : ['en', 'ja'],
+    quantized: false,
+    speed: name.startsWith('tiny') ? 'fastest' : 'fast',
+    accuracy: name.startsWith('tiny') ? 'basic' : 'good',
+    installed: false,
+    download: null,
+    ...patch,
+  };
+}
+
+export const BUILTIN: SpeechEngineInUse = { engine: 'pocketsphinx', model: 'en-us', detectsLanguage: false, languages: ['en'], usable: true, reason: null };
+export const WHISPER_BASE: SpeechEngineInUse = { engine: 'whisper', model: 'base', detectsLanguage: true, languages: ['en', 'ja'], usable: true, reason: null };
+
+export function speechModels(patch: Partial<SpeechModels> = {}): SpeechModels {
+  return {
+    models: [speechModel('tiny'), speechModel('base'), speechModel('base.en')],
+    serving: { default: BUILTIN, 'diarization-high': BUILTIN },
+    canManage: true,
+    local: true,
+    recommended: 'base',
+    offer: true,
+    ...patch,
+  };
+}
