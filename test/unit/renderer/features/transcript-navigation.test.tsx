@@ -3,7 +3,7 @@
 // until the user scrolls, speaker-turn keys and the shortcut sheet.
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import type { TranscriptDetail } from '../../../../src-shared/ipc-contract';
 import { ShortcutSheet } from '../../../../src-renderer/features/transcript/shortcut-sheet';
 import { TranscriptPane } from '../../../../src-renderer/features/transcript/transcript-pane';
@@ -38,16 +38,16 @@ const detail: TranscriptDetail = {
   },
 };
 
-let seek: ReturnType<typeof vi.fn>;
-let scrolled: ReturnType<typeof vi.fn>;
+let seek: Mock<(seconds: number) => void>;
+let scrolled: Mock<(arg?: boolean | ScrollIntoViewOptions) => void>;
 beforeEach(() => {
   installFakeApi({});
   useTranscriptStore.setState({ id: 't1', detail, loading: false, error: null });
   usePlayerStore.setState(usePlayerStore.getInitialState(), true);
-  seek = vi.fn((seconds: number) => usePlayerStore.getState().reportTime(seconds));
+  seek = vi.fn<(seconds: number) => void>((seconds) => usePlayerStore.getState().reportTime(seconds));
   usePlayerStore.getState().attach({ play: vi.fn(), pause: vi.fn(), seek, setRate: vi.fn() });
   // happy-dom has no layout: scrolling into view is a no-op we can count.
-  scrolled = vi.fn();
+  scrolled = vi.fn<(arg?: boolean | ScrollIntoViewOptions) => void>();
   Element.prototype.scrollIntoView = scrolled;
 });
 afterEach(cleanup);
