@@ -14,6 +14,7 @@ import { analysisHandlers } from './ipc/handlers/analysis.js';
 import { appHandlers } from './ipc/handlers/app.js';
 import { audioHandlers } from './ipc/handlers/audio.js';
 import { connectionHandlers } from './ipc/handlers/connection.js';
+import { languageHandlers } from './ipc/handlers/languages.js';
 import { dictionaryHandlers } from './ipc/handlers/dictionaries.js';
 import type { HandlerContext } from './ipc/handlers/handler-context.js';
 import { profileHandlers } from './ipc/handlers/profiles.js';
@@ -191,6 +192,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     ...connectionHandlers(ctx),
     ...profileHandlers(ctx),
     ...settingsHandlers(ctx),
+    ...languageHandlers(ctx),
     ...transcriptHandlers(ctx),
     ...searchHandlers(ctx),
     ...uploadHandlers(ctx),

@@ -54,6 +54,12 @@ export interface LanguageOption {
   japanese: string;
 }
 
+/**
+ * Kana readings of the Japanese names written in kanji, so a search matches while an input method is
+ * still composing ("にほん" before it becomes "日本"). Every other Japanese name is katakana already.
+ */
+const JAPANESE_READINGS: Readonly<Record<string, string>> = { ja: 'にほんご', en: 'えいご', zh: 'ちゅうごくご', ko: 'かんこくご' };
+
 /** The languages `codes` names, sorted by their name in `locale`. */
 export function languageOptions(locale: string, codes: readonly string[] = LANGUAGE_CODES): LanguageOption[] {
   const collator = new Intl.Collator([locale]);
@@ -80,7 +86,7 @@ export function searchLanguages(options: readonly LanguageOption[], query: strin
   if (!q) return [...options];
   const rank = (o: LanguageOption): number => {
     if (o.code === q) return 0;
-    const names = [o.name, o.english, o.japanese].map(foldForSearch);
+    const names = [o.name, o.english, o.japanese, JAPANESE_READINGS[o.code] ?? ''].filter(Boolean).map(foldForSearch);
     if (names.some((n) => n.startsWith(q) || n.split(/[\s(),]+/).some((w) => w.startsWith(q)))) return 1;
     if (names.some((n) => n.includes(q))) return 2;
     return -1;
@@ -109,4 +115,19 @@ export function needsSpeechModelMessage(codes: readonly string[]): string {
 export function noSpeechModelMessage(codes: readonly string[]): string {
   const list = languageList(codes);
   return `${list} cannot be transcribed here: no speech model knows ${codes.length === 1 ? 'it' : 'them'}. Choose the language spoken in the recording from the list.`;
+}
+
+// ---------- the app's language choice: one code, several, or none ----------
+
+/** A language choice as the upload options and settings keep it (the API's `language` shape). */
+export type LanguageChoice = string | string[] | null;
+
+export function codesOfChoice(choice: LanguageChoice | undefined): string[] {
+  if (!choice) return [];
+  return Array.isArray(choice) ? choice : [choice];
+}
+
+export function choiceOfCodes(codes: readonly string[]): LanguageChoice {
+  if (codes.length === 0) return null;
+  return codes.length === 1 ? codes[0]! : [...codes];
 }

@@ -31,6 +31,7 @@ import type {
 import * as analyses from '../../src-shared/api/analyses.js';
 import { requestLine } from '../../src-shared/api/common.js';
 import * as dictionaries from '../../src-shared/api/dictionaries.js';
+import * as models from '../../src-shared/api/models.js';
 import * as transcriptions from '../../src-shared/api/transcriptions.js';
 import { ErrorCode } from '../../src-shared/error-codes.js';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
@@ -89,6 +90,13 @@ export class ApiClient {
   constructor(private readonly options: ApiClientOptions) {
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  // ---------- speech models (extension) ----------
+
+  /** The catalogue and what serves each transcription_model; a server without the route answers 404. */
+  listModels(o: CallOptions = {}): Promise<models.ModelsResponse> {
+    return this.json({ ...requestLine(models.listModels, {}), resource: 'server', idempotent: true, ...o });
   }
 
   // ---------- transcriptions (4.1) ----------

@@ -61,6 +61,8 @@ describe('language options and search', () => {
     expect(searchLanguages(en, 'スペイン')[0]?.code).toBe('es');
     expect(searchLanguages(ja, 'すぺいん')[0]?.code).toBe('es');
     expect(searchLanguages(en, '日本')[0]?.code).toBe('ja');
+    expect(searchLanguages(ja, 'にほん')[0]?.code).toBe('ja');
+    expect(searchLanguages(ja, 'えいご')[0]?.code).toBe('en');
   });
 
   it('puts an exact code first, and matches full-width input', () => {
