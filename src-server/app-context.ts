@@ -11,6 +11,7 @@ import type { TranscriptionRepository } from './db/transcription-repository.js';
 import type { TranscriptionService } from './domain/transcription-service.js';
 import type { EngineRegistry } from './engines/engine-registry.js';
 import type { JobQueue } from './jobs/job-queue.js';
+import type { ModelManager } from './models/manager.js';
 import type { UrlSigner } from './signing/url-signer.js';
 import type { Storage } from './storage/storage.js';
 
@@ -29,4 +30,6 @@ export interface AppContext {
   analyses: AnalysisRepository;
   analysisService: AnalysisService;
   analysisEngines: AnalysisEngineRegistry;
+  /** Speech models: catalogue, downloads, what is installed. */
+  models: ModelManager;
 }

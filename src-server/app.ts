@@ -17,6 +17,7 @@ import { dictionaryRoutes } from './http/routes/dictionaries/index.js';
 import { fileRoutes } from './http/routes/files/index.js';
 import { openaiRoutes } from './http/routes/openai/index.js';
 import { healthRoutes } from './http/routes/health/index.js';
+import { modelRoutes } from './http/routes/models/index.js';
 import { transcriptionRoutes } from './http/routes/transcriptions/index.js';
 import { sharedSchemas } from '../src-shared/api/named-schemas.js';
 
@@ -104,7 +105,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // The API speaks JSON only; a text body is a client mistake worth a clear 415.
     api.removeContentTypeParser('text/plain');
     api.addHook('onRequest', authenticateWith(ctx.keys));
-    registerRoutes(api, ctx, [...transcriptionRoutes, ...analysisRouteModules, ...dictionaryRoutes, ...openaiRoutes]);
+    registerRoutes(api, ctx, [...transcriptionRoutes, ...analysisRouteModules, ...dictionaryRoutes, ...openaiRoutes, ...modelRoutes]);
   });
 
   return app;

@@ -7,21 +7,14 @@ import { Command, Option } from 'commander';
 import pino from 'pino';
 import { ConfigError, loadConfig, redactConfig, settingForFlag, type ConfigFlags, type ServerConfig } from './config.js';
 import { openDatabase } from './db/database.js';
-import { SqliteKeyRepository } from './db/key-repository.js';
-import { isEngineError } from './domain/engine-error.js';
+import { normalizeRoles, SqliteKeyRepository, UnknownRoleError } from './db/key-repository.js';
+import { API_KEY_ROLES } from '../src-shared/api/vocabulary.js';
 import { createRuntime } from './server-runtime.js';
 import { createEngineRegistry, describeEngines } from './engines/engine-setup.js';
-import {
-  downloadWhisperModel,
-  findWhisperModel,
-  formatModelSize,
-  howToGetModel,
-  presentWhisperModels,
-  unknownModelMessage,
-  verifyWhisperModel,
-  WHISPER_MODELS,
-  whisperModelsDir,
-} from './engines/speech/whisper-catalogue.js';
+import { howToGetModel } from './engines/speech/whisper-catalogue.js';
+import { formatModelSize, loadCatalogue } from './models/catalogue.js';
+import { ModelManager } from './models/manager.js';
+import { isModelError, ModelError } from './models/model-error.js';
 
 // Everything the server creates in the data dir (database, audio, transcripts, work files, models, what
 // ffmpeg writes) is for this user only: 0700 directories, 0600 files, whichever code or tool creates it.
@@ -72,6 +65,19 @@ program
 
 const keys = program.command('keys').description('manage API keys');
 
+/** False (with a message and exit code 1) when a --role is not one of API_KEY_ROLES. */
+function rolesValid(roles: string[]): boolean {
+  try {
+    normalizeRoles(roles);
+    return true;
+  } catch (error) {
+    if (!(error instanceof UnknownRoleError)) throw error;
+    process.stderr.write(`${error.message} DELETE lets a key delete transcriptions; ADMIN lets it download and delete speech models.\n`);
+    process.exitCode = 1;
+    return false;
+  }
+}
+
 keys
   .command('create')
   .description('create an API key (and the team and user if new); prints the key alone on the last line')
@@ -79,8 +85,9 @@ keys
   .requiredOption('--team <team>', 'team id')
   .requiredOption('--user <user>', 'user id')
   .option('--user-name <name>', 'display name of the user')
-  .option('--role <role>', 'role to grant, e.g. DELETE (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
+  .option('--role <role>', `role to grant: ${API_KEY_ROLES.join(' or ')} (repeatable)`, (value: string, all: string[]) => [...all, value], [] as string[])
   .action(async (options: { dataDir?: string; team: string; user: string; userName?: string; role: string[] }) => {
+    if (!rolesValid(options.role)) return;
     const db = openDatabase(configOf({ dataDir: options.dataDir }).dataDir);
     const { key, info } = await new SqliteKeyRepository(db).create({
       teamId: options.team,
@@ -92,6 +99,25 @@ keys
     process.stdout.write(`Created key ${info.keyId} for user "${info.userId}" in team "${info.teamId}" (roles: ${info.roles.join(', ') || 'none'}).\n`);
     process.stdout.write('Store it now: it is shown only once.\n');
     process.stdout.write(`${key}\n`);
+  });
+
+keys
+  .command('grant')
+  .description('add roles to an existing API key, by its id or prefix')
+  .addOption(dataDirOption())
+  .argument('<key-id-or-prefix>')
+  .requiredOption('--role <role>', `role to add: ${API_KEY_ROLES.join(' or ')} (repeatable)`, (value: string, all: string[]) => [...all, value], [] as string[])
+  .action(async (id: string, options: { dataDir?: string; role: string[] }) => {
+    if (!rolesValid(options.role)) return;
+    const db = openDatabase(configOf({ dataDir: options.dataDir }).dataDir);
+    const granted = await new SqliteKeyRepository(db).grant(id, options.role);
+    db.close();
+    if (!granted) {
+      process.stderr.write(`No single active key matches "${id}". Run \`kikitori-server keys list\` to see key ids.\n`);
+      process.exitCode = 1;
+      return;
+    }
+    process.stdout.write(`Key ${granted.keyId} (${granted.keyPrefix}…) of user "${granted.userId}" now has roles: ${granted.roles.join(', ')}.\n`);
   });
 
 keys
@@ -139,7 +165,8 @@ program
   .option('--json', 'print JSON')
   .action(async (options: { dataDir?: string; json?: boolean }) => {
     const config = configOf({ dataDir: options.dataDir });
-    const registry = createEngineRegistry(config.engines, { dataDir: config.dataDir });
+    const installedModels = new ModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalogue: loadCatalogue(config.models) });
+    const registry = createEngineRegistry(config.engines, { dataDir: config.dataDir, installedModels });
     const reports = await describeEngines(registry, config.engines);
     if (options.json) {
       process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
@@ -162,76 +189,118 @@ program
     );
   });
 
-const models = program.command('models').description('whisper.cpp models (official ggml files) stored under <data-dir>/models');
+const models = program.command('models').description('speech models (whisper.cpp ggml files) stored under <data-dir>/models');
+
+/** The manager the server would use: same data dir, mirror and catalogue (KIKITORI_MODEL_CATALOG). */
+const modelManager = (flags: ConfigFlags) => {
+  const config = configOf(flags);
+  return new ModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalogue: loadCatalogue(config.models) });
+};
+
+/** A ModelError's message for the user, and its detail for whoever reads the terminal. */
+function reportModelError(error: unknown): void {
+  if (!isModelError(error)) throw error;
+  process.stderr.write(`${error.message}\n${error.detail ? `  (${error.detail})\n` : ''}`);
+  process.exitCode = 1;
+}
 
 models
   .command('list')
-  .description('list the official whisper models and which are downloaded')
+  .description('list the catalogue and which models are installed')
   .addOption(dataDirOption())
-  .action((options: { dataDir?: string }) => {
-    const dir = whisperModelsDir(configOf({ dataDir: options.dataDir }).dataDir);
-    process.stdout.write(`Models directory: ${dir}\n`);
-    for (const m of WHISPER_MODELS) {
-      let state = '-';
-      try {
-        const size = fs.statSync(path.join(dir, m.file)).size;
-        state = size === m.bytes ? 'downloaded' : `incomplete (${size} of ${m.bytes} bytes)`;
-      } catch {
-        // not downloaded
+  .option('--json', 'print JSON: the same objects as GET /api/v1/models answers in `models`')
+  .action((options: { dataDir?: string; json?: boolean }) => {
+    const manager = modelManager({ dataDir: options.dataDir });
+    const list = manager.list();
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+      return;
+    }
+    process.stdout.write(`Models directory: ${manager.dir}\n`);
+    for (const m of list) {
+      let state = m.installed ? 'installed' : '-';
+      if (!m.installed) {
+        try {
+          const size = fs.statSync(path.join(manager.dir, m.file)).size;
+          state = `incomplete (${size} of ${m.bytes} bytes)`;
+        } catch {
+          // not downloaded
+        }
       }
-      process.stdout.write(`${m.name.padEnd(15)} ${formatModelSize(m.bytes).padStart(8)}  ${(m.multilingual ? 'multilingual' : 'English only').padEnd(12)}  ${m.file.padEnd(24)} ${state}\n`);
+      const kind = `${m.multilingual ? 'multilingual' : 'English only'}${m.quantized ? ', quantized' : ''}`;
+      process.stdout.write(
+        `${m.name.padEnd(20)} ${formatModelSize(m.bytes).padStart(8)}  ${kind.padEnd(24)} ${`${m.speed}/${m.accuracy}`.padEnd(16)} ${m.file.padEnd(30)} ${state}\n`,
+      );
     }
   });
 
 models
   .command('download')
-  .description('download an official model into <data-dir>/models (verified by size and SHA-256)')
-  .argument('<name>', 'model name, e.g. base, small, large-v3 (see `models list`)')
+  .description('download a model into <data-dir>/models (resumes a previous partial download; verified by size and SHA-256)')
+  .argument('<name>', 'model name, e.g. base, small, large-v3-turbo-q5_0 (see `models list`)')
   .addOption(dataDirOption())
   .action(async (name: string, options: { dataDir?: string }) => {
-    const config = configOf({ dataDir: options.dataDir });
+    const manager = modelManager({ dataDir: options.dataDir });
     let lastPercent = -1;
+    let first = true;
+    const controller = new AbortController();
+    process.once('SIGINT', () => controller.abort());
     try {
-      const { path: file, bytes } = await downloadWhisperModel(name, {
-        dataDir: config.dataDir,
-        baseUrl: config.models.baseUrl,
+      const { path: file, bytes } = await manager.download(name, {
+        signal: controller.signal,
         onProgress: (received, total) => {
+          if (first && received > 0) process.stderr.write(`Resuming ${name} at ${received} of ${total} bytes.\n`);
+          first = false;
           const percent = Math.floor((received / total) * 100);
-          if (percent >= lastPercent + 5 && process.stderr.isTTY) {
+          const step = process.stderr.isTTY ? 1 : 10;
+          if (percent >= lastPercent + step || (percent === 100 && lastPercent !== 100)) {
             lastPercent = percent;
-            process.stderr.write(`\r${name}: ${percent}%`);
+            process.stderr.write(process.stderr.isTTY ? `\r${name}: ${percent}%` : `${name}: ${percent}% (${received} of ${total} bytes)\n`);
           }
         },
+        onVerifying: () => process.stderr.write(`${process.stderr.isTTY && lastPercent >= 0 ? '\n' : ''}${name}: verifying…\n`),
       });
-      if (lastPercent >= 0) process.stderr.write('\n');
-      process.stdout.write(`Downloaded and verified ${file} (${bytes} bytes). Use it with KIKITORI_ENGINE_DEFAULT=whisper.\n`);
+      process.stdout.write(`Downloaded and verified ${file} (${bytes} bytes). With KIKITORI_ENGINE_DEFAULT=auto (the default) the next transcription uses it.\n`);
     } catch (error) {
-      if (lastPercent >= 0) process.stderr.write('\n');
-      if (!isEngineError(error)) throw error;
-      process.stderr.write(`${error.message}\n`);
-      process.exitCode = 1;
+      if (process.stderr.isTTY && lastPercent >= 0) process.stderr.write('\n');
+      reportModelError(error);
+    }
+  });
+
+models
+  .command('delete')
+  .description('delete an installed model (and any partial download of it)')
+  .argument('<name>', 'model name')
+  .addOption(dataDirOption())
+  .action(async (name: string, options: { dataDir?: string }) => {
+    const manager = modelManager({ dataDir: options.dataDir });
+    try {
+      await manager.delete(name);
+      process.stdout.write(`Deleted the model ${name}.\n`);
+    } catch (error) {
+      reportModelError(error);
     }
   });
 
 models
   .command('verify')
-  .description('check downloaded models (size, SHA-1, SHA-256); all downloaded ones when no name is given')
+  .description('check installed models (size, SHA-256); all present ones when no name is given')
   .argument('[name]', 'model name')
   .addOption(dataDirOption())
   .action(async (name: string | undefined, options: { dataDir?: string }) => {
-    const dataDir = configOf({ dataDir: options.dataDir }).dataDir;
-    if (name !== undefined && !findWhisperModel(name)) {
-      process.stderr.write(`${unknownModelMessage(name)}\n`);
-      process.exitCode = 1;
+    const config = configOf({ dataDir: options.dataDir });
+    const manager = modelManager({ dataDir: options.dataDir });
+    if (name !== undefined && !manager.find(name)) {
+      reportModelError(new ModelError('not-found', `There is no speech model called "${name}". Available: ${manager.catalogue.map((m) => m.name).join(', ')}.`));
       return;
     }
-    const names = name !== undefined ? [name] : presentWhisperModels(dataDir).map((m) => m.name);
+    const names = name !== undefined ? [name] : manager.present().map((m) => m.name);
     if (names.length === 0) {
-      process.stdout.write(`No whisper model is downloaded in ${whisperModelsDir(dataDir)}. ${howToGetModel(dataDir)}\n`);
+      process.stdout.write(`No model is downloaded in ${manager.dir}. ${howToGetModel(config.dataDir)}\n`);
       return;
     }
     for (const n of names) {
-      const result = await verifyWhisperModel(n, dataDir);
+      const result = await manager.verify(n);
       process.stdout.write(`${result.name}: ${result.ok ? 'OK' : `FAILED: ${result.problem}`} (${result.path})\n`);
       if (!result.ok) process.exitCode = 1;
     }

@@ -8,7 +8,7 @@
 // that every variable is there), and pass its section to whatever needs it. Planned ones have a place:
 // `server.role` (--role), `database.url` (KIKITORI_DATABASE_URL, --database-url), `storage.url` and
 // `storage.s3Endpoint` (KIKITORI_STORAGE_URL, KIKITORI_S3_ENDPOINT); `signing.secret` already exists;
-// `models.catalog` (KIKITORI_MODEL_CATALOG) beside `models.baseUrl`. AWS credentials stay with the
+// AWS credentials stay with the
 // AWS SDK's own variables: they are not kikitori settings.
 import path from 'node:path';
 import { Type, type Static, type TSchema } from 'typebox';
@@ -26,9 +26,12 @@ export const PAGE_SIZE = 20;
 
 export const SPEECH_ENGINE_NAMES = ['pocketsphinx', 'whisper', 'remote'] as const;
 export type SpeechEngineName = (typeof SPEECH_ENGINE_NAMES)[number];
+/** What a transcription_model may be mapped to: an engine, or `auto` (whisper with the best installed model, else pocketsphinx; chosen per job). */
+export const ENGINE_CHOICES = [...SPEECH_ENGINE_NAMES, 'auto'] as const;
+export type EngineChoice = (typeof ENGINE_CHOICES)[number];
 
 /** Where the official whisper.cpp ggml files are served. */
-export const DEFAULT_WHISPER_MODEL_BASE_URL = 'https://huggingface.co/ggerganov/whisper.cpp/resolve/main';
+export const DEFAULT_MODEL_BASE_URL = 'https://huggingface.co/ggerganov/whisper.cpp/resolve/main';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const ANALYSIS_PREFERENCES = ['llm', 'local'] as const;
@@ -89,8 +92,11 @@ export const ServerConfigSchema = Type.Object({
     ),
   }),
   engines: Type.Object({
-    default: Type.Enum(SPEECH_ENGINE_NAMES, { default: 'pocketsphinx', ...setting({ env: 'KIKITORI_ENGINE_DEFAULT', description: 'engine for transcription_model "default"' }) }),
-    diarizationHigh: Type.Enum(SPEECH_ENGINE_NAMES, {
+    default: Type.Enum(ENGINE_CHOICES, {
+      default: 'auto',
+      ...setting({ env: 'KIKITORI_ENGINE_DEFAULT', description: 'engine for transcription_model "default"; auto: whisper with the best installed model, else pocketsphinx' }),
+    }),
+    diarizationHigh: Type.Enum(ENGINE_CHOICES, {
       ...setting({ env: 'KIKITORI_ENGINE_DIARIZATION_HIGH', description: 'engine for transcription_model "diarization-high"', defaultText: 'same as KIKITORI_ENGINE_DEFAULT' }),
     }),
     speakers: Type.Enum(['embedded', 'none'], { default: 'embedded', ...setting({ env: 'KIKITORI_SPEAKER_ENGINE', description: 'speaker separation' }) }),
@@ -120,9 +126,13 @@ export const ServerConfigSchema = Type.Object({
     /** Downloads of catalogue models come from `${baseUrl}/${file}`. */
     baseUrl: Type.String({
       pattern: HTTP_URL,
-      default: DEFAULT_WHISPER_MODEL_BASE_URL,
-      ...setting({ env: 'KIKITORI_WHISPER_MODEL_BASE_URL', description: 'where `models download` fetches whisper.cpp ggml files (a mirror)', expect: 'an http(s) URL' }),
+      default: DEFAULT_MODEL_BASE_URL,
+      ...setting({ env: 'KIKITORI_MODEL_BASE_URL', description: 'where model downloads fetch the whisper.cpp ggml files (a mirror)', expect: 'an http(s) URL' }),
     }),
+    /** A JSON file that replaces the built-in catalogue (checked when the server or a `models` command starts). */
+    catalog: Type.Optional(
+      Type.String({ ...setting({ env: 'KIKITORI_MODEL_CATALOG', description: 'JSON file that replaces the model catalogue', defaultText: 'the official whisper.cpp models', resolvePath: true }) }),
+    ),
   }),
   analysis: Type.Object({
     llm: Type.Object({
@@ -270,7 +280,7 @@ function resolveDerived(config: Static<typeof ServerConfigSchema>): void {
     );
   }
 
-  const engines = config.engines as { default: SpeechEngineName; diarizationHigh?: SpeechEngineName };
+  const engines = config.engines as { default: EngineChoice; diarizationHigh?: EngineChoice };
   engines.diarizationHigh ??= engines.default;
 
   const analysis = config.analysis as Partial<Record<'summary' | 'emotion' | 'translation', 'llm' | 'local'>> & { llm: LlmConfig };

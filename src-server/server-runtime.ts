@@ -22,6 +22,8 @@ import { TranscriptionService } from './domain/transcription-service.js';
 import { createEngineRegistry } from './engines/engine-setup.js';
 import type { EngineRegistry } from './engines/engine-registry.js';
 import { SqliteJobQueue } from './jobs/sqlite-job-queue.js';
+import { loadCatalogue } from './models/catalogue.js';
+import { ModelManager } from './models/manager.js';
 import { transcribeJob } from './jobs/transcribe.js';
 import { loadSigningSecret, UrlSigner } from './signing/url-signer.js';
 import { FileSystemStorage } from './storage/file-system-storage.js';
@@ -46,13 +48,16 @@ export interface RuntimeOptions {
 
 export async function createRuntime(config: ServerConfig, options: RuntimeOptions = {}): Promise<ServerRuntime> {
   const logger = options.logger ?? pino({ level: config.log.level });
+  // A malformed KIKITORI_MODEL_CATALOG stops the start here, with a ConfigError naming it.
+  const catalogue = loadCatalogue(config.models);
   const db = openDatabase(config.dataDir);
   const storage = new FileSystemStorage(path.join(config.dataDir, 'storage'));
   const transcriptions = new SqliteTranscriptionRepository(db);
   const dictionaries = new SqliteDictionaryRepository(db);
   const queue = new SqliteJobQueue(db, { staleAfterMs: config.jobs.staleAfterMs, logger, retryBaseMs: options.retryBaseMs });
   const service = new TranscriptionService(transcriptions, dictionaries, storage, queue, config.uploads.urlTtlSeconds);
-  const engines = options.engines ?? createEngineRegistry(config.engines, { dataDir: config.dataDir, logger });
+  const models = new ModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalogue, logger });
+  const engines = options.engines ?? createEngineRegistry(config.engines, { dataDir: config.dataDir, logger, installedModels: models });
   const analysisEngines = options.analysisEngines ?? createAnalysisEngines(config.analysis);
   const analyses = new SqliteAnalysisRepository(db);
   const ctx: AppContext = {
@@ -70,6 +75,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     analyses,
     analysisService: new AnalysisService(analyses, analysisEngines, queue),
     analysisEngines,
+    models,
   };
   queue.work('transcribe', {
     ...transcribeJob({ transcriptions, dictionaries, service, storage, engines, workDir: path.join(config.dataDir, 'work') }),
@@ -102,6 +108,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     async close() {
       if (sweep) clearInterval(sweep);
       await app.close();
+      await models.close();
       await queue.stop();
       db.close();
     },

@@ -14,6 +14,9 @@ import { backoffDelay } from '../../src-shared/backoff.js';
 
 const run = promisify(execFile);
 
+/** The app's own key deletes transcriptions and manages speech models (Settings → Speech recognition). */
+const KEY_ROLES = ['DELETE', 'ADMIN'] as const;
+
 export interface ServerCommand {
   command: string;
   /** Arguments before the subcommand, e.g. ['/app/bin/kikitori-server.js']. */
@@ -123,10 +126,11 @@ export class EmbeddedServer {
     this.key ??= await this.loadKey();
     if (!this.key) this.key = await this.createKey();
     await this.spawnServer();
+    const state = await this.keyState();
     // A key from an earlier data dir (deleted since) is refused: make a new one.
-    if (!(await this.keyAccepted())) {
-      this.key = await this.createKey();
-    }
+    if (state === 'refused') this.key = await this.createKey();
+    // A key made before the ADMIN role existed: the app manages speech models through it, so add the role.
+    if (state === 'no-admin') await this.grantRoles(this.key);
     this.setStatus({ state: 'running', url: this.currentUrl! });
   }
 
@@ -143,7 +147,7 @@ export class EmbeddedServer {
     const { command, args, env } = this.options.command;
     const { stdout } = await run(
       command,
-      [...args, 'keys', 'create', '--data-dir', this.options.dataDir, '--team', LOCAL_TEAM, '--user', LOCAL_USER, '--user-name', 'This computer', '--role', 'DELETE'],
+      [...args, 'keys', 'create', '--data-dir', this.options.dataDir, '--team', LOCAL_TEAM, '--user', LOCAL_USER, '--user-name', 'This computer', ...KEY_ROLES.flatMap((r) => ['--role', r])],
       { env: { ...process.env, ...env } },
     );
     const key = stdout.trim().split('\n').at(-1)?.trim();
@@ -156,14 +160,24 @@ export class EmbeddedServer {
     return key;
   }
 
-  private async keyAccepted(): Promise<boolean> {
+  /** Whether the server accepts the key, and whether the key may manage speech models (ADMIN). */
+  private async keyState(): Promise<'accepted' | 'refused' | 'no-admin'> {
     try {
-      const response = await fetch(`${this.currentUrl}/api/v1/transcriptions?page=1`, { headers: { 'x-api-key': this.key! }, signal: AbortSignal.timeout(10_000) });
-      await response.arrayBuffer();
-      return response.status !== 401;
+      const response = await fetch(`${this.currentUrl}/api/v1/models`, { headers: { 'x-api-key': this.key! }, signal: AbortSignal.timeout(10_000) });
+      const body = (await response.json().catch(() => null)) as { can_manage?: unknown } | null;
+      if (response.status === 401) return 'refused';
+      return response.status === 200 && body?.can_manage === false ? 'no-admin' : 'accepted';
     } catch {
-      return true; // a network hiccup on loopback is not a verdict on the key
+      return 'accepted'; // a network hiccup on loopback is not a verdict on the key
     }
+  }
+
+  private async grantRoles(key: string): Promise<void> {
+    const { command, args, env } = this.options.command;
+    // Keys are found by their first 10 characters (`keys list` shows them), never by the secret itself.
+    await run(command, [...args, 'keys', 'grant', key.slice(0, 10), '--data-dir', this.options.dataDir, ...KEY_ROLES.flatMap((r) => ['--role', r])], {
+      env: { ...process.env, ...env },
+    });
   }
 
   private spawnServer(): Promise<void> {

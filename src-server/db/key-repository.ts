@@ -3,6 +3,26 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from './database.js';
 import { newId, nowIso, type Caller } from '../domain/records.js';
+import { API_KEY_ROLES, type ApiKeyRole } from '../../src-shared/api/vocabulary.js';
+
+/** A role that is not one of API_KEY_ROLES. */
+export class UnknownRoleError extends Error {
+  override readonly name = 'UnknownRoleError';
+  constructor(readonly role: string) {
+    super(`Unknown role "${role}". Roles: ${API_KEY_ROLES.join(', ')}.`);
+  }
+}
+
+/** Upper-cased, de-duplicated, sorted; throws UnknownRoleError for anything not in API_KEY_ROLES. */
+export function normalizeRoles(roles: readonly string[]): ApiKeyRole[] {
+  const out = new Set<ApiKeyRole>();
+  for (const raw of roles) {
+    const role = raw.trim().toUpperCase();
+    if (!(API_KEY_ROLES as readonly string[]).includes(role)) throw new UnknownRoleError(raw);
+    out.add(role as ApiKeyRole);
+  }
+  return [...out].sort();
+}
 
 export interface ApiKeyInfo {
   keyId: string;
@@ -21,6 +41,8 @@ export interface KeyRepository {
   authenticate(key: string): Promise<Caller | null>;
   list(teamId?: string): Promise<ApiKeyInfo[]>;
   revoke(keyIdOrPrefix: string): Promise<ApiKeyInfo | null>;
+  /** Adds roles to an active key; null when no single active key matches. */
+  grant(keyIdOrPrefix: string, roles: string[]): Promise<ApiKeyInfo | null>;
 }
 
 export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
@@ -66,7 +88,7 @@ export class SqliteKeyRepository implements KeyRepository {
     const key = `kk_${randomBytes(32).toString('base64url')}`;
     const now = nowIso();
     const keyId = newId();
-    const roles = [...new Set(input.roles.map((r) => r.toUpperCase()))].sort();
+    const roles = normalizeRoles(input.roles);
     this.db.transaction(() => {
       this.db.prepare('INSERT OR IGNORE INTO teams (team_id, created_at) VALUES (?, ?)').run(input.teamId, now);
       this.db
@@ -113,5 +135,15 @@ export class SqliteKeyRepository implements KeyRepository {
     const target = row[0]!;
     this.db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE key_id = ?').run(nowIso(), target.key_id);
     return toInfo(this.db.prepare(`${SELECT} WHERE k.key_id = ?`).get(target.key_id) as KeyRow);
+  }
+
+  async grant(keyIdOrPrefix: string, roles: string[]) {
+    const added = normalizeRoles(roles);
+    const rows = this.db.prepare(`${SELECT} WHERE (k.key_id = ? OR k.key_prefix = ?) AND k.revoked_at IS NULL`).all(keyIdOrPrefix, keyIdOrPrefix) as KeyRow[];
+    if (rows.length !== 1) return null;
+    const target = toInfo(rows[0]!);
+    const merged = normalizeRoles([...target.roles, ...added]);
+    this.db.prepare('UPDATE api_keys SET roles = ? WHERE key_id = ?').run(JSON.stringify(merged), target.keyId);
+    return toInfo(this.db.prepare(`${SELECT} WHERE k.key_id = ?`).get(target.keyId) as KeyRow);
   }
 }

@@ -46,15 +46,19 @@ export class ConfiguredEngineRegistry implements EngineRegistry {
     engines: SpeechEngine[],
     private readonly modelToEngine: Record<TranscriptionModel, string>,
     readonly speakers: SpeakerSeparationEngine | null = null,
+    /** Names that pick an engine each time they are asked (`auto`: what is installed now). */
+    private readonly choosers: Readonly<Record<string, () => SpeechEngine>> = {},
   ) {
     this.speechEngines = new Map(engines.map((e) => [e.name, e]));
     for (const [model, name] of Object.entries(modelToEngine)) {
-      if (!this.speechEngines.has(name)) throw new Error(`transcription model "${model}" maps to unknown speech engine "${name}"`);
+      if (!this.speechEngines.has(name) && !(name in choosers)) throw new Error(`transcription model "${model}" maps to unknown speech engine "${name}"`);
     }
   }
 
   speechFor(model: TranscriptionModel): SpeechEngine {
-    return this.speechEngines.get(this.modelToEngine[model])!;
+    const name = this.modelToEngine[model];
+    const choose = this.choosers[name];
+    return choose ? choose() : this.speechEngines.get(name)!;
   }
 
   unsupportedReason(options: TranscriptionOptions) {

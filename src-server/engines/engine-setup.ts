@@ -2,7 +2,8 @@
 //
 // Engines: pocketsphinx (embedded, English), whisper (whisper.cpp through smart-whisper, ~97
 // languages) and remote (an OpenAI-compatible /audio/transcriptions service). KIKITORI_ENGINE_DEFAULT
-// and KIKITORI_ENGINE_DIARIZATION_HIGH pick the engine of each transcription_model.
+// and KIKITORI_ENGINE_DIARIZATION_HIGH pick the engine of each transcription_model; `auto` (the default)
+// picks per job: whisper with the best installed model, else pocketsphinx (src-server/models/auto-engine.ts).
 //
 // Construction is cheap and side-effect free: no engine loads a native library, reads a model or
 // contacts a service before its first recognize() (or checkUsable()), so the server starts, and
@@ -20,28 +21,31 @@ import type { SpeechEngine, SpeechEngineCapabilities } from './speech/speech-eng
 import { WhisperEngine } from './speech/whisper-engine.js';
 import { operatorMessage } from '../domain/engine-error.js';
 import { TRANSCRIPTION_MODELS } from '../../src-shared/api/vocabulary.js';
+import { autoEngineChooser, installedOfficialModels, type InstalledModels } from '../models/auto-engine.js';
 
 export interface EngineSetupOptions {
   /** Where catalogue whisper models live (<dataDir>/models). */
   dataDir: string;
   /** Where engines report which implementation ran (e.g. Silero or the energy VAD fallback). */
   logger?: { info(message: string): void; warn(message: string): void };
+  /** For engine `auto`: the best installed model now (default: the official catalogue in <dataDir>/models). */
+  installedModels?: InstalledModels;
 }
 
 export function createEngineRegistry(config: EnginesConfig, options: EngineSetupOptions): EngineRegistry {
   const { logger } = options;
-  const engines: SpeechEngine[] = [
-    new PocketsphinxEngine({
-      modelDir: config.pocketsphinx.modelDir,
-      ...(logger ? { vadLog: (level: 'info' | 'warn', message: string) => logger[level](message) } : {}),
-    }),
-    new WhisperEngine({ ...config.whisper, dataDir: options.dataDir }),
-    new OpenAiRemoteEngine(config.remote),
-  ];
+  const pocketsphinx = new PocketsphinxEngine({
+    modelDir: config.pocketsphinx.modelDir,
+    ...(logger ? { vadLog: (level: 'info' | 'warn', message: string) => logger[level](message) } : {}),
+  });
+  const whisper = new WhisperEngine({ ...config.whisper, dataDir: options.dataDir });
+  const engines: SpeechEngine[] = [pocketsphinx, whisper, new OpenAiRemoteEngine(config.remote)];
+  const installed = options.installedModels ?? installedOfficialModels(options.dataDir);
   return new ConfiguredEngineRegistry(
     engines,
     { default: config.default, 'diarization-high': config.diarizationHigh },
     config.speakers === 'embedded' ? new EmbeddedSpeakerSeparation() : null,
+    { auto: autoEngineChooser({ whisper, pocketsphinx, whisperConfig: config.whisper, dataDir: options.dataDir, installed }) },
   );
 }
 
@@ -78,7 +82,8 @@ export async function describeEngines(registry: EngineRegistry, config: EnginesC
   return reports;
 }
 
-async function engineStatus(engine: SpeechEngine, config: EnginesConfig): Promise<EngineStatus> {
+/** Whether one engine can run here now, and why not. */
+export async function engineStatus(engine: SpeechEngine, config: EnginesConfig): Promise<EngineStatus> {
   const diagnosable = engine as SpeechEngine & { checkUsable?: () => Promise<EngineStatus> };
   if (typeof diagnosable.checkUsable === 'function') return diagnosable.checkUsable();
   if (engine instanceof PocketsphinxEngine) {

@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../domain/records.js';
 import type { KeyRepository } from '../db/key-repository.js';
+import type { ApiKeyRole } from '../../src-shared/api/vocabulary.js';
 import { errors } from './errors.js';
 
 declare module 'fastify' {
@@ -32,4 +33,15 @@ export function authenticateWith(keys: KeyRepository) {
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.caller) throw errors.missingApiKey();
   return request.caller;
+}
+
+export function hasRole(caller: Caller, role: ApiKeyRole): boolean {
+  return caller.roles.includes(role);
+}
+
+/** The caller, when its key has `role`; otherwise 403 ROLE_REQUIRED naming `action` ("Downloading a speech model"). */
+export function requireRole(request: FastifyRequest, role: ApiKeyRole, action: string): Caller {
+  const caller = callerOf(request);
+  if (!hasRole(caller, role)) throw errors.roleRequired(role, action);
+  return caller;
 }

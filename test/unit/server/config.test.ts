@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_SETTINGS, ConfigError, DEFAULT_WHISPER_MODEL_BASE_URL, loadConfig, redactConfig } from '../../../src-server/config.js';
+import { CONFIG_SETTINGS, ConfigError, DEFAULT_MODEL_BASE_URL, loadConfig, redactConfig } from '../../../src-server/config.js';
 import { createAnalysisEngines } from '../../../src-server/engines/analysis-setup.js';
 import { createEngineRegistry } from '../../../src-server/engines/engine-setup.js';
 import { cli } from '../../support/cli-process.js';
@@ -31,8 +31,8 @@ describe('loadConfig', () => {
       downloads: { urlTtlSeconds: 21_600 },
       jobs: { concurrency: 1, staleAfterMs: 60_000 },
       signing: {},
-      engines: { default: 'pocketsphinx', diarizationHigh: 'pocketsphinx', speakers: 'embedded', pocketsphinx: {}, whisper: {}, remote: {} },
-      models: { baseUrl: DEFAULT_WHISPER_MODEL_BASE_URL },
+      engines: { default: 'auto', diarizationHigh: 'auto', speakers: 'embedded', pocketsphinx: {}, whisper: {}, remote: {} },
+      models: { baseUrl: DEFAULT_MODEL_BASE_URL },
       analysis: { llm: {}, summary: 'local', emotion: 'local', translation: 'local' },
       pageSize: 20,
     });
@@ -64,7 +64,8 @@ describe('loadConfig', () => {
         KIKITORI_REMOTE_ASR_MODEL: 'large-v3',
         KIKITORI_REMOTE_ASR_LANGUAGES: 'EN, ja,,es',
         KIKITORI_REMOTE_ASR_TIMEOUT_MS: '60000',
-        KIKITORI_WHISPER_MODEL_BASE_URL: 'http://mirror.local/whisper/',
+        KIKITORI_MODEL_BASE_URL: 'http://mirror.local/whisper/',
+        KIKITORI_MODEL_CATALOG: '/etc/kikitori/models.json',
         KIKITORI_LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
         KIKITORI_LLM_MODEL: 'llama3.1:8b',
         KIKITORI_LLM_API_KEY: 'sk-llm',
@@ -87,7 +88,7 @@ describe('loadConfig', () => {
         whisper: { model: 'small', threads: 2, beamSize: 5 },
         remote: { baseUrl: 'http://gpu-box:8000/v1', apiKey: 'sk-remote', model: 'large-v3', languages: ['en', 'ja', 'es'], timeoutMs: 60_000 },
       },
-      models: { baseUrl: 'http://mirror.local/whisper' },
+      models: { baseUrl: 'http://mirror.local/whisper', catalog: '/etc/kikitori/models.json' },
       analysis: { llm: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1:8b', apiKey: 'sk-llm' }, summary: 'llm', emotion: 'llm', translation: 'local' },
     });
   });
@@ -119,11 +120,11 @@ describe('loadConfig', () => {
     expect(failure(() => loadConfig({}, { KIKITORI_JOB_STALE_AFTER_MS: '999' })).message).toMatch(/KIKITORI_JOB_STALE_AFTER_MS must be a whole number of 1000 or more; got "999"/);
     expect(failure(() => loadConfig({}, { KIKITORI_MAX_UPLOAD_BYTES: '1.5' })).message).toMatch(/KIKITORI_MAX_UPLOAD_BYTES must be a whole number of 1 or more/);
     expect(failure(() => loadConfig({}, { KIKITORI_WHISPER_THREADS: '0' })).message).toMatch(/KIKITORI_WHISPER_THREADS must be a whole number of 1 or more; got "0". Fix it, or unset it to use the default \(half the cores\)/);
-    expect(failure(() => loadConfig({}, { KIKITORI_ENGINE_DEFAULT: 'wisper' })).message).toMatch(/KIKITORI_ENGINE_DEFAULT must be one of pocketsphinx, whisper, remote; got "wisper"/);
+    expect(failure(() => loadConfig({}, { KIKITORI_ENGINE_DEFAULT: 'wisper' })).message).toMatch(/KIKITORI_ENGINE_DEFAULT must be one of pocketsphinx, whisper, remote, auto; got "wisper"/);
     expect(failure(() => loadConfig({}, { KIKITORI_SPEAKER_ENGINE: 'pyannote' })).message).toMatch(/KIKITORI_SPEAKER_ENGINE must be one of embedded, none/);
     expect(failure(() => loadConfig({}, { KIKITORI_LOG_LEVEL: 'loud' })).message).toMatch(/KIKITORI_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/);
     expect(failure(() => loadConfig({}, { KIKITORI_PUBLIC_URL: 'kikitori.example.com' })).message).toMatch(/KIKITORI_PUBLIC_URL must be an http\(s\) URL/);
-    expect(failure(() => loadConfig({}, { KIKITORI_WHISPER_MODEL_BASE_URL: 'ftp://mirror' })).message).toMatch(/KIKITORI_WHISPER_MODEL_BASE_URL must be an http\(s\) URL/);
+    expect(failure(() => loadConfig({}, { KIKITORI_MODEL_BASE_URL: 'ftp://mirror' })).message).toMatch(/KIKITORI_MODEL_BASE_URL must be an http\(s\) URL/);
     expect(failure(() => loadConfig({}, { KIKITORI_LLM_BASE_URL: 'localhost:11434' })).message).toMatch(/KIKITORI_LLM_BASE_URL must be an http\(s\) URL/);
     expect(failure(() => loadConfig({}, { KIKITORI_LLM_BASE_URL: 'http://127.0.0.1:11434/v1' })).message).toMatch(/KIKITORI_LLM_MODEL is required when KIKITORI_LLM_BASE_URL is set/);
     expect(failure(() => loadConfig({}, { KIKITORI_EMOTION_ENGINE: 'llm' })).message).toMatch(/KIKITORI_EMOTION_ENGINE=llm needs KIKITORI_LLM_BASE_URL and KIKITORI_LLM_MODEL.*KIKITORI_EMOTION_ENGINE=local/);

@@ -91,4 +91,34 @@ describe('embedded server', () => {
     expect((await list(fresh)).status).toBe(200);
     await fresh.stop();
   });
+
+  const canManage = async (server: EmbeddedServer) => {
+    const connection = server.connection() as { baseUrl: string; apiKey: string };
+    const response = await fetch(`${connection.baseUrl}/api/v1/models`, { headers: { 'x-api-key': connection.apiKey } });
+    return ((await response.json()) as { can_manage: boolean }).can_manage;
+  };
+
+  it('makes its key with the DELETE and ADMIN roles, and adds ADMIN to a key made before that role existed', async () => {
+    const dataDir = path.join(dir, 'server-data');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(path.join(dir, 'server-key.bin'), { force: true });
+    const server = make();
+    await server.start();
+    expect(await canManage(server)).toBe(true);
+    const keys = JSON.parse((await cli(['keys', 'list', '--data-dir', dataDir, '--json'])).stdout) as { roles: string[] }[];
+    expect(keys.map((k) => k.roles)).toEqual([['ADMIN', 'DELETE']]);
+    await server.stop();
+
+    // An older app's key: DELETE only.
+    const { stdout } = await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'local', '--user', 'older', '--role', 'DELETE']);
+    const olderKey = stdout.trim().split('\n').at(-1)!;
+    fs.writeFileSync(path.join(dir, 'server-key.bin'), secrets.encrypt(olderKey));
+    const upgraded = make();
+    await upgraded.start();
+    expect((upgraded.connection() as { apiKey: string }).apiKey).toBe(olderKey);
+    expect(await canManage(upgraded)).toBe(true);
+    const after = JSON.parse((await cli(['keys', 'list', '--data-dir', dataDir, '--json'])).stdout) as { userId: string; roles: string[] }[];
+    expect(after.find((k) => k.userId === 'older')?.roles).toEqual(['ADMIN', 'DELETE']);
+    await upgraded.stop();
+  });
 });

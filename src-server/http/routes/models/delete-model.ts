@@ -1,0 +1,12 @@
+import { deleteModel as operation } from '../../../../src-shared/api/models.js';
+import { requireRole } from '../../auth.js';
+import type { RouteModule } from '../../api-app.js';
+import { withModelErrors } from './model-errors.js';
+
+/** Removes the file; a running download of the model is cancelled first. */
+export const deleteModel: RouteModule = (app, ctx) =>
+  app.delete(operation.path, { schema: operation.schema }, async (request, reply) => {
+    requireRole(request, 'ADMIN', 'Deleting a speech model');
+    await withModelErrors(() => ctx.models.delete(request.params.name));
+    return reply.status(204).send();
+  });

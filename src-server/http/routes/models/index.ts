@@ -1,0 +1,9 @@
+// Extension: speech-model management (src-shared/api/models.ts). Any key reads; ADMIN downloads and deletes.
+import type { RouteModule } from '../../api-app.js';
+import { cancelModelDownload } from './cancel-model-download.js';
+import { deleteModel } from './delete-model.js';
+import { downloadModel } from './download-model.js';
+import { getModelDownload } from './get-model-download.js';
+import { listModels } from './list-models.js';
+
+export const modelRoutes: RouteModule[] = [listModels, downloadModel, getModelDownload, cancelModelDownload, deleteModel];

@@ -1,0 +1,246 @@
+// Speech-model management: the one implementation behind `kikitori-server models …` and the
+// /api/v1/models routes. Lists the catalogue with what is installed, downloads in the foreground (CLI)
+// or in the background (HTTP: one download per model at a time, with a status), deletes, verifies, and
+// says which installed model is best (engine `auto`).
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { CatalogueModel, ModelDownload } from '../../src-shared/api/models.js';
+import { WHISPER_LANGUAGES } from '../engines/speech/whisper-engine.js';
+import { findModel, rankModels, type ModelEntry } from './catalogue.js';
+import { checkFreeSpace, downloadModelFile, partPath, type DownloadCallbacks } from './downloader.js';
+import { isModelError, ModelError } from './model-error.js';
+
+export interface ModelManagerOptions {
+  /** Models live in <dataDir>/models. */
+  dataDir: string;
+  /** `${baseUrl}/${file}` for entries without their own `url` (KIKITORI_MODEL_BASE_URL). */
+  baseUrl: string;
+  catalogue: readonly ModelEntry[];
+  /** Told about background downloads that fail, with the operator's detail. */
+  logger?: { info(obj: object, message: string): void; warn(obj: object, message: string): void };
+}
+
+export interface VerifyResult {
+  name: string;
+  path: string;
+  present: boolean;
+  ok: boolean;
+  /** What is wrong, or null when the file matches the catalogue. */
+  problem: string | null;
+}
+
+export function modelsDir(dataDir: string): string {
+  return path.join(dataDir, 'models');
+}
+
+interface RunningDownload {
+  status: ModelDownload;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+const now = () => new Date().toISOString();
+
+export class ModelManager {
+  readonly dir: string;
+  private readonly downloads = new Map<string, RunningDownload>();
+
+  constructor(private readonly options: ModelManagerOptions) {
+    this.dir = modelsDir(options.dataDir);
+  }
+
+  get catalogue(): readonly ModelEntry[] {
+    return this.options.catalogue;
+  }
+
+  find(name: string): ModelEntry | undefined {
+    return findModel(this.options.catalogue, name);
+  }
+
+  /** The entry, or a 'not-found' ModelError listing the names there are. */
+  get(name: string): ModelEntry {
+    const entry = this.find(name);
+    if (!entry) {
+      throw new ModelError('not-found', `There is no speech model called "${name}". Available: ${this.options.catalogue.map((m) => m.name).join(', ')}.`);
+    }
+    return entry;
+  }
+
+  pathOf(entry: ModelEntry): string {
+    return path.join(this.dir, entry.file);
+  }
+
+  urlOf(entry: ModelEntry): string {
+    return entry.url ?? `${this.options.baseUrl.replace(/\/+$/, '')}/${entry.file}`;
+  }
+
+  /** On disk at its exact size (`verify` checks the hash). */
+  isInstalled(entry: ModelEntry): boolean {
+    try {
+      return fs.statSync(this.pathOf(entry)).size === entry.bytes;
+    } catch {
+      return false;
+    }
+  }
+
+  languagesOf(entry: ModelEntry): readonly string[] {
+    return entry.languages ?? (entry.multilingual ? WHISPER_LANGUAGES : ['en']);
+  }
+
+  /** The catalogue as the API shows it. */
+  list(): CatalogueModel[] {
+    return this.options.catalogue.map((m) => ({
+      name: m.name,
+      file: m.file,
+      bytes: m.bytes,
+      sha256: m.sha256,
+      multilingual: m.multilingual,
+      languages: [...this.languagesOf(m)],
+      quantized: m.quantized,
+      speed: m.speed,
+      accuracy: m.accuracy,
+      memory_bytes: m.memoryBytes,
+      installed: this.isInstalled(m),
+      download: this.getDownload(m.name),
+    }));
+  }
+
+  /** The most accurate installed model (see rankModels), or null. */
+  bestInstalled(): { name: string; file: string } | null {
+    const best = rankModels(this.options.catalogue).find((m) => this.isInstalled(m));
+    return best ? { name: best.name, file: this.pathOf(best) } : null;
+  }
+
+  /** Downloads in the foreground (the CLI), resuming a previous partial file. */
+  async download(name: string, callbacks: DownloadCallbacks = {}): Promise<{ path: string; bytes: number }> {
+    const entry = this.get(name);
+    const file = await downloadModelFile({ name: entry.name, url: this.urlOf(entry), path: this.pathOf(entry), bytes: entry.bytes, sha256: entry.sha256 }, callbacks);
+    return { path: file, bytes: entry.bytes };
+  }
+
+  /**
+   * Starts a background download, or returns the one already running for this model. Unknown names
+   * and a disk without room fail here, before anything starts.
+   */
+  async startDownload(name: string): Promise<ModelDownload> {
+    const entry = this.get(name);
+    const running = this.downloads.get(entry.name);
+    if (running && (running.status.status === 'DOWNLOADING' || running.status.status === 'VERIFYING')) return { ...running.status };
+    let have = 0;
+    try {
+      have = (await fsp.stat(partPath(this.pathOf(entry)))).size;
+    } catch {
+      // nothing to resume
+    }
+    await checkFreeSpace(this.dir, Math.max(0, entry.bytes - have), entry.name);
+    // The same question again after the await: a second request may have started it meanwhile.
+    const again = this.downloads.get(entry.name);
+    if (again && (again.status.status === 'DOWNLOADING' || again.status.status === 'VERIFYING')) return { ...again.status };
+
+    const started = now();
+    const status: ModelDownload = {
+      model: entry.name,
+      status: 'DOWNLOADING',
+      received_bytes: Math.min(have, entry.bytes),
+      total_bytes: entry.bytes,
+      error: null,
+      started_at: started,
+      updated_at: started,
+    };
+    const controller = new AbortController();
+    const update = (patch: Partial<ModelDownload>) => Object.assign(status, patch, { updated_at: now() });
+    const done = this.download(entry.name, {
+      signal: controller.signal,
+      onProgress: (received) => update({ received_bytes: received }),
+      onVerifying: () => update({ status: 'VERIFYING' }),
+    }).then(
+      () => {
+        update({ status: 'COMPLETED', received_bytes: entry.bytes });
+        this.options.logger?.info({ model: entry.name }, 'speech model downloaded and verified');
+      },
+      (error: unknown) => {
+        if (isModelError(error) && error.kind === 'cancelled') {
+          update({ status: 'CANCELLED' });
+          return;
+        }
+        const message = isModelError(error) ? error.message : `The download of the speech model "${entry.name}" failed unexpectedly. Try again.`;
+        update({ status: 'FAILED', error: message });
+        this.options.logger?.warn(
+          { model: entry.name, detail: isModelError(error) ? error.detail : String(error), err: isModelError(error) ? undefined : error },
+          'speech model download failed',
+        );
+      },
+    );
+    this.downloads.set(entry.name, { status, controller, done });
+    return { ...status };
+  }
+
+  /** The latest background download of this model since start, or null. */
+  getDownload(name: string): ModelDownload | null {
+    const entry = this.find(name);
+    const running = entry ? this.downloads.get(entry.name) : undefined;
+    return running ? { ...running.status } : null;
+  }
+
+  /** Cancels a running background download and waits until its partial file is gone; false when none runs. */
+  async cancelDownload(name: string): Promise<boolean> {
+    const entry = this.get(name);
+    const running = this.downloads.get(entry.name);
+    if (!running || (running.status.status !== 'DOWNLOADING' && running.status.status !== 'VERIFYING')) return false;
+    running.controller.abort();
+    await running.done;
+    // Verification had finished when the cancel came: the file is in place and stays.
+    return true;
+  }
+
+  /** Removes an installed model (and any partial download of it); a running download of it is cancelled first. */
+  async delete(name: string): Promise<void> {
+    const entry = this.get(name);
+    await this.cancelDownload(entry.name);
+    const file = this.pathOf(entry);
+    const present = fs.existsSync(file);
+    await fsp.rm(partPath(file), { force: true });
+    if (!present) {
+      throw new ModelError('not-installed', `The speech model "${entry.name}" is not installed, so there is nothing to delete.`);
+    }
+    await fsp.rm(file, { force: true });
+  }
+
+  /** Checks an installed model: present, exact size, SHA-256 (and SHA-1 where the catalogue has it). */
+  async verify(name: string): Promise<VerifyResult> {
+    const entry = this.get(name);
+    const file = this.pathOf(entry);
+    const result = (present: boolean, problem: string | null): VerifyResult => ({ name: entry.name, path: file, present, ok: problem === null, problem });
+    let size: number;
+    try {
+      size = (await fsp.stat(file)).size;
+    } catch {
+      return result(false, `not downloaded (${file} is missing)`);
+    }
+    if (size !== entry.bytes) return result(true, `size is ${size} bytes, expected ${entry.bytes}: the file is incomplete or not ${entry.file}`);
+    const sha1 = createHash('sha1');
+    const sha256 = createHash('sha256');
+    for await (const chunk of fs.createReadStream(file, { highWaterMark: 4 * 1024 * 1024 })) {
+      sha1.update(chunk as Buffer);
+      sha256.update(chunk as Buffer);
+    }
+    const [d1, d256] = [sha1.digest('hex'), sha256.digest('hex')];
+    if (d256 !== entry.sha256) return result(true, `SHA-256 is ${d256}, expected ${entry.sha256}: the file is damaged`);
+    if (entry.sha1 && d1 !== entry.sha1) return result(true, `SHA-1 is ${d1}, expected ${entry.sha1}: the file is damaged`);
+    return result(true, null);
+  }
+
+  /** Catalogue models whose file exists (any size: `verify` judges them). */
+  present(): ModelEntry[] {
+    return this.options.catalogue.filter((m) => fs.existsSync(this.pathOf(m)));
+  }
+
+  /** Stops background downloads for shutdown; their partial files stay, and the next download resumes them. */
+  async close(): Promise<void> {
+    const running = [...this.downloads.values()];
+    for (const d of running) d.controller.abort(new ModelError('interrupted', 'The server stopped during the download. Download the model again to continue where it stopped.'));
+    await Promise.all(running.map((d) => d.done));
+  }
+}

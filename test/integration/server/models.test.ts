@@ -1,0 +1,384 @@
+// Speech-model management end to end: a local HTTP server (with Range support) serves a generated
+// whisper model through KIKITORI_MODEL_CATALOG; the server downloads it in the background over the
+// real /api/v1/models routes, survives a cut connection by resuming with a Range request, refuses a
+// corrupt file, cancels, deletes, and engine `auto` runs the next upload with the new model.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ModelDownload, ModelsResponse } from '../../../src-shared/api/models.js';
+import type { TranscriptDocument } from '../../../src-shared/transcript-document.js';
+import { synthesizeSpeech } from '../../support/audio-fixtures.js';
+import { cli } from '../../support/cli-process.js';
+import { randomWhisperModel } from '../../support/ggml-model.js';
+import { startTestServer, tempDir, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
+
+interface Served {
+  /** Requests seen, with their Range header. */
+  requests: { url: string; range: string | undefined }[];
+  /** Paths whose next request is cut after half the body. */
+  cutOnce: Set<string>;
+  /** Paths that send a first chunk and then never finish (until the client goes away). */
+  stall: Set<string>;
+  url: string;
+  close(): Promise<void>;
+}
+
+async function serveFiles(files: Record<string, Buffer>): Promise<Served> {
+  const served: Omit<Served, 'url' | 'close'> = { requests: [], cutOnce: new Set(), stall: new Set() };
+  const server = http.createServer((req, res) => {
+    const name = (req.url ?? '/').split('?')[0]!;
+    served.requests.push({ url: name, range: req.headers.range });
+    const body = files[name];
+    if (!body) {
+      res.statusCode = 404;
+      res.end('not found');
+      return;
+    }
+    let start = 0;
+    const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+    if (range) {
+      start = Number(range[1]);
+      if (start >= body.length) {
+        res.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
+        return;
+      }
+      res.writeHead(206, { 'content-length': body.length - start, 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` });
+    } else {
+      res.writeHead(200, { 'content-length': body.length });
+    }
+    const rest = body.subarray(start);
+    if (served.stall.has(name)) {
+      res.write(rest.subarray(0, 4096));
+      return; // never ends: the client cancels
+    }
+    if (served.cutOnce.delete(name)) {
+      const half = Math.floor(rest.length / 2);
+      res.write(rest.subarray(0, half), () => setTimeout(() => res.socket?.destroy(), 50));
+      return;
+    }
+    res.end(rest);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    ...served,
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+let modelBytes: Buffer;
+let files: Served;
+let scratch: string;
+let catalog: string;
+let sentence: string;
+let refused: string;
+
+beforeAll(async () => {
+  // A loopback port nothing listens on: what an offline machine meets.
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  refused = `http://127.0.0.1:${(probe.address() as net.AddressInfo).port}`;
+  await new Promise((resolve) => probe.close(resolve));
+  modelBytes = fs.readFileSync(await randomWhisperModel());
+  sentence = await synthesizeSpeech('Please call Stella and ask her to bring these things with her from the store.');
+  files = await serveFiles({ '/ggml-test-base.bin': modelBytes, '/ggml-test-corrupt.bin': modelBytes, '/ggml-test-slow.bin': modelBytes });
+  files.stall.add('/ggml-test-slow.bin');
+  scratch = tempDir();
+  catalog = path.join(scratch, 'catalog.json');
+  const entry = (name: string, extra: Record<string, unknown> = {}) => ({
+    name,
+    file: `ggml-${name}.bin`,
+    bytes: modelBytes.length,
+    sha256: sha256(modelBytes),
+    multilingual: true,
+    speed: 'fastest',
+    accuracy: 'basic',
+    memory_bytes: modelBytes.length * 2,
+    ...extra,
+  });
+  fs.writeFileSync(
+    catalog,
+    JSON.stringify({
+      models: [
+        entry('test-base', { accuracy: 'good' }),
+        // Same length, wrong hash: what a damaged mirror would serve.
+        entry('test-corrupt', { sha256: sha256(Buffer.from('something else')) }),
+        entry('test-slow'),
+        entry('test-offline', { url: `${refused}/ggml-test-offline.bin` }),
+        entry('test-missing'),
+        entry('test-huge', { bytes: 2 ** 52 }),
+      ],
+    }),
+  );
+});
+afterAll(async () => {
+  await files.close();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+async function waitForDownload(server: TestServer, key: string, name: string, statuses: string[]): Promise<ModelDownload> {
+  for (;;) {
+    const response = await server.api(key, 'GET', `/api/v1/models/${name}/download`);
+    expect(response.status, response.text).toBe(200);
+    if (statuses.includes(response.json.status)) return response.json as ModelDownload;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('speech models over HTTP', () => {
+  let server: TestServer;
+  let admin: string;
+  let member: string;
+  let modelsDir: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { KIKITORI_MODEL_CATALOG: catalog, KIKITORI_MODEL_BASE_URL: files.url, KIKITORI_WHISPER_THREADS: '1' } });
+    admin = await server.key('acme', 'admin', ['ADMIN']);
+    member = await server.key('acme', 'member');
+    modelsDir = path.join(server.dataDir, 'models');
+  });
+  afterAll(async () => server.close());
+
+  it('lists the catalogue, what serves each transcription_model, and whether the key may manage', async () => {
+    const list = await server.api(member, 'GET', '/api/v1/models');
+    expect(list.status).toBe(200);
+    const body = list.json as ModelsResponse;
+    expect(body.can_manage).toBe(false);
+    expect(body.models.map((m) => m.name)).toEqual(['test-base', 'test-corrupt', 'test-slow', 'test-offline', 'test-missing', 'test-huge']);
+    expect(body.models[0]).toMatchObject({ file: 'ggml-test-base.bin', bytes: modelBytes.length, installed: false, download: null, quantized: false, speed: 'fastest', accuracy: 'good' });
+    expect(body.models[0]!.languages).toEqual(expect.arrayContaining(['en', 'ja', 'es']));
+    // Nothing installed: engine auto falls back to pocketsphinx, which cannot detect the language.
+    expect(body.serving.default).toMatchObject({ engine: 'pocketsphinx', model: null, detects_language: false, languages: ['en'] });
+    expect(body.serving['diarization-high'].engine).toBe('pocketsphinx');
+    expect((await server.api(admin, 'GET', '/api/v1/models')).json.can_manage).toBe(true);
+  });
+
+  it('refuses downloads and deletes without ADMIN, and unknown names', async () => {
+    for (const [method, route] of [
+      ['POST', '/api/v1/models/test-base/download'],
+      ['DELETE', '/api/v1/models/test-base/download'],
+      ['DELETE', '/api/v1/models/test-base'],
+    ] as const) {
+      const refused = await server.api(member, method, route);
+      expect(refused.status).toBe(403);
+      expect(refused.json).toMatchObject({ error_code: 4030, error_message: expect.stringMatching(/ADMIN role/), error_id: expect.any(String) });
+    }
+    const unknown = await server.api(admin, 'POST', '/api/v1/models/nope/download');
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toMatchObject({ error_code: 4048, error_message: expect.stringMatching(/no speech model called "nope".*test-base/) });
+    expect((await server.api(member, 'GET', '/api/v1/models/nope/download')).json.error_code).toBe(4048);
+    const none = await server.api(member, 'GET', '/api/v1/models/test-base/download');
+    expect(none.status).toBe(404);
+    expect(none.json.error_code).toBe(4049);
+    expect((await server.api(admin, 'DELETE', '/api/v1/models/test-base')).json).toMatchObject({ error_code: 4096, error_message: expect.stringMatching(/not installed/) });
+    const bad = await server.api(admin, 'POST', '/api/v1/models/..%2Fetc/download');
+    expect(bad.status).toBe(400);
+  });
+
+  it('answers 507 before starting when the disk cannot hold the model', async () => {
+    const full = await server.api(admin, 'POST', '/api/v1/models/test-huge/download');
+    expect(full.status).toBe(507);
+    expect(full.json).toMatchObject({ error_code: 5070, error_message: expect.stringMatching(/Not enough disk space.*Free some space/) });
+    expect(fs.existsSync(modelsDir) ? fs.readdirSync(modelsDir) : []).toEqual([]);
+  });
+
+  it('downloads in the background, resumes with a Range request after a cut connection, and verifies', async () => {
+    files.cutOnce.add('/ggml-test-base.bin');
+    files.requests.length = 0;
+    const ack = await server.api(admin, 'POST', '/api/v1/models/test-base/download');
+    expect(ack.status).toBe(202);
+    expect(ack.json).toEqual({ model: 'test-base', is_async: true, status_url: `${server.url}/api/v1/models/test-base/download` });
+
+    const failed = await waitForDownload(server, member, 'test-base', ['FAILED', 'COMPLETED']);
+    expect(failed).toMatchObject({ status: 'FAILED', total_bytes: modelBytes.length, error: expect.stringMatching(/stopped at \d+ of \d+ bytes.*Download it again to continue/) });
+    expect(failed.received_bytes).toBeGreaterThan(0);
+    expect(failed.received_bytes).toBeLessThan(modelBytes.length);
+    // Nothing at the final name; the part waits for the resume.
+    expect(fs.readdirSync(modelsDir)).toEqual(['ggml-test-base.bin.part']);
+    const partSize = fs.statSync(path.join(modelsDir, 'ggml-test-base.bin.part')).size;
+    expect(partSize).toBeGreaterThan(0);
+
+    const again = await server.api(admin, 'POST', '/api/v1/models/test-base/download');
+    expect(again.status).toBe(202);
+    const done = await waitForDownload(server, member, 'test-base', ['COMPLETED', 'FAILED']);
+    expect(done, done.error ?? '').toMatchObject({ status: 'COMPLETED', received_bytes: modelBytes.length, total_bytes: modelBytes.length, error: null });
+    expect(Date.parse(done.updated_at)).toBeGreaterThanOrEqual(Date.parse(done.started_at));
+
+    expect(files.requests.map((r) => r.range)).toEqual([undefined, `bytes=${partSize}-`]);
+    expect(fs.readdirSync(modelsDir)).toEqual(['ggml-test-base.bin']);
+    expect(fs.readFileSync(path.join(modelsDir, 'ggml-test-base.bin')).equals(modelBytes)).toBe(true);
+
+    const list = (await server.api(member, 'GET', '/api/v1/models')).json as ModelsResponse;
+    expect(list.models[0]).toMatchObject({ name: 'test-base', installed: true, download: { status: 'COMPLETED' } });
+    // A second POST for a finished model starts a fresh download, which finds nothing to fetch beyond verifying.
+  });
+
+  it('runs the next upload with whisper and the new model, without a restart', async () => {
+    const serving = ((await server.api(member, 'GET', '/api/v1/models')).json as ModelsResponse).serving;
+    expect(serving.default).toMatchObject({ engine: 'whisper', model: 'test-base', detects_language: true, usable: true, reason: null });
+    expect(serving.default.languages).toEqual(expect.arrayContaining(['en', 'ja']));
+
+    const ticket = await uploadFile(server, member, sentence, { language: 'en' });
+    await server.api(member, 'POST', `/api/v1/transcriptions/${ticket.transcription_id}/transcribe`);
+    const done = await waitForStatus(server, member, ticket.transcription_id, ['COMPLETED', 'FAILED']);
+    expect(done.json.status, done.json.failure_reason).toBe('COMPLETED');
+    const document = (await (await fetch(done.json.transcription_path)).json()) as TranscriptDocument;
+    expect(document.engine).toMatchObject({ name: 'whisper', transcription_model: 'default' });
+    expect(document.engine.model).toMatch(/^whisper\.cpp\/test-base/);
+    // The record (SQLite) names the engine that actually ran, not `auto`.
+    const row = server.runtime.db.prepare('SELECT engine FROM transcriptions WHERE transcription_id = ?').get(ticket.transcription_id) as { engine: string };
+    expect(row.engine).toBe('whisper/whisper.cpp/test-base');
+  });
+
+  it('refuses a corrupt download and leaves nothing in place', async () => {
+    expect((await server.api(admin, 'POST', '/api/v1/models/test-corrupt/download')).status).toBe(202);
+    const failed = await waitForDownload(server, member, 'test-corrupt', ['FAILED', 'COMPLETED']);
+    expect(failed).toMatchObject({ status: 'FAILED', error: expect.stringMatching(/damaged.*not kept/) });
+    expect(fs.readdirSync(modelsDir).filter((f) => f.includes('test-corrupt'))).toEqual([]);
+    expect(((await server.api(member, 'GET', '/api/v1/models')).json as ModelsResponse).models[1]).toMatchObject({ installed: false });
+  });
+
+  it('says plainly when the model server cannot be reached or lacks the file', async () => {
+    await server.api(admin, 'POST', '/api/v1/models/test-offline/download');
+    const offline = await waitForDownload(server, member, 'test-offline', ['FAILED', 'COMPLETED']);
+    expect(offline.error).toMatch(/^Could not reach the model server.*Check the network connection, or ask an administrator to set a mirror/);
+    expect(offline.error).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
+    expect(server.logLines.join('\n')).toMatch(/ECONNREFUSED.*speech model download failed/);
+
+    await server.api(admin, 'POST', '/api/v1/models/test-missing/download');
+    const missing = await waitForDownload(server, member, 'test-missing', ['FAILED', 'COMPLETED']);
+    expect(missing.error).toMatch(/does not have the speech model "test-missing"/);
+    expect(fs.readdirSync(modelsDir).filter((f) => /offline|missing/.test(f))).toEqual([]);
+  });
+
+  it('cancels a running download: nothing partial is kept; a second POST answers the same download', async () => {
+    const first = await server.api(admin, 'POST', '/api/v1/models/test-slow/download');
+    const second = await server.api(admin, 'POST', '/api/v1/models/test-slow/download');
+    expect([first.status, second.status]).toEqual([202, 202]);
+    expect(second.json).toEqual(first.json);
+    for (;;) {
+      const { received_bytes } = await waitForDownload(server, member, 'test-slow', ['DOWNLOADING']);
+      if (received_bytes > 0) break;
+    }
+    expect(files.requests.filter((r) => r.url === '/ggml-test-slow.bin')).toHaveLength(1);
+    const cancel = await server.api(admin, 'DELETE', '/api/v1/models/test-slow/download');
+    expect(cancel.status).toBe(204);
+    expect((await waitForDownload(server, member, 'test-slow', ['CANCELLED', 'FAILED', 'COMPLETED'])).status).toBe('CANCELLED');
+    expect(fs.readdirSync(modelsDir).filter((f) => f.includes('test-slow'))).toEqual([]);
+    expect((await server.api(admin, 'DELETE', '/api/v1/models/test-slow/download')).json.error_code).toBe(4049);
+
+    // Deleting a model whose download runs cancels the download.
+    await server.api(admin, 'POST', '/api/v1/models/test-slow/download');
+    await waitForDownload(server, member, 'test-slow', ['DOWNLOADING']);
+    expect((await server.api(admin, 'DELETE', '/api/v1/models/test-slow')).json.error_code).toBe(4096);
+    expect((await waitForDownload(server, member, 'test-slow', ['CANCELLED', 'FAILED', 'COMPLETED'])).status).toBe('CANCELLED');
+    expect(fs.readdirSync(modelsDir).filter((f) => f.includes('test-slow'))).toEqual([]);
+  });
+
+  it('deletes an installed model; the next job falls back to pocketsphinx', async () => {
+    expect((await server.api(admin, 'DELETE', '/api/v1/models/test-base')).status).toBe(204);
+    expect(fs.readdirSync(modelsDir)).toEqual([]);
+    const body = (await server.api(member, 'GET', '/api/v1/models')).json as ModelsResponse;
+    expect(body.models[0]!.installed).toBe(false);
+    expect(body.serving.default.engine).toBe('pocketsphinx');
+    expect((await server.api(admin, 'DELETE', '/api/v1/models/test-base')).status).toBe(409);
+  });
+});
+
+describe('speech models on the command line', () => {
+  it('lists, downloads (resuming a partial file), verifies and deletes through the same code', async () => {
+    const dataDir = tempDir();
+    const env = { KIKITORI_MODEL_CATALOG: catalog, KIKITORI_MODEL_BASE_URL: files.url };
+    try {
+      const list = JSON.parse((await cli(['models', 'list', '--json', '--data-dir', dataDir], env)).stdout) as ModelsResponse['models'];
+      expect(list.map((m) => [m.name, m.installed, m.download])).toContainEqual(['test-base', false, null]);
+      expect(list[0]).toMatchObject({ file: 'ggml-test-base.bin', bytes: modelBytes.length, sha256: sha256(modelBytes), memory_bytes: modelBytes.length * 2 });
+
+      // Half a file from an earlier attempt: the CLI continues it.
+      const dir = path.join(dataDir, 'models');
+      fs.mkdirSync(dir, { recursive: true });
+      const half = Math.floor(modelBytes.length / 2);
+      fs.writeFileSync(path.join(dir, 'ggml-test-base.bin.part'), modelBytes.subarray(0, half));
+      files.requests.length = 0;
+      const download = await cli(['models', 'download', 'test-base', '--data-dir', dataDir], env);
+      expect(download.stderr).toMatch(new RegExp(`Resuming test-base at ${half} of ${modelBytes.length} bytes`));
+      expect(download.stderr).toMatch(/test-base: 100%/);
+      expect(download.stdout).toMatch(/Downloaded and verified .*ggml-test-base\.bin/);
+      expect(files.requests).toEqual([{ url: '/ggml-test-base.bin', range: `bytes=${half}-` }]);
+      expect(fs.readFileSync(path.join(dir, 'ggml-test-base.bin')).equals(modelBytes)).toBe(true);
+
+      expect((await cli(['models', 'verify', 'test-base', '--data-dir', dataDir], env)).stdout).toMatch(/^test-base: OK/);
+      const installed = JSON.parse((await cli(['models', 'list', '--json', '--data-dir', dataDir], env)).stdout) as ModelsResponse['models'];
+      expect(installed.find((m) => m.name === 'test-base')?.installed).toBe(true);
+
+      // A damaged file is reported by verify.
+      const damaged = Buffer.from(modelBytes);
+      damaged.writeUInt8(damaged.readUInt8(damaged.length - 1) ^ 0xff, damaged.length - 1);
+      fs.writeFileSync(path.join(dir, 'ggml-test-base.bin'), damaged);
+      const verify = await cli(['models', 'verify', '--data-dir', dataDir], env).catch((e: { code: number; stdout: string }) => e);
+      expect(verify).toMatchObject({ code: 1, stdout: expect.stringMatching(/test-base: FAILED: SHA-256 is [0-9a-f]{64}/) });
+
+      expect((await cli(['models', 'delete', 'test-base', '--data-dir', dataDir], env)).stdout).toMatch(/Deleted/);
+      expect(fs.readdirSync(dir)).toEqual([]);
+      const again = await cli(['models', 'delete', 'test-base', '--data-dir', dataDir], env).catch((e: { code: number; stderr: string }) => e);
+      expect(again).toMatchObject({ code: 1, stderr: expect.stringMatching(/not installed/) });
+
+      const corrupt = await cli(['models', 'download', 'test-corrupt', '--data-dir', dataDir], env).catch((e: { code: number; stderr: string }) => e);
+      expect(corrupt).toMatchObject({ code: 1, stderr: expect.stringMatching(/damaged[^]*SHA-256 [0-9a-f]{64}, expected/) });
+      expect(fs.readdirSync(dir)).toEqual([]);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a malformed catalogue at start, naming the file and the problem', async () => {
+    const bad = path.join(scratch, 'bad.json');
+    fs.writeFileSync(bad, JSON.stringify({ models: [{ name: 'x', file: 'ggml-x.bin', bytes: 10, sha256: 'abc', multilingual: true }] }));
+    const listed = await cli(['models', 'list'], { KIKITORI_MODEL_CATALOG: bad }).catch((e: { code: number; stderr: string }) => e);
+    expect(listed).toMatchObject({ code: 1, stderr: expect.stringMatching(/Configuration error: KIKITORI_MODEL_CATALOG \(.*bad\.json\) does not match the catalogue format at \/models\/0\/sha256/) });
+    fs.writeFileSync(bad, '{ "models": [');
+    await expect(startTestServer({ env: { KIKITORI_MODEL_CATALOG: bad } })).rejects.toThrow(/KIKITORI_MODEL_CATALOG .* is not valid JSON/);
+    await expect(startTestServer({ env: { KIKITORI_MODEL_CATALOG: path.join(scratch, 'absent.json') } })).rejects.toThrow(/cannot be read \(ENOENT\)/);
+  });
+});
+
+describe('the ADMIN role on the command line', () => {
+  it('creates keys with ADMIN, refuses unknown roles, and grants roles to an existing key', async () => {
+    const dataDir = tempDir();
+    try {
+      const created = await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'root', '--role', 'admin', '--role', 'DELETE']);
+      expect(created.stdout).toMatch(/\(roles: ADMIN, DELETE\)/);
+      const refused = await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'eve', '--role', 'SUPERUSER']).catch((e: { code: number; stderr: string }) => e);
+      expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/Unknown role "SUPERUSER". Roles: DELETE, ADMIN\..*ADMIN lets it download and delete speech models/) });
+
+      const plain = (await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'bob'])).stdout.trim().split('\n').at(-1)!;
+      const granted = await cli(['keys', 'grant', plain.slice(0, 10), '--role', 'ADMIN', '--data-dir', dataDir]);
+      expect(granted.stdout).toMatch(/of user "bob" now has roles: ADMIN/);
+      const keys = JSON.parse((await cli(['keys', 'list', '--json', '--data-dir', dataDir])).stdout) as { userId: string; roles: string[] }[];
+      expect(keys.map((k) => [k.userId, k.roles])).toEqual([
+        ['root', ['ADMIN', 'DELETE']],
+        ['bob', ['ADMIN']],
+      ]);
+      const unknown = await cli(['keys', 'grant', 'kk_nothing', '--role', 'ADMIN', '--data-dir', dataDir]).catch((e: { code: number; stderr: string }) => e);
+      expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/No single active key matches "kk_nothing"/) });
+
+      // The granted key manages models at once.
+      const server = await startTestServer({ dataDir });
+      try {
+        expect((await server.api(plain, 'GET', '/api/v1/models')).json.can_manage).toBe(true);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
