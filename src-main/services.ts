@@ -15,6 +15,7 @@ import { analysisHandlers } from './ipc/handlers/analysis.js';
 import { appHandlers } from './ipc/handlers/app.js';
 import { audioHandlers } from './ipc/handlers/audio.js';
 import { connectionHandlers } from './ipc/handlers/connection.js';
+import { languageHandlers } from './ipc/handlers/languages.js';
 import { dictionaryHandlers } from './ipc/handlers/dictionaries.js';
 import { modelHandlers } from './ipc/handlers/models.js';
 import type { HandlerContext } from './ipc/handlers/handler-context.js';
@@ -197,6 +198,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     ...connectionHandlers(ctx),
     ...profileHandlers(ctx),
     ...settingsHandlers(ctx),
+    ...languageHandlers(ctx),
     ...transcriptHandlers(ctx),
     ...searchHandlers(ctx),
     ...uploadHandlers(ctx),

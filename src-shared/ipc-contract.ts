@@ -176,7 +176,8 @@ export interface AnalysisView {
 export interface Settings {
   activeProfileId: string;
   uiLanguage: UiLanguage;
-  defaults: { language: string | null; model: TranscriptionModel; numSpeakers: number | null };
+  /** language: one ISO 639-1 code, several, or null (none chosen: detect where the engine can). */
+  defaults: { language: string | string[] | null; model: TranscriptionModel; numSpeakers: number | null };
   playbackRate: number;
   notifications: boolean;
 }
@@ -234,6 +235,16 @@ export interface SpeechModels {
   /** Offer `recommended` once: nothing is installed, neither whisper nor a remote service transcribes, the key may download, and the offer was not dismissed. */
   offer: boolean;
 }
+/** What recognizes speech for one transcription model on the active server. */
+export interface ServingEngine {
+  /** e.g. "whisper", "pocketsphinx" (for details, not for the user). */
+  engine: string;
+  /** It can be left to detect the language. */
+  detectsLanguage: boolean;
+  /** ISO 639-1 codes it recognizes. */
+  languages: string[];
+}
+export type ServingLanguages = Record<TranscriptionModel, ServingEngine>;
 
 export const EXPORT_FORMATS = ['txt', 'srt', 'vtt', 'json', 'docx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -252,6 +263,13 @@ export interface IpcResponses {
 
   'settings:get': Settings;
   'settings:update': Settings;
+
+  /**
+   * What the active server's engines recognize, per transcription model (GET /api/v1/models);
+   * null when the server does not say (an older server, or offline): the app then offers every
+   * language and no detection.
+   */
+  'languages:serving': ServingLanguages | null;
 
   'transcripts:list': { items: TranscriptionSummary[]; total: number };
   'transcripts:get': TranscriptDetail;
@@ -329,6 +347,7 @@ export const IPC_CHANNELS = [
   'profiles:activate',
   'settings:get',
   'settings:update',
+  'languages:serving',
   'transcripts:list',
   'transcripts:get',
   'transcripts:delete',

@@ -58,7 +58,12 @@ export const settingsSchema = {
         additionalProperties: false,
         required: ['language', 'model', 'numSpeakers'],
         properties: {
-          language: nullable({ type: 'string', pattern: '^[a-z]{2}$' }),
+          language: nullable({
+            anyOf: [
+              { type: 'string', pattern: '^[a-z]{2}$' },
+              { type: 'array', minItems: 1, maxItems: 10, items: { type: 'string', pattern: '^[a-z]{2}$' } },
+            ],
+          }),
           model: { enum: ['default', 'diarization-high'] },
           numSpeakers: nullable({ type: 'integer', minimum: 1, maximum: 99 }),
         },

@@ -3,6 +3,7 @@
 import type { TranscriptionModel } from '../domain/records.js';
 import type { SpeakerSeparationEngine } from './speakers/speaker-separation.js';
 import type { SpeechEngine } from './speech/speech-engine.js';
+import { recognizesDetail, unsupportedLanguageError } from './speech/unsupported-language.js';
 
 export interface TranscriptionOptions {
   model: TranscriptionModel;
@@ -16,8 +17,11 @@ export interface EngineRegistry {
   readonly speakers: SpeakerSeparationEngine | null;
   /** The speech engine for a transcription model. */
   speechFor(model: TranscriptionModel): SpeechEngine;
-  /** Null when the request can be served; otherwise a message saying what is unsupported and what is. */
-  unsupportedReason(options: TranscriptionOptions): { code: 'language' | 'option'; message: string } | null;
+  /**
+   * Null when the request can be served; otherwise a message in the user's terms saying what is
+   * unsupported and what to do, and a detail for the log naming the engine and what it serves.
+   */
+  unsupportedReason(options: TranscriptionOptions): { code: 'language' | 'option'; message: string; detail?: string } | null;
 }
 
 /** Whether an engine can run on this machine; `reason` says why not, `detail` what it would use. */
@@ -61,12 +65,11 @@ export class ConfiguredEngineRegistry implements EngineRegistry {
     const engine = this.speechFor(options.model);
     const missing = options.languages.filter((l) => !engine.capabilities.languages.includes(l));
     if (missing.length > 0) {
-      return {
-        code: 'language' as const,
-        message:
-          `The speech engine "${engine.name}" for transcription_model "${options.model}" cannot recognise ${missing.join(', ')}. ` +
-          `Supported languages: ${engine.capabilities.languages.join(', ')}.`,
-      };
+      const error = unsupportedLanguageError(
+        missing,
+        `transcription_model "${options.model}": ${recognizesDetail(engine.name, engine.capabilities.languages, missing)}`,
+      );
+      return { code: 'language' as const, message: error.message, detail: error.detail };
     }
     if (wantsSpeakers(options) && !engine.capabilities.speakerSeparation && !this.speakers) {
       return {

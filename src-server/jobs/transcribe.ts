@@ -12,6 +12,7 @@ import { detectsLanguage, wantsSpeakers, type EngineRegistry } from '../engines/
 import { assignSpeakers } from '../engines/speakers/assign-speakers.js';
 import { decodeToPcm, probeAudio } from '../engines/audio/ffmpeg.js';
 import { isSpaceless, joinWords } from '../../src-shared/word-text.js';
+import { UNDETERMINED_LANGUAGE } from '../../src-shared/languages.js';
 import type { Storage } from '../storage/storage.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
 import type { JobDefinition } from './job-queue.js';
@@ -86,7 +87,8 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
           onProgress: (f) => progress(CONVERT_SHARE + f * recognitionShare),
         });
 
-        const language = (result as { language?: string }).language ?? (requestedLanguage === 'auto' ? 'en' : requestedLanguage);
+        // Asked to detect and nothing was heard to detect it from: the language stays unknown, never a guess.
+        const language = (result as { language?: string }).language ?? (requestedLanguage === 'auto' ? UNDETERMINED_LANGUAGE : requestedLanguage);
         let labelled: Array<(typeof result.segments)[number] & { speaker?: string | null }> = result.segments;
         if (separate) {
           // The recognizer's segments are its voice-activity regions: separate speakers inside them.
@@ -132,7 +134,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
           transcriptKey: key,
           speakingDuration: result.speakingDuration,
           engine: `${engine.name}/${result.model}${separate ? `+${engines.speakers.name}` : ''}`,
-          ...(record.languages.length === 0 ? { languages: [language] } : {}),
+          ...(record.languages.length === 0 && language !== UNDETERMINED_LANGUAGE ? { languages: [language] } : {}),
           progress: 1,
         });
       } finally {

@@ -115,8 +115,13 @@ export const UploadTicket = Type.Object({
   transcription_model: Type.String(),
   audio_upload_expires_at: Type.String({ format: 'date-time', description: 'Extension: when the upload URL expires.' }),
   max_upload_bytes: Type.Integer({ description: 'Extension: largest accepted file.' }),
+  language: Type.Array(Type.String(), {
+    description:
+      'Extension: the ISO 639-1 languages the audio will be recognized in. Empty: the engine detects the language. ' +
+      'Without a requested language, an engine that cannot detect names the one language it uses (see docs/decisions/0018-languages.md).',
+  }),
 });
-export const UploadTicketView = clientView(UploadTicket, ['transcription_model', 'audio_upload_expires_at', 'max_upload_bytes']);
+export const UploadTicketView = clientView(UploadTicket, ['transcription_model', 'audio_upload_expires_at', 'max_upload_bytes', 'language']);
 
 /** 4.1.2 Review (revision 1.2.0). */
 export const Review = Type.Object({ transcription_id: Type.String(), reviewed_text: Type.String() });

@@ -64,6 +64,11 @@ function LanguageCode(title = 'Language') {
   );
 }
 
+/** One language, or several when the recording mixes them (as the API's `language`); null: none chosen. */
+function LanguageChoice(title = 'Language') {
+  return Nullable(Type.Union([LanguageCode(title), Type.Array(LanguageCode(title), { title, minItems: 1, maxItems: 10 })]));
+}
+
 function Count(title: string) {
   return Type.Integer({ title, minimum: LIMITS.speakers.min, maximum: LIMITS.speakers.max });
 }
@@ -102,7 +107,7 @@ export const ReplacementInput = Type.Decode(
 /** Options for the next upload. Every key is present; null means "let the server decide". */
 export const UploadOptions = Strict(
   {
-    language: Nullable(LanguageCode()),
+    language: LanguageChoice(),
     model: OneOf(TRANSCRIPTION_MODELS, 'Model'),
     numSpeakers: Nullable(Count('Number of speakers')),
     minSpeakers: Nullable(Count('Minimum number of speakers')),
@@ -138,7 +143,7 @@ export const SettingsPatch = Strict({
   defaults: Type.Optional(
     Strict(
       {
-        language: Type.Optional(Nullable(LanguageCode('Default language'))),
+        language: Type.Optional(LanguageChoice('Default language')),
         model: Type.Optional(OneOf(TRANSCRIPTION_MODELS, 'Default model')),
         numSpeakers: Type.Optional(Nullable(Count('Default number of speakers'))),
       },
@@ -165,6 +170,8 @@ export const IPC_REQUESTS = {
 
   'settings:get': NoRequest,
   'settings:update': SettingsPatch,
+
+  'languages:serving': NoRequest,
 
   'transcripts:list': Strict({
     filter: Type.Optional(TranscriptFilter),

@@ -9,6 +9,10 @@ import { useT, type T } from '../../i18n/use-t';
 import { errorFor } from '../../lib/field-error';
 import { FieldMessage } from '../../lib/field-message';
 import { useDictionariesStore } from '../../stores/dictionaries-store';
+import { useLanguagesStore } from '../../stores/languages-store';
+import { selectUiLanguage, useSettingsStore } from '../../stores/settings-store';
+import { choiceOfCodes, codesOfChoice } from '../../../src-shared/languages';
+import { LanguagePicker, languageHint } from '../languages/language-picker';
 import { useUploadsStore } from '../../stores/uploads-store';
 
 const WORD_FIELDS = ['options.words', 'options.words.*', 'options.words.*.word', 'options.words.*.reading'];
@@ -46,6 +50,9 @@ export function UploadOptionsForm() {
   const dictionaries = useDictionariesStore((state) => state.list);
   const [open, setOpen] = useState(false);
   const [wordsText, setWordsText] = useState('');
+  const serving = useLanguagesStore((state) => state.serving);
+  const locale = useSettingsStore(selectUiLanguage);
+  const activeProfileId = useSettingsStore((state) => state.settings?.activeProfileId);
 
   const fieldError = (field: string, paths = [field]) => errorFor(error, paths);
   const speakersError = (field: SpeakerCountField) => speakerCountError(t, options, field) ?? fieldError(`options.${field}`);
@@ -64,6 +71,10 @@ export function UploadOptionsForm() {
   useEffect(() => {
     if (open) void useDictionariesStore.getState().load();
   }, [open]);
+  // What the active server recognizes decides which languages the picker offers.
+  useEffect(() => {
+    if (open) void useLanguagesStore.getState().load();
+  }, [open, activeProfileId]);
   // A refused option must be visible, even when the options were folded away.
   useEffect(() => {
     if (hasError) setOpen(true);
@@ -74,20 +85,19 @@ export function UploadOptionsForm() {
       <summary>{t('library.options.toggle')}</summary>
       <div className="form-grid">
         <label htmlFor={`${id}-language`}>{t('library.options.language')}</label>
-        <input
+        <LanguagePicker
           id={`${id}-language`}
-          data-testid="language-input"
-          value={options.language ?? ''}
-          placeholder={t('common.auto')}
-          aria-describedby={errors.language ? `${id}-language-error` : `${id}-language-hint`}
-          aria-invalid={errors.language ? true : undefined}
-          onChange={(event) => setOptions({ language: event.target.value.trim() || null })}
+          value={codesOfChoice(options.language)}
+          onChange={(codes) => setOptions({ language: choiceOfCodes(codes) })}
+          serving={serving === undefined || serving === null ? serving : serving[options.model]}
+          describedBy={errors.language ? `${id}-language-error` : `${id}-language-hint`}
+          invalid={Boolean(errors.language)}
         />
         {errors.language ? (
           <FieldMessage id={`${id}-language-error`} error={errors.language} />
         ) : (
-          <small id={`${id}-language-hint`} className="hint">
-            {t('library.options.languageHint')}
+          <small id={`${id}-language-hint`} className="hint" data-testid="language-hint">
+            {languageHint(t, serving?.[options.model], locale)}
           </small>
         )}
 

@@ -4,7 +4,10 @@ import { TRANSCRIPTION_MODELS, type IpcError, type TranscriptionModel, type UiLa
 import { LIMITS } from '../../../src-shared/limits';
 import { useT } from '../../i18n/use-t';
 import { PLAYBACK_RATES } from '../../stores/player-store';
-import { useSettingsStore } from '../../stores/settings-store';
+import { selectUiLanguage, useSettingsStore } from '../../stores/settings-store';
+import { useLanguagesStore } from '../../stores/languages-store';
+import { choiceOfCodes, codesOfChoice, type LanguageChoice } from '../../../src-shared/languages';
+import { LanguagePicker, languageHint } from '../languages/language-picker';
 import { errorFor, formLevelError } from '../../lib/field-error';
 import { FieldMessage } from '../../lib/field-message';
 import { SpeechSection } from './speech-section';
@@ -144,7 +147,7 @@ function DefaultsSection() {
         {t('settings.defaults')}
       </h2>
       <label htmlFor={`${id}-language`}>{t('settings.defaults.language')}</label>
-      <LanguageField id={`${id}-language`} value={defaults.language} onCommit={(language) => update({ defaults: { ...defaults, language } })} />
+      <LanguageField id={`${id}-language`} value={defaults.language} model={defaults.model} onCommit={(language) => update({ defaults: { ...defaults, language } })} />
       <label htmlFor={`${id}-model`}>{t('settings.defaults.model')}</label>
       <select id={`${id}-model`} value={defaults.model} onChange={(event) => void update({ defaults: { ...defaults, model: event.target.value as TranscriptionModel } })}>
         {TRANSCRIPTION_MODELS.map((model) => (
@@ -172,29 +175,32 @@ function DefaultsSection() {
   );
 }
 
-/** A code is only valid once complete ("en"), so it is saved on blur or Enter, not per keystroke. */
-function LanguageField({ id, value, onCommit }: { id: string; value: string | null; onCommit: (language: string | null) => Promise<IpcError | null> }) {
+/** The default languages, picked by name; saved on every change (a chosen language is always a whole code). */
+function LanguageField({ id, value, model, onCommit }: { id: string; value: LanguageChoice; model: TranscriptionModel; onCommit: (language: LanguageChoice) => Promise<IpcError | null> }) {
   const t = useT();
-  const [text, setText] = useState(value ?? '');
+  const locale = useSettingsStore(selectUiLanguage);
+  const activeProfileId = useSettingsStore((state) => state.settings?.activeProfileId);
+  const serving = useLanguagesStore((state) => state.serving);
   const [error, setError] = useState<IpcError | null>(null);
-  useEffect(() => setText(value ?? ''), [value]);
-  const commit = async () => {
-    const next = text.trim().toLowerCase() || null;
-    if (next === value) return setError(null);
-    setError(await onCommit(next));
-  };
+  useEffect(() => {
+    void useLanguagesStore.getState().load();
+  }, [activeProfileId]);
+  const engine = serving === undefined || serving === null ? serving : serving[model];
   return (
     <>
-      <input
+      <LanguagePicker
         id={id}
-        value={text}
-        placeholder={t('common.auto')}
-        aria-invalid={error ? true : undefined}
-        onChange={(event) => setText(event.target.value)}
-        onBlur={() => void commit()}
-        onKeyDown={(event) => event.key === 'Enter' && void commit()}
+        testId="default-language-input"
+        value={codesOfChoice(value)}
+        serving={engine}
+        describedBy={`${id}-hint`}
+        invalid={Boolean(error)}
+        onChange={(codes) => void onCommit(choiceOfCodes(codes)).then(setError)}
       />
       <span>
+        <small className="hint" id={`${id}-hint`}>
+          {languageHint(t, engine, locale)}
+        </small>
         <FieldMessage error={error} />
       </span>
     </>

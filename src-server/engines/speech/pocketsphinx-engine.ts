@@ -4,6 +4,7 @@
 // LM in a decoder created for the call (pocketsphinx-vocabulary.ts).
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { recognizesDetail, unsupportedLanguageError } from './unsupported-language.js';
 import { EngineError } from '../../domain/engine-error.js';
 import { SAMPLE_RATE } from '../audio/ffmpeg.js';
 import { readPcmRange } from '../audio/pcm-file.js';
@@ -98,12 +99,7 @@ export class PocketsphinxEngine implements SpeechEngine {
   async recognize(request: RecognizeRequest): Promise<RecognizeResult> {
     const { pcmPath, signal } = request;
     if (!/^en(-|$)/i.test(request.language)) {
-      throw new EngineError(
-        'unsupported',
-        `The pocketsphinx engine only recognizes English (en); "${request.language}" was requested. ` +
-          'Configure another speech engine for other languages.',
-        { field: 'language', detail: `pocketsphinx asked for language "${request.language}"` },
-      );
+      throw unsupportedLanguageError([request.language], recognizesDetail(this.name, this.capabilities.languages, [request.language]));
     }
     const lib = loadPocketsphinx(this.libraryPath);
     await this.checkModel();

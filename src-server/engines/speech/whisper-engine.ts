@@ -30,6 +30,7 @@ import { SAMPLE_RATE } from '../audio/ffmpeg.js';
 import { readPcmRange } from '../audio/pcm-file.js';
 import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine, SpeechEngineCapabilities } from './speech-engine.js';
 import { inspectWhisperModel, readWhisperHparams, type WhisperModelFile } from './ggml-file.js';
+import { recognizesDetail, unsupportedLanguageError } from './unsupported-language.js';
 import { findWhisperModel, howToGetModel, unknownModelMessage, WHISPER_MODEL_PREFERENCE, whisperModelsDir } from './whisper-catalogue.js';
 import { isSpaceless } from '../../../src-shared/word-text.js';
 import { abortReason } from '../../../src-shared/abort.js';
@@ -205,9 +206,7 @@ export class WhisperEngine implements SpeechEngine {
     const { pcmPath, signal } = request;
     const language = toWhisperLanguage(request.language);
     if (!language) {
-      throw new EngineError('unsupported', `whisper does not recognize the language "${request.language}". Supported: ${WHISPER_LANGUAGES.join(', ')}.`, {
-        field: 'language',
-      });
+      throw unsupportedLanguageError([request.language], recognizesDetail(this.name, WHISPER_LANGUAGES, [request.language]));
     }
     const { binding } = loadWhisperBinding();
     signal.throwIfAborted();
@@ -215,10 +214,9 @@ export class WhisperEngine implements SpeechEngine {
     let handle: fsp.FileHandle | null = null;
     try {
       if (!model.file.multilingual && language !== 'en' && language !== 'auto') {
-        throw new EngineError(
-          'unsupported',
-          `The whisper model "${model.name}" is English-only; "${request.language}" needs a multilingual model (e.g. base, small, large-v3).`,
-          { field: 'language' },
+        throw unsupportedLanguageError(
+          [request.language],
+          `the whisper model "${model.name}" is English-only; "${request.language}" needs a multilingual model (e.g. base, small, large-v3)`,
         );
       }
       const translate = request.task === 'translate';

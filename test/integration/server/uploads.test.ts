@@ -51,11 +51,12 @@ describe('upload request validation', () => {
     expect(response.json.error_code).toBe(ErrorCode.DICTIONARY_NOT_FOUND);
   });
 
-  it('refuses a language the configured engine cannot recognise, listing what it can', async () => {
+  it('refuses a language the configured engine cannot recognise, saying by name what to do', async () => {
     const response = await ticket({ filename: 'a.wav', language: 'ja' });
     expect(response.status).toBe(400);
     expect(response.json.error_code).toBe(ErrorCode.UNSUPPORTED_LANGUAGE);
-    expect(response.json.error_message).toMatch(/ja.*Supported languages: en/);
+    expect(response.json.error_message).toBe('Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.');
+    expect(response.json.error_message).not.toMatch(/pocketsphinx/);
     expect(response.json.field).toBe('language');
   });
 

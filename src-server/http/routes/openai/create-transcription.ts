@@ -19,6 +19,7 @@ import { renderTranscript } from '../../../domain/transcript-formats.js';
 import { detectsLanguage } from '../../../engines/engine-registry.js';
 import { decodeToPcm, probeAudio } from '../../../engines/audio/ffmpeg.js';
 import type { RecognizeResult, SpeechEngine, VocabularyWord } from '../../../engines/speech/speech-engine.js';
+import { recognizesDetail, unsupportedLanguageError } from '../../../engines/speech/unsupported-language.js';
 import { isSpaceless, joinWords } from '../../../../src-shared/word-text.js';
 import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
 import { errors } from '../../errors.js';
@@ -238,10 +239,7 @@ export function registerAudioOperation(
           const engine = engineFor(ctx, fields.model, task);
           const supported = engine.capabilities.languages;
           if (fields.language !== null && !supported.includes(fields.language)) {
-            throw errors.unsupportedLanguage(
-              `The speech engine "${engine.name}" cannot recognise ${fields.language}. Supported languages: ${supported.join(', ')}.`,
-              'language',
-            );
+            throw unsupportedLanguageError([fields.language], recognizesDetail(engine.name, supported, [fields.language]));
           }
           const language = fields.language ?? (detectsLanguage(engine) && supported.length > 1 ? 'auto' : supported[0] ?? 'en');
 

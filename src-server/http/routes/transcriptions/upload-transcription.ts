@@ -2,7 +2,9 @@ import ISO6391 from 'iso-639-1';
 import { uploadTranscription as operation } from '../../../../src-shared/api/transcriptions.js';
 import { LIMITS } from '../../../../src-shared/limits.js';
 import { checkSpeakerCounts, type SpeakerCountField, type SpeakerCounts } from '../../../../src-shared/speaker-count.js';
+import { EngineError } from '../../../domain/engine-error.js';
 import { detectsLanguage } from '../../../engines/engine-registry.js';
+import { engineErrorToAppError } from '../../engine-errors.js';
 import { callerOf } from '../../auth.js';
 import { errors, type AppError } from '../../errors.js';
 import { findDictionary } from '../../lookups.js';
@@ -60,7 +62,9 @@ export const uploadTranscription: RouteModule = (app, ctx) =>
       languages: effectiveLanguages,
       wantsSpeakers: numSpeakers !== null || minSpeakers !== null || maxSpeakers !== null,
     });
-    if (unsupported?.code === 'language') throw errors.unsupportedLanguage(unsupported.message, 'language');
+    if (unsupported?.code === 'language') {
+      throw engineErrorToAppError(new EngineError('unsupported', unsupported.message, { field: 'language', detail: unsupported.detail }));
+    }
     if (unsupported) {
       const speakerField = (['num_speakers', 'min_speakers', 'max_speakers'] as const).find((f) => body[f] !== undefined);
       throw errors.unsupportedOption(unsupported.message, speakerField ?? 'transcription_model');
@@ -85,5 +89,6 @@ export const uploadTranscription: RouteModule = (app, ctx) =>
       transcription_model: record.transcriptionModel,
       audio_upload_expires_at: record.uploadExpiresAt,
       max_upload_bytes: ctx.config.uploads.maxBytes,
+      language: record.languages,
     };
   });

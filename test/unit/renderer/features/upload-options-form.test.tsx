@@ -58,6 +58,8 @@ describe('UploadOptionsForm', () => {
 
     // Changing an option settles the refusal.
     fireEvent.change(screen.getByTestId('language-input'), { target: { value: 'en' } });
+    fireEvent.keyDown(screen.getByTestId('language-input'), { key: 'Enter' });
+    expect(useUploadsStore.getState().options.language).toBe('en');
     expect(screen.queryByText(/two-letter ISO 639-1 code/)).toBeNull();
   });
 

@@ -89,7 +89,8 @@ describe('PocketsphinxEngine', () => {
     const err = await recognize(pcm, { language: 'ja' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EngineError);
     expect(err).toMatchObject({ kind: 'unsupported', field: 'language' });
-    expect((err as Error).message).toMatch(/^The pocketsphinx engine only recognizes English \(en\); /);
+    expect((err as Error).message).toBe('Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.');
+    expect((err as EngineError).detail).toMatch(/"pocketsphinx" recognizes en; asked for ja/);
   });
 
   it('stops between segments when aborted', async () => {

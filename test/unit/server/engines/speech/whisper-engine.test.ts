@@ -129,7 +129,8 @@ describe('WhisperEngine', () => {
     const englishOnly = new WhisperEngine({ model: await randomWhisperModel({ multilingual: false }), dataDir: scratch, threads: 1 });
     expect(englishOnly.capabilities.languages).toEqual(['en']);
     await expect(recognize(englishOnly, pcm, { language: 'ja' })).rejects.toMatchObject({ kind: 'unsupported', field: 'language' });
-    await expect(recognize(englishOnly, pcm, { language: 'xx' })).rejects.toThrow(/does not recognize the language "xx"/);
+    await expect(recognize(englishOnly, pcm, { language: 'ja' })).rejects.toThrow(/^Japanese needs a speech model that knows Japanese/);
+    await expect(recognize(englishOnly, pcm, { language: 'xx' })).rejects.toMatchObject({ kind: 'unsupported', field: 'language', message: expect.stringMatching(/^xx cannot be transcribed here/) });
     expect(englishOnly.capabilities.translatesToEnglish).toBe(false);
     await expect(recognize(englishOnly, pcm, { language: 'auto', task: 'translate' })).rejects.toMatchObject({ kind: 'unsupported', field: 'model' });
 
