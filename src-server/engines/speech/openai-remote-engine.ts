@@ -11,6 +11,7 @@ import fsp from 'node:fs/promises';
 import { EngineError, operatorMessage } from '../../domain/engine-error.js';
 import { PCM_BYTES_PER_SECOND, SAMPLE_RATE } from '../audio/ffmpeg.js';
 import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine, SpeechEngineCapabilities } from './speech-engine.js';
+import { vocabularyPrompt } from './vocabulary-prompt.js';
 import { WHISPER_LANGUAGES } from './whisper-engine.js';
 
 export interface OpenAiRemoteEngineOptions {
@@ -104,7 +105,7 @@ export class OpenAiRemoteEngine implements SpeechEngine {
     form.append('model', this.model);
     const language = request.language.toLowerCase();
     if (language !== 'auto') form.append('language', language);
-    const prompt = [...new Set(request.vocabulary.map((v) => v.word.trim()).filter(Boolean))].join(', ');
+    const prompt = vocabularyPrompt(request.vocabulary, language);
     if (prompt) form.append('prompt', prompt);
     form.append('response_format', 'verbose_json');
     form.append('timestamp_granularities[]', 'word');
