@@ -5,6 +5,7 @@ const FIRST_SLICE = 60;
 const NEXT_SLICE = 400;
 import { memo, startTransition, useEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent } from 'react';
 import type { TranscriptSegment } from '../../../src-shared/transcript-document';
+import { wordSeparator } from '../../../src-shared/word-text';
 import { useT } from '../../i18n/use-t';
 import { formatClock } from '../../lib/format';
 import { usePlayerStore } from '../../stores/player-store';
@@ -22,6 +23,8 @@ export function TranscriptPane() {
   const [activeSegment, activeWord] = active.split(':').map(Number) as [number, number];
   const pane = useRef<HTMLElement>(null);
   const transcriptId = useTranscriptStore((state) => state.id);
+  // Japanese and other languages written without spaces show their words unspaced.
+  const separator = useTranscriptStore((state) => wordSeparator(state.detail?.document?.language ?? 'en'));
   const [limit, setLimit] = useState(FIRST_SLICE);
 
   useEffect(() => setLimit(FIRST_SLICE), [transcriptId]);
@@ -52,6 +55,7 @@ export function TranscriptPane() {
           color={speakerColor(speakers, segment.speaker)}
           name={speakerName(segment.speaker, names, t('transcript.speaker.unknown'), speakers)}
           showSpeaker={segment.speaker !== null && (index === 0 || segments[index - 1]!.speaker !== segment.speaker)}
+          separator={separator}
         />
       ))}
     </section>
@@ -66,9 +70,11 @@ interface SegmentProps {
   color: string;
   name: string;
   showSpeaker: boolean;
+  /** Between words: " ", or "" for languages written without spaces. */
+  separator: string;
 }
 
-const SegmentView = memo(function SegmentView({ index, segment, activeWord, color, name, showSpeaker }: SegmentProps) {
+const SegmentView = memo(function SegmentView({ index, segment, activeWord, color, name, showSpeaker, separator }: SegmentProps) {
   const t = useT();
   const [editing, setEditing] = useState(false);
   const time = formatClock(segment.start);
@@ -110,7 +116,8 @@ const SegmentView = memo(function SegmentView({ index, segment, activeWord, colo
                       style={low ? ({ '--doubt': (1 - word.confidence!).toFixed(2) } as CSSProperties) : undefined}
                     >
                       {word.word}
-                    </span>{' '}
+                    </span>
+                    {separator}
                   </span>
                 );
               })}
