@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { subtitleLines } from '../../../src-shared/subtitle-lines.js';
-import { transcriptCues } from '../../../src-shared/transcript-render.js';
-import { renderTranscript } from '../../../src-server/domain/transcript-formats.js';
-import type { TranscriptDocument } from '../../../src-shared/transcript-document.js';
-import { joinWords, wordSeparator } from '../../../src-shared/word-text.js';
+import { subtitleLines } from '../../../../src-shared/subtitle-lines.js';
+import { transcriptCues } from '../../../../src-shared/transcript-render.js';
+import { renderTranscript } from '../../../../src-server/domain/transcript-formats.js';
+import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
+import { joinWords, wordSeparator } from '../../../../src-shared/word-text.js';
 
 describe('subtitleLines', () => {
   it('breaks Japanese after each sentence end', () => {
