@@ -58,10 +58,10 @@ export async function startVerboseJsonServer(answer: unknown): Promise<VerboseJs
         const form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
         const fields: Record<string, string[]> = {};
         let fileBytes = 0;
-        for (const [name, value] of form.entries()) {
+        form.forEach((value, name) => {
           if (typeof value === 'string') (fields[name] ??= []).push(value);
           else fileBytes = value.size;
-        }
+        });
         received.push({ fields, fileBytes });
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(answer));
       })().catch(() => res.destroy());
