@@ -11,6 +11,8 @@ import { SqliteKeyRepository } from './db/key-repository.js';
 import { isEngineError } from './domain/engine-error.js';
 import { createRuntime } from './server-runtime.js';
 import { createEngineRegistry, describeEngines } from './engines/engine-setup.js';
+import { configureAudioTools, describeAudioTools } from './engines/audio/ffmpeg-tools.js';
+import { espeakStatus } from './engines/speech/pronunciation.js';
 import {
   downloadWhisperModel,
   findWhisperModel,
@@ -139,6 +141,7 @@ program
   .option('--json', 'print JSON')
   .action(async (options: { dataDir?: string; json?: boolean }) => {
     const config = configOf({ dataDir: options.dataDir });
+    configureAudioTools(config.audio);
     const registry = createEngineRegistry(config.engines, { dataDir: config.dataDir });
     const reports = await describeEngines(registry, config.engines);
     if (options.json) {
@@ -160,6 +163,17 @@ program
         ? `speaker separation: ${registry.speakers.name} (for diarization-high and speaker counts, with engines that do not separate speakers)\n`
         : 'speaker separation: none (KIKITORI_SPEAKER_ENGINE=none): diarization-high and speaker counts are refused\n',
     );
+    // The programs the engines run: without ffmpeg nothing is transcribed; without espeak-ng the
+    // built-in engine runs with fewer dictionary words.
+    for (const tool of await describeAudioTools()) {
+      process.stdout.write(
+        tool.usable
+          ? `${tool.tool}: ${tool.version ?? 'unknown version'} (${tool.source === 'path' ? `${tool.command} on PATH` : `${tool.source}: ${tool.command}`})\n`
+          : `${tool.tool}: MISSING\n  why: ${tool.reason}\n`,
+      );
+    }
+    const espeak = await espeakStatus();
+    process.stdout.write(espeak.usable ? `espeak-ng: ${espeak.version ?? 'unknown version'} (dictionary word pronunciations)\n` : `espeak-ng: MISSING\n  why: ${espeak.reason}\n`);
   });
 
 const models = program.command('models').description('whisper.cpp models (official ggml files) stored under <data-dir>/models');

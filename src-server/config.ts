@@ -95,6 +95,15 @@ export const ServerConfigSchema = Type.Object({
     }),
     speakers: Type.Enum(['embedded', 'none'], { default: 'embedded', ...setting({ env: 'KIKITORI_SPEAKER_ENGINE', description: 'speaker separation' }) }),
     pocketsphinx: Type.Object({
+      library: Type.Optional(
+        Type.String({
+          ...setting({
+            env: 'KIKITORI_POCKETSPHINX_LIBRARY',
+            description: 'the libpocketsphinx shared library to load (libsphinxbase is taken from the same folder when it is there)',
+            defaultText: 'libpocketsphinx.so.3 from the system library path',
+          }),
+        }),
+      ),
       modelDir: Type.Optional(
         Type.String({ ...setting({ env: 'KIKITORI_POCKETSPHINX_MODEL_DIR', description: 'pocketsphinx model directory', defaultText: '/usr/share/pocketsphinx/model/en-us' }) }),
       ),
@@ -115,6 +124,16 @@ export const ServerConfigSchema = Type.Object({
       ),
       timeoutMs: Type.Optional(Type.Integer({ minimum: 1, ...setting({ env: 'KIKITORI_REMOTE_ASR_TIMEOUT_MS', description: 'per-request limit in milliseconds', defaultText: '30 minutes' }) })),
     }),
+  }),
+  // Where ffmpeg and ffprobe come from: this path, else the command on PATH, else the binary bundled
+  // through npm (engines/audio/ffmpeg-tools.ts, decision 0015).
+  audio: Type.Object({
+    ffmpegPath: Type.Optional(
+      Type.String({ ...setting({ env: 'KIKITORI_FFMPEG_PATH', description: 'the ffmpeg program that decodes uploads', defaultText: 'ffmpeg on PATH, else the bundled one', resolvePath: true }) }),
+    ),
+    ffprobePath: Type.Optional(
+      Type.String({ ...setting({ env: 'KIKITORI_FFPROBE_PATH', description: 'the ffprobe program that inspects uploads', defaultText: 'ffprobe on PATH, else the bundled one', resolvePath: true }) }),
+    ),
   }),
   models: Type.Object({
     /** Downloads of catalogue models come from `${baseUrl}/${file}`. */
@@ -149,6 +168,7 @@ export type AnalysisConfig = ServerConfig['analysis'];
 export type LlmConfig = AnalysisConfig['llm'];
 export type SigningConfig = ServerConfig['signing'];
 export type ModelsConfig = ServerConfig['models'];
+export type AudioConfig = ServerConfig['audio'];
 
 /** One declared setting, found by walking the schema. */
 export interface SettingInfo extends SettingMeta {

@@ -20,6 +20,7 @@ import { SqliteReviewRepository } from './db/review-repository.js';
 import { SqliteTranscriptionRepository } from './db/transcription-repository.js';
 import { TranscriptionService } from './domain/transcription-service.js';
 import { createEngineRegistry } from './engines/engine-setup.js';
+import { configureAudioTools } from './engines/audio/ffmpeg-tools.js';
 import type { EngineRegistry } from './engines/engine-registry.js';
 import { SqliteJobQueue } from './jobs/sqlite-job-queue.js';
 import { transcribeJob } from './jobs/transcribe.js';
@@ -46,6 +47,7 @@ export interface RuntimeOptions {
 
 export async function createRuntime(config: ServerConfig, options: RuntimeOptions = {}): Promise<ServerRuntime> {
   const logger = options.logger ?? pino({ level: config.log.level });
+  configureAudioTools(config.audio);
   const db = openDatabase(config.dataDir);
   const storage = new FileSystemStorage(path.join(config.dataDir, 'storage'));
   const transcriptions = new SqliteTranscriptionRepository(db);

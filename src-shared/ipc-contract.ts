@@ -214,6 +214,8 @@ export interface IpcResponses {
   'uploads:add': UploadJob[];
   'uploads:list': UploadJob[];
   'uploads:cancel': void;
+  /** Removes finished (done and cancelled) uploads from the list; answers how many. Failed ones stay until retried or cleared by hand. */
+  'uploads:clear-finished': number;
 
   'audio:peaks': WaveformPeaks;
   /** A URL the renderer's <audio> can play, local when cached. */
@@ -273,6 +275,7 @@ export const IPC_CHANNELS = [
   'uploads:add',
   'uploads:list',
   'uploads:cancel',
+  'uploads:clear-finished',
   'audio:peaks',
   'audio:source',
   'dictionaries:list',

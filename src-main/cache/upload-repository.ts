@@ -109,4 +109,9 @@ export class UploadRepository {
   delete(id: string): void {
     this.db.prepare('DELETE FROM uploads WHERE id = ?').run(id);
   }
+
+  /** Forgets finished jobs (done, cancelled); answers how many. */
+  deleteFinished(): number {
+    return this.db.prepare(`DELETE FROM uploads WHERE state IN ('done', 'cancelled')`).run().changes;
+  }
 }

@@ -5,16 +5,14 @@ import { wordSeparator } from '../../src-shared/word-text.js';
 import type { SegmentEdit } from '../cache/edit-repository.js';
 import { retimeWords } from './word-timing.js';
 
-/** The document with corrected segments and speaker display names applied. */
-export function applyEdits(
-  document: TranscriptDocument,
-  edits: Map<number, SegmentEdit>,
-  speakerNames: Record<string, string> = {},
-): TranscriptDocument {
+/**
+ * The document with corrected segments. Speakers keep the engine's labels: the user's names for them
+ * are a separate map (src-shared/speaker-names.ts), so a renamed speaker is still that speaker.
+ */
+export function applyEdits(document: TranscriptDocument, edits: Map<number, SegmentEdit>): TranscriptDocument {
   const segments = document.segments.map((s) => {
     const edit = edits.get(s.id);
-    const speaker = s.speaker !== null ? (speakerNames[s.speaker] ?? s.speaker) : null;
-    return edit ? { ...s, speaker, text: edit.text, words: edit.words } : { ...s, speaker };
+    return edit ? { ...s, text: edit.text, words: edit.words } : s;
   });
   const changed = edits.size > 0;
   return {

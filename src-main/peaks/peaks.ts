@@ -8,6 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { WaveformPeaks } from '../../src-shared/ipc-contract.js';
 import { pathInside } from '../cache/safe-path.js';
+import { peaksToolCommand } from './audio-tools.js';
 
 const run = promisify(execFile);
 
@@ -97,7 +98,7 @@ export class PeaksAccumulator {
 /** Seconds of audio according to ffprobe; null when it cannot tell. */
 export async function probeDuration(file: string, options: PeaksOptions = {}): Promise<number | null> {
   try {
-    const { stdout } = await run(options.ffprobePath ?? 'ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], {
+    const { stdout } = await run(options.ffprobePath ?? (await peaksToolCommand('ffprobe')), ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], {
       signal: options.signal,
     });
     const value = Number(stdout.trim());
@@ -116,10 +117,11 @@ export function abortError(): Error {
 export async function computePeaks(file: string, options: PeaksOptions = {}): Promise<WaveformPeaks> {
   const duration = await probeDuration(file, options);
   const accumulator = new PeaksAccumulator(chooseResolution(duration ?? 0));
+  const ffmpeg = options.ffmpegPath ?? (await peaksToolCommand('ffmpeg'));
   if (options.signal?.aborted) throw abortError();
   await new Promise<void>((resolve, reject) => {
     const child = spawn(
-      options.ffmpegPath ?? 'ffmpeg',
+      ffmpeg,
       ['-nostdin', '-v', 'error', '-i', file, '-vn', '-ac', '1', '-ar', String(PEAKS_SAMPLE_RATE), '-f', 's16le', '-acodec', 'pcm_s16le', '-'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );

@@ -146,7 +146,7 @@ export class TranscriptService {
     const record = this.store.transcriptions.get(id);
     if (!record) throw new AppFailure({ code: 'not-found', message: 'This transcription is no longer on this computer.' });
     const speakerNames = this.store.edits.speakerNames(id);
-    const document = server ? applyEdits(server, this.store.edits.segmentEdits(id), speakerNames) : null;
+    const document = server ? applyEdits(server, this.store.edits.segmentEdits(id)) : null;
     const speakers = server ? new Set(server.segments.map((s) => s.speaker).filter(Boolean)).size : undefined;
     const queued = this.store.outbox.forTarget('review', id);
     return {
@@ -235,12 +235,7 @@ export class TranscriptService {
     const server = this.store.documents.get(id);
     if (!server) throw new AppFailure({ code: 'conflict', message: 'Speakers can be renamed once the transcript is available.' });
     const labels = new Set(server.segments.map((s) => s.speaker).filter((s): s is string => s !== null));
-    let label = labels.has(speaker) ? speaker : null;
-    if (!label) {
-      // The renderer may pass the name it shows, which is the current display name.
-      const names = this.store.edits.speakerNames(id);
-      label = Object.entries(names).find(([, shown]) => shown === speaker)?.[0] ?? null;
-    }
+    const label = labels.has(speaker) ? speaker : null;
     if (!label) throw new AppFailure({ code: 'validation', field: 'speaker', message: `There is no speaker "${speaker}" in this transcript.` });
     this.store.edits.setSpeakerName(id, label, name.trim() === label ? '' : name.trim());
     this.options.onChanged([id]);
@@ -329,8 +324,8 @@ export class TranscriptService {
     this.store.audio.put({ transcriptionId: id, file, size, contentType: mime.lookup(file) || null, source: 'upload' });
   }
 
-  /** The document as shown (edits and names applied), for export. */
-  async shownDocument(id: string): Promise<{ record: CachedTranscription; document: TranscriptDocument }> {
+  /** The document with the user's corrections, and the user's names for its speakers, for export. */
+  async shownDocument(id: string): Promise<{ record: CachedTranscription; document: TranscriptDocument; speakerNames: Record<string, string> }> {
     const detail = await this.detail(id);
     if (!detail.document) {
       throw new AppFailure({
@@ -341,6 +336,6 @@ export class TranscriptService {
             : 'The transcript is not ready yet. Export it once the transcription is COMPLETED.',
       });
     }
-    return { record: this.store.transcriptions.get(id)!, document: detail.document };
+    return { record: this.store.transcriptions.get(id)!, document: detail.document, speakerNames: detail.speakerNames };
   }
 }

@@ -2,6 +2,7 @@
 // file from disk to the ticket's signed URL, then starts the transcription (POST /transcribe). The queue
 // is persisted in the cache, so work resumes after a restart: from byte 0 (the server has no ranged
 // upload), with the same ticket unless it has expired.
+import { sniffMedia } from './media-sniff.js';
 import { randomUUID } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -123,6 +124,14 @@ export class UploadManager {
         throw new AppFailure({ code: 'validation', field: 'paths', message: `“${path.basename(filePath)}” cannot be read. Check that the file still exists.` });
       }
       if (size === 0) throw new AppFailure({ code: 'validation', field: 'paths', message: `“${path.basename(filePath)}” is empty.` });
+      const sniff = await sniffMedia(filePath);
+      if (!sniff.media) {
+        throw new AppFailure({
+          code: 'validation',
+          field: 'paths',
+          message: `“${path.basename(filePath)}” is not an audio or video file (it looks like ${sniff.detected === 'text' ? 'text' : `a ${sniff.detected.toUpperCase()} file`}). Choose a recording, such as WAV, MP3, M4A, FLAC or MP4.`,
+        });
+      }
       files.push({ filePath, size });
     }
     const createdAt = new Date(this.now()).toISOString();
@@ -132,6 +141,11 @@ export class UploadManager {
     for (const job of jobs) this.change(job);
     this.pump();
     return jobs.map(uploadJobOf);
+  }
+
+  /** Removes done and cancelled jobs from the list (their transcriptions stay in the library). */
+  clearFinished(): number {
+    return this.options.uploads.deleteFinished();
   }
 
   /** Cancels a waiting or running job; its ticket on the server is deleted when possible. */

@@ -39,12 +39,12 @@ export const useAnalysisStore = create<AnalysisState>()((set, get) => {
       patch(key, error ? { loading: false, error } : { loading: false, error: null, view });
     },
     async request(id, kind, language) {
-      const key = analysisKey(id, kind, language);
-      patch(key, { requesting: true, error: null });
+      // A translation's own slot and the latest-translation slot (what the panel shows) follow the
+      // newest request together: its progress, its result and its refusal.
+      const keys = [...new Set([analysisKey(id, kind, language), analysisKey(id, kind)])];
+      for (const key of keys) patch(key, { requesting: true, error: null });
       const [view, error] = split(await api().analysis.request(language ? { id, kind, language } : { id, kind }));
-      patch(key, error ? { requesting: false, error } : { requesting: false, view });
-      // The latest-translation slot follows the newest request.
-      if (view && language) patch(analysisKey(id, kind), { view });
+      for (const key of keys) patch(key, error ? { requesting: false, error } : { requesting: false, view });
       return error;
     },
     init() {

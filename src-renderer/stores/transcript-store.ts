@@ -1,4 +1,5 @@
 // The transcription open in the transcript view: its document, edits, speaker names and export.
+import { speakerOrder } from '../../src-shared/speaker-names';
 import { create } from 'zustand';
 import type { ExportOptions, IpcError, TranscriptDetail } from '../../src-shared/ipc-contract';
 import type { TranscriptSegment } from '../../src-shared/transcript-document';
@@ -95,9 +96,7 @@ const NO_NAMES: Record<string, string> = {};
 
 /** Speakers in order of first appearance. */
 export function speakersOf(segments: TranscriptSegment[]): string[] {
-  const seen: string[] = [];
-  for (const segment of segments) if (segment.speaker && !seen.includes(segment.speaker)) seen.push(segment.speaker);
-  return seen;
+  return speakerOrder(segments);
 }
 
 /** Where a time falls: [segment index, word index], -1 when between words or segments. */

@@ -26,10 +26,16 @@ interface UploadsState {
   addFiles: (files: File[]) => Promise<void>;
   addPaths: (paths: string[]) => Promise<void>;
   cancel: (id: string) => Promise<void>;
+  /** Removes done and cancelled uploads from the panel. */
+  clearFinished: () => Promise<void>;
+  /** The uploads panel shows only its summary line. */
+  collapsed: boolean;
+  setCollapsed: (collapsed: boolean) => void;
   dismissError: () => void;
 }
 
 const ACTIVE: ReadonlyArray<UploadJob['state']> = ['queued', 'uploading', 'starting'];
+const FINISHED: ReadonlyArray<UploadJob['state']> = ['done', 'cancelled'];
 
 export const useUploadsStore = create<UploadsState>()((set, get) => {
   function upsert(job: UploadJob) {
@@ -42,6 +48,7 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     jobs: [],
     options: DEFAULT_UPLOAD_OPTIONS,
     error: null,
+    collapsed: false,
     async init() {
       const off = api().on('uploads:changed', upsert);
       const [jobs] = split(await api().uploads.list());
@@ -77,11 +84,20 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
       const [, error] = split(await api().uploads.cancel({ id }));
       if (error) set({ error });
     },
+    async clearFinished() {
+      const [, error] = split(await api().uploads.clearFinished());
+      if (error) return set({ error });
+      set({ jobs: get().jobs.filter((job) => !FINISHED.includes(job.state)) });
+    },
+    setCollapsed(collapsed) {
+      set({ collapsed });
+    },
     dismissError() {
       set({ error: null });
     },
   };
 });
 
+export const selectFinishedCount = (state: UploadsState) => state.jobs.filter((job) => FINISHED.includes(job.state)).length;
 export const selectActiveJobs = (state: UploadsState) => state.jobs.filter((job) => ACTIVE.includes(job.state));
 export const selectRecentJobs = (state: UploadsState) => state.jobs;

@@ -15,7 +15,7 @@ import { ConfiguredEngineRegistry, type EngineRegistry, type EngineStatus } from
 import { EmbeddedSpeakerSeparation } from './speakers/embedded-speaker-separation.js';
 import { OpenAiRemoteEngine } from './speech/openai-remote-engine.js';
 import { DEFAULT_POCKETSPHINX_MODEL_DIR, PocketsphinxEngine } from './speech/pocketsphinx-engine.js';
-import { loadPocketsphinx } from './speech/pocketsphinx-library.js';
+import { loadPocketsphinx, POCKETSPHINX_MISSING_MESSAGE } from './speech/pocketsphinx-library.js';
 import type { SpeechEngine, SpeechEngineCapabilities } from './speech/speech-engine.js';
 import { WhisperEngine } from './speech/whisper-engine.js';
 import { operatorMessage } from '../domain/engine-error.js';
@@ -32,8 +32,9 @@ export function createEngineRegistry(config: EnginesConfig, options: EngineSetup
   const { logger } = options;
   const engines: SpeechEngine[] = [
     new PocketsphinxEngine({
+      libraryPath: config.pocketsphinx.library,
       modelDir: config.pocketsphinx.modelDir,
-      ...(logger ? { vadLog: (level: 'info' | 'warn', message: string) => logger[level](message) } : {}),
+      ...(logger ? { vadLog: (level: 'info' | 'warn', message: string) => logger[level](message), warn: (message: string) => logger.warn(message) } : {}),
     }),
     new WhisperEngine({ ...config.whisper, dataDir: options.dataDir }),
     new OpenAiRemoteEngine(config.remote),
@@ -82,10 +83,12 @@ async function engineStatus(engine: SpeechEngine, config: EnginesConfig): Promis
   const diagnosable = engine as SpeechEngine & { checkUsable?: () => Promise<EngineStatus> };
   if (typeof diagnosable.checkUsable === 'function') return diagnosable.checkUsable();
   if (engine instanceof PocketsphinxEngine) {
-    loadPocketsphinx(); // throws an 'unavailable' EngineError naming the fix
+    loadPocketsphinx(engine.libraryPath); // throws an 'unavailable' EngineError naming the fix
     const dir = config.pocketsphinx.modelDir ?? DEFAULT_POCKETSPHINX_MODEL_DIR;
     for (const file of [path.join(dir, 'en-us', 'mdef'), path.join(dir, 'en-us.lm.bin'), path.join(dir, 'cmudict-en-us.dict')]) {
-      if (!fs.existsSync(file)) return { usable: false, reason: `model file ${file} is missing: install the Debian package pocketsphinx-en-us`, detail: null };
+      if (!fs.existsSync(file)) {
+        return { usable: false, reason: `${POCKETSPHINX_MISSING_MESSAGE} (pocketsphinx model file ${file} is missing: on Debian, apt-get install pocketsphinx-en-us)`, detail: null };
+      }
     }
     return { usable: true, reason: null, detail: `model ${dir}` };
   }

@@ -183,6 +183,7 @@ export const IPC_REQUESTS = {
   'uploads:add': Strict({ paths: Type.Array(Text('File path', 4096), { title: 'Files', minItems: 1, maxItems: 500 }), options: UploadOptions }),
   'uploads:list': NoRequest,
   'uploads:cancel': IdRequest,
+  'uploads:clear-finished': NoRequest,
 
   'audio:peaks': IdRequest,
   'audio:source': IdRequest,

@@ -38,6 +38,30 @@ test('a dropped WAV uploads, completes and shows its transcript; clicking a word
   await expect(page.getByTestId('transcript-pane')).toContainText(/budget/i);
   await screenshot(page, 'transcript');
 
+  // One time axis: the waveform and every lane track span the same pixels (issue 12: they were ~130 px apart).
+  await expect(page.getByTestId('waveform')).toHaveAttribute('data-drawn', 'true');
+  const wave = (await page.getByTestId('waveform').boundingBox())!;
+  for (const track of await page.locator('.lane-track').all()) {
+    const box = (await track.boundingBox())!;
+    expect(Math.abs(box.x - wave.x)).toBeLessThanOrEqual(1);
+    expect(Math.abs(box.width - wave.width)).toBeLessThanOrEqual(1);
+  }
+
+  // The player is pinned: scrolled to the end of the transcript, the waveform is still in view.
+  const viewport = page.viewportSize()!;
+  await page.setViewportSize({ width: viewport.width, height: 420 });
+  const scrolled = await page.locator('.app-main').evaluate((main) => {
+    main.scrollTop = main.scrollHeight;
+    return main.scrollTop;
+  });
+  expect(scrolled).toBeGreaterThan(0);
+  const pinned = (await page.getByTestId('waveform').boundingBox())!;
+  const mainTop = (await page.locator('.app-main').boundingBox())!.y;
+  expect(pinned.y).toBeGreaterThanOrEqual(mainTop);
+  expect(pinned.y + pinned.height).toBeLessThanOrEqual(420);
+  await screenshot(page, 'transcript-scrolled');
+  await page.setViewportSize(viewport);
+
   const target = transcript.word('budget');
   const start = Number(await target.getAttribute('data-start'));
   expect(start).toBeGreaterThan(1);
@@ -50,6 +74,34 @@ test('a dropped WAV uploads, completes and shows its transcript; clicking a word
   await page.getByTestId('transcript-title').click();
   await page.keyboard.press('ArrowLeft');
   await expect.poll(() => transcript.currentTime()).toBeCloseTo(Math.max(0, start - 5), 1);
+
+  // Keyboard reach: from the title, Tab gets to the Summary tab in a few presses (it took 36 when every
+  // segment's buttons were tab stops), and ? opens the shortcut sheet.
+  await page.getByTestId('transcript-title').click();
+  let presses = 0;
+  while (presses < 30 && !(await page.getByRole('tab', { name: 'Summary' }).evaluate((tab) => tab === document.activeElement))) {
+    await page.keyboard.press('Tab');
+    presses++;
+  }
+  expect(presses).toBeLessThanOrEqual(14);
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toContainText('Previous or next speaker turn');
+  await screenshot(page, 'shortcut-sheet');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toHaveCount(0);
+  expect(await host.invoke('settings:update', { uiLanguage: 'ja' })).toMatchObject({ ok: true });
+  await page.reload();
+  await page.getByTestId('transcription-row').filter({ hasText: 'team-meeting.wav' }).click();
+  await expect(page.getByTestId('transcript-pane')).toContainText(/budget/i);
+  await page.getByTestId('transcript-title').click();
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog', { name: 'キーボードショートカット' })).toBeVisible();
+  await screenshot(page, 'shortcut-sheet-ja');
+  await page.keyboard.press('Escape');
+  expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
+  await page.reload();
+  await row.click();
+  await expect(page.getByTestId('transcript-pane')).toContainText(/budget/i);
 
   // Export through main's save dialog (the host's dialog answers a preset path).
   host.dialogs.savePath = path.join(path.dirname(wav), 'team-meeting.srt');

@@ -1,4 +1,5 @@
 import fsp from 'node:fs/promises';
+import { SPEAKER_WORD, withSpeakerNames } from '../../../src-shared/speaker-names.js';
 import { EXPORT_FILTERS, exportFileName, exportTranscript } from '../../export/transcript-export.js';
 import type { DomainHandlers, HandlerContext } from './handler-context.js';
 
@@ -11,7 +12,9 @@ export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcr
     'transcripts:rename-speaker': async ({ id, speaker, name }) => ctx.session().transcripts.renameSpeaker(id, speaker, name),
     'transcripts:resolve-conflict': async ({ id, keep }) => ctx.session().edits.resolveConflict(id, keep),
     'transcripts:export': async ({ id, options }) => {
-      const { record, document } = await ctx.session().transcripts.shownDocument(id);
+      const { record, document: shown, speakerNames } = await ctx.session().transcripts.shownDocument(id);
+      // Exports name every speaker as the view does: the user's name, or "Speaker N".
+      const document = withSpeakerNames(shown, speakerNames, SPEAKER_WORD[ctx.settings.settings().uiLanguage]);
       const target = await ctx.dialogs.saveFile(exportFileName(record.name, options.format), [EXPORT_FILTERS[options.format]]);
       if (!target) return null;
       const { data } = await exportTranscript(document, options, record.name);

@@ -6,5 +6,6 @@ export function uploadHandlers(ctx: HandlerContext): DomainHandlers<'uploads'> {
     'uploads:add': async ({ paths, options }) => ctx.session().uploads.add(paths, options),
     'uploads:list': async () => ctx.session().uploads.list(),
     'uploads:cancel': async ({ id }) => ctx.session().uploads.cancel(id),
+    'uploads:clear-finished': async () => ctx.session().uploads.clearFinished(),
   };
 }

@@ -1,7 +1,9 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { SummaryItem, ActionItem } from '../../../src-shared/analysis';
 import { useT } from '../../i18n/use-t';
 import { analysisKey, selectSlot, useAnalysisStore } from '../../stores/analysis-store';
+import { selectSegments, selectSpeakerNames, speakersOf, useTranscriptStore } from '../../stores/transcript-store';
+import { speakerName } from '../transcript/speakers';
 import { AnalysisHead, MomentButton } from './analysis-status';
 
 export function SummaryPanel({ id }: { id: string }) {
@@ -31,6 +33,11 @@ export function SummaryPanel({ id }: { id: string }) {
 
 function ItemList({ title, items }: { title: string; items: Array<SummaryItem | ActionItem> }) {
   const t = useT();
+  // Owners are speaker labels: shown by the names the transcript shows.
+  const segments = useTranscriptStore(selectSegments);
+  const names = useTranscriptStore(selectSpeakerNames);
+  const speakers = useMemo(() => speakersOf(segments), [segments]);
+  const ownerName = (owner: string) => (speakers.includes(owner) ? speakerName(owner, names, t('transcript.speaker.unknown'), speakers) : owner);
   return (
     <>
       <h3 className="section-title">{title}</h3>
@@ -43,7 +50,7 @@ function ItemList({ title, items }: { title: string; items: Array<SummaryItem | 
               <MomentButton start={item.start} />
               <span>
                 {item.text}
-                {'owner' in item && item.owner && <span className="badge">{t('analysis.summary.owner', { owner: item.owner })}</span>}
+                {'owner' in item && item.owner && <span className="badge">{t('analysis.summary.owner', { owner: ownerName(item.owner) })}</span>}
                 {'due' in item && item.due && <span className="badge">{t('analysis.summary.due', { due: item.due })}</span>}
               </span>
             </li>

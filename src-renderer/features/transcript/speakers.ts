@@ -1,4 +1,7 @@
 // Speaker colours and display names, shared by the transcript, the timeline and the analyses.
+import { speakerDisplayName } from '../../../src-shared/speaker-names';
+
+export { speakerOrder } from '../../../src-shared/speaker-names';
 const PALETTE = ['#2f6fdf', '#d9622b', '#2a9d6f', '#9b4dca', '#c23b5a', '#b08900', '#1f8fa3', '#6b7280'];
 
 export function speakerColor(speakers: string[], speaker: string | null): string {
@@ -9,8 +12,5 @@ export function speakerColor(speakers: string[], speaker: string | null): string
 
 /** "Speaker 1", "Speaker 2"... in order of first appearance, unless the user named them. */
 export function speakerName(speaker: string | null, names: Record<string, string>, fallback: string, speakers: string[]): string {
-  if (!speaker) return fallback;
-  if (names[speaker]) return names[speaker];
-  const index = speakers.indexOf(speaker);
-  return index < 0 ? speaker : `${fallback} ${index + 1}`;
+  return speaker ? speakerDisplayName(speaker, names, speakers, fallback) : fallback;
 }

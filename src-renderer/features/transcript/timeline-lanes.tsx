@@ -7,6 +7,7 @@ import { analysisKey, selectSlot, useAnalysisStore } from '../../stores/analysis
 import { usePlayerStore } from '../../stores/player-store';
 import { selectSegments, selectSpeakerNames, speakersOf, useTranscriptStore } from '../../stores/transcript-store';
 import { speakerColor, speakerName } from './speakers';
+import { fractionAt, playheadLeft, timeAtX, xAt } from './time-axis';
 
 export const EMOTION_COLORS: Record<EmotionLabel, string> = {
   anger: '#d64545',
@@ -34,7 +35,7 @@ export function TimelineLanes() {
   const seekFromClick = useCallback(
     (event: MouseEvent<SVGSVGElement>) => {
       const box = event.currentTarget.getBoundingClientRect();
-      if (box.width > 0) usePlayerStore.getState().seek(((event.clientX - box.left) / box.width) * duration);
+      if (box.width > 0) usePlayerStore.getState().seek(timeAtX(event.clientX, box.left, box.width, duration));
     },
     [duration],
   );
@@ -80,7 +81,7 @@ function lanesOf(
 
 /** The lanes re-render only when the transcript or analyses change, never as time moves. */
 const Lanes = memo(function Lanes({ rows, duration, onSeek }: { rows: Row[]; duration: number; onSeek: (event: MouseEvent<SVGSVGElement>) => void }) {
-  const x = (seconds: number) => (seconds / duration) * WIDTH;
+  const x = (seconds: number) => xAt(seconds, duration, WIDTH);
   return (
     <>
       {rows.map((row) => (
@@ -104,6 +105,6 @@ const Lanes = memo(function Lanes({ rows, duration, onSeek }: { rows: Row[]; dur
 
 /** One line over every lane at the current time: the only part that moves during playback. */
 function Playhead({ duration }: { duration: number }) {
-  const fraction = usePlayerStore((state) => Math.min(1, Math.max(0, state.currentTime / duration)));
-  return <span className="playhead" aria-hidden="true" style={{ left: `calc(var(--lane-label) + var(--lane-gap) + (100% - var(--lane-label) - var(--lane-gap)) * ${fraction})` }} />;
+  const fraction = usePlayerStore((state) => fractionAt(state.currentTime, duration));
+  return <span className="playhead" aria-hidden="true" style={{ left: playheadLeft(fraction) }} />;
 }

@@ -1,9 +1,12 @@
 // The transcript, segment by segment. The pane follows playback: only the segment holding the current
 // word re-renders as time moves, so long transcripts stay smooth. A long transcript (hours, thousands
 // of segments) is rendered in slices after the first screenful, so the player is usable at once.
+// Following stops as soon as the user scrolls (wheel, touch, scroll keys, the scrollbar), and
+// "Follow playback" resumes it. The transcript is one tab stop: ↑/↓ move between segments (a roving
+// tabindex), so Tab goes from the transcript straight on to the analyses.
 const FIRST_SLICE = 60;
 const NEXT_SLICE = 400;
-import { memo, startTransition, useEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent } from 'react';
+import { memo, startTransition, useEffect, useMemo, useRef, useState, type CSSProperties, type FocusEvent, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent } from 'react';
 import type { TranscriptSegment } from '../../../src-shared/transcript-document';
 import { wordSeparator } from '../../../src-shared/word-text';
 import { useT } from '../../i18n/use-t';
@@ -26,6 +29,9 @@ export function TranscriptPane() {
   // Japanese and other languages written without spaces show their words unspaced.
   const separator = useTranscriptStore((state) => wordSeparator(state.detail?.document?.language ?? 'en'));
   const [limit, setLimit] = useState(FIRST_SLICE);
+  const [following, setFollowing] = useState(true);
+  const [focusIndex, setFocusIndex] = useState<number | null>(null);
+  const tabbableIndex = focusIndex ?? Math.max(0, activeSegment);
 
   useEffect(() => setLimit(FIRST_SLICE), [transcriptId]);
   useEffect(() => {
@@ -37,14 +43,65 @@ export function TranscriptPane() {
   const shown = Math.min(segments.length, Math.max(limit, activeSegment + 20));
 
   useEffect(() => {
-    if (!playing || activeSegment < 0) return;
+    if (!playing || !following || activeSegment < 0) return;
     pane.current?.querySelector(`[data-segment-index="${activeSegment}"]`)?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
-  }, [activeSegment, playing]);
+  }, [activeSegment, playing, following]);
+
+  // The user scrolling the page means "let me read": stop following until asked again.
+  useEffect(() => {
+    const scroller = scrollParent(pane.current);
+    if (!scroller) return;
+    const stop = () => setFollowing(false);
+    const onKey = (event: KeyboardEvent) => {
+      if (SCROLL_KEYS.has(event.key) && !(event.target instanceof HTMLElement && event.target.closest('input, textarea, select, [data-segment-index]'))) stop();
+    };
+    const onPointer = (event: PointerEvent) => event.target === scroller && stop(); // the scrollbar
+    scroller.addEventListener('wheel', stop, { passive: true });
+    scroller.addEventListener('touchmove', stop, { passive: true });
+    scroller.addEventListener('keydown', onKey);
+    scroller.addEventListener('pointerdown', onPointer);
+    return () => {
+      scroller.removeEventListener('wheel', stop);
+      scroller.removeEventListener('touchmove', stop);
+      scroller.removeEventListener('keydown', onKey);
+      scroller.removeEventListener('pointerdown', onPointer);
+    };
+  }, []);
+
+  const resumeFollowing = () => {
+    setFollowing(true);
+    // While playing, the follow effect scrolls; paused, bring the current place back into view here.
+    if (!playing) pane.current?.querySelector(`[data-segment-index="${Math.max(0, activeSegment)}"]`)?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  };
+
+  // ↑/↓ move focus between segments; the focused segment is the pane's one tab stop.
+  const onKeyDown = (event: ReactKeyboardEvent<HTMLElement>) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    const target = event.target as HTMLElement;
+    if (target.closest('input, textarea, select, form')) return;
+    const current = target.closest<HTMLElement>('[data-segment-index]');
+    if (!current) return;
+    const next = Number(current.dataset.segmentIndex) + (event.key === 'ArrowDown' ? 1 : -1);
+    const button = pane.current?.querySelector<HTMLElement>(`[data-segment-index="${next}"] .timestamp`);
+    if (!button) return;
+    event.preventDefault();
+    setFocusIndex(next);
+    button.focus();
+  };
+  const onFocus = (event: FocusEvent<HTMLElement>) => {
+    const index = (event.target).closest<HTMLElement>('[data-segment-index]')?.dataset.segmentIndex;
+    if (index !== undefined) setFocusIndex(Number(index));
+  };
 
   const hasLowConfidence = useMemo(() => segments.some((segment) => segment.words.some((word) => word.confidence !== null && word.confidence < 0.6)), [segments]);
 
   return (
-    <section ref={pane} className="transcript-pane" aria-label={t('transcript.segments')} data-testid="transcript-pane">
+    <section ref={pane} className="transcript-pane" aria-label={t('transcript.segments')} data-testid="transcript-pane" onKeyDown={onKeyDown} onFocus={onFocus}>
+      {!following && (
+        <button type="button" className="button primary follow-resume" onClick={resumeFollowing}>
+          {t('transcript.follow.resume')}
+        </button>
+      )}
       {hasLowConfidence && <p className="hint">{t('transcript.lowConfidence')}</p>}
       {segments.slice(0, shown).map((segment, index) => (
         <SegmentView
@@ -56,6 +113,7 @@ export function TranscriptPane() {
           name={speakerName(segment.speaker, names, t('transcript.speaker.unknown'), speakers)}
           showSpeaker={segment.speaker !== null && (index === 0 || segments[index - 1]!.speaker !== segment.speaker)}
           separator={separator}
+          tabbable={index === tabbableIndex}
         />
       ))}
     </section>
@@ -72,9 +130,12 @@ interface SegmentProps {
   showSpeaker: boolean;
   /** Between words: " ", or "" for languages written without spaces. */
   separator: string;
+  /** The pane's one tab stop (roving tabindex). */
+  tabbable: boolean;
 }
 
-const SegmentView = memo(function SegmentView({ index, segment, activeWord, color, name, showSpeaker, separator }: SegmentProps) {
+const SegmentView = memo(function SegmentView({ index, segment, activeWord, color, name, showSpeaker, tabbable, separator }: SegmentProps) {
+  const tabIndex = tabbable ? 0 : -1;
   const t = useT();
   const [editing, setEditing] = useState(false);
   const time = formatClock(segment.start);
@@ -88,12 +149,12 @@ const SegmentView = memo(function SegmentView({ index, segment, activeWord, colo
   return (
     <article className={activeWord !== null ? 'segment segment-active' : 'segment'} data-segment-index={index} data-segment-id={segment.id} style={{ borderLeftColor: color }}>
       <header className="segment-head">
-        {showSpeaker && segment.speaker && <SpeakerChip speaker={segment.speaker} name={name} color={color} />}
-        <button type="button" className="timestamp" onClick={() => seek(segment.start)} aria-label={t('transcript.word.seek', { time })}>
+        {showSpeaker && segment.speaker && <SpeakerChip speaker={segment.speaker} name={name} color={color} tabIndex={tabIndex} />}
+        <button type="button" className="timestamp" tabIndex={tabIndex} onClick={() => seek(segment.start)} aria-label={t('transcript.word.seek', { time })}>
           {time}
         </button>
         {!editing && (
-          <button type="button" className="button-quiet edit" onClick={() => setEditing(true)} aria-label={t('transcript.segment.edit', { time })}>
+          <button type="button" className="button-quiet edit" tabIndex={tabIndex} onClick={() => setEditing(true)} aria-label={t('transcript.segment.edit', { time })}>
             ✎
           </button>
         )}
@@ -174,7 +235,7 @@ function SegmentEditor({ segment, time, onDone }: { segment: TranscriptSegment; 
   );
 }
 
-function SpeakerChip({ speaker, name, color }: { speaker: string; name: string; color: string }) {
+function SpeakerChip({ speaker, name, color, tabIndex }: { speaker: string; name: string; color: string; tabIndex: number }) {
   const t = useT();
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(name);
@@ -201,6 +262,7 @@ function SpeakerChip({ speaker, name, color }: { speaker: string; name: string; 
     <button
       type="button"
       className="speaker-chip"
+      tabIndex={tabIndex}
       style={{ color, borderColor: color }}
       aria-label={t('transcript.speaker.rename', { name })}
       onClick={() => {
@@ -211,4 +273,16 @@ function SpeakerChip({ speaker, name, color }: { speaker: string; name: string; 
       {name}
     </button>
   );
+}
+
+// Not Space: it plays and pauses here.
+const SCROLL_KEYS = new Set(['PageUp', 'PageDown', 'Home', 'End', 'ArrowUp', 'ArrowDown']);
+
+/** The nearest ancestor that scrolls vertically (the app's main area), or the document. */
+function scrollParent(element: HTMLElement | null): HTMLElement | null {
+  for (let node = element?.parentElement ?? null; node; node = node.parentElement) {
+    const { overflowY } = getComputedStyle(node);
+    if (overflowY === 'auto' || overflowY === 'scroll') return node;
+  }
+  return (document.scrollingElement as HTMLElement | null) ?? null;
 }

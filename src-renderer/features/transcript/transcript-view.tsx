@@ -1,5 +1,5 @@
 // One transcription: player, timeline, transcript and analyses side by side.
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useT } from '../../i18n/use-t';
 import { useNavigationStore } from '../../stores/navigation-store';
 import { usePlayerStore } from '../../stores/player-store';
@@ -8,6 +8,7 @@ import { AnalysisPanels } from '../analysis/analysis-panels';
 import { ConflictBanner } from './conflict-banner';
 import { ExportMenu } from './export-menu';
 import { TimelineLanes } from './timeline-lanes';
+import { ShortcutSheet } from './shortcut-sheet';
 import { TranscriptPane } from './transcript-pane';
 import { TransportBar } from './transport-bar';
 import { useTransportKeys } from './use-transport-keys';
@@ -31,7 +32,8 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
     },
     [],
   );
-  useTransportKeys();
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  useTransportKeys(() => setShortcutsOpen(true));
 
   const summary = detail?.summary;
   const document = detail?.document ?? null;
@@ -75,7 +77,7 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
           <section className="player" aria-label={t('player.label')}>
             <Waveform />
             <TimelineLanes />
-            <TransportBar />
+            <TransportBar onShowShortcuts={() => setShortcutsOpen(true)} />
           </section>
           <div className="transcript-columns">
             <TranscriptPane />
@@ -83,6 +85,7 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
           </div>
         </>
       )}
+      {shortcutsOpen && <ShortcutSheet onClose={() => setShortcutsOpen(false)} />}
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { formatClock } from '../../lib/format';
 import { PLAYBACK_RATES, SKIP_SECONDS, usePlayerStore } from '../../stores/player-store';
 import { useSettingsStore } from '../../stores/settings-store';
 
-export function TransportBar() {
+export function TransportBar({ onShowShortcuts }: { onShowShortcuts?: () => void }) {
   const t = useT();
   const id = useId();
   const playing = usePlayerStore((state) => state.playing);
@@ -56,6 +56,11 @@ export function TransportBar() {
         ))}
       </select>
       <span className="hint keys">{t('player.keys')}</span>
+      {onShowShortcuts && (
+        <button type="button" className="button-quiet" onClick={onShowShortcuts} aria-keyshortcuts="?">
+          {t('player.allKeys')}
+        </button>
+      )}
     </div>
   );
 }

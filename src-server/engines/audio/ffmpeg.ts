@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import { EngineError } from '../../domain/engine-error.js';
 import { abortReason } from '../../../src-shared/abort.js';
+import { forgetAudioTool, locateAudioTool, type AudioTool } from './ffmpeg-tools.js';
 
 /** Sample rate of the PCM files this module writes (mono, signed 16-bit little-endian). */
 export const SAMPLE_RATE = 16000;
@@ -40,10 +41,11 @@ interface RunResult {
  * a damaged file); stdout is either collected (ffprobe JSON) or handed line by line to `onLine`.
  * Aborting kills the child and rejects with signal.reason.
  */
-function run(bin: string, args: string[], signal: AbortSignal | undefined, onLine?: (line: string) => void): Promise<RunResult> {
+async function run(tool: AudioTool, args: string[], signal: AbortSignal | undefined, onLine?: (line: string) => void): Promise<RunResult> {
+  const bin = (await locateAudioTool(tool)).command;
   return new Promise((resolve, reject) => {
     signal?.throwIfAborted();
-    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     const onAbort = () => child.kill('SIGKILL');
     signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -69,8 +71,10 @@ function run(bin: string, args: string[], signal: AbortSignal | undefined, onLin
 
     child.on('error', (err: NodeJS.ErrnoException) => {
       signal?.removeEventListener('abort', onAbort);
-      // ENOENT = the tool is missing: a deployment problem, not the user's file, so not permanent.
-      reject(err.code === 'ENOENT' ? new Error(`${bin} is not installed (install the Debian package ffmpeg)`) : err);
+      // ENOENT = the tool went away after it was located: a deployment problem, not the user's file.
+      // Search again next time (another one may be there); this attempt is retried by the job runner.
+      if (err.code === 'ENOENT') forgetAudioTool(tool);
+      reject(err.code === 'ENOENT' ? new Error(`${bin} is no longer installed (kikitori-server engines says which ${tool} is used)`) : err);
     });
     child.on('close', (code, sig) => {
       signal?.removeEventListener('abort', onAbort);

@@ -11,7 +11,7 @@ import { EnergyVad } from '../vad/energy-vad.js';
 import { consoleVadLog, FallbackVad, type VadLog } from '../vad/fallback-vad.js';
 import { SileroVad } from '../vad/silero-vad.js';
 import { speechSeconds, type VoiceActivityDetector } from '../vad/vad.js';
-import { loadPocketsphinx, type NativePointer, type PocketsphinxLibrary } from './pocketsphinx-library.js';
+import { loadPocketsphinx, POCKETSPHINX_MISSING_MESSAGE, type NativePointer, type PocketsphinxLibrary } from './pocketsphinx-library.js';
 import { installVocabulary } from './pocketsphinx-vocabulary.js';
 import { dictionaryKey, pronounceVocabulary, type VocabularyPronunciation } from './pronunciation.js';
 import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine } from './speech-engine.js';
@@ -19,6 +19,8 @@ import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResu
 export const DEFAULT_POCKETSPHINX_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 
 export interface PocketsphinxEngineOptions {
+  /** The libpocketsphinx file to load (KIKITORI_POCKETSPHINX_LIBRARY); default: the system's. */
+  libraryPath?: string;
   /** Directory with en-us/ (acoustic model), en-us.lm.bin and cmudict-en-us.dict. */
   modelDir?: string;
   /** Explicit paths when the model files are laid out differently. */
@@ -29,6 +31,8 @@ export interface PocketsphinxEngineOptions {
   vad?: VoiceActivityDetector;
   /** Where the default VAD reports which detector ran (default: console, once per change). */
   vadLog?: VadLog;
+  /** Where a missing espeak-ng is reported, once (default: console). */
+  warn?: (message: string) => void;
   /** Audio kept around each speech segment so word edges are not clipped (seconds). */
   paddingSeconds?: number;
   /** Extra decoder flags, e.g. { '-beam': '1e-60' }; override DEFAULT_DECODER_ARGS. */
@@ -65,6 +69,7 @@ export class PocketsphinxEngine implements SpeechEngine {
     speakerSeparation: false,
   } as const;
 
+  readonly libraryPath: string | undefined;
   private readonly hmmDir: string;
   private readonly lmPath: string;
   private readonly dictPath: string;
@@ -74,9 +79,12 @@ export class PocketsphinxEngine implements SpeechEngine {
   private readonly decoderArgs: Record<string, string>;
   private readonly vocabularyWeight: number;
   private readonly modelId: string;
+  private readonly warn: ((message: string) => void) | undefined;
 
   constructor(options: PocketsphinxEngineOptions = {}) {
     const dir = options.modelDir ?? DEFAULT_POCKETSPHINX_MODEL_DIR;
+    this.libraryPath = options.libraryPath;
+    this.warn = options.warn;
     this.hmmDir = options.hmmDir ?? path.join(dir, 'en-us');
     this.lmPath = options.lmPath ?? path.join(dir, 'en-us.lm.bin');
     this.dictPath = options.dictPath ?? path.join(dir, 'cmudict-en-us.dict');
@@ -97,7 +105,7 @@ export class PocketsphinxEngine implements SpeechEngine {
         { field: 'language', detail: `pocketsphinx asked for language "${request.language}"` },
       );
     }
-    const lib = loadPocketsphinx();
+    const lib = loadPocketsphinx(this.libraryPath);
     await this.checkModel();
     signal.throwIfAborted();
 
@@ -107,7 +115,7 @@ export class PocketsphinxEngine implements SpeechEngine {
     };
 
     const speech = await this.vad.detect(pcmPath, { signal, onProgress: (f) => progress(f * VAD_SHARE) });
-    const vocabulary = await pronounceVocabulary(request.vocabulary, { cmudictPath: this.dictPath });
+    const vocabulary = await pronounceVocabulary(request.vocabulary, { cmudictPath: this.dictPath, ...(this.warn ? { warn: this.warn } : {}) });
     signal.throwIfAborted();
 
     const totalSamples = (await fsp.stat(pcmPath)).size >> 1;
@@ -163,8 +171,8 @@ export class PocketsphinxEngine implements SpeechEngine {
       try {
         await fsp.access(p);
       } catch {
-        throw new EngineError('unavailable', 'The built-in speech engine cannot run on this server: install the Debian package pocketsphinx-en-us.', {
-          detail: `pocketsphinx model file ${p} is missing`,
+        throw new EngineError('unavailable', POCKETSPHINX_MISSING_MESSAGE, {
+          detail: `pocketsphinx model file ${p} is missing (on Debian: apt-get install pocketsphinx-en-us; or set KIKITORI_POCKETSPHINX_MODEL_DIR)`,
         });
       }
     }

@@ -21,6 +21,8 @@
 // - ps_seg_next frees the iterator when it returns NULL, so callers iterate to the end (there is
 //   no ps_seg_free binding).
 
+import fs from 'node:fs';
+import path from 'node:path';
 import koffi from 'koffi';
 import { EngineError } from '../../domain/engine-error.js';
 
@@ -62,7 +64,8 @@ export interface PocketsphinxLibrary {
   ngram_model_add_word(lm: NativePointer, word: string, weight: number): number;
 }
 
-let cached: PocketsphinxLibrary | undefined;
+/** Bound libraries by the path they were loaded from ('' for the system's sonames). */
+const cached = new Map<string, PocketsphinxLibrary>();
 
 /** koffi reports a failed async call with an Error or a message string. */
 export function nativeError(err: unknown): Error {
@@ -76,27 +79,51 @@ function callAsync<T>(fn: koffi.KoffiFunction, ...args: unknown[]): Promise<T> {
   });
 }
 
-/** Opens the libraries once; throws an 'unavailable' EngineError with an actionable message. */
-export function loadPocketsphinx(): PocketsphinxLibrary {
-  cached ??= bind();
-  return cached;
+/** The system library names (Debian's libpocketsphinx3 and libsphinxbase3). */
+export const POCKETSPHINX_SONAME = 'libpocketsphinx.so.3';
+const SPHINXBASE_SONAME = 'libsphinxbase.so.3';
+
+/**
+ * What users read when the built-in engine is missing: the macOS and Windows installers never carry
+ * pocketsphinx, and a Linux server may lack it. whisper is the way on; the detail names the library.
+ */
+export const POCKETSPHINX_MISSING_MESSAGE =
+  'The built-in English speech engine is not installed on this computer. ' +
+  'Download a speech model in Settings → Speech recognition (on a server: kikitori-server models download base), then transcribe again.';
+
+/**
+ * Opens the libraries once per path; throws an 'unavailable' EngineError that says what is missing.
+ * `libraryPath`: a libpocketsphinx file (KIKITORI_POCKETSPHINX_LIBRARY); default: the system's.
+ */
+export function loadPocketsphinx(libraryPath?: string): PocketsphinxLibrary {
+  const key = libraryPath ?? '';
+  let lib = cached.get(key);
+  if (!lib) {
+    lib = bind(libraryPath);
+    cached.set(key, lib);
+  }
+  return lib;
 }
 
-function open(soname: string, pkg: string): koffi.IKoffiLib {
+function open(file: string): koffi.IKoffiLib {
   try {
-    return koffi.load(soname);
+    return koffi.load(file);
   } catch (err) {
-    throw new EngineError(
-      'unavailable',
-      `The built-in speech engine cannot run on this server: install the Debian package ${pkg} (apt-get install pocketsphinx pocketsphinx-en-us).`,
-      { detail: `pocketsphinx: cannot load ${soname}: ${(err as Error).message}`, cause: err },
-    );
+    throw new EngineError('unavailable', POCKETSPHINX_MISSING_MESSAGE, {
+      detail:
+        `pocketsphinx is missing: cannot load ${file} (${(err as Error).message}). ` +
+        'On Debian: apt-get install libpocketsphinx3 pocketsphinx-en-us; elsewhere set KIKITORI_POCKETSPHINX_LIBRARY, or use whisper (KIKITORI_ENGINE_DEFAULT=whisper)',
+      cause: err,
+    });
   }
 }
 
-function bind(): PocketsphinxLibrary {
-  const sb = open('libsphinxbase.so.3', 'libsphinxbase3');
-  const ps = open('libpocketsphinx.so.3', 'pocketsphinx');
+function bind(libraryPath: string | undefined): PocketsphinxLibrary {
+  // pocketsphinx first: loading it brings in the sphinxbase it was linked with, which the second
+  // load then finds by its soname when no copy sits next to it.
+  const ps = open(libraryPath ?? POCKETSPHINX_SONAME);
+  const sibling = libraryPath === undefined ? undefined : path.join(path.dirname(libraryPath), SPHINXBASE_SONAME);
+  const sb = open(sibling !== undefined && fs.existsSync(sibling) ? sibling : SPHINXBASE_SONAME);
 
   const ptr = koffi.pointer(koffi.opaque());
   const int32Out = koffi.out(koffi.pointer('int32_t'));

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { editDistance } from '../../../src-shared/edit-distance.js';
-import { EngineError } from '../../domain/engine-error.js';
+import { EngineError, isEngineError } from '../../domain/engine-error.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -31,6 +31,11 @@ export interface PronunciationOptions {
   cmudictPath?: string;
   /** espeak-ng executable; override for tests or unusual installs. */
   espeakBin?: string;
+  /**
+   * Told once per process and executable when espeak-ng is missing: words then get pronunciations
+   * from their reading and the CMU dictionary only (default: console.warn).
+   */
+  warn?: (message: string) => void;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -114,6 +119,44 @@ export function ipaToArpabet(ipa: string): string[] {
 }
 
 const espeakCache = new Map<string, string | null>();
+/** espeak-ng executables found missing: not run again in this process (install, then restart). */
+const espeakMissing = new Set<string>();
+
+/** What the log says once when espeak-ng is missing (the engine still runs, with fewer words). */
+export function espeakMissingWarning(espeakBin: string): string {
+  return (
+    `espeak-ng is not installed (${espeakBin} was not found): dictionary words that are not in the CMU dictionary ` +
+    'and have no reading it knows get no pronunciation, so the built-in engine cannot recognize them. ' +
+    'Install espeak-ng (Debian: apt-get install espeak-ng) and restart the server to add them.'
+  );
+}
+
+/**
+ * espeak-ng's pronunciation, or null when espeak-ng is missing (warned once): transcription goes on
+ * without the words only espeak could sound out.
+ */
+async function espeakOrNothing(text: string, options: PronunciationOptions): Promise<string | null> {
+  const bin = options.espeakBin ?? 'espeak-ng';
+  if (espeakMissing.has(bin)) return null;
+  try {
+    return await espeakPronunciation(text, bin);
+  } catch (error) {
+    if (!isEngineError(error, 'unavailable')) throw error;
+    espeakMissing.add(bin);
+    (options.warn ?? ((message: string) => console.warn(message)))(espeakMissingWarning(bin));
+    return null;
+  }
+}
+
+/** Whether espeak-ng runs here, and its version, for `kikitori-server engines`. */
+export function espeakStatus(espeakBin = 'espeak-ng'): Promise<{ usable: true; version: string | null } | { usable: false; reason: string }> {
+  return new Promise((resolve) => {
+    execFile(espeakBin, ['--version'], { timeout: 10_000, windowsHide: true }, (error, stdout) => {
+      if (error) resolve({ usable: false, reason: espeakMissingWarning(espeakBin) });
+      else resolve({ usable: true, version: /speak(?:[ -]ng)? text-to-speech:\s*(\S+)/i.exec(stdout)?.[1] ?? null });
+    });
+  });
+}
 
 /** ARPAbet phones for `text` from espeak-ng, or null when espeak yields nothing usable. */
 export async function espeakPronunciation(text: string, espeakBin = 'espeak-ng'): Promise<string | null> {
@@ -163,14 +206,14 @@ export async function pronounceWord(word: string, reading?: string | null, optio
   if (readingWords.length > 0) {
     const parts: string[] = [];
     for (const r of readingWords) {
-      const part = dict.get(r.toLowerCase().replace(/[^\p{L}\p{N}'.-]/gu, ''))?.[0] ?? (await espeakPronunciation(r, options.espeakBin));
+      const part = dict.get(r.toLowerCase().replace(/[^\p{L}\p{N}'.-]/gu, ''))?.[0] ?? (await espeakOrNothing(r, options));
       if (part) parts.push(part);
     }
     if (parts.length > 0) return { word: key, phones: parts.join(' '), source: 'reading' };
   }
   const cmu = dict.get(key)?.[0];
   if (cmu) return { word: key, phones: cmu, source: 'cmudict' };
-  const guessed = await espeakPronunciation(word, options.espeakBin);
+  const guessed = await espeakOrNothing(word, options);
   return guessed ? { word: key, phones: guessed, source: 'espeak' } : null;
 }
 

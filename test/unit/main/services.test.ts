@@ -106,7 +106,8 @@ describe('main services', () => {
 
   it('uploads a picked file, follows it to COMPLETED, and serves, edits, searches and exports it', async () => {
     const paths = await ok('uploads:pick');
-    const [job] = await ok('uploads:add', { paths, options: OPTIONS });
+    // Two speakers asked for, so that segments carry speaker labels to rename.
+    const [job] = await ok('uploads:add', { paths, options: { ...OPTIONS, numSpeakers: 2 } });
     const done = await events.next('uploads:changed', (j) => j.id === job!.id && j.state === 'done');
     const id = done.transcriptionId!;
     expect((await ok('uploads:list')).find((j) => j.id === job!.id)?.state).toBe('done');
@@ -128,10 +129,21 @@ describe('main services', () => {
     expect(edited.document!.segments[0]!.text).toBe(`${segment.text} indeed`);
     expect(await refused('transcripts:rename-speaker', { id, speaker: 'SPEAKER_9', name: 'Ann' })).toMatchObject({ code: 'validation', field: 'speaker' });
 
+    // A renamed speaker keeps its label in the document; the name is shown from the map, and exported.
+    const label = segment.speaker!;
+    expect(label).toMatch(/^SPEAKER_/);
+    const renamed = await ok('transcripts:rename-speaker', { id, speaker: label, name: 'Ann' });
+    expect(renamed.speakerNames).toEqual({ [label]: 'Ann' });
+    expect(renamed.document!.segments[0]!.speaker).toBe(label);
+    expect((await ok('transcripts:get', { id })).speakerNames).toEqual({ [label]: 'Ann' });
+
     saveTarget = path.join(dir, 'export.srt');
     expect(await ok('transcripts:export', { id, options: { format: 'srt', speakers: true, timestamps: true } })).toEqual({ path: saveTarget });
     expect(saved.at(-1)).toBe('budget meeting.srt');
-    expect(fs.readFileSync(saveTarget, 'utf8')).toContain('indeed');
+    const srt = fs.readFileSync(saveTarget, 'utf8');
+    expect(srt).toContain('indeed');
+    expect(srt).toContain('Ann: ');
+    expect(srt).not.toContain('SPEAKER_');
     saveTarget = null;
     expect(await ok('transcripts:export', { id, options: { format: 'txt', speakers: false, timestamps: false } })).toBeNull();
 
@@ -216,6 +228,10 @@ describe('main services', () => {
     const [job] = await ok('uploads:list');
     await ok('uploads:cancel', { id: job!.id }); // already done: nothing to cancel
     const id = job!.transcriptionId!;
+    // Clearing finished uploads forgets the upload rows, not the transcription.
+    expect(await ok('uploads:clear-finished')).toBeGreaterThanOrEqual(1);
+    expect((await ok('uploads:list')).find((j) => j.id === job!.id)).toBeUndefined();
+    expect((await ok('transcripts:list', {})).items.map((t) => t.id)).toContain(id);
     await ok('transcripts:delete', { id });
     expect((await ok('transcripts:list', {})).items.map((t) => t.id)).not.toContain(id);
     expect(await services.resolveMediaPath(id)).toBeNull();

@@ -96,6 +96,28 @@ describe('upload manager', () => {
     expect(m.list()).toEqual([]);
   });
 
+  it('refuses files that are not audio or video by their first bytes, whatever their name (issue 12)', async () => {
+    const store = openCacheStore(':memory:');
+    const { m } = manager(store, clientOf(server, key));
+    const notes = path.join(dir, 'notes.wav');
+    fs.writeFileSync(notes, 'Meeting notes\n- budget moved to Friday\n- 会議は金曜日に移動\n');
+    const pdf = path.join(dir, 'agenda.mp3');
+    fs.writeFileSync(pdf, Buffer.concat([Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n', 'latin1'), Buffer.alloc(2048, 7)]));
+    await expect(m.add([speech, notes], OPTIONS)).rejects.toMatchObject({
+      error: { code: 'validation', field: 'paths', message: expect.stringContaining('“notes.wav” is not an audio or video file (it looks like text)') },
+    });
+    await expect(m.add([pdf], OPTIONS)).rejects.toMatchObject({ error: { field: 'paths', message: expect.stringContaining('a PDF file') } });
+    expect(m.list()).toEqual([]);
+    // Real recordings in other containers pass: the server decodes them.
+    for (const [ext, args] of [['mp3', []], ['m4a', []], ['flac', []], ['ogg', ['-c:a', 'libopus']], ['webm', ['-c:a', 'libopus']]] as const) {
+      const file = path.join(dir, `speech.${ext}`);
+      await run('ffmpeg', ['-loglevel', 'error', '-y', '-i', speech, ...args, file]);
+      const jobs = await m.add([file], OPTIONS);
+      expect(jobs).toHaveLength(1);
+      await m.cancel(jobs[0]!.id);
+    }
+  });
+
   it('cancels a running upload and deletes its ticket on the server', async () => {
     const store = openCacheStore(':memory:');
     // Assigned in a callback: a plain annotation would narrow it to null and hide the await below.

@@ -75,5 +75,7 @@ describe('TranscriptPane', () => {
     fireEvent.change(screen.getByRole('textbox', { name: 'New name for Speaker 1' }), { target: { value: 'Aiko' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save' })));
     await screen.findByRole('button', { name: 'Rename Aiko' });
+    // The label goes to main, never the name on screen: names are looked up, not written over labels.
+    expect(fake.calls.at(-1)).toEqual({ channel: 'transcripts:rename-speaker', request: { id: 't1', speaker: 'SPEAKER_0', name: 'Aiko' } });
   });
 });

@@ -44,4 +44,13 @@ describe('analysis store', () => {
     expect(error?.code).toBe('conflict');
     expect(useAnalysisStore.getState().slots[analysisKey('t1', 'emotion')]).toMatchObject({ requesting: false, error: { code: 'conflict' } });
   });
+
+  it('shows a refused translation in the slot the panel reads, the latest translation (issue 12)', async () => {
+    installFakeApi({
+      'analysis:request': () => ({ ok: false, error: { code: 'unsupported', field: 'language', message: 'This server cannot translate into Klingon.' } }),
+    });
+    await useAnalysisStore.getState().request('t1', 'translation', 'tlh');
+    expect(useAnalysisStore.getState().slots[analysisKey('t1', 'translation')]).toMatchObject({ requesting: false, error: { field: 'language' } });
+    expect(useAnalysisStore.getState().slots[analysisKey('t1', 'translation', 'tlh')]).toMatchObject({ error: { field: 'language' } });
+  });
 });

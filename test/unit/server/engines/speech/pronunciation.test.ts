@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ARPABET_PHONES,
   espeakPronunciation,
+  espeakStatus,
   ipaToArpabet,
   loadCmuDict,
   pronounceVocabulary,
@@ -84,5 +85,25 @@ describe('phrases', () => {
       ],
     });
     expect(without!.words.map((w) => w?.source)).toEqual(['espeak', 'cmudict']);
+  });
+});
+
+describe('without espeak-ng', () => {
+  it('goes on with readings and the CMU dictionary, and warns once', async () => {
+    const warnings: string[] = [];
+    const options = { espeakBin: '/nonexistent/espeak-ng-missing', warn: (message: string) => warnings.push(message) };
+    const [unknown, known, respelled] = await pronounceVocabulary([{ word: 'Qwuxle' }, { word: 'Zintrix cluster' }, { word: 'Zintrix', reading: 'zin tricks' }], options);
+    expect(unknown!.words).toEqual([null]);
+    expect(known!.words).toEqual([null, expect.objectContaining({ word: 'cluster', source: 'cmudict' })]);
+    // "zin" is not in the CMU dictionary, "tricks" is: the reading keeps what the dictionary knows.
+    expect(respelled!.words).toEqual([{ word: 'zintrix', phones: 'T R IH K S', source: 'reading' }]);
+    expect(await pronounceWord('Blorptang', null, options)).toBeNull();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^espeak-ng is not installed \(\/nonexistent\/espeak-ng-missing was not found\): dictionary words .* Install espeak-ng/);
+  });
+
+  it('is reported by espeakStatus, which names the version when it is there', async () => {
+    expect(await espeakStatus('/nonexistent/espeak-ng-missing')).toEqual({ usable: false, reason: expect.stringMatching(/^espeak-ng is not installed/) });
+    expect(await espeakStatus()).toEqual({ usable: true, version: expect.stringMatching(/^\d+\.\d+/) });
   });
 });

@@ -1,0 +1,36 @@
+// What a speaker is called, in one place for the transcript view, the timeline, the analyses and every
+// export. A transcript's segments keep the engine's labels ("SPEAKER_1"); the user's names are a
+// separate map from label to name. A label the user has not named is shown as "Speaker N" (in the UI's
+// language), N counting speakers in order of first appearance.
+import type { UiLanguage } from './ipc-contract.js';
+
+/** The word before the number in a default speaker name. */
+export const SPEAKER_WORD: Record<UiLanguage, string> = { en: 'Speaker', ja: '話者' };
+
+/** Speaker labels in order of first appearance. */
+export function speakerOrder(segments: ReadonlyArray<{ speaker: string | null }>): string[] {
+  const seen = new Set<string>();
+  for (const s of segments) if (s.speaker) seen.add(s.speaker);
+  return [...seen];
+}
+
+/** The user's name for a label, or "Speaker N"; a label outside the transcript stays as it is. */
+export function speakerDisplayName(label: string, names: Readonly<Record<string, string>>, speakers: readonly string[], word: string): string {
+  const named = names[label]?.trim();
+  if (named) return named;
+  const index = speakers.indexOf(label);
+  return index < 0 ? label : `${word} ${index + 1}`;
+}
+
+/** The document with every label replaced by its display name: what exports show. */
+export function withSpeakerNames<S extends { speaker: string | null }, D extends { segments: S[] }>(
+  document: D,
+  names: Readonly<Record<string, string>>,
+  word: string,
+): D {
+  const speakers = speakerOrder(document.segments);
+  return {
+    ...document,
+    segments: document.segments.map((s) => (s.speaker === null ? s : { ...s, speaker: speakerDisplayName(s.speaker, names, speakers, word) })),
+  };
+}

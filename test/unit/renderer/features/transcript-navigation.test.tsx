@@ -1,0 +1,114 @@
+// @vitest-environment happy-dom
+// Reading and moving around a transcript: one tab stop with ↑/↓ between segments, following playback
+// until the user scrolls, speaker-turn keys and the shortcut sheet.
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TranscriptDetail } from '../../../../src-shared/ipc-contract';
+import { ShortcutSheet } from '../../../../src-renderer/features/transcript/shortcut-sheet';
+import { TranscriptPane } from '../../../../src-renderer/features/transcript/transcript-pane';
+import { useTransportKeys } from '../../../../src-renderer/features/transcript/use-transport-keys';
+import { usePlayerStore } from '../../../../src-renderer/stores/player-store';
+import { useTranscriptStore } from '../../../../src-renderer/stores/transcript-store';
+import { installFakeApi, summary } from '../fake-api';
+
+const segment = (id: number, start: number, speaker: string, text: string) => ({
+  id,
+  start,
+  end: start + 3,
+  speaker,
+  text,
+  words: text.split(' ').map((word, i) => ({ word, start: start + i * 0.5, end: start + i * 0.5 + 0.4, confidence: 0.95 })),
+});
+const detail: TranscriptDetail = {
+  summary: summary('t1'),
+  speakerNames: {},
+  unsyncedEdits: false,
+  conflict: null,
+  document: {
+    transcription_id: 't1',
+    text: '',
+    language: 'en',
+    duration: 40,
+    speaking_duration: 20,
+    segments: [segment(0, 0, 'A', 'good morning all'), segment(1, 4, 'A', 'the agenda first'), segment(2, 9, 'B', 'thanks for coming'), segment(3, 20, 'A', 'next item')],
+    replacements: [],
+    engine: { name: 'test', model: 'test', transcription_model: 'default' },
+    created_at: '2026-01-01T00:00:00Z',
+  },
+};
+
+let seek: ReturnType<typeof vi.fn>;
+let scrolled: ReturnType<typeof vi.fn>;
+beforeEach(() => {
+  installFakeApi({});
+  useTranscriptStore.setState({ id: 't1', detail, loading: false, error: null });
+  usePlayerStore.setState(usePlayerStore.getInitialState(), true);
+  seek = vi.fn((seconds: number) => usePlayerStore.getState().reportTime(seconds));
+  usePlayerStore.getState().attach({ play: vi.fn(), pause: vi.fn(), seek, setRate: vi.fn() });
+  // happy-dom has no layout: scrolling into view is a no-op we can count.
+  scrolled = vi.fn();
+  Element.prototype.scrollIntoView = scrolled;
+});
+afterEach(cleanup);
+
+const timestamps = () => screen.getAllByRole('button', { name: /^Play from / });
+
+describe('transcript navigation', () => {
+  it('is one tab stop, and ↑/↓ move between segments', () => {
+    render(<TranscriptPane />);
+    expect(timestamps().map((b) => b.tabIndex)).toEqual([0, -1, -1, -1]);
+    timestamps()[0]!.focus();
+    fireEvent.keyDown(timestamps()[0]!, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(timestamps()[1]);
+    expect(timestamps().map((b) => b.tabIndex)).toEqual([-1, 0, -1, -1]);
+    fireEvent.keyDown(timestamps()[1]!, { key: 'ArrowUp' });
+    expect(document.activeElement).toBe(timestamps()[0]);
+    // The edit buttons of other segments are out of the tab order too.
+    expect(screen.getAllByRole('button', { name: /^Edit segment/ }).map((b) => b.tabIndex)).toEqual([0, -1, -1, -1]);
+  });
+
+  it('follows playback until the user scrolls, and resumes on request', () => {
+    render(
+      <div style={{ overflowY: 'auto' }} data-testid="scroller">
+        <TranscriptPane />
+      </div>,
+    );
+    act(() => {
+      usePlayerStore.getState().reportPlaying(true);
+      usePlayerStore.getState().reportTime(9.2);
+    });
+    expect(scrolled).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('button', { name: 'Follow playback' })).toBeNull();
+
+    fireEvent.wheel(screen.getByTestId('scroller'));
+    act(() => usePlayerStore.getState().reportTime(20.5));
+    expect(scrolled).toHaveBeenCalledTimes(1); // did not follow to segment 3
+
+    fireEvent.click(screen.getByRole('button', { name: 'Follow playback' }));
+    expect(scrolled).toHaveBeenCalledTimes(2);
+    expect(screen.queryByRole('button', { name: 'Follow playback' })).toBeNull();
+  });
+
+  it('jumps between speaker turns with Shift+←/→, and ? opens the shortcut sheet', () => {
+    function Harness() {
+      const [open, setOpen] = useState(false);
+      useTransportKeys(() => setOpen(true));
+      return open ? <ShortcutSheet onClose={() => setOpen(false)} /> : null;
+    }
+    render(<Harness />);
+    act(() => usePlayerStore.getState().reportTime(1));
+    fireEvent.keyDown(window, { key: 'ArrowRight', shiftKey: true });
+    expect(seek).toHaveBeenLastCalledWith(9);
+    fireEvent.keyDown(window, { key: 'ArrowRight', shiftKey: true });
+    expect(seek).toHaveBeenLastCalledWith(20);
+    fireEvent.keyDown(window, { key: 'ArrowLeft', shiftKey: true });
+    expect(seek).toHaveBeenLastCalledWith(9);
+
+    fireEvent.keyDown(window, { key: '?' });
+    const sheet = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(sheet.textContent).toContain('Previous or next speaker turn');
+    fireEvent.keyDown(sheet, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});

@@ -1,0 +1,57 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { UploadJob } from '../../../../src-shared/ipc-contract';
+import { UploadsPanel } from '../../../../src-renderer/features/library/uploads-panel';
+import { useUploadsStore } from '../../../../src-renderer/stores/uploads-store';
+import { installFakeApi, type FakeApi } from '../fake-api';
+
+const job = (id: string, state: UploadJob['state'], createdAt: string): UploadJob => ({
+  id,
+  filePath: `/rec/${id}.wav`,
+  fileName: `${id}.wav`,
+  size: 1000,
+  sentBytes: state === 'done' ? 1000 : 400,
+  state,
+  transcriptionId: state === 'done' ? `t-${id}` : null,
+  error: state === 'failed' ? { code: 'offline', message: 'The server could not be reached.' } : null,
+  createdAt,
+});
+
+let fake: FakeApi;
+beforeEach(() => {
+  fake = installFakeApi({ 'uploads:clear-finished': () => 2 });
+  useUploadsStore.setState(useUploadsStore.getInitialState(), true);
+  useUploadsStore.setState({
+    jobs: [job('monday', 'done', '2026-01-01T00:00:01Z'), job('tuesday', 'cancelled', '2026-01-01T00:00:02Z'), job('wednesday', 'uploading', '2026-01-01T00:00:03Z'), job('thursday', 'failed', '2026-01-01T00:00:04Z')],
+  });
+});
+afterEach(cleanup);
+
+describe('UploadsPanel', () => {
+  it('lists every upload newest first, with a summary line', () => {
+    render(<UploadsPanel />);
+    expect(screen.getAllByTestId('upload-item').map((item) => item.dataset.state)).toEqual(['failed', 'uploading', 'cancelled', 'done']);
+    expect(screen.getByTestId('uploads-summary').textContent).toBe('1 in progress · 2 uploaded · 1 failed');
+  });
+
+  it('collapses to its summary line and opens again', () => {
+    render(<UploadsPanel />);
+    const toggle = screen.getByRole('button', { name: /Uploads/ });
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.click(toggle);
+    expect(screen.queryAllByTestId('upload-item')).toHaveLength(0);
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.getByTestId('uploads-summary').textContent).toContain('1 in progress');
+    fireEvent.click(toggle);
+    expect(screen.getAllByTestId('upload-item')).toHaveLength(4);
+  });
+
+  it('clears finished uploads through main, keeping running and failed ones', async () => {
+    render(<UploadsPanel />);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Clear finished' })));
+    expect(fake.calls.at(-1)).toEqual({ channel: 'uploads:clear-finished', request: undefined });
+    expect(screen.getAllByTestId('upload-item').map((item) => item.dataset.state)).toEqual(['failed', 'uploading']);
+    expect(screen.queryByRole('button', { name: 'Clear finished' })).toBeNull();
+  });
+});
