@@ -6,6 +6,8 @@ export const CONTENT_SECURITY_POLICY = [
   // wavesurfer.js styles its shadow DOM with an inline <style>; scripts stay strict (no inline, no eval).
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
+  // The bundled Japanese font (src-renderer/fonts.css) is a file of the app: never data: or remote.
+  "font-src 'self'",
   "media-src 'self' kikitori-media: http://127.0.0.1:*",
   "connect-src 'self'",
   "object-src 'none'",

@@ -2,6 +2,7 @@
 // `&format=srt|vtt|txt` downloads) and the desktop app's export, so both render the same way.
 // Pure: the caller turns cues into SRT/WebVTT with the `subtitle` package (which needs node streams,
 // so it stays out of src-shared). No electron, node or DOM imports here.
+import { subtitleLines } from './subtitle-lines.js';
 import type { TranscriptDocument, TranscriptSegment } from './transcript-document.js';
 
 export interface TranscriptRenderOptions {
@@ -52,12 +53,15 @@ export function transcriptCues(
 ): TranscriptCue[] {
   return document.segments
     .filter((s) => s.text.length > 0)
-    .map((s) => ({
-      start: Math.round(s.start * 1000),
-      end: Math.round(s.end * 1000),
-      // WebVTT has a voice tag for speakers; SRT conventionally prefixes the name.
-      text: options.speakers && s.speaker ? (format === 'vtt' ? `<v ${s.speaker}>${s.text}` : `${s.speaker}: ${s.text}`) : s.text,
-    }));
+    .map((s) => {
+      const text = subtitleLines(s.text, document.language);
+      return {
+        start: Math.round(s.start * 1000),
+        end: Math.round(s.end * 1000),
+        // WebVTT has a voice tag for speakers; SRT conventionally prefixes the name.
+        text: options.speakers && s.speaker ? (format === 'vtt' ? `<v ${s.speaker}>${text}` : `${s.speaker}: ${text}`) : text,
+      };
+    });
 }
 
 function speakerPrefix(segment: TranscriptSegment, options: Pick<TranscriptRenderOptions, 'speakers'>): string {

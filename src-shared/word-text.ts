@@ -8,10 +8,15 @@ export function isSpaceless(language: string): boolean {
   return SPACELESS_LANGUAGES.has(language.toLowerCase().split(/[-_]/)[0]!);
 }
 
+/** What goes between two words, or two segments' texts, in the language: "" or " ". */
+export function wordSeparator(language: string): string {
+  return isSpaceless(language) ? '' : ' ';
+}
+
 /** Joins words as the language writes them. */
 export function joinWords(words: readonly { word: string }[], language: string): string {
   return words
     .map((w) => w.word)
     .filter(Boolean)
-    .join(isSpaceless(language) ? '' : ' ');
+    .join(wordSeparator(language));
 }

@@ -8,8 +8,12 @@
 // normalised tokens (the root's children are the index by first token), and the words are scanned
 // once, left to right, taking the longest pattern that starts at each word. The work is
 // O(words × longest pattern + total pattern tokens), whatever the number of rules.
+//
+// Languages written without spaces (Japanese, Chinese...) match on the text instead of on the
+// engine's tokens, whose boundaries are arbitrary there ("聞き" + "とり"): see spaceless-replacements.ts.
 import type { AppliedReplacement, TranscriptSegment, TranscriptWord } from '../../src-shared/transcript-document.js';
-import { joinWords } from '../../src-shared/word-text.js';
+import { isSpaceless, joinWords } from '../../src-shared/word-text.js';
+import { applySpacelessReplacements } from './spaceless-replacements.js';
 
 export interface ReplacementRule {
   pattern: string;
@@ -64,6 +68,7 @@ export function applyReplacements(
   rules: readonly ReplacementRule[],
   language = 'en',
 ): { segments: TranscriptSegment[]; applied: AppliedReplacement[] } {
+  if (isSpaceless(language)) return applySpacelessReplacements(segments, rules, language);
   const root = buildTrie(rules);
   const applied = new Map<ReplacementRule, AppliedReplacement>();
   if (root.next.size === 0) return { segments, applied: [] };

@@ -1,3 +1,4 @@
+import logoUrl from '../../assets/logo.svg';
 import { useT } from '../../i18n/use-t';
 import { selectOfflineDetail, selectOnline, selectPending, useConnectionStore } from '../../stores/connection-store';
 import { selectGo, selectRoute, useNavigationStore, type Route } from '../../stores/navigation-store';
@@ -16,7 +17,7 @@ export function AppHeader() {
   return (
     <header className="app-header">
       <div className="brand" aria-hidden="true">
-        <span className="brand-mark">聞</span> Kikitori
+        <img className="brand-mark" src={logoUrl} alt="" width={28} height={28} /> Kikitori
       </div>
       <nav aria-label={t('nav.label')} className="app-nav">
         {TABS.map((tab) => (

@@ -8,6 +8,7 @@ const FIRST_SLICE = 60;
 const NEXT_SLICE = 400;
 import { memo, startTransition, useEffect, useMemo, useRef, useState, type CSSProperties, type FocusEvent, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent } from 'react';
 import type { TranscriptSegment } from '../../../src-shared/transcript-document';
+import { wordSeparator } from '../../../src-shared/word-text';
 import { useT } from '../../i18n/use-t';
 import { formatClock } from '../../lib/format';
 import { usePlayerStore } from '../../stores/player-store';
@@ -25,6 +26,8 @@ export function TranscriptPane() {
   const [activeSegment, activeWord] = active.split(':').map(Number) as [number, number];
   const pane = useRef<HTMLElement>(null);
   const transcriptId = useTranscriptStore((state) => state.id);
+  // Japanese and other languages written without spaces show their words unspaced.
+  const separator = useTranscriptStore((state) => wordSeparator(state.detail?.document?.language ?? 'en'));
   const [limit, setLimit] = useState(FIRST_SLICE);
   const [following, setFollowing] = useState(true);
   const [focusIndex, setFocusIndex] = useState<number | null>(null);
@@ -109,6 +112,7 @@ export function TranscriptPane() {
           color={speakerColor(speakers, segment.speaker)}
           name={speakerName(segment.speaker, names, t('transcript.speaker.unknown'), speakers)}
           showSpeaker={segment.speaker !== null && (index === 0 || segments[index - 1]!.speaker !== segment.speaker)}
+          separator={separator}
           tabbable={index === tabbableIndex}
         />
       ))}
@@ -124,11 +128,13 @@ interface SegmentProps {
   color: string;
   name: string;
   showSpeaker: boolean;
+  /** Between words: " ", or "" for languages written without spaces. */
+  separator: string;
   /** The pane's one tab stop (roving tabindex). */
   tabbable: boolean;
 }
 
-const SegmentView = memo(function SegmentView({ index, segment, activeWord, color, name, showSpeaker, tabbable }: SegmentProps) {
+const SegmentView = memo(function SegmentView({ index, segment, activeWord, color, name, showSpeaker, tabbable, separator }: SegmentProps) {
   const tabIndex = tabbable ? 0 : -1;
   const t = useT();
   const [editing, setEditing] = useState(false);
@@ -171,7 +177,8 @@ const SegmentView = memo(function SegmentView({ index, segment, activeWord, colo
                       style={low ? ({ '--doubt': (1 - word.confidence!).toFixed(2) } as CSSProperties) : undefined}
                     >
                       {word.word}
-                    </span>{' '}
+                    </span>
+                    {separator}
                   </span>
                 );
               })}

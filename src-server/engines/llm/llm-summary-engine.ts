@@ -39,8 +39,8 @@ export class LlmSummaryEngine implements SummaryEngine {
     const byId = new Map(document.segments.map((s) => [s.id, s]));
     const spoken = document.segments.filter((s) => s.text.trim());
     if (spoken.length === 0) {
-      const details: SummaryDetails = { overview: 'Nothing was said in this recording.', key_points: [], action_items: [], decisions: [], dates: [] };
-      return { summarizedText: formatSummaryText(details), details };
+      const details: SummaryDetails = { overview: language.toLowerCase().startsWith('ja') ? '発話はありませんでした。' : 'Nothing was said in this recording.', key_points: [], action_items: [], decisions: [], dates: [] };
+      return { summarizedText: formatSummaryText(details, language), details };
     }
     const parts = batches(spoken, Number.MAX_SAFE_INTEGER, this.maxChars);
     const partials: PartialSummary[] = [];
@@ -49,7 +49,7 @@ export class LlmSummaryEngine implements SummaryEngine {
       partials.push(await this.summarizePart(part, i, parts.length, language, byId, signal));
     }
     const details = partials.length === 1 ? partials[0]! : await this.combine(partials, language, byId, signal);
-    return { summarizedText: formatSummaryText(details), details };
+    return { summarizedText: formatSummaryText(details, language), details };
   }
 
   private summarizePart(

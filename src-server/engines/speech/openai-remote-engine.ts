@@ -11,6 +11,7 @@ import fsp from 'node:fs/promises';
 import { EngineError, operatorMessage } from '../../domain/engine-error.js';
 import { PCM_BYTES_PER_SECOND, SAMPLE_RATE } from '../audio/ffmpeg.js';
 import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine, SpeechEngineCapabilities } from './speech-engine.js';
+import { vocabularyPrompt } from './vocabulary-prompt.js';
 import { WHISPER_LANGUAGES } from './whisper-engine.js';
 
 export interface OpenAiRemoteEngineOptions {
@@ -104,7 +105,7 @@ export class OpenAiRemoteEngine implements SpeechEngine {
     form.append('model', this.model);
     const language = request.language.toLowerCase();
     if (language !== 'auto') form.append('language', language);
-    const prompt = [...new Set(request.vocabulary.map((v) => v.word.trim()).filter(Boolean))].join(', ');
+    const prompt = vocabularyPrompt(request.vocabulary, language);
     if (prompt) form.append('prompt', prompt);
     form.append('response_format', 'verbose_json');
     form.append('timestamp_granularities[]', 'word');
@@ -146,7 +147,8 @@ export class OpenAiRemoteEngine implements SpeechEngine {
     request.onProgress?.(1);
     const speaking = segments.reduce((sum, s) => sum + (s.end - s.start), 0);
     const result: RecognizeResult & { language?: string } = { segments, speakingDuration: round(speaking), model: `${this.model}@${host}` };
-    if (typeof json.language === 'string' && json.language) result.language = json.language;
+    const detected = languageCode(json.language);
+    if (detected) result.language = detected;
     return result;
   }
 }
@@ -188,6 +190,28 @@ export function wavHeader(dataBytes: number): Buffer {
   h.write('data', 36, 'latin1');
   h.writeUInt32LE(Math.min(0xffffffff, dataBytes), 40);
   return h;
+}
+
+const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
+/** Whisper's names that are not the English names of their ISO 639-1 codes. */
+const WHISPER_NAME_ALIASES: Record<string, string> = { castilian: 'es', flemish: 'nl', 'haitian creole': 'ht', letzeburgesch: 'lb', moldavian: 'ro', moldovan: 'ro', myanmar: 'my', panjabi: 'pa', pushto: 'ps', sinhalese: 'si', valencian: 'ca', javanese: 'jv' };
+let namesToCodes: Map<string, string> | null = null;
+
+/**
+ * The ISO 639-1 code of the language a service reports: OpenAI's verbose_json says "japanese" (whisper's
+ * language names), other servers "ja". Null when it names no language we know, so the requested one stands.
+ */
+export function languageCode(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const said = value.trim().toLowerCase();
+  if (!said) return null;
+  const code = said.split(/[-_]/)[0]!;
+  if (WHISPER_LANGUAGES.includes(code)) return code;
+  if (!namesToCodes) {
+    namesToCodes = new Map(Object.entries(WHISPER_NAME_ALIASES));
+    for (const c of WHISPER_LANGUAGES) namesToCodes.set((LANGUAGE_NAMES.of(c) ?? c).toLowerCase(), c);
+  }
+  return namesToCodes.get(said) ?? null;
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);

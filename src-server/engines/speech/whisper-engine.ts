@@ -32,6 +32,7 @@ import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResu
 import { inspectWhisperModel, readWhisperHparams, type WhisperModelFile } from './ggml-file.js';
 import { recognizesDetail, unsupportedLanguageError } from './unsupported-language.js';
 import { findWhisperModel, howToGetModel, unknownModelMessage, WHISPER_MODEL_PREFERENCE, whisperModelsDir } from './whisper-catalogue.js';
+import { vocabularyPrompt } from './vocabulary-prompt.js';
 import { isSpaceless } from '../../../src-shared/word-text.js';
 import { abortReason } from '../../../src-shared/abort.js';
 
@@ -92,7 +93,6 @@ const CUT_SEARCH_SECONDS = 5;
 const MIN_TAIL_SECONDS = 3;
 /** A window whose peak is below this (of 32768) is digital silence: whisper would only hallucinate. */
 const SILENCE_PEAK = 64;
-const MAX_GLOSSARY_BYTES = 600;
 
 let bindingCache: { binding: typeof Binding; WhisperModel: typeof Binding.WhisperModel } | Error | null = null;
 
@@ -235,7 +235,7 @@ export class WhisperEngine implements SpeechEngine {
       };
       progress(0);
 
-      const prompt = glossary(request.vocabulary.map((v) => v.word));
+      const prompt = vocabularyPrompt(request.vocabulary, request.language);
       const params: Partial<TranscribeParams<'detail', true>> = {
         language,
         translate,
@@ -391,17 +391,6 @@ export class WhisperEngine implements SpeechEngine {
     }, this.idleMs);
     this.idleTimer.unref();
   }
-}
-
-/** Dictionary words as a prompt ("Zintrix, Kikitori."), capped so whisper keeps all of it. */
-function glossary(words: string[]): string {
-  let out = '';
-  for (const w of new Set(words.map((w) => w.trim()).filter(Boolean))) {
-    const next = out ? `${out}, ${w}` : w;
-    if (Buffer.byteLength(next) > MAX_GLOSSARY_BYTES) break;
-    out = next;
-  }
-  return out ? `${out}.` : '';
 }
 
 /** Length of the window, cut at the quietest 20 ms frame of its last `searchSamples`. */

@@ -54,7 +54,7 @@ export class ExtractiveSummaryEngine implements SummaryEngine {
     throwIfAborted(signal);
     const details = this.summarizeUnits(units, rules);
     throwIfAborted(signal);
-    return { summarizedText: formatSummaryText(details), details };
+    return { summarizedText: formatSummaryText(details, input.language), details };
   }
 
   private rulesFor(language: string): LanguageRules {
@@ -125,8 +125,10 @@ export class ExtractiveSummaryEngine implements SummaryEngine {
 
     const topics = topPhrases(units, scores, this.options.topics ?? 3);
     const lead = rules.topicsLead(topics);
-    const quoted = overviewUnits.map((u) => u.display).join(' ');
-    const overview = [lead, quoted].filter(Boolean).join(' ') || rules.emptyOverview;
+    // Japanese sentences follow one another without a space.
+    const gap = rules === this.rules.ja ? '' : ' ';
+    const quoted = overviewUnits.map((u) => u.display).join(gap);
+    const overview = [lead, quoted].filter(Boolean).join(gap) || rules.emptyOverview;
 
     return {
       overview,

@@ -11,20 +11,32 @@ function formatTime(seconds: number): string {
 
 
 
+/** The headings of the readable summary, in the transcript's language (English for any other). */
+const HEADINGS = {
+  en: { keyPoints: 'Key points:', actionItems: 'Action items:', decisions: 'Decisions:', none: 'None identified.', owner: 'owner: ', due: 'due: ', metaSeparator: ', ', open: ' (', close: ')' },
+  ja: { keyPoints: '要点：', actionItems: 'アクションアイテム：', decisions: '決定事項：', none: 'なし', owner: '担当：', due: '期限：', metaSeparator: '、', open: '（', close: '）' },
+} as const;
+
+function headingsFor(language: string): (typeof HEADINGS)[keyof typeof HEADINGS] {
+  return language.toLowerCase().split(/[-_]/)[0] === 'ja' ? HEADINGS.ja : HEADINGS.en;
+}
+
 /**
- * The readable summary: overview paragraph, then "Key points:", "Action items:" and "Decisions:" bullets,
- * each bullet starting with the time in the audio it comes from. Shared with the LLM summary engine.
+ * The readable summary: overview paragraph, then "Key points:", "Action items:" and "Decisions:" bullets
+ * (要点, アクションアイテム and 決定事項 for Japanese), each bullet starting with the time in the audio it
+ * comes from. Shared with the LLM summary engine.
  */
-export function formatSummaryText(details: SummaryDetails): string {
+export function formatSummaryText(details: SummaryDetails, language = 'en'): string {
+  const h = headingsFor(language);
   const at = (item: SummaryItem) => `[${formatTime(item.start)}]`;
   const parts: string[] = [details.overview.trim()];
-  if (details.key_points.length) parts.push(['Key points:', ...details.key_points.map((k) => `- ${at(k)} ${k.text}`)].join('\n'));
+  if (details.key_points.length) parts.push([h.keyPoints, ...details.key_points.map((k) => `- ${at(k)} ${k.text}`)].join('\n'));
   const actionLines = details.action_items.map((a) => {
-    const meta = [a.owner ? `owner: ${a.owner}` : null, a.due ? `due: ${a.due}` : null].filter(Boolean).join(', ');
-    return `- ${at(a)} ${a.text}${meta ? ` (${meta})` : ''}`;
+    const meta = [a.owner ? `${h.owner}${a.owner}` : null, a.due ? `${h.due}${a.due}` : null].filter(Boolean).join(h.metaSeparator);
+    return `- ${at(a)} ${a.text}${meta ? `${h.open}${meta}${h.close}` : ''}`;
   });
-  parts.push(['Action items:', ...(actionLines.length ? actionLines : ['- None identified.'])].join('\n'));
+  parts.push([h.actionItems, ...(actionLines.length ? actionLines : [`- ${h.none}`])].join('\n'));
   const decisionLines = details.decisions.map((d) => `- ${at(d)} ${d.text}`);
-  parts.push(['Decisions:', ...(decisionLines.length ? decisionLines : ['- None identified.'])].join('\n'));
+  parts.push([h.decisions, ...(decisionLines.length ? decisionLines : [`- ${h.none}`])].join('\n'));
   return parts.join('\n\n') + '\n';
 }

@@ -76,12 +76,25 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 /** Start/end of a character range of a segment's text, from its words when they line up with the text. */
 export function spanTimes(segment: TranscriptSegment, text: string, from: number, to: number): { start: number; end: number } {
   const words = segment.words.filter((w) => w.word);
-  if (words.length === 0 || words.map((w) => w.word).join(' ') !== text) return { start: segment.start, end: segment.end };
-  const wordAt = (offset: number) => {
-    let n = 0;
-    for (let i = 0; i < offset && i < text.length; i++) if (text[i] === ' ') n++;
-    return Math.min(n, words.length - 1);
-  };
+  if (words.length === 0) return { start: segment.start, end: segment.end };
+  let wordAt: (offset: number) => number;
+  if (words.map((w) => w.word).join(' ') === text) {
+    wordAt = (offset: number) => {
+      let n = 0;
+      for (let i = 0; i < offset && i < text.length; i++) if (text[i] === ' ') n++;
+      return Math.min(n, words.length - 1);
+    };
+  } else if (words.map((w) => w.word).join('') === text) {
+    // Japanese: words follow one another without spaces; find the word by its character offsets.
+    const ends: number[] = [];
+    let at = 0;
+    for (const w of words) ends.push((at += w.word.length));
+    wordAt = (offset: number) => {
+      let i = 0;
+      while (i < words.length - 1 && offset >= ends[i]!) i++;
+      return i;
+    };
+  } else return { start: segment.start, end: segment.end };
   const first = words[wordAt(from)]!;
   const last = words[wordAt(Math.max(from, to - 1))]!;
   return { start: first.start, end: Math.max(first.start, last.end) };

@@ -67,7 +67,9 @@ describe.each(meetingFixtures.map((f) => [f.name, f] as const))('summary of %s',
   });
 
   it('reads as overview, key points, action items and decisions, each bullet with its time', () => {
-    const sections = ['Key points:', 'Action items:', 'Decisions:'].map((h) => text.indexOf(`\n\n${h}\n`));
+    // Headings in the transcript's language (issue 10: a Japanese summary reads in Japanese).
+    const headings = fixture.language === 'ja' ? ['要点：', 'アクションアイテム：', '決定事項：'] : ['Key points:', 'Action items:', 'Decisions:'];
+    const sections = headings.map((h) => text.indexOf(`\n\n${h}\n`));
     expect(sections.every((at) => at > 0)).toBe(true);
     expect([...sections].sort((a, b) => a - b)).toEqual(sections);
     expect(text.slice(0, sections[0]).trim()).toBe(details.overview);
