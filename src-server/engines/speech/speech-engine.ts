@@ -42,6 +42,8 @@ export interface RecognizeResult {
   speakingDuration: number;
   /** Model identifier, for the transcript document. */
   model: string;
+  /** Milliseconds spent in the engine's own stages (e.g. vad, decoder, whisper), for the job's timing log. */
+  timings?: Record<string, number>;
 }
 
 export interface SpeechEngineCapabilities {
