@@ -30,12 +30,10 @@ export interface EngineSetupOptions {
 
 export function createEngineRegistry(config: EnginesConfig, options: EngineSetupOptions): EngineRegistry {
   const { logger } = options;
+  const vadLog = logger ? { vadLog: (level: 'info' | 'warn', message: string) => logger[level](message) } : {};
   const engines: SpeechEngine[] = [
-    new PocketsphinxEngine({
-      modelDir: config.pocketsphinx.modelDir,
-      ...(logger ? { vadLog: (level: 'info' | 'warn', message: string) => logger[level](message) } : {}),
-    }),
-    new WhisperEngine({ ...config.whisper, dataDir: options.dataDir }),
+    new PocketsphinxEngine({ modelDir: config.pocketsphinx.modelDir, ...vadLog }),
+    new WhisperEngine({ ...config.whisper, dataDir: options.dataDir, ...vadLog }),
     new OpenAiRemoteEngine(config.remote),
   ];
   return new ConfiguredEngineRegistry(

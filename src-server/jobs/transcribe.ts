@@ -11,7 +11,7 @@ import { applyReplacements } from '../domain/replacements.js';
 import { transcriptKey, type TranscriptionService } from '../domain/transcription-service.js';
 import { detectsLanguage, wantsSpeakers, type EngineRegistry } from '../engines/engine-registry.js';
 import { assignSpeakers } from '../engines/speakers/assign-speakers.js';
-import { decodeToPcm, probeAudio } from '../engines/audio/ffmpeg.js';
+import { decodeToPcm, probeAudio, type AudioProbe } from '../engines/audio/ffmpeg.js';
 import { isSpaceless, joinWords } from '../../src-shared/word-text.js';
 import type { Storage } from '../storage/storage.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
@@ -30,6 +30,12 @@ export interface TranscribeJobDeps {
 // Share of the progress bar each stage owns.
 const CONVERT_SHARE = 0.1;
 const SPEAKERS_SHARE = 0.15;
+/**
+ * Uploads up to this size (minutes of compressed audio, seconds of WAV) are probed and decoded at once:
+ * two tool start-ups in the time of one, on a short clip most of the conversion. Bigger ones are probed
+ * first, so that the decode can report progress against the duration.
+ */
+const CONCURRENT_CONVERT_BYTES = 4 * 1024 * 1024;
 
 export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcribe'> {
   const { transcriptions, dictionaries, service, storage, engines, workDir } = deps;
@@ -63,6 +69,37 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
     },
   };
 
+  /**
+   * CONVERTING: probe (which explains what is wrong with a file that is not audio) and decode to PCM,
+   * at once for small files. The probe's verdict wins: a failed probe stops the decode.
+   */
+  async function convert(
+    audioPath: string,
+    pcmPath: string,
+    sizeBytes: number,
+    o: { signal: AbortSignal; timings: StageTimings; onProgress: (fraction: number) => void },
+  ): Promise<AudioProbe> {
+    if (sizeBytes > CONCURRENT_CONVERT_BYTES) {
+      const probe = await o.timings.time('probe', () => probeAudio(audioPath, o.signal));
+      await o.timings.time('decode', () => decodeToPcm(audioPath, pcmPath, { signal: o.signal, durationSeconds: probe.durationSeconds, onProgress: o.onProgress }));
+      return probe;
+    }
+    const stop = new AbortController();
+    // durationSeconds 0: no probe inside decodeToPcm and no progress (the file is small).
+    const decoding = o.timings.time('decode', () => decodeToPcm(audioPath, pcmPath, { signal: AbortSignal.any([o.signal, stop.signal]), durationSeconds: 0 }));
+    decoding.catch(() => undefined); // awaited below, after the probe
+    try {
+      const probe = await o.timings.time('probe', () => probeAudio(audioPath, o.signal));
+      await decoding;
+      o.onProgress(1);
+      return probe;
+    } catch (error) {
+      stop.abort(error);
+      await decoding.catch(() => undefined);
+      throw error;
+    }
+  }
+
   /** The pipeline; false when there was nothing to do. */
   async function transcribe(transcriptionId: string, signal: AbortSignal, timings: StageTimings): Promise<boolean> {
     const record = await timings.time('load', () => transcriptions.getById(transcriptionId));
@@ -73,17 +110,10 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
 
     await timings.time('load', () => transcriptions.update(transcriptionId, { status: 'CONVERTING', progress: 0, failureReason: null }));
     const audioPath = await storage.localPath(record.audioKey);
-    const probe = await timings.time('probe', () => probeAudio(audioPath, signal));
     await fsp.mkdir(workDir, { recursive: true, mode: 0o700 });
     const pcmPath = path.join(workDir, `${transcriptionId}.pcm`);
     try {
-      await timings.time('decode', () =>
-        decodeToPcm(audioPath, pcmPath, {
-          signal,
-          durationSeconds: probe.durationSeconds,
-          onProgress: (f) => progress(f * CONVERT_SHARE),
-        }),
-      );
+      const probe = await convert(audioPath, pcmPath, record.audioSize ?? Infinity, { signal, timings, onProgress: (f) => progress(f * CONVERT_SHARE) });
 
       const [words, rules] = await timings.time('dictionary', async () => {
         await transcriptions.update(transcriptionId, { status: 'IN_PROGRESS', duration: probe.durationSeconds });
