@@ -145,9 +145,10 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
       const language = (result as { language?: string }).language ?? (requestedLanguage === 'auto' ? 'en' : requestedLanguage);
       let labelled: Array<(typeof result.segments)[number] & { speaker?: string | null }> = result.segments;
       if (separate) {
-        // The recognizer's segments are its voice-activity regions: separate speakers inside them.
+        // Separate speakers inside the recognizer's voice-activity regions (or its segments, which then follow them).
+        const regions = result.speechRegions ?? result.segments.map((s) => ({ start: s.start, end: s.end }));
         const turns = await timings.time('speakers', () =>
-          speakers.separate(pcmPath, result.segments.map((s) => ({ start: s.start, end: s.end })), {
+          speakers.separate(pcmPath, regions, {
             numSpeakers: record.numSpeakers ?? undefined,
             minSpeakers: record.minSpeakers ?? undefined,
             maxSpeakers: record.maxSpeakers ?? undefined,

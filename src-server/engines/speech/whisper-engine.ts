@@ -338,7 +338,13 @@ export class WhisperEngine implements SpeechEngine {
         progress(VAD_SHARE + (1 - VAD_SHARE) * (done / totalSpeech));
       }
       progress(1);
-      const result: RecognizeResult & { language?: string } = { segments, speakingDuration, model: `whisper.cpp/${model.name}`, timings };
+      const result: RecognizeResult & { language?: string } = {
+        segments,
+        speakingDuration,
+        speechRegions: speech.map((r) => ({ start: r.start, end: r.end })),
+        model: `whisper.cpp/${model.name}`,
+        timings,
+      };
       if (detected) result.language = detected;
       return result;
     } finally {
