@@ -23,6 +23,8 @@ import { promisify } from 'node:util';
 import { EmbeddedSpeakerSeparation } from '../src-server/engines/speakers/embedded-speaker-separation.js';
 import { diarizationError } from '../src-server/engines/speakers/diarization-error.js';
 import { PocketsphinxEngine } from '../src-server/engines/speech/pocketsphinx-engine.js';
+import { WhisperEngine } from '../src-server/engines/speech/whisper-engine.js';
+import { randomWhisperModel } from '../test/support/ggml-model.js';
 import type { RecognizeResult, VocabularyWord } from '../src-server/engines/speech/speech-engine.js';
 import { concatenate, conversation, durationOf, festivalWav, longRecording, pcmOf, testdataUtterances } from './speech-corpus.js';
 import { editDistance } from '../src-shared/edit-distance.js';
@@ -303,6 +305,59 @@ async function shortClipLatency(rows: Row[]): Promise<void> {
   }
 }
 
+/** The real shapes of whisper's tiny, base and small (width, heads, encoder and decoder layers). */
+const WHISPER_SHAPES = [
+  { name: 'tiny', state: 384, heads: 6, audioLayers: 4, textLayers: 4, target: null },
+  { name: 'base', state: 512, heads: 8, audioLayers: 6, textLayers: 6, target: 0.25 },
+  { name: 'small', state: 768, heads: 12, audioLayers: 12, textLayers: 12, target: null },
+] as const;
+/** Tokens decoded per second of speech: English read speech is ~2.5 words/s, ~3 whisper tokens/s. */
+const TOKENS_PER_SECOND = 3;
+
+/**
+ * whisper.cpp speed on this machine: random-weight models with the real shapes (the cost of a forward
+ * pass depends on the shapes, not on the values), a fixed decode length of TOKENS_PER_SECOND so that a
+ * model that recognizes nothing decodes what a real one would, on real speech (the testdata LibriVox
+ * utterances and goforward with 0.5 s pauses), through WhisperEngine (VAD, windows, the default threads).
+ * The model is loaded by a warm-up call first; its load time is shown apart.
+ */
+async function whisperSpeed(rows: Row[]): Promise<void> {
+  const { librivox, goforward } = await testdataUtterances();
+  const wav = await concatenate([...librivox, goforward].map((u) => u.wav), [...librivox].map(() => 0.5));
+  const pcm = await pcmOf(wav);
+  const duration = await durationOf(wav);
+  const warmUp = await pcmOf(goforward.wav);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-bench-whisper-'));
+  try {
+    for (const shape of WHISPER_SHAPES) {
+      const made = performance.now();
+      const model = await randomWhisperModel({ state: shape.state, heads: shape.heads, audioLayers: shape.audioLayers, textLayers: shape.textLayers });
+      process.stderr.write(`  whisper ${shape.name}: model ready in ${((performance.now() - made) / 1000).toFixed(1)} s (${(fs.statSync(model).size / 1e6).toFixed(0)} MB)\n`);
+      const engine = new WhisperEngine({ model, dataDir, fixedTokensPerSecond: TOKENS_PER_SECOND, vadLog: () => {} });
+      try {
+        const loadStarted = performance.now();
+        await engine.recognize({ pcmPath: warmUp, language: 'en', vocabulary: [], signal });
+        const warm = (performance.now() - loadStarted) / 1000;
+        const started = performance.now();
+        const result = await engine.recognize({ pcmPath: pcm, language: 'en', vocabulary: [], signal });
+        const seconds = (performance.now() - started) / 1000;
+        const rtf = seconds / duration;
+        const tokens = result.segments.reduce((n, s) => n + s.words.length, 0);
+        rows.push({
+          measure: `whisper.cpp RTF, ${shape.name} shape (${shape.state}/${shape.heads}/${shape.audioLayers}/${shape.textLayers}, random weights, ${TOKENS_PER_SECOND} tokens/s; ${duration.toFixed(0)} s real speech, ${(result.speakingDuration).toFixed(0)} s speech; ${tokens} words; first call ${warm.toFixed(1)} s)`,
+          result: `${rtf.toFixed(3)} (${seconds.toFixed(1)} s)`,
+          target: shape.target === null ? '-' : `<= ${shape.target}`,
+          ok: shape.target === null ? null : rtf <= shape.target,
+        });
+      } finally {
+        await engine.close();
+      }
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 function printTable(rows: Row[]): void {
   const header = ['Measure', 'Result', 'Target', ''];
   const cells = rows.map((r) => [r.measure, r.result, r.target, r.ok === null ? '' : r.ok ? 'ok' : 'MISSED']);
@@ -332,6 +387,7 @@ async function main(): Promise<void> {
   if (wanted('diarization')) await step('diarization', () => diarization(engine, rows));
   if (wanted('long') && LONG_SECONDS > 0) await step(`long file (${LONG_SECONDS} s)`, () => longFile(rows));
   if (wanted('latency')) await step('short-clip latency', () => shortClipLatency(rows));
+  if (wanted('whisper')) await step('whisper speed', () => whisperSpeed(rows));
   console.log(`\nbench:asr — pocketsphinx 5prealpha en-us, VAD ${engine.vad.name}, speaker separation embedded-mfcc\n`);
   printTable(rows);
 }
