@@ -2,8 +2,9 @@
 // the end of the window). Two checks, as the reference implementations do:
 // - the gzip compression ratio of the text (openai-whisper fails a decode above 2.4: a loop compresses
 //   far better than language);
-// - a phrase of 1-20 units (words, or characters for languages written without spaces) repeated back to
-//   back, covering at least 8 units and at least 3 times.
+// - a phrase of 1-20 units (the engine passes whisper's text tokens: a loop can sit inside one word, and
+//   languages written without spaces have no words) repeated back to back, at least 3 times and over at
+//   least 6 units.
 // The engine re-runs a looping window at higher temperatures and, when every temperature loops, keeps
 // the least looping result with the repeated copies removed (trimRepetitions).
 import { gzipSync } from 'node:zlib';
@@ -12,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 export const COMPRESSION_RATIO_THRESHOLD = 2.4;
 const MAX_PHRASE_UNITS = 20;
 const MIN_REPEATS = 3;
-const MIN_LOOP_UNITS = 8;
+const MIN_LOOP_UNITS = 6;
 
 /** UTF-8 bytes of `text` over its gzip size (as openai-whisper's compression_ratio). */
 export function compressionRatio(text: string): number {

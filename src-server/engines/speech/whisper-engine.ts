@@ -321,9 +321,8 @@ export class WhisperEngine implements SpeechEngine {
         const lang = results[0]?.lang;
         detected ??= typeof lang === 'string' && lang ? (lang === 'jw' ? 'jv' : lang) : null;
         const spaceless = !translate && isSpaceless(language === 'auto' ? detected ?? 'en' : language);
-        let trim = false;
-        if (!fixed && loops(results, spaceless)) {
-          ({ results, trim } = await this.fallback(results, spaceless, decode, signal));
+        if (!fixed && loops(results, model.file)) {
+          results = await this.fallback(results, model.file, decode, signal);
           timings.fallbacks = (timings.fallbacks ?? 0) + 1;
         }
         const first = window.pieces[0]!.fileStart;
@@ -333,7 +332,7 @@ export class WhisperEngine implements SpeechEngine {
           const segment = toSegment(r, model.file, { map: (seconds) => toFileTime(window, seconds), start: first, end: last, spaceless, cursor });
           if (segment) windowSegments.push(segment);
         }
-        segments.push(...(trim ? trimmedSegments(windowSegments) : windowSegments));
+        segments.push(...windowSegments);
         done += window.seconds;
         progress(VAD_SHARE + (1 - VAD_SHARE) * (done / totalSpeech));
       }
@@ -355,23 +354,23 @@ export class WhisperEngine implements SpeechEngine {
 
   /**
    * A looping window decoded again at rising temperatures (whisper.cpp continues its own fallback from
-   * each); the first result that does not loop wins, else the least looping one, to be trimmed.
+   * each); the first result that does not loop wins, else the least looping one with its repeats cut.
    */
   private async fallback(
     first: Detail[],
-    spaceless: boolean,
+    file: WhisperModelFile,
     decode: (extra: Partial<TranscribeParams<'detail', true>>) => Promise<Detail[]>,
     signal: AbortSignal,
-  ): Promise<{ results: Detail[]; trim: boolean }> {
+  ): Promise<Detail[]> {
     const tried = [first];
     for (const temperature of FALLBACK_TEMPERATURES) {
       signal.throwIfAborted();
       const results = await decode({ temperature });
-      if (!loops(results, spaceless)) return { results, trim: false };
+      if (!loops(results, file)) return results;
       tried.push(results);
     }
     const ratio = (results: Detail[]) => compressionRatio(windowText(results));
-    return { results: tried.reduce((best, r) => (ratio(r) < ratio(best) ? r : best)), trim: true };
+    return withoutRepeats(tried.reduce((best, r) => (ratio(r) < ratio(best) ? r : best)), file);
   }
 
   /** Frees the loaded model once nothing runs on it (also done automatically after idleSeconds). */
@@ -508,26 +507,25 @@ function windowText(results: Detail[]): string {
   return results.map((r) => r.text).join('').trim();
 }
 
-/** A window's text split into the units the repetition check compares: words, or characters. */
-function loopUnits(text: string, spaceless: boolean): string[] {
-  return spaceless ? [...text.replace(/\s+/g, '')] : text.split(/\s+/).filter(Boolean);
+/**
+ * The text tokens of a window's results (special tokens left out), which the repetition check compares:
+ * tokens, not words, because a loop can sit inside one "word" (tokens without a space between them),
+ * and languages written without spaces have no words to split.
+ */
+function textTokens(results: Detail[], file: WhisperModelFile): { result: number; token: Token }[] {
+  return results.flatMap((r, result) => (r.tokens ?? []).filter((t) => (file.tokenBytes(t.id)?.length ?? 0) > 0).map((token) => ({ result, token })));
 }
 
-function loops(results: Detail[], spaceless: boolean): boolean {
-  const text = windowText(results);
-  return isLooping(text, loopUnits(text, spaceless));
+function loops(results: Detail[], file: WhisperModelFile): boolean {
+  return isLooping(windowText(results), textTokens(results, file).map((t) => String(t.token.id)));
 }
 
-/** A window's segments with every repeated copy of a loop removed (its first copy stays). */
-function trimmedSegments(segments: RecognizedSegment[]): RecognizedSegment[] {
-  const keep = new Set(trimRepetitions(segments.flatMap((s) => s.words.map((w) => w.word))));
-  const out: RecognizedSegment[] = [];
-  let index = 0;
-  for (const s of segments) {
-    const words = s.words.filter(() => keep.has(index++));
-    if (words.length > 0) out.push({ start: s.start, end: words[words.length - 1]!.end, words });
-  }
-  return out;
+/** The results with every repeated copy of a loop removed (its first copy stays). */
+function withoutRepeats(results: Detail[], file: WhisperModelFile): Detail[] {
+  const tokens = textTokens(results, file);
+  const dropped = new Set(tokens.map((t) => t.token));
+  for (const i of trimRepetitions(tokens.map((t) => String(t.token.id)))) dropped.delete(tokens[i]!.token);
+  return results.map((r) => ({ ...r, tokens: (r.tokens ?? []).filter((t) => !dropped.has(t)) }));
 }
 
 function toFloat32(samples: Int16Array): Float32Array {

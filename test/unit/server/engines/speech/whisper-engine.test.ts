@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../../../../src-server/domain/engine-error.js';
 import { inspectWhisperModel } from '../../../../../src-server/engines/speech/ggml-file.js';
 import type { RecognizeResult } from '../../../../../src-server/engines/speech/speech-engine.js';
+import { findRepetition } from '../../../../../src-server/engines/speech/repetition-guard.js';
 import { WhisperEngine } from '../../../../../src-server/engines/speech/whisper-engine.js';
 import type { TranscriptDocument } from '../../../../../src-shared/transcript-document.js';
 import { audioDuration, concatWithSilence, pcmOf, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
@@ -101,6 +102,19 @@ describe('WhisperEngine', () => {
       expect(result.timings).not.toHaveProperty('whisper');
     }
     await engine.close();
+  });
+
+  it('decodes a looping window again at higher temperatures, and cuts a loop that survives them to one copy', async () => {
+    // No positional signal in the decoder: the next token depends on the previous ones only, and it loops.
+    const looping = new WhisperEngine({ model: await randomWhisperModel({ decoderPositionScale: 0 }), dataDir: scratch, threads: 1 });
+    const result = await recognize(looping, await pcmOf(sentence));
+    expect(result.timings?.fallbacks).toBe(1);
+    const words = result.segments.flatMap((s) => s.words.map((w) => w.word));
+    expect(words.length).toBeGreaterThan(0);
+    expect(findRepetition(words)).toBeNull();
+    expect(findRepetition([...words.join('')])).toBeNull();
+    expectOrderedWithin(result, await audioDuration(sentence));
+    await looping.close();
   });
 
   it('stops between speech windows when cancelled', async () => {
