@@ -9,18 +9,30 @@
 //     child process so the figure is the engine's alone;
 //  5. diarization error (DER, 0.25 s collar) on a conversation of three real speakers, with the
 //     number of speakers given and found automatically.
-// Environment: BENCH_LONG_SECONDS (default 7200; 0 skips part 4).
-import { spawn } from 'node:child_process';
+//  6. short-clip latency: p50 and p95 of 20 clips of 3-5 s from POST .../transcribe to COMPLETED, over
+//     real HTTP against the built server (the CLI) with pocketsphinx, with the server's stage timings;
+//  7. whisper.cpp speed: real-time factor of models with the real shapes of tiny, base and small
+//     (random weights, fixed decode length) on real speech.
+// Environment: BENCH_LONG_SECONDS (default 7200; 0 skips part 4); BENCH_ONLY (see ONLY).
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { EmbeddedSpeakerSeparation } from '../src-server/engines/speakers/embedded-speaker-separation.js';
 import { diarizationError } from '../src-server/engines/speakers/diarization-error.js';
 import { PocketsphinxEngine } from '../src-server/engines/speech/pocketsphinx-engine.js';
+import { WhisperEngine } from '../src-server/engines/speech/whisper-engine.js';
+import { randomWhisperModel } from '../test/support/ggml-model.js';
 import type { RecognizeResult, VocabularyWord } from '../src-server/engines/speech/speech-engine.js';
-import { concatenate, conversation, festivalWav, longRecording, pcmOf, testdataUtterances } from './speech-corpus.js';
+import { concatenate, conversation, durationOf, festivalWav, longRecording, pcmOf, testdataUtterances } from './speech-corpus.js';
 import { editDistance } from '../src-shared/edit-distance.js';
+import { createApiKey, startServer, stopServer } from '../test/e2e/host/server-process.js';
 
 const LONG_SECONDS = Number(process.env.BENCH_LONG_SECONDS ?? 7200);
+/** BENCH_ONLY=latency,whisper (comma-separated parts: wer, names, diarization, long, latency, whisper); default all. */
+const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
 const FESTIVAL_SENTENCES = [
   'The birch canoe slid on the smooth planks.',
@@ -210,6 +222,142 @@ async function decodeLong(pcm: string): Promise<void> {
   console.log(JSON.stringify({ seconds, vmHwmKiB, words, speaking: result.speakingDuration, vad: engine.vad.name, segments: result.segments.length }));
 }
 
+
+const ROOT = path.resolve(fileURLToPath(import.meta.url), '../../..');
+
+/** p-th percentile (nearest rank) of `values`. */
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** `wav` with silence added on both sides so that it lasts at least `seconds` (3-5 s clips). */
+async function padClip(wav: string, seconds: number, dir: string, index: number): Promise<{ file: string; duration: number }> {
+  const duration = await durationOf(wav);
+  const side = Math.max(0.25, (seconds - duration) / 2);
+  const file = path.join(dir, `clip-${index}.wav`);
+  await promisify(execFile)('sox', [wav, file, 'pad', side.toFixed(3), side.toFixed(3)]);
+  return { file, duration: await durationOf(file) };
+}
+
+/**
+ * Short-clip latency over real HTTP against the built server (the CLI, as users run it) with
+ * pocketsphinx: 20 clips of 3-5 s, each uploaded first, then timed from POST .../transcribe to
+ * COMPLETED (polled every 10 ms). The server's per-job stage timings (its "transcription timings"
+ * log line) are averaged to show where the time goes.
+ */
+async function shortClipLatency(rows: Row[]): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-bench-latency-'));
+  const dataDir = path.join(dir, 'data');
+  fs.mkdirSync(dataDir);
+  const clips: { file: string; duration: number }[] = [];
+  for (const [i, sentence] of FESTIVAL_SENTENCES.entries()) clips.push(await padClip(await festivalWav(sentence), 3.6, dir, i));
+  const key = await createApiKey(ROOT, dataDir);
+  const server = await startServer(ROOT, dataDir, { KIKITORI_ENGINE_DEFAULT: 'pocketsphinx', KIKITORI_LOG_LEVEL: 'info' });
+  const logs: string[] = [];
+  server.child.stdout!.on('data', (d: Buffer) => logs.push(...d.toString().split('\n').filter(Boolean)));
+  const api = async (method: string, route: string, body?: unknown) => {
+    const response = await fetch(server.url + route, {
+      method,
+      headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as Record<string, unknown>;
+  };
+  const run = async (clip: { file: string }) => {
+    const ticket = await api('POST', '/api/v1/transcriptions/upload', { filename: path.basename(clip.file), language: 'en' });
+    const id = ticket.transcription_id as string;
+    const put = await fetch(ticket.audio_upload_url as string, { method: 'PUT', body: fs.readFileSync(clip.file) });
+    if (!put.ok) throw new Error(`upload failed: ${put.status}`);
+    const started = performance.now();
+    await api('POST', `/api/v1/transcriptions/${id}/transcribe`);
+    for (;;) {
+      const record = await api('GET', `/api/v1/transcriptions/${id}`);
+      if (record.status === 'COMPLETED') return (performance.now() - started) / 1000;
+      if (record.status === 'FAILED') throw new Error(`transcription failed: ${String(record.failure_reason)}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  try {
+    const first = await run(clips[0]!); // the first job after start also loads the engines
+    logs.length = 0;
+    const seconds: number[] = [];
+    for (const clip of clips) seconds.push(await run(clip));
+    const stages = new Map<string, number[]>();
+    for (const line of logs) {
+      const entry = JSON.parse(line) as { msg?: string; timings?: Record<string, number> };
+      if (entry.msg !== 'transcription timings' || !entry.timings) continue;
+      for (const [stage, ms] of Object.entries(entry.timings)) stages.set(stage, [...(stages.get(stage) ?? []), ms]);
+    }
+    const breakdown = [...stages].map(([stage, ms]) => `${stage} ${(ms.reduce((a, b) => a + b, 0) / ms.length).toFixed(0)}`).join(', ');
+    const lengths = clips.map((c) => c.duration);
+    const describe = `${clips.length} clips of ${Math.min(...lengths).toFixed(1)}-${Math.max(...lengths).toFixed(1)} s, pocketsphinx, real HTTP`;
+    const p50 = percentile(seconds, 50);
+    rows.push({ measure: `Short-clip latency p50, /transcribe -> COMPLETED (${describe})`, result: `${p50.toFixed(2)} s`, target: '<= 1.0 s', ok: p50 <= 1 });
+    rows.push({ measure: `Short-clip latency p95 (same clips)`, result: `${percentile(seconds, 95).toFixed(2)} s`, target: '-', ok: null });
+    rows.push({ measure: `First job after server start (loads the engines; info)`, result: `${first.toFixed(2)} s`, target: '-', ok: null });
+    if (breakdown) rows.push({ measure: `Mean stage timings, ms (server log; info): ${breakdown}`, result: '-', target: '-', ok: null });
+  } finally {
+    await stopServer(server.child);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The real shapes of whisper's tiny, base and small (width, heads, encoder and decoder layers). */
+const WHISPER_SHAPES = [
+  { name: 'tiny', state: 384, heads: 6, audioLayers: 4, textLayers: 4, target: null },
+  { name: 'base', state: 512, heads: 8, audioLayers: 6, textLayers: 6, target: 0.25 },
+  { name: 'small', state: 768, heads: 12, audioLayers: 12, textLayers: 12, target: null },
+] as const;
+/** Tokens decoded per second of speech: English read speech is ~2.5 words/s, ~3 whisper tokens/s. */
+const TOKENS_PER_SECOND = 3;
+
+/**
+ * whisper.cpp speed on this machine: random-weight models with the real shapes (the cost of a forward
+ * pass depends on the shapes, not on the values), a fixed decode length of TOKENS_PER_SECOND so that a
+ * model that recognizes nothing decodes what a real one would, on real speech (the testdata LibriVox
+ * utterances and goforward with 0.5 s pauses), through WhisperEngine (VAD, windows, the default threads).
+ * The model is loaded by a warm-up call first; its load time is shown apart.
+ */
+async function whisperSpeed(rows: Row[]): Promise<void> {
+  const { librivox, goforward } = await testdataUtterances();
+  const wav = await concatenate([...librivox, goforward].map((u) => u.wav), [...librivox].map(() => 0.5));
+  const pcm = await pcmOf(wav);
+  const duration = await durationOf(wav);
+  const warmUp = await pcmOf(goforward.wav);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-bench-whisper-'));
+  try {
+    for (const shape of WHISPER_SHAPES) {
+      const made = performance.now();
+      const model = await randomWhisperModel({ state: shape.state, heads: shape.heads, audioLayers: shape.audioLayers, textLayers: shape.textLayers });
+      process.stderr.write(`  whisper ${shape.name}: model ready in ${((performance.now() - made) / 1000).toFixed(1)} s (${(fs.statSync(model).size / 1e6).toFixed(0)} MB)\n`);
+      const engine = new WhisperEngine({ model, dataDir, fixedTokensPerSecond: TOKENS_PER_SECOND, vadLog: () => {} });
+      try {
+        const loadStarted = performance.now();
+        await engine.recognize({ pcmPath: warmUp, language: 'en', vocabulary: [], signal });
+        const warm = (performance.now() - loadStarted) / 1000;
+        const started = performance.now();
+        const result = await engine.recognize({ pcmPath: pcm, language: 'en', vocabulary: [], signal });
+        const seconds = (performance.now() - started) / 1000;
+        const rtf = seconds / duration;
+        const tokens = result.segments.reduce((n, s) => n + s.words.length, 0);
+        rows.push({
+          measure: `whisper.cpp RTF, ${shape.name} shape (${shape.state}/${shape.heads}/${shape.audioLayers}/${shape.textLayers}, random weights, ${TOKENS_PER_SECOND} tokens/s; ${duration.toFixed(0)} s real speech, ${(result.speakingDuration).toFixed(0)} s speech; ${tokens} words; first call ${warm.toFixed(1)} s)`,
+          result: `${rtf.toFixed(3)} (${seconds.toFixed(1)} s)`,
+          target: shape.target === null ? '-' : `<= ${shape.target}`,
+          ok: shape.target === null ? null : rtf <= shape.target,
+        });
+      } finally {
+        await engine.close();
+      }
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 function printTable(rows: Row[]): void {
   const header = ['Measure', 'Result', 'Target', ''];
   const cells = rows.map((r) => [r.measure, r.result, r.target, r.ok === null ? '' : r.ok ? 'ok' : 'MISSED']);
@@ -230,11 +378,16 @@ async function main(): Promise<void> {
     await fn();
     process.stderr.write(`bench:asr: ${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   };
-  await step('real speech', () => realSpeech(engine, rows));
-  await step('festival', () => festival(engine, rows));
-  await step('invented names', () => inventedNames(engine, rows));
-  await step('diarization', () => diarization(engine, rows));
-  if (LONG_SECONDS > 0) await step(`long file (${LONG_SECONDS} s)`, () => longFile(rows));
+  const wanted = (part: string) => ONLY.length === 0 || ONLY.includes(part);
+  if (wanted('wer')) {
+    await step('real speech', () => realSpeech(engine, rows));
+    await step('festival', () => festival(engine, rows));
+  }
+  if (wanted('names')) await step('invented names', () => inventedNames(engine, rows));
+  if (wanted('diarization')) await step('diarization', () => diarization(engine, rows));
+  if (wanted('long') && LONG_SECONDS > 0) await step(`long file (${LONG_SECONDS} s)`, () => longFile(rows));
+  if (wanted('latency')) await step('short-clip latency', () => shortClipLatency(rows));
+  if (wanted('whisper')) await step('whisper speed', () => whisperSpeed(rows));
   console.log(`\nbench:asr — pocketsphinx 5prealpha en-us, VAD ${engine.vad.name}, speaker separation embedded-mfcc\n`);
   printTable(rows);
 }

@@ -34,12 +34,14 @@ export interface EngineSetupOptions {
 
 export function createEngineRegistry(config: EnginesConfig, options: EngineSetupOptions): EngineRegistry {
   const { logger } = options;
+  const vadLog = logger ? { vadLog: (level: 'info' | 'warn', message: string) => logger[level](message) } : {};
   const pocketsphinx = new PocketsphinxEngine({
     libraryPath: config.pocketsphinx.library,
     modelDir: config.pocketsphinx.modelDir,
-    ...(logger ? { vadLog: (level: 'info' | 'warn', message: string) => logger[level](message), warn: (message: string) => logger.warn(message) } : {}),
+    ...vadLog,
+    ...(logger ? { warn: (message: string) => logger.warn(message) } : {}),
   });
-  const whisper = new WhisperEngine({ ...config.whisper, dataDir: options.dataDir });
+  const whisper = new WhisperEngine({ ...config.whisper, dataDir: options.dataDir, ...vadLog });
   const engines: SpeechEngine[] = [pocketsphinx, whisper, new OpenAiRemoteEngine(config.remote)];
   const installed = options.installedModels ?? installedOfficialModels(options.dataDir);
   return new ConfiguredEngineRegistry(

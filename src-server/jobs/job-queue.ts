@@ -1,5 +1,6 @@
 // The durable job queue, as the rest of the server sees it. SQLite implements it for self-hosting;
 // a distributed queue can implement the same interface.
+import type { Logger } from 'pino';
 
 /** Every job type and its payload. Adding a job means adding a line here and a file beside this one. */
 export interface JobPayloads {
@@ -16,6 +17,8 @@ export interface JobContext {
   attempt: number;
   /** Aborted when the job is cancelled or the server shuts down. */
   signal: AbortSignal;
+  /** The job's logger (carries jobId, job and attempt). */
+  logger: Logger;
 }
 
 export interface JobDefinition<N extends JobName> {

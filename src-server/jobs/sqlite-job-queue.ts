@@ -198,8 +198,8 @@ export class SqliteJobQueue implements JobQueue {
   private run(row: JobRow, definition: JobDefinition<JobName>) {
     const controller = new AbortController();
     const payload = JSON.parse(row.payload) as JobPayloads[JobName];
-    const context: JobContext = { jobId: row.job_id, attempt: row.attempts, signal: controller.signal };
     const log = this.options.logger.child({ jobId: row.job_id, job: row.name, attempt: row.attempts });
+    const context: JobContext = { jobId: row.job_id, attempt: row.attempts, signal: controller.signal, logger: log };
     const done = (async () => {
       try {
         await definition.handle(payload, context);

@@ -1,5 +1,6 @@
 // The transcription pipeline: CONVERTING (probe + decode to 16 kHz mono) -> IN_PROGRESS (speech engine,
-// then forced replacements) -> COMPLETED with the transcript document in storage.
+// then forced replacements) -> COMPLETED with the transcript document in storage. Each job logs its
+// per-stage timings as one line ("transcription timings").
 import fsp from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import path from 'node:path';
@@ -10,12 +11,13 @@ import { applyReplacements } from '../domain/replacements.js';
 import { transcriptKey, type TranscriptionService } from '../domain/transcription-service.js';
 import { detectsLanguage, wantsSpeakers, type EngineRegistry } from '../engines/engine-registry.js';
 import { assignSpeakers } from '../engines/speakers/assign-speakers.js';
-import { decodeToPcm, probeAudio } from '../engines/audio/ffmpeg.js';
+import { decodeToPcm, probeAudio, type AudioProbe } from '../engines/audio/ffmpeg.js';
 import { isSpaceless, joinWords } from '../../src-shared/word-text.js';
 import { UNDETERMINED_LANGUAGE } from '../../src-shared/languages.js';
 import type { Storage } from '../storage/storage.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
 import type { JobDefinition } from './job-queue.js';
+import { StageTimings } from './stage-timings.js';
 
 export interface TranscribeJobDeps {
   transcriptions: TranscriptionRepository;
@@ -29,6 +31,12 @@ export interface TranscribeJobDeps {
 // Share of the progress bar each stage owns.
 const CONVERT_SHARE = 0.1;
 const SPEAKERS_SHARE = 0.15;
+/**
+ * Uploads up to this size (minutes of compressed audio, seconds of WAV) are probed and decoded at once:
+ * two tool start-ups in the time of one, on a short clip most of the conversion. Bigger ones are probed
+ * first, so that the decode can report progress against the duration.
+ */
+const CONCURRENT_CONVERT_BYTES = 4 * 1024 * 1024;
 
 export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcribe'> {
   const { transcriptions, dictionaries, service, storage, engines, workDir } = deps;
@@ -47,102 +55,152 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
 
   return {
     maxAttempts: 3,
-    async handle({ transcriptionId }, { signal }) {
-      const record = await transcriptions.getById(transcriptionId);
-      // Deleted, or ended by someone else, while queued: nothing left to do.
-      if (!record || record.status === 'COMPLETED' || record.status === 'FAILED' || record.status === 'CANCELLED') return;
-      if (!record.audioKey) throw new EngineError('bad-input', 'The transcription has no uploaded audio.');
-      const progress = progressWriter(transcriptionId);
-
-      await transcriptions.update(transcriptionId, { status: 'CONVERTING', progress: 0, failureReason: null });
-      const audioPath = await storage.localPath(record.audioKey);
-      const probe = await probeAudio(audioPath, signal);
-      await fsp.mkdir(workDir, { recursive: true, mode: 0o700 });
-      const pcmPath = path.join(workDir, `${transcriptionId}.pcm`);
+    async handle({ transcriptionId }, { signal, logger }) {
+      const timings = new StageTimings();
+      let outcome = 'failed';
       try {
-        await decodeToPcm(audioPath, pcmPath, {
-          signal,
-          durationSeconds: probe.durationSeconds,
-          onProgress: (f) => progress(f * CONVERT_SHARE),
-        });
-
-        await transcriptions.update(transcriptionId, { status: 'IN_PROGRESS', duration: probe.durationSeconds });
-        const dictionary = record.dictionaryId ? await dictionaries.get(record.teamId, record.dictionaryId) : null;
-        const [words, rules] = dictionary
-          ? await Promise.all([dictionaries.words(dictionary.dictionaryId), dictionaries.blacklistWords(dictionary.dictionaryId)])
-          : [[], []];
-        const engine = engines.speechFor(record.transcriptionModel);
-        // No language given: the engine detects it (only engines that can are left without one at upload).
-        const requestedLanguage = record.languages[0] ?? (detectsLanguage(engine) ? 'auto' : engine.capabilities.languages[0] ?? 'en');
-        const separate =
-          wantsSpeakers({ model: record.transcriptionModel, wantsSpeakers: record.numSpeakers !== null || record.minSpeakers !== null || record.maxSpeakers !== null }) &&
-          !engine.capabilities.speakerSeparation &&
-          engines.speakers !== null;
-        const recognitionShare = 1 - CONVERT_SHARE - (separate ? SPEAKERS_SHARE : 0);
-        const result = await engine.recognize({
-          pcmPath,
-          language: requestedLanguage,
-          vocabulary: words.map((w) => ({ word: w.word, reading: w.reading })),
-          signal,
-          onProgress: (f) => progress(CONVERT_SHARE + f * recognitionShare),
-        });
-
-        // Asked to detect and nothing was heard to detect it from: the language stays unknown, never a guess.
-        const language = (result as { language?: string }).language ?? (requestedLanguage === 'auto' ? UNDETERMINED_LANGUAGE : requestedLanguage);
-        let labelled: Array<(typeof result.segments)[number] & { speaker?: string | null }> = result.segments;
-        if (separate) {
-          // The recognizer's segments are its voice-activity regions: separate speakers inside them.
-          const turns = await engines.speakers.separate(pcmPath, result.segments.map((s) => ({ start: s.start, end: s.end })), {
-            numSpeakers: record.numSpeakers ?? undefined,
-            minSpeakers: record.minSpeakers ?? undefined,
-            maxSpeakers: record.maxSpeakers ?? undefined,
-            signal,
-            onProgress: (f) => progress(CONVERT_SHARE + recognitionShare + f * SPEAKERS_SHARE),
-          });
-          labelled = assignSpeakers(result.segments, turns);
-        }
-
-        const recognized: TranscriptSegment[] = labelled.map((s, id) => ({
-          id,
-          start: s.start,
-          end: s.end,
-          speaker: s.speaker ?? null,
-          text: joinWords(s.words, language),
-          words: s.words,
-        }));
-        const { segments, applied } = applyReplacements(recognized, rules, language);
-        const document: TranscriptDocument = {
-          transcription_id: transcriptionId,
-          text: segments.map((s) => s.text).filter(Boolean).join(isSpaceless(language) ? '' : ' '),
-          language,
-          duration: probe.durationSeconds,
-          speaking_duration: result.speakingDuration,
-          segments,
-          replacements: applied,
-          engine: {
-            name: engine.name,
-            model: result.model,
-            transcription_model: record.transcriptionModel,
-            ...(separate ? { speakers: engines.speakers.name } : {}),
-          },
-          created_at: new Date().toISOString(),
-        };
-        const key = transcriptKey(transcriptionId);
-        await storage.put(key, Readable.from([Buffer.from(JSON.stringify(document))]));
-        await service.end(transcriptionId, {
-          status: 'COMPLETED',
-          transcriptKey: key,
-          speakingDuration: result.speakingDuration,
-          engine: `${engine.name}/${result.model}${separate ? `+${engines.speakers.name}` : ''}`,
-          ...(record.languages.length === 0 && language !== UNDETERMINED_LANGUAGE ? { languages: [language] } : {}),
-          progress: 1,
-        });
+        const done = await transcribe(transcriptionId, signal, timings);
+        outcome = done ? 'completed' : 'skipped';
       } finally {
-        await fsp.rm(pcmPath, { force: true });
+        logger.info({ transcriptionId, outcome: signal.aborted ? 'aborted' : outcome, timings: timings.toJSON() }, 'transcription timings');
       }
     },
     async onFailed({ transcriptionId }, error) {
       await service.end(transcriptionId, { status: 'FAILED', failureReason: error.message });
     },
   };
+
+  /**
+   * CONVERTING: probe (which explains what is wrong with a file that is not audio) and decode to PCM,
+   * at once for small files. The probe's verdict wins: a failed probe stops the decode.
+   */
+  async function convert(
+    audioPath: string,
+    pcmPath: string,
+    sizeBytes: number,
+    o: { signal: AbortSignal; timings: StageTimings; onProgress: (fraction: number) => void },
+  ): Promise<AudioProbe> {
+    if (sizeBytes > CONCURRENT_CONVERT_BYTES) {
+      const probe = await o.timings.time('probe', () => probeAudio(audioPath, o.signal));
+      await o.timings.time('decode', () => decodeToPcm(audioPath, pcmPath, { signal: o.signal, durationSeconds: probe.durationSeconds, onProgress: o.onProgress }));
+      return probe;
+    }
+    const stop = new AbortController();
+    // durationSeconds 0: no probe inside decodeToPcm and no progress (the file is small).
+    const decoding = o.timings.time('decode', () => decodeToPcm(audioPath, pcmPath, { signal: AbortSignal.any([o.signal, stop.signal]), durationSeconds: 0 }));
+    decoding.catch(() => undefined); // awaited below, after the probe
+    try {
+      const probe = await o.timings.time('probe', () => probeAudio(audioPath, o.signal));
+      await decoding;
+      o.onProgress(1);
+      return probe;
+    } catch (error) {
+      stop.abort(error);
+      await decoding.catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The pipeline; false when there was nothing to do. */
+  async function transcribe(transcriptionId: string, signal: AbortSignal, timings: StageTimings): Promise<boolean> {
+    const record = await timings.time('load', () => transcriptions.getById(transcriptionId));
+    // Deleted, or ended by someone else, while queued: nothing left to do.
+    if (!record || record.status === 'COMPLETED' || record.status === 'FAILED' || record.status === 'CANCELLED') return false;
+    if (!record.audioKey) throw new EngineError('bad-input', 'The transcription has no uploaded audio.');
+    const progress = progressWriter(transcriptionId);
+
+    await timings.time('load', () => transcriptions.update(transcriptionId, { status: 'CONVERTING', progress: 0, failureReason: null }));
+    const audioPath = await storage.localPath(record.audioKey);
+    await fsp.mkdir(workDir, { recursive: true, mode: 0o700 });
+    const pcmPath = path.join(workDir, `${transcriptionId}.pcm`);
+    try {
+      const probe = await convert(audioPath, pcmPath, record.audioSize ?? Infinity, { signal, timings, onProgress: (f) => progress(f * CONVERT_SHARE) });
+
+      const [words, rules] = await timings.time('dictionary', async () => {
+        await transcriptions.update(transcriptionId, { status: 'IN_PROGRESS', duration: probe.durationSeconds });
+        const dictionary = record.dictionaryId ? await dictionaries.get(record.teamId, record.dictionaryId) : null;
+        return dictionary
+          ? Promise.all([dictionaries.words(dictionary.dictionaryId), dictionaries.blacklistWords(dictionary.dictionaryId)])
+          : [[], []];
+      });
+      const engine = engines.speechFor(record.transcriptionModel);
+      // No language given: the engine detects it (only engines that can are left without one at upload).
+      const requestedLanguage = record.languages[0] ?? (detectsLanguage(engine) ? 'auto' : engine.capabilities.languages[0] ?? 'en');
+      const speakers = engines.speakers;
+      const separate =
+        wantsSpeakers({ model: record.transcriptionModel, wantsSpeakers: record.numSpeakers !== null || record.minSpeakers !== null || record.maxSpeakers !== null }) &&
+        !engine.capabilities.speakerSeparation &&
+        speakers !== null;
+      const recognitionShare = 1 - CONVERT_SHARE - (separate ? SPEAKERS_SHARE : 0);
+      const result = await timings.time('recognize', () =>
+        engine.recognize({
+          pcmPath,
+          language: requestedLanguage,
+          vocabulary: words.map((w) => ({ word: w.word, reading: w.reading })),
+          signal,
+          onProgress: (f) => progress(CONVERT_SHARE + f * recognitionShare),
+        }),
+      );
+      for (const [stage, ms] of Object.entries(result.timings ?? {})) timings.add(`recognize.${stage}`, ms);
+
+      // Asked to detect and nothing was heard to detect it from: the language stays unknown, never a guess.
+      const language = (result as { language?: string }).language ?? (requestedLanguage === 'auto' ? UNDETERMINED_LANGUAGE : requestedLanguage);
+      let labelled: Array<(typeof result.segments)[number] & { speaker?: string | null }> = result.segments;
+      if (separate) {
+        // Separate speakers inside the recognizer's voice-activity regions (or its segments, which then follow them).
+        const regions = result.speechRegions ?? result.segments.map((s) => ({ start: s.start, end: s.end }));
+        const turns = await timings.time('speakers', () =>
+          speakers.separate(pcmPath, regions, {
+            numSpeakers: record.numSpeakers ?? undefined,
+            minSpeakers: record.minSpeakers ?? undefined,
+            maxSpeakers: record.maxSpeakers ?? undefined,
+            signal,
+            onProgress: (f) => progress(CONVERT_SHARE + recognitionShare + f * SPEAKERS_SHARE),
+          }),
+        );
+        labelled = assignSpeakers(result.segments, turns);
+      }
+
+      const recognized: TranscriptSegment[] = labelled.map((s, id) => ({
+        id,
+        start: s.start,
+        end: s.end,
+        speaker: s.speaker ?? null,
+        text: joinWords(s.words, language),
+        words: s.words,
+      }));
+      const { segments, applied } = await timings.time('replacements', () => applyReplacements(recognized, rules, language));
+      const document: TranscriptDocument = {
+        transcription_id: transcriptionId,
+        text: segments.map((s) => s.text).filter(Boolean).join(isSpaceless(language) ? '' : ' '),
+        language,
+        duration: probe.durationSeconds,
+        speaking_duration: result.speakingDuration,
+        segments,
+        replacements: applied,
+        engine: {
+          name: engine.name,
+          model: result.model,
+          transcription_model: record.transcriptionModel,
+          ...(separate ? { speakers: speakers.name } : {}),
+        },
+        created_at: new Date().toISOString(),
+      };
+      const key = transcriptKey(transcriptionId);
+      await timings.time('document', () => storage.put(key, Readable.from([Buffer.from(JSON.stringify(document))])));
+      await timings.time('finish', () =>
+        service.end(transcriptionId, {
+          status: 'COMPLETED',
+          transcriptKey: key,
+          speakingDuration: result.speakingDuration,
+          engine: `${engine.name}/${result.model}${separate ? `+${speakers.name}` : ''}`,
+          ...(record.languages.length === 0 && language !== UNDETERMINED_LANGUAGE ? { languages: [language] } : {}),
+          progress: 1,
+        }),
+      );
+      return true;
+    } finally {
+      await fsp.rm(pcmPath, { force: true });
+    }
+  }
 }

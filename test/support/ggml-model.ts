@@ -28,6 +28,12 @@ export interface RandomModelOptions {
   /** 1 = f16 weights (as the official files), 0 = all f32. */
   ftype?: 0 | 1;
   seed?: number;
+  /**
+   * Scale of the decoder's positional embedding (default 2, which makes every position favour a different
+   * token: varied text). 0 leaves the next token to the previous ones alone: the decoder falls into a
+   * loop, which exercises the repetition guard.
+   */
+  decoderPositionScale?: number;
 }
 
 const CACHE_DIR = path.join(os.tmpdir(), 'kikitori-test-models');
@@ -117,7 +123,7 @@ export async function writeRandomWhisperModel(file: string, options: RandomModel
     // yields varied text that passes whisper's entropy check at the first temperature (a repetitive
     // output would be decoded again at 5 higher temperatures, 5 candidates each: 20x slower).
     const isNormWeight = /(^|[._])ln(_post)?\.weight$/.test(spec.name);
-    const scale = spec.name === 'decoder.positional_embedding' ? 2 : spec.name.includes('embedding') ? 0.5 : 0.08;
+    const scale = spec.name === 'decoder.positional_embedding' ? options.decoderPositionScale ?? 2 : spec.name.includes('embedding') ? 0.5 : 0.08;
     const value = isNormWeight ? () => 1 : spec.name.endsWith('.bias') ? () => 0 : () => random() * scale;
     if (GGML_TYPES[type]!.name === 'f32') {
       const data = new Float32Array(count);

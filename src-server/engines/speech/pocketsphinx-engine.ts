@@ -1,10 +1,16 @@
 // Embedded CMU pocketsphinx (5prealpha, en-us) speech engine: Silero VAD (energy VAD when
 // onnxruntime cannot load) -> one decoder utterance per speech segment -> words with times and
 // posterior confidences. Custom vocabulary becomes dictionary entries and an interpolated unigram
-// LM in a decoder created for the call (pocketsphinx-vocabulary.ts).
+// LM (pocketsphinx-vocabulary.ts).
+//
+// Decoders stay warm between jobs: building one (ps_init: acoustic model, LM, 130k-word dictionary)
+// takes 0.3-1 s, longer than recognizing a short clip. A job takes an idle decoder from the pool (or
+// builds one when all are busy: a decoder is not thread-safe) and gives it back afterwards. A job's
+// dictionary words are isolated to it: a decoder that received vocabulary is freed after the job, never
+// reused, and a clean one is built in the background to take its place. Idle decoders are freed after
+// idleSeconds.
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { recognizesDetail, unsupportedLanguageError } from './unsupported-language.js';
 import { EngineError } from '../../domain/engine-error.js';
 import { SAMPLE_RATE } from '../audio/ffmpeg.js';
 import { readPcmRange } from '../audio/pcm-file.js';
@@ -13,6 +19,7 @@ import { consoleVadLog, FallbackVad, type VadLog } from '../vad/fallback-vad.js'
 import { SileroVad } from '../vad/silero-vad.js';
 import { speechSeconds, type VoiceActivityDetector } from '../vad/vad.js';
 import { loadPocketsphinx, POCKETSPHINX_MISSING_MESSAGE, type NativePointer, type PocketsphinxLibrary } from './pocketsphinx-library.js';
+import { recognizesDetail, unsupportedLanguageError } from './unsupported-language.js';
 import { installVocabulary } from './pocketsphinx-vocabulary.js';
 import { dictionaryKey, pronounceVocabulary, type VocabularyPronunciation } from './pronunciation.js';
 import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine } from './speech-engine.js';
@@ -22,6 +29,8 @@ export const DEFAULT_POCKETSPHINX_MODEL_DIR = '/usr/share/pocketsphinx/model/en-
 export interface PocketsphinxEngineOptions {
   /** The libpocketsphinx file to load (KIKITORI_POCKETSPHINX_LIBRARY); default: the system's. */
   libraryPath?: string;
+  /** Where a missing espeak-ng is reported, once (default: console). */
+  warn?: (message: string) => void;
   /** Directory with en-us/ (acoustic model), en-us.lm.bin and cmudict-en-us.dict. */
   modelDir?: string;
   /** Explicit paths when the model files are laid out differently. */
@@ -32,8 +41,6 @@ export interface PocketsphinxEngineOptions {
   vad?: VoiceActivityDetector;
   /** Where the default VAD reports which detector ran (default: console, once per change). */
   vadLog?: VadLog;
-  /** Where a missing espeak-ng is reported, once (default: console). */
-  warn?: (message: string) => void;
   /** Audio kept around each speech segment so word edges are not clipped (seconds). */
   paddingSeconds?: number;
   /** Extra decoder flags, e.g. { '-beam': '1e-60' }; override DEFAULT_DECODER_ARGS. */
@@ -42,6 +49,8 @@ export interface PocketsphinxEngineOptions {
   vocabularyWeight?: number;
   /** Model identifier reported in results. */
   modelId?: string;
+  /** Free warm decoders after this long unused (default 600 s). */
+  idleSeconds?: number;
 }
 
 /**
@@ -60,6 +69,8 @@ const FRAME_RATE = 100;
 const VAD_SHARE = 0.05;
 /** <s>, </s>, <sil>, [NOISE], [SPEECH], +NSN+...: not words. */
 const FILLER = /^(<.*>|\[.*\]|\+.*\+)$/;
+/** Idle decoders kept warm (each holds the LM and dictionary: ~40 MB). */
+const MAX_IDLE_DECODERS = 2;
 
 export class PocketsphinxEngine implements SpeechEngine {
   readonly name = 'pocketsphinx';
@@ -71,6 +82,7 @@ export class PocketsphinxEngine implements SpeechEngine {
   } as const;
 
   readonly libraryPath: string | undefined;
+  private readonly warn: ((message: string) => void) | undefined;
   private readonly hmmDir: string;
   private readonly lmPath: string;
   private readonly dictPath: string;
@@ -80,7 +92,11 @@ export class PocketsphinxEngine implements SpeechEngine {
   private readonly decoderArgs: Record<string, string>;
   private readonly vocabularyWeight: number;
   private readonly modelId: string;
-  private readonly warn: ((message: string) => void) | undefined;
+  private readonly idleMs: number;
+  /** Clean decoders (no job vocabulary), ready for the next job. */
+  private readonly idle: NativePointer[] = [];
+  private building = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(options: PocketsphinxEngineOptions = {}) {
     const dir = options.modelDir ?? DEFAULT_POCKETSPHINX_MODEL_DIR;
@@ -94,6 +110,12 @@ export class PocketsphinxEngine implements SpeechEngine {
     this.decoderArgs = options.decoderArgs ?? {};
     this.vocabularyWeight = options.vocabularyWeight ?? 0.1;
     this.modelId = options.modelId ?? `pocketsphinx-5prealpha/${path.basename(dir)}`;
+    this.idleMs = (options.idleSeconds ?? 600) * 1000;
+  }
+
+  /** Decoders warm now (idle in the pool), for tests and diagnostics. */
+  get warmDecoders(): number {
+    return this.idle.length;
   }
 
   async recognize(request: RecognizeRequest): Promise<RecognizeResult> {
@@ -102,33 +124,46 @@ export class PocketsphinxEngine implements SpeechEngine {
       throw unsupportedLanguageError([request.language], recognizesDetail(this.name, this.capabilities.languages, [request.language]));
     }
     const lib = loadPocketsphinx(this.libraryPath);
-    await this.checkModel();
+    if (this.idle.length === 0) await this.checkModel();
     signal.throwIfAborted();
+    const timings: Record<string, number> = {};
+    const timed = async <T>(stage: string, fn: () => Promise<T>): Promise<T> => {
+      const start = performance.now();
+      try {
+        return await fn();
+      } finally {
+        timings[stage] = (timings[stage] ?? 0) + performance.now() - start;
+      }
+    };
 
     let lastProgress = -1;
     const progress = (f: number) => {
       if (request.onProgress && f > lastProgress) request.onProgress((lastProgress = Math.min(1, f)));
     };
 
-    const speech = await this.vad.detect(pcmPath, { signal, onProgress: (f) => progress(f * VAD_SHARE) });
-    const vocabulary = await pronounceVocabulary(request.vocabulary, { cmudictPath: this.dictPath, ...(this.warn ? { warn: this.warn } : {}) });
-    signal.throwIfAborted();
-
-    const totalSamples = (await fsp.stat(pcmPath)).size >> 1;
-    const totalSpeech = speechSeconds(speech);
+    // The decoder (warm, or built while the VAD runs) and the VAD at once: both mostly wait on native threads.
+    const decoderReady = timed('decoder', () => this.takeDecoder(lib));
+    decoderReady.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
+    let decoder: NativePointer | null = null;
+    let clean = true;
+    let handle: fsp.FileHandle | null = null;
     const segments: RecognizedSegment[] = [];
-    const decoder = await this.createDecoder(lib);
-    const handle = await fsp.open(pcmPath, 'r').catch(async (err: unknown) => {
-      lib.ps_free(decoder);
-      throw err;
-    });
+    let totalSpeech = 0;
     try {
-      await installVocabulary(
-        lib,
-        decoder,
-        vocabulary.flatMap((v) => v.words.flatMap((w) => (w ? [{ word: w.word, phones: w.phones }] : []))),
-        { dictPath: this.dictPath, weight: this.vocabularyWeight },
-      );
+      const speech = await timed('vad', () => this.vad.detect(pcmPath, { signal, onProgress: (f) => progress(f * VAD_SHARE) }));
+      decoder = await decoderReady;
+      const vocabulary = await timed('vocabulary', () => pronounceVocabulary(request.vocabulary, { cmudictPath: this.dictPath, ...(this.warn ? { warn: this.warn } : {}) }));
+      signal.throwIfAborted();
+
+      const totalSamples = (await fsp.stat(pcmPath)).size >> 1;
+      totalSpeech = speechSeconds(speech);
+      handle = await fsp.open(pcmPath, 'r');
+      const entries = vocabulary.flatMap((v) => v.words.flatMap((w) => (w ? [{ word: w.word, phones: w.phones }] : [])));
+      if (entries.length > 0) {
+        clean = false; // even a failed install may have changed it
+        const target = decoder;
+        await timed('vocabulary', () => installVocabulary(lib, target, entries, { dictPath: this.dictPath, weight: this.vocabularyWeight }));
+      }
       const spell = spellingMapper(vocabulary);
       let decoded = 0;
       for (const [i, s] of speech.entries()) {
@@ -142,7 +177,9 @@ export class PocketsphinxEngine implements SpeechEngine {
         // Whole segment as one utterance (full_utt): batch CMN over the utterance is far more
         // accurate than the streaming estimate, and a segment is at most ~30 s (~1 MB).
         const samples = await readPcmRange(handle, first, last);
+        const start = performance.now();
         const words = await decodeUtterance(lib, decoder, samples, first / SAMPLE_RATE, totalSamples / SAMPLE_RATE);
+        timings.decode = (timings.decode ?? 0) + performance.now() - start;
         if (words.length > 0) {
           spell(words);
           segments.push({
@@ -154,12 +191,58 @@ export class PocketsphinxEngine implements SpeechEngine {
         decoded += s.end - s.start;
         progress(VAD_SHARE + (1 - VAD_SHARE) * (totalSpeech > 0 ? decoded / totalSpeech : 1));
       }
+    } catch (error) {
+      // An abort or a native failure may leave an utterance open: do not reuse that decoder.
+      clean = false;
+      throw error;
     } finally {
-      lib.ps_free(decoder);
-      await handle.close();
+      await handle?.close();
+      if (decoder) this.giveBack(lib, decoder, clean);
+      else void decoderReady.then((d) => this.giveBack(lib, d, true), () => undefined);
     }
     progress(1);
-    return { segments, speakingDuration: round(totalSpeech), model: this.modelId };
+    return { segments, speakingDuration: round(totalSpeech), model: this.modelId, timings };
+  }
+
+  /** Frees the warm decoders (a running job keeps its own until it ends). */
+  close(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    if (this.idle.length === 0) return;
+    const lib = loadPocketsphinx(this.libraryPath);
+    for (const decoder of this.idle.splice(0)) lib.ps_free(decoder);
+  }
+
+  private async takeDecoder(lib: PocketsphinxLibrary): Promise<NativePointer> {
+    return this.idle.pop() ?? (await this.createDecoder(lib));
+  }
+
+  /** Back to the pool when clean; otherwise freed, and a clean one built in the background. */
+  private giveBack(lib: PocketsphinxLibrary, decoder: NativePointer, clean: boolean): void {
+    if (clean && this.idle.length < MAX_IDLE_DECODERS) {
+      this.idle.push(decoder);
+    } else {
+      lib.ps_free(decoder);
+      if (!clean && this.idle.length + this.building < 1) {
+        this.building++;
+        this.createDecoder(lib).then(
+          (fresh) => {
+            this.building--;
+            if (this.idle.length < MAX_IDLE_DECODERS) this.idle.push(fresh);
+            else lib.ps_free(fresh);
+            this.scheduleIdle();
+          },
+          () => this.building--, // the next job builds one and reports the problem
+        );
+      }
+    }
+    this.scheduleIdle();
+  }
+
+  private scheduleIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.close(), this.idleMs);
+    this.idleTimer.unref();
   }
 
   private async checkModel(): Promise<void> {

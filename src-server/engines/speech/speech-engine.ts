@@ -42,6 +42,13 @@ export interface RecognizeResult {
   speakingDuration: number;
   /** Model identifier, for the transcript document. */
   model: string;
+  /**
+   * The voice-activity regions the engine recognized, when its segments do not follow them (whisper's
+   * segments span pauses): speaker separation runs inside these. Absent: inside the segments.
+   */
+  speechRegions?: { start: number; end: number }[];
+  /** Milliseconds spent in the engine's own stages (e.g. vad, decoder, whisper), for the job's timing log. */
+  timings?: Record<string, number>;
 }
 
 export interface SpeechEngineCapabilities {

@@ -1,13 +1,22 @@
 // whisper.cpp speech engine through the smart-whisper binding (whisper.cpp compiled from source at
 // npm install; scripts/setup.sh builds it with -march=native: without AVX it is ~12x slower).
 //
-// Audio: the 16 kHz s16le PCM is read in windows of about 30 s (whisper's own context length), each
-// converted to Float32 and handed to whisper_full on its own state; no VAD. A window is cut at the
-// quietest 20 ms within its last few seconds so words are rarely split. Memory therefore does not grow
-// with the file: per running transcription about 6 MB of audio buffers (Int16 + Float32 + the
-// // binding's native copy of one window) plus one whisper state (KV caches and compute buffers, about
-// 0.2 GB for tiny to 0.8 GB for large-v3), on top of the model weights loaded once per process (the
-// file's size: 75 MB tiny ... 3.1 GB large-v3). Concurrent transcriptions share the weights.
+// Audio: voice activity detection (Silero, the energy VAD when onnxruntime cannot load) finds the
+// speech; only speech reaches whisper, so silence never does (whisper hallucinates "Thank you." in
+// it), and a file with no speech gives an empty transcript without loading the model. The speech
+// regions (padded by the VAD) are joined into windows of at most ~30 s (whisper's own context length;
+// speech-windows.ts), each converted to Float32 and handed to whisper_full on its own state; times map
+// back to the file exactly. Memory does not grow with the file: per running transcription about 6 MB of
+// audio buffers (Int16 + Float32 + the binding's native copy of one window) plus one whisper state (KV
+// caches and compute buffers, about 0.2 GB for tiny to 0.8 GB for large-v3), on top of the model
+// weights loaded once per process and kept warm between jobs (the file's size: 75 MB tiny ... 3.1 GB
+// large-v3). Concurrent transcriptions share the weights.
+//
+// Loops: whisper.cpp's own fallback is on (temperature_inc 0.2; a decode whose token entropy is below
+// 2.4 or whose mean log-probability is below -1 is redone at the next temperature). On top of it each
+// window's text goes through repetition-guard.ts (gzip compression ratio > 2.4, or a phrase repeated
+// back to back): a looping window is decoded again from temperature 0.2, 0.4 ... 1.0, and when every
+// temperature loops the least looping result is kept with its repeated copies removed.
 //
 // Threads: ggml's workers spin-wait at every graph node; on a busy machine with fewer free cores
 // than threads that is many times slower than one thread (measured here: 2 threads 3.7x slower than
@@ -17,8 +26,8 @@
 // lossy for characters split across tokens, so words are rebuilt from the vocabulary bytes in the
 // model file. Word confidence = mean token probability. Dictionary words go into the initial prompt.
 //
-// Abort: checked between windows; an abort during a window rejects at once, while the native call
-// finishes that window in the background (the binding has no cancel).
+// Abort: checked during the VAD pass and between windows; an abort during a window rejects at once,
+// while the native call finishes that window in the background (the binding has no cancel).
 import { createRequire } from 'node:module';
 import fsp from 'node:fs/promises';
 import fs from 'node:fs';
@@ -28,11 +37,17 @@ import type { Binding, Handle, TranscribeDetailedResult, TranscribeParams } from
 import { EngineError, isEngineError, operatorMessage } from '../../domain/engine-error.js';
 import { SAMPLE_RATE } from '../audio/ffmpeg.js';
 import { readPcmRange } from '../audio/pcm-file.js';
+import { EnergyVad } from '../vad/energy-vad.js';
+import { consoleVadLog, FallbackVad, type VadLog } from '../vad/fallback-vad.js';
+import { SileroVad } from '../vad/silero-vad.js';
+import { speechSeconds, type VoiceActivityDetector } from '../vad/vad.js';
+import { compressionRatio, isLooping, trimRepetitions } from './repetition-guard.js';
+import { speechWindows, toFileTime, type SpeechWindow } from './speech-windows.js';
 import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine, SpeechEngineCapabilities } from './speech-engine.js';
 import { inspectWhisperModel, readWhisperHparams, type WhisperModelFile } from './ggml-file.js';
 import { recognizesDetail, unsupportedLanguageError } from './unsupported-language.js';
-import { findWhisperModel, howToGetModel, unknownModelMessage, WHISPER_MODEL_PREFERENCE, whisperModelsDir } from './whisper-catalogue.js';
 import { vocabularyPrompt } from './vocabulary-prompt.js';
+import { findWhisperModel, howToGetModel, unknownModelMessage, WHISPER_MODEL_PREFERENCE, whisperModelsDir } from './whisper-catalogue.js';
 import { isSpaceless } from '../../../src-shared/word-text.js';
 import { abortReason } from '../../../src-shared/abort.js';
 
@@ -70,11 +85,26 @@ export interface WhisperEngineOptions {
   threads?: number;
   /** > 1: beam search with this beam (KIKITORI_WHISPER_BEAM_SIZE); default greedy with fallback. */
   beamSize?: number;
-  /** Window length in seconds (default 30: whisper's context). */
+  /** Most seconds of speech per window (default 30: whisper's context). */
   windowSeconds?: number;
   /** Free the loaded model after this long unused (default 300 s). */
   idleSeconds?: number;
+  /** Voice activity detector; defaults to Silero, falling back to the energy VAD (see FallbackVad). */
+  vad?: VoiceActivityDetector;
+  /** Where the default VAD reports which detector ran (default: console, once per change). */
+  vadLog?: VadLog;
+  /**
+   * Benchmarks with random-weight models only (bench/asr-bench.ts): decode exactly this many tokens per
+   * second of window, as one segment, with no temperature fallback, so that a model that recognizes
+   * nothing costs what a real one costs on speech (~3 tokens/s). Unset for real use.
+   */
+  fixedTokensPerSecond?: number;
 }
+
+/** Temperatures a looping window is decoded again at (openai-whisper's schedule after 0). */
+const FALLBACK_TEMPERATURES = [0.2, 0.4, 0.6, 0.8, 1.0];
+/** Share of progress given to the VAD pass (reading the whole file once). */
+const VAD_SHARE = 0.05;
 
 type Token = TranscribeDetailedResult<true>['tokens'][number];
 type Detail = TranscribeDetailedResult<true>;
@@ -87,12 +117,6 @@ interface LoadedModel {
   free(): Promise<void>;
 }
 
-/** Seconds searched, at the end of a window, for a quiet place to cut. */
-const CUT_SEARCH_SECONDS = 5;
-/** A remainder shorter than this joins the current window instead of becoming its own. */
-const MIN_TAIL_SECONDS = 3;
-/** A window whose peak is below this (of 32768) is digital silence: whisper would only hallucinate. */
-const SILENCE_PEAK = 64;
 
 let bindingCache: { binding: typeof Binding; WhisperModel: typeof Binding.WhisperModel } | Error | null = null;
 
@@ -122,7 +146,9 @@ export class WhisperEngine implements SpeechEngine {
 
   private readonly threads: number;
   private readonly beamSize: number;
-  private readonly windowSamples: number;
+  private readonly windowSeconds: number;
+  /** The voice activity detector (its name, after a run, tells which one ran). */
+  readonly vad: VoiceActivityDetector;
   private readonly idleMs: number;
   private loaded: LoadedModel | null = null;
   private loading: Promise<LoadedModel> | null = null;
@@ -134,7 +160,8 @@ export class WhisperEngine implements SpeechEngine {
   constructor(private readonly options: WhisperEngineOptions) {
     this.threads = options.threads ?? Math.max(1, Math.floor(os.availableParallelism() / 2));
     this.beamSize = options.beamSize ?? 0;
-    this.windowSamples = Math.round((options.windowSeconds ?? 30) * SAMPLE_RATE);
+    this.windowSeconds = options.windowSeconds ?? 30;
+    this.vad = options.vad ?? new FallbackVad(new SileroVad(), new EnergyVad(), options.vadLog ?? consoleVadLog);
     this.idleMs = (options.idleSeconds ?? 300) * 1000;
   }
 
@@ -210,32 +237,53 @@ export class WhisperEngine implements SpeechEngine {
     }
     const { binding } = loadWhisperBinding();
     signal.throwIfAborted();
-    const model = await this.acquire();
+    const timings: Record<string, number> = {};
+    const timed = async <T>(stage: string, fn: () => Promise<T>): Promise<T> => {
+      const start = performance.now();
+      try {
+        return await fn();
+      } finally {
+        timings[stage] = (timings[stage] ?? 0) + performance.now() - start;
+      }
+    };
+    // What the model can do is checked from its header, before any work: a silent file never loads it.
+    const { file: modelFile, name: modelName } = this.resolveModel();
+    if (!fs.existsSync(modelFile)) throw unavailable(`The whisper model file ${modelFile} does not exist. ${howToGetModel(this.options.dataDir)}`);
+    const hparams = readWhisperHparams(modelFile);
+    const multilingual = hparams === null || hparams.nVocab >= 51865; // not a model: acquire() explains
+    if (!multilingual && language !== 'en' && language !== 'auto') {
+      throw unsupportedLanguageError(
+        [request.language],
+        `the whisper model "${modelName}" is English-only; "${request.language}" needs a multilingual model (e.g. base, small, large-v3)`,
+      );
+    }
+    const translate = request.task === 'translate';
+    if (translate && !multilingual) {
+      throw new EngineError(
+        'unsupported',
+        `The whisper model "${modelName}" is English-only and cannot translate; translation needs a multilingual model (e.g. base, small, large-v3).`,
+        { field: 'model' },
+      );
+    }
+
+    let lastProgress = -1;
+    const progress = (f: number) => {
+      if (request.onProgress && f > lastProgress) request.onProgress((lastProgress = Math.min(1, f)));
+    };
+    progress(0);
+    const speech = await timed('vad', () => this.vad.detect(pcmPath, { signal, onProgress: (f) => progress(f * VAD_SHARE) }));
+    const windows = speechWindows(speech, this.windowSeconds);
+    const speakingDuration = round(speechSeconds(speech));
+    if (windows.length === 0) {
+      progress(1);
+      return { segments: [], speakingDuration, model: `whisper.cpp/${modelName}`, timings };
+    }
+
+    const model = await timed('load', () => this.acquire());
     let handle: fsp.FileHandle | null = null;
     try {
-      if (!model.file.multilingual && language !== 'en' && language !== 'auto') {
-        throw unsupportedLanguageError(
-          [request.language],
-          `the whisper model "${model.name}" is English-only; "${request.language}" needs a multilingual model (e.g. base, small, large-v3)`,
-        );
-      }
-      const translate = request.task === 'translate';
-      if (translate && !model.file.multilingual) {
-        throw new EngineError(
-          'unsupported',
-          `The whisper model "${model.name}" is English-only and cannot translate; translation needs a multilingual model (e.g. base, small, large-v3).`,
-          { field: 'model' },
-        );
-      }
-      const totalSamples = (await fsp.stat(pcmPath)).size >> 1;
-      const totalSeconds = totalSamples / SAMPLE_RATE;
-      let lastProgress = -1;
-      const progress = (f: number) => {
-        if (request.onProgress && f > lastProgress) request.onProgress((lastProgress = Math.min(1, f)));
-      };
-      progress(0);
-
       const prompt = vocabularyPrompt(request.vocabulary, request.language);
+      const fixed = this.options.fixedTokensPerSecond;
       const params: Partial<TranscribeParams<'detail', true>> = {
         language,
         translate,
@@ -244,6 +292,11 @@ export class WhisperEngine implements SpeechEngine {
         n_threads: this.threads,
         strategy: this.beamSize > 1 ? 1 : 0,
         ...(this.beamSize > 1 ? { beam_size: this.beamSize } : { best_of: 5 }),
+        // whisper.cpp's own fallback (its defaults, stated): see the header.
+        temperature: 0,
+        temperature_inc: fixed ? 0 : 0.2,
+        entropy_thold: 2.4,
+        logprob_thold: -1,
         print_progress: false,
         print_timestamps: false,
         print_realtime: false,
@@ -252,41 +305,70 @@ export class WhisperEngine implements SpeechEngine {
       const segments: RecognizedSegment[] = [];
       const cursor = { end: 0 };
       let detected: string | null = null;
+      const totalSpeech = windows.reduce((sum, w) => sum + w.seconds, 0);
+      let done = 0;
       handle = await fsp.open(pcmPath, 'r');
-      for (let start = 0; start < totalSamples; ) {
+      for (const window of windows) {
         signal.throwIfAborted();
-        const remaining = totalSamples - start;
-        const whole = remaining <= this.windowSamples + MIN_TAIL_SECONDS * SAMPLE_RATE;
-        const samples = await readPcmRange(handle, start, whole ? totalSamples : start + this.windowSamples);
-        if (samples.length === 0) break; // the file shrank under us
-        const length = whole ? samples.length : quietestCut(samples, CUT_SEARCH_SECONDS * SAMPLE_RATE);
-        const window = samples.subarray(0, length);
-        const offset = start / SAMPLE_RATE;
-        const windowEnd = (start + length) / SAMPLE_RATE;
-        if (peak(window) >= SILENCE_PEAK) {
-          const results = await this.transcribeWindow(binding, model.handle, toFloat32(window), params, signal, (ms) =>
-            progress((start + Math.min(length, (ms / 1000) * SAMPLE_RATE)) / totalSamples),
-          );
-          const lang = results[0]?.lang;
-          detected ??= typeof lang === 'string' && lang ? (lang === 'jw' ? 'jv' : lang) : null;
-          const spaceless = !translate && isSpaceless(language === 'auto' ? detected ?? 'en' : language);
-          for (const r of results) {
-            const segment = toSegment(r, model.file, { offset, end: Math.min(windowEnd, totalSeconds), spaceless, cursor });
-            if (segment) segments.push(segment);
-          }
+        const pcm = await readWindow(handle, window);
+        const windowParams = fixed ? { ...params, single_segment: true, max_tokens: Math.max(1, Math.ceil(window.seconds * fixed)) } : params;
+        const onSegmentEnd = (ms: number) => progress(VAD_SHARE + (1 - VAD_SHARE) * ((done + Math.min(window.seconds, ms / 1000)) / totalSpeech));
+        const decode = (extra: Partial<TranscribeParams<'detail', true>>) =>
+          timed('whisper', () => this.transcribeWindow(binding, model.handle, pcm, { ...windowParams, ...extra }, signal, onSegmentEnd));
+        let results = await decode({});
+        const lang = results[0]?.lang;
+        detected ??= typeof lang === 'string' && lang ? (lang === 'jw' ? 'jv' : lang) : null;
+        const spaceless = !translate && isSpaceless(language === 'auto' ? detected ?? 'en' : language);
+        if (!fixed && loops(results, model.file)) {
+          results = await this.fallback(results, model.file, decode, signal);
+          timings.fallbacks = (timings.fallbacks ?? 0) + 1;
         }
-        start += length;
-        progress(start / totalSamples);
+        const first = window.pieces[0]!.fileStart;
+        const last = window.pieces[window.pieces.length - 1]!.fileEnd;
+        const windowSegments: RecognizedSegment[] = [];
+        for (const r of results) {
+          const segment = toSegment(r, model.file, { map: (seconds) => toFileTime(window, seconds), start: first, end: last, spaceless, cursor });
+          if (segment) windowSegments.push(segment);
+        }
+        segments.push(...windowSegments);
+        done += window.seconds;
+        progress(VAD_SHARE + (1 - VAD_SHARE) * (done / totalSpeech));
       }
       progress(1);
-      const speaking = segments.reduce((sum, s) => sum + (s.end - s.start), 0);
-      const result: RecognizeResult & { language?: string } = { segments, speakingDuration: round(speaking), model: `whisper.cpp/${model.name}` };
+      const result: RecognizeResult & { language?: string } = {
+        segments,
+        speakingDuration,
+        speechRegions: speech.map((r) => ({ start: r.start, end: r.end })),
+        model: `whisper.cpp/${model.name}`,
+        timings,
+      };
       if (detected) result.language = detected;
       return result;
     } finally {
       await handle?.close();
       this.release();
     }
+  }
+
+  /**
+   * A looping window decoded again at rising temperatures (whisper.cpp continues its own fallback from
+   * each); the first result that does not loop wins, else the least looping one with its repeats cut.
+   */
+  private async fallback(
+    first: Detail[],
+    file: WhisperModelFile,
+    decode: (extra: Partial<TranscribeParams<'detail', true>>) => Promise<Detail[]>,
+    signal: AbortSignal,
+  ): Promise<Detail[]> {
+    const tried = [first];
+    for (const temperature of FALLBACK_TEMPERATURES) {
+      signal.throwIfAborted();
+      const results = await decode({ temperature });
+      if (!loops(results, file)) return results;
+      tried.push(results);
+    }
+    const ratio = (results: Detail[]) => compressionRatio(windowText(results));
+    return withoutRepeats(tried.reduce((best, r) => (ratio(r) < ratio(best) ? r : best)), file);
   }
 
   /** Frees the loaded model once nothing runs on it (also done automatically after idleSeconds). */
@@ -393,29 +475,44 @@ export class WhisperEngine implements SpeechEngine {
   }
 }
 
-/** Length of the window, cut at the quietest 20 ms frame of its last `searchSamples`. */
-function quietestCut(samples: Int16Array, searchSamples: number): number {
-  const frame = SAMPLE_RATE / 50;
-  let best = samples.length;
-  let bestEnergy = Infinity;
-  for (let end = samples.length; end - frame >= Math.max(frame, samples.length - searchSamples); end -= frame) {
-    let energy = 0;
-    for (let i = end - frame; i < end; i++) energy += samples[i]! * samples[i]!;
-    if (energy < bestEnergy) {
-      bestEnergy = energy;
-      best = end - frame / 2;
-    }
+/** The window's pieces of the file, end to end, as whisper's Float32 samples. */
+async function readWindow(handle: fsp.FileHandle, window: SpeechWindow): Promise<Float32Array> {
+  const parts: Int16Array[] = [];
+  for (const piece of window.pieces) {
+    parts.push(await readPcmRange(handle, Math.floor(piece.fileStart * SAMPLE_RATE), Math.ceil(piece.fileEnd * SAMPLE_RATE)));
   }
-  return best;
+  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(toFloat32(part), at);
+    at += part.length;
+  }
+  return out;
 }
 
-function peak(samples: Int16Array): number {
-  let max = 0;
-  for (let i = 0; i < samples.length; i++) {
-    const v = Math.abs(samples[i]!);
-    if (v > max) max = v;
-  }
-  return max;
+function windowText(results: Detail[]): string {
+  return results.map((r) => r.text).join('').trim();
+}
+
+/**
+ * The text tokens of a window's results (special tokens left out), which the repetition check compares:
+ * tokens, not words, because a loop can sit inside one "word" (tokens without a space between them),
+ * and languages written without spaces have no words to split.
+ */
+function textTokens(results: Detail[], file: WhisperModelFile): { result: number; token: Token }[] {
+  return results.flatMap((r, result) => (r.tokens ?? []).filter((t) => (file.tokenBytes(t.id)?.length ?? 0) > 0).map((token) => ({ result, token })));
+}
+
+function loops(results: Detail[], file: WhisperModelFile): boolean {
+  return isLooping(windowText(results), textTokens(results, file).map((t) => String(t.token.id)));
+}
+
+/** The results with every repeated copy of a loop removed (its first copy stays). */
+function withoutRepeats(results: Detail[], file: WhisperModelFile): Detail[] {
+  const tokens = textTokens(results, file);
+  const dropped = new Set(tokens.map((t) => t.token));
+  for (const i of trimRepetitions(tokens.map((t) => String(t.token.id)))) dropped.delete(tokens[i]!.token);
+  return results.map((r) => ({ ...r, tokens: (r.tokens ?? []).filter((t) => !dropped.has(t)) }));
 }
 
 function toFloat32(samples: Int16Array): Float32Array {
@@ -439,13 +536,13 @@ function endsOnCharBoundary(bytes: number[]): boolean {
 
 /**
  * One whisper segment -> words (tokens grouped at spaces, or at character boundaries for languages
- * written without spaces), with times moved into the file's timeline, clamped to the window and
+ * written without spaces), with times mapped into the file's timeline (`map`), clamped to the window and
  * kept monotonic across the whole result (`cursor.end` is the last emitted end).
  */
 function toSegment(
   r: Detail,
   file: WhisperModelFile,
-  o: { offset: number; end: number; spaceless: boolean; cursor: { end: number } },
+  o: { map: (windowSeconds: number) => number; start: number; end: number; spaceless: boolean; cursor: { end: number } },
 ): RecognizedSegment | null {
   const groups: { bytes: number[]; tokens: Token[] }[] = [];
   for (const token of r.tokens ?? []) {
@@ -460,22 +557,22 @@ function toSegment(
     }
   }
   // Never before the previous segment's end nor outside this window; words never go backwards.
-  const floor = Math.max(o.cursor.end, o.offset);
+  const floor = Math.max(o.cursor.end, o.start);
   const clamp = (seconds: number, min: number) => Math.min(o.end, Math.max(min, Number.isFinite(seconds) ? seconds : min));
   const words: RecognizedWord[] = [];
   let last = floor;
   for (const g of groups) {
     const text = utf8.decode(Uint8Array.from(g.bytes)).trim();
     if (!text) continue;
-    const start = round(clamp(o.offset + g.tokens[0]!.from / 1000, last));
-    const end = round(clamp(o.offset + g.tokens[g.tokens.length - 1]!.to / 1000, start));
+    const start = round(clamp(o.map(g.tokens[0]!.from / 1000), last));
+    const end = round(clamp(o.map(g.tokens[g.tokens.length - 1]!.to / 1000), start));
     const p = g.tokens.reduce((sum, t) => sum + (Number.isFinite(t.p) ? t.p : 0), 0) / g.tokens.length;
     words.push({ word: text, start, end, confidence: round(Math.min(1, Math.max(0, p))) });
     last = end;
   }
   if (words.length === 0) return null;
-  const start = Math.min(words[0]!.start, round(clamp(o.offset + r.from / 1000, floor)));
-  const end = Math.max(last, round(clamp(o.offset + r.to / 1000, last)));
+  const start = Math.min(words[0]!.start, round(clamp(o.map(r.from / 1000), floor)));
+  const end = Math.max(last, round(clamp(o.map(r.to / 1000), last)));
   o.cursor.end = end;
   return { start, end, words };
 }

@@ -85,6 +85,31 @@ describe('PocketsphinxEngine', () => {
     expect(custom).toContain('to McKibbin before');
   });
 
+  it('keeps a decoder warm between calls, and a call\'s vocabulary does not outlive it', async () => {
+    const warm = new PocketsphinxEngine();
+    const wav = await synthesizeSpeech('I had a long meeting with Zintrix about the new budget.');
+    const zintrixPcm = await pcmOf(wav);
+    const run = (vocabulary: RecognizeRequest['vocabulary'] = []) =>
+      warm.recognize({ pcmPath: zintrixPcm, language: 'en', vocabulary, signal: new AbortController().signal });
+    try {
+      expect(warm.warmDecoders).toBe(0);
+      const first = await run();
+      expect(warm.warmDecoders).toBe(1);
+      expect(first.timings).toMatchObject({ vad: expect.any(Number), decoder: expect.any(Number), decode: expect.any(Number) });
+      // Same audio, same answer from the warm decoder.
+      expect(transcript(await run())).toBe(transcript(first));
+      expect(warm.warmDecoders).toBe(1);
+
+      expect(transcript(await run([{ word: 'Zintrix', reading: 'zin tricks' }]))).toContain('with Zintrix about');
+      // The decoder that learned "Zintrix" was not put back; the next call runs on a clean one.
+      const after = transcript(await run());
+      expect(after).not.toMatch(/zintrix/i);
+      expect(after).toBe(transcript(first));
+    } finally {
+      warm.close();
+    }
+  });
+
   it('only accepts English', async () => {
     const err = await recognize(pcm, { language: 'ja' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EngineError);

@@ -1,12 +1,14 @@
 // whisper.cpp through smart-whisper with a tiny random-weight model (test/support/ggml-model.ts): the
 // model recognizes nothing, so these tests check loading, windowing, timestamps and the pipeline's
 // structure, never words.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../../../../src-server/domain/engine-error.js';
 import { inspectWhisperModel } from '../../../../../src-server/engines/speech/ggml-file.js';
 import type { RecognizeResult } from '../../../../../src-server/engines/speech/speech-engine.js';
+import { findRepetition } from '../../../../../src-server/engines/speech/repetition-guard.js';
 import { WhisperEngine } from '../../../../../src-server/engines/speech/whisper-engine.js';
 import type { TranscriptDocument } from '../../../../../src-shared/transcript-document.js';
 import { audioDuration, concatWithSilence, pcmOf, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
@@ -62,9 +64,11 @@ describe('WhisperEngine', () => {
     expect(() => inspectWhisperModel(foreign)).toThrow(expect.objectContaining({ kind: 'unavailable', detail: expect.stringMatching(/foreign\.bin .*wrong magic number/) }));
   });
 
-  it('recognizes a 35 s file in two windows: ordered words within the audio, confidences, progress', async () => {
-    const wav = await concatWithSilence([sentence, await synthesizeSpeech('Rice is often served in round bowls.')], 28);
+  it('feeds whisper only speech: a 28 s silence never reaches it, and times map back to the file', async () => {
+    const second = await synthesizeSpeech('Rice is often served in round bowls.');
+    const wav = await concatWithSilence([sentence, second], 28);
     const duration = await audioDuration(wav);
+    const firstEnd = await audioDuration(sentence);
     const engine = new WhisperEngine({ model, dataDir: scratch, threads: 1 });
     const progress: number[] = [];
     const started = Date.now();
@@ -72,10 +76,63 @@ describe('WhisperEngine', () => {
     console.log(`whisper, random model: ${duration.toFixed(1)} s of audio in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     expectOrderedWithin(result, duration);
     expect(result.model).toMatch(/^whisper\.cpp\/random-/);
-    expect(result.speakingDuration).toBeGreaterThan(0);
-    expect(result.speakingDuration).toBeLessThanOrEqual(duration);
+    // Speaking duration is the detected speech: both sentences, not the silence.
+    expect(result.speakingDuration).toBeGreaterThan(3);
+    expect(result.speakingDuration).toBeLessThan(duration - 25);
+    // No word inside the silence (its middle 26 s): the speech was joined into one window and mapped back.
+    for (const w of result.segments.flatMap((s) => s.words)) {
+      expect(w.end <= firstEnd + 1 || w.start >= firstEnd + 27).toBe(true);
+    }
+    expect(result.timings).toMatchObject({ vad: expect.any(Number), whisper: expect.any(Number) });
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(progress.at(-1)).toBe(1);
+    await engine.close();
+  });
+
+  it('gives an empty transcript for silence or noise without running whisper', async () => {
+    const engine = new WhisperEngine({ model, dataDir: scratch, threads: 1 });
+    for (const effect of [[], ['whitenoise', 'vol', '0.05'], ['brownnoise', 'vol', '0.3']]) {
+      const wav = path.join(scratch, `quiet-${effect.join('-') || 'silence'}.wav`);
+      execFileSync('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', wav, 'synth', '6', ...(effect.length ? effect : ['sine', '0', 'vol', '0'])]);
+      const result = await recognize(engine, await pcmOf(wav));
+      expect(result.segments, effect.join(' ') || 'silence').toEqual([]);
+      expect(result.speakingDuration).toBe(0);
+      // The model was never loaded, let alone run.
+      expect(result.timings).not.toHaveProperty('load');
+      expect(result.timings).not.toHaveProperty('whisper');
+    }
+    await engine.close();
+  });
+
+  it('decodes a looping window again at higher temperatures, and cuts a loop that survives them to one copy', async () => {
+    // No positional signal in the decoder: the next token depends on the previous ones only, and it loops.
+    const looping = new WhisperEngine({ model: await randomWhisperModel({ decoderPositionScale: 0 }), dataDir: scratch, threads: 1 });
+    const result = await recognize(looping, await pcmOf(sentence));
+    expect(result.timings?.fallbacks).toBe(1);
+    const words = result.segments.flatMap((s) => s.words.map((w) => w.word));
+    expect(words.length).toBeGreaterThan(0);
+    expect(findRepetition(words)).toBeNull();
+    expect(findRepetition([...words.join('')])).toBeNull();
+    expectOrderedWithin(result, await audioDuration(sentence));
+    await looping.close();
+  });
+
+  it('stops between speech windows when cancelled', async () => {
+    const wav = await concatWithSilence([sentence, sentence, sentence], 2);
+    // Windows of 2 s of speech: several whisper calls, with a cancel check before each.
+    const engine = new WhisperEngine({ model, dataDir: scratch, threads: 1, windowSeconds: 2 });
+    const controller = new AbortController();
+    const reason = new Error('cancelled by test');
+    const seen: number[] = [];
+    const run = recognize(engine, await pcmOf(wav), {
+      signal: controller.signal,
+      onProgress: (f) => {
+        seen.push(f);
+        if (f > 0.2) controller.abort(reason);
+      },
+    });
+    await expect(run).rejects.toBe(reason);
+    expect(seen.at(-1)).toBeLessThan(1);
     await engine.close();
   });
 
