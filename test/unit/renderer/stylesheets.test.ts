@@ -1,0 +1,23 @@
+// The renderer's stylesheets parse as CSS: a lost brace (a merge, a hurried edit) silently swallows
+// every rule after it in the browser, which no other test notices.
+import fs from 'node:fs';
+import path from 'node:path';
+import postcss from 'postcss';
+import { describe, expect, it } from 'vitest';
+
+const dir = path.resolve('src-renderer');
+const sheets = fs.readdirSync(dir).filter((f) => f.endsWith('.css'));
+
+describe('renderer stylesheets', () => {
+  it.each(sheets)('%s parses, with every rule at the top level or inside an at-rule', (file) => {
+    const root = postcss.parse(fs.readFileSync(path.join(dir, file), 'utf8'), { from: file });
+    root.walkRules((rule) => {
+      // A rule nested in a rule means a brace was lost above it (we write no CSS nesting).
+      expect(rule.parent?.type === 'root' || rule.parent?.type === 'atrule', `${file}:${rule.source?.start?.line} ${rule.selector}`).toBe(true);
+    });
+  });
+
+  it('finds the stylesheets', () => {
+    expect(sheets).toContain('styles.css');
+  });
+});
