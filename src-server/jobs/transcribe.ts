@@ -17,7 +17,7 @@ import { UNDETERMINED_LANGUAGE } from '../../src-shared/languages.js';
 import type { Storage } from '../storage/storage.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
 import type { JobDefinition } from './job-queue.js';
-import { StageTimings } from './stage-timings.js';
+import { StageTimings } from '../domain/stage-timings.js';
 
 export interface TranscribeJobDeps {
   transcriptions: TranscriptionRepository;

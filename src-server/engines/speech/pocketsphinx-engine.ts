@@ -9,6 +9,7 @@
 // dictionary words are isolated to it: a decoder that received vocabulary is freed after the job, never
 // reused, and a clean one is built in the background to take its place. Idle decoders are freed after
 // idleSeconds.
+import { StageTimings } from '../../domain/stage-timings.js';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { EngineError } from '../../domain/engine-error.js';
@@ -126,15 +127,8 @@ export class PocketsphinxEngine implements SpeechEngine {
     const lib = loadPocketsphinx(this.libraryPath);
     if (this.idle.length === 0) await this.checkModel();
     signal.throwIfAborted();
-    const timings: Record<string, number> = {};
-    const timed = async <T>(stage: string, fn: () => Promise<T>): Promise<T> => {
-      const start = performance.now();
-      try {
-        return await fn();
-      } finally {
-        timings[stage] = (timings[stage] ?? 0) + performance.now() - start;
-      }
-    };
+    const stages = new StageTimings();
+    const timed = <T>(stage: string, fn: () => Promise<T>): Promise<T> => stages.time(stage, fn);
 
     let lastProgress = -1;
     const progress = (f: number) => {
@@ -179,7 +173,7 @@ export class PocketsphinxEngine implements SpeechEngine {
         const samples = await readPcmRange(handle, first, last);
         const start = performance.now();
         const words = await decodeUtterance(lib, decoder, samples, first / SAMPLE_RATE, totalSamples / SAMPLE_RATE);
-        timings.decode = (timings.decode ?? 0) + performance.now() - start;
+        stages.add('decode', performance.now() - start);
         if (words.length > 0) {
           spell(words);
           segments.push({
@@ -201,7 +195,7 @@ export class PocketsphinxEngine implements SpeechEngine {
       else void decoderReady.then((d) => this.giveBack(lib, d, true), () => undefined);
     }
     progress(1);
-    return { segments, speakingDuration: round(totalSpeech), model: this.modelId, timings };
+    return { segments, speakingDuration: round(totalSpeech), model: this.modelId, timings: stages.stages() };
   }
 
   /** Frees the warm decoders (a running job keeps its own until it ends). */

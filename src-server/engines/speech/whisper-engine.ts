@@ -28,6 +28,7 @@
 //
 // Abort: checked during the VAD pass and between windows; an abort during a window rejects at once,
 // while the native call finishes that window in the background (the binding has no cancel).
+import { StageTimings } from '../../domain/stage-timings.js';
 import { createRequire } from 'node:module';
 import fsp from 'node:fs/promises';
 import fs from 'node:fs';
@@ -237,15 +238,8 @@ export class WhisperEngine implements SpeechEngine {
     }
     const { binding } = loadWhisperBinding();
     signal.throwIfAborted();
-    const timings: Record<string, number> = {};
-    const timed = async <T>(stage: string, fn: () => Promise<T>): Promise<T> => {
-      const start = performance.now();
-      try {
-        return await fn();
-      } finally {
-        timings[stage] = (timings[stage] ?? 0) + performance.now() - start;
-      }
-    };
+    const stages = new StageTimings();
+    const timed = <T>(stage: string, fn: () => Promise<T>): Promise<T> => stages.time(stage, fn);
     // What the model can do is checked from its header, before any work: a silent file never loads it.
     const { file: modelFile, name: modelName } = this.resolveModel();
     if (!fs.existsSync(modelFile)) throw unavailable(`The whisper model file ${modelFile} does not exist. ${howToGetModel(this.options.dataDir)}`);
@@ -276,7 +270,7 @@ export class WhisperEngine implements SpeechEngine {
     const speakingDuration = round(speechSeconds(speech));
     if (windows.length === 0) {
       progress(1);
-      return { segments: [], speakingDuration, model: `whisper.cpp/${modelName}`, timings };
+      return { segments: [], speakingDuration, model: `whisper.cpp/${modelName}`, timings: stages.stages() };
     }
 
     const model = await timed('load', () => this.acquire());
@@ -321,7 +315,7 @@ export class WhisperEngine implements SpeechEngine {
         const spaceless = !translate && isSpaceless(language === 'auto' ? detected ?? 'en' : language);
         if (!fixed && loops(results, model.file)) {
           results = await this.fallback(results, model.file, decode, signal);
-          timings.fallbacks = (timings.fallbacks ?? 0) + 1;
+          stages.add('fallbacks', 1);
         }
         const first = window.pieces[0]!.fileStart;
         const last = window.pieces[window.pieces.length - 1]!.fileEnd;
@@ -340,7 +334,7 @@ export class WhisperEngine implements SpeechEngine {
         speakingDuration,
         speechRegions: speech.map((r) => ({ start: r.start, end: r.end })),
         model: `whisper.cpp/${model.name}`,
-        timings,
+        timings: stages.stages(),
       };
       if (detected) result.language = detected;
       return result;
