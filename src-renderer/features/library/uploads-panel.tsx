@@ -1,7 +1,7 @@
 // The uploads queue: every file's state and progress, newest first. It collapses to one summary line,
 // and "Clear finished" removes what is done (the transcriptions stay in the library).
 import { useId } from 'react';
-import type { UploadJob } from '../../../src-shared/ipc-contract';
+import type { IpcError, UploadJob } from '../../../src-shared/ipc-contract';
 import { useT } from '../../i18n/use-t';
 import { formatBytes } from '../../lib/format';
 import { selectFinishedCount, useUploadsStore } from '../../stores/uploads-store';
@@ -66,12 +66,27 @@ export function UploadsPanel() {
                     </button>
                   )}
                 </span>
-                {job.error && <span className="field-error upload-error">{job.error.message}</span>}
+                {job.error && <UploadError error={job.error} />}
               </li>
             );
           })}
         </ul>
       )}
     </div>
+  );
+}
+
+/**
+ * Why an upload failed. A language the server refused gets the app's own words, in the UI's language;
+ * the server's message (English, and naming the language) stays underneath as the detail.
+ */
+function UploadError({ error }: { error: IpcError }) {
+  const t = useT();
+  const languageRefused = error.code === 'unsupported' && (error.field === 'language' || error.field === 'options.language');
+  if (!languageRefused) return <span className="field-error upload-error">{error.message}</span>;
+  return (
+    <span className="field-error upload-error">
+      {t('library.upload.languageRefused')} <small className="muted">{error.message}</small>
+    </span>
   );
 }

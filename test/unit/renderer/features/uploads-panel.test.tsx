@@ -54,4 +54,14 @@ describe('UploadsPanel', () => {
     expect(screen.getAllByTestId('upload-item').map((item) => item.dataset.state)).toEqual(['failed', 'uploading']);
     expect(screen.queryByRole('button', { name: 'Clear finished' })).toBeNull();
   });
+
+  it('words a refused language in the UI language, keeping the server message as the detail', () => {
+    useUploadsStore.setState({
+      jobs: [{ ...job('friday', 'failed', '2026-01-01T00:00:05Z'), error: { code: 'unsupported', field: 'language', message: 'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.' } }],
+    });
+    render(<UploadsPanel />);
+    const item = screen.getByTestId('upload-item');
+    expect(item.textContent).toContain('The server cannot transcribe the chosen language.');
+    expect(item.textContent).toContain('Japanese needs a speech model');
+  });
 });
