@@ -8,6 +8,8 @@ export interface TranscriptWord {
   end: number;
   /** 0..1 posterior probability, when the engine gives one. */
   confidence: number | null;
+  /** Set when a forced replacement wrote this word: the rule's pattern and what the engine heard. */
+  replaced?: { pattern: string; original: string };
 }
 
 export interface TranscriptSegment {

@@ -20,3 +20,11 @@ export function joinWords(words: readonly { word: string }[], language: string):
     .filter(Boolean)
     .join(wordSeparator(language));
 }
+
+/** A document's text: its segments' texts, joined as the language writes them. */
+export function joinSegmentTexts(segments: readonly { text: string }[], language: string): string {
+  return segments
+    .map((s) => s.text)
+    .filter(Boolean)
+    .join(wordSeparator(language));
+}

@@ -1,7 +1,7 @@
 // Local corrections of a transcript: how they overlay the server's document, how they become the
 // review text the server stores, and how a review text from the server becomes corrections again.
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
-import { wordSeparator } from '../../src-shared/word-text.js';
+import { joinSegmentTexts } from '../../src-shared/word-text.js';
 import type { SegmentEdit } from '../cache/edit-repository.js';
 import { retimeWords } from './word-timing.js';
 
@@ -18,7 +18,7 @@ export function applyEdits(document: TranscriptDocument, edits: Map<number, Segm
   return {
     ...document,
     segments,
-    text: changed ? segments.map((s) => s.text).filter(Boolean).join(wordSeparator(document.language)) : document.text,
+    text: changed ? joinSegmentTexts(segments, document.language) : document.text,
   };
 }
 

@@ -89,7 +89,13 @@ export function applyReplacements(
       const run = words.slice(i, i + match.length);
       let confidence: number | null = null;
       for (const w of run) if (w.confidence !== null) confidence = confidence === null ? w.confidence : Math.min(confidence, w.confidence);
-      next.push({ word: match.rule.replacement, start: run[0]!.start, end: run.at(-1)!.end, confidence });
+      next.push({
+        word: match.rule.replacement,
+        start: run[0]!.start,
+        end: run.at(-1)!.end,
+        confidence,
+        replaced: { pattern: match.rule.pattern, original: run.map((w) => w.replaced?.original ?? w.word).join(' ') },
+      });
       let record = applied.get(match.rule);
       if (!record) applied.set(match.rule, (record = { pattern: match.rule.pattern, replacement: match.rule.replacement, count: 0, segment_ids: [] }));
       record.count += 1;

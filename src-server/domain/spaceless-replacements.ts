@@ -163,7 +163,9 @@ function rewrite(words: readonly TranscriptWord[], units: readonly Unit[], match
         const c = words[k]!.confidence;
         if (c !== null) confidence = confidence === null ? c : Math.min(confidence, c);
       }
-      out.push({ word: leading + match.rule.replacement, start: first.start, end: last.end, confidence });
+      let original = '';
+      for (let x = u; x < match.endUnit; x++) original += words[units[x]!.word]!.word.slice(units[x]!.from, units[x]!.to);
+      out.push({ word: leading + match.rule.replacement, start: first.start, end: last.end, confidence, replaced: { pattern: match.rule.pattern, original } });
       leading = '';
       lastWasReplacementOf = last.word;
       u = match.endUnit;

@@ -1,7 +1,9 @@
 // The life of a transcription: ticket, upload, start, end, deletion. Routes and jobs go through here
 // so every rule (temporary dictionaries, expiry, cleanup) has one home.
-import type { Readable } from 'node:stream';
-import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
+import { Readable } from 'node:stream';
+import type { AppliedReplacement, TranscriptDocument } from '../../src-shared/transcript-document.js';
+import { joinSegmentTexts } from '../../src-shared/word-text.js';
+import { applyReplacements } from './replacements.js';
 import type { DictionaryRepository, NewWord } from '../db/dictionary-repository.js';
 import type { TranscriptionRepository } from '../db/transcription-repository.js';
 import type { JobQueue } from '../jobs/job-queue.js';
@@ -18,6 +20,13 @@ export interface TicketRequest {
   maxSpeakers: number | null;
   words: NewWord[];
 }
+
+/** What applying a dictionary to a finished transcript came to. */
+export type ApplyOutcome =
+  | { kind: 'applied'; replaced: number }
+  | { kind: 'not-completed'; status: string }
+  | { kind: 'no-dictionary' }
+  | { kind: 'dictionary-not-found'; dictionaryId: string };
 
 export type StartOutcome = 'started' | 'already-running' | 'upload-missing' | 'ended';
 export type UploadOutcome = { kind: 'stored'; size: number } | { kind: 'reused' } | { kind: 'closed'; status: string };
@@ -115,6 +124,30 @@ export class TranscriptionService {
     return JSON.parse(Buffer.concat(chunks).toString('utf8')) as TranscriptDocument;
   }
 
+  /**
+   * Applies a dictionary's forced replacements (default: the transcription's own dictionary) to the
+   * stored transcript, as a transcription would have: the same matching (replacements.ts), the
+   * rewritten words marked, the document's `replacements` extended. The document is replaced in one
+   * atomic write, so a reader sees the old or the new one, never half.
+   */
+  async applyDictionary(caller: Caller, record: TranscriptionRecord, dictionaryId?: string): Promise<ApplyOutcome> {
+    if (record.status !== 'COMPLETED' || !record.transcriptKey) return { kind: 'not-completed', status: record.status };
+    const id = dictionaryId ?? record.dictionaryId;
+    if (!id) return { kind: 'no-dictionary' };
+    if (!(await this.dictionaries.get(caller.teamId, id))) return { kind: 'dictionary-not-found', dictionaryId: id };
+    const rules = await this.dictionaries.blacklistWords(id);
+    const document = await this.readDocument(record);
+    const { segments, applied } = applyReplacements(document.segments, rules, document.language);
+    const updated: TranscriptDocument = {
+      ...document,
+      segments,
+      text: joinSegmentTexts(segments, document.language),
+      replacements: mergeApplied(document.replacements, applied),
+    };
+    await this.storage.put(record.transcriptKey, Readable.from([Buffer.from(JSON.stringify(updated))]));
+    return { kind: 'applied', replaced: applied.reduce((sum, a) => sum + a.count, 0) };
+  }
+
   /** Tickets never uploaded become CANCELLED once their upload URL expires. */
   async cancelExpiredUploads(): Promise<number> {
     const cancelled = await this.transcriptions.cancelExpiredUploads(nowIso());
@@ -130,4 +163,18 @@ export class TranscriptionService {
     const dictionary = await this.dictionaries.get(teamId, dictionaryId);
     if (dictionary?.isTemporary) await this.dictionaries.delete(teamId, dictionaryId);
   }
+}
+
+/** The replacements a document lists, with a later run's added: counts summed, segment ids merged. */
+function mergeApplied(before: readonly AppliedReplacement[], added: readonly AppliedReplacement[]): AppliedReplacement[] {
+  const out = before.map((a) => ({ ...a, segment_ids: [...a.segment_ids] }));
+  for (const a of added) {
+    const same = out.find((b) => b.pattern === a.pattern && b.replacement === a.replacement);
+    if (!same) out.push({ ...a, segment_ids: [...a.segment_ids] });
+    else {
+      same.count += a.count;
+      same.segment_ids = [...new Set([...same.segment_ids, ...a.segment_ids])].sort((x, y) => x - y);
+    }
+  }
+  return out;
 }

@@ -12,7 +12,7 @@ import { transcriptKey, type TranscriptionService } from '../domain/transcriptio
 import { detectsLanguage, wantsSpeakers, type EngineRegistry } from '../engines/engine-registry.js';
 import { assignSpeakers } from '../engines/speakers/assign-speakers.js';
 import { decodeToPcm, probeAudio, type AudioProbe } from '../engines/audio/ffmpeg.js';
-import { isSpaceless, joinWords } from '../../src-shared/word-text.js';
+import { joinSegmentTexts, joinWords } from '../../src-shared/word-text.js';
 import { UNDETERMINED_LANGUAGE } from '../../src-shared/languages.js';
 import type { Storage } from '../storage/storage.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
@@ -172,7 +172,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
       const { segments, applied } = await timings.time('replacements', () => applyReplacements(recognized, rules, language));
       const document: TranscriptDocument = {
         transcription_id: transcriptionId,
-        text: segments.map((s) => s.text).filter(Boolean).join(isSpaceless(language) ? '' : ' '),
+        text: joinSegmentTexts(segments, language),
         language,
         duration: probe.durationSeconds,
         speaking_duration: result.speakingDuration,

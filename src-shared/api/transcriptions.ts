@@ -187,6 +187,33 @@ export const deleteTranscription = {
   },
 } as const;
 
+/** Issue 12: a dictionary's forced replacements applied to a finished transcript, without transcribing again. */
+export const ApplyReplacementsRequest = Type.Object(
+  {
+    dictionary_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: "The dictionary whose forced replacements to apply; default: the transcription's own." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const applyReplacements = {
+  method: 'POST',
+  path: '/api/v1/transcriptions/:transcription_id/replacements/apply',
+  schema: {
+    summary: "Extension: apply a dictionary's forced replacements to a COMPLETED transcript",
+    description:
+      'Rewrites the stored transcript document with the dictionary\'s forced replacements (as a transcription would have), ' +
+      'adds them to the document\'s `replacements`, and marks each rewritten word with `replaced: {pattern, original}`. ' +
+      'The body may be empty: then the transcription\'s own dictionary is used (400 when it has none). Answers the Transcription; ' +
+      'fetch `transcription_path` again for the updated document.',
+    tags,
+    params: TranscriptionParams,
+    body: ApplyReplacementsRequest,
+    response: { 200: Type.Ref('Transcription'), ...errorResponses(400, 401, 404, 409) },
+  },
+} as const;
+
 export const getReview = {
   method: 'GET',
   path: '/api/v1/transcriptions/:transcription_id/review',

@@ -20,7 +20,7 @@ import { detectsLanguage } from '../../../engines/engine-registry.js';
 import { decodeToPcm, probeAudio } from '../../../engines/audio/ffmpeg.js';
 import type { RecognizeResult, SpeechEngine, VocabularyWord } from '../../../engines/speech/speech-engine.js';
 import { recognizesDetail, unsupportedLanguageError } from '../../../engines/speech/unsupported-language.js';
-import { isSpaceless, joinWords } from '../../../../src-shared/word-text.js';
+import { joinSegmentTexts, joinWords } from '../../../../src-shared/word-text.js';
 import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
 import { errors } from '../../errors.js';
 import { openAiErrorResponses } from '../../../../src-shared/api/openai.js';
@@ -261,7 +261,7 @@ export function registerAudioOperation(
           // A translation is English text, whatever was spoken.
           const spokenLanguage = task === 'translate' ? 'en' : result.language ?? (language === 'auto' ? 'en' : language);
           const segments = result.segments.map((s, id) => ({ id, ...s, text: joinWords(s.words, spokenLanguage) }));
-          const text = segments.map((s) => s.text).filter(Boolean).join(isSpaceless(spokenLanguage) ? '' : ' ');
+          const text = joinSegmentTexts(segments, spokenLanguage);
           switch (fields.responseFormat) {
             case 'json':
               return { text };

@@ -1,4 +1,5 @@
 import type { RouteModule } from '../../api-app.js';
+import { applyReplacements } from './apply-replacements.js';
 import { deleteTranscription } from './delete-transcription.js';
 import { getTranscription } from './get-transcription.js';
 import { listTranscriptions } from './list-transcriptions.js';
@@ -14,4 +15,5 @@ export const transcriptionRoutes: RouteModule[] = [
   deleteTranscription,
   getReview,
   saveReview,
+  applyReplacements,
 ];

@@ -21,7 +21,7 @@ describe('applyReplacements', () => {
   it('merges a multi-word match into one word spanning its timing', () => {
     const { segments } = applyReplacements([segment(3, ['we', 'use', 'kiki', 'tory', 'daily'])], [{ pattern: 'Kiki Tory', replacement: 'Kikitori' }]);
     expect(segments[0]!.text).toBe('we use Kikitori daily');
-    expect(segments[0]!.words[2]).toEqual({ word: 'Kikitori', start: 2, end: 4, confidence: 0.87 });
+    expect(segments[0]!.words[2]).toEqual({ word: 'Kikitori', start: 2, end: 4, confidence: 0.87, replaced: { pattern: 'Kiki Tory', original: 'kiki tory' } });
   });
 
   it('prefers the longer pattern and counts across segments', () => {
@@ -149,8 +149,8 @@ describe('applyReplacements: overlaps and scale', () => {
       ],
     );
     expect(segments[0]!.words).toEqual([
-      { word: 'X', start: 0, end: 3, confidence: 0.4 },
-      { word: 'Y', start: 3, end: 4, confidence: null },
+      { word: 'X', start: 0, end: 3, confidence: 0.4, replaced: { pattern: 'a b c', original: 'a b c' } },
+      { word: 'Y', start: 3, end: 4, confidence: null, replaced: { pattern: 'd', original: 'd' } },
     ]);
   });
 

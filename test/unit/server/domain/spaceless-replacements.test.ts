@@ -21,7 +21,7 @@ describe('applyReplacements in Japanese', () => {
     expect(segments[0]!.words).toEqual([
       { word: '今日', start: 0, end: 0.4, confidence: 0.9 },
       { word: 'は', start: 0.4, end: 0.5, confidence: 0.9 },
-      { word: 'Kikitori', start: 0.5, end: 1.1, confidence: 0.7 },
+      { word: 'Kikitori', start: 0.5, end: 1.1, confidence: 0.7, replaced: { pattern: '聞きとり', original: '聞きとり' } },
       { word: 'の', start: 1.1, end: 1.2, confidence: 0.9 },
       { word: '話', start: 1.2, end: 1.5, confidence: 0.9 },
     ]);
@@ -34,7 +34,7 @@ describe('applyReplacements in Japanese', () => {
     expect(segments[0]!.text).toBe('は聞き取りの');
     expect(segments[0]!.words).toEqual([
       { word: 'は', start: 1, end: 1.5, confidence: 0.9 },
-      { word: '聞き取り', start: 1.5, end: 3.5, confidence: 0.9 },
+      { word: '聞き取り', start: 1.5, end: 3.5, confidence: 0.9, replaced: { pattern: '聞きとり', original: '聞きとり' } },
       { word: 'の', start: 3.5, end: 4, confidence: 0.9 },
     ]);
   });
@@ -43,7 +43,7 @@ describe('applyReplacements in Japanese', () => {
     const { segments } = applyReplacements([segment(0, [['「ききとり」です。', 0, 3]])], [{ pattern: 'ききとり', replacement: '聞き取り' }], 'ja');
     // 「 and 」 take no time: the six characters き,き,と,り,で,す share the three seconds.
     expect(segments[0]!.words).toEqual([
-      { word: '「聞き取り」', start: 0, end: 2, confidence: 0.9 },
+      { word: '「聞き取り」', start: 0, end: 2, confidence: 0.9, replaced: { pattern: 'ききとり', original: 'ききとり' } },
       { word: 'です。', start: 2, end: 3, confidence: 0.9 },
     ]);
     expect(segments[0]!.text).toBe('「聞き取り」です。');
@@ -97,8 +97,8 @@ describe('applyReplacements in Japanese', () => {
   it('matches two replacements inside one word, each with its share of the time', () => {
     const { segments } = applyReplacements([segment(0, [['あいうえ', 0, 4]])], [{ pattern: 'あい', replacement: 'A' }, { pattern: 'うえ', replacement: 'B' }], 'ja');
     expect(segments[0]!.words).toEqual([
-      { word: 'A', start: 0, end: 2, confidence: 0.9 },
-      { word: 'B', start: 2, end: 4, confidence: 0.9 },
+      { word: 'A', start: 0, end: 2, confidence: 0.9, replaced: { pattern: 'あい', original: 'あい' } },
+      { word: 'B', start: 2, end: 4, confidence: 0.9, replaced: { pattern: 'うえ', original: 'うえ' } },
     ]);
   });
 
