@@ -113,7 +113,7 @@ describe('the "other options" dialog', () => {
     await showList([summary('bad', { status: 'FAILED', failureReason: REASON })]);
     fireEvent.click(screen.getByRole('button', { name: 'Transcribe bad.wav again with other options…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Transcribe “bad.wav” again' });
-    const model = await within(dialog).findByTestId<HTMLSelectElement>('rerun-model');
+    const model = (await within(dialog).findByTestId('rerun-model')) as HTMLSelectElement;
     expect(model.value).toBe('diarization-high');
     expect((within(dialog).getByPlaceholderText('Automatic') as HTMLInputElement).value).toBe('2');
     expect(within(dialog).getByText(/uploaded again with these options/)).toBeTruthy();
