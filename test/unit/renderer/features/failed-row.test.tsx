@@ -113,9 +113,9 @@ describe('the "other options" dialog', () => {
     await showList([summary('bad', { status: 'FAILED', failureReason: REASON })]);
     fireEvent.click(screen.getByRole('button', { name: 'Transcribe bad.wav again with other options…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Transcribe “bad.wav” again' });
-    const model = (await within(dialog).findByTestId('rerun-model')) as HTMLSelectElement;
+    const model = await within(dialog).findByTestId<HTMLSelectElement>('rerun-model');
     expect(model.value).toBe('diarization-high');
-    expect((within(dialog).getByPlaceholderText('Automatic') as HTMLInputElement).value).toBe('2');
+    expect(within(dialog).getByPlaceholderText<HTMLInputElement>('Automatic').value).toBe('2');
     expect(within(dialog).getByText(/uploaded again with these options/)).toBeTruthy();
     expect(within(dialog).queryByText(/were read from the server/)).toBeNull();
 
@@ -137,7 +137,7 @@ describe('the "other options" dialog', () => {
     fireEvent.change(within(dialog).getByLabelText('At least'), { target: { value: '4' } });
     fireEvent.change(within(dialog).getByLabelText('At most'), { target: { value: '3' } });
     expect(within(dialog).getByText('The minimum is above the maximum.')).toBeTruthy();
-    expect((within(dialog).getByTestId('rerun-submit') as HTMLButtonElement).disabled).toBe(true);
+    expect(within(dialog).getByTestId<HTMLButtonElement>('rerun-submit').disabled).toBe(true);
     fireEvent.change(within(dialog).getByLabelText('At least'), { target: { value: '' } });
 
     fireEvent.click(within(dialog).getByTestId('rerun-submit'));
