@@ -8,7 +8,7 @@ import { createRequestTracker } from '../lib/request-tracker';
 export const PAGE_SIZE = 100;
 
 /** A re-run of one transcription (decision 0020): being sent, queued (the row waits to be replaced), or refused. */
-export type RerunState = { state: 'sending' } | { state: 'queued' } | { state: 'refused'; error: IpcError };
+export type RerunState = { state: 'sending' } | { state: 'queued'; jobId: string } | { state: 'refused'; error: IpcError };
 
 interface LibraryState {
   filter: TranscriptFilter;
@@ -138,8 +138,8 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
         path = paths[0];
       }
       mark({ state: 'sending' });
-      const [, error] = split(await api().transcripts.rerun({ id, ...(options ? { options } : {}), ...(path ? { path } : {}) }));
-      mark(error ? { state: 'refused', error } : { state: 'queued' });
+      const [job, error] = split(await api().transcripts.rerun({ id, ...(options ? { options } : {}), ...(path ? { path } : {}) }));
+      mark(job ? { state: 'queued', jobId: job.id } : { state: 'refused', error });
       return !error;
     },
     clearRerun(id) {
@@ -149,7 +149,17 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
     },
     init() {
       let timer: ReturnType<typeof setTimeout> | null = null;
-      return api().on('transcripts:changed', () => {
+      // A re-run whose upload the server refused (or the user cancelled): the failed row offers its actions again.
+      const offUploads = api().on('uploads:changed', (job) => {
+        if (job.state !== 'failed' && job.state !== 'cancelled') return;
+        const entry = Object.entries(get().reruns).find(([, rerun]) => rerun.state === 'queued' && rerun.jobId === job.id);
+        if (!entry) return;
+        const reruns = { ...get().reruns };
+        if (job.state === 'failed' && job.error) reruns[entry[0]] = { state: 'refused', error: job.error };
+        else delete reruns[entry[0]];
+        set({ reruns });
+      });
+      const offTranscripts = api().on('transcripts:changed', () => {
         // Progress events arrive in bursts; one list refresh per burst is enough.
         if (timer) return;
         timer = setTimeout(() => {
@@ -158,6 +168,10 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
           if (get().query.trim()) void get().search(get().query);
         }, 150);
       });
+      return () => {
+        offUploads();
+        offTranscripts();
+      };
     },
   };
 });

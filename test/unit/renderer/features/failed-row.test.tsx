@@ -75,6 +75,20 @@ describe('a failed row', () => {
     expect(screen.queryByRole('button', { name: /again with the same options/ })).toBeNull();
   });
 
+  it('offers its actions again when the server refuses the new upload, and says why', async () => {
+    await showList([summary('bad', { status: 'FAILED', failureReason: REASON })]);
+    const off = useLibraryStore.getState().init();
+    fireEvent.click(screen.getByRole('button', { name: 'Try bad.wav again with the same options' }));
+    await screen.findByText('Transcribing again…');
+    const refusal = { code: 'unsupported' as const, field: 'language', message: 'Japanese needs a speech model that knows Japanese.' };
+    act(() => fake.emit('uploads:changed', { ...job('other'), state: 'failed', error: refusal }));
+    expect(screen.getByText('Transcribing again…')).toBeTruthy(); // another upload: not this row's
+    act(() => fake.emit('uploads:changed', { ...job('bad'), state: 'failed', error: refusal }));
+    expect(screen.getByRole('alert').textContent).toBe(refusal.message);
+    expect(screen.getByRole('button', { name: 'Try bad.wav again with the same options' })).toBeTruthy();
+    off();
+  });
+
   it('shows a refusal in place of the reason, in the user’s terms', async () => {
     await showList([summary('bad', { status: 'FAILED', failureReason: REASON })], {
       'transcripts:rerun': () => ({ ok: false, error: { code: 'offline', message: 'The server cannot be reached. Try again when you are online.' } }),
