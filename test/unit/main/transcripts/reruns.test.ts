@@ -158,6 +158,12 @@ describe('transcribing again', () => {
     });
     expect(status(failedId)).toBe('FAILED');
     expect(session.transcripts.localAudio(failedId)).not.toBeNull();
+
+    // A new transcription that could not keep its copy of the audio (a full disk) replaces nothing.
+    await session.reruns.replaced(failedId, 'new-without-audio');
+    expect(status(failedId)).toBe('FAILED');
+    expect((await server.api(key, 'GET', `/api/v1/transcriptions/${failedId}`)).json.status).toBe('FAILED');
+    expect(fs.existsSync(session.transcripts.localAudio(failedId)!)).toBe(true);
   });
 
   it('validates the request like every other channel', () => {
