@@ -16,6 +16,7 @@ import type { UserNotification } from './host-capabilities.js';
 import type { EventSink } from './event-sink.js';
 import { PeaksCache } from './peaks/peaks.js';
 import { SyncEngine, type SyncIntervals } from './sync/sync-engine.js';
+import { RerunService } from './transcripts/rerun-service.js';
 import { TranscriptService } from './transcripts/transcript-service.js';
 import { UploadManager } from './uploads/upload-manager.js';
 
@@ -42,6 +43,7 @@ export class ProfileSession {
   readonly analyses: AnalysisService;
   readonly dictionaries: DictionaryService;
   readonly uploads: UploadManager;
+  readonly reruns: RerunService;
   readonly sync: SyncEngine;
   readonly peaks: PeaksCache;
   readonly models: ModelsService;
@@ -92,7 +94,9 @@ export class ProfileSession {
         this.transcripts.record(transcription);
         this.sync.kick();
       },
+      onReplacing: (replaced, transcription) => this.reruns.replaced(replaced, transcription.transcription_id),
     });
+    this.reruns = new RerunService({ store: this.store, transcripts: this.transcripts, uploads: this.uploads, client: this.client });
     this.models = new ModelsService({
       client: this.client,
       profile: this.profile,

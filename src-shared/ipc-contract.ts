@@ -4,7 +4,7 @@
 // as data (Electron keeps only the message of a thrown error). No electron, node or DOM imports here.
 import type { AnalysisStatus, EmotionEntry, SummaryDetails, TranslatedSegment } from './analysis.js';
 import type { TranscriptDocument } from './transcript-document.js';
-import type { DecodedRequestOf, RequestOf } from './ipc/requests.js';
+import type { DecodedRequestOf, RequestOf, UploadOptions } from './ipc/requests.js';
 import type { CatalogueModel as ApiCatalogueModel, ModelDownload as ApiModelDownload } from './api/models.js';
 
 // Request shapes are TypeBox schemas in ./ipc/requests.ts; these are their Static<> types.
@@ -96,6 +96,16 @@ export interface TranscriptionSummary {
   updatedAt: string;
   failureReason: string | null;
   /** Audio kept on this machine: playable offline. */
+  audioCached: boolean;
+}
+
+/** What 'Transcribe again' starts from (decision 0020). */
+export interface RerunPlan {
+  /** The options the transcription was made with: as uploaded from this computer, else read from its record. */
+  options: UploadOptions;
+  /** True when the options are the ones chosen at upload here; false when rebuilt from the server's record (ad-hoc words are then lost). */
+  optionsKnown: boolean;
+  /** The recording is on this computer; without it, the file has to be chosen again. */
   audioCached: boolean;
 }
 
@@ -281,6 +291,14 @@ export interface IpcResponses {
   'transcripts:resolve-conflict': TranscriptDetail;
   'transcripts:export': { path: string } | null;
   'transcripts:refresh': ConnectionStatus;
+  /** The options and audio a new transcription of this one would start from. */
+  'transcripts:rerun-plan': RerunPlan;
+  /**
+   * Transcribes again, from the audio on this computer (or `path`, a file chosen again), with `options`
+   * or the original ones. A FAILED transcription is replaced: deleted once the new one has started and
+   * kept its own copy of the audio. Answers the queued upload.
+   */
+  'transcripts:rerun': UploadJob;
 
   'search:query': SearchHit[];
 
@@ -356,6 +374,8 @@ export const IPC_CHANNELS = [
   'transcripts:resolve-conflict',
   'transcripts:export',
   'transcripts:refresh',
+  'transcripts:rerun-plan',
+  'transcripts:rerun',
   'search:query',
   'uploads:pick',
   'uploads:add',

@@ -7,6 +7,8 @@ export interface UploadRecord extends UploadJob {
   uploadUrl: string | null;
   uploadExpiresAt: string | null;
   updatedAt: string;
+  /** The failed transcription this upload transcribes again, deleted once the new one has started (decision 0020). */
+  replaces: string | null;
 }
 
 interface Row {
@@ -24,6 +26,7 @@ interface Row {
   error: string | null;
   created_at: string;
   updated_at: string;
+  replaces: string | null;
 }
 
 const fromRow = (r: Row): UploadRecord => ({
@@ -40,6 +43,7 @@ const fromRow = (r: Row): UploadRecord => ({
   uploadUrl: r.upload_url,
   uploadExpiresAt: r.upload_expires_at,
   updatedAt: r.updated_at,
+  replaces: r.replaces,
 });
 
 /** The UploadJob the renderer sees (no ticket URL: it is a credential). */
@@ -71,14 +75,14 @@ const COLUMNS: Record<keyof UploadPatch, string> = {
 export class UploadRepository {
   constructor(private readonly db: CacheDb) {}
 
-  insert(job: Pick<UploadRecord, 'id' | 'filePath' | 'fileName' | 'size' | 'options' | 'createdAt'>): UploadRecord {
+  insert(job: Pick<UploadRecord, 'id' | 'filePath' | 'fileName' | 'size' | 'options' | 'createdAt'> & { replaces?: string | null }): UploadRecord {
     const seq = ((this.db.prepare('SELECT max(seq) AS m FROM uploads').get() as { m: number | null }).m ?? 0) + 1;
     this.db
       .prepare(
-        `INSERT INTO uploads (id, seq, file_path, file_name, size, state, options, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?)`,
+        `INSERT INTO uploads (id, seq, file_path, file_name, size, state, options, created_at, updated_at, replaces)
+         VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?)`,
       )
-      .run(job.id, seq, job.filePath, job.fileName, job.size, JSON.stringify(job.options), job.createdAt, job.createdAt);
+      .run(job.id, seq, job.filePath, job.fileName, job.size, JSON.stringify(job.options), job.createdAt, job.createdAt, job.replaces ?? null);
     return this.get(job.id)!;
   }
 
@@ -104,6 +108,20 @@ export class UploadRepository {
   /** Jobs with work left, in queue order. */
   unfinished(): UploadRecord[] {
     return (this.db.prepare(`SELECT * FROM uploads WHERE state IN ('queued', 'uploading', 'starting') ORDER BY seq`).all() as Row[]).map(fromRow);
+  }
+
+  /** The upload that made transcription `transcriptionId` on this computer, if it is still listed. */
+  byTranscription(transcriptionId: string): UploadRecord | null {
+    const row = this.db.prepare('SELECT * FROM uploads WHERE transcription_id = ? ORDER BY seq DESC LIMIT 1').get(transcriptionId) as Row | undefined;
+    return row ? fromRow(row) : null;
+  }
+
+  /** A re-run of `transcriptionId` that is still waiting or running. */
+  unfinishedReplacing(transcriptionId: string): UploadRecord | null {
+    const row = this.db
+      .prepare(`SELECT * FROM uploads WHERE replaces = ? AND state IN ('queued', 'uploading', 'starting') ORDER BY seq DESC LIMIT 1`)
+      .get(transcriptionId) as Row | undefined;
+    return row ? fromRow(row) : null;
   }
 
   delete(id: string): void {

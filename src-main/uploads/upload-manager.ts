@@ -29,6 +29,11 @@ export interface UploadManagerOptions {
   onStarted?: (transcription: ApiTranscription, job: UploadJob) => void | Promise<void>;
   /** Keeps a copy of the uploaded file (offline playback); failures are ignored. */
   keepAudio?: (transcriptionId: string, filePath: string) => Promise<void>;
+  /**
+   * Told once a re-run's new transcription has started (after onStarted, and after keepAudio kept its
+   * audio): `replaced` is the transcription it replaces. Failures are the callee's to handle.
+   */
+  onReplacing?: (replaced: string, transcription: ApiTranscription) => Promise<void>;
   /** Waits before retrying after the server could not be reached: attempt -> ms. */
   retryDelayMs?: (attempt: number) => number;
   chunkBytes?: number;
@@ -113,27 +118,7 @@ export class UploadManager {
   /** Queues files. Every path is checked first; one unreadable file refuses the whole request. */
   async add(paths: string[], options: UploadOptions): Promise<UploadJob[]> {
     const files: Array<{ filePath: string; size: number }> = [];
-    for (const given of paths) {
-      const filePath = path.resolve(given);
-      let size: number;
-      try {
-        const stat = await fsp.stat(filePath);
-        if (!stat.isFile()) throw new Error('not a file');
-        size = stat.size;
-      } catch {
-        throw new AppFailure({ code: 'validation', field: 'paths', message: `“${path.basename(filePath)}” cannot be read. Check that the file still exists.` });
-      }
-      if (size === 0) throw new AppFailure({ code: 'validation', field: 'paths', message: `“${path.basename(filePath)}” is empty.` });
-      const sniff = await sniffMedia(filePath);
-      if (!sniff.media) {
-        throw new AppFailure({
-          code: 'validation',
-          field: 'paths',
-          message: `“${path.basename(filePath)}” is not an audio or video file (it looks like ${sniff.detected === 'text' ? 'text' : `a ${sniff.detected.toUpperCase()} file`}). Choose a recording, such as WAV, MP3, M4A, FLAC or MP4.`,
-        });
-      }
-      files.push({ filePath, size });
-    }
+    for (const given of paths) files.push(await checkedFile(given));
     const createdAt = new Date(this.now()).toISOString();
     const jobs = files.map((f) =>
       this.options.uploads.insert({ id: randomUUID(), filePath: f.filePath, fileName: path.basename(f.filePath), size: f.size, options, createdAt }),
@@ -141,6 +126,19 @@ export class UploadManager {
     for (const job of jobs) this.change(job);
     this.pump();
     return jobs.map(uploadJobOf);
+  }
+
+  /**
+   * Queues one file to transcribe a transcription again (a re-run, decision 0020), under that
+   * transcription's name. With `replaces`, that transcription is handed to `onReplacing` once the new
+   * one has started and its audio has been kept, never before.
+   */
+  async addRerun(file: string, fileName: string, options: UploadOptions, replaces: string | null): Promise<UploadJob> {
+    const { filePath, size } = await checkedFile(file, fileName);
+    const job = this.options.uploads.insert({ id: randomUUID(), filePath, fileName, size, options, createdAt: new Date(this.now()).toISOString(), replaces });
+    this.change(job);
+    this.pump();
+    return uploadJobOf(job);
   }
 
   /** Removes done and cancelled jobs from the list (their transcriptions stay in the library). */
@@ -283,6 +281,7 @@ export class UploadManager {
     this.attempts.delete(job.id);
     this.change(done);
     await this.options.onStarted?.(transcription, uploadJobOf(done));
+    if (done.replaces) await this.options.onReplacing?.(done.replaces, transcription).catch(() => {});
     return 'done';
   }
 
@@ -326,6 +325,30 @@ export class UploadManager {
   private change(job: UploadRecord) {
     this.options.onChange(uploadJobOf(job));
   }
+}
+
+/** A readable, non-empty audio or video file, or a failure in the user's terms. `shownName` names it in messages. */
+async function checkedFile(given: string, shownName?: string): Promise<{ filePath: string; size: number }> {
+  const filePath = path.resolve(given);
+  const name = shownName ?? path.basename(filePath);
+  let size: number;
+  try {
+    const stat = await fsp.stat(filePath);
+    if (!stat.isFile()) throw new Error('not a file');
+    size = stat.size;
+  } catch {
+    throw new AppFailure({ code: 'validation', field: 'paths', message: `“${name}” cannot be read. Check that the file still exists.` });
+  }
+  if (size === 0) throw new AppFailure({ code: 'validation', field: 'paths', message: `“${name}” is empty.` });
+  const sniff = await sniffMedia(filePath);
+  if (!sniff.media) {
+    throw new AppFailure({
+      code: 'validation',
+      field: 'paths',
+      message: `“${name}” is not an audio or video file (it looks like ${sniff.detected === 'text' ? 'text' : `a ${sniff.detected.toUpperCase()} file`}). Choose a recording, such as WAV, MP3, M4A, FLAC or MP4.`,
+    });
+  }
+  return { filePath, size };
 }
 
 function toIpcError(error: unknown): IpcError {

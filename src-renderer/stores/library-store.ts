@@ -1,11 +1,14 @@
 // The library: transcriptions from main's cache, paged on demand for a virtualized list, plus
 // full-text search whose hits point at moments in the audio.
 import { create } from 'zustand';
-import type { IpcError, SearchHit, TranscriptFilter, TranscriptionSummary } from '../../src-shared/ipc-contract';
-import { api } from '../lib/api';
+import type { IpcError, RerunPlan, SearchHit, TranscriptFilter, TranscriptionSummary, UploadOptions } from '../../src-shared/ipc-contract';
+import { api, split } from '../lib/api';
 import { createRequestTracker } from '../lib/request-tracker';
 
 export const PAGE_SIZE = 100;
+
+/** A re-run of one transcription (decision 0020): being sent, queued (the row waits to be replaced), or refused. */
+export type RerunState = { state: 'sending' } | { state: 'queued'; jobId: string } | { state: 'refused'; error: IpcError };
 
 interface LibraryState {
   filter: TranscriptFilter;
@@ -31,6 +34,18 @@ interface LibraryState {
   search: (query: string) => Promise<void>;
   /** Follows 'transcripts:changed'; returns the unsubscribe. */
   init: () => () => void;
+
+  /** Re-runs started from the list, by transcription id. */
+  reruns: Record<string, RerunState>;
+  /** What a re-run of `id` starts from: its options and whether its audio is here. */
+  rerunPlan: (id: string) => Promise<[RerunPlan, null] | [null, IpcError]>;
+  /**
+   * Transcribes `id` again with `options` (or the original ones). With `chooseFile`, the system picker
+   * asks for the recording first (its audio is not on this computer). Answers whether a re-run was queued.
+   */
+  rerun: (id: string, options?: UploadOptions, chooseFile?: boolean) => Promise<boolean>;
+  /** Forgets a re-run's refusal (the user dismissed it or is about to try otherwise). */
+  clearRerun: (id: string) => void;
 }
 
 export const useLibraryStore = create<LibraryState>()((set, get) => {
@@ -101,9 +116,50 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
       const result = await searches.run(() => api().search.query({ text, limit: 200 }), (hits) => ({ hits }));
       if (result && !result.ok) set({ hits: [] });
     },
+    reruns: {},
+    async rerunPlan(id) {
+      return split(await api().transcripts.rerunPlan({ id }));
+    },
+    async rerun(id, options, chooseFile = false) {
+      const mark = (state: RerunState | null) => {
+        const reruns = { ...get().reruns };
+        if (state) reruns[id] = state;
+        else delete reruns[id];
+        set({ reruns });
+      };
+      let path: string | undefined;
+      if (chooseFile) {
+        const [paths, error] = split(await api().uploads.pick());
+        if (error) {
+          mark({ state: 'refused', error });
+          return false;
+        }
+        if (paths.length === 0) return false;
+        path = paths[0];
+      }
+      mark({ state: 'sending' });
+      const [job, error] = split(await api().transcripts.rerun({ id, ...(options ? { options } : {}), ...(path ? { path } : {}) }));
+      mark(job ? { state: 'queued', jobId: job.id } : { state: 'refused', error });
+      return !error;
+    },
+    clearRerun(id) {
+      const reruns = { ...get().reruns };
+      delete reruns[id];
+      set({ reruns });
+    },
     init() {
       let timer: ReturnType<typeof setTimeout> | null = null;
-      return api().on('transcripts:changed', () => {
+      // A re-run whose upload the server refused (or the user cancelled): the failed row offers its actions again.
+      const offUploads = api().on('uploads:changed', (job) => {
+        if (job.state !== 'failed' && job.state !== 'cancelled') return;
+        const entry = Object.entries(get().reruns).find(([, rerun]) => rerun.state === 'queued' && rerun.jobId === job.id);
+        if (!entry) return;
+        const reruns = { ...get().reruns };
+        if (job.state === 'failed' && job.error) reruns[entry[0]] = { state: 'refused', error: job.error };
+        else delete reruns[entry[0]];
+        set({ reruns });
+      });
+      const offTranscripts = api().on('transcripts:changed', () => {
         // Progress events arrive in bursts; one list refresh per burst is enough.
         if (timer) return;
         timer = setTimeout(() => {
@@ -112,10 +168,15 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
           if (get().query.trim()) void get().search(get().query);
         }, 150);
       });
+      return () => {
+        offUploads();
+        offTranscripts();
+      };
     },
   };
 });
 
+export const selectRerun = (id: string) => (state: LibraryState) => state.reruns[id];
 export const selectRowCount = (state: LibraryState) => state.total;
 export const selectRowAt = (index: number) => (state: LibraryState) => state.rows[index];
 export const selectIsSearching = (state: LibraryState) => state.query.trim().length > 0;

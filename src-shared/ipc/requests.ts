@@ -188,6 +188,8 @@ export const IPC_REQUESTS = {
   'transcripts:resolve-conflict': Strict({ id: Id(), keep: OneOf(['local', 'server'] as const) }),
   'transcripts:export': Strict({ id: Id(), options: ExportOptions }),
   'transcripts:refresh': NoRequest,
+  'transcripts:rerun-plan': IdRequest,
+  'transcripts:rerun': Strict({ id: Id(), options: Type.Optional(UploadOptions), path: Type.Optional(Text('File path', 4096)) }),
 
   'search:query': Strict({ text: Text('Search text', 500), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) }),
 

@@ -22,5 +22,7 @@ export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcr
       return { path: target };
     },
     'transcripts:refresh': async () => ctx.session().sync.refreshNow(),
+    'transcripts:rerun-plan': async ({ id }) => ctx.session().reruns.plan(id),
+    'transcripts:rerun': async ({ id, options, path }) => ctx.session().reruns.rerun(id, { options, path }),
   };
 }

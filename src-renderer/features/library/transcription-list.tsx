@@ -4,8 +4,9 @@ import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type K
 import type { TranscriptionSummary } from '../../../src-shared/ipc-contract';
 import { useLocale, useT } from '../../i18n/use-t';
 import { formatClock, formatDate } from '../../lib/format';
-import { selectRowAt, useLibraryStore } from '../../stores/library-store';
+import { selectRerun, selectRowAt, useLibraryStore } from '../../stores/library-store';
 import { useNavigationStore } from '../../stores/navigation-store';
+import { RerunDialog } from './rerun-dialog';
 
 export const ROW_HEIGHT = 52;
 const OVERSCAN = 6;
@@ -92,7 +93,7 @@ const Row = memo(function Row({ index, total }: { index: number; total: number }
   const item = useLibraryStore(selectRowAt(index));
   return (
     <li className="list-row" data-index={index} aria-setsize={total} aria-posinset={index + 1} style={{ top: index * ROW_HEIGHT, height: ROW_HEIGHT }}>
-      {item ? <RowContent item={item} /> : <span className="row-placeholder" aria-hidden="true" />}
+      {!item ? <span className="row-placeholder" aria-hidden="true" /> : item.status === 'FAILED' ? <FailedRowContent item={item} /> : <RowContent item={item} />}
     </li>
   );
 });
@@ -104,6 +105,74 @@ function RowContent({ item }: { item: TranscriptionSummary }) {
   const active = item.status === 'IN_PROGRESS' || item.status === 'CONVERTING';
   return (
     <button type="button" className="row-button" data-testid="transcription-row" data-status={item.status} aria-label={t('library.row.open', { name: item.name })} onClick={() => go({ name: 'transcript', id: item.id })}>
+      <NameCell item={item} />
+      <span className="cell-status">
+        <span className={`status status-${item.status}`}>{t(`status.${item.status}`)}</span>
+        {active && item.progress !== null && <progress max={1} value={item.progress} aria-label={t(`status.${item.status}`)} />}
+      </span>
+      <span className="cell-num">{formatClock(item.duration)}</span>
+      <span className="cell-num">{item.speakers ?? '–'}</span>
+      <span>{item.languages.join(', ') || '–'}</span>
+      <span className="cell-date">{formatDate(item.createdAt, locale)}</span>
+    </button>
+  );
+}
+
+/**
+ * A FAILED transcription (decision 0020): opens like the others, and says why it failed in one line
+ * (all of it in the tooltip), with "Try again" and "Other options…" beside it; when the recording is
+ * not on this computer, the actions ask for the file first and the row says so.
+ */
+function FailedRowContent({ item }: { item: TranscriptionSummary }) {
+  const t = useT();
+  const go = useNavigationStore((state) => state.go);
+  const rerun = useLibraryStore(selectRerun(item.id));
+  const [dialog, setDialog] = useState(false);
+  const reason = item.failureReason?.trim() || t('library.rerun.noReason');
+  const refused = rerun?.state === 'refused' ? rerun.error : null;
+  const note = refused ? refused.message : item.audioCached ? t('library.rerun.reason', { reason }) : `${t('library.rerun.reason', { reason })} ${t('library.rerun.notCached')}`;
+  const again = () => void useLibraryStore.getState().rerun(item.id, undefined, !item.audioCached);
+  return (
+    <div className="row-failed">
+      <button type="button" className="row-button row-open" data-testid="transcription-row" data-status={item.status} aria-label={t('library.row.open', { name: item.name })} onClick={() => go({ name: 'transcript', id: item.id })}>
+        <NameCell item={item} />
+        <span className="cell-status">
+          <span className={`status status-${item.status}`}>{t(`status.${item.status}`)}</span>
+        </span>
+      </button>
+      <div className="failure-cell">
+        <span className={refused ? 'failure-reason refused' : 'failure-reason'} data-testid="failure-reason" title={note} role={refused ? 'alert' : undefined}>
+          {refused ? refused.message : reason}
+        </span>
+        {rerun?.state === 'queued' || rerun?.state === 'sending' ? (
+          <span className="failure-progress" role="status">
+            {t(rerun.state === 'queued' ? 'library.rerun.queued' : 'library.rerun.sending')}
+          </span>
+        ) : (
+          <span className="failure-actions">
+            {item.audioCached ? (
+              <button type="button" className="button-quiet small" aria-label={t('library.rerun.tryAgainLabel', { name: item.name })} onClick={again}>
+                {t('library.rerun.tryAgain')}
+              </button>
+            ) : (
+              <button type="button" className="button-quiet small" aria-label={t('library.rerun.chooseFileLabel', { name: item.name })} title={t('library.rerun.notCached')} onClick={again}>
+                {t('library.rerun.chooseFile')}
+              </button>
+            )}
+            <button type="button" className="button-quiet small" aria-label={t('library.rerun.otherOptionsLabel', { name: item.name })} onClick={() => setDialog(true)}>
+              {t('library.rerun.otherOptions')}
+            </button>
+          </span>
+        )}
+      </div>
+      {dialog && <RerunDialog item={item} onClose={() => setDialog(false)} />}
+    </div>
+  );
+}
+
+function NameCell({ item }: { item: TranscriptionSummary }) {
+  const t = useT();
+  return (
       <span className="cell-name">
         <span className="name-text">{item.name}</span>
         {item.audioCached && (
@@ -115,14 +184,5 @@ function RowContent({ item }: { item: TranscriptionSummary }) {
           </span>
         )}
       </span>
-      <span className="cell-status">
-        <span className={`status status-${item.status}`}>{t(`status.${item.status}`)}</span>
-        {active && item.progress !== null && <progress max={1} value={item.progress} aria-label={t(`status.${item.status}`)} />}
-      </span>
-      <span className="cell-num">{formatClock(item.duration)}</span>
-      <span className="cell-num">{item.speakers ?? '–'}</span>
-      <span>{item.languages.join(', ') || '–'}</span>
-      <span className="cell-date">{formatDate(item.createdAt, locale)}</span>
-    </button>
   );
 }

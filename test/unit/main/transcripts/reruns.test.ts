@@ -1,0 +1,184 @@
+// Re-runs (decision 0020) over real HTTP, a real cache database and real speech: "diarization-high" is
+// served by a remote speech service that refuses the audio, so transcriptions made with it FAIL on
+// the server; "default" is the built-in recognizer, so the same audio transcribed again COMPLETES.
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UploadOptions } from '../../../../src-shared/ipc-contract.js';
+import { validateRequest } from '../../../../src-main/ipc/request-validator.js';
+import { ProfileSession } from '../../../../src-main/profile-session.js';
+import { AppFailure } from '../../../../src-main/app-failure.js';
+import { startTestServer, tempDir, uploadFile, waitForStatus, type TestServer } from '../../../support/test-server.js';
+import { copyAs, eventRecorder, shortSpeech, until } from '../main-test-support.js';
+
+const FAILING: UploadOptions = { language: 'en', model: 'diarization-high', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] };
+const WORKING: UploadOptions = { ...FAILING, model: 'default', numSpeakers: 1 };
+
+/** An OpenAI-compatible speech service that refuses every request as a bad one (HTTP 400). */
+async function startRefusingSpeechService() {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"Invalid file format."}}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+describe('transcribing again', () => {
+  const dir = tempDir('kikitori-reruns-');
+  const events = eventRecorder();
+  let speechService: Awaited<ReturnType<typeof startRefusingSpeechService>>;
+  let server: TestServer;
+  let key: string;
+  let session: ProfileSession;
+  let speech: string;
+
+  beforeAll(async () => {
+    speechService = await startRefusingSpeechService();
+    server = await startTestServer({
+      env: { KIKITORI_ENGINE_DEFAULT: 'pocketsphinx', KIKITORI_ENGINE_DIARIZATION_HIGH: 'remote', KIKITORI_REMOTE_ASR_BASE_URL: speechService.baseUrl, KIKITORI_REMOTE_ASR_API_KEY: 'sk-test' },
+    });
+    key = await server.key('team', 'alice', ['DELETE']);
+    speech = copyAs(await shortSpeech(), dir, 'weekly call.wav');
+    session = new ProfileSession({
+      profile: { id: 'team', name: 'Team', kind: 'remote', baseUrl: server.url },
+      dir: path.join(dir, 'profile'),
+      connection: () => ({ baseUrl: server.url, apiKey: key }),
+      emit: events.emit,
+      notify: () => {},
+      syncIntervals: { minMs: 50, maxMs: 200, offlineMaxMs: 200 },
+      retry: { retries: 1, baseDelayMs: 20, maxDelayMs: 50 },
+    });
+    session.start();
+  });
+  afterAll(async () => {
+    await session?.stop();
+    await server?.close();
+    await speechService?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const status = (id: string) => session.store.transcriptions.get(id)?.status;
+  const finished = (id: string) => until(() => ['COMPLETED', 'FAILED'].includes(status(id) ?? '') && session.store.transcriptions.get(id)!);
+  const uploaded = async (jobId: string) => (await events.next('uploads:changed', (j) => j.id === jobId && (j.state === 'done' || j.state === 'failed')));
+
+  it('re-runs a FAILED transcription from its cached audio with other options: the new one COMPLETES, the failed one goes, the audio stays', async () => {
+    const [job] = await session.uploads.add([speech], FAILING);
+    const failedId = (await uploaded(job!.id)).transcriptionId!;
+    const failed = await finished(failedId);
+    expect(failed.status).toBe('FAILED');
+    expect(failed.failureReason).toMatch(/remote speech service refused/);
+    const cachedBytes = fs.statSync(session.transcripts.localAudio(failedId)!).size;
+    expect(cachedBytes).toBe(fs.statSync(speech).size);
+
+    // What "Transcribe again with other options…" starts from: the options chosen at upload.
+    expect(await session.reruns.plan(failedId)).toEqual({ options: FAILING, optionsKnown: true, audioCached: true });
+
+    // The file the user picked has moved away since: the cached copy is what is uploaded again.
+    fs.renameSync(speech, `${speech}.moved`);
+    try {
+      // Pressed twice: one new upload.
+      const [rerun, again] = await Promise.all([session.reruns.rerun(failedId, { options: WORKING }), session.reruns.rerun(failedId, { options: WORKING })]);
+      expect(again.id).toBe(rerun.id);
+      expect(rerun).toMatchObject({ fileName: 'weekly call.wav', state: expect.stringMatching(/queued|uploading/) });
+      const newId = (await uploaded(rerun.id)).transcriptionId!;
+      expect(newId).not.toBe(failedId);
+
+      const done = await finished(newId);
+      expect(done).toMatchObject({ status: 'COMPLETED', name: 'weekly call.wav', numSpeakers: 1 });
+      expect((await server.api(key, 'GET', `/api/v1/transcriptions/${newId}`)).json).toMatchObject({ requested_model: 'default' });
+      const document = await session.transcripts.ensureDocument(newId);
+      expect(document!.segments.length).toBeGreaterThan(0);
+
+      // The failed one is gone, here and on the server; the recording is kept for the new one.
+      await until(() => session.store.transcriptions.get(failedId) === null);
+      expect(session.transcripts.list({}).items.map((t) => t.id)).toEqual([newId]);
+      expect((await server.api(key, 'GET', `/api/v1/transcriptions/${failedId}`)).status).toBe(404);
+      expect(session.transcripts.localAudio(failedId)).toBeNull();
+      const kept = session.transcripts.localAudio(newId)!;
+      expect(fs.statSync(kept).size).toBe(cachedBytes);
+      expect(session.transcripts.list({}).items[0]).toMatchObject({ id: newId, audioCached: true });
+    } finally {
+      fs.renameSync(`${speech}.moved`, speech);
+    }
+  });
+
+  it('tries again with the same options when none are given, and a finished transcription is kept beside the new one', async () => {
+    const [job] = await session.uploads.add([speech], { ...FAILING, model: 'default' });
+    const id = (await uploaded(job!.id)).transcriptionId!;
+    expect((await finished(id)).status).toBe('COMPLETED');
+    const rerun = await session.reruns.rerun(id, {});
+    const newId = (await uploaded(rerun.id)).transcriptionId!;
+    expect(await finished(newId)).toMatchObject({ status: 'COMPLETED', numSpeakers: null });
+    expect((await server.api(key, 'GET', `/api/v1/transcriptions/${newId}`)).json).toMatchObject({ requested_model: 'default' });
+    expect(session.store.transcriptions.get(id)?.status).toBe('COMPLETED');
+    expect(session.transcripts.localAudio(id)).not.toBeNull();
+  });
+
+  it('says plainly when the recording is not on this computer, and transcribes a file chosen again in its place', async () => {
+    // Uploaded from another computer: the server has it, this one never had its audio.
+    const ticket = await uploadFile(server, key, speech, { transcription_model: 'diarization-high', language: 'en' });
+    await server.api(key, 'POST', `/api/v1/transcriptions/${ticket.transcription_id}/transcribe`);
+    await waitForStatus(server, key, ticket.transcription_id, ['FAILED']);
+    const elsewhere = ticket.transcription_id;
+    await session.sync.refreshNow();
+    await until(() => status(elsewhere) === 'FAILED');
+
+    const plan = await session.reruns.plan(elsewhere);
+    expect(plan).toEqual({ options: { ...FAILING, language: 'en' }, optionsKnown: false, audioCached: false });
+    const refusal = await session.reruns.rerun(elsewhere, { options: WORKING }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(AppFailure);
+    expect((refusal as AppFailure).error).toEqual({
+      code: 'not-found',
+      field: 'audio',
+      message: `The recording of “${path.basename(speech)}” is not on this computer (it was uploaded from another computer, or removed from this one). Choose the file to transcribe it again.`,
+    });
+    expect(status(elsewhere)).toBe('FAILED');
+
+    const chosen = copyAs(speech, dir, 'chosen again.wav');
+    const rerun = await session.reruns.rerun(elsewhere, { options: WORKING, path: chosen });
+    const newId = (await uploaded(rerun.id)).transcriptionId!;
+    expect(await finished(newId)).toMatchObject({ status: 'COMPLETED', name: path.basename(speech) });
+    await until(() => session.store.transcriptions.get(elsewhere) === null);
+    expect(session.transcripts.localAudio(newId)).not.toBeNull();
+  });
+
+  it('refuses a file that is not a recording in the user’s terms, and keeps the failed transcription', async () => {
+    const [job] = await session.uploads.add([speech], FAILING);
+    const failedId = (await uploaded(job!.id)).transcriptionId!;
+    expect((await finished(failedId)).status).toBe('FAILED');
+    const notes = path.join(dir, 'notes.txt');
+    fs.writeFileSync(notes, 'meeting notes, not a recording\n');
+    await expect(session.reruns.rerun(failedId, { options: WORKING, path: notes })).rejects.toMatchObject({
+      code: 'validation',
+      field: 'paths',
+      message: expect.stringContaining('is not an audio or video file'),
+    });
+    expect(status(failedId)).toBe('FAILED');
+    expect(session.transcripts.localAudio(failedId)).not.toBeNull();
+
+    // A new transcription that could not keep its copy of the audio (a full disk) replaces nothing.
+    await session.reruns.replaced(failedId, 'new-without-audio');
+    expect(status(failedId)).toBe('FAILED');
+    expect((await server.api(key, 'GET', `/api/v1/transcriptions/${failedId}`)).json.status).toBe('FAILED');
+    expect(fs.existsSync(session.transcripts.localAudio(failedId)!)).toBe(true);
+  });
+
+  it('validates the request like every other channel', () => {
+    const refusal = (request: unknown) => {
+      try {
+        validateRequest('transcripts:rerun', request);
+      } catch (error) {
+        return (error as AppFailure).error;
+      }
+      return null;
+    };
+    expect(refusal({ id: 'x', options: { ...WORKING, minSpeakers: 3, maxSpeakers: 2 } })).toMatchObject({ code: 'validation', field: 'options.minSpeakers' });
+    expect(refusal({ id: 'x', extra: true })).toMatchObject({ code: 'validation', field: 'extra' });
+    expect(refusal({ id: 'a/b' })).toMatchObject({ code: 'validation', field: 'id' });
+    expect(refusal({ id: 'x', options: { ...WORKING, language: 'EN' } })).toBeNull();
+    expect(validateRequest('transcripts:rerun', { id: 'x', options: { ...WORKING, language: 'EN' } }).options?.language).toBe('en');
+  });
+});
