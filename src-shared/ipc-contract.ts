@@ -287,6 +287,8 @@ export interface IpcResponses {
   /** Saves edited segment texts; word timing is kept where the words still match. */
   'transcripts:edit': TranscriptDetail;
   'transcripts:rename-speaker': TranscriptDetail;
+  /** A dictionary's forced replacements applied on the server to the finished transcript; answers it as rewritten. */
+  'transcripts:apply-dictionary': TranscriptDetail;
   /** Settles a conflict: 'local' sends this computer's correction over the server's, 'server' drops it. */
   'transcripts:resolve-conflict': TranscriptDetail;
   'transcripts:export': { path: string } | null;
@@ -371,6 +373,7 @@ export const IPC_CHANNELS = [
   'transcripts:delete',
   'transcripts:edit',
   'transcripts:rename-speaker',
+  'transcripts:apply-dictionary',
   'transcripts:resolve-conflict',
   'transcripts:export',
   'transcripts:refresh',

@@ -144,6 +144,17 @@ export class ApiClient {
     });
   }
 
+  /** Applies a dictionary's forced replacements to the finished transcript (extension); repeating it changes nothing more. */
+  applyReplacements(id: string, dictionaryId: string | null, o: CallOptions = {}): Promise<ApiTranscription> {
+    return this.json({
+      ...requestLine(transcriptions.applyReplacements, { transcription_id: id }),
+      body: dictionaryId ? { dictionary_id: dictionaryId } : {},
+      resource: 'transcription',
+      idempotent: true,
+      ...o,
+    });
+  }
+
   // Posting an analysis again re-runs it (docs/decisions/0006): a retry only restarts the same work.
   requestSummary(id: string, o: CallOptions = {}): Promise<ApiAsyncAck> {
     return this.json({ ...requestLine(analyses.requestSummary, { transcription_id: id }), resource: 'transcription', idempotent: true, ...o });

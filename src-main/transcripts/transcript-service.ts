@@ -242,6 +242,24 @@ export class TranscriptService {
     return this.detailFromCache(id);
   }
 
+  /**
+   * Applies a dictionary's forced replacements on the server (the transcription's own when
+   * `dictionaryId` is null), then caches the rewritten document. Local corrections stay on top.
+   */
+  async applyDictionary(id: string, dictionaryId: string | null): Promise<TranscriptDetail> {
+    await this.client.applyReplacements(id, dictionaryId);
+    const record = await this.freshRecord(id);
+    if (record.transcriptionPath) {
+      const document = await this.client.downloadTranscript(record.transcriptionPath);
+      this.store.db.transaction(() => {
+        this.store.documents.put(id, document);
+        this.reindexTranscript(id);
+      })();
+    }
+    this.options.onChanged([id]);
+    return this.detailFromCache(id);
+  }
+
   /** Deletes on the server, then forgets it here. */
   async delete(id: string): Promise<void> {
     try {

@@ -16,6 +16,8 @@ interface TranscriptState {
   close: () => void;
   saveSegment: (segmentId: number, text: string) => Promise<IpcError | null>;
   renameSpeaker: (speaker: string, name: string) => Promise<IpcError | null>;
+  /** A dictionary's forced replacements applied to this transcript (null: its own dictionary). */
+  applyDictionary: (dictionaryId: string | null) => Promise<IpcError | null>;
   /** Settles a correction that could not be sent: keep this computer's text, or take the server's. */
   resolveConflict: (keep: 'local' | 'server') => Promise<IpcError | null>;
   exportAs: (options: ExportOptions) => Promise<{ path: string | null; error: IpcError | null }>;
@@ -57,6 +59,13 @@ export const useTranscriptStore = create<TranscriptState>()((set, get) => {
       const id = get().id;
       if (!id) return null;
       const [detail, error] = split(await api().transcripts.renameSpeaker({ id, speaker, name }));
+      if (detail && get().id === id) set({ detail });
+      return error;
+    },
+    async applyDictionary(dictionaryId) {
+      const id = get().id;
+      if (!id) return null;
+      const [detail, error] = split(await api().transcripts.applyDictionary({ id, dictionaryId }));
       if (detail && get().id === id) set({ detail });
       return error;
     },

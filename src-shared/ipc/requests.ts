@@ -185,6 +185,8 @@ export const IPC_REQUESTS = {
     segments: Type.Array(Strict({ id: Type.Integer({ minimum: 0, maximum: 10_000_000 }), text: AnyText(undefined, 100_000) }), { minItems: 1, maxItems: BULK }),
   }),
   'transcripts:rename-speaker': Strict({ id: Id(), speaker: Text('Speaker', 200), name: AnyText('Name', 100) }),
+  /** dictionaryId null: the transcription's own dictionary. */
+  'transcripts:apply-dictionary': Strict({ id: Id(), dictionaryId: Nullable(Id()) }),
   'transcripts:resolve-conflict': Strict({ id: Id(), keep: OneOf(['local', 'server'] as const) }),
   'transcripts:export': Strict({ id: Id(), options: ExportOptions }),
   'transcripts:refresh': NoRequest,

@@ -10,6 +10,7 @@ export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcr
     'transcripts:delete': async ({ id }) => ctx.session().transcripts.delete(id),
     'transcripts:edit': async ({ id, segments }) => ctx.session().edits.edit(id, segments),
     'transcripts:rename-speaker': async ({ id, speaker, name }) => ctx.session().transcripts.renameSpeaker(id, speaker, name),
+    'transcripts:apply-dictionary': async ({ id, dictionaryId }) => ctx.session().transcripts.applyDictionary(id, dictionaryId),
     'transcripts:resolve-conflict': async ({ id, keep }) => ctx.session().edits.resolveConflict(id, keep),
     'transcripts:export': async ({ id, options }) => {
       const { record, document: shown, speakerNames } = await ctx.session().transcripts.shownDocument(id);

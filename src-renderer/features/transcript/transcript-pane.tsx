@@ -170,10 +170,17 @@ const SegmentView = memo(function SegmentView({ index, segment, activeWord, colo
                 return (
                   <span key={wordIndex}>
                     <span
-                      className={`word${wordIndex === activeWord ? ' word-active' : ''}${low ? ' word-low' : ''}`}
+                      className={`word${wordIndex === activeWord ? ' word-active' : ''}${low ? ' word-low' : ''}${word.replaced ? ' word-replaced' : ''}`}
                       data-start={word.start}
                       data-testid="word"
-                      title={word.confidence !== null ? `${Math.round(word.confidence * 100)}%` : undefined}
+                      data-replaced={word.replaced ? word.replaced.original : undefined}
+                      title={
+                        word.replaced
+                          ? t('transcript.word.replaced', { original: word.replaced.original })
+                          : word.confidence !== null
+                            ? `${Math.round(word.confidence * 100)}%`
+                            : undefined
+                      }
                       style={low ? ({ '--doubt': (1 - word.confidence!).toFixed(2) } as CSSProperties) : undefined}
                     >
                       {word.word}

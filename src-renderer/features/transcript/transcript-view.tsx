@@ -5,6 +5,7 @@ import { useNavigationStore } from '../../stores/navigation-store';
 import { usePlayerStore } from '../../stores/player-store';
 import { useTranscriptStore } from '../../stores/transcript-store';
 import { AnalysisPanels } from '../analysis/analysis-panels';
+import { ApplyDictionaryMenu } from './apply-dictionary-menu';
 import { ConflictBanner } from './conflict-banner';
 import { ExportMenu } from './export-menu';
 import { TimelineLanes } from './timeline-lanes';
@@ -50,6 +51,7 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
         {summary && <span className={`status status-${summary.status}`}>{t(`status.${summary.status}`)}</span>}
         {detail?.unsyncedEdits && <span className="badge badge-warn">{t('transcript.unsynced')}</span>}
         <span className="spacer" />
+        {document && <ApplyDictionaryMenu />}
         {document && <ExportMenu />}
         {summary && (
           <button

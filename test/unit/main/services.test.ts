@@ -123,6 +123,16 @@ describe('main services', () => {
     const [hit] = await ok('search:query', { text: 'budget' });
     expect(hit).toMatchObject({ transcriptionId: id, kind: 'transcript', start: expect.any(Number), snippet: expect.stringContaining('[[budget]]') });
 
+    // A dictionary applied afterwards rewrites the transcript on the server; the rewritten word is marked.
+    const rules = await ok('dictionaries:create', { name: 'Applied later', words: [] });
+    await ok('dictionaries:add-replacements', { id: rules.id, replacements: [{ pattern: 'budget', replacement: 'Q3 budget' }] });
+    const applied = await ok('transcripts:apply-dictionary', { id, dictionaryId: rules.id });
+    const replaced = applied.document!.segments.flatMap((s) => s.words).find((w) => w.word === 'Q3 budget');
+    expect(replaced?.replaced).toEqual({ pattern: 'budget', original: expect.stringMatching(/^budget$/i) });
+    expect(applied.document!.replacements).toEqual([expect.objectContaining({ pattern: 'budget', replacement: 'Q3 budget', count: 1 })]);
+    expect(await refused('transcripts:apply-dictionary', { id, dictionaryId: 'no-such-dictionary' })).toMatchObject({ code: 'not-found' });
+    await ok('dictionaries:delete', { id: rules.id });
+
     const segment = detail.document!.segments[0]!;
     const edited = await ok('transcripts:edit', { id, segments: [{ id: segment.id, text: `${segment.text} indeed` }] });
     expect(edited).toMatchObject({ unsyncedEdits: false });
@@ -144,6 +154,7 @@ describe('main services', () => {
     expect(srt).toContain('indeed');
     expect(srt).toContain('Ann: ');
     expect(srt).not.toContain('SPEAKER_');
+
     saveTarget = null;
     expect(await ok('transcripts:export', { id, options: { format: 'txt', speakers: false, timestamps: false } })).toBeNull();
 

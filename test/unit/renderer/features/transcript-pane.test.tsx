@@ -78,4 +78,15 @@ describe('TranscriptPane', () => {
     // The label goes to main, never the name on screen: names are looked up, not written over labels.
     expect(fake.calls.at(-1)).toEqual({ channel: 'transcripts:rename-speaker', request: { id: 't1', speaker: 'SPEAKER_0', name: 'Aiko' } });
   });
+
+  it('marks a word a dictionary replaced, with what was heard', () => {
+    const replaced = detail();
+    replaced.document!.segments[1]!.words[0] = { word: 'Good', start: 4, end: 5, confidence: 0.95, replaced: { pattern: 'good', original: 'good' } };
+    useTranscriptStore.setState({ detail: replaced });
+    render(<TranscriptPane />);
+    const word = screen.getByText('Good');
+    expect(word.className).toContain('word-replaced');
+    expect(word.title).toBe('Replaced by the dictionary: heard “good”');
+    expect(screen.getByText('morning').className).not.toContain('word-replaced');
+  });
 });

@@ -1,0 +1,72 @@
+// "Apply dictionary…": a dictionary's forced replacements applied to this finished transcript on the
+// server, without transcribing again. The rewritten words are then marked in the transcript.
+import { useEffect, useId, useState } from 'react';
+import { useT } from '../../i18n/use-t';
+import { useDictionariesStore } from '../../stores/dictionaries-store';
+import { useTranscriptStore } from '../../stores/transcript-store';
+
+const OWN = '';
+
+export function ApplyDictionaryMenu() {
+  const t = useT();
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [choice, setChoice] = useState(OWN);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ text: string; error: boolean; field: boolean } | null>(null);
+  const dictionaries = useDictionariesStore((state) => state.list);
+  const applyDictionary = useTranscriptStore((state) => state.applyDictionary);
+  useEffect(() => {
+    if (open) void useDictionariesStore.getState().load();
+  }, [open]);
+
+  const apply = async () => {
+    setBusy(true);
+    setMessage(null);
+    const error = await applyDictionary(choice === OWN ? null : choice);
+    setBusy(false);
+    if (error) setMessage({ text: error.message, error: true, field: error.field === 'dictionaryId' || error.field === 'dictionary_id' });
+    else setMessage({ text: t('transcript.applyDictionary.done'), error: false, field: false });
+  };
+
+  return (
+    <div className="popover-anchor">
+      <button type="button" className="button" aria-expanded={open} aria-controls={`${id}-panel`} onClick={() => setOpen(!open)}>
+        {t('transcript.applyDictionary.button')}
+      </button>
+      {open && (
+        <div id={`${id}-panel`} className="popover" role="dialog" aria-label={t('transcript.applyDictionary.heading')} onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}>
+          <h2 className="section-title">{t('transcript.applyDictionary.heading')}</h2>
+          <p className="hint">{t('transcript.applyDictionary.hint')}</p>
+          <label htmlFor={`${id}-dictionary`}>{t('transcript.applyDictionary.dictionary')}</label>
+          <select
+            id={`${id}-dictionary`}
+            value={choice}
+            aria-invalid={message?.field ? true : undefined}
+            aria-describedby={message ? `${id}-message` : undefined}
+            onChange={(event) => setChoice(event.target.value)}
+          >
+            <option value={OWN}>{t('transcript.applyDictionary.own')}</option>
+            {dictionaries
+              .filter((dictionary) => !dictionary.isTemporary)
+              .map((dictionary) => (
+                <option key={dictionary.id} value={dictionary.id}>
+                  {dictionary.name}
+                </option>
+              ))}
+          </select>
+          {message && (
+            <p id={`${id}-message`} className={message.error ? 'field-error' : 'hint'} role={message.error ? 'alert' : 'status'}>
+              {message.text}
+            </p>
+          )}
+          <div className="row-actions">
+            <button type="button" className="button primary" disabled={busy} onClick={() => void apply()}>
+              {t('transcript.applyDictionary.apply')}
+            </button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
