@@ -98,10 +98,30 @@ test('a dropped WAV uploads, completes and shows its transcript; clicking a word
   await expect(page.getByRole('dialog', { name: 'キーボードショートカット' })).toBeVisible();
   await screenshot(page, 'shortcut-sheet-ja');
   await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: '辞書を適用…' }).click();
+  await expect(page.getByRole('dialog', { name: '辞書を適用' })).toBeVisible();
+  await screenshot(page, 'apply-dictionary-ja');
+  await page.getByRole('button', { name: '辞書を適用…' }).click();
   expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
   await page.reload();
   await row.click();
   await expect(page.getByTestId('transcript-pane')).toContainText(/budget/i);
+
+  // Apply dictionary…: a dictionary made after the transcript rewrites it; the replaced word is marked.
+  const created = await host.invoke('dictionaries:create', { name: 'Fiscal terms', words: [] });
+  expect(created).toMatchObject({ ok: true });
+  const dictionaryId = (created as { value: { id: string } }).value.id;
+  expect(await host.invoke('dictionaries:add-replacements', { id: dictionaryId, replacements: [{ pattern: 'budget', replacement: 'Q3 budget' }] })).toMatchObject({ ok: true });
+  await page.getByRole('button', { name: 'Apply dictionary…' }).click();
+  const applyPanel = page.getByRole('dialog', { name: 'Apply a dictionary' });
+  await applyPanel.getByLabel('Dictionary').selectOption({ label: 'Fiscal terms' });
+  await applyPanel.getByRole('button', { name: 'Apply', exact: true }).click();
+  await expect(applyPanel).toContainText('Applied.');
+  const replacedWord = page.locator('.word-replaced');
+  await expect(replacedWord).toHaveText('Q3 budget');
+  await expect(replacedWord).toHaveAttribute('title', /heard “budget”/i);
+  await screenshot(page, 'apply-dictionary');
+  await page.getByRole('button', { name: 'Apply dictionary…' }).click();
 
   // Export through main's save dialog (the host's dialog answers a preset path).
   host.dialogs.savePath = path.join(path.dirname(wav), 'team-meeting.srt');
