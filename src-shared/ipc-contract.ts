@@ -8,7 +8,7 @@ import type { DecodedRequestOf, RequestOf } from './ipc/requests.js';
 import type { CatalogueModel as ApiCatalogueModel, ModelDownload as ApiModelDownload } from './api/models.js';
 
 // Request shapes are TypeBox schemas in ./ipc/requests.ts; these are their Static<> types.
-export type { ExportOptions, SettingsPatch, TranscriptFilter, UploadOptions, WordInput } from './ipc/requests.js';
+export type { ExportOptions, SettingsPatch, SubtitleExportOptions, TranscriptFilter, UploadOptions, WordInput } from './ipc/requests.js';
 
 // ---------- results ----------
 
@@ -279,7 +279,8 @@ export interface IpcResponses {
   'transcripts:rename-speaker': TranscriptDetail;
   /** Settles a conflict: 'local' sends this computer's correction over the server's, 'server' drops it. */
   'transcripts:resolve-conflict': TranscriptDetail;
-  'transcripts:export': { path: string } | null;
+  /** null: the save dialog was cancelled. `subtitles` (SRT, WebVTT): how many cues, and how many read faster than `maxCps`. */
+  'transcripts:export': { path: string; subtitles?: { cues: number; tooFast: number; maxCps: number } } | null;
   'transcripts:refresh': ConnectionStatus;
 
   'search:query': SearchHit[];
