@@ -65,10 +65,10 @@ describe('ExportMenu', () => {
     expect(screen.queryByLabelText('Characters per line')).toBeNull();
     expect(screen.getByLabelText('Include timestamps')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Format'), { target: { value: 'srt' } });
-    expect((screen.getByLabelText('Characters per line') as HTMLInputElement).value).toBe('13');
-    expect((screen.getByLabelText('Lines per subtitle') as HTMLInputElement).value).toBe('2');
-    expect((screen.getByLabelText('Longest subtitle (seconds)') as HTMLInputElement).value).toBe('7');
-    expect((screen.getByLabelText('Gap between subtitles (milliseconds)') as HTMLInputElement).value).toBe('80');
+    expect(screen.getByLabelText<HTMLInputElement>('Characters per line').value).toBe('13');
+    expect(screen.getByLabelText<HTMLInputElement>('Lines per subtitle').value).toBe('2');
+    expect(screen.getByLabelText<HTMLInputElement>('Longest subtitle (seconds)').value).toBe('7');
+    expect(screen.getByLabelText<HTMLInputElement>('Gap between subtitles (milliseconds)').value).toBe('80');
     expect(screen.queryByLabelText('Include timestamps')).toBeNull();
     // SRT has no voice tags; WebVTT lets the user choose.
     expect(screen.queryByLabelText('Name speakers')).toBeNull();
