@@ -67,7 +67,7 @@ test('the export menu in Japanese', async ({ page }) => {
   const set = await host.invoke('settings:update', { uiLanguage: 'ja' });
   expect(set.ok).toBe(true);
   await page.reload();
-  await library.row('team-meeting.wav').click();
+  await page.getByRole('button', { name: 'team-meeting.wav を開く' }).click();
   await page.getByRole('button', { name: '書き出し…' }).click();
   await page.getByLabel('形式').selectOption('vtt');
   await expect(page.getByRole('group', { name: '字幕' })).toBeVisible();
