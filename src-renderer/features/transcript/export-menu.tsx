@@ -189,7 +189,7 @@ export function ExportMenu() {
               {numberField('maxCueDuration', t('export.subtitles.maxCueDuration'))}
               {numberField('minGap', t('export.subtitles.minGap'))}
               {speakers && format === 'vtt' && (
-                <div className="inline-fields">
+                <div className="stack">
                   <label htmlFor={`${id}-speaker-style`}>{t('export.subtitles.speakerStyle')}</label>
                   <select
                     id={`${id}-speaker-style`}
