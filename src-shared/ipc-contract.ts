@@ -4,7 +4,7 @@
 // as data (Electron keeps only the message of a thrown error). No electron, node or DOM imports here.
 import type { AnalysisStatus, EmotionEntry, SummaryDetails, TranslatedSegment } from './analysis.js';
 import type { TranscriptDocument } from './transcript-document.js';
-import type { DecodedRequestOf, RequestOf } from './ipc/requests.js';
+import type { DecodedRequestOf, RequestOf, SubtitleExportOptions } from './ipc/requests.js';
 import type { CatalogueModel as ApiCatalogueModel, ModelDownload as ApiModelDownload } from './api/models.js';
 
 // Request shapes are TypeBox schemas in ./ipc/requests.ts; these are their Static<> types.
@@ -180,6 +180,8 @@ export interface Settings {
   defaults: { language: string | string[] | null; model: TranscriptionModel; numSpeakers: number | null };
   playbackRate: number;
   notifications: boolean;
+  /** The subtitle options of the last SRT or WebVTT export; absent until the first. */
+  subtitleExport?: SubtitleExportOptions;
 }
 
 // ---------- speech models (Settings → Speech recognition) ----------

@@ -177,6 +177,7 @@ export const SettingsPatch = Strict({
   ),
   playbackRate: Type.Optional(Type.Number({ title: 'Playback rate', minimum: 0.25, maximum: 4 })),
   notifications: Type.Optional(Type.Boolean({ title: 'Notifications' })),
+  subtitleExport: Type.Optional(SubtitleExportOptions),
 });
 export type SettingsPatch = Static<typeof SettingsPatch>;
 

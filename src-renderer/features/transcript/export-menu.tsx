@@ -22,13 +22,14 @@ interface SubtitleFields {
 
 type NumberField = 'maxCharsPerLine' | 'maxLinesPerCue' | 'maxCueDuration' | 'minGap';
 
-const initialFields = (language: string): SubtitleFields => ({
-  maxCharsPerLine: String(languagePreset(language).maxCharsPerLine),
-  maxLinesPerCue: String(DEFAULT_CUE_OPTIONS.maxLinesPerCue),
-  maxCueDuration: String(DEFAULT_CUE_OPTIONS.maxCueDuration),
-  minGap: String(Math.round(DEFAULT_CUE_OPTIONS.minGap * 1000)),
-  speakerStyle: 'voice',
-  includeTranslation: false,
+/** The last export's options (remembered in the settings), else the defaults, for this transcript's language. */
+const initialFields = (language: string, last: SubtitleExportOptions | undefined): SubtitleFields => ({
+  maxCharsPerLine: String(last?.maxCharsPerLine ?? languagePreset(language).maxCharsPerLine),
+  maxLinesPerCue: String(last?.maxLinesPerCue ?? DEFAULT_CUE_OPTIONS.maxLinesPerCue),
+  maxCueDuration: String(last?.maxCueDuration ?? DEFAULT_CUE_OPTIONS.maxCueDuration),
+  minGap: String(Math.round((last?.minGap ?? DEFAULT_CUE_OPTIONS.minGap) * 1000)),
+  speakerStyle: last?.speakerStyle ?? 'voice',
+  includeTranslation: Boolean(last?.translation),
 });
 
 /** Each number field's bounds, in the unit the field shows. */
@@ -61,7 +62,7 @@ export function ExportMenu() {
   const language = useTranscriptStore((state) => state.detail?.document?.language ?? 'en');
   const uiLanguage = useSettingsStore(selectUiLanguage);
   const translationSlot = useAnalysisStore(selectSlot(analysisKey(transcriptId ?? '', 'translation')));
-  const [fields, setFields] = useState<SubtitleFields>(() => initialFields(language));
+  const [fields, setFields] = useState<SubtitleFields>(() => initialFields(language, useSettingsStore.getState().settings?.subtitleExport));
   const [invalid, setInvalid] = useState<NumberField | null>(null);
   const panel = useRef<HTMLDivElement>(null);
   const subtitles = format === 'srt' || format === 'vtt';
@@ -114,6 +115,7 @@ export function ExportMenu() {
     setBusy(false);
     if (error) setMessage({ text: error.message, error: true });
     else if (path) {
+      if (options) void useSettingsStore.getState().update({ subtitleExport: options });
       const saved = t('export.saved', { path });
       const fast = report && report.tooFast > 0 ? ` ${t('export.subtitles.tooFast', { count: report.tooFast, total: report.cues, cps: report.maxCps })}` : '';
       setMessage({ text: saved + fast, error: false });

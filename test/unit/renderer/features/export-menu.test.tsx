@@ -99,6 +99,25 @@ describe('ExportMenu', () => {
     ]);
   });
 
+  it('remembers the last subtitle options in the settings, and starts from them', async () => {
+    setup('en');
+    fake.handlers['settings:update'] = (patch) => ({ ...useSettingsStore.getState().settings!, ...patch });
+    render(<ExportMenu />);
+    fireEvent.click(screen.getByRole('button', { name: 'Export…' }));
+    fireEvent.change(screen.getByLabelText('Format'), { target: { value: 'srt' } });
+    fireEvent.change(screen.getByLabelText('Characters per line'), { target: { value: '30' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(useSettingsStore.getState().settings?.subtitleExport?.maxCharsPerLine).toBe(30));
+    expect(fake.calls.find((c) => c.channel === 'settings:update')?.request).toEqual({
+      subtitleExport: { maxCharsPerLine: 30, maxLinesPerCue: 2, maxCueDuration: 7, minGap: 0.08, speakerStyle: 'voice', translation: null },
+    });
+    cleanup();
+    render(<ExportMenu />);
+    fireEvent.click(screen.getByRole('button', { name: 'Export…' }));
+    fireEvent.change(screen.getByLabelText('Format'), { target: { value: 'srt' } });
+    expect(screen.getByLabelText<HTMLInputElement>('Characters per line').value).toBe('30');
+  });
+
   it('refuses a number out of range next to its field, and sends nothing', () => {
     setup('en');
     render(<ExportMenu />);
