@@ -101,7 +101,7 @@ describe('ExportMenu', () => {
 
   it('remembers the last subtitle options in the settings, and starts from them', async () => {
     setup('en');
-    fake.handlers['settings:update'] = (patch) => ({ ...useSettingsStore.getState().settings!, ...patch });
+    fake.handlers['settings:update'] = ({ subtitleExport }) => ({ ...useSettingsStore.getState().settings!, ...(subtitleExport ? { subtitleExport } : {}) });
     render(<ExportMenu />);
     fireEvent.click(screen.getByRole('button', { name: 'Export…' }));
     fireEvent.change(screen.getByLabelText('Format'), { target: { value: 'srt' } });
