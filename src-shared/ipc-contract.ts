@@ -4,11 +4,11 @@
 // as data (Electron keeps only the message of a thrown error). No electron, node or DOM imports here.
 import type { AnalysisStatus, EmotionEntry, SummaryDetails, TranslatedSegment } from './analysis.js';
 import type { TranscriptDocument } from './transcript-document.js';
-import type { DecodedRequestOf, RequestOf, UploadOptions } from './ipc/requests.js';
+import type { DecodedRequestOf, RequestOf, SubtitleExportOptions, UploadOptions } from './ipc/requests.js';
 import type { CatalogueModel as ApiCatalogueModel, ModelDownload as ApiModelDownload } from './api/models.js';
 
 // Request shapes are TypeBox schemas in ./ipc/requests.ts; these are their Static<> types.
-export type { ExportOptions, SettingsPatch, TranscriptFilter, UploadOptions, WordInput } from './ipc/requests.js';
+export type { ExportOptions, SettingsPatch, SubtitleExportOptions, TranscriptFilter, UploadOptions, WordInput } from './ipc/requests.js';
 
 // ---------- results ----------
 
@@ -190,6 +190,8 @@ export interface Settings {
   defaults: { language: string | string[] | null; model: TranscriptionModel; numSpeakers: number | null };
   playbackRate: number;
   notifications: boolean;
+  /** The subtitle options of the last SRT or WebVTT export; absent until the first. */
+  subtitleExport?: SubtitleExportOptions;
 }
 
 // ---------- speech models (Settings → Speech recognition) ----------
@@ -291,7 +293,8 @@ export interface IpcResponses {
   'transcripts:apply-dictionary': TranscriptDetail;
   /** Settles a conflict: 'local' sends this computer's correction over the server's, 'server' drops it. */
   'transcripts:resolve-conflict': TranscriptDetail;
-  'transcripts:export': { path: string } | null;
+  /** null: the save dialog was cancelled. `subtitles` (SRT, WebVTT): how many cues, and how many read faster than `maxCps`. */
+  'transcripts:export': { path: string; subtitles?: { cues: number; tooFast: number; maxCps: number } } | null;
   'transcripts:refresh': ConnectionStatus;
   /** The options and audio a new transcription of this one would start from. */
   'transcripts:rerun-plan': RerunPlan;

@@ -2,7 +2,7 @@
 // `&format=srt|vtt|txt` downloads) and the desktop app's export, so both render the same way.
 // Pure: the caller turns cues into SRT/WebVTT with the `subtitle` package (which needs node streams,
 // so it stays out of src-shared). No electron, node or DOM imports here.
-import { subtitleLines } from './subtitle-lines.js';
+import { buildCues, DEFAULT_CUE_OPTIONS } from './subtitle-cues.js';
 import type { TranscriptDocument, TranscriptSegment } from './transcript-document.js';
 
 export interface TranscriptRenderOptions {
@@ -45,23 +45,18 @@ export function transcriptPlainText(document: TranscriptDocument, options: Trans
   );
 }
 
-/** Subtitle cues for SRT or WebVTT: non-empty segments, with the speaker as each format expects it. */
+/**
+ * Subtitle cues for SRT or WebVTT, cut to subtitle rules (./subtitle-cues.ts): the speaker as each format
+ * expects it (WebVTT's voice tag, SRT's "Name: " prefix) unless `speakers` is off.
+ */
 export function transcriptCues(
   document: TranscriptDocument,
   format: 'srt' | 'vtt',
   options: Pick<TranscriptRenderOptions, 'speakers'> = DEFAULT_RENDER_OPTIONS,
 ): TranscriptCue[] {
-  return document.segments
-    .filter((s) => s.text.length > 0)
-    .map((s) => {
-      const text = subtitleLines(s.text, document.language);
-      return {
-        start: Math.round(s.start * 1000),
-        end: Math.round(s.end * 1000),
-        // WebVTT has a voice tag for speakers; SRT conventionally prefixes the name.
-        text: options.speakers && s.speaker ? (format === 'vtt' ? `<v ${s.speaker}>${text}` : `${s.speaker}: ${text}`) : text,
-      };
-    });
+  return buildCues(document, { ...DEFAULT_CUE_OPTIONS, format, speakers: options.speakers ? (format === 'vtt' ? 'voice' : 'prefix') : 'none' }).cues.map(
+    ({ start, end, text }) => ({ start, end, text }),
+  );
 }
 
 function speakerPrefix(segment: TranscriptSegment, options: Pick<TranscriptRenderOptions, 'speakers'>): string {

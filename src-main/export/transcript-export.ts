@@ -1,16 +1,20 @@
 // Export of a transcript as TXT, SRT, WebVTT, JSON or DOCX, with or without speakers and timestamps.
-// Text and subtitles render through src-shared/transcript-render.ts, as the server's downloads do.
+// Text and subtitles render through src-shared/transcript-render.ts and subtitle-cues.ts, as the server's
+// downloads do; subtitles take the export's cue options and, for dual-language cues, a translation.
 import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 import { stringifySync, type NodeList } from 'subtitle';
-import type { ExportFormat, ExportOptions } from '../../src-shared/ipc-contract.js';
+import type { ExportFormat, ExportOptions, SubtitleExportOptions } from '../../src-shared/ipc-contract.js';
+import { buildCues, DEFAULT_CUE_OPTIONS, type CueReport, type CueTranslation } from '../../src-shared/subtitle-cues.js';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
-import { formatClock, transcriptCues, transcriptPlainText } from '../../src-shared/transcript-render.js';
+import { formatClock, transcriptPlainText } from '../../src-shared/transcript-render.js';
 import { safeFileName } from '../cache/safe-path.js';
 import type { FileFilter } from '../host-capabilities.js';
 
 export interface ExportResult {
   data: string | Buffer;
   extension: string;
+  /** SRT and WebVTT: how many cues, and how many read too fast. */
+  subtitles?: { cues: number; tooFast: number; maxCps: number };
 }
 
 export const EXPORT_FILTERS: Record<ExportFormat, FileFilter> = {
@@ -21,10 +25,35 @@ export const EXPORT_FILTERS: Record<ExportFormat, FileFilter> = {
   docx: { name: 'Word document', extensions: ['docx'] },
 };
 
-/** SRT or WebVTT text of a transcript. */
-export function renderSubtitles(document: TranscriptDocument, format: 'srt' | 'vtt', options: Pick<ExportOptions, 'speakers'>): string {
-  const cues: NodeList = transcriptCues(document, format, options).map((data) => ({ type: 'cue' as const, data }));
-  return stringifySync(cues, { format: format === 'vtt' ? 'WebVTT' : 'SRT' });
+/** What subtitles are cut by when the options say nothing: the server's downloads do the same. */
+export const DEFAULT_SUBTITLE_OPTIONS: SubtitleExportOptions = {
+  maxCharsPerLine: DEFAULT_CUE_OPTIONS.maxCharsPerLine,
+  maxLinesPerCue: DEFAULT_CUE_OPTIONS.maxLinesPerCue,
+  maxCueDuration: DEFAULT_CUE_OPTIONS.maxCueDuration,
+  minGap: DEFAULT_CUE_OPTIONS.minGap,
+  speakerStyle: 'voice',
+  translation: null,
+};
+
+/** SRT or WebVTT text of a transcript, with how many cues read too fast. */
+export function renderSubtitles(
+  document: TranscriptDocument,
+  format: 'srt' | 'vtt',
+  options: Pick<ExportOptions, 'speakers' | 'subtitles'>,
+  translation: CueTranslation | null = null,
+): { text: string; report: CueReport } {
+  const subtitles = options.subtitles ?? DEFAULT_SUBTITLE_OPTIONS;
+  const report = buildCues(document, {
+    format,
+    maxCharsPerLine: subtitles.maxCharsPerLine,
+    maxLinesPerCue: subtitles.maxLinesPerCue,
+    maxCueDuration: subtitles.maxCueDuration,
+    minGap: subtitles.minGap,
+    speakers: options.speakers ? subtitles.speakerStyle : 'none',
+    translation,
+  });
+  const cues: NodeList = report.cues.map(({ start, end, text }) => ({ type: 'cue' as const, data: { start, end, text } }));
+  return { text: stringifySync(cues, { format: format === 'vtt' ? 'WebVTT' : 'SRT' }), report };
 }
 
 /** The document, without what the options leave out. */
@@ -57,13 +86,21 @@ export async function exportDocx(document: TranscriptDocument, options: ExportOp
   return Packer.toBuffer(doc);
 }
 
-export async function exportTranscript(document: TranscriptDocument, options: ExportOptions, title: string): Promise<ExportResult> {
+/** `translation`: the translated segments for dual-language subtitles (options.subtitles.translation). */
+export async function exportTranscript(
+  document: TranscriptDocument,
+  options: ExportOptions,
+  title: string,
+  translation: CueTranslation | null = null,
+): Promise<ExportResult> {
   switch (options.format) {
     case 'txt':
       return { data: transcriptPlainText(document, options), extension: 'txt' };
     case 'srt':
-    case 'vtt':
-      return { data: renderSubtitles(document, options.format, options), extension: options.format };
+    case 'vtt': {
+      const { text, report } = renderSubtitles(document, options.format, options, translation);
+      return { data: text, extension: options.format, subtitles: { cues: report.cues.length, tooFast: report.tooFast, maxCps: report.maxCps } };
+    }
     case 'json':
       return { data: exportJson(document, options), extension: 'json' };
     case 'docx':

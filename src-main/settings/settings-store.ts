@@ -1,6 +1,7 @@
 // The typed settings: the contract's Settings plus the server profiles. Remote profiles keep their
 // API key only as SecretBox output (base64), never in clear.
 import type { ServerProfile, Settings } from '../../src-shared/ipc-contract.js';
+import { SUBTITLE_LIMITS } from '../../src-shared/subtitle-cues.js';
 
 export interface StoredProfile extends ServerProfile {
   kind: 'remote';
@@ -70,6 +71,20 @@ export const settingsSchema = {
       },
       playbackRate: { type: 'number', minimum: 0.25, maximum: 4 },
       notifications: { type: 'boolean' },
+      // Optional, so files written before it existed stay valid.
+      subtitleExport: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['maxCharsPerLine', 'maxLinesPerCue', 'maxCueDuration', 'minGap', 'speakerStyle', 'translation'],
+        properties: {
+          maxCharsPerLine: nullable({ type: 'integer', minimum: SUBTITLE_LIMITS.maxCharsPerLine.min, maximum: SUBTITLE_LIMITS.maxCharsPerLine.max }),
+          maxLinesPerCue: { type: 'integer', minimum: SUBTITLE_LIMITS.maxLinesPerCue.min, maximum: SUBTITLE_LIMITS.maxLinesPerCue.max },
+          maxCueDuration: { type: 'number', minimum: SUBTITLE_LIMITS.maxCueDuration.min, maximum: SUBTITLE_LIMITS.maxCueDuration.max },
+          minGap: { type: 'number', minimum: SUBTITLE_LIMITS.minGap.min, maximum: SUBTITLE_LIMITS.minGap.max },
+          speakerStyle: { enum: ['prefix', 'voice'] },
+          translation: nullable({ type: 'string', pattern: '^[a-z]{2}$' }),
+        },
+      },
     },
   },
   profiles: {

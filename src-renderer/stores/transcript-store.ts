@@ -1,10 +1,12 @@
 // The transcription open in the transcript view: its document, edits, speaker names and export.
 import { speakerOrder } from '../../src-shared/speaker-names';
 import { create } from 'zustand';
-import type { ExportOptions, IpcError, TranscriptDetail } from '../../src-shared/ipc-contract';
+import type { ExportOptions, IpcError, IpcResponse, TranscriptDetail } from '../../src-shared/ipc-contract';
 import type { TranscriptSegment } from '../../src-shared/transcript-document';
 import { api, split } from '../lib/api';
 import { createRequestTracker } from '../lib/request-tracker';
+
+type ExportReport = NonNullable<NonNullable<IpcResponse<'transcripts:export'>>['subtitles']>;
 
 interface TranscriptState {
   id: string | null;
@@ -20,7 +22,8 @@ interface TranscriptState {
   applyDictionary: (dictionaryId: string | null) => Promise<IpcError | null>;
   /** Settles a correction that could not be sent: keep this computer's text, or take the server's. */
   resolveConflict: (keep: 'local' | 'server') => Promise<IpcError | null>;
-  exportAs: (options: ExportOptions) => Promise<{ path: string | null; error: IpcError | null }>;
+  /** `report`: for SRT and WebVTT, how many cues there are and how many read too fast. */
+  exportAs: (options: ExportOptions) => Promise<{ path: string | null; error: IpcError | null; report?: ExportReport }>;
   remove: () => Promise<IpcError | null>;
   /** Reloads the open transcript when main says it changed; returns the unsubscribe. */
   init: () => () => void;
@@ -80,7 +83,7 @@ export const useTranscriptStore = create<TranscriptState>()((set, get) => {
       const id = get().id;
       if (!id) return { path: null, error: null };
       const [value, error] = split(await api().transcripts.export({ id, options }));
-      return { path: value?.path ?? null, error };
+      return value?.subtitles ? { path: value.path, error, report: value.subtitles } : { path: value?.path ?? null, error };
     },
     async remove() {
       const id = get().id;

@@ -6,6 +6,7 @@
 // do not bundle TypeBox.
 import { Type, type Static, type StaticDecode, type TEnum, type TSchema } from 'typebox';
 import { LIMITS } from '../limits.js';
+import { SUBTITLE_LIMITS } from '../subtitle-cues.js';
 import {
   ANALYSIS_KINDS,
   EXPORT_FORMATS,
@@ -131,8 +132,32 @@ export const TranscriptFilter = Strict(
 );
 export type TranscriptFilter = Static<typeof TranscriptFilter>;
 
+const { maxCharsPerLine, maxLinesPerCue, maxCueDuration, minGap } = SUBTITLE_LIMITS;
+
+/** How SRT and WebVTT cues are cut (src-shared/subtitle-cues.ts); ignored by the other formats. */
+export const SubtitleExportOptions = Strict(
+  {
+    /** null: the usual width for the transcript's language (42; 13 for Japanese). */
+    maxCharsPerLine: Nullable(Type.Integer({ title: 'Characters per line', minimum: maxCharsPerLine.min, maximum: maxCharsPerLine.max })),
+    maxLinesPerCue: Type.Integer({ title: 'Lines per cue', minimum: maxLinesPerCue.min, maximum: maxLinesPerCue.max }),
+    maxCueDuration: Type.Number({ title: 'Longest cue', minimum: maxCueDuration.min, maximum: maxCueDuration.max }),
+    minGap: Type.Number({ title: 'Gap between cues', minimum: minGap.min, maximum: minGap.max }),
+    /** How speakers are named when `speakers` is on; SRT has no voice tags and always prefixes. */
+    speakerStyle: OneOf(['prefix', 'voice'] as const, 'Speakers as'),
+    /** The target language of a translation to put under each cue; null: the original only. */
+    translation: Nullable(LanguageCode('Translation')),
+  },
+  'Subtitle options',
+);
+export type SubtitleExportOptions = Static<typeof SubtitleExportOptions>;
+
 export const ExportOptions = Strict(
-  { format: OneOf(EXPORT_FORMATS, 'Format'), speakers: Type.Boolean({ title: 'Speakers' }), timestamps: Type.Boolean({ title: 'Timestamps' }) },
+  {
+    format: OneOf(EXPORT_FORMATS, 'Format'),
+    speakers: Type.Boolean({ title: 'Speakers' }),
+    timestamps: Type.Boolean({ title: 'Timestamps' }),
+    subtitles: Type.Optional(SubtitleExportOptions),
+  },
   'Export options',
 );
 export type ExportOptions = Static<typeof ExportOptions>;
@@ -152,6 +177,7 @@ export const SettingsPatch = Strict({
   ),
   playbackRate: Type.Optional(Type.Number({ title: 'Playback rate', minimum: 0.25, maximum: 4 })),
   notifications: Type.Optional(Type.Boolean({ title: 'Notifications' })),
+  subtitleExport: Type.Optional(SubtitleExportOptions),
 });
 export type SettingsPatch = Static<typeof SettingsPatch>;
 

@@ -1,4 +1,9 @@
 import fsp from 'node:fs/promises';
+import type { ApiTranslationResult } from '../../../src-shared/api-types.js';
+import type { ExportOptions } from '../../../src-shared/ipc-contract.js';
+import { languageName } from '../../../src-shared/languages.js';
+import type { CueTranslation } from '../../../src-shared/subtitle-cues.js';
+import { AppFailure } from '../../app-failure.js';
 import { SPEAKER_WORD, withSpeakerNames } from '../../../src-shared/speaker-names.js';
 import { EXPORT_FILTERS, exportFileName, exportTranscript } from '../../export/transcript-export.js';
 import type { DomainHandlers, HandlerContext } from './handler-context.js';
@@ -16,14 +21,31 @@ export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcr
       const { record, document: shown, speakerNames } = await ctx.session().transcripts.shownDocument(id);
       // Exports name every speaker as the view does: the user's name, or "Speaker N".
       const document = withSpeakerNames(shown, speakerNames, SPEAKER_WORD[ctx.settings.settings().uiLanguage]);
+      const translation = subtitleTranslation(ctx, id, options);
       const target = await ctx.dialogs.saveFile(exportFileName(record.name, options.format), [EXPORT_FILTERS[options.format]]);
       if (!target) return null;
-      const { data } = await exportTranscript(document, options, record.name);
+      const { data, subtitles } = await exportTranscript(document, options, record.name, translation);
       await fsp.writeFile(target, data);
-      return { path: target };
+      return subtitles ? { path: target, subtitles } : { path: target };
     },
     'transcripts:refresh': async () => ctx.session().sync.refreshNow(),
     'transcripts:rerun-plan': async ({ id }) => ctx.session().reruns.plan(id),
     'transcripts:rerun': async ({ id, options, path }) => ctx.session().reruns.rerun(id, { options, path }),
   };
+}
+
+/** The cached, finished translation that dual-language subtitles asked for; refused when there is none. */
+function subtitleTranslation(ctx: HandlerContext, id: string, options: ExportOptions): CueTranslation | null {
+  const language = options.subtitles?.translation;
+  if (!language || (options.format !== 'srt' && options.format !== 'vtt')) return null;
+  const cached = ctx.session().store.analyses.get(id, 'translation', language);
+  if (!cached || cached.status !== 'COMPLETED') {
+    throw new AppFailure({
+      code: 'not-found',
+      field: 'translation',
+      message: `This transcript has no finished translation into ${languageName(language)} on this computer. Open the Translation tab to translate it (or to fetch it), then export again.`,
+    });
+  }
+  const result = cached.result as ApiTranslationResult;
+  return { language: result.language ?? language, segments: result.segments ?? [] };
 }

@@ -1,9 +1,52 @@
-// Export to txt/srt/vtt/json/docx through main's save dialog.
+// Export to txt/srt/vtt/json/docx through main's save dialog. SRT and WebVTT take subtitle options:
+// how cues are cut (src-shared/subtitle-cues.ts), how speakers are named, and a translation underneath.
 import { useEffect, useId, useRef, useState } from 'react';
-import { EXPORT_FORMATS, type ExportFormat } from '../../../src-shared/ipc-contract';
+import { EXPORT_FORMATS, type ExportFormat, type SubtitleExportOptions } from '../../../src-shared/ipc-contract';
+import { languageName } from '../../../src-shared/languages';
+import { DEFAULT_CUE_OPTIONS, languagePreset, SUBTITLE_LIMITS } from '../../../src-shared/subtitle-cues';
 import { useT } from '../../i18n/use-t';
+import { analysisKey, selectSlot, useAnalysisStore } from '../../stores/analysis-store';
+import { selectUiLanguage, useSettingsStore } from '../../stores/settings-store';
 import { useTranscriptStore } from '../../stores/transcript-store';
 
+/** What the subtitle fields hold: text as typed, checked when exporting. */
+interface SubtitleFields {
+  maxCharsPerLine: string;
+  maxLinesPerCue: string;
+  maxCueDuration: string;
+  /** Milliseconds. */
+  minGap: string;
+  speakerStyle: SubtitleExportOptions['speakerStyle'];
+  includeTranslation: boolean;
+}
+
+type NumberField = 'maxCharsPerLine' | 'maxLinesPerCue' | 'maxCueDuration' | 'minGap';
+
+/** The last export's options (remembered in the settings), else the defaults, for this transcript's language. */
+const initialFields = (language: string, last: SubtitleExportOptions | undefined): SubtitleFields => ({
+  maxCharsPerLine: String(last?.maxCharsPerLine ?? languagePreset(language).maxCharsPerLine),
+  maxLinesPerCue: String(last?.maxLinesPerCue ?? DEFAULT_CUE_OPTIONS.maxLinesPerCue),
+  maxCueDuration: String(last?.maxCueDuration ?? DEFAULT_CUE_OPTIONS.maxCueDuration),
+  minGap: String(Math.round((last?.minGap ?? DEFAULT_CUE_OPTIONS.minGap) * 1000)),
+  speakerStyle: last?.speakerStyle ?? 'voice',
+  includeTranslation: Boolean(last?.translation),
+});
+
+/** Each number field's bounds, in the unit the field shows. */
+const BOUNDS: Record<NumberField, { min: number; max: number; step: number; integer: boolean }> = {
+  maxCharsPerLine: { ...SUBTITLE_LIMITS.maxCharsPerLine, step: 1, integer: true },
+  maxLinesPerCue: { ...SUBTITLE_LIMITS.maxLinesPerCue, step: 1, integer: true },
+  maxCueDuration: { ...SUBTITLE_LIMITS.maxCueDuration, step: 0.5, integer: false },
+  minGap: { min: SUBTITLE_LIMITS.minGap.min * 1000, max: SUBTITLE_LIMITS.minGap.max * 1000, step: 10, integer: true },
+};
+
+function fieldValue(fields: SubtitleFields, field: NumberField): number | null {
+  const text = fields[field].trim();
+  const value = Number(text);
+  const { min, max, integer } = BOUNDS[field];
+  if (!text || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) return null;
+  return value;
+}
 
 export function ExportMenu() {
   const t = useT();
@@ -15,18 +58,96 @@ export function ExportMenu() {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   const exportAs = useTranscriptStore((state) => state.exportAs);
+  const transcriptId = useTranscriptStore((state) => state.id);
+  const language = useTranscriptStore((state) => state.detail?.document?.language ?? 'en');
+  const uiLanguage = useSettingsStore(selectUiLanguage);
+  const translationSlot = useAnalysisStore(selectSlot(analysisKey(transcriptId ?? '', 'translation')));
+  const [fields, setFields] = useState<SubtitleFields>(() => initialFields(language, useSettingsStore.getState().settings?.subtitleExport));
+  const [invalid, setInvalid] = useState<NumberField | null>(null);
   const panel = useRef<HTMLDivElement>(null);
+  const subtitles = format === 'srt' || format === 'vtt';
+  const translation = translationSlot.view?.status === 'COMPLETED' ? translationSlot.view.translation : null;
 
   useEffect(() => {
     if (open) panel.current?.querySelector<HTMLElement>('select')?.focus();
   }, [open]);
+  // The translation, if any, is offered as a second block under each cue.
+  useEffect(() => {
+    if (open && subtitles && transcriptId && translationSlot.view === undefined && !translationSlot.loading) {
+      void useAnalysisStore.getState().load(transcriptId, 'translation');
+    }
+  }, [open, subtitles, transcriptId, translationSlot.view, translationSlot.loading]);
+
+  const set = (patch: Partial<SubtitleFields>) => setFields((before) => ({ ...before, ...patch }));
+
+  const subtitleOptions = (): SubtitleExportOptions | NumberField => {
+    const values = {} as Record<NumberField, number>;
+    for (const field of Object.keys(BOUNDS) as NumberField[]) {
+      const value = fieldValue(fields, field);
+      if (value === null) return field;
+      values[field] = value;
+    }
+    return {
+      // The language's own width stays "automatic", so a Japanese transcript is not cut at an English width.
+      maxCharsPerLine: values.maxCharsPerLine === languagePreset(language).maxCharsPerLine ? null : values.maxCharsPerLine,
+      maxLinesPerCue: values.maxLinesPerCue,
+      maxCueDuration: values.maxCueDuration,
+      minGap: values.minGap / 1000,
+      speakerStyle: fields.speakerStyle,
+      translation: fields.includeTranslation && translation ? translation.language : null,
+    };
+  };
 
   const run = async () => {
+    let options: SubtitleExportOptions | undefined;
+    if (subtitles) {
+      const checked = subtitleOptions();
+      if (typeof checked === 'string') {
+        setInvalid(checked);
+        setMessage(null);
+        return;
+      }
+      options = checked;
+    }
+    setInvalid(null);
     setBusy(true);
-    const { path, error } = await exportAs({ format, speakers, timestamps });
+    const { path, error, report } = await exportAs({ format, speakers, timestamps, ...(options ? { subtitles: options } : {}) });
     setBusy(false);
     if (error) setMessage({ text: error.message, error: true });
-    else if (path) setMessage({ text: t('export.saved', { path }), error: false });
+    else if (path) {
+      if (options) void useSettingsStore.getState().update({ subtitleExport: options });
+      const saved = t('export.saved', { path });
+      const fast = report && report.tooFast > 0 ? ` ${t('export.subtitles.tooFast', { count: report.tooFast, total: report.cues, cps: report.maxCps })}` : '';
+      setMessage({ text: saved + fast, error: false });
+    }
+  };
+
+  const numberField = (field: NumberField, label: string) => {
+    const { min, max, step } = BOUNDS[field];
+    const inputId = `${id}-${field}`;
+    return (
+      <div className="inline-fields">
+        <label htmlFor={inputId}>{label}</label>
+        <input
+          id={inputId}
+          type="number"
+          inputMode="decimal"
+          min={min}
+          max={max}
+          step={step}
+          size={5}
+          value={fields[field]}
+          aria-invalid={invalid === field ? true : undefined}
+          aria-describedby={invalid === field ? `${inputId}-error` : undefined}
+          onChange={(event) => set({ [field]: event.target.value })}
+        />
+        {invalid === field && (
+          <p className="field-error" id={`${inputId}-error`}>
+            {t('export.subtitles.range', { min, max })}
+          </p>
+        )}
+      </div>
+    );
   };
 
   return (
@@ -38,7 +159,7 @@ export function ExportMenu() {
         <div
           ref={panel}
           id={`${id}-panel`}
-          className="popover"
+          className="popover export-popover"
           role="dialog"
           aria-label={t('export.heading')}
           onKeyDown={(event) => {
@@ -57,9 +178,40 @@ export function ExportMenu() {
           <label className="check">
             <input type="checkbox" checked={speakers} onChange={(event) => setSpeakers(event.target.checked)} /> {t('export.speakers')}
           </label>
-          <label className="check">
-            <input type="checkbox" checked={timestamps} onChange={(event) => setTimestamps(event.target.checked)} /> {t('export.timestamps')}
-          </label>
+          {!subtitles && (
+            <label className="check">
+              <input type="checkbox" checked={timestamps} onChange={(event) => setTimestamps(event.target.checked)} /> {t('export.timestamps')}
+            </label>
+          )}
+          {subtitles && (
+            <fieldset className="export-subtitles">
+              <legend>{t('export.subtitles.heading')}</legend>
+              {numberField('maxCharsPerLine', t('export.subtitles.maxCharsPerLine'))}
+              {numberField('maxLinesPerCue', t('export.subtitles.maxLinesPerCue'))}
+              {numberField('maxCueDuration', t('export.subtitles.maxCueDuration'))}
+              {numberField('minGap', t('export.subtitles.minGap'))}
+              {speakers && format === 'vtt' && (
+                <div className="stack">
+                  <label htmlFor={`${id}-speaker-style`}>{t('export.subtitles.speakerStyle')}</label>
+                  <select
+                    id={`${id}-speaker-style`}
+                    value={fields.speakerStyle}
+                    onChange={(event) => set({ speakerStyle: event.target.value as SubtitleFields['speakerStyle'] })}
+                  >
+                    <option value="voice">{t('export.subtitles.speakerStyle.voice')}</option>
+                    <option value="prefix">{t('export.subtitles.speakerStyle.prefix')}</option>
+                  </select>
+                </div>
+              )}
+              {speakers && format === 'srt' && <p className="hint">{t('export.subtitles.srtSpeakers')}</p>}
+              {translation && (
+                <label className="check">
+                  <input type="checkbox" checked={fields.includeTranslation} onChange={(event) => set({ includeTranslation: event.target.checked })} />{' '}
+                  {t('export.subtitles.translation', { language: languageName(translation.language, uiLanguage) })}
+                </label>
+              )}
+            </fieldset>
+          )}
           <div className="row-actions">
             <button type="button" className="button primary" onClick={() => void run()} disabled={busy}>
               {t('export.run')}

@@ -148,7 +148,17 @@ describe('main services', () => {
     expect((await ok('transcripts:get', { id })).speakerNames).toEqual({ [label]: 'Ann' });
 
     saveTarget = path.join(dir, 'export.srt');
-    expect(await ok('transcripts:export', { id, options: { format: 'srt', speakers: true, timestamps: true } })).toEqual({ path: saveTarget });
+    // Dual-language subtitles need a finished translation on this computer: refused next to that option, before the save dialog.
+    const subtitles = { maxCharsPerLine: 30, maxLinesPerCue: 2, maxCueDuration: 7, minGap: 0.08, speakerStyle: 'prefix' as const, translation: 'fr' };
+    expect(await refused('transcripts:export', { id, options: { format: 'srt', speakers: true, timestamps: false, subtitles } })).toMatchObject({
+      code: 'not-found',
+      field: 'translation',
+      message: expect.stringContaining('French'),
+    });
+    expect(await ok('transcripts:export', { id, options: { format: 'srt', speakers: true, timestamps: true } })).toEqual({
+      path: saveTarget,
+      subtitles: { cues: expect.any(Number), tooFast: expect.any(Number), maxCps: 17 },
+    });
     expect(saved.at(-1)).toBe('budget meeting.srt');
     const srt = fs.readFileSync(saveTarget, 'utf8');
     expect(srt).toContain('indeed');

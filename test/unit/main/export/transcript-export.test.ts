@@ -66,6 +66,50 @@ describe('transcript export', () => {
     expect(vtt).toContain('00:00:00.500 --> 00:00:01.750\n<v Alice>Hello there.');
   });
 
+  it('cuts SRT and VTT cues by the subtitle options, and reports how many read too fast', async () => {
+    const words = 'So this is a rather long sentence that somebody said quite quickly in the meeting, and it goes on and on.'.split(' ');
+    const long: TranscriptDocument = {
+      ...doc,
+      segments: [
+        {
+          id: 0,
+          start: 0,
+          end: words.length * 0.2,
+          speaker: 'Alice',
+          text: words.join(' '),
+          words: words.map((word, k) => ({ word, start: k * 0.2, end: k * 0.2 + 0.18, confidence: 0.9 })),
+        },
+      ],
+    };
+    const subtitles = { maxCharsPerLine: 24, maxLinesPerCue: 1, maxCueDuration: 3, minGap: 0.1, speakerStyle: 'prefix' as const, translation: null };
+    const result = await exportTranscript(long, { format: 'srt', speakers: true, timestamps: false, subtitles }, 'T');
+    const cues = (result.data as string).trim().split(/\r?\n\r?\n/);
+    expect(cues.length).toBeGreaterThan(4);
+    for (const cue of cues) {
+      const [, times, ...text] = cue.split(/\r?\n/);
+      expect(text).toHaveLength(1);
+      expect(text[0]!.length).toBeLessThanOrEqual(24);
+      const [from, to] = times!.split(' --> ').map((t) => Number(t.replace(',', '.').split(':').reduce((a, b) => String(Number(a) * 60 + Number(b)))));
+      expect(to! - from!).toBeLessThanOrEqual(3);
+    }
+    expect(cues[0]).toMatch(/\nAlice: So/);
+    expect(result.subtitles).toEqual({ cues: cues.length, tooFast: expect.any(Number), maxCps: 17 });
+    expect(result.subtitles!.tooFast).toBeGreaterThan(0);
+
+    const vtt = await exportTranscript(long, { format: 'vtt', speakers: true, timestamps: false, subtitles: { ...subtitles, speakerStyle: 'voice' } }, 'T');
+    expect((vtt.data as string).match(/<v Alice>/g)).toHaveLength(vtt.subtitles!.cues);
+  });
+
+  it('puts the translation under the original in dual-language subtitles', async () => {
+    const translation = { language: 'fr', segments: [{ segment_id: 0, start: 0.5, end: 1.75, text: 'Bonjour.' }, { segment_id: 1, start: 62.25, end: 64, text: 'Général Kenobi.' }] };
+    const subtitles = { maxCharsPerLine: null, maxLinesPerCue: 2, maxCueDuration: 7, minGap: 0.08, speakerStyle: 'voice' as const, translation: 'fr' };
+    const srt = (await exportTranscript(doc, { format: 'srt', speakers: true, timestamps: false, subtitles }, 'T', translation)).data as string;
+    expect(srt).toContain('Alice: Hello there.\nBonjour.\n');
+    expect(srt).toContain('General Kenobi.\nGénéral Kenobi.\n');
+    const vtt = (await exportTranscript(doc, { format: 'vtt', speakers: true, timestamps: false, subtitles }, 'T', translation)).data as string;
+    expect(vtt).toContain('<v Alice>Hello there.\nBonjour.\n');
+  });
+
   it('JSON keeps the document, leaving out what the options exclude', async () => {
     expect(JSON.parse(await text('json', true, true)).segments[0]).toEqual(doc.segments[0]);
     const bare = JSON.parse(await text('json', false, false));

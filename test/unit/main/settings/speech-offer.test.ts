@@ -36,4 +36,13 @@ describe('the speech-model offer in the settings store', () => {
     expect(s.settings()).toEqual(older.settings);
     expect(s.speechOfferDismissed()).toBe(false);
   });
+
+  it('remembers the last subtitle export options, and refuses ones out of bounds', () => {
+    const s = service('subtitles');
+    const subtitleExport = { maxCharsPerLine: null, maxLinesPerCue: 1, maxCueDuration: 5, minGap: 0.1, speakerStyle: 'prefix' as const, translation: 'fr' };
+    s.updateSettings({ subtitleExport });
+    expect(service('subtitles').settings().subtitleExport).toEqual(subtitleExport);
+    expect(() => s.updateSettings({ subtitleExport: { ...subtitleExport, maxLinesPerCue: 9 } })).toThrow();
+    expect(service('subtitles').settings().subtitleExport).toEqual(subtitleExport);
+  });
 });
