@@ -1,9 +1,10 @@
 // Dictionaries: the list on the left (temporary ones marked), the selected one on the right.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import type { IpcError } from '../../../src-shared/ipc-contract';
-import { useT } from '../../i18n/use-t';
+import { useLocale, useT } from '../../i18n/use-t';
 import { useDictionariesStore } from '../../stores/dictionaries-store';
 import { DictionaryEditor } from './dictionary-editor';
+import { dictionaryLabels } from './dictionary-options';
 import { errorFor, formLevelError } from '../../lib/field-error';
 import { FieldMessage } from '../../lib/field-message';
 
@@ -13,6 +14,8 @@ export function DictionariesView() {
   const selectedId = useDictionariesStore((state) => state.selectedId);
   const error = useDictionariesStore((state) => state.error);
   const { load, select } = useDictionariesStore.getState();
+  const locale = useLocale();
+  const labels = useMemo(() => dictionaryLabels(list, locale), [list, locale]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -37,7 +40,7 @@ export function DictionariesView() {
             {list.map((dictionary) => (
               <li key={dictionary.id}>
                 <button type="button" className="dict-item" aria-current={dictionary.id === selectedId ? 'true' : undefined} onClick={() => void select(dictionary.id)} data-testid="dictionary-item">
-                  <span>{dictionary.name}</span>
+                  <span>{labels.get(dictionary.id) ?? dictionary.name}</span>
                   {dictionary.isTemporary && (
                     <span className="badge badge-temp" title={t('dict.temporaryHint')}>
                       {t('dict.temporary')}

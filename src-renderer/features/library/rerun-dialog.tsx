@@ -15,6 +15,7 @@ import { selectRerun, useLibraryStore } from '../../stores/library-store';
 import { selectUiLanguage, useSettingsStore } from '../../stores/settings-store';
 import { LanguagePicker, languageHint } from '../languages/language-picker';
 import { UPLOAD_OPTION_FIELDS } from './upload-options-form';
+import { DictionaryOptions } from '../dictionaries/dictionary-options';
 
 const toCount = (value: string): number | null => {
   const n = Number.parseInt(value, 10);
@@ -164,13 +165,7 @@ export function RerunDialog({ item, onClose }: { item: TranscriptionSummary; onC
               <label htmlFor={`${id}-dictionary`}>{t('library.options.dictionary')}</label>
               <select id={`${id}-dictionary`} value={options.dictionaryId ?? ''} onChange={(event) => change({ dictionaryId: event.target.value || null })}>
                 <option value="">{t('common.none')}</option>
-                {dictionaries
-                  .filter((dictionary) => !dictionary.isTemporary || dictionary.id === options.dictionaryId)
-                  .map((dictionary) => (
-                    <option key={dictionary.id} value={dictionary.id}>
-                      {dictionary.name}
-                    </option>
-                  ))}
+                <DictionaryOptions dictionaries={dictionaries} current={options.dictionaryId} />
               </select>
               <FieldMessage error={errorFor(refusal, ['options.dictionaryId', 'options.words'])} />
             </div>

@@ -14,6 +14,7 @@ import { selectUiLanguage, useSettingsStore } from '../../stores/settings-store'
 import { choiceOfCodes, codesOfChoice } from '../../../src-shared/languages';
 import { LanguagePicker, languageHint } from '../languages/language-picker';
 import { useUploadsStore } from '../../stores/uploads-store';
+import { DictionaryOptions } from '../dictionaries/dictionary-options';
 
 const WORD_FIELDS = ['options.words', 'options.words.*', 'options.words.*.word', 'options.words.*.reading'];
 
@@ -161,13 +162,7 @@ export function UploadOptionsForm() {
         <label htmlFor={`${id}-dictionary`}>{t('library.options.dictionary')}</label>
         <select id={`${id}-dictionary`} value={options.dictionaryId ?? ''} {...invalid(errors.dictionaryId, 'dictionaryId')} onChange={(event) => setOptions({ dictionaryId: event.target.value || null })}>
           <option value="">{t('common.none')}</option>
-          {dictionaries
-            .filter((dictionary) => !dictionary.isTemporary)
-            .map((dictionary) => (
-              <option key={dictionary.id} value={dictionary.id}>
-                {dictionary.name}
-              </option>
-            ))}
+          <DictionaryOptions dictionaries={dictionaries} />
         </select>
         <FieldMessage id={`${id}-dictionaryId-error`} error={errors.dictionaryId} />
 

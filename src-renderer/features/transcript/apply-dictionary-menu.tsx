@@ -4,6 +4,7 @@ import { useEffect, useId, useState } from 'react';
 import { useT } from '../../i18n/use-t';
 import { useDictionariesStore } from '../../stores/dictionaries-store';
 import { useTranscriptStore } from '../../stores/transcript-store';
+import { DictionaryOptions } from '../dictionaries/dictionary-options';
 
 const OWN = '';
 
@@ -47,13 +48,7 @@ export function ApplyDictionaryMenu() {
             onChange={(event) => setChoice(event.target.value)}
           >
             <option value={OWN}>{t('transcript.applyDictionary.own')}</option>
-            {dictionaries
-              .filter((dictionary) => !dictionary.isTemporary)
-              .map((dictionary) => (
-                <option key={dictionary.id} value={dictionary.id}>
-                  {dictionary.name}
-                </option>
-              ))}
+            <DictionaryOptions dictionaries={dictionaries} />
           </select>
           {message && (
             <p id={`${id}-message`} className={message.error ? 'field-error' : 'hint'} role={message.error ? 'alert' : 'status'}>
