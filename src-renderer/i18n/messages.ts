@@ -119,6 +119,7 @@ export const en = {
   'status.CANCELLED': 'Cancelled',
 
   'transcript.notReady': 'This transcription is not finished yet ({status}).',
+  'transcript.running': 'Transcribing: {status}, {percent}% done. The transcript appears here when it is finished.',
   'transcript.failed': 'Transcription failed: {reason}',
   'transcript.unsynced': 'Edits not yet sent to the server',
   'transcript.conflict.title': 'Your corrections were not sent',
@@ -453,6 +454,7 @@ export const ja: Record<MessageKey, string> = {
   'status.CANCELLED': '中止',
 
   'transcript.notReady': 'この文字起こしはまだ終わっていません（{status}）。',
+  'transcript.running': '文字起こし中：{status}、{percent}% 完了。終わるとここに文字起こしが表示されます。',
   'transcript.failed': '文字起こしに失敗しました：{reason}',
   'transcript.unsynced': '編集内容はまだサーバーに送信されていません',
   'transcript.conflict.title': '修正内容はサーバーに送信されませんでした',

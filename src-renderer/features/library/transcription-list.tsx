@@ -107,7 +107,10 @@ function RowContent({ item }: { item: TranscriptionSummary }) {
     <button type="button" className="row-button" data-testid="transcription-row" data-status={item.status} aria-label={t('library.row.open', { name: item.name })} onClick={() => go({ name: 'transcript', id: item.id })}>
       <NameCell item={item} />
       <span className="cell-status">
-        <span className={`status status-${item.status}`}>{t(`status.${item.status}`)}</span>
+        <span className={`status status-${item.status}`}>
+          {t(`status.${item.status}`)}
+          {active && item.progress !== null && <span className="status-percent"> · {Math.round(item.progress * 100)}%</span>}
+        </span>
         {active && item.progress !== null && <progress max={1} value={item.progress} aria-label={t(`status.${item.status}`)} />}
       </span>
       <span className="cell-num">{formatClock(item.duration)}</span>

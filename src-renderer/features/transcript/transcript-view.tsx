@@ -72,7 +72,13 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
       )}
       <ConflictBanner />
       {summary && !document && (
-        <p className="empty">{summary.status === 'FAILED' ? t('transcript.failed', { reason: summary.failureReason ?? '' }) : t('transcript.notReady', { status: t(`status.${summary.status}`) })}</p>
+        <p className="empty" role="status">
+          {summary.status === 'FAILED'
+            ? t('transcript.failed', { reason: summary.failureReason ?? '' })
+            : (summary.status === 'CONVERTING' || summary.status === 'IN_PROGRESS') && summary.progress !== null
+              ? t('transcript.running', { status: t(`status.${summary.status}`), percent: Math.round(summary.progress * 100) })
+              : t('transcript.notReady', { status: t(`status.${summary.status}`) })}
+        </p>
       )}
       {document && (
         <>

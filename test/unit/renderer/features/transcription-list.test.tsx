@@ -30,6 +30,8 @@ describe('TranscriptionList', () => {
     expect(rows.length).toBeLessThan(40);
     expect(screen.getByRole('list', { name: 'Transcriptions' }).querySelectorAll('li')[0]!.getAttribute('aria-setsize')).toBe('10000');
     expect(screen.getByRole('button', { name: 'Open t1.wav' }).dataset.status).toBe('IN_PROGRESS');
+    // A running row says how far it is, in numbers as well as the bar.
+    expect(screen.getByRole('button', { name: 'Open t1.wav' }).textContent).toContain('Transcribing · 40%');
     expect(screen.getAllByText('Available offline').length).toBeGreaterThan(0);
 
     fireEvent.click(screen.getByRole('button', { name: 'Open t0.wav' }));
