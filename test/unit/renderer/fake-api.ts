@@ -65,3 +65,29 @@ export function summary(id: string, patch: Partial<import('../../../src-shared/i
     ...patch,
   };
 }
+
+/** A transcript detail for 't1' with these segments; the rest of the document is filled in plainly. */
+export function transcriptDetail(
+  segments: import('../../../src-shared/transcript-document').TranscriptSegment[],
+  document: Partial<import('../../../src-shared/transcript-document').TranscriptDocument> = {},
+): import('../../../src-shared/ipc-contract').TranscriptDetail {
+  const duration = segments.at(-1)?.end ?? 0;
+  return {
+    summary: summary('t1'),
+    speakerNames: {},
+    unsyncedEdits: false,
+    conflict: null,
+    document: {
+      transcription_id: 't1',
+      text: '',
+      language: 'en',
+      duration,
+      speaking_duration: duration,
+      segments,
+      replacements: [],
+      engine: { name: 'test', model: 'test', transcription_model: 'default' },
+      created_at: '2026-01-01T00:00:00Z',
+      ...document,
+    },
+  };
+}

@@ -6,25 +6,10 @@ import { ExportMenu } from '../../../../src-renderer/features/transcript/export-
 import { useAnalysisStore } from '../../../../src-renderer/stores/analysis-store';
 import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
 import { useTranscriptStore } from '../../../../src-renderer/stores/transcript-store';
-import { installFakeApi, summary, type FakeApi } from '../fake-api';
+import { installFakeApi, type FakeApi, transcriptDetail } from '../fake-api';
 
-const detail = (language: string): TranscriptDetail => ({
-  summary: summary('t1'),
-  speakerNames: {},
-  unsyncedEdits: false,
-  conflict: null,
-  document: {
-    transcription_id: 't1',
-    text: 'Hello.',
-    language,
-    duration: 2,
-    speaking_duration: 2,
-    segments: [{ id: 0, start: 0, end: 2, speaker: 'SPEAKER_1', text: 'Hello.', words: [] }],
-    replacements: [],
-    engine: { name: 'test', model: 'test', transcription_model: 'default' },
-    created_at: '2026-01-01T00:00:00Z',
-  },
-});
+const detail = (language: string): TranscriptDetail =>
+  transcriptDetail([{ id: 0, start: 0, end: 2, speaker: 'SPEAKER_1', text: 'Hello.', words: [] }], { language, text: 'Hello.' });
 
 const french: AnalysisView = {
   kind: 'translation',

@@ -10,7 +10,7 @@ import { TranscriptPane } from '../../../../src-renderer/features/transcript/tra
 import { useTransportKeys } from '../../../../src-renderer/features/transcript/use-transport-keys';
 import { usePlayerStore } from '../../../../src-renderer/stores/player-store';
 import { useTranscriptStore } from '../../../../src-renderer/stores/transcript-store';
-import { installFakeApi, summary } from '../fake-api';
+import { installFakeApi, transcriptDetail } from '../fake-api';
 
 const segment = (id: number, start: number, speaker: string, text: string) => ({
   id,
@@ -20,23 +20,10 @@ const segment = (id: number, start: number, speaker: string, text: string) => ({
   text,
   words: text.split(' ').map((word, i) => ({ word, start: start + i * 0.5, end: start + i * 0.5 + 0.4, confidence: 0.95 })),
 });
-const detail: TranscriptDetail = {
-  summary: summary('t1'),
-  speakerNames: {},
-  unsyncedEdits: false,
-  conflict: null,
-  document: {
-    transcription_id: 't1',
-    text: '',
-    language: 'en',
-    duration: 40,
-    speaking_duration: 20,
-    segments: [segment(0, 0, 'A', 'good morning all'), segment(1, 4, 'A', 'the agenda first'), segment(2, 9, 'B', 'thanks for coming'), segment(3, 20, 'A', 'next item')],
-    replacements: [],
-    engine: { name: 'test', model: 'test', transcription_model: 'default' },
-    created_at: '2026-01-01T00:00:00Z',
-  },
-};
+const detail: TranscriptDetail = transcriptDetail(
+  [segment(0, 0, 'A', 'good morning all'), segment(1, 4, 'A', 'the agenda first'), segment(2, 9, 'B', 'thanks for coming'), segment(3, 20, 'A', 'next item')],
+  { duration: 40, speaking_duration: 20 },
+);
 
 let seek: Mock<(seconds: number) => void>;
 let scrolled: Mock<(arg?: boolean | ScrollIntoViewOptions) => void>;

@@ -4,26 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TranscriptDetail } from '../../../../src-shared/ipc-contract';
 import { TranscriptPane } from '../../../../src-renderer/features/transcript/transcript-pane';
 import { useTranscriptStore } from '../../../../src-renderer/stores/transcript-store';
-import { summary } from '../fake-api';
+import { transcriptDetail } from '../fake-api';
 
 const word = (w: string, start: number, end: number) => ({ word: w, start, end, confidence: 0.95 });
-const detail = (language: string, words: ReturnType<typeof word>[]): TranscriptDetail => ({
-  summary: summary('t1'),
-  speakerNames: {},
-  unsyncedEdits: false,
-  conflict: null,
-  document: {
-    transcription_id: 't1',
-    text: '',
-    language,
-    duration: 3,
-    speaking_duration: 3,
-    segments: [{ id: 0, start: 0, end: 3, speaker: null, text: '', words }],
-    replacements: [],
-    engine: { name: 'test', model: 'test', transcription_model: 'default' },
-    created_at: '2026-01-01T00:00:00Z',
-  },
-});
+const detail = (language: string, words: ReturnType<typeof word>[]): TranscriptDetail =>
+  transcriptDetail([{ id: 0, start: 0, end: 3, speaker: null, text: '', words }], { language });
 
 afterEach(cleanup);
 
