@@ -20,7 +20,7 @@ export function progressWords(t: T, summary: Pick<TranscriptionSummary, 'status'
   return {
     stage: summary.stage ? t(`stage.${summary.stage}`) : t(`status.${summary.status}`),
     percent: summary.progress === null ? null : Math.round(summary.progress * 100),
-    eta: estimate ? etaText(t, estimate.seconds) : null,
+    eta: estimate?.seconds != null ? etaText(t, estimate.seconds) : null,
     speed: estimate?.speed ? t('progress.speed', { speed: estimate.speed.toFixed(1) }) : null,
   };
 }

@@ -8,7 +8,7 @@ import type { TranscriptionSummary } from '../../../src-shared/ipc-contract';
 const TICK_MS = 5000;
 const estimates = new Map<string, EtaEstimate>();
 
-type Running = Pick<TranscriptionSummary, 'id' | 'status' | 'progress' | 'processingStartedAt' | 'duration'>;
+type Running = Pick<TranscriptionSummary, 'id' | 'status' | 'progress' | 'processingStartedAt' | 'stage' | 'duration'>;
 
 export function isRunning(summary: Pick<TranscriptionSummary, 'status'>): boolean {
   return summary.status === 'CONVERTING' || summary.status === 'IN_PROGRESS';
@@ -28,15 +28,16 @@ export function useEta(summary: Running | null, now: () => number = Date.now): E
   const progress = summary?.progress ?? null;
   const startedAt = summary?.processingStartedAt ?? null;
   const duration = summary?.duration ?? null;
+  const stage = summary?.stage ?? null;
   useEffect(() => {
     if (!running || id === null) {
       if (id !== null) estimates.delete(id);
       setEstimate(null);
       return;
     }
-    const next = estimateRemaining({ progress, startedAt, now: now(), durationSeconds: duration, previous: estimates.get(id) ?? null });
+    const next = estimateRemaining({ progress, startedAt, stage, now: now(), durationSeconds: duration, previous: estimates.get(id) ?? null });
     if (next) estimates.set(id, next);
     setEstimate(next);
-  }, [running, id, progress, startedAt, duration, tick, now]);
+  }, [running, id, progress, startedAt, stage, duration, tick, now]);
   return estimate;
 }

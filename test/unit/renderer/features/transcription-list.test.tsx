@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TranscriptionList } from '../../../../src-renderer/features/library/transcription-list';
 import { SearchResults } from '../../../../src-renderer/features/library/search-results';
 import { useLibraryStore } from '../../../../src-renderer/stores/library-store';
@@ -39,11 +39,14 @@ describe('TranscriptionList', () => {
   });
 
   it('says the stage of a running row, and the time left once the measured speed tells', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = Date.now();
+    let progress = 0.3;
     installFakeApi({
       'transcripts:list': () => ({
         items: [
-          summary('a', { status: 'IN_PROGRESS', progress: 0.4, stage: 'recognizing', processingStartedAt: new Date(Date.now() - 60_000).toISOString() }),
-          summary('b', { status: 'CONVERTING', progress: 0.02, stage: 'converting', processingStartedAt: new Date(Date.now() - 2_000).toISOString() }),
+          summary('a', { status: 'IN_PROGRESS', progress, stage: 'recognizing', processingStartedAt: new Date(start - 60_000).toISOString() }),
+          summary('b', { status: 'CONVERTING', progress: 0.02, stage: 'converting', processingStartedAt: new Date(start - 2_000).toISOString() }),
         ],
         total: 2,
       }),
@@ -51,8 +54,16 @@ describe('TranscriptionList', () => {
     await act(() => useLibraryStore.getState().reload());
     render(<TranscriptionList />);
     const a = screen.getByRole('button', { name: 'Open a.wav' });
+    expect(a.querySelector('.status')!.textContent).toBe('Recognizing speech · 30%');
+    // One look is no speed yet.
+    expect(a.querySelector('.progress-eta')).toBeNull();
+    // 10% in 20 s: the other 60% takes two minutes.
+    vi.setSystemTime(start + 20_000);
+    progress = 0.4;
+    await act(() => useLibraryStore.getState().reload());
     expect(a.querySelector('.status')!.textContent).toBe('Recognizing speech · 40%');
     expect(a.querySelector('.progress-eta')!.textContent).toBe('about 2 min left');
+    vi.useRealTimers();
     expect(screen.getByRole('progressbar', { name: 'Progress of a.wav' })).toBeTruthy();
     const b = screen.getByRole('button', { name: 'Open b.wav' });
     expect(b.querySelector('.status')!.textContent).toBe('Converting audio · 2%');
