@@ -42,8 +42,15 @@ export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError
 // ---------- domain types ----------
 
 // The API's statuses and models are the app's too.
-import type { TranscriptionModel, TranscriptionStatus } from './api/vocabulary.js';
-export { TRANSCRIPTION_MODELS, TRANSCRIPTION_STATUSES, type TranscriptionModel, type TranscriptionStatus } from './api/vocabulary.js';
+import type { TranscriptionModel, TranscriptionStage, TranscriptionStatus } from './api/vocabulary.js';
+export {
+  TRANSCRIPTION_MODELS,
+  TRANSCRIPTION_STAGES,
+  TRANSCRIPTION_STATUSES,
+  type TranscriptionModel,
+  type TranscriptionStage,
+  type TranscriptionStatus,
+} from './api/vocabulary.js';
 export const UI_LANGUAGES = ['en', 'ja'] as const;
 export type UiLanguage = (typeof UI_LANGUAGES)[number];
 
@@ -85,6 +92,10 @@ export interface TranscriptionSummary {
   status: TranscriptionStatus;
   /** 0..1 while converting or transcribing; null otherwise. */
   progress: number | null;
+  /** When the server began this attempt (ISO date-time); null while queued, or from servers that do not say. */
+  processingStartedAt: string | null;
+  /** What it is doing now, while converting or transcribing; null otherwise. */
+  stage: TranscriptionStage | null;
   /** Audio length in seconds, once known. */
   duration: number | null;
   speakingDuration: number | null;

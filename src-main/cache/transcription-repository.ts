@@ -1,6 +1,6 @@
 // Transcription records as last seen on the server.
 import type { ApiTranscription } from '../../src-shared/api-types.js';
-import type { TranscriptionStatus } from '../../src-shared/ipc-contract.js';
+import { TRANSCRIPTION_STAGES, type TranscriptionStage, type TranscriptionStatus } from '../../src-shared/ipc-contract.js';
 import type { CacheDb } from './database.js';
 
 export interface CachedTranscription {
@@ -9,6 +9,8 @@ export interface CachedTranscription {
   status: TranscriptionStatus;
   uploadStatus: 'PENDING' | 'COMPLETED' | null;
   progress: number | null;
+  processingStartedAt: string | null;
+  stage: TranscriptionStage | null;
   duration: number | null;
   speakingDuration: number | null;
   languages: string[];
@@ -30,6 +32,8 @@ interface Row {
   status: TranscriptionStatus;
   upload_status: 'PENDING' | 'COMPLETED' | null;
   progress: number | null;
+  processing_started_at: string | null;
+  stage: string | null;
   duration: number | null;
   speaking_duration: number | null;
   languages: string;
@@ -51,6 +55,8 @@ const fromRow = (r: Row): CachedTranscription => ({
   status: r.status,
   uploadStatus: r.upload_status,
   progress: r.progress,
+  processingStartedAt: r.processing_started_at,
+  stage: knownStage(r.stage),
   duration: r.duration,
   speakingDuration: r.speaking_duration,
   languages: JSON.parse(r.languages) as string[],
@@ -65,6 +71,11 @@ const fromRow = (r: Row): CachedTranscription => ({
   updatedAt: r.updated_at,
   syncedAt: r.synced_at,
 });
+
+/** A stage this app knows how to name; a newer server's other stages read as none. */
+function knownStage(stage: string | null | undefined): TranscriptionStage | null {
+  return (TRANSCRIPTION_STAGES as readonly string[]).includes(stage ?? '') ? (stage as TranscriptionStage) : null;
+}
 
 /** What a sync changed for one record. */
 export interface TranscriptionChange {
@@ -104,6 +115,8 @@ export class TranscriptionRepository {
       status: t.status,
       upload_status: t.upload_status ?? null,
       progress: t.status === 'CONVERTING' || t.status === 'IN_PROGRESS' ? (t.progress ?? null) : null,
+      processing_started_at: t.processing_started_at ?? null,
+      stage: t.status === 'CONVERTING' || t.status === 'IN_PROGRESS' ? knownStage(t.stage) : null,
       duration: t.duration ?? null,
       speaking_duration: t.speaking_duration ?? null,
       languages: JSON.stringify(t.language ?? []),
@@ -120,12 +133,12 @@ export class TranscriptionRepository {
     };
     this.db
       .prepare(
-        `INSERT INTO transcriptions (id, name, status, upload_status, progress, duration, speaking_duration, languages, model,
+        `INSERT INTO transcriptions (id, name, status, upload_status, progress, processing_started_at, stage, duration, speaking_duration, languages, model,
            dictionary_id, user_name, failure_reason, num_speakers, audio_path, transcription_path, created_at, updated_at, synced_at)
-         VALUES (@id, @name, @status, @upload_status, @progress, @duration, @speaking_duration, @languages, @model,
+         VALUES (@id, @name, @status, @upload_status, @progress, @processing_started_at, @stage, @duration, @speaking_duration, @languages, @model,
            @dictionary_id, @user_name, @failure_reason, @num_speakers, @audio_path, @transcription_path, @created_at, @updated_at, @synced_at)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, upload_status = excluded.upload_status,
-           progress = excluded.progress, duration = excluded.duration, speaking_duration = excluded.speaking_duration,
+           progress = excluded.progress, processing_started_at = excluded.processing_started_at, stage = excluded.stage, duration = excluded.duration, speaking_duration = excluded.speaking_duration,
            languages = excluded.languages, model = excluded.model, dictionary_id = excluded.dictionary_id,
            user_name = excluded.user_name, failure_reason = excluded.failure_reason, num_speakers = excluded.num_speakers,
            audio_path = excluded.audio_path, transcription_path = excluded.transcription_path,
@@ -137,6 +150,8 @@ export class TranscriptionRepository {
       before.status !== row.status ||
       before.updatedAt !== row.updated_at ||
       before.progress !== row.progress ||
+      before.stage !== row.stage ||
+      before.processingStartedAt !== row.processing_started_at ||
       before.name !== row.name ||
       before.uploadStatus !== row.upload_status ||
       (before.transcriptionPath === null) !== (row.transcription_path === null);

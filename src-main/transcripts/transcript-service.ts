@@ -68,6 +68,8 @@ export class TranscriptService {
       name: t.name,
       status: t.status,
       progress: processing ? t.progress : null,
+      processingStartedAt: t.processingStartedAt,
+      stage: processing ? t.stage : null,
       duration: t.duration,
       speakingDuration: t.speakingDuration,
       // A document without speaker labels was not separated: fall back to what was asked for.

@@ -1,6 +1,6 @@
 // Transcription records, with the uploading user's name joined in.
 import type { Db } from './database.js';
-import type { TranscriptionModel, TranscriptionRecord, TranscriptionStatus, UploadStatus } from '../domain/records.js';
+import type { TranscriptionModel, TranscriptionRecord, TranscriptionStage, TranscriptionStatus, UploadStatus } from '../domain/records.js';
 
 export type NewTranscription = Pick<
   TranscriptionRecord,
@@ -31,6 +31,8 @@ export type TranscriptionPatch = Partial<
     | 'duration'
     | 'speakingDuration'
     | 'progress'
+    | 'processingStartedAt'
+    | 'stage'
     | 'failureReason'
     | 'engine'
   >
@@ -77,6 +79,8 @@ interface Row {
   duration: number | null;
   speaking_duration: number | null;
   progress: number | null;
+  processing_started_at: string | null;
+  stage: string | null;
   failure_reason: string | null;
   engine: string | null;
   created_at: string;
@@ -105,6 +109,8 @@ const toRecord = (r: Row): TranscriptionRecord => ({
   duration: r.duration,
   speakingDuration: r.speaking_duration,
   progress: r.progress,
+  processingStartedAt: r.processing_started_at,
+  stage: r.stage as TranscriptionStage | null,
   failureReason: r.failure_reason,
   engine: r.engine,
   createdAt: r.created_at,
@@ -125,6 +131,8 @@ const PATCH_COLUMNS: Record<keyof TranscriptionPatch, string> = {
   duration: 'duration',
   speakingDuration: 'speaking_duration',
   progress: 'progress',
+  processingStartedAt: 'processing_started_at',
+  stage: 'stage',
   failureReason: 'failure_reason',
   engine: 'engine',
 };

@@ -1,9 +1,9 @@
 // Records as the domain sees them, independent of the storage engine.
 import { randomUUID } from 'node:crypto';
 
-import { FINAL_TRANSCRIPTION_STATUSES, type TranscriptionModel, type TranscriptionStatus } from '../../src-shared/api/vocabulary.js';
+import { FINAL_TRANSCRIPTION_STATUSES, type TranscriptionModel, type TranscriptionStage, type TranscriptionStatus } from '../../src-shared/api/vocabulary.js';
 
-export type { TranscriptionModel, TranscriptionStatus };
+export type { TranscriptionModel, TranscriptionStage, TranscriptionStatus };
 export const ENDED_STATUSES = FINAL_TRANSCRIPTION_STATUSES;
 export type UploadStatus = 'PENDING' | 'COMPLETED';
 
@@ -67,6 +67,10 @@ export interface TranscriptionRecord {
   duration: number | null;
   speakingDuration: number | null;
   progress: number | null;
+  /** When this attempt's processing began; null while queued. */
+  processingStartedAt: string | null;
+  /** What it is doing now; null while queued and once it ended. */
+  stage: TranscriptionStage | null;
   failureReason: string | null;
   engine: string | null;
   createdAt: string;

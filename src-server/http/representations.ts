@@ -34,6 +34,8 @@ export function transcriptionBody(ctx: AppContext, request: FastifyRequest, t: T
     upload_status: t.uploadStatus,
     upload_expires_at: t.uploadExpiresAt,
     progress: t.progress,
+    processing_started_at: t.processingStartedAt,
+    stage: t.stage,
     duration: t.duration,
     failure_reason: t.failureReason,
     engine: t.engine,

@@ -1,6 +1,7 @@
 // The transcription pipeline: CONVERTING (probe + decode to 16 kHz mono) -> IN_PROGRESS (speech engine,
 // then forced replacements) -> COMPLETED with the transcript document in storage. Each job logs its
-// per-stage timings as one line ("transcription timings").
+// per-stage timings as one line ("transcription timings"). The record says when this attempt started
+// and which stage it is in (`processing_started_at`, `stage`), so that clients can tell how far it is.
 import fsp from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import { UNDETERMINED_LANGUAGE } from '../../src-shared/languages.js';
 import type { Storage } from '../storage/storage.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
 import type { JobDefinition } from './job-queue.js';
+import type { TranscriptionStage } from '../../src-shared/api/vocabulary.js';
 import { StageTimings } from '../domain/stage-timings.js';
 
 export interface TranscribeJobDeps {
@@ -54,6 +56,17 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
     };
   };
 
+  /** Writes the stage when it changes. */
+  const stageWriter = (transcriptionId: string) => {
+    let last: TranscriptionStage | null = null;
+    return (stage: TranscriptionStage) => {
+      if (stage !== last) {
+        last = stage;
+        void transcriptions.update(transcriptionId, { stage });
+      }
+    };
+  };
+
   return {
     maxAttempts: 3,
     async handle({ transcriptionId }, { signal, logger }) {
@@ -67,7 +80,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
       }
     },
     async onFailed({ transcriptionId }, error) {
-      await service.end(transcriptionId, { status: 'FAILED', failureReason: error.message });
+      await service.end(transcriptionId, { status: 'FAILED', failureReason: error.message, stage: null });
     },
   };
 
@@ -109,8 +122,12 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
     if (!record || record.status === 'COMPLETED' || record.status === 'FAILED' || record.status === 'CANCELLED') return false;
     if (!record.audioKey) throw new EngineError('bad-input', 'The transcription has no uploaded audio.');
     const progress = progressWriter(transcriptionId);
+    const stage = stageWriter(transcriptionId);
 
-    await timings.time('load', () => transcriptions.update(transcriptionId, { status: 'CONVERTING', progress: 0, failureReason: null }));
+    // Each attempt starts the clock again: its progress starts again from 0 too.
+    await timings.time('load', () =>
+      transcriptions.update(transcriptionId, { status: 'CONVERTING', progress: 0, failureReason: null, processingStartedAt: new Date().toISOString(), stage: 'converting' }),
+    );
     const audioPath = await storage.localPath(record.audioKey);
     await fsp.mkdir(workDir, { recursive: true, mode: 0o700 });
     const pcmPath = path.join(workDir, `${transcriptionId}.pcm`);
@@ -133,13 +150,22 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
         !engine.capabilities.speakerSeparation &&
         speakers !== null;
       const recognitionShare = 1 - CONVERT_SHARE - (separate ? SPEAKERS_SHARE : 0);
+      // Engines with a speech-detection pass say so before their first progress; the others are recognizing.
+      let engineStaged = false;
       const result = await timings.time('recognize', () =>
         engine.recognize({
           pcmPath,
           language: requestedLanguage,
           vocabulary: words.map((w) => ({ word: w.word, reading: w.reading })),
           signal,
-          onProgress: (f) => progress(CONVERT_SHARE + f * recognitionShare),
+          onProgress: (f) => {
+            if (!engineStaged) stage('recognizing');
+            progress(CONVERT_SHARE + f * recognitionShare);
+          },
+          onStage: (s) => {
+            engineStaged = true;
+            stage(s);
+          },
         }),
       );
       for (const [stage, ms] of Object.entries(result.timings ?? {})) timings.add(`recognize.${stage}`, ms);
@@ -150,6 +176,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
       if (separate) {
         // Separate speakers inside the recognizer's voice-activity regions (or its segments, which then follow them).
         const regions = result.speechRegions ?? result.segments.map((s) => ({ start: s.start, end: s.end }));
+        stage('separating-speakers');
         const turns = await timings.time('speakers', () =>
           speakers.separate(pcmPath, regions, {
             numSpeakers: record.numSpeakers ?? undefined,
@@ -170,6 +197,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
         text: joinWords(s.words, language),
         words: s.words,
       }));
+      if (rules.length > 0) stage('applying-dictionary');
       const { segments, applied } = await timings.time('replacements', () => applyReplacements(recognized, rules, language));
       const document: TranscriptDocument = {
         transcription_id: transcriptionId,
@@ -187,6 +215,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
         },
         created_at: new Date().toISOString(),
       };
+      stage('finishing');
       const key = transcriptKey(transcriptionId);
       await timings.time('document', () => storage.put(key, Readable.from([Buffer.from(JSON.stringify(document))])));
       await timings.time('finish', () =>
@@ -197,6 +226,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
           engine: `${engine.name}/${result.model}${separate ? `+${speakers.name}` : ''}`,
           ...(record.languages.length === 0 && language !== UNDETERMINED_LANGUAGE ? { languages: [language] } : {}),
           progress: 1,
+          stage: null,
         }),
       );
       return true;

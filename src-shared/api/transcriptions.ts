@@ -3,7 +3,7 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
 import { clientView, DateTime, EmptyBody, errorResponses, literalUnion, NullableString, PageQuery, TranscriptionStatusSchema } from './common.js';
-import { TRANSCRIPTION_MODELS } from './vocabulary.js';
+import { TRANSCRIPTION_MODELS, TRANSCRIPTION_STAGES } from './vocabulary.js';
 import { WordCreateRequest } from './dictionaries.js';
 
 const tags = ['transcriptions'];
@@ -39,6 +39,12 @@ export const Transcription = Type.Object(
     }),
     upload_expires_at: Type.String({ format: 'date-time', description: 'Extension: when an un-uploaded ticket is CANCELLED.' }),
     progress: Type.Union([Type.Number(), Type.Null()], { description: 'Extension: 0..1 while CONVERTING or IN_PROGRESS.' }),
+    processing_started_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'Extension: when the server began working on it (this attempt). Null while queued; kept once it ended.',
+    }),
+    stage: Type.Union([literalUnion(TRANSCRIPTION_STAGES), Type.Null()], {
+      description: `Extension: what a running transcription is doing now: ${TRANSCRIPTION_STAGES.join(', ')}. Null while queued and once it ended.`,
+    }),
     duration: Type.Union([Type.Number(), Type.Null()], { description: 'Extension: audio length in seconds, once converted.' }),
     failure_reason: Type.Union([Type.String(), Type.Null()], { description: 'Extension: why it FAILED or was CANCELLED.' }),
     engine: Type.Union([Type.String(), Type.Null()], { description: 'Extension: engine/model that produced the transcript.' }),
@@ -59,6 +65,8 @@ export const TranscriptionView = clientView(Transcription, [
   'upload_status',
   'upload_expires_at',
   'progress',
+  'processing_started_at',
+  'stage',
   'duration',
   'failure_reason',
   'engine',

@@ -16,3 +16,11 @@ export type TranscriptionModel = (typeof TRANSCRIPTION_MODELS)[number];
 /** Roles an API key may carry (`kikitori-server keys create --role …`). DELETE: delete transcriptions; ADMIN: manage speech models. */
 export const API_KEY_ROLES = ['DELETE', 'ADMIN'] as const;
 export type ApiKeyRole = (typeof API_KEY_ROLES)[number];
+
+/**
+ * Extension: what a running transcription is doing now (the Transcription view's `stage`), in pipeline
+ * order. Null while queued and once it ended. Engines that find speech before recognizing it report
+ * `detecting-speech`; the others go straight to `recognizing`.
+ */
+export const TRANSCRIPTION_STAGES = ['converting', 'detecting-speech', 'recognizing', 'separating-speakers', 'applying-dictionary', 'finishing'] as const;
+export type TranscriptionStage = (typeof TRANSCRIPTION_STAGES)[number];

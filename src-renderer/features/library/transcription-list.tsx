@@ -6,6 +6,7 @@ import { useLocale, useT } from '../../i18n/use-t';
 import { formatClock, formatDate } from '../../lib/format';
 import { selectRerun, selectRowAt, useLibraryStore } from '../../stores/library-store';
 import { useNavigationStore } from '../../stores/navigation-store';
+import { ProgressLine } from '../progress/progress-line';
 import { RerunDialog } from './rerun-dialog';
 
 export const ROW_HEIGHT = 52;
@@ -106,13 +107,13 @@ function RowContent({ item }: { item: TranscriptionSummary }) {
   return (
     <button type="button" className="row-button" data-testid="transcription-row" data-status={item.status} aria-label={t('library.row.open', { name: item.name })} onClick={() => go({ name: 'transcript', id: item.id })}>
       <NameCell item={item} />
-      <span className="cell-status">
-        <span className={`status status-${item.status}`}>
-          {t(`status.${item.status}`)}
-          {active && item.progress !== null && <span className="status-percent"> · {Math.round(item.progress * 100)}%</span>}
+      {active ? (
+        <ProgressLine summary={item} variant="row" />
+      ) : (
+        <span className="cell-status">
+          <span className={`status status-${item.status}`}>{t(`status.${item.status}`)}</span>
         </span>
-        {active && item.progress !== null && <progress max={1} value={item.progress} aria-label={t(`status.${item.status}`)} />}
-      </span>
+      )}
       <span className="cell-num">{formatClock(item.duration)}</span>
       <span className="cell-num">{item.speakers ?? '–'}</span>
       <span>{item.languages.join(', ') || '–'}</span>

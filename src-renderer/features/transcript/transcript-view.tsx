@@ -5,6 +5,8 @@ import { useNavigationStore } from '../../stores/navigation-store';
 import { usePlayerStore } from '../../stores/player-store';
 import { useTranscriptStore } from '../../stores/transcript-store';
 import { AnalysisPanels } from '../analysis/analysis-panels';
+import { ProgressLine } from '../progress/progress-line';
+import { isRunning } from '../progress/use-eta';
 import { ApplyDictionaryMenu } from './apply-dictionary-menu';
 import { ConflictBanner } from './conflict-banner';
 import { ExportMenu } from './export-menu';
@@ -38,6 +40,17 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
 
   const summary = detail?.summary;
   const document = detail?.document ?? null;
+  const running = summary ? isRunning(summary) : false;
+
+  // Opened before the audio reached the server, the player found none: try again once it is being processed.
+  const status = summary?.status;
+  useEffect(() => {
+    const player = usePlayerStore.getState();
+    if (status && player.error && !player.peaks && player.transcriptionId === id) {
+      player.unload();
+      void player.load(id);
+    }
+  }, [status, id]);
 
   return (
     <div className="transcript-view" data-testid="transcript-view">
@@ -71,27 +84,30 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
         </p>
       )}
       <ConflictBanner />
-      {summary && !document && (
+      {summary && !document && !running && (
         <p className="empty" role="status">
-          {summary.status === 'FAILED'
-            ? t('transcript.failed', { reason: summary.failureReason ?? '' })
-            : (summary.status === 'CONVERTING' || summary.status === 'IN_PROGRESS') && summary.progress !== null
-              ? t('transcript.running', { status: t(`status.${summary.status}`), percent: Math.round(summary.progress * 100) })
-              : t('transcript.notReady', { status: t(`status.${summary.status}`) })}
+          {summary.status === 'FAILED' ? t('transcript.failed', { reason: summary.failureReason ?? '' }) : t('transcript.notReady', { status: t(`status.${summary.status}`) })}
         </p>
       )}
+      {(document || running) && (
+        <section className={document ? 'player' : 'player player-running'} aria-label={t('player.label')}>
+          <Waveform />
+          {/* Lanes come with the transcript: while it runs there are no speakers or emotions to draw yet. */}
+          {document && <TimelineLanes />}
+          <TransportBar onShowShortcuts={() => setShortcutsOpen(true)} />
+        </section>
+      )}
+      {summary && running && !document && (
+        <section className="running-panel" data-testid="running-panel">
+          <ProgressLine summary={summary} variant="view" />
+          <p className="running-note">{t('transcript.running')}</p>
+        </section>
+      )}
       {document && (
-        <>
-          <section className="player" aria-label={t('player.label')}>
-            <Waveform />
-            <TimelineLanes />
-            <TransportBar onShowShortcuts={() => setShortcutsOpen(true)} />
-          </section>
-          <div className="transcript-columns">
-            <TranscriptPane />
-            <AnalysisPanels id={id} />
-          </div>
-        </>
+        <div className="transcript-columns">
+          <TranscriptPane />
+          <AnalysisPanels id={id} />
+        </div>
       )}
       {shortcutsOpen && <ShortcutSheet onClose={() => setShortcutsOpen(false)} />}
     </div>

@@ -144,7 +144,9 @@ export class PocketsphinxEngine implements SpeechEngine {
     const segments: RecognizedSegment[] = [];
     let totalSpeech = 0;
     try {
+      request.onStage?.('detecting-speech');
       const speech = await timed('vad', () => this.vad.detect(pcmPath, { signal, onProgress: (f) => progress(f * VAD_SHARE) }));
+      request.onStage?.('recognizing');
       decoder = await decoderReady;
       const vocabulary = await timed('vocabulary', () => pronounceVocabulary(request.vocabulary, { cmudictPath: this.dictPath, ...(this.warn ? { warn: this.warn } : {}) }));
       signal.throwIfAborted();

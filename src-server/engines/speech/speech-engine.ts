@@ -17,6 +17,11 @@ export interface RecognizeRequest {
   /** Called with 0..1 as recognition advances. */
   onProgress?: (fraction: number) => void;
   /**
+   * Called when the engine moves between its passes: engines that find the speech first (a VAD pass)
+   * report 'detecting-speech' and then 'recognizing'; the caller assumes 'recognizing' otherwise.
+   */
+  onStage?: (stage: 'detecting-speech' | 'recognizing') => void;
+  /**
    * "translate": English text of speech in any of `languages` (OpenAI's /v1/audio/translations); only
    * for engines whose capabilities say `translatesToEnglish`. Default "transcribe".
    */

@@ -264,8 +264,10 @@ export class WhisperEngine implements SpeechEngine {
     const progress = (f: number) => {
       if (request.onProgress && f > lastProgress) request.onProgress((lastProgress = Math.min(1, f)));
     };
+    request.onStage?.('detecting-speech');
     progress(0);
     const speech = await timed('vad', () => this.vad.detect(pcmPath, { signal, onProgress: (f) => progress(f * VAD_SHARE) }));
+    request.onStage?.('recognizing');
     const windows = speechWindows(speech, this.windowSeconds);
     const speakingDuration = round(speechSeconds(speech));
     if (windows.length === 0) {

@@ -52,6 +52,8 @@ export function summary(id: string, patch: Partial<import('../../../src-shared/i
     name: `${id}.wav`,
     status: 'COMPLETED' as const,
     progress: null,
+    processingStartedAt: null,
+    stage: null,
     duration: 65,
     speakingDuration: 60,
     speakers: 2,

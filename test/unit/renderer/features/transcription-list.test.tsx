@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TranscriptionList } from '../../../../src-renderer/features/library/transcription-list';
 import { SearchResults } from '../../../../src-renderer/features/library/search-results';
 import { useLibraryStore } from '../../../../src-renderer/stores/library-store';
@@ -30,12 +30,44 @@ describe('TranscriptionList', () => {
     expect(rows.length).toBeLessThan(40);
     expect(screen.getByRole('list', { name: 'Transcriptions' }).querySelectorAll('li')[0]!.getAttribute('aria-setsize')).toBe('10000');
     expect(screen.getByRole('button', { name: 'Open t1.wav' }).dataset.status).toBe('IN_PROGRESS');
-    // A running row says how far it is, in numbers as well as the bar.
+    // A running row says how far it is, in numbers as well as the bar (a server without stages: the status).
     expect(screen.getByRole('button', { name: 'Open t1.wav' }).textContent).toContain('Transcribing · 40%');
     expect(screen.getAllByText('Available offline').length).toBeGreaterThan(0);
 
     fireEvent.click(screen.getByRole('button', { name: 'Open t0.wav' }));
     expect(useNavigationStore.getState().route).toEqual({ name: 'transcript', id: 't0' });
+  });
+
+  it('says the stage of a running row, and the time left once the measured speed tells', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = Date.now();
+    let progress = 0.3;
+    installFakeApi({
+      'transcripts:list': () => ({
+        items: [
+          summary('a', { status: 'IN_PROGRESS', progress, stage: 'recognizing', processingStartedAt: new Date(start - 60_000).toISOString() }),
+          summary('b', { status: 'CONVERTING', progress: 0.02, stage: 'converting', processingStartedAt: new Date(start - 2_000).toISOString() }),
+        ],
+        total: 2,
+      }),
+    });
+    await act(() => useLibraryStore.getState().reload());
+    render(<TranscriptionList />);
+    const a = screen.getByRole('button', { name: 'Open a.wav' });
+    expect(a.querySelector('.status')!.textContent).toBe('Recognizing speech · 30%');
+    // One look is no speed yet.
+    expect(a.querySelector('.progress-eta')).toBeNull();
+    // 10% in 20 s: the other 60% takes two minutes.
+    vi.setSystemTime(start + 20_000);
+    progress = 0.4;
+    await act(() => useLibraryStore.getState().reload());
+    expect(a.querySelector('.status')!.textContent).toBe('Recognizing speech · 40%');
+    expect(a.querySelector('.progress-eta')!.textContent).toBe('about 2 min left');
+    vi.useRealTimers();
+    expect(screen.getByRole('progressbar', { name: 'Progress of a.wav' })).toBeTruthy();
+    const b = screen.getByRole('button', { name: 'Open b.wav' });
+    expect(b.querySelector('.status')!.textContent).toBe('Converting audio · 2%');
+    expect(b.querySelector('.progress-eta')).toBeNull();
   });
 
   it('shows the empty state when there is nothing', async () => {

@@ -20,6 +20,22 @@ describe('migrations', () => {
     );
   });
 
+  it('0003 adds processing_started_at and stage to transcriptions, empty for the ones before it', () => {
+    const db = new Database(':memory:');
+    migrate(db, migrations.slice(0, 2));
+    const columns = () => (db.prepare('PRAGMA table_info(transcriptions)').all() as Array<{ name: string }>).map((c) => c.name);
+    expect(columns()).not.toContain('stage');
+    migrate(db, migrations.slice(0, 3));
+    expect(columns()).toEqual(expect.arrayContaining(['processing_started_at', 'stage']));
+    const added = (db.prepare('PRAGMA table_info(transcriptions)').all() as Array<{ name: string; dflt_value: unknown; notnull: number }>).filter((c) =>
+      ['processing_started_at', 'stage'].includes(c.name),
+    );
+    expect(added.map((c) => [c.notnull, c.dflt_value])).toEqual([
+      [0, null],
+      [0, null],
+    ]);
+  });
+
   it('is idempotent', () => {
     const db = new Database(':memory:');
     migrate(db);

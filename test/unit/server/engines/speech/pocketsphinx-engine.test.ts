@@ -118,6 +118,15 @@ describe('PocketsphinxEngine', () => {
     expect((err as EngineError).detail).toMatch(/"pocketsphinx" recognizes en; asked for ja/);
   });
 
+  it('says when it moves from finding the speech to recognizing it, before the progress of each', async () => {
+    const events: string[] = [];
+    await recognize(pcm, { onStage: (stage) => events.push(stage), onProgress: (f) => events.push(f === 1 ? 'done' : 'progress') });
+    expect(events[0]).toBe('detecting-speech');
+    expect(events.filter((e) => e === 'detecting-speech' || e === 'recognizing')).toEqual(['detecting-speech', 'recognizing']);
+    expect(events.at(-1)).toBe('done');
+    expect(events.indexOf('recognizing')).toBeLessThan(events.indexOf('done'));
+  });
+
   it('stops between segments when aborted', async () => {
     const controller = new AbortController();
     const reason = new Error('cancelled by test');
