@@ -1,4 +1,4 @@
-// How long a running transcription still needs, from its measured speed (docs/decisions/0023-progress-eta.md).
+// How long a running transcription still needs, from its measured speed (docs/decisions/0024-progress-and-eta.md).
 // Pure: the renderer keeps the previous estimate and passes it back in, so the figure counts down
 // smoothly instead of jumping with every progress step.
 
