@@ -7,7 +7,9 @@ import { useTranscriptStore } from '../../stores/transcript-store';
 import { AnalysisPanels } from '../analysis/analysis-panels';
 import { ApplyDictionaryMenu } from './apply-dictionary-menu';
 import { ConflictBanner } from './conflict-banner';
+import { EditToolbar, useEditKeys, type FindMode } from './edit-toolbar';
 import { ExportMenu } from './export-menu';
+import { FindReplacePanel } from './find-replace-panel';
 import { TimelineLanes } from './timeline-lanes';
 import { ShortcutSheet } from './shortcut-sheet';
 import { TranscriptPane } from './transcript-pane';
@@ -35,6 +37,8 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
   );
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   useTransportKeys(() => setShortcutsOpen(true));
+  const [find, setFind] = useState<FindMode | null>(null);
+  useEditKeys((mode) => detail?.document && setFind(mode));
 
   const summary = detail?.summary;
   const document = detail?.document ?? null;
@@ -87,6 +91,8 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
             <TimelineLanes />
             <TransportBar onShowShortcuts={() => setShortcutsOpen(true)} />
           </section>
+          <EditToolbar onFind={setFind} />
+          {find && <FindReplacePanel mode={find} onMode={setFind} onClose={() => setFind(null)} />}
           <div className="transcript-columns">
             <TranscriptPane />
             <AnalysisPanels id={id} />
