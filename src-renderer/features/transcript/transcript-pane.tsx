@@ -396,8 +396,15 @@ function SegmentMenu(props: {
   const t = useT();
   const [open, setOpen] = useState(false);
   const id = useId();
+  const anchor = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const outside = (event: PointerEvent) => !anchor.current?.contains(event.target as Node) && setOpen(false);
+    document.addEventListener('pointerdown', outside);
+    return () => document.removeEventListener('pointerdown', outside);
+  }, [open]);
   return (
-    <span className="popover-anchor segment-menu">
+    <span ref={anchor} className="popover-anchor segment-menu">
       <button
         type="button"
         className="button-quiet edit"
