@@ -83,7 +83,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     ...transcribeJob({ transcriptions, dictionaries, service, storage, engines, workDir: path.join(config.dataDir, 'work') }),
     concurrency: config.jobs.concurrency,
   });
-  const analysisDeps = { transcriptions, analyses, service, engines: analysisEngines };
+  const analysisDeps = { transcriptions, analyses, service, engines: analysisEngines, reviews: ctx.reviews };
   // Analyses are short; two at once keeps a summary from waiting behind a long translation.
   queue.work('summarize', { ...summarizeJob(analysisDeps), concurrency: 2 });
   queue.work('analyze-emotion', { ...analyzeEmotionJob(analysisDeps), concurrency: 2 });

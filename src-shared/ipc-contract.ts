@@ -134,6 +134,13 @@ export interface TranscriptDetail {
    * 'transcripts:resolve-conflict'.
    */
   conflict: string | null;
+  /** How many edits can be undone and redone (for this run of the app); absent where not known. */
+  history?: EditHistoryCounts;
+}
+
+export interface EditHistoryCounts {
+  undo: number;
+  redo: number;
 }
 
 export interface SearchHit {
@@ -299,6 +306,10 @@ export interface IpcResponses {
   'transcripts:delete': void;
   /** Saves edited segment texts; word timing is kept where the words still match. */
   'transcripts:edit': TranscriptDetail;
+  /** One edit (a word, find & replace, merge, split, a segment's speaker): kept, undoable, queued as the review. */
+  'transcripts:edit-document': TranscriptDetail;
+  'transcripts:undo': TranscriptDetail;
+  'transcripts:redo': TranscriptDetail;
   'transcripts:rename-speaker': TranscriptDetail;
   /** A dictionary's forced replacements applied on the server to the finished transcript; answers it as rewritten. */
   'transcripts:apply-dictionary': TranscriptDetail;
@@ -386,6 +397,9 @@ export const IPC_CHANNELS = [
   'transcripts:get',
   'transcripts:delete',
   'transcripts:edit',
+  'transcripts:edit-document',
+  'transcripts:undo',
+  'transcripts:redo',
   'transcripts:rename-speaker',
   'transcripts:apply-dictionary',
   'transcripts:resolve-conflict',

@@ -1,6 +1,7 @@
-// Changes made on this machine: corrected segments, speaker display names, and the corrected text
-// last known on the server (the base offline edits are checked against).
-import type { TranscriptWord } from '../../src-shared/transcript-document.js';
+// Changes made on this machine: the edited document (and, from older caches, corrected segments),
+// speaker display names, and the corrected text last known on the server (the base offline edits
+// are checked against).
+import type { TranscriptSegment, TranscriptWord } from '../../src-shared/transcript-document.js';
 import type { CacheDb } from './database.js';
 
 export interface SegmentEdit {
@@ -26,6 +27,27 @@ export class EditRepository {
       const insert = this.db.prepare('INSERT INTO segment_edits (transcription_id, segment_id, text, words, edited_at) VALUES (?, ?, ?, ?, ?)');
       const now = new Date().toISOString();
       for (const e of edits) insert.run(transcriptionId, e.segmentId, e.text, JSON.stringify(e.words), now);
+    })();
+  }
+
+  /** The transcript's segments as edited on this machine; null when it is not edited (or only in segment_edits). */
+  editedSegments(transcriptionId: string): TranscriptSegment[] | null {
+    const row = this.db.prepare('SELECT segments FROM edited_documents WHERE transcription_id = ?').get(transcriptionId) as { segments: string } | undefined;
+    return row ? (JSON.parse(row.segments) as TranscriptSegment[]) : null;
+  }
+
+  /** Keeps the edited segments (null: none, the server's document is shown); older per-segment corrections go. */
+  replaceEditedSegments(transcriptionId: string, segments: TranscriptSegment[] | null): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM segment_edits WHERE transcription_id = ?').run(transcriptionId);
+      if (segments === null) this.db.prepare('DELETE FROM edited_documents WHERE transcription_id = ?').run(transcriptionId);
+      else
+        this.db
+          .prepare(
+            `INSERT INTO edited_documents (transcription_id, segments, edited_at) VALUES (?, ?, ?)
+             ON CONFLICT (transcription_id) DO UPDATE SET segments = excluded.segments, edited_at = excluded.edited_at`,
+          )
+          .run(transcriptionId, JSON.stringify(segments), new Date().toISOString());
     })();
   }
 

@@ -9,7 +9,20 @@ import type { OutboxEntry } from '../cache/outbox-repository.js';
 import type { UserNotification } from '../host-capabilities.js';
 import { AppFailure } from '../app-failure.js';
 import type { TranscriptService } from '../transcripts/transcript-service.js';
-import { applyEdits, editsFromReviewedText, mergeEdits, reviewedTextOf } from './transcript-edits.js';
+import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
+import {
+  applyOperation,
+  decodeReview,
+  emptyHistory,
+  encodeReview,
+  recordEdit,
+  redoEdit,
+  sameSegments,
+  undoEdit,
+  type EditHistory,
+  type EditOperation,
+} from '../../src-shared/transcript-editing.js';
+import { shownDocument } from './shown-document.js';
 
 /** What the change was made against: the server's corrected text at the time, when it was known. */
 export interface ReviewBase {
@@ -38,14 +51,81 @@ export interface EditServiceOptions {
   isOnline?: () => boolean;
 }
 
+const speakerLabels = (document: TranscriptDocument) => new Set(document.segments.flatMap((s) => (s.speaker ? [s.speaker] : [])));
+
 export class EditService {
   private flushing: Promise<FlushResult> | null = null;
+  /** Undo and redo per transcript, for this run of the app; `last` is what the history leads to. */
+  private readonly histories = new Map<string, { history: EditHistory<TranscriptSegment[]>; last: TranscriptSegment[] }>();
   private again = false;
 
   constructor(private readonly options: EditServiceOptions) {}
 
   /** Saves corrected segment texts; word timing is kept where the words still match. */
-  async edit(id: string, changes: Array<{ id: number; text: string }>): Promise<TranscriptDetail> {
+  edit(id: string, changes: Array<{ id: number; text: string }>): Promise<TranscriptDetail> {
+    return this.apply(
+      id,
+      changes.map((c) => ({ kind: 'text', segmentId: c.id, text: c.text })),
+    );
+  }
+
+  /**
+   * Applies edits to the transcript as shown (docs/decisions/0025-edited-documents.md): kept here at
+   * once, undoable, and queued for the server as its review text.
+   */
+  async apply(id: string, operations: EditOperation[]): Promise<TranscriptDetail> {
+    const server = await this.serverDocument(id);
+    const before = shownDocument(server, this.options.store.edits, id).segments;
+    const context = { language: server.language, speakers: speakerLabels(server) };
+    let segments = before;
+    for (const operation of operations) {
+      const outcome = applyOperation(segments, operation, context);
+      if (!outcome.ok) throw new AppFailure({ code: 'validation', field: outcome.field === 'segmentId' ? 'segments' : outcome.field, message: outcome.message });
+      segments = outcome.segments;
+    }
+    if (sameSegments(segments, before)) return this.detail(id);
+    this.histories.set(id, { history: recordEdit(this.historyOf(id, before), before), last: segments });
+    return this.save(id, server, segments);
+  }
+
+  /** Takes back the last edit of the transcript (made in this session of the app). */
+  undo(id: string): Promise<TranscriptDetail> {
+    return this.step(id, undoEdit);
+  }
+
+  redo(id: string): Promise<TranscriptDetail> {
+    return this.step(id, redoEdit);
+  }
+
+  /** The transcript as shown, with how many edits can be undone and redone. */
+  detail(id: string): TranscriptDetail {
+    const detail = this.options.transcripts.detailFromCache(id);
+    const server = this.options.store.documents.get(id);
+    const history = server && detail.document ? this.historyOf(id, detail.document.segments) : emptyHistory();
+    return { ...detail, history: { undo: history.past.length, redo: history.future.length } };
+  }
+
+  private async step(
+    id: string,
+    move: (history: EditHistory<TranscriptSegment[]>, current: TranscriptSegment[]) => { state: TranscriptSegment[]; history: EditHistory<TranscriptSegment[]> } | null,
+  ): Promise<TranscriptDetail> {
+    const server = await this.serverDocument(id);
+    const current = shownDocument(server, this.options.store.edits, id).segments;
+    const moved = move(this.historyOf(id, current), current);
+    if (!moved) return this.detail(id);
+    this.histories.set(id, { history: moved.history, last: moved.state });
+    return this.save(id, server, moved.state);
+  }
+
+  /** The history, if it still leads to what is shown (a correction from elsewhere starts a new one). */
+  private historyOf(id: string, current: TranscriptSegment[]): EditHistory<TranscriptSegment[]> {
+    const entry = this.histories.get(id);
+    if (entry && sameSegments(entry.last, current)) return entry.history;
+    this.histories.delete(id);
+    return emptyHistory();
+  }
+
+  private async serverDocument(id: string): Promise<TranscriptDocument> {
     const { store, transcripts } = this.options;
     let server = store.documents.get(id);
     if (!server) {
@@ -56,23 +136,24 @@ export class EditService {
       }
     }
     if (!server) throw new AppFailure({ code: 'conflict', message: 'This transcript cannot be edited until it is COMPLETED and on this computer.' });
-    const known = new Set(server.segments.map((s) => s.id));
-    const unknown = changes.find((c) => !known.has(c.id));
-    if (unknown) throw new AppFailure({ code: 'validation', field: 'segments', message: `The transcript has no segment ${unknown.id}. Reload it and try again.` });
+    return server;
+  }
 
-    const edits = mergeEdits(server, store.edits.segmentEdits(id), changes);
+  /** Keeps the edited segments, queues them as the review text, and sends it when online. */
+  private async save(id: string, server: TranscriptDocument, segments: TranscriptSegment[]): Promise<TranscriptDetail> {
+    const { store, transcripts } = this.options;
     const serverReview = store.edits.serverReview(id);
     const base: ReviewBase = { known: serverReview !== undefined, text: serverReview ?? null };
-    const reviewedText = reviewedTextOf(applyEdits(server, new Map(edits.map((e) => [e.segmentId, e]))));
+    const reviewedText = encodeReview(server, segments);
     store.db.transaction(() => {
-      store.edits.replaceSegmentEdits(id, edits);
+      store.edits.replaceEditedSegments(id, sameSegments(segments, server.segments) ? null : segments);
       store.outbox.enqueue('review', id, { reviewedText } satisfies ReviewPayload, base);
     })();
     transcripts.reindexTranscript(id);
     this.options.onChanged([id]);
     // Offline, the poller flushes when the server answers again; no need to wait for retries here.
     if (this.options.isOnline?.() !== false) await this.flush();
-    return transcripts.detailFromCache(id);
+    return this.detail(id);
   }
 
   /** Sends queued changes in order. Never throws: failures stay on their entries. */
@@ -109,13 +190,15 @@ export class EditService {
         store.outbox.remove(entry.seq);
         const server = store.documents.get(id);
         const text = store.edits.serverReview(id);
-        store.edits.replaceSegmentEdits(id, server && text ? (editsFromReviewedText(server, text) ?? []) : []);
+        const segments = server && text ? decodeReview(server, text) : null;
+        store.edits.replaceEditedSegments(id, server && segments && !sameSegments(segments, server.segments) ? segments : null);
+        this.histories.delete(id);
         transcripts.reindexTranscript(id);
       }
     }
     this.options.onChanged([id]);
     if (keep === 'local') await this.flush();
-    return transcripts.detailFromCache(id);
+    return this.detail(id);
   }
 
   private async flushOnce(): Promise<FlushResult> {

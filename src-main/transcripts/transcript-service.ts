@@ -11,7 +11,8 @@ import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import type { CachedTranscription } from '../cache/transcription-repository.js';
-import { applyEdits, editsFromReviewedText } from '../edits/transcript-edits.js';
+import { decodeReview, sameSegments } from '../../src-shared/transcript-editing.js';
+import { shownDocument } from '../edits/shown-document.js';
 import { AppFailure } from '../app-failure.js';
 import { isInside, pathInside } from '../cache/safe-path.js';
 import { mediaUrlOf } from '../media-response.js';
@@ -148,7 +149,7 @@ export class TranscriptService {
     const record = this.store.transcriptions.get(id);
     if (!record) throw new AppFailure({ code: 'not-found', message: 'This transcription is no longer on this computer.' });
     const speakerNames = this.store.edits.speakerNames(id);
-    const document = server ? applyEdits(server, this.store.edits.segmentEdits(id)) : null;
+    const document = server ? shownDocument(server, this.store.edits, id) : null;
     const speakers = server ? new Set(server.segments.map((s) => s.speaker).filter(Boolean)).size : undefined;
     const queued = this.store.outbox.forTarget('review', id);
     return {
@@ -210,9 +211,9 @@ export class TranscriptService {
     const known = this.store.edits.serverReview(id);
     this.store.edits.setServerReview(id, text);
     if (known === text || this.store.outbox.hasEntriesFor(id)) return false;
-    const edits = text === null ? [] : editsFromReviewedText(server, text);
-    if (edits === null) return false;
-    this.store.edits.replaceSegmentEdits(id, edits);
+    const segments = text === null ? server.segments : decodeReview(server, text);
+    if (segments === null) return false;
+    this.store.edits.replaceEditedSegments(id, sameSegments(segments, server.segments) ? null : segments);
     this.reindexTranscript(id);
     return true;
   }
@@ -229,7 +230,7 @@ export class TranscriptService {
   reindexTranscript(id: string): void {
     const server = this.store.documents.get(id);
     if (!server) return;
-    const shown = applyEdits(server, this.store.edits.segmentEdits(id));
+    const shown = shownDocument(server, this.store.edits, id);
     this.store.search.indexTranscript(id, shown.segments);
   }
 

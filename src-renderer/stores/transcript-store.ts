@@ -1,7 +1,8 @@
 // The transcription open in the transcript view: its document, edits, speaker names and export.
 import { speakerOrder } from '../../src-shared/speaker-names';
 import { create } from 'zustand';
-import type { ExportOptions, IpcError, IpcResponse, TranscriptDetail } from '../../src-shared/ipc-contract';
+import type { EditHistoryCounts, ExportOptions, IpcError, IpcResponse, IpcResult, TranscriptDetail } from '../../src-shared/ipc-contract';
+import type { EditOperation } from '../../src-shared/transcript-editing';
 import type { TranscriptSegment } from '../../src-shared/transcript-document';
 import { api, split } from '../lib/api';
 import { createRequestTracker } from '../lib/request-tracker';
@@ -17,6 +18,10 @@ interface TranscriptState {
   reload: () => Promise<void>;
   close: () => void;
   saveSegment: (segmentId: number, text: string) => Promise<IpcError | null>;
+  /** One edit of the document: a word, find & replace, merge, split, a segment's speaker. */
+  editDocument: (operation: EditOperation) => Promise<IpcError | null>;
+  undo: () => Promise<IpcError | null>;
+  redo: () => Promise<IpcError | null>;
   renameSpeaker: (speaker: string, name: string) => Promise<IpcError | null>;
   /** A dictionary's forced replacements applied to this transcript (null: its own dictionary). */
   applyDictionary: (dictionaryId: string | null) => Promise<IpcError | null>;
@@ -31,6 +36,16 @@ interface TranscriptState {
 
 export const useTranscriptStore = create<TranscriptState>()((set, get) => {
   const loads = createRequestTracker<TranscriptState>(set, { busy: 'loading', error: 'error' });
+  /** Answers that do not say how many edits can be undone keep what was known. */
+  const withHistory = (detail: TranscriptDetail): TranscriptDetail => {
+    const known = get().detail?.history;
+    return detail.history || !known ? detail : { ...detail, history: known };
+  };
+  const settle = async (id: string, answer: Promise<IpcResult<TranscriptDetail>>) => {
+    const [detail, error] = split(await answer);
+    if (detail && get().id === id) set({ detail: withHistory(detail) });
+    return error;
+  };
   return {
     id: null,
     detail: null,
@@ -54,30 +69,37 @@ export const useTranscriptStore = create<TranscriptState>()((set, get) => {
     async saveSegment(segmentId, text) {
       const id = get().id;
       if (!id) return null;
-      const [detail, error] = split(await api().transcripts.edit({ id, segments: [{ id: segmentId, text }] }));
-      if (detail && get().id === id) set({ detail });
-      return error;
+      return settle(id, api().transcripts.edit({ id, segments: [{ id: segmentId, text }] }));
+    },
+    async editDocument(operation) {
+      const id = get().id;
+      if (!id) return null;
+      return settle(id, api().transcripts.editDocument({ id, operation }));
+    },
+    async undo() {
+      const id = get().id;
+      if (!id) return null;
+      return settle(id, api().transcripts.undo({ id }));
+    },
+    async redo() {
+      const id = get().id;
+      if (!id) return null;
+      return settle(id, api().transcripts.redo({ id }));
     },
     async renameSpeaker(speaker, name) {
       const id = get().id;
       if (!id) return null;
-      const [detail, error] = split(await api().transcripts.renameSpeaker({ id, speaker, name }));
-      if (detail && get().id === id) set({ detail });
-      return error;
+      return settle(id, api().transcripts.renameSpeaker({ id, speaker, name }));
     },
     async applyDictionary(dictionaryId) {
       const id = get().id;
       if (!id) return null;
-      const [detail, error] = split(await api().transcripts.applyDictionary({ id, dictionaryId }));
-      if (detail && get().id === id) set({ detail });
-      return error;
+      return settle(id, api().transcripts.applyDictionary({ id, dictionaryId }));
     },
     async resolveConflict(keep) {
       const id = get().id;
       if (!id) return null;
-      const [detail, error] = split(await api().transcripts.resolveConflict({ id, keep }));
-      if (detail && get().id === id) set({ detail });
-      return error;
+      return settle(id, api().transcripts.resolveConflict({ id, keep }));
     },
     async exportAs(options) {
       const id = get().id;
@@ -103,6 +125,8 @@ export const useTranscriptStore = create<TranscriptState>()((set, get) => {
 
 export const selectSegments = (state: TranscriptState): TranscriptSegment[] => state.detail?.document?.segments ?? EMPTY;
 export const selectSpeakerNames = (state: TranscriptState) => state.detail?.speakerNames ?? NO_NAMES;
+export const selectHistory = (state: TranscriptState): EditHistoryCounts => state.detail?.history ?? NO_HISTORY;
+const NO_HISTORY: EditHistoryCounts = { undo: 0, redo: 0 };
 const EMPTY: TranscriptSegment[] = [];
 const NO_NAMES: Record<string, string> = {};
 

@@ -1,7 +1,10 @@
 // What the three analysis jobs share: load the transcript, run the engine, store the result, and record
 // a failure once the job will not run again.
 import type { AnalysisKind, AnalysisRepository } from '../db/analysis-repository.js';
+import type { ReviewRepository } from '../db/review-repository.js';
 import type { TranscriptionRepository } from '../db/transcription-repository.js';
+import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
+import { decodeReview, withSegments } from '../../src-shared/transcript-editing.js';
 import { sourceLanguage } from '../domain/analysis-service.js';
 import type { TranscriptionService } from '../domain/transcription-service.js';
 import type { AnalysisEngines, AnalysisInput } from '../domain/analysis-engines.js';
@@ -13,6 +16,19 @@ export interface AnalysisJobDeps {
   analyses: AnalysisRepository;
   service: TranscriptionService;
   engines: AnalysisEngines;
+  /** The reviewed (corrected) text, when one is saved: analyses read the transcript as corrected. */
+  reviews?: ReviewRepository;
+}
+
+/**
+ * The transcript as its users corrected it: a review in the desktop app's shape (one line per
+ * segment, docs/decisions/0025-edited-documents.md) is mapped onto the document; any other review
+ * cannot be placed in time, so the recognized document is used.
+ */
+export async function reviewedDocument(document: TranscriptDocument, reviews: ReviewRepository | undefined, transcriptionId: string): Promise<TranscriptDocument> {
+  const text = await reviews?.get(transcriptionId);
+  const segments = text ? decodeReview(document, text) : null;
+  return segments ? withSegments(document, segments) : document;
 }
 
 type AnalysisJobName = 'summarize' | 'analyze-emotion' | 'translate';
@@ -31,7 +47,7 @@ export function analysisJob<N extends AnalysisJobName>(
       if (record.status !== 'COMPLETED' || !record.transcriptKey) {
         throw new EngineError('bad-input', 'The transcription is not COMPLETED.', { detail: `status ${record.status}` });
       }
-      const document = await deps.service.readDocument(record);
+      const document = await reviewedDocument(await deps.service.readDocument(record), deps.reviews, payload.transcriptionId);
       // Engines throw EngineErrors; the job runner decides from their kind whether to try again.
       const { result, engine } = await run({ document, language: sourceLanguage(record), signal }, payload);
       await deps.analyses.complete(payload.transcriptionId, kind, languageOf(payload), result, engine);

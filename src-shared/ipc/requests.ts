@@ -183,6 +183,25 @@ export type SettingsPatch = Static<typeof SettingsPatch>;
 
 const BULK = 100_000;
 
+const SegmentId = () => Type.Integer({ title: 'Segment', minimum: 0, maximum: 10_000_000 });
+const WordIndex = () => Type.Integer({ title: 'Word', minimum: 0, maximum: 1_000_000 });
+
+/** One edit of a transcript (src-shared/transcript-editing.ts EditOperation). */
+const EditOperationRequest = Type.Union([
+  Strict({ kind: Type.Literal('text'), segmentId: SegmentId(), text: AnyText('Text', 100_000) }),
+  Strict({ kind: Type.Literal('word'), segmentId: SegmentId(), wordIndex: WordIndex(), text: AnyText('Word', 1000) }),
+  Strict({
+    kind: Type.Literal('replace'),
+    query: Type.String({ title: 'Find', minLength: 1, maxLength: 1000 }),
+    replacement: AnyText('Replace with', 1000),
+    options: Strict({ matchCase: Type.Boolean(), wholeWord: Type.Boolean() }),
+    only: Type.Optional(Strict({ segmentId: SegmentId(), start: Type.Integer({ minimum: 0, maximum: 10_000_000 }) })),
+  }),
+  Strict({ kind: Type.Literal('merge'), segmentId: SegmentId() }),
+  Strict({ kind: Type.Literal('split'), segmentId: SegmentId(), wordIndex: WordIndex() }),
+  Strict({ kind: Type.Literal('speaker'), segmentId: SegmentId(), speaker: Nullable(Text('Speaker', 200)) }),
+]);
+
 // ---------- channels ----------
 
 export const IPC_REQUESTS = {
@@ -210,6 +229,9 @@ export const IPC_REQUESTS = {
     id: Id(),
     segments: Type.Array(Strict({ id: Type.Integer({ minimum: 0, maximum: 10_000_000 }), text: AnyText(undefined, 100_000) }), { minItems: 1, maxItems: BULK }),
   }),
+  'transcripts:edit-document': Strict({ id: Id(), operation: EditOperationRequest }),
+  'transcripts:undo': IdRequest,
+  'transcripts:redo': IdRequest,
   'transcripts:rename-speaker': Strict({ id: Id(), speaker: Text('Speaker', 200), name: AnyText('Name', 100) }),
   /** dictionaryId null: the transcription's own dictionary. */
   'transcripts:apply-dictionary': Strict({ id: Id(), dictionaryId: Nullable(Id()) }),

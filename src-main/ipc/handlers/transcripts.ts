@@ -11,9 +11,15 @@ import type { DomainHandlers, HandlerContext } from './handler-context.js';
 export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcripts'> {
   return {
     'transcripts:list': async ({ filter, offset, limit }) => ctx.session().transcripts.list({ filter: filter ?? {}, offset: offset ?? 0, limit: limit ?? 100 }),
-    'transcripts:get': async ({ id }) => ctx.session().transcripts.detail(id),
+    'transcripts:get': async ({ id }) => {
+      const detail = await ctx.session().transcripts.detail(id);
+      return detail.document ? ctx.session().edits.detail(id) : detail;
+    },
     'transcripts:delete': async ({ id }) => ctx.session().transcripts.delete(id),
     'transcripts:edit': async ({ id, segments }) => ctx.session().edits.edit(id, segments),
+    'transcripts:edit-document': async ({ id, operation }) => ctx.session().edits.apply(id, [operation]),
+    'transcripts:undo': async ({ id }) => ctx.session().edits.undo(id),
+    'transcripts:redo': async ({ id }) => ctx.session().edits.redo(id),
     'transcripts:rename-speaker': async ({ id, speaker, name }) => ctx.session().transcripts.renameSpeaker(id, speaker, name),
     'transcripts:apply-dictionary': async ({ id, dictionaryId }) => ctx.session().transcripts.applyDictionary(id, dictionaryId),
     'transcripts:resolve-conflict': async ({ id, keep }) => ctx.session().edits.resolveConflict(id, keep),

@@ -1,6 +1,8 @@
-// The keyboard shortcuts of the transcript view, opened with ? (and from the transport's hint).
+// The keyboard shortcuts of the transcript view (playing, then editing), opened with ? (and from the
+// transport's hint).
 import { useEffect, useId, useRef } from 'react';
 import { useT } from '../../i18n/use-t';
+import { EDIT_SHORTCUTS } from './edit-toolbar';
 import { SHORTCUTS } from './use-transport-keys';
 
 export function ShortcutSheet({ onClose }: { onClose: () => void }) {
@@ -31,8 +33,8 @@ export function ShortcutSheet({ onClose }: { onClose: () => void }) {
         <h2 id={titleId}>{t('shortcuts.title')}</h2>
         <table>
           <tbody>
-            {SHORTCUTS.map((shortcut) => (
-              <tr key={shortcut.action}>
+            {[...SHORTCUTS, ...EDIT_SHORTCUTS].map((shortcut) => (
+              <tr key={shortcut.keys.join('+')}>
                 <td className="shortcut-keys">
                   {shortcut.keys.map((key) => (
                     <kbd key={key}>{key === 'Space' ? t('shortcuts.space') : key === 'Shift' ? 'Shift' : key}</kbd>

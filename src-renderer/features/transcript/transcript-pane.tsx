@@ -6,8 +6,9 @@
 // tabindex), so Tab goes from the transcript straight on to the analyses.
 const FIRST_SLICE = 60;
 const NEXT_SLICE = 400;
-import { memo, startTransition, useEffect, useMemo, useRef, useState, type CSSProperties, type FocusEvent, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent } from 'react';
+import { memo, startTransition, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type FocusEvent, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent } from 'react';
 import type { TranscriptSegment } from '../../../src-shared/transcript-document';
+import type { EditOperation } from '../../../src-shared/transcript-editing';
 import { wordSeparator } from '../../../src-shared/word-text';
 import { useT } from '../../i18n/use-t';
 import { formatClock } from '../../lib/format';
@@ -74,10 +75,21 @@ export function TranscriptPane() {
     if (!playing) pane.current?.querySelector(`[data-segment-index="${Math.max(0, activeSegment)}"]`)?.scrollIntoView({ block: 'center', behavior: 'smooth' });
   };
 
-  // ↑/↓ move focus between segments; the focused segment is the pane's one tab stop.
+  // ↑/↓ move focus between segments; the focused segment is the pane's one tab stop. Alt+←/→ move
+  // between words (across segments).
   const onKeyDown = (event: ReactKeyboardEvent<HTMLElement>) => {
-    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
     const target = event.target as HTMLElement;
+    if (event.altKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight') && !target.closest('input, textarea, select, form')) {
+      const words = [...(pane.current?.querySelectorAll<HTMLElement>('[data-testid="word"]') ?? [])];
+      const at = words.indexOf(target);
+      const next = words[at < 0 ? 0 : at + (event.key === 'ArrowRight' ? 1 : -1)];
+      if (next) {
+        event.preventDefault();
+        next.focus();
+      }
+      return;
+    }
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
     if (target.closest('input, textarea, select, form')) return;
     const current = target.closest<HTMLElement>('[data-segment-index]');
     if (!current) return;
@@ -92,6 +104,11 @@ export function TranscriptPane() {
     const index = (event.target).closest<HTMLElement>('[data-segment-index]')?.dataset.segmentIndex;
     if (index !== undefined) setFocusIndex(Number(index));
   };
+
+  const speakerOptions = useMemo(
+    () => speakers.map((label) => ({ label, name: speakerName(label, names, t('transcript.speaker.unknown'), speakers) })),
+    [speakers, names, t],
+  );
 
   const hasLowConfidence = useMemo(() => segments.some((segment) => segment.words.some((word) => word.confidence !== null && word.confidence < 0.6)), [segments]);
 
@@ -114,6 +131,8 @@ export function TranscriptPane() {
           showSpeaker={segment.speaker !== null && (index === 0 || segments[index - 1]!.speaker !== segment.speaker)}
           separator={separator}
           tabbable={index === tabbableIndex}
+          isLast={index === segments.length - 1}
+          speakerOptions={speakerOptions}
         />
       ))}
     </section>
@@ -132,22 +151,62 @@ interface SegmentProps {
   separator: string;
   /** The pane's one tab stop (roving tabindex). */
   tabbable: boolean;
+  /** The last segment has nothing to merge with. */
+  isLast: boolean;
+  /** The transcript's speakers, by the user's names, for changing this segment's. */
+  speakerOptions: Array<{ label: string; name: string }>;
 }
 
-const SegmentView = memo(function SegmentView({ index, segment, activeWord, color, name, showSpeaker, tabbable, separator }: SegmentProps) {
+const SegmentView = memo(function SegmentView({ index, segment, activeWord, color, name, showSpeaker, tabbable, separator, isLast, speakerOptions }: SegmentProps) {
   const tabIndex = tabbable ? 0 : -1;
   const t = useT();
   const [editing, setEditing] = useState(false);
+  const [editingWord, setEditingWord] = useState<number | null>(null);
+  const [wordMenu, setWordMenu] = useState<{ wordIndex: number; left: number; top: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
   const time = formatClock(segment.start);
   const seek = usePlayerStore((state) => state.seek);
+  const editDocument = useTranscriptStore((state) => state.editDocument);
+  const article = useRef<HTMLElement>(null);
+
+  const wordIndexOf = (target: EventTarget) => {
+    const index = (target as HTMLElement).closest<HTMLElement>('[data-word-index]')?.dataset.wordIndex;
+    return index === undefined ? null : Number(index);
+  };
+  const focusWord = (wordIndex: number) =>
+    requestAnimationFrame(() => article.current?.querySelector<HTMLElement>(`[data-word-index="${Math.min(wordIndex, segment.words.length - 1)}"]`)?.focus());
+  const run = async (operation: EditOperation) => {
+    setWordMenu(null);
+    setError((await editDocument(operation))?.message ?? null);
+  };
+  const split = (wordIndex: number) => void run({ kind: 'split', segmentId: segment.id, wordIndex });
+  const merge = () => void run({ kind: 'merge', segmentId: segment.id });
 
   const onWordClick = (event: MouseEvent<HTMLElement>) => {
     const word = (event.target as HTMLElement).closest<HTMLElement>('[data-start]');
     if (word) seek(Number(word.dataset.start));
   };
+  const onWordKey = (event: ReactKeyboardEvent<HTMLElement>) => {
+    const wordIndex = wordIndexOf(event.target);
+    if (wordIndex === null || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === 'Enter') setEditingWord(wordIndex);
+    else if (event.key.toLowerCase() === 's' && wordIndex > 0) split(wordIndex);
+    else if (event.key.toLowerCase() === 'm' && !isLast) merge();
+    else return;
+    event.preventDefault();
+    event.stopPropagation();
+  };
+  const onWordMenu = (event: MouseEvent<HTMLElement>) => {
+    const wordIndex = wordIndexOf(event.target);
+    if (wordIndex === null || !article.current) return;
+    event.preventDefault();
+    const box = article.current.getBoundingClientRect();
+    const word = (event.target as HTMLElement).getBoundingClientRect();
+    setWordMenu({ wordIndex, left: word.left - box.left, top: word.bottom - box.top + 4 });
+  };
 
   return (
-    <article className={activeWord !== null ? 'segment segment-active' : 'segment'} data-segment-index={index} data-segment-id={segment.id} style={{ borderLeftColor: color }}>
+    <article ref={article} className={activeWord !== null ? 'segment segment-active' : 'segment'} data-segment-index={index} data-segment-id={segment.id} style={{ borderLeftColor: color }}>
       <header className="segment-head">
         {showSpeaker && segment.speaker && <SpeakerChip speaker={segment.speaker} name={name} color={color} tabIndex={tabIndex} />}
         <button type="button" className="timestamp" tabIndex={tabIndex} onClick={() => seek(segment.start)} aria-label={t('transcript.word.seek', { time })}>
@@ -158,18 +217,42 @@ const SegmentView = memo(function SegmentView({ index, segment, activeWord, colo
             ✎
           </button>
         )}
+        <SegmentMenu segmentId={segment.id} speaker={segment.speaker} time={time} isLast={isLast} speakerOptions={speakerOptions} tabIndex={tabIndex} onRun={run} />
       </header>
       {editing ? (
         <SegmentEditor segment={segment} time={time} onDone={() => setEditing(false)} />
       ) : (
-        <p className="segment-text" onClick={onWordClick}>
+        <p className="segment-text" onClick={onWordClick} onDoubleClick={(event) => setEditingWord(wordIndexOf(event.target))} onKeyDown={onWordKey} onContextMenu={onWordMenu}>
           {segment.words.length === 0
             ? segment.text
             : segment.words.map((word, wordIndex) => {
                 const low = word.confidence !== null && word.confidence < 0.85;
+                if (wordIndex === editingWord) {
+                  return (
+                    <span key={wordIndex}>
+                      <WordEditor
+                        word={word.word}
+                        onCancel={() => {
+                          setEditingWord(null);
+                          focusWord(wordIndex);
+                        }}
+                        onSave={async (text) => {
+                          const failure = text === word.word ? null : await editDocument({ kind: 'word', segmentId: segment.id, wordIndex, text });
+                          setError(failure?.message ?? null);
+                          setEditingWord(null);
+                          focusWord(wordIndex);
+                        }}
+                      />
+                      {separator}
+                    </span>
+                  );
+                }
                 return (
                   <span key={wordIndex}>
                     <span
+                      tabIndex={-1}
+                      data-word-index={wordIndex}
+                      aria-label={t('word.label', { word: word.word })}
                       className={`word${wordIndex === activeWord ? ' word-active' : ''}${low ? ' word-low' : ''}${word.replaced ? ' word-replaced' : ''}`}
                       data-start={word.start}
                       data-testid="word"
@@ -191,9 +274,185 @@ const SegmentView = memo(function SegmentView({ index, segment, activeWord, colo
               })}
         </p>
       )}
+      {wordMenu && segment.words[wordMenu.wordIndex] && (
+        <WordMenu
+          word={segment.words[wordMenu.wordIndex]!.word}
+          position={wordMenu}
+          canSplit={wordMenu.wordIndex > 0}
+          canMerge={!isLast}
+          onEdit={() => {
+            setEditingWord(wordMenu.wordIndex);
+            setWordMenu(null);
+          }}
+          onSplit={() => split(wordMenu.wordIndex)}
+          onMerge={merge}
+          onClose={() => {
+            focusWord(wordMenu.wordIndex);
+            setWordMenu(null);
+          }}
+        />
+      )}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
     </article>
   );
 });
+
+/** One word, edited in place: Enter saves, Escape (or leaving the field) cancels. */
+function WordEditor({ word, onSave, onCancel }: { word: string; onSave: (text: string) => Promise<void>; onCancel: () => void }) {
+  const t = useT();
+  const [text, setText] = useState(word);
+  const saving = useRef(false);
+  return (
+    <input
+      className="word-editor"
+      autoFocus
+      aria-label={t('word.edit', { word })}
+      title={t('word.editHint')}
+      value={text}
+      size={Math.max(2, [...text].length + 1)}
+      onFocus={(event) => event.target.select()}
+      onChange={(event) => setText(event.target.value)}
+      onBlur={() => !saving.current && onCancel()}
+      onKeyDown={(event) => {
+        event.stopPropagation();
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          onCancel();
+        } else if (event.key === 'Enter') {
+          event.preventDefault();
+          saving.current = true;
+          void onSave(text);
+        }
+      }}
+    />
+  );
+}
+
+function WordMenu(props: {
+  word: string;
+  position: { left: number; top: number };
+  canSplit: boolean;
+  canMerge: boolean;
+  onEdit: () => void;
+  onSplit: () => void;
+  onMerge: () => void;
+  onClose: () => void;
+}) {
+  const t = useT();
+  const menu = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    menu.current?.querySelector<HTMLElement>('button')?.focus();
+    const outside = (event: PointerEvent) => !menu.current?.contains(event.target as Node) && props.onClose();
+    document.addEventListener('pointerdown', outside);
+    return () => document.removeEventListener('pointerdown', outside);
+  }, []);
+  return (
+    <div
+      ref={menu}
+      className="word-menu"
+      role="menu"
+      aria-label={t('word.actions', { word: props.word })}
+      style={{ left: props.position.left, top: props.position.top }}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          props.onClose();
+        }
+        if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+          event.preventDefault();
+          const items = [...(menu.current?.querySelectorAll<HTMLElement>('button:not(:disabled)') ?? [])];
+          const at = items.indexOf(document.activeElement as HTMLElement);
+          items[(at + (event.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length]?.focus();
+        }
+      }}
+    >
+      <button type="button" role="menuitem" onClick={props.onEdit}>
+        {t('word.editMenu')} <kbd>Enter</kbd>
+      </button>
+      <button type="button" role="menuitem" onClick={props.onSplit} disabled={!props.canSplit}>
+        {t('word.split')} <kbd>S</kbd>
+      </button>
+      <button type="button" role="menuitem" onClick={props.onMerge} disabled={!props.canMerge}>
+        {t('segment.merge')} <kbd>M</kbd>
+      </button>
+    </div>
+  );
+}
+
+/** The segment's own actions: merge with the next one, and who speaks in it. */
+function SegmentMenu(props: {
+  segmentId: number;
+  speaker: string | null;
+  time: string;
+  isLast: boolean;
+  speakerOptions: Array<{ label: string; name: string }>;
+  tabIndex: number;
+  onRun: (operation: EditOperation) => Promise<void>;
+}) {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  const anchor = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const outside = (event: PointerEvent) => !anchor.current?.contains(event.target as Node) && setOpen(false);
+    document.addEventListener('pointerdown', outside);
+    return () => document.removeEventListener('pointerdown', outside);
+  }, [open]);
+  return (
+    <span ref={anchor} className="popover-anchor segment-menu">
+      <button
+        type="button"
+        className="button-quiet edit"
+        tabIndex={props.tabIndex}
+        aria-expanded={open}
+        aria-controls={`${id}-menu`}
+        aria-label={t('segment.more', { time: props.time })}
+        onClick={() => setOpen(!open)}
+      >
+        ⋯
+      </button>
+      {open && (
+        <div id={`${id}-menu`} className="popover segment-popover" onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}>
+          <button
+            type="button"
+            className="button-quiet"
+            disabled={props.isLast}
+            onClick={() => {
+              setOpen(false);
+              void props.onRun({ kind: 'merge', segmentId: props.segmentId });
+            }}
+          >
+            {t('segment.merge')}
+          </button>
+          {props.speakerOptions.length > 0 && (
+            <label className="field">
+              <span>{t('segment.speaker')}</span>
+              <select
+                value={props.speaker ?? ''}
+                onChange={(event) => {
+                  setOpen(false);
+                  void props.onRun({ kind: 'speaker', segmentId: props.segmentId, speaker: event.target.value });
+                }}
+              >
+                {props.speaker === null && <option value="">{t('transcript.speaker.unknown')}</option>}
+                {props.speakerOptions.map((option) => (
+                  <option key={option.label} value={option.label}>
+                    {option.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+        </div>
+      )}
+    </span>
+  );
+}
 
 function SegmentEditor({ segment, time, onDone }: { segment: TranscriptSegment; time: string; onDone: () => void }) {
   const t = useT();

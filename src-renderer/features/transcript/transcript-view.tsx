@@ -9,7 +9,9 @@ import { ProgressLine } from '../progress/progress-line';
 import { isRunning } from '../progress/use-eta';
 import { ApplyDictionaryMenu } from './apply-dictionary-menu';
 import { ConflictBanner } from './conflict-banner';
+import { EditToolbar, useEditKeys, type FindMode } from './edit-toolbar';
 import { ExportMenu } from './export-menu';
+import { FindReplacePanel } from './find-replace-panel';
 import { TimelineLanes } from './timeline-lanes';
 import { ShortcutSheet } from './shortcut-sheet';
 import { TranscriptPane } from './transcript-pane';
@@ -37,6 +39,8 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
   );
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   useTransportKeys(() => setShortcutsOpen(true));
+  const [find, setFind] = useState<FindMode | null>(null);
+  useEditKeys((mode) => detail?.document && setFind(mode));
 
   const summary = detail?.summary;
   const document = detail?.document ?? null;
@@ -104,10 +108,14 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
         </section>
       )}
       {document && (
-        <div className="transcript-columns">
-          <TranscriptPane />
-          <AnalysisPanels id={id} />
-        </div>
+        <>
+          <EditToolbar onFind={setFind} />
+          {find && <FindReplacePanel mode={find} onMode={setFind} onClose={() => setFind(null)} />}
+          <div className="transcript-columns">
+            <TranscriptPane />
+            <AnalysisPanels id={id} />
+          </div>
+        </>
       )}
       {shortcutsOpen && <ShortcutSheet onClose={() => setShortcutsOpen(false)} />}
     </div>

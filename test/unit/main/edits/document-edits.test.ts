@@ -1,0 +1,111 @@
+// Structural edits (split, merge, word, replace) through EditService against the real server: kept in
+// the cache's edited document, undoable, saved as the review text, and read back by another computer.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../../src-main/api-client/api-client.js';
+import { openCacheStore, type CacheStore } from '../../../../src-main/cache/cache-store.js';
+import { EditService } from '../../../../src-main/edits/edit-service.js';
+import { TranscriptService } from '../../../../src-main/transcripts/transcript-service.js';
+import { STRUCTURE_MARK } from '../../../../src-shared/transcript-editing.js';
+import { startTestServer, tempDir, type TestServer } from '../../../support/test-server.js';
+import { completedTranscription, notificationRecorder, shortSpeech } from '../main-test-support.js';
+
+describe('edited documents', () => {
+  let server: TestServer;
+  let key: string;
+  let id: string;
+  const dir = tempDir('kikitori-document-edits-');
+  const notes = notificationRecorder();
+  const stores: CacheStore[] = [];
+
+  function machine() {
+    const store = openCacheStore(':memory:');
+    stores.push(store);
+    const client = new ApiClient({ connection: () => ({ baseUrl: server.url, apiKey: key }), retry: { retries: 0 } });
+    const transcripts = new TranscriptService({ store, client, audioDir: path.join(dir, `audio-${stores.length}`), onChanged: () => {} });
+    const edits = new EditService({ store, client, transcripts, notify: (n) => notes.notifier.notify(n), onChanged: () => {} });
+    return { store, transcripts, edits };
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    key = await server.key('team', 'alice');
+    id = await completedTranscription(server, key, await shortSpeech());
+  });
+  afterAll(async () => {
+    for (const store of stores) store.close();
+    await server?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const serverReview = async () => (await server.api(key, 'GET', `/api/v1/transcriptions/${id}/review`)).json?.reviewed_text as string | undefined;
+
+  it('splits, edits a word and merges; undoes and redoes them; the review carries the structure only while it differs', async () => {
+    const here = machine();
+    await here.transcripts.detail(id);
+    const original = here.store.documents.get(id)!;
+    const first = original.segments[0]!;
+    expect(first.words.length).toBeGreaterThan(2);
+
+    const split = await here.edits.apply(id, [{ kind: 'split', segmentId: first.id, wordIndex: 2 }]);
+    const segments = split.document!.segments;
+    expect(segments).toHaveLength(original.segments.length + 1);
+    expect(segments[0]!.words).toEqual(first.words.slice(0, 2));
+    expect(segments[1]!.words).toEqual(first.words.slice(2));
+    expect(split.history).toEqual({ undo: 1, redo: 0 });
+    const review = (await serverReview())!;
+    expect(review.split('\n').at(-1)!.startsWith(STRUCTURE_MARK)).toBe(true);
+    expect(review.split('\n')[0]).toBe(segments[0]!.text);
+
+    const worded = await here.edits.apply(id, [{ kind: 'word', segmentId: segments[1]!.id, wordIndex: 0, text: 'Kikitori' }]);
+    expect(worded.document!.segments[1]!.words[0]).toMatchObject({ word: 'Kikitori', start: first.words[2]!.start, end: first.words[2]!.end });
+    expect(worded.document!.segments[1]!.words.slice(1)).toEqual(first.words.slice(3));
+    expect(here.store.search.search('Kikitori')[0]).toMatchObject({ transcriptionId: id });
+
+    // Another computer reads the same structure back from the review.
+    const there = machine();
+    const elsewhere = await there.transcripts.detail(id);
+    expect(elsewhere.document!.segments.map((s) => [s.id, s.start, s.end, s.speaker, s.text])).toEqual(
+      worded.document!.segments.map((s) => [s.id, s.start, s.end, s.speaker, s.text]),
+    );
+
+    const undone = await here.edits.undo(id);
+    expect(undone.document!.segments).toEqual(segments);
+    expect(undone.history).toEqual({ undo: 1, redo: 1 });
+    const redone = await here.edits.redo(id);
+    expect(redone.document!.segments[1]!.text).toBe(worded.document!.segments[1]!.text);
+
+    // Merged back, the structure is the server's again: the review is plain lines.
+    const merged = await here.edits.apply(id, [{ kind: 'merge', segmentId: first.id }]);
+    expect(merged.document!.segments).toHaveLength(original.segments.length);
+    expect(merged.document!.segments[0]!.text).toContain('Kikitori');
+    expect((await serverReview())!.includes(STRUCTURE_MARK)).toBe(false);
+    expect((await serverReview())!.split('\n')).toHaveLength(original.segments.length);
+    expect(merged.history).toEqual({ undo: 3, redo: 0 });
+  });
+
+  it('replaces all matches, and refuses an edit that does not apply with the field it is about', async () => {
+    const here = machine();
+    const detail = await here.transcripts.detail(id);
+    const word = detail.document!.segments[0]!.words[0]!.word;
+    const replaced = await here.edits.apply(id, [{ kind: 'replace', query: word, replacement: 'REPLACED', options: { matchCase: true, wholeWord: true } }]);
+    expect(replaced.document!.segments[0]!.text.startsWith('REPLACED')).toBe(true);
+    await expect(here.edits.apply(id, [{ kind: 'merge', segmentId: 99_999 }])).rejects.toMatchObject({ error: { code: 'validation', field: 'segments' } });
+    await expect(here.edits.apply(id, [{ kind: 'split', segmentId: detail.document!.segments[0]!.id, wordIndex: 0 }])).rejects.toMatchObject({ error: { code: 'validation', field: 'wordIndex' } });
+  });
+
+  it('shows corrections an older cache kept per segment, and moves them into the edited document at the next edit', async () => {
+    const here = machine();
+    await here.transcripts.detail(id);
+    const first = here.store.documents.get(id)!.segments[0]!;
+    here.store.edits.replaceEditedSegments(id, null);
+    here.store.edits.replaceSegmentEdits(id, [{ segmentId: first.id, text: 'kept from an older version', words: [] }]);
+    expect(here.transcripts.detailFromCache(id).document!.segments[0]!.text).toBe('kept from an older version');
+    const second = here.store.documents.get(id)!.segments[1] ?? null;
+    const edited = await here.edits.apply(id, [second ? { kind: 'text', segmentId: second.id, text: 'and a new one' } : { kind: 'text', segmentId: first.id, text: 'kept from an older version, edited' }]);
+    expect(edited.document!.segments[0]!.text).toMatch(/^kept from an older version/);
+    expect(here.store.edits.segmentEdits(id).size).toBe(0);
+    expect(here.store.edits.editedSegments(id)).not.toBeNull();
+  });
+});

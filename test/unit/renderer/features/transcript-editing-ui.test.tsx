@@ -1,0 +1,119 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TranscriptDetail } from '../../../../src-shared/ipc-contract';
+import type { TranscriptSegment } from '../../../../src-shared/transcript-document';
+import { EditToolbar } from '../../../../src-renderer/features/transcript/edit-toolbar';
+import { FindReplacePanel } from '../../../../src-renderer/features/transcript/find-replace-panel';
+import { TranscriptPane } from '../../../../src-renderer/features/transcript/transcript-pane';
+import { usePlayerStore } from '../../../../src-renderer/stores/player-store';
+import { useTranscriptStore } from '../../../../src-renderer/stores/transcript-store';
+import { installFakeApi, summary, type FakeApi } from '../fake-api';
+
+const seg = (id: number, start: number, words: string[], separator = ' '): TranscriptSegment => ({
+  id,
+  start,
+  end: start + words.length,
+  speaker: 'SPEAKER_1',
+  text: words.join(separator),
+  words: words.map((word, i) => ({ word, start: start + i, end: start + i + 1, confidence: 0.95 })),
+});
+const detail = (segments: TranscriptSegment[], language = 'en', history = { undo: 0, redo: 0 }): TranscriptDetail => ({
+  summary: summary('t1'),
+  speakerNames: {},
+  unsyncedEdits: false,
+  conflict: null,
+  history,
+  document: {
+    transcription_id: 't1',
+    text: '',
+    language,
+    duration: 10,
+    speaking_duration: 6,
+    segments,
+    replacements: [],
+    engine: { name: 'test', model: 'test', transcription_model: 'default' },
+    created_at: '2026-01-01T00:00:00Z',
+  },
+});
+
+let fake: FakeApi;
+beforeEach(() => {
+  fake = installFakeApi({
+    'transcripts:edit-document': () => detail([seg(0, 0, ['hello', 'there', 'world'])], 'en', { undo: 1, redo: 0 }),
+    'transcripts:undo': () => detail([seg(0, 0, ['hello', 'world'])], 'en', { undo: 0, redo: 1 }),
+  });
+  useTranscriptStore.setState({ id: 't1', detail: detail([seg(0, 0, ['hello', 'world']), seg(1, 3, ['good', 'morning'])]), loading: false, error: null });
+  usePlayerStore.setState(usePlayerStore.getInitialState(), true);
+});
+afterEach(cleanup);
+
+describe('inline word edit', () => {
+  it('opens on double-click, saves with Enter as a word edit', async () => {
+    render(<TranscriptPane />);
+    fireEvent.doubleClick(screen.getByText('world'));
+    const editor = screen.getByRole('textbox', { name: 'Edit the word “world”' });
+    fireEvent.change(editor, { target: { value: 'there world' } });
+    await act(async () => fireEvent.keyDown(editor, { key: 'Enter' }));
+    expect(fake.calls.at(-1)).toEqual({ channel: 'transcripts:edit-document', request: { id: 't1', operation: { kind: 'word', segmentId: 0, wordIndex: 1, text: 'there world' } } });
+    expect(screen.getByText('there')).toBeTruthy();
+  });
+
+  it('opens with Enter on a focused word, and Escape cancels without saving', () => {
+    render(<TranscriptPane />);
+    const word = screen.getByText('morning');
+    word.focus();
+    fireEvent.keyDown(word, { key: 'Enter' });
+    fireEvent.keyDown(screen.getByRole('textbox', { name: 'Edit the word “morning”' }), { key: 'Escape' });
+    expect(screen.queryByRole('textbox')).toBeNull();
+    expect(fake.calls.filter((c) => c.channel === 'transcripts:edit-document')).toHaveLength(0);
+  });
+
+  it('splits before a focused word with S, and merges its segment with M', async () => {
+    render(<TranscriptPane />);
+    await act(async () => fireEvent.keyDown(screen.getByText('world'), { key: 's' }));
+    expect(fake.calls.at(-1)?.request).toEqual({ id: 't1', operation: { kind: 'split', segmentId: 0, wordIndex: 1 } });
+    act(() => useTranscriptStore.setState({ detail: detail([seg(0, 0, ['hello', 'world']), seg(1, 3, ['good', 'morning'])]) }));
+    await act(async () => fireEvent.keyDown(screen.getByText('hello'), { key: 'm' }));
+    expect(fake.calls.at(-1)?.request).toEqual({ id: 't1', operation: { kind: 'merge', segmentId: 0 } });
+  });
+});
+
+describe('find and replace', () => {
+  it('counts matches and previews each change, then replaces all', async () => {
+    useTranscriptStore.setState({ detail: detail([seg(0, 0, ['colour', 'and', 'Colour']), seg(1, 3, ['watercolour'])]) });
+    render(<FindReplacePanel mode="replace" onMode={() => {}} onClose={() => {}} />);
+    fireEvent.change(screen.getByLabelText('Find'), { target: { value: 'colour' } });
+    fireEvent.change(screen.getByLabelText('Replace with'), { target: { value: 'color' } });
+    expect(screen.getByTestId('find-count').textContent).toBe('Matches: 3');
+    fireEvent.click(screen.getByLabelText('Whole word'));
+    expect(screen.getByTestId('find-count').textContent).toBe('Matches: 2');
+    const previews = screen.getAllByTestId('find-match');
+    expect(previews.map((p) => [p.querySelector('del')?.textContent, p.querySelector('ins')?.textContent])).toEqual([
+      ['colour', 'color'],
+      ['Colour', 'color'],
+    ]);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Replace all (2)' })));
+    expect(fake.calls.at(-1)?.request).toEqual({ id: 't1', operation: { kind: 'replace', query: 'colour', replacement: 'color', options: { matchCase: false, wholeWord: true } } });
+  });
+
+  it('finds Japanese words inside a sentence with whole word on', () => {
+    useTranscriptStore.setState({ detail: detail([seg(0, 0, ['東京', '都', 'に', '住む'], '')], 'ja') });
+    render(<FindReplacePanel mode="find" onMode={() => {}} onClose={() => {}} />);
+    fireEvent.click(screen.getByLabelText('Whole word'));
+    fireEvent.change(screen.getByLabelText('Find'), { target: { value: '東京' } });
+    expect(screen.getByTestId('find-count').textContent).toBe('Matches: 1');
+    expect(screen.getByTestId('find-match').querySelector('mark')?.textContent).toBe('東京');
+  });
+});
+
+describe('undo and redo', () => {
+  it('are offered only when there is something to undo or redo', async () => {
+    render(<EditToolbar onFind={() => {}} />);
+    expect(screen.getByRole('button', { name: /Undo/ }).hasAttribute('disabled')).toBe(true);
+    act(() => useTranscriptStore.setState({ detail: detail([seg(0, 0, ['hello', 'there', 'world'])], 'en', { undo: 1, redo: 0 }) }));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: /Undo/ })));
+    expect(fake.calls.at(-1)).toEqual({ channel: 'transcripts:undo', request: { id: 't1' } });
+    expect(screen.getByRole('button', { name: /Redo/ }).hasAttribute('disabled')).toBe(false);
+  });
+});

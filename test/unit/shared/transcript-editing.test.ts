@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import type { TranscriptDocument, TranscriptSegment } from '../../../src-shared/transcript-document.js';
+import {
+  applyOperation,
+  decodeReview,
+  emptyHistory,
+  encodeReview,
+  findMatches,
+  recordEdit,
+  redoEdit,
+  STRUCTURE_MARK,
+  undoEdit,
+  type EditContext,
+  type EditOperation,
+} from '../../../src-shared/transcript-editing.js';
+
+/** A segment whose words are timed one second each from `start`. */
+function segment(id: number, start: number, words: string[], speaker: string | null = 'SPEAKER_1', separator = ' '): TranscriptSegment {
+  return {
+    id,
+    start,
+    end: start + words.length,
+    speaker,
+    text: words.join(separator),
+    words: words.map((word, i) => ({ word, start: start + i, end: start + i + 1, confidence: 0.9 })),
+  };
+}
+
+const doc = (language: string, segments: TranscriptSegment[]): TranscriptDocument => ({
+  transcription_id: 't',
+  text: '',
+  language,
+  duration: 20,
+  speaking_duration: 20,
+  segments,
+  replacements: [],
+  engine: { name: 'e', model: 'm', transcription_model: 'default' },
+  created_at: '2026-01-01T00:00:00.000Z',
+});
+
+const en: EditContext = { language: 'en', speakers: new Set(['SPEAKER_1', 'SPEAKER_2']) };
+const ja: EditContext = { language: 'ja', speakers: new Set(['SPEAKER_1']) };
+
+function apply(segments: TranscriptSegment[], operation: EditOperation, context = en): TranscriptSegment[] {
+  const outcome = applyOperation(segments, operation, context);
+  if (!outcome.ok) throw new Error(outcome.message);
+  return outcome.segments;
+}
+
+describe('inline word edit', () => {
+  const segments = [segment(0, 0, ['the', 'anual', 'budget,', 'please']), segment(1, 4, ['thanks'])];
+
+  it('replaces one word, keeps the other words and their times, and gives the new word the old span', () => {
+    const [edited, untouched] = apply(segments, { kind: 'word', segmentId: 0, wordIndex: 1, text: 'annual' });
+    expect(edited!.text).toBe('the annual budget, please');
+    expect(edited!.words[0]).toBe(segments[0]!.words[0]);
+    expect(edited!.words[2]).toBe(segments[0]!.words[2]);
+    expect(edited!.words[1]).toEqual({ word: 'annual', start: 1, end: 2, confidence: null });
+    expect(untouched).toBe(segments[1]);
+  });
+
+  it('spreads several new words over the edited word’s time (by length), and removes a word edited to nothing', () => {
+    const [two] = apply(segments, { kind: 'word', segmentId: 0, wordIndex: 1, text: 'yearly total' });
+    expect(two!.text).toBe('the yearly total budget, please');
+    expect(two!.words.slice(1, 3).map((w) => [w.word, w.start, w.end])).toEqual([
+      ['yearly', 1, 1.545],
+      ['total', 1.545, 2],
+    ]);
+    const [none] = apply(segments, { kind: 'word', segmentId: 0, wordIndex: 1, text: ' ' });
+    expect(none!.text).toBe('the budget, please');
+    expect(none!.words.map((w) => w.word)).toEqual(['the', 'budget,', 'please']);
+  });
+
+  it('edits one unit of a Japanese segment in place', () => {
+    const jp = [segment(0, 0, ['ききとり', 'です', '。'], 'SPEAKER_1', '')];
+    const [edited] = apply(jp, { kind: 'word', segmentId: 0, wordIndex: 0, text: '聞き取り' }, ja);
+    expect(edited!.text).toBe('聞き取りです。');
+    expect(edited!.words.map((w) => [w.word, w.start])).toEqual([
+      ['聞き取り', 0],
+      ['です', 1],
+      ['。', 2],
+    ]);
+  });
+});
+
+describe('find and replace', () => {
+  it('matches case-insensitively unless asked, and whole words only when asked (Latin)', () => {
+    const segments = [segment(0, 0, ['Cat', 'concat', 'cat.']), segment(1, 3, ['category'])];
+    expect(findMatches(segments, 'cat', { matchCase: false, wholeWord: false })).toHaveLength(4);
+    expect(findMatches(segments, 'cat', { matchCase: true, wholeWord: false })).toHaveLength(3);
+    expect(findMatches(segments, 'cat', { matchCase: false, wholeWord: true }).map((m) => [m.segmentId, m.start])).toEqual([
+      [0, 0],
+      [0, 11],
+    ]);
+  });
+
+  it('treats Japanese as having no word boundaries, so whole word still finds words inside a sentence', () => {
+    const segments = [segment(0, 0, ['東京', '都', 'の', 'API', 'は', '東京', 'です'], 'SPEAKER_1', '')];
+    expect(findMatches(segments, '東京', { matchCase: false, wholeWord: true })).toHaveLength(2);
+    expect(findMatches(segments, 'API', { matchCase: true, wholeWord: true })).toHaveLength(1);
+    expect(findMatches(segments, 'AP', { matchCase: true, wholeWord: true })).toHaveLength(0);
+  });
+
+  it('replaces all over Latin text, re-timing only the touched words', () => {
+    const segments = [segment(0, 0, ['the', 'colour', 'and', 'Colour']), segment(1, 4, ['no', 'match'])];
+    const next = apply(segments, { kind: 'replace', query: 'colour', replacement: 'color', options: { matchCase: false, wholeWord: true } });
+    expect(next[0]!.text).toBe('the color and color');
+    expect(next[0]!.words.map((w) => [w.word, w.start, w.end])).toEqual([
+      ['the', 0, 1],
+      ['color', 1, 2],
+      ['and', 2, 3],
+      ['color', 3, 4],
+    ]);
+    expect(next[1]).toBe(segments[1]);
+  });
+
+  it('replaces all over Japanese, across recognition units, keeping the other units’ times', () => {
+    const segments = [segment(0, 0, ['東', '京都', 'に', '行き', 'ます'], 'SPEAKER_1', ''), segment(1, 5, ['東京', 'です'], 'SPEAKER_1', '')];
+    const next = apply(segments, { kind: 'replace', query: '東京', replacement: '大阪', options: { matchCase: false, wholeWord: true } }, ja);
+    expect(next.map((s) => s.text)).toEqual(['大阪都に行きます', '大阪です']);
+    // "東" + "京都" were one stretch of time: it becomes "大阪都" over 0..2; the rest keep theirs.
+    expect(next[0]!.words.map((w) => [w.word, w.start, w.end])).toEqual([
+      ['大阪都', 0, 2],
+      ['に', 2, 3],
+      ['行き', 3, 4],
+      ['ます', 4, 5],
+    ]);
+    expect(next[1]!.words[1]).toBe(segments[1]!.words[1]);
+  });
+
+  it('replaces one chosen match only', () => {
+    const segments = [segment(0, 0, ['a', 'b', 'a'])];
+    const [only] = apply(segments, { kind: 'replace', query: 'a', replacement: 'x', options: { matchCase: true, wholeWord: true }, only: { segmentId: 0, start: 4 } });
+    expect(only!.text).toBe('a b x');
+    expect(applyOperation(segments, { kind: 'replace', query: 'zzz', replacement: 'x', options: { matchCase: true, wholeWord: false } }, en).ok).toBe(false);
+  });
+});
+
+describe('merge, split and speaker', () => {
+  const segments = [segment(0, 0, ['Hello', 'there.']), segment(1, 2, ['How', 'are', 'you?'], 'SPEAKER_2'), segment(2, 5, ['Fine.'])];
+
+  it('merges a segment with the next: one span, both texts and words, the first speaker', () => {
+    const next = apply(segments, { kind: 'merge', segmentId: 0 });
+    expect(next).toHaveLength(2);
+    expect(next[0]).toMatchObject({ id: 0, start: 0, end: 5, speaker: 'SPEAKER_1', text: 'Hello there. How are you?' });
+    expect(next[0]!.words).toHaveLength(5);
+    expect(applyOperation(segments, { kind: 'merge', segmentId: 2 }, en).ok).toBe(false);
+  });
+
+  it('merges Japanese segments without a space', () => {
+    const jp = [segment(0, 0, ['こんにちは', '。'], 'SPEAKER_1', ''), segment(1, 2, ['元気', 'です', 'か'], 'SPEAKER_1', '')];
+    expect(apply(jp, { kind: 'merge', segmentId: 0 }, ja)[0]!.text).toBe('こんにちは。元気ですか');
+  });
+
+  it('splits before a word, with a new id, each half keeping its words and times', () => {
+    const next = apply(segments, { kind: 'split', segmentId: 1, wordIndex: 1 });
+    expect(next.map((s) => [s.id, s.start, s.end, s.text, s.speaker])).toEqual([
+      [0, 0, 2, 'Hello there.', 'SPEAKER_1'],
+      [1, 2, 3, 'How', 'SPEAKER_2'],
+      [3, 3, 5, 'are you?', 'SPEAKER_2'],
+      [2, 5, 6, 'Fine.', 'SPEAKER_1'],
+    ]);
+    expect(applyOperation(segments, { kind: 'split', segmentId: 1, wordIndex: 0 }, en).ok).toBe(false);
+    // Split then merge gives the segment back.
+    expect(apply(next, { kind: 'merge', segmentId: 1 })[1]).toEqual(segments[1]);
+  });
+
+  it("changes a segment's speaker to one of the transcript's, and refuses others", () => {
+    expect(apply(segments, { kind: 'speaker', segmentId: 2, speaker: 'SPEAKER_2' })[2]!.speaker).toBe('SPEAKER_2');
+    expect(applyOperation(segments, { kind: 'speaker', segmentId: 2, speaker: 'SPEAKER_9' }, en)).toMatchObject({ ok: false, field: 'speaker' });
+  });
+});
+
+describe('undo and redo', () => {
+  it('walks back and forth through edits, and a new edit drops what could be redone', () => {
+    let history = emptyHistory<string>();
+    history = recordEdit(history, 'a');
+    history = recordEdit(history, 'b'); // current: c
+    const back = undoEdit(history, 'c')!;
+    expect(back.state).toBe('b');
+    const back2 = undoEdit(back.history, 'b')!;
+    expect(back2.state).toBe('a');
+    expect(undoEdit(back2.history, 'a')).toBeNull();
+    const forward = redoEdit(back2.history, 'a')!;
+    expect(forward.state).toBe('b');
+    expect(recordEdit(forward.history, 'b').future).toEqual([]);
+    expect(recordEdit({ past: ['1', '2', '3'], future: [] }, '4', 3).past).toEqual(['2', '3', '4']);
+  });
+});
+
+describe('the review text', () => {
+  const server = doc('en', [segment(0, 0, ['Hello', 'there.']), segment(1, 2, ['How', 'are', 'you?'], 'SPEAKER_2')]);
+
+  it('stays one plain line per segment for text corrections, and reads back', () => {
+    const edited = apply(server.segments, { kind: 'word', segmentId: 1, wordIndex: 1, text: 'were' });
+    const text = encodeReview(server, edited);
+    expect(text).toBe('Hello there.\nHow were you?');
+    expect(decodeReview(server, text)).toEqual(edited);
+  });
+
+  it('carries a changed structure on a last line, and reads merged, split and re-assigned segments back', () => {
+    let edited = apply(server.segments, { kind: 'split', segmentId: 1, wordIndex: 2 });
+    edited = apply(edited, { kind: 'merge', segmentId: 0 });
+    edited = apply(edited, { kind: 'speaker', segmentId: 2, speaker: 'SPEAKER_1' });
+    const text = encodeReview(server, edited);
+    const lines = text.split('\n');
+    expect(lines.slice(0, 2)).toEqual(['Hello there. How are', 'you?']);
+    expect(lines[2]!.startsWith(STRUCTURE_MARK)).toBe(true);
+    expect(decodeReview(server, text)).toEqual(edited);
+  });
+
+  it('refuses a review of another shape', () => {
+    expect(decodeReview(server, 'one line only')).toBeNull();
+    expect(decodeReview(server, `a\n${STRUCTURE_MARK}[[0,0,1,"SPEAKER_9"]]`)).toBeNull();
+  });
+});
