@@ -9,7 +9,10 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
-import { startTestServer, tempDir, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
+import type { EngineRegistry } from '../../../src-server/engines/engine-registry.js';
+import type { SpeechEngine } from '../../../src-server/engines/speech/speech-engine.js';
+import type { TranscriptionModel } from '../../../src-server/domain/records.js';
+import { engineRegistryFromEnv, startTestServer, tempDir, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
 
 const run = promisify(execFile);
 const dir = tempDir('kikitori-limits-');
@@ -203,11 +206,37 @@ describe('storage quota per team', () => {
   });
 });
 
+let delayedRecognitions = 0;
+/** The real engines, each recognition starting 2.5 s late: longer than the 1 s idle timeout, with no byte sent meanwhile. */
+function slowerThanIdle(real: EngineRegistry): EngineRegistry {
+  const bound = <T extends object>(target: T, prop: string | symbol) => {
+    const value: unknown = Reflect.get(target, prop);
+    return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+  };
+  const delayed = (engine: SpeechEngine) =>
+    new Proxy(engine, {
+      get: (target, prop) =>
+        prop === 'recognize'
+          ? async (input: Parameters<SpeechEngine['recognize']>[0]) => {
+              await new Promise((resolve) => setTimeout(resolve, 2500));
+              delayedRecognitions++;
+              return target.recognize(input);
+            }
+          : bound(target, prop),
+    });
+  return new Proxy(real, {
+    get: (target, prop) => (prop === 'speechFor' ? (model: TranscriptionModel) => delayed(target.speechFor(model)) : bound(target, prop)),
+  });
+}
+
 describe('timeouts', () => {
   let server: TestServer;
   let key: string;
   beforeAll(async () => {
-    server = await startTestServer({ env: { KIKITORI_HEADERS_TIMEOUT: '1', KIKITORI_IDLE_TIMEOUT: '1' } });
+    server = await startTestServer({
+      env: { KIKITORI_HEADERS_TIMEOUT: '1', KIKITORI_IDLE_TIMEOUT: '1' },
+      runtime: { engines: slowerThanIdle(engineRegistryFromEnv({ KIKITORI_ENGINE_DEFAULT: 'pocketsphinx' })) },
+    });
     key = await server.key('acme');
   });
   afterAll(() => server.close());
@@ -239,6 +268,19 @@ describe('timeouts', () => {
     expect(received).toBe('');
     expect((await server.api(key, 'GET', `/api/v1/transcriptions/${t.transcription_id}`)).json.upload_status).not.toBe('COMPLETED');
     expect((await fetch(t.audio_upload_url, { method: 'PUT', body: Buffer.alloc(5000, 1) })).status).toBe(200);
+  });
+
+
+  it('keeps the connection of a client waiting for the server past the idle timeout (a synchronous transcription)', async () => {
+    const speech = await synthesizeSpeech('the server takes its time to answer this one');
+    const form = new FormData();
+    form.append('file', await fs.openAsBlob(speech), 'speech.wav');
+    form.append('model', 'whisper-1');
+    form.append('response_format', 'json');
+    const response = await fetch(`${server.url}/v1/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { text: string }).text.length).toBeGreaterThan(0);
+    expect(delayedRecognitions).toBe(1);
   });
 });
 
