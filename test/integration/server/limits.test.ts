@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
-import { synthesizeSpeech } from '../../support/audio-fixtures.js';
+import { synthesizeSpeech, understatedFlac } from '../../support/audio-fixtures.js';
 import type { EngineRegistry } from '../../../src-server/engines/engine-registry.js';
 import type { SpeechEngine } from '../../../src-server/engines/speech/speech-engine.js';
 import type { TranscriptionModel } from '../../../src-server/domain/records.js';
@@ -75,6 +75,16 @@ describe('maximum audio duration', () => {
     expect(ended.failure_reason).toMatch(/longer than the 5-second limit/);
     expect(server.logLines.some((line) => line.includes('duration 30 s, over KIKITORI_MAX_AUDIO_SECONDS=5'))).toBe(true);
     expect(fs.readdirSync(path.join(server.dataDir, 'work'))).toEqual([]);
+  });
+
+  it('fails a recording whose header understates its length, decoding only a second past the limit', async () => {
+    const flac = await understatedFlac(path.join(dir, 'lying.flac'));
+    const { transcription_id: id } = await uploadFile(server, key, flac);
+    await transcribe(server, key, id);
+    const ended = (await waitForStatus(server, key, id, ['COMPLETED', 'FAILED'])).json;
+    expect(ended.status).toBe('FAILED');
+    expect(ended.failure_reason).toMatch(/longer than the 5-second limit/);
+    expect(server.logLines.some((line) => line.includes('decoded more than KIKITORI_MAX_AUDIO_SECONDS=5'))).toBe(true);
   });
 
   it('transcribes a recording within the limit', async () => {
