@@ -304,7 +304,11 @@ describe('rate limits', () => {
   it('answers 429 with Retry-After and the error body past a key\'s budget; another key is not affected', async () => {
     const busy = await server.key('acme', 'alice');
     const calm = await server.key('acme', 'bob');
-    for (let i = 0; i < 3; i++) expect((await server.api(busy, 'GET', '/api/v1/transcriptions')).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const allowed = await server.api(busy, 'GET', '/api/v1/transcriptions');
+      expect(allowed.status).toBe(200);
+      expect([allowed.headers.get('x-ratelimit-limit'), allowed.headers.get('x-ratelimit-remaining')]).toEqual(['3', String(2 - i)]);
+    }
     const limited = await server.api(busy, 'GET', '/api/v1/dictionaries');
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
