@@ -14,6 +14,8 @@ import type { JobQueue } from './jobs/job-queue.js';
 import type { ModelManager } from './models/manager.js';
 import type { UrlSigner } from './signing/url-signer.js';
 import type { Storage } from './storage/storage.js';
+import type { FreeSpaceReader } from './storage/free-space.js';
+import type { StorageUsageRepository } from './db/storage-usage-repository.js';
 
 export interface AppContext {
   config: ServerConfig;
@@ -32,4 +34,8 @@ export interface AppContext {
   analysisEngines: AnalysisEngineRegistry;
   /** Speech models: catalogue, downloads, what is installed. */
   models: ModelManager;
+  /** Free disk space in the data dir (uploads and decoding keep a reserve). */
+  freeSpace: FreeSpaceReader;
+  /** Stored audio per team, for KIKITORI_TEAM_QUOTA_BYTES. */
+  storageUsage: StorageUsageRepository;
 }

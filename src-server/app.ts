@@ -11,6 +11,8 @@ import { authenticateWith } from './http/auth.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/error-handler.js';
 import { errors } from './http/errors.js';
 import { redactingLogger } from './http/log-redaction.js';
+import { installRateLimits } from './http/rate-limit.js';
+import { installIdleTimeout, timeoutOptions } from './http/timeouts.js';
 import type { ApiApp, RouteModule } from './http/api-app.js';
 import { analysisRouteModules } from './http/routes/analyses/index.js';
 import { dictionaryRoutes } from './http/routes/dictionaries/index.js';
@@ -51,10 +53,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // What the router and Node's HTTP parser answer themselves also carries the spec's error body.
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
+    ...timeoutOptions(ctx.config.server),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validators());
   installErrorHandling(app);
+  installIdleTimeout(app);
+  await installRateLimits(app, ctx.config.rateLimits);
   app.decorateRequest('caller', null);
 
   // "No body" operations (transcribe, summary...) are sometimes sent with a JSON content type and an empty body.

@@ -66,6 +66,23 @@ export const ServerConfigSchema = Type.Object({
       default: null,
       ...setting({ env: 'KIKITORI_PUBLIC_URL', description: 'base of signed URLs when behind a proxy', defaultText: "from the request's Host", expect: 'an http(s) URL such as https://kikitori.example.com' }),
     }),
+    // Timeouts (decision 0023): a stalled client is cut off by the idle timeout, never a slow but
+    // steady upload; the headers timeout is the slow-loris defence.
+    headersTimeoutSeconds: Type.Integer({ minimum: 1, default: 30, ...setting({ env: 'KIKITORI_HEADERS_TIMEOUT', description: 'seconds a client has to send the request line and headers' }) }),
+    idleTimeoutSeconds: Type.Integer({ minimum: 1, default: 120, ...setting({ env: 'KIKITORI_IDLE_TIMEOUT', description: 'seconds a request may stall (no bytes received) before the connection is closed' }) }),
+    requestTimeoutSeconds: Type.Integer({ minimum: 0, default: 24 * 3600, ...setting({ env: 'KIKITORI_REQUEST_TIMEOUT', description: 'seconds to receive a whole request, body included; 0: no limit' }) }),
+  }),
+  // Per-minute request budgets (decision 0023); 0 turns one off. /healthz is never limited.
+  rateLimits: Type.Object({
+    perKey: Type.Integer({ minimum: 0, default: 600, ...setting({ env: 'KIKITORI_RATE_LIMIT_PER_KEY', description: 'requests per minute for each API key; 0: unlimited' }) }),
+    perIp: Type.Integer({ minimum: 0, default: 1200, ...setting({ env: 'KIKITORI_RATE_LIMIT_PER_IP', description: 'requests per minute from each client address without a key (signed upload and download URLs, /docs); 0: unlimited' }) }),
+  }),
+  disk: Type.Object({
+    minFreeBytes: Type.Integer({
+      minimum: 0,
+      default: 256 * 1024 ** 2,
+      ...setting({ env: 'KIKITORI_MIN_FREE_DISK_BYTES', description: 'disk space kept free in the data dir: uploads and decoding that would eat into it are refused' }),
+    }),
   }),
   dataDir: Type.String({ default: './kikitori-data', ...setting({ env: 'KIKITORI_DATA_DIR', flag: '--data-dir', description: 'where everything is stored', resolvePath: true }) }),
   log: Type.Object({
@@ -76,6 +93,10 @@ export const ServerConfigSchema = Type.Object({
     maxBytes: Type.Integer({ minimum: 1, default: 4 * 1024 ** 3, ...setting({ env: 'KIKITORI_MAX_UPLOAD_BYTES', description: 'largest accepted audio file, in bytes' }) }),
     /** A ticket never uploaded is CANCELLED after this. */
     urlTtlSeconds: Type.Integer({ minimum: 1, default: 24 * 3600, ...setting({ env: 'KIKITORI_UPLOAD_URL_TTL', description: 'seconds an upload URL lives' }) }),
+    /** Bytes of stored audio each team may keep; unset: no quota. */
+    teamQuotaBytes: Type.Optional(
+      Type.Integer({ minimum: 1, ...setting({ env: 'KIKITORI_TEAM_QUOTA_BYTES', description: 'bytes of stored audio each team may keep', defaultText: 'unlimited' }) }),
+    ),
   }),
   downloads: Type.Object({
     /** Lifetime of signed download URLs (audio_path, transcription_path). */
@@ -134,6 +155,7 @@ export const ServerConfigSchema = Type.Object({
   // Where ffmpeg and ffprobe come from: this path, else the command on PATH, else the binary bundled
   // through npm (engines/audio/ffmpeg-tools.ts, decision 0015).
   audio: Type.Object({
+    maxSeconds: Type.Integer({ minimum: 1, default: 12 * 3600, ...setting({ env: 'KIKITORI_MAX_AUDIO_SECONDS', description: 'longest recording transcribed, in seconds' }) }),
     ffmpegPath: Type.Optional(
       Type.String({ ...setting({ env: 'KIKITORI_FFMPEG_PATH', description: 'the ffmpeg program that decodes uploads', defaultText: 'ffmpeg on PATH, else the bundled one', resolvePath: true }) }),
     ),
@@ -179,6 +201,7 @@ export type LlmConfig = AnalysisConfig['llm'];
 export type SigningConfig = ServerConfig['signing'];
 export type ModelsConfig = ServerConfig['models'];
 export type AudioConfig = ServerConfig['audio'];
+export type RateLimitsConfig = ServerConfig['rateLimits'];
 
 /** One declared setting, found by walking the schema. */
 export interface SettingInfo extends SettingMeta {

@@ -28,6 +28,8 @@ import { ModelManager } from './models/manager.js';
 import { transcribeJob } from './jobs/transcribe.js';
 import { loadSigningSecret, UrlSigner } from './signing/url-signer.js';
 import { FileSystemStorage } from './storage/file-system-storage.js';
+import { statfsFreeSpace, type FreeSpaceReader } from './storage/free-space.js';
+import { SqliteStorageUsageRepository } from './db/storage-usage-repository.js';
 
 export interface ServerRuntime {
   ctx: AppContext;
@@ -45,6 +47,8 @@ export interface RuntimeOptions {
   /** How often tickets never uploaded are checked for expiry. */
   sweepIntervalMs?: number;
   retryBaseMs?: number;
+  /** Free disk space (tests stand in for a full disk here). */
+  freeSpace?: FreeSpaceReader;
 }
 
 export async function createRuntime(config: ServerConfig, options: RuntimeOptions = {}): Promise<ServerRuntime> {
@@ -62,6 +66,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   const engines = options.engines ?? createEngineRegistry(config.engines, { dataDir: config.dataDir, logger, installedModels: models });
   const analysisEngines = options.analysisEngines ?? createAnalysisEngines(config.analysis);
   const analyses = new SqliteAnalysisRepository(db);
+  const freeSpace = options.freeSpace ?? statfsFreeSpace;
   const ctx: AppContext = {
     config,
     logger,
@@ -78,9 +83,19 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     analysisService: new AnalysisService(analyses, analysisEngines, queue),
     analysisEngines,
     models,
+    freeSpace,
+    storageUsage: new SqliteStorageUsageRepository(db),
   };
   queue.work('transcribe', {
-    ...transcribeJob({ transcriptions, dictionaries, service, storage, engines, workDir: path.join(config.dataDir, 'work') }),
+    ...transcribeJob({
+      transcriptions,
+      dictionaries,
+      service,
+      storage,
+      engines,
+      workDir: path.join(config.dataDir, 'work'),
+      limits: { maxSeconds: config.audio.maxSeconds, minFreeBytes: config.disk.minFreeBytes, freeSpace },
+    }),
     concurrency: config.jobs.concurrency,
   });
   const analysisDeps = { transcriptions, analyses, service, engines: analysisEngines, reviews: ctx.reviews };

@@ -164,7 +164,17 @@ export function errorFromResponse(status: number, body: unknown, resource: ApiRe
   if (status === 400 || status === 422) {
     return make('validation', serverMessage ?? 'The server refused the request as invalid.', field);
   }
+  if (status === 429) {
+    // Retried with backoff (isRetryable); this is what is left when the server keeps refusing.
+    return make(
+      'server',
+      "The server is receiving too many requests with this API key and asked Kikitori to wait. Try again in a minute; if it keeps happening, ask the server's administrator about its rate limit.",
+    );
+  }
   if (status === 507 || errorCode === ErrorCode.INSUFFICIENT_STORAGE) {
+    if (resource !== 'model' && resource !== 'model-download') {
+      return make('insufficient-storage', serverMessage ?? "The server does not have enough free disk space for this. Try again later, or ask the server's administrator to free some space.");
+    }
     return make(
       'insufficient-storage',
       `The server does not have enough free disk space for this.${serverMessage ? ` ${serverMessage}` : ''} Free some space on it, or choose a smaller model.`,
@@ -248,5 +258,5 @@ function describeNetworkCause(code: string | null, cause: unknown): string | nul
 
 /** True for failures worth retrying: the network, or the server (5xx). Never a 4xx. */
 export function isRetryable(error: unknown): boolean {
-  return error instanceof ApiError && (error.error.code === 'offline' || (error.status !== null && error.status >= 500));
+  return error instanceof ApiError && (error.error.code === 'offline' || (error.status !== null && (error.status >= 500 || error.status === 429)));
 }

@@ -183,7 +183,8 @@ export class EmbeddedServer {
   private spawnServer(): Promise<void> {
     const { command, args, env } = this.options.command;
     const child = spawn(command, [...args, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', this.options.dataDir], {
-      env: { ...process.env, KIKITORI_LOG_LEVEL: 'warn', ...env, ...this.options.serveEnv },
+      // The app is the only client of its loopback server: a rate limit would only slow down a large library's sync.
+      env: { ...process.env, KIKITORI_LOG_LEVEL: 'warn', KIKITORI_RATE_LIMIT_PER_KEY: '0', KIKITORI_RATE_LIMIT_PER_IP: '0', ...env, ...this.options.serveEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;

@@ -85,6 +85,11 @@ export const errors = {
   payloadTooLarge: (limit: number) =>
     new AppError(413, 'PAYLOAD_TOO_LARGE', `The file is larger than the server's limit of ${limit} bytes (KIKITORI_MAX_UPLOAD_BYTES).`),
   unsupportedMediaType: (message: string) => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message),
+  /** A team's stored audio would pass KIKITORI_TEAM_QUOTA_BYTES (decision 0023). */
+  quotaExceeded: (message: string) => new AppError(403, 'QUOTA_EXCEEDED', message),
+  rateLimited: (message: string) => new AppError(429, 'RATE_LIMITED', message),
+  /** The server's disk cannot take what the request would store. */
+  insufficientStorage: (message: string) => new AppError(507, 'INSUFFICIENT_STORAGE', message),
   rangeNotSatisfiable: (size: number) =>
     new AppError(416, 'RANGE_NOT_SATISFIABLE', `The requested Range is outside the file (size ${size} bytes).`),
 };

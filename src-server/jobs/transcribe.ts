@@ -13,6 +13,7 @@ import { transcriptKey, type TranscriptionService } from '../domain/transcriptio
 import { detectsLanguage, wantsSpeakers, type EngineRegistry } from '../engines/engine-registry.js';
 import { assignSpeakers } from '../engines/speakers/assign-speakers.js';
 import { decodeToPcm, probeAudio, SAMPLE_RATE } from '../engines/audio/ffmpeg.js';
+import { checkDecodedDuration, checkDuration, ensureDecodeSpace, type AudioLimits } from '../engines/audio/audio-limits.js';
 import { joinSegmentTexts, joinWords } from '../../src-shared/word-text.js';
 import { UNDETERMINED_LANGUAGE } from '../../src-shared/languages.js';
 import type { Storage } from '../storage/storage.js';
@@ -28,6 +29,8 @@ export interface TranscribeJobDeps {
   storage: Storage;
   engines: EngineRegistry;
   workDir: string;
+  /** Longest recording, and the disk decoding must leave free. */
+  limits: AudioLimits;
 }
 
 // Share of the progress bar each stage owns.
@@ -42,7 +45,7 @@ const CONCURRENT_CONVERT_BYTES = 4 * 1024 * 1024;
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcribe'> {
-  const { transcriptions, dictionaries, service, storage, engines, workDir } = deps;
+  const { transcriptions, dictionaries, service, storage, engines, workDir, limits } = deps;
 
   /** Writes progress when it moves by a percent or more, to keep the database quiet. */
   const progressWriter = (transcriptionId: string) => {
@@ -99,20 +102,30 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
   ): Promise<number> {
     if (sizeBytes > CONCURRENT_CONVERT_BYTES) {
       const probe = await o.timings.time('probe', () => probeAudio(audioPath, o.signal));
-      await o.timings.time('decode', () => decodeToPcm(audioPath, pcmPath, { signal: o.signal, durationSeconds: probe.durationSeconds, onProgress: o.onProgress }));
+      checkDuration(probe.durationSeconds, limits);
+      await ensureDecodeSpace(workDir, probe.durationSeconds, limits);
+      const decoded = await o.timings.time('decode', () =>
+        decodeToPcm(audioPath, pcmPath, { signal: o.signal, durationSeconds: probe.durationSeconds, onProgress: o.onProgress, maxSeconds: limits.maxSeconds }),
+      );
+      // A header that understated the length: -t stopped the decode just past the limit.
+      checkDecodedDuration(decoded.durationSeconds, limits);
       return probe.durationSeconds;
     }
+    // The length is not known before decoding: the reserve alone, and -t bounds what is written.
+    await ensureDecodeSpace(workDir, 0, limits);
     try {
       // durationSeconds 0: no probe inside decodeToPcm and no progress (the file is small).
-      await o.timings.time('decode', () => decodeToPcm(audioPath, pcmPath, { signal: o.signal, durationSeconds: 0 }));
+      await o.timings.time('decode', () => decodeToPcm(audioPath, pcmPath, { signal: o.signal, durationSeconds: 0, maxSeconds: limits.maxSeconds }));
     } catch (error) {
       if (o.signal.aborted) throw error;
       // The probe's verdict explains a file that is not audio; when it finds nothing wrong, the decode's error stands.
       await o.timings.time('probe', () => probeAudio(audioPath, o.signal));
       throw error;
     }
+    const seconds = round3((await fsp.stat(pcmPath)).size / 2 / SAMPLE_RATE);
+    checkDecodedDuration(seconds, limits);
     o.onProgress(1);
-    return round3((await fsp.stat(pcmPath)).size / 2 / SAMPLE_RATE);
+    return seconds;
   }
 
   /** The pipeline; false when there was nothing to do. */

@@ -111,3 +111,19 @@ export async function makeCorruptFile(file: string): Promise<string> {
   await fsp.writeFile(file, Buffer.concat([Buffer.from('RIFF\x00\x10\x00\x00WAVEfmt ', 'latin1'), body]));
   return file;
 }
+
+/**
+ * 150 s of noise as FLAC (4.5 MB: over the size that is probed first) whose STREAMINFO claims 2 s:
+ * ffprobe reports 2 s, ffmpeg decodes all 150 s.
+ */
+export async function understatedFlac(file: string): Promise<string> {
+  await run('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', file, 'synth', '150', 'whitenoise']);
+  const data = await fsp.readFile(file);
+  // STREAMINFO follows "fLaC" and its 4-byte block header; its bytes 10..17 end with the 36-bit sample count.
+  const at = 8 + 10;
+  const packed = data.readBigUInt64BE(at);
+  const mask = (1n << 36n) - 1n;
+  data.writeBigUInt64BE((packed & ~mask) | 32_000n, at);
+  await fsp.writeFile(file, data);
+  return file;
+}

@@ -27,6 +27,11 @@ export interface DecodeOptions {
   onProgress?: (fraction: number) => void;
   /** Skip the internal probe when the caller already has the duration. */
   durationSeconds?: number;
+  /**
+   * Stop decoding a second past this length (ffmpeg `-t`), whatever the file's header claims: a
+   * decoded duration over maxSeconds then tells the caller the recording is longer than that.
+   */
+  maxSeconds?: number;
 }
 
 interface RunResult {
@@ -204,6 +209,7 @@ export async function decodeToPcm(inputPath: string, outputPath: string, options
     ...SAFE_INPUT, '-i', inputPath,
     '-map', '0:a:0', '-vn', '-sn', '-dn',
     '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 's16le',
+    ...(options.maxSeconds === undefined ? [] : ['-t', String(options.maxSeconds + 1)]),
     '-progress', 'pipe:1', '-nostats',
     partPath,
   ];

@@ -5,6 +5,7 @@ import { ObjectTooLargeError } from '../../../storage/storage.js';
 import { errors } from '../../errors.js';
 import type { RouteModule } from '../../api-app.js';
 import { verifiedTranscription } from './signed-request.js';
+import { isDiskFull, quotaExceededBy, uploadAllowance, type UploadAllowance } from '../../storage-guards.js';
 
 function audioContentType(filename: string, sent: string | undefined): string {
   const fromName = mime.lookup(filename);
@@ -27,15 +28,28 @@ export const uploadAudio: RouteModule = (app, ctx) =>
         throw errors.payloadTooLarge(limit);
       }
       if (declared === 0) throw errors.validation('The uploaded file is empty. PUT the audio file as the request body.');
+      // Quota and disk are checked only for a PUT that may store something (a used or closed URL answers 409).
+      let allowance: UploadAllowance | null = null;
+      if (record.uploadStatus !== 'COMPLETED' && record.status === 'IN_PROGRESS') {
+        allowance = await uploadAllowance(ctx, record.teamId, Number.isFinite(declared) ? declared : null).catch((error: unknown) => {
+          reply.header('connection', 'close');
+          throw error;
+        });
+      }
       try {
-        const outcome = await ctx.service.receiveUpload(record, request.raw, audioContentType(record.name, request.headers['content-type']), limit);
+        const outcome = await ctx.service.receiveUpload(record, request.raw, audioContentType(record.name, request.headers['content-type']), allowance?.maxBytes ?? limit);
         if (outcome.kind === 'reused') throw errors.uploadAlreadyCompleted();
         if (outcome.kind === 'closed') throw errors.uploadClosed(outcome.status);
         return { transcription_id: record.transcriptionId, size: outcome.size, upload_status: 'COMPLETED' as const };
       } catch (error) {
         if (error instanceof ObjectTooLargeError) {
           reply.header('connection', 'close');
+          if (allowance?.quotaBound) throw quotaExceededBy(ctx.config.uploads.teamQuotaBytes!, await ctx.storageUsage.audioBytes(record.teamId), null);
           throw errors.payloadTooLarge(limit);
+        }
+        if (isDiskFull(error)) {
+          reply.header('connection', 'close');
+          throw errors.insufficientStorage("The server ran out of disk space while storing this file. Try again later, or ask the server's administrator to free some space.");
         }
         throw error;
       }

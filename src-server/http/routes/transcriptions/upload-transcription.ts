@@ -9,6 +9,7 @@ import { callerOf } from '../../auth.js';
 import { errors, type AppError } from '../../errors.js';
 import { findDictionary } from '../../lookups.js';
 import { signedUrl } from '../../representations.js';
+import { checkTeamQuota } from '../../storage-guards.js';
 import type { RouteModule } from '../../api-app.js';
 
 // The spec's wire names for the shared rule's fields.
@@ -70,6 +71,7 @@ export const uploadTranscription: RouteModule = (app, ctx) =>
       throw errors.unsupportedOption(unsupported.message, speakerField ?? 'transcription_model');
     }
     if (body.dictionary_id) await findDictionary(ctx, caller, body.dictionary_id);
+    await checkTeamQuota(ctx, caller.teamId);
 
     const record = await ctx.service.createTicket(caller, {
       filename: body.filename,

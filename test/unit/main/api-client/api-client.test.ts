@@ -51,6 +51,25 @@ describe('ApiClient retries', () => {
     }
   });
 
+  it('retries a 429 (rate limited), and says what happened when the server keeps refusing', async () => {
+    const limited = json(429, { error_id: 'r1', error_code: ErrorCode.RATE_LIMITED, error_message: 'Too many requests with this API key…' });
+    const fake = await scriptedServer([limited, json(200, [])]);
+    try {
+      await expect(clientOf(fake, 'k').listTranscriptions()).resolves.toEqual([]);
+      expect(fake.calls()).toBe(2);
+    } finally {
+      await fake.close();
+    }
+    const busy = await scriptedServer([limited]);
+    try {
+      const error = await failed(clientOf(busy, 'k').getTranscription('x'));
+      expect(error.error.code).toBe('server');
+      expect(error.message).toMatch(/^The server is receiving too many requests with this API key and asked Kikitori to wait\. Try again in a minute/);
+    } finally {
+      await busy.close();
+    }
+  });
+
   it('gives up after its retries with a server error that keeps the error id', async () => {
     const fake = await scriptedServer([json(500, { error_id: 'abc-123', error_code: ErrorCode.INTERNAL_ERROR, error_message: 'boom' })]);
     try {

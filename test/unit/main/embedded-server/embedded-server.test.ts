@@ -52,7 +52,10 @@ describe('embedded server', () => {
     await server.start();
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(statuses.map((s) => s.state)).toEqual(['starting', 'running']);
-    expect((await list(server)).status).toBe(200);
+    const listed = await list(server);
+    expect(listed.status).toBe(200);
+    // The app is its server's only client: no rate limit (a limited response would carry x-ratelimit-limit).
+    expect(listed.headers.get('x-ratelimit-limit')).toBeNull();
     const { apiKey } = server.connection() as { apiKey: string };
     const sealed = fs.readFileSync(path.join(dir, 'server-key.bin'));
     expect(sealed.includes(Buffer.from(apiKey))).toBe(false);
