@@ -66,13 +66,13 @@ export const ServerConfigSchema = Type.Object({
       default: null,
       ...setting({ env: 'KIKITORI_PUBLIC_URL', description: 'base of signed URLs when behind a proxy', defaultText: "from the request's Host", expect: 'an http(s) URL such as https://kikitori.example.com' }),
     }),
-    // Timeouts (decision 0023): a stalled client is cut off by the idle timeout, never a slow but
+    // Timeouts (decision 0026): a stalled client is cut off by the idle timeout, never a slow but
     // steady upload; the headers timeout is the slow-loris defence.
     headersTimeoutSeconds: Type.Integer({ minimum: 1, default: 30, ...setting({ env: 'KIKITORI_HEADERS_TIMEOUT', description: 'seconds a client has to send the request line and headers' }) }),
     idleTimeoutSeconds: Type.Integer({ minimum: 1, default: 120, ...setting({ env: 'KIKITORI_IDLE_TIMEOUT', description: 'seconds a request may stall (no bytes received) before the connection is closed' }) }),
     requestTimeoutSeconds: Type.Integer({ minimum: 0, default: 24 * 3600, ...setting({ env: 'KIKITORI_REQUEST_TIMEOUT', description: 'seconds to receive a whole request, body included; 0: no limit' }) }),
   }),
-  // Per-minute request budgets (decision 0023); 0 turns one off. /healthz is never limited.
+  // Per-minute request budgets (decision 0026); 0 turns one off. /healthz is never limited.
   rateLimits: Type.Object({
     perKey: Type.Integer({ minimum: 0, default: 600, ...setting({ env: 'KIKITORI_RATE_LIMIT_PER_KEY', description: 'requests per minute for each API key; 0: unlimited' }) }),
     perIp: Type.Integer({ minimum: 0, default: 1200, ...setting({ env: 'KIKITORI_RATE_LIMIT_PER_IP', description: 'requests per minute from each client address without a key (signed upload and download URLs, /docs); 0: unlimited' }) }),

@@ -1,4 +1,4 @@
-// What each team keeps in storage, for the per-team quota (KIKITORI_TEAM_QUOTA_BYTES, decision 0023).
+// What each team keeps in storage, for the per-team quota (KIKITORI_TEAM_QUOTA_BYTES, decision 0026).
 import type { Db } from './database.js';
 
 export interface StorageUsageRepository {

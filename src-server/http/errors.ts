@@ -85,7 +85,7 @@ export const errors = {
   payloadTooLarge: (limit: number) =>
     new AppError(413, 'PAYLOAD_TOO_LARGE', `The file is larger than the server's limit of ${limit} bytes (KIKITORI_MAX_UPLOAD_BYTES).`),
   unsupportedMediaType: (message: string) => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message),
-  /** A team's stored audio would pass KIKITORI_TEAM_QUOTA_BYTES (decision 0023). */
+  /** A team's stored audio would pass KIKITORI_TEAM_QUOTA_BYTES (decision 0026). */
   quotaExceeded: (message: string) => new AppError(403, 'QUOTA_EXCEEDED', message),
   rateLimited: (message: string) => new AppError(429, 'RATE_LIMITED', message),
   /** The server's disk cannot take what the request would store. */

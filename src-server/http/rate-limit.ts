@@ -1,4 +1,4 @@
-// Per-minute request budgets through @fastify/rate-limit (decision 0023): one per API key (by its id,
+// Per-minute request budgets through @fastify/rate-limit (decision 0026): one per API key (by its id,
 // never the key itself) for the API and the OpenAI-compatible routes, one per client address for what
 // is asked without a key (signed upload and download URLs, /docs). /healthz is never limited, so that
 // load balancers and monitors keep seeing the server. Over budget: 429 RATE_LIMITED with Retry-After,

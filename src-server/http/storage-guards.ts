@@ -1,5 +1,5 @@
 // What an upload may store: the team's quota (KIKITORI_TEAM_QUOTA_BYTES) and the disk's free space
-// beyond the reserve (KIKITORI_MIN_FREE_DISK_BYTES). Decision 0023.
+// beyond the reserve (KIKITORI_MIN_FREE_DISK_BYTES). Decision 0026.
 import type { AppContext } from '../app-context.js';
 import { formatBytes } from '../storage/free-space.js';
 import { errors } from './errors.js';

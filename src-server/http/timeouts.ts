@@ -1,4 +1,4 @@
-// How long the server waits on a client (decision 0023).
+// How long the server waits on a client (decision 0026).
 // - Headers: KIKITORI_HEADERS_TIMEOUT, Node's headersTimeout; a client that trickles its headers
 //   (slow-loris) gets 408 and is disconnected.
 // - Idle: KIKITORI_IDLE_TIMEOUT. A request that stops sending (a stalled upload) is disconnected, but a

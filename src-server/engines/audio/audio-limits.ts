@@ -1,5 +1,5 @@
 // The limits on what the CONVERTING stage may cost: a recording's length (KIKITORI_MAX_AUDIO_SECONDS)
-// and the disk its PCM needs (KIKITORI_MIN_FREE_DISK_BYTES kept free). Decision 0023.
+// and the disk its PCM needs (KIKITORI_MIN_FREE_DISK_BYTES kept free). Decision 0026.
 import { EngineError } from '../../domain/engine-error.js';
 import { formatBytes, type FreeSpaceReader } from '../../storage/free-space.js';
 import { PCM_BYTES_PER_SECOND } from './ffmpeg.js';

@@ -1,4 +1,4 @@
-// The server's limits over real HTTP (decision 0023): the audio duration cap on real FLAC and WAV files,
+// The server's limits over real HTTP (decision 0026): the audio duration cap on real FLAC and WAV files,
 // the free-disk checks (the free-space reader is the one boundary replaced), the per-team storage
 // quota, the timeouts on raw sockets, and the rate limits.
 import { execFile } from 'node:child_process';
