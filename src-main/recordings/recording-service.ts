@@ -71,9 +71,10 @@ export class RecordingService {
       return { size: size + data.length };
     });
     this.appending.set(id, next);
-    void next.finally(() => {
+    const settle = () => {
       if (this.appending.get(id) === next) this.appending.delete(id);
-    });
+    };
+    next.then(settle, settle);
     return next;
   }
 
