@@ -38,13 +38,13 @@ export class RecordingService {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** Creates the (empty) file of a new recording. */
-  async start(mimeType: string): Promise<Recording> {
+  /** Creates the (empty) file of a new recording, named "<word> <local date and time>". */
+  async start(mimeType: string, word = 'Recording'): Promise<Recording> {
     const extension = EXTENSIONS[mimeType.split(';')[0]!.trim().toLowerCase()];
     if (!extension) throw new AppFailure({ code: 'unsupported', field: 'mimeType', message: 'This recording format cannot be kept. Record with another microphone or update Kikitori.' });
     const id = randomUUID();
     const created = this.now();
-    const fileName = `Recording ${localStamp(created)}.${extension}`;
+    const fileName = `${word} ${localStamp(created)}.${extension}`;
     const folder = this.folderOf(id);
     await fsp.mkdir(folder, { recursive: true });
     await fsp.writeFile(path.join(folder, fileName), new Uint8Array(0), { flag: 'wx' });

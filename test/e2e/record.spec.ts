@@ -148,6 +148,8 @@ test('in Japanese: the panel reads naturally, and Discard deletes the take', asy
   await expect(panel.getByTestId('record-state')).toHaveText('録音中…');
   await screenshot(page, 'record-recording-ja');
   await expect.poll(() => keptFiles().length).toBe(1);
+  // Named in the interface's language: the name becomes the transcription's.
+  expect(keptFiles()[0]!.name).toMatch(/^録音 \d{4}-\d{2}-\d{2} \d{2}\.\d{2}\.\d{2}\.webm$/);
 
   await panel.getByTestId('record-discard').click();
   await expect(panel).toHaveAttribute('data-phase', 'ready');

@@ -168,7 +168,8 @@ function LevelMeter({ active }: { active: boolean }) {
       const level = currentLevel();
       // Rises at once, falls gently, as level meters do.
       shown = Math.max(level, shown * 0.92);
-      if (bar.current) bar.current.style.transform = `scaleX(${shown.toFixed(3)})`;
+      // Clipped, not scaled, so the colours stay where they are on the scale (red is always the top).
+      if (bar.current) bar.current.style.clipPath = `inset(0 ${((1 - shown) * 100).toFixed(1)}% 0 0)`;
       if (meter.current) {
         meter.current.dataset.level = shown.toFixed(3);
         meter.current.setAttribute('aria-valuenow', String(Math.round(shown * 100)));
