@@ -105,7 +105,9 @@ export class RecordingService {
       if (!file) continue;
       const stat = await fsp.stat(file);
       const upload = this.options.repository.byFilePath(file).at(-1);
-      recordings.push({ id, fileName: path.basename(file), size: stat.size, createdAt: stat.birthtime.toISOString(), upload: upload ? uploadJobOf(upload) : null });
+      // Some file systems keep no creation time (0): the last write is then the best guess.
+      const created = stat.birthtimeMs > 0 ? stat.birthtime : stat.mtime;
+      recordings.push({ id, fileName: path.basename(file), size: stat.size, createdAt: created.toISOString(), upload: upload ? uploadJobOf(upload) : null });
     }
     return recordings.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }

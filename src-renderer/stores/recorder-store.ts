@@ -185,8 +185,9 @@ export const useRecorderStore = create<RecorderState>()((set, get) => {
     async loadKept() {
       const [recordings, error] = split(await api().recordings.list());
       if (error) return set({ error });
-      // Those being uploaded or done show in the uploads panel; here: what still needs the user.
-      set({ kept: recordings.filter((recording) => recording.id !== take?.id && (!recording.upload || recording.upload.state === 'failed' || recording.upload.state === 'cancelled')) });
+      // Those on their way show in the uploads panel; here: what still needs the user. A done one is
+      // still here only when its audio could not be kept with the transcription: it can be discarded.
+      set({ kept: recordings.filter((recording) => recording.id !== take?.id && !['queued', 'uploading', 'starting'].includes(recording.upload?.state ?? '')) });
     },
     async transcribeKept(id) {
       const recording = get().kept.find((kept) => kept.id === id);

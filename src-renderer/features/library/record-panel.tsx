@@ -139,9 +139,11 @@ function RecordDialog() {
                     {formatBytes(recording.size)} · {recording.upload ? t(`library.upload.state.${recording.upload.state}`) : t('record.kept.notQueued')}
                   </span>
                   <span className="spacer" />
-                  <button type="button" className="button-quiet" aria-label={t('record.kept.transcribeLabel', { name: recording.fileName })} onClick={() => void store.transcribeKept(recording.id)}>
-                    {t('record.kept.transcribe')}
-                  </button>
+                  {recording.upload?.state !== 'done' && (
+                    <button type="button" className="button-quiet" aria-label={t('record.kept.transcribeLabel', { name: recording.fileName })} onClick={() => void store.transcribeKept(recording.id)}>
+                      {t('record.kept.transcribe')}
+                    </button>
+                  )}
                   <button type="button" className="button-quiet" aria-label={t('record.kept.discardLabel', { name: recording.fileName })} onClick={() => void store.discardKept(recording.id)}>
                     {t('record.discard')}
                   </button>
