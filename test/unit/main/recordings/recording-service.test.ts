@@ -99,6 +99,24 @@ describe('recording service', () => {
     expect(await service.list()).toEqual([]);
   });
 
+  it('keeps the recording when its upload is cancelled, and queues it again on retry', async () => {
+    const { store, uploads, service } = setup();
+    const recording = await service.start('audio/webm');
+    const { whole } = await chunks(1);
+    await service.append(recording.id, 0, whole);
+    const job = await service.finish(recording.id, OPTIONS);
+    await uploads.cancel(job.id);
+    const [listed] = await service.list();
+    expect(listed).toMatchObject({ id: recording.id, size: whole.length, upload: { id: job.id, state: 'cancelled' } });
+
+    expect(await uploads.retry(job.id)).toMatchObject({ id: job.id, state: 'queued', error: null, sentBytes: 0 });
+    expect(store.uploads.get(job.id)!.state).toBe('queued');
+    // Once the file is gone, trying again says so instead of queueing what cannot be read.
+    await uploads.cancel(job.id);
+    fs.rmSync(path.join(listed!.upload!.filePath));
+    await expect(uploads.retry(job.id)).rejects.toMatchObject({ code: 'validation', field: 'paths' });
+  });
+
   it('removes an empty recording instead of queueing it', async () => {
     const { dir, store, service } = setup();
     const recording = await service.start('audio/webm');
