@@ -30,7 +30,7 @@ function showWindow() {
 }
 
 async function start() {
-  hardenSession();
+  hardenSession(isTrusted);
   const locale = app.getLocale();
   services = await createMainServices({
     userDataDir: app.getPath('userData'),

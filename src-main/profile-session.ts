@@ -15,6 +15,7 @@ import type { MachineResources } from './models/recommended-model.js';
 import type { UserNotification } from './host-capabilities.js';
 import type { EventSink } from './event-sink.js';
 import { PeaksCache } from './peaks/peaks.js';
+import { RecordingService } from './recordings/recording-service.js';
 import { SyncEngine, type SyncIntervals } from './sync/sync-engine.js';
 import { RerunService } from './transcripts/rerun-service.js';
 import { TranscriptService } from './transcripts/transcript-service.js';
@@ -22,7 +23,7 @@ import { UploadManager } from './uploads/upload-manager.js';
 
 export interface ProfileSessionOptions {
   profile: ServerProfile;
-  /** This profile's directory: cache.sqlite, audio/, peaks/. */
+  /** This profile's directory: cache.sqlite, audio/, peaks/, recordings/. */
   dir: string;
   connection: ConnectionProvider;
   emit: EventSink;
@@ -43,6 +44,7 @@ export class ProfileSession {
   readonly analyses: AnalysisService;
   readonly dictionaries: DictionaryService;
   readonly uploads: UploadManager;
+  readonly recordings: RecordingService;
   readonly reruns: RerunService;
   readonly sync: SyncEngine;
   readonly peaks: PeaksCache;
@@ -90,12 +92,15 @@ export class ProfileSession {
       concurrency: options.uploadConcurrency ?? 2,
       onChange: (job) => emit('uploads:changed', job),
       keepAudio: (id, file) => this.transcripts.keepUploadedAudio(id, file),
-      onStarted: (transcription) => {
+      onStarted: async (transcription, job) => {
         this.transcripts.record(transcription);
         this.sync.kick();
+        // A recording is needed no more once its transcription has started with its own copy of the audio (decision 0023).
+        if (this.transcripts.localAudio(transcription.transcription_id)) await this.recordings.release(job.filePath).catch(() => {});
       },
       onReplacing: (replaced, transcription) => this.reruns.replaced(replaced, transcription.transcription_id),
     });
+    this.recordings = new RecordingService({ dir: path.join(options.dir, 'recordings'), uploads: this.uploads, repository: this.store.uploads });
     this.reruns = new RerunService({ store: this.store, transcripts: this.transcripts, uploads: this.uploads, client: this.client });
     this.models = new ModelsService({
       client: this.client,

@@ -20,6 +20,7 @@ import { dictionaryHandlers } from './ipc/handlers/dictionaries.js';
 import { modelHandlers } from './ipc/handlers/models.js';
 import type { HandlerContext } from './ipc/handlers/handler-context.js';
 import { profileHandlers } from './ipc/handlers/profiles.js';
+import { recordingHandlers } from './ipc/handlers/recordings.js';
 import { searchHandlers } from './ipc/handlers/search.js';
 import { settingsHandlers } from './ipc/handlers/settings.js';
 import { transcriptHandlers } from './ipc/handlers/transcripts.js';
@@ -202,6 +203,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     ...transcriptHandlers(ctx),
     ...searchHandlers(ctx),
     ...uploadHandlers(ctx),
+    ...recordingHandlers(ctx),
     ...audioHandlers(ctx),
     ...dictionaryHandlers(ctx),
     ...analysisHandlers(ctx),

@@ -1,9 +1,12 @@
 // The main window and the security rules every page of the app lives under: context isolation,
-// sandbox, no Node in the page, a strict CSP, no new windows, no navigation away, no permissions.
+// sandbox, no Node in the page, a strict CSP, no new windows, no navigation away, no permission but the
+// microphone for the app's own page (media-permission.ts).
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BrowserWindow, session, shell, type Session } from 'electron';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy.js';
+import type { TrustedUrl } from './ipc/trusted-sender.js';
+import { permissionGranted } from './media-permission.js';
 
 
 export interface RendererLocation {
@@ -19,13 +22,20 @@ export function rendererLocation(appRoot: string, env: NodeJS.ProcessEnv = proce
   };
 }
 
-/** Applies once per session: CSP on every response, every permission request refused. */
-export function hardenSession(target: Session = session.defaultSession): void {
+/** Applies once per session: CSP on every response; the microphone for the app's own page, every other permission refused. */
+export function hardenSession(isTrusted: TrustedUrl, target: Session = session.defaultSession): void {
   target.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
   });
-  target.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  target.setPermissionCheckHandler(() => false);
+  target.setPermissionRequestHandler((contents, permission, callback, details) => {
+    const requestingUrl = details.requestingUrl || contents.getURL();
+    const mediaTypes = permission === 'media' ? ((details as { mediaTypes?: string[] }).mediaTypes ?? []) : undefined;
+    callback(permissionGranted({ permission, requestingUrl, mediaTypes }, isTrusted));
+  });
+  target.setPermissionCheckHandler((contents, permission, _origin, details) => {
+    const requestingUrl = details.requestingUrl || contents?.getURL() || '';
+    return permissionGranted({ permission, requestingUrl, mediaType: details.mediaType ?? 'unknown' }, isTrusted);
+  });
 }
 
 export function createMainWindow(location: RendererLocation, isTrusted: (url: string) => boolean): BrowserWindow {

@@ -86,6 +86,21 @@ export interface UploadJob {
   createdAt: string;
 }
 
+/**
+ * A microphone recording kept on this computer (decision 0023): written as it is recorded, then
+ * uploaded like a dropped file, and removed only when discarded or once its transcription keeps its
+ * own copy of the audio.
+ */
+export interface Recording {
+  id: string;
+  /** "Recording 2026-11-24 14.05.09.webm": the file's name, and the new transcription's. */
+  fileName: string;
+  size: number;
+  createdAt: string;
+  /** Its latest upload, if it was queued; null for a recording never queued (e.g. cut short by a crash). */
+  upload: UploadJob | null;
+}
+
 export interface TranscriptionSummary {
   id: string;
   name: string;
@@ -335,6 +350,19 @@ export interface IpcResponses {
   'uploads:cancel': void;
   /** Removes finished (done and cancelled) uploads from the list; answers how many. Failed ones stay until retried or cleared by hand. */
   'uploads:clear-finished': number;
+  /** Tries a failed, cancelled or waiting upload again now. */
+  'uploads:retry': UploadJob;
+
+  /** Opens a new recording file; chunks follow with 'recordings:append'. */
+  'recordings:start': Recording;
+  /** Appends one chunk at `offset` (the bytes already kept); answers the size kept. */
+  'recordings:append': { size: number };
+  /** The recording is complete: it is queued for upload like a dropped file, with `options`. */
+  'recordings:finish': UploadJob;
+  /** Recordings on this computer (those still waiting for, or without, a finished upload). */
+  'recordings:list': Recording[];
+  /** Deletes a recording, cancelling and forgetting an upload of it that has not finished. */
+  'recordings:discard': void;
 
   'audio:peaks': WaveformPeaks;
   /** A URL the renderer's <audio> can play, local when cached. */
@@ -413,6 +441,12 @@ export const IPC_CHANNELS = [
   'uploads:list',
   'uploads:cancel',
   'uploads:clear-finished',
+  'uploads:retry',
+  'recordings:start',
+  'recordings:append',
+  'recordings:finish',
+  'recordings:list',
+  'recordings:discard',
   'audio:peaks',
   'audio:source',
   'dictionaries:list',

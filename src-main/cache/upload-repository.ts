@@ -116,6 +116,11 @@ export class UploadRepository {
     return row ? fromRow(row) : null;
   }
 
+  /** Every upload of the file at `filePath`, oldest first. */
+  byFilePath(filePath: string): UploadRecord[] {
+    return (this.db.prepare('SELECT * FROM uploads WHERE file_path = ? ORDER BY seq').all(filePath) as Row[]).map(fromRow);
+  }
+
   /** A re-run of `transcriptionId` that is still waiting or running. */
   unfinishedReplacing(transcriptionId: string): UploadRecord | null {
     const row = this.db

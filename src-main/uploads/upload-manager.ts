@@ -141,6 +141,24 @@ export class UploadManager {
     return uploadJobOf(job);
   }
 
+  /**
+   * Tries a job again now: a failed or cancelled one is queued again (its file is checked once more),
+   * a waiting one (the server could not be reached) stops waiting. A done or running job is answered as is.
+   */
+  async retry(id: string): Promise<UploadJob> {
+    const { uploads } = this.options;
+    const job = uploads.get(id);
+    if (!job) throw new AppFailure({ code: 'not-found', message: 'This upload is no longer in the list.' });
+    if (job.state === 'failed' || job.state === 'cancelled') {
+      await checkedFile(job.filePath, job.fileName);
+      this.change(uploads.update(id, { state: 'queued', sentBytes: 0, error: null })!);
+    }
+    this.retryAt.delete(id);
+    this.attempts.delete(id);
+    this.pump();
+    return uploadJobOf(uploads.get(id)!);
+  }
+
   /** Removes done and cancelled jobs from the list (their transcriptions stay in the library). */
   clearFinished(): number {
     return this.options.uploads.deleteFinished();

@@ -26,6 +26,12 @@ interface UploadsState {
   addFiles: (files: File[]) => Promise<void>;
   addPaths: (paths: string[]) => Promise<void>;
   cancel: (id: string) => Promise<void>;
+  /** Tries a failed, cancelled or waiting upload again now. */
+  retry: (id: string) => Promise<void>;
+  /** Shows a job main queued through another path (a recording). */
+  upsert: (job: UploadJob) => void;
+  /** Drops a job main has forgotten (a discarded recording's). */
+  forget: (id: string) => void;
   /** Removes done and cancelled uploads from the panel. */
   clearFinished: () => Promise<void>;
   /** The uploads panel shows only its summary line. */
@@ -83,6 +89,15 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     async cancel(id) {
       const [, error] = split(await api().uploads.cancel({ id }));
       if (error) set({ error });
+    },
+    async retry(id) {
+      const [job, error] = split(await api().uploads.retry({ id }));
+      if (error) return set({ error });
+      upsert(job);
+    },
+    upsert,
+    forget(id) {
+      set({ jobs: get().jobs.filter((job) => job.id !== id) });
     },
     async clearFinished() {
       const [, error] = split(await api().uploads.clearFinished());

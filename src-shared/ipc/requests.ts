@@ -182,6 +182,8 @@ export const SettingsPatch = Strict({
 export type SettingsPatch = Static<typeof SettingsPatch>;
 
 const BULK = 100_000;
+/** One recorded chunk, base64: 8 MiB of text, minutes of Opus. */
+const RECORDING_CHUNK_BASE64 = 8 * 1024 * 1024;
 
 const SegmentId = () => Type.Integer({ title: 'Segment', minimum: 0, maximum: 10_000_000 });
 const WordIndex = () => Type.Integer({ title: 'Word', minimum: 0, maximum: 1_000_000 });
@@ -248,6 +250,21 @@ export const IPC_REQUESTS = {
   'uploads:list': NoRequest,
   'uploads:cancel': IdRequest,
   'uploads:clear-finished': NoRequest,
+  'uploads:retry': IdRequest,
+
+  /** What MediaRecorder produces: WebM or Ogg with Opus, or MP4 (Safari's WebKit; not Electron today). */
+  'recordings:start': Strict({
+    mimeType: Type.String({ title: 'Recording format', minLength: 1, maxLength: 100, pattern: '^audio/(webm|ogg|mp4)(;.*)?$', patternHint: 'is not a recording format Kikitori can keep' }),
+  }),
+  /** Base64 works over both bridges (Electron's structured clone and the test host's JSON); chunks are about a second. */
+  'recordings:append': Strict({
+    id: Id(),
+    offset: Type.Integer({ title: 'Offset', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+    data: Type.String({ title: 'Recorded audio', minLength: 4, maxLength: RECORDING_CHUNK_BASE64, pattern: '^[A-Za-z0-9+/]+={0,2}$', patternHint: 'is not base64' }),
+  }),
+  'recordings:finish': Strict({ id: Id(), options: UploadOptions }),
+  'recordings:list': NoRequest,
+  'recordings:discard': IdRequest,
 
   'audio:peaks': IdRequest,
   'audio:source': IdRequest,

@@ -7,5 +7,6 @@ export function uploadHandlers(ctx: HandlerContext): DomainHandlers<'uploads'> {
     'uploads:list': async () => ctx.session().uploads.list(),
     'uploads:cancel': async ({ id }) => ctx.session().uploads.cancel(id),
     'uploads:clear-finished': async () => ctx.session().uploads.clearFinished(),
+    'uploads:retry': async ({ id }) => ctx.session().uploads.retry(id),
   };
 }

@@ -1,8 +1,9 @@
-// Full-text search and list filters.
+// Full-text search and list filters, and Record (record-panel.tsx).
 import { useEffect, useId, useState } from 'react';
 import { TRANSCRIPTION_STATUSES, type TranscriptionStatus } from '../../../src-shared/ipc-contract';
 import { useT } from '../../i18n/use-t';
 import { useLibraryStore } from '../../stores/library-store';
+import { RecordButton } from './record-panel';
 
 /** Converting is the first step of transcribing: one filter choice covers both. */
 const SHOWN_AS: Partial<Record<TranscriptionStatus, TranscriptionStatus>> = { CONVERTING: 'IN_PROGRESS' };
@@ -77,6 +78,7 @@ export function LibraryToolbar() {
           {t('library.list.count', { count: total })}
         </span>
       </div>
+      <RecordButton />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { selectIsSearching, useLibraryStore } from '../../stores/library-store';
 import { SpeechModelOffer } from '../settings/speech-model-offer';
 import { DropZone } from './drop-zone';
 import { LibraryToolbar } from './library-toolbar';
+import { RecordPanel } from './record-panel';
 import { SearchResults } from './search-results';
 import { TranscriptionList } from './transcription-list';
 import { UploadOptionsForm } from './upload-options-form';
@@ -22,6 +23,7 @@ export function LibraryView() {
       </section>
       <LibraryToolbar />
       {searching ? <SearchResults /> : <TranscriptionList />}
+      <RecordPanel />
     </div>
   );
 }

@@ -7,6 +7,8 @@ import { formatBytes } from '../../lib/format';
 import { selectFinishedCount, useUploadsStore } from '../../stores/uploads-store';
 
 const isActive = (job: UploadJob) => job.state === 'queued' || job.state === 'uploading' || job.state === 'starting';
+/** Failed or cancelled, or waiting after the server could not be reached: "Try again" tries now. */
+const canRetry = (job: UploadJob) => job.state === 'failed' || job.state === 'cancelled' || (job.state === 'queued' && job.error !== null);
 
 export function UploadsPanel() {
   const t = useT();
@@ -14,7 +16,7 @@ export function UploadsPanel() {
   const jobs = useUploadsStore((state) => state.jobs);
   const collapsed = useUploadsStore((state) => state.collapsed);
   const finished = useUploadsStore(selectFinishedCount);
-  const { cancel, clearFinished, setCollapsed } = useUploadsStore.getState();
+  const { cancel, retry, clearFinished, setCollapsed } = useUploadsStore.getState();
   if (jobs.length === 0) return null;
   const active = jobs.filter(isActive).length;
   const failed = jobs.filter((job) => job.state === 'failed').length;
@@ -60,6 +62,11 @@ export function UploadsPanel() {
                   {t(`library.upload.state.${job.state}`)} · {formatBytes(job.sentBytes)} / {formatBytes(job.size)}
                 </span>
                 <span className="upload-actions">
+                  {canRetry(job) && (
+                    <button type="button" className="button-quiet" onClick={() => void retry(job.id)} aria-label={t('library.uploads.retry', { name: job.fileName })}>
+                      {t('library.uploads.retryShort')}
+                    </button>
+                  )}
                   {isActive(job) && (
                     <button type="button" className="button-quiet" onClick={() => void cancel(job.id)} aria-label={t('library.uploads.cancel', { name: job.fileName })}>
                       {t('common.cancel')}

@@ -36,9 +36,9 @@ export interface ServerChild {
   stderr: () => string;
 }
 
-/** Starts `serve` on a free loopback port; resolves once it prints its URL. */
-export function startServer(root: string, dataDir: string, env: Record<string, string> = {}): Promise<ServerChild> {
-  const child = spawn(process.execPath, [launcherOf(root), 'serve', '--port', '0', '--data-dir', dataDir], {
+/** Starts `serve` on a free loopback port (or `port`, to come back where it was); resolves once it prints its URL. */
+export function startServer(root: string, dataDir: string, env: Record<string, string> = {}, port = 0): Promise<ServerChild> {
+  const child = spawn(process.execPath, [launcherOf(root), 'serve', '--port', String(port), '--data-dir', dataDir], {
     env: { ...process.env, KIKITORI_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

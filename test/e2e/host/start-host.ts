@@ -49,6 +49,8 @@ export interface Host {
   events: Array<{ event: IpcEvent; payload: unknown }>;
   /** Stops kikitori-server (the app then works from its cache). */
   stopServer(): Promise<void>;
+  /** Starts the stopped kikitori-server again, at the same address and with the same data. */
+  restartServer(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -76,10 +78,11 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
 
   let server: ServerChild | null = null;
   let apiKey: string | null = null;
+  const dataDir = path.join(workDir, 'server-data');
+  const serverEnv = { KIKITORI_JOB_STALE_AFTER_MS: '5000', ...options.serverEnv };
   if (options.server !== 'unreachable') {
-    const dataDir = path.join(workDir, 'server-data');
     apiKey = await createApiKey(root, dataDir, options.keyRoles);
-    server = await startServer(root, dataDir, { KIKITORI_JOB_STALE_AFTER_MS: '5000', ...options.serverEnv });
+    server = await startServer(root, dataDir, serverEnv);
   }
 
   const events: Host['events'] = [];
@@ -190,6 +193,12 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
     invoke: ((channel: IpcChannel, request?: unknown) => invoke(channel, request)) as Host['invoke'],
     async stopServer() {
       if (server) await stopServer(server.child);
+    },
+    async restartServer() {
+      const previous = server;
+      if (!previous) return;
+      await stopServer(previous.child);
+      server = await startServer(root, dataDir, serverEnv, Number(new URL(previous.url).port));
     },
     async close() {
       for (const client of sseClients) client.end();

@@ -64,4 +64,17 @@ describe('UploadsPanel', () => {
     expect(item.textContent).toContain('The server cannot transcribe the chosen language.');
     expect(item.textContent).toContain('Japanese needs a speech model');
   });
+
+  it('offers "Try again" for failed, cancelled and waiting-after-an-error uploads, and asks main to retry', async () => {
+    fake.handlers['uploads:retry'] = ({ id }) => ({ ...job(id, 'queued', '2026-01-01T00:00:04Z'), error: null });
+    useUploadsStore.setState({
+      jobs: [...useUploadsStore.getState().jobs, { ...job('friday', 'queued', '2026-01-01T00:00:05Z'), error: { code: 'offline', message: 'Cannot reach the server.' } }],
+    });
+    render(<UploadsPanel />);
+    const retryable = screen.getAllByRole('button', { name: /^Try uploading / }).map((button) => button.getAttribute('aria-label'));
+    expect(retryable).toEqual(['Try uploading friday.wav again', 'Try uploading thursday.wav again', 'Try uploading tuesday.wav again']);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Try uploading thursday.wav again' })));
+    expect(fake.calls.at(-1)).toEqual({ channel: 'uploads:retry', request: { id: 'thursday' } });
+    expect(useUploadsStore.getState().jobs.find((item) => item.id === 'thursday')?.state).toBe('queued');
+  });
 });

@@ -1,0 +1,131 @@
+// The browser side of recording (decision 0023): the microphone through getUserMedia, its level
+// through a Web Audio AnalyserNode, and MediaRecorder cutting the sound into chunks about every
+// second, which the recorder store hands to main as they come.
+
+/** Why the microphone cannot be used, in terms the panel words for the user. */
+export type MicrophoneProblem = 'denied' | 'no-device' | 'busy' | 'unsupported';
+
+export class MicrophoneError extends Error {
+  constructor(readonly problem: MicrophoneProblem, cause?: unknown) {
+    super(`microphone: ${problem}`, { cause });
+  }
+}
+
+export interface AudioInput {
+  id: string;
+  /** Empty when the system gives no name. */
+  label: string;
+}
+
+/** What MediaRecorder can write here, best first: Opus in WebM (Chromium, Electron), else Ogg, else MP4. */
+const FORMATS = ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus', 'audio/mp4'];
+
+export function recordingFormat(): string | null {
+  if (typeof MediaRecorder === 'undefined') return null;
+  return FORMATS.find((format) => MediaRecorder.isTypeSupported(format)) ?? null;
+}
+
+function problemOf(error: unknown): MicrophoneProblem {
+  const name = error instanceof DOMException || error instanceof Error ? error.name : '';
+  if (name === 'NotAllowedError' || name === 'SecurityError' || name === 'PermissionDeniedError') return 'denied';
+  if (name === 'NotFoundError' || name === 'OverconstrainedError' || name === 'DevicesNotFoundError') return 'no-device';
+  return 'busy';
+}
+
+export async function audioInputs(): Promise<AudioInput[]> {
+  const devices = await navigator.mediaDevices.enumerateDevices();
+  return devices.filter((device) => device.kind === 'audioinput' && device.deviceId !== '').map((device) => ({ id: device.deviceId, label: device.label }));
+}
+
+/** An open microphone: its stream for MediaRecorder, and its current level. */
+export class Microphone {
+  private readonly context: AudioContext;
+  private readonly analyser: AnalyserNode;
+  private readonly samples: Float32Array<ArrayBuffer>;
+
+  private constructor(readonly stream: MediaStream) {
+    this.context = new AudioContext();
+    this.analyser = this.context.createAnalyser();
+    this.analyser.fftSize = 2048;
+    this.samples = new Float32Array(this.analyser.fftSize);
+    // Analysed only: nothing is connected to the speakers.
+    this.context.createMediaStreamSource(stream).connect(this.analyser);
+  }
+
+  static async open(deviceId: string | null): Promise<Microphone> {
+    if (!navigator.mediaDevices?.getUserMedia || !recordingFormat()) throw new MicrophoneError('unsupported');
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({
+        audio: { ...(deviceId ? { deviceId: { exact: deviceId } } : {}), echoCancellation: false, noiseSuppression: false, autoGainControl: true },
+        video: false,
+      });
+    } catch (error) {
+      throw new MicrophoneError(problemOf(error), error);
+    }
+    const microphone = new Microphone(stream);
+    await microphone.context.resume().catch(() => {});
+    return microphone;
+  }
+
+  /** The device actually in use. */
+  get deviceId(): string | null {
+    return this.stream.getAudioTracks()[0]?.getSettings().deviceId ?? null;
+  }
+
+  /** 0 (silence, below -60 dBFS) to 1 (full scale), from the last ~40 ms of sound. */
+  level(): number {
+    this.analyser.getFloatTimeDomainData(this.samples);
+    let sum = 0;
+    for (const sample of this.samples) sum += sample * sample;
+    const rms = Math.sqrt(sum / this.samples.length);
+    if (rms <= 0) return 0;
+    const decibels = 20 * Math.log10(rms);
+    return Math.min(1, Math.max(0, (decibels + 60) / 60));
+  }
+
+  close(): void {
+    for (const track of this.stream.getTracks()) track.stop();
+    void this.context.close().catch(() => {});
+  }
+}
+
+/** MediaRecorder over a microphone's stream; `onChunk` gets each piece in order. */
+export class Recorder {
+  private readonly recorder: MediaRecorder;
+  private readonly stopped: Promise<void>;
+
+  constructor(stream: MediaStream, readonly format: string, onChunk: (chunk: Blob) => void) {
+    this.recorder = new MediaRecorder(stream, { mimeType: format, audioBitsPerSecond: 64_000 });
+    this.recorder.addEventListener('dataavailable', (event) => {
+      if (event.data.size > 0) onChunk(event.data);
+    });
+    this.stopped = new Promise((resolve) => this.recorder.addEventListener('stop', () => resolve(), { once: true }));
+  }
+
+  /** Chunks come about every second, so a crash loses at most about a second. */
+  start(): void {
+    this.recorder.start(1000);
+  }
+
+  pause(): void {
+    if (this.recorder.state === 'recording') this.recorder.pause();
+  }
+
+  resume(): void {
+    if (this.recorder.state === 'paused') this.recorder.resume();
+  }
+
+  /** Resolves after the last chunk has been handed to `onChunk`. */
+  stop(): Promise<void> {
+    if (this.recorder.state !== 'inactive') this.recorder.stop();
+    return this.stopped;
+  }
+}
+
+/** Bytes as base64, in slices (String.fromCharCode takes a bounded number of arguments). */
+export function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let start = 0; start < bytes.length; start += 0x8000) binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
+  return btoa(binary);
+}
