@@ -1,4 +1,4 @@
-// Which permission requests the app grants (decision 0023): the microphone, to the app's own page,
+// Which permission requests the app grants (decision 0027): the microphone, to the app's own page,
 // and nothing else: no camera, no screen, no notifications or geolocation from a page, and nothing at
 // all to any other page. Pure, so it is unit-tested without Electron; window.ts hands it Electron's
 // permission request and check handlers.

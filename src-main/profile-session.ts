@@ -95,7 +95,7 @@ export class ProfileSession {
       onStarted: async (transcription, job) => {
         this.transcripts.record(transcription);
         this.sync.kick();
-        // A recording is needed no more once its transcription has started with its own copy of the audio (decision 0023).
+        // A recording is needed no more once its transcription has started with its own copy of the audio (decision 0027).
         if (this.transcripts.localAudio(transcription.transcription_id)) await this.recordings.release(job.filePath).catch(() => {});
       },
       onReplacing: (replaced, transcription) => this.reruns.replaced(replaced, transcription.transcription_id),

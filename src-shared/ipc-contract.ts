@@ -87,7 +87,7 @@ export interface UploadJob {
 }
 
 /**
- * A microphone recording kept on this computer (decision 0023): written as it is recorded, then
+ * A microphone recording kept on this computer (decision 0027): written as it is recorded, then
  * uploaded like a dropped file, and removed only when discarded or once its transcription keeps its
  * own copy of the audio.
  */

@@ -1,4 +1,4 @@
-// Microphone recordings on this computer (decision 0023). The renderer records with MediaRecorder and
+// Microphone recordings on this computer (decision 0027). The renderer records with MediaRecorder and
 // sends each chunk as it arrives; every chunk is appended to the recording's file at once, so a crash
 // or a closed window keeps what was recorded up to the last chunk (about a second). A finished
 // recording is queued like a dropped file. Its file stays until the user discards it, or until the

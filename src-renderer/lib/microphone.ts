@@ -1,4 +1,4 @@
-// The browser side of recording (decision 0023): the microphone through getUserMedia, its level
+// The browser side of recording (decision 0027): the microphone through getUserMedia, its level
 // through a Web Audio AnalyserNode, and MediaRecorder cutting the sound into chunks about every
 // second, which the recorder store hands to main as they come.
 

@@ -1,4 +1,4 @@
-// Recording from the microphone (decision 0023): the panel's state, the open microphone, and the
+// Recording from the microphone (decision 0027): the panel's state, the open microphone, and the
 // chunks on their way to main, which appends each one to the recording's file as it arrives. A
 // finished recording is queued like a dropped file, with the upload form's options. Recordings kept
 // on this computer (an upload that failed, or one cut short) are listed, to transcribe or discard.

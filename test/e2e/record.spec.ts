@@ -1,4 +1,4 @@
-// Record from the microphone (decision 0023). Chromium's fake capture device plays a WAV of real speech
+// Record from the microphone (decision 0027). Chromium's fake capture device plays a WAV of real speech
 // as the microphone; the recording goes through main into the cache, uploads through the same queue as
 // a dropped file, and completes on the real server with a transcript. With the server stopped the
 // upload fails, the recording stays on disk, and trying again completes it.

@@ -1,5 +1,5 @@
 // The macOS build declares microphone use: macOS refuses audio input to a hardened app without the
-// entitlement, and without a usage description it ends the app when it first asks (decision 0023).
+// entitlement, and without a usage description it ends the app when it first asks (decision 0027).
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

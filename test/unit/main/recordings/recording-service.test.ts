@@ -1,4 +1,4 @@
-// Recordings on disk (decision 0023): chunks appended as they come, kept across a restart, queued like a
+// Recordings on disk (decision 0027): chunks appended as they come, kept across a restart, queued like a
 // dropped file, removed only when discarded or released. Real files, a real SQLite cache, the real
 // upload manager (not started, so queued jobs stay queued and no server is needed).
 import fs from 'node:fs';
