@@ -1,8 +1,9 @@
 import { migration0001 } from './0001-initial.js';
 import { migration0002 } from './0002-analyses.js';
+import { migration0003 } from './0003-job-results.js';
 
 export type { Migration } from '../../../src-shared/sqlite-migrations.js';
 import type { Migration } from '../../../src-shared/sqlite-migrations.js';
 
 /** Every migration, in order. Versions are contiguous from 1. */
-export const migrations: readonly Migration[] = [migration0001, migration0002];
+export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003];
