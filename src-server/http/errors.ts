@@ -85,6 +85,12 @@ export const errors = {
   payloadTooLarge: (limit: number) =>
     new AppError(413, 'PAYLOAD_TOO_LARGE', `The file is larger than the server's limit of ${limit} bytes (KIKITORI_MAX_UPLOAD_BYTES).`),
   unsupportedMediaType: (message: string) => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message),
+  serverBusy: (retryAfterSeconds: number) =>
+    new AppError(
+      503,
+      'SERVER_BUSY',
+      `The server is busy with other transcriptions and its wait queue is full. Try again in about ${retryAfterSeconds} seconds (the Retry-After header).`,
+    ),
   rangeNotSatisfiable: (size: number) =>
     new AppError(416, 'RANGE_NOT_SATISFIABLE', `The requested Range is outside the file (size ${size} bytes).`),
 };

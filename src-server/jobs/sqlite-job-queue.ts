@@ -144,7 +144,7 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   work<N extends JobName>(name: N, definition: JobDefinition<N>) {
-    this.definitions.set(name, definition as unknown as JobDefinition<JobName>);
+    this.definitions.set(name, definition);
     const group = definition.group ?? name;
     const entry = this.groups.get(group);
     if (entry) entry.names.push(name);

@@ -29,7 +29,8 @@ describe('loadConfig', () => {
       log: { level: 'info' },
       uploads: { maxBytes: 4 * 1024 ** 3, urlTtlSeconds: 86_400 },
       downloads: { urlTtlSeconds: 21_600 },
-      jobs: { concurrency: 1, staleAfterMs: 60_000 },
+      jobs: { concurrency: 1, staleAfterMs: 60_000, retentionDays: 7 },
+      openai: { maxWaiting: 8 },
       signing: {},
       engines: { default: 'auto', diarizationHigh: 'auto', speakers: 'embedded', pocketsphinx: {}, whisper: {}, remote: {} },
       audio: {},
@@ -74,6 +75,8 @@ describe('loadConfig', () => {
         KIKITORI_LLM_MODEL: 'llama3.1:8b',
         KIKITORI_LLM_API_KEY: 'sk-llm',
         KIKITORI_TRANSLATION_ENGINE: 'local',
+        KIKITORI_JOB_RETENTION_DAYS: '30',
+        KIKITORI_OPENAI_MAX_WAITING: '2',
       },
     );
     expect(config).toMatchObject({
@@ -82,7 +85,8 @@ describe('loadConfig', () => {
       log: { level: 'warn' },
       uploads: { maxBytes: 1000, urlTtlSeconds: 60 },
       downloads: { urlTtlSeconds: 120 },
-      jobs: { concurrency: 3, staleAfterMs: 5000 },
+      jobs: { concurrency: 3, staleAfterMs: 5000, retentionDays: 30 },
+      openai: { maxWaiting: 2 },
       signing: { secret: 'shared-secret-of-at-least-32-bytes' },
       engines: {
         default: 'whisper',
