@@ -51,7 +51,7 @@ function startWorker(dataDir: string, name: string, o: { staleAfterMs: number; w
   const events: WorkerEvent[] = [];
   const waiters: Array<() => void> = [];
   let buffered = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     buffered += chunk.toString('utf8');
     const lines = buffered.split('\n');
     buffered = lines.pop()!;

@@ -84,7 +84,7 @@ describe('the OpenAI route on the transcription pipeline', () => {
     const longFile = path.join(tempDir(), 'long.wav');
     await run('sox', [base, longFile, 'repeat', '11']);
     const ticket = await uploadFile(server, key, longFile);
-    const id = ticket.transcription_id as string;
+    const id = ticket.transcription_id;
     expect((await server.api(key, 'POST', `/api/v1/transcriptions/${id}/transcribe`)).status).toBe(200);
     await expect.poll(async () => (await server.api(key, 'GET', `/api/v1/transcriptions/${id}`)).json.status, { timeout: 60_000, interval: 50 }).toBe('IN_PROGRESS');
 

@@ -1,7 +1,9 @@
 // POST /v1/audio/transcriptions: OpenAI's speech-to-text operation, served by this server's own engines,
 // so OpenAI clients and SDKs (and another kikitori-server's remote engine) can use it unchanged.
-// Synchronous: the multipart upload is streamed to a work file, decoded to 16 kHz PCM, recognized, and
-// the transcript is the response. Same API keys as the rest of the API (Bearer or X-API-KEY).
+// Synchronous for the client: the multipart upload is streamed to storage, an openai-transcribe job runs
+// it through the one transcription pipeline (the queue's concurrency, speakers, the caller's dictionary;
+// decision 0023), and its transcript is the response. A bounded wait (admission.ts) answers 503 with
+// Retry-After before the body is read. Same API keys as the rest of the API (Bearer or X-API-KEY).
 // The same operation with task "translate" is POST /v1/audio/translations (create-translation.ts).
 // Errors are AppErrors with the bad form field as `field`; the error handler renders them in OpenAI's
 // error body under /v1/ (`param` = the field); engine failures reach it as EngineErrors, mapped in

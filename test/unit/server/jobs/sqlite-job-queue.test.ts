@@ -273,10 +273,10 @@ describe('SqliteJobQueue', () => {
     const release = deferred();
     let owned: unknown = 'not checked';
     queue.work('transcribe', {
-      handle: async (_p, { ensureOwned }) => {
+      handle: async (_p, context) => {
         started.resolve();
         await release.promise;
-        owned = await ensureOwned().then(() => true, (e: unknown) => e);
+        owned = await context.ensureOwned().then(() => true, (e: unknown) => e);
       },
     });
     await queue.start();
