@@ -265,11 +265,12 @@ export function registerAudioOperation(
           if (fields.dictionaryId !== null && !(await ctx.dictionaries.get(caller.teamId, fields.dictionaryId))) {
             throw errors.dictionaryNotFound(fields.dictionaryId);
           }
-          // Asked by a speaker field, or by the transcription model that means speakers.
-          const speakers = fields.speakers !== null || fields.model === 'diarization-high' ? (fields.speakers ?? {}) : null;
-          if (speakers !== null && !engine.capabilities.speakerSeparation && !ctx.engines.speakers) {
+          // Asked by a speaker field, or by the transcription model that means speakers (where the server separates any).
+          const separates = engine.capabilities.speakerSeparation || ctx.engines.speakers !== null;
+          if (fields.speakers !== null && !separates) {
             throw errors.unsupportedOption('Speaker labels were asked for, but this server separates no speakers (KIKITORI_SPEAKER_ENGINE=none). Leave out the speaker fields.', 'num_speakers');
           }
+          const speakers = fields.speakers ?? (fields.model === 'diarization-high' && separates ? {} : null);
 
           // 3. The one pipeline, as a job of the shared queue (its concurrency, its cancel).
           const jobId = await ctx.queue.send(
