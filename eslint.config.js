@@ -177,8 +177,9 @@ export default defineConfig(
     rules: { '@typescript-eslint/unbound-method': 'off' },
   },
   {
-    // A one-line launcher into dist/: a project holding it would pull the whole compiled server in.
-    files: ['bin/*.js'],
+    // A one-line launcher into dist/, and test child processes that run the build: a project holding
+    // them would pull the whole compiled server in.
+    files: ['bin/*.js', 'test/support/*-process.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
   },
   ...layerRules,

@@ -106,6 +106,12 @@ export const ServerConfigSchema = Type.Object({
     concurrency: Type.Integer({ minimum: 1, default: 1, ...setting({ env: 'KIKITORI_JOB_CONCURRENCY', description: 'transcriptions run at once' }) }),
     /** A running job whose heartbeat is older than this is considered dead and runs again. */
     staleAfterMs: Type.Integer({ minimum: 1000, default: 60_000, ...setting({ env: 'KIKITORI_JOB_STALE_AFTER_MS', description: 'milliseconds after which a silent running job is taken over' }) }),
+    /** Finished job rows (completed, failed, cancelled) are deleted after this. */
+    retentionDays: Type.Integer({ minimum: 0, default: 7, ...setting({ env: 'KIKITORI_JOB_RETENTION_DAYS', description: 'days finished job rows are kept' }) }),
+  }),
+  openai: Type.Object({
+    /** Requests of /v1/audio/* admitted beyond those the job slots run; more answer 503 with Retry-After. */
+    maxWaiting: Type.Integer({ minimum: 0, default: 8, ...setting({ env: 'KIKITORI_OPENAI_MAX_WAITING', description: 'OpenAI-route requests that may wait for a job slot; more are answered 503 with Retry-After' }) }),
   }),
   signing: Type.Object({
     secret: Type.Optional(

@@ -26,6 +26,10 @@ import { SqliteJobQueue } from './jobs/sqlite-job-queue.js';
 import { loadCatalogue } from './models/catalogue.js';
 import { ModelManager } from './models/manager.js';
 import { transcribeJob } from './jobs/transcribe.js';
+import { openAiTranscribeJob } from './jobs/openai-transcribe.js';
+import { inThreadReplacements, TranscriptionPipeline } from './domain/transcription-pipeline.js';
+import { FfmpegDecodeStage } from './engines/audio/decode-stage.js';
+import { speakerStage } from './engines/speakers/speaker-stage.js';
 import { loadSigningSecret, UrlSigner } from './signing/url-signer.js';
 import { FileSystemStorage } from './storage/file-system-storage.js';
 import { statfsFreeSpace, type FreeSpaceReader } from './storage/free-space.js';
@@ -60,7 +64,12 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   const storage = new FileSystemStorage(path.join(config.dataDir, 'storage'));
   const transcriptions = new SqliteTranscriptionRepository(db);
   const dictionaries = new SqliteDictionaryRepository(db);
-  const queue = new SqliteJobQueue(db, { staleAfterMs: config.jobs.staleAfterMs, logger, retryBaseMs: options.retryBaseMs });
+  const queue = new SqliteJobQueue(db, {
+    staleAfterMs: config.jobs.staleAfterMs,
+    retentionMs: config.jobs.retentionDays * 24 * 3600_000,
+    logger,
+    retryBaseMs: options.retryBaseMs,
+  });
   const service = new TranscriptionService(transcriptions, dictionaries, storage, queue, config.uploads.urlTtlSeconds);
   const models = new ModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalogue, logger });
   const engines = options.engines ?? createEngineRegistry(config.engines, { dataDir: config.dataDir, logger, installedModels: models });
@@ -86,18 +95,16 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     freeSpace,
     storageUsage: new SqliteStorageUsageRepository(db),
   };
-  queue.work('transcribe', {
-    ...transcribeJob({
-      transcriptions,
-      dictionaries,
-      service,
-      storage,
-      engines,
-      workDir: path.join(config.dataDir, 'work'),
-      limits: { maxSeconds: config.audio.maxSeconds, minFreeBytes: config.disk.minFreeBytes, freeSpace },
-    }),
-    concurrency: config.jobs.concurrency,
+  // The one pipeline, for transcriptions and the OpenAI route's jobs alike; both share the "speech" group's
+  // concurrency. Forced replacements run on this thread for now (decision 0028: the worker-thread seam).
+  const pipeline = new TranscriptionPipeline({
+    decode: new FfmpegDecodeStage({ maxSeconds: config.audio.maxSeconds, minFreeBytes: config.disk.minFreeBytes, freeSpace }),
+    replacements: inThreadReplacements,
+    speakers: engines.speakers ? speakerStage(engines.speakers) : null,
   });
+  const workDir = path.join(config.dataDir, 'work');
+  queue.work('transcribe', { ...transcribeJob({ transcriptions, dictionaries, service, storage, engines, pipeline, workDir }), concurrency: config.jobs.concurrency });
+  queue.work('openai-transcribe', { ...openAiTranscribeJob({ dictionaries, storage, engines, pipeline, workDir }), concurrency: config.jobs.concurrency });
   const analysisDeps = { transcriptions, analyses, service, engines: analysisEngines, reviews: ctx.reviews };
   // Analyses are short; two at once keeps a summary from waiting behind a long translation.
   queue.work('summarize', { ...summarizeJob(analysisDeps), concurrency: 2 });

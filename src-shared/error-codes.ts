@@ -52,6 +52,7 @@ export const ErrorCode = {
   HEADERS_TOO_LARGE: 4310,
 
   ENGINE_UNAVAILABLE: 5030,
+  SERVER_BUSY: 5031,
 
   INSUFFICIENT_STORAGE: 5070,
 } as const;

@@ -90,6 +90,12 @@ export const errors = {
   rateLimited: (message: string) => new AppError(429, 'RATE_LIMITED', message),
   /** The server's disk cannot take what the request would store. */
   insufficientStorage: (message: string) => new AppError(507, 'INSUFFICIENT_STORAGE', message),
+  serverBusy: (retryAfterSeconds: number) =>
+    new AppError(
+      503,
+      'SERVER_BUSY',
+      `The server is busy with other transcriptions and its wait queue is full. Try again in about ${retryAfterSeconds} seconds (the Retry-After header).`,
+    ),
   rangeNotSatisfiable: (size: number) =>
     new AppError(416, 'RANGE_NOT_SATISFIABLE', `The requested Range is outside the file (size ${size} bytes).`),
 };

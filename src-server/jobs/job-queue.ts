@@ -1,48 +1,105 @@
 // The durable job queue, as the rest of the server sees it. SQLite implements it for self-hosting;
-// a distributed queue can implement the same interface.
+// a distributed queue (pg-boss) can implement the same interface: send/work/cancel as its own, `wait`
+// as its job output plus a poll, `ensureOwned` as its own state check.
 import type { Logger } from 'pino';
+import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
+
+/** POST /v1/audio/transcriptions (and translations) as a job: the audio is in storage, the answer is the job's output. */
+export interface OpenAiTranscribePayload {
+  /** Storage key of the uploaded audio (the route deletes it once answered). */
+  audioKey: string;
+  /** A speech engine name from the registry. */
+  engine: string;
+  /** ISO 639-1, or "auto". */
+  language: string;
+  task: 'transcribe' | 'translate';
+  /** The transcription model the request asked for (recorded in the document). */
+  model: string;
+  vocabulary: Array<{ word: string; reading?: string | null }>;
+  /** The caller's team and the dictionary whose words and forced replacements apply, if any. */
+  teamId: string;
+  dictionaryId: string | null;
+  /** Null: no speaker separation. */
+  speakers: { numSpeakers?: number; minSpeakers?: number; maxSpeakers?: number } | null;
+}
 
 /** Every job type and its payload. Adding a job means adding a line here and a file beside this one. */
 export interface JobPayloads {
   transcribe: { transcriptionId: string };
+  'openai-transcribe': OpenAiTranscribePayload;
   summarize: { transcriptionId: string };
   'analyze-emotion': { transcriptionId: string };
   translate: { transcriptionId: string; language: string };
 }
 export type JobName = keyof JobPayloads;
 
+/** What a job hands back to whoever waits for it (JobQueue.wait). Must survive JSON. */
+export interface JobResults {
+  transcribe: void;
+  'openai-transcribe': TranscriptDocument;
+  summarize: void;
+  'analyze-emotion': void;
+  translate: void;
+}
+
+/** The worker no longer owns the job (its lease expired and another worker took it, or it was cancelled): write nothing more. */
+export class JobLostError extends Error {
+  override readonly name = 'JobLostError';
+}
+
+/** The job was cancelled before it finished (JobQueue.wait rejects with this). */
+export class JobCancelledError extends Error {
+  override readonly name = 'JobCancelledError';
+}
+
 export interface JobContext {
   jobId: string;
   /** 1 on the first run. */
   attempt: number;
-  /** Aborted when the job is cancelled or the server shuts down. */
+  /** Aborted when the job is cancelled, lost to another worker, or the server shuts down. */
   signal: AbortSignal;
   /** The job's logger (carries jobId, job and attempt). */
   logger: Logger;
+  /**
+   * Resolves while this worker still owns the job; throws JobLostError (and aborts `signal`) when it
+   * does not. A job calls it right before writing its results, so a worker whose lease expired while
+   * it ran does not overwrite what the worker that took over wrote.
+   */
+  ensureOwned(): Promise<void>;
 }
 
 export interface JobDefinition<N extends JobName> {
-  handle(payload: JobPayloads[N], context: JobContext): Promise<void>;
+  handle(payload: JobPayloads[N], context: JobContext): Promise<JobResults[N]>;
   /**
    * Called once when the job will not run again: an EngineError that is not transient, or retries
    * exhausted. `error.message` is for users (a failure_reason): an EngineError's own message, or for any
    * other error a stable sentence with an error id (the runner logs the original with that id).
    */
   onFailed?(payload: JobPayloads[N], error: Error): Promise<void>;
+  /** Jobs at once of this name, or of its group when it has one. */
   concurrency?: number;
+  /** Job names with the same group share one concurrency limit (the group's first definition sets it). */
+  group?: string;
   maxAttempts?: number;
 }
 
 export interface SendOptions {
   /** At most one queued or running job per key; a second send with the same key is ignored. */
   singletonKey?: string;
+  /** Overrides the definition's maxAttempts (1: no retries, for a caller that is waiting). */
+  maxAttempts?: number;
 }
 
 export interface JobQueue {
   /** Returns the job id, or null when an unfinished job with the same singleton key exists. */
   send<N extends JobName>(name: N, payload: JobPayloads[N], options?: SendOptions): Promise<string | null>;
   work<N extends JobName>(name: N, definition: JobDefinition<N>): void;
-  /** Stops and forgets the unfinished job with this key, aborting it if it is running here. */
+  /**
+   * Resolves with the job's result once it completes, wherever it ran. Rejects with its failure (an
+   * EngineError keeps its kind and field), or JobCancelledError. The signal stops the waiting, not the job.
+   */
+  wait<N extends JobName>(name: N, jobId: string, options?: { signal?: AbortSignal }): Promise<JobResults[N]>;
+  /** Stops and forgets the unfinished job with this key, aborting it wherever it is running. */
   cancel(singletonKey: string): Promise<void>;
   start(): Promise<void>;
   /** Aborts running jobs and puts them back in the queue, so the next start runs them again. */

@@ -31,7 +31,8 @@ describe('loadConfig', () => {
       log: { level: 'info' },
       uploads: { maxBytes: 4 * 1024 ** 3, urlTtlSeconds: 86_400 },
       downloads: { urlTtlSeconds: 21_600 },
-      jobs: { concurrency: 1, staleAfterMs: 60_000 },
+      jobs: { concurrency: 1, staleAfterMs: 60_000, retentionDays: 7 },
+      openai: { maxWaiting: 8 },
       signing: {},
       engines: { default: 'auto', diarizationHigh: 'auto', speakers: 'embedded', pocketsphinx: {}, whisper: {}, remote: {} },
       audio: { maxSeconds: 43_200 },
@@ -84,6 +85,8 @@ describe('loadConfig', () => {
         KIKITORI_MIN_FREE_DISK_BYTES: '1000000',
         KIKITORI_TEAM_QUOTA_BYTES: '5000000000',
         KIKITORI_MAX_AUDIO_SECONDS: '3600',
+        KIKITORI_JOB_RETENTION_DAYS: '30',
+        KIKITORI_OPENAI_MAX_WAITING: '2',
       },
     );
     expect(config).toMatchObject({
@@ -94,7 +97,8 @@ describe('loadConfig', () => {
       log: { level: 'warn' },
       uploads: { maxBytes: 1000, urlTtlSeconds: 60, teamQuotaBytes: 5_000_000_000 },
       downloads: { urlTtlSeconds: 120 },
-      jobs: { concurrency: 3, staleAfterMs: 5000 },
+      jobs: { concurrency: 3, staleAfterMs: 5000, retentionDays: 30 },
+      openai: { maxWaiting: 2 },
       signing: { secret: 'shared-secret-of-at-least-32-bytes' },
       engines: {
         default: 'whisper',

@@ -1,28 +1,30 @@
 // POST /v1/audio/transcriptions: OpenAI's speech-to-text operation, served by this server's own engines,
 // so OpenAI clients and SDKs (and another kikitori-server's remote engine) can use it unchanged.
-// Synchronous: the multipart upload is streamed to a work file, decoded to 16 kHz PCM, recognized, and
-// the transcript is the response. Same API keys as the rest of the API (Bearer or X-API-KEY).
+// Synchronous for the client: the multipart upload is streamed to storage, an openai-transcribe job runs
+// it through the one transcription pipeline (the queue's concurrency, speakers, the caller's dictionary;
+// decision 0028), and its transcript is the response. A bounded wait (admission.ts) answers 503 with
+// Retry-After before the body is read. Same API keys as the rest of the API (Bearer or X-API-KEY).
 // The same operation with task "translate" is POST /v1/audio/translations (create-translation.ts).
 // Errors are AppErrors with the bad form field as `field`; the error handler renders them in OpenAI's
 // error body under /v1/ (`param` = the field); engine failures reach it as EngineErrors, mapped in
 // http/engine-errors.ts.
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { deflateSync } from 'node:zlib';
 import multipart from '@fastify/multipart';
 import ISO6391 from 'iso-639-1';
 import type { AppContext } from '../../../app-context.js';
 import { renderTranscript } from '../../../domain/transcript-formats.js';
+import { EngineError } from '../../../domain/engine-error.js';
 import { detectsLanguage } from '../../../engines/engine-registry.js';
-import { decodeToPcm, probeAudio } from '../../../engines/audio/ffmpeg.js';
-import type { RecognizeResult, SpeechEngine, VocabularyWord } from '../../../engines/speech/speech-engine.js';
+import type { SpeechEngine, VocabularyWord } from '../../../engines/speech/speech-engine.js';
 import { recognizesDetail, unsupportedLanguageError } from '../../../engines/speech/unsupported-language.js';
-import { joinSegmentTexts, joinWords } from '../../../../src-shared/word-text.js';
-import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
+import { JobCancelledError } from '../../../jobs/job-queue.js';
+import { ObjectTooLargeError } from '../../../storage/storage.js';
+import { callerOf } from '../../auth.js';
 import { errors } from '../../errors.js';
+import { UNDETERMINED_LANGUAGE } from '../../../../src-shared/languages.js';
+import { admissionOf } from './admission.js';
 import { openAiErrorResponses } from '../../../../src-shared/api/openai.js';
 import type { ApiApp, RouteModule } from '../../api-app.js';
 
@@ -41,22 +43,14 @@ interface Fields {
   prompt: string;
   responseFormat: ResponseFormat;
   granularities: Set<string>;
+  /** Kikitori's extensions: the caller's dictionary, and speaker separation. */
+  dictionaryId: string | null;
+  speakers: { numSpeakers?: number; minSpeakers?: number; maxSpeakers?: number } | null;
 }
 
-/** At most config.jobs.concurrency synchronous transcriptions at once per server; the rest wait. */
-const slots = new WeakMap<AppContext, { running: number; waiting: (() => void)[] }>();
-async function acquireSlot(ctx: AppContext): Promise<() => void> {
-  let s = slots.get(ctx);
-  if (!s) slots.set(ctx, (s = { running: 0, waiting: [] }));
-  const state = s;
-  if (state.running >= ctx.config.jobs.concurrency) await new Promise<void>((resolve) => state.waiting.push(resolve));
-  else state.running++;
-  return () => {
-    const next = state.waiting.shift();
-    if (next) next();
-    else state.running--;
-  };
-}
+/** Kikitori's own form fields, beside OpenAI's (an OpenAI client sends them as extra body fields). */
+const EXTENSION_FIELDS = ['dictionary_id', 'num_speakers', 'min_speakers', 'max_speakers'] as const;
+const MAX_SPEAKERS = 20;
 
 function one(fields: Record<string, string[]>, name: string): string | undefined {
   const values = fields[name];
@@ -66,8 +60,8 @@ function one(fields: Record<string, string[]>, name: string): string | undefined
 
 /** The form fields each task takes, as OpenAI's API: translations have no language and no timestamp granularities. */
 const FIELDS: Record<AudioTask, readonly string[]> = {
-  transcribe: ['model', 'language', 'prompt', 'response_format', 'temperature', 'timestamp_granularities[]', 'timestamp_granularities', 'stream', 'chunking_strategy'],
-  translate: ['model', 'prompt', 'response_format', 'temperature'],
+  transcribe: [...EXTENSION_FIELDS, 'model', 'language', 'prompt', 'response_format', 'temperature', 'timestamp_granularities[]', 'timestamp_granularities', 'stream', 'chunking_strategy'],
+  translate: ['model', 'prompt', 'response_format', 'temperature', 'dictionary_id'],
 };
 
 function parseFields(raw: Record<string, string[]>, task: AudioTask): Fields {
@@ -98,7 +92,23 @@ function parseFields(raw: Record<string, string[]>, task: AudioTask): Fields {
     throw errors.validation('temperature must be a number from 0 to 1.', 'temperature');
   }
   if (one(raw, 'stream') === 'true') throw errors.unsupportedOption('stream=true is not supported; omit it to get the whole transcript in one response.', 'stream');
-  return { model: one(raw, 'model')?.trim() || 'whisper-1', language, prompt, responseFormat, granularities };
+  const speakers: NonNullable<Fields['speakers']> = {};
+  for (const [field, name] of [['num_speakers', 'numSpeakers'], ['min_speakers', 'minSpeakers'], ['max_speakers', 'maxSpeakers']] as const) {
+    const value = one(raw, field)?.trim();
+    if (value === undefined || value === '') continue;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_SPEAKERS) throw errors.validation(`${field} must be a whole number from 1 to ${MAX_SPEAKERS}; got "${value}".`, field);
+    speakers[name] = n;
+  }
+  return {
+    model: one(raw, 'model')?.trim() || 'whisper-1',
+    language,
+    prompt,
+    responseFormat,
+    granularities,
+    dictionaryId: one(raw, 'dictionary_id')?.trim() || null,
+    speakers: Object.keys(speakers).length > 0 ? speakers : null,
+  };
 }
 
 /** "whisper-1" (and OpenAI's other model names) -> the default engine; a transcription model or engine name -> that. */
@@ -192,16 +202,25 @@ export function registerAudioOperation(
         if (!request.isMultipart()) {
           throw errors.unsupportedMediaType(`Send the audio as multipart/form-data with a "file" field, as for OpenAI's ${operation.url}.`);
         }
+        // Bounded wait: beyond the job slots and KIKITORI_OPENAI_MAX_WAITING, answer 503 before reading the body.
+        const admission = admissionOf(ctx);
+        if (!admission.tryEnter()) {
+          reply.header('retry-after', String(admission.retryAfterSeconds())).header('connection', 'close');
+          throw errors.serverBusy(admission.retryAfterSeconds());
+        }
+        const startedAt = Date.now();
         const limit = ctx.config.uploads.maxBytes;
-        const work = path.join(ctx.config.dataDir, 'work', `openai-${randomUUID()}`);
-        await fsp.mkdir(work, { recursive: true });
+        const id = randomUUID();
+        const prefix = `openai/${id}`;
+        const singletonKey = `openai:${id}`;
         const controller = new AbortController();
         const onClose = () => {
           if (!reply.raw.writableFinished) controller.abort(new Error('the client closed the connection'));
         };
         reply.raw.on('close', onClose);
+        let ended = true;
         try {
-          // 1. The upload, streamed to disk.
+          // 1. The upload, streamed to storage (where any worker can read it).
           const raw: Record<string, string[]> = {};
           let upload: string | null = null;
           try {
@@ -211,20 +230,20 @@ export function registerAudioOperation(
                   part.file.resume();
                   continue;
                 }
-                const target = path.join(work, `upload${extensionOf(part.filename)}`);
-                await pipeline(part.file, fs.createWriteStream(target));
+                const key = `${prefix}/upload${extensionOf(part.filename)}`;
+                await ctx.storage.put(key, part.file, { maxBytes: limit });
                 if (part.file.truncated) {
                   reply.header('connection', 'close');
                   throw errors.payloadTooLarge(limit);
                 }
-                upload = target;
+                upload = key;
               } else {
                 (raw[part.fieldname] ??= []).push(String(part.value));
               }
             }
           } catch (error) {
             const code = (error as { code?: string }).code;
-            if (code === 'FST_REQ_FILE_TOO_LARGE') {
+            if (code === 'FST_REQ_FILE_TOO_LARGE' || error instanceof ObjectTooLargeError) {
               reply.header('connection', 'close');
               throw errors.payloadTooLarge(limit);
             }
@@ -232,9 +251,9 @@ export function registerAudioOperation(
             throw error;
           }
           if (!upload) throw errors.validation('Missing the "file" field: send the audio file as the multipart field "file".', 'file');
-          if ((await fsp.stat(upload)).size === 0) throw errors.validation('The uploaded file is empty.', 'file');
+          if ((await ctx.storage.stat(upload))?.size === 0) throw errors.validation('The uploaded file is empty.', 'file');
 
-          // 2. Which engine, which language.
+          // 2. Which engine, which language, which dictionary, whether speakers.
           const fields = parseFields(raw, task);
           const engine = engineFor(ctx, fields.model, task);
           const supported = engine.capabilities.languages;
@@ -242,46 +261,54 @@ export function registerAudioOperation(
             throw unsupportedLanguageError([fields.language], recognizesDetail(engine.name, supported, [fields.language]));
           }
           const language = fields.language ?? (detectsLanguage(engine) && supported.length > 1 ? 'auto' : supported[0] ?? 'en');
-
-          // 3. Decode and recognize (one at a time per configured job slot).
-          const release = await acquireSlot(ctx);
-          let result: RecognizeResult & { language?: string };
-          let duration: number;
-          try {
-            const signal = controller.signal;
-            const probe = await probeAudio(upload, signal);
-            const pcm = path.join(work, 'audio.pcm');
-            duration = (await decodeToPcm(upload, pcm, { signal, durationSeconds: probe.durationSeconds })).durationSeconds;
-            result = await engine.recognize({ pcmPath: pcm, language, vocabulary: promptVocabulary(fields.prompt), signal, task });
-          } finally {
-            release();
+          const caller = callerOf(request);
+          if (fields.dictionaryId !== null && !(await ctx.dictionaries.get(caller.teamId, fields.dictionaryId))) {
+            throw errors.dictionaryNotFound(fields.dictionaryId);
           }
+          // Asked by a speaker field, or by the transcription model that means speakers (where the server separates any).
+          const separates = engine.capabilities.speakerSeparation || ctx.engines.speakers !== null;
+          if (fields.speakers !== null && !separates) {
+            throw errors.unsupportedOption('Speaker labels were asked for, but this server separates no speakers (KIKITORI_SPEAKER_ENGINE=none). Leave out the speaker fields.', 'num_speakers');
+          }
+          const speakers = fields.speakers ?? (fields.model === 'diarization-high' && separates ? {} : null);
 
-          // 4. The answer, in the requested shape.
-          // A translation is English text, whatever was spoken.
-          const spokenLanguage = task === 'translate' ? 'en' : result.language ?? (language === 'auto' ? 'en' : language);
-          const segments = result.segments.map((s, id) => ({ id, ...s, text: joinWords(s.words, spokenLanguage) }));
-          const text = joinSegmentTexts(segments, spokenLanguage);
+          // 3. The one pipeline, as a job of the shared queue (its concurrency, its cancel).
+          const jobId = await ctx.queue.send(
+            'openai-transcribe',
+            {
+              audioKey: upload,
+              engine: engine.name,
+              language,
+              task,
+              model: fields.model,
+              vocabulary: promptVocabulary(fields.prompt),
+              teamId: caller.teamId,
+              dictionaryId: fields.dictionaryId,
+              speakers,
+            },
+            { singletonKey, maxAttempts: 1 },
+          );
+          ended = false;
+          const document = await ctx.queue.wait('openai-transcribe', jobId!, { signal: controller.signal }).catch((error: unknown) => {
+            if (error instanceof JobCancelledError) throw new EngineError('transient', 'The transcription was cancelled on the server before it finished. Send the request again.');
+            throw error;
+          });
+          ended = true;
+          admission.observe((Date.now() - startedAt) / 1000);
+
+          // 4. The answer, in the requested shape (a translation's document is in English already).
+          const { duration, segments, text } = document;
+          // OpenAI's language is never unknown: nothing heard to detect it from reads as English, as before.
+          const spokenLanguage = document.language === UNDETERMINED_LANGUAGE ? 'en' : document.language;
+          const result = { model: document.engine.model };
           switch (fields.responseFormat) {
             case 'json':
               return { text };
             case 'text':
               return reply.type('text/plain; charset=utf-8').send(`${text}\n`);
             case 'srt':
-            case 'vtt': {
-              const document: TranscriptDocument = {
-                transcription_id: 'openai',
-                text,
-                language: spokenLanguage,
-                duration,
-                speaking_duration: result.speakingDuration,
-                segments: segments.map((s) => ({ id: s.id, start: s.start, end: s.end, speaker: null, text: s.text, words: s.words })),
-                replacements: [],
-                engine: { name: engine.name, model: result.model, transcription_model: fields.model },
-                created_at: new Date().toISOString(),
-              };
+            case 'vtt':
               return reply.type('text/plain; charset=utf-8').send(renderTranscript(document, fields.responseFormat));
-            }
             case 'verbose_json': {
               const wantWords = fields.granularities.has('word');
               const wantSegments = fields.granularities.size === 0 || fields.granularities.has('segment');
@@ -304,6 +331,7 @@ export function registerAudioOperation(
                       avg_logprob: round(confident.reduce((sum, w) => sum + Math.log(w.confidence!), 0) / (confident.length || 1)),
                       compression_ratio: round(s.text ? Buffer.byteLength(s.text) / deflateSync(s.text).length : 0),
                       no_speech_prob: 0,
+                      ...(s.speaker !== null && { speaker: s.speaker }),
                     };
                   }),
                 }),
@@ -312,13 +340,17 @@ export function registerAudioOperation(
                     s.words.map((w) => ({ word: w.word, start: w.start, end: w.end, ...(w.confidence !== null && { probability: w.confidence }) })),
                   ),
                 }),
-                engine: { name: engine.name, model: result.model },
+                engine: { name: engine.name, model: result.model, ...(document.engine.speakers && { speakers: document.engine.speakers }) },
+                ...(document.replacements.length > 0 && { replacements: document.replacements }),
               };
             }
           }
         } finally {
           reply.raw.off('close', onClose);
-          await fsp.rm(work, { recursive: true, force: true });
+          admission.leave();
+          // The client went away (or the wait failed) while the job ran: stop it, wherever it runs.
+          if (!ended) await ctx.queue.cancel(singletonKey);
+          await ctx.storage.delete(prefix);
         }
       },
     );

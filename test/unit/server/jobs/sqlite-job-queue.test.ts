@@ -6,6 +6,7 @@ import { migrate, type Db } from '../../../../src-server/db/database.js';
 import { EngineError, type EngineErrorKind } from '../../../../src-server/domain/engine-error.js';
 import { Writable } from 'node:stream';
 import { failsAtOnce, SqliteJobQueue } from '../../../../src-server/jobs/sqlite-job-queue.js';
+import { JobLostError } from '../../../../src-server/jobs/job-queue.js';
 import { abortReason } from '../../../../src-shared/abort.js';
 
 const logger = pino({ level: 'silent' });
@@ -223,5 +224,84 @@ describe('SqliteJobQueue', () => {
     await queue.cancel('key');
     expect(aborted).toBe(true);
     expect(jobRow(db, id!).state).toBe('cancelled');
+  });
+
+  it('hands a job\'s result to a waiter, and its failure with the EngineError kind and field', async () => {
+    const { queue } = setup();
+    queue.work('openai-transcribe', {
+      maxAttempts: 1,
+      handle: async (payload) => {
+        if (payload.language === 'xx') throw new EngineError('unsupported', 'That language is not recognized here.', { field: 'language' });
+        return { text: `heard ${payload.engine}` } as never;
+      },
+    });
+    await queue.start();
+    const payload = { audioKey: 'a', engine: 'e1', language: 'en', task: 'transcribe' as const, model: 'whisper-1', vocabulary: [], teamId: 't', dictionaryId: null, speakers: null };
+    const ok = (await queue.send('openai-transcribe', payload))!;
+    expect(await queue.wait('openai-transcribe', ok)).toEqual({ text: 'heard e1' });
+    const bad = (await queue.send('openai-transcribe', { ...payload, language: 'xx' }))!;
+    const error = await queue.wait('openai-transcribe', bad).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EngineError);
+    expect(error).toMatchObject({ kind: 'unsupported', field: 'language', message: 'That language is not recognized here.' });
+  });
+
+  it('runs job names of one group within the group\'s concurrency', async () => {
+    const { queue } = setup();
+    let running = 0;
+    let most = 0;
+    const handle = async () => {
+      most = Math.max(most, ++running);
+      await new Promise((r) => setTimeout(r, 30));
+      running--;
+    };
+    queue.work('transcribe', { group: 'speech', concurrency: 1, handle });
+    queue.work('openai-transcribe', { group: 'speech', concurrency: 1, handle: handle as never });
+    await queue.start();
+    const payload = { audioKey: 'a', engine: 'e1', language: 'en', task: 'transcribe' as const, model: 'm', vocabulary: [], teamId: 't', dictionaryId: null, speakers: null };
+    const ids = await Promise.all([
+      queue.send('transcribe', { transcriptionId: 'a' }),
+      queue.send('openai-transcribe', payload),
+      queue.send('transcribe', { transcriptionId: 'b' }),
+    ]);
+    await Promise.all(ids.map((id, i) => queue.wait(i === 1 ? 'openai-transcribe' : 'transcribe', id!)));
+    expect(most).toBe(1);
+  });
+
+  it('writes nothing for a job it lost: ensureOwned throws, the completion touches no row', async () => {
+    const { db, queue } = setup();
+    const started = deferred();
+    const release = deferred();
+    let owned: unknown = 'not checked';
+    queue.work('transcribe', {
+      handle: async (_p, context) => {
+        started.resolve();
+        await release.promise;
+        owned = await context.ensureOwned().then(() => true, (e: unknown) => e);
+      },
+    });
+    await queue.start();
+    const id = (await queue.send('transcribe', { transcriptionId: 't' }))!;
+    await started.promise;
+    // Another worker took the job over (its lease had expired) and is running it.
+    db.prepare(`UPDATE jobs SET worker_id = 'elsewhere:1:b', attempts = 2 WHERE job_id = ?`).run(id);
+    release.resolve();
+    await expect.poll(() => owned).toBeInstanceOf(JobLostError);
+    await expect.poll(() => (queue as unknown as { running: Map<string, unknown> }).running.size).toBe(0);
+    expect(db.prepare('SELECT state, worker_id, attempts FROM jobs WHERE job_id = ?').get(id)).toEqual({ state: 'active', worker_id: 'elsewhere:1:b', attempts: 2 });
+  });
+
+  it('deletes finished job rows past the retention period, and keeps unfinished ones', async () => {
+    const db = migratedDb();
+    const old = new Date(Date.now() - 10 * 24 * 3600_000).toISOString();
+    const insert = db.prepare(
+      `INSERT INTO jobs (job_id, name, payload, state, attempts, max_attempts, run_after, created_at, updated_at) VALUES (?, 'summarize', '{}', ?, 1, 3, ?, ?, ?)`,
+    );
+    for (const [id, state, at] of [['done-old', 'completed', old], ['failed-old', 'failed', old], ['done-new', 'completed', new Date().toISOString()], ['queued-old', 'queued', '9999']] as const) {
+      insert.run(id, state, at, at, at);
+    }
+    const queue = new SqliteJobQueue(db, { staleAfterMs: 60_000, retentionMs: 7 * 24 * 3600_000, pollIntervalMs: 20, logger });
+    queues.push(queue);
+    await queue.start();
+    expect((db.prepare('SELECT job_id FROM jobs ORDER BY job_id').all() as Array<{ job_id: string }>).map((r) => r.job_id)).toEqual(['done-new', 'queued-old']);
   });
 });

@@ -1,0 +1,247 @@
+// The one transcription pipeline: decode -> recognize (the engine runs its own voice-activity detection
+// first, decision 0019) -> speakers -> replacements -> document. The transcribe job and OpenAI's
+// POST /v1/audio/transcriptions (through its own job) both run it; neither knows which engines sit
+// behind the stages, which are injected (the domain declares them, engines implement them).
+// Progress leaves through one callback as (stage, overall fraction); whoever runs the pipeline turns
+// that into a status (pipelineStatus below) in one place. Cancellation: the signal reaches every stage
+// and is checked between stages.
+import type { AppliedReplacement, TranscriptDocument, TranscriptSegment, TranscriptWord } from '../../src-shared/transcript-document.js';
+import { joinSegmentTexts, joinWords } from '../../src-shared/word-text.js';
+import { UNDETERMINED_LANGUAGE } from '../../src-shared/languages.js';
+import { applyReplacements, type ReplacementRule } from './replacements.js';
+import type { StageTimings } from './stage-timings.js';
+import type { TranscriptionStage } from '../../src-shared/api/vocabulary.js';
+
+export const PIPELINE_STAGES = ['decode', 'recognize', 'speakers', 'replacements', 'document'] as const;
+export type PipelineStage = (typeof PIPELINE_STAGES)[number];
+
+/** The transcription status a stage shows as: decoding is CONVERTING, the rest IN_PROGRESS. */
+export function pipelineStatus(stage: PipelineStage): 'CONVERTING' | 'IN_PROGRESS' {
+  return stage === 'decode' ? 'CONVERTING' : 'IN_PROGRESS';
+}
+
+/**
+ * Stage and overall progress (0..1), reported as the pipeline advances, with the step clients see
+ * (Transcription.stage) when it changes; undefined leaves the step as it was.
+ */
+export type PipelineReport = (stage: PipelineStage, fraction: number, step?: TranscriptionStage) => void;
+
+export interface DecodeRequest {
+  audioPath: string;
+  /** Where to write 16 kHz mono s16le PCM. */
+  pcmPath: string;
+  /** Bytes of the upload, when known: the stage may decode small files without probing them first. */
+  sizeBytes: number | null;
+  signal: AbortSignal;
+  timings: StageTimings;
+  onProgress: (fraction: number) => void;
+}
+
+/** Audio file -> PCM; resolves with the audio's length in seconds. Limits (duration, disk) belong here. */
+export interface DecodeStage {
+  decode(request: DecodeRequest): Promise<{ durationSeconds: number }>;
+}
+
+export interface RecognizedWords {
+  start: number;
+  end: number;
+  words: Array<Omit<TranscriptWord, 'replaced'>>;
+}
+
+/** What the pipeline needs of a speech engine (SpeechEngine satisfies it). */
+export interface Recognizer {
+  readonly name: string;
+  recognize(request: {
+    pcmPath: string;
+    language: string;
+    vocabulary: Array<{ word: string; reading?: string | null }>;
+    signal: AbortSignal;
+    onProgress?: (fraction: number) => void;
+    /** Engines with a speech-detection pass say when it starts and when recognition does. */
+    onStage?: (stage: 'detecting-speech' | 'recognizing') => void;
+    task?: 'transcribe' | 'translate';
+  }): Promise<{
+    segments: RecognizedWords[];
+    speakingDuration: number;
+    model: string;
+    speechRegions?: Array<{ start: number; end: number }>;
+    timings?: Record<string, number>;
+    language?: string;
+  }>;
+}
+
+export interface SpeakerOptions {
+  numSpeakers?: number;
+  minSpeakers?: number;
+  maxSpeakers?: number;
+}
+
+/** Labels recognized segments with speakers, separating inside the given speech regions. */
+export interface SpeakerStage {
+  readonly name: string;
+  label(
+    pcmPath: string,
+    segments: readonly RecognizedWords[],
+    regions: Array<{ start: number; end: number }>,
+    options: SpeakerOptions & { signal: AbortSignal; onProgress: (fraction: number) => void },
+  ): Promise<Array<RecognizedWords & { speaker: string | null }>>;
+}
+
+/**
+ * Forced replacements over the recognized segments. Its own stage so that the matching can move off the
+ * thread that serves HTTP (a worker thread implements the same interface).
+ */
+export interface ReplacementStage {
+  apply(
+    segments: TranscriptSegment[],
+    rules: readonly ReplacementRule[],
+    language: string,
+  ): Promise<{ segments: TranscriptSegment[]; applied: AppliedReplacement[] }>;
+}
+
+export interface PipelineStages {
+  decode: DecodeStage;
+  replacements: ReplacementStage;
+  /** Null when the server separates no speakers (KIKITORI_SPEAKER_ENGINE=none). */
+  speakers: SpeakerStage | null;
+}
+
+export interface PipelineRequest {
+  /** The document's transcription_id. */
+  id: string;
+  audioPath: string;
+  sizeBytes: number | null;
+  pcmPath: string;
+  recognizer: Recognizer;
+  /** Whether the recognizer labels speakers itself (then the speaker stage is skipped). */
+  recognizerSeparatesSpeakers: boolean;
+  /** ISO 639-1, or "auto" for the engine to detect it. */
+  language: string;
+  task?: 'transcribe' | 'translate';
+  vocabulary: Array<{ word: string; reading?: string | null }>;
+  /** Null: no speaker separation asked. */
+  speakers: SpeakerOptions | null;
+  rules: readonly ReplacementRule[];
+  /** The transcription model asked for, recorded in the document. */
+  transcriptionModel: string;
+}
+
+export interface PipelineResult {
+  document: TranscriptDocument;
+  /** The speaker stage's name when it ran. */
+  speakers: string | null;
+}
+
+// Share of the progress bar each stage owns.
+const DECODE_SHARE = 0.1;
+const SPEAKERS_SHARE = 0.15;
+
+export class TranscriptionPipeline {
+  constructor(private readonly stages: PipelineStages) {}
+
+  async run(
+    request: PipelineRequest,
+    o: { signal: AbortSignal; timings: StageTimings; report: PipelineReport; onDuration?: (seconds: number) => void },
+  ): Promise<PipelineResult> {
+    const { signal, timings, report } = o;
+    const between = () => signal.throwIfAborted();
+
+    report('decode', 0, 'converting');
+    const { durationSeconds } = await this.stages.decode.decode({
+      audioPath: request.audioPath,
+      pcmPath: request.pcmPath,
+      sizeBytes: request.sizeBytes,
+      signal,
+      timings,
+      onProgress: (f) => report('decode', f * DECODE_SHARE),
+    });
+    between();
+    o.onDuration?.(durationSeconds);
+
+    const speakers = request.speakers !== null && !request.recognizerSeparatesSpeakers ? this.stages.speakers : null;
+    const recognitionShare = 1 - DECODE_SHARE - (speakers ? SPEAKERS_SHARE : 0);
+    report('recognize', DECODE_SHARE);
+    // An engine with a speech-detection pass names its steps; any other is recognizing from its first progress.
+    let engineStaged = false;
+    let recognized = DECODE_SHARE;
+    const result = await timings.time('recognize', () =>
+      request.recognizer.recognize({
+        pcmPath: request.pcmPath,
+        language: request.language,
+        vocabulary: request.vocabulary,
+        signal,
+        onProgress: (f) => {
+          recognized = DECODE_SHARE + f * recognitionShare;
+          report('recognize', recognized, engineStaged ? undefined : 'recognizing');
+        },
+        onStage: (step) => {
+          engineStaged = true;
+          report('recognize', recognized, step);
+        },
+        ...(request.task ? { task: request.task } : {}),
+      }),
+    );
+    for (const [stage, ms] of Object.entries(result.timings ?? {})) timings.add(`recognize.${stage}`, ms);
+    between();
+
+    // A translation is English text, whatever was spoken. Asked to detect and nothing heard: the
+    // language stays unknown, never a guess.
+    const language =
+      request.task === 'translate' ? 'en' : (result.language ?? (request.language === 'auto' ? UNDETERMINED_LANGUAGE : request.language));
+    let labelled: Array<RecognizedWords & { speaker?: string | null }> = result.segments;
+    if (speakers && request.speakers) {
+      report('speakers', DECODE_SHARE + recognitionShare, 'separating-speakers');
+      // Separate inside the recognizer's voice-activity regions (or its segments, which then follow them).
+      const regions = result.speechRegions ?? result.segments.map((s) => ({ start: s.start, end: s.end }));
+      labelled = await timings.time('speakers', () =>
+        speakers.label(request.pcmPath, result.segments, regions, {
+          ...request.speakers,
+          signal,
+          onProgress: (f) => report('speakers', DECODE_SHARE + recognitionShare + f * SPEAKERS_SHARE),
+        }),
+      );
+      between();
+    }
+
+    const segmentsRecognized: TranscriptSegment[] = labelled.map((s, id) => ({
+      id,
+      start: s.start,
+      end: s.end,
+      speaker: s.speaker ?? null,
+      text: joinWords(s.words, language),
+      words: s.words,
+    }));
+    report('replacements', 1 - 0.01, request.rules.length > 0 ? 'applying-dictionary' : undefined);
+    const { segments, applied } =
+      request.rules.length === 0
+        ? { segments: segmentsRecognized, applied: [] }
+        : await timings.time('replacements', () => this.stages.replacements.apply(segmentsRecognized, request.rules, language));
+    between();
+
+    report('document', 1, 'finishing');
+    return {
+      speakers: speakers?.name ?? null,
+      document: {
+        transcription_id: request.id,
+        text: joinSegmentTexts(segments, language),
+        language,
+        duration: durationSeconds,
+        speaking_duration: result.speakingDuration,
+        segments,
+        replacements: applied,
+        engine: {
+          name: request.recognizer.name,
+          model: result.model,
+          transcription_model: request.transcriptionModel,
+          ...(speakers ? { speakers: speakers.name } : {}),
+        },
+        created_at: new Date().toISOString(),
+      },
+    };
+  }
+}
+
+/** Forced replacements on the calling thread (replacements.ts is linear in words and rules). */
+export const inThreadReplacements: ReplacementStage = {
+  apply: async (segments, rules, language) => applyReplacements(segments, rules, language),
+};

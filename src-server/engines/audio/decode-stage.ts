@@ -1,0 +1,57 @@
+// The pipeline's decode stage (domain/transcription-pipeline.ts) with ffmpeg: an upload becomes 16 kHz
+// mono PCM. Limits on what may be decoded (duration, free disk) belong here.
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { DecodeRequest, DecodeStage } from '../../domain/transcription-pipeline.js';
+import { checkDecodedDuration, checkDuration, ensureDecodeSpace, type AudioLimits } from './audio-limits.js';
+import { decodeToPcm, probeAudio, SAMPLE_RATE } from './ffmpeg.js';
+
+/**
+ * Uploads up to this size (minutes of compressed audio, seconds of WAV) are decoded without a probe: one
+ * tool start-up instead of two, on a short clip most of the conversion. Bigger ones are probed first,
+ * so that the decode can report progress against the duration.
+ */
+const CONCURRENT_CONVERT_BYTES = 4 * 1024 * 1024;
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+export class FfmpegDecodeStage implements DecodeStage {
+  /** `limits`: the longest recording, and the disk decoding must leave free (decision 0026). */
+  constructor(private readonly limits: AudioLimits) {}
+
+  /**
+   * - Large files: probe first (its duration drives the decode's progress), then decode.
+   * - Small files: decode alone, and take the length from the PCM: one process instead of two, which
+   *   is most of a short clip's conversion time (each ffmpeg/ffprobe start costs ~0.14 s here). When
+   *   the decode fails, the probe runs then, so a file that is not audio is explained in its words.
+   */
+  async decode(o: DecodeRequest): Promise<{ durationSeconds: number }> {
+    const { limits } = this;
+    const workDir = path.dirname(o.pcmPath);
+    if ((o.sizeBytes ?? Infinity) > CONCURRENT_CONVERT_BYTES) {
+      const probe = await o.timings.time('probe', () => probeAudio(o.audioPath, o.signal));
+      checkDuration(probe.durationSeconds, limits);
+      await ensureDecodeSpace(workDir, probe.durationSeconds, limits);
+      const decoded = await o.timings.time('decode', () =>
+        decodeToPcm(o.audioPath, o.pcmPath, { signal: o.signal, durationSeconds: probe.durationSeconds, onProgress: o.onProgress, maxSeconds: limits.maxSeconds }),
+      );
+      // A header that understated the length: -t stopped the decode just past the limit.
+      checkDecodedDuration(decoded.durationSeconds, limits);
+      return { durationSeconds: probe.durationSeconds };
+    }
+    // The length is not known before decoding: the reserve alone, and -t bounds what is written.
+    await ensureDecodeSpace(workDir, 0, limits);
+    try {
+      // durationSeconds 0: no probe inside decodeToPcm and no progress (the file is small).
+      await o.timings.time('decode', () => decodeToPcm(o.audioPath, o.pcmPath, { signal: o.signal, durationSeconds: 0, maxSeconds: limits.maxSeconds }));
+    } catch (error) {
+      if (o.signal.aborted) throw error;
+      // The probe's verdict explains a file that is not audio; when it finds nothing wrong, the decode's error stands.
+      await o.timings.time('probe', () => probeAudio(o.audioPath, o.signal));
+      throw error;
+    }
+    const seconds = round3((await fsp.stat(o.pcmPath)).size / 2 / SAMPLE_RATE);
+    checkDecodedDuration(seconds, limits);
+    o.onProgress(1);
+    return { durationSeconds: seconds };
+  }
+}
