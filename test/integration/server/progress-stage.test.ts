@@ -15,7 +15,8 @@ let key: string;
 let longWav: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // Polled every 50 ms to see each stage: more than the default per-key budget (limits.test.ts covers that).
+  server = await startTestServer({ env: { KIKITORI_RATE_LIMIT_PER_KEY: '0' } });
   key = await server.key('acme', 'alice');
   const sentence = await synthesizeSpeech('we will review the quarterly numbers on monday morning');
   const base = await concatWithSilence([sentence, sentence], 1);
