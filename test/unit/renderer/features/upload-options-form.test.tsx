@@ -13,14 +13,22 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
-const errorOf = (input: HTMLElement) => input.closest('.field')?.querySelector('[data-testid="field-error"]')?.textContent ?? null;
+/** The error the input points at with aria-describedby: the message next to it. */
+const errorOf = (input: HTMLElement) => {
+  const describedBy = input.getAttribute('aria-describedby');
+  return describedBy ? (document.getElementById(describedBy)?.textContent ?? null) : null;
+};
+const chooseMode = (mode: 'auto' | 'exact' | 'range') => fireEvent.change(screen.getByTestId('speaker-mode'), { target: { value: mode } });
 
 describe('UploadOptionsForm', () => {
   it('allows the shared speaker limit, not a renderer-only one', () => {
     render(<UploadOptionsForm />);
-    for (const testId of ['num-speakers-input', 'min-speakers-input', 'max-speakers-input']) {
+    chooseMode('range');
+    for (const testId of ['min-speakers-input', 'max-speakers-input']) {
       expect(screen.getByTestId(testId).getAttribute('max')).toBe(String(LIMITS.speakers.max));
     }
+    chooseMode('exact');
+    expect(screen.getByTestId('num-speakers-input').getAttribute('max')).toBe(String(LIMITS.speakers.max));
     fireEvent.change(screen.getByTestId('num-speakers-input'), { target: { value: '64' } });
     expect(useUploadsStore.getState().options.numSpeakers).toBe(64);
     expect(errorOf(screen.getByTestId('num-speakers-input'))).toBeNull();
@@ -28,12 +36,14 @@ describe('UploadOptionsForm', () => {
 
   it('checks the speaker counts with the shared rule and says so next to the field', () => {
     render(<UploadOptionsForm />);
+    chooseMode('range');
     fireEvent.change(screen.getByTestId('min-speakers-input'), { target: { value: '4' } });
     fireEvent.change(screen.getByTestId('max-speakers-input'), { target: { value: '2' } });
     expect(errorOf(screen.getByTestId('min-speakers-input'))).toBe('The minimum is above the maximum.');
     expect(screen.getByTestId('min-speakers-input').getAttribute('aria-invalid')).toBe('true');
     expect(errorOf(screen.getByTestId('max-speakers-input'))).toBeNull();
 
+    chooseMode('exact');
     fireEvent.change(screen.getByTestId('num-speakers-input'), { target: { value: String(LIMITS.speakers.max + 1) } });
     expect(errorOf(screen.getByTestId('num-speakers-input'))).toBe(`Enter a whole number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}.`);
   });
