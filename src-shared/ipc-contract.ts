@@ -183,11 +183,28 @@ export interface AnalysisView {
   updatedAt: string;
 }
 
+/**
+ * The options new uploads start from: the upload form's last valid choice, remembered across restarts
+ * (Settings → "Defaults for new uploads" edits the same values). Ad-hoc words are not remembered: they
+ * make a temporary dictionary for one upload.
+ */
+export interface UploadDefaults {
+  /** One ISO 639-1 code, several, or null (none chosen: detect where the engine can). */
+  language: string | string[] | null;
+  model: TranscriptionModel;
+  /** "Exactly N" speakers; null with min/max null too: detect automatically. */
+  numSpeakers: number | null;
+  /** "Between min and max" speakers (either may be null). */
+  minSpeakers: number | null;
+  maxSpeakers: number | null;
+  /** A dictionary of the active server; null: none. */
+  dictionaryId: string | null;
+}
+
 export interface Settings {
   activeProfileId: string;
   uiLanguage: UiLanguage;
-  /** language: one ISO 639-1 code, several, or null (none chosen: detect where the engine can). */
-  defaults: { language: string | string[] | null; model: TranscriptionModel; numSpeakers: number | null };
+  defaults: UploadDefaults;
   playbackRate: number;
   notifications: boolean;
   /** The subtitle options of the last SRT or WebVTT export; absent until the first. */

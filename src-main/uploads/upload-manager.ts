@@ -15,6 +15,7 @@ import type { ApiClient } from '../api-client/api-client.js';
 import { backoffDelay } from '../../src-shared/backoff.js';
 import { uploadJobOf, type UploadRecord, type UploadRepository } from '../cache/upload-repository.js';
 import { AppFailure } from '../app-failure.js';
+import { LIMITS } from '../../src-shared/limits.js';
 
 export interface UploadManagerOptions {
   uploads: UploadRepository;
@@ -51,9 +52,18 @@ interface Running {
 const TICKET_MARGIN_MS = 5_000;
 const FINISHED_KEPT_MS = 7 * 24 * 3600_000;
 
+/** The name the server is told, within its LIMITS.filename characters: a longer one keeps its start and its extension. */
+export function uploadFileName(fileName: string): string {
+  const chars = [...fileName];
+  if (chars.length <= LIMITS.filename) return fileName;
+  const extension = [...path.extname(fileName)];
+  const keep = extension.length < 16 ? extension : [];
+  return [...chars.slice(0, LIMITS.filename - keep.length), ...keep].join('');
+}
+
 export function uploadRequestOf(fileName: string, options: UploadOptions): ApiUploadRequest {
   return {
-    filename: fileName,
+    filename: uploadFileName(fileName),
     ...(options.language ? { language: options.language } : {}),
     transcription_model: options.model,
     ...(options.numSpeakers !== null ? { num_speakers: options.numSpeakers } : {}),

@@ -1,8 +1,10 @@
 // Uploads run in main (they survive reloads and report progress); this mirrors them and holds the
 // options the next upload will use.
 import { create } from 'zustand';
-import type { IpcError, UploadJob, UploadOptions } from '../../src-shared/ipc-contract';
+import type { IpcError, UploadDefaults, UploadJob, UploadOptions } from '../../src-shared/ipc-contract';
+import { checkSpeakerCounts } from '../../src-shared/speaker-count';
 import { api, split } from '../lib/api';
+import { useSettingsStore } from './settings-store';
 
 export const DEFAULT_UPLOAD_OPTIONS: UploadOptions = {
   language: null,
@@ -19,7 +21,10 @@ interface UploadsState {
   options: UploadOptions;
   error: IpcError | null;
   init: () => Promise<() => void>;
+  /** Changes the options; a valid choice is remembered in the settings as the defaults of new uploads. */
   setOptions: (patch: Partial<UploadOptions>) => void;
+  /** Starts from the remembered defaults (at start), without writing them back. */
+  restoreOptions: (defaults: UploadDefaults) => void;
   /** Opens the system file picker (main's dialog), then uploads what was chosen. */
   pick: () => Promise<void>;
   /** Files dropped on the page. */
@@ -58,7 +63,15 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     setOptions(patch) {
       // A refusal of the options is settled once the user changes them.
       const error = get().error;
-      set({ options: { ...get().options, ...patch }, error: error?.field?.startsWith('options.') ? null : error });
+      const options = { ...get().options, ...patch };
+      set({ options, error: error?.field?.startsWith('options.') ? null : error });
+      // Counts that cannot hold are shown next to their field, and not remembered.
+      if (!checkSpeakerCounts(options) && !sameDefaults(defaultsOf(options), useSettingsStore.getState().settings?.defaults)) {
+        void useSettingsStore.getState().update({ defaults: defaultsOf(options) });
+      }
+    },
+    restoreOptions(defaults) {
+      set({ options: { ...get().options, ...defaultsOf(defaults) } });
     },
     async pick() {
       const [paths, error] = split(await api().uploads.pick());
@@ -97,6 +110,15 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     },
   };
 });
+
+/** The part of the options that is remembered (not the ad-hoc words). */
+function defaultsOf({ language, model, numSpeakers, minSpeakers, maxSpeakers, dictionaryId }: UploadDefaults): UploadDefaults {
+  return { language, model, numSpeakers, minSpeakers, maxSpeakers, dictionaryId };
+}
+
+function sameDefaults(a: UploadDefaults, b: UploadDefaults | undefined): boolean {
+  return b !== undefined && JSON.stringify(a) === JSON.stringify(defaultsOf(b));
+}
 
 export const selectFinishedCount = (state: UploadsState) => state.jobs.filter((job) => FINISHED.includes(job.state)).length;
 export const selectActiveJobs = (state: UploadsState) => state.jobs.filter((job) => ACTIVE.includes(job.state));
