@@ -79,6 +79,24 @@ export interface UploadJob {
   createdAt: string;
 }
 
+/** Why a file of an imported folder was not queued. */
+export type FolderSkipReason =
+  | 'not-media' // not audio or video (by its first bytes)
+  | 'empty'
+  | 'unreadable'
+  | 'too-many'; // beyond the number of files one import queues
+
+/** What importing a folder did: the uploads it queued, and the files it left out with their reason. */
+export interface FolderImport {
+  /** The folder's own name. */
+  folder: string;
+  jobs: UploadJob[];
+  /** Paths relative to the folder, "/" between parts. */
+  skipped: Array<{ path: string; reason: FolderSkipReason; detected?: string }>;
+  /** Subfolders nested too deep to be looked at. */
+  foldersTooDeep: number;
+}
+
 export interface TranscriptionSummary {
   id: string;
   name: string;
@@ -326,6 +344,10 @@ export interface IpcResponses {
 
   'uploads:pick': string[];
   'uploads:add': UploadJob[];
+  /** The system's folder dialog; null when cancelled. */
+  'uploads:pick-folder': string | null;
+  /** Queues the audio and video files in a folder and its subfolders (src-main/uploads/folder-scan.ts), with one set of options. */
+  'uploads:add-folder': FolderImport;
   'uploads:list': UploadJob[];
   'uploads:cancel': void;
   /** Removes finished (done and cancelled) uploads from the list; answers how many. Failed ones stay until retried or cleared by hand. */
@@ -402,6 +424,8 @@ export const IPC_CHANNELS = [
   'search:query',
   'uploads:pick',
   'uploads:add',
+  'uploads:pick-folder',
+  'uploads:add-folder',
   'uploads:list',
   'uploads:cancel',
   'uploads:clear-finished',

@@ -226,6 +226,8 @@ export const IPC_REQUESTS = {
 
   'uploads:pick': NoRequest,
   'uploads:add': Strict({ paths: Type.Array(Text('File path', 4096), { title: 'Files', minItems: 1, maxItems: 500 }), options: UploadOptions }),
+  'uploads:pick-folder': NoRequest,
+  'uploads:add-folder': Strict({ path: Text('Folder', 4096), options: UploadOptions }),
   'uploads:list': NoRequest,
   'uploads:cancel': IdRequest,
   'uploads:clear-finished': NoRequest,
