@@ -12,10 +12,11 @@ import type { Dirent } from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FolderSkipReason } from '../../src-shared/ipc-contract.js';
+import { LIMITS } from '../../src-shared/limits.js';
 import { sniffMedia } from './media-sniff.js';
 
-export const MAX_FOLDER_DEPTH = 8;
-export const MAX_FOLDER_FILES = 500;
+export const MAX_FOLDER_DEPTH = LIMITS.folderDepth;
+export const MAX_FOLDER_FILES = LIMITS.uploadsPerRequest;
 
 export interface ScannedFile {
   filePath: string;

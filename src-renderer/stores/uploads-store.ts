@@ -1,7 +1,7 @@
 // Uploads run in main (they survive reloads and report progress); this mirrors them and holds the
 // options the next upload will use.
 import { create } from 'zustand';
-import type { IpcError, UploadDefaults, UploadJob, UploadOptions } from '../../src-shared/ipc-contract';
+import type { FolderImport, IpcError, UploadDefaults, UploadJob, UploadOptions } from '../../src-shared/ipc-contract';
 import { checkSpeakerCounts } from '../../src-shared/speaker-count';
 import { api, split } from '../lib/api';
 import { useSettingsStore } from './settings-store';
@@ -27,8 +27,14 @@ interface UploadsState {
   restoreOptions: (defaults: UploadDefaults) => void;
   /** Opens the system file picker (main's dialog), then uploads what was chosen. */
   pick: () => Promise<void>;
-  /** Files dropped on the page. */
-  addFiles: (files: File[]) => Promise<void>;
+  /** Files dropped on the page; `folders` are dropped folders, imported whole. */
+  addFiles: (files: File[], folders?: File[]) => Promise<void>;
+  /** Opens the system folder picker (main's dialog), then imports the folder. */
+  pickFolder: () => Promise<void>;
+  addFolder: (path: string) => Promise<void>;
+  /** What the last folder import queued and skipped, until dismissed. */
+  folderImport: FolderImport | null;
+  dismissFolderImport: () => void;
   addPaths: (paths: string[]) => Promise<void>;
   cancel: (id: string) => Promise<void>;
   /** Removes done and cancelled uploads from the panel. */
@@ -54,6 +60,7 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     options: DEFAULT_UPLOAD_OPTIONS,
     error: null,
     collapsed: false,
+    folderImport: null,
     async init() {
       const off = api().on('uploads:changed', upsert);
       const [jobs] = split(await api().uploads.list());
@@ -78,7 +85,7 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
       if (error) return set({ error });
       if (paths.length) await get().addPaths(paths);
     },
-    async addFiles(files) {
+    async addFiles(files, folders = []) {
       const paths: string[] = [];
       for (const file of files) {
         const [path, error] = split(await api().files.localPath(file));
@@ -86,6 +93,25 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
         else paths.push(path);
       }
       if (paths.length) await get().addPaths(paths);
+      for (const folder of folders) {
+        const [path, error] = split(await api().files.localPath(folder));
+        if (error) set({ error });
+        else await get().addFolder(path);
+      }
+    },
+    async pickFolder() {
+      const [path, error] = split(await api().uploads.pickFolder());
+      if (error) return set({ error });
+      if (path) await get().addFolder(path);
+    },
+    async addFolder(path) {
+      const [imported, error] = split(await api().uploads.addFolder({ path, options: get().options }));
+      if (error) return set({ error });
+      imported.jobs.forEach(upsert);
+      set({ error: null, folderImport: imported, collapsed: false });
+    },
+    dismissFolderImport() {
+      set({ folderImport: null });
     },
     async addPaths(paths) {
       const [jobs, error] = split(await api().uploads.add({ paths, options: get().options }));

@@ -225,7 +225,7 @@ export const IPC_REQUESTS = {
   'search:query': Strict({ text: Text('Search text', 500), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) }),
 
   'uploads:pick': NoRequest,
-  'uploads:add': Strict({ paths: Type.Array(Text('File path', 4096), { title: 'Files', minItems: 1, maxItems: 500 }), options: UploadOptions }),
+  'uploads:add': Strict({ paths: Type.Array(Text('File path', 4096), { title: 'Files', minItems: 1, maxItems: LIMITS.uploadsPerRequest }), options: UploadOptions }),
   'uploads:pick-folder': NoRequest,
   'uploads:add-folder': Strict({ path: Text('Folder', 4096), options: UploadOptions }),
   'uploads:list': NoRequest,

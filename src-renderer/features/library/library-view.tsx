@@ -2,6 +2,7 @@ import { useT } from '../../i18n/use-t';
 import { selectIsSearching, useLibraryStore } from '../../stores/library-store';
 import { SpeechModelOffer } from '../settings/speech-model-offer';
 import { DropZone } from './drop-zone';
+import { FolderImportNote } from './folder-import-note';
 import { LibraryToolbar } from './library-toolbar';
 import { SearchResults } from './search-results';
 import { TranscriptionList } from './transcription-list';
@@ -17,6 +18,7 @@ export function LibraryView() {
       <SpeechModelOffer />
       <section className="upload-area" aria-label={t('library.uploads.heading')}>
         <DropZone />
+        <FolderImportNote />
         <UploadOptionsForm />
         <UploadsPanel />
       </section>
