@@ -18,8 +18,8 @@ export function LibraryView() {
       <SpeechModelOffer />
       <section className="upload-area" aria-label={t('library.uploads.heading')}>
         <DropZone />
-        <FolderImportNote />
         <UploadOptionsForm />
+        <FolderImportNote />
         <UploadsPanel />
       </section>
       <LibraryToolbar />

@@ -103,18 +103,18 @@ export function SpeakerCountInput({
           ))}
         </select>
         {mode === 'exact' && (
-          <>
+          <span className="speaker-count-values">
             {input('numSpeakers')}
             <span className="speaker-count-unit">{t('library.options.speakers.unit')}</span>
-          </>
+          </span>
         )}
         {mode === 'range' && (
-          <>
+          <span className="speaker-count-values">
             {input('minSpeakers')}
             <span className="speaker-count-join">{t('library.options.speakers.and')}</span>
             {input('maxSpeakers')}
             <span className="speaker-count-unit">{t('library.options.speakers.unit')}</span>
-          </>
+          </span>
         )}
       </div>
       {fields.map((field) => (
