@@ -57,7 +57,7 @@ test.describe('with whisper', () => {
     await page.getByRole('button', { name: 'Remove Spanish' }).click();
     await expect(chips(page)).toHaveText([/Japanese/]);
     // The choice is remembered for the next uploads (decision 0023).
-    await expect.poll(async () => ((await host.invoke('settings:get')) as { value?: { defaults: { language: unknown } } }).value?.defaults.language).toEqual(['ja']);
+    await expect.poll(async () => ((await host.invoke('settings:get')) as { value?: { defaults: { language: unknown } } }).value?.defaults.language).toEqual('ja');
   });
 
   test('Settings picks the default languages by name, and new uploads start with them', async ({ page }) => {
