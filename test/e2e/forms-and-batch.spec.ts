@@ -128,6 +128,8 @@ test('upload options are remembered after a reload, and Settings shows the same 
   await library.openTab('Settings');
   await expect(page.getByTestId('default-speaker-mode')).toHaveValue('range');
   await expect(page.getByTestId('default-max-speakers-input')).toHaveValue('3');
+  await page.getByTestId('default-speaker-mode').scrollIntoViewIfNeeded();
+  await screenshot(page, 'forms-settings-defaults');
   // Back to automatic from Settings: the upload form follows.
   await page.getByTestId('default-speaker-mode').selectOption('auto');
   await library.openTab('Library');

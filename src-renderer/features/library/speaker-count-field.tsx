@@ -44,6 +44,7 @@ export function SpeakerCountInput({
   onChange,
   errorOf,
   testIdPrefix = '',
+  className,
 }: {
   /** The mode select's id (the form's "Speakers" label points at it); the inputs derive theirs from it. */
   id: string;
@@ -52,6 +53,7 @@ export function SpeakerCountInput({
   /** The problem with one count, already worded for the user, or null. */
   errorOf: (field: Field) => IpcError | null;
   testIdPrefix?: string;
+  className?: string;
 }) {
   const t = useT();
   // The mode stays put while its boxes are empty (the counts alone would say 'auto').
@@ -84,7 +86,7 @@ export function SpeakerCountInput({
   };
 
   return (
-    <div className="speaker-count" data-mode={mode}>
+    <div className={className ? `speaker-count ${className}` : 'speaker-count'} data-mode={mode}>
       <div className="speaker-count-row">
         <select
           id={id}

@@ -169,8 +169,7 @@ function DefaultsSection() {
       </select>
       <span />
       <label htmlFor={`${id}-speakers`}>{t('settings.defaults.speakers')}</label>
-      <SpeakerCountInput id={`${id}-speakers`} testIdPrefix="default-" counts={defaults} onChange={setOptions} errorOf={speakersError} />
-      <span />
+      <SpeakerCountInput id={`${id}-speakers`} testIdPrefix="default-" className="speaker-count-wide" counts={defaults} onChange={setOptions} errorOf={speakersError} />
     </section>
   );
 }
