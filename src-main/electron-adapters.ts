@@ -20,6 +20,12 @@ export function electronDialogs(parent: () => BrowserWindow | null): Dialogs {
       const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
       return result.canceled ? [] : result.filePaths;
     },
+    async openFolder() {
+      const window = parent();
+      const options: Electron.OpenDialogOptions = { properties: ['openDirectory'] };
+      const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
+      return result.canceled ? null : (result.filePaths[0] ?? null);
+    },
     async saveFile(defaultName: string, filters: FileFilter[]) {
       const window = parent();
       const options: Electron.SaveDialogOptions = { defaultPath: defaultName, filters };

@@ -32,11 +32,7 @@ export function App() {
         const settings = useSettingsStore.getState().settings;
         if (!settings) return;
         usePlayerStore.getState().setRate(settings.playbackRate);
-        useUploadsStore.getState().setOptions({
-          language: settings.defaults.language,
-          model: settings.defaults.model,
-          numSpeakers: settings.defaults.numSpeakers,
-        });
+        useUploadsStore.getState().restoreOptions(settings.defaults);
       });
     void useLibraryStore.getState().reload();
     return () => {

@@ -101,6 +101,24 @@ export interface Recording {
   upload: UploadJob | null;
 }
 
+/** Why a file of an imported folder was not queued. */
+export type FolderSkipReason =
+  | 'not-media' // not audio or video (by its first bytes)
+  | 'empty'
+  | 'unreadable'
+  | 'too-many'; // beyond the number of files one import queues
+
+/** What importing a folder did: the uploads it queued, and the files it left out with their reason. */
+export interface FolderImport {
+  /** The folder's own name. */
+  folder: string;
+  jobs: UploadJob[];
+  /** Paths relative to the folder, "/" between parts. */
+  skipped: Array<{ path: string; reason: FolderSkipReason; detected?: string }>;
+  /** Subfolders nested too deep to be looked at. */
+  foldersTooDeep: number;
+}
+
 export interface TranscriptionSummary {
   id: string;
   name: string;
@@ -216,11 +234,28 @@ export interface AnalysisView {
   updatedAt: string;
 }
 
+/**
+ * The options new uploads start from: the upload form's last valid choice, remembered across restarts
+ * (Settings → "Defaults for new uploads" edits the same values). Ad-hoc words are not remembered: they
+ * make a temporary dictionary for one upload.
+ */
+export interface UploadDefaults {
+  /** One ISO 639-1 code, several, or null (none chosen: detect where the engine can). */
+  language: string | string[] | null;
+  model: TranscriptionModel;
+  /** "Exactly N" speakers; null with min/max null too: detect automatically. */
+  numSpeakers: number | null;
+  /** "Between min and max" speakers (either may be null). */
+  minSpeakers: number | null;
+  maxSpeakers: number | null;
+  /** A dictionary of the active server; null: none. */
+  dictionaryId: string | null;
+}
+
 export interface Settings {
   activeProfileId: string;
   uiLanguage: UiLanguage;
-  /** language: one ISO 639-1 code, several, or null (none chosen: detect where the engine can). */
-  defaults: { language: string | string[] | null; model: TranscriptionModel; numSpeakers: number | null };
+  defaults: UploadDefaults;
   playbackRate: number;
   notifications: boolean;
   /** The subtitle options of the last SRT or WebVTT export; absent until the first. */
@@ -346,6 +381,10 @@ export interface IpcResponses {
 
   'uploads:pick': string[];
   'uploads:add': UploadJob[];
+  /** The system's folder dialog; null when cancelled. */
+  'uploads:pick-folder': string | null;
+  /** Queues the audio and video files in a folder and its subfolders (src-main/uploads/folder-scan.ts), with one set of options. */
+  'uploads:add-folder': FolderImport;
   'uploads:list': UploadJob[];
   'uploads:cancel': void;
   /** Removes finished (done and cancelled) uploads from the list; answers how many. Failed ones stay until retried or cleared by hand. */
@@ -438,6 +477,8 @@ export const IPC_CHANNELS = [
   'search:query',
   'uploads:pick',
   'uploads:add',
+  'uploads:pick-folder',
+  'uploads:add-folder',
   'uploads:list',
   'uploads:cancel',
   'uploads:clear-finished',

@@ -16,6 +16,10 @@ export const LIMITS = {
   /** Forced-replacement rules (blacklist words) in one dictionary. */
   blacklistWordsPerDictionary: 10_000,
   reviewedText: 2_000_000,
+  /** Files queued by one "add files" or one folder import (uploads:add, uploads:add-folder). */
+  uploadsPerRequest: 500,
+  /** How many levels of subfolders a folder import looks into (decision 0029). */
+  folderDepth: 8,
   /** num_speakers, min_speakers and max_speakers. */
   speakers: { min: 1, max: 99 },
 } as const;

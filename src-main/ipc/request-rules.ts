@@ -14,6 +14,7 @@ type Rules = { [C in IpcChannel]?: (request: IpcValidRequest<C>) => RequestProbl
 
 const RULES: Rules = {
   'uploads:add': ({ options }) => uploadOptionsProblem(options, 'options.'),
+  'uploads:add-folder': ({ options }) => uploadOptionsProblem(options, 'options.'),
   'transcripts:rerun': ({ options }) => (options ? uploadOptionsProblem(options, 'options.') : null),
   'analysis:request': ({ kind, language }) => analysisLanguageProblem(kind, language, true),
   // Without a language, 'analysis:get' answers the latest translation.

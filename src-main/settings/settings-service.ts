@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerProfile, Settings, SettingsPatch } from '../../src-shared/ipc-contract.js';
 import { AppFailure } from '../app-failure.js';
 import type { SecretBox } from './secret-box.js';
-import { EMBEDDED_PROFILE_ID, type SettingsData, type SettingsStore, type StoredProfile } from './settings-store.js';
+import { DEFAULT_UPLOAD_DEFAULTS, EMBEDDED_PROFILE_ID, type SettingsData, type SettingsStore, type StoredProfile } from './settings-store.js';
 
 export class SettingsService {
   constructor(
@@ -14,7 +14,7 @@ export class SettingsService {
   ) {}
 
   settings(): Settings {
-    return this.store.read().settings;
+    return withAllDefaults(this.store.read().settings);
   }
 
   updateSettings(patch: SettingsPatch): Settings {
@@ -22,7 +22,7 @@ export class SettingsService {
     const settings: Settings = {
       ...data.settings,
       ...patch,
-      defaults: { ...data.settings.defaults, ...patch.defaults },
+      defaults: { ...withAllDefaults(data.settings).defaults, ...patch.defaults },
       activeProfileId: data.settings.activeProfileId,
     };
     this.store.write({ ...data, settings });
@@ -104,6 +104,11 @@ export class SettingsService {
       });
     }
   }
+}
+
+/** Settings written before a default existed get its initial value. */
+function withAllDefaults(settings: Settings): Settings {
+  return { ...settings, defaults: { ...DEFAULT_UPLOAD_DEFAULTS, ...settings.defaults } };
 }
 
 /** "https://host:8080/" -> "https://host:8080"; anything that is not http(s) is refused. */

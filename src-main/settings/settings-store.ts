@@ -1,6 +1,7 @@
 // The typed settings: the contract's Settings plus the server profiles. Remote profiles keep their
 // API key only as SecretBox output (base64), never in clear.
-import type { ServerProfile, Settings } from '../../src-shared/ipc-contract.js';
+import type { ServerProfile, Settings, UploadDefaults } from '../../src-shared/ipc-contract.js';
+import { LIMITS } from '../../src-shared/limits.js';
 import { SUBTITLE_LIMITS } from '../../src-shared/subtitle-cues.js';
 
 export interface StoredProfile extends ServerProfile {
@@ -29,12 +30,14 @@ export interface SettingsStore {
 
 export const EMBEDDED_PROFILE_ID = 'embedded';
 
+export const DEFAULT_UPLOAD_DEFAULTS: UploadDefaults = { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null };
+
 export function defaultSettingsData(locale = 'en'): SettingsData {
   return {
     settings: {
       activeProfileId: EMBEDDED_PROFILE_ID,
       uiLanguage: locale.toLowerCase().startsWith('ja') ? 'ja' : 'en',
-      defaults: { language: null, model: 'default', numSpeakers: null },
+      defaults: { ...DEFAULT_UPLOAD_DEFAULTS },
       playbackRate: 1,
       notifications: true,
     },
@@ -44,6 +47,7 @@ export function defaultSettingsData(locale = 'en'): SettingsData {
 }
 
 const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
+const speakerCount = nullable({ type: 'integer', minimum: LIMITS.speakers.min, maximum: LIMITS.speakers.max });
 
 /** JSON schema of SettingsData (conf and electron-store validate every write with it). */
 export const settingsSchema = {
@@ -66,7 +70,11 @@ export const settingsSchema = {
             ],
           }),
           model: { enum: ['default', 'diarization-high'] },
-          numSpeakers: nullable({ type: 'integer', minimum: 1, maximum: 99 }),
+          numSpeakers: speakerCount,
+          // Optional, so files written before they existed stay valid (SettingsService fills them in).
+          minSpeakers: speakerCount,
+          maxSpeakers: speakerCount,
+          dictionaryId: nullable({ type: 'string', minLength: 1, maxLength: 200 }),
         },
       },
       playbackRate: { type: 'number', minimum: 0.25, maximum: 4 },

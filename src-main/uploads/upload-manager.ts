@@ -9,12 +9,14 @@ import path from 'node:path';
 import mime from 'mime-types';
 import { ErrorCode } from '../../src-shared/error-codes.js';
 import type { ApiTranscription, ApiUploadRequest } from '../../src-shared/api-types.js';
-import type { IpcError, UploadJob, UploadOptions } from '../../src-shared/ipc-contract.js';
+import type { FolderImport, IpcError, UploadJob, UploadOptions } from '../../src-shared/ipc-contract.js';
+import { scanFolder } from './folder-scan.js';
 import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import { backoffDelay } from '../../src-shared/backoff.js';
 import { uploadJobOf, type UploadRecord, type UploadRepository } from '../cache/upload-repository.js';
 import { AppFailure } from '../app-failure.js';
+import { LIMITS } from '../../src-shared/limits.js';
 
 export interface UploadManagerOptions {
   uploads: UploadRepository;
@@ -51,9 +53,18 @@ interface Running {
 const TICKET_MARGIN_MS = 5_000;
 const FINISHED_KEPT_MS = 7 * 24 * 3600_000;
 
+/** The name the server is told, within its LIMITS.filename characters: a longer one keeps its start and its extension. */
+export function uploadFileName(fileName: string): string {
+  const chars = [...fileName];
+  if (chars.length <= LIMITS.filename) return fileName;
+  const extension = [...path.extname(fileName)];
+  const keep = extension.length < 16 ? extension : [];
+  return [...chars.slice(0, LIMITS.filename - keep.length), ...keep].join('');
+}
+
 export function uploadRequestOf(fileName: string, options: UploadOptions): ApiUploadRequest {
   return {
-    filename: fileName,
+    filename: uploadFileName(fileName),
     ...(options.language ? { language: options.language } : {}),
     transcription_model: options.model,
     ...(options.numSpeakers !== null ? { num_speakers: options.numSpeakers } : {}),
@@ -126,6 +137,43 @@ export class UploadManager {
     for (const job of jobs) this.change(job);
     this.pump();
     return jobs.map(uploadJobOf);
+  }
+
+  /**
+   * Queues the audio and video files of a folder and its subfolders (folder-scan.ts), oldest first in
+   * the order a file manager lists them, and says what it left out and why. A folder with none is not
+   * an error: the answer says so.
+   */
+  async addFolder(given: string, options: UploadOptions): Promise<FolderImport> {
+    const root = path.resolve(given);
+    const folder = path.basename(root) || root;
+    try {
+      if (!(await fsp.stat(root)).isDirectory()) throw new Error('not a folder');
+      await fsp.access(root, fsp.constants.R_OK);
+    } catch {
+      throw new AppFailure({ code: 'validation', field: 'path', message: `The folder “${folder}” cannot be read. Check that it still exists and that you may open it.` });
+    }
+    const scan = await scanFolder(root);
+    const createdAt = this.now();
+    // One millisecond apart, so the queue keeps the folder's order (jobs are ordered by creation time).
+    const jobs = scan.files.map((file, index) =>
+      this.options.uploads.insert({
+        id: randomUUID(),
+        filePath: file.filePath,
+        fileName: path.basename(file.filePath),
+        size: file.size,
+        options,
+        createdAt: new Date(createdAt + index).toISOString(),
+      }),
+    );
+    for (const job of jobs) this.change(job);
+    this.pump();
+    return {
+      folder,
+      jobs: jobs.map(uploadJobOf),
+      skipped: scan.skipped.map(({ relativePath, reason, detected }) => ({ path: relativePath, reason, ...(detected ? { detected } : {}) })),
+      foldersTooDeep: scan.tooDeep,
+    };
   }
 
   /**

@@ -1,8 +1,10 @@
 // Uploads run in main (they survive reloads and report progress); this mirrors them and holds the
 // options the next upload will use.
 import { create } from 'zustand';
-import type { IpcError, UploadJob, UploadOptions } from '../../src-shared/ipc-contract';
+import type { FolderImport, IpcError, UploadDefaults, UploadJob, UploadOptions } from '../../src-shared/ipc-contract';
+import { checkSpeakerCounts } from '../../src-shared/speaker-count';
 import { api, split } from '../lib/api';
+import { useSettingsStore } from './settings-store';
 
 export const DEFAULT_UPLOAD_OPTIONS: UploadOptions = {
   language: null,
@@ -19,11 +21,20 @@ interface UploadsState {
   options: UploadOptions;
   error: IpcError | null;
   init: () => Promise<() => void>;
+  /** Changes the options; a valid choice is remembered in the settings as the defaults of new uploads. */
   setOptions: (patch: Partial<UploadOptions>) => void;
+  /** Starts from the remembered defaults (at start), without writing them back. */
+  restoreOptions: (defaults: UploadDefaults) => void;
   /** Opens the system file picker (main's dialog), then uploads what was chosen. */
   pick: () => Promise<void>;
-  /** Files dropped on the page. */
-  addFiles: (files: File[]) => Promise<void>;
+  /** Files dropped on the page; `folders` are dropped folders, imported whole. */
+  addFiles: (files: File[], folders?: File[]) => Promise<void>;
+  /** Opens the system folder picker (main's dialog), then imports the folder. */
+  pickFolder: () => Promise<void>;
+  addFolder: (path: string) => Promise<void>;
+  /** What the last folder import queued and skipped, until dismissed. */
+  folderImport: FolderImport | null;
+  dismissFolderImport: () => void;
   addPaths: (paths: string[]) => Promise<void>;
   cancel: (id: string) => Promise<void>;
   /** Tries a failed, cancelled or waiting upload again now. */
@@ -55,6 +66,7 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     options: DEFAULT_UPLOAD_OPTIONS,
     error: null,
     collapsed: false,
+    folderImport: null,
     async init() {
       const off = api().on('uploads:changed', upsert);
       const [jobs] = split(await api().uploads.list());
@@ -64,14 +76,22 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     setOptions(patch) {
       // A refusal of the options is settled once the user changes them.
       const error = get().error;
-      set({ options: { ...get().options, ...patch }, error: error?.field?.startsWith('options.') ? null : error });
+      const options = { ...get().options, ...patch };
+      set({ options, error: error?.field?.startsWith('options.') ? null : error });
+      // Counts that cannot hold are shown next to their field, and not remembered.
+      if (!checkSpeakerCounts(options) && !sameDefaults(defaultsOf(options), useSettingsStore.getState().settings?.defaults)) {
+        void useSettingsStore.getState().update({ defaults: defaultsOf(options) });
+      }
+    },
+    restoreOptions(defaults) {
+      set({ options: { ...get().options, ...defaultsOf(defaults) } });
     },
     async pick() {
       const [paths, error] = split(await api().uploads.pick());
       if (error) return set({ error });
       if (paths.length) await get().addPaths(paths);
     },
-    async addFiles(files) {
+    async addFiles(files, folders = []) {
       const paths: string[] = [];
       for (const file of files) {
         const [path, error] = split(await api().files.localPath(file));
@@ -79,6 +99,25 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
         else paths.push(path);
       }
       if (paths.length) await get().addPaths(paths);
+      for (const folder of folders) {
+        const [path, error] = split(await api().files.localPath(folder));
+        if (error) set({ error });
+        else await get().addFolder(path);
+      }
+    },
+    async pickFolder() {
+      const [path, error] = split(await api().uploads.pickFolder());
+      if (error) return set({ error });
+      if (path) await get().addFolder(path);
+    },
+    async addFolder(path) {
+      const [imported, error] = split(await api().uploads.addFolder({ path, options: get().options }));
+      if (error) return set({ error });
+      imported.jobs.forEach(upsert);
+      set({ error: null, folderImport: imported, collapsed: false });
+    },
+    dismissFolderImport() {
+      set({ folderImport: null });
     },
     async addPaths(paths) {
       const [jobs, error] = split(await api().uploads.add({ paths, options: get().options }));
@@ -112,6 +151,15 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     },
   };
 });
+
+/** The part of the options that is remembered (not the ad-hoc words). */
+function defaultsOf({ language, model, numSpeakers, minSpeakers, maxSpeakers, dictionaryId }: UploadDefaults): UploadDefaults {
+  return { language, model, numSpeakers, minSpeakers, maxSpeakers, dictionaryId };
+}
+
+function sameDefaults(a: UploadDefaults, b: UploadDefaults | undefined): boolean {
+  return b !== undefined && JSON.stringify(a) === JSON.stringify(defaultsOf(b));
+}
 
 export const selectFinishedCount = (state: UploadsState) => state.jobs.filter((job) => FINISHED.includes(job.state)).length;
 export const selectActiveJobs = (state: UploadsState) => state.jobs.filter((job) => ACTIVE.includes(job.state));

@@ -56,9 +56,12 @@ test.describe('with whisper', () => {
     await expect(search).toHaveAttribute('aria-expanded', 'false');
     await page.getByRole('button', { name: 'Remove Spanish' }).click();
     await expect(chips(page)).toHaveText([/Japanese/]);
+    // The choice is remembered for the next uploads (decision 0029).
+    await expect.poll(async () => ((await host.invoke('settings:get')) as { value?: { defaults: { language: unknown } } }).value?.defaults.language).toEqual('ja');
   });
 
   test('Settings picks the default languages by name, and new uploads start with them', async ({ page }) => {
+    expect(await host.invoke('settings:update', { defaults: { language: null } })).toMatchObject({ ok: true });
     const library = new LibraryPage(page);
     await library.goto(host.url);
     await library.openTab('Settings');

@@ -138,12 +138,15 @@ test('upload options that cannot hold are refused next to their field, and nothi
   const before = await host.invoke('uploads:list');
   const uploadsBefore = before.ok ? before.value.length : -1;
   await page.getByText('Upload options').click();
+  await page.getByTestId('speaker-mode').selectOption('range');
   const min = page.getByTestId('min-speakers-input');
   await expect(min).toHaveAttribute('max', '99');
   await min.fill('4');
   await page.getByTestId('max-speakers-input').fill('2');
-  const minField = min.locator('xpath=..');
-  await expect(minField.getByTestId('field-error')).toHaveText('The minimum is above the maximum.');
+  // The message the input points at (aria-describedby), shown under the speaker row.
+  const minError = page.locator(`[id="${await min.getAttribute('aria-describedby')}"]`);
+  await expect(minError).toHaveText('The minimum is above the maximum.');
+  await expect(minError).toHaveAttribute('data-testid', 'field-error');
   await expect(min).toHaveAttribute('aria-invalid', 'true');
 
   await screenshot(page, 'upload-options-refused');
@@ -152,9 +155,10 @@ test('upload options that cannot hold are refused next to their field, and nothi
   expect(await host.invoke('settings:update', { uiLanguage: 'ja' })).toMatchObject({ ok: true });
   await page.reload();
   await page.getByText('アップロードの設定').click();
+  await page.getByTestId('speaker-mode').selectOption('range');
   await page.getByTestId('min-speakers-input').fill('4');
   await page.getByTestId('max-speakers-input').fill('2');
-  await expect(page.getByTestId('min-speakers-input').locator('xpath=..').getByTestId('field-error')).toHaveText('最少が最多を上回っています。');
+  await expect(page.locator(`[id="${await page.getByTestId('min-speakers-input').getAttribute('aria-describedby')}"]`)).toHaveText('最少が最多を上回っています。');
   await screenshot(page, 'upload-options-refused-ja');
   expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
   await page.reload();

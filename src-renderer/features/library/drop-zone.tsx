@@ -1,4 +1,5 @@
-// Drag files in, or press Enter/Space (or the button) to choose them with the system dialog.
+// Drag files or folders in, or press Enter/Space (or the button) to choose files with the system
+// dialog; "Import folder…" beside it chooses a folder (main walks it: src-main/uploads/folder-scan.ts).
 import { useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useT } from '../../i18n/use-t';
 import { formLevelError } from '../../lib/field-error';
@@ -10,6 +11,7 @@ export function DropZone() {
   const [active, setActive] = useState(false);
   const addFiles = useUploadsStore((state) => state.addFiles);
   const pick = useUploadsStore((state) => state.pick);
+  const pickFolder = useUploadsStore((state) => state.pickFolder);
   // Errors about an upload option sit next to that option in the form.
   const error = formLevelError(useUploadsStore((state) => state.error), UPLOAD_OPTION_FIELDS);
   const dismissError = useUploadsStore((state) => state.dismissError);
@@ -23,8 +25,16 @@ export function DropZone() {
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setActive(false);
-    const files = Array.from(event.dataTransfer.files);
-    if (files.length) void addFiles(files);
+    // A dropped folder arrives as a File too; its entry says it is a directory.
+    const items = Array.from(event.dataTransfer.items ?? []);
+    const isFolder = (index: number) => {
+      const item = items[index];
+      return typeof item?.webkitGetAsEntry === 'function' && item.webkitGetAsEntry()?.isDirectory === true;
+    };
+    const dropped = Array.from(event.dataTransfer.files);
+    const files = dropped.filter((_, index) => !isFolder(index));
+    const folders = dropped.filter((_, index) => isFolder(index));
+    if (files.length || folders.length) void addFiles(files, folders);
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.target !== event.currentTarget) return;
@@ -36,25 +46,33 @@ export function DropZone() {
 
   return (
     <div>
-      <div
-        className={active ? 'drop-zone drop-zone-active' : 'drop-zone'}
-        data-testid="drop-zone"
-        role="button"
-        tabIndex={0}
-        aria-label={t('library.drop.label')}
-        onDragOver={onDragOver}
-        onDragEnter={onDragOver}
-        onDragLeave={() => setActive(false)}
-        onDrop={onDrop}
-        onKeyDown={onKeyDown}
-      >
-        <svg className="drop-icon" viewBox="0 0 24 24" aria-hidden="true" width="28" height="28">
-          <path d="M12 3v12m0-12-4 4m4-4 4 4M4 15v4a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
-        </svg>
-        <span className="drop-title">{active ? t('library.drop.active') : t('library.drop.title')}</span>
-        <span className="drop-or">{t('library.drop.or')}</span>
-        <button type="button" className="button" tabIndex={-1} onClick={() => void pick()}>
-          {t('library.drop.choose')}
+      <div className="drop-row">
+        <div
+          className={active ? 'drop-zone drop-zone-active' : 'drop-zone'}
+          data-testid="drop-zone"
+          role="button"
+          tabIndex={0}
+          aria-label={t('library.drop.label')}
+          onDragOver={onDragOver}
+          onDragEnter={onDragOver}
+          onDragLeave={() => setActive(false)}
+          onDrop={onDrop}
+          onKeyDown={onKeyDown}
+        >
+          <svg className="drop-icon" viewBox="0 0 24 24" aria-hidden="true" width="28" height="28">
+            <path d="M12 3v12m0-12-4 4m4-4 4 4M4 15v4a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+          </svg>
+          <span className="drop-title">{active ? t('library.drop.active') : t('library.drop.title')}</span>
+          <span className="drop-or">{t('library.drop.or')}</span>
+          <button type="button" className="button" tabIndex={-1} onClick={() => void pick()}>
+            {t('library.drop.choose')}
+          </button>
+        </div>
+        <button type="button" className="button import-folder" data-testid="import-folder" onClick={() => void pickFolder()}>
+          <svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18">
+            <path d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" />
+          </svg>
+          {t('library.drop.folder')}
         </button>
       </div>
       {error && (

@@ -2,6 +2,7 @@ import { useT } from '../../i18n/use-t';
 import { selectIsSearching, useLibraryStore } from '../../stores/library-store';
 import { SpeechModelOffer } from '../settings/speech-model-offer';
 import { DropZone } from './drop-zone';
+import { FolderImportNote } from './folder-import-note';
 import { LibraryToolbar } from './library-toolbar';
 import { RecordPanel } from './record-panel';
 import { SearchResults } from './search-results';
@@ -19,6 +20,7 @@ export function LibraryView() {
       <section className="upload-area" aria-label={t('library.uploads.heading')}>
         <DropZone />
         <UploadOptionsForm />
+        <FolderImportNote />
         <UploadsPanel />
       </section>
       <LibraryToolbar />

@@ -16,11 +16,7 @@ import { selectUiLanguage, useSettingsStore } from '../../stores/settings-store'
 import { LanguagePicker, languageHint } from '../languages/language-picker';
 import { UPLOAD_OPTION_FIELDS } from './upload-options-form';
 import { DictionaryOptions } from '../dictionaries/dictionary-options';
-
-const toCount = (value: string): number | null => {
-  const n = Number.parseInt(value, 10);
-  return Number.isFinite(n) && n > 0 ? n : null;
-};
+import { SpeakerCountInput } from './speaker-count-field';
 
 export function RerunDialog({ item, onClose }: { item: TranscriptionSummary; onClose: () => void }) {
   const t = useT();
@@ -136,31 +132,7 @@ export function RerunDialog({ item, onClose }: { item: TranscriptionSummary; onC
               <FieldMessage error={errorFor(refusal, ['options.model'])} />
 
               <label htmlFor={`${id}-speakers`}>{t('library.options.speakers')}</label>
-              <div className="speaker-fields">
-                {(
-                  [
-                    ['numSpeakers', null, `${id}-speakers`],
-                    ['minSpeakers', 'library.options.minSpeakers', `${id}-min`],
-                    ['maxSpeakers', 'library.options.maxSpeakers', `${id}-max`],
-                  ] as const
-                ).map(([field, label, inputId]) => (
-                  <div className="field" key={field}>
-                    {label && <label htmlFor={inputId}>{t(label)}</label>}
-                    <input
-                      id={inputId}
-                      type="number"
-                      min={LIMITS.speakers.min}
-                      max={LIMITS.speakers.max}
-                      value={options[field] ?? ''}
-                      placeholder={field === 'numSpeakers' ? t('common.auto') : undefined}
-                      aria-invalid={speakersError(field) ? true : undefined}
-                      onChange={(event) => change({ [field]: toCount(event.target.value) })}
-                    />
-                    <FieldMessage error={speakersError(field)} />
-                  </div>
-                ))}
-              </div>
-              <span />
+              <SpeakerCountInput id={`${id}-speakers`} testIdPrefix="rerun-" counts={options} onChange={change} errorOf={speakersError} />
 
               <label htmlFor={`${id}-dictionary`}>{t('library.options.dictionary')}</label>
               <select id={`${id}-dictionary`} value={options.dictionaryId ?? ''} onChange={(event) => change({ dictionaryId: event.target.value || null })}>

@@ -15,16 +15,12 @@ import { choiceOfCodes, codesOfChoice } from '../../../src-shared/languages';
 import { LanguagePicker, languageHint } from '../languages/language-picker';
 import { useUploadsStore } from '../../stores/uploads-store';
 import { DictionaryOptions } from '../dictionaries/dictionary-options';
+import { SpeakerCountInput } from './speaker-count-field';
 
 const WORD_FIELDS = ['options.words', 'options.words.*', 'options.words.*.word', 'options.words.*.reading'];
 
 /** The request paths this form places next to its inputs; other upload errors show for the whole drop zone. */
 export const UPLOAD_OPTION_FIELDS = [...['language', 'model', 'numSpeakers', 'minSpeakers', 'maxSpeakers', 'dictionaryId'].map((key) => `options.${key}`), ...WORD_FIELDS];
-
-function toCount(value: string): number | null {
-  const n = Number.parseInt(value, 10);
-  return Number.isFinite(n) && n > 0 ? n : null;
-}
 
 export function parseWordLines(text: string): Array<{ word: string; reading?: string }> {
   return text
@@ -113,51 +109,7 @@ export function UploadOptionsForm() {
         <FieldMessage id={`${id}-model-error`} error={errors.model} />
 
         <label htmlFor={`${id}-speakers`}>{t('library.options.speakers')}</label>
-        <div className="speaker-fields">
-          <div className="field">
-            <input
-              id={`${id}-speakers`}
-              data-testid="num-speakers-input"
-              type="number"
-              min={LIMITS.speakers.min}
-              max={LIMITS.speakers.max}
-              value={options.numSpeakers ?? ''}
-              placeholder={t('common.auto')}
-              {...invalid(errors.numSpeakers, 'numSpeakers')}
-              onChange={(event) => setOptions({ numSpeakers: toCount(event.target.value) })}
-            />
-            <FieldMessage id={`${id}-numSpeakers-error`} error={errors.numSpeakers} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-min`}>{t('library.options.minSpeakers')}</label>
-            <input
-              id={`${id}-min`}
-              data-testid="min-speakers-input"
-              type="number"
-              min={LIMITS.speakers.min}
-              max={LIMITS.speakers.max}
-              value={options.minSpeakers ?? ''}
-              {...invalid(errors.minSpeakers, 'minSpeakers')}
-              onChange={(event) => setOptions({ minSpeakers: toCount(event.target.value) })}
-            />
-            <FieldMessage id={`${id}-minSpeakers-error`} error={errors.minSpeakers} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-max`}>{t('library.options.maxSpeakers')}</label>
-            <input
-              id={`${id}-max`}
-              data-testid="max-speakers-input"
-              type="number"
-              min={LIMITS.speakers.min}
-              max={LIMITS.speakers.max}
-              value={options.maxSpeakers ?? ''}
-              {...invalid(errors.maxSpeakers, 'maxSpeakers')}
-              onChange={(event) => setOptions({ maxSpeakers: toCount(event.target.value) })}
-            />
-            <FieldMessage id={`${id}-maxSpeakers-error`} error={errors.maxSpeakers} />
-          </div>
-        </div>
-        <span />
+        <SpeakerCountInput id={`${id}-speakers`} counts={options} onChange={setOptions} errorOf={(field) => errors[field]} />
 
         <label htmlFor={`${id}-dictionary`}>{t('library.options.dictionary')}</label>
         <select id={`${id}-dictionary`} value={options.dictionaryId ?? ''} {...invalid(errors.dictionaryId, 'dictionaryId')} onChange={(event) => setOptions({ dictionaryId: event.target.value || null })}>

@@ -1,10 +1,14 @@
-// The uploads queue: every file's state and progress, newest first. It collapses to one summary line,
-// and "Clear finished" removes what is done (the transcriptions stay in the library).
+// The uploads queue: every file's state and progress, newest first, through to its transcription's
+// end (queue-state.ts). It collapses to one summary line, and "Clear finished" removes what is done
+// (the transcriptions stay in the library).
 import { useId } from 'react';
-import type { IpcError, UploadJob } from '../../../src-shared/ipc-contract';
-import { useT } from '../../i18n/use-t';
+import type { IpcError, TranscriptionSummary, UploadJob } from '../../../src-shared/ipc-contract';
+import { LIMITS } from '../../../src-shared/limits';
+import { useT, type T } from '../../i18n/use-t';
 import { formatBytes } from '../../lib/format';
+import { useLibraryStore } from '../../stores/library-store';
 import { selectFinishedCount, useUploadsStore } from '../../stores/uploads-store';
+import { isInProgress, queueStateOf, type QueueState } from './queue-state';
 
 const isActive = (job: UploadJob) => job.state === 'queued' || job.state === 'uploading' || job.state === 'starting';
 /** Failed or cancelled, or waiting after the server could not be reached: "Try again" tries now. */
@@ -16,13 +20,17 @@ export function UploadsPanel() {
   const jobs = useUploadsStore((state) => state.jobs);
   const collapsed = useUploadsStore((state) => state.collapsed);
   const finished = useUploadsStore(selectFinishedCount);
+  const rows = useLibraryStore((state) => state.rows);
   const { cancel, retry, clearFinished, setCollapsed } = useUploadsStore.getState();
   if (jobs.length === 0) return null;
-  const active = jobs.filter(isActive).length;
-  const failed = jobs.filter((job) => job.state === 'failed').length;
+  const byId = new Map(rows.filter((row): row is TranscriptionSummary => row !== undefined).map((row) => [row.id, row]));
+  const queue = jobs.map((job) => ({ job, state: queueStateOf(job, job.transcriptionId ? byId.get(job.transcriptionId) : undefined) }));
+  const active = queue.filter(({ state }) => isInProgress(state)).length;
+  const failed = queue.filter(({ state }) => state.kind === 'failed').length;
+  const settled = queue.length - active - failed;
   const summary = [
     active > 0 && t('library.uploads.summary.active', { count: active }),
-    finished > 0 && t('library.uploads.summary.done', { count: finished }),
+    settled > 0 && t('library.uploads.summary.done', { count: settled }),
     failed > 0 && t('library.uploads.summary.failed', { count: failed }),
   ].filter(Boolean);
   return (
@@ -50,50 +58,86 @@ export function UploadsPanel() {
       </div>
       {!collapsed && (
         <ul className="upload-list" id={listId}>
-          {[...jobs].reverse().map((job) => {
-            const fraction = job.size > 0 ? job.sentBytes / job.size : 0;
-            return (
-              <li key={job.id} className="upload-item" data-testid="upload-item" data-state={job.state}>
-                <span className="upload-name" title={job.filePath}>
-                  {job.fileName}
-                </span>
-                <progress max={1} value={job.state === 'done' ? 1 : fraction} aria-label={t('library.uploads.progress', { name: job.fileName })} />
-                <span className={`upload-state state-${job.state}`}>
-                  {t(`library.upload.state.${job.state}`)} · {formatBytes(job.sentBytes)} / {formatBytes(job.size)}
-                </span>
-                <span className="upload-actions">
-                  {canRetry(job) && (
-                    <button type="button" className="button-quiet" onClick={() => void retry(job.id)} aria-label={t('library.uploads.retry', { name: job.fileName })}>
-                      {t('library.uploads.retryShort')}
-                    </button>
-                  )}
-                  {isActive(job) && (
-                    <button type="button" className="button-quiet" onClick={() => void cancel(job.id)} aria-label={t('library.uploads.cancel', { name: job.fileName })}>
-                      {t('common.cancel')}
-                    </button>
-                  )}
-                </span>
-                {job.error && <UploadError error={job.error} />}
-              </li>
-            );
-          })}
+          {[...queue].reverse().map(({ job, state }) => (
+            <li key={job.id} className="upload-item" data-testid="upload-item" data-state={job.state} data-queue={state.kind}>
+              <span className="upload-name" title={job.filePath}>
+                {job.fileName}
+              </span>
+              <QueueProgress job={job} state={state} />
+              <span className={`upload-state state-${state.kind}`} data-testid="upload-state">
+                {stateText(t, state)}
+                {state.kind === 'uploading' ? ` · ${formatBytes(job.sentBytes)} / ${formatBytes(job.size)}` : ` · ${formatBytes(job.size)}`}
+              </span>
+              <span className="upload-actions">
+                {canRetry(job) && (
+                  <button type="button" className="button-quiet" onClick={() => void retry(job.id)} aria-label={t('library.uploads.retry', { name: job.fileName })}>
+                    {t('library.uploads.retryShort')}
+                  </button>
+                )}
+                {isActive(job) && (
+                  <button type="button" className="button-quiet" onClick={() => void cancel(job.id)} aria-label={t('library.uploads.cancel', { name: job.fileName })}>
+                    {t('common.cancel')}
+                  </button>
+                )}
+              </span>
+              {state.kind === 'failed' && state.error && <UploadError error={state.error} />}
+              {/* Waiting after the server could not be reached: why, beside "Try again". */}
+              {state.kind === 'waiting' && job.error && <UploadError error={job.error} />}
+              {state.kind === 'failed' && !state.error && state.reason && <span className="field-error upload-error">{state.reason}</span>}
+            </li>
+          ))}
         </ul>
       )}
     </div>
   );
 }
 
+function stateText(t: T, state: QueueState): string {
+  switch (state.kind) {
+    case 'uploading':
+      return t('library.queue.uploading', { percent: state.percent });
+    case 'transcribing':
+      return state.percent === null ? t('library.queue.transcribingStarted') : t('library.queue.transcribing', { percent: state.percent });
+    default:
+      return t(`library.queue.${state.kind}`);
+  }
+}
+
+/** The upload's progress, then the transcription's; no value (an indeterminate bar) while a stage's share is unknown. */
+function QueueProgress({ job, state }: { job: UploadJob; state: QueueState }) {
+  const t = useT();
+  const label = t('library.uploads.progress', { name: job.fileName });
+  switch (state.kind) {
+    case 'waiting':
+      return <progress max={1} value={0} aria-label={label} />;
+    case 'uploading':
+      return <progress max={100} value={state.percent} aria-label={label} />;
+    case 'transcribing':
+      return state.percent === null ? <progress aria-label={label} /> : <progress max={100} value={state.percent} aria-label={label} />;
+    case 'starting':
+      return <progress aria-label={label} />;
+    case 'failed':
+    case 'cancelled':
+      return <progress max={1} value={job.size > 0 ? job.sentBytes / job.size : 0} aria-label={label} />;
+    default:
+      return <progress max={1} value={1} aria-label={label} />;
+  }
+}
+
 /**
- * Why an upload failed. A language the server refused gets the app's own words, in the UI's language;
- * the server's message (English, and naming the language) stays underneath as the detail.
+ * Why an upload failed. A language or speaker count the server refused gets the app's own words, in the
+ * UI's language; the server's message (English, naming the API's field) stays underneath as the detail.
  */
 function UploadError({ error }: { error: IpcError }) {
   const t = useT();
   const languageRefused = error.code === 'unsupported' && (error.field === 'language' || error.field === 'options.language');
-  if (!languageRefused) return <span className="field-error upload-error">{error.message}</span>;
+  const field = error.field?.replace(/^options\./, '');
+  const speakersRefused = error.code === 'validation' && (field === 'numSpeakers' || field === 'minSpeakers' || field === 'maxSpeakers');
+  if (!languageRefused && !speakersRefused) return <span className="field-error upload-error">{error.message}</span>;
   return (
     <span className="field-error upload-error">
-      {t('library.upload.languageRefused')} <small className="muted">{error.message}</small>
+      {languageRefused ? t('library.upload.languageRefused') : t('library.upload.speakersRefused', { min: LIMITS.speakers.min, max: LIMITS.speakers.max })}{' '}
+      <small className="muted">{error.message}</small>
     </span>
   );
 }

@@ -11,6 +11,9 @@ import { LanguagePicker, languageHint } from '../languages/language-picker';
 import { errorFor, formLevelError } from '../../lib/field-error';
 import { FieldMessage } from '../../lib/field-message';
 import { SpeechSection } from './speech-section';
+import { SpeakerCountInput } from '../library/speaker-count-field';
+import { useUploadsStore } from '../../stores/uploads-store';
+import { checkSpeakerCounts, type SpeakerCountField } from '../../../src-shared/speaker-count';
 
 export function SettingsView() {
   const t = useT();
@@ -138,18 +141,26 @@ function DefaultsSection() {
   const t = useT();
   const id = useId();
   const settings = useSettingsStore((state) => state.settings);
-  const update = useSettingsStore((state) => state.update);
+  // The same options as the upload form's: editing them here is editing the remembered ones.
+  const defaults = useUploadsStore((state) => state.options);
+  const setOptions = useUploadsStore((state) => state.setOptions);
   if (!settings) return null;
-  const defaults = settings.defaults;
+  const problem = checkSpeakerCounts(defaults);
+  const speakersError = (field: SpeakerCountField): IpcError | null =>
+    problem?.field === field ? { code: 'validation', field, message: t(`library.options.speakerCount.${problem.reason}`, { min: LIMITS.speakers.min, max: LIMITS.speakers.max }) } : null;
   return (
     <section className="card form-grid" aria-labelledby={`${id}-title`}>
       <h2 className="section-title full" id={`${id}-title`}>
         {t('settings.defaults')}
       </h2>
       <label htmlFor={`${id}-language`}>{t('settings.defaults.language')}</label>
-      <LanguageField id={`${id}-language`} value={defaults.language} model={defaults.model} onCommit={(language) => update({ defaults: { ...defaults, language } })} />
+      <LanguageField id={`${id}-language`} value={defaults.language} model={defaults.model} onCommit={(language) => {
+          setOptions({ language });
+          return Promise.resolve(null);
+        }}
+      />
       <label htmlFor={`${id}-model`}>{t('settings.defaults.model')}</label>
-      <select id={`${id}-model`} value={defaults.model} onChange={(event) => void update({ defaults: { ...defaults, model: event.target.value as TranscriptionModel } })}>
+      <select id={`${id}-model`} value={defaults.model} onChange={(event) => setOptions({ model: event.target.value as TranscriptionModel })}>
         {TRANSCRIPTION_MODELS.map((model) => (
           <option key={model} value={model}>
             {t(`library.options.model.${model}`)}
@@ -158,19 +169,7 @@ function DefaultsSection() {
       </select>
       <span />
       <label htmlFor={`${id}-speakers`}>{t('settings.defaults.speakers')}</label>
-      <input
-        id={`${id}-speakers`}
-        type="number"
-        min={LIMITS.speakers.min}
-        max={LIMITS.speakers.max}
-        value={defaults.numSpeakers ?? ''}
-        placeholder={t('common.auto')}
-        onChange={(event) => {
-          const n = Number.parseInt(event.target.value, 10);
-          void update({ defaults: { ...defaults, numSpeakers: Number.isFinite(n) && n > 0 ? n : null } });
-        }}
-      />
-      <span />
+      <SpeakerCountInput id={`${id}-speakers`} testIdPrefix="default-" className="speaker-count-wide" counts={defaults} onChange={setOptions} errorOf={speakersError} />
     </section>
   );
 }

@@ -11,12 +11,18 @@ import { createAesGcmSecretBox } from '../../../src-main/settings/secret-box.js'
 export class TestDialogs implements Dialogs {
   /** What the next "choose files" answers ([] = cancelled). */
   openPaths: string[] = [];
+  /** What the next "import folder" answers (null = cancelled). */
+  folderPath: string | null = null;
   /** What the next save dialog answers (null = cancelled). */
   savePath: string | null = null;
   readonly saveRequests: Array<{ defaultName: string; filters: FileFilter[] }> = [];
 
   async openAudioFiles() {
     return this.openPaths;
+  }
+
+  async openFolder() {
+    return this.folderPath;
   }
 
   async saveFile(defaultName: string, filters: FileFilter[]) {

@@ -21,6 +21,7 @@ describe('main services', () => {
   const saved: string[] = [];
   let saveTarget: string | null = null;
   let picked: string[] = [];
+  let pickedFolder: string | null = null;
   let services: MainServices;
   let remote: TestServer;
 
@@ -46,6 +47,7 @@ describe('main services', () => {
       userDataDir: path.join(dir, 'user-data'),
       dialogs: {
         openAudioFiles: async () => picked,
+        openFolder: async () => pickedFolder,
         saveFile: async (defaultName) => {
           saved.push(defaultName);
           return saveTarget;
@@ -259,6 +261,25 @@ describe('main services', () => {
     expect(await ok('search:query', { text: 'budget' })).toEqual([]);
     await ok('transcripts:refresh');
     expect((await ok('transcripts:list', {})).total).toBe(0);
+  });
+
+  it('imports a chosen folder: its recordings are queued with the options, the rest reported', async () => {
+    expect(await ok('uploads:pick-folder')).toBeNull();
+    const folder = path.join(dir, 'Field recordings');
+    fs.mkdirSync(path.join(folder, 'day 2'), { recursive: true });
+    copyAs(picked[0]!, folder, 'morning.wav');
+    copyAs(picked[0]!, path.join(folder, 'day 2'), 'evening.wav');
+    fs.writeFileSync(path.join(folder, 'notes.txt'), 'who said what\n');
+    pickedFolder = folder;
+    expect(await ok('uploads:pick-folder')).toBe(folder);
+
+    expect(await refused('uploads:add-folder', { path: folder, options: { ...OPTIONS, minSpeakers: 3, maxSpeakers: 2 } })).toMatchObject({ field: 'options.minSpeakers' });
+    expect(await refused('uploads:add-folder', { path: path.join(dir, 'nowhere'), options: OPTIONS })).toMatchObject({ code: 'validation', field: 'path', message: expect.stringContaining('“nowhere” cannot be read') });
+
+    const imported = await ok('uploads:add-folder', { path: folder, options: { ...OPTIONS, numSpeakers: 1 } });
+    expect(imported).toMatchObject({ folder: 'Field recordings', skipped: [{ path: 'notes.txt', reason: 'not-media', detected: 'text' }], foldersTooDeep: 0 });
+    expect(imported.jobs.map((job) => job.fileName)).toEqual(['morning.wav', 'evening.wav']);
+    for (const job of imported.jobs) await events.next('uploads:changed', (j) => j.id === job.id && j.state === 'done');
   });
 
   it('stops everything, the embedded server included', async () => {

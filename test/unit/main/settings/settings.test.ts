@@ -7,6 +7,7 @@ import { createConfSettingsStore } from '../../../../src-main/settings/conf-sett
 import { createAesGcmSecretBox } from '../../../../src-main/settings/secret-box.js';
 import { normaliseBaseUrl, SettingsService } from '../../../../src-main/settings/settings-service.js';
 import { tempDir } from '../../../support/test-server.js';
+import { LIMITS } from '../../../../src-shared/limits.js';
 
 const TEST_KEY = Buffer.alloc(32, 7);
 
@@ -22,7 +23,7 @@ describe('settings', () => {
     expect(s.settings()).toEqual({
       activeProfileId: 'embedded',
       uiLanguage: 'ja',
-      defaults: { language: null, model: 'default', numSpeakers: null },
+      defaults: { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null },
       playbackRate: 1,
       notifications: true,
     });
@@ -35,6 +36,24 @@ describe('settings', () => {
     expect(service('updates').settings()).toMatchObject({ playbackRate: 1.5, defaults: { language: 'en', model: 'diarization-high', numSpeakers: 2 } });
     expect(() => s.updateSettings({ playbackRate: 99 })).toThrow();
     expect(service('updates').settings().playbackRate).toBe(1.5);
+  });
+
+  it('remembers every upload option but the ad-hoc words, and reads files written before they existed', () => {
+    const s = service('upload-defaults');
+    s.updateSettings({ defaults: { model: 'diarization-high', numSpeakers: null, minSpeakers: 2, maxSpeakers: 4, dictionaryId: 'dict-1' } });
+    expect(service('upload-defaults').settings().defaults).toEqual({ language: null, model: 'diarization-high', numSpeakers: null, minSpeakers: 2, maxSpeakers: 4, dictionaryId: 'dict-1' });
+    // The speaker limit is the shared one.
+    expect(() => s.updateSettings({ defaults: { maxSpeakers: LIMITS.speakers.max + 1 } })).toThrow();
+
+    const oldDir = path.join(dir, 'old-file');
+    fs.mkdirSync(oldDir, { recursive: true });
+    const before = { activeProfileId: 'embedded', uiLanguage: 'en', defaults: { language: 'ja', model: 'default', numSpeakers: 3 }, playbackRate: 1, notifications: true };
+    fs.writeFileSync(path.join(oldDir, 'settings.json'), JSON.stringify({ settings: before, profiles: [], speech: { offerDismissed: true } }));
+    const old = service('old-file');
+    expect(old.settings().defaults).toEqual({ language: 'ja', model: 'default', numSpeakers: 3, minSpeakers: null, maxSpeakers: null, dictionaryId: null });
+    expect(old.speechOfferDismissed()).toBe(true);
+    old.updateSettings({ defaults: { numSpeakers: null, maxSpeakers: 5 } });
+    expect(service('old-file').settings().defaults).toMatchObject({ language: 'ja', numSpeakers: null, minSpeakers: null, maxSpeakers: 5 });
   });
 
   it('never stores an API key in clear', () => {

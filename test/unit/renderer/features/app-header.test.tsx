@@ -20,7 +20,7 @@ describe('ConnectionIndicator', () => {
     expect(screen.getByText(/Offline/)).toBeTruthy();
     act(() =>
       useSettingsStore.setState({
-        settings: { activeProfileId: 'p', uiLanguage: 'ja', defaults: { language: null, model: 'default', numSpeakers: null }, playbackRate: 1, notifications: true },
+        settings: { activeProfileId: 'p', uiLanguage: 'ja', defaults: { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null }, playbackRate: 1, notifications: true },
       }),
     );
     expect(screen.getByText(/オフライン/)).toBeTruthy();

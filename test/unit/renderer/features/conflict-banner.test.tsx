@@ -73,7 +73,7 @@ describe('ConflictBanner', () => {
 
   it('speaks Japanese when the UI does', () => {
     useSettingsStore.setState({
-      settings: { activeProfileId: 'p', uiLanguage: 'ja', defaults: { language: null, model: 'default', numSpeakers: null }, playbackRate: 1, notifications: true },
+      settings: { activeProfileId: 'p', uiLanguage: 'ja', defaults: { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null }, playbackRate: 1, notifications: true },
     });
     render(<ConflictBanner />);
     expect(screen.getByRole('alert', { name: '修正内容はサーバーに送信されませんでした' })).toBeTruthy();

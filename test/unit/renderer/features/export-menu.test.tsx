@@ -30,7 +30,7 @@ function setup(language = 'en', uiLanguage: 'en' | 'ja' = 'en') {
     'analysis:get': () => translation,
   });
   useSettingsStore.setState({
-    settings: { activeProfileId: 'embedded', uiLanguage, defaults: { language: null, model: 'default', numSpeakers: null }, playbackRate: 1, notifications: true },
+    settings: { activeProfileId: 'embedded', uiLanguage, defaults: { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null }, playbackRate: 1, notifications: true },
   });
   useAnalysisStore.setState({ slots: {} });
   useTranscriptStore.setState({ id: 't1', detail: detail(language), loading: false, error: null });

@@ -129,12 +129,12 @@ describe('the "other options" dialog', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Transcribe “bad.wav” again' });
     const model = await within(dialog).findByTestId<HTMLSelectElement>('rerun-model');
     expect(model.value).toBe('diarization-high');
-    expect(within(dialog).getByPlaceholderText<HTMLInputElement>('Automatic').value).toBe('2');
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Number of speakers').value).toBe('2');
     expect(within(dialog).getByText(/uploaded again with these options/)).toBeTruthy();
     expect(within(dialog).queryByText(/were read from the server/)).toBeNull();
 
     fireEvent.change(model, { target: { value: 'default' } });
-    fireEvent.change(within(dialog).getByPlaceholderText('Automatic'), { target: { value: '' } });
+    fireEvent.change(within(dialog).getByLabelText('Number of speakers'), { target: { value: '' } });
     fireEvent.click(within(dialog).getByTestId('rerun-submit'));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(callsOf('transcripts:rerun')).toEqual([{ id: 'bad', options: { ...ORIGINAL, model: 'default', numSpeakers: null } }]);
@@ -148,11 +148,12 @@ describe('the "other options" dialog', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Transcribe bad.wav again with other options…' }));
     const dialog = await screen.findByRole('dialog');
     await within(dialog).findByTestId('rerun-model');
-    fireEvent.change(within(dialog).getByLabelText('At least'), { target: { value: '4' } });
-    fireEvent.change(within(dialog).getByLabelText('At most'), { target: { value: '3' } });
+    fireEvent.change(within(dialog).getByTestId('rerun-speaker-mode'), { target: { value: 'range' } });
+    fireEvent.change(within(dialog).getByLabelText('Fewest speakers'), { target: { value: '4' } });
+    fireEvent.change(within(dialog).getByLabelText('Most speakers'), { target: { value: '3' } });
     expect(within(dialog).getByText('The minimum is above the maximum.')).toBeTruthy();
     expect(within(dialog).getByTestId<HTMLButtonElement>('rerun-submit').disabled).toBe(true);
-    fireEvent.change(within(dialog).getByLabelText('At least'), { target: { value: '' } });
+    fireEvent.change(within(dialog).getByLabelText('Fewest speakers'), { target: { value: '' } });
 
     fireEvent.click(within(dialog).getByTestId('rerun-submit'));
     const refusal = await within(dialog).findByText('Japanese needs a speech model that knows Japanese.');

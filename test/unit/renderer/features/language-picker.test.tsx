@@ -15,7 +15,7 @@ const POCKETSPHINX: ServingEngine = { engine: 'pocketsphinx', detectsLanguage: f
 
 function setUiLanguage(uiLanguage: UiLanguage) {
   useSettingsStore.setState({
-    settings: { activeProfileId: 'p', uiLanguage, defaults: { language: null, model: 'default', numSpeakers: null }, playbackRate: 1, notifications: true },
+    settings: { activeProfileId: 'p', uiLanguage, defaults: { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null }, playbackRate: 1, notifications: true },
   });
 }
 

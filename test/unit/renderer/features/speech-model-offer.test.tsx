@@ -73,7 +73,7 @@ describe('SpeechModelOffer', () => {
 
   it('leads to Settings for more models, and speaks Japanese', async () => {
     useSettingsStore.setState({
-      settings: { activeProfileId: 'embedded', uiLanguage: 'ja', defaults: { language: null, model: 'default', numSpeakers: null }, playbackRate: 1, notifications: true },
+      settings: { activeProfileId: 'embedded', uiLanguage: 'ja', defaults: { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null }, playbackRate: 1, notifications: true },
     });
     render(<SpeechModelOffer />);
     expect(await screen.findByRole('region', { name: '約 99 言語で句読点付きの文字起こしを' })).toBeTruthy();

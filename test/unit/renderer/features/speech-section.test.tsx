@@ -12,7 +12,7 @@ const MB = 1024 * 1024;
 const settings = (uiLanguage: Settings['uiLanguage'] = 'en'): Settings => ({
   activeProfileId: 'embedded',
   uiLanguage,
-  defaults: { language: null, model: 'default', numSpeakers: null },
+  defaults: { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null },
   playbackRate: 1,
   notifications: true,
 });

@@ -5,22 +5,32 @@ import { DropZone } from '../../../../src-renderer/features/library/drop-zone';
 import { UploadOptionsForm } from '../../../../src-renderer/features/library/upload-options-form';
 import { DEFAULT_UPLOAD_OPTIONS, useUploadsStore } from '../../../../src-renderer/stores/uploads-store';
 import { LIMITS } from '../../../../src-shared/limits';
-import { installFakeApi } from '../fake-api';
+import { UploadRequest } from '../../../../src-shared/api/transcriptions';
+import { installFakeApi, type FakeApi } from '../fake-api';
 
+let fake: FakeApi;
 beforeEach(() => {
   useUploadsStore.setState({ ...useUploadsStore.getInitialState(), options: DEFAULT_UPLOAD_OPTIONS }, true);
-  installFakeApi({ 'dictionaries:list': () => [] });
+  fake = installFakeApi({ 'dictionaries:list': () => [] });
 });
 afterEach(cleanup);
 
-const errorOf = (input: HTMLElement) => input.closest('.field')?.querySelector('[data-testid="field-error"]')?.textContent ?? null;
+/** The error the input points at with aria-describedby: the message next to it. */
+const errorOf = (input: HTMLElement) => {
+  const describedBy = input.getAttribute('aria-describedby');
+  return describedBy ? (document.getElementById(describedBy)?.textContent ?? null) : null;
+};
+const chooseMode = (mode: 'auto' | 'exact' | 'range') => fireEvent.change(screen.getByTestId('speaker-mode'), { target: { value: mode } });
 
 describe('UploadOptionsForm', () => {
   it('allows the shared speaker limit, not a renderer-only one', () => {
     render(<UploadOptionsForm />);
-    for (const testId of ['num-speakers-input', 'min-speakers-input', 'max-speakers-input']) {
+    chooseMode('range');
+    for (const testId of ['min-speakers-input', 'max-speakers-input']) {
       expect(screen.getByTestId(testId).getAttribute('max')).toBe(String(LIMITS.speakers.max));
     }
+    chooseMode('exact');
+    expect(screen.getByTestId('num-speakers-input').getAttribute('max')).toBe(String(LIMITS.speakers.max));
     fireEvent.change(screen.getByTestId('num-speakers-input'), { target: { value: '64' } });
     expect(useUploadsStore.getState().options.numSpeakers).toBe(64);
     expect(errorOf(screen.getByTestId('num-speakers-input'))).toBeNull();
@@ -28,12 +38,14 @@ describe('UploadOptionsForm', () => {
 
   it('checks the speaker counts with the shared rule and says so next to the field', () => {
     render(<UploadOptionsForm />);
+    chooseMode('range');
     fireEvent.change(screen.getByTestId('min-speakers-input'), { target: { value: '4' } });
     fireEvent.change(screen.getByTestId('max-speakers-input'), { target: { value: '2' } });
     expect(errorOf(screen.getByTestId('min-speakers-input'))).toBe('The minimum is above the maximum.');
     expect(screen.getByTestId('min-speakers-input').getAttribute('aria-invalid')).toBe('true');
     expect(errorOf(screen.getByTestId('max-speakers-input'))).toBeNull();
 
+    chooseMode('exact');
     fireEvent.change(screen.getByTestId('num-speakers-input'), { target: { value: String(LIMITS.speakers.max + 1) } });
     expect(errorOf(screen.getByTestId('num-speakers-input'))).toBe(`Enter a whole number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}.`);
   });
@@ -69,4 +81,71 @@ describe('UploadOptionsForm', () => {
     await act(() => useUploadsStore.getState().addPaths(['/tmp/a.wav']));
     expect(document.querySelector('.error-banner')?.textContent).toContain('“a.wav” is empty.');
   });
+
+  it('offers no more speakers than the server accepts: the input’s bounds are the upload route’s', () => {
+    const serverCount = UploadRequest.properties.num_speakers.anyOf[0] as unknown as { minimum: number; maximum: number };
+    render(<UploadOptionsForm />);
+    chooseMode('exact');
+    const input = screen.getByTestId('num-speakers-input');
+    expect(Number(input.getAttribute('max'))).toBe(serverCount.maximum);
+    expect(Number(input.getAttribute('min'))).toBe(serverCount.minimum);
+    chooseMode('range');
+    for (const testId of ['min-speakers-input', 'max-speakers-input']) {
+      expect(Number(screen.getByTestId(testId).getAttribute('max'))).toBe((UploadRequest.properties.max_speakers.anyOf[0] as unknown as { maximum: number }).maximum);
+    }
+  });
+
+  it('reads "Exactly N" or "Between A and B", and the upload carries only that mode’s counts', async () => {
+    fake.handlers['uploads:add'] = () => [];
+    render(<UploadOptionsForm />);
+    const mode = screen.getByTestId<HTMLSelectElement>('speaker-mode');
+    expect(mode.value).toBe('auto');
+    expect([...mode.options].map((option) => option.text)).toEqual(['Detect automatically', 'Exactly', 'Between']);
+    expect(screen.queryByRole('spinbutton')).toBeNull();
+
+    chooseMode('exact');
+    fireEvent.change(screen.getByLabelText('Number of speakers'), { target: { value: '3' } });
+    expect(screen.getByTestId('speaker-mode').parentElement?.textContent).toContain('speakers');
+    chooseMode('range');
+    // The exact count carries over as both bounds, so switching does not lose what was typed.
+    expect(screen.getByLabelText<HTMLInputElement>('Fewest speakers').value).toBe('3');
+    fireEvent.change(screen.getByLabelText('Fewest speakers'), { target: { value: '2' } });
+    fireEvent.change(screen.getByLabelText('Most speakers'), { target: { value: '5' } });
+    expect(screen.queryByLabelText('Number of speakers')).toBeNull();
+    await act(() => useUploadsStore.getState().addPaths(['/tmp/a.wav']));
+    expect(fake.calls.find((call) => call.channel === 'uploads:add')?.request).toMatchObject({ options: { numSpeakers: null, minSpeakers: 2, maxSpeakers: 5 } });
+
+    // An emptied box keeps its mode (the user is typing), and sends "let the server decide".
+    chooseMode('exact');
+    fireEvent.change(screen.getByLabelText('Number of speakers'), { target: { value: '' } });
+    expect(screen.getByTestId<HTMLSelectElement>('speaker-mode').value).toBe('exact');
+    expect(useUploadsStore.getState().options).toMatchObject({ numSpeakers: null, minSpeakers: null, maxSpeakers: null });
+    chooseMode('auto');
+    expect(screen.queryByRole('spinbutton')).toBeNull();
+  });
+
+  it('remembers a valid choice in the settings, and not counts that cannot hold', () => {
+    fake.handlers['settings:update'] = (patch) => ({ ...SETTINGS, defaults: { ...SETTINGS.defaults, ...patch.defaults } });
+    render(<UploadOptionsForm />);
+    chooseMode('range');
+    fireEvent.change(screen.getByLabelText('Fewest speakers'), { target: { value: '4' } });
+    const updates = () => fake.calls.filter((call) => call.channel === 'settings:update').map((call) => call.request);
+    expect(updates().at(-1)).toEqual({ defaults: { language: null, model: 'default', numSpeakers: null, minSpeakers: 4, maxSpeakers: null, dictionaryId: null } });
+    const count = updates().length;
+    fireEvent.change(screen.getByLabelText('Most speakers'), { target: { value: '2' } });
+    expect(updates()).toHaveLength(count);
+    fireEvent.change(screen.getByLabelText('Most speakers'), { target: { value: '6' } });
+    expect(updates().at(-1)).toMatchObject({ defaults: { minSpeakers: 4, maxSpeakers: 6 } });
+    // Ad-hoc words are for one upload only.
+    fireEvent.change(screen.getByLabelText(/Extra words/), { target: { value: 'Kikitori' } });
+    expect(JSON.stringify(updates())).not.toContain('Kikitori');
+  });
 });
+
+const SETTINGS = {
+  activeProfileId: 'embedded',
+  uiLanguage: 'en' as const,
+  defaults: { language: null, model: 'default' as const, numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null },
+  playbackRate: 1,
+  notifications: true,
+};

@@ -4,7 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { UploadJob } from '../../../../src-shared/ipc-contract';
 import { UploadsPanel } from '../../../../src-renderer/features/library/uploads-panel';
 import { useUploadsStore } from '../../../../src-renderer/stores/uploads-store';
-import { installFakeApi, type FakeApi } from '../fake-api';
+import { useLibraryStore } from '../../../../src-renderer/stores/library-store';
+import { LIMITS } from '../../../../src-shared/limits';
+import { installFakeApi, summary, type FakeApi } from '../fake-api';
 
 const job = (id: string, state: UploadJob['state'], createdAt: string): UploadJob => ({
   id,
@@ -22,6 +24,7 @@ let fake: FakeApi;
 beforeEach(() => {
   fake = installFakeApi({ 'uploads:clear-finished': () => 2 });
   useUploadsStore.setState(useUploadsStore.getInitialState(), true);
+  useLibraryStore.setState({ ...useLibraryStore.getInitialState(), requestedPages: new Set() }, true);
   useUploadsStore.setState({
     jobs: [job('monday', 'done', '2026-01-01T00:00:01Z'), job('tuesday', 'cancelled', '2026-01-01T00:00:02Z'), job('wednesday', 'uploading', '2026-01-01T00:00:03Z'), job('thursday', 'failed', '2026-01-01T00:00:04Z')],
   });
@@ -76,5 +79,50 @@ describe('UploadsPanel', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Try uploading thursday.wav again' })));
     expect(fake.calls.at(-1)).toEqual({ channel: 'uploads:retry', request: { id: 'thursday' } });
     expect(useUploadsStore.getState().jobs.find((item) => item.id === 'thursday')?.state).toBe('queued');
+  });
+
+  it('follows each file through to its transcription: waiting, uploading %, transcribing %, done, or failed with the reason', () => {
+    const at = (n: number) => `2026-01-02T00:00:0${n}Z`;
+    useUploadsStore.setState({
+      jobs: [
+        { ...job('waits', 'queued', at(1)), sentBytes: 0 },
+        { ...job('sends', 'uploading', at(2)), sentBytes: 450 },
+        { ...job('works', 'done', at(3)) },
+        { ...job('ends', 'done', at(4)) },
+        { ...job('breaks', 'done', at(5)) },
+        { ...job('unseen', 'done', at(6)) },
+      ],
+    });
+    useLibraryStore.setState({
+      rows: [
+        summary('t-works', { status: 'IN_PROGRESS', progress: 0.42 }),
+        summary('t-ends', { status: 'COMPLETED' }),
+        summary('t-breaks', { status: 'FAILED', failureReason: 'The recording holds no speech.' }),
+      ],
+    });
+    render(<UploadsPanel />);
+    const line = (name: string) => {
+      const item = screen.getByText(`${name}.wav`).closest('li')!;
+      return { queue: item.dataset.queue, text: item.querySelector('[data-testid="upload-state"]')!.textContent, item };
+    };
+    expect(line('waits')).toMatchObject({ queue: 'waiting', text: 'Waiting · 1000 B' });
+    expect(line('sends')).toMatchObject({ queue: 'uploading', text: expect.stringMatching(/^Uploading 45% · 450 B \/ 1000 B$/) });
+    expect(line('works')).toMatchObject({ queue: 'transcribing', text: expect.stringMatching(/^Transcribing 42%/) });
+    expect(line('ends')).toMatchObject({ queue: 'done', text: expect.stringMatching(/^Done/) });
+    expect(line('breaks')).toMatchObject({ queue: 'failed', text: expect.stringMatching(/^Failed/) });
+    expect(line('breaks').item.textContent).toContain('The recording holds no speech.');
+    // Not in the library's rows (yet): only what is certain.
+    expect(line('unseen')).toMatchObject({ queue: 'uploaded', text: expect.stringMatching(/^Uploaded/) });
+    expect(screen.getByTestId('uploads-summary').textContent).toBe('3 in progress · 2 uploaded · 1 failed');
+  });
+
+  it('words a refused speaker count in the user’s terms, keeping the server’s message as the detail', () => {
+    useUploadsStore.setState({
+      jobs: [{ ...job('saturday', 'failed', '2026-01-01T00:00:06Z'), error: { code: 'validation', field: 'numSpeakers', message: 'num_speakers must be a whole number from 1 to 99; got 120.' } }],
+    });
+    render(<UploadsPanel />);
+    const item = screen.getByTestId('upload-item');
+    expect(item.textContent).toContain(`The server refused the number of speakers. Choose “Detect automatically”, or a number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}`);
+    expect(item.querySelector('small')?.textContent).toBe('num_speakers must be a whole number from 1 to 99; got 120.');
   });
 });

@@ -87,7 +87,7 @@ describe('models store', () => {
   it('reloads for the new server when the active profile changes', async () => {
     let server = 'a';
     installFakeApi({ 'models:list': () => speechModels({ canManage: server === 'a' }) });
-    const settings = { activeProfileId: 'a', uiLanguage: 'en' as const, defaults: { language: null, model: 'default' as const, numSpeakers: null }, playbackRate: 1, notifications: true };
+    const settings = { activeProfileId: 'a', uiLanguage: 'en' as const, defaults: { language: null, model: 'default' as const, numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null }, playbackRate: 1, notifications: true };
     useSettingsStore.setState({ settings });
     offs.push(useModelsStore.getState().follow());
     await useModelsStore.getState().load();

@@ -1,0 +1,47 @@
+// One line per file in the uploads queue, from the upload's own state and, once it has been handed to
+// the server, its transcription's: waiting → uploading n% → transcribing n% → done, or failed with the
+// reason. The transcription is looked up in the library's rows; when it is not there (a filter hides
+// it, or the list has not caught up yet) the line says only what is certain: uploaded.
+import type { IpcError, TranscriptionSummary, UploadJob } from '../../../src-shared/ipc-contract';
+
+export type QueueState =
+  | { kind: 'waiting' }
+  | { kind: 'uploading'; percent: number }
+  | { kind: 'starting' }
+  | { kind: 'uploaded' }
+  | { kind: 'transcribing'; percent: number | null }
+  | { kind: 'done' }
+  | { kind: 'failed'; error: IpcError | null; reason: string | null }
+  | { kind: 'cancelled' };
+
+export function queueStateOf(job: UploadJob, transcription: TranscriptionSummary | undefined): QueueState {
+  switch (job.state) {
+    case 'queued':
+      return { kind: 'waiting' };
+    case 'uploading':
+      return { kind: 'uploading', percent: job.size > 0 ? Math.min(100, Math.floor((job.sentBytes / job.size) * 100)) : 0 };
+    case 'starting':
+      return { kind: 'starting' };
+    case 'failed':
+      return { kind: 'failed', error: job.error, reason: null };
+    case 'cancelled':
+      return { kind: 'cancelled' };
+    case 'done':
+      break;
+  }
+  if (!transcription || transcription.id !== job.transcriptionId) return { kind: 'uploaded' };
+  switch (transcription.status) {
+    case 'COMPLETED':
+      return { kind: 'done' };
+    case 'FAILED':
+      return { kind: 'failed', error: null, reason: transcription.failureReason };
+    case 'CONVERTING':
+    case 'IN_PROGRESS':
+      return { kind: 'transcribing', percent: transcription.progress === null ? null : Math.floor(transcription.progress * 100) };
+    case 'CANCELLED':
+      return { kind: 'cancelled' };
+  }
+}
+
+/** Still on its way: counts as "in progress" in the queue's summary line. */
+export const isInProgress = (state: QueueState) => state.kind === 'waiting' || state.kind === 'uploading' || state.kind === 'starting' || state.kind === 'transcribing';
