@@ -5,6 +5,8 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useT } from '../../i18n/use-t';
 import { formatBytes } from '../../lib/format';
 import { currentLevel, recordedMs, useRecorderStore } from '../../stores/recorder-store';
+import { queueStateOf } from './queue-state';
+import { stateText } from './uploads-panel';
 
 export function RecordButton() {
   const t = useT();
@@ -136,7 +138,7 @@ function RecordDialog() {
                 <li key={recording.id} data-testid="kept-recording">
                   <span className="upload-name">{recording.fileName}</span>
                   <span className="hint">
-                    {formatBytes(recording.size)} · {recording.upload ? t(`library.upload.state.${recording.upload.state}`) : t('record.kept.notQueued')}
+                    {formatBytes(recording.size)} · {recording.upload ? stateText(t, queueStateOf(recording.upload, undefined)) : t('record.kept.notQueued')}
                   </span>
                   <span className="spacer" />
                   {recording.upload?.state !== 'done' && (

@@ -92,7 +92,8 @@ export function UploadsPanel() {
   );
 }
 
-function stateText(t: T, state: QueueState): string {
+/** The line a queue state reads as (the uploads panel, and the record panel's kept recordings). */
+export function stateText(t: T, state: QueueState): string {
   switch (state.kind) {
     case 'uploading':
       return t('library.queue.uploading', { percent: state.percent });
