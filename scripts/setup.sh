@@ -44,6 +44,10 @@ export ELECTRON_SKIP_BINARY_DOWNLOAD=1
 # AVX/AVX2 (without it whisper runs ~12x slower); the result only runs on CPUs like this one.
 export CFLAGS="-march=native" CXXFLAGS="-march=native"
 if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+# From here on, as in every npm script, `node` is the Node 24 that the `node` dev dependency ships
+# (docs/decisions/0023-node-24.md); better-sqlite3 is rebuilt for it against its own headers.
+export PATH="$PWD/node_modules/.bin:$PATH"
+node scripts/native-modules.mjs node
 if ! grep -q -- '-march=native' node_modules/smart-whisper/build/Release/.deps/Release/obj.target/smart-whisper/whisper.cpp/ggml/src/ggml.o.d 2>/dev/null; then
   echo "setup: building whisper.cpp (smart-whisper) for this CPU"
   npm rebuild smart-whisper --foreground-scripts
