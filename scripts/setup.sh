@@ -20,7 +20,7 @@ APT_PACKAGES=(
   chromium               # the desktop renderer's end-to-end tests and benchmarks (Playwright drives it)
   fonts-liberation       # so chromium renders text the same on a bare machine
   fonts-noto-cjk         # Japanese glyphs in the renderer's screenshots and tests
-  build-essential        # better-sqlite3 compiles from source
+  build-essential        # whisper.cpp (smart-whisper) compiles from source
   python3
 )
 
@@ -44,6 +44,10 @@ export ELECTRON_SKIP_BINARY_DOWNLOAD=1
 # AVX/AVX2 (without it whisper runs ~12x slower); the result only runs on CPUs like this one.
 export CFLAGS="-march=native" CXXFLAGS="-march=native"
 if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+# From here on, as in every npm script, `node` is the Node 24 that the `node` dev dependency ships
+# (docs/decisions/0023-node-24.md).
+export PATH="$PWD/node_modules/.bin:$PATH"
+node -e "new (require('better-sqlite3'))(':memory:').close()" || { echo "setup: better-sqlite3 does not load under Node $(node --version)" >&2; exit 1; }
 if ! grep -q -- '-march=native' node_modules/smart-whisper/build/Release/.deps/Release/obj.target/smart-whisper/whisper.cpp/ggml/src/ggml.o.d 2>/dev/null; then
   echo "setup: building whisper.cpp (smart-whisper) for this CPU"
   npm rebuild smart-whisper --foreground-scripts

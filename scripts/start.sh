@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# npm start: the desktop app. Fetches the Electron binary if setup could not, builds better-sqlite3
-# for Electron when it is built for Node, then starts Electron.
+# npm start: the desktop app. Fetches the Electron binary if setup could not, then starts Electron.
+# The native modules are Node-API: the binaries npm installed load in Electron too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! node -e "require('fs').accessSync(require('electron'))" 2>/dev/null; then
@@ -11,5 +11,4 @@ if ! node -e "require('fs').accessSync(require('electron'))" 2>/dev/null; then
     exit 1
   fi
 fi
-node scripts/native-modules.mjs electron
 exec node_modules/.bin/electron . "$@"

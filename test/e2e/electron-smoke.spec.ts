@@ -1,7 +1,6 @@
 // The real Electron app, when an Electron binary is present (it cannot be downloaded everywhere; the
-// test host covers the same handlers without it). better-sqlite3 is built for Electron for this test
-// and back for Node after it (scripts/native-modules.mjs), as `npm start` and `npm test` each need.
-import { execFileSync } from 'node:child_process';
+// test host covers the same handlers without it). Every native module is Node-API, so the binaries npm
+// installed load in Electron as they do in Node (docs/decisions/0023-node-24.md).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -20,11 +19,6 @@ function electronBinary(): string | null {
 
 const binary = electronBinary();
 test.skip(!binary, 'no Electron binary (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1)');
-
-const nativeModulesFor = (runtime: 'electron' | 'node') =>
-  execFileSync(process.execPath, [path.join(repoRoot(), 'scripts/native-modules.mjs'), runtime], { stdio: 'inherit' });
-test.beforeAll(() => nativeModulesFor('electron'));
-test.afterAll(() => nativeModulesFor('node'));
 
 test('the app opens its window from disk, and the page sees only the curated API', async () => {
   const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-electron-'));
