@@ -234,8 +234,11 @@ function slowerThanIdle(real: EngineRegistry): EngineRegistry {
             }
           : bound(target, prop),
     });
+  // Jobs pick their engine by model (speechFor); the OpenAI route's jobs by name (speechEngines).
+  const byName = new Map([...real.speechEngines].map(([name, engine]) => [name, delayed(engine)]));
   return new Proxy(real, {
-    get: (target, prop) => (prop === 'speechFor' ? (model: TranscriptionModel) => delayed(target.speechFor(model)) : bound(target, prop)),
+    get: (target, prop) =>
+      prop === 'speechFor' ? (model: TranscriptionModel) => delayed(target.speechFor(model)) : prop === 'speechEngines' ? byName : bound(target, prop),
   });
 }
 
