@@ -117,6 +117,7 @@ export const en = {
   'library.queue.waiting': 'Waiting',
   'library.queue.uploading': 'Uploading {percent}%',
   'library.queue.starting': 'Starting',
+  'library.queue.queued': 'Waiting to start',
   'library.queue.uploaded': 'Uploaded',
   'library.queue.transcribingStarted': 'Transcribing…',
   'library.queue.transcribing': 'Transcribing {percent}%',
@@ -172,6 +173,7 @@ export const en = {
   'status.FAILED': 'Failed',
   'status.CANCELLED': 'Cancelled',
 
+  'stage.queued': 'Waiting to start',
   'stage.converting': 'Converting audio',
   'stage.detecting-speech': 'Finding speech',
   'stage.recognizing': 'Recognizing speech',
@@ -555,6 +557,7 @@ export const ja: Record<MessageKey, string> = {
   'library.queue.waiting': '待機中',
   'library.queue.uploading': 'アップロード中 {percent}%',
   'library.queue.starting': '開始中',
+  'library.queue.queued': '開始待ち',
   'library.queue.uploaded': 'アップロード済み',
   'library.queue.transcribingStarted': '文字起こし中…',
   'library.queue.transcribing': '文字起こし中 {percent}%',
@@ -610,6 +613,7 @@ export const ja: Record<MessageKey, string> = {
   'status.FAILED': '失敗',
   'status.CANCELLED': '中止',
 
+  'stage.queued': '開始待ち',
   'stage.converting': '音声を変換中',
   'stage.detecting-speech': '発話区間を検出中',
   'stage.recognizing': '音声を認識中',

@@ -35,7 +35,8 @@ export function transcriptionBody(ctx: AppContext, request: FastifyRequest, t: T
     upload_expires_at: t.uploadExpiresAt,
     progress: t.progress,
     processing_started_at: t.processingStartedAt,
-    stage: t.stage,
+    // Started but not picked up by a worker yet: said, not stored (no write races the worker's first one).
+    stage: t.stage ?? (t.status === 'CONVERTING' && t.processingStartedAt === null ? 'queued' : null),
     duration: t.duration,
     failure_reason: t.failureReason,
     engine: t.engine,

@@ -19,8 +19,9 @@ export type ApiKeyRole = (typeof API_KEY_ROLES)[number];
 
 /**
  * Extension: what a running transcription is doing now (the Transcription view's `stage`), in pipeline
- * order. Null while queued and once it ended. Engines that find speech before recognizing it report
- * `detecting-speech`; the others go straight to `recognizing`.
+ * order. `queued`: started, and waiting for a free worker. Null before it is started and once it ended.
+ * Engines that find speech before recognizing it report `detecting-speech`; the others go straight to
+ * `recognizing`.
  */
-export const TRANSCRIPTION_STAGES = ['converting', 'detecting-speech', 'recognizing', 'separating-speakers', 'applying-dictionary', 'finishing'] as const;
+export const TRANSCRIPTION_STAGES = ['queued', 'converting', 'detecting-speech', 'recognizing', 'separating-speakers', 'applying-dictionary', 'finishing'] as const;
 export type TranscriptionStage = (typeof TRANSCRIPTION_STAGES)[number];

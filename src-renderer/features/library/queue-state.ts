@@ -9,6 +9,8 @@ export type QueueState =
   | { kind: 'uploading'; percent: number }
   | { kind: 'starting' }
   | { kind: 'uploaded' }
+  /** Started on the server, waiting for a free worker there. */
+  | { kind: 'queued' }
   | { kind: 'transcribing'; percent: number | null }
   | { kind: 'done' }
   | { kind: 'failed'; error: IpcError | null; reason: string | null }
@@ -37,6 +39,7 @@ export function queueStateOf(job: UploadJob, transcription: TranscriptionSummary
       return { kind: 'failed', error: null, reason: transcription.failureReason };
     case 'CONVERTING':
     case 'IN_PROGRESS':
+      if (transcription.stage === 'queued') return { kind: 'queued' };
       return { kind: 'transcribing', percent: transcription.progress === null ? null : Math.floor(transcription.progress * 100) };
     case 'CANCELLED':
       return { kind: 'cancelled' };
@@ -44,4 +47,4 @@ export function queueStateOf(job: UploadJob, transcription: TranscriptionSummary
 }
 
 /** Still on its way: counts as "in progress" in the queue's summary line. */
-export const isInProgress = (state: QueueState) => state.kind === 'waiting' || state.kind === 'uploading' || state.kind === 'starting' || state.kind === 'transcribing';
+export const isInProgress = (state: QueueState) => state.kind === 'waiting' || state.kind === 'queued' || state.kind === 'uploading' || state.kind === 'starting' || state.kind === 'transcribing';

@@ -110,6 +110,7 @@ function QueueProgress({ job, state }: { job: UploadJob; state: QueueState }) {
   const label = t('library.uploads.progress', { name: job.fileName });
   switch (state.kind) {
     case 'waiting':
+    case 'queued':
       return <progress max={1} value={0} aria-label={label} />;
     case 'uploading':
       return <progress max={100} value={state.percent} aria-label={label} />;

@@ -17,9 +17,11 @@ export interface ProgressWords {
 }
 
 export function progressWords(t: T, summary: Pick<TranscriptionSummary, 'status' | 'stage' | 'progress'>, estimate: EtaEstimate | null): ProgressWords {
+  // Waiting for a free worker: nothing has moved, so no percent either.
+  const waiting = summary.stage === 'queued';
   return {
     stage: summary.stage ? t(`stage.${summary.stage}`) : t(`status.${summary.status}`),
-    percent: summary.progress === null ? null : Math.round(summary.progress * 100),
+    percent: summary.progress === null || waiting ? null : Math.round(summary.progress * 100),
     eta: estimate?.seconds != null ? etaText(t, estimate.seconds) : null,
     speed: estimate?.speed ? t('progress.speed', { speed: estimate.speed.toFixed(1) }) : null,
   };
@@ -45,7 +47,7 @@ export function ProgressLine({ summary, variant }: { summary: TranscriptionSumma
   const t = useT();
   const words = progressWords(t, summary, useEta(summary));
   const percent = words.percent === null ? '' : ` · ${words.percent}%`;
-  const bar = summary.progress !== null && <progress max={1} value={summary.progress} aria-label={t('progress.label', { name: summary.name })} />;
+  const bar = summary.progress !== null && summary.stage !== 'queued' && <progress max={1} value={summary.progress} aria-label={t('progress.label', { name: summary.name })} />;
   const common = { 'data-testid': 'progress-line', 'data-stage': summary.stage ?? '', title: words.speed ?? undefined };
   if (variant === 'row') {
     return (

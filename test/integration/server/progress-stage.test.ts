@@ -41,6 +41,12 @@ describe('processing_started_at and stage', () => {
     const before = Date.now();
     expect((await server.api(key, 'POST', `/api/v1/transcriptions/${id}/transcribe`)).status).toBe(200);
 
+    // One job at a time (the default): another one started now waits for the worker, and says so.
+    const corrupt = await makeCorruptFile(path.join(tempDir(), 'waits.wav'));
+    const waiting = await uploadFile(server, key, corrupt);
+    expect((await server.api(key, 'POST', `/api/v1/transcriptions/${waiting.transcription_id}/transcribe`)).status).toBe(200);
+    expect(await get(waiting.transcription_id)).toMatchObject({ status: 'CONVERTING', stage: 'queued', processing_started_at: null });
+
     // Watch it run: every stage seen is in the vocabulary, in pipeline order, under one start time.
     const seen: string[] = [];
     const starts = new Set<string>();
@@ -48,7 +54,8 @@ describe('processing_started_at and stage', () => {
     while (record.status === 'CONVERTING' || record.status === 'IN_PROGRESS') {
       if (record.stage !== null) {
         if (seen.at(-1) !== record.stage) seen.push(record.stage);
-        starts.add(record.processing_started_at);
+        // Waiting for the worker, it has no start time yet.
+        if (record.stage !== 'queued') starts.add(record.processing_started_at);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
       record = await get(id);

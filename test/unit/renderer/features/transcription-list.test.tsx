@@ -70,6 +70,17 @@ describe('TranscriptionList', () => {
     expect(b.querySelector('.progress-eta')).toBeNull();
   });
 
+  it('says a row started on the server but not picked up yet is waiting to start, with no percent or bar', async () => {
+    installFakeApi({
+      'transcripts:list': () => ({ items: [summary('q', { status: 'CONVERTING', progress: 0, stage: 'queued', processingStartedAt: null })], total: 1 }),
+    });
+    await act(() => useLibraryStore.getState().reload());
+    render(<TranscriptionList />);
+    const row = screen.getByRole('button', { name: 'Open q.wav' });
+    expect(row.querySelector('.status')!.textContent).toBe('Waiting to start');
+    expect(screen.queryByRole('progressbar', { name: 'Progress of q.wav' })).toBeNull();
+  });
+
   it('shows the empty state when there is nothing', async () => {
     installFakeApi({ 'transcripts:list': () => ({ items: [], total: 0 }) });
     await act(() => useLibraryStore.getState().reload());

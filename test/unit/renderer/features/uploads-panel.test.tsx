@@ -91,10 +91,12 @@ describe('UploadsPanel', () => {
         { ...job('ends', 'done', at(4)) },
         { ...job('breaks', 'done', at(5)) },
         { ...job('unseen', 'done', at(6)) },
+        { ...job('queues', 'done', at(7)) },
       ],
     });
     useLibraryStore.setState({
       rows: [
+        summary('t-queues', { status: 'CONVERTING', progress: 0, stage: 'queued' }),
         summary('t-works', { status: 'IN_PROGRESS', progress: 0.42 }),
         summary('t-ends', { status: 'COMPLETED' }),
         summary('t-breaks', { status: 'FAILED', failureReason: 'The recording holds no speech.' }),
@@ -113,7 +115,9 @@ describe('UploadsPanel', () => {
     expect(line('breaks').item.textContent).toContain('The recording holds no speech.');
     // Not in the library's rows (yet): only what is certain.
     expect(line('unseen')).toMatchObject({ queue: 'uploaded', text: expect.stringMatching(/^Uploaded/) });
-    expect(screen.getByTestId('uploads-summary').textContent).toBe('3 in progress · 2 uploaded · 1 failed');
+    // Started on the server, waiting there for a free worker.
+    expect(line('queues')).toMatchObject({ queue: 'queued', text: expect.stringMatching(/^Waiting to start/) });
+    expect(screen.getByTestId('uploads-summary').textContent).toBe('4 in progress · 2 uploaded · 1 failed');
   });
 
   it('words a refused speaker count in the user’s terms, keeping the server’s message as the detail', () => {
