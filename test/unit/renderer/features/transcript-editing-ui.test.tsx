@@ -8,7 +8,7 @@ import { FindReplacePanel } from '../../../../src-renderer/features/transcript/f
 import { TranscriptPane } from '../../../../src-renderer/features/transcript/transcript-pane';
 import { usePlayerStore } from '../../../../src-renderer/stores/player-store';
 import { useTranscriptStore } from '../../../../src-renderer/stores/transcript-store';
-import { installFakeApi, summary, type FakeApi } from '../fake-api';
+import { installFakeApi, transcriptDetail, type FakeApi } from '../fake-api';
 
 const seg = (id: number, start: number, words: string[], separator = ' '): TranscriptSegment => ({
   id,
@@ -19,22 +19,8 @@ const seg = (id: number, start: number, words: string[], separator = ' '): Trans
   words: words.map((word, i) => ({ word, start: start + i, end: start + i + 1, confidence: 0.95 })),
 });
 const detail = (segments: TranscriptSegment[], language = 'en', history = { undo: 0, redo: 0 }): TranscriptDetail => ({
-  summary: summary('t1'),
-  speakerNames: {},
-  unsyncedEdits: false,
-  conflict: null,
+  ...transcriptDetail(segments, { language, duration: 10, speaking_duration: 6 }),
   history,
-  document: {
-    transcription_id: 't1',
-    text: '',
-    language,
-    duration: 10,
-    speaking_duration: 6,
-    segments,
-    replacements: [],
-    engine: { name: 'test', model: 'test', transcription_model: 'default' },
-    created_at: '2026-01-01T00:00:00Z',
-  },
 });
 
 let fake: FakeApi;
