@@ -48,7 +48,7 @@ test('the interface language is a setting that survives a reload', async ({ page
   await page.getByTestId('ui-language').selectOption('ja');
   await expect(page.getByRole('navigation').getByRole('button', { name: 'ライブラリ' })).toBeVisible();
   await page.reload();
-  await expect(page.getByTestId('drop-zone')).toContainText('音声・動画ファイルをここにドロップ');
+  await expect(page.getByTestId('drop-zone')).toContainText('音声・動画ファイルやフォルダーをここにドロップ');
   await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
   await screenshot(page, 'library-ja');
 });

@@ -180,7 +180,7 @@ test('a folder of mixed files is imported: recordings queued and followed to don
   await expect(page.getByTestId('uploads-summary')).toHaveText('3 uploaded');
   await screenshot(page, 'folder-import-done');
 
-  const ORDER = ['waiting', 'uploading', 'starting', 'uploaded', 'transcribing', 'done'];
+  const ORDER = ['waiting', 'uploading', 'starting', 'uploaded', 'queued', 'transcribing', 'done'];
   const seen = await page.evaluate(() => (window as unknown as { queueStates: Record<string, string[]> }).queueStates);
   for (const name of ['morning.wav', 'evening.wav', 'late.wav']) {
     const states = seen[name]!;

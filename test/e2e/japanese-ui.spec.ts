@@ -41,7 +41,7 @@ test('the Japanese interface renders with the bundled font when the system has n
   await page.getByTestId('ui-language').selectOption('ja');
   await expect(page.getByRole('navigation').getByRole('button', { name: 'ライブラリ' })).toBeVisible();
   await page.getByRole('navigation').getByRole('button', { name: 'ライブラリ' }).click();
-  await expect(page.getByTestId('drop-zone')).toContainText('音声・動画ファイルをここにドロップ');
+  await expect(page.getByTestId('drop-zone')).toContainText('音声・動画ファイルやフォルダーをここにドロップ');
 
   // The bundled face is what renders the Japanese text: it was fetched from the app and is loaded.
   await expect
