@@ -61,6 +61,14 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     jobs.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     set({ jobs });
   }
+  /**
+   * A job as a reply (add, import, retry, list) gave it. Main sends every change as an event before it
+   * replies, and a fast upload can move on (even finish) before the reply arrives: the reply's snapshot
+   * only fills in a job no event has brought yet, so it never puts a finished upload back to "Waiting".
+   */
+  function remember(job: UploadJob) {
+    if (!get().jobs.some((existing) => existing.id === job.id)) upsert(job);
+  }
   return {
     jobs: [],
     options: DEFAULT_UPLOAD_OPTIONS,
@@ -70,7 +78,7 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     async init() {
       const off = api().on('uploads:changed', upsert);
       const [jobs] = split(await api().uploads.list());
-      if (jobs) jobs.forEach(upsert);
+      if (jobs) jobs.forEach(remember);
       return off;
     },
     setOptions(patch) {
@@ -113,7 +121,7 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     async addFolder(path) {
       const [imported, error] = split(await api().uploads.addFolder({ path, options: get().options }));
       if (error) return set({ error });
-      imported.jobs.forEach(upsert);
+      imported.jobs.forEach(remember);
       set({ error: null, folderImport: imported, collapsed: false });
     },
     dismissFolderImport() {
@@ -122,7 +130,7 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     async addPaths(paths) {
       const [jobs, error] = split(await api().uploads.add({ paths, options: get().options }));
       if (error) return set({ error });
-      jobs.forEach(upsert);
+      jobs.forEach(remember);
       set({ error: null });
     },
     async cancel(id) {
@@ -132,7 +140,7 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     async retry(id) {
       const [job, error] = split(await api().uploads.retry({ id }));
       if (error) return set({ error });
-      upsert(job);
+      remember(job);
     },
     upsert,
     forget(id) {

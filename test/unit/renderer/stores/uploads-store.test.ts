@@ -1,0 +1,62 @@
+// @vitest-environment happy-dom
+// The uploads store hears every change as an event, and also gets snapshots in replies (add, import,
+// retry, list). A reply can arrive after events that moved the job on: it must not put it back.
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { UploadJob } from '../../../../src-shared/ipc-contract';
+import { useUploadsStore } from '../../../../src-renderer/stores/uploads-store';
+import { installFakeApi, type FakeApi } from '../fake-api';
+
+const job = (state: UploadJob['state'], id = 'j1'): UploadJob => ({
+  id,
+  filePath: `/rec/${id}.wav`,
+  fileName: `${id}.wav`,
+  size: 1000,
+  sentBytes: state === 'done' ? 1000 : 0,
+  state,
+  transcriptionId: state === 'done' ? `t-${id}` : null,
+  error: null,
+  createdAt: '2026-01-01T00:00:00Z',
+});
+
+let fake: FakeApi;
+beforeEach(async () => {
+  fake = installFakeApi({ 'uploads:list': () => [] });
+  useUploadsStore.setState(useUploadsStore.getInitialState(), true);
+  await useUploadsStore.getState().init();
+});
+
+describe('uploads store', () => {
+  it('keeps what the events said when the reply to "add" arrives after them (a fast upload already done)', async () => {
+    fake.handlers['uploads:add'] = () => {
+      // Main queues, uploads and starts the file, sending each change, before its reply is read.
+      fake.emit('uploads:changed', job('queued'));
+      fake.emit('uploads:changed', job('uploading'));
+      fake.emit('uploads:changed', job('done'));
+      return [job('queued')];
+    };
+    await useUploadsStore.getState().addPaths(['/rec/j1.wav']);
+    expect(useUploadsStore.getState().jobs.map((j) => [j.id, j.state])).toEqual([['j1', 'done']]);
+  });
+
+  it('takes a replied job that no event has brought yet', async () => {
+    fake.handlers['uploads:add'] = () => [job('queued', 'j2')];
+    await useUploadsStore.getState().addPaths(['/rec/j2.wav']);
+    expect(useUploadsStore.getState().jobs.map((j) => [j.id, j.state])).toEqual([['j2', 'queued']]);
+    fake.emit('uploads:changed', job('uploading', 'j2'));
+    expect(useUploadsStore.getState().jobs.map((j) => [j.id, j.state])).toEqual([['j2', 'uploading']]);
+  });
+
+  it('keeps the events over the replies of a folder import and of "Try again"', async () => {
+    fake.handlers['uploads:add-folder'] = () => {
+      fake.emit('uploads:changed', job('starting', 'f1'));
+      return { folder: 'Field recordings', jobs: [job('queued', 'f1')], skipped: [], foldersTooDeep: 0 };
+    };
+    await useUploadsStore.getState().addFolder('/rec/Field recordings');
+    fake.handlers['uploads:retry'] = () => {
+      fake.emit('uploads:changed', job('uploading', 'f1'));
+      return job('queued', 'f1');
+    };
+    await useUploadsStore.getState().retry('f1');
+    expect(useUploadsStore.getState().jobs.map((j) => [j.id, j.state])).toEqual([['f1', 'uploading']]);
+  });
+});
