@@ -69,7 +69,14 @@ describe('UploadsPanel', () => {
   });
 
   it('offers "Try again" for failed, cancelled and waiting-after-an-error uploads, and asks main to retry', async () => {
-    fake.handlers['uploads:retry'] = ({ id }) => ({ ...job(id, 'queued', '2026-01-01T00:00:04Z'), error: null });
+    // As main does: the change goes out as an event, then the reply.
+    fake.handlers['uploads:list'] = () => [];
+    await useUploadsStore.getState().init();
+    fake.handlers['uploads:retry'] = ({ id }) => {
+      const queued = { ...job(id, 'queued', '2026-01-01T00:00:04Z'), error: null };
+      fake.emit('uploads:changed', queued);
+      return queued;
+    };
     useUploadsStore.setState({
       jobs: [...useUploadsStore.getState().jobs, { ...job('friday', 'queued', '2026-01-01T00:00:05Z'), error: { code: 'offline', message: 'Cannot reach the server.' } }],
     });
