@@ -35,10 +35,16 @@ export interface TranscribeJobDeps {
  * aborted (cancelled, or lost to another worker), so a job that no longer owns its transcription does
  * not move it.
  */
-export function statusWriter(transcriptions: TranscriptionRepository, transcriptionId: string, signal: AbortSignal): PipelineReport & { settled(): Promise<void> } {
-  let lastProgress = -1;
-  let lastStatus: string | null = null;
-  let lastStep: TranscriptionStage | null = null;
+export function statusWriter(
+  transcriptions: TranscriptionRepository,
+  transcriptionId: string,
+  signal: AbortSignal,
+  /** What the record already says, so that the first report does not write it again. */
+  written: { status: string; progress: number; step: TranscriptionStage } | null = null,
+): PipelineReport & { settled(): Promise<void> } {
+  let lastProgress = written?.progress ?? -1;
+  let lastStatus: string | null = written?.status ?? null;
+  let lastStep: TranscriptionStage | null = written?.step ?? null;
   let writes: Promise<unknown> = Promise.resolve();
   const report: PipelineReport = (stage, fraction, step) => {
     if (signal.aborted) return;
@@ -94,7 +100,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
     await timings.time('load', () =>
       transcriptions.update(transcriptionId, { status: 'CONVERTING', progress: 0, failureReason: null, processingStartedAt: new Date().toISOString(), stage: 'converting' }),
     );
-    const report = statusWriter(transcriptions, transcriptionId, signal);
+    const report = statusWriter(transcriptions, transcriptionId, signal, { status: 'CONVERTING', progress: 0, step: 'converting' });
 
     const [words, rules] = await timings.time('dictionary', async () => {
       const dictionary = record.dictionaryId ? await dictionaries.get(record.teamId, record.dictionaryId) : null;
