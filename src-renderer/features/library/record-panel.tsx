@@ -3,6 +3,7 @@
 // time (pauses excluded). Stop queues the recording with the upload options; Discard deletes it.
 import { useEffect, useId, useRef, useState } from 'react';
 import { useT } from '../../i18n/use-t';
+import { Modal } from '../../lib/modal';
 import { formatBytes } from '../../lib/format';
 import { currentLevel, recordedMs, useRecorderStore } from '../../stores/recorder-store';
 import { queueStateOf } from './queue-state';
@@ -28,134 +29,108 @@ export function RecordPanel() {
 function RecordDialog() {
   const t = useT();
   const id = useId();
-  const dialog = useRef<HTMLDivElement>(null);
   const { phase, problem, error, devices, deviceId, kept } = useRecorderStore();
   const store = useRecorderStore.getState();
   const busy = phase === 'recording' || phase === 'paused' || phase === 'saving';
 
-  useEffect(() => {
-    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    dialog.current?.focus();
-    return () => before?.focus();
-  }, []);
-
   return (
-    <div className="modal-backdrop" onClick={() => store.close()}>
-      <div
-        ref={dialog}
-        tabIndex={-1}
-        className="modal record-panel"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={`${id}-title`}
-        data-testid="record-panel"
-        data-phase={phase}
-        onClick={(event) => event.stopPropagation()}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') {
-            event.stopPropagation();
-            store.close();
-          }
-        }}
-      >
-        <h2 id={`${id}-title`}>{t('record.title')}</h2>
-        {phase === 'unavailable' && problem ? (
-          <div className="record-problem" role="alert" data-testid="record-problem" data-problem={problem}>
-            <p>{t(`record.problem.${problem}`)}</p>
-            {problem !== 'unsupported' && (
-              <button type="button" className="button" onClick={() => void store.chooseDevice(deviceId ?? '')}>
-                {t('record.tryAgain')}
-              </button>
-            )}
-          </div>
-        ) : (
-          <>
-            {devices.length > 1 && (
-              <div className="field record-device">
-                <label htmlFor={`${id}-device`}>{t('record.microphone')}</label>
-                <select id={`${id}-device`} value={deviceId ?? ''} disabled={busy || phase === 'opening'} onChange={(event) => void store.chooseDevice(event.target.value)}>
-                  {devices.map((device, index) => (
-                    <option key={device.id} value={device.id}>
-                      {device.label || t('record.microphoneNumber', { n: index + 1 })}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            )}
-            <div className="record-status">
-              <LevelMeter active={phase !== 'opening'} />
-              <RecordTimer />
-            </div>
-            <p className="hint" role="status" data-testid="record-state">
-              {t(`record.state.${phase === 'unavailable' || phase === 'closed' ? 'opening' : phase}`)}
-            </p>
-          </>
-        )}
-        {error && (
-          <p className="field-error" role="alert" data-testid="record-error">
-            {error.message}
-          </p>
-        )}
-        <p className="hint">{t('record.hint')}</p>
-        <div className="row-actions">
-          {!busy && (
-            <button type="button" className="button" onClick={() => store.close()}>
-              {t('common.close')}
-            </button>
-          )}
-          {(phase === 'recording' || phase === 'paused') && (
-            <button type="button" className="button" data-testid="record-discard" onClick={() => void store.discard()}>
-              {t('record.discard')}
-            </button>
-          )}
-          {phase === 'recording' && (
-            <button type="button" className="button" data-testid="record-pause" onClick={() => store.pause()}>
-              {t('record.pause')}
-            </button>
-          )}
-          {phase === 'paused' && (
-            <button type="button" className="button" data-testid="record-resume" onClick={() => store.resume()}>
-              {t('record.resume')}
-            </button>
-          )}
-          {(phase === 'ready' || phase === 'opening') && (
-            <button type="button" className="button primary" data-testid="record-start" disabled={phase !== 'ready'} onClick={() => void store.record()}>
-              <span className="record-dot" aria-hidden="true" />
-              {t('record.start')}
-            </button>
-          )}
-          {(phase === 'recording' || phase === 'paused' || phase === 'saving') && (
-            <button type="button" className="button primary" data-testid="record-stop" disabled={phase === 'saving'} onClick={() => void store.stop()}>
-              {t('record.stop')}
+    <Modal className="record-panel" title={t('record.title')} onClose={() => store.close()} testId="record-panel" phase={phase}>
+      {phase === 'unavailable' && problem ? (
+        <div className="record-problem" role="alert" data-testid="record-problem" data-problem={problem}>
+          <p>{t(`record.problem.${problem}`)}</p>
+          {problem !== 'unsupported' && (
+            <button type="button" className="button" onClick={() => void store.chooseDevice(deviceId ?? '')}>
+              {t('record.tryAgain')}
             </button>
           )}
         </div>
-        {kept.length > 0 && (
-          <section className="record-kept" aria-labelledby={`${id}-kept`}>
-            <h3 id={`${id}-kept`}>{t('record.kept.heading')}</h3>
-            <ul>
-              {kept.map((recording) => (
-                <li key={recording.id} data-testid="kept-recording">
-                  <span className="upload-name">{recording.fileName}</span>
-                  <span className="hint">
-                    {formatBytes(recording.size)} · {recording.upload ? stateText(t, queueStateOf(recording.upload, undefined)) : t('record.kept.notQueued')}
-                  </span>
-                  <span className="spacer" />
-                  {recording.upload?.state !== 'done' && (
-                    <button type="button" className="button-quiet" aria-label={t('record.kept.transcribeLabel', { name: recording.fileName })} onClick={() => void store.transcribeKept(recording.id)}>
-                      {t('record.kept.transcribe')}
-                    </button>
-                  )}
-                  <button type="button" className="button-quiet" aria-label={t('record.kept.discardLabel', { name: recording.fileName })} onClick={() => void store.discardKept(recording.id)}>
-                    {t('record.discard')}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </section>
+      ) : (
+        <>
+          {devices.length > 1 && (
+            <div className="field record-device">
+              <label htmlFor={`${id}-device`}>{t('record.microphone')}</label>
+              <select id={`${id}-device`} value={deviceId ?? ''} disabled={busy || phase === 'opening'} onChange={(event) => void store.chooseDevice(event.target.value)}>
+                {devices.map((device, index) => (
+                  <option key={device.id} value={device.id}>
+                    {device.label || t('record.microphoneNumber', { n: index + 1 })}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          <div className="record-status">
+            <LevelMeter active={phase !== 'opening'} />
+            <RecordTimer />
+          </div>
+          <p className="hint" role="status" data-testid="record-state">
+            {t(`record.state.${phase === 'unavailable' || phase === 'closed' ? 'opening' : phase}`)}
+          </p>
+        </>
+      )}
+      {error && (
+        <p className="field-error" role="alert" data-testid="record-error">
+          {error.message}
+        </p>
+      )}
+      <p className="hint">{t('record.hint')}</p>
+      <div className="row-actions">
+        {!busy && (
+          <button type="button" className="button" onClick={() => store.close()}>
+            {t('common.close')}
+          </button>
+        )}
+        {(phase === 'recording' || phase === 'paused') && (
+          <button type="button" className="button" data-testid="record-discard" onClick={() => void store.discard()}>
+            {t('record.discard')}
+          </button>
+        )}
+        {phase === 'recording' && (
+          <button type="button" className="button" data-testid="record-pause" onClick={() => store.pause()}>
+            {t('record.pause')}
+          </button>
+        )}
+        {phase === 'paused' && (
+          <button type="button" className="button" data-testid="record-resume" onClick={() => store.resume()}>
+            {t('record.resume')}
+          </button>
+        )}
+        {(phase === 'ready' || phase === 'opening') && (
+          <button type="button" className="button primary" data-testid="record-start" disabled={phase !== 'ready'} onClick={() => void store.record()}>
+            <span className="record-dot" aria-hidden="true" />
+            {t('record.start')}
+          </button>
+        )}
+        {(phase === 'recording' || phase === 'paused' || phase === 'saving') && (
+          <button type="button" className="button primary" data-testid="record-stop" disabled={phase === 'saving'} onClick={() => void store.stop()}>
+            {t('record.stop')}
+          </button>
         )}
       </div>
-    </div>
+      {kept.length > 0 && (
+        <section className="record-kept" aria-labelledby={`${id}-kept`}>
+          <h3 id={`${id}-kept`}>{t('record.kept.heading')}</h3>
+          <ul>
+            {kept.map((recording) => (
+              <li key={recording.id} data-testid="kept-recording">
+                <span className="upload-name">{recording.fileName}</span>
+                <span className="hint">
+                  {formatBytes(recording.size)} · {recording.upload ? stateText(t, queueStateOf(recording.upload, undefined)) : t('record.kept.notQueued')}
+                </span>
+                <span className="spacer" />
+                {recording.upload?.state !== 'done' && (
+                  <button type="button" className="button-quiet" aria-label={t('record.kept.transcribeLabel', { name: recording.fileName })} onClick={() => void store.transcribeKept(recording.id)}>
+                    {t('record.kept.transcribe')}
+                  </button>
+                )}
+                <button type="button" className="button-quiet" aria-label={t('record.kept.discardLabel', { name: recording.fileName })} onClick={() => void store.discardKept(recording.id)}>
+                  {t('record.discard')}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </Modal>
   );
 }
 

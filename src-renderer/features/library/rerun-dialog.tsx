@@ -1,7 +1,7 @@
 // "Transcribe again with other options…" (decision 0020): the upload options of a transcription,
 // prefilled from the ones it was made with, sent as a re-run of its cached audio (or of a file chosen
 // again when the audio is not on this computer). Refusals show next to their field.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { TRANSCRIPTION_MODELS, type IpcError, type RerunPlan, type TranscriptionModel, type TranscriptionSummary, type UploadOptions } from '../../../src-shared/ipc-contract';
 import { LIMITS } from '../../../src-shared/limits';
 import { checkSpeakerCounts, type SpeakerCountField } from '../../../src-shared/speaker-count';
@@ -9,6 +9,7 @@ import { choiceOfCodes, codesOfChoice } from '../../../src-shared/languages';
 import { useT } from '../../i18n/use-t';
 import { errorFor, formLevelError } from '../../lib/field-error';
 import { FieldMessage } from '../../lib/field-message';
+import { Modal } from '../../lib/modal';
 import { useDictionariesStore } from '../../stores/dictionaries-store';
 import { useLanguagesStore } from '../../stores/languages-store';
 import { selectRerun, useLibraryStore } from '../../stores/library-store';
@@ -28,7 +29,6 @@ export function RerunDialog({ item, onClose }: { item: TranscriptionSummary; onC
   const [plan, setPlan] = useState<RerunPlan | null>(null);
   const [options, setOptions] = useState<UploadOptions | null>(null);
   const [loadError, setLoadError] = useState<IpcError | null>(null);
-  const dialog = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     let live = true;
@@ -47,12 +47,6 @@ export function RerunDialog({ item, onClose }: { item: TranscriptionSummary; onC
       live = false;
     };
   }, [item.id]);
-  useEffect(() => {
-    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    dialog.current?.focus();
-    return () => before?.focus();
-  }, []);
-
   const refusal = rerunState?.state === 'refused' ? rerunState.error : null;
   const sending = rerunState?.state === 'sending';
   const change = (patch: Partial<UploadOptions>) => {
@@ -73,86 +67,68 @@ export function RerunDialog({ item, onClose }: { item: TranscriptionSummary; onC
   }
 
   return (
-    <div className="modal-backdrop" onClick={onClose}>
-      <div
-        ref={dialog}
-        tabIndex={-1}
-        className="modal rerun-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={`${id}-title`}
-        data-testid="rerun-dialog"
-        onClick={(event) => event.stopPropagation()}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') {
-            event.stopPropagation();
-            onClose();
-          }
-        }}
-      >
-        <h2 id={`${id}-title`}>{t('library.rerun.dialogTitle', { name: item.name })}</h2>
-        {loadError && <FieldMessage error={loadError} />}
-        {!plan && !loadError && <p className="hint">{t('common.loading')}</p>}
-        {plan && options && (
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              void submit();
-            }}
-          >
-            <p className="hint">{t(chooseFile ? 'library.rerun.dialogIntroChoose' : 'library.rerun.dialogIntro')}</p>
-            {!plan.optionsKnown && <p className="hint">{t('library.rerun.optionsRebuilt')}</p>}
-            <div className="form-grid">
-              <label htmlFor={`${id}-language`}>{t('library.options.language')}</label>
-              <LanguagePicker
-                id={`${id}-language`}
-                testId="rerun-language-input"
-                value={codesOfChoice(options.language)}
-                onChange={(codes) => change({ language: choiceOfCodes(codes) })}
-                serving={serving === undefined || serving === null ? serving : serving[options.model]}
-                describedBy={`${id}-language-note`}
-                invalid={Boolean(errorFor(refusal, ['options.language']))}
-              />
-              {errorFor(refusal, ['options.language']) ? (
-                <FieldMessage id={`${id}-language-note`} error={errorFor(refusal, ['options.language'])} />
-              ) : (
-                <small id={`${id}-language-note`} className="hint">
-                  {languageHint(t, serving?.[options.model], locale)}
-                </small>
-              )}
+    <Modal className="rerun-dialog" title={t('library.rerun.dialogTitle', { name: item.name })} onClose={onClose} testId="rerun-dialog">
+      {loadError && <FieldMessage error={loadError} />}
+      {!plan && !loadError && <p className="hint">{t('common.loading')}</p>}
+      {plan && options && (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submit();
+          }}
+        >
+          <p className="hint">{t(chooseFile ? 'library.rerun.dialogIntroChoose' : 'library.rerun.dialogIntro')}</p>
+          {!plan.optionsKnown && <p className="hint">{t('library.rerun.optionsRebuilt')}</p>}
+          <div className="form-grid">
+            <label htmlFor={`${id}-language`}>{t('library.options.language')}</label>
+            <LanguagePicker
+              id={`${id}-language`}
+              testId="rerun-language-input"
+              value={codesOfChoice(options.language)}
+              onChange={(codes) => change({ language: choiceOfCodes(codes) })}
+              serving={serving === undefined || serving === null ? serving : serving[options.model]}
+              describedBy={`${id}-language-note`}
+              invalid={Boolean(errorFor(refusal, ['options.language']))}
+            />
+            {errorFor(refusal, ['options.language']) ? (
+              <FieldMessage id={`${id}-language-note`} error={errorFor(refusal, ['options.language'])} />
+            ) : (
+              <small id={`${id}-language-note`} className="hint">
+                {languageHint(t, serving?.[options.model], locale)}
+              </small>
+            )}
 
-              <label htmlFor={`${id}-model`}>{t('library.options.model')}</label>
-              <select id={`${id}-model`} data-testid="rerun-model" value={options.model} onChange={(event) => change({ model: event.target.value as TranscriptionModel })}>
-                {TRANSCRIPTION_MODELS.map((model) => (
-                  <option key={model} value={model}>
-                    {t(`library.options.model.${model}`)}
-                  </option>
-                ))}
-              </select>
-              <FieldMessage error={errorFor(refusal, ['options.model'])} />
+            <label htmlFor={`${id}-model`}>{t('library.options.model')}</label>
+            <select id={`${id}-model`} data-testid="rerun-model" value={options.model} onChange={(event) => change({ model: event.target.value as TranscriptionModel })}>
+              {TRANSCRIPTION_MODELS.map((model) => (
+                <option key={model} value={model}>
+                  {t(`library.options.model.${model}`)}
+                </option>
+              ))}
+            </select>
+            <FieldMessage error={errorFor(refusal, ['options.model'])} />
 
-              <label htmlFor={`${id}-speakers`}>{t('library.options.speakers')}</label>
-              <SpeakerCountInput id={`${id}-speakers`} testIdPrefix="rerun-" counts={options} onChange={change} errorOf={speakersError} />
+            <label htmlFor={`${id}-speakers`}>{t('library.options.speakers')}</label>
+            <SpeakerCountInput id={`${id}-speakers`} testIdPrefix="rerun-" counts={options} onChange={change} errorOf={speakersError} />
 
-              <label htmlFor={`${id}-dictionary`}>{t('library.options.dictionary')}</label>
-              <select id={`${id}-dictionary`} value={options.dictionaryId ?? ''} onChange={(event) => change({ dictionaryId: event.target.value || null })}>
-                <option value="">{t('common.none')}</option>
-                <DictionaryOptions dictionaries={dictionaries} current={options.dictionaryId} />
-              </select>
-              <FieldMessage error={errorFor(refusal, ['options.dictionaryId', 'options.words'])} />
-            </div>
-            {general && <FieldMessage error={general} />}
-            <div className="row-actions">
-              <button type="button" className="button" onClick={onClose}>
-                {t('common.cancel')}
-              </button>
-              <button type="submit" className="button primary" data-testid="rerun-submit" disabled={sending || problem !== null}>
-                {sending ? t('library.rerun.sending') : t(chooseFile ? 'library.rerun.submitChoose' : 'library.rerun.submit')}
-              </button>
-            </div>
-          </form>
-        )}
-      </div>
-    </div>
+            <label htmlFor={`${id}-dictionary`}>{t('library.options.dictionary')}</label>
+            <select id={`${id}-dictionary`} value={options.dictionaryId ?? ''} onChange={(event) => change({ dictionaryId: event.target.value || null })}>
+              <option value="">{t('common.none')}</option>
+              <DictionaryOptions dictionaries={dictionaries} current={options.dictionaryId} />
+            </select>
+            <FieldMessage error={errorFor(refusal, ['options.dictionaryId', 'options.words'])} />
+          </div>
+          {general && <FieldMessage error={general} />}
+          <div className="row-actions">
+            <button type="button" className="button" onClick={onClose}>
+              {t('common.cancel')}
+            </button>
+            <button type="submit" className="button primary" data-testid="rerun-submit" disabled={sending || problem !== null}>
+              {sending ? t('library.rerun.sending') : t(chooseFile ? 'library.rerun.submitChoose' : 'library.rerun.submit')}
+            </button>
+          </div>
+        </form>
+      )}
+    </Modal>
   );
 }
