@@ -22,6 +22,7 @@ APT_PACKAGES=(
   fonts-noto-cjk         # Japanese glyphs in the renderer's screenshots and tests
   build-essential        # whisper.cpp (smart-whisper) compiles from source
   python3
+  postgresql             # the PostgreSQL backend: its tests start a throwaway cluster (test/support/postgres.ts)
 )
 
 missing=()

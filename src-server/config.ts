@@ -5,11 +5,9 @@
 // variable (and flag) and says what to do.
 //
 // Adding a setting: declare it in ServerConfigSchema below, document it in README.md (a unit test checks
-// that every variable is there), and pass its section to whatever needs it. Planned ones have a place:
-// `server.role` (--role), `database.url` (KIKITORI_DATABASE_URL, --database-url), `storage.url` and
-// `storage.s3Endpoint` (KIKITORI_STORAGE_URL, KIKITORI_S3_ENDPOINT); `signing.secret` already exists;
-// AWS credentials stay with the
-// AWS SDK's own variables: they are not kikitori settings.
+// that every variable is there), and pass its section to whatever needs it. AWS credentials and region
+// stay with the AWS SDK's own variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION): they are
+// not kikitori settings.
 import path from 'node:path';
 import { Type, type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
@@ -33,6 +31,8 @@ export type EngineChoice = (typeof ENGINE_CHOICES)[number];
 /** Where the official whisper.cpp ggml files are served. */
 export const DEFAULT_MODEL_BASE_URL = 'https://huggingface.co/ggerganov/whisper.cpp/resolve/main';
 
+export const SERVER_ROLES = ['all', 'api', 'worker'] as const;
+export type ServerRole = (typeof SERVER_ROLES)[number];
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const ANALYSIS_PREFERENCES = ['llm', 'local'] as const;
 
@@ -66,6 +66,11 @@ export const ServerConfigSchema = Type.Object({
       default: null,
       ...setting({ env: 'KIKITORI_PUBLIC_URL', description: 'base of signed URLs when behind a proxy', defaultText: "from the request's Host", expect: 'an http(s) URL such as https://kikitori.example.com' }),
     }),
+    /** What this process does: HTTP, jobs, or both (decision: docs/deploy). */
+    role: Type.Enum(SERVER_ROLES, {
+      default: 'all',
+      ...setting({ env: 'KIKITORI_ROLE', flag: '--role', description: 'api: HTTP only; worker: jobs only, no port; all: both, jobs off the HTTP thread' }),
+    }),
     // Timeouts (decision 0026): a stalled client is cut off by the idle timeout, never a slow but
     // steady upload; the headers timeout is the slow-loris defence.
     headersTimeoutSeconds: Type.Integer({ minimum: 1, default: 30, ...setting({ env: 'KIKITORI_HEADERS_TIMEOUT', description: 'seconds a client has to send the request line and headers' }) }),
@@ -82,6 +87,24 @@ export const ServerConfigSchema = Type.Object({
       minimum: 0,
       default: 256 * 1024 ** 2,
       ...setting({ env: 'KIKITORI_MIN_FREE_DISK_BYTES', description: 'disk space kept free in the data dir: uploads and decoding that would eat into it are refused' }),
+    }),
+  }),
+  database: Type.Object({
+    /** Null: SQLite in the data dir. */
+    url: Type.Union([Type.String({ pattern: '^postgres(ql)?://' }), Type.Null()], {
+      default: null,
+      ...setting({ env: 'KIKITORI_DATABASE_URL', flag: '--database-url', description: 'PostgreSQL for every record and the job queue', defaultText: 'SQLite in DATA_DIR', expect: 'a URL such as postgres://user:password@host:5432/kikitori', secret: true }),
+    }),
+  }),
+  storage: Type.Object({
+    /** Null: files in DATA_DIR/storage. */
+    url: Type.Union([Type.String({ pattern: '^s3://[^/]+' }), Type.Null()], {
+      default: null,
+      ...setting({ env: 'KIKITORI_STORAGE_URL', description: 'S3 bucket (and key prefix) for audio and transcripts', defaultText: 'files in DATA_DIR/storage', expect: 'a URL such as s3://bucket/prefix' }),
+    }),
+    s3Endpoint: Type.Union([Type.String({ pattern: HTTP_URL }), Type.Null()], {
+      default: null,
+      ...setting({ env: 'KIKITORI_S3_ENDPOINT', description: 'endpoint of an S3-compatible store (path-style addressing)', defaultText: "AWS's own", expect: 'an http(s) URL such as http://minio:9000' }),
     }),
   }),
   dataDir: Type.String({ default: './kikitori-data', ...setting({ env: 'KIKITORI_DATA_DIR', flag: '--data-dir', description: 'where everything is stored', resolvePath: true }) }),
@@ -208,6 +231,8 @@ export type SigningConfig = ServerConfig['signing'];
 export type ModelsConfig = ServerConfig['models'];
 export type AudioConfig = ServerConfig['audio'];
 export type RateLimitsConfig = ServerConfig['rateLimits'];
+export type DatabaseConfig = ServerConfig['database'];
+export type StorageConfig = ServerConfig['storage'];
 
 /** One declared setting, found by walking the schema. */
 export interface SettingInfo extends SettingMeta {
@@ -355,7 +380,7 @@ export function redactConfig(config: ServerConfig): ServerConfig {
     const keys = s.path.split('.');
     const parent = keys.slice(0, -1).reduce<Record<string, unknown> | undefined>((node, key) => node?.[key] as Record<string, unknown> | undefined, copy);
     const leaf = keys.at(-1)!;
-    if (parent && parent[leaf] !== undefined) parent[leaf] = '[redacted]';
+    if (parent && parent[leaf] !== undefined && parent[leaf] !== null) parent[leaf] = '[redacted]';
   }
   return copy as unknown as ServerConfig;
 }

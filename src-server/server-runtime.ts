@@ -23,6 +23,8 @@ import { createEngineRegistry } from './engines/engine-setup.js';
 import { configureAudioTools } from './engines/audio/ffmpeg-tools.js';
 import type { EngineRegistry } from './engines/engine-registry.js';
 import { SqliteJobQueue } from './jobs/sqlite-job-queue.js';
+import type { JobQueue } from './jobs/job-queue.js';
+import type { Storage } from './storage/storage.js';
 import { loadCatalogue } from './models/catalogue.js';
 import { ModelManager } from './models/manager.js';
 import { transcribeJob } from './jobs/transcribe.js';
@@ -60,29 +62,23 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   configureAudioTools(config.audio);
   // A malformed KIKITORI_MODEL_CATALOG stops the start here, with a ConfigError naming it.
   const catalogue = loadCatalogue(config.models);
-  const db = openDatabase(config.dataDir);
-  const storage = new FileSystemStorage(path.join(config.dataDir, 'storage'));
-  const transcriptions = new SqliteTranscriptionRepository(db);
-  const dictionaries = new SqliteDictionaryRepository(db);
-  const queue = new SqliteJobQueue(db, {
-    staleAfterMs: config.jobs.staleAfterMs,
-    retentionMs: config.jobs.retentionDays * 24 * 3600_000,
-    logger,
-    retryBaseMs: options.retryBaseMs,
-  });
+  const records = openRecords(config);
+  const { db, transcriptions, dictionaries } = records;
+  const storage = createStorage(config);
+  const queue = createQueue(config, records, logger, options);
   const service = new TranscriptionService(transcriptions, dictionaries, storage, queue, config.uploads.urlTtlSeconds);
   const models = new ModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalogue, logger });
   const engines = options.engines ?? createEngineRegistry(config.engines, { dataDir: config.dataDir, logger, installedModels: models });
   const analysisEngines = options.analysisEngines ?? createAnalysisEngines(config.analysis);
-  const analyses = new SqliteAnalysisRepository(db);
+  const analyses = records.analyses;
   const freeSpace = options.freeSpace ?? statfsFreeSpace;
   const ctx: AppContext = {
     config,
     logger,
-    keys: new SqliteKeyRepository(db),
+    keys: records.keys,
     dictionaries,
     transcriptions,
-    reviews: new SqliteReviewRepository(db),
+    reviews: records.reviews,
     service,
     storage,
     queue,
@@ -93,7 +89,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     analysisEngines,
     models,
     freeSpace,
-    storageUsage: new SqliteStorageUsageRepository(db),
+    storageUsage: records.storageUsage,
   };
   // The one pipeline, for transcriptions and the OpenAI route's jobs alike; both share the "speech" group's
   // concurrency. Forced replacements run on this thread for now (decision 0028: the worker-thread seam).
@@ -137,4 +133,37 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       db.close();
     },
   };
+}
+
+// The three backends, each chosen by configuration. Every one has the embedded default (SQLite, files,
+// the SQLite queue) and a cluster one (PostgreSQL, S3, pg-boss).
+
+/** Every repository, on one database. */
+function openRecords(config: ServerConfig) {
+  const db = openDatabase(config.dataDir);
+  return {
+    db,
+    transcriptions: new SqliteTranscriptionRepository(db),
+    dictionaries: new SqliteDictionaryRepository(db),
+    keys: new SqliteKeyRepository(db),
+    reviews: new SqliteReviewRepository(db),
+    analyses: new SqliteAnalysisRepository(db),
+    storageUsage: new SqliteStorageUsageRepository(db),
+  };
+}
+type Records = ReturnType<typeof openRecords>;
+
+/** Where audio and transcripts are kept. */
+function createStorage(config: ServerConfig): Storage {
+  return new FileSystemStorage(path.join(config.dataDir, 'storage'));
+}
+
+/** The durable job queue, on the records' database. */
+function createQueue(config: ServerConfig, records: Records, logger: Logger, options: RuntimeOptions): JobQueue {
+  return new SqliteJobQueue(records.db, {
+    staleAfterMs: config.jobs.staleAfterMs,
+    retentionMs: config.jobs.retentionDays * 24 * 3600_000,
+    logger,
+    retryBaseMs: options.retryBaseMs,
+  });
 }

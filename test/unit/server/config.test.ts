@@ -24,9 +24,11 @@ const failure = (run: () => unknown): ConfigError => {
 describe('loadConfig', () => {
   it('gives every setting its default, in one nested shape', () => {
     expect(loadConfig({}, {})).toEqual({
-      server: { host: '127.0.0.1', port: 8080, publicUrl: null, headersTimeoutSeconds: 30, idleTimeoutSeconds: 120, requestTimeoutSeconds: 86_400 },
+      server: { host: '127.0.0.1', port: 8080, role: 'all', publicUrl: null, headersTimeoutSeconds: 30, idleTimeoutSeconds: 120, requestTimeoutSeconds: 86_400 },
       rateLimits: { perKey: 600, perIp: 1200 },
       disk: { minFreeBytes: 256 * 1024 ** 2 },
+      database: { url: null },
+      storage: { url: null, s3Endpoint: null },
       dataDir: path.resolve('./kikitori-data'),
       log: { level: 'info' },
       uploads: { maxBytes: 4 * 1024 ** 3, urlTtlSeconds: 86_400 },
@@ -87,12 +89,18 @@ describe('loadConfig', () => {
         KIKITORI_MAX_AUDIO_SECONDS: '3600',
         KIKITORI_JOB_RETENTION_DAYS: '30',
         KIKITORI_OPENAI_MAX_WAITING: '2',
+        KIKITORI_ROLE: 'worker',
+        KIKITORI_DATABASE_URL: 'postgres://kikitori:pw@db:5432/kikitori',
+        KIKITORI_STORAGE_URL: 's3://audio/team-a',
+        KIKITORI_S3_ENDPOINT: 'http://minio:9000',
       },
     );
     expect(config).toMatchObject({
-      server: { host: '0.0.0.0', port: 9000, publicUrl: 'https://kikitori.example.com', headersTimeoutSeconds: 10, idleTimeoutSeconds: 30, requestTimeoutSeconds: 0 },
+      server: { host: '0.0.0.0', port: 9000, role: 'worker', publicUrl: 'https://kikitori.example.com', headersTimeoutSeconds: 10, idleTimeoutSeconds: 30, requestTimeoutSeconds: 0 },
       rateLimits: { perKey: 60, perIp: 0 },
       disk: { minFreeBytes: 1_000_000 },
+      database: { url: 'postgres://kikitori:pw@db:5432/kikitori' },
+      storage: { url: 's3://audio/team-a', s3Endpoint: 'http://minio:9000' },
       dataDir: '/srv/kikitori',
       log: { level: 'warn' },
       uploads: { maxBytes: 1000, urlTtlSeconds: 60, teamQuotaBytes: 5_000_000_000 },
@@ -170,7 +178,7 @@ describe('loadConfig', () => {
     expect(redactConfig(config)).toMatchObject({ signing: { secret: '[redacted]' }, engines: { remote: { apiKey: '[redacted]' } }, analysis: { llm: { apiKey: '[redacted]', model: 'm' } } });
     expect(config.analysis.llm.apiKey).toBe('s3');
     expect(JSON.stringify(redactConfig(loadConfig({}, {})))).not.toMatch(/redacted/);
-    expect(CONFIG_SETTINGS.filter((s) => s.secret).map((s) => s.env).sort()).toEqual(['KIKITORI_LLM_API_KEY', 'KIKITORI_REMOTE_ASR_API_KEY', 'KIKITORI_SIGNING_SECRET']);
+    expect(CONFIG_SETTINGS.filter((s) => s.secret).map((s) => s.env).sort()).toEqual(['KIKITORI_DATABASE_URL', 'KIKITORI_LLM_API_KEY', 'KIKITORI_REMOTE_ASR_API_KEY', 'KIKITORI_SIGNING_SECRET']);
   });
 
   it('declares each variable and flag once, and README.md documents every one', () => {
@@ -178,7 +186,7 @@ describe('loadConfig', () => {
     expect(new Set(envs).size).toBe(envs.length);
     expect(envs.length).toBeGreaterThanOrEqual(30);
     expect(envs.every((e) => /^KIKITORI_[A-Z0-9_]+$/.test(e))).toBe(true);
-    expect(CONFIG_SETTINGS.filter((s) => s.flag).map((s) => s.flag)).toEqual(['--host', '--port', '--data-dir']);
+    expect(CONFIG_SETTINGS.filter((s) => s.flag).map((s) => s.flag)).toEqual(['--host', '--port', '--role', '--database-url', '--data-dir']);
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     expect(envs.filter((e) => !readme.includes(`\`${e}\``))).toEqual([]);
     for (const s of CONFIG_SETTINGS.filter((setting) => setting.flag)) expect(readme).toContain(`\`${s.flag}\``);
