@@ -1,5 +1,6 @@
 // Wires the embedded defaults (SQLite, file-system storage, SQLite job queue, local engines) into an
 // AppContext, and runs the server's background duties. Used by the CLI and by tests.
+import fs from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
@@ -34,6 +35,7 @@ import { FfmpegDecodeStage } from './engines/audio/decode-stage.js';
 import { speakerStage } from './engines/speakers/speaker-stage.js';
 import { loadSigningSecret, UrlSigner } from './signing/url-signer.js';
 import { FileSystemStorage } from './storage/file-system-storage.js';
+import { parseStorageUrl, S3Storage } from './storage/s3-storage.js';
 import { statfsFreeSpace, type FreeSpaceReader } from './storage/free-space.js';
 import { SqliteStorageUsageRepository } from './db/storage-usage-repository.js';
 
@@ -130,6 +132,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       await app.close();
       await models.close();
       await queue.stop();
+      await storage.close?.();
       db.close();
     },
   };
@@ -155,7 +158,16 @@ type Records = ReturnType<typeof openRecords>;
 
 /** Where audio and transcripts are kept. */
 function createStorage(config: ServerConfig): Storage {
-  return new FileSystemStorage(path.join(config.dataDir, 'storage'));
+  if (!config.storage.url) return new FileSystemStorage(path.join(config.dataDir, 'storage'));
+  const workDir = path.join(config.dataDir, 'work');
+  fs.mkdirSync(workDir, { recursive: true, mode: 0o700 });
+  // Region and credentials: the standard AWS variables and files, read by the SDK (decision 0030).
+  return new S3Storage({
+    ...parseStorageUrl(config.storage.url),
+    endpoint: config.storage.s3Endpoint,
+    // Per process: processes sharing a data dir never remove each other's copies.
+    tmpDir: fs.mkdtempSync(path.join(workDir, 's3-')),
+  });
 }
 
 /** The durable job queue, on the records' database. */
