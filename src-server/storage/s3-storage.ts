@@ -17,7 +17,8 @@ import {
   PutObjectCommand,
   S3Client,
   S3ServiceException,
-  paginateListObjectsV2,
+  ListObjectsCommand,
+  ListObjectsV2Command,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -152,11 +153,14 @@ export class S3Storage implements PresigningStorage {
   async delete(keyOrPrefix: string): Promise<void> {
     try {
       await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(keyOrPrefix) }));
-      // Everything under `keyOrPrefix/`, a page (at most 1,000 keys) at a time.
-      const pages = paginateListObjectsV2({ client: this.client, pageSize: 1000 }, { Bucket: this.bucket, Prefix: `${this.objectKey(keyOrPrefix)}/` });
-      for await (const page of pages) {
+      // Everything under `keyOrPrefix/`, a page (at most 1,000 keys) at a time. Each round lists from the
+      // start again, since the previous page is gone: no continuation tokens, which some S3-compatible
+      // stores get wrong (s3rver cannot make ListObjectsV2's on Node 24's OpenSSL), and the plain
+      // ListObjects every store speaks.
+      for (;;) {
+        const page = await this.client.send(new ListObjectsCommand({ Bucket: this.bucket, Prefix: `${this.objectKey(keyOrPrefix)}/`, MaxKeys: 1000 }));
         const objects = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
-        if (objects.length === 0) continue;
+        if (objects.length === 0) break;
         const result = await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: objects, Quiet: true } }));
         const failed = result.Errors ?? [];
         if (failed.length > 0) throw new Error(`S3 refused to delete ${failed.length} object(s): ${failed[0]?.Code ?? 'unknown'}`);
@@ -196,8 +200,7 @@ export class S3Storage implements PresigningStorage {
   /** Checks that the bucket answers with these credentials (health checks, a clear error at start). */
   async check(): Promise<void> {
     try {
-      const pages = paginateListObjectsV2({ client: this.client, pageSize: 1 }, { Bucket: this.bucket, Prefix: this.prefix ? `${this.prefix}/` : undefined, MaxKeys: 1 });
-      for await (const _page of pages) break;
+      await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix ? `${this.prefix}/` : undefined, MaxKeys: 1 }));
     } catch (error) {
       throw storageError(error, 'listing the bucket');
     }
