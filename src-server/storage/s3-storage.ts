@@ -183,9 +183,12 @@ export class S3Storage implements PresigningStorage {
     }
   }
 
+  // Signing happens here, without a request to the store; it fails only without credentials or region.
   presignPut(key: string, ttlSeconds: number): Promise<string> {
     return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }), {
       expiresIn: Math.min(ttlSeconds, MAX_PRESIGN_SECONDS),
+    }).catch((error: unknown) => {
+      throw storageError(error, 'signing an upload URL');
     });
   }
 
@@ -194,7 +197,9 @@ export class S3Storage implements PresigningStorage {
       this.client,
       new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), ...(response.contentType ? { ResponseContentType: response.contentType } : {}) }),
       { expiresIn: Math.min(ttlSeconds, MAX_PRESIGN_SECONDS) },
-    );
+    ).catch((error: unknown) => {
+      throw storageError(error, 'signing a download URL');
+    });
   }
 
   /** Checks that the bucket answers with these credentials (health checks, a clear error at start). */
@@ -217,10 +222,14 @@ function isNotFound(error: unknown): boolean {
   return error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404 && error.name !== 'NoSuchBucket';
 }
 
+/** Network failures on the way to the store: it may answer on the next attempt. */
+const NETWORK_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET']);
+
 /**
  * An S3 failure as the closed engine error kinds (decision 0012): a store that is down, throttling or
- * unreachable is `transient`; refused credentials, a missing bucket or any other client error needs an
- * operator (`unavailable`). The detail names the S3 error code and status, never credentials or URLs.
+ * unreachable is `transient`; refused or missing credentials, a missing region or bucket, or any other
+ * client error needs an operator (`unavailable`). The detail names the S3 error code and status, never
+ * credentials or URLs.
  */
 export function storageError(error: unknown, doing: string): EngineError {
   if (error instanceof EngineError) return error;
@@ -234,5 +243,9 @@ export function storageError(error: unknown, doing: string): EngineError {
     });
   }
   const code = (error as NodeJS.ErrnoException | null)?.code;
-  return new EngineError('transient', message, { detail: `S3 ${doing}: ${code ?? (error instanceof Error ? error.name : 'unknown error')}`, cause: error });
+  const transient = code !== undefined && NETWORK_ERRORS.has(code);
+  return new EngineError(transient ? 'transient' : 'unavailable', message, {
+    detail: `S3 ${doing}: ${code ?? (error instanceof Error ? error.name : 'unknown error')}`,
+    cause: error,
+  });
 }

@@ -186,4 +186,19 @@ describe('S3Storage', () => {
     const failure = await down.stat('a').catch((e: unknown) => e);
     expect(isEngineError(failure, 'transient')).toBe(true);
   });
+
+  it('turns missing credentials into an operator error, naming no secret', async () => {
+    const saved = { ...process.env };
+    delete process.env.AWS_ACCESS_KEY_ID;
+    delete process.env.AWS_SECRET_ACCESS_KEY;
+    process.env.AWS_SHARED_CREDENTIALS_FILE = path.join(tempDir(), 'none');
+    process.env.AWS_CONFIG_FILE = path.join(tempDir(), 'none');
+    process.env.AWS_EC2_METADATA_DISABLED = 'true';
+    try {
+      const failure = await s3Storage().presignPut('uploads/x', 60).catch((e: unknown) => e);
+      expect(isEngineError(failure, 'unavailable')).toBe(true);
+    } finally {
+      process.env = saved;
+    }
+  });
 });
