@@ -34,7 +34,7 @@ const ticketFor = async (k: string, filename: string) => {
   expect(ticket.status).toBe(200);
   return ticket.json as { transcription_id: string; audio_upload_url: string };
 };
-const put = (url: string, body: Buffer) => fetch(url, { method: 'PUT', body, headers: { 'content-type': 'audio/wav' } });
+const put = (url: string, body: Buffer) => fetch(url, { method: 'PUT', body: new Uint8Array(body), headers: { 'content-type': 'audio/wav' } });
 const transcribe = (k: string, id: string) => server.api(k, 'POST', `/api/v1/transcriptions/${id}/transcribe`);
 const storage = () => server.runtime.ctx.storage;
 const noise = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7919) % 256));
