@@ -89,8 +89,8 @@ export class S3Storage implements PresigningStorage {
         } else done(null, chunk);
       },
     });
-    source.on('error', (error) => counter.destroy(error));
-    source.pipe(counter);
+    // As with files: a failure on either side destroys the source (a refused upload is not read to its end).
+    const feeding = pipeline(source, counter).catch(() => undefined);
     // Parts go up as they fill; the object exists only once CompleteMultipartUpload (or the single
     // PutObject of a small body) succeeds. A failure aborts the multipart upload, dropping its parts.
     const upload = new Upload({
@@ -103,8 +103,8 @@ export class S3Storage implements PresigningStorage {
     try {
       await upload.done();
     } catch (error) {
-      source.unpipe(counter);
-      source.resume();
+      counter.destroy();
+      await feeding;
       if (tooLarge) throw new ObjectTooLargeError(limit);
       if (error instanceof ObjectTooLargeError) throw error;
       throw storageError(error, 'storing an object');

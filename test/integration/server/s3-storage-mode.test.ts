@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
+import { postTranscription } from '../../support/openai-test-server.js';
 import { startS3, type S3Server } from '../../support/s3.js';
 import { startTestServer, tempDir, waitForStatus, type TestServer } from '../../support/test-server.js';
 
@@ -146,6 +147,32 @@ describe('S3 mode', () => {
     const deleted = await server.api(key, 'DELETE', `/api/v1/transcriptions/${id}`);
     expect(deleted.status).toBeLessThan(300);
     for (const k of [record!.audioKey!, record!.transcriptKey!, `uploads/${id}`]) expect(await storage().stat(k)).toBeNull();
+  });
+});
+
+describe('S3 mode on the OpenAI route', () => {
+  it('streams the multipart file through S3 with the limit, transcribes it and leaves nothing behind', async () => {
+    const answer = await postTranscription(server, key, speechWav, { model: 'whisper-1', response_format: 'json' });
+    expect(answer.status).toBe(200);
+    expect(answer.json.text).toMatch(/report|marketing|friday/i);
+    const big = await fetch(`${server.url}/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: (() => {
+        const form = new FormData();
+        form.append('model', 'whisper-1');
+        form.append('file', new Blob([new Uint8Array(MAX_UPLOAD + 1000)]), 'big.wav');
+        return form;
+      })(),
+    });
+    expect(big.status).toBe(413);
+    // s3rver keeps objects as files under <bucket>/<key>: the transcriptions' audio is there, the OpenAI
+    // route's uploads are not.
+    expect(fs.existsSync(path.join(s3.directory, BUCKET, 'site', 'a', 'audio'))).toBe(true);
+    const left = fs.existsSync(path.join(s3.directory, BUCKET, 'site', 'a', 'openai'))
+      ? fs.readdirSync(path.join(s3.directory, BUCKET, 'site', 'a', 'openai'), { recursive: true })
+      : [];
+    expect(left).toEqual([]);
   });
 });
 
