@@ -229,7 +229,8 @@ const NETWORK_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIP
  * An S3 failure as the closed engine error kinds (decision 0012): a store that is down, throttling or
  * unreachable is `transient`; refused or missing credentials, a missing region or bucket, or any other
  * client error needs an operator (`unavailable`). The detail names the S3 error code and status, never
- * credentials or URLs.
+ * credentials or URLs. The SDK's exception is not kept as the cause: it holds the signed request, whose
+ * Authorization header names the access key, and a logger would serialize it.
  */
 export function storageError(error: unknown, doing: string): EngineError {
   if (error instanceof EngineError) return error;
@@ -239,13 +240,11 @@ export function storageError(error: unknown, doing: string): EngineError {
     const transient = error.$fault === 'server' || status >= 500 || status === 429 || error.$retryable !== undefined;
     return new EngineError(transient ? 'transient' : 'unavailable', message, {
       detail: `S3 ${doing}: ${error.name} (HTTP ${status || 'no status'})`,
-      cause: error,
     });
   }
   const code = (error as NodeJS.ErrnoException | null)?.code;
   const transient = code !== undefined && NETWORK_ERRORS.has(code);
   return new EngineError(transient ? 'transient' : 'unavailable', message, {
     detail: `S3 ${doing}: ${code ?? (error instanceof Error ? error.name : 'unknown error')}`,
-    cause: error,
   });
 }

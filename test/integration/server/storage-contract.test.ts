@@ -175,6 +175,8 @@ describe('S3Storage', () => {
     const refused = await missing.put('a', from(Buffer.from('x'))).catch((e: unknown) => e);
     expect(isEngineError(refused, 'unavailable')).toBe(true);
     expect((refused as Error).message).not.toMatch(/S3RVER|no-such-bucket|127\.0\.0\.1/);
+    expect((refused as Error).cause).toBeUndefined();
+    expect(JSON.stringify(refused)).not.toMatch(/S3RVER|Authorization/i);
 
     const closedPort = await new Promise<number>((resolve) => {
       const probe = net.createServer().listen(0, '127.0.0.1', () => {
