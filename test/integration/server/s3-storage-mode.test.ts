@@ -149,6 +149,11 @@ describe('S3 mode', () => {
     expect(deleted.status).toBeLessThan(300);
     for (const k of [record!.audioKey!, record!.transcriptKey!, `uploads/${id}`]) expect(await storage().stat(k)).toBeNull();
   });
+
+  it('logs no credentials and no presigned URL', () => {
+    const logs = server.logLines.join('\n');
+    expect(logs).not.toMatch(/S3RVER|X-Amz-Signature|X-Amz-Credential/i);
+  });
 });
 
 describe('S3 mode on the OpenAI route', () => {
