@@ -196,7 +196,8 @@ export class PgBossJobQueue implements JobQueue {
         const [job] = await this.boss.findJobs<unknown>(name, { id: jobId });
         if (!job) return settle(() => reject(new JobCancelledError(`job ${jobId} no longer exists`)));
         const output = (job.output ?? null) as StoredOutput | null;
-        if (job.state === 'completed') return settle(() => resolve(output?.result as JobResults[N]));
+        // A void job's result is stored as null; SQLite's waiters get undefined for it, and so do these.
+        if (job.state === 'completed') return settle(() => resolve((output?.result ?? undefined) as JobResults[N]));
         if (job.state === 'failed') return settle(() => reject(revive(output?.error ?? null, output?.lastError ?? output?.value?.message ?? null)));
         if (job.state === 'cancelled') return settle(() => reject(new JobCancelledError(`job ${jobId} was cancelled`)));
         if (!settled) timer = setTimeout(wake, this.pollIntervalMs);
