@@ -54,7 +54,7 @@ function startWorker(url: string, name: string, o: { staleAfterMs: number; workM
   const events: WorkerEvent[] = [];
   const waiters: Array<() => void> = [];
   let buffered = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     buffered += chunk.toString('utf8');
     const lines = buffered.split('\n');
     buffered = lines.pop()!;
