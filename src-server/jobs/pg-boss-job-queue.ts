@@ -88,7 +88,8 @@ export class PgBossJobQueue implements JobQueue {
   private readonly endedHere = new Map<string, Set<() => void>>();
   private connecting: Promise<void> | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
-  private polling = false;
+  /** The poll under way, which stop() lets finish before it hands back what is running. */
+  private polling: Promise<void> | null = null;
   private working = false;
   private closed = false;
 
@@ -245,6 +246,7 @@ export class PgBossJobQueue implements JobQueue {
     this.closed = true;
     this.working = false;
     if (this.pollTimer) clearInterval(this.pollTimer);
+    await this.polling;
     const jobs = [...this.running.entries()];
     for (const [jobId] of jobs) this.abort(jobId, 'shutdown');
     await Promise.all(jobs.map(([, job]) => job.done));
@@ -273,23 +275,25 @@ export class PgBossJobQueue implements JobQueue {
     for (const wake of this.endedHere.get(jobId) ?? []) wake();
   }
 
-  private async poll() {
-    if (!this.working || this.polling) return;
-    this.polling = true;
-    try {
-      await this.checkRunning();
-      for (const [group, entry] of this.groups) {
-        while (this.working && [...this.running.values()].filter((job) => job.group === group).length < entry.concurrency) {
-          const job = await this.fetch(entry);
-          if (!job) break;
-          this.run(job, group);
+  private poll(): Promise<void> {
+    if (!this.working || this.polling) return Promise.resolve();
+    this.polling = (async () => {
+      try {
+        await this.checkRunning();
+        for (const [group, entry] of this.groups) {
+          while (this.working && [...this.running.values()].filter((job) => job.group === group).length < entry.concurrency) {
+            const job = await this.fetch(entry);
+            if (!job) break;
+            this.run(job, group);
+          }
         }
+      } catch (error) {
+        this.options.logger.error({ err: error }, 'job poll failed');
+      } finally {
+        this.polling = null;
       }
-    } catch (error) {
-      this.options.logger.error({ err: error }, 'job poll failed');
-    } finally {
-      this.polling = false;
-    }
+    })();
+    return this.polling;
   }
 
   /** The next job of the group's names, starting from a different name each time so none starves. */
