@@ -1,5 +1,5 @@
 // The pg-boss queue on a real PostgreSQL (test/support/postgres.ts): the JobQueue contract, then what
-// only it does: its settings in pg-boss's queues (retention, heartbeat, retry backoff), writing nothing
+// only it does: its settings in pg-boss's queues (retention, heartbeat, retry backoff), the retention sweep, writing nothing
 // for an attempt it lost, and the attempt pg-boss keeps for a worker that died on the last one.
 // Its two-worker-process guarantees are in test/integration/server/pg-boss-queue-workers.test.ts.
 import pg from 'pg';
@@ -73,6 +73,20 @@ describe('PgBossJobQueue: on pg-boss', () => {
     await queueOn(url, { retentionMs: 24 * 3600_000 }).send('summarize', { transcriptionId: 'u' });
     const { rows } = await (await sql(url)).query(`SELECT deletion_seconds FROM pgboss.queue WHERE name = 'summarize'`);
     expect(rows).toEqual([{ deletion_seconds: 24 * 3600 }]);
+  });
+
+  it('deletes finished jobs past the retention period, and keeps unfinished ones', async () => {
+    const url = await server.createDatabase('kikitori_queue');
+    const queue = queueOn(url, { retentionMs: 1000, superviseIntervalSeconds: 1 });
+    queue.work('translate', { handle: async () => undefined });
+    await queue.start();
+    const done = (await queue.send('translate', { transcriptionId: 't', language: 'en' }))!;
+    await queue.wait('translate', done);
+    // Nobody works on summaries here: this one stays queued.
+    const waiting = (await queue.send('summarize', { transcriptionId: 't' }))!;
+    const client = await sql(url);
+    const ids = async () => (await client.query<{ id: string }>('SELECT id FROM pgboss.job ORDER BY id')).rows.map((r) => r.id);
+    await expect.poll(ids, { timeout: 60_000, interval: 250 }).toEqual([waiting]);
   });
 
   it('writes nothing for an attempt it lost: ensureOwned throws, the completion changes nothing', async () => {
