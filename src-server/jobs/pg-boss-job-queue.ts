@@ -109,6 +109,8 @@ export class PgBossJobQueue implements JobQueue {
       max: 4,
     });
     this.boss.on('error', (error) => options.logger.error({ err: error }, 'job queue (pg-boss) error'));
+    // Slow queries, a growing backlog, clock skew between the processes and the database.
+    this.boss.on('warning', (warning) => options.logger.warn({ pgBoss: warning.data }, `job queue (pg-boss): ${warning.message}`));
   }
 
   private get heartbeatSeconds() {
