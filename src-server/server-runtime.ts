@@ -24,6 +24,7 @@ import { createEngineRegistry } from './engines/engine-setup.js';
 import { configureAudioTools } from './engines/audio/ffmpeg-tools.js';
 import type { EngineRegistry } from './engines/engine-registry.js';
 import { SqliteJobQueue } from './jobs/sqlite-job-queue.js';
+import { PgBossJobQueue } from './jobs/pg-boss-job-queue.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import type { Storage } from './storage/storage.js';
 import { loadCatalogue } from './models/catalogue.js';
@@ -170,8 +171,17 @@ function createStorage(config: ServerConfig): Storage {
   });
 }
 
-/** The durable job queue, on the records' database. */
+/** The durable job queue: pg-boss on PostgreSQL (its own schema in the same database), else the records' SQLite. */
 function createQueue(config: ServerConfig, records: Records, logger: Logger, options: RuntimeOptions): JobQueue {
+  if (config.database.url) {
+    return new PgBossJobQueue({
+      connectionString: config.database.url,
+      staleAfterMs: config.jobs.staleAfterMs,
+      retentionMs: config.jobs.retentionDays * 24 * 3600_000,
+      logger,
+      retryBaseMs: options.retryBaseMs,
+    });
+  }
   return new SqliteJobQueue(records.db, {
     staleAfterMs: config.jobs.staleAfterMs,
     retentionMs: config.jobs.retentionDays * 24 * 3600_000,
