@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Server as TusServer, type Upload } from '@tus/server';
@@ -128,10 +128,19 @@ class TusUploads {
   async relay(request: FastifyRequest, reply: FastifyReply) {
     const raw = request.raw;
     const hasBody = request.method === 'PATCH' || request.method === 'POST';
-    const abort = new AbortController();
-    raw.once('close', () => {
-      if (!raw.complete) abort.abort();
-    });
+    // A dropped client ends its PATCH body early instead of failing it: tus stores every byte that arrived
+    // (a short PATCH is legal), so the next HEAD offers all of them, not just what had left the buffers.
+    let body: PassThrough | null = null;
+    if (hasBody) {
+      const passThrough = new PassThrough();
+      body = passThrough;
+      raw.pipe(passThrough);
+      const endEarly = () => {
+        if (!raw.complete) passThrough.end();
+      };
+      raw.once('close', endEarly);
+      raw.once('error', endEarly);
+    }
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {
       if (value === undefined) continue;
@@ -140,9 +149,8 @@ class TusUploads {
     const webRequest = new Request(`http://${request.host}${raw.url ?? '/'}`, {
       method: request.method,
       headers,
-      body: hasBody ? (Readable.toWeb(raw) as ReadableStream<Uint8Array>) : null,
+      body: body ? (Readable.toWeb(body) as ReadableStream<Uint8Array>) : null,
       duplex: 'half',
-      signal: abort.signal,
     } as RequestInit);
     const response = await this.server.handleWeb(webRequest);
     const refused = hookErrors.get(webRequest);
