@@ -29,5 +29,3 @@ function checked(base64: string, header: string): string {
   return Buffer.from(base64, 'base64').toString('hex');
 }
 
-/** The RFC 9530 header value for a hex SHA-256. */
-export const contentDigestHeader = (sha256Hex: string) => `sha-256=:${Buffer.from(sha256Hex, 'hex').toString('base64')}:`;
