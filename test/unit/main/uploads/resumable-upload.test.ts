@@ -41,10 +41,11 @@ async function startProxy(target: string) {
       upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => client.write(chunk));
-    for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
-      a.on('error', () => b.destroy());
-      a.on('close', () => b.destroy());
-    }
+    // A client that goes away still has its forwarded bytes delivered; the server going away ends the client.
+    client.on('error', () => upstream.end());
+    client.on('close', () => upstream.end());
+    upstream.on('error', () => client.destroy());
+    upstream.on('close', () => client.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as net.AddressInfo;
