@@ -271,6 +271,16 @@ describe('tus resumable uploads', () => {
     });
     expect(wrongOffset.status).toBe(409);
     expectErrorBody(await wrongOffset.json(), ErrorCode.UPLOAD_OFFSET_MISMATCH);
+    // More bytes than the upload declared: 413 in the error body, and the upload keeps its offset.
+    const overflow = await fetch(location, {
+      method: 'PATCH',
+      headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      body: Buffer.concat([speech, Buffer.alloc(10)]),
+    });
+    expect(overflow.status).toBe(413);
+    expectErrorBody(await overflow.json(), ErrorCode.PAYLOAD_TOO_LARGE);
+    const afterOverflow = await fetch(location, { method: 'HEAD', headers: { 'tus-resumable': '1.0.0' } });
+    expect(afterOverflow.headers.get('upload-offset')).toBe('0');
     // The signature never reaches the log.
     expect(server.logLines.join('\n')).not.toContain(new URL(fresh.audio_upload_url).searchParams.get('signature')!);
   });

@@ -62,7 +62,9 @@ function tusError(status: number, body: string): AppError {
   if (status === 404 || status === 410) return errors.tusUploadNotFound();
   if (status === 409) return errors.uploadOffsetMismatch();
   if (status === 412) return errors.tusVersionUnsupported();
-  if (status === 413) return errors.tusRequestInvalid(detail);
+  if (status === 413) {
+    return new AppError(413, 'PAYLOAD_TOO_LARGE', `The upload sent more bytes than its Upload-Length (${detail}). Create a new upload with the file's real size.`);
+  }
   if (status >= 500 && status !== 501) return new AppError(500, 'INTERNAL_ERROR', "The upload could not be stored. Try again; if it keeps failing, tell the server's administrator.");
   return errors.tusRequestInvalid(detail);
 }
