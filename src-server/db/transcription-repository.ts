@@ -38,6 +38,14 @@ export type TranscriptionPatch = Partial<
   >
 >;
 
+/** What an upload stored, as its commit records it. */
+export interface CommittedAudio {
+  audioKey: string;
+  audioSize: number;
+  audioContentType: string;
+  audioSha256: string;
+}
+
 export interface TranscriptionRepository {
   create(input: NewTranscription): Promise<void>;
   get(teamId: string, transcriptionId: string): Promise<TranscriptionRecord | null>;
@@ -50,8 +58,9 @@ export interface TranscriptionRepository {
   /**
    * Atomically moves a PENDING upload to COMPLETED. False when the upload was already completed or
    * the transcription is no longer waiting for audio: that is what makes an upload URL single-use.
+   * It decides the winner of concurrent uploads; only then does the winner's object become the stored audio.
    */
-  completeUpload(transcriptionId: string, audio: { audioKey: string; audioSize: number; audioContentType: string }): Promise<boolean>;
+  completeUpload(transcriptionId: string, audio: CommittedAudio): Promise<boolean>;
   /** Tickets whose upload never arrived before expiry become CANCELLED; returns their ids. */
   cancelExpiredUploads(nowIso: string): Promise<Array<{ transcriptionId: string; dictionaryId: string | null }>>;
   delete(teamId: string, transcriptionId: string): Promise<boolean>;
@@ -75,6 +84,7 @@ interface Row {
   audio_key: string | null;
   audio_size: number | null;
   audio_content_type: string | null;
+  audio_sha256: string | null;
   transcript_key: string | null;
   duration: number | null;
   speaking_duration: number | null;
@@ -105,6 +115,7 @@ const toRecord = (r: Row): TranscriptionRecord => ({
   audioKey: r.audio_key,
   audioSize: r.audio_size,
   audioContentType: r.audio_content_type,
+  audioSha256: r.audio_sha256 ?? null,
   transcriptKey: r.transcript_key,
   duration: r.duration,
   speakingDuration: r.speaking_duration,
@@ -199,13 +210,13 @@ export class SqliteTranscriptionRepository implements TranscriptionRepository {
       .run(...entries.map(([key, value]) => (key === 'languages' ? JSON.stringify(value) : value)), new Date().toISOString(), transcriptionId);
   }
 
-  async completeUpload(transcriptionId: string, audio: { audioKey: string; audioSize: number; audioContentType: string }) {
+  async completeUpload(transcriptionId: string, audio: CommittedAudio) {
     const result = this.db
       .prepare(
-        `UPDATE transcriptions SET upload_status = 'COMPLETED', audio_key = ?, audio_size = ?, audio_content_type = ?, updated_at = ?
+        `UPDATE transcriptions SET upload_status = 'COMPLETED', audio_key = ?, audio_size = ?, audio_content_type = ?, audio_sha256 = ?, updated_at = ?
          WHERE transcription_id = ? AND upload_status = 'PENDING' AND status = 'IN_PROGRESS'`,
       )
-      .run(audio.audioKey, audio.audioSize, audio.audioContentType, new Date().toISOString(), transcriptionId);
+      .run(audio.audioKey, audio.audioSize, audio.audioContentType, audio.audioSha256, new Date().toISOString(), transcriptionId);
     return result.changes > 0;
   }
 

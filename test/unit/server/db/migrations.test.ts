@@ -36,6 +36,17 @@ describe('migrations', () => {
     ]);
   });
 
+  it('0005 adds audio_sha256 to transcriptions, empty for audio stored before it', () => {
+    const db = new Database(':memory:');
+    migrate(db, migrations.slice(0, 4));
+    db.prepare(
+      `INSERT INTO transcriptions (transcription_id, team_id, user_id, name, languages, transcription_model, status, upload_status, upload_expires_at, created_at, updated_at)
+       VALUES ('t1', 'team', 'u', 'a.wav', '[]', 'default', 'IN_PROGRESS', 'COMPLETED', 'x', 'x', 'x')`,
+    ).run();
+    migrate(db, migrations.slice(0, 5));
+    expect(db.prepare('SELECT audio_sha256 FROM transcriptions').all()).toEqual([{ audio_sha256: null }]);
+  });
+
   it('is idempotent', () => {
     const db = new Database(':memory:');
     migrate(db);
