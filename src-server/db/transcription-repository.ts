@@ -43,7 +43,8 @@ export interface CommittedAudio {
   audioKey: string;
   audioSize: number;
   audioContentType: string;
-  audioSha256: string;
+  /** Null when the bytes went straight to object storage (a presigned PUT): the server never read them. */
+  audioSha256: string | null;
 }
 
 export interface TranscriptionRepository {
