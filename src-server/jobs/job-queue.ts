@@ -102,6 +102,15 @@ export interface JobQueue {
   /** Stops and forgets the unfinished job with this key, aborting it wherever it is running. */
   cancel(singletonKey: string): Promise<void>;
   start(): Promise<void>;
-  /** Aborts running jobs and puts them back in the queue, so the next start runs them again. */
-  stop(): Promise<void>;
+  /**
+   * Aborts running jobs and puts them back in the queue, so the next start runs them again. With
+   * `graceMs` (a drain, on SIGTERM), first stops taking jobs and lets the running ones finish for up to
+   * that long; only those still running then are handed back.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
+  /**
+   * For /healthz: throws when the queue's store cannot be reached; otherwise resolves with a short
+   * description for operators (the backlog).
+   */
+  check?(): Promise<string>;
 }
