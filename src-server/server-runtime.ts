@@ -15,6 +15,7 @@ import type { AnalysisEngineRegistry } from './engines/analysis/analysis-registr
 import { analyzeEmotionJob } from './jobs/analyze-emotion.js';
 import { summarizeJob } from './jobs/summarize.js';
 import { translateJob } from './jobs/translate.js';
+import { applyReplacementsJob } from './jobs/apply-replacements.js';
 import { SqliteDictionaryRepository } from './db/dictionary-repository.js';
 import { SqliteKeyRepository } from './db/key-repository.js';
 import { SqliteReviewRepository } from './db/review-repository.js';
@@ -127,6 +128,7 @@ function registerJobs(config: ServerConfig, common: Common): void {
   queue.work('summarize', { ...summarizeJob(analysisDeps), concurrency: 2 });
   queue.work('analyze-emotion', { ...analyzeEmotionJob(analysisDeps), concurrency: 2 });
   queue.work('translate', { ...translateJob(analysisDeps), concurrency: 2 });
+  queue.work('apply-replacements', { ...applyReplacementsJob({ service }), concurrency: 2 });
 }
 
 /** HTTP, and the jobs too unless `options.runJobs` is false. */

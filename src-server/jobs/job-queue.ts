@@ -30,6 +30,7 @@ export interface JobPayloads {
   summarize: { transcriptionId: string };
   'analyze-emotion': { transcriptionId: string };
   translate: { transcriptionId: string; language: string };
+  'apply-replacements': { transcriptionId: string; dictionaryId: string };
 }
 export type JobName = keyof JobPayloads;
 
@@ -40,6 +41,7 @@ export interface JobResults {
   summarize: void;
   'analyze-emotion': void;
   translate: void;
+  'apply-replacements': { replaced: number };
 }
 
 /** The worker no longer owns the job (its lease expired and another worker took it, or it was cancelled): write nothing more. */

@@ -37,9 +37,6 @@ export function requireSharedSigningSecret(config: ServerConfig): void {
   );
 }
 
-/** Why a supervised worker stops without a grace period. */
-const ORPHANED = 'orphaned';
-
 /** Drains on the first SIGTERM/SIGINT (or `drain` from a supervising parent), exits at once on a second signal. */
 function stopOnSignals(logger: Logger, drain: (reason: string) => Promise<void>, now: () => void): { drainNow(reason: string): void } {
   let draining = false;
@@ -103,18 +100,20 @@ export async function serveWorker(config: ServerConfig, logger: Logger): Promise
   const runtime = await createWorkerRuntime(config, { logger });
   await runtime.start();
   const graceMs = config.server.drainSeconds * 1000;
-  const stopper = stopOnSignals(logger, (reason) => runtime.drain(reason === ORPHANED ? 0 : graceMs), () => undefined);
+  const stopper = stopOnSignals(logger, () => runtime.drain(graceMs), () => undefined);
   logger.info({ concurrency: config.jobs.concurrency, drainSeconds: config.server.drainSeconds }, 'worker ready');
   process.stdout.write(`kikitori-server worker ready (pid ${process.pid})\n`);
   if (process.send && process.channel) {
     // Supervised by an `all` process: it asks for a drain over IPC; if it dies, the channel closes and
-    // this worker hands its jobs back and exits rather than live on as an orphan.
+    // this worker exits rather than live on as an orphan.
     process.on('message', (message: unknown) => {
       if (isSupervisorMessage(message) && message.type === 'drain') stopper.drainNow('asked by the server process');
     });
     process.on('disconnect', () => {
-      logger.warn('the server process that started this worker is gone; handing running jobs back and exiting');
-      stopper.drainNow(ORPHANED);
+      // The parent crashed (it says `drain` before a clean stop): go with it, as one process would have.
+      // Running jobs stay active under this dead pid; the next worker on this host takes them at once.
+      logger.warn('the server process that started this worker is gone; exiting with it');
+      process.exit(1);
     });
     process.send({ type: 'ready', pid: process.pid });
   }

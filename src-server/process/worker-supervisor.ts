@@ -2,7 +2,7 @@
 // glue, forced replacements, engine callbacks) never runs on the HTTP process's event loop. child_process.fork
 // runs process.execPath, which is also right under Electron's ELECTRON_RUN_AS_NODE (the desktop app's
 // embedded server): the child inherits that environment. The child stops itself when this process's IPC
-// channel closes (worker-role.ts), so even a SIGKILLed parent leaves no orphan behind.
+// channel closes (roles.ts), so even a SIGKILLed parent leaves no orphan behind.
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Logger } from 'pino';
 import { backoffDelay } from '../../src-shared/backoff.js';
