@@ -85,7 +85,7 @@ function startWorker(dir: string, env: Record<string, string> = {}): Promise<{ c
   const logs = logLines(child);
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       if (out.includes(`kikitori-server worker ready (pid ${child.pid})`)) resolve({ child, logs });
     });
