@@ -81,7 +81,9 @@ export async function serveAll(config: ServerConfig, logger: Logger, worker: Wor
   runtime.ctx.health.add('worker', supervisor.check);
   supervisor.start();
   const url = await runtime.listen();
-  // The URL alone on stdout: scripts and the desktop app wait for this line.
+  // The URL alone on stdout: scripts and the desktop app wait for this line, and then expect the jobs to
+  // run: it comes once the worker is ready (or has failed to start, which /healthz then reports).
+  await supervisor.firstStart;
   process.stdout.write(`kikitori-server listening on ${url}\n`);
   stopOnSignals(
     logger,

@@ -38,6 +38,9 @@ export class WorkerSupervisor {
   private restartTimer: NodeJS.Timeout | null = null;
   /** Why the worker is not running, for /healthz. */
   private problem = 'starting';
+  private firstOutcome: (() => void) | null = null;
+  /** Resolves once the first worker is ready, or has died trying (the restarts go on). */
+  readonly firstStart = new Promise<void>((resolve) => (this.firstOutcome = resolve));
 
   constructor(private readonly options: WorkerSupervisorOptions) {}
 
@@ -62,7 +65,8 @@ export class WorkerSupervisor {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    if (child.connected) child.send({ type: 'drain' } satisfies SupervisorMessage);
+    // A worker still starting may not listen for messages yet; it has no job either, so a signal does.
+    if (this.ready && child.connected) child.send({ type: 'drain' } satisfies SupervisorMessage);
     else child.kill('SIGTERM');
     const killer = setTimeout(() => {
       this.options.logger.warn({ pid: child.pid }, 'worker process did not stop within its drain period; killing it');
@@ -89,11 +93,13 @@ export class WorkerSupervisor {
       if (isSupervisorMessage(message) && message.type === 'ready') {
         this.ready = true;
         this.options.logger.info({ workerPid: message.pid }, 'worker process ready');
+        this.firstOutcome?.();
       }
     });
     child.once('error', (error) => this.options.logger.error({ err: error }, 'worker process error'));
     child.once('exit', (code, signal) => {
       this.ready = false;
+      this.firstOutcome?.();
       if (this.child === child) this.child = null;
       if (this.stopping) return;
       this.failures = Date.now() - startedAt > STABLE_AFTER_MS ? 1 : this.failures + 1;
