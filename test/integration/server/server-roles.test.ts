@@ -244,6 +244,42 @@ describe('server roles', () => {
     expect(server.logs.some((l) => l.msg === 'draining: letting running jobs finish; taking no new ones')).toBe(true);
   });
 
+  it('`all` restarts a worker process that dies, reporting it in /healthz meanwhile; its own death takes the worker with it', async () => {
+    const dir = dataDir();
+    const server = await serve(dir);
+    const firstPid = await until('the worker process', () => server.logs.find((l) => l.msg === 'worker ready')?.pid as number | undefined);
+    process.kill(firstPid, 'SIGKILL');
+    const failing = await until('/healthz to report the dead worker', async () => {
+      const response = await fetch(`${server.url}/healthz`);
+      return response.status === 503 ? response.json() : undefined;
+    });
+    expect(failing).toMatchObject({
+      error_code: ErrorCode.UNHEALTHY,
+      status: 'failing',
+      components: { database: { status: 'ok' }, worker: { status: 'failing', detail: expect.stringMatching(/^worker process was killed \(SIGKILL\); restarting in \d+ s$/) } },
+    });
+    expect(failing.error_message).toContain('worker');
+
+    const secondPid = await until('a new worker process', () => server.logs.find((l) => l.msg === 'worker ready' && l.pid !== firstPid)?.pid as number | undefined);
+    const healthy = await until('/healthz to be ok again', async () => {
+      const response = await fetch(`${server.url}/healthz`);
+      return response.status === 200 ? response.json() : undefined;
+    });
+    expect(healthy.components.worker).toEqual({ status: 'ok', detail: `pid ${secondPid}` });
+
+    server.child.kill('SIGKILL');
+    await exited(server.child);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await until('the worker process to exit with its parent', () => (alive(secondPid) ? undefined : true));
+  });
+
   it('refuses to start an api process, or a server on a shared database, without KIKITORI_SIGNING_SECRET', async () => {
     const dir = dataDir();
     await expect(cli(['serve', '--role', 'api', '--port', '0', '--data-dir', dir], { KIKITORI_SIGNING_SECRET: '' })).rejects.toMatchObject({
