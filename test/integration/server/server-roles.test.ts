@@ -12,24 +12,26 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
 import { concatWithSilence, synthesizeSpeech } from '../../support/audio-fixtures.js';
-import { CLI, cli, exited, serveProcess, type ServerProcess } from '../../support/cli-process.js';
+import { CLI, cli, exited } from '../../support/cli-process.js';
 import { tempDir, toApiResponse } from '../../support/test-server.js';
 
 const run = promisify(execFile);
 const SECRET = 'roles-test-secret-0123456789abcdef0123456789abcdef';
+// Real transcriptions and several server processes, on a machine other work shares.
+const HEAVY = 300_000;
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 let longFile = '';
 
 beforeAll(async () => {
-  // One fixture for every test: ~25 s of real speech, long enough that a job is still running when the
+  // One fixture for every test: ~15 s of real speech, long enough that a job is still running when the
   // test acts on it.
   const sentence = await synthesizeSpeech('we will review the quarterly numbers on monday morning');
   const base = await concatWithSilence([sentence, sentence], 1);
   const dir = tempDir('kikitori-roles-audio-');
   dirs.push(dir);
   longFile = path.join(dir, 'long.wav');
-  await run('sox', [base, longFile, 'repeat', '3']);
+  await run('sox', [base, longFile, 'repeat', '1']);
 });
 
 afterEach(async () => {
@@ -67,7 +69,7 @@ function logLines(child: ChildProcess): Array<Record<string, unknown>> {
 }
 
 async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  for (let i = 0; i < 2400; i++) {
+  for (let i = 0; i < 5000; i++) {
     const value = await check();
     if (value !== undefined) return value;
     await new Promise((r) => setTimeout(r, 50));
@@ -93,10 +95,23 @@ function startWorker(dir: string, env: Record<string, string> = {}): Promise<{ c
   });
 }
 
-async function serve(dir: string, env: Record<string, string> = {}): Promise<ServerProcess & { logs: Array<Record<string, unknown>> }> {
-  const server = await serveProcess(dir, { KIKITORI_LOG_LEVEL: 'info', ...env });
-  children.push(server.child);
-  return { ...server, logs: logLines(server.child) };
+/** `serve` (role from env), its log lines read from the start: an `all` process's worker logs before the URL. */
+function serve(dir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; logs: Array<Record<string, unknown>> }> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dir], {
+    env: { ...process.env, KIKITORI_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  const logs = logLines(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = out.match(/listening on (http:\/\/\S+)/);
+      if (match) resolve({ child, url: match[1]!, logs });
+    });
+    child.once('exit', (code) => reject(new Error(`kikitori-server exited with ${code} before it was ready`)));
+  });
 }
 
 function client(url: string, key: string) {
@@ -134,7 +149,7 @@ function jobRows(dir: string): Array<{ name: string; state: string; attempts: nu
 }
 
 describe('server roles', () => {
-  it('api and worker processes on one data dir complete a transcription; a worker stopped by SIGTERM hands its job to the next', async () => {
+  it('api and worker processes on one data dir complete a transcription; a worker stopped by SIGTERM hands its job to the next', { timeout: HEAVY }, async () => {
     const dir = dataDir();
     const key = await createKey(dir);
     const env = { KIKITORI_SIGNING_SECRET: SECRET };
@@ -169,7 +184,7 @@ describe('server roles', () => {
     expect(jobRows(dir)).toEqual([{ name: 'transcribe', state: 'completed', attempts: 1, worker_id: expect.stringContaining(`:${second.child.pid}:`) }]);
   });
 
-  it('`all` runs jobs in its worker process: /healthz answers while a transcription with 2,000 forced replacements runs', async () => {
+  it('`all` runs jobs in its worker process: /healthz answers while a transcription with 2,000 forced replacements runs', { timeout: HEAVY }, async () => {
     const dir = dataDir();
     const key = await createKey(dir);
     const server = await serve(dir);
@@ -219,7 +234,7 @@ describe('server roles', () => {
     expect(server.logs.find((l) => l.msg === 'forced replacements applied')).toMatchObject({ pid: workerPid, job: 'apply-replacements' });
   });
 
-  it('SIGTERM drains `all`: /readyz answers 503 while the running job finishes, then the process exits 0', async () => {
+  it('SIGTERM drains `all`: /readyz answers 503 while the running job finishes, then the process exits 0', { timeout: HEAVY }, async () => {
     const dir = dataDir();
     const key = await createKey(dir);
     const server = await serve(dir, { KIKITORI_DRAIN_SECONDS: '600' });
@@ -244,7 +259,7 @@ describe('server roles', () => {
     expect(server.logs.some((l) => l.msg === 'draining: letting running jobs finish; taking no new ones')).toBe(true);
   });
 
-  it('`all` restarts a worker process that dies, reporting it in /healthz meanwhile; its own death takes the worker with it', async () => {
+  it('`all` restarts a worker process that dies, reporting it in /healthz meanwhile; its own death takes the worker with it', { timeout: HEAVY }, async () => {
     const dir = dataDir();
     const server = await serve(dir);
     const firstPid = await until('the worker process', () => server.logs.find((l) => l.msg === 'worker ready')?.pid as number | undefined);
