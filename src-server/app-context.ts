@@ -16,6 +16,7 @@ import type { UrlSigner } from './signing/url-signer.js';
 import type { Storage } from './storage/storage.js';
 import type { FreeSpaceReader } from './storage/free-space.js';
 import type { StorageUsageRepository } from './db/storage-usage-repository.js';
+import type { HealthMonitor } from './process/health.js';
 
 export interface AppContext {
   config: ServerConfig;
@@ -38,4 +39,6 @@ export interface AppContext {
   freeSpace: FreeSpaceReader;
   /** Stored audio per team, for KIKITORI_TEAM_QUOTA_BYTES. */
   storageUsage: StorageUsageRepository;
+  /** What /healthz and /readyz report. */
+  health: HealthMonitor;
 }

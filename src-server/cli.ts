@@ -9,7 +9,7 @@ import { ConfigError, loadConfig, redactConfig, settingForFlag, type ConfigFlags
 import { openDatabase } from './db/database.js';
 import { normalizeRoles, SqliteKeyRepository, UnknownRoleError } from './db/key-repository.js';
 import { API_KEY_ROLES } from '../src-shared/api/vocabulary.js';
-import { createRuntime } from './server-runtime.js';
+import { requireSharedSigningSecret, serveAll, serveApi, serveWorker } from './process/roles.js';
 import { createEngineRegistry, describeEngines } from './engines/engine-setup.js';
 import { configureAudioTools, describeAudioTools } from './engines/audio/ffmpeg-tools.js';
 import { espeakStatus } from './engines/speech/pronunciation.js';
@@ -36,34 +36,31 @@ const dataDirOption = () => configOption('--data-dir', 'dir');
 
 program
   .command('serve')
-  .description('start the HTTP server; prints its URL when ready')
+  .description('start the server; api and all print their URL when ready, worker prints "worker ready"')
   .addOption(configOption('--host', 'host'))
   .addOption(configOption('--port', 'port'))
   .addOption(dataDirOption())
-  .action(async (options: { host?: string; port?: string; dataDir?: string }) => {
-    const config = configOf({ host: options.host, port: options.port, dataDir: options.dataDir });
+  .addOption(configOption('--role', 'role'))
+  .action(async (options: { host?: string; port?: string; dataDir?: string; role?: string }) => {
+    const config = configOf({ host: options.host, port: options.port, dataDir: options.dataDir, role: options.role });
+    requireSharedSigningSecret(config);
     const logger = pino({ level: config.log.level });
     logger.debug({ config: redactConfig(config) }, 'configuration');
-    const runtime = await createRuntime(config, { logger });
-    const url = await runtime.listen();
-    // The URL alone on stdout: scripts and the desktop app wait for this line.
-    process.stdout.write(`kikitori-server listening on ${url}\n`);
-    let closing = false;
-    const shutdown = (signal: string) => {
-      if (closing) return;
-      closing = true;
-      logger.info({ signal }, 'shutting down; running jobs will resume at the next start');
-      runtime.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.error({ err: error }, 'error during shutdown');
-          process.exit(1);
-        },
-      );
-    };
-    process.on('SIGINT', () => shutdown('SIGINT'));
-    process.on('SIGTERM', () => shutdown('SIGTERM'));
+    if (config.server.role === 'api') return serveApi(config, logger);
+    if (config.server.role === 'worker') return serveWorker(config, logger);
+    // `all`: its worker process is this command again, with the same flags and environment.
+    return serveAll(config, logger, { script: process.argv[1]!, args: [...withoutRoleFlag(process.argv.slice(2)), '--role', 'worker'] });
   });
+
+/** The arguments without `--role X` / `--role=X`. */
+function withoutRoleFlag(args: string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--role') i++;
+    else if (!args[i]!.startsWith('--role=')) kept.push(args[i]!);
+  }
+  return kept;
+}
 
 const keys = program.command('keys').description('manage API keys');
 

@@ -71,6 +71,12 @@ export const ServerConfigSchema = Type.Object({
       default: 'all',
       ...setting({ env: 'KIKITORI_ROLE', flag: '--role', description: 'api: HTTP only; worker: jobs only, no port; all: both, jobs off the HTTP thread' }),
     }),
+    /** On SIGTERM/SIGINT, how long running jobs may take to finish before they go back to the queue. */
+    drainSeconds: Type.Integer({
+      minimum: 0,
+      default: 30,
+      ...setting({ env: 'KIKITORI_DRAIN_SECONDS', description: 'seconds a stopping worker lets running jobs finish before handing them back to the queue' }),
+    }),
     // Timeouts (decision 0026): a stalled client is cut off by the idle timeout, never a slow but
     // steady upload; the headers timeout is the slow-loris defence.
     headersTimeoutSeconds: Type.Integer({ minimum: 1, default: 30, ...setting({ env: 'KIKITORI_HEADERS_TIMEOUT', description: 'seconds a client has to send the request line and headers' }) }),

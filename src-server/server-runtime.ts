@@ -1,5 +1,6 @@
-// Wires the embedded defaults (SQLite, file-system storage, SQLite job queue, local engines) into an
-// AppContext, and runs the server's background duties. Used by the CLI and by tests.
+// Wires the backends (SQLite or PostgreSQL, files or S3, the job queue) and the local engines into an
+// AppContext, and runs the server's background duties. Used by the CLI and by tests. One wiring place
+// for every role: HTTP with or without the jobs (createRuntime), and the jobs alone (createWorkerRuntime).
 import fs from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
@@ -15,6 +16,7 @@ import type { AnalysisEngineRegistry } from './engines/analysis/analysis-registr
 import { analyzeEmotionJob } from './jobs/analyze-emotion.js';
 import { summarizeJob } from './jobs/summarize.js';
 import { translateJob } from './jobs/translate.js';
+import { applyReplacementsJob } from './jobs/apply-replacements.js';
 import { SqliteDictionaryRepository } from './db/dictionary-repository.js';
 import { SqliteKeyRepository } from './db/key-repository.js';
 import { SqliteReviewRepository } from './db/review-repository.js';
@@ -40,13 +42,29 @@ import { parseStorageUrl, S3Storage } from './storage/s3-storage.js';
 import { sweepTusUploads } from './http/routes/files/tus-upload.js';
 import { statfsFreeSpace, type FreeSpaceReader } from './storage/free-space.js';
 import { SqliteStorageUsageRepository } from './db/storage-usage-repository.js';
+import { HealthMonitor } from './process/health.js';
 
 export interface ServerRuntime {
   ctx: AppContext;
   db: Db;
   app: FastifyInstance;
-  /** Starts jobs and the upload-expiry sweep, then listens. Resolves with the URL. */
+  /** Starts jobs (when this process runs them) and the upload-expiry sweep, then listens. Resolves with the URL. */
   listen(): Promise<string>;
+  /**
+   * SIGTERM: /readyz turns 503, running jobs get `graceMs` to finish (then go back to the queue), HTTP
+   * closes once its in-flight requests have finished.
+   */
+  drain(graceMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A `worker` process: the jobs, no HTTP. */
+export interface WorkerRuntime {
+  ctx: WorkerContext;
+  start(): Promise<void>;
+  /** Takes no new job; lets running ones finish for up to `graceMs`, hands the rest back; then closes. */
+  drain(graceMs: number): Promise<void>;
+  /** Hands running jobs back at once, then closes. */
   close(): Promise<void>;
 }
 
@@ -59,23 +77,71 @@ export interface RuntimeOptions {
   retryBaseMs?: number;
   /** Free disk space (tests stand in for a full disk here). */
   freeSpace?: FreeSpaceReader;
+  /**
+   * Whether this process runs the queue's jobs besides HTTP. The CLI's `api` and `all` roles say false
+   * (`all` runs them in a worker process it supervises); in-process tests keep the default, true.
+   */
+  runJobs?: boolean;
 }
 
-export async function createRuntime(config: ServerConfig, options: RuntimeOptions = {}): Promise<ServerRuntime> {
+/** What both kinds of process build: the backends, the engines and the services over them. */
+function wireCommon(config: ServerConfig, options: RuntimeOptions) {
   const logger = options.logger ?? pino({ level: config.log.level });
   configureAudioTools(config.audio);
   // A malformed KIKITORI_MODEL_CATALOG stops the start here, with a ConfigError naming it.
   const catalogue = loadCatalogue(config.models);
   const records = openRecords(config);
-  const { db, transcriptions, dictionaries } = records;
   const storage = createStorage(config);
   const queue = createQueue(config, records, logger, options);
-  const service = new TranscriptionService(transcriptions, dictionaries, storage, queue, config.uploads.urlTtlSeconds);
+  const service = new TranscriptionService(records.transcriptions, records.dictionaries, storage, queue, config.uploads.urlTtlSeconds);
   const models = new ModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalogue, logger });
   const engines = options.engines ?? createEngineRegistry(config.engines, { dataDir: config.dataDir, logger, installedModels: models });
   const analysisEngines = options.analysisEngines ?? createAnalysisEngines(config.analysis);
-  const analyses = records.analyses;
   const freeSpace = options.freeSpace ?? statfsFreeSpace;
+  // Each component's check is a real round trip to it: a read of a row and an object that do not exist.
+  const health = new HealthMonitor(
+    {
+      database: async () => void (await records.transcriptions.get('healthz', 'healthz')),
+      storage: async () => void (await storage.stat('healthz')),
+      queue: async () => (queue.check ? queue.check() : undefined),
+    },
+    logger,
+  );
+  return { logger, records, storage, queue, service, models, engines, analysisEngines, freeSpace, health };
+}
+type Common = ReturnType<typeof wireCommon>;
+export type WorkerContext = Common;
+
+/** Every job type, on this process's queue; it runs them once the queue starts. */
+function registerJobs(config: ServerConfig, common: Common): void {
+  const { records, queue, service, storage, engines, analysisEngines, freeSpace } = common;
+  const { transcriptions, dictionaries } = records;
+  // The one pipeline, for transcriptions and the OpenAI route's jobs alike; both share the "speech" group's
+  // concurrency. Forced replacements run on this thread, which is a worker process's, never the HTTP one's
+  // (decision 0028; docs/deploy/README.md).
+  const pipeline = new TranscriptionPipeline({
+    decode: new FfmpegDecodeStage({ maxSeconds: config.audio.maxSeconds, minFreeBytes: config.disk.minFreeBytes, freeSpace }),
+    replacements: inThreadReplacements,
+    speakers: engines.speakers ? speakerStage(engines.speakers) : null,
+  });
+  const workDir = path.join(config.dataDir, 'work');
+  queue.work('transcribe', { ...transcribeJob({ transcriptions, dictionaries, service, storage, engines, pipeline, workDir }), concurrency: config.jobs.concurrency });
+  queue.work('openai-transcribe', { ...openAiTranscribeJob({ dictionaries, storage, engines, pipeline, workDir }), concurrency: config.jobs.concurrency });
+  const analysisDeps = { transcriptions, analyses: records.analyses, service, engines: analysisEngines, reviews: records.reviews };
+  // Analyses are short; two at once keeps a summary from waiting behind a long translation.
+  queue.work('summarize', { ...summarizeJob(analysisDeps), concurrency: 2 });
+  queue.work('analyze-emotion', { ...analyzeEmotionJob(analysisDeps), concurrency: 2 });
+  queue.work('translate', { ...translateJob(analysisDeps), concurrency: 2 });
+  queue.work('apply-replacements', { ...applyReplacementsJob({ service }), concurrency: 2 });
+}
+
+/** HTTP, and the jobs too unless `options.runJobs` is false. */
+export async function createRuntime(config: ServerConfig, options: RuntimeOptions = {}): Promise<ServerRuntime> {
+  const common = wireCommon(config, options);
+  const { logger, records, storage, queue, service, models, engines, analysisEngines, freeSpace, health } = common;
+  const { db, transcriptions, dictionaries } = records;
+  const runJobs = options.runJobs ?? true;
+  const analyses = records.analyses;
   const ctx: AppContext = {
     config,
     logger,
@@ -94,22 +160,9 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     models,
     freeSpace,
     storageUsage: records.storageUsage,
+    health,
   };
-  // The one pipeline, for transcriptions and the OpenAI route's jobs alike; both share the "speech" group's
-  // concurrency. Forced replacements run on this thread for now (decision 0028: the worker-thread seam).
-  const pipeline = new TranscriptionPipeline({
-    decode: new FfmpegDecodeStage({ maxSeconds: config.audio.maxSeconds, minFreeBytes: config.disk.minFreeBytes, freeSpace }),
-    replacements: inThreadReplacements,
-    speakers: engines.speakers ? speakerStage(engines.speakers) : null,
-  });
-  const workDir = path.join(config.dataDir, 'work');
-  queue.work('transcribe', { ...transcribeJob({ transcriptions, dictionaries, service, storage, engines, pipeline, workDir }), concurrency: config.jobs.concurrency });
-  queue.work('openai-transcribe', { ...openAiTranscribeJob({ dictionaries, storage, engines, pipeline, workDir }), concurrency: config.jobs.concurrency });
-  const analysisDeps = { transcriptions, analyses, service, engines: analysisEngines, reviews: ctx.reviews };
-  // Analyses are short; two at once keeps a summary from waiting behind a long translation.
-  queue.work('summarize', { ...summarizeJob(analysisDeps), concurrency: 2 });
-  queue.work('analyze-emotion', { ...analyzeEmotionJob(analysisDeps), concurrency: 2 });
-  queue.work('translate', { ...translateJob(analysisDeps), concurrency: 2 });
+  if (runJobs) registerJobs(config, common);
   const app = await buildApp(ctx);
   let sweep: NodeJS.Timeout | null = null;
 
@@ -124,24 +177,55 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       })
       .catch((error: unknown) => logger.error({ err: error }, 'upload expiry sweep failed'));
 
+  const shutDown = async (graceMs: number) => {
+    if (sweep) clearInterval(sweep);
+    // Jobs first (with their grace), while HTTP still answers: clients keep polling their transcriptions.
+    await queue.stop({ graceMs });
+    await app.close();
+    await models.close();
+    await storage.close?.();
+    db.close();
+  };
+
   return {
     ctx,
     db,
     app,
     async listen() {
-      await queue.start();
+      if (runJobs) await queue.start();
       await sweepExpired();
       sweep = setInterval(() => void sweepExpired(), options.sweepIntervalMs ?? 60_000);
-      return app.listen({ host: config.server.host, port: config.server.port });
+      const url = await app.listen({ host: config.server.host, port: config.server.port });
+      health.markStarted();
+      return url;
     },
-    async close() {
-      if (sweep) clearInterval(sweep);
-      await app.close();
-      await models.close();
-      await queue.stop();
-      await storage.close?.();
-      db.close();
+    async drain(graceMs) {
+      health.markDraining();
+      await shutDown(graceMs);
     },
+    close: () => shutDown(0),
+  };
+}
+
+/** The `worker` role: the queue's jobs, no port. */
+export async function createWorkerRuntime(config: ServerConfig, options: RuntimeOptions = {}): Promise<WorkerRuntime> {
+  const common = wireCommon(config, options);
+  registerJobs(config, common);
+  const { queue, models, records } = common;
+  const shutDown = async (graceMs: number) => {
+    await queue.stop({ graceMs });
+    await models.close();
+    await common.storage.close?.();
+    records.db.close();
+  };
+  return {
+    ctx: common,
+    async start() {
+      await queue.start();
+      common.health.markStarted();
+    },
+    drain: (graceMs) => shutDown(graceMs),
+    close: () => shutDown(0),
   };
 }
 

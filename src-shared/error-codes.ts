@@ -57,6 +57,8 @@ export const ErrorCode = {
 
   ENGINE_UNAVAILABLE: 5030,
   SERVER_BUSY: 5031,
+  UNHEALTHY: 5032,
+  NOT_READY: 5033,
 
   INSUFFICIENT_STORAGE: 5070,
 } as const;

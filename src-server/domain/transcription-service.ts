@@ -176,7 +176,18 @@ export class TranscriptionService {
     const id = dictionaryId ?? record.dictionaryId;
     if (!id) return { kind: 'no-dictionary' };
     if (!(await this.dictionaries.get(caller.teamId, id))) return { kind: 'dictionary-not-found', dictionaryId: id };
-    const rules = await this.dictionaries.blacklistWords(id);
+    // The matching runs in a worker, never on the HTTP event loop (issue 11; docs/deploy/README.md): a job
+    // of its own, waited for, so the answer still comes with the rewritten transcript in place.
+    const jobId = await this.queue.send('apply-replacements', { transcriptionId: record.transcriptionId, dictionaryId: id }, { maxAttempts: 1 });
+    if (jobId === null) throw new Error('the apply-replacements job was not queued');
+    return { kind: 'applied', ...(await this.queue.wait('apply-replacements', jobId)) };
+  }
+
+  /** The apply-replacements job: a finished transcript rewritten by a dictionary's forced replacements. */
+  async applyDictionaryNow(transcriptionId: string, dictionaryId: string): Promise<{ replaced: number }> {
+    const record = await this.transcriptions.getById(transcriptionId);
+    if (!record || record.status !== 'COMPLETED' || !record.transcriptKey) return { replaced: 0 };
+    const rules = await this.dictionaries.blacklistWords(dictionaryId);
     const document = await this.readDocument(record);
     const { segments, applied } = applyReplacements(document.segments, rules, document.language);
     const updated: TranscriptDocument = {
@@ -186,7 +197,7 @@ export class TranscriptionService {
       replacements: mergeApplied(document.replacements, applied),
     };
     await this.storage.put(record.transcriptKey, Readable.from([Buffer.from(JSON.stringify(updated))]));
-    return { kind: 'applied', replaced: applied.reduce((sum, a) => sum + a.count, 0) };
+    return { replaced: applied.reduce((sum, a) => sum + a.count, 0) };
   }
 
   /** Tickets never uploaded become CANCELLED once their upload URL expires. */

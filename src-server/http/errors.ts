@@ -118,6 +118,7 @@ export const errors = {
   rateLimited: (message: string) => new AppError(429, 'RATE_LIMITED', message),
   /** The server's disk cannot take what the request would store. */
   insufficientStorage: (message: string) => new AppError(507, 'INSUFFICIENT_STORAGE', message),
+  notReady: (message: string) => new AppError(503, 'NOT_READY', message),
   serverBusy: (retryAfterSeconds: number) =>
     new AppError(
       503,

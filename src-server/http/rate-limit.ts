@@ -1,6 +1,6 @@
 // Per-minute request budgets through @fastify/rate-limit (decision 0026): one per API key (by its id,
 // never the key itself) for the API and the OpenAI-compatible routes, one per client address for what
-// is asked without a key (signed upload and download URLs, /docs). /healthz is never limited, so that
+// is asked without a key (signed upload and download URLs, /docs). /healthz and /readyz are never limited, so that
 // load balancers and monitors keep seeing the server. Over budget: 429 RATE_LIMITED with Retry-After,
 // in the spec's error body (OpenAI's under /v1/, like every error there).
 import rateLimit from '@fastify/rate-limit';
@@ -9,7 +9,7 @@ import type { RateLimitsConfig } from '../config.js';
 import { errors } from './errors.js';
 
 const WINDOW_MS = 60_000;
-const UNLIMITED_PATHS = new Set(['/healthz']);
+const UNLIMITED_PATHS = new Set(['/healthz', '/readyz']);
 
 const KEY_PREFIX = 'key:';
 /** The bucket a request counts against. Authentication runs first, so an API caller is known here. */

@@ -30,6 +30,7 @@ export interface JobPayloads {
   summarize: { transcriptionId: string };
   'analyze-emotion': { transcriptionId: string };
   translate: { transcriptionId: string; language: string };
+  'apply-replacements': { transcriptionId: string; dictionaryId: string };
 }
 export type JobName = keyof JobPayloads;
 
@@ -40,6 +41,7 @@ export interface JobResults {
   summarize: void;
   'analyze-emotion': void;
   translate: void;
+  'apply-replacements': { replaced: number };
 }
 
 /** The worker no longer owns the job (its lease expired and another worker took it, or it was cancelled): write nothing more. */
@@ -102,6 +104,15 @@ export interface JobQueue {
   /** Stops and forgets the unfinished job with this key, aborting it wherever it is running. */
   cancel(singletonKey: string): Promise<void>;
   start(): Promise<void>;
-  /** Aborts running jobs and puts them back in the queue, so the next start runs them again. */
-  stop(): Promise<void>;
+  /**
+   * Aborts running jobs and puts them back in the queue, so the next start runs them again. With
+   * `graceMs` (a drain, on SIGTERM), first stops taking jobs and lets the running ones finish for up to
+   * that long; only those still running then are handed back.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
+  /**
+   * For /healthz: throws when the queue's store cannot be reached; otherwise resolves with a short
+   * description for operators (the backlog).
+   */
+  check?(): Promise<string>;
 }

@@ -36,7 +36,7 @@ export interface PgBossJobQueueOptions {
 }
 
 /** Every job name, each one pg-boss queue of the same name (exhaustive by type). */
-const JOB_NAMES: Record<JobName, true> = { transcribe: true, 'openai-transcribe': true, summarize: true, 'analyze-emotion': true, translate: true };
+const JOB_NAMES: Record<JobName, true> = { transcribe: true, 'openai-transcribe': true, summarize: true, 'analyze-emotion': true, translate: true, 'apply-replacements': true };
 const QUEUE_NAMES = Object.keys(JOB_NAMES) as JobName[];
 
 /** pg-boss's limit on one attempt's run time; stalls are caught by the heartbeat long before. */
@@ -88,6 +88,8 @@ export class PgBossJobQueue implements JobQueue {
   private readonly endedHere = new Map<string, Set<() => void>>();
   private connecting: Promise<void> | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
+  /** Set by stop() with a grace period: running jobs may finish, no new one is fetched. */
+  private draining = false;
   /** The poll under way, which stop() lets finish before it hands back what is running. */
   private polling: Promise<void> | null = null;
   private working = false;
@@ -243,8 +245,18 @@ export class PgBossJobQueue implements JobQueue {
     void this.poll();
   }
 
-  async stop() {
+  async stop(options: { graceMs?: number } = {}) {
     if (this.closed) return;
+    const graceMs = options.graceMs ?? 0;
+    if (this.working && graceMs > 0 && this.running.size > 0) {
+      // As on SQLite: polls go on (heartbeats hold, a cancel still arrives), but no new job is fetched.
+      this.draining = true;
+      this.options.logger.info({ running: this.running.size, graceMs }, 'draining: letting running jobs finish; taking no new ones');
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+      await Promise.race([Promise.all([...this.running.values()].map((job) => job.done)), graceOver]);
+      clearTimeout(timer);
+    }
     this.closed = true;
     this.working = false;
     if (this.pollTimer) clearInterval(this.pollTimer);
@@ -283,7 +295,7 @@ export class PgBossJobQueue implements JobQueue {
       try {
         await this.checkRunning();
         for (const [group, entry] of this.groups) {
-          while (this.working && [...this.running.values()].filter((job) => job.group === group).length < entry.concurrency) {
+          while (this.working && !this.draining && [...this.running.values()].filter((job) => job.group === group).length < entry.concurrency) {
             const job = await this.fetch(entry);
             if (!job) break;
             this.run(job, group);

@@ -73,6 +73,8 @@ export class SqliteJobQueue implements JobQueue {
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private recoveryTimer: NodeJS.Timeout | null = null;
   private started = false;
+  /** Stopping with a grace period: running jobs go on, no new one is claimed. */
+  private draining = false;
 
   constructor(
     private readonly db: Db,
@@ -163,6 +165,7 @@ export class SqliteJobQueue implements JobQueue {
   async start() {
     if (this.started) return;
     this.started = true;
+    this.draining = false;
     this.recover();
     this.pollTimer = setInterval(() => this.poll(), this.pollIntervalMs);
     const beat = Math.max(250, Math.floor(this.options.staleAfterMs / 4));
@@ -172,12 +175,31 @@ export class SqliteJobQueue implements JobQueue {
     this.poll();
   }
 
-  async stop() {
+  async stop(options: { graceMs?: number } = {}) {
+    const graceMs = options.graceMs ?? 0;
+    if (this.started && graceMs > 0 && this.running.size > 0) {
+      // Polls and heartbeats go on meanwhile, so a cancel still reaches the running jobs and their leases hold.
+      this.draining = true;
+      this.options.logger.info({ running: this.running.size, graceMs }, 'draining: letting running jobs finish; taking no new ones');
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+      await Promise.race([Promise.all([...this.running.values()].map((j) => j.done)), graceOver]);
+      clearTimeout(timer);
+    }
     this.started = false;
     for (const timer of [this.pollTimer, this.heartbeatTimer, this.recoveryTimer]) if (timer) clearInterval(timer);
     const jobs = [...this.running.entries()];
     for (const [jobId] of jobs) this.abort(jobId, 'shutdown');
     await Promise.all(jobs.map(([, j]) => j.done));
+  }
+
+  async check() {
+    const counts = this.db.prepare(`SELECT state, count(*) AS n FROM jobs WHERE state IN ('queued', 'active') GROUP BY state`).all() as Array<{
+      state: string;
+      n: number;
+    }>;
+    const of = (state: string) => counts.find((c) => c.state === state)?.n ?? 0;
+    return `${of('queued')} queued, ${of('active')} running`;
   }
 
   private recover() {
@@ -255,6 +277,7 @@ export class SqliteJobQueue implements JobQueue {
       const ours = this.db.prepare(`SELECT 1 FROM jobs WHERE job_id = ? AND worker_id = ? AND state = 'active'`);
       for (const [jobId, job] of this.running) if (!job.stop && !ours.get(jobId, this.workerId)) this.lostOrCancelled(jobId);
     }
+    if (this.draining) return;
     for (const [group, { names, concurrency }] of this.groups) {
       while ([...this.running.values()].filter((j) => j.group === group).length < concurrency) {
         const row = this.claim(names);

@@ -22,7 +22,16 @@ describe('authentication', () => {
   it('answers /healthz without a key', async () => {
     const response = await fetch(`${server.url}/healthz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok' });
+    // `status: "ok"` as before, with the components it checked (docs/deploy/README.md).
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      role: 'all',
+      components: {
+        database: { status: 'ok' },
+        storage: { status: 'ok' },
+        queue: { status: 'ok', detail: expect.stringMatching(/^\d+ queued, \d+ running$/) },
+      },
+    });
   });
 
   it('answers 401 with the error body when the key is missing', async () => {

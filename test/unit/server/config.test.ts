@@ -24,7 +24,7 @@ const failure = (run: () => unknown): ConfigError => {
 describe('loadConfig', () => {
   it('gives every setting its default, in one nested shape', () => {
     expect(loadConfig({}, {})).toEqual({
-      server: { host: '127.0.0.1', port: 8080, role: 'all', publicUrl: null, headersTimeoutSeconds: 30, idleTimeoutSeconds: 120, requestTimeoutSeconds: 86_400 },
+      server: { host: '127.0.0.1', port: 8080, role: 'all', drainSeconds: 30, publicUrl: null, headersTimeoutSeconds: 30, idleTimeoutSeconds: 120, requestTimeoutSeconds: 86_400 },
       rateLimits: { perKey: 600, perIp: 1200 },
       disk: { minFreeBytes: 256 * 1024 ** 2 },
       database: { url: null },
