@@ -61,7 +61,7 @@ describe('PgBossJobQueue: on pg-boss', () => {
     const queue = queueOn(url, { staleAfterMs: 30_000, retentionMs: 3 * 24 * 3600_000, retryBaseMs: 5000 });
     await queue.send('summarize', { transcriptionId: 't' });
     const { rows } = await (await sql(url)).query('SELECT name, policy, heartbeat_seconds, deletion_seconds, retry_backoff, retry_delay, retry_delay_max FROM pgboss.queue ORDER BY name');
-    expect(rows.map((r: { name: string }) => r.name)).toEqual(['analyze-emotion', 'openai-transcribe', 'summarize', 'transcribe', 'translate']);
+    expect(rows.map((r: { name: string }) => r.name)).toEqual(['analyze-emotion', 'apply-replacements', 'openai-transcribe', 'summarize', 'transcribe', 'translate']);
     for (const row of rows) {
       expect(row).toMatchObject({ policy: 'exclusive', heartbeat_seconds: 30, deletion_seconds: 3 * 24 * 3600, retry_backoff: true, retry_delay: 5, retry_delay_max: 900 });
     }
