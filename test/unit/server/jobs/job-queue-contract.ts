@@ -224,6 +224,52 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
       await expect.poll(() => store.state(id!)).toBe('completed');
     });
 
+    it('drains on stop with a grace period: the running job finishes, a queued one is not taken', async () => {
+      const { store, queue: make } = await open();
+      const queue = make();
+      const started = deferred();
+      const finish = deferred();
+      const ran: string[] = [];
+      queue.work('transcribe', {
+        concurrency: 2,
+        handle: async (payload) => {
+          ran.push(payload.transcriptionId);
+          started.resolve();
+          await finish.promise;
+        },
+      });
+      await queue.start();
+      const running = await queue.send('transcribe', { transcriptionId: 'running' });
+      await started.promise;
+      const stopping = queue.stop({ graceMs: 120_000 });
+      const waiting = await queue.send('transcribe', { transcriptionId: 'waiting' });
+      // Long enough for a poll of either queue to have claimed the new job if draining did not stop it.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      finish.resolve();
+      await stopping;
+      expect(await store.state(running!)).toBe('completed');
+      expect(await store.state(waiting!)).toBe('queued');
+      expect(ran).toEqual(['running']);
+    });
+
+    it('hands a job back when it outlasts the grace period', async () => {
+      const { store, queue: make } = await open();
+      const queue = make();
+      const started = deferred();
+      queue.work('transcribe', {
+        handle: (_payload, { signal }) =>
+          new Promise((_resolve, reject) => {
+            started.resolve();
+            signal.addEventListener('abort', () => reject(abortReason(signal)));
+          }),
+      });
+      await queue.start();
+      const id = await queue.send('transcribe', { transcriptionId: 't' });
+      await started.promise;
+      await queue.stop({ graceMs: 50 });
+      expect(await store.state(id!)).toBe('queued');
+    });
+
     it('cancels a running job by its singleton key: its signal aborts, waiters hear it was cancelled', async () => {
       const { store, queue: make } = await open();
       const queue = make();

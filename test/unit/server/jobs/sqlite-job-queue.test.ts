@@ -131,49 +131,6 @@ describe('SqliteJobQueue: its rows', () => {
     expect(await ran.promise).toBe(1);
   });
 
-  it('drains on stop with a grace period: the running job finishes, a queued one is not taken', async () => {
-    const { db, queue } = setup();
-    const started = deferred();
-    const finish = deferred();
-    const ran: string[] = [];
-    queue.work('transcribe', {
-      handle: async (payload) => {
-        ran.push(payload.transcriptionId);
-        started.resolve();
-        await finish.promise;
-      },
-    });
-    await queue.start();
-    const running = await queue.send('transcribe', { transcriptionId: 'running' });
-    await started.promise;
-    const stopping = queue.stop({ graceMs: 60_000 });
-    const waiting = await queue.send('transcribe', { transcriptionId: 'waiting' });
-    // Polls go on while draining (a cancel still reaches the running job); none claims the new job.
-    await new Promise((r) => setTimeout(r, 100));
-    finish.resolve();
-    await stopping;
-    expect(jobRow(db, running!)).toMatchObject({ state: 'completed', attempts: 1 });
-    expect(jobRow(db, waiting!)).toMatchObject({ state: 'queued', attempts: 0 });
-    expect(ran).toEqual(['running']);
-  });
-
-  it('hands a job back when it outlasts the grace period', async () => {
-    const { db, queue } = setup();
-    const started = deferred();
-    queue.work('transcribe', {
-      handle: (_p, { signal }) =>
-        new Promise((_resolve, reject) => {
-          started.resolve();
-          signal.addEventListener('abort', () => reject(abortReason(signal)));
-        }),
-    });
-    await queue.start();
-    const id = await queue.send('transcribe', { transcriptionId: 't' });
-    await started.promise;
-    await queue.stop({ graceMs: 50 });
-    expect(jobRow(db, id!)).toMatchObject({ state: 'queued', attempts: 0 });
-  });
-
   it('writes nothing for a job it lost: ensureOwned throws, the completion touches no row', async () => {
     const { db, queue } = setup();
     const started = deferred();
