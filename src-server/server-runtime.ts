@@ -6,18 +6,18 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { AppContext } from './app-context.js';
 import type { ServerConfig } from './config.js';
-import { openDatabase, type Db } from './db/database.js';
-import { SqliteAnalysisRepository } from './db/analysis-repository.js';
+import { openDatabase, openSqliteDatabase, type Database, type SqliteDatabase } from './db/database.js';
+import { KyselyAnalysisRepository } from './db/analysis-repository.js';
 import { AnalysisService } from './domain/analysis-service.js';
 import { createAnalysisEngines } from './engines/analysis-setup.js';
 import type { AnalysisEngineRegistry } from './engines/analysis/analysis-registry.js';
 import { analyzeEmotionJob } from './jobs/analyze-emotion.js';
 import { summarizeJob } from './jobs/summarize.js';
 import { translateJob } from './jobs/translate.js';
-import { SqliteDictionaryRepository } from './db/dictionary-repository.js';
-import { SqliteKeyRepository } from './db/key-repository.js';
-import { SqliteReviewRepository } from './db/review-repository.js';
-import { SqliteTranscriptionRepository } from './db/transcription-repository.js';
+import { KyselyDictionaryRepository } from './db/dictionary-repository.js';
+import { KyselyKeyRepository } from './db/key-repository.js';
+import { KyselyReviewRepository } from './db/review-repository.js';
+import { KyselyTranscriptionRepository } from './db/transcription-repository.js';
 import { TranscriptionService } from './domain/transcription-service.js';
 import { createEngineRegistry } from './engines/engine-setup.js';
 import { configureAudioTools } from './engines/audio/ffmpeg-tools.js';
@@ -35,11 +35,12 @@ import { speakerStage } from './engines/speakers/speaker-stage.js';
 import { loadSigningSecret, UrlSigner } from './signing/url-signer.js';
 import { FileSystemStorage } from './storage/file-system-storage.js';
 import { statfsFreeSpace, type FreeSpaceReader } from './storage/free-space.js';
-import { SqliteStorageUsageRepository } from './db/storage-usage-repository.js';
+import { KyselyStorageUsageRepository } from './db/storage-usage-repository.js';
 
 export interface ServerRuntime {
   ctx: AppContext;
-  db: Db;
+  /** Every record's database (SQLite or PostgreSQL); tests query it through `db.kysely`. */
+  db: Database;
   app: FastifyInstance;
   /** Starts jobs and the upload-expiry sweep, then listens. Resolves with the URL. */
   listen(): Promise<string>;
@@ -62,8 +63,8 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   configureAudioTools(config.audio);
   // A malformed KIKITORI_MODEL_CATALOG stops the start here, with a ConfigError naming it.
   const catalogue = loadCatalogue(config.models);
-  const records = openRecords(config);
-  const { db, transcriptions, dictionaries } = records;
+  const records = await openRecords(config, logger);
+  const { database, transcriptions, dictionaries } = records;
   const storage = createStorage(config);
   const queue = createQueue(config, records, logger, options);
   const service = new TranscriptionService(transcriptions, dictionaries, storage, queue, config.uploads.urlTtlSeconds);
@@ -117,7 +118,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
 
   return {
     ctx,
-    db,
+    db: database,
     app,
     async listen() {
       await queue.start();
@@ -130,7 +131,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       await app.close();
       await models.close();
       await queue.stop();
-      db.close();
+      await records.close();
     },
   };
 }
@@ -138,20 +139,35 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
 // The three backends, each chosen by configuration. Every one has the embedded default (SQLite, files,
 // the SQLite queue) and a cluster one (PostgreSQL, S3, pg-boss).
 
-/** Every repository, on one database. */
-function openRecords(config: ServerConfig) {
-  const db = openDatabase(config.dataDir);
+/** Every repository, on one database: SQLite in the data dir, or PostgreSQL when KIKITORI_DATABASE_URL names one. */
+async function openRecords(config: ServerConfig, logger: Logger) {
+  const database = await openDatabase(config, { onPoolError: (error) => logger.error({ err: error }, 'a PostgreSQL connection failed') });
+  // The SQLite queue's database: the records' own, or (on PostgreSQL, until the pg-boss queue is wired in
+  // createQueue) the data dir's, so jobs stay durable and local to this server.
+  let local: SqliteDatabase;
+  try {
+    local = database.sqlite ? (database as SqliteDatabase) : await openSqliteDatabase(config.dataDir);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const db = database.kysely;
   return {
-    db,
-    transcriptions: new SqliteTranscriptionRepository(db),
-    dictionaries: new SqliteDictionaryRepository(db),
-    keys: new SqliteKeyRepository(db),
-    reviews: new SqliteReviewRepository(db),
-    analyses: new SqliteAnalysisRepository(db),
-    storageUsage: new SqliteStorageUsageRepository(db),
+    database,
+    local,
+    transcriptions: new KyselyTranscriptionRepository(db),
+    dictionaries: new KyselyDictionaryRepository(db),
+    keys: new KyselyKeyRepository(db),
+    reviews: new KyselyReviewRepository(db),
+    analyses: new KyselyAnalysisRepository(db),
+    storageUsage: new KyselyStorageUsageRepository(db),
+    async close() {
+      if (local !== database) await local.close();
+      await database.close();
+    },
   };
 }
-type Records = ReturnType<typeof openRecords>;
+type Records = Awaited<ReturnType<typeof openRecords>>;
 
 /** Where audio and transcripts are kept. */
 function createStorage(config: ServerConfig): Storage {
@@ -160,7 +176,7 @@ function createStorage(config: ServerConfig): Storage {
 
 /** The durable job queue, on the records' database. */
 function createQueue(config: ServerConfig, records: Records, logger: Logger, options: RuntimeOptions): JobQueue {
-  return new SqliteJobQueue(records.db, {
+  return new SqliteJobQueue(records.local.sqlite, {
     staleAfterMs: config.jobs.staleAfterMs,
     retentionMs: config.jobs.retentionDays * 24 * 3600_000,
     logger,

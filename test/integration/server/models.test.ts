@@ -243,8 +243,8 @@ describe('speech models over HTTP', () => {
     const document = (await (await fetch(done.json.transcription_path)).json()) as TranscriptDocument;
     expect(document.engine).toMatchObject({ name: 'whisper', transcription_model: 'default' });
     expect(document.engine.model).toMatch(/^whisper\.cpp\/test-base/);
-    // The record (SQLite) names the engine that actually ran, not `auto`.
-    const row = server.runtime.db.prepare('SELECT engine FROM transcriptions WHERE transcription_id = ?').get(ticket.transcription_id) as { engine: string };
+    // The record names the engine that actually ran, not `auto`.
+    const row = await server.runtime.db.kysely.selectFrom('transcriptions').select('engine').where('transcription_id', '=', ticket.transcription_id).executeTakeFirstOrThrow();
     expect(row.engine).toBe('whisper/whisper.cpp/test-base');
   });
 
