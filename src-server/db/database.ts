@@ -183,7 +183,7 @@ async function refuseNewer(database: Database, migrations: readonly ServerMigrat
 /** Names Kysely has recorded as applied; none before its table exists. */
 async function executedMigrationNames(database: Database): Promise<string[]> {
   const introspector: DatabaseIntrospector = database.kysely.introspection;
-  const tables = await introspector.getTables();
+  const tables = await introspector.getTables({ withInternalKyselyTables: true });
   if (!tables.some((t) => t.name === 'kysely_migration')) return [];
   const rows = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(database.kysely);
   return rows.rows.map((r) => r.name);
