@@ -117,9 +117,9 @@ class TransactionalSqliteDialect extends SqliteDialect {
 // value the server keeps there is far below 2^53.
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
-const pgTypes = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID || oid === NUMERIC_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+const pgTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
+    oid === INT8_OID || oid === NUMERIC_OID ? Number : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 function openPostgres(url: string, options: OpenOptions): Database {
@@ -141,7 +141,7 @@ export async function migrate(database: Database, migrations: readonly ServerMig
   await refuseNewer(database, migrations);
   const migrator = new Migrator({ db: database.kysely, provider: { getMigrations: async () => kyselyMigrations(database, migrations) } });
   const { error, results = [] } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw error instanceof Error ? error : new Error('The database migration failed.', { cause: error });
   if (database.sqlite) {
     // Kept up to date so that a kikitori-server from before Kysely, which knows only user_version, refuses a newer schema.
     const applied = await executedMigrationNames(database);
