@@ -53,7 +53,10 @@ export interface TranscriptionRepository {
    * the transcription is no longer waiting for audio: that is what makes an upload URL single-use.
    */
   completeUpload(transcriptionId: string, audio: { audioKey: string; audioSize: number; audioContentType: string }): Promise<boolean>;
-  /** Tickets whose upload never arrived before expiry become CANCELLED; returns their ids. */
+  /**
+   * Tickets whose upload never arrived before expiry become CANCELLED, and the temporary dictionaries made
+   * from their words go with them, in one transaction; returns their ids.
+   */
   cancelExpiredUploads(nowIso: string): Promise<Array<{ transcriptionId: string; dictionaryId: string | null }>>;
   delete(teamId: string, transcriptionId: string): Promise<boolean>;
 }
@@ -197,16 +200,23 @@ export class KyselyTranscriptionRepository implements TranscriptionRepository {
   }
 
   async cancelExpiredUploads(now: string) {
-    // One UPDATE ... RETURNING: only rows this statement moved to CANCELLED come back, whoever else sweeps.
-    const cancelled = await this.db
-      .updateTable('transcriptions')
-      .set({ status: 'CANCELLED', failure_reason: 'The audio was never uploaded before the upload URL expired.', updated_at: now })
-      .where('upload_status', '=', 'PENDING')
-      .where('status', '=', 'IN_PROGRESS')
-      .where('upload_expires_at', '<=', now)
-      .returning(['transcription_id', 'dictionary_id'])
-      .execute();
-    return cancelled.map((r) => ({ transcriptionId: r.transcription_id, dictionaryId: r.dictionary_id }));
+    return this.db.transaction().execute(async (trx) => {
+      // One UPDATE ... RETURNING: only rows this statement moved to CANCELLED come back, whoever else sweeps.
+      const cancelled = await trx
+        .updateTable('transcriptions')
+        .set({ status: 'CANCELLED', failure_reason: 'The audio was never uploaded before the upload URL expired.', updated_at: now })
+        .where('upload_status', '=', 'PENDING')
+        .where('status', '=', 'IN_PROGRESS')
+        .where('upload_expires_at', '<=', now)
+        .returning(['transcription_id', 'team_id', 'dictionary_id'])
+        .execute();
+      // In the same transaction: whoever sees the ticket CANCELLED no longer finds its temporary dictionary.
+      for (const { team_id, dictionary_id } of cancelled) {
+        if (dictionary_id === null) continue;
+        await trx.deleteFrom('dictionaries').where('team_id', '=', team_id).where('dictionary_id', '=', dictionary_id).where('is_temporary', '=', 1).execute();
+      }
+      return cancelled.map((r) => ({ transcriptionId: r.transcription_id, dictionaryId: r.dictionary_id }));
+    });
   }
 
   async delete(teamId: string, transcriptionId: string) {

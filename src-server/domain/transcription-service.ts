@@ -150,12 +150,8 @@ export class TranscriptionService {
 
   /** Tickets never uploaded become CANCELLED once their upload URL expires. */
   async cancelExpiredUploads(): Promise<number> {
-    const cancelled = await this.transcriptions.cancelExpiredUploads(nowIso());
-    for (const { transcriptionId, dictionaryId } of cancelled) {
-      const record = await this.transcriptions.getById(transcriptionId);
-      if (record) await this.dropTemporaryDictionary(record.teamId, dictionaryId);
-    }
-    return cancelled.length;
+    // The repository drops their temporary dictionaries in the same transaction.
+    return (await this.transcriptions.cancelExpiredUploads(nowIso())).length;
   }
 
   private async dropTemporaryDictionary(teamId: string, dictionaryId: string | null) {

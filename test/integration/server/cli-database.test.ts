@@ -1,6 +1,7 @@
 // The CLI on a chosen database: `migrate` alone, and `keys` and `serve` with --database-url (or
 // KIKITORI_DATABASE_URL) on a real PostgreSQL, as an alternative to the data dir's SQLite.
 import fs from 'node:fs';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-server/db/database.js';
 import { migrations } from '../../../src-server/db/migrations/index.js';
@@ -42,7 +43,7 @@ describe('kikitori-server migrate', () => {
   it('refuses a database a newer kikitori-server migrated, saying to upgrade', async () => {
     const url = await cluster.createDatabase();
     const database = await openDatabase({ dataDir: dataDir(), database: { url } });
-    await database.kysely.insertInto('kysely_migration' as never).values({ name: '9000-future', timestamp: new Date().toISOString() } as never).execute();
+    await sql`INSERT INTO kysely_migration (name, timestamp) VALUES ('9000-future', ${new Date().toISOString()})`.execute(database.kysely);
     await database.close();
     await expect(cli(['migrate', '--database-url', url, '--data-dir', dataDir()])).rejects.toMatchObject({
       stderr: 'The database is at migrations this kikitori-server does not know (9000-future), but this kikitori-server knows only up to 0004-job-results. Upgrade kikitori-server.\n',

@@ -178,19 +178,32 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
       expect(await transcriptions.completeUpload(cancelled.transcriptionId, audio)).toBe(false);
     });
 
-    it('cancels only the tickets whose upload expired unused', async () => {
+    it('cancels only the tickets whose upload expired unused, with their temporary dictionaries', async () => {
       const now = new Date().toISOString();
-      const expired = ticket('acme', { uploadExpiresAt: '2020-01-01T00:00:00.000Z', dictionaryId: 'd1' });
+      const temporary = await dictionaries.create('acme', { name: 'ticket words', isTemporary: true, words: [{ word: 'x' }] });
+      const kept = await dictionaries.create('acme', { name: 'team words', isTemporary: false, words: [] });
+      const expired = ticket('acme', { uploadExpiresAt: '2020-01-01T00:00:00.000Z', dictionaryId: temporary.dictionaryId });
+      const expiredWithTeamDictionary = ticket('acme', { uploadExpiresAt: '2020-01-01T00:00:00.000Z', dictionaryId: kept.dictionaryId });
       const fresh = ticket('acme');
       const uploaded = ticket('acme', { uploadExpiresAt: '2020-01-01T00:00:00.000Z' });
-      for (const t of [expired, fresh, uploaded]) await transcriptions.create(t);
+      for (const t of [expired, expiredWithTeamDictionary, fresh, uploaded]) await transcriptions.create(t);
       await transcriptions.completeUpload(uploaded.transcriptionId, { audioKey: 'a', audioSize: 1, audioContentType: 'audio/wav' });
-      expect(await transcriptions.cancelExpiredUploads(now)).toEqual([{ transcriptionId: expired.transcriptionId, dictionaryId: 'd1' }]);
+      const cancelled = await transcriptions.cancelExpiredUploads(now);
+      expect(cancelled.sort((a, b) => a.transcriptionId.localeCompare(b.transcriptionId))).toEqual(
+        [
+          { transcriptionId: expired.transcriptionId, dictionaryId: temporary.dictionaryId },
+          { transcriptionId: expiredWithTeamDictionary.transcriptionId, dictionaryId: kept.dictionaryId },
+        ].sort((a, b) => a.transcriptionId.localeCompare(b.transcriptionId)),
+      );
       expect(await transcriptions.getById(expired.transcriptionId)).toMatchObject({
         status: 'CANCELLED',
         failureReason: 'The audio was never uploaded before the upload URL expired.',
         updatedAt: now,
       });
+      expect(await dictionaries.get('acme', temporary.dictionaryId)).toBeNull();
+      expect(await dictionaries.words(temporary.dictionaryId)).toEqual([]);
+      expect(await dictionaries.get('acme', kept.dictionaryId)).not.toBeNull();
+      expect((await transcriptions.getById(fresh.transcriptionId))?.status).toBe('IN_PROGRESS');
       expect(await transcriptions.cancelExpiredUploads(now)).toEqual([]);
     });
 
