@@ -1,12 +1,13 @@
 // Wires the embedded defaults (SQLite, file-system storage, SQLite job queue, local engines) into an
 // AppContext, and runs the server's background duties. Used by the CLI and by tests.
+import fs from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { AppContext } from './app-context.js';
 import type { ServerConfig } from './config.js';
-import { openDatabase, openSqliteDatabase, type Database, type SqliteDatabase } from './db/database.js';
+import { openDatabase, type Database } from './db/database.js';
 import { KyselyAnalysisRepository } from './db/analysis-repository.js';
 import { AnalysisService } from './domain/analysis-service.js';
 import { createAnalysisEngines } from './engines/analysis-setup.js';
@@ -23,6 +24,7 @@ import { createEngineRegistry } from './engines/engine-setup.js';
 import { configureAudioTools } from './engines/audio/ffmpeg-tools.js';
 import type { EngineRegistry } from './engines/engine-registry.js';
 import { SqliteJobQueue } from './jobs/sqlite-job-queue.js';
+import { PgBossJobQueue } from './jobs/pg-boss-job-queue.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import type { Storage } from './storage/storage.js';
 import { loadCatalogue } from './models/catalogue.js';
@@ -34,6 +36,7 @@ import { FfmpegDecodeStage } from './engines/audio/decode-stage.js';
 import { speakerStage } from './engines/speakers/speaker-stage.js';
 import { loadSigningSecret, UrlSigner } from './signing/url-signer.js';
 import { FileSystemStorage } from './storage/file-system-storage.js';
+import { parseStorageUrl, S3Storage } from './storage/s3-storage.js';
 import { statfsFreeSpace, type FreeSpaceReader } from './storage/free-space.js';
 import { KyselyStorageUsageRepository } from './db/storage-usage-repository.js';
 
@@ -131,6 +134,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       await app.close();
       await models.close();
       await queue.stop();
+      await storage.close?.();
       await records.close();
     },
   };
@@ -142,41 +146,48 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
 /** Every repository, on one database: SQLite in the data dir, or PostgreSQL when KIKITORI_DATABASE_URL names one. */
 async function openRecords(config: ServerConfig, logger: Logger) {
   const database = await openDatabase(config, { onPoolError: (error) => logger.error({ err: error }, 'a PostgreSQL connection failed') });
-  // The SQLite queue's database: the records' own, or (on PostgreSQL, until the pg-boss queue is wired in
-  // createQueue) the data dir's, so jobs stay durable and local to this server.
-  let local: SqliteDatabase;
-  try {
-    local = database.sqlite ? (database as SqliteDatabase) : await openSqliteDatabase(config.dataDir);
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
   const db = database.kysely;
   return {
     database,
-    local,
     transcriptions: new KyselyTranscriptionRepository(db),
     dictionaries: new KyselyDictionaryRepository(db),
     keys: new KyselyKeyRepository(db),
     reviews: new KyselyReviewRepository(db),
     analyses: new KyselyAnalysisRepository(db),
     storageUsage: new KyselyStorageUsageRepository(db),
-    async close() {
-      if (local !== database) await local.close();
-      await database.close();
-    },
+    close: () => database.close(),
   };
 }
 type Records = Awaited<ReturnType<typeof openRecords>>;
 
 /** Where audio and transcripts are kept. */
 function createStorage(config: ServerConfig): Storage {
-  return new FileSystemStorage(path.join(config.dataDir, 'storage'));
+  if (!config.storage.url) return new FileSystemStorage(path.join(config.dataDir, 'storage'));
+  const workDir = path.join(config.dataDir, 'work');
+  fs.mkdirSync(workDir, { recursive: true, mode: 0o700 });
+  // Region and credentials: the standard AWS variables and files, read by the SDK (decision 0030).
+  return new S3Storage({
+    ...parseStorageUrl(config.storage.url),
+    endpoint: config.storage.s3Endpoint,
+    // Per process: processes sharing a data dir never remove each other's copies.
+    tmpDir: fs.mkdtempSync(path.join(workDir, 's3-')),
+  });
 }
 
-/** The durable job queue, on the records' database. */
+/** The durable job queue: pg-boss on PostgreSQL (its own schema in the same database), else the records' SQLite. */
 function createQueue(config: ServerConfig, records: Records, logger: Logger, options: RuntimeOptions): JobQueue {
-  return new SqliteJobQueue(records.local.sqlite, {
+  if (config.database.url) {
+    return new PgBossJobQueue({
+      connectionString: config.database.url,
+      staleAfterMs: config.jobs.staleAfterMs,
+      retentionMs: config.jobs.retentionDays * 24 * 3600_000,
+      logger,
+      retryBaseMs: options.retryBaseMs,
+    });
+  }
+  const { sqlite } = records.database;
+  if (!sqlite) throw new Error('Without KIKITORI_DATABASE_URL the records are on SQLite, where the queue keeps its jobs table.');
+  return new SqliteJobQueue(sqlite, {
     staleAfterMs: config.jobs.staleAfterMs,
     retentionMs: config.jobs.retentionDays * 24 * 3600_000,
     logger,

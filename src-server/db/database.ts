@@ -1,5 +1,5 @@
 // The server's database: SQLite in the data dir (the embedded default) or PostgreSQL (KIKITORI_DATABASE_URL),
-// both behind one Kysely instance that every repository queries (decision 0030). Schema changes are Kysely
+// both behind one Kysely instance that every repository queries (decision 0033). Schema changes are Kysely
 // migrations run by its Migrator, which holds an advisory lock on PostgreSQL so processes starting together
 // migrate once. A database newer than this code is refused rather than damaged.
 import fs from 'node:fs';

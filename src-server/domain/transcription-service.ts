@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { AppliedReplacement, TranscriptDocument } from '../../src-shared/transcript-document.js';
 import { joinSegmentTexts } from '../../src-shared/word-text.js';
 import { applyReplacements } from './replacements.js';
+import { uploadKey } from './direct-upload.js';
 import type { DictionaryRepository, NewWord } from '../db/dictionary-repository.js';
 import type { TranscriptionRepository } from '../db/transcription-repository.js';
 import type { JobQueue } from '../jobs/job-queue.js';
@@ -112,6 +113,7 @@ export class TranscriptionService {
     await this.queue.cancel(transcribeJobKey(record.transcriptionId));
     await this.transcriptions.delete(caller.teamId, record.transcriptionId);
     await this.storage.delete(`audio/${record.transcriptionId}`);
+    await this.storage.delete(uploadKey(record.transcriptionId));
     await this.storage.delete(transcriptKey(record.transcriptionId));
     await this.dropTemporaryDictionary(caller.teamId, record.dictionaryId);
   }
@@ -151,7 +153,12 @@ export class TranscriptionService {
   /** Tickets never uploaded become CANCELLED once their upload URL expires. */
   async cancelExpiredUploads(): Promise<number> {
     // The repository drops their temporary dictionaries in the same transaction.
-    return (await this.transcriptions.cancelExpiredUploads(nowIso())).length;
+    const cancelled = await this.transcriptions.cancelExpiredUploads(nowIso());
+    for (const { transcriptionId } of cancelled) {
+      // A presigned PUT may still have landed (S3 mode): nothing will ever commit it now.
+      await this.storage.delete(uploadKey(transcriptionId));
+    }
+    return cancelled.length;
   }
 
   private async dropTemporaryDictionary(teamId: string, dictionaryId: string | null) {

@@ -1,6 +1,6 @@
-// The durable job queue, as the rest of the server sees it. SQLite implements it for self-hosting;
-// a distributed queue (pg-boss) can implement the same interface: send/work/cancel as its own, `wait`
-// as its job output plus a poll, `ensureOwned` as its own state check.
+// The durable job queue, as the rest of the server sees it. SQLite implements it for self-hosting
+// (sqlite-job-queue.ts), pg-boss on PostgreSQL for several processes (pg-boss-job-queue.ts, decision
+// 0031); test/unit/server/jobs/job-queue-contract.ts is what both do.
 import type { Logger } from 'pino';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
 

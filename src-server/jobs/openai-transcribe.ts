@@ -59,6 +59,7 @@ export function openAiTranscribeJob(deps: OpenAiTranscribeJobDeps): JobDefinitio
       } finally {
         logger.info({ outcome: signal.aborted ? 'aborted' : 'done', timings: timings.toJSON() }, 'openai transcription timings');
         await fsp.rm(pcmPath, { force: true });
+        await storage.releaseLocalPath?.(audioPath);
       }
     },
   };

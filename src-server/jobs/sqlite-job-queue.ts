@@ -10,9 +10,12 @@ import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
-import { EngineError, ENGINE_ERROR_KINDS, type EngineErrorKind } from '../domain/engine-error.js';
+import { failsAtOnce, failureLog, publicFailure, revive, storedError, type StoredError } from './job-failure.js';
 import { JobCancelledError, JobLostError, type JobContext, type JobDefinition, type JobName, type JobPayloads, type JobQueue, type JobResults, type SendOptions } from './job-queue.js';
 import { backoffDelay } from '../../src-shared/backoff.js';
+
+// Kept importable from here for existing callers; the code lives in job-failure.ts, shared with the pg-boss queue.
+export { failsAtOnce, publicFailure } from './job-failure.js';
 
 interface JobRow {
   job_id: string;
@@ -35,36 +38,6 @@ export interface SqliteJobQueueOptions {
 
 const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
 
-/**
- * The one place a failure becomes "fail now" or "try again". An engine that says the input is bad, the
- * request unsupported or the engine unavailable will say so again on every attempt; a transient
- * EngineError and any other error (a crash, a full disk) may pass, so they retry.
- */
-export function failsAtOnce(error: unknown): boolean {
-  return error instanceof EngineError && !error.retryable;
-}
-
-/** Log fields for a failure: an EngineError's kind and its detail, which the user-facing message leaves out. */
-function failureLog(error: Error): Record<string, unknown> {
-  return error instanceof EngineError ? { err: error, engineError: error.kind, detail: error.detail } : { err: error };
-}
-
-/**
- * What users see of a job that failed for good: an EngineError's own message (written for them), or for
- * anything else (a bug, the database, the disk) a stable sentence with an error id that the log line
- * of the same failure carries, so internal details never reach failure_reason.
- */
-export function publicFailure(error: Error): { error: Error; errorId: string | null } {
-  if (error instanceof EngineError) return { error, errorId: null };
-  const errorId = randomUUID();
-  return {
-    error: new Error(
-      `The server could not finish this because of an internal problem (error id ${errorId}). Try again; if it keeps happening, tell the server's administrator, quoting the error id.`,
-    ),
-    errorId,
-  };
-}
-
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -84,24 +57,6 @@ interface RunningJob {
   group: string;
   singletonKey: string | null;
   stop: StopReason | null;
-}
-
-/** A failure as stored in the job row, for waiters in any process. */
-interface StoredError {
-  kind?: EngineErrorKind;
-  message: string;
-  field?: string;
-}
-
-function storedError(error: Error): StoredError {
-  return error instanceof EngineError ? { kind: error.kind, message: error.message, ...(error.field ? { field: error.field } : {}) } : { message: error.message };
-}
-
-function revive(stored: StoredError | null, lastError: string | null): Error {
-  if (stored?.kind && (ENGINE_ERROR_KINDS as readonly string[]).includes(stored.kind)) {
-    return new EngineError(stored.kind, stored.message, stored.field ? { field: stored.field } : {});
-  }
-  return new Error(stored?.message ?? lastError ?? 'The job failed.');
 }
 
 const DEFAULT_RETENTION_MS = 7 * 24 * 3600_000;

@@ -158,6 +158,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
       return true;
     } finally {
       await fsp.rm(pcmPath, { force: true });
+      await storage.releaseLocalPath?.(audioPath);
     }
   }
 }

@@ -1,5 +1,5 @@
 // Where audio and transcript documents live. The file system is the self-host default;
-// an S3-compatible adapter can implement the same interface.
+// S3Storage (s3-storage.ts) implements the same interface on any S3-compatible store.
 import type { Readable } from 'node:stream';
 
 export class ObjectTooLargeError extends Error {
@@ -22,6 +22,10 @@ export interface Storage {
   stat(key: string): Promise<{ size: number } | null>;
   /** A local file path with the object's bytes, for tools such as ffmpeg. */
   localPath(key: string): Promise<string>;
+  /** Done with a localPath(): a storage that made a temporary copy (S3) removes it. */
+  releaseLocalPath?(localPath: string): Promise<void>;
+  /** Releases connections and temporary files, when the storage holds any. */
+  close?(): Promise<void>;
   /** Deletes the object, or every object under `prefix/`. Missing keys are fine. */
   delete(keyOrPrefix: string): Promise<void>;
 }

@@ -42,6 +42,7 @@ export const downloadAudio = {
   path: '/files/audio/:id',
   schema: {
     summary: 'Download the uploaded audio from a signed audio_path (Range requests answer 206)',
+    description: 'With object storage (KIKITORI_STORAGE_URL) this answers 307 to a presigned URL of the store, which serves the bytes and Range requests.',
     tags,
     security: [],
     params: SignedParams,

@@ -155,10 +155,12 @@ export const transcribeTranscription = {
     summary: 'Start transcribing the uploaded audio (idempotent while running)',
     description:
       'Needs the upload to be complete (409 otherwise). A second call while the transcription is queued or running ' +
-      'starts nothing new and returns the current record; a call after it ended (COMPLETED, FAILED, CANCELLED) answers 409.',
+      'starts nothing new and returns the current record; a call after it ended (COMPLETED, FAILED, CANCELLED) answers 409. ' +
+      'When audio_upload_url is a presigned object-storage URL, this call checks the uploaded object first: an empty file ' +
+      'answers 400, one over the size limit 413, one past the team quota 403; the ticket stays open for another PUT.',
     tags,
     params: TranscriptionParams,
-    response: { 200: Type.Ref('Transcription'), ...errorResponses(401, 404, 409) },
+    response: { 200: Type.Ref('Transcription'), ...errorResponses(400, 401, 403, 404, 409, 413, 503) },
   },
 } as const;
 

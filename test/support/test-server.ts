@@ -69,6 +69,9 @@ export async function startTestServer(
   options: { env?: Record<string, string>; dataDir?: string; runtime?: RuntimeOptions } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
+  // The AWS SDK reads its credentials and region from the process environment itself (the standard
+  // chain), not from our configuration: a test's AWS_* settings must reach the process.
+  for (const [name, value] of Object.entries(options.env ?? {})) if (name.startsWith('AWS_')) process.env[name] = value;
   // As the CLI does: the environment (the test's settings over the process's), with flags on top.
   const env = { ...process.env, ...(await testDatabaseEnv()), ...options.env };
   const config: ServerConfig = loadConfig({ dataDir, host: '127.0.0.1', port: 0 }, env);

@@ -4,6 +4,7 @@ import { downloadAudio as operation } from '../../../../src-shared/api/files.js'
 import { errors } from '../../errors.js';
 import type { RouteModule } from '../../api-app.js';
 import { verifiedTranscription } from './signed-request.js';
+import { audioDownloadRedirect } from '../../direct-uploads.js';
 
 export const downloadAudio: RouteModule = (app, ctx) =>
   app.get(
@@ -11,6 +12,9 @@ export const downloadAudio: RouteModule = (app, ctx) =>
     { schema: operation.schema },
     async (request, reply) => {
       const record = await verifiedTranscription(ctx, request, 'audio');
+      // S3 mode: the store serves the bytes (and the Range) itself; this node only signs the way there.
+      const redirect = record.audioKey ? await audioDownloadRedirect(ctx, { ...record, audioKey: record.audioKey }) : null;
+      if (redirect) return reply.header('cache-control', 'private, no-store').redirect(redirect, 307);
       const stat = record.audioKey ? await ctx.storage.stat(record.audioKey) : null;
       if (!record.audioKey || !stat) throw errors.transcriptionNotFound(record.transcriptionId);
       reply.header('accept-ranges', 'bytes').header('content-type', record.audioContentType ?? 'application/octet-stream');

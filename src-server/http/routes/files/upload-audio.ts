@@ -7,7 +7,7 @@ import type { RouteModule } from '../../api-app.js';
 import { verifiedTranscription } from './signed-request.js';
 import { isDiskFull, quotaExceededBy, uploadAllowance, type UploadAllowance } from '../../storage-guards.js';
 
-function audioContentType(filename: string, sent: string | undefined): string {
+export function audioContentType(filename: string, sent: string | undefined): string {
   const fromName = mime.lookup(filename);
   if (fromName && /^(audio|video)\//.test(fromName)) return fromName;
   const declared = sent?.split(';')[0]?.trim().toLowerCase();

@@ -8,7 +8,7 @@ import { engineErrorToAppError } from '../../engine-errors.js';
 import { callerOf } from '../../auth.js';
 import { errors, type AppError } from '../../errors.js';
 import { findDictionary } from '../../lookups.js';
-import { signedUrl } from '../../representations.js';
+import { audioUploadUrl } from '../../direct-uploads.js';
 import { checkTeamQuota } from '../../storage-guards.js';
 import type { RouteModule } from '../../api-app.js';
 
@@ -87,7 +87,7 @@ export const uploadTranscription: RouteModule = (app, ctx) =>
       transcription_id: record.transcriptionId,
       dictionary_id: record.dictionaryId,
       team_id: record.teamId,
-      audio_upload_url: signedUrl(ctx, request, 'upload', record.transcriptionId, ctx.config.uploads.urlTtlSeconds),
+      audio_upload_url: await audioUploadUrl(ctx, request, record),
       transcription_model: record.transcriptionModel,
       audio_upload_expires_at: record.uploadExpiresAt,
       max_upload_bytes: ctx.config.uploads.maxBytes,

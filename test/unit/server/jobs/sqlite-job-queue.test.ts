@@ -4,10 +4,10 @@ import pino from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, sqliteDatabase, type Db } from '../../../../src-server/db/database.js';
 import { EngineError, type EngineErrorKind } from '../../../../src-server/domain/engine-error.js';
-import { Writable } from 'node:stream';
 import { failsAtOnce, SqliteJobQueue } from '../../../../src-server/jobs/sqlite-job-queue.js';
 import { JobLostError } from '../../../../src-server/jobs/job-queue.js';
 import { abortReason } from '../../../../src-shared/abort.js';
+import { describeJobQueueContract, type ContractState } from './job-queue-contract.js';
 
 const logger = pino({ level: 'silent' });
 const queues: SqliteJobQueue[] = [];
@@ -39,36 +39,17 @@ afterEach(async () => {
   await Promise.all(queues.splice(0).map((q) => q.stop()));
 });
 
-describe('SqliteJobQueue', () => {
-  it('runs a job to completion', async () => {
-    const { db, queue } = setup();
-    const seen = deferred<string>();
-    queue.work('transcribe', { handle: async (payload) => seen.resolve(payload.transcriptionId) });
-    await queue.start();
-    const id = await queue.send('transcribe', { transcriptionId: 't1' });
-    expect(await seen.promise).toBe('t1');
-    await expect.poll(() => jobRow(db, id!).state).toBe('completed');
-  });
+describeJobQueueContract('SqliteJobQueue', {
+  async open() {
+    const db = migratedDb();
+    return {
+      queue: (options) => new SqliteJobQueue(db, { staleAfterMs: 60_000, pollIntervalMs: 20, retryBaseMs: 10, logger: options?.logger ?? logger }),
+      state: async (id) => (db.prepare('SELECT state FROM jobs WHERE job_id = ?').get(id) as { state: ContractState } | undefined)?.state,
+    };
+  },
+});
 
-  it('retries a failing job with backoff until it succeeds', async () => {
-    const { db, queue } = setup();
-    const attempts: number[] = [];
-    const done = deferred();
-    queue.work('transcribe', {
-      maxAttempts: 3,
-      handle: async (_p, { attempt }) => {
-        attempts.push(attempt);
-        if (attempt < 3) throw new Error('transient');
-        done.resolve();
-      },
-    });
-    await queue.start();
-    const id = await queue.send('transcribe', { transcriptionId: 't' });
-    await done.promise;
-    expect(attempts).toEqual([1, 2, 3]);
-    await expect.poll(() => jobRow(db, id!).state).toBe('completed');
-  });
-
+describe('SqliteJobQueue: its rows', () => {
   it('fails at once, without retries, on a bad-input EngineError, and records its user message', async () => {
     const { db, queue } = setup();
     const failed = deferred<Error>();
@@ -86,54 +67,6 @@ describe('SqliteJobQueue', () => {
     expect((await failed.promise).message).toBe('corrupt input');
     expect(runs).toBe(1);
     expect(jobRow(db, id!)).toMatchObject({ state: 'failed', attempts: 1, last_error: 'corrupt input' });
-  });
-
-  it('shows users a stable message with an error id for an unexpected failure, and logs the details under that id', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        lines.push(chunk.toString());
-        callback();
-      },
-    });
-    const db = migratedDb();
-    const queue = new SqliteJobQueue(db, { staleAfterMs: 60_000, pollIntervalMs: 20, retryBaseMs: 10, logger: pino({ level: 'warn' }, sink) });
-    queues.push(queue);
-    const failed = deferred<Error>();
-    queue.work('transcribe', {
-      maxAttempts: 1,
-      handle: async () => {
-        throw new Error('SQLITE_IOERR: disk I/O error in /var/lib/kikitori/work/t.pcm');
-      },
-      onFailed: async (_p, error) => failed.resolve(error),
-    });
-    await queue.start();
-    await queue.send('transcribe', { transcriptionId: 't' });
-    const shown = (await failed.promise).message;
-    expect(shown).not.toMatch(/SQLITE|\/var\/lib/);
-    const errorId = shown.match(/error id ([0-9a-f-]{36})/)?.[1];
-    expect(errorId).toBeDefined();
-    const logged = lines.map((line) => JSON.parse(line) as { error_id?: string; err?: { message?: string } }).find((entry) => entry.error_id === errorId);
-    expect(logged?.err?.message).toContain('SQLITE_IOERR');
-  });
-
-  it('retries a transient EngineError like any other failure', async () => {
-    const { db, queue } = setup();
-    const attempts: number[] = [];
-    const done = deferred();
-    queue.work('transcribe', {
-      maxAttempts: 3,
-      handle: async (_p, { attempt }) => {
-        attempts.push(attempt);
-        if (attempt < 3) throw new EngineError('transient', 'The speech service is busy. Try again later.');
-        done.resolve();
-      },
-    });
-    await queue.start();
-    const id = await queue.send('transcribe', { transcriptionId: 't' });
-    await done.promise;
-    expect(attempts).toEqual([1, 2, 3]);
-    await expect.poll(() => jobRow(db, id!).state).toBe('completed');
   });
 
   it('fails at once on every EngineError kind but transient, and retries anything else', () => {
@@ -163,12 +96,6 @@ describe('SqliteJobQueue', () => {
     // Once, in the users' words: an unexpected error's own text stays in the job row and the log.
     expect(reports).toEqual([expect.stringMatching(/^The server could not finish this because of an internal problem \(error id [0-9a-f-]{36}\)/)]);
     expect(jobRow(db, id!)).toMatchObject({ state: 'failed', attempts: 2, last_error: 'always' });
-  });
-
-  it('keeps one unfinished job per singleton key', async () => {
-    const { queue } = setup();
-    expect(await queue.send('transcribe', { transcriptionId: 'a' }, { singletonKey: 'k' })).toEqual(expect.any(String));
-    expect(await queue.send('transcribe', { transcriptionId: 'a' }, { singletonKey: 'k' })).toBeNull();
   });
 
   it('runs again a job whose worker died while running it', async () => {
@@ -208,69 +135,6 @@ describe('SqliteJobQueue', () => {
     second.work('transcribe', { handle: async (_p, { attempt }) => ran.resolve(attempt) });
     await second.start();
     expect(await ran.promise).toBe(1);
-  });
-
-  it('cancels a running job by its singleton key', async () => {
-    const { db, queue } = setup();
-    const started = deferred();
-    let aborted = false;
-    queue.work('transcribe', {
-      handle: (_p, { signal }) =>
-        new Promise((_resolve, reject) => {
-          started.resolve();
-          signal.addEventListener('abort', () => {
-            aborted = true;
-            reject(abortReason(signal));
-          });
-        }),
-    });
-    await queue.start();
-    const id = await queue.send('transcribe', { transcriptionId: 't' }, { singletonKey: 'key' });
-    await started.promise;
-    await queue.cancel('key');
-    expect(aborted).toBe(true);
-    expect(jobRow(db, id!).state).toBe('cancelled');
-  });
-
-  it('hands a job\'s result to a waiter, and its failure with the EngineError kind and field', async () => {
-    const { queue } = setup();
-    queue.work('openai-transcribe', {
-      maxAttempts: 1,
-      handle: async (payload) => {
-        if (payload.language === 'xx') throw new EngineError('unsupported', 'That language is not recognized here.', { field: 'language' });
-        return { text: `heard ${payload.engine}` } as never;
-      },
-    });
-    await queue.start();
-    const payload = { audioKey: 'a', engine: 'e1', language: 'en', task: 'transcribe' as const, model: 'whisper-1', vocabulary: [], teamId: 't', dictionaryId: null, speakers: null };
-    const ok = (await queue.send('openai-transcribe', payload))!;
-    expect(await queue.wait('openai-transcribe', ok)).toEqual({ text: 'heard e1' });
-    const bad = (await queue.send('openai-transcribe', { ...payload, language: 'xx' }))!;
-    const error = await queue.wait('openai-transcribe', bad).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(EngineError);
-    expect(error).toMatchObject({ kind: 'unsupported', field: 'language', message: 'That language is not recognized here.' });
-  });
-
-  it('runs job names of one group within the group\'s concurrency', async () => {
-    const { queue } = setup();
-    let running = 0;
-    let most = 0;
-    const handle = async () => {
-      most = Math.max(most, ++running);
-      await new Promise((r) => setTimeout(r, 30));
-      running--;
-    };
-    queue.work('transcribe', { group: 'speech', concurrency: 1, handle });
-    queue.work('openai-transcribe', { group: 'speech', concurrency: 1, handle: handle as never });
-    await queue.start();
-    const payload = { audioKey: 'a', engine: 'e1', language: 'en', task: 'transcribe' as const, model: 'm', vocabulary: [], teamId: 't', dictionaryId: null, speakers: null };
-    const ids = await Promise.all([
-      queue.send('transcribe', { transcriptionId: 'a' }),
-      queue.send('openai-transcribe', payload),
-      queue.send('transcribe', { transcriptionId: 'b' }),
-    ]);
-    await Promise.all(ids.map((id, i) => queue.wait(i === 1 ? 'openai-transcribe' : 'transcribe', id!)));
-    expect(most).toBe(1);
   });
 
   it('writes nothing for a job it lost: ensureOwned throws, the completion touches no row', async () => {
