@@ -37,6 +37,7 @@ import { speakerStage } from './engines/speakers/speaker-stage.js';
 import { loadSigningSecret, UrlSigner } from './signing/url-signer.js';
 import { FileSystemStorage } from './storage/file-system-storage.js';
 import { parseStorageUrl, S3Storage } from './storage/s3-storage.js';
+import { sweepTusUploads } from './http/routes/files/tus-upload.js';
 import { statfsFreeSpace, type FreeSpaceReader } from './storage/free-space.js';
 import { KyselyStorageUsageRepository } from './db/storage-usage-repository.js';
 
@@ -114,10 +115,15 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   let sweep: NodeJS.Timeout | null = null;
 
   const sweepExpired = () =>
-    service.cancelExpiredUploads().then(
-      (n) => n > 0 && logger.info({ cancelled: n }, 'cancelled transcriptions whose upload URL expired unused'),
-      (error: unknown) => logger.error({ err: error }, 'upload expiry sweep failed'),
-    );
+    service
+      .cancelExpiredUploads()
+      .then(async (n) => {
+        if (n > 0) logger.info({ cancelled: n }, 'cancelled transcriptions whose upload URL expired unused');
+        // Partial tus uploads of those (and of used or deleted tickets) go too.
+        const partial = await sweepTusUploads(config.dataDir, transcriptions);
+        if (partial > 0) logger.info({ removed: partial }, 'removed partial resumable uploads that can no longer complete');
+      })
+      .catch((error: unknown) => logger.error({ err: error }, 'upload expiry sweep failed'));
 
   return {
     ctx,

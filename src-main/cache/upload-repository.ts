@@ -9,6 +9,8 @@ export interface UploadRecord extends UploadJob {
   updatedAt: string;
   /** The failed transcription this upload transcribes again, deleted once the new one has started (decision 0020). */
   replaces: string | null;
+  /** The tus upload's URL on the server, while a resumable upload is under way (decision 0032). */
+  resumeUrl: string | null;
 }
 
 interface Row {
@@ -27,6 +29,7 @@ interface Row {
   created_at: string;
   updated_at: string;
   replaces: string | null;
+  resume_url: string | null;
 }
 
 const fromRow = (r: Row): UploadRecord => ({
@@ -44,6 +47,7 @@ const fromRow = (r: Row): UploadRecord => ({
   uploadExpiresAt: r.upload_expires_at,
   updatedAt: r.updated_at,
   replaces: r.replaces,
+  resumeUrl: r.resume_url ?? null,
 });
 
 /** The UploadJob the renderer sees (no ticket URL: it is a credential). */
@@ -61,7 +65,7 @@ export function uploadJobOf(r: UploadRecord): UploadJob {
   };
 }
 
-export type UploadPatch = Partial<Pick<UploadRecord, 'sentBytes' | 'state' | 'transcriptionId' | 'uploadUrl' | 'uploadExpiresAt' | 'error'>>;
+export type UploadPatch = Partial<Pick<UploadRecord, 'sentBytes' | 'state' | 'transcriptionId' | 'uploadUrl' | 'uploadExpiresAt' | 'error' | 'resumeUrl'>>;
 
 const COLUMNS: Record<keyof UploadPatch, string> = {
   sentBytes: 'sent_bytes',
@@ -70,6 +74,7 @@ const COLUMNS: Record<keyof UploadPatch, string> = {
   uploadUrl: 'upload_url',
   uploadExpiresAt: 'upload_expires_at',
   error: 'error',
+  resumeUrl: 'resume_url',
 };
 
 export class UploadRepository {

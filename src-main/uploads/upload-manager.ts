@@ -1,8 +1,10 @@
 // The upload queue: many files, a few at a time. Each job gets a ticket (POST /upload), streams its
 // file from disk to the ticket's signed URL, then starts the transcription (POST /transcribe). The queue
-// is persisted in the cache, so work resumes after a restart: from byte 0 (the server has no ranged
-// upload), with the same ticket unless it has expired.
+// is persisted in the cache, so work resumes after a restart with the same ticket unless it has expired.
+// Where the upload URL is a tus endpoint (kikitori-server), the transfer resumes from the server's offset
+// after a dropped connection or a restart (resumable-upload.ts); elsewhere it is a plain PUT from byte 0.
 import { sniffMedia } from './media-sniff.js';
+import { speaksTus, uploadResumable } from './resumable-upload.js';
 import { randomUUID } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -39,6 +41,8 @@ export interface UploadManagerOptions {
   /** Waits before retrying after the server could not be reached: attempt -> ms. */
   retryDelayMs?: (attempt: number) => number;
   chunkBytes?: number;
+  /** Use tus where the server offers it (default); false always PUTs. */
+  resumable?: boolean;
   now?: () => number;
 }
 
@@ -90,7 +94,7 @@ export class UploadManager {
     this.now = options.now ?? Date.now;
   }
 
-  /** Resumes persisted work: interrupted uploads start again from byte 0. */
+  /** Resumes persisted work: an interrupted tus upload continues from the server's offset, a PUT from byte 0. */
   start(): void {
     if (this.started) return;
     this.started = true;
@@ -229,7 +233,7 @@ export class UploadManager {
     }
     const after = uploads.get(id)!;
     if (after.state === 'done') return; // it finished before the abort landed
-    this.change(uploads.update(id, { state: 'cancelled', uploadUrl: null })!);
+    this.change(uploads.update(id, { state: 'cancelled', uploadUrl: null, resumeUrl: null })!);
     if (after.transcriptionId) this.abandonTicket(after.transcriptionId);
   }
 
@@ -274,7 +278,7 @@ export class UploadManager {
         if (record.state !== 'starting') record = await this.upload(record, signal);
         const outcome = await this.startTranscription(record, signal);
         if (outcome === 'done') return;
-        record = uploads.update(record.id, { state: 'queued', sentBytes: 0, ...(outcome === 'new-ticket' ? { uploadUrl: null } : {}) })!;
+        record = uploads.update(record.id, { state: 'queued', sentBytes: 0, resumeUrl: null, ...(outcome === 'new-ticket' ? { uploadUrl: null } : {}) })!;
       }
       throw new ApiError({ code: 'conflict', message: 'The server did not accept the upload. Add the file again.' }, null);
     } catch (error) {
@@ -300,33 +304,50 @@ export class UploadManager {
           transcriptionId: ticket.transcription_id,
           uploadUrl: ticket.audio_upload_url,
           uploadExpiresAt: ticket.audio_upload_expires_at ?? null,
+          resumeUrl: null,
         })!;
       }
       record = uploads.update(record.id, { state: 'uploading', sentBytes: 0, error: null })!;
       this.change(record);
       try {
-        await client.uploadFile(record.uploadUrl!, record.filePath, {
-          signal,
-          contentType: mime.lookup(record.fileName) || 'application/octet-stream',
-          chunkBytes: this.options.chunkBytes,
-          onProgress: (sent) => {
-            if (!signal.aborted) this.progress(record.id, sent, record.size);
-          },
-        });
+        await this.transfer(record, signal);
       } catch (error) {
         if (error instanceof ApiError && ticketRound === 0 && this.ticketGone(error)) {
           // The server says the ticket expired or was closed: a new one, once.
-          record = uploads.update(record.id, { uploadUrl: null })!;
+          record = uploads.update(record.id, { uploadUrl: null, resumeUrl: null })!;
           continue;
         }
         if (!(error instanceof ApiError && error.errorCode === ErrorCode.UPLOAD_ALREADY_COMPLETED)) throw error;
         // Uploaded before an interruption that kept us from recording it: nothing to send again.
       }
-      record = uploads.update(record.id, { state: 'starting', sentBytes: record.size, uploadUrl: null })!;
+      record = uploads.update(record.id, { state: 'starting', sentBytes: record.size, uploadUrl: null, resumeUrl: null })!;
       this.change(record);
       if (this.options.keepAudio) await this.options.keepAudio(record.transcriptionId!, record.filePath).catch(() => {});
       return record;
     }
+  }
+
+  /** Sends the file: with tus where the upload URL speaks it, resuming the job's upload; else a plain PUT. */
+  private async transfer(record: UploadRecord, signal: AbortSignal): Promise<void> {
+    const { uploads, client } = this.options;
+    const contentType = mime.lookup(record.fileName) || 'application/octet-stream';
+    const onProgress = (sent: number) => {
+      if (!signal.aborted) this.progress(record.id, sent, record.size);
+    };
+    if (this.options.resumable !== false && (record.resumeUrl !== null || (await speaksTus(record.uploadUrl!, signal)))) {
+      const outcome = await uploadResumable({
+        endpoint: record.uploadUrl!,
+        filePath: record.filePath,
+        fileName: uploadFileName(record.fileName),
+        contentType,
+        resumeUrl: record.resumeUrl,
+        signal,
+        onProgress,
+        onResumeUrl: (url) => void uploads.update(record.id, { resumeUrl: url }),
+      });
+      if (outcome === 'uploaded') return;
+    }
+    await client.uploadFile(record.uploadUrl!, record.filePath, { signal, contentType, chunkBytes: this.options.chunkBytes, onProgress });
   }
 
   /** 'done', or what has to happen before trying again. */

@@ -84,6 +84,8 @@ export interface TranscriptionTable {
   audio_key: string | null;
   audio_size: number | null;
   audio_content_type: string | null;
+  /** Lowercase hex SHA-256 of the stored audio; null for audio stored before it was recorded. */
+  audio_sha256: string | null;
   transcript_key: string | null;
   duration: number | null;
   speaking_duration: number | null;

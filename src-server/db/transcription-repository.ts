@@ -39,6 +39,15 @@ export type TranscriptionPatch = Partial<
   >
 >;
 
+/** What an upload stored, as its commit records it. */
+export interface CommittedAudio {
+  audioKey: string;
+  audioSize: number;
+  audioContentType: string;
+  /** Null when the bytes went straight to object storage (a presigned PUT): the server never read them. */
+  audioSha256: string | null;
+}
+
 export interface TranscriptionRepository {
   create(input: NewTranscription): Promise<void>;
   get(teamId: string, transcriptionId: string): Promise<TranscriptionRecord | null>;
@@ -51,8 +60,9 @@ export interface TranscriptionRepository {
   /**
    * Atomically moves a PENDING upload to COMPLETED. False when the upload was already completed or
    * the transcription is no longer waiting for audio: that is what makes an upload URL single-use.
+   * It decides the winner of concurrent uploads; only then does the winner's object become the stored audio.
    */
-  completeUpload(transcriptionId: string, audio: { audioKey: string; audioSize: number; audioContentType: string }): Promise<boolean>;
+  completeUpload(transcriptionId: string, audio: CommittedAudio): Promise<boolean>;
   /**
    * Tickets whose upload never arrived before expiry become CANCELLED, and the temporary dictionaries made
    * from their words go with them, in one transaction; returns their ids.
@@ -81,6 +91,7 @@ const toRecord = (r: Row): TranscriptionRecord => ({
   audioKey: r.audio_key,
   audioSize: r.audio_size,
   audioContentType: r.audio_content_type,
+  audioSha256: r.audio_sha256 ?? null,
   transcriptKey: r.transcript_key,
   duration: r.duration,
   speakingDuration: r.speaking_duration,
@@ -181,7 +192,7 @@ export class KyselyTranscriptionRepository implements TranscriptionRepository {
       .execute();
   }
 
-  async completeUpload(transcriptionId: string, audio: { audioKey: string; audioSize: number; audioContentType: string }) {
+  async completeUpload(transcriptionId: string, audio: CommittedAudio) {
     // One conditional UPDATE: of two concurrent uploads to one URL, exactly one sees a changed row.
     const result = await this.db
       .updateTable('transcriptions')
@@ -190,6 +201,7 @@ export class KyselyTranscriptionRepository implements TranscriptionRepository {
         audio_key: audio.audioKey,
         audio_size: audio.audioSize,
         audio_content_type: audio.audioContentType,
+        audio_sha256: audio.audioSha256,
         updated_at: new Date().toISOString(),
       })
       .where('transcription_id', '=', transcriptionId)

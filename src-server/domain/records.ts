@@ -63,6 +63,8 @@ export interface TranscriptionRecord {
   audioKey: string | null;
   audioSize: number | null;
   audioContentType: string | null;
+  /** Lowercase hex SHA-256 of the stored audio; null for audio stored before it was recorded. */
+  audioSha256: string | null;
   transcriptKey: string | null;
   duration: number | null;
   speakingDuration: number | null;

@@ -1,6 +1,7 @@
 // The life of a transcription: ticket, upload, start, end, deletion. Routes and jobs go through here
 // so every rule (temporary dictionaries, expiry, cleanup) has one home.
-import { Readable } from 'node:stream';
+import { createHash, randomUUID } from 'node:crypto';
+import { pipeline, Readable, Transform } from 'node:stream';
 import type { AppliedReplacement, TranscriptDocument } from '../../src-shared/transcript-document.js';
 import { joinSegmentTexts } from '../../src-shared/word-text.js';
 import { applyReplacements } from './replacements.js';
@@ -30,9 +31,18 @@ export type ApplyOutcome =
   | { kind: 'dictionary-not-found'; dictionaryId: string };
 
 export type StartOutcome = 'started' | 'already-running' | 'upload-missing' | 'ended';
-export type UploadOutcome = { kind: 'stored'; size: number } | { kind: 'reused' } | { kind: 'closed'; status: string };
+export type UploadOutcome =
+  | { kind: 'stored'; size: number; sha256: string }
+  | { kind: 'reused' }
+  | { kind: 'closed'; status: string }
+  | { kind: 'checksum-mismatch'; expected: string; actual: string };
 
-export const audioKey = (id: string) => `audio/${id}/original`;
+/**
+ * Every upload attempt streams to its own object under the transcription's audio folder; the one whose
+ * commit wins (completeUpload) is the stored audio, the others are deleted. So a second upload of the same
+ * URL, however slow, never touches the stored audio (decision 0032).
+ */
+export const audioKey = (id: string, attempt: string = randomUUID()) => `audio/${id}/upload-${attempt}`;
 export const transcriptKey = (id: string) => `transcripts/${id}.json`;
 const transcribeJobKey = (id: string) => `transcribe:${id}`;
 
@@ -75,19 +85,48 @@ export class TranscriptionService {
     return (await this.transcriptions.getById(transcriptionId))!;
   }
 
-  /** Stores the audio behind a signed upload URL. Single use: a second upload is refused. */
-  async receiveUpload(record: TranscriptionRecord, body: Readable, contentType: string, maxBytes: number): Promise<UploadOutcome> {
+  /**
+   * Stores the audio behind a signed upload URL. Single use: a second upload is refused, and the loser of a
+   * race never replaces the winner's audio. `expectedSha256` (hex) is the client's checksum: a mismatch
+   * stores nothing.
+   */
+  async receiveUpload(
+    record: TranscriptionRecord,
+    body: Readable,
+    contentType: string,
+    maxBytes: number,
+    expectedSha256?: string,
+  ): Promise<UploadOutcome> {
     if (record.uploadStatus === 'COMPLETED') return { kind: 'reused' };
     if (record.status !== 'IN_PROGRESS') return { kind: 'closed', status: record.status };
     const key = audioKey(record.transcriptionId);
-    const { size } = await this.storage.put(key, body, { maxBytes });
-    const accepted = await this.transcriptions.completeUpload(record.transcriptionId, {
-      audioKey: key,
-      audioSize: size,
-      audioContentType: contentType,
+    const hash = createHash('sha256');
+    const hashing = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        hash.update(chunk);
+        done(null, chunk);
+      },
     });
-    // A concurrent PUT of the same URL won the race; ours must not replace the audio it stored.
-    return accepted ? { kind: 'stored', size } : { kind: 'reused' };
+    // A pipeline ends both on an error either side (a cut-off client, a body over the limit), and leaves an
+    // HTTP request's socket open for the answer; the error itself reaches storage.put through `hashing`.
+    const hashed = pipeline(body, hashing, () => undefined);
+    const { size } = await this.storage.put(key, hashed, { maxBytes });
+    const sha256 = hash.digest('hex');
+    if (expectedSha256 !== undefined && expectedSha256 !== sha256) {
+      await this.storage.delete(key);
+      return { kind: 'checksum-mismatch', expected: expectedSha256, actual: sha256 };
+    }
+    const accepted = await this.transcriptions
+      .completeUpload(record.transcriptionId, { audioKey: key, audioSize: size, audioContentType: contentType, audioSha256: sha256 })
+      .catch(async (error: unknown) => {
+        await this.storage.delete(key);
+        throw error;
+      });
+    if (accepted) return { kind: 'stored', size, sha256 };
+    // A concurrent upload of the same URL won the race: its audio stays, ours goes.
+    await this.storage.delete(key);
+    const now = await this.transcriptions.getById(record.transcriptionId);
+    return now && now.uploadStatus !== 'COMPLETED' && now.status !== 'IN_PROGRESS' ? { kind: 'closed', status: now.status } : { kind: 'reused' };
   }
 
   /** Queues the transcription job. Idempotent while queued or running. */

@@ -72,6 +72,34 @@ export const errors = {
     new AppError(409, 'TRANSCRIPTION_ALREADY_ENDED', `Transcription "${id}" has already ended with status ${status}; request a new upload to transcribe again.`),
   uploadAlreadyCompleted: () =>
     new AppError(409, 'UPLOAD_ALREADY_COMPLETED', 'This upload URL has already been used. Request a new upload ticket to send another file.'),
+  /** The uploaded bytes' SHA-256 is not the one the client's Content-Digest or x-amz-checksum-sha256 named. */
+  checksumMismatch: () =>
+    new AppError(
+      400,
+      'CHECKSUM_MISMATCH',
+      'The file arrived different from the checksum sent with it, so it was not stored. Upload it again; if this repeats, check the file and the network.',
+    ),
+  /** A tus request the server cannot follow; `detail` is what @tus/server said. */
+  tusRequestInvalid: (detail: string) =>
+    new AppError(
+      400,
+      'TUS_REQUEST_INVALID',
+      `The resumable upload request was not understood (${detail}). Use a tus 1.0 client, or PUT the whole file to the upload URL.`,
+    ),
+  tusVersionUnsupported: () =>
+    new AppError(412, 'TUS_VERSION_UNSUPPORTED', 'This server speaks tus 1.0.0 only: send Tus-Resumable: 1.0.0, or PUT the whole file to the upload URL.'),
+  uploadOffsetMismatch: () =>
+    new AppError(
+      409,
+      'UPLOAD_OFFSET_MISMATCH',
+      'The upload continued from a different point than the server has. Ask the server for its offset (HEAD) and resume from there.',
+    ),
+  tusUploadNotFound: () =>
+    new AppError(
+      404,
+      'ROUTE_NOT_FOUND',
+      "There is no resumable upload at this URL: it finished, was cancelled, or was never created. Start again from the ticket's audio_upload_url.",
+    ),
   uploadClosed: (status: string) =>
     new AppError(409, 'UPLOAD_CLOSED', `This transcription is ${status} and no longer accepts audio. Request a new upload ticket.`),
   tooManyBlacklistWords: (limit: number, existing: number, adding: number) =>

@@ -366,6 +366,8 @@ export class PgBossJobQueue implements JobQueue {
     const controller = new AbortController();
     const entry: RunningJob = { name, group, attempt: { id: fetched.id, retryCount: fetched.retryCount }, controller, done: Promise.resolve(), singletonKey, stop: null };
     this.running.set(fetched.id, entry);
+    // One line per attempt, so an operator (and the cluster test) can tell which worker ran what.
+    log.info({ worker: this.workerId, ...(singletonKey ? { singletonKey } : {}) }, 'job started');
     const context: JobContext = {
       jobId: fetched.id,
       attempt,

@@ -20,7 +20,13 @@ export const TranscriptQuery = Type.Object({
   format: Type.Optional(literalUnion(TRANSCRIPT_FORMATS, { description: 'one of json, srt, vtt, txt' })),
 });
 
-export const UploadReceipt = Type.Object({ transcription_id: Type.String(), size: Type.Integer(), upload_status: Type.Literal('COMPLETED') });
+export const UploadReceipt = Type.Object({
+  transcription_id: Type.String(),
+  size: Type.Integer(),
+  upload_status: Type.Literal('COMPLETED'),
+  /** Extension: the SHA-256 (lowercase hex) of the stored audio, as the server computed it. */
+  sha256: Type.Optional(Type.String()),
+});
 
 // ---------- operations ----------
 
@@ -35,6 +41,56 @@ export const uploadAudio = {
     querystring: SignedQuery,
     response: { 200: UploadReceipt, ...errorResponses(400, 403, 404, 409, 413) },
   },
+} as const;
+
+// tus 1.0 (https://tus.io/protocols/resumable-upload) on the same signed URL: POST creates an upload and
+// answers its Location (signed like the ticket's URL); HEAD gives its offset; PATCH appends; DELETE drops it.
+// Decision 0032.
+const tusSummary = 'Resumable upload (tus 1.0) behind a signed audio_upload_url';
+export const TusUploadParams = Type.Object({ id: Type.String(), uploadId: Type.String() });
+
+export const tusOptions = {
+  method: 'OPTIONS',
+  path: '/files/upload/:id',
+  schema: { summary: `${tusSummary}: what the server supports (Tus-Version, Tus-Extension, Tus-Max-Size)`, tags, security: [], params: SignedParams },
+} as const;
+
+export const tusCreate = {
+  method: 'POST',
+  path: '/files/upload/:id',
+  schema: {
+    summary: `${tusSummary}: create the upload (Upload-Length required); answers 201 with its Location`,
+    tags,
+    security: [],
+    params: SignedParams,
+    querystring: SignedQuery,
+    response: errorResponses(400, 403, 404, 409, 412, 413, 507),
+  },
+} as const;
+
+export const tusOffset = {
+  method: 'HEAD',
+  path: '/files/upload/:id/tus/:uploadId',
+  schema: { summary: `${tusSummary}: the offset the server has (Upload-Offset)`, tags, security: [], params: TusUploadParams, querystring: SignedQuery },
+} as const;
+
+export const tusAppend = {
+  method: 'PATCH',
+  path: '/files/upload/:id/tus/:uploadId',
+  schema: {
+    summary: `${tusSummary}: append bytes at Upload-Offset (application/offset+octet-stream); the last PATCH stores the audio`,
+    tags,
+    security: [],
+    params: TusUploadParams,
+    querystring: SignedQuery,
+    response: errorResponses(400, 403, 404, 409, 412, 413, 507),
+  },
+} as const;
+
+export const tusTerminate = {
+  method: 'DELETE',
+  path: '/files/upload/:id/tus/:uploadId',
+  schema: { summary: `${tusSummary}: drop an unfinished upload`, tags, security: [], params: TusUploadParams, querystring: SignedQuery, response: errorResponses(400, 403, 404) },
 } as const;
 
 export const downloadAudio = {

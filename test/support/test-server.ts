@@ -125,6 +125,13 @@ export function engineRegistryFromEnv(env: Record<string, string>, dataDir?: str
   return createEngineRegistry(config.engines, { dataDir: config.dataDir });
 }
 
+/** The file that holds a transcription's stored audio (each upload attempt has its own key; the committed one counts). */
+export async function storedAudioPath(server: TestServer, id: string): Promise<string> {
+  const record = await server.runtime.ctx.transcriptions.getById(id);
+  if (!record?.audioKey) throw new Error(`transcription ${id} has no stored audio`);
+  return server.runtime.ctx.storage.localPath(record.audioKey);
+}
+
 /** Polls a transcription until its status is one of `statuses` (the test's own timeout bounds it). */
 export async function waitForStatus(server: TestServer, key: string, id: string, statuses: string[]): Promise<ApiResponse> {
   for (;;) {

@@ -5,6 +5,7 @@ import { migration0001 } from './0001-initial.js';
 import { migration0002 } from './0002-analyses.js';
 import { migration0003 } from './0003-processing-stage.js';
 import { migration0004 } from './0004-job-results.js';
+import { migration0005 } from './0005-audio-sha256.js';
 
 export interface ServerMigration {
   /** 1, 2, ...: on SQLite also the PRAGMA user_version the database is left at, as before Kysely. */
@@ -15,4 +16,4 @@ export interface ServerMigration {
 }
 
 /** Every migration, in order. Versions are contiguous from 1. */
-export const migrations: readonly ServerMigration[] = [migration0001, migration0002, migration0003, migration0004];
+export const migrations: readonly ServerMigration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
 import type { TranscriptDocument } from '../../../src-shared/transcript-document.js';
 import { audioDuration, concatWithSilence, makeCorruptFile, synthesizeSpeech } from '../../support/audio-fixtures.js';
-import { startTestServer, tempDir, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
+import { startTestServer, storedAudioPath, tempDir, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
 
 let server: TestServer;
 let key: string;
@@ -132,7 +132,7 @@ describe('transcription pipeline', () => {
   });
 
   it('deletes the record with its audio, transcript and review', async () => {
-    const audioFile = path.join(server.dataDir, 'storage', 'audio', id, 'original');
+    const audioFile = await storedAudioPath(server, id);
     const transcriptFile = path.join(server.dataDir, 'storage', 'transcripts', `${id}.json`);
     expect(fs.existsSync(audioFile) && fs.existsSync(transcriptFile)).toBe(true);
     const deleted = await server.api(key, 'DELETE', `/api/v1/transcriptions/${id}`);

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
 import { loadSigningSecret, UrlSigner } from '../../../src-server/signing/url-signer.js';
-import { startTestServer, waitForStatus, type TestServer } from '../../support/test-server.js';
+import { startTestServer, storedAudioPath, waitForStatus, type TestServer } from '../../support/test-server.js';
 
 let server: TestServer;
 let key: string;
@@ -140,7 +139,7 @@ describe('signed upload URL', () => {
     const put = await fetch(json.audio_upload_url, { method: 'PUT', body: bytes, headers: { 'content-type': 'audio/wav' } });
     expect(put.status).toBe(200);
     expect(await put.json()).toMatchObject({ size: bytes.length, upload_status: 'COMPLETED' });
-    const stored = path.join(server.dataDir, 'storage', 'audio', json.transcription_id, 'original');
+    const stored = await storedAudioPath(server, json.transcription_id);
     expect(fs.readFileSync(stored).equals(bytes)).toBe(true);
 
     const again = await fetch(json.audio_upload_url, { method: 'PUT', body: Buffer.from('other') });

@@ -5,6 +5,7 @@ import { ObjectTooLargeError } from '../../../storage/storage.js';
 import { errors } from '../../errors.js';
 import type { RouteModule } from '../../api-app.js';
 import { verifiedTranscription } from './signed-request.js';
+import { expectedSha256 } from '../../content-digest.js';
 import { isDiskFull, quotaExceededBy, uploadAllowance, type UploadAllowance } from '../../storage-guards.js';
 
 export function audioContentType(filename: string, sent: string | undefined): string {
@@ -27,6 +28,7 @@ export const uploadAudio: RouteModule = (app, ctx) =>
         reply.header('connection', 'close');
         throw errors.payloadTooLarge(limit);
       }
+      const expected = expectedSha256(request.headers);
       if (declared === 0) throw errors.validation('The uploaded file is empty. PUT the audio file as the request body.');
       // Quota and disk are checked only for a PUT that may store something (a used or closed URL answers 409).
       let allowance: UploadAllowance | null = null;
@@ -37,10 +39,11 @@ export const uploadAudio: RouteModule = (app, ctx) =>
         });
       }
       try {
-        const outcome = await ctx.service.receiveUpload(record, request.raw, audioContentType(record.name, request.headers['content-type']), allowance?.maxBytes ?? limit);
+        const outcome = await ctx.service.receiveUpload(record, request.raw, audioContentType(record.name, request.headers['content-type']), allowance?.maxBytes ?? limit, expected);
         if (outcome.kind === 'reused') throw errors.uploadAlreadyCompleted();
         if (outcome.kind === 'closed') throw errors.uploadClosed(outcome.status);
-        return { transcription_id: record.transcriptionId, size: outcome.size, upload_status: 'COMPLETED' as const };
+        if (outcome.kind === 'checksum-mismatch') throw errors.checksumMismatch();
+        return { transcription_id: record.transcriptionId, size: outcome.size, upload_status: 'COMPLETED' as const, sha256: outcome.sha256 };
       } catch (error) {
         if (error instanceof ObjectTooLargeError) {
           reply.header('connection', 'close');

@@ -67,6 +67,16 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
     expect(await migrate(database)).toEqual(migrations.slice(2).map((m) => m.name));
   });
 
+  it('0005 adds audio_sha256 to transcriptions, empty for audio stored before it', async () => {
+    const database = await databases.open(dialect, { migrate: false });
+    await migrate(database, migrations.slice(0, 4));
+    await new KyselyKeyRepository(database.kysely).create({ teamId: 'acme', userId: 'alice', roles: [] });
+    await sql`INSERT INTO transcriptions (transcription_id, team_id, user_id, name, languages, transcription_model, status, upload_status,
+      upload_expires_at, created_at, updated_at) VALUES ('t1', 'acme', 'alice', 'a.wav', '[]', 'default', 'COMPLETED', 'COMPLETED', 'x', 'x', 'x')`.execute(database.kysely);
+    await migrate(database);
+    expect(await new KyselyTranscriptionRepository(database.kysely).getById('t1')).toMatchObject({ audioSha256: null, name: 'a.wav' });
+  });
+
   it('refuse a database that a newer kikitori-server migrated', async () => {
     const settings = await databases.settings(dialect);
     const newer = await openDatabase(settings, { migrate: false });
@@ -76,7 +86,7 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
     const error = await openDatabase(settings).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DatabaseTooNewError);
     expect((error as Error).message).toBe(
-      'The database is at migrations this kikitori-server does not know (9000-future), but this kikitori-server knows only up to 0004-job-results. Upgrade kikitori-server.',
+      `The database is at migrations this kikitori-server does not know (9000-future), but this kikitori-server knows only up to ${migrations.at(-1)!.name}. Upgrade kikitori-server.`,
     );
   });
 });

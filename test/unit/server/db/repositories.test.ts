@@ -167,11 +167,11 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
     it('completes an upload once: of two at the same time, exactly one wins', async () => {
       const input = ticket('acme');
       await transcriptions.create(input);
-      const audio = { audioKey: 'audio/x', audioSize: 1234, audioContentType: 'audio/wav' };
+      const audio = { audioKey: 'audio/x', audioSize: 1234, audioContentType: 'audio/wav', audioSha256: 'ab'.repeat(32) };
       const results = await Promise.all([transcriptions.completeUpload(input.transcriptionId, audio), transcriptions.completeUpload(input.transcriptionId, audio)]);
       expect(results.filter(Boolean)).toHaveLength(1);
       expect(await transcriptions.completeUpload(input.transcriptionId, audio)).toBe(false);
-      expect(await transcriptions.getById(input.transcriptionId)).toMatchObject({ uploadStatus: 'COMPLETED', audioKey: 'audio/x', audioSize: 1234 });
+      expect(await transcriptions.getById(input.transcriptionId)).toMatchObject({ uploadStatus: 'COMPLETED', audioKey: 'audio/x', audioSize: 1234, audioSha256: 'ab'.repeat(32) });
 
       const cancelled = ticket('acme');
       await transcriptions.create(cancelled);
@@ -188,7 +188,7 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
       const fresh = ticket('acme');
       const uploaded = ticket('acme', { uploadExpiresAt: '2020-01-01T00:00:00.000Z' });
       for (const t of [expired, expiredWithTeamDictionary, fresh, uploaded]) await transcriptions.create(t);
-      await transcriptions.completeUpload(uploaded.transcriptionId, { audioKey: 'a', audioSize: 1, audioContentType: 'audio/wav' });
+      await transcriptions.completeUpload(uploaded.transcriptionId, { audioKey: 'a', audioSize: 1, audioContentType: 'audio/wav', audioSha256: null });
       const cancelled = await transcriptions.cancelExpiredUploads(now);
       expect(cancelled.sort((a, b) => a.transcriptionId.localeCompare(b.transcriptionId))).toEqual(
         [
@@ -215,8 +215,8 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
       const b = ticket('acme');
       await transcriptions.create(a);
       await transcriptions.create(b);
-      await transcriptions.completeUpload(a.transcriptionId, { audioKey: 'a', audioSize: 3_000_000_000, audioContentType: 'audio/wav' });
-      await transcriptions.completeUpload(b.transcriptionId, { audioKey: 'b', audioSize: 500, audioContentType: 'audio/wav' });
+      await transcriptions.completeUpload(a.transcriptionId, { audioKey: 'a', audioSize: 3_000_000_000, audioContentType: 'audio/wav', audioSha256: null });
+      await transcriptions.completeUpload(b.transcriptionId, { audioKey: 'b', audioSize: 500, audioContentType: 'audio/wav', audioSha256: null });
       expect(await usage.audioBytes('acme')).toBe(3_000_000_500);
       expect(await transcriptions.delete('other', a.transcriptionId)).toBe(false);
       expect(await transcriptions.delete('acme', a.transcriptionId)).toBe(true);
