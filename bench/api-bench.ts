@@ -14,8 +14,8 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { openDatabase } from '../src-server/db/database.js';
-import { SqliteKeyRepository } from '../src-server/db/key-repository.js';
-import { SqliteTranscriptionRepository } from '../src-server/db/transcription-repository.js';
+import { KyselyKeyRepository } from '../src-server/db/key-repository.js';
+import { KyselyTranscriptionRepository } from '../src-server/db/transcription-repository.js';
 import { newId } from '../src-server/domain/records.js';
 
 const run = promisify(execFile);
@@ -56,14 +56,14 @@ async function load(url: string, headers: Record<string, string> = {}) {
 }
 
 async function seed(dataDir: string, count: number): Promise<string> {
-  const db = openDatabase(dataDir);
-  const { key } = await new SqliteKeyRepository(db).create({ teamId: 'bench', userId: 'bench', roles: [] });
-  const repo = new SqliteTranscriptionRepository(db);
+  const db = await openDatabase({ dataDir, database: { url: null } });
+  const { key } = await new KyselyKeyRepository(db.kysely).create({ teamId: 'bench', userId: 'bench', roles: [] });
   const start = Date.now() - count * 1000;
-  db.transaction(() => {
+  await db.kysely.transaction().execute(async (trx) => {
+    const repo = new KyselyTranscriptionRepository(trx);
     for (let i = 0; i < count; i++) {
       const createdAt = new Date(start + i * 1000).toISOString();
-      void repo.create({
+      await repo.create({
         transcriptionId: newId(),
         teamId: 'bench',
         userId: 'bench',
@@ -78,9 +78,12 @@ async function seed(dataDir: string, count: number): Promise<string> {
         createdAt,
       });
     }
-  })();
-  db.prepare(`UPDATE transcriptions SET status = 'COMPLETED', upload_status = 'COMPLETED', transcript_key = 'x', audio_key = 'y', speaking_duration = 12.5`).run();
-  db.close();
+  });
+  await db.kysely
+    .updateTable('transcriptions')
+    .set({ status: 'COMPLETED', upload_status: 'COMPLETED', transcript_key: 'x', audio_key: 'y', speaking_duration: 12.5 })
+    .execute();
+  await db.close();
   return key;
 }
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { openDatabase } from '../src-server/db/database.js';
+import { openSqliteDatabase } from '../src-server/db/database.js';
 import type { JobQueue } from '../src-server/jobs/job-queue.js';
 import { PgBossJobQueue } from '../src-server/jobs/pg-boss-job-queue.js';
 import { SqliteJobQueue } from '../src-server/jobs/sqlite-job-queue.js';
@@ -81,9 +81,9 @@ const sqliteQueue = () => {
 const postgres = await startPostgres();
 try {
   {
-    const db = openDatabase(sqliteQueue());
+    const db = (await openSqliteDatabase(sqliteQueue())).sqlite;
     print('sqlite', await pickup(() => new SqliteJobQueue(db, { staleAfterMs: 60_000, logger })));
-    const shared = openDatabase(sqliteQueue());
+    const shared = (await openSqliteDatabase(sqliteQueue())).sqlite;
     const make = () => new SqliteJobQueue(shared, { staleAfterMs: 60_000, logger });
     for (const [workers, concurrency] of [[1, 1], [1, 4], [2, 4]] as const) {
       console.log(`sqlite: ${(await throughput(make, workers, concurrency)).toFixed(1)} no-op jobs/s (${workers} worker(s) × ${concurrency})`);

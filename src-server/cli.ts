@@ -1,4 +1,4 @@
-// kikitori-server command line: serve, keys, engines, models.
+// kikitori-server command line: serve, keys, migrate, engines, models.
 // The one place that reads the process environment: each command hands its flags and the environment
 // to loadConfig() and passes the typed sections on.
 import fs from 'node:fs';
@@ -6,8 +6,8 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import pino from 'pino';
 import { ConfigError, loadConfig, redactConfig, settingForFlag, type ConfigFlags, type ServerConfig } from './config.js';
-import { openDatabase } from './db/database.js';
-import { normalizeRoles, SqliteKeyRepository, UnknownRoleError } from './db/key-repository.js';
+import { DatabaseTooNewError, migrate, openDatabase } from './db/database.js';
+import { KyselyKeyRepository, normalizeRoles, UnknownRoleError, type KeyRepository } from './db/key-repository.js';
 import { API_KEY_ROLES } from '../src-shared/api/vocabulary.js';
 import { requireSharedSigningSecret, serveAll, serveApi, serveWorker } from './process/roles.js';
 import { createEngineRegistry, describeEngines } from './engines/engine-setup.js';
@@ -33,6 +33,22 @@ const configOption = (flag: string, value: string) => {
   return new Option(`${flag} <${value}>`, `${setting.description} (${setting.env})`);
 };
 const dataDirOption = () => configOption('--data-dir', 'dir');
+const databaseUrlOption = () => configOption('--database-url', 'url');
+
+interface DatabaseFlags {
+  dataDir?: string;
+  databaseUrl?: string;
+}
+
+/** The key repository on the configured database (PostgreSQL with --database-url, else SQLite in the data dir). */
+async function withKeys<T>(flags: DatabaseFlags, use: (keys: KeyRepository) => Promise<T>): Promise<T> {
+  const database = await openDatabase(configOf({ dataDir: flags.dataDir, databaseUrl: flags.databaseUrl }));
+  try {
+    return await use(new KyselyKeyRepository(database.kysely));
+  } finally {
+    await database.close();
+  }
+}
 
 program
   .command('serve')
@@ -41,8 +57,9 @@ program
   .addOption(configOption('--port', 'port'))
   .addOption(dataDirOption())
   .addOption(configOption('--role', 'role'))
-  .action(async (options: { host?: string; port?: string; dataDir?: string; role?: string }) => {
-    const config = configOf({ host: options.host, port: options.port, dataDir: options.dataDir, role: options.role });
+  .addOption(databaseUrlOption())
+  .action(async (options: { host?: string; port?: string; dataDir?: string; role?: string; databaseUrl?: string }) => {
+    const config = configOf({ host: options.host, port: options.port, dataDir: options.dataDir, role: options.role, databaseUrl: options.databaseUrl });
     requireSharedSigningSecret(config);
     const logger = pino({ level: config.log.level });
     logger.debug({ config: redactConfig(config) }, 'configuration');
@@ -81,20 +98,16 @@ keys
   .command('create')
   .description('create an API key (and the team and user if new); prints the key alone on the last line')
   .addOption(dataDirOption())
+  .addOption(databaseUrlOption())
   .requiredOption('--team <team>', 'team id')
   .requiredOption('--user <user>', 'user id')
   .option('--user-name <name>', 'display name of the user')
   .option('--role <role>', `role to grant: ${API_KEY_ROLES.join(' or ')} (repeatable)`, (value: string, all: string[]) => [...all, value], [] as string[])
-  .action(async (options: { dataDir?: string; team: string; user: string; userName?: string; role: string[] }) => {
+  .action(async (options: DatabaseFlags & { team: string; user: string; userName?: string; role: string[] }) => {
     if (!rolesValid(options.role)) return;
-    const db = openDatabase(configOf({ dataDir: options.dataDir }).dataDir);
-    const { key, info } = await new SqliteKeyRepository(db).create({
-      teamId: options.team,
-      userId: options.user,
-      userName: options.userName,
-      roles: options.role,
-    });
-    db.close();
+    const { key, info } = await withKeys(options, (repo) =>
+      repo.create({ teamId: options.team, userId: options.user, userName: options.userName, roles: options.role }),
+    );
     process.stdout.write(`Created key ${info.keyId} for user "${info.userId}" in team "${info.teamId}" (roles: ${info.roles.join(', ') || 'none'}).\n`);
     process.stdout.write('Store it now: it is shown only once.\n');
     process.stdout.write(`${key}\n`);
@@ -104,13 +117,12 @@ keys
   .command('grant')
   .description('add roles to an existing API key, by its id or prefix')
   .addOption(dataDirOption())
+  .addOption(databaseUrlOption())
   .argument('<key-id-or-prefix>')
   .requiredOption('--role <role>', `role to add: ${API_KEY_ROLES.join(' or ')} (repeatable)`, (value: string, all: string[]) => [...all, value], [] as string[])
-  .action(async (id: string, options: { dataDir?: string; role: string[] }) => {
+  .action(async (id: string, options: DatabaseFlags & { role: string[] }) => {
     if (!rolesValid(options.role)) return;
-    const db = openDatabase(configOf({ dataDir: options.dataDir }).dataDir);
-    const granted = await new SqliteKeyRepository(db).grant(id, options.role);
-    db.close();
+    const granted = await withKeys(options, (repo) => repo.grant(id, options.role));
     if (!granted) {
       process.stderr.write(`No single active key matches "${id}". Run \`kikitori-server keys list\` to see key ids.\n`);
       process.exitCode = 1;
@@ -123,12 +135,11 @@ keys
   .command('list')
   .description('list API keys (never the keys themselves)')
   .addOption(dataDirOption())
+  .addOption(databaseUrlOption())
   .option('--team <team>', 'only this team')
   .option('--json', 'print JSON')
-  .action(async (options: { dataDir?: string; team?: string; json?: boolean }) => {
-    const db = openDatabase(configOf({ dataDir: options.dataDir }).dataDir);
-    const list = await new SqliteKeyRepository(db).list(options.team);
-    db.close();
+  .action(async (options: DatabaseFlags & { team?: string; json?: boolean }) => {
+    const list = await withKeys(options, (repo) => repo.list(options.team));
     if (options.json) {
       process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
       return;
@@ -144,17 +155,31 @@ keys
   .command('revoke')
   .description('revoke an API key by its id or prefix')
   .addOption(dataDirOption())
+  .addOption(databaseUrlOption())
   .argument('<key-id-or-prefix>')
-  .action(async (id: string, options: { dataDir?: string }) => {
-    const db = openDatabase(configOf({ dataDir: options.dataDir }).dataDir);
-    const revoked = await new SqliteKeyRepository(db).revoke(id);
-    db.close();
+  .action(async (id: string, options: DatabaseFlags) => {
+    const revoked = await withKeys(options, (repo) => repo.revoke(id));
     if (!revoked) {
       process.stderr.write(`No single key matches "${id}". Run \`kikitori-server keys list\` to see key ids.\n`);
       process.exitCode = 1;
       return;
     }
     process.stdout.write(`Revoked key ${revoked.keyId} (${revoked.keyPrefix}…) of user "${revoked.userId}".\n`);
+  });
+
+program
+  .command('migrate')
+  .description('apply pending database migrations, then exit (run it once before starting several processes on a new version)')
+  .addOption(dataDirOption())
+  .addOption(databaseUrlOption())
+  .action(async (options: DatabaseFlags) => {
+    const database = await openDatabase(configOf({ dataDir: options.dataDir, databaseUrl: options.databaseUrl }), { migrate: false });
+    try {
+      const applied = await migrate(database);
+      process.stdout.write(applied.length === 0 ? 'The database is up to date.\n' : `Applied ${applied.length} migration(s): ${applied.join(', ')}.\n`);
+    } finally {
+      await database.close();
+    }
   });
 
 program
@@ -320,6 +345,8 @@ models
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`Configuration error: ${error.message}\n`);
+  } else if (error instanceof DatabaseTooNewError) {
+    process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
   }

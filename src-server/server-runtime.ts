@@ -8,8 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { AppContext } from './app-context.js';
 import type { ServerConfig } from './config.js';
-import { openDatabase, type Db } from './db/database.js';
-import { SqliteAnalysisRepository } from './db/analysis-repository.js';
+import { openDatabase, type Database } from './db/database.js';
+import { KyselyAnalysisRepository } from './db/analysis-repository.js';
 import { AnalysisService } from './domain/analysis-service.js';
 import { createAnalysisEngines } from './engines/analysis-setup.js';
 import type { AnalysisEngineRegistry } from './engines/analysis/analysis-registry.js';
@@ -17,10 +17,10 @@ import { analyzeEmotionJob } from './jobs/analyze-emotion.js';
 import { summarizeJob } from './jobs/summarize.js';
 import { translateJob } from './jobs/translate.js';
 import { applyReplacementsJob } from './jobs/apply-replacements.js';
-import { SqliteDictionaryRepository } from './db/dictionary-repository.js';
-import { SqliteKeyRepository } from './db/key-repository.js';
-import { SqliteReviewRepository } from './db/review-repository.js';
-import { SqliteTranscriptionRepository } from './db/transcription-repository.js';
+import { KyselyDictionaryRepository } from './db/dictionary-repository.js';
+import { KyselyKeyRepository } from './db/key-repository.js';
+import { KyselyReviewRepository } from './db/review-repository.js';
+import { KyselyTranscriptionRepository } from './db/transcription-repository.js';
 import { TranscriptionService } from './domain/transcription-service.js';
 import { createEngineRegistry } from './engines/engine-setup.js';
 import { configureAudioTools } from './engines/audio/ffmpeg-tools.js';
@@ -41,12 +41,13 @@ import { FileSystemStorage } from './storage/file-system-storage.js';
 import { parseStorageUrl, S3Storage } from './storage/s3-storage.js';
 import { sweepTusUploads } from './http/routes/files/tus-upload.js';
 import { statfsFreeSpace, type FreeSpaceReader } from './storage/free-space.js';
-import { SqliteStorageUsageRepository } from './db/storage-usage-repository.js';
+import { KyselyStorageUsageRepository } from './db/storage-usage-repository.js';
 import { HealthMonitor } from './process/health.js';
 
 export interface ServerRuntime {
   ctx: AppContext;
-  db: Db;
+  /** Every record's database (SQLite or PostgreSQL); tests query it through `db.kysely`. */
+  db: Database;
   app: FastifyInstance;
   /** Starts jobs (when this process runs them) and the upload-expiry sweep, then listens. Resolves with the URL. */
   listen(): Promise<string>;
@@ -85,12 +86,12 @@ export interface RuntimeOptions {
 }
 
 /** What both kinds of process build: the backends, the engines and the services over them. */
-function wireCommon(config: ServerConfig, options: RuntimeOptions) {
+async function wireCommon(config: ServerConfig, options: RuntimeOptions) {
   const logger = options.logger ?? pino({ level: config.log.level });
   configureAudioTools(config.audio);
   // A malformed KIKITORI_MODEL_CATALOG stops the start here, with a ConfigError naming it.
   const catalogue = loadCatalogue(config.models);
-  const records = openRecords(config);
+  const records = await openRecords(config, logger);
   const storage = createStorage(config);
   const queue = createQueue(config, records, logger, options);
   const service = new TranscriptionService(records.transcriptions, records.dictionaries, storage, queue, config.uploads.urlTtlSeconds);
@@ -109,7 +110,7 @@ function wireCommon(config: ServerConfig, options: RuntimeOptions) {
   );
   return { logger, records, storage, queue, service, models, engines, analysisEngines, freeSpace, health };
 }
-type Common = ReturnType<typeof wireCommon>;
+type Common = Awaited<ReturnType<typeof wireCommon>>;
 export type WorkerContext = Common;
 
 /** Every job type, on this process's queue; it runs them once the queue starts. */
@@ -137,9 +138,9 @@ function registerJobs(config: ServerConfig, common: Common): void {
 
 /** HTTP, and the jobs too unless `options.runJobs` is false. */
 export async function createRuntime(config: ServerConfig, options: RuntimeOptions = {}): Promise<ServerRuntime> {
-  const common = wireCommon(config, options);
+  const common = await wireCommon(config, options);
   const { logger, records, storage, queue, service, models, engines, analysisEngines, freeSpace, health } = common;
-  const { db, transcriptions, dictionaries } = records;
+  const { database, transcriptions, dictionaries } = records;
   const runJobs = options.runJobs ?? true;
   const analyses = records.analyses;
   const ctx: AppContext = {
@@ -184,12 +185,12 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     await app.close();
     await models.close();
     await storage.close?.();
-    db.close();
+    await records.close();
   };
 
   return {
     ctx,
-    db,
+    db: database,
     app,
     async listen() {
       if (runJobs) await queue.start();
@@ -209,14 +210,14 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
 
 /** The `worker` role: the queue's jobs, no port. */
 export async function createWorkerRuntime(config: ServerConfig, options: RuntimeOptions = {}): Promise<WorkerRuntime> {
-  const common = wireCommon(config, options);
+  const common = await wireCommon(config, options);
   registerJobs(config, common);
   const { queue, models, records } = common;
   const shutDown = async (graceMs: number) => {
     await queue.stop({ graceMs });
     await models.close();
     await common.storage.close?.();
-    records.db.close();
+    await records.close();
   };
   return {
     ctx: common,
@@ -232,20 +233,22 @@ export async function createWorkerRuntime(config: ServerConfig, options: Runtime
 // The three backends, each chosen by configuration. Every one has the embedded default (SQLite, files,
 // the SQLite queue) and a cluster one (PostgreSQL, S3, pg-boss).
 
-/** Every repository, on one database. */
-function openRecords(config: ServerConfig) {
-  const db = openDatabase(config.dataDir);
+/** Every repository, on one database: SQLite in the data dir, or PostgreSQL when KIKITORI_DATABASE_URL names one. */
+async function openRecords(config: ServerConfig, logger: Logger) {
+  const database = await openDatabase(config, { onPoolError: (error) => logger.error({ err: error }, 'a PostgreSQL connection failed') });
+  const db = database.kysely;
   return {
-    db,
-    transcriptions: new SqliteTranscriptionRepository(db),
-    dictionaries: new SqliteDictionaryRepository(db),
-    keys: new SqliteKeyRepository(db),
-    reviews: new SqliteReviewRepository(db),
-    analyses: new SqliteAnalysisRepository(db),
-    storageUsage: new SqliteStorageUsageRepository(db),
+    database,
+    transcriptions: new KyselyTranscriptionRepository(db),
+    dictionaries: new KyselyDictionaryRepository(db),
+    keys: new KyselyKeyRepository(db),
+    reviews: new KyselyReviewRepository(db),
+    analyses: new KyselyAnalysisRepository(db),
+    storageUsage: new KyselyStorageUsageRepository(db),
+    close: () => database.close(),
   };
 }
-type Records = ReturnType<typeof openRecords>;
+type Records = Awaited<ReturnType<typeof openRecords>>;
 
 /** Where audio and transcripts are kept. */
 function createStorage(config: ServerConfig): Storage {
@@ -272,7 +275,9 @@ function createQueue(config: ServerConfig, records: Records, logger: Logger, opt
       retryBaseMs: options.retryBaseMs,
     });
   }
-  return new SqliteJobQueue(records.db, {
+  const { sqlite } = records.database;
+  if (!sqlite) throw new Error('Without KIKITORI_DATABASE_URL the records are on SQLite, where the queue keeps its jobs table.');
+  return new SqliteJobQueue(sqlite, {
     staleAfterMs: config.jobs.staleAfterMs,
     retentionMs: config.jobs.retentionDays * 24 * 3600_000,
     logger,

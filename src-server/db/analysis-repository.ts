@@ -1,5 +1,6 @@
 // Analysis results per transcription: the latest of each kind (and of each translation language).
-import type { Db } from './database.js';
+import type { Selectable } from 'kysely';
+import type { AnalysisTable, Kdb } from './schema.js';
 import { nowIso } from '../domain/records.js';
 import type { AnalysisStatus } from '../../src-shared/analysis.js';
 
@@ -26,19 +27,7 @@ export interface AnalysisRepository {
   get(transcriptionId: string, kind: AnalysisKind, language?: string): Promise<AnalysisRecord | null>;
 }
 
-interface Row {
-  transcription_id: string;
-  kind: string;
-  language: string;
-  status: string;
-  result: string | null;
-  error: string | null;
-  engine: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-const toRecord = (r: Row): AnalysisRecord => ({
+const toRecord = (r: Selectable<AnalysisTable>): AnalysisRecord => ({
   transcriptionId: r.transcription_id,
   kind: r.kind as AnalysisKind,
   language: r.language,
@@ -50,43 +39,53 @@ const toRecord = (r: Row): AnalysisRecord => ({
   updatedAt: r.updated_at,
 });
 
-export class SqliteAnalysisRepository implements AnalysisRepository {
-  constructor(private readonly db: Db) {}
+export class KyselyAnalysisRepository implements AnalysisRepository {
+  constructor(private readonly db: Kdb) {}
 
   async begin(transcriptionId: string, kind: AnalysisKind, language: string) {
     const now = nowIso();
-    this.db
-      .prepare(
-        `INSERT INTO analyses (transcription_id, kind, language, status, created_at, updated_at) VALUES (?, ?, ?, 'IN_PROGRESS', ?, ?)
-         ON CONFLICT (transcription_id, kind, language) DO UPDATE
-           SET status = 'IN_PROGRESS', result = NULL, error = NULL, engine = NULL, created_at = excluded.created_at, updated_at = excluded.updated_at`,
+    await this.db
+      .insertInto('analyses')
+      .values({ transcription_id: transcriptionId, kind, language, status: 'IN_PROGRESS', created_at: now, updated_at: now })
+      .onConflict((oc) =>
+        oc.columns(['transcription_id', 'kind', 'language']).doUpdateSet((eb) => ({
+          status: 'IN_PROGRESS',
+          result: null,
+          error: null,
+          engine: null,
+          created_at: eb.ref('excluded.created_at'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
       )
-      .run(transcriptionId, kind, language, now, now);
+      .execute();
   }
 
   async complete(transcriptionId: string, kind: AnalysisKind, language: string, result: unknown, engine: string) {
-    this.db
-      .prepare(
-        `UPDATE analyses SET status = 'COMPLETED', result = ?, engine = ?, error = NULL, updated_at = ?
-         WHERE transcription_id = ? AND kind = ? AND language = ?`,
-      )
-      .run(JSON.stringify(result), engine, nowIso(), transcriptionId, kind, language);
+    await this.db
+      .updateTable('analyses')
+      .set({ status: 'COMPLETED', result: JSON.stringify(result), engine, error: null, updated_at: nowIso() })
+      .where('transcription_id', '=', transcriptionId)
+      .where('kind', '=', kind)
+      .where('language', '=', language)
+      .execute();
   }
 
   async fail(transcriptionId: string, kind: AnalysisKind, language: string, error: string) {
-    this.db
-      .prepare(`UPDATE analyses SET status = 'FAILED', error = ?, updated_at = ? WHERE transcription_id = ? AND kind = ? AND language = ?`)
-      .run(error, nowIso(), transcriptionId, kind, language);
+    await this.db
+      .updateTable('analyses')
+      .set({ status: 'FAILED', error, updated_at: nowIso() })
+      .where('transcription_id', '=', transcriptionId)
+      .where('kind', '=', kind)
+      .where('language', '=', language)
+      .execute();
   }
 
   async get(transcriptionId: string, kind: AnalysisKind, language?: string) {
-    const row = (
-      language === undefined
-        ? this.db
-            .prepare('SELECT * FROM analyses WHERE transcription_id = ? AND kind = ? ORDER BY created_at DESC, rowid DESC LIMIT 1')
-            .get(transcriptionId, kind)
-        : this.db.prepare('SELECT * FROM analyses WHERE transcription_id = ? AND kind = ? AND language = ?').get(transcriptionId, kind, language)
-    ) as Row | undefined;
+    const query = this.db.selectFrom('analyses').selectAll().where('transcription_id', '=', transcriptionId).where('kind', '=', kind);
+    const row = await (language === undefined
+      ? query.orderBy('created_at', 'desc').orderBy('rowid', 'desc').limit(1)
+      : query.where('language', '=', language)
+    ).executeTakeFirst();
     return row ? toRecord(row) : null;
   }
 }

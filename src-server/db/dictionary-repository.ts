@@ -1,5 +1,7 @@
 // Dictionaries, their words and blacklist (forced-replacement) words.
-import type { Db } from './database.js';
+import type { Selectable } from 'kysely';
+import type { BlacklistWordTable, DictionaryTable, Kdb, WordTable } from './schema.js';
+import { isPostgres } from './migrations/dialect.js';
 import { newId, nowIso, type BlacklistWordRecord, type DictionaryRecord, type WordRecord } from '../domain/records.js';
 
 export interface NewWord {
@@ -32,32 +34,7 @@ export interface DictionaryRepository {
   deleteBlacklistWord(dictionaryId: string, blacklistWordId: string): Promise<boolean>;
 }
 
-interface DictionaryRow {
-  dictionary_id: string;
-  team_id: string;
-  name: string;
-  is_temporary: number;
-  created_at: string;
-  updated_at: string;
-}
-interface WordRow {
-  word_id: string;
-  dictionary_id: string;
-  word: string;
-  reading: string | null;
-  created_at: string;
-  updated_at: string;
-}
-interface BlacklistRow {
-  blacklist_word_id: string;
-  dictionary_id: string;
-  pattern: string;
-  replacement: string;
-  created_at: string;
-  updated_at: string;
-}
-
-const toDictionary = (r: DictionaryRow): DictionaryRecord => ({
+const toDictionary = (r: Selectable<DictionaryTable>): DictionaryRecord => ({
   dictionaryId: r.dictionary_id,
   teamId: r.team_id,
   name: r.name,
@@ -65,7 +42,7 @@ const toDictionary = (r: DictionaryRow): DictionaryRecord => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
-const toWord = (r: WordRow): WordRecord => ({
+const toWord = (r: Selectable<WordTable>): WordRecord => ({
   wordId: r.word_id,
   dictionaryId: r.dictionary_id,
   word: r.word,
@@ -73,7 +50,7 @@ const toWord = (r: WordRow): WordRecord => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
-const toBlacklistWord = (r: BlacklistRow): BlacklistWordRecord => ({
+const toBlacklistWord = (r: Selectable<BlacklistWordTable>): BlacklistWordRecord => ({
   blacklistWordId: r.blacklist_word_id,
   dictionaryId: r.dictionary_id,
   pattern: r.pattern,
@@ -82,42 +59,41 @@ const toBlacklistWord = (r: BlacklistRow): BlacklistWordRecord => ({
   updatedAt: r.updated_at,
 });
 
-export class SqliteDictionaryRepository implements DictionaryRepository {
-  private readonly insertWord;
-  private readonly insertBlacklistWord;
-
-  constructor(private readonly db: Db) {
-    this.insertWord = db.prepare(
-      'INSERT INTO words (word_id, dictionary_id, word, reading, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    this.insertBlacklistWord = db.prepare(
-      'INSERT INTO blacklist_words (blacklist_word_id, dictionary_id, pattern, replacement, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-  }
+export class KyselyDictionaryRepository implements DictionaryRepository {
+  constructor(private readonly db: Kdb) {}
 
   async list(teamId: string, page: number, pageSize: number) {
-    const rows = this.db
-      .prepare('SELECT * FROM dictionaries WHERE team_id = ? ORDER BY rowid DESC LIMIT ? OFFSET ?')
-      .all(teamId, pageSize, (page - 1) * pageSize) as DictionaryRow[];
+    const rows = await this.db
+      .selectFrom('dictionaries')
+      .selectAll()
+      .where('team_id', '=', teamId)
+      .orderBy('rowid', 'desc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute();
     return rows.map(toDictionary);
   }
 
   async get(teamId: string, dictionaryId: string) {
-    const row = this.db
-      .prepare('SELECT * FROM dictionaries WHERE team_id = ? AND dictionary_id = ?')
-      .get(teamId, dictionaryId) as DictionaryRow | undefined;
+    const row = await this.db
+      .selectFrom('dictionaries')
+      .selectAll()
+      .where('team_id', '=', teamId)
+      .where('dictionary_id', '=', dictionaryId)
+      .executeTakeFirst();
     return row ? toDictionary(row) : null;
   }
 
   async create(teamId: string, input: { name: string; isTemporary: boolean; words: NewWord[] }) {
     const now = nowIso();
     const id = newId();
-    this.db.transaction(() => {
-      this.db
-        .prepare('INSERT INTO dictionaries (dictionary_id, team_id, name, is_temporary, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(id, teamId, input.name, input.isTemporary ? 1 : 0, now, now);
-      this.insertWordsSync(id, input.words, now);
-    })();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('dictionaries')
+        .values({ dictionary_id: id, team_id: teamId, name: input.name, is_temporary: input.isTemporary ? 1 : 0, created_at: now, updated_at: now })
+        .execute();
+      await insertWords(trx, id, input.words, now);
+    });
     return { dictionaryId: id, teamId, name: input.name, isTemporary: input.isTemporary, createdAt: now, updatedAt: now };
   }
 
@@ -130,99 +106,134 @@ export class SqliteDictionaryRepository implements DictionaryRepository {
       isTemporary: patch.isTemporary ?? current.isTemporary,
       updatedAt: nowIso(),
     };
-    this.db
-      .prepare('UPDATE dictionaries SET name = ?, is_temporary = ?, updated_at = ? WHERE dictionary_id = ?')
-      .run(next.name, next.isTemporary ? 1 : 0, next.updatedAt, dictionaryId);
+    await this.db
+      .updateTable('dictionaries')
+      .set({ name: next.name, is_temporary: next.isTemporary ? 1 : 0, updated_at: next.updatedAt })
+      .where('dictionary_id', '=', dictionaryId)
+      .execute();
     return next;
   }
 
   async delete(teamId: string, dictionaryId: string) {
     // Words and blacklist words go with it through ON DELETE CASCADE.
-    return this.db.prepare('DELETE FROM dictionaries WHERE team_id = ? AND dictionary_id = ?').run(teamId, dictionaryId).changes > 0;
+    const result = await this.db.deleteFrom('dictionaries').where('team_id', '=', teamId).where('dictionary_id', '=', dictionaryId).executeTakeFirst();
+    return result.numDeletedRows > 0n;
   }
 
   async words(dictionaryId: string) {
-    const rows = this.db
-      .prepare('SELECT * FROM words WHERE dictionary_id = ? ORDER BY created_at, rowid')
-      .all(dictionaryId) as WordRow[];
+    const rows = await this.db
+      .selectFrom('words')
+      .selectAll()
+      .where('dictionary_id', '=', dictionaryId)
+      .orderBy('created_at')
+      .orderBy('rowid')
+      .execute();
     return rows.map(toWord);
   }
 
   async addWords(dictionaryId: string, words: NewWord[]) {
     const now = nowIso();
-    const created = this.db.transaction(() => this.insertWordsSync(dictionaryId, words, now))();
-    this.touchSync(dictionaryId, now);
+    const created = await this.db.transaction().execute((trx) => insertWords(trx, dictionaryId, words, now));
+    await this.touch(dictionaryId, now);
     return created;
   }
 
   async getWord(dictionaryId: string, wordId: string) {
-    const row = this.db.prepare('SELECT * FROM words WHERE dictionary_id = ? AND word_id = ?').get(dictionaryId, wordId) as
-      | WordRow
-      | undefined;
+    const row = await this.db.selectFrom('words').selectAll().where('dictionary_id', '=', dictionaryId).where('word_id', '=', wordId).executeTakeFirst();
     return row ? toWord(row) : null;
   }
 
   async deleteWord(dictionaryId: string, wordId: string) {
-    const deleted = this.db.prepare('DELETE FROM words WHERE dictionary_id = ? AND word_id = ?').run(dictionaryId, wordId).changes > 0;
-    if (deleted) this.touchSync(dictionaryId, nowIso());
+    const result = await this.db.deleteFrom('words').where('dictionary_id', '=', dictionaryId).where('word_id', '=', wordId).executeTakeFirst();
+    const deleted = result.numDeletedRows > 0n;
+    if (deleted) await this.touch(dictionaryId, nowIso());
     return deleted;
   }
 
   async blacklistWords(dictionaryId: string) {
-    const rows = this.db
-      .prepare('SELECT * FROM blacklist_words WHERE dictionary_id = ? ORDER BY created_at, rowid')
-      .all(dictionaryId) as BlacklistRow[];
+    const rows = await this.db
+      .selectFrom('blacklist_words')
+      .selectAll()
+      .where('dictionary_id', '=', dictionaryId)
+      .orderBy('created_at')
+      .orderBy('rowid')
+      .execute();
     return rows.map(toBlacklistWord);
   }
 
   async addBlacklistWords(dictionaryId: string, items: NewBlacklistWord[], max = Infinity) {
     const now = nowIso();
-    // Counted inside the transaction, so concurrent requests cannot pass the limit together.
-    const created = this.db.transaction(() => {
-      if (this.countBlacklistWordsSync(dictionaryId) + items.length > max) return null;
-      return items.map((item) => {
-        const id = newId();
-        this.insertBlacklistWord.run(id, dictionaryId, item.pattern, item.replacement, now, now);
-        return { blacklistWordId: id, dictionaryId, pattern: item.pattern, replacement: item.replacement, createdAt: now, updatedAt: now };
-      });
-    })();
-    if (created) this.touchSync(dictionaryId, now);
+    const created = await this.db.transaction().execute(async (trx) => {
+      // Counted inside the transaction, with the dictionary's row locked on PostgreSQL (SQLite has one writer
+      // anyway), so concurrent requests cannot pass the limit together.
+      if (isPostgres(trx)) {
+        await trx.selectFrom('dictionaries').select('dictionary_id').where('dictionary_id', '=', dictionaryId).forUpdate().execute();
+      }
+      if ((await countBlacklistWords(trx, dictionaryId)) + items.length > max) return null;
+      const rows = items.map((item) => ({
+        blacklist_word_id: newId(),
+        dictionary_id: dictionaryId,
+        pattern: item.pattern,
+        replacement: item.replacement,
+        created_at: now,
+        updated_at: now,
+      }));
+      await inChunks(rows, (chunk) => trx.insertInto('blacklist_words').values(chunk).execute());
+      return rows.map((r) => toBlacklistWord({ ...r, rowid: 0 }));
+    });
+    if (created) await this.touch(dictionaryId, now);
     return created;
   }
 
   async countBlacklistWords(dictionaryId: string) {
-    return this.countBlacklistWordsSync(dictionaryId);
-  }
-
-  private countBlacklistWordsSync(dictionaryId: string): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM blacklist_words WHERE dictionary_id = ?').get(dictionaryId) as { n: number }).n;
+    return countBlacklistWords(this.db, dictionaryId);
   }
 
   async getBlacklistWord(dictionaryId: string, blacklistWordId: string) {
-    const row = this.db
-      .prepare('SELECT * FROM blacklist_words WHERE dictionary_id = ? AND blacklist_word_id = ?')
-      .get(dictionaryId, blacklistWordId) as BlacklistRow | undefined;
+    const row = await this.db
+      .selectFrom('blacklist_words')
+      .selectAll()
+      .where('dictionary_id', '=', dictionaryId)
+      .where('blacklist_word_id', '=', blacklistWordId)
+      .executeTakeFirst();
     return row ? toBlacklistWord(row) : null;
   }
 
   async deleteBlacklistWord(dictionaryId: string, blacklistWordId: string) {
-    const deleted =
-      this.db.prepare('DELETE FROM blacklist_words WHERE dictionary_id = ? AND blacklist_word_id = ?').run(dictionaryId, blacklistWordId)
-        .changes > 0;
-    if (deleted) this.touchSync(dictionaryId, nowIso());
+    const result = await this.db
+      .deleteFrom('blacklist_words')
+      .where('dictionary_id', '=', dictionaryId)
+      .where('blacklist_word_id', '=', blacklistWordId)
+      .executeTakeFirst();
+    const deleted = result.numDeletedRows > 0n;
+    if (deleted) await this.touch(dictionaryId, nowIso());
     return deleted;
   }
 
-  private insertWordsSync(dictionaryId: string, words: NewWord[], now: string): WordRecord[] {
-    return words.map((w) => {
-      const id = newId();
-      const reading = w.reading ?? null;
-      this.insertWord.run(id, dictionaryId, w.word, reading, now, now);
-      return { wordId: id, dictionaryId, word: w.word, reading, createdAt: now, updatedAt: now };
-    });
+  private async touch(dictionaryId: string, now: string): Promise<void> {
+    await this.db.updateTable('dictionaries').set({ updated_at: now }).where('dictionary_id', '=', dictionaryId).execute();
   }
+}
 
-  private touchSync(dictionaryId: string, now: string): void {
-    this.db.prepare('UPDATE dictionaries SET updated_at = ? WHERE dictionary_id = ?').run(now, dictionaryId);
-  }
+async function countBlacklistWords(db: Pick<Kdb, 'selectFrom'>, dictionaryId: string): Promise<number> {
+  const row = await db
+    .selectFrom('blacklist_words')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('dictionary_id', '=', dictionaryId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function insertWords(db: Kdb, dictionaryId: string, words: NewWord[], now: string): Promise<WordRecord[]> {
+  const rows = words.map((w) => ({ word_id: newId(), dictionary_id: dictionaryId, word: w.word, reading: w.reading ?? null, created_at: now, updated_at: now }));
+  await inChunks(rows, (chunk) => db.insertInto('words').values(chunk).execute());
+  return rows.map((r) => toWord({ ...r, rowid: 0 }));
+}
+
+/**
+ * Multi-row INSERTs of at most 500 rows (well under both dialects' bound-parameter limits), in the order
+ * given: row ids, and so listing order, follow it.
+ */
+async function inChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) await insert(rows.slice(i, i + 500));
 }

@@ -1,7 +1,8 @@
 // Teams, users and API keys. Keys are random 256-bit secrets; only their SHA-256 is stored,
 // which is enough for high-entropy secrets (no dictionary attack applies) and keeps lookups O(1).
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from './database.js';
+import type { Selectable } from 'kysely';
+import type { ApiKeyTable, Kdb } from './schema.js';
 import { newId, nowIso, type Caller } from '../domain/records.js';
 import { API_KEY_ROLES, type ApiKeyRole } from '../../src-shared/api/vocabulary.js';
 
@@ -47,16 +48,7 @@ export interface KeyRepository {
 
 export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
-interface KeyRow {
-  key_id: string;
-  team_id: string;
-  user_id: string;
-  user_name: string;
-  key_prefix: string;
-  roles: string;
-  created_at: string;
-  revoked_at: string | null;
-}
+type KeyRow = Omit<Selectable<ApiKeyTable>, 'key_hash'> & { user_name: string };
 
 const toInfo = (r: KeyRow): ApiKeyInfo => ({
   keyId: r.key_id,
@@ -69,19 +61,19 @@ const toInfo = (r: KeyRow): ApiKeyInfo => ({
   revokedAt: r.revoked_at,
 });
 
-const SELECT = `SELECT k.*, u.name AS user_name FROM api_keys k JOIN users u ON u.team_id = k.team_id AND u.user_id = k.user_id`;
+export class KyselyKeyRepository implements KeyRepository {
+  constructor(private readonly db: Kdb) {}
 
-export class SqliteKeyRepository implements KeyRepository {
-  private readonly authStatement;
+  /** Keys with their user's name. */
+  private select() {
+    return this.db
+      .selectFrom('api_keys as k')
+      .innerJoin('users as u', (join) => join.onRef('u.team_id', '=', 'k.team_id').onRef('u.user_id', '=', 'k.user_id'))
+      .select(['k.key_id', 'k.team_id', 'k.user_id', 'k.key_prefix', 'k.roles', 'k.created_at', 'k.revoked_at', 'u.name as user_name']);
+  }
 
-  constructor(private readonly db: Db) {
-    // The team's list_version rides along: the transcription list, the hottest route, needs it next.
-    this.authStatement = db.prepare(
-      `SELECT k.key_id, k.team_id, k.user_id, k.roles, u.name AS user_name, t.list_version FROM api_keys k
-       JOIN users u ON u.team_id = k.team_id AND u.user_id = k.user_id
-       JOIN teams t ON t.team_id = k.team_id
-       WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
-    );
+  private async byId(keyId: string): Promise<ApiKeyInfo> {
+    return toInfo(await this.select().where('k.key_id', '=', keyId).executeTakeFirstOrThrow());
   }
 
   async create(input: { teamId: string; userId: string; userName?: string; roles: string[] }) {
@@ -89,26 +81,34 @@ export class SqliteKeyRepository implements KeyRepository {
     const now = nowIso();
     const keyId = newId();
     const roles = normalizeRoles(input.roles);
-    this.db.transaction(() => {
-      this.db.prepare('INSERT OR IGNORE INTO teams (team_id, created_at) VALUES (?, ?)').run(input.teamId, now);
-      this.db
-        .prepare('INSERT OR IGNORE INTO users (team_id, user_id, name, created_at) VALUES (?, ?, ?, ?)')
-        .run(input.teamId, input.userId, input.userName ?? input.userId, now);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('teams').values({ team_id: input.teamId, created_at: now }).onConflict((oc) => oc.doNothing()).execute();
+      await trx
+        .insertInto('users')
+        .values({ team_id: input.teamId, user_id: input.userId, name: input.userName ?? input.userId, created_at: now })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
       if (input.userName !== undefined) {
-        this.db.prepare('UPDATE users SET name = ? WHERE team_id = ? AND user_id = ?').run(input.userName, input.teamId, input.userId);
+        await trx.updateTable('users').set({ name: input.userName }).where('team_id', '=', input.teamId).where('user_id', '=', input.userId).execute();
       }
-      this.db
-        .prepare('INSERT INTO api_keys (key_id, team_id, user_id, key_hash, key_prefix, roles, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(keyId, input.teamId, input.userId, hashKey(key), key.slice(0, 10), JSON.stringify(roles), now);
-    })();
-    const info = toInfo(this.db.prepare(`${SELECT} WHERE k.key_id = ?`).get(keyId) as KeyRow);
-    return { key, info };
+      await trx
+        .insertInto('api_keys')
+        .values({ key_id: keyId, team_id: input.teamId, user_id: input.userId, key_hash: hashKey(key), key_prefix: key.slice(0, 10), roles: JSON.stringify(roles), created_at: now })
+        .execute();
+    });
+    return { key, info: await this.byId(keyId) };
   }
 
   async authenticate(key: string): Promise<Caller | null> {
-    const row = this.authStatement.get(hashKey(key)) as
-      | Pick<KeyRow, 'key_id' | 'team_id' | 'user_id' | 'roles' | 'user_name'> & { list_version: number }
-      | undefined;
+    // The team's list_version rides along: the transcription list, the hottest route, needs it next.
+    const row = await this.db
+      .selectFrom('api_keys as k')
+      .innerJoin('users as u', (join) => join.onRef('u.team_id', '=', 'k.team_id').onRef('u.user_id', '=', 'k.user_id'))
+      .innerJoin('teams as t', 't.team_id', 'k.team_id')
+      .select(['k.key_id', 'k.team_id', 'k.user_id', 'k.roles', 'u.name as user_name', 't.list_version'])
+      .where('k.key_hash', '=', hashKey(key))
+      .where('k.revoked_at', 'is', null)
+      .executeTakeFirst();
     if (!row) return null;
     return {
       teamId: row.team_id,
@@ -121,29 +121,37 @@ export class SqliteKeyRepository implements KeyRepository {
   }
 
   async list(teamId?: string) {
-    const rows = (
-      teamId === undefined
-        ? this.db.prepare(`${SELECT} ORDER BY k.created_at`).all()
-        : this.db.prepare(`${SELECT} WHERE k.team_id = ? ORDER BY k.created_at`).all(teamId)
-    ) as KeyRow[];
+    const rows = await this.select()
+      .$if(teamId !== undefined, (q) => q.where('k.team_id', '=', teamId!))
+      .orderBy('k.created_at')
+      .execute();
     return rows.map(toInfo);
   }
 
   async revoke(keyIdOrPrefix: string) {
-    const row = this.db.prepare(`${SELECT} WHERE k.key_id = ? OR k.key_prefix = ?`).all(keyIdOrPrefix, keyIdOrPrefix) as KeyRow[];
-    if (row.length !== 1) return null;
-    const target = row[0]!;
-    this.db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE key_id = ?').run(nowIso(), target.key_id);
-    return toInfo(this.db.prepare(`${SELECT} WHERE k.key_id = ?`).get(target.key_id) as KeyRow);
+    const rows = await this.select()
+      .where((eb) => eb.or([eb('k.key_id', '=', keyIdOrPrefix), eb('k.key_prefix', '=', keyIdOrPrefix)]))
+      .execute();
+    if (rows.length !== 1) return null;
+    const target = rows[0]!;
+    await this.db
+      .updateTable('api_keys')
+      .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(nowIso())) }))
+      .where('key_id', '=', target.key_id)
+      .execute();
+    return this.byId(target.key_id);
   }
 
   async grant(keyIdOrPrefix: string, roles: string[]) {
     const added = normalizeRoles(roles);
-    const rows = this.db.prepare(`${SELECT} WHERE (k.key_id = ? OR k.key_prefix = ?) AND k.revoked_at IS NULL`).all(keyIdOrPrefix, keyIdOrPrefix) as KeyRow[];
+    const rows = await this.select()
+      .where((eb) => eb.or([eb('k.key_id', '=', keyIdOrPrefix), eb('k.key_prefix', '=', keyIdOrPrefix)]))
+      .where('k.revoked_at', 'is', null)
+      .execute();
     if (rows.length !== 1) return null;
     const target = toInfo(rows[0]!);
     const merged = normalizeRoles([...target.roles, ...added]);
-    this.db.prepare('UPDATE api_keys SET roles = ? WHERE key_id = ?').run(JSON.stringify(merged), target.keyId);
-    return toInfo(this.db.prepare(`${SELECT} WHERE k.key_id = ?`).get(target.keyId) as KeyRow);
+    await this.db.updateTable('api_keys').set({ roles: JSON.stringify(merged) }).where('key_id', '=', target.keyId).execute();
+    return this.byId(target.keyId);
   }
 }

@@ -1,5 +1,5 @@
 // Reviewed (human-corrected) transcript text, one per transcription.
-import type { Db } from './database.js';
+import type { Kdb } from './schema.js';
 import { nowIso } from '../domain/records.js';
 
 export interface ReviewRepository {
@@ -7,23 +7,22 @@ export interface ReviewRepository {
   save(transcriptionId: string, reviewedText: string): Promise<void>;
 }
 
-export class SqliteReviewRepository implements ReviewRepository {
-  constructor(private readonly db: Db) {}
+export class KyselyReviewRepository implements ReviewRepository {
+  constructor(private readonly db: Kdb) {}
 
   async get(transcriptionId: string) {
-    const row = this.db.prepare('SELECT reviewed_text FROM reviews WHERE transcription_id = ?').get(transcriptionId) as
-      | { reviewed_text: string }
-      | undefined;
+    const row = await this.db.selectFrom('reviews').select('reviewed_text').where('transcription_id', '=', transcriptionId).executeTakeFirst();
     return row?.reviewed_text ?? null;
   }
 
   async save(transcriptionId: string, reviewedText: string) {
     const now = nowIso();
-    this.db
-      .prepare(
-        `INSERT INTO reviews (transcription_id, reviewed_text, created_at, updated_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (transcription_id) DO UPDATE SET reviewed_text = excluded.reviewed_text, updated_at = excluded.updated_at`,
+    await this.db
+      .insertInto('reviews')
+      .values({ transcription_id: transcriptionId, reviewed_text: reviewedText, created_at: now, updated_at: now })
+      .onConflict((oc) =>
+        oc.column('transcription_id').doUpdateSet((eb) => ({ reviewed_text: eb.ref('excluded.reviewed_text'), updated_at: eb.ref('excluded.updated_at') })),
       )
-      .run(transcriptionId, reviewedText, now, now);
+      .execute();
   }
 }

@@ -1,5 +1,6 @@
 // Transcription records, with the uploading user's name joined in.
-import type { Db } from './database.js';
+import type { Selectable } from 'kysely';
+import type { Kdb, TranscriptionTable } from './schema.js';
 import type { TranscriptionModel, TranscriptionRecord, TranscriptionStage, TranscriptionStatus, UploadStatus } from '../domain/records.js';
 
 export type NewTranscription = Pick<
@@ -62,41 +63,15 @@ export interface TranscriptionRepository {
    * It decides the winner of concurrent uploads; only then does the winner's object become the stored audio.
    */
   completeUpload(transcriptionId: string, audio: CommittedAudio): Promise<boolean>;
-  /** Tickets whose upload never arrived before expiry become CANCELLED; returns their ids. */
+  /**
+   * Tickets whose upload never arrived before expiry become CANCELLED, and the temporary dictionaries made
+   * from their words go with them, in one transaction; returns their ids.
+   */
   cancelExpiredUploads(nowIso: string): Promise<Array<{ transcriptionId: string; dictionaryId: string | null }>>;
   delete(teamId: string, transcriptionId: string): Promise<boolean>;
 }
 
-interface Row {
-  transcription_id: string;
-  team_id: string;
-  user_id: string;
-  user_name: string | null;
-  dictionary_id: string | null;
-  name: string;
-  languages: string;
-  transcription_model: string;
-  num_speakers: number | null;
-  min_speakers: number | null;
-  max_speakers: number | null;
-  status: string;
-  upload_status: string;
-  upload_expires_at: string;
-  audio_key: string | null;
-  audio_size: number | null;
-  audio_content_type: string | null;
-  audio_sha256: string | null;
-  transcript_key: string | null;
-  duration: number | null;
-  speaking_duration: number | null;
-  progress: number | null;
-  processing_started_at: string | null;
-  stage: string | null;
-  failure_reason: string | null;
-  engine: string | null;
-  created_at: string;
-  updated_at: string;
-}
+type Row = Selectable<TranscriptionTable> & { user_name: string | null };
 
 const toRecord = (r: Row): TranscriptionRecord => ({
   transcriptionId: r.transcription_id,
@@ -129,10 +104,7 @@ const toRecord = (r: Row): TranscriptionRecord => ({
   updatedAt: r.updated_at,
 });
 
-const SELECT = `SELECT t.*, u.name AS user_name FROM transcriptions t
-  LEFT JOIN users u ON u.team_id = t.team_id AND u.user_id = t.user_id`;
-
-const PATCH_COLUMNS: Record<keyof TranscriptionPatch, string> = {
+const PATCH_COLUMNS = {
   status: 'status',
   languages: 'languages',
   uploadStatus: 'upload_status',
@@ -147,41 +119,41 @@ const PATCH_COLUMNS: Record<keyof TranscriptionPatch, string> = {
   stage: 'stage',
   failureReason: 'failure_reason',
   engine: 'engine',
-};
+} as const satisfies Record<keyof TranscriptionPatch, keyof TranscriptionTable>;
 
-export class SqliteTranscriptionRepository implements TranscriptionRepository {
-  private readonly listStatement;
-  private readonly getStatement;
-  private readonly versionStatement;
+export class KyselyTranscriptionRepository implements TranscriptionRepository {
+  constructor(private readonly db: Kdb) {}
 
-  constructor(private readonly db: Db) {
-    this.listStatement = db.prepare(`${SELECT} WHERE t.team_id = ? ORDER BY t.rowid DESC LIMIT ? OFFSET ?`);
-    this.getStatement = db.prepare(`${SELECT} WHERE t.transcription_id = ?`);
-    this.versionStatement = db.prepare('SELECT list_version FROM teams WHERE team_id = ?').pluck();
+  /** Transcriptions with the uploading user's name joined in. */
+  private select() {
+    return this.db
+      .selectFrom('transcriptions as t')
+      .leftJoin('users as u', (join) => join.onRef('u.team_id', '=', 't.team_id').onRef('u.user_id', '=', 't.user_id'))
+      .selectAll('t')
+      .select('u.name as user_name');
   }
 
   async create(input: NewTranscription) {
-    this.db
-      .prepare(
-        `INSERT INTO transcriptions (transcription_id, team_id, user_id, dictionary_id, name, languages, transcription_model,
-           num_speakers, min_speakers, max_speakers, status, upload_status, upload_expires_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'IN_PROGRESS', 'PENDING', ?, ?, ?)`,
-      )
-      .run(
-        input.transcriptionId,
-        input.teamId,
-        input.userId,
-        input.dictionaryId,
-        input.name,
-        JSON.stringify(input.languages),
-        input.transcriptionModel,
-        input.numSpeakers,
-        input.minSpeakers,
-        input.maxSpeakers,
-        input.uploadExpiresAt,
-        input.createdAt,
-        input.createdAt,
-      );
+    await this.db
+      .insertInto('transcriptions')
+      .values({
+        transcription_id: input.transcriptionId,
+        team_id: input.teamId,
+        user_id: input.userId,
+        dictionary_id: input.dictionaryId,
+        name: input.name,
+        languages: JSON.stringify(input.languages),
+        transcription_model: input.transcriptionModel,
+        num_speakers: input.numSpeakers,
+        min_speakers: input.minSpeakers,
+        max_speakers: input.maxSpeakers,
+        status: 'IN_PROGRESS',
+        upload_status: 'PENDING',
+        upload_expires_at: input.uploadExpiresAt,
+        created_at: input.createdAt,
+        updated_at: input.createdAt,
+      })
+      .execute();
   }
 
   async get(teamId: string, transcriptionId: string) {
@@ -190,56 +162,81 @@ export class SqliteTranscriptionRepository implements TranscriptionRepository {
   }
 
   async getById(transcriptionId: string) {
-    const row = this.getStatement.get(transcriptionId) as Row | undefined;
+    const row = await this.select().where('t.transcription_id', '=', transcriptionId).executeTakeFirst();
     return row ? toRecord(row) : null;
   }
 
   async list(teamId: string, page: number, pageSize: number) {
-    return (this.listStatement.all(teamId, pageSize, (page - 1) * pageSize) as Row[]).map(toRecord);
+    const rows = await this.select()
+      .where('t.team_id', '=', teamId)
+      .orderBy('t.rowid', 'desc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute();
+    return rows.map(toRecord);
   }
 
   async listVersion(teamId: string) {
-    return (this.versionStatement.get(teamId) as number | undefined) ?? 0;
+    const row = await this.db.selectFrom('teams').select('list_version').where('team_id', '=', teamId).executeTakeFirst();
+    return row?.list_version ?? 0;
   }
 
   async update(transcriptionId: string, patch: TranscriptionPatch) {
     const entries = Object.entries(patch) as Array<[keyof TranscriptionPatch, unknown]>;
     if (entries.length === 0) return;
-    const sets = entries.map(([key]) => `${PATCH_COLUMNS[key]} = ?`).join(', ');
-    this.db
-      .prepare(`UPDATE transcriptions SET ${sets}, updated_at = ? WHERE transcription_id = ?`)
-      .run(...entries.map(([key, value]) => (key === 'languages' ? JSON.stringify(value) : value)), new Date().toISOString(), transcriptionId);
+    const values = Object.fromEntries(entries.map(([key, value]) => [PATCH_COLUMNS[key], key === 'languages' ? JSON.stringify(value) : value]));
+    await this.db
+      .updateTable('transcriptions')
+      .set({ ...values, updated_at: new Date().toISOString() })
+      .where('transcription_id', '=', transcriptionId)
+      .execute();
   }
 
   async completeUpload(transcriptionId: string, audio: CommittedAudio) {
-    const result = this.db
-      .prepare(
-        `UPDATE transcriptions SET upload_status = 'COMPLETED', audio_key = ?, audio_size = ?, audio_content_type = ?, audio_sha256 = ?, updated_at = ?
-         WHERE transcription_id = ? AND upload_status = 'PENDING' AND status = 'IN_PROGRESS'`,
-      )
-      .run(audio.audioKey, audio.audioSize, audio.audioContentType, audio.audioSha256, new Date().toISOString(), transcriptionId);
-    return result.changes > 0;
+    // One conditional UPDATE: of two concurrent uploads to one URL, exactly one sees a changed row.
+    const result = await this.db
+      .updateTable('transcriptions')
+      .set({
+        upload_status: 'COMPLETED',
+        audio_key: audio.audioKey,
+        audio_size: audio.audioSize,
+        audio_content_type: audio.audioContentType,
+        audio_sha256: audio.audioSha256,
+        updated_at: new Date().toISOString(),
+      })
+      .where('transcription_id', '=', transcriptionId)
+      .where('upload_status', '=', 'PENDING')
+      .where('status', '=', 'IN_PROGRESS')
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   async cancelExpiredUploads(now: string) {
-    return this.db.transaction(() => {
-      const expired = this.db
-        .prepare(
-          `SELECT transcription_id, dictionary_id FROM transcriptions
-           WHERE upload_status = 'PENDING' AND status = 'IN_PROGRESS' AND upload_expires_at <= ?`,
-        )
-        .all(now) as Array<{ transcription_id: string; dictionary_id: string | null }>;
-      const cancel = this.db.prepare(
-        `UPDATE transcriptions SET status = 'CANCELLED', failure_reason = ?, updated_at = ? WHERE transcription_id = ?`,
-      );
-      for (const row of expired) {
-        cancel.run('The audio was never uploaded before the upload URL expired.', now, row.transcription_id);
+    return this.db.transaction().execute(async (trx) => {
+      // One UPDATE ... RETURNING: only rows this statement moved to CANCELLED come back, whoever else sweeps.
+      const cancelled = await trx
+        .updateTable('transcriptions')
+        .set({ status: 'CANCELLED', failure_reason: 'The audio was never uploaded before the upload URL expired.', updated_at: now })
+        .where('upload_status', '=', 'PENDING')
+        .where('status', '=', 'IN_PROGRESS')
+        .where('upload_expires_at', '<=', now)
+        .returning(['transcription_id', 'team_id', 'dictionary_id'])
+        .execute();
+      // In the same transaction: whoever sees the ticket CANCELLED no longer finds its temporary dictionary.
+      for (const { team_id, dictionary_id } of cancelled) {
+        if (dictionary_id === null) continue;
+        await trx.deleteFrom('dictionaries').where('team_id', '=', team_id).where('dictionary_id', '=', dictionary_id).where('is_temporary', '=', 1).execute();
       }
-      return expired.map((r) => ({ transcriptionId: r.transcription_id, dictionaryId: r.dictionary_id }));
-    })();
+      return cancelled.map((r) => ({ transcriptionId: r.transcription_id, dictionaryId: r.dictionary_id }));
+    });
   }
 
   async delete(teamId: string, transcriptionId: string) {
-    return this.db.prepare('DELETE FROM transcriptions WHERE team_id = ? AND transcription_id = ?').run(teamId, transcriptionId).changes > 0;
+    const result = await this.db
+      .deleteFrom('transcriptions')
+      .where('team_id', '=', teamId)
+      .where('transcription_id', '=', transcriptionId)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
   }
 }

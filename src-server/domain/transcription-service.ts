@@ -202,12 +202,11 @@ export class TranscriptionService {
 
   /** Tickets never uploaded become CANCELLED once their upload URL expires. */
   async cancelExpiredUploads(): Promise<number> {
+    // The repository drops their temporary dictionaries in the same transaction.
     const cancelled = await this.transcriptions.cancelExpiredUploads(nowIso());
-    for (const { transcriptionId, dictionaryId } of cancelled) {
+    for (const { transcriptionId } of cancelled) {
       // A presigned PUT may still have landed (S3 mode): nothing will ever commit it now.
       await this.storage.delete(uploadKey(transcriptionId));
-      const record = await this.transcriptions.getById(transcriptionId);
-      if (record) await this.dropTemporaryDictionary(record.teamId, dictionaryId);
     }
     return cancelled.length;
   }

@@ -6,12 +6,12 @@
 // Usage: node queue-worker-process.mjs <dataDir> <name> <staleAfterMs> <workMs>
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
-import { openDatabase } from '../../dist/src-server/db/database.js';
+import { openSqliteDatabase } from '../../dist/src-server/db/database.js';
 import { SqliteJobQueue } from '../../dist/src-server/jobs/sqlite-job-queue.js';
 
 const [dataDir, name, staleAfterMs, workMs] = process.argv.slice(2);
 const emit = (event) => process.stdout.write(`${JSON.stringify({ worker: name, ...event })}\n`);
-const db = openDatabase(dataDir);
+const db = (await openSqliteDatabase(dataDir)).sqlite;
 db.exec('CREATE TABLE IF NOT EXISTS test_results (job_id TEXT NOT NULL, transcription_id TEXT NOT NULL, worker TEXT NOT NULL)');
 const queue = new SqliteJobQueue(db, { staleAfterMs: Number(staleAfterMs), pollIntervalMs: 50, retryBaseMs: 50, logger: pino({ level: 'silent' }) });
 queue.work('transcribe', {

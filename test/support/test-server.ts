@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import pg from 'pg';
 import pino from 'pino';
 import { loadConfig, type ServerConfig } from '../../src-server/config.js';
 import type { EngineRegistry } from '../../src-server/engines/engine-registry.js';
@@ -43,6 +44,27 @@ export async function toApiResponse(response: Response): Promise<ApiResponse> {
   return { status: response.status, headers: response.headers, text, json };
 }
 
+/**
+ * With KIKITORI_TEST_DATABASE=postgres (`npm run test:postgres`), a fresh database on the run's cluster
+ * (test/support/postgres-global-setup.ts) for each server; otherwise none, and the server keeps SQLite in its data dir.
+ */
+export async function testDatabaseEnv(): Promise<Record<string, string>> {
+  if (process.env.KIKITORI_TEST_DATABASE !== 'postgres') return {};
+  const admin = process.env.KIKITORI_TEST_POSTGRES_URL;
+  if (!admin) throw new Error('KIKITORI_TEST_DATABASE=postgres needs the cluster of test/support/postgres-global-setup.ts: run `npm run test:postgres`');
+  const name = `kikitori_server_${process.pid}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return { KIKITORI_DATABASE_URL: url.toString() };
+}
+
 export async function startTestServer(
   options: { env?: Record<string, string>; dataDir?: string; runtime?: RuntimeOptions } = {},
 ): Promise<TestServer> {
@@ -51,7 +73,8 @@ export async function startTestServer(
   // chain), not from our configuration: a test's AWS_* settings must reach the process.
   for (const [name, value] of Object.entries(options.env ?? {})) if (name.startsWith('AWS_')) process.env[name] = value;
   // As the CLI does: the environment (the test's settings over the process's), with flags on top.
-  const config: ServerConfig = loadConfig({ dataDir, host: '127.0.0.1', port: 0 }, { ...process.env, ...options.env });
+  const env = { ...process.env, ...(await testDatabaseEnv()), ...options.env };
+  const config: ServerConfig = loadConfig({ dataDir, host: '127.0.0.1', port: 0 }, env);
   const logLines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {

@@ -1,21 +1,22 @@
-import type { Migration } from './index.js';
-
 // Summary, emotion and translation results, one row per (transcription, kind, target language).
-export const migration0002: Migration = {
+import { withRowId } from './dialect.js';
+import type { ServerMigration } from './index.js';
+
+export const migration0002: ServerMigration = {
   version: 2,
-  name: 'analyses',
-  up: `
-    CREATE TABLE analyses (
-      transcription_id TEXT NOT NULL REFERENCES transcriptions(transcription_id) ON DELETE CASCADE,
-      kind             TEXT NOT NULL,            -- summary | emotion | translation
-      language         TEXT NOT NULL DEFAULT '', -- target language of a translation; '' otherwise
-      status           TEXT NOT NULL,            -- IN_PROGRESS | COMPLETED | FAILED
-      result           TEXT,                     -- JSON, once COMPLETED
-      error            TEXT,                     -- why it FAILED
-      engine           TEXT,
-      created_at       TEXT NOT NULL,
-      updated_at       TEXT NOT NULL,
-      PRIMARY KEY (transcription_id, kind, language)
-    );
-  `,
+  name: '0002-analyses',
+  async up(db) {
+    await withRowId(db, db.schema.createTable('analyses'))
+      .addColumn('transcription_id', 'text', (c) => c.notNull().references('transcriptions.transcription_id').onDelete('cascade'))
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('language', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('result', 'text')
+      .addColumn('error', 'text')
+      .addColumn('engine', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('analyses_pk', ['transcription_id', 'kind', 'language'])
+      .execute();
+  },
 };

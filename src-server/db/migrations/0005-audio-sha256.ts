@@ -1,10 +1,11 @@
-import type { Migration } from './index.js';
+// The SHA-256 of the stored audio, recorded when an upload commits (decision 0032): lowercase hex,
+// null for audio stored before.
+import type { ServerMigration } from './index.js';
 
-// The SHA-256 of the stored audio, recorded when an upload commits (decision 0032).
-export const migration0005: Migration = {
+export const migration0005: ServerMigration = {
   version: 5,
-  name: 'audio-sha256',
-  up: `
-    ALTER TABLE transcriptions ADD COLUMN audio_sha256 TEXT;   -- lowercase hex; null for audio stored before
-  `,
+  name: '0005-audio-sha256',
+  async up(db) {
+    await db.schema.alterTable('transcriptions').addColumn('audio_sha256', 'text').execute();
+  },
 };

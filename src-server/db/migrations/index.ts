@@ -1,11 +1,19 @@
+// The server's schema migrations, run by Kysely's Migrator on SQLite and PostgreSQL alike (database.ts).
+// Names sort in the order they run; a migration never changes once released.
+import type { Kysely } from 'kysely';
 import { migration0001 } from './0001-initial.js';
 import { migration0002 } from './0002-analyses.js';
 import { migration0003 } from './0003-processing-stage.js';
 import { migration0004 } from './0004-job-results.js';
 import { migration0005 } from './0005-audio-sha256.js';
 
-export type { Migration } from '../../../src-shared/sqlite-migrations.js';
-import type { Migration } from '../../../src-shared/sqlite-migrations.js';
+export interface ServerMigration {
+  /** 1, 2, ...: on SQLite also the PRAGMA user_version the database is left at, as before Kysely. */
+  version: number;
+  /** Kysely's migration name, e.g. 0001-initial. */
+  name: string;
+  up(db: Kysely<unknown>): Promise<void>;
+}
 
 /** Every migration, in order. Versions are contiguous from 1. */
-export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];
+export const migrations: readonly ServerMigration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];

@@ -127,10 +127,11 @@ describe('analysis requests', () => {
   });
 
   it('deletes analyses with their transcription', async () => {
-    const count = () => (server.runtime.db.prepare('SELECT count(*) AS n FROM analyses WHERE transcription_id = ?').get(id) as { n: number }).n;
-    expect(count()).toBeGreaterThanOrEqual(3);
+    const count = async () =>
+      (await server.runtime.db.kysely.selectFrom('analyses').select('kind').where('transcription_id', '=', id).execute()).length;
+    expect(await count()).toBeGreaterThanOrEqual(3);
     expect((await server.api(key, 'DELETE', `/api/v1/transcriptions/${id}`)).status).toBe(200);
-    expect(count()).toBe(0);
+    expect(await count()).toBe(0);
   });
 });
 

@@ -56,7 +56,7 @@ describe('authentication', () => {
   });
 
   it('stores keys hashed, never in clear', async () => {
-    const rows = server.runtime.db.prepare('SELECT key_hash, key_prefix FROM api_keys').all() as Array<{ key_hash: string }>;
+    const rows = await server.runtime.db.kysely.selectFrom('api_keys').select(['key_hash', 'key_prefix']).execute();
     expect(rows.length).toBeGreaterThanOrEqual(2);
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain(alice);

@@ -84,10 +84,9 @@ describe('dictionaries', () => {
     expect(deleted.text).toBe('');
     expect((await server.api(key, 'GET', `/api/v1/dictionaries/${id}`)).status).toBe(404);
     expect((await server.api(key, 'DELETE', `/api/v1/dictionaries/${id}`)).status).toBe(404);
-    const orphans = server.runtime.db
-      .prepare('SELECT (SELECT count(*) FROM words WHERE word_id = ?) + (SELECT count(*) FROM blacklist_words WHERE blacklist_word_id = ?) AS n')
-      .get(word, rule.json.blacklist_word_id) as { n: number };
-    expect(orphans.n).toBe(0);
+    const db = server.runtime.db.kysely;
+    expect(await db.selectFrom('words').select('word_id').where('word_id', '=', word).execute()).toEqual([]);
+    expect(await db.selectFrom('blacklist_words').select('blacklist_word_id').where('blacklist_word_id', '=', rule.json.blacklist_word_id).execute()).toEqual([]);
   });
 });
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../src-server/db/database.js';
+import { openSqliteDatabase, type Db } from '../../../src-server/db/database.js';
 import { SqliteJobQueue } from '../../../src-server/jobs/sqlite-job-queue.js';
 import { exited } from '../../support/cli-process.js';
 import { tempDir } from '../../support/test-server.js';
@@ -69,10 +69,10 @@ function startWorker(dataDir: string, name: string, o: { staleAfterMs: number; w
   return { child, events, until };
 }
 
-function setup() {
+async function setup() {
   const dataDir = tempDir('kikitori-workers-');
   dirs.push(dataDir);
-  const db = openDatabase(dataDir);
+  const db = (await openSqliteDatabase(dataDir)).sqlite;
   dbs.push(db);
   db.exec('CREATE TABLE IF NOT EXISTS test_results (job_id TEXT NOT NULL, transcription_id TEXT NOT NULL, worker TEXT NOT NULL)');
   // The sending side: an API process's queue, which runs nothing itself.
@@ -85,7 +85,7 @@ const results = (db: Db) => db.prepare('SELECT job_id, transcription_id, worker 
 
 describe('the SQLite queue with two worker processes', () => {
   it('completes each of several jobs exactly once', async () => {
-    const { dataDir, db, queue } = setup();
+    const { dataDir, db, queue } = await setup();
     const a = startWorker(dataDir, 'A', { staleAfterMs: 60_000, workMs: 150 });
     const b = startWorker(dataDir, 'B', { staleAfterMs: 60_000, workMs: 150 });
     await Promise.all([a.until((e) => e.event === 'ready'), b.until((e) => e.event === 'ready')]);
@@ -104,7 +104,7 @@ describe('the SQLite queue with two worker processes', () => {
   });
 
   it("writes nothing from a worker whose lease expired while it ran, once another took the job over", async () => {
-    const { dataDir, db, queue } = setup();
+    const { dataDir, db, queue } = await setup();
     const a = startWorker(dataDir, 'A', { staleAfterMs: 1000, workMs: 2500 });
     await a.until((e) => e.event === 'ready');
     const jobId = (await queue.send('transcribe', { transcriptionId: 'slow' }))!;
@@ -127,7 +127,7 @@ describe('the SQLite queue with two worker processes', () => {
   });
 
   it('aborts a job running in another process when it is cancelled', async () => {
-    const { dataDir, db, queue } = setup();
+    const { dataDir, db, queue } = await setup();
     const a = startWorker(dataDir, 'A', { staleAfterMs: 60_000, workMs: 60_000 });
     await a.until((e) => e.event === 'ready');
     const jobId = (await queue.send('transcribe', { transcriptionId: 'long' }, { singletonKey: 'transcribe:long' }))!;

@@ -18,6 +18,12 @@ const run = promisify(execFile);
 const dir = tempDir('kikitori-limits-');
 const GB = 1e9;
 
+/** How many attempts the queue made at the job of this transcription. */
+async function jobAttempts(server: TestServer, transcriptionId: string): Promise<number | undefined> {
+  const job = await server.runtime.db.kysely.selectFrom('jobs').select('attempts').where('payload', 'like', `%${transcriptionId}%`).executeTakeFirst();
+  return job?.attempts;
+}
+
 /** `seconds` of digital silence: FLAC (tiny: under the size that is decoded without a probe), or 44.1 kHz stereo WAV (big: probed first). */
 async function silence(name: string, seconds: number): Promise<string> {
   const file = path.join(dir, name);
@@ -61,7 +67,7 @@ describe('maximum audio duration', () => {
     expect(ended.status).toBe('FAILED');
     expect(ended.failure_reason).toMatch(/^This recording is longer than the 5-second limit of this server\. Split it/);
     // Bad input fails at once, and nothing of the decode is left behind.
-    expect(server.runtime.db.prepare('SELECT attempts FROM jobs WHERE payload LIKE ?').pluck().get(`%${id}%`)).toBe(1);
+    expect(await jobAttempts(server, id)).toBe(1);
     expect(fs.readdirSync(path.join(server.dataDir, 'work'))).toEqual([]);
   });
 
@@ -139,7 +145,7 @@ describe('free disk space', () => {
     const ended = (await waitForStatus(server, key, id, ['COMPLETED', 'FAILED'])).json;
     expect(ended.status).toBe('FAILED');
     expect(ended.failure_reason).toMatch(/^There is not enough free disk space on the server to convert this recording\. Try again later/);
-    expect(server.runtime.db.prepare('SELECT attempts FROM jobs WHERE payload LIKE ?').pluck().get(`%${id}%`)).toBe(3);
+    expect(await jobAttempts(server, id)).toBe(3);
     expect(fs.readdirSync(path.join(server.dataDir, 'work'))).toEqual([]);
   });
 
@@ -152,7 +158,7 @@ describe('free disk space', () => {
     const ended = (await waitForStatus(server, key, id, ['COMPLETED', 'FAILED'])).json;
     expect(ended.failure_reason).toBeNull();
     expect(ended.status).toBe('COMPLETED');
-    expect(server.runtime.db.prepare('SELECT attempts FROM jobs WHERE payload LIKE ?').pluck().get(`%${id}%`)).toBe(2);
+    expect(await jobAttempts(server, id)).toBe(2);
   });
 });
 

@@ -13,7 +13,7 @@ import type { TranscriptDocument } from '../../../src-shared/transcript-document
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
 import { cli } from '../../support/cli-process.js';
 import { randomWhisperModel } from '../../support/ggml-model.js';
-import { startTestServer, tempDir, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
+import { startTestServer, tempDir, testDatabaseEnv, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
 
 interface Served {
   /** Requests seen, with their Range header. */
@@ -243,8 +243,8 @@ describe('speech models over HTTP', () => {
     const document = (await (await fetch(done.json.transcription_path)).json()) as TranscriptDocument;
     expect(document.engine).toMatchObject({ name: 'whisper', transcription_model: 'default' });
     expect(document.engine.model).toMatch(/^whisper\.cpp\/test-base/);
-    // The record (SQLite) names the engine that actually ran, not `auto`.
-    const row = server.runtime.db.prepare('SELECT engine FROM transcriptions WHERE transcription_id = ?').get(ticket.transcription_id) as { engine: string };
+    // The record names the engine that actually ran, not `auto`.
+    const row = await server.runtime.db.kysely.selectFrom('transcriptions').select('engine').where('transcription_id', '=', ticket.transcription_id).executeTakeFirstOrThrow();
     expect(row.engine).toBe('whisper/whisper.cpp/test-base');
   });
 
@@ -363,25 +363,27 @@ describe('speech models on the command line', () => {
 describe('the ADMIN role on the command line', () => {
   it('creates keys with ADMIN, refuses unknown roles, and grants roles to an existing key', async () => {
     const dataDir = tempDir();
+    // The CLI and the server on the same database: the data dir's SQLite, or the test run's PostgreSQL.
+    const database = await testDatabaseEnv();
     try {
-      const created = await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'root', '--role', 'admin', '--role', 'DELETE']);
+      const created = await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'root', '--role', 'admin', '--role', 'DELETE'], database);
       expect(created.stdout).toMatch(/\(roles: ADMIN, DELETE\)/);
-      const refused = await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'eve', '--role', 'SUPERUSER']).catch((e: { code: number; stderr: string }) => e);
+      const refused = await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'eve', '--role', 'SUPERUSER'], database).catch((e: { code: number; stderr: string }) => e);
       expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/Unknown role "SUPERUSER". Roles: DELETE, ADMIN\..*ADMIN lets it download and delete speech models/) });
 
-      const plain = (await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'bob'])).stdout.trim().split('\n').at(-1)!;
-      const granted = await cli(['keys', 'grant', plain.slice(0, 10), '--role', 'ADMIN', '--data-dir', dataDir]);
+      const plain = (await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'bob'], database)).stdout.trim().split('\n').at(-1)!;
+      const granted = await cli(['keys', 'grant', plain.slice(0, 10), '--role', 'ADMIN', '--data-dir', dataDir], database);
       expect(granted.stdout).toMatch(/of user "bob" now has roles: ADMIN/);
-      const keys = JSON.parse((await cli(['keys', 'list', '--json', '--data-dir', dataDir])).stdout) as { userId: string; roles: string[] }[];
+      const keys = JSON.parse((await cli(['keys', 'list', '--json', '--data-dir', dataDir], database)).stdout) as { userId: string; roles: string[] }[];
       expect(keys.map((k) => [k.userId, k.roles])).toEqual([
         ['root', ['ADMIN', 'DELETE']],
         ['bob', ['ADMIN']],
       ]);
-      const unknown = await cli(['keys', 'grant', 'kk_nothing', '--role', 'ADMIN', '--data-dir', dataDir]).catch((e: { code: number; stderr: string }) => e);
+      const unknown = await cli(['keys', 'grant', 'kk_nothing', '--role', 'ADMIN', '--data-dir', dataDir], database).catch((e: { code: number; stderr: string }) => e);
       expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/No single active key matches "kk_nothing"/) });
 
       // The granted key manages models at once.
-      const server = await startTestServer({ dataDir });
+      const server = await startTestServer({ dataDir, env: database });
       try {
         expect((await server.api(plain, 'GET', '/api/v1/models')).json.can_manage).toBe(true);
       } finally {

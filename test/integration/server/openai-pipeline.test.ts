@@ -60,7 +60,7 @@ describe('the OpenAI route on the transcription pipeline', () => {
     expect(plain.segments?.every((s) => !('speaker' in s))).toBe(true);
 
     // The work ran as jobs of the shared queue, and the uploads were removed once answered.
-    const jobs = server.runtime.db.prepare(`SELECT state FROM jobs WHERE name = 'openai-transcribe'`).all();
+    const jobs = await server.runtime.db.kysely.selectFrom('jobs').select('state').where('name', '=', 'openai-transcribe').execute();
     expect(jobs).toEqual([{ state: 'completed' }, { state: 'completed' }]);
     expect(fs.readdirSync(path.join(server.dataDir, 'storage', 'openai'))).toEqual([]);
   });
@@ -89,7 +89,7 @@ describe('the OpenAI route on the transcription pipeline', () => {
     await expect.poll(async () => (await server.api(key, 'GET', `/api/v1/transcriptions/${id}`)).json.status, { timeout: 60_000, interval: 50 }).toBe('IN_PROGRESS');
 
     expect((await server.api(key, 'DELETE', `/api/v1/transcriptions/${id}`)).status).toBeLessThan(300);
-    const job = server.runtime.db.prepare(`SELECT job_id, state FROM jobs WHERE singleton_key = ?`).get(`transcribe:${id}`) as { job_id: string; state: string };
+    const job = await server.runtime.db.kysely.selectFrom('jobs').select(['job_id', 'state']).where('singleton_key', '=', `transcribe:${id}`).executeTakeFirstOrThrow();
     expect(job.state).toBe('cancelled');
     const lines = server.logLines.map((l) => JSON.parse(l) as { msg: string; jobId?: string; outcome?: string });
     const ofJob = lines.filter((l) => l.jobId === job.job_id);
@@ -136,7 +136,7 @@ describe("the OpenAI route's bounded wait queue", () => {
     expect(refused.message).toMatch(/busy.*Try again in about \d+ seconds/);
     expect(Number(refused.headers?.get('retry-after'))).toBeGreaterThanOrEqual(1);
     // The refused request's audio never reached a job.
-    expect(server.runtime.db.prepare(`SELECT COUNT(*) AS n FROM jobs`).get()).toEqual({ n: 0 });
+    expect(await server.runtime.db.kysely.selectFrom('jobs').select('job_id').execute()).toEqual([]);
 
     // The holder gives up: its place is free again, and the next request is transcribed.
     held.destroy();

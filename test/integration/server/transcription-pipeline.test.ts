@@ -54,7 +54,7 @@ describe('transcription pipeline', () => {
     // A second call while running starts nothing new and answers the current record.
     const again = await transcribe(id);
     expect(again.status).toBe(200);
-    expect(server.runtime.db.prepare("SELECT count(*) AS n FROM jobs WHERE payload LIKE ?").get(`%${id}%`)).toEqual({ n: 1 });
+    expect(await server.runtime.db.kysely.selectFrom('jobs').select('job_id').where('payload', 'like', `%${id}%`).execute()).toHaveLength(1);
 
     completed = (await waitForStatus(server, key, id, ['COMPLETED', 'FAILED'])).json;
     expect(completed.failure_reason).toBeNull();
@@ -142,7 +142,7 @@ describe('transcription pipeline', () => {
     expect((await server.api(key, 'GET', `/api/v1/transcriptions/${id}`)).status).toBe(404);
     expect((await server.api(key, 'GET', `/api/v1/transcriptions/${id}/review`)).status).toBe(404);
     expect((await fetch(completed.audio_path)).status).toBe(404);
-    expect(server.runtime.db.prepare('SELECT count(*) AS n FROM reviews WHERE transcription_id = ?').get(id)).toEqual({ n: 0 });
+    expect(await server.runtime.db.kysely.selectFrom('reviews').select('transcription_id').where('transcription_id', '=', id).execute()).toEqual([]);
   });
 });
 
@@ -196,7 +196,7 @@ describe('temporary dictionaries and failures', () => {
     expect(failed.json.failure_reason).toMatch(/audio/i);
     expect(failed.json.transcription_path).toBeNull();
     // Failed at once: one attempt, no retries for an input that can never succeed.
-    const job = server.runtime.db.prepare("SELECT attempts, state FROM jobs WHERE payload LIKE ?").get(`%${ticket.transcription_id}%`);
+    const job = await server.runtime.db.kysely.selectFrom('jobs').select(['attempts', 'state']).where('payload', 'like', `%${ticket.transcription_id}%`).executeTakeFirst();
     expect(job).toEqual({ attempts: 1, state: 'failed' });
     expect((await server.api(key, 'GET', `/api/v1/dictionaries/${ticket.dictionary_id}`)).status).toBe(404);
   });

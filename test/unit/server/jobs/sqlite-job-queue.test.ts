@@ -1,8 +1,8 @@
 import os from 'node:os';
 import Database from 'better-sqlite3';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, type Db } from '../../../../src-server/db/database.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { migrate, sqliteDatabase, type Db } from '../../../../src-server/db/database.js';
 import { EngineError, type EngineErrorKind } from '../../../../src-server/domain/engine-error.js';
 import { failsAtOnce, SqliteJobQueue } from '../../../../src-server/jobs/sqlite-job-queue.js';
 import { JobLostError } from '../../../../src-server/jobs/job-queue.js';
@@ -17,10 +17,16 @@ function setup(db: Db = migratedDb()) {
   queues.push(queue);
   return { db, queue };
 }
-function migratedDb() {
+// The server's schema, migrated once; each test gets its own in-memory copy.
+let migrated: Buffer;
+beforeAll(async () => {
   const db = new Database(':memory:');
-  migrate(db);
-  return db;
+  await migrate(sqliteDatabase(db));
+  migrated = db.serialize();
+  db.close();
+});
+function migratedDb() {
+  return new Database(migrated);
 }
 const jobRow = (db: Db, id: string) => db.prepare('SELECT state, attempts, last_error FROM jobs WHERE job_id = ?').get(id) as any;
 const deferred = <T = void>() => {

@@ -1,0 +1,157 @@
+// The server's tables as Kysely sees them: one typed schema for SQLite and PostgreSQL alike.
+// Timestamps are ISO-8601 text on both (sortable, and identical to what the API shows); JSON values are text;
+// booleans are 0/1 integers (better-sqlite3 binds no booleans). `rowid` is SQLite's implicit row id; on
+// PostgreSQL the tables listed in insertion order carry an identity column of that name, so one ORDER BY serves both.
+import type { ColumnType, Generated, Kysely } from 'kysely';
+
+export interface TeamTable {
+  team_id: string;
+  created_at: string;
+  /** Bumped by triggers on any change a transcription list shows. */
+  list_version: Generated<number>;
+}
+
+export interface UserTable {
+  team_id: string;
+  user_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface ApiKeyTable {
+  key_id: string;
+  team_id: string;
+  user_id: string;
+  /** sha256 of the key; the key itself is never stored. */
+  key_hash: string;
+  key_prefix: string;
+  /** JSON array, e.g. ["DELETE"]. */
+  roles: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** Never written: SQLite's implicit row id, or PostgreSQL's identity column of the same name. */
+type RowId = ColumnType<number, never, never>;
+
+export interface DictionaryTable {
+  rowid: RowId;
+  dictionary_id: string;
+  team_id: string;
+  name: string;
+  is_temporary: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WordTable {
+  rowid: RowId;
+  word_id: string;
+  dictionary_id: string;
+  word: string;
+  reading: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BlacklistWordTable {
+  rowid: RowId;
+  blacklist_word_id: string;
+  dictionary_id: string;
+  pattern: string;
+  replacement: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TranscriptionTable {
+  rowid: RowId;
+  transcription_id: string;
+  team_id: string;
+  user_id: string;
+  dictionary_id: string | null;
+  name: string;
+  /** JSON array of ISO 639-1 codes. */
+  languages: string;
+  transcription_model: string;
+  num_speakers: number | null;
+  min_speakers: number | null;
+  max_speakers: number | null;
+  status: string;
+  /** PENDING | COMPLETED */
+  upload_status: string;
+  upload_expires_at: string;
+  audio_key: string | null;
+  audio_size: number | null;
+  audio_content_type: string | null;
+  /** Lowercase hex SHA-256 of the stored audio; null for audio stored before it was recorded. */
+  audio_sha256: string | null;
+  transcript_key: string | null;
+  duration: number | null;
+  speaking_duration: number | null;
+  progress: number | null;
+  processing_started_at: string | null;
+  stage: string | null;
+  failure_reason: string | null;
+  engine: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReviewTable {
+  transcription_id: string;
+  reviewed_text: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AnalysisTable {
+  rowid: RowId;
+  transcription_id: string;
+  /** summary | emotion | translation */
+  kind: string;
+  /** Target language of a translation; '' otherwise. */
+  language: string;
+  /** IN_PROGRESS | COMPLETED | FAILED */
+  status: string;
+  /** JSON, once COMPLETED. */
+  result: string | null;
+  error: string | null;
+  engine: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** SQLite only: the embedded job queue's table (on PostgreSQL the queue keeps pg-boss's own schema). */
+export interface JobTable {
+  job_id: string;
+  name: string;
+  payload: string;
+  state: string;
+  singleton_key: string | null;
+  attempts: number;
+  max_attempts: number;
+  run_after: string;
+  worker_id: string | null;
+  heartbeat_at: string | null;
+  last_error: string | null;
+  output: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Schema {
+  teams: TeamTable;
+  users: UserTable;
+  api_keys: ApiKeyTable;
+  dictionaries: DictionaryTable;
+  words: WordTable;
+  blacklist_words: BlacklistWordTable;
+  transcriptions: TranscriptionTable;
+  reviews: ReviewTable;
+  analyses: AnalysisTable;
+  jobs: JobTable;
+}
+
+export type Kdb = Kysely<Schema>;
