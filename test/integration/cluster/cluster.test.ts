@@ -44,9 +44,9 @@ function start(name: string, role: 'api' | 'worker'): Promise<Proc> {
   procs.push(proc);
   let buffered = '';
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8');
       const lines = buffered.split('\n');
       buffered = lines.pop()!;
