@@ -188,7 +188,11 @@ function sendHttp(base: string, request: RawRequest, agent?: http.Agent, timeout
         reject(error);
       }
     });
-    if (body) req.end(body);
+    // write() then end(): end(body) alone would make node:http send a Content-Length.
+    if (body && request.chunked) {
+      req.write(body);
+      req.end();
+    } else if (body) req.end(body);
     else req.end();
   });
 }
