@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { synthesizeSpeech, understatedFlac } from '../../test/support/audio-fixtures.js';
-import { api, apiKey, filesUnder, jsonOf, pathOf, send, sleep, startDrillServer, tempDir, UNLIMITED, type CheckResult, type DrillServer } from './support.js';
+import { api, apiKey, filesUnder, jsonOf, need, pathOf, send, sleep, startDrillServer, tempDir, UNLIMITED, type CheckResult, type DrillServer, type Json } from './support.js';
 
 const run = promisify(execFile);
 const MOUNT_BYTES = 24 * 1024 * 1024;
@@ -44,12 +44,13 @@ async function waitFinal(base: string, key: string, id: string, timeoutMs: numbe
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const record = await api(base, key, 'GET', `/api/v1/transcriptions/${id}`);
-    if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(record.json?.status) || Date.now() > deadline) return record.json as { status: string; failure_reason: string | null };
+    const status = record.json.status ?? '';
+    if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(status) || Date.now() > deadline) return { status, failure_reason: record.json.failure_reason ?? null };
     await sleep(250);
   }
 }
 
-const specBody = (json: any) => typeof json?.error_id === 'string' && typeof json.error_code === 'number' && typeof json.error_message === 'string';
+const specBody = (json: Json) => typeof json.error_id === 'string' && typeof json.error_code === 'number' && typeof json.error_message === 'string';
 
 /** Files an upload or a decode could leave behind: partial objects, PCM, and audio of this transcription. */
 const leftovers = (dataDir: string, id: string) => [
@@ -77,18 +78,20 @@ export async function diskPhase(): Promise<CheckResult[]> {
     for (const chunked of [false, true]) {
       const ticket = await api(server.url, key, 'POST', '/api/v1/transcriptions/upload', { filename: chunked ? 'chunked.wav' : 'sized.wav' });
       const put = await send(server.url, { method: 'PUT', path: pathOf(ticket.json.audio_upload_url), body: big, chunked });
-      const body = jsonOf(put);
-      const record = await api(server.url, key, 'GET', `/api/v1/transcriptions/${ticket.json.transcription_id}`);
-      const left = leftovers(dataDir, ticket.json.transcription_id);
+      const body = jsonOf(put).json;
+      const id = need(ticket.json.transcription_id, 'transcription_id');
+      const message = typeof body.error_message === 'string' ? body.error_message : '';
+      const record = await api(server.url, key, 'GET', `/api/v1/transcriptions/${id}`);
+      const left = leftovers(dataDir, id);
       const alive = (await send(server.url, { method: 'GET', path: '/healthz' })).status === 200;
-      const ok = put.status === 507 && specBody(body) && DISK_MESSAGE.test(body.error_message) && record.json?.upload_status === 'PENDING' && left.length === 0 && alive;
+      const ok = put.status === 507 && specBody(body) && DISK_MESSAGE.test(message) && record.json.upload_status === 'PENDING' && left.length === 0 && alive;
       rows.push({
         check: `disk full: upload ${chunked ? 'chunked (no length)' : 'with Content-Length'}`,
         runs: `1 PUT of ${(big.length / 1024 ** 2).toFixed(0)} MiB (${how})`,
-        result: `${put.status} ${body?.error_code ?? ''}; upload still PENDING: ${record.json?.upload_status === 'PENDING'}; ${left.length} files left`,
+        result: `${put.status} ${typeof body.error_code === 'number' ? body.error_code : ''}; upload still PENDING: ${record.json.upload_status === 'PENDING'}; ${left.length} files left`,
         figure: `free ${(freeBytes(dataDir) / 1024 ** 2).toFixed(1)} MiB after`,
         pass: ok,
-        notes: [`disk: ${chunked ? 'chunked' : 'sized'} upload answered ${put.status}: ${body?.error_message ?? put.body.toString().slice(0, 200)}`, ...left.map((f) => `disk: left behind ${f}`)],
+        notes: [`disk: ${chunked ? 'chunked' : 'sized'} upload answered ${put.status}: ${message || put.body.toString().slice(0, 200)}`, ...left.map((f) => `disk: left behind ${f}`)],
       });
     }
 
@@ -109,6 +112,7 @@ export async function diskPhase(): Promise<CheckResult[]> {
       await server.stop();
       server = await startWith(0);
       const ticket = await api(server.url, key, 'POST', '/api/v1/transcriptions/upload', { filename: path.basename(c.file) });
+      const id = need(ticket.json.transcription_id, 'transcription_id');
       const put = await send(server.url, { method: 'PUT', path: pathOf(ticket.json.audio_upload_url), body: fs.readFileSync(c.file) });
       if (put.status !== 200) throw new Error(`the upload for "${c.name}" failed: ${put.status} ${put.body.toString().slice(0, 200)}`);
       let filler: string | null = null;
@@ -117,9 +121,9 @@ export async function diskPhase(): Promise<CheckResult[]> {
         await server.stop();
         server = await startWith(full());
       }
-      await api(server.url, key, 'POST', `/api/v1/transcriptions/${ticket.json.transcription_id}/transcribe`);
+      await api(server.url, key, 'POST', `/api/v1/transcriptions/${id}/transcribe`);
       const started = Date.now();
-      const final = await waitFinal(server.url, key, ticket.json.transcription_id, 180_000);
+      const final = await waitFinal(server.url, key, id, 180_000);
       const seconds = (Date.now() - started) / 1000;
       const work = filesUnder(path.join(dataDir, 'work'));
       const tmp = filesUnder(path.join(dataDir, 'storage', '.tmp'));

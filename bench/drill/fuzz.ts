@@ -12,7 +12,7 @@ import * as health from '../../src-shared/api/health.js';
 import * as models from '../../src-shared/api/models.js';
 import * as transcriptions from '../../src-shared/api/transcriptions.js';
 import { synthesizeSpeech } from '../../test/support/audio-fixtures.js';
-import { api, apiKey, jsonOf, pathOf, prng, send, sizeSetting, sleep, startDrillServer, tempDir, UNLIMITED, type CheckResult, type RawRequest, type RawResponse, type Random } from './support.js';
+import { api, apiKey, jsonOf, pathOf, prng, send, sizeSetting, sleep, startDrillServer, tempDir, UNLIMITED, type CheckResult, type RawRequest, type RawResponse, type Random, need } from './support.js';
 
 interface Route {
   method: string;
@@ -299,15 +299,15 @@ function generate(random: Random, routes: Route[], fixtures: Fixtures): Generate
 export function judge(request: RawRequest, response: RawResponse): string | null {
   if (response.status >= 500) return `answered ${response.status}: ${response.body.toString('utf8').slice(0, 200)}`;
   if (response.status < 400 || request.method.toUpperCase() === 'HEAD') return null;
-  const json = jsonOf(response);
+  const { json } = jsonOf(response);
   const bare = request.path.split('?')[0]!;
   const openAi = request.path.startsWith('/v1/') || bare === '/v1';
   if (openAi) {
-    const error = json?.error;
-    const ok = error && typeof error.message === 'string' && error.message && typeof error.type === 'string' && 'param' in error && 'code' in error;
+    const error = json.error;
+    const ok = error !== undefined && typeof error.message === 'string' && error.message !== '' && typeof error.type === 'string' && 'param' in error && 'code' in error;
     return ok ? null : `${response.status} without OpenAI's error body: ${response.body.toString('utf8').slice(0, 200)}`;
   }
-  const ok = json && typeof json.error_id === 'string' && json.error_id && typeof json.error_code === 'number' && typeof json.error_message === 'string' && json.error_message;
+  const ok = typeof json.error_id === 'string' && json.error_id !== '' && typeof json.error_code === 'number' && typeof json.error_message === 'string' && json.error_message !== '';
   return ok ? null : `${response.status} without the error body: ${response.body.toString('utf8').slice(0, 200)}`;
 }
 
@@ -328,14 +328,16 @@ async function prepare(base: string, dataDir: string): Promise<Fixtures> {
   const signed: Fixtures['signed'] = { upload: [], audio: [], transcript: [] };
   const dictionary = await api(base, plain, 'POST', '/api/v1/dictionaries', { name: 'drill', words: [{ word: 'Kikitori', reading: 'kikitori' }] });
   if (dictionary.status !== 200) throw new Error(`could not create a dictionary: ${dictionary.status} ${JSON.stringify(dictionary.json)}`);
-  ids.dictionary_id!.push(dictionary.json.dictionary_id);
+  const dictionaryId = need(dictionary.json.dictionary_id, 'dictionary_id');
+  ids.dictionary_id!.push(dictionaryId);
   for (const word of dictionary.json.words ?? []) if (word.word_id) ids.word_id!.push(word.word_id);
-  const blacklisted = await api(base, plain, 'POST', `/api/v1/dictionaries/${dictionary.json.dictionary_id}/blacklist_words`, { pattern: 'um', replacement: '' });
-  if (blacklisted.json?.blacklist_word_id) ids.blacklist_word_id!.push(blacklisted.json.blacklist_word_id);
+  const blacklisted = await api(base, plain, 'POST', `/api/v1/dictionaries/${dictionaryId}/blacklist_words`, { pattern: 'um', replacement: '' });
+  if (blacklisted.json.blacklist_word_id) ids.blacklist_word_id!.push(blacklisted.json.blacklist_word_id);
   // A finished transcription, for the signed download URLs and the analysis routes.
   const speech = fs.readFileSync(await synthesizeSpeech('The drill checks every route of the server.'));
-  const ticket = await api(base, plain, 'POST', '/api/v1/transcriptions/upload', { filename: 'drill.wav', dictionary_id: dictionary.json.dictionary_id });
-  ids.transcription_id!.push(ticket.json.transcription_id);
+  const ticket = await api(base, plain, 'POST', '/api/v1/transcriptions/upload', { filename: 'drill.wav', dictionary_id: dictionaryId });
+  const id = need(ticket.json.transcription_id, 'transcription_id');
+  ids.transcription_id!.push(id);
   const put = await send(base, { method: 'PUT', path: pathOf(ticket.json.audio_upload_url), body: speech });
   if (put.status !== 200) throw new Error(`fixture upload failed: ${put.status} ${put.body.toString()}`);
   await api(base, plain, 'POST', `/api/v1/transcriptions/${ticket.json.transcription_id}/transcribe`);
@@ -352,7 +354,7 @@ async function prepare(base: string, dataDir: string): Promise<Fixtures> {
   // Upload URLs not used yet (the fuzz may use them), and one already used.
   for (let i = 0; i < 5; i++) {
     const more = await api(base, plain, 'POST', '/api/v1/transcriptions/upload', { filename: `open-${i}.wav` });
-    ids.transcription_id!.push(more.json.transcription_id);
+    ids.transcription_id!.push(need(more.json.transcription_id, 'transcription_id'));
     signed.upload.push(pathOf(more.json.audio_upload_url));
   }
   signed.upload.push(pathOf(ticket.json.audio_upload_url));

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { concatWithSilence, makeCorruptFile, synthesizeSpeech } from '../../test/support/audio-fixtures.js';
-import { api, apiKey, filesUnder, pathOf, prng, send, sha256, sizeSetting, sleep, startDrillServer, tempDir, UNLIMITED, type CheckResult, type DrillServer } from './support.js';
+import { api, apiKey, filesUnder, pathOf, prng, send, sha256, sizeSetting, sleep, startDrillServer, tempDir, UNLIMITED, type CheckResult, type DrillServer, type Json } from './support.js';
 import http from 'node:http';
 
 const SENTENCES = [
@@ -105,7 +105,8 @@ async function client(base: string, key: string, r: Recording, startAfterMs: num
         if (started.status === 200 || started.status === 409) r.transcribing = true;
       } else {
         const record = await api(base, key, 'GET', `/api/v1/transcriptions/${r.id}`);
-        if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(record.json?.status)) r.final = { status: record.json.status, failure_reason: record.json.failure_reason };
+        const status = record.json.status ?? '';
+        if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(status)) r.final = { status, failure_reason: record.json.failure_reason ?? null };
       }
     } catch (error) {
       // The server is down (killed): try again shortly, as the desktop app does.
@@ -121,19 +122,19 @@ async function activity(base: string, key: string, clients: Recording[]): Promis
   if (clients.some((r) => r.putting)) doing.add('upload');
   try {
     const list = await api(base, key, 'GET', '/api/v1/transcriptions');
-    for (const t of (list.json as Array<{ status: string; stage: string | null }> | undefined) ?? []) if (t.stage) doing.add(t.stage);
+    for (const t of list.list) if (t.stage) doing.add(t.stage);
   } catch {
     // down
   }
   return doing;
 }
 
-async function allTranscriptionIds(base: string, key: string): Promise<Array<{ transcription_id: string; status: string; upload_status: string }>> {
-  const all = [];
+async function allTranscriptionIds(base: string, key: string): Promise<Json[]> {
+  const all: Json[] = [];
   for (let page = 1; ; page++) {
-    const list = await api(base, key, 'GET', `/api/v1/transcriptions?page=${page}`);
-    if (!Array.isArray(list.json) || list.json.length === 0) return all;
-    all.push(...(list.json as Array<{ transcription_id: string; status: string; upload_status: string }>));
+    const { list } = await api(base, key, 'GET', `/api/v1/transcriptions?page=${page}`);
+    if (list.length === 0) return all;
+    all.push(...list);
   }
 }
 
@@ -205,7 +206,7 @@ export async function killPhase(seed: number): Promise<CheckResult[]> {
     const ids = new Set(all.map((t) => t.transcription_id));
     const orphans = [
       ...filesUnder(path.join(dataDir, 'work')).map((f) => `work/${f}`),
-      ...filesUnder(path.join(dataDir, 'storage')).filter((f) => f.startsWith('.tmp') || ![...ids].some((id) => f.includes(id))).map((f) => `storage/${f}`),
+      ...filesUnder(path.join(dataDir, 'storage')).filter((f) => f.startsWith('.tmp') || ![...ids].some((id) => id !== undefined && f.includes(id))).map((f) => `storage/${f}`),
     ];
     for (const orphan of orphans.slice(0, 10)) notes.push(`kill: orphaned file ${orphan}`);
     notes.push(`kill: kills by what the server was doing: ${[...killedDuring].map(([k, n]) => `${k} ${n}`).join(', ')}`);

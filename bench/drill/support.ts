@@ -197,13 +197,36 @@ function sendHttp(base: string, request: RawRequest, agent?: http.Agent, timeout
   });
 }
 
-/** The JSON body of a response, or undefined. */
-export function jsonOf(response: RawResponse): any {
+/** The fields the drill reads from the server's JSON answers (records, tickets, error bodies); any may be missing. */
+export interface Json {
+  [field: string]: unknown;
+  transcription_id?: string;
+  audio_upload_url?: string;
+  status?: string;
+  upload_status?: string;
+  stage?: string | null;
+  failure_reason?: string | null;
+  audio_path?: string | null;
+  transcription_path?: string | null;
+  dictionary_id?: string;
+  blacklist_word_id?: string;
+  words?: Array<{ word_id?: string }>;
+  error_id?: unknown;
+  error_code?: unknown;
+  error_message?: unknown;
+  error?: { message?: unknown; type?: unknown; param?: unknown; code?: unknown };
+}
+
+/** The JSON body of a response: an object ({} when the body is not a JSON object) and, for lists, its items. */
+export function jsonOf(response: RawResponse): { json: Json; list: Json[] } {
+  let parsed: unknown;
   try {
-    return JSON.parse(response.body.toString('utf8'));
+    parsed = JSON.parse(response.body.toString('utf8'));
   } catch {
-    return undefined;
+    parsed = undefined;
   }
+  if (Array.isArray(parsed)) return { json: {}, list: parsed.filter((item): item is Json => item !== null && typeof item === 'object') };
+  return { json: parsed !== null && typeof parsed === 'object' ? (parsed as Json) : {}, list: [] };
 }
 
 export function tempDir(prefix: string): string {
@@ -276,7 +299,8 @@ export function sha256(data: Buffer): string {
 /** Every regular file under `dir`, as paths relative to it. */
 export function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
 }
@@ -288,18 +312,25 @@ export function percentile(values: number[], p: number): number {
 }
 
 /** A JSON API call with a key; resolves with status and parsed body. */
-export async function api(base: string, key: string, method: string, route: string, body?: unknown): Promise<{ status: number; json: any }> {
+export async function api(base: string, key: string, method: string, route: string, body?: unknown): Promise<{ status: number; json: Json; list: Json[] }> {
   const response = await send(base, {
     method,
     path: route,
     headers: body === undefined ? { 'x-api-key': key } : { 'x-api-key': key, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: response.status, json: jsonOf(response) };
+  return { status: response.status, ...jsonOf(response) };
+}
+
+/** A field the server must have sent. */
+export function need(value: string | null | undefined, what = 'a field'): string {
+  if (typeof value !== 'string' || value === '') throw new Error(`the server's answer lacks ${what}`);
+  return value;
 }
 
 /** The path and query of a URL the server signed (it carries the server's own host). */
-export const pathOf = (signed: string) => {
+export const pathOf = (signed: string | null | undefined) => {
+  if (!signed) throw new Error('the server gave no signed URL');
   const url = new URL(signed);
   return url.pathname + url.search;
 };
