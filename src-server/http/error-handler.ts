@@ -150,7 +150,9 @@ function clientErrorCode(error: NodeJS.ErrnoException): [number, ErrorCodeName, 
  */
 function failedRequestLine(error: NodeJS.ErrnoException & { rawPacket?: unknown }): { method: string; target: string } | null {
   if (!Buffer.isBuffer(error.rawPacket)) return null;
-  const match = /^([A-Za-z]+) +(\S+)/.exec(error.rawPacket.subarray(0, 1024).toString('latin1'));
+  // The request line opens the bytes, or follows the end of an earlier request on a kept-alive
+  // connection (a header line cannot match: its name ends with a colon).
+  const match = /(?:^|\r\n)([A-Za-z]+) +(\/\S*)/.exec(error.rawPacket.subarray(0, 64 * 1024).toString('latin1'));
   return match ? { method: match[1]!.toUpperCase(), target: match[2]! } : null;
 }
 
