@@ -37,10 +37,11 @@ export function contractRoutes(): Route[] {
 
 /** What the server documents beyond the contract modules (its OpenAI-compatible routes). */
 async function documentedRoutes(base: string): Promise<Route[]> {
-  const doc = jsonOf(await send(base, { method: 'GET', path: '/openapi.json' })) as { paths?: Record<string, Record<string, unknown>> } | undefined;
+  const { paths } = jsonOf(await send(base, { method: 'GET', path: '/openapi.json' })).json;
+  if (paths === null || typeof paths !== 'object') throw new Error('the server documents no paths at /openapi.json');
   const routes: Route[] = [];
-  for (const [template, operations] of Object.entries(doc?.paths ?? {})) {
-    for (const method of Object.keys(operations)) {
+  for (const [template, operations] of Object.entries(paths)) {
+    for (const method of Object.keys(operations as object)) {
       if (['get', 'post', 'put', 'patch', 'delete'].includes(method)) routes.push({ method: method.toUpperCase(), path: template.replace(/\{([^}]+)\}/g, ':$1') });
     }
   }
