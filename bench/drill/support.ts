@@ -278,7 +278,16 @@ export async function startDrillServer(dataDir: string, env: Record<string, stri
     async kill() {
       if (exited()) return;
       const done = new Promise<void>((resolve) => child.child.once('exit', () => resolve()));
+      // The whole server, as a crash of its machine or its service would: worker processes it started too.
+      const pids = descendantsOf(child.child.pid!);
       child.child.kill('SIGKILL');
+      for (const pid of pids) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
       await done;
     },
     async stop() {
@@ -286,6 +295,34 @@ export async function startDrillServer(dataDir: string, env: Record<string, stri
     },
   };
   return server;
+}
+
+/** The processes started by `pid`, their children, and so on (Linux /proc). */
+export function descendantsOf(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of fs.existsSync('/proc') ? fs.readdirSync('/proc') : []) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ")".
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(Number(entry), ppid);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const current = queue.shift()!;
+    for (const [child, parent] of parents) {
+      if (parent === current) {
+        found.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return found;
 }
 
 export function apiKey(dataDir: string, roles: readonly string[] = ['DELETE']): Promise<string> {
