@@ -144,8 +144,22 @@ function clientErrorCode(error: NodeJS.ErrnoException): [number, ErrorCodeName, 
 }
 
 /**
+ * The method and target of the request the parser failed on, read from the bytes it kept
+ * (`rawPacket`, when the request line is in them): a /v1/ target is answered in OpenAI's body, and a
+ * HEAD without a body.
+ */
+function failedRequestLine(error: NodeJS.ErrnoException & { rawPacket?: unknown }): { method: string; target: string } | null {
+  if (!Buffer.isBuffer(error.rawPacket)) return null;
+  // The request line opens the bytes, or follows the end of an earlier request on a kept-alive
+  // connection (a header line cannot match: its name ends with a colon).
+  const match = /(?:^|\r\n)([A-Za-z]+) +(\/\S*)/.exec(error.rawPacket.subarray(0, 64 * 1024).toString('latin1'));
+  return match ? { method: match[1]!.toUpperCase(), target: match[2]! } : null;
+}
+
+/**
  * Fastify's `clientErrorHandler` option (Node's 'clientError' event): there is no request object, so
- * the response is written to the socket by hand, in the spec's body, and the connection is closed.
+ * the response is written to the socket by hand, in the spec's body (OpenAI's under /v1/), and the
+ * connection is closed.
  */
 export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
   // A reset connection has no one to answer.
@@ -154,10 +168,13 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
   const errorId = randomUUID();
   this.log.info({ error_id: errorId, error_code: ErrorCode[code], status, parser_error: error.code }, message);
   if (socket.writable) {
-    const body = JSON.stringify(specBody(errorId, code, message));
+    const line = failedRequestLine(error);
+    const path = line?.target.split('?')[0];
+    const openAi = path !== undefined && (path.startsWith(OPENAI_PREFIX) || path === OPENAI_PREFIX.slice(0, -1));
+    const body = JSON.stringify(openAi ? openAiBody(errorId, status, code, message, undefined) : specBody(errorId, code, message));
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${line?.method === 'HEAD' ? '' : body}`,
     );
   }
   socket.destroy(error);

@@ -194,6 +194,27 @@ async function measureDuration(path: string, signal?: AbortSignal): Promise<numb
 // Failures caused by the machine rather than the file: let the job runner retry them. (Not ENOMEM:
 // ffmpeg reports "Cannot allocate memory" for absurd sizes read from a corrupt header.)
 const TRANSIENT = /No space left on device|Permission denied|Read-only file system|Too many open files/i;
+const DISK_FULL = /No space left on device/i;
+
+/**
+ * What a failed decode tells the user, from ffmpeg's last error lines: a full disk (the header
+ * understated the length, or another writer took the space) in the same words as the check before
+ * decoding; another machine problem as retryable; anything else as the file's fault.
+ */
+export function decodeFailure(reason: string, signal: NodeJS.Signals | null, code: number | null, partPath: string): EngineError {
+  if (DISK_FULL.test(reason)) {
+    return new EngineError('transient', `There is not enough free disk space on the server to convert this recording. Try again later, or ask the server's administrator to free some space.`, {
+      detail: `ffmpeg failed writing ${partPath} (${reason})`,
+    });
+  }
+  // Killed by a signal we did not send (OOM killer...) or a machine problem: retryable.
+  if (signal || TRANSIENT.test(reason)) {
+    return new EngineError('transient', 'The audio could not be decoded because of a problem on the server. Try again later.', {
+      detail: `ffmpeg failed (${signal ?? reason})`,
+    });
+  }
+  return new EngineError('bad-input', `The audio could not be decoded (ffmpeg: ${reason || `exit code ${code}`}).`);
+}
 
 /**
  * Decodes the first audio stream of `inputPath` to raw s16le 16 kHz mono at `outputPath`.
@@ -225,13 +246,7 @@ export async function decodeToPcm(inputPath: string, outputPath: string, options
     });
     const reason = cleanLines(res.stderrLines, inputPath).slice(-3).join('; ');
     if (res.code !== 0) {
-      // Killed by a signal we did not send (OOM killer...) or a machine problem: retryable.
-      if (res.signal || TRANSIENT.test(reason)) {
-        throw new EngineError('transient', 'The audio could not be decoded because of a problem on the server. Try again later.', {
-          detail: `ffmpeg failed (${res.signal ?? reason})`,
-        });
-      }
-      throw new EngineError('bad-input', `The audio could not be decoded (ffmpeg: ${reason || `exit code ${res.code}`}).`);
+      throw decodeFailure(reason, res.signal, res.code, partPath);
     }
     await fsp.rename(partPath, outputPath);
   } catch (err) {

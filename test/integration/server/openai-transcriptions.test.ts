@@ -75,6 +75,24 @@ describe('POST /v1/audio/transcriptions', () => {
     expect(server.logLines.some((line) => line.includes(wrong.json.error.error_id))).toBe(true);
   });
 
+  // Found by `npm run drill`: the form parser's own errors were answered 500.
+  it('answers 400 in OpenAI\'s body to a multipart body without a boundary, or cut short', async () => {
+    for (const url of ['/v1/audio/transcriptions', '/v1/audio/translations']) {
+      const noBoundary = await fetch(`${server.url}${url}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'multipart/form-data' }, body: 'x' });
+      expect(noBoundary.status, url).toBe(400);
+      expect(await noBoundary.json()).toEqual({
+        error: { message: expect.stringMatching(/^The multipart body is not usable: Multipart: Boundary not found/), type: 'invalid_request_error', param: null, code: 'validation_failed', error_id: expect.any(String) },
+      });
+      const cutShort = await fetch(`${server.url}${url}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'multipart/form-data; boundary=xyz' },
+        body: '--xyz\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1',
+      });
+      expect(cutShort.status, url).toBe(400);
+      expect(await cutShort.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'validation_failed', message: expect.stringMatching(/^The multipart body is not usable/) } });
+    }
+  });
+
   it('answers OpenAI\'s error body for unknown /v1/ routes, and the spec\'s body elsewhere', async () => {
     const unknown = await fetch(`${server.url}/v1/audio/speech`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
     expect(unknown.status).toBe(404);

@@ -17,7 +17,7 @@ afterAll(() => server.close());
 const errorBody = (code: number) => ({ error_id: expect.any(String), error_code: code, error_message: expect.any(String) });
 
 /** Sends raw bytes and reads the whole answer until the server closes the connection. */
-function rawRequest(bytes: string): Promise<{ status: number; headers: string; json: unknown }> {
+function rawRequest(bytes: string): Promise<{ status: number; headers: string; body: string; json: unknown }> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(server.url);
     const socket = net.connect(Number(port), hostname, () => socket.write(bytes));
@@ -27,7 +27,7 @@ function rawRequest(bytes: string): Promise<{ status: number; headers: string; j
     socket.on('close', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       const [head = '', body = ''] = text.split('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), headers: head, json: JSON.parse(body) as unknown });
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), headers: head, body, json: body ? (JSON.parse(body) as unknown) : undefined });
     });
   });
 }
@@ -104,5 +104,36 @@ describe('router-level errors carry the spec body', () => {
       expect(response.status, list).toBe(200);
       expect(response.json).toEqual([]);
     }
+  });
+});
+
+// Found by `npm run drill`: what the parser rejects was always answered in the spec's body, even under
+// /v1/ where clients read OpenAI's, and with a body after HEAD (clients then fail to parse the answer).
+describe("the parser's own errors under /v1/ and after HEAD", () => {
+  const openAiBody = (code: string, type: string) => ({ error: { message: expect.any(String), type, param: null, code, error_id: expect.any(String) } });
+
+  it("answers headers over the limit on a /v1/ route in OpenAI's error body", async () => {
+    const response = await rawRequest(`POST /v1/audio/transcriptions HTTP/1.1\r\nHost: localhost\r\nX-Huge: ${'h'.repeat(40_000)}\r\n\r\n`);
+    expect(response.status).toBe(431);
+    expect(response.json).toEqual(openAiBody('headers_too_large', 'invalid_request_error'));
+  });
+
+  it("answers a malformed request to /v1/models in OpenAI's error body", async () => {
+    const response = await rawRequest('GET /v1/models?x=a b HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual(openAiBody('malformed_request', 'invalid_request_error'));
+  });
+
+  it('keeps the spec body for the same error outside /v1/', async () => {
+    const response = await rawRequest('GET /v1x/models?x=a b HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual(errorBody(ErrorCode.MALFORMED_REQUEST));
+  });
+
+  it('answers a HEAD the parser rejects with the status and headers only', async () => {
+    const response = await rawRequest(`HEAD /api/v1/transcriptions?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    expect(response.status).toBe(431);
+    expect(response.headers).toMatch(/content-type: application\/json/i);
+    expect(response.body).toBe('');
   });
 });

@@ -22,7 +22,7 @@ import { recognizesDetail, unsupportedLanguageError } from '../../../engines/spe
 import { JobCancelledError } from '../../../jobs/job-queue.js';
 import { ObjectTooLargeError } from '../../../storage/storage.js';
 import { callerOf } from '../../auth.js';
-import { errors } from '../../errors.js';
+import { AppError, errors } from '../../errors.js';
 import { UNDETERMINED_LANGUAGE } from '../../../../src-shared/languages.js';
 import { admissionOf } from './admission.js';
 import { openAiErrorResponses } from '../../../../src-shared/api/openai.js';
@@ -248,6 +248,11 @@ export function registerAudioOperation(
               throw errors.payloadTooLarge(limit);
             }
             if (typeof code === 'string' && code.startsWith('FST_')) throw errors.validation(`The multipart body is not usable: ${(error as Error).message}.`);
+            // The form parser's own complaints (no boundary, a malformed part, a body cut short) are plain
+            // Errors without a code: the client's body, not the server (found by `npm run drill`: they were 500s).
+            if (code === undefined && error instanceof Error && !(error instanceof AppError) && /^(Multipart|Unexpected end|Malformed)/.test(error.message)) {
+              throw errors.validation(`The multipart body is not usable: ${error.message}. Send multipart/form-data with a boundary and a "file" field.`);
+            }
             throw error;
           }
           if (!upload) throw errors.validation('Missing the "file" field: send the audio file as the multipart field "file".', 'file');

@@ -4,7 +4,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeToPcm, PCM_BYTES_PER_SECOND, probeAudio, SAMPLE_RATE } from '../../../../../src-server/engines/audio/ffmpeg.js';
+import { decodeFailure, decodeToPcm, PCM_BYTES_PER_SECOND, probeAudio, SAMPLE_RATE } from '../../../../../src-server/engines/audio/ffmpeg.js';
 import { EngineError } from '../../../../../src-server/domain/engine-error.js';
 import { audioDuration, encodeAudio, makeCorruptFile, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
 
@@ -151,5 +151,25 @@ describe('decodeToPcm', () => {
     await expect(pending).rejects.toThrow('cancelled by test');
     expect(fs.existsSync(`${out}.part`)).toBe(false);
     expect(fs.existsSync(out)).toBe(false);
+  });
+});
+
+// Found by `npm run drill` on a full tmpfs: a decode that met ENOSPC midway (the check before decoding
+// cannot see a header that understates the length, nor another writer) failed with "a problem on the
+// server" instead of saying the disk is full. The drill covers the real full disk; this, ffmpeg's words.
+describe('decodeFailure', () => {
+  it('tells a full disk in the words of the check before decoding, retryable, the path and ffmpeg in the detail', () => {
+    const reason = 'Error submitting a packet to the muxer: No space left on device; Error muxing a packet';
+    const error = decodeFailure(reason, null, 228, '/data/work/abc.pcm.part');
+    expect(error).toMatchObject({ kind: 'transient' });
+    expect(error.message).toBe("There is not enough free disk space on the server to convert this recording. Try again later, or ask the server's administrator to free some space.");
+    expect(error.detail).toContain('/data/work/abc.pcm.part');
+    expect(error.detail).toContain('No space left on device');
+  });
+
+  it('keeps other machine problems retryable, and the file at fault otherwise', () => {
+    expect(decodeFailure('Too many open files', null, 1, 'x.part')).toMatchObject({ kind: 'transient', message: 'The audio could not be decoded because of a problem on the server. Try again later.' });
+    expect(decodeFailure('', 'SIGKILL', null, 'x.part')).toMatchObject({ kind: 'transient' });
+    expect(decodeFailure('Invalid data found when processing input', null, 1, 'x.part')).toMatchObject({ kind: 'bad-input', message: 'The audio could not be decoded (ffmpeg: Invalid data found when processing input).' });
   });
 });
