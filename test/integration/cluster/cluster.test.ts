@@ -4,6 +4,7 @@
 // job finished by the other; both api nodes list the same items; audio streams from S3 with Range requests.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concatWithSilence, synthesizeSpeech } from '../../support/audio-fixtures.js';
 import { CLI, cli, exited } from '../../support/cli-process.js';
@@ -143,6 +144,19 @@ describe('a cluster of 2 api and 2 worker processes on PostgreSQL and S3', () =>
         return ['COMPLETED', 'FAILED'].includes(response.json?.status) ? response.json : undefined;
       });
       expect(record.status, `${id}: ${record.failure_reason}`).toBe('COMPLETED');
+    }
+
+    // A record reads COMPLETED a moment before its job is marked completed: wait until pg-boss has no
+    // transcribe job left unfinished, so every completion there will ever be has been logged.
+    const db = new pg.Client({ connectionString: env.KIKITORI_DATABASE_URL });
+    await db.connect();
+    try {
+      await until('every transcribe job to be finished in pg-boss', async () => {
+        const { rows } = await db.query<{ state: string; n: number }>(`SELECT state, count(*)::int AS n FROM pgboss.job WHERE name = 'transcribe' GROUP BY state`);
+        return rows.length === 1 && rows[0]!.state === 'completed' ? rows : undefined;
+      });
+    } finally {
+      await db.end();
     }
 
     // Exactly once: each transcription's job completed on one worker, one time; the killed one on worker B.

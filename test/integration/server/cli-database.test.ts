@@ -63,7 +63,8 @@ describe('keys and serve on PostgreSQL', () => {
     // Not in the data dir's SQLite: a server on that alone does not know the key.
     expect(JSON.parse((await cli(['keys', 'list', '--json', '--data-dir', dir])).stdout)).toEqual([]);
 
-    const server = await serveProcess(dir, { KIKITORI_DATABASE_URL: url });
+    // Several processes may share this database, so it takes the shared signing secret (decision 0033).
+    const server = await serveProcess(dir, { KIKITORI_DATABASE_URL: url, KIKITORI_SIGNING_SECRET: 'a-signing-secret-of-at-least-32-bytes!' });
     try {
       const list = await fetch(`${server.url}/api/v1/transcriptions`, { headers: { 'x-api-key': key } });
       expect(list.status).toBe(200);

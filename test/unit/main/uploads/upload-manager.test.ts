@@ -24,7 +24,7 @@ describe('upload manager', () => {
   const dir = tempDir('kikitori-uploads-');
 
   beforeAll(async () => {
-    [server, shortTtl] = await Promise.all([startTestServer(), startTestServer({ env: { KIKITORI_UPLOAD_URL_TTL: '1' } })]);
+    [server, shortTtl] = await Promise.all([startTestServer(), startTestServer({ env: { KIKITORI_UPLOAD_URL_TTL: '4' } })]);
     key = await server.key('team', 'alice', ['DELETE']);
     shortTtlKey = await shortTtl.key('team', 'alice', ['DELETE']);
     speech = await shortSpeech();
