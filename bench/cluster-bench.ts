@@ -284,19 +284,20 @@ if (rates.length > 0) {
   const minutes = rates[0]!.audioSeconds / JOBS;
   console.log(`Transcriptions per minute: ${JOBS} recordings of ${minutes.toFixed(1)} s of espeak-ng speech each, from the first /transcribe to the last COMPLETED;`);
   console.log('1 `serve --role api` + N `serve --role worker` (KIKITORI_JOB_CONCURRENCY=1, default engine), PostgreSQL (records + pg-boss), s3rver (audio).');
-  console.log(`${pad('workers', 9)}${pad('done', 7)}${pad('seconds', 10)}${pad('per minute', 12)}${pad('audio s / wall s', 18)}CPU seconds meanwhile: workers / api / PostgreSQL / s3rver+bench client / rest of the machine (of ${os.cpus().length} cores x wall)`);
+  console.log(`${pad('workers', 9)}${pad('done', 7)}${pad('seconds', 10)}${pad('per minute', 12)}${pad('audio s / wall s', 18)}${pad('worker CPU s / job', 20)}CPU seconds meanwhile: workers / api / PostgreSQL / s3rver+bench client / rest of the machine (of ${os.cpus().length} cores x wall)`);
   for (const r of rates) {
     const ours = r.cpu.workers + r.cpu.api + r.cpu.postgres + r.cpu.bench;
     const rest = Math.max(0, r.cpu.machine - ours);
     console.log(
-      `${pad(String(r.workers), 9)}${pad(`${r.completed}/${JOBS}`, 7)}${pad(r.seconds.toFixed(1), 10)}${pad(r.perMinute.toFixed(2), 12)}${pad((r.audioSeconds / r.seconds).toFixed(2), 18)}` +
+      `${pad(String(r.workers), 9)}${pad(`${r.completed}/${JOBS}`, 7)}${pad(r.seconds.toFixed(1), 10)}${pad(r.perMinute.toFixed(2), 12)}${pad((r.audioSeconds / r.seconds).toFixed(2), 18)}${pad((r.cpu.workers / JOBS).toFixed(1), 20)}` +
         `${r.cpu.workers.toFixed(1)} / ${r.cpu.api.toFixed(1)} / ${r.cpu.postgres.toFixed(1)} / ${r.cpu.bench.toFixed(1)} / ${rest.toFixed(1)}   (of ${(os.cpus().length * r.seconds).toFixed(0)})`,
     );
     for (const failure of r.failed) console.log(`   FAILED ${failure}`);
   }
   if (rates.length === 2) console.log(`${pad('2 workers / 1 worker', 46)}${(rates[1]!.perMinute / rates[0]!.perMinute).toFixed(2)} x   (target >= 1.7 x)`);
   console.log('The api process, PostgreSQL, s3rver and this bench (which polls each pending transcription every 100 ms) share the same cores;');
-  console.log('"rest of the machine" is CPU other programs used meanwhile (on a shared machine, other people\'s work).\n');
+  console.log('"rest of the machine" is CPU other programs used meanwhile (on a shared machine, other people\'s work): when it is large,');
+  console.log('the wall-clock ratio measures the neighbours more than the workers; worker CPU s / job shows whether a second worker costs more per job.\n');
 }
 if (lists.length > 0) {
   console.log(`GET /api/v1/transcriptions with ${ROWS.toLocaleString('en')} stored transcriptions (${CONNECTIONS} connections, ${DURATION_S} s per run; autocannon shares the cores)`);
