@@ -4,7 +4,7 @@
 //  2. throughput and server peak-RSS growth of a 1 GiB upload through audio_upload_url, next to a plain
 //     file copy on the same disk, and the ratio.
 // The server runs as its own process (the real CLI), so the load generator does not share its CPU thread.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -12,100 +12,17 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import autocannon from 'autocannon';
-import { openDatabase } from '../src-server/db/database.js';
-import { KyselyKeyRepository } from '../src-server/db/key-repository.js';
-import { KyselyTranscriptionRepository } from '../src-server/db/transcription-repository.js';
-import { newId } from '../src-server/domain/records.js';
+import { CLI, CONNECTIONS, DURATION_S, load, memoryKiB, numberSetting, probePage, seedTranscriptions, startCeilingServer, startProcess, stop } from './http-load.js';
 
 const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../..');
-const CLI = path.join(root, 'bin/kikitori-server.js');
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 ** 3);
-
-function startProcess(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  // Throughput is what is measured: the per-key and per-address budgets (decision 0026) are off.
-  const unlimited = { KIKITORI_RATE_LIMIT_PER_KEY: '0', KIKITORI_RATE_LIMIT_PER_IP: '0' };
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, KIKITORI_LOG_LEVEL: 'warn', ...unlimited, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const match = out.match(/(http:\/\/[\d.:]+)/);
-      if (match) resolve({ child, url: match[1]! });
-    });
-    child.once('exit', (code) => reject(new Error(`process exited early (${code})`)));
-  });
-}
-
-const stop = async (child: ChildProcess) => {
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
-};
-
-function memoryKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))![1]);
-}
-
-async function load(url: string, headers: Record<string, string> = {}) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
-  return { rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, errors: result.errors + result.non2xx };
-}
-
-async function seed(dataDir: string, count: number): Promise<string> {
-  const db = await openDatabase({ dataDir, database: { url: null } });
-  const { key } = await new KyselyKeyRepository(db.kysely).create({ teamId: 'bench', userId: 'bench', roles: [] });
-  const start = Date.now() - count * 1000;
-  await db.kysely.transaction().execute(async (trx) => {
-    const repo = new KyselyTranscriptionRepository(trx);
-    for (let i = 0; i < count; i++) {
-      const createdAt = new Date(start + i * 1000).toISOString();
-      await repo.create({
-        transcriptionId: newId(),
-        teamId: 'bench',
-        userId: 'bench',
-        dictionaryId: null,
-        name: `recording-${i}.wav`,
-        languages: ['en'],
-        transcriptionModel: 'default',
-        numSpeakers: null,
-        minSpeakers: null,
-        maxSpeakers: null,
-        uploadExpiresAt: createdAt,
-        createdAt,
-      });
-    }
-  });
-  await db.kysely
-    .updateTable('transcriptions')
-    .set({ status: 'COMPLETED', upload_status: 'COMPLETED', transcript_key: 'x', audio_key: 'y', speaking_duration: 12.5 })
-    .execute();
-  await db.close();
-  return key;
-}
+const UPLOAD_BYTES = numberSetting('BENCH_UPLOAD_BYTES', 1024 ** 3);
 
 async function listBenchmark() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-bench-'));
-  const key = await seed(dataDir, 10_000);
+  const key = await seedTranscriptions(dataDir, 10_000);
   const server = await startProcess([CLI, 'serve', '--port', '0', '--data-dir', dataDir]);
-  const warm = await fetch(`${server.url}/api/v1/transcriptions`, { headers: { 'x-api-key': key } });
-  const pageBytes = (await warm.clone().arrayBuffer()).byteLength;
-  const items = ((await warm.json()) as unknown[]).length;
-  // The bare handler, and the same framework sending a static body as large as a list page: on a
-  // 2-core machine the load generator shares the CPU, so bytes per response bound the ratio too.
-  const bare = await startProcess([
-    '--input-type=module',
-    '-e',
-    `import Fastify from 'fastify';
-     const app = Fastify();
-     const page = JSON.stringify('x'.repeat(${pageBytes} - 2));
-     app.get('/bare', async () => ({ ok: true }));
-     app.get('/static-page', async (request, reply) => reply.type('application/json').send(page));
-     console.log(await app.listen({ host: '127.0.0.1', port: 0 }));`,
-  ]);
+  const { pageBytes, items } = await probePage(`${server.url}/api/v1/transcriptions`, { 'x-api-key': key });
+  const bare = await startCeilingServer(pageBytes);
   try {
     const list = await load(`${server.url}/api/v1/transcriptions`, { 'x-api-key': key });
     const baseline = await load(`${bare.url}/bare`);

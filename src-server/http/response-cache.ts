@@ -3,27 +3,28 @@
 // its version (bumped by database triggers on any change) matches, and for at most maxAgeMs so the
 // signed URLs inside stay far from expiry.
 
-interface Entry {
+interface Entry<Body> {
   version: number;
   storedAt: number;
-  body: string;
+  body: Body;
 }
 
-export class ResponseCache {
-  private readonly entries = new Map<string, Entry>();
+/** Body: what is sent (a Buffer of UTF-8 JSON spares encoding the same text again on every hit). */
+export class ResponseCache<Body = string> {
+  private readonly entries = new Map<string, Entry<Body>>();
 
   constructor(
     private readonly maxEntries = 2000,
     private readonly maxAgeMs = 60_000,
   ) {}
 
-  get(key: string, version: number, now = Date.now()): string | null {
+  get(key: string, version: number, now = Date.now()): Body | null {
     const entry = this.entries.get(key);
     if (!entry || entry.version !== version || now - entry.storedAt > this.maxAgeMs) return null;
     return entry.body;
   }
 
-  set(key: string, version: number, body: string, now = Date.now()): void {
+  set(key: string, version: number, body: Body, now = Date.now()): void {
     // Maps iterate in insertion order: dropping the first key evicts the oldest entry.
     if (this.entries.size >= this.maxEntries && !this.entries.has(key)) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { version, storedAt: now, body });

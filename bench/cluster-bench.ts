@@ -1,0 +1,313 @@
+// npm run bench:cluster — kikitori-server as a cluster (issue 9), from one run:
+//  1. transcriptions per minute with 1 and with 2 worker processes (`serve --role worker`, one job at a
+//     time each) behind one `serve --role api`, on a throwaway PostgreSQL (records and the pg-boss queue)
+//     and s3rver (audio), with a batch of real speech (espeak-ng): the time from the first /transcribe to
+//     the last COMPLETED, the ratio, and the CPU each part used meanwhile (what shared the cores);
+//  2. GET /api/v1/transcriptions with 10,000 stored rows on PostgreSQL (+ S3) and on SQLite (+ files):
+//     requests/s and p99, beside the same framework sending a static body of the page's size (the ceiling).
+// Prints figures; asserts nothing. Sizes for a quick run: BENCH_CLUSTER_JOBS, BENCH_ROWS, BENCH_DURATION,
+// BENCH_CONNECTIONS; BENCH_ONLY=workers or BENCH_ONLY=list runs one part.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { concatWithSilence, synthesizeSpeech } from '../test/support/audio-fixtures.js';
+import { startPostgres, type PostgresServer } from '../test/support/postgres.js';
+import { startS3, type S3Server } from '../test/support/s3.js';
+import { CLI, CONNECTIONS, DURATION_S, load, numberSetting, probePage, seedTranscriptions, startCeilingServer, startServe, stop, type LoadResult, type Started } from './http-load.js';
+
+const run = promisify(execFile);
+const JOBS = numberSetting('BENCH_CLUSTER_JOBS', 8);
+const ROWS = numberSetting('BENCH_ROWS', 10_000);
+const ONLY = (process.env.BENCH_ONLY ?? 'workers,list').split(',');
+const SIGNING_SECRET = 'bench-cluster-signing-secret-of-at-least-32-bytes';
+const BUCKET = 'bench';
+
+const benchStart = performance.now();
+/** Progress on stderr, so a long run shows where it is. */
+const progress = (text: string) => process.stderr.write(`[${((performance.now() - benchStart) / 1000).toFixed(0)} s] ${text}\n`);
+
+const tempDirs: string[] = [];
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-bench-cluster-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+// ---- CPU accounting from /proc (Linux): clock ticks of a process and its descendants, reaped ones included.
+
+const TICK_S = 0.01; // USER_HZ is 100 on Linux
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  /** utime + stime + cutime + cstime */
+  ticks: number;
+}
+
+function readStat(pid: number): ProcStat | null {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    // rest[0] is field 3 (state): ppid is field 4, utime..cstime are fields 14..17.
+    return { pid, ppid: Number(rest[1]), ticks: Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14]) };
+  } catch {
+    return null; // gone meanwhile
+  }
+}
+
+function allStats(): ProcStat[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map((name) => readStat(Number(name)))
+    .filter((s): s is ProcStat => s !== null);
+}
+
+/** CPU seconds of each root pid and everything below it. */
+function treeSeconds(roots: number[]): number {
+  const stats = allStats();
+  const children = new Map<number, ProcStat[]>();
+  for (const s of stats) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s]);
+  const byPid = new Map(stats.map((s) => [s.pid, s]));
+  let ticks = 0;
+  const visit = (pid: number) => {
+    ticks += byPid.get(pid)?.ticks ?? 0;
+    for (const child of children.get(pid) ?? []) visit(child.pid);
+  };
+  roots.forEach(visit);
+  return ticks * TICK_S;
+}
+
+/** Busy CPU seconds of the whole machine (all cores), from /proc/stat. */
+function machineBusySeconds(): number {
+  const [, ...fields] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+  // user nice system idle iowait irq softirq steal: all but idle and iowait are busy.
+  const ticks = fields.slice(0, 8).map(Number);
+  return ticks.reduce((sum, t, i) => (i === 3 || i === 4 ? sum : sum + t), 0) * TICK_S;
+}
+
+/** The postmaster of the server listening on `port` (found by its command line). */
+function postmasterPid(port: string): number {
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const argv = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      if (argv[0]?.endsWith('/postgres') && argv.includes('-p') && argv[argv.indexOf('-p') + 1] === port) return Number(name);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error(`no postmaster on port ${port}`);
+}
+
+const ownSeconds = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e6;
+};
+
+// ---- 1. transcriptions per minute with N workers
+
+async function recordings(): Promise<string[]> {
+  const sentences = [
+    'the weather report for tomorrow says rain in the morning and sun in the afternoon',
+    'please send the quarterly budget to the finance team before the meeting on friday',
+    'our new office opens next month and everyone will have a desk near the window',
+    'the train to the airport leaves every twenty minutes from the central station',
+  ];
+  const spoken = [];
+  for (const sentence of sentences) spoken.push(await synthesizeSpeech(sentence, undefined, { voice: 'espeak' }));
+  // Four recordings of about 10 s each: two sentences each, in rotated pairs.
+  const files = [];
+  for (let r = 0; r < sentences.length; r++) files.push(await concatWithSilence([spoken[r]!, spoken[(r + 1) % spoken.length]!], 0.5));
+  return files;
+}
+
+interface ThroughputResult {
+  workers: number;
+  completed: number;
+  failed: string[];
+  seconds: number;
+  perMinute: number;
+  audioSeconds: number;
+  cpu: { workers: number; api: number; postgres: number; bench: number; machine: number };
+}
+
+async function throughput(postgres: PostgresServer, s3: S3Server, files: string[], workers: number): Promise<ThroughputResult> {
+  const databaseUrl = await postgres.createDatabase('kikitori_bench');
+  const env = { ...s3.env(BUCKET, `w${workers}`), KIKITORI_DATABASE_URL: databaseUrl, KIKITORI_SIGNING_SECRET: SIGNING_SECRET, KIKITORI_JOB_CONCURRENCY: '1' };
+  const started: Started[] = [];
+  try {
+    // The api node first (it migrates), then the workers together.
+    const api = await startServe(['--role', 'api', '--port', '0', '--data-dir', tempDir()], env);
+    started.push(api);
+    started.push(...(await Promise.all(Array.from({ length: workers }, () => startServe(['--role', 'worker', '--data-dir', tempDir()], env)))));
+    const { stdout } = await run(process.execPath, [CLI, 'keys', 'create', '--database-url', databaseUrl, '--team', 'bench', '--user', 'bench']);
+    const key = stdout.trim().split('\n').at(-1)!;
+    const call = async (route: string, method = 'GET', body?: unknown) => {
+      const response = await fetch(api.url + route, {
+        method,
+        headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const json = (await response.json()) as Record<string, unknown>;
+      if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+
+    // The uploads are not timed: the batch is in S3 before the clock starts.
+    const audio = files.map((file) => fs.readFileSync(file));
+    const ids: string[] = [];
+    let audioSeconds = 0;
+    for (let i = 0; i < JOBS; i++) {
+      const bytes = audio[i % audio.length]!;
+      audioSeconds += (bytes.length - 44) / 32_000; // 16 kHz mono 16-bit WAV
+      const ticket = await call('/api/v1/transcriptions/upload', 'POST', { filename: `meeting-${i}.wav` });
+      const put = await fetch(ticket.audio_upload_url as string, { method: 'PUT', body: bytes });
+      if (!put.ok) throw new Error(`upload ${i}: ${put.status} ${await put.text()}`);
+      ids.push(ticket.transcription_id as string);
+    }
+
+    const pgPid = postmasterPid(new URL(databaseUrl).port);
+    const workerPids = started.slice(1).map((s) => s.child.pid!);
+    const cpuNow = () => ({ workers: treeSeconds(workerPids), api: treeSeconds([api.child.pid!]), postgres: treeSeconds([pgPid]), bench: ownSeconds(), machine: machineBusySeconds() });
+    progress(`${workers} worker(s): ${JOBS} uploaded, transcribing`);
+    const cpuBefore = cpuNow();
+    const t0 = performance.now();
+    for (const id of ids) await call(`/api/v1/transcriptions/${id}/transcribe`, 'POST');
+    const pending = new Set(ids);
+    const failed: string[] = [];
+    let last = t0;
+    while (pending.size > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      for (const id of [...pending]) {
+        const record = await call(`/api/v1/transcriptions/${id}`);
+        if (record.status === 'COMPLETED' || record.status === 'FAILED') {
+          last = performance.now();
+          pending.delete(id);
+          if (record.status === 'FAILED') failed.push(`${id}: ${String(record.failure_reason)}`);
+        }
+      }
+      if (performance.now() - t0 > 30 * 60_000) throw new Error(`${pending.size} transcriptions still running after 30 minutes`);
+    }
+    const cpuAfter = cpuNow();
+    progress(`${workers} worker(s): done in ${((last - t0) / 1000).toFixed(1)} s`);
+    const seconds = (last - t0) / 1000;
+    const cpu = Object.fromEntries(Object.entries(cpuAfter).map(([k, v]) => [k, v - cpuBefore[k as keyof typeof cpuBefore]])) as ThroughputResult['cpu'];
+    return { workers, completed: JOBS - failed.length, failed, seconds, perMinute: ((JOBS - failed.length) / seconds) * 60, audioSeconds, cpu };
+  } finally {
+    await Promise.all(started.map((s) => stop(s.child)));
+  }
+}
+
+// ---- 2. the list with ROWS rows, on PostgreSQL and on SQLite, beside the ceiling
+
+interface ListResult {
+  backend: string;
+  items: number;
+  pageBytes: number;
+  list: LoadResult;
+  bare: LoadResult;
+  staticPage: LoadResult;
+}
+
+async function listOn(backend: string, key: string, server: Started): Promise<ListResult> {
+  const url = `${server.url}/api/v1/transcriptions`;
+  const headers = { 'x-api-key': key };
+  const { pageBytes, items } = await probePage(url, headers);
+  const ceiling = await startCeilingServer(pageBytes);
+  try {
+    const list = await load(url, headers);
+    const staticPage = await load(`${ceiling.url}/static-page`);
+    const bare = await load(`${ceiling.url}/bare`);
+    return { backend, items, pageBytes, list, bare, staticPage };
+  } finally {
+    await stop(ceiling.child);
+  }
+}
+
+async function listOnPostgres(postgres: PostgresServer, s3: S3Server): Promise<ListResult> {
+  const databaseUrl = await postgres.createDatabase('kikitori_bench_list');
+  const dataDir = tempDir();
+  progress(`seeding ${ROWS} rows on PostgreSQL`);
+  const key = await seedTranscriptions(dataDir, ROWS, databaseUrl);
+  progress('seeded');
+  const server = await startServe(['--role', 'api', '--port', '0', '--data-dir', dataDir], { ...s3.env(BUCKET, 'list'), KIKITORI_DATABASE_URL: databaseUrl, KIKITORI_SIGNING_SECRET: SIGNING_SECRET });
+  try {
+    return await listOn('PostgreSQL + S3', key, server);
+  } finally {
+    await stop(server.child);
+  }
+}
+
+async function listOnSqlite(): Promise<ListResult> {
+  const dataDir = tempDir();
+  progress(`seeding ${ROWS} rows on SQLite`);
+  const key = await seedTranscriptions(dataDir, ROWS);
+  progress('seeded');
+  const server = await startServe(['--role', 'api', '--port', '0', '--data-dir', dataDir], { KIKITORI_SIGNING_SECRET: SIGNING_SECRET });
+  try {
+    return await listOn('SQLite + files', key, server);
+  } finally {
+    await stop(server.child);
+  }
+}
+
+// ---- the run
+
+const pad = (s: string, n: number) => s.padEnd(n);
+const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)} %`;
+const load1 = () => os.loadavg()[0]!.toFixed(2);
+
+const [postgres, s3] = await Promise.all([startPostgres(), startS3({ buckets: [BUCKET] })]);
+const loadBefore = load1();
+const rates: ThroughputResult[] = [];
+const lists: ListResult[] = [];
+try {
+  if (ONLY.includes('workers')) {
+    progress('making recordings');
+    const files = await recordings();
+    for (const workers of [1, 2]) rates.push(await throughput(postgres, s3, files, workers));
+  }
+  if (ONLY.includes('list')) {
+    lists.push(await listOnPostgres(postgres, s3));
+    lists.push(await listOnSqlite());
+  }
+} finally {
+  await s3.stop();
+  await postgres.stop();
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+console.log(`\nkikitori-server cluster benchmark (${os.cpus().length} cores; load average ${loadBefore} at the start, ${load1()} at the end)\n`);
+if (rates.length > 0) {
+  const minutes = rates[0]!.audioSeconds / JOBS;
+  console.log(`Transcriptions per minute: ${JOBS} recordings of ${minutes.toFixed(1)} s of espeak-ng speech each, from the first /transcribe to the last COMPLETED;`);
+  console.log('1 `serve --role api` + N `serve --role worker` (KIKITORI_JOB_CONCURRENCY=1, default engine), PostgreSQL (records + pg-boss), s3rver (audio).');
+  console.log(`${pad('workers', 9)}${pad('done', 7)}${pad('seconds', 10)}${pad('per minute', 12)}${pad('audio s / wall s', 18)}${pad('worker CPU s / job', 20)}CPU seconds meanwhile: workers / api / PostgreSQL / s3rver+bench client / rest of the machine (of ${os.cpus().length} cores x wall)`);
+  for (const r of rates) {
+    const ours = r.cpu.workers + r.cpu.api + r.cpu.postgres + r.cpu.bench;
+    const rest = Math.max(0, r.cpu.machine - ours);
+    console.log(
+      `${pad(String(r.workers), 9)}${pad(`${r.completed}/${JOBS}`, 7)}${pad(r.seconds.toFixed(1), 10)}${pad(r.perMinute.toFixed(2), 12)}${pad((r.audioSeconds / r.seconds).toFixed(2), 18)}${pad((r.cpu.workers / JOBS).toFixed(1), 20)}` +
+        `${r.cpu.workers.toFixed(1)} / ${r.cpu.api.toFixed(1)} / ${r.cpu.postgres.toFixed(1)} / ${r.cpu.bench.toFixed(1)} / ${rest.toFixed(1)}   (of ${(os.cpus().length * r.seconds).toFixed(0)})`,
+    );
+    for (const failure of r.failed) console.log(`   FAILED ${failure}`);
+  }
+  if (rates.length === 2) console.log(`${pad('2 workers / 1 worker', 46)}${(rates[1]!.perMinute / rates[0]!.perMinute).toFixed(2)} x   (target >= 1.7 x)`);
+  console.log('The api process, PostgreSQL, s3rver and this bench (which polls each pending transcription every 100 ms) share the same cores;');
+  console.log('"rest of the machine" is CPU other programs used meanwhile (on a shared machine, other people\'s work): when it is large,');
+  console.log('the wall-clock ratio measures the neighbours more than the workers; worker CPU s / job shows whether a second worker costs more per job.\n');
+}
+if (lists.length > 0) {
+  console.log(`GET /api/v1/transcriptions with ${ROWS.toLocaleString('en')} stored transcriptions (${CONNECTIONS} connections, ${DURATION_S} s per run; autocannon shares the cores)`);
+  console.log(`${pad('backend', 18)}${pad('per page', 10)}${pad('page KiB', 10)}${pad('list req/s', 12)}${pad('p50/p99 ms', 12)}${pad('static req/s', 14)}${pad('bare req/s', 12)}${pad('list/static', 13)}${pad('list/bare', 11)}errors`);
+  for (const l of lists) {
+    console.log(
+      `${pad(l.backend, 18)}${pad(String(l.items), 10)}${pad((l.pageBytes / 1024).toFixed(1), 10)}${pad(l.list.rps.toFixed(0), 12)}${pad(`${l.list.p50}/${l.list.p99}`, 12)}` +
+        `${pad(l.staticPage.rps.toFixed(0), 14)}${pad(l.bare.rps.toFixed(0), 12)}${pad(pct(l.list.rps, l.staticPage.rps), 13)}${pad(pct(l.list.rps, l.bare.rps), 11)}${l.list.errors + l.staticPage.errors + l.bare.errors}`,
+    );
+  }
+  console.log('static: the same framework (Fastify) sending a constant body of the page\'s size, the ceiling for that page (target: list >= 80 % of it);');
+  console.log('bare: the same framework answering {"ok":true}.');
+}
