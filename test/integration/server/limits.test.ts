@@ -12,6 +12,7 @@ import { synthesizeSpeech, understatedFlac } from '../../support/audio-fixtures.
 import type { EngineRegistry } from '../../../src-server/engines/engine-registry.js';
 import type { SpeechEngine } from '../../../src-server/engines/speech/speech-engine.js';
 import type { TranscriptionModel } from '../../../src-server/domain/records.js';
+import { listJobs } from '../../support/test-jobs.js';
 import { engineRegistryFromEnv, startTestServer, tempDir, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
 
 const run = promisify(execFile);
@@ -20,7 +21,7 @@ const GB = 1e9;
 
 /** How many attempts the queue made at the job of this transcription. */
 async function jobAttempts(server: TestServer, transcriptionId: string): Promise<number | undefined> {
-  const job = await server.runtime.db.kysely.selectFrom('jobs').select('attempts').where('payload', 'like', `%${transcriptionId}%`).executeTakeFirst();
+  const [job] = await listJobs(server, { payloadContains: transcriptionId });
   return job?.attempts;
 }
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
 import type { TranscriptDocument } from '../../../src-shared/transcript-document.js';
 import { audioDuration, concatWithSilence, makeCorruptFile, synthesizeSpeech } from '../../support/audio-fixtures.js';
+import { listJobs } from '../../support/test-jobs.js';
 import { startTestServer, storedAudioPath, tempDir, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
 
 let server: TestServer;
@@ -54,7 +55,7 @@ describe('transcription pipeline', () => {
     // A second call while running starts nothing new and answers the current record.
     const again = await transcribe(id);
     expect(again.status).toBe(200);
-    expect(await server.runtime.db.kysely.selectFrom('jobs').select('job_id').where('payload', 'like', `%${id}%`).execute()).toHaveLength(1);
+    expect(await listJobs(server, { payloadContains: id })).toHaveLength(1);
 
     completed = (await waitForStatus(server, key, id, ['COMPLETED', 'FAILED'])).json;
     expect(completed.failure_reason).toBeNull();
@@ -196,8 +197,8 @@ describe('temporary dictionaries and failures', () => {
     expect(failed.json.failure_reason).toMatch(/audio/i);
     expect(failed.json.transcription_path).toBeNull();
     // Failed at once: one attempt, no retries for an input that can never succeed.
-    const job = await server.runtime.db.kysely.selectFrom('jobs').select(['attempts', 'state']).where('payload', 'like', `%${ticket.transcription_id}%`).executeTakeFirst();
-    expect(job).toEqual({ attempts: 1, state: 'failed' });
+    const jobs = await listJobs(server, { payloadContains: ticket.transcription_id });
+    expect(jobs.map(({ attempts, state }) => ({ attempts, state }))).toEqual([{ attempts: 1, state: 'failed' }]);
     expect((await server.api(key, 'GET', `/api/v1/dictionaries/${ticket.dictionary_id}`)).status).toBe(404);
   });
 });
