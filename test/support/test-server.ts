@@ -86,13 +86,22 @@ export async function testStorageEnv(): Promise<Record<string, string>> {
 export const testStorageIsS3 = (): boolean => process.env.KIKITORI_TEST_STORAGE === 's3';
 
 export async function startTestServer(
-  options: { env?: Record<string, string>; dataDir?: string; runtime?: RuntimeOptions } = {},
+  options: {
+    env?: Record<string, string>;
+    dataDir?: string;
+    runtime?: RuntimeOptions;
+    /**
+     * 'files' keeps the objects under the data dir whatever the run's backend: for tests about the server
+     * receiving an upload itself (in S3 mode the client PUTs to the store's presigned URL instead).
+     */
+    storage?: 'files';
+  } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
   // The AWS SDK reads its credentials and region from the process environment itself (the standard
   // chain), not from our configuration: a test's AWS_* settings must reach the process.
   // The run's backend (SQLite and files, or PostgreSQL and S3), unless the test sets its own.
-  const settings = { ...(await testDatabaseEnv()), ...(await testStorageEnv()), ...options.env };
+  const settings = { ...(await testDatabaseEnv()), ...(options.storage === 'files' ? {} : await testStorageEnv()), ...options.env };
   for (const [name, value] of Object.entries(settings)) if (name.startsWith('AWS_')) process.env[name] = value;
   // As the CLI does: the environment (the test's settings over the process's), with flags on top.
   const env = { ...process.env, ...settings };
@@ -186,6 +195,17 @@ export async function storedKeys(server: TestServer, prefix: string): Promise<st
   } finally {
     client.destroy();
   }
+}
+
+/**
+ * What a server's work dir holds (paths relative to it): nothing once its jobs are done. The S3 storage's own
+ * scratch directory (`s3-*`, made at startup for local copies of objects) is looked into, not listed itself.
+ */
+export function workLeftovers(server: TestServer): string[] {
+  const work = path.join(server.dataDir, 'work');
+  if (!fs.existsSync(work)) return [];
+  const scratch = server.runtime.ctx.config.storage.url ? fs.readdirSync(work).filter((name) => name.startsWith('s3-')) : [];
+  return (fs.readdirSync(work, { recursive: true }) as string[]).filter((entry) => !scratch.includes(entry)).sort();
 }
 
 /** Polls a transcription until its status is one of `statuses` (the test's own timeout bounds it). */

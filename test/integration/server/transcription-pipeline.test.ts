@@ -133,13 +133,18 @@ describe('transcription pipeline', () => {
   });
 
   it('deletes the record with its audio, transcript and review', async () => {
-    const audioFile = await storedAudioPath(server, id);
-    const transcriptFile = path.join(server.dataDir, 'storage', 'transcripts', `${id}.json`);
-    expect(fs.existsSync(audioFile) && fs.existsSync(transcriptFile)).toBe(true);
+    // The stored objects, on either storage (files under the data dir, or S3).
+    const { storage } = server.runtime.ctx;
+    const audioKey = (await server.runtime.ctx.transcriptions.getById(id))?.audioKey;
+    const transcriptKey = `transcripts/${id}.json`;
+    expect(audioKey).toBeTruthy();
+    expect(await storage.stat(audioKey!)).not.toBeNull();
+    expect(await storage.stat(transcriptKey)).not.toBeNull();
     const deleted = await server.api(key, 'DELETE', `/api/v1/transcriptions/${id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.text).toBe('');
-    expect(fs.existsSync(audioFile) || fs.existsSync(transcriptFile)).toBe(false);
+    expect(await storage.stat(audioKey!)).toBeNull();
+    expect(await storage.stat(transcriptKey)).toBeNull();
     expect((await server.api(key, 'GET', `/api/v1/transcriptions/${id}`)).status).toBe(404);
     expect((await server.api(key, 'GET', `/api/v1/transcriptions/${id}/review`)).status).toBe(404);
     expect((await fetch(completed.audio_path)).status).toBe(404);
