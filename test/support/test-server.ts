@@ -173,7 +173,7 @@ export async function storedKeys(server: TestServer, prefix: string): Promise<st
     const root = path.join(server.dataDir, 'storage');
     const dir = path.join(root, prefix);
     if (!fs.existsSync(dir)) return [];
-    return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
       .sort();

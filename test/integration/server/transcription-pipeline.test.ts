@@ -6,7 +6,7 @@ import { ErrorCode } from '../../../src-shared/error-codes.js';
 import type { TranscriptDocument } from '../../../src-shared/transcript-document.js';
 import { audioDuration, concatWithSilence, makeCorruptFile, synthesizeSpeech } from '../../support/audio-fixtures.js';
 import { listJobs } from '../../support/test-jobs.js';
-import { startTestServer, storedAudioPath, tempDir, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
+import { startTestServer, tempDir, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
 
 let server: TestServer;
 let key: string;
