@@ -1,13 +1,11 @@
-// The server integration suite on PostgreSQL (`npm run test:postgres [files]`): the same tests, every test
-// server on a fresh database of one throwaway cluster instead of SQLite in its data dir.
+// The server integration suite on PostgreSQL + S3 alone: the `postgres-s3` project of vitest.config.ts
+// (`npm run test:postgres [files]` runs it as `vitest run --project postgres-s3`; this file is for tools
+// that take a config).
 import { defineConfig } from 'vitest/config';
-import base from './vitest.config.js';
+import base, { postgresS3Project } from './vitest.config.js';
+
+const { projects: _projects, ...shared } = base.test ?? {};
 
 export default defineConfig({
-  test: {
-    ...base.test,
-    include: ['test/integration/server/**/*.test.ts'],
-    globalSetup: ['test/support/postgres-global-setup.ts'],
-    env: { KIKITORI_TEST_DATABASE: 'postgres' },
-  },
+  test: { ...shared, ...postgresS3Project },
 });

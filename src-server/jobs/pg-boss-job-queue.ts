@@ -218,6 +218,17 @@ export class PgBossJobQueue implements JobQueue {
     });
   }
 
+  /** For /healthz, as the SQLite queue answers: the backlog (waiting, first or again, and running jobs). */
+  async check() {
+    await this.connect();
+    const { rows } = await this.boss
+      .getDb()
+      .executeSql(`SELECT state::text AS state, count(*)::int AS n FROM ${this.schema}.job WHERE state IN ('created', 'retry', 'active') GROUP BY state`);
+    const counts = rows as Array<{ state: string; n: number }>;
+    const of = (...states: string[]) => counts.filter((c) => states.includes(c.state)).reduce((sum, c) => sum + c.n, 0);
+    return `${of('created', 'retry')} queued, ${of('active')} running`;
+  }
+
   async cancel(singletonKey: string) {
     await this.connect();
     for (const name of QUEUE_NAMES) {

@@ -65,15 +65,46 @@ export async function testDatabaseEnv(): Promise<Record<string, string>> {
   return { KIKITORI_DATABASE_URL: url.toString() };
 }
 
+/**
+ * With KIKITORI_TEST_STORAGE=s3 (the `postgres-s3` project), a fresh bucket on the run's s3rver
+ * (test/support/postgres-global-setup.ts) for each server; otherwise none, and the server keeps its files
+ * under its data dir's storage/.
+ */
+export async function testStorageEnv(): Promise<Record<string, string>> {
+  if (process.env.KIKITORI_TEST_STORAGE !== 's3') return {};
+  const endpoint = process.env.KIKITORI_TEST_S3_ENDPOINT;
+  if (!endpoint) throw new Error('KIKITORI_TEST_STORAGE=s3 needs the S3 server of test/support/postgres-global-setup.ts: run `npm run test:postgres`');
+  const bucket = `kikitori-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  // s3rver checks signatures only when one is sent; an unsigned request is accepted.
+  const response = await fetch(`${endpoint}/${bucket}`, { method: 'PUT' });
+  if (!response.ok) throw new Error(`creating bucket ${bucket}: ${response.status} ${await response.text()}`);
+  const { S3_CREDENTIALS } = await import('./s3.js');
+  return { ...S3_CREDENTIALS, KIKITORI_STORAGE_URL: `s3://${bucket}`, KIKITORI_S3_ENDPOINT: endpoint };
+}
+
+/** Whether test servers keep their objects in S3 (the `postgres-s3` project) rather than under the data dir. */
+export const testStorageIsS3 = (): boolean => process.env.KIKITORI_TEST_STORAGE === 's3';
+
 export async function startTestServer(
-  options: { env?: Record<string, string>; dataDir?: string; runtime?: RuntimeOptions } = {},
+  options: {
+    env?: Record<string, string>;
+    dataDir?: string;
+    runtime?: RuntimeOptions;
+    /**
+     * 'files' keeps the objects under the data dir whatever the run's backend: for tests about the server
+     * receiving an upload itself (in S3 mode the client PUTs to the store's presigned URL instead).
+     */
+    storage?: 'files';
+  } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
   // The AWS SDK reads its credentials and region from the process environment itself (the standard
   // chain), not from our configuration: a test's AWS_* settings must reach the process.
-  for (const [name, value] of Object.entries(options.env ?? {})) if (name.startsWith('AWS_')) process.env[name] = value;
+  // The run's backend (SQLite and files, or PostgreSQL and S3), unless the test sets its own.
+  const settings = { ...(await testDatabaseEnv()), ...(options.storage === 'files' ? {} : await testStorageEnv()), ...options.env };
+  for (const [name, value] of Object.entries(settings)) if (name.startsWith('AWS_')) process.env[name] = value;
   // As the CLI does: the environment (the test's settings over the process's), with flags on top.
-  const env = { ...process.env, ...(await testDatabaseEnv()), ...options.env };
+  const env = { ...process.env, ...settings };
   const config: ServerConfig = loadConfig({ dataDir, host: '127.0.0.1', port: 0 }, env);
   const logLines: string[] = [];
   const sink = new Writable({
@@ -130,6 +161,51 @@ export async function storedAudioPath(server: TestServer, id: string): Promise<s
   const record = await server.runtime.ctx.transcriptions.getById(id);
   if (!record?.audioKey) throw new Error(`transcription ${id} has no stored audio`);
   return server.runtime.ctx.storage.localPath(record.audioKey);
+}
+
+/**
+ * The keys of the objects a server has stored under `prefix` (e.g. `openai`), on either storage: the files
+ * under its data dir's storage/ (temporary `.tmp` files left out), or the objects in its S3 bucket.
+ */
+export async function storedKeys(server: TestServer, prefix: string): Promise<string[]> {
+  const { storage } = server.runtime.ctx.config;
+  if (!storage.url) {
+    const root = path.join(server.dataDir, 'storage');
+    const dir = path.join(root, prefix);
+    if (!fs.existsSync(dir)) return [];
+    return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+      .sort();
+  }
+  const { S3Client, ListObjectsV2Command } = await import('@aws-sdk/client-s3');
+  const { parseStorageUrl } = await import('../../src-server/storage/s3-storage.js');
+  const { bucket, prefix: base } = parseStorageUrl(storage.url);
+  const root = base ? `${base}/` : '';
+  const client = new S3Client({ endpoint: storage.s3Endpoint ?? undefined, forcePathStyle: true });
+  try {
+    const keys: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${root}${prefix}/`, ContinuationToken: token }));
+      keys.push(...(page.Contents ?? []).map((object) => object.Key!.slice(root.length)));
+      token = page.NextContinuationToken;
+    } while (token);
+    return keys.sort();
+  } finally {
+    client.destroy();
+  }
+}
+
+/**
+ * What a server's work dir holds (paths relative to it): nothing once its jobs are done. The S3 storage's own
+ * scratch directory (`s3-*`, made at startup for local copies of objects) is looked into, not listed itself.
+ */
+export function workLeftovers(server: TestServer): string[] {
+  const work = path.join(server.dataDir, 'work');
+  if (!fs.existsSync(work)) return [];
+  const scratch = server.runtime.ctx.config.storage.url ? fs.readdirSync(work).filter((name) => name.startsWith('s3-')) : [];
+  return (fs.readdirSync(work, { recursive: true }) as string[]).filter((entry) => !scratch.includes(entry)).sort();
 }
 
 /** Polls a transcription until its status is one of `statuses` (the test's own timeout bounds it). */

@@ -12,7 +12,8 @@ import { synthesizeSpeech, understatedFlac } from '../../support/audio-fixtures.
 import type { EngineRegistry } from '../../../src-server/engines/engine-registry.js';
 import type { SpeechEngine } from '../../../src-server/engines/speech/speech-engine.js';
 import type { TranscriptionModel } from '../../../src-server/domain/records.js';
-import { engineRegistryFromEnv, startTestServer, tempDir, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
+import { listJobs } from '../../support/test-jobs.js';
+import { engineRegistryFromEnv, startTestServer, tempDir, uploadFile, waitForStatus, workLeftovers, type TestServer } from '../../support/test-server.js';
 
 const run = promisify(execFile);
 const dir = tempDir('kikitori-limits-');
@@ -20,7 +21,7 @@ const GB = 1e9;
 
 /** How many attempts the queue made at the job of this transcription. */
 async function jobAttempts(server: TestServer, transcriptionId: string): Promise<number | undefined> {
-  const job = await server.runtime.db.kysely.selectFrom('jobs').select('attempts').where('payload', 'like', `%${transcriptionId}%`).executeTakeFirst();
+  const [job] = await listJobs(server, { payloadContains: transcriptionId });
   return job?.attempts;
 }
 
@@ -68,7 +69,7 @@ describe('maximum audio duration', () => {
     expect(ended.failure_reason).toMatch(/^This recording is longer than the 5-second limit of this server\. Split it/);
     // Bad input fails at once, and nothing of the decode is left behind.
     expect(await jobAttempts(server, id)).toBe(1);
-    expect(fs.readdirSync(path.join(server.dataDir, 'work'))).toEqual([]);
+    expect(workLeftovers(server)).toEqual([]);
   });
 
   it('fails a large recording at the probe, before decoding', async () => {
@@ -80,7 +81,7 @@ describe('maximum audio duration', () => {
     expect(ended.status).toBe('FAILED');
     expect(ended.failure_reason).toMatch(/longer than the 5-second limit/);
     expect(server.logLines.some((line) => line.includes('duration 30 s, over KIKITORI_MAX_AUDIO_SECONDS=5'))).toBe(true);
-    expect(fs.readdirSync(path.join(server.dataDir, 'work'))).toEqual([]);
+    expect(workLeftovers(server)).toEqual([]);
   });
 
   it('fails a recording whose header understates its length, decoding only a second past the limit', async () => {
@@ -119,6 +120,51 @@ describe('free disk space', () => {
   afterAll(() => server.close());
   afterEach(() => (free = []));
 
+  it('retries a decode that finds the disk full, and fails with a clear reason when it stays full', async () => {
+    const flac = await silence('full.flac', 2);
+    free = [10 * GB];
+    const { transcription_id: id } = await uploadFile(server, key, flac);
+    free = [reserve];
+    await transcribe(server, key, id);
+    const ended = (await waitForStatus(server, key, id, ['COMPLETED', 'FAILED'])).json;
+    expect(ended.status).toBe('FAILED');
+    expect(ended.failure_reason).toMatch(/^There is not enough free disk space on the server to convert this recording\. Try again later/);
+    expect(await jobAttempts(server, id)).toBe(3);
+    expect(workLeftovers(server)).toEqual([]);
+  });
+
+  it('completes when space frees up before the next attempt', async () => {
+    const speech = await synthesizeSpeech('the disk has room again');
+    free = [10 * GB];
+    const { transcription_id: id } = await uploadFile(server, key, speech);
+    free = [reserve, 10 * GB];
+    await transcribe(server, key, id);
+    const ended = (await waitForStatus(server, key, id, ['COMPLETED', 'FAILED'])).json;
+    expect(ended.failure_reason).toBeNull();
+    expect(ended.status).toBe('COMPLETED');
+    expect(await jobAttempts(server, id)).toBe(2);
+  });
+});
+
+// The server checks the free space when it receives an upload itself (file storage; in S3 mode the client
+// PUTs to the store, and the server's disk never holds the upload).
+describe('free disk space, for an upload the server stores', () => {
+  let server: TestServer;
+  let key: string;
+  /** What the data dir's file system reports as free; each test sets it. */
+  let free: number[] = [];
+  const reserve = 100_000_000;
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: { KIKITORI_MIN_FREE_DISK_BYTES: String(reserve), KIKITORI_ENGINE_DEFAULT: 'pocketsphinx' },
+      runtime: { freeSpace: async () => (free.length > 1 ? free.shift()! : free[0]!) },
+      storage: 'files',
+    });
+    key = await server.key('acme');
+  });
+  afterAll(() => server.close());
+  afterEach(() => (free = []));
+
   it('refuses an upload the disk cannot hold beyond its reserve with 507, storing nothing', async () => {
     const flac = await silence('short.flac', 2);
     free = [reserve + fs.statSync(flac).size - 1];
@@ -135,31 +181,6 @@ describe('free disk space', () => {
     free = [10 * GB];
     expect((await fetch(t.audio_upload_url, { method: 'PUT', body: fs.readFileSync(flac) })).status).toBe(200);
   });
-
-  it('retries a decode that finds the disk full, and fails with a clear reason when it stays full', async () => {
-    const flac = await silence('full.flac', 2);
-    free = [10 * GB];
-    const { transcription_id: id } = await uploadFile(server, key, flac);
-    free = [reserve];
-    await transcribe(server, key, id);
-    const ended = (await waitForStatus(server, key, id, ['COMPLETED', 'FAILED'])).json;
-    expect(ended.status).toBe('FAILED');
-    expect(ended.failure_reason).toMatch(/^There is not enough free disk space on the server to convert this recording\. Try again later/);
-    expect(await jobAttempts(server, id)).toBe(3);
-    expect(fs.readdirSync(path.join(server.dataDir, 'work'))).toEqual([]);
-  });
-
-  it('completes when space frees up before the next attempt', async () => {
-    const speech = await synthesizeSpeech('the disk has room again');
-    free = [10 * GB];
-    const { transcription_id: id } = await uploadFile(server, key, speech);
-    free = [reserve, 10 * GB];
-    await transcribe(server, key, id);
-    const ended = (await waitForStatus(server, key, id, ['COMPLETED', 'FAILED'])).json;
-    expect(ended.failure_reason).toBeNull();
-    expect(ended.status).toBe('COMPLETED');
-    expect(await jobAttempts(server, id)).toBe(2);
-  });
 });
 
 describe('storage quota per team', () => {
@@ -169,7 +190,9 @@ describe('storage quota per team', () => {
   let file60k: string;
   let file40k: string;
   beforeAll(async () => {
-    server = await startTestServer({ env: { KIKITORI_TEAM_QUOTA_BYTES: '100000' } });
+    // The quota as the server's own upload route enforces it, on the PUT (files). In S3 mode the client PUTs
+    // to the store, and the quota is checked when /transcribe commits the object: s3-storage-mode.test.ts.
+    server = await startTestServer({ env: { KIKITORI_TEAM_QUOTA_BYTES: '100000' }, storage: 'files' });
     alice = await server.key('acme', 'alice', ['DELETE']);
     other = await server.key('globex');
     file60k = path.join(dir, 'a.bin');
@@ -255,6 +278,8 @@ describe('timeouts', () => {
     server = await startTestServer({
       env: { KIKITORI_HEADERS_TIMEOUT: '1', KIKITORI_IDLE_TIMEOUT: '1' },
       runtime: { engines: slowerThanIdle(engineRegistryFromEnv({ KIKITORI_ENGINE_DEFAULT: 'pocketsphinx' })) },
+      // A stalled upload is one to the server's own upload route (files): in S3 mode the client PUTs to the store.
+      storage: 'files',
     });
     key = await server.key('acme');
   });

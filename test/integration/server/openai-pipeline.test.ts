@@ -10,7 +10,9 @@ import { promisify } from 'node:util';
 import OpenAI, { APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concatWithSilence, synthesizeSpeech } from '../../support/audio-fixtures.js';
-import { startTestServer, tempDir, uploadFile, type TestServer } from '../../support/test-server.js';
+import { admissionOf } from '../../../src-server/http/routes/openai/admission.js';
+import { listJobs } from '../../support/test-jobs.js';
+import { startTestServer, storedKeys, tempDir, uploadFile, type TestServer } from '../../support/test-server.js';
 
 const run = promisify(execFile);
 
@@ -60,9 +62,9 @@ describe('the OpenAI route on the transcription pipeline', () => {
     expect(plain.segments?.every((s) => !('speaker' in s))).toBe(true);
 
     // The work ran as jobs of the shared queue, and the uploads were removed once answered.
-    const jobs = await server.runtime.db.kysely.selectFrom('jobs').select('state').where('name', '=', 'openai-transcribe').execute();
-    expect(jobs).toEqual([{ state: 'completed' }, { state: 'completed' }]);
-    expect(fs.readdirSync(path.join(server.dataDir, 'storage', 'openai'))).toEqual([]);
+    const jobs = await listJobs(server, { name: 'openai-transcribe' });
+    expect(jobs.map(({ state }) => ({ state }))).toEqual([{ state: 'completed' }, { state: 'completed' }]);
+    expect(await storedKeys(server, 'openai')).toEqual([]);
   });
 
   it('refuses a dictionary of another team with 404 in OpenAI\'s error body', async () => {
@@ -89,10 +91,11 @@ describe('the OpenAI route on the transcription pipeline', () => {
     await expect.poll(async () => (await server.api(key, 'GET', `/api/v1/transcriptions/${id}`)).json.status, { timeout: 60_000, interval: 50 }).toBe('IN_PROGRESS');
 
     expect((await server.api(key, 'DELETE', `/api/v1/transcriptions/${id}`)).status).toBeLessThan(300);
-    const job = await server.runtime.db.kysely.selectFrom('jobs').select(['job_id', 'state']).where('singleton_key', '=', `transcribe:${id}`).executeTakeFirstOrThrow();
-    expect(job.state).toBe('cancelled');
+    const [job, ...others] = await listJobs(server, { singletonKey: `transcribe:${id}` });
+    expect(others).toEqual([]);
+    expect(job?.state).toBe('cancelled');
     const lines = server.logLines.map((l) => JSON.parse(l) as { msg: string; jobId?: string; outcome?: string });
-    const ofJob = lines.filter((l) => l.jobId === job.job_id);
+    const ofJob = lines.filter((l) => l.jobId === job!.jobId);
     expect(ofJob.map((l) => l.msg)).toContain('job cancelled');
     expect(ofJob.find((l) => l.msg === 'transcription timings')?.outcome).toBe('aborted');
     expect(ofJob.map((l) => l.msg)).not.toContain('job completed');
@@ -122,9 +125,8 @@ describe("the OpenAI route's bounded wait queue", () => {
     held.write(Buffer.alloc(64 * 1024));
     const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
     const speech = await synthesizeSpeech('the budget meeting moved to next week');
-    // The held request has its place once its upload streams into storage's temporary file.
-    const tmp = path.join(server.dataDir, 'storage', '.tmp');
-    await expect.poll(() => (fs.existsSync(tmp) ? fs.readdirSync(tmp).length : 0), { timeout: 10_000, interval: 50 }).toBe(1);
+    // The held request has its place once the server has taken it in (before its upload is read).
+    await expect.poll(() => admissionOf(server.runtime.ctx).occupied(), { timeout: 10_000, interval: 50 }).toBe(1);
     const refused = (await client.audio.transcriptions.create({ file: fs.createReadStream(speech), model: 'whisper-1' }).then(
       () => null,
       (e: unknown) => e,
@@ -136,7 +138,7 @@ describe("the OpenAI route's bounded wait queue", () => {
     expect(refused.message).toMatch(/busy.*Try again in about \d+ seconds/);
     expect(Number(refused.headers?.get('retry-after'))).toBeGreaterThanOrEqual(1);
     // The refused request's audio never reached a job.
-    expect(await server.runtime.db.kysely.selectFrom('jobs').select('job_id').execute()).toEqual([]);
+    expect(await listJobs(server)).toEqual([]);
 
     // The holder gives up: its place is free again, and the next request is transcribed.
     held.destroy();

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
 import type { TranscriptDocument } from '../../../src-shared/transcript-document.js';
 import { audioDuration, concatWithSilence, makeCorruptFile, synthesizeSpeech } from '../../support/audio-fixtures.js';
-import { startTestServer, storedAudioPath, tempDir, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
+import { listJobs } from '../../support/test-jobs.js';
+import { startTestServer, tempDir, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
 
 let server: TestServer;
 let key: string;
@@ -54,7 +55,7 @@ describe('transcription pipeline', () => {
     // A second call while running starts nothing new and answers the current record.
     const again = await transcribe(id);
     expect(again.status).toBe(200);
-    expect(await server.runtime.db.kysely.selectFrom('jobs').select('job_id').where('payload', 'like', `%${id}%`).execute()).toHaveLength(1);
+    expect(await listJobs(server, { payloadContains: id })).toHaveLength(1);
 
     completed = (await waitForStatus(server, key, id, ['COMPLETED', 'FAILED'])).json;
     expect(completed.failure_reason).toBeNull();
@@ -132,13 +133,18 @@ describe('transcription pipeline', () => {
   });
 
   it('deletes the record with its audio, transcript and review', async () => {
-    const audioFile = await storedAudioPath(server, id);
-    const transcriptFile = path.join(server.dataDir, 'storage', 'transcripts', `${id}.json`);
-    expect(fs.existsSync(audioFile) && fs.existsSync(transcriptFile)).toBe(true);
+    // The stored objects, on either storage (files under the data dir, or S3).
+    const { storage } = server.runtime.ctx;
+    const audioKey = (await server.runtime.ctx.transcriptions.getById(id))?.audioKey;
+    const transcriptKey = `transcripts/${id}.json`;
+    expect(audioKey).toBeTruthy();
+    expect(await storage.stat(audioKey!)).not.toBeNull();
+    expect(await storage.stat(transcriptKey)).not.toBeNull();
     const deleted = await server.api(key, 'DELETE', `/api/v1/transcriptions/${id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.text).toBe('');
-    expect(fs.existsSync(audioFile) || fs.existsSync(transcriptFile)).toBe(false);
+    expect(await storage.stat(audioKey!)).toBeNull();
+    expect(await storage.stat(transcriptKey)).toBeNull();
     expect((await server.api(key, 'GET', `/api/v1/transcriptions/${id}`)).status).toBe(404);
     expect((await server.api(key, 'GET', `/api/v1/transcriptions/${id}/review`)).status).toBe(404);
     expect((await fetch(completed.audio_path)).status).toBe(404);
@@ -196,8 +202,8 @@ describe('temporary dictionaries and failures', () => {
     expect(failed.json.failure_reason).toMatch(/audio/i);
     expect(failed.json.transcription_path).toBeNull();
     // Failed at once: one attempt, no retries for an input that can never succeed.
-    const job = await server.runtime.db.kysely.selectFrom('jobs').select(['attempts', 'state']).where('payload', 'like', `%${ticket.transcription_id}%`).executeTakeFirst();
-    expect(job).toEqual({ attempts: 1, state: 'failed' });
+    const jobs = await listJobs(server, { payloadContains: ticket.transcription_id });
+    expect(jobs.map(({ attempts, state }) => ({ attempts, state }))).toEqual([{ attempts: 1, state: 'failed' }]);
     expect((await server.api(key, 'GET', `/api/v1/dictionaries/${ticket.dictionary_id}`)).status).toBe(404);
   });
 });

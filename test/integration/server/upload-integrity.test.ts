@@ -20,7 +20,9 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 const base64Sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64');
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // PUT integrity and tus are the server's own upload route (file storage, whatever the run's backend): in
+  // S3 mode the ticket's URL is the store's presigned PUT, checked at /transcribe (s3-storage-mode.test.ts).
+  server = await startTestServer({ storage: 'files' });
   key = await server.key('acme');
   speechFile = await synthesizeSpeech('please send the quarterly report to the finance team by friday');
   speech = fs.readFileSync(speechFile);
@@ -286,7 +288,7 @@ describe('tus resumable uploads', () => {
   });
 
   it('the expiry sweep removes partial uploads of tickets that expired', async () => {
-    const shortLived = await startTestServer({ env: { KIKITORI_UPLOAD_URL_TTL: '1' } });
+    const shortLived = await startTestServer({ env: { KIKITORI_UPLOAD_URL_TTL: '1' }, storage: 'files' });
     try {
       const k = await shortLived.key('acme');
       const response = await shortLived.api(k, 'POST', '/api/v1/transcriptions/upload', { filename: 'x.wav' });

@@ -9,7 +9,9 @@ let key: string;
 const bytes = Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 251));
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { KIKITORI_MAX_UPLOAD_BYTES: '100000' } });
+  // The server's own upload route (a signed URL on this server, PUT, audio_path served here): file storage,
+  // whatever the run's backend. In S3 mode the URL is the store's presigned one: s3-storage-mode.test.ts.
+  server = await startTestServer({ env: { KIKITORI_MAX_UPLOAD_BYTES: '100000' }, storage: 'files' });
   key = await server.key('acme');
 });
 afterAll(() => server.close());

@@ -23,6 +23,11 @@ export class Admission {
     return true;
   }
 
+  /** Requests holding a place now (answered or not yet). */
+  occupied(): number {
+    return this.inFlight;
+  }
+
   leave(): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
   }
