@@ -140,13 +140,15 @@ describe("the parser's own errors under /v1/ and after HEAD", () => {
 
 /**
  * Sends `parts` one after another (waiting `pauseMs` between them, so that the server reads them apart),
- * then half-closes, and reads the answer; a reset after the answer arrived does not lose it here, but a
- * reset before it does (the answer is then empty).
+ * then half-closes, and reads the answer. With `readAfterSending`, it reads nothing until it has sent
+ * everything, as many HTTP clients do: a server that closes with request bytes unread then sends a TCP
+ * reset, which discards the answer waiting unread here (the answer is then empty).
  */
-function rawExchange(parts: (string | Buffer)[], pauseMs = 0): Promise<{ status: number; body: string; json: unknown }> {
+function rawExchange(parts: (string | Buffer)[], pauseMs = 0, readAfterSending = false): Promise<{ status: number; body: string; json: unknown }> {
   return new Promise((resolve) => {
     const { hostname, port } = new URL(server.url);
     const socket = net.connect(Number(port), hostname);
+    if (readAfterSending) socket.pause();
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', () => undefined);
@@ -169,6 +171,7 @@ function rawExchange(parts: (string | Buffer)[], pauseMs = 0): Promise<{ status:
           await new Promise<void>((done) => socket.write(part, () => done()));
         }
         if (!socket.destroyed) socket.end();
+        socket.resume();
       })().catch(() => undefined);
     });
   });
@@ -182,7 +185,7 @@ describe('the parser rejects a request while its body is still coming', () => {
     const body = Buffer.alloc(9 * 1024 * 1024, 0x41);
     for (let attempt = 0; attempt < 5; attempt++) {
       const head = `PUT /api/v1/dictionaries?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
-      const response = await rawExchange([head, body]);
+      const response = await rawExchange([head, body], 0, true);
       expect(response.status, `attempt ${attempt}`).toBe(431);
       expect(response.json).toEqual(errorBody(ErrorCode.HEADERS_TOO_LARGE));
     }
@@ -191,7 +194,7 @@ describe('the parser rejects a request while its body is still coming', () => {
   it('answers a /v1/ request line over the limit followed by a large body in OpenAI\'s body', async () => {
     const body = Buffer.alloc(9 * 1024 * 1024, 0x41);
     const head = `POST /v1/audio/transcriptions?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${body.length}\r\n\r\n`;
-    const response = await rawExchange([head, body]);
+    const response = await rawExchange([head, body], 0, true);
     expect(response.status).toBe(431);
     expect(response.json).toMatchObject({ error: { code: 'headers_too_large', type: 'invalid_request_error' } });
   });
