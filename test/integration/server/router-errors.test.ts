@@ -214,6 +214,46 @@ describe('the parser rejects a request while its body is still coming', () => {
     expect(head.body).toBe('');
   });
 
+  it('answers a JSON body over the limit with 413 to a client that reads only after sending it all', async () => {
+    // The route answers before reading the body and closes (Connection: close): the same reset, from Node.
+    const body = Buffer.alloc(9 * 1024 * 1024, 0x41);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const head = `POST /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+      const response = await rawExchange([head, body], 0, true);
+      expect(response.status, `attempt ${attempt}`).toBe(413);
+      expect(response.json).toEqual(errorBody(ErrorCode.PAYLOAD_TOO_LARGE));
+    }
+  });
+
+  it("answers a /v1/ request line split across reads in OpenAI's body on a kept-alive connection too", async () => {
+    const { hostname, port } = new URL(server.url);
+    const socket = net.connect(Number(port), hostname);
+    let received = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => (received = Buffer.concat([received, chunk])));
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+    socket.write(`GET /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: ${key}\r\n\r\n`);
+    // The first answer, whole: its head and Content-Length bytes of body.
+    const firstLength = () => {
+      const text = received.toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(text)?.[1];
+      return end >= 0 && length !== undefined && received.length >= end + 4 + Number(length) ? end + 4 + Number(length) : null;
+    };
+    while (firstLength() === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    const first = firstLength()!;
+    expect(received.subarray(0, 12).toString('latin1')).toBe('HTTP/1.1 200');
+    for (const part of ['POST /v1/audio/transcriptions?x=', 'a'.repeat(8_000), `${'a'.repeat(12_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`]) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      socket.write(part);
+    }
+    await closed;
+    const second = received.subarray(first).toString('utf8');
+    expect(second).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(second.split('\r\n\r\n')[1]!)).toMatchObject({ error: { code: 'headers_too_large', type: 'invalid_request_error' } });
+  });
+
   it('still serves ordinary requests after answering them', async () => {
     const response = await server.api(key, 'GET', '/api/v1/dictionaries');
     expect(response.status).toBe(200);
