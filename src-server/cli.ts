@@ -7,6 +7,9 @@ import { Command, Option } from 'commander';
 import pino from 'pino';
 import { ConfigError, loadConfig, redactConfig, settingForFlag, type ConfigFlags, type ServerConfig } from './config.js';
 import { DatabaseTooNewError, migrate, openDatabase } from './db/database.js';
+import { KyselyStorageUsageRepository } from './db/storage-usage-repository.js';
+import { teamQuotaBytes } from './domain/team-quota.js';
+import { formatBytes } from './storage/free-space.js';
 import { KyselyKeyRepository, normalizeRoles, UnknownRoleError, type KeyRepository } from './db/key-repository.js';
 import { API_KEY_ROLES } from '../src-shared/api/vocabulary.js';
 import { requireSharedSigningSecret, serveAll, serveApi, serveWorker } from './process/roles.js';
@@ -165,6 +168,41 @@ keys
       return;
     }
     process.stdout.write(`Revoked key ${revoked.keyId} (${revoked.keyPrefix}…) of user "${revoked.userId}".\n`);
+  });
+
+const teams = program.command('teams').description('manage teams');
+
+teams
+  .command('quota')
+  .description("set a team's storage quota (its own, none, or the server's default KIKITORI_TEAM_QUOTA_BYTES); without a choice, show it")
+  .addOption(dataDirOption())
+  .addOption(databaseUrlOption())
+  .requiredOption('--team <team>', 'team id')
+  .option('--bytes <n>', 'the team may keep this many bytes of stored audio')
+  .option('--unlimited', 'the team has no quota')
+  .option('--default', "the team has the server's default quota again")
+  .action(async (options: DatabaseFlags & { team: string; bytes?: string; unlimited?: boolean; default?: boolean }) => {
+    const chosen = [options.bytes !== undefined, options.unlimited === true, options.default === true].filter(Boolean).length;
+    const bytes = options.bytes === undefined ? undefined : Number(options.bytes);
+    if (chosen > 1 || (bytes !== undefined && !(Number.isSafeInteger(bytes) && bytes >= 1 && /^\d+$/.test(options.bytes!)))) {
+      process.stderr.write('Give one of --bytes N (a whole number of bytes, at least 1), --unlimited or --default.\n');
+      process.exitCode = 1;
+      return;
+    }
+    const config = configOf({ dataDir: options.dataDir, databaseUrl: options.databaseUrl });
+    const database = await openDatabase(config);
+    try {
+      const usage = new KyselyStorageUsageRepository(database.kysely);
+      if (chosen === 1) await usage.setQuotaOverride(options.team, options.unlimited ? null : options.default ? undefined : bytes);
+      const own = await usage.quotaOverride(options.team);
+      const quota = await teamQuotaBytes(usage, options.team, config.uploads.teamQuotaBytes);
+      const used = await usage.audioBytes(options.team);
+      const what = quota === undefined ? 'no storage quota' : `a storage quota of ${formatBytes(quota)} (${quota} bytes)`;
+      const source = own === undefined ? "the server's default" : 'its own';
+      process.stdout.write(`Team "${options.team}" has ${what}: ${source}. It stores ${formatBytes(used)} of audio.\n`);
+    } finally {
+      await database.close();
+    }
   });
 
 program

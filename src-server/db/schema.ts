@@ -11,6 +11,14 @@ export interface TeamTable {
   list_version: Generated<number>;
 }
 
+/** A team's own storage quota (migration 0006): bytes, or null for none; no row means the server's default. */
+export interface TeamQuotaTable {
+  team_id: string;
+  /** A bigint on PostgreSQL, which pg returns as a string. */
+  quota_bytes: ColumnType<number | string | null, number | null, number | null>;
+  updated_at: string;
+}
+
 export interface UserTable {
   team_id: string;
   user_id: string;
@@ -152,6 +160,7 @@ export interface Schema {
   reviews: ReviewTable;
   analyses: AnalysisTable;
   jobs: JobTable;
+  team_quotas: TeamQuotaTable;
 }
 
 export type Kdb = Kysely<Schema>;

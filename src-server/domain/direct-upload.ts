@@ -8,6 +8,7 @@ import type { TranscriptionRepository } from '../db/transcription-repository.js'
 import type { StorageUsageRepository } from '../db/storage-usage-repository.js';
 import type { PresigningStorage } from '../storage/presigning.js';
 import type { TranscriptionRecord } from './records.js';
+import { teamQuotaBytes } from './team-quota.js';
 
 /** Where the client's presigned PUT lands: outside audio/, so a bucket lifecycle rule can expire leftovers. */
 export const uploadKey = (id: string) => `uploads/${id}`;
@@ -71,7 +72,7 @@ export class DirectUploads {
   private async check(teamId: string, size: number): Promise<CommitOutcome | null> {
     if (size === 0) return { kind: 'empty' };
     if (size > this.limits.maxBytes) return { kind: 'too-large', limit: this.limits.maxBytes, size };
-    const quota = this.limits.teamQuotaBytes;
+    const quota = await teamQuotaBytes(this.usage, teamId, this.limits.teamQuotaBytes);
     if (quota !== undefined) {
       const used = await this.usage.audioBytes(teamId);
       if (used + size > quota) return { kind: 'over-quota', quota, used, size };

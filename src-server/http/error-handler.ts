@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ErrorCode, type ErrorCodeName } from '../../src-shared/error-codes.js';
 import { OPENAI_PREFIX, openAiErrorType, type OpenAiErrorBody } from '../../src-shared/api/openai.js';
 import { EngineError } from '../domain/engine-error.js';
+import { closeLingering, connectionHead, isLingering } from './client-connection.js';
 import { engineErrorToAppError } from './engine-errors.js';
 import { AppError, errors } from './errors.js';
 
@@ -145,39 +146,42 @@ function clientErrorCode(error: NodeJS.ErrnoException): [number, ErrorCodeName, 
 
 /**
  * The method and target of the request the parser failed on, read from the bytes it kept
- * (`rawPacket`, when the request line is in them): a /v1/ target is answered in OpenAI's body, and a
- * HEAD without a body.
+ * (`rawPacket`, when the request line is in them), or else from the first bytes of the connection (a
+ * request line too long for one read fails on a later chunk): a /v1/ target is answered in OpenAI's
+ * body, and a HEAD without a body.
  */
-function failedRequestLine(error: NodeJS.ErrnoException & { rawPacket?: unknown }): { method: string; target: string } | null {
-  if (!Buffer.isBuffer(error.rawPacket)) return null;
+function failedRequestLine(error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket): { method: string; target: string } | null {
   // The request line opens the bytes, or follows the end of an earlier request on a kept-alive
   // connection (a header line cannot match: its name ends with a colon).
-  const match = /(?:^|\r\n)([A-Za-z]+) +(\/\S*)/.exec(error.rawPacket.subarray(0, 64 * 1024).toString('latin1'));
+  const requestLine = (bytes: Buffer) => /(?:^|\r\n)([A-Za-z]+) +(\/\S*)/.exec(bytes.subarray(0, 64 * 1024).toString('latin1'));
+  const head = connectionHead(socket);
+  const match = (Buffer.isBuffer(error.rawPacket) ? requestLine(error.rawPacket) : null) ?? (head ? /^([A-Za-z]+) +(\/\S*)/.exec(head.toString('latin1')) : null);
   return match ? { method: match[1]!.toUpperCase(), target: match[2]! } : null;
 }
 
 /**
  * Fastify's `clientErrorHandler` option (Node's 'clientError' event): there is no request object, so
  * the response is written to the socket by hand, in the spec's body (OpenAI's under /v1/), and the
- * connection is closed.
+ * connection is closed lingeringly: request bytes the client is still sending are read and discarded
+ * (bounded), since closing with unread bytes is a TCP reset that can discard the answer.
  */
 export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
-  // A reset connection has no one to answer.
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // A reset connection has no one to answer; a lingering one has had its answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed || isLingering(socket)) return;
   const [status, code, message] = clientErrorCode(error);
   const errorId = randomUUID();
   this.log.info({ error_id: errorId, error_code: ErrorCode[code], status, parser_error: error.code }, message);
+  let answer: string | undefined;
   if (socket.writable) {
-    const line = failedRequestLine(error);
+    const line = failedRequestLine(error, socket);
     const path = line?.target.split('?')[0];
     const openAi = path !== undefined && (path.startsWith(OPENAI_PREFIX) || path === OPENAI_PREFIX.slice(0, -1));
     const body = JSON.stringify(openAi ? openAiBody(errorId, status, code, message, undefined) : specBody(errorId, code, message));
-    socket.write(
+    answer =
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${line?.method === 'HEAD' ? '' : body}`,
-    );
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${line?.method === 'HEAD' ? '' : body}`;
   }
-  socket.destroy(error);
+  closeLingering(socket, answer);
 }
 
 /** A route's URL pattern ("/api/v1/transcriptions/:id") as a regular expression over request paths. */

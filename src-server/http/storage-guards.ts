@@ -1,6 +1,7 @@
-// What an upload may store: the team's quota (KIKITORI_TEAM_QUOTA_BYTES) and the disk's free space
+// What an upload may store: the team's quota (its own, else KIKITORI_TEAM_QUOTA_BYTES) and the disk's free space
 // beyond the reserve (KIKITORI_MIN_FREE_DISK_BYTES). Decision 0026.
 import type { AppContext } from '../app-context.js';
+import { teamQuotaBytes } from '../domain/team-quota.js';
 import { formatBytes } from '../storage/free-space.js';
 import { errors } from './errors.js';
 
@@ -8,7 +9,7 @@ const QUOTA_HINT = "Delete transcriptions you no longer need, or ask the server'
 
 /** For the upload ticket: a team already at its quota is told now, before it sends a file. */
 export async function checkTeamQuota(ctx: AppContext, teamId: string): Promise<void> {
-  const quota = ctx.config.uploads.teamQuotaBytes;
+  const quota = await teamQuotaBytes(ctx.storageUsage, teamId, ctx.config.uploads.teamQuotaBytes);
   if (quota === undefined) return;
   const used = await ctx.storageUsage.audioBytes(teamId);
   if (used >= quota) {
@@ -21,6 +22,8 @@ export interface UploadAllowance {
   maxBytes: number;
   /** True when maxBytes is the quota's remainder, so streaming past it is a quota error, not a 413. */
   quotaBound: boolean;
+  /** The team's quota, when it has one. */
+  quotaBytes: number | undefined;
   teamId: string;
 }
 
@@ -33,7 +36,7 @@ export async function uploadAllowance(ctx: AppContext, teamId: string, declaredB
   const limit = ctx.config.uploads.maxBytes;
   let maxBytes = limit;
   let quotaBound = false;
-  const quota = ctx.config.uploads.teamQuotaBytes;
+  const quota = await teamQuotaBytes(ctx.storageUsage, teamId, ctx.config.uploads.teamQuotaBytes);
   if (quota !== undefined) {
     const used = await ctx.storageUsage.audioBytes(teamId);
     const remaining = quota - used;
@@ -50,7 +53,7 @@ export async function uploadAllowance(ctx: AppContext, teamId: string, declaredB
       `The server does not have enough free disk space to store this file${declaredBytes === null ? '' : ` (${formatBytes(declaredBytes)})`}. Try again later, or ask the server's administrator to free some space.`,
     );
   }
-  return { maxBytes, quotaBound, teamId };
+  return { maxBytes, quotaBound, quotaBytes: quota, teamId };
 }
 
 export function quotaExceededBy(quota: number, used: number, adding: number | null) {

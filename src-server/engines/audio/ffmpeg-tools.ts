@@ -89,8 +89,8 @@ export function forgetAudioTool(tool: AudioTool): void {
 }
 
 const missingMessage =
-  'Audio files cannot be converted on this server because its audio converter (ffmpeg) is missing. ' +
-  'Reinstall Kikitori, or ask the administrator of the server to install ffmpeg.';
+  'Audio files cannot be converted on this server because its audio converter is missing. ' +
+  'Reinstall Kikitori, or ask the administrator of the server to install the audio converter (kikitori-server engines tells what is missing).';
 
 async function search(tool: AudioTool, current: AudioToolSettings): Promise<AudioToolLocation> {
   const configured = tool === 'ffmpeg' ? current.ffmpegPath : current.ffprobePath;

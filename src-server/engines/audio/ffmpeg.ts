@@ -112,6 +112,13 @@ const SAFE_INPUT = ['-protocol_whitelist', 'file', '-format_whitelist', INPUT_FO
 /** ffmpeg's own wording when an input's format or protocol is refused by SAFE_INPUT. */
 const REFUSED_INPUT = /not on whitelist/;
 
+/**
+ * What users read when a file cannot be used, in their terms: the tool (ffprobe, ffmpeg) and its raw
+ * output go into the error's detail, which the job runner and the error handler log.
+ */
+const NOT_READABLE = 'The file is not an audio or video file this server can read. Upload a recording in a common format, e.g. WAV, MP3, M4A, FLAC, Ogg or WebM.';
+const EXPORT_AGAIN = ': the file may be damaged or incomplete. Export the recording again, e.g. as WAV, MP3 or M4A, and upload that.';
+
 /** The upload is not audio this server can read: a media-type problem about the uploaded file. */
 const notAudio = (message: string, detail?: string) => new EngineError('bad-input', message, { field: 'file', detail });
 
@@ -135,7 +142,7 @@ export async function probeAudio(path: string, signal?: AbortSignal): Promise<Au
     );
   }
   if (res.code !== 0) {
-    throw notAudio(`The file is not a readable audio or video file (ffprobe: ${reason ?? `exit code ${res.code}`}).`);
+    throw notAudio(NOT_READABLE, `ffprobe: ${reason ?? `exit code ${res.code}`}`);
   }
   interface ProbeStream {
     codec_type?: string;
@@ -149,24 +156,25 @@ export async function probeAudio(path: string, signal?: AbortSignal): Promise<Au
   try {
     json = JSON.parse(res.stdout) as Json;
   } catch {
-    throw notAudio('The file is not a readable audio or video file (ffprobe returned no usable information).', res.stdout.slice(0, 300));
+    throw notAudio(NOT_READABLE, `ffprobe printed no JSON: ${res.stdout.slice(0, 300)}`);
   }
   // A text file probes fine as format "tty"; an empty "{}" means ffprobe found no container at all.
   if (!json.format) {
-    throw notAudio(`The file is not a readable audio or video file (ffprobe: ${reason ?? 'unknown format'}).`);
+    throw notAudio(NOT_READABLE, `ffprobe found no container: ${reason ?? 'unknown format'}`);
   }
   const audio = json.streams?.find((s) => s.codec_type === 'audio');
   const formatName = json.format.format_name ?? 'unknown';
   if (!audio) {
     const kinds = [...new Set(json.streams?.map((s) => s.codec_type ?? 'unknown') ?? [])];
     throw notAudio(
-      `The file contains no audio stream (format ${formatName}${kinds.length ? `, streams: ${kinds.join(', ')}` : ''}).`,
+      `The file contains no sound to transcribe${kinds.includes('video') ? ' (it is a video without an audio track)' : ''}. Upload a recording that has sound.`,
+      `ffprobe: format ${formatName}, no audio stream${kinds.length ? `; streams: ${kinds.join(', ')}` : ''}`,
     );
   }
   const sampleRate = Number(audio.sample_rate);
   const channels = Number(audio.channels);
   if (!(sampleRate > 0) || !(channels > 0)) {
-    throw notAudio(`The audio stream is unusable (codec ${audio.codec_name ?? 'unknown'}, no sample rate or channels).`);
+    throw notAudio(`The file's sound track cannot be read${EXPORT_AGAIN}`, `ffprobe: codec ${audio.codec_name ?? 'unknown'}, no sample rate or channels`);
   }
   let durationSeconds = Number(audio.duration ?? json.format.duration);
   // MediaRecorder WebM and some streams carry no duration: measure it by remuxing (no decode, fast).
@@ -186,7 +194,7 @@ async function measureDuration(path: string, signal?: AbortSignal): Promise<numb
     },
   );
   if (res.code !== 0) {
-    throw new EngineError('bad-input', `The audio stream cannot be read (ffmpeg: ${cleanLines(res.stderrLines, path).slice(-2).join('; ')}).`);
+    throw new EngineError('bad-input', `The file's sound track cannot be read${EXPORT_AGAIN}`, { detail: `ffmpeg (measuring the duration): ${cleanLines(res.stderrLines, path).slice(-2).join('; ') || `exit code ${res.code}`}` });
   }
   return seconds;
 }
@@ -213,7 +221,7 @@ export function decodeFailure(reason: string, signal: NodeJS.Signals | null, cod
       detail: `ffmpeg failed (${signal ?? reason})`,
     });
   }
-  return new EngineError('bad-input', `The audio could not be decoded (ffmpeg: ${reason || `exit code ${code}`}).`);
+  return new EngineError('bad-input', `The audio could not be decoded${EXPORT_AGAIN}`, { detail: `ffmpeg: ${reason || `exit code ${code}`}` });
 }
 
 /**

@@ -267,8 +267,8 @@ export class PocketsphinxEngine implements SpeechEngine {
     if (!config) throw new Error('pocketsphinx rejected the decoder configuration');
     const decoder = await lib.ps_init(config).finally(() => lib.cmd_ln_free_r(config)); // ps_init keeps its own reference
     if (!decoder) {
-      throw new EngineError('unavailable', 'The built-in speech engine cannot load its model on this server: reinstall the Debian package pocketsphinx-en-us.', {
-        detail: `pocketsphinx could not load the model from ${this.hmmDir}`,
+      throw new EngineError('unavailable', "The built-in speech engine cannot load its model on this server. Ask the server's administrator to reinstall its English speech model.", {
+        detail: `pocketsphinx could not load the model from ${this.hmmDir} (on Debian: apt-get install --reinstall pocketsphinx-en-us)`,
       });
     }
     return decoder;

@@ -72,9 +72,21 @@ export function toWhisperLanguage(language: string): string | null {
   return (WHISPER_LANGUAGE_CODES as readonly string[]).includes(code) ? code : null;
 }
 
-/** The binding is not built, or no usable model is configured: nothing a retry can fix. */
-function unavailable(reason: string, detail?: string, cause?: unknown): EngineError {
-  return new EngineError('unavailable', `The speech engine "whisper" cannot run on this server: ${reason}`, { detail, cause });
+/** What users read when no usable speech model is set up (the reason, for the operator, is in the detail). */
+export const NO_SPEECH_MODEL_MESSAGE =
+  'Speech recognition with a downloaded model is not set up on this server. ' +
+  'Download a speech model in Settings → Speech recognition (on a server: kikitori-server models download base), then transcribe again.';
+/** What users read when the recognition library itself cannot run here. */
+export const RECOGNIZER_MISSING_MESSAGE =
+  "Speech recognition with a downloaded model cannot run on this server: its recognition library is not installed. Ask the server's administrator to reinstall Kikitori (kikitori-server engines tells what is missing).";
+
+/**
+ * The binding is not built, or no usable model is configured: nothing a retry can fix. Users read a
+ * message in their terms; the reason (engine, files, settings) goes into the detail, which is logged
+ * and shown by `kikitori-server engines`.
+ */
+function unavailable(reason: string, detail?: string, cause?: unknown, message = NO_SPEECH_MODEL_MESSAGE): EngineError {
+  return new EngineError('unavailable', message, { detail: `whisper: ${reason}${detail ? ` (${detail})` : ''}`, cause });
 }
 
 export interface WhisperEngineOptions {
@@ -133,6 +145,7 @@ export function loadWhisperBinding(): { binding: typeof Binding; WhisperModel: t
           'Run `npm run setup`, or `CFLAGS=-march=native CXXFLAGS=-march=native npm rebuild smart-whisper` (needs build-essential and python3).',
         (error as Error).message.split('\n')[0],
         error,
+        RECOGNIZER_MISSING_MESSAGE,
       );
     }
   }
@@ -255,8 +268,8 @@ export class WhisperEngine implements SpeechEngine {
     if (translate && !multilingual) {
       throw new EngineError(
         'unsupported',
-        `The whisper model "${modelName}" is English-only and cannot translate; translation needs a multilingual model (e.g. base, small, large-v3).`,
-        { field: 'model' },
+        `The speech model "${modelName}" is English-only and cannot translate; translation needs a multilingual model (e.g. base, small, large-v3).`,
+        { field: 'model', detail: `whisper model ${modelFile} is English-only` },
       );
     }
 

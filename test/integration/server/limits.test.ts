@@ -12,8 +12,9 @@ import { synthesizeSpeech, understatedFlac } from '../../support/audio-fixtures.
 import type { EngineRegistry } from '../../../src-server/engines/engine-registry.js';
 import type { SpeechEngine } from '../../../src-server/engines/speech/speech-engine.js';
 import type { TranscriptionModel } from '../../../src-server/domain/records.js';
+import { cli } from '../../support/cli-process.js';
 import { listJobs } from '../../support/test-jobs.js';
-import { engineRegistryFromEnv, startTestServer, tempDir, uploadFile, waitForStatus, workLeftovers, type TestServer } from '../../support/test-server.js';
+import { engineRegistryFromEnv, startTestServer, tempDir, testDatabaseEnv, uploadFile, waitForStatus, workLeftovers, type TestServer } from '../../support/test-server.js';
 
 const run = promisify(execFile);
 const dir = tempDir('kikitori-limits-');
@@ -242,6 +243,58 @@ describe('storage quota per team', () => {
     expect(refused.json.error_code).toBe(ErrorCode.QUOTA_EXCEEDED);
     expect(refused.json.error_message).toMatch(/^Your team has used its storage quota of 100 kB \(100 kB stored\)\. Delete transcriptions/);
     expect((await ticket(server, other)).status).toBe(200);
+  });
+});
+
+// Issue 11: a team's own quota, set with `kikitori-server teams quota` while the server runs, is what the
+// ticket and the PUT check; --unlimited lifts it, --default gives the server's default back.
+describe("a team's own storage quota", () => {
+  let server: TestServer;
+  let databaseEnv: Record<string, string>;
+  let alice: string;
+  let other: string;
+  let file60k: string;
+  // The CLI reads the same settings as the server (its default quota, its database).
+  const quota = async (...args: string[]) =>
+    (await cli(['teams', 'quota', '--team', 'acme', '--data-dir', server.dataDir, ...args], { ...databaseEnv, KIKITORI_TEAM_QUOTA_BYTES: '100000' })).stdout;
+  beforeAll(async () => {
+    databaseEnv = await testDatabaseEnv();
+    server = await startTestServer({ env: { ...databaseEnv, KIKITORI_TEAM_QUOTA_BYTES: '100000' } });
+    alice = await server.key('acme');
+    other = await server.key('globex');
+    file60k = path.join(dir, 'own-quota.bin');
+    fs.writeFileSync(file60k, Buffer.alloc(60_000, 1));
+  });
+  afterAll(() => server.close());
+
+  it('is honoured by the ticket and the PUT, per team, and can be lifted or reset', async () => {
+    expect(await quota()).toMatch(/^Team "acme" has a storage quota of 100 kB \(100000 bytes\): the server's default\./);
+    expect(await quota('--bytes', '150000')).toMatch(/^Team "acme" has a storage quota of 150 kB \(150000 bytes\): its own\./);
+
+    // Two 60 kB files fit in acme's own 150 kB, not in the default 100 kB other teams keep.
+    await uploadFile(server, alice, file60k);
+    await uploadFile(server, alice, file60k);
+    const third = (await ticket(server, alice)).json;
+    const refused = await fetch(third.audio_upload_url, { method: 'PUT', body: fs.readFileSync(file60k) });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error_message: string }).error_message).toMatch(/past its storage quota of 150 kB \(120 kB already stored\)/);
+    await uploadFile(server, other, file60k);
+    const otherSecond = (await ticket(server, other)).json;
+    expect((await fetch(otherSecond.audio_upload_url, { method: 'PUT', body: fs.readFileSync(file60k) })).status).toBe(403);
+
+    expect(await quota('--unlimited')).toMatch(/^Team "acme" has no storage quota: its own\. It stores 120 kB of audio\./);
+    expect((await fetch(third.audio_upload_url, { method: 'PUT', body: fs.readFileSync(file60k) })).status).toBe(200);
+
+    expect(await quota('--default')).toMatch(/^Team "acme" has a storage quota of 100 kB \(100000 bytes\): the server's default\./);
+    const refusedTicket = await ticket(server, alice);
+    expect(refusedTicket.status).toBe(403);
+    expect(refusedTicket.json.error_code).toBe(ErrorCode.QUOTA_EXCEEDED);
+  });
+
+  it('refuses a quota that is not a whole number of bytes, or two choices at once', async () => {
+    await expect(quota('--bytes', '12x')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/--bytes N/) });
+    await expect(quota('--bytes', '0')).rejects.toMatchObject({ code: 1 });
+    await expect(quota('--bytes', '5', '--unlimited')).rejects.toMatchObject({ code: 1 });
   });
 });
 

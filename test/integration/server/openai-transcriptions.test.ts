@@ -117,7 +117,10 @@ describe('POST /v1/audio/transcriptions', () => {
     const noModel = await postTranscription(server, key, speech, { model: 'whisper' });
     expect(noModel.status).toBe(503);
     expect(noModel.json.error).toMatchObject({ type: 'server_error', code: 'engine_unavailable', param: null });
-    expect(noModel.json.error.message).toMatch(/"whisper" cannot run on this server: No whisper model is installed.*models download/);
+    // In the user's terms; the engine and why it cannot run are in the job runner's log line.
+    expect(noModel.json.error.message).toMatch(/^Speech recognition with a downloaded model is not set up on this server\..*models download/);
+    expect(noModel.json.error.message).not.toMatch(/whisper/i);
+    expect(server.logLines.filter((line) => line.includes('"detail":"whisper: No whisper model is installed')).length).toBeGreaterThan(0);
     const big = await fetch(`${server.url}/v1/audio/transcriptions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}` },

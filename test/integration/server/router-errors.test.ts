@@ -137,3 +137,125 @@ describe("the parser's own errors under /v1/ and after HEAD", () => {
     expect(response.body).toBe('');
   });
 });
+
+/**
+ * Sends `parts` one after another (waiting `pauseMs` between them, so that the server reads them apart),
+ * then half-closes, and reads the answer. With `readAfterSending`, it reads nothing until it has sent
+ * everything, as many HTTP clients do: a server that closes with request bytes unread then sends a TCP
+ * reset, which discards the answer waiting unread here (the answer is then empty).
+ */
+function rawExchange(parts: (string | Buffer)[], pauseMs = 0, readAfterSending = false): Promise<{ status: number; body: string; json: unknown }> {
+  return new Promise((resolve) => {
+    const { hostname, port } = new URL(server.url);
+    const socket = net.connect(Number(port), hostname);
+    if (readAfterSending) socket.pause();
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      let json: unknown;
+      try {
+        json = body ? (JSON.parse(body) as unknown) : undefined;
+      } catch {
+        json = undefined;
+      }
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), body, json });
+    });
+    socket.on('connect', () => {
+      void (async () => {
+        for (const [index, part] of parts.entries()) {
+          if (index > 0 && pauseMs > 0) await new Promise((done) => setTimeout(done, pauseMs));
+          if (socket.destroyed) return;
+          await new Promise<void>((done) => socket.write(part, () => done()));
+        }
+        if (!socket.destroyed) socket.end();
+        socket.resume();
+      })().catch(() => undefined);
+    });
+  });
+}
+
+// Found by `npm run drill` (fuzz): a request line over 16 KiB followed by a 9 MiB body sometimes got no
+// answer: the server wrote its 431 and closed with request bytes unread, which is a TCP reset that can
+// discard the answer before the client reads it. The server now reads and discards what is still coming.
+describe('the parser rejects a request while its body is still coming', () => {
+  it('answers 431 every time to a request line over the limit followed by a 9 MiB body', async () => {
+    const body = Buffer.alloc(9 * 1024 * 1024, 0x41);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const head = `PUT /api/v1/dictionaries?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+      const response = await rawExchange([head, body], 0, true);
+      expect(response.status, `attempt ${attempt}`).toBe(431);
+      expect(response.json).toEqual(errorBody(ErrorCode.HEADERS_TOO_LARGE));
+    }
+  });
+
+  it('answers a /v1/ request line over the limit followed by a large body in OpenAI\'s body', async () => {
+    const body = Buffer.alloc(9 * 1024 * 1024, 0x41);
+    const head = `POST /v1/audio/transcriptions?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const response = await rawExchange([head, body], 0, true);
+    expect(response.status).toBe(431);
+    expect(response.json).toMatchObject({ error: { code: 'headers_too_large', type: 'invalid_request_error' } });
+  });
+
+  it("answers a /v1/ request line split across reads in OpenAI's body, though the parser fails on a later chunk", async () => {
+    const response = await rawExchange(['POST /v1/audio/transcriptions?x=', 'a'.repeat(8_000), `${'a'.repeat(12_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`], 150);
+    expect(response.status).toBe(431);
+    expect(response.json).toMatchObject({ error: { code: 'headers_too_large', type: 'invalid_request_error', param: null } });
+  });
+
+  it('keeps the spec body for a long split request line outside /v1/, and answers HEAD without a body', async () => {
+    const spec = await rawExchange(['GET /api/v1/transcriptions?x=', 'a'.repeat(8_000), `${'a'.repeat(12_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`], 150);
+    expect(spec.status).toBe(431);
+    expect(spec.json).toEqual(errorBody(ErrorCode.HEADERS_TOO_LARGE));
+    const head = await rawExchange(['HEAD /v1/models?x=', 'a'.repeat(8_000), `${'a'.repeat(12_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`], 150);
+    expect(head.status).toBe(431);
+    expect(head.body).toBe('');
+  });
+
+  it('answers a JSON body over the limit with 413 to a client that reads only after sending it all', async () => {
+    // The route answers before reading the body and closes (Connection: close): the same reset, from Node.
+    const body = Buffer.alloc(9 * 1024 * 1024, 0x41);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const head = `POST /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+      const response = await rawExchange([head, body], 0, true);
+      expect(response.status, `attempt ${attempt}`).toBe(413);
+      expect(response.json).toEqual(errorBody(ErrorCode.PAYLOAD_TOO_LARGE));
+    }
+  });
+
+  it("answers a /v1/ request line split across reads in OpenAI's body on a kept-alive connection too", async () => {
+    const { hostname, port } = new URL(server.url);
+    const socket = net.connect(Number(port), hostname);
+    let received = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => (received = Buffer.concat([received, chunk])));
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+    socket.write(`GET /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: ${key}\r\n\r\n`);
+    // The first answer, whole: its head and Content-Length bytes of body.
+    const firstLength = () => {
+      const text = received.toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(text)?.[1];
+      return end >= 0 && length !== undefined && received.length >= end + 4 + Number(length) ? end + 4 + Number(length) : null;
+    };
+    while (firstLength() === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    const first = firstLength()!;
+    expect(received.subarray(0, 12).toString('latin1')).toBe('HTTP/1.1 200');
+    for (const part of ['POST /v1/audio/transcriptions?x=', 'a'.repeat(8_000), `${'a'.repeat(12_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`]) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      socket.write(part);
+    }
+    await closed;
+    const second = received.subarray(first).toString('utf8');
+    expect(second).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(second.split('\r\n\r\n')[1]!)).toMatchObject({ error: { code: 'headers_too_large', type: 'invalid_request_error' } });
+  });
+
+  it('still serves ordinary requests after answering them', async () => {
+    const response = await server.api(key, 'GET', '/api/v1/dictionaries');
+    expect(response.status).toBe(200);
+  });
+});

@@ -200,6 +200,9 @@ describe('temporary dictionaries and failures', () => {
     const failed = await waitForStatus(server, key, ticket.transcription_id, ['FAILED', 'COMPLETED']);
     expect(failed.json.status).toBe('FAILED');
     expect(failed.json.failure_reason).toMatch(/audio/i);
+    // In the user's terms: the converter's name and its own words are in the log, not the reason.
+    expect(failed.json.failure_reason).toBe('The file is not an audio or video file this server can read. Upload a recording in a common format, e.g. WAV, MP3, M4A, FLAC, Ogg or WebM.');
+    expect(server.logLines.some((line) => line.includes('"detail":"ffprobe: ') && line.includes('job failed'))).toBe(true);
     expect(failed.json.transcription_path).toBeNull();
     // Failed at once: one attempt, no retries for an input that can never succeed.
     const jobs = await listJobs(server, { payloadContains: ticket.transcription_id });

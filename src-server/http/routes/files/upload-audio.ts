@@ -47,7 +47,7 @@ export const uploadAudio: RouteModule = (app, ctx) =>
       } catch (error) {
         if (error instanceof ObjectTooLargeError) {
           reply.header('connection', 'close');
-          if (allowance?.quotaBound) throw quotaExceededBy(ctx.config.uploads.teamQuotaBytes!, await ctx.storageUsage.audioBytes(record.teamId), null);
+          if (allowance?.quotaBound) throw quotaExceededBy(allowance.quotaBytes!, await ctx.storageUsage.audioBytes(record.teamId), null);
           throw errors.payloadTooLarge(limit);
         }
         if (isDiskFull(error)) {

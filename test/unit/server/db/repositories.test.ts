@@ -10,6 +10,7 @@ import { KyselyReviewRepository } from '../../../../src-server/db/review-reposit
 import { KyselyStorageUsageRepository } from '../../../../src-server/db/storage-usage-repository.js';
 import { KyselyTranscriptionRepository, type NewTranscription } from '../../../../src-server/db/transcription-repository.js';
 import { newId } from '../../../../src-server/domain/records.js';
+import { teamQuotaBytes } from '../../../../src-server/domain/team-quota.js';
 import { DIALECTS, testDatabases } from '../../../support/test-databases.js';
 
 const databases = testDatabases();
@@ -222,6 +223,27 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
       expect(await transcriptions.delete('acme', a.transcriptionId)).toBe(true);
       expect(await transcriptions.delete('acme', a.transcriptionId)).toBe(false);
       expect(await usage.audioBytes('acme')).toBe(500);
+    });
+  });
+
+  describe('team quotas', () => {
+    it("keeps a team's own quota (bytes or none) apart from the default, and forgets it on request", async () => {
+      const usage = new KyselyStorageUsageRepository(db.kysely);
+      expect(await usage.quotaOverride('acme')).toBeUndefined();
+      expect(await teamQuotaBytes(usage, 'acme', 1000)).toBe(1000);
+      // Past 2^32, as a bigint on PostgreSQL: still a number.
+      await usage.setQuotaOverride('acme', 5 * 1024 ** 4);
+      expect(await usage.quotaOverride('acme')).toBe(5 * 1024 ** 4);
+      expect(await teamQuotaBytes(usage, 'acme', 1000)).toBe(5 * 1024 ** 4);
+      expect(await teamQuotaBytes(usage, 'other', 1000)).toBe(1000);
+      await usage.setQuotaOverride('acme', null);
+      expect(await usage.quotaOverride('acme')).toBeNull();
+      expect(await teamQuotaBytes(usage, 'acme', 1000)).toBeUndefined();
+      await usage.setQuotaOverride('acme', 42);
+      expect(await teamQuotaBytes(usage, 'acme', undefined)).toBe(42);
+      await usage.setQuotaOverride('acme', undefined);
+      expect(await usage.quotaOverride('acme')).toBeUndefined();
+      expect(await teamQuotaBytes(usage, 'acme', undefined)).toBeUndefined();
     });
   });
 

@@ -46,7 +46,8 @@ describe('locateAudioTool', () => {
     configureAudioTools({ ffmpegPath: '/nonexistent/ffmpeg' });
     const error = await locateAudioTool('ffmpeg').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EngineError);
-    expect(error).toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/^Audio files cannot be converted on this server/), detail: expect.stringContaining('KIKITORI_FFMPEG_PATH=/nonexistent/ffmpeg') });
+    expect(error).toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/^Audio files cannot be converted on this server because its audio converter is missing\./), detail: expect.stringContaining('KIKITORI_FFMPEG_PATH=/nonexistent/ffmpeg') });
+    expect((error as Error).message).not.toMatch(/ffmpeg|ffprobe/); // the program's name is for operators: in the detail
     // Not remembered: fixing the setting works at once.
     configureAudioTools({ ffmpegPath: bundledAudioToolPath('ffmpeg')! });
     expect(await locateAudioTool('ffmpeg')).toMatchObject({ source: 'configured' });
@@ -55,7 +56,7 @@ describe('locateAudioTool', () => {
   it('describes both programs for `kikitori-server engines`', async () => {
     configureAudioTools({ ffmpegPath: '/nonexistent/ffmpeg' });
     const [ffmpeg, ffprobe] = await describeAudioTools();
-    expect(ffmpeg).toMatchObject({ tool: 'ffmpeg', usable: false, reason: expect.stringMatching(/ffmpeg\) is missing.*\(KIKITORI_FFMPEG_PATH=/) });
+    expect(ffmpeg).toMatchObject({ tool: 'ffmpeg', usable: false, reason: expect.stringMatching(/audio converter is missing.*\(KIKITORI_FFMPEG_PATH=\/nonexistent\/ffmpeg does not run/) });
     expect(ffprobe).toMatchObject({ tool: 'ffprobe', usable: true, source: 'path' });
   });
 });

@@ -49,18 +49,27 @@ describe('probeAudio', () => {
     const err = await probeAudio(bad).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EngineError);
     expect(err).toMatchObject({ kind: 'bad-input', field: 'file' });
-    expect((err as Error).message).toMatch(/^The file is not a readable audio or video file \(ffprobe: .+\)\.$/);
-    expect((err as Error).message).not.toContain(dir); // no server paths in user-facing messages
+    // In the user's terms: no tool names, no raw tool output, no server paths; ffprobe's words are in the detail.
+    expect((err as Error).message).toBe(
+      'The file is not an audio or video file this server can read. Upload a recording in a common format, e.g. WAV, MP3, M4A, FLAC, Ogg or WebM.',
+    );
+    expect((err as EngineError).detail).toMatch(/^ffprobe: .+/);
+    expect((err as EngineError).detail).not.toContain(dir);
   });
 
   it('rejects text and video-only files', async () => {
     const text = path.join(dir, 'notes.txt');
     await fsp.writeFile(text, 'hello, this is not audio\n');
-    await expect(probeAudio(text)).rejects.toMatchObject({ kind: 'bad-input', field: 'file' });
+    const textError = (await probeAudio(text).catch((e: unknown) => e)) as EngineError;
+    expect(textError).toMatchObject({ kind: 'bad-input', field: 'file' });
+    expect(textError.message).not.toMatch(/ffprobe|ffmpeg|tty/);
+    expect(textError.detail).toMatch(/^ffprobe/);
 
     const video = path.join(dir, 'video.mp4');
     execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=d=1:s=64x64', '-c:v', 'mpeg4', video]);
-    await expect(probeAudio(video)).rejects.toThrow(/no audio stream .*streams: video/);
+    const videoError = (await probeAudio(video).catch((e: unknown) => e)) as EngineError;
+    expect(videoError.message).toBe('The file contains no sound to transcribe (it is a video without an audio track). Upload a recording that has sound.');
+    expect(videoError.detail).toMatch(/no audio stream; streams: video/);
   });
 });
 
@@ -170,6 +179,10 @@ describe('decodeFailure', () => {
   it('keeps other machine problems retryable, and the file at fault otherwise', () => {
     expect(decodeFailure('Too many open files', null, 1, 'x.part')).toMatchObject({ kind: 'transient', message: 'The audio could not be decoded because of a problem on the server. Try again later.' });
     expect(decodeFailure('', 'SIGKILL', null, 'x.part')).toMatchObject({ kind: 'transient' });
-    expect(decodeFailure('Invalid data found when processing input', null, 1, 'x.part')).toMatchObject({ kind: 'bad-input', message: 'The audio could not be decoded (ffmpeg: Invalid data found when processing input).' });
+    expect(decodeFailure('Invalid data found when processing input', null, 1, 'x.part')).toMatchObject({
+      kind: 'bad-input',
+      message: 'The audio could not be decoded: the file may be damaged or incomplete. Export the recording again, e.g. as WAV, MP3 or M4A, and upload that.',
+      detail: 'ffmpeg: Invalid data found when processing input',
+    });
   });
 });

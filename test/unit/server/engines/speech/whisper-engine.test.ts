@@ -179,7 +179,10 @@ describe('WhisperEngine', () => {
     const none = new WhisperEngine({ dataDir: scratch });
     await expect(recognize(none, pcm)).rejects.toThrow(EngineError);
     await expect(recognize(none, pcm)).rejects.toMatchObject({ kind: 'unavailable' });
-    await expect(recognize(none, pcm)).rejects.toThrow(/No whisper model is installed.*models download base/);
+    await expect(recognize(none, pcm)).rejects.toThrow(/^Speech recognition with a downloaded model is not set up on this server\..*models download base/);
+    // The engine and the operator's instructions are in the detail (logged), not in the user's message.
+    await expect(recognize(none, pcm)).rejects.toMatchObject({ detail: expect.stringMatching(/^whisper: No whisper model is installed.*models download base/) as unknown });
+    await expect(recognize(none, pcm)).rejects.not.toThrow(/whisper/i);
     expect((await none.checkUsable()).reason).toMatch(/models download/);
     expect(none.capabilities.languages).toContain('ja');
 

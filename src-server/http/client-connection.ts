@@ -1,0 +1,93 @@
+// What the client-error path needs of a connection that Node's HTTP parser rejected: the first bytes
+// the client sent (to answer a /v1/ request in OpenAI's body when the parser fails on a later chunk of a
+// very long request line), and a lingering close (so that the answer is not lost to a TCP reset).
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** Enough of a request's first line to read its method and whether its target is under /v1/. */
+const HEAD_BYTES = 256;
+
+/**
+ * After answering a request it could not parse, the server keeps reading (and discarding) what the
+ * client still sends, at most this many bytes and for at most this long, so that the close is not a
+ * reset that discards the answer before the client reads it (RFC 9112 section 9.6).
+ */
+export const LINGER_MAX_BYTES = 32 * 1024 * 1024;
+export const LINGER_MAX_MS = 10_000;
+
+const heads = new WeakMap<Socket, Buffer>();
+/** Connections with a request parsed and not yet answered: their bytes are that request's body. */
+const inRequest = new WeakSet<Socket>();
+const lingering = new WeakSet<Socket>();
+
+/**
+ * Keeps the first bytes of every request until Node has parsed its head (on a kept-alive connection,
+ * the bytes that come after the previous answer). Listening to 'data' makes Node feed the parser from
+ * JavaScript instead of natively. Also makes every close the server starts after an answer
+ * (`Connection: close`, e.g. a 413 before the body is read) a lingering one.
+ */
+export function rememberConnectionHeads(server: Server): void {
+  server.on('request', (request: { socket: Socket }, response: { once(event: 'finish', listener: () => void): unknown }) => {
+    const socket = request.socket;
+    inRequest.add(socket);
+    heads.delete(socket);
+    response.once('finish', () => inRequest.delete(socket));
+  });
+  server.on('connection', (socket: Socket) => {
+    socket.on('data', (chunk: Buffer) => {
+      if (inRequest.has(socket)) return;
+      const head = heads.get(socket);
+      if (head && head.length >= HEAD_BYTES) return;
+      heads.set(socket, Buffer.concat([head ?? Buffer.alloc(0), chunk.subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES));
+    });
+    // Node closes a connection after an answer with socket.destroySoon(): a reset when the client is
+    // still sending the body the route never read.
+    socket.destroySoon = () => closeLingering(socket, undefined);
+  });
+}
+
+/** The first bytes of the request being received, when Node has not parsed its head. */
+export function connectionHead(socket: Socket): Buffer | undefined {
+  return inRequest.has(socket) ? undefined : heads.get(socket);
+}
+
+/** Whether the connection is already being closed by {@link closeLingering}. */
+export function isLingering(socket: Socket): boolean {
+  return lingering.has(socket);
+}
+
+/**
+ * Ends the connection after `answer`: half-closes, then reads and discards what the client still sends
+ * until it closes its side, LINGER_MAX_BYTES have come, or LINGER_MAX_MS have passed; then destroys it.
+ */
+export function closeLingering(socket: Socket, answer: string | undefined): void {
+  if (lingering.has(socket)) return;
+  lingering.add(socket);
+  // Nothing more goes to Node's parser (it has failed; it would only fail again).
+  socket.removeAllListeners('data');
+  let discarded = 0;
+  // Destroyed once the answer has left (a destroy drops what is still buffered), or at the time limit.
+  const finish = () => {
+    if (socket.writableFinished || socket.destroyed) destroy();
+    else socket.once('finish', destroy);
+  };
+  const destroy = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const timer = setTimeout(destroy, LINGER_MAX_MS);
+  timer.unref();
+  socket.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > LINGER_MAX_BYTES) finish();
+  });
+  socket.once('end', finish);
+  socket.once('close', () => clearTimeout(timer));
+  if (socket.writable) {
+    if (answer !== undefined) socket.end(answer);
+    else socket.end();
+  }
+  // The client has closed its side already: nothing is left to read.
+  if (socket.readableEnded) finish();
+  else socket.resume();
+}
