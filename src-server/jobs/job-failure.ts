@@ -1,8 +1,9 @@
-// How a job's failure is judged, shown and kept, the same for every queue (decision 0028): the SQLite
+// How a job's failure is judged, shown and kept, and how a stop drains, the same for every queue (decision 0028): the SQLite
 // queue and the pg-boss queue store a failure with `storedError` and hand it to waiters in any process
 // with `revive`, so an EngineError keeps its kind, message and field across the database.
 import { randomUUID } from 'node:crypto';
 import { EngineError, ENGINE_ERROR_KINDS, type EngineErrorKind } from '../domain/engine-error.js';
+import type { Logger } from 'pino';
 
 /**
  * The one place a failure becomes "fail now" or "try again". An engine that says the input is bad, the
@@ -51,4 +52,17 @@ export function revive(stored: StoredError | null, fallbackMessage: string | nul
     return new EngineError(stored.kind, stored.message, stored.field ? { field: stored.field } : {});
   }
   return new Error(stored?.message ?? fallbackMessage ?? 'The job failed.');
+}
+
+/**
+ * The drain both queues do on stop with a grace period: the caller has stopped taking jobs; this waits
+ * for the running ones (polls and heartbeats go on meanwhile, so a cancel still reaches them and their
+ * leases hold) until they end or the grace is over, whichever comes first.
+ */
+export async function letRunningJobsFinish(running: ReadonlyArray<{ done: Promise<void> }>, graceMs: number, logger: Logger): Promise<void> {
+  logger.info({ running: running.length, graceMs }, 'draining: letting running jobs finish; taking no new ones');
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+  await Promise.race([Promise.all(running.map((job) => job.done)), graceOver]);
+  clearTimeout(timer);
 }

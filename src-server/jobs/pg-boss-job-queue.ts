@@ -14,7 +14,7 @@ import { PgBoss, type JobWithMetadata, type QueueOptions } from 'pg-boss';
 // pg-boss fails a job terminally (past its remaining retries) only from a perJobResults worker's
 // `deadletter` disposition; this is that statement, for a runner that fetches its own jobs.
 import { deadLetterJobsByIdWithOutputs } from 'pg-boss/dist/plans.js';
-import { failsAtOnce, failureLog, publicFailure, revive, storedError, type StoredError } from './job-failure.js';
+import { failsAtOnce, failureLog, letRunningJobsFinish, publicFailure, revive, storedError, type StoredError } from './job-failure.js';
 import { JobCancelledError, JobLostError, type JobContext, type JobDefinition, type JobName, type JobPayloads, type JobQueue, type JobResults, type SendOptions } from './job-queue.js';
 
 export interface PgBossJobQueueOptions {
@@ -262,11 +262,7 @@ export class PgBossJobQueue implements JobQueue {
     if (this.working && graceMs > 0 && this.running.size > 0) {
       // As on SQLite: polls go on (heartbeats hold, a cancel still arrives), but no new job is fetched.
       this.draining = true;
-      this.options.logger.info({ running: this.running.size, graceMs }, 'draining: letting running jobs finish; taking no new ones');
-      let timer: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-      await Promise.race([Promise.all([...this.running.values()].map((job) => job.done)), graceOver]);
-      clearTimeout(timer);
+      await letRunningJobsFinish([...this.running.values()], graceMs, this.options.logger);
     }
     this.closed = true;
     this.working = false;

@@ -10,7 +10,7 @@ import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
-import { failsAtOnce, failureLog, publicFailure, revive, storedError, type StoredError } from './job-failure.js';
+import { failsAtOnce, failureLog, letRunningJobsFinish, publicFailure, revive, storedError, type StoredError } from './job-failure.js';
 import { JobCancelledError, JobLostError, type JobContext, type JobDefinition, type JobName, type JobPayloads, type JobQueue, type JobResults, type SendOptions } from './job-queue.js';
 import { backoffDelay } from '../../src-shared/backoff.js';
 
@@ -180,11 +180,7 @@ export class SqliteJobQueue implements JobQueue {
     if (this.started && graceMs > 0 && this.running.size > 0) {
       // Polls and heartbeats go on meanwhile, so a cancel still reaches the running jobs and their leases hold.
       this.draining = true;
-      this.options.logger.info({ running: this.running.size, graceMs }, 'draining: letting running jobs finish; taking no new ones');
-      let timer: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-      await Promise.race([Promise.all([...this.running.values()].map((j) => j.done)), graceOver]);
-      clearTimeout(timer);
+      await letRunningJobsFinish([...this.running.values()], graceMs, this.options.logger);
     }
     this.started = false;
     for (const timer of [this.pollTimer, this.heartbeatTimer, this.recoveryTimer]) if (timer) clearInterval(timer);
