@@ -143,9 +143,13 @@ describe('resumable uploads in the upload manager', () => {
     const file = path.join(dir, 'cache-restart.sqlite');
     const first = openCacheStore(file);
     let stopping = null as Promise<void> | null;
+    // On loopback a whole file can be on its way before an app quits, so the network drops at half of it
+    // and the app quits while it waits to retry: the server holds about half when the app starts again.
+    proxy.state.cutAfter = size * 0.5;
     const before = manager(first, {
+      retryDelayMs: () => 60_000,
       onChange: (job) => {
-        if (job.state === 'uploading' && job.sentBytes > size * 0.4 && !stopping) stopping = before.m.stop();
+        if (proxy.state.cuts > 0 && job.state !== 'uploading' && !stopping) stopping = before.m.stop();
       },
     });
     before.m.start();
