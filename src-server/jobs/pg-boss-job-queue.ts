@@ -305,6 +305,11 @@ export class PgBossJobQueue implements JobQueue {
           while (this.working && !this.draining && [...this.running.values()].filter((job) => job.group === group).length < entry.concurrency) {
             const job = await this.fetch(entry);
             if (!job) break;
+            if (!this.working || this.draining) {
+              // A drain or stop began while this claim was on its way: the job was never started here.
+              await this.handBack({ name: job.name as JobName, attempt: { id: job.id, retryCount: job.retryCount } });
+              break;
+            }
             this.run(job, group);
           }
         }
@@ -319,7 +324,7 @@ export class PgBossJobQueue implements JobQueue {
 
   /** The next job of the group's names, starting from a different name each time so none starves. */
   private async fetch(entry: { names: JobName[]; next: number }): Promise<JobWithMetadata<unknown> | null> {
-    for (let i = 0; i < entry.names.length; i++) {
+    for (let i = 0; i < entry.names.length && this.working && !this.draining; i++) {
       const name = entry.names[(entry.next + i) % entry.names.length]!;
       const [job] = await this.boss.fetch<unknown>(name, { batchSize: 1, includeMetadata: true });
       if (job) {
@@ -365,7 +370,7 @@ export class PgBossJobQueue implements JobQueue {
    * Gives the attempt back, as if it had never been claimed: pg-boss's restore() (state created,
    * started_on cleared, so the next claim does not count an attempt), fenced to this worker's attempt.
    */
-  private async handBack(job: RunningJob): Promise<boolean> {
+  private async handBack(job: Pick<RunningJob, 'name' | 'attempt'>): Promise<boolean> {
     const queue = await this.boss.getQueue(job.name);
     const { rows } = await this.boss.getDb().executeSql(
       `UPDATE ${this.schema}.${queue?.table ?? 'job'} SET state = 'created', started_on = NULL, heartbeat_on = NULL, upsert_by_key = NULL
