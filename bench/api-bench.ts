@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { CLI, CONNECTIONS, DURATION_S, load, memoryKiB, numberSetting, probePage, seedTranscriptions, startCeilingServer, startProcess, stop } from './http-load.js';
+import { CLI, compareLoads, CONNECTIONS, DURATION_S, memoryKiB, numberSetting, probePage, seedTranscriptions, startCeilingServer, startProcess, stop } from './http-load.js';
 
 const run = promisify(execFile);
 const UPLOAD_BYTES = numberSetting('BENCH_UPLOAD_BYTES', 1024 ** 3);
@@ -24,9 +24,11 @@ async function listBenchmark() {
   const { pageBytes, items } = await probePage(`${server.url}/api/v1/transcriptions`, { 'x-api-key': key });
   const bare = await startCeilingServer(pageBytes);
   try {
-    const list = await load(`${server.url}/api/v1/transcriptions`, { 'x-api-key': key });
-    const baseline = await load(`${bare.url}/bare`);
-    const staticPage = await load(`${bare.url}/static-page`);
+    const [list, baseline, staticPage] = await compareLoads([
+      { url: `${server.url}/api/v1/transcriptions`, headers: { 'x-api-key': key } },
+      { url: `${bare.url}/bare` },
+      { url: `${bare.url}/static-page` },
+    ]);
     return { items, pageBytes, list, baseline, staticPage };
   } finally {
     await stop(server.child);
@@ -97,7 +99,7 @@ const upload = await uploadBenchmark();
 const gib = UPLOAD_BYTES / 1024 ** 3;
 const mibps = (s: number) => (UPLOAD_BYTES / 1024 ** 2 / s).toFixed(0);
 
-console.log(`\nkikitori-server API benchmark (${os.cpus().length} cores, ${CONNECTIONS} connections, ${DURATION_S} s per run)\n`);
+console.log(`\nkikitori-server API benchmark (${os.cpus().length} cores, ${CONNECTIONS} connections, ${DURATION_S} s per target in one-second turns)\n`);
 console.log(`${pad('measure', 58)}value`);
 console.log(`${pad(`GET /api/v1/transcriptions (10,000 stored, ${items} per page) req/s`, 58)}${list.rps.toFixed(0)}`);
 console.log(`${pad('GET /api/v1/transcriptions p50 / p99 latency (ms)', 58)}${list.p50} / ${list.p99}   (target p99 < 20)`);

@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { concatWithSilence, synthesizeSpeech } from '../test/support/audio-fixtures.js';
 import { startPostgres, type PostgresServer } from '../test/support/postgres.js';
 import { startS3, type S3Server } from '../test/support/s3.js';
-import { CLI, CONNECTIONS, DURATION_S, load, numberSetting, probePage, seedTranscriptions, startCeilingServer, startServe, stop, type LoadResult, type Started } from './http-load.js';
+import { CLI, compareLoads, CONNECTIONS, DURATION_S, numberSetting, probePage, seedTranscriptions, startCeilingServer, startServe, stop, type LoadResult, type Started } from './http-load.js';
 
 const run = promisify(execFile);
 const JOBS = numberSetting('BENCH_CLUSTER_JOBS', 8);
@@ -217,9 +217,7 @@ async function listOn(backend: string, key: string, server: Started): Promise<Li
   const { pageBytes, items } = await probePage(url, headers);
   const ceiling = await startCeilingServer(pageBytes);
   try {
-    const list = await load(url, headers);
-    const staticPage = await load(`${ceiling.url}/static-page`);
-    const bare = await load(`${ceiling.url}/bare`);
+    const [list, staticPage, bare] = await compareLoads([{ url, headers }, { url: `${ceiling.url}/static-page` }, { url: `${ceiling.url}/bare` }]);
     return { backend, items, pageBytes, list, bare, staticPage };
   } finally {
     await stop(ceiling.child);
@@ -300,7 +298,7 @@ if (rates.length > 0) {
   console.log('the wall-clock ratio measures the neighbours more than the workers; worker CPU s / job shows whether a second worker costs more per job.\n');
 }
 if (lists.length > 0) {
-  console.log(`GET /api/v1/transcriptions with ${ROWS.toLocaleString('en')} stored transcriptions (${CONNECTIONS} connections, ${DURATION_S} s per run; autocannon shares the cores)`);
+  console.log(`GET /api/v1/transcriptions with ${ROWS.toLocaleString('en')} stored transcriptions (${CONNECTIONS} connections, ${DURATION_S} s each in one-second turns; autocannon shares the cores)`);
   console.log(`${pad('backend', 18)}${pad('per page', 10)}${pad('page KiB', 10)}${pad('list req/s', 12)}${pad('p50/p99 ms', 12)}${pad('static req/s', 14)}${pad('bare req/s', 12)}${pad('list/static', 13)}${pad('list/bare', 11)}errors`);
   for (const l of lists) {
     console.log(

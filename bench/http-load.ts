@@ -79,9 +79,36 @@ export interface LoadResult {
   errors: number;
 }
 
-export async function load(url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
-  return { rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50, errors: result.errors + result.non2xx };
+export interface LoadTarget {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+/**
+ * Loads each target in turn, one slice of a second at a time, for DURATION_S seconds each, so that every
+ * target meets the same machine: on a shared virtual machine the CPU one gets swings by 3x within minutes,
+ * and back-to-back runs of several seconds compared those swings more than the servers. Requests/s is the
+ * total over all slices; p50 and p99 are the medians of the slices'.
+ */
+export async function compareLoads<T extends LoadTarget[]>(targets: [...T]): Promise<{ [K in keyof T]: LoadResult }> {
+  const slices = targets.map(() => [] as Array<{ requests: number; seconds: number; p50: number; p99: number; errors: number }>);
+  for (let round = 0; round < Math.max(1, Math.round(DURATION_S)); round++) {
+    for (const [i, target] of targets.entries()) {
+      const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: 1, headers: target.headers ?? {} });
+      slices[i]!.push({ requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx });
+    }
+  }
+  return slices.map((runs) => ({
+    rps: runs.reduce((sum, r) => sum + r.requests, 0) / runs.reduce((sum, r) => sum + r.seconds, 0),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+  })) as { [K in keyof T]: LoadResult };
 }
 
 /**

@@ -17,6 +17,7 @@ import type { Storage } from './storage/storage.js';
 import type { FreeSpaceReader } from './storage/free-space.js';
 import type { StorageUsageRepository } from './db/storage-usage-repository.js';
 import type { HealthMonitor } from './process/health.js';
+import type { ChangeWatch } from './db/change-watch.js';
 
 export interface AppContext {
   config: ServerConfig;
@@ -41,4 +42,6 @@ export interface AppContext {
   storageUsage: StorageUsageRepository;
   /** What /healthz and /readyz report. */
   health: HealthMonitor;
+  /** Whether anything the hot caches hold may have changed (decision 0039); null: no such caching. */
+  changes: ChangeWatch | null;
 }

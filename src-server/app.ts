@@ -64,6 +64,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   installIdleTimeout(app);
   await installRateLimits(app, ctx.config.rateLimits);
   app.decorateRequest('caller', null);
+  app.decorateRequest('changeGeneration', null);
 
   // "No body" operations (transcribe, summary...) are sometimes sent with a JSON content type and an empty body.
   app.removeContentTypeParser('application/json');
@@ -112,7 +113,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(async (api) => {
     // The API speaks JSON only; a text body is a client mistake worth a clear 415.
     api.removeContentTypeParser('text/plain');
-    api.addHook('onRequest', authenticateWith(ctx.keys));
+    api.addHook('onRequest', authenticateWith(ctx.keys, ctx.changes));
     registerRoutes(api, ctx, [...transcriptionRoutes, ...analysisRouteModules, ...dictionaryRoutes, ...openaiRoutes, ...modelRoutes]);
   });
 

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { AppContext } from './app-context.js';
 import type { ServerConfig } from './config.js';
+import { watchChanges } from './db/change-watch.js';
 import { openDatabase, type Database } from './db/database.js';
 import { KyselyAnalysisRepository } from './db/analysis-repository.js';
 import { AnalysisService } from './domain/analysis-service.js';
@@ -143,6 +144,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
   const { database, transcriptions, dictionaries } = records;
   const runJobs = options.runJobs ?? true;
   const analyses = records.analyses;
+  const changes = await watchChanges(database, config.database.url, logger);
   const ctx: AppContext = {
     config,
     logger,
@@ -162,6 +164,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     freeSpace,
     storageUsage: records.storageUsage,
     health,
+    changes,
   };
   if (runJobs) registerJobs(config, common);
   const app = await buildApp(ctx);
@@ -183,6 +186,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     // Jobs first (with their grace), while HTTP still answers: clients keep polling their transcriptions.
     await queue.stop({ graceMs });
     await app.close();
+    await changes.close();
     await models.close();
     await storage.close?.();
     await records.close();

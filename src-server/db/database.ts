@@ -8,6 +8,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type DatabaseIntrospector } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import pg from 'pg';
+import { LocalWrites } from './change-watch.js';
 import { migrations as allMigrations, type ServerMigration } from './migrations/index.js';
 import type { Kdb, Schema } from './schema.js';
 
@@ -22,6 +23,8 @@ export interface Database {
   readonly kysely: Kdb;
   /** SQLite only: the same connection, raw, for the SQLite job queue. Null on PostgreSQL. */
   readonly sqlite: Db | null;
+  /** This process's writes through `kysely`, counted for the caches that must see them (change-watch.ts). */
+  readonly localWrites: LocalWrites;
   close(): Promise<void>;
 }
 
@@ -89,11 +92,13 @@ function openSqlite(dataDir: string): SqliteDatabase {
  * transactions on it only await its own synchronous statements, so nothing else runs inside them.
  */
 export function sqliteDatabase(raw: Db): SqliteDatabase {
-  const kysely = new Kysely<Schema>({ dialect: new TransactionalSqliteDialect({ database: raw }) });
+  const localWrites = new LocalWrites();
+  const kysely = new Kysely<Schema>({ dialect: new TransactionalSqliteDialect({ database: raw }), plugins: [localWrites] });
   return {
     dialect: 'sqlite',
     kysely,
     sqlite: raw,
+    localWrites,
     async close() {
       await kysely.destroy(); // closes the better-sqlite3 handle too
     },
@@ -125,11 +130,13 @@ const pgTypes: pg.CustomTypesConfig = {
 function openPostgres(url: string, options: OpenOptions): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes });
   pool.on('error', (error) => options.onPoolError?.(error));
-  const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const localWrites = new LocalWrites();
+  const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), plugins: [localWrites] });
   return {
     dialect: 'postgres',
     kysely,
     sqlite: null,
+    localWrites,
     async close() {
       await kysely.destroy(); // ends the pool
     },

@@ -1,6 +1,6 @@
 // Teams, users and API keys. Keys are random 256-bit secrets; only their SHA-256 is stored,
 // which is enough for high-entropy secrets (no dictionary attack applies) and keeps lookups O(1).
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { ApiKeyTable, Kdb } from './schema.js';
 import { newId, nowIso, type Caller } from '../domain/records.js';
@@ -46,7 +46,7 @@ export interface KeyRepository {
   grant(keyIdOrPrefix: string, roles: string[]): Promise<ApiKeyInfo | null>;
 }
 
-export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+export const hashKey = (key: string): string => hash('sha256', key, 'hex');
 
 type KeyRow = Omit<Selectable<ApiKeyTable>, 'key_hash'> & { user_name: string };
 
@@ -100,12 +100,10 @@ export class KyselyKeyRepository implements KeyRepository {
   }
 
   async authenticate(key: string): Promise<Caller | null> {
-    // The team's list_version rides along: the transcription list, the hottest route, needs it next.
     const row = await this.db
       .selectFrom('api_keys as k')
       .innerJoin('users as u', (join) => join.onRef('u.team_id', '=', 'k.team_id').onRef('u.user_id', '=', 'k.user_id'))
-      .innerJoin('teams as t', 't.team_id', 'k.team_id')
-      .select(['k.key_id', 'k.team_id', 'k.user_id', 'k.roles', 'u.name as user_name', 't.list_version'])
+      .select(['k.key_id', 'k.team_id', 'k.user_id', 'k.roles', 'u.name as user_name'])
       .where('k.key_hash', '=', hashKey(key))
       .where('k.revoked_at', 'is', null)
       .executeTakeFirst();
@@ -116,7 +114,6 @@ export class KyselyKeyRepository implements KeyRepository {
       userName: row.user_name,
       roles: JSON.parse(row.roles) as string[],
       keyId: row.key_id,
-      teamListVersion: row.list_version,
     };
   }
 

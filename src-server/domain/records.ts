@@ -14,8 +14,6 @@ export interface Caller {
   userName: string;
   roles: readonly string[];
   keyId: string;
-  /** The team's transcription-list version when the key was checked, if the key store knows it. */
-  teamListVersion?: number;
 }
 
 export interface DictionaryRecord {

@@ -1,13 +1,17 @@
 // Resolves the caller from X-API-KEY or "Authorization: Bearer" (the same keys).
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Caller } from '../domain/records.js';
-import type { KeyRepository } from '../db/key-repository.js';
+import type { ChangeWatch } from '../db/change-watch.js';
+import { hashKey, type KeyRepository } from '../db/key-repository.js';
 import type { ApiKeyRole } from '../../src-shared/api/vocabulary.js';
 import { errors } from './errors.js';
+import { VersionedCache } from './versioned-cache.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller | null;
+    /** The change generation read when the caller was resolved (db/change-watch.ts); null: none. */
+    changeGeneration: number | null;
   }
 }
 
@@ -19,13 +23,35 @@ export function presentedKey(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-export function authenticateWith(keys: KeyRepository) {
-  return async (request: FastifyRequest) => {
-    const key = presentedKey(request);
-    if (!key) throw errors.missingApiKey();
-    const caller = await keys.authenticate(key);
-    if (!caller) throw errors.invalidApiKey();
+/**
+ * The hook that resolves the caller. Callers are kept by the hash of their key while the change watch's
+ * generation holds (decision 0039): a revoked key, a renamed user or any other change moves it, so a
+ * cached caller is never older than the last change this process could see. Unknown keys are never kept.
+ */
+export function authenticateWith(keys: KeyRepository, changes: ChangeWatch | null) {
+  const callers = new VersionedCache<Caller>(10_000);
+  const accept = (request: FastifyRequest, caller: Caller, generation: number | null) => {
     request.caller = caller;
+    request.changeGeneration = generation;
+  };
+  // A callback hook: a cached caller is accepted without a promise (this runs on every API request).
+  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const key = presentedKey(request);
+    if (!key) return done(errors.missingApiKey());
+    const generation = changes?.generation() ?? null;
+    const hash = generation === null ? '' : hashKey(key);
+    const cached = generation === null ? null : callers.get(hash, generation);
+    if (cached) {
+      accept(request, cached, generation);
+      return done();
+    }
+    keys.authenticate(key).then((caller) => {
+      if (!caller) return done(errors.invalidApiKey());
+      // Stored under the generation read before the query: a change meanwhile leaves the entry stale at once.
+      if (generation !== null) callers.set(hash, generation, caller);
+      accept(request, caller, generation);
+      done();
+    }, done);
   };
 }
 

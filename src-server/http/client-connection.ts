@@ -22,9 +22,8 @@ const lingering = new WeakSet<Socket>();
 
 /**
  * Keeps the first bytes of every request until Node has parsed its head (on a kept-alive connection,
- * the bytes that come after the previous answer). Listening to 'data' makes Node feed the parser from
- * JavaScript instead of natively. Also makes every close the server starts after an answer
- * (`Connection: close`, e.g. a 413 before the body is read) a lingering one.
+ * the bytes that come after the previous answer). Also makes every close the server starts after an
+ * answer (`Connection: close`, e.g. a 413 before the body is read) a lingering one.
  */
 export function rememberConnectionHeads(server: Server): void {
   server.on('request', (request: { socket: Socket }, response: { once(event: 'finish', listener: () => void): unknown }) => {
@@ -34,16 +33,47 @@ export function rememberConnectionHeads(server: Server): void {
     response.once('finish', () => inRequest.delete(socket));
   });
   server.on('connection', (socket: Socket) => {
-    socket.on('data', (chunk: Buffer) => {
+    const remember = (chunk: Buffer) => {
       if (inRequest.has(socket)) return;
       const head = heads.get(socket);
       if (head && head.length >= HEAD_BYTES) return;
       heads.set(socket, Buffer.concat([head ?? Buffer.alloc(0), chunk.subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES));
-    });
+    };
+    if (!watchReads(socket, remember)) socket.on('data', remember);
     // Node closes a connection after an answer with socket.destroySoon(): a reset when the client is
     // still sending the body the route never read.
     socket.destroySoon = () => closeLingering(socket, undefined);
   });
+}
+
+/** What node:http keeps on a server connection's socket: its HTTP parser (internal). */
+interface NodeHttpParser {
+  constructor: { kOnExecute?: unknown };
+  getCurrentBuffer?: () => Buffer;
+  [slot: number]: unknown;
+}
+
+/**
+ * Calls `onRead` with each read of the connection, leaving the parsing where Node does it, in C++.
+ * Listening to 'data' would make Node parse the connection from JavaScript instead, which cost about
+ * 25 µs of CPU per request, a third of a cached list request (decision 0039, bench:cluster). Node's HTTP
+ * server already calls into JavaScript once per read: its parser's kOnExecute callback, during which
+ * getCurrentBuffer() copies that read. Both are internals of node:http, not public API, so this checks
+ * they are there and says false when they are not (the caller then listens to 'data');
+ * test/integration/server/router-errors.test.ts fails if a Node release changes their meaning.
+ */
+function watchReads(socket: Socket, onRead: (chunk: Buffer) => void): boolean {
+  const parser = (socket as Socket & { parser?: NodeHttpParser }).parser;
+  const slot = parser?.constructor.kOnExecute;
+  if (!parser || typeof slot !== 'number' || typeof parser[slot] !== 'function' || typeof parser.getCurrentBuffer !== 'function') return false;
+  const onExecute = parser[slot] as (...args: unknown[]) => unknown;
+  const currentBuffer = parser.getCurrentBuffer.bind(parser);
+  parser[slot] = function (this: unknown, ...args: unknown[]) {
+    // Only between requests: a read inside a request is its body, and copying it would cost for nothing.
+    if (!inRequest.has(socket)) onRead(currentBuffer());
+    return onExecute.apply(this, args);
+  };
+  return true;
 }
 
 /** The first bytes of the request being received, when Node has not parsed its head. */

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig, type ServerConfig } from '../../src-server/config.js';
@@ -224,4 +225,28 @@ export async function uploadFile(server: TestServer, key: string, filePath: stri
   const put = await fetch(ticket.json.audio_upload_url, { method: 'PUT', body: fs.readFileSync(filePath) });
   if (put.status !== 200) throw new Error(`PUT failed: ${put.status} ${await put.text()}`);
   return ticket.json as { transcription_id: string; dictionary_id: string | null; audio_upload_url: string };
+}
+
+/**
+ * A connection of its own to the server's database, as another process (a worker, `kikitori-server keys
+ * revoke`) has: SQLite's file, or PostgreSQL. Statements take `?` placeholders on both.
+ */
+export async function otherConnection(server: TestServer): Promise<{ run(sql: string, params?: unknown[]): Promise<void>; close(): Promise<void> }> {
+  const url = server.runtime.ctx.config.database.url;
+  if (url === null) {
+    const sqlite = new BetterSqlite3(path.join(server.dataDir, 'kikitori.sqlite'));
+    return {
+      run: async (sql, params = []) => void sqlite.prepare(sql).run(...params),
+      close: async () => sqlite.close(),
+    };
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    run: async (sql, params = []) => {
+      let n = 0;
+      await client.query(sql.replace(/\?/g, () => `$${++n}`), params);
+    },
+    close: () => client.end(),
+  };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
-import { startTestServer, type TestServer } from '../../support/test-server.js';
+import { otherConnection, startTestServer, type TestServer } from '../../support/test-server.js';
 
 let server: TestServer;
 let alice: string;
@@ -69,6 +69,21 @@ describe('authentication', () => {
     expect((await server.api(key, 'GET', '/api/v1/dictionaries')).status).toBe(200);
     const [info] = (await server.runtime.ctx.keys.list('acme')).filter((k) => k.userId === 'carol');
     await server.runtime.ctx.keys.revoke(info!.keyId);
+    expect((await server.api(key, 'GET', '/api/v1/dictionaries')).status).toBe(401);
+  });
+
+  it('rejects a key that another process revoked, though this one had accepted (and kept) it', async () => {
+    const key = await server.key('acme', 'dan');
+    for (let i = 0; i < 3; i++) expect((await server.api(key, 'GET', '/api/v1/transcriptions')).status).toBe(200);
+    const [info] = (await server.runtime.ctx.keys.list('acme')).filter((k) => k.userId === 'dan');
+    const other = await otherConnection(server);
+    try {
+      await other.run('UPDATE api_keys SET revoked_at = ? WHERE key_id = ?', [new Date().toISOString(), info!.keyId]);
+    } finally {
+      await other.close();
+    }
+    // Seen within milliseconds: SQLite rereads data_version every 5 ms, PostgreSQL's NOTIFY arrives (decision 0039).
+    await expect.poll(async () => (await server.api(key, 'GET', '/api/v1/transcriptions')).status, { interval: 20 }).toBe(401);
     expect((await server.api(key, 'GET', '/api/v1/dictionaries')).status).toBe(401);
   });
 });

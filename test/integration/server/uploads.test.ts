@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
 import { loadSigningSecret, UrlSigner } from '../../../src-server/signing/url-signer.js';
-import { startTestServer, storedAudioPath, waitForStatus, type TestServer } from '../../support/test-server.js';
+import { otherConnection, startTestServer, storedAudioPath, waitForStatus, type TestServer } from '../../support/test-server.js';
 
 let server: TestServer;
 let key: string;
@@ -132,6 +132,21 @@ describe('list freshness', () => {
     const uploaded = await server.api(key, 'GET', '/api/v1/transcriptions');
     expect(uploaded.json[0]).toMatchObject({ transcription_id: created.json.transcription_id, upload_status: 'COMPLETED' });
     expect(uploaded.json[0].audio_path).toContain('/files/audio/');
+  });
+
+  it('shows a change that another process made (a worker, say), although the page was served from cache', async () => {
+    const created = await ticket({ filename: 'before.wav' });
+    const id = created.json.transcription_id;
+    for (let i = 0; i < 2; i++) expect((await server.api(key, 'GET', '/api/v1/transcriptions')).json[0]).toMatchObject({ transcription_id: id, name: 'before.wav' });
+    const other = await otherConnection(server);
+    try {
+      await other.run('UPDATE transcriptions SET name = ? WHERE transcription_id = ?', ['after.wav', id]);
+    } finally {
+      await other.close();
+    }
+    const first = async () => (await server.api(key, 'GET', '/api/v1/transcriptions')).json[0];
+    // Seen within milliseconds: SQLite rereads data_version every 5 ms, PostgreSQL's NOTIFY arrives (decision 0039).
+    await expect.poll(first, { interval: 20 }).toMatchObject({ transcription_id: id, name: 'after.wav' });
   });
 });
 

@@ -1,7 +1,8 @@
-// Serialized list pages, reused while the data behind them has not changed. Desktop clients poll the
-// transcription list; each poll would otherwise read and sign every item again. An entry is valid while
-// its version (bumped by database triggers on any change) matches, and for at most maxAgeMs so the
-// signed URLs inside stay far from expiry.
+// Values reused while the data behind them has not changed: list pages (desktop clients poll the
+// transcription list; each poll would otherwise read and sign every item again) and callers by API key.
+// An entry is valid while the version it was stored under is the current one (a team's list_version, or
+// the change generation of db/change-watch.ts), and for at most maxAgeMs (so that signed URLs inside a
+// page stay far from expiry).
 
 interface Entry<Body> {
   version: number;
@@ -9,8 +10,7 @@ interface Entry<Body> {
   body: Body;
 }
 
-/** Body: what is sent (a Buffer of UTF-8 JSON spares encoding the same text again on every hit). */
-export class ResponseCache<Body = string> {
+export class VersionedCache<Body> {
   private readonly entries = new Map<string, Entry<Body>>();
 
   constructor(
