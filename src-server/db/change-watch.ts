@@ -8,6 +8,7 @@
 //   changed, by any process on any machine), and whenever that connection is re-established.
 // When changes cannot be seen (the LISTEN connection is down, or silent past its keepalive), the
 // generation is null and callers query as if there were no cache.
+import { randomUUID } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import pg from 'pg';
@@ -16,6 +17,8 @@ import type { Database } from './database.js';
 
 /** The channel the PostgreSQL triggers notify (migration 0007). */
 export const CHANGES_CHANNEL = 'kikitori_changes';
+/** Payloads of keepalive probes on that channel; the triggers send table names. */
+const PROBE_PREFIX = 'probe:';
 
 export interface ChangeWatch {
   /** Moves whenever something a cache may hold could have changed; null while changes cannot be seen. */
@@ -87,9 +90,9 @@ export interface PostgresWatchOptions {
 }
 
 /**
- * PostgreSQL: one connection LISTENs on CHANGES_CHANNEL. It is trusted while it answered a keepalive (or
- * delivered a notification) within three keepalive periods; a lost connection is re-established with
- * backoff, and every (re)connection moves the generation, since notifications may have been missed.
+ * PostgreSQL: one connection LISTENs on CHANGES_CHANNEL. It is trusted while its own keepalive NOTIFY came
+ * back within three keepalive periods; a lost connection is re-established with backoff, and every
+ * (re)connection moves the generation, since notifications may have been missed.
  */
 export async function watchPostgres(options: PostgresWatchOptions): Promise<ChangeWatch> {
   const keepaliveMs = options.keepaliveMs ?? 5000;
@@ -123,8 +126,12 @@ export async function watchPostgres(options: PostgresWatchOptions): Promise<Chan
     next.on('end', () => lose(new Error('connection ended')));
     next.on('notification', (message) => {
       if (message.channel !== CHANGES_CHANNEL) return;
+      if (message.payload?.startsWith(PROBE_PREFIX)) {
+        // Our own probe came back: notifications reach us. Other processes' probes change nothing.
+        if (message.payload === probe) aliveAt = Date.now();
+        return;
+      }
       notified++;
-      aliveAt = Date.now();
     });
     client = next;
     try {
@@ -140,17 +147,15 @@ export async function watchPostgres(options: PostgresWatchOptions): Promise<Chan
     }
   };
 
+  // The keepalive is a NOTIFY to ourselves: only its arrival proves the connection is alive and that
+  // notifications reach it (a pooler in transaction mode, for one, answers queries but drops LISTEN).
+  const probe = `${PROBE_PREFIX}${randomUUID()}`;
   const keepalive = setInterval(() => {
     const current = client;
     if (!listening || !current) return;
-    current.query('SELECT 1').then(
-      () => {
-        if (client === current) aliveAt = Date.now();
-      },
-      (error: unknown) => {
-        if (client === current) lose(error);
-      },
-    );
+    current.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, probe]).catch((error: unknown) => {
+      if (client === current) lose(error);
+    });
   }, keepaliveMs);
   keepalive.unref();
 

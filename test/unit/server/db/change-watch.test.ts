@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import net from 'node:net';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import pino from 'pino';
@@ -91,6 +92,9 @@ describe('on PostgreSQL', () => {
     await server?.stop();
   });
 
+  /** The watch's backend: its last statement was its LISTEN or a keepalive probe. */
+  const IS_LISTENER = `(query LIKE 'LISTEN%' OR query LIKE 'SELECT pg_notify%') AND pid <> pg_backend_pid()`;
+
   async function client(url: string) {
     const c = new pg.Client({ connectionString: url });
     await c.connect();
@@ -139,7 +143,7 @@ describe('on PostgreSQL', () => {
     const before = changes.generation();
     expect(before).not.toBeNull();
     const admin = await client(url);
-    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()`);
+    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE ${IS_LISTENER}`);
     await expect.poll(() => changes.generation()).toBeNull();
     // Reconnected with backoff (the first retry after half a second).
     await expect.poll(() => changes.generation(), { timeout: 10_000 }).not.toBeNull();
@@ -154,7 +158,7 @@ describe('on PostgreSQL', () => {
     expect(changes.generation()).not.toBeNull();
     // The listening backend stops answering, as over a network that silently dropped the connection.
     const admin = await client(url);
-    const { rows } = await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%' OR query = 'SELECT 1'`);
+    const { rows } = await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE ${IS_LISTENER}`);
     expect(rows).toHaveLength(1);
     process.kill(rows[0]!.pid, 'SIGSTOP');
     try {
@@ -164,4 +168,61 @@ describe('on PostgreSQL', () => {
     }
     await expect.poll(() => changes.generation()).not.toBeNull();
   });
+  it('is null when notifications stop arriving though queries still work (as through a pooler in transaction mode)', async () => {
+    const url = await server.createDatabase();
+    const db = await database({ url });
+    const proxy = await notificationDroppingProxy(url);
+    open.push(proxy);
+    const changes = await watchPostgres({ url: proxy.url, local: db.localWrites, logger, keepaliveMs: 100 });
+    open.push(changes);
+    await expect.poll(() => changes.generation()).not.toBeNull();
+    proxy.dropNotifications = true;
+    await expect.poll(() => changes.generation()).toBeNull();
+    proxy.dropNotifications = false;
+    await expect.poll(() => changes.generation()).not.toBeNull();
+  });
 });
+
+/**
+ * A TCP proxy to PostgreSQL that, while `dropNotifications` is set, drops the NotificationResponse
+ * messages ('A') the server sends, and passes everything else: queries keep working, notifications do not
+ * arrive. Server messages are framed as a type byte and a 32-bit length that counts itself.
+ */
+async function notificationDroppingProxy(target: string): Promise<{ url: string; dropNotifications: boolean; close(): Promise<void> }> {
+  const upstream = new URL(target);
+  const sockets = new Set<net.Socket>();
+  const proxy = {
+    url: '',
+    dropNotifications: false,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server = net.createServer((client) => {
+    const db = net.connect(Number(upstream.port), upstream.hostname);
+    sockets.add(client).add(db);
+    client.on('error', () => db.destroy());
+    db.on('error', () => client.destroy());
+    client.pipe(db);
+    let pending = Buffer.alloc(0);
+    db.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk]);
+      const out: Buffer[] = [];
+      while (pending.length >= 5) {
+        const length = 1 + pending.readUInt32BE(1);
+        if (pending.length < length) break;
+        const message = pending.subarray(0, length);
+        pending = pending.subarray(length);
+        if (!(proxy.dropNotifications && message[0] === 0x41)) out.push(message);
+      }
+      if (out.length > 0) client.write(Buffer.concat(out));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as net.AddressInfo).port);
+  proxy.url = url.toString();
+  return proxy;
+}
