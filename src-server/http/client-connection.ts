@@ -119,5 +119,21 @@ export function closeLingering(socket: Socket, answer: string | undefined): void
   }
   // The client has closed its side already: nothing is left to read.
   if (socket.readableEnded) finish();
-  else socket.resume();
+  else {
+    socket.resume();
+    startReading(socket);
+  }
+}
+
+/**
+ * Listening to 'data' above took the connection from Node's native parser. When that parser had stopped
+ * reading for backpressure (a body no route read), the socket's stream still believes a read is on its
+ * way, so resume() alone never reads again. This starts the read as node:http itself does when it
+ * resumes a connection it parses (its onSocketResume); `_handle` is internal, hence the checks.
+ */
+function startReading(socket: Socket): void {
+  const handle = (socket as Socket & { _handle?: { reading?: boolean; readStart?: () => number } | null })._handle;
+  if (!handle || handle.reading !== false || typeof handle.readStart !== 'function') return;
+  handle.reading = true;
+  handle.readStart();
 }

@@ -54,4 +54,33 @@ describe('rememberConnectionHeads', () => {
     expect(connectionHead(serverSide!)!.toString('latin1')).toMatch(/^POST \/v1\/audio\/transcriptions\?x=a+$/);
     socket.destroy();
   });
+  it('reads and discards what the client still sends after an early answer, though the parser had stopped reading', async () => {
+    // The route answers without reading the body, after a while (a slow key lookup): meanwhile the
+    // unread body stops Node's parser for backpressure. The close lingers, so the client that reads only
+    // after sending everything still gets the answer rather than a reset.
+    const { port } = await serve((_request, response) => {
+      setTimeout(() => {
+        response.writeHead(413, { connection: 'close', 'content-type': 'text/plain', 'content-length': 9 });
+        response.end('too large');
+      }, 200);
+    });
+    const body = Buffer.alloc(9 * 1024 * 1024, 0x41);
+    const answer = await new Promise<string>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.pause();
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+      socket.on('connect', () => {
+        socket.write(`POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`);
+        socket.write(body, () => {
+          socket.end();
+          socket.resume();
+        });
+      });
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer.endsWith('too large')).toBe(true);
+  });
 });
