@@ -1,7 +1,7 @@
 // What the client-error path needs of a connection that Node's HTTP parser rejected: the first bytes
 // the client sent (to answer a /v1/ request in OpenAI's body when the parser fails on a later chunk of a
 // very long request line), and a lingering close (so that the answer is not lost to a TCP reset).
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** Enough of a request's first line to read its method and whether its target is under /v1/. */
@@ -19,27 +19,42 @@ const heads = new WeakMap<Socket, Buffer>();
 /** Connections with a request parsed and not yet answered: their bytes are that request's body. */
 const inRequest = new WeakSet<Socket>();
 const lingering = new WeakSet<Socket>();
+/** How many requests Node has parsed on each connection, and the last of them. */
+const requestsBegun = new WeakMap<Socket, number>();
+const lastRequest = new WeakMap<Socket, IncomingMessage>();
 
 /**
  * Keeps the first bytes of every request until Node has parsed its head (on a kept-alive connection,
- * the bytes that come after the previous answer). Also makes every close the server starts after an
+ * the bytes that come after the previous request). Also makes every close the server starts after an
  * answer (`Connection: close`, e.g. a 413 before the body is read) a lingering one.
  */
 export function rememberConnectionHeads(server: Server): void {
-  server.on('request', (request: { socket: Socket }, response: { once(event: 'finish', listener: () => void): unknown }) => {
+  server.on('request', (request: IncomingMessage, response: { once(event: 'finish', listener: () => void): unknown }) => {
     const socket = request.socket;
+    requestsBegun.set(socket, (requestsBegun.get(socket) ?? 0) + 1);
+    lastRequest.set(socket, request);
     inRequest.add(socket);
     heads.delete(socket);
     response.once('finish', () => inRequest.delete(socket));
   });
   server.on('connection', (socket: Socket) => {
-    const remember = (chunk: Buffer) => {
-      if (inRequest.has(socket)) return;
-      const head = heads.get(socket);
-      if (head && head.length >= HEAD_BYTES) return;
-      heads.set(socket, Buffer.concat([head ?? Buffer.alloc(0), chunk.subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES));
+    let begunBefore = 0;
+    // Whether the next read starts a request (or goes on with a head not parsed yet), rather than a body.
+    let atBoundary = true;
+    const onRead = (read: () => Buffer) => {
+      // Called once Node has parsed the read. A request that began in it had its head whole in the read;
+      // a read that started inside a body (the rest of one answered early, say) holds no head either.
+      const begun = requestsBegun.get(socket) ?? 0;
+      const began = begun !== begunBefore;
+      begunBefore = begun;
+      if (atBoundary && !began) {
+        const head = heads.get(socket);
+        if (!head || head.length < HEAD_BYTES) heads.set(socket, Buffer.concat([head ?? Buffer.alloc(0), read().subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES));
+      }
+      const last = lastRequest.get(socket);
+      atBoundary = last === undefined || last.complete;
     };
-    if (!watchReads(socket, remember)) socket.on('data', remember);
+    if (!watchReads(socket, onRead)) socket.on('data', (chunk: Buffer) => onRead(() => chunk));
     // Node closes a connection after an answer with socket.destroySoon(): a reset when the client is
     // still sending the body the route never read.
     socket.destroySoon = () => closeLingering(socket, undefined);
@@ -54,23 +69,23 @@ interface NodeHttpParser {
 }
 
 /**
- * Calls `onRead` with each read of the connection, leaving the parsing where Node does it, in C++.
- * Listening to 'data' would make Node parse the connection from JavaScript instead, which cost about
- * 25 µs of CPU per request, a third of a cached list request (decision 0039, bench:cluster). Node's HTTP
- * server already calls into JavaScript once per read: its parser's kOnExecute callback, during which
- * getCurrentBuffer() copies that read. Both are internals of node:http, not public API, so this checks
- * they are there and says false when they are not (the caller then listens to 'data');
- * test/integration/server/router-errors.test.ts fails if a Node release changes their meaning.
+ * Calls `onRead` after Node has parsed each read of the connection, leaving the parsing where Node does
+ * it, in C++. Listening to 'data' would make Node parse the connection from JavaScript instead, which
+ * cost about 25 µs of CPU per request, a third of a cached list request (decision 0039, bench:cluster).
+ * Node's HTTP server already calls into JavaScript once per read: its parser's kOnExecute callback,
+ * during which getCurrentBuffer() copies that read (only when `onRead` asks). Both are internals of
+ * node:http, not public API, so this checks they are there and says false when they are not (the caller
+ * then listens to 'data'); test/integration/server/router-errors.test.ts fails if a Node release changes
+ * their meaning.
  */
-function watchReads(socket: Socket, onRead: (chunk: Buffer) => void): boolean {
+function watchReads(socket: Socket, onRead: (read: () => Buffer) => void): boolean {
   const parser = (socket as Socket & { parser?: NodeHttpParser }).parser;
   const slot = parser?.constructor.kOnExecute;
   if (!parser || typeof slot !== 'number' || typeof parser[slot] !== 'function' || typeof parser.getCurrentBuffer !== 'function') return false;
   const onExecute = parser[slot] as (...args: unknown[]) => unknown;
   const currentBuffer = parser.getCurrentBuffer.bind(parser);
   parser[slot] = function (this: unknown, ...args: unknown[]) {
-    // Only between requests: a read inside a request is its body, and copying it would cost for nothing.
-    if (!inRequest.has(socket)) onRead(currentBuffer());
+    onRead(currentBuffer);
     return onExecute.apply(this, args);
   };
   return true;
