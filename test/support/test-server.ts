@@ -237,7 +237,7 @@ export async function otherConnection(server: TestServer): Promise<{ run(sql: st
     const sqlite = new BetterSqlite3(path.join(server.dataDir, 'kikitori.sqlite'));
     return {
       run: async (sql, params = []) => void sqlite.prepare(sql).run(...params),
-      close: async () => sqlite.close(),
+      close: async () => void sqlite.close(),
     };
   }
   const client = new pg.Client({ connectionString: url });

@@ -62,7 +62,7 @@ describe('on SQLite', () => {
     const seldom = watchSqlite(db.sqlite!, db.localWrites, 60_000);
     const before = [everyTime.generation()!, seldom.generation()!];
     const other = new BetterSqlite3(path.join(dataDir, 'kikitori.sqlite'));
-    open.push(other);
+    open.push({ close: () => void other.close() });
     other.prepare('UPDATE api_keys SET revoked_at = ? WHERE key_id = ?').run(new Date().toISOString(), info.keyId);
     expect(everyTime.generation()).toBeGreaterThan(before[0]!);
     // Not read again yet: the other commit is not seen, but this process's own write is, at once.
@@ -77,7 +77,7 @@ describe('on SQLite', () => {
     const changes = await watch(db);
     const before = changes.generation();
     const other = new BetterSqlite3(path.join(dataDir, 'kikitori.sqlite'));
-    open.push(other);
+    open.push({ close: () => void other.close() });
     other.prepare("INSERT INTO teams (team_id, created_at) VALUES ('other', ?)").run(new Date().toISOString());
     await expect.poll(() => changes.generation(), { interval: 5 }).toBeGreaterThan(before!);
   });
