@@ -19,8 +19,7 @@ const heads = new WeakMap<Socket, Buffer>();
 /** Connections with a request parsed and not yet answered: their bytes are that request's body. */
 const inRequest = new WeakSet<Socket>();
 const lingering = new WeakSet<Socket>();
-/** How many requests Node has parsed on each connection, and the last of them. */
-const requestsBegun = new WeakMap<Socket, number>();
+/** The last request Node has parsed on each connection. */
 const lastRequest = new WeakMap<Socket, IncomingMessage>();
 
 /**
@@ -31,27 +30,25 @@ const lastRequest = new WeakMap<Socket, IncomingMessage>();
 export function rememberConnectionHeads(server: Server): void {
   server.on('request', (request: IncomingMessage, response: { once(event: 'finish', listener: () => void): unknown }) => {
     const socket = request.socket;
-    requestsBegun.set(socket, (requestsBegun.get(socket) ?? 0) + 1);
     lastRequest.set(socket, request);
     inRequest.add(socket);
     heads.delete(socket);
     response.once('finish', () => inRequest.delete(socket));
   });
   server.on('connection', (socket: Socket) => {
-    let begunBefore = 0;
+    let lastBefore: IncomingMessage | undefined;
     // Whether the next read starts a request (or goes on with a head not parsed yet), rather than a body.
     let atBoundary = true;
     const onRead = (read: () => Buffer) => {
       // Called once Node has parsed the read. A request that began in it had its head whole in the read;
       // a read that started inside a body (the rest of one answered early, say) holds no head either.
-      const begun = requestsBegun.get(socket) ?? 0;
-      const began = begun !== begunBefore;
-      begunBefore = begun;
+      const last = lastRequest.get(socket);
+      const began = last !== lastBefore;
+      lastBefore = last;
       if (atBoundary && !began) {
         const head = heads.get(socket);
         if (!head || head.length < HEAD_BYTES) heads.set(socket, Buffer.concat([head ?? Buffer.alloc(0), read().subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES));
       }
-      const last = lastRequest.get(socket);
       atBoundary = last === undefined || last.complete;
     };
     if (!watchReads(socket, onRead)) socket.on('data', (chunk: Buffer) => onRead(() => chunk));
