@@ -217,7 +217,11 @@ async function listOn(backend: string, key: string, server: Started): Promise<Li
   const { pageBytes, items } = await probePage(url, headers);
   const ceiling = await startCeilingServer(pageBytes);
   try {
-    const [list, staticPage, bare] = await compareLoads([{ url, headers }, { url: `${ceiling.url}/static-page` }, { url: `${ceiling.url}/bare` }]);
+    const [list, staticPage, bare] = await compareLoads([
+      { url, headers, pid: server.child.pid! },
+      { url: `${ceiling.url}/static-page`, pid: ceiling.child.pid! },
+      { url: `${ceiling.url}/bare`, pid: ceiling.child.pid! },
+    ]);
     return { backend, items, pageBytes, list, bare, staticPage };
   } finally {
     await stop(ceiling.child);
@@ -299,13 +303,17 @@ if (rates.length > 0) {
 }
 if (lists.length > 0) {
   console.log(`GET /api/v1/transcriptions with ${ROWS.toLocaleString('en')} stored transcriptions (${CONNECTIONS} connections, ${DURATION_S} s each in one-second turns; autocannon shares the cores)`);
-  console.log(`${pad('backend', 18)}${pad('per page', 10)}${pad('page KiB', 10)}${pad('list req/s', 12)}${pad('p50/p99 ms', 12)}${pad('static req/s', 14)}${pad('bare req/s', 12)}${pad('list/static', 13)}${pad('list/bare', 11)}errors`);
+  console.log(`${pad('backend', 18)}${pad('per page', 10)}${pad('page KiB', 10)}${pad('list req/s', 12)}${pad('p50/p99 ms', 12)}${pad('static req/s', 14)}${pad('bare req/s', 12)}${pad('list/static', 13)}${pad('list/bare', 11)}${pad('CPU µs/req list/static/bare', 29)}${pad('list/static by CPU', 20)}errors`);
   for (const l of lists) {
+    const cpu = [l.list, l.staticPage, l.bare].map((r) => r.cpuUsPerRequest!);
     console.log(
       `${pad(l.backend, 18)}${pad(String(l.items), 10)}${pad((l.pageBytes / 1024).toFixed(1), 10)}${pad(l.list.rps.toFixed(0), 12)}${pad(`${l.list.p50}/${l.list.p99}`, 12)}` +
-        `${pad(l.staticPage.rps.toFixed(0), 14)}${pad(l.bare.rps.toFixed(0), 12)}${pad(pct(l.list.rps, l.staticPage.rps), 13)}${pad(pct(l.list.rps, l.bare.rps), 11)}${l.list.errors + l.staticPage.errors + l.bare.errors}`,
+        `${pad(l.staticPage.rps.toFixed(0), 14)}${pad(l.bare.rps.toFixed(0), 12)}${pad(pct(l.list.rps, l.staticPage.rps), 13)}${pad(pct(l.list.rps, l.bare.rps), 11)}` +
+        `${pad(cpu.map((c) => c.toFixed(0)).join(' / '), 29)}${pad(pct(cpu[1]!, cpu[0]!), 20)}${l.list.errors + l.staticPage.errors + l.bare.errors}`,
     );
   }
   console.log('static: the same framework (Fastify) sending a constant body of the page\'s size, the ceiling for that page (target: list >= 80 % of it);');
   console.log('bare: the same framework answering {"ok":true}.');
+  console.log('CPU µs/req: CPU time (user + system) the serving process spent per request during its turns; list/static by CPU is');
+  console.log('static µs / list µs, the same ratio measured in what the machine\'s swings move least (a process waiting for a core spends none).');
 }

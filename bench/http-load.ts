@@ -77,12 +77,25 @@ export interface LoadResult {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU time the serving process spent per request (user + system), when its pid was given. */
+  cpuUsPerRequest: number | null;
 }
 
 export interface LoadTarget {
   url: string;
   headers?: Record<string, string>;
+  /** The process that serves `url`, to measure the CPU it spends per request. */
+  pid?: number;
 }
+
+/** CPU seconds (user + system) a process has used, from /proc (Linux). */
+export function processCpuSeconds(pid: number): number {
+  // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are 14th and 15th.
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+/** USER_HZ: what /proc counts CPU time in (100 on Linux builds for every common architecture). */
+const CLOCK_TICKS = 100;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -93,21 +106,27 @@ const median = (values: number[]) => {
  * Loads each target in turn, one slice of a second at a time, for DURATION_S seconds each, so that every
  * target meets the same machine: on a shared virtual machine the CPU one gets swings by 3x within minutes,
  * and back-to-back runs of several seconds compared those swings more than the servers. Requests/s is the
- * total over all slices; p50 and p99 are the medians of the slices'.
+ * total over all slices; p50 and p99 are the medians of the slices'. With a target's pid, also the CPU
+ * time its process spent per request: what the machine's swings move least, since a process waiting for
+ * a core it does not get spends no CPU time.
  */
 export async function compareLoads<T extends LoadTarget[]>(targets: [...T]): Promise<{ [K in keyof T]: LoadResult }> {
-  const slices = targets.map(() => [] as Array<{ requests: number; seconds: number; p50: number; p99: number; errors: number }>);
+  const slices = targets.map(() => [] as Array<{ requests: number; seconds: number; p50: number; p99: number; errors: number; cpu: number }>);
   for (let round = 0; round < Math.max(1, Math.round(DURATION_S)); round++) {
     for (const [i, target] of targets.entries()) {
+      const cpuBefore = target.pid === undefined ? 0 : processCpuSeconds(target.pid);
       const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: 1, headers: target.headers ?? {} });
-      slices[i]!.push({ requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx });
+      const cpu = target.pid === undefined ? 0 : processCpuSeconds(target.pid) - cpuBefore;
+      slices[i]!.push({ requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, cpu });
     }
   }
-  return slices.map((runs) => ({
-    rps: runs.reduce((sum, r) => sum + r.requests, 0) / runs.reduce((sum, r) => sum + r.seconds, 0),
+  const total = (runs: typeof slices[number], field: 'requests' | 'seconds' | 'errors' | 'cpu') => runs.reduce((sum, r) => sum + r[field], 0);
+  return slices.map((runs, i) => ({
+    rps: total(runs, 'requests') / total(runs, 'seconds'),
+    cpuUsPerRequest: targets[i]?.pid === undefined ? null : (total(runs, 'cpu') * 1e6) / total(runs, 'requests'),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
-    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    errors: total(runs, 'errors'),
   })) as { [K in keyof T]: LoadResult };
 }
 

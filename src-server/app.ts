@@ -8,7 +8,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { AppContext } from './app-context.js';
 import { authenticateWith } from './http/auth.js';
-import { rememberConnectionHeads } from './http/client-connection.js';
+import { followConnections } from './http/client-connection.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/error-handler.js';
 import { errors } from './http/errors.js';
 import { redactingLogger } from './http/log-redaction.js';
@@ -57,8 +57,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     ...timeoutOptions(ctx.config.server),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // The client-error path reads a connection's first bytes (clientErrorHandler).
-  rememberConnectionHeads(app.server);
+  // The client-error path needs to know which request on a connection failed (clientErrorHandler).
+  followConnections(app.server);
   app.setValidatorCompiler(validators());
   installErrorHandling(app);
   installIdleTimeout(app);

@@ -159,7 +159,11 @@ function sendHttp(base: string, request: RawRequest, agent?: http.Agent, timeout
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(request.headers ?? {})) headers[wire(name)] = Array.isArray(value) ? value.map(wire) : wire(value);
   const body = typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : request.body;
-  if (body && !request.chunked && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) headers['content-length'] = String(body.length);
+  const has = (name: string) => Object.keys(headers).some((h) => h.toLowerCase() === name);
+  if (body && !request.chunked && !has('content-length')) headers['content-length'] = String(body.length);
+  // Said outright: node:http frames a body in chunks by itself only for methods that usually carry one,
+  // and would send a GET's or DELETE's unframed, as bytes after the request that begin no request.
+  if (body && request.chunked && !has('transfer-encoding')) headers['transfer-encoding'] = 'chunked';
   return new Promise((resolve, reject) => {
     let settled = false;
     const req = http.request(

@@ -1,6 +1,6 @@
-// What the client-error path needs of a connection that Node's HTTP parser rejected: the first bytes
-// the client sent (to answer a /v1/ request in OpenAI's body when the parser fails on a later chunk of a
-// very long request line), and a lingering close (so that the answer is not lost to a TCP reset).
+// What the client-error path needs of a connection that Node's HTTP parser rejected: which request
+// failed (its method, and whether its target is under /v1/, decide the error body), and a lingering
+// close (so that the answer is not lost to a TCP reset).
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -15,82 +15,240 @@ const HEAD_BYTES = 256;
 export const LINGER_MAX_BYTES = 32 * 1024 * 1024;
 export const LINGER_MAX_MS = 10_000;
 
-const heads = new WeakMap<Socket, Buffer>();
-/** Connections with a request parsed and not yet answered: their bytes are that request's body. */
-const inRequest = new WeakSet<Socket>();
+/** The request the parser failed on, as far as its bytes tell. */
+export interface FailedRequest {
+  method: string;
+  /** The request target (a path, with its query); null when its first line could not be read. */
+  target: string | null;
+}
+
+/** A message the parser has begun, as seen within one read of its connection. */
+interface Message {
+  /** Its first byte is in this read (not carried over from an earlier one). */
+  began: boolean;
+  /** Its head is parsed: the request Node made of it. */
+  request: IncomingMessage | null;
+  /** Whether its head was parsed before this read began. */
+  headBefore: boolean;
+  /** Body bytes the parser took from this read. */
+  body: number;
+}
+
+/** Per connection: the first bytes of a request whose head is not parsed yet, and the last bytes read. */
+interface Pending {
+  head: Buffer;
+  /** The last bytes of the read that ended inside this head (the blank line may straddle two reads). */
+  tail: Buffer;
+}
+
+const pendingHeads = new WeakMap<Socket, Pending>();
+/** Connections whose messages are followed read by read; only those can say which request failed. */
+const followed = new WeakSet<Socket>();
+/** The message a parse error was in, once its read has been seen. */
+const failures = new WeakMap<Socket, IncomingMessage | Pending | null>();
 const lingering = new WeakSet<Socket>();
-/** The last request Node has parsed on each connection. */
-const lastRequest = new WeakMap<Socket, IncomingMessage>();
+
+/** What node:http keeps on a server connection's socket: its HTTP parser (internal). */
+interface NodeHttpParser {
+  constructor: Partial<Record<'kOnMessageBegin' | 'kOnHeadersComplete' | 'kOnBody' | 'kOnExecute', unknown>>;
+  getCurrentBuffer?: () => Buffer;
+  incoming?: IncomingMessage | null;
+  [slot: number]: unknown;
+}
 
 /**
- * Keeps the first bytes of every request until Node has parsed its head (on a kept-alive connection,
- * the bytes that come after the previous request). Also makes every close the server starts after an
- * answer (`Connection: close`, e.g. a 413 before the body is read) a lingering one.
+ * Follows every connection of `server` message by message, so that a parse error can be pinned on the
+ * request it belongs to, even on a kept-alive connection whose read holds the end of an earlier
+ * request's body, whole requests and then the failing one. Also makes every close the server starts
+ * after an answer (`Connection: close`, e.g. a 413 before the body is read) a lingering one.
  */
-export function rememberConnectionHeads(server: Server): void {
-  server.on('request', (request: IncomingMessage, response: { once(event: 'finish', listener: () => void): unknown }) => {
-    const socket = request.socket;
-    lastRequest.set(socket, request);
-    inRequest.add(socket);
-    heads.delete(socket);
-    response.once('finish', () => inRequest.delete(socket));
-  });
+export function followConnections(server: Server): void {
   server.on('connection', (socket: Socket) => {
-    let lastBefore: IncomingMessage | undefined;
-    // Whether the next read starts a request (or goes on with a head not parsed yet), rather than a body.
-    let atBoundary = true;
-    const onRead = (read: () => Buffer) => {
-      // Called once Node has parsed the read. A request that began in it had its head whole in the read;
-      // a read that started inside a body (the rest of one answered early, say) holds no head either.
-      const last = lastRequest.get(socket);
-      const began = last !== lastBefore;
-      lastBefore = last;
-      if (atBoundary && !began) {
-        const head = heads.get(socket);
-        if (!head || head.length < HEAD_BYTES) heads.set(socket, Buffer.concat([head ?? Buffer.alloc(0), read().subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES));
-      }
-      atBoundary = last === undefined || last.complete;
-    };
-    if (!watchReads(socket, onRead)) socket.on('data', (chunk: Buffer) => onRead(() => chunk));
+    follow(socket);
     // Node closes a connection after an answer with socket.destroySoon(): a reset when the client is
     // still sending the body the route never read.
     socket.destroySoon = () => closeLingering(socket, undefined);
   });
 }
 
-/** What node:http keeps on a server connection's socket: its HTTP parser (internal). */
-interface NodeHttpParser {
-  constructor: { kOnExecute?: unknown };
-  getCurrentBuffer?: () => Buffer;
-  [slot: number]: unknown;
+/** The messages of the current read on a followed parser's connection; the first may be carried over from the previous read. */
+const reads = new WeakMap<object, { messages: Message[] }>();
+/** Marks a parser callback already wrapped here, and keeps the one it wraps. */
+const WRAPPED = Symbol('kikitori.wrapped');
+type Callback = ((...args: unknown[]) => unknown) & { [WRAPPED]?: true };
+
+/**
+ * Wraps the parser's callbacks, leaving the parsing where Node does it, in C++: listening to 'data'
+ * would make Node parse the connection from JavaScript instead, which cost about 25 µs of CPU per
+ * request, a third of a cached list request (decision 0039, bench:cluster). The callbacks are internals
+ * of node:http, not public API, so this checks they are there and follows nothing when they are not (the
+ * error handler then reads the failed read alone); test/integration/server/router-errors.test.ts fails
+ * if a Node release changes their meaning.
+ *
+ * Per read, Node calls kOnMessageBegin at the first byte of each message, kOnHeadersComplete when its
+ * head is parsed, kOnBody with its body bytes, and kOnExecute once the read is parsed (or failed), when
+ * getCurrentBuffer() copies the read. Only a read that ends inside a head, or fails, is copied.
+ *
+ * Node reuses parsers from connection to connection (and for its HTTP client), setting kOnMessageBegin
+ * and kOnExecute afresh each time but keeping kOnHeadersComplete and kOnBody: those are wrapped once per
+ * parser and find the connection's state through the parser; the state is dropped at the close.
+ */
+function follow(socket: Socket): void {
+  const parser = (socket as Socket & { parser?: NodeHttpParser }).parser;
+  const slots = parser?.constructor;
+  const [begin, headers, body, execute] = [slots?.kOnMessageBegin, slots?.kOnHeadersComplete, slots?.kOnBody, slots?.kOnExecute];
+  if (!parser || typeof parser.getCurrentBuffer !== 'function' || typeof begin !== 'number' || typeof headers !== 'number' || typeof body !== 'number' || typeof execute !== 'number') return;
+  const onExecute = parser[execute];
+  if (parser[begin] !== null || typeof parser[headers] !== 'function' || typeof parser[body] !== 'function' || typeof onExecute !== 'function') return;
+  wrapOnce(parser, headers, (original) =>
+    function (this: NodeHttpParser, ...args: unknown[]) {
+      const result = original.apply(this, args);
+      const message = reads.get(this)?.messages.at(-1);
+      if (message) message.request = this.incoming ?? null;
+      return result;
+    },
+  );
+  wrapOnce(parser, body, (original) =>
+    function (this: NodeHttpParser, chunk: unknown) {
+      const message = reads.get(this)?.messages.at(-1);
+      if (message && Buffer.isBuffer(chunk)) message.body += chunk.length;
+      return original.call(this, chunk);
+    },
+  );
+  const currentBuffer = parser.getCurrentBuffer.bind(parser);
+  const state = { messages: [] as Message[] };
+  reads.set(parser, state);
+  followed.add(socket);
+  // Unless the parser has moved on to another connection already.
+  socket.once('close', () => reads.get(parser) === state && reads.delete(parser));
+  parser[begin] = () => {
+    const { messages } = state;
+    // Bounded, should Node ever parse this connection without calling kOnExecute.
+    if (messages.length >= 64) messages.splice(0, messages.length - 1);
+    messages.push({ began: true, request: null, headBefore: false, body: 0 });
+  };
+  parser[execute] = function (this: unknown, ...args: unknown[]) {
+    onRead(socket, state.messages, currentBuffer, args[0] instanceof Error);
+    // What the next read begins inside of: the last message, unless it is complete.
+    const last = state.messages.at(-1);
+    state.messages = last && !last.request?.complete ? [{ began: false, request: last.request, headBefore: last.request !== null, body: 0 }] : [];
+    return (onExecute as Callback).apply(this, args);
+  };
+}
+
+function wrapOnce(parser: NodeHttpParser, slot: number, wrap: (original: Callback) => Callback): void {
+  const current = parser[slot] as Callback;
+  if (current[WRAPPED]) return;
+  const wrapped = wrap(current);
+  wrapped[WRAPPED] = true;
+  parser[slot] = wrapped;
+}
+
+/** After Node has parsed a read: keeps the first bytes of a head it ends inside of, or notes the failed message. */
+function onRead(socket: Socket, messages: Message[], read: () => Buffer, failed: boolean): void {
+  const last = messages.at(-1);
+  if (last?.request) {
+    pendingHeads.delete(socket);
+    // An error after a head is in that request's body; after a whole request, in bytes that began no
+    // message (the parser calls kOnMessageBegin for anything else).
+    if (failed) failures.set(socket, last.request.complete ? null : last.request);
+    return;
+  }
+  if (!last) {
+    if (failed) failures.set(socket, null);
+    return;
+  }
+  // The read ends inside a head (or fails in one).
+  const bytes = read();
+  const tail = Buffer.from(bytes.subarray(-3));
+  let pending = pendingHeads.get(socket);
+  if (last.began) {
+    const start = messageStart(bytes, messages, pending?.tail);
+    pending = { head: start === null ? Buffer.alloc(0) : Buffer.from(bytes.subarray(start, start + HEAD_BYTES)), tail };
+  } else if (pending) {
+    if (pending.head.length < HEAD_BYTES) pending.head = Buffer.concat([pending.head, bytes.subarray(0, HEAD_BYTES - pending.head.length)]);
+    pending.tail = tail;
+  } else pending = { head: Buffer.alloc(0), tail };
+  pendingHeads.set(socket, pending);
+  if (failed) failures.set(socket, pending);
 }
 
 /**
- * Calls `onRead` after Node has parsed each read of the connection, leaving the parsing where Node does
- * it, in C++. Listening to 'data' would make Node parse the connection from JavaScript instead, which
- * cost about 25 µs of CPU per request, a third of a cached list request (decision 0039, bench:cluster).
- * Node's HTTP server already calls into JavaScript once per read: its parser's kOnExecute callback,
- * during which getCurrentBuffer() copies that read (only when `onRead` asks). Both are internals of
- * node:http, not public API, so this checks they are there and says false when they are not (the caller
- * then listens to 'data'); test/integration/server/router-errors.test.ts fails if a Node release changes
- * their meaning.
+ * Where the last message of a read begins in it: after the body of the message the read began inside
+ * of, then each whole message (its head up to the blank line, then its body), as the parser took them.
+ * Null when that cannot be known: a chunked body the read began inside of (its framing is not counted).
  */
-function watchReads(socket: Socket, onRead: (read: () => Buffer) => void): boolean {
-  const parser = (socket as Socket & { parser?: NodeHttpParser }).parser;
-  const slot = parser?.constructor.kOnExecute;
-  if (!parser || typeof slot !== 'number' || typeof parser[slot] !== 'function' || typeof parser.getCurrentBuffer !== 'function') return false;
-  const onExecute = parser[slot] as (...args: unknown[]) => unknown;
-  const currentBuffer = parser.getCurrentBuffer.bind(parser);
-  parser[slot] = function (this: unknown, ...args: unknown[]) {
-    onRead(currentBuffer);
-    return onExecute.apply(this, args);
-  };
-  return true;
+function messageStart(bytes: Buffer, messages: Message[], tailBefore: Buffer | undefined): number | null {
+  let at = 0;
+  for (const message of messages.slice(0, -1)) {
+    if (!message.headBefore) {
+      const headEnd = message.began ? blankLineEnd(bytes, at) : straddlingBlankLineEnd(bytes, tailBefore);
+      if (headEnd === null) return null;
+      at = headEnd;
+    }
+    if (isChunked(message.request)) {
+      if (message.headBefore) return null;
+      const end = chunkedBodyEnd(bytes, at);
+      if (end === null) return null;
+      at = end;
+    } else at += message.body;
+  }
+  return at;
 }
 
-/** The first bytes of the request being received, when Node has not parsed its head. */
-export function connectionHead(socket: Socket): Buffer | undefined {
-  return inRequest.has(socket) ? undefined : heads.get(socket);
+function blankLineEnd(bytes: Buffer, from: number): number | null {
+  const at = bytes.indexOf('\r\n\r\n', from, 'latin1');
+  return at < 0 ? null : at + 4;
+}
+
+/** The end of a head that began in an earlier read: its blank line may have begun in that read's last bytes. */
+function straddlingBlankLineEnd(bytes: Buffer, tailBefore: Buffer | undefined): number | null {
+  if (tailBefore) {
+    const joined = Buffer.concat([tailBefore, bytes.subarray(0, 3)]);
+    const at = joined.indexOf('\r\n\r\n', 0, 'latin1');
+    if (at >= 0 && at < tailBefore.length) return at + 4 - tailBefore.length;
+  }
+  return blankLineEnd(bytes, 0);
+}
+
+function isChunked(request: IncomingMessage | null): boolean {
+  return request?.headers['transfer-encoding'] !== undefined;
+}
+
+/** The end of a chunked body that begins at `from` (and that the parser accepted whole). */
+function chunkedBodyEnd(bytes: Buffer, from: number): number | null {
+  let at = from;
+  for (;;) {
+    const lineEnd = bytes.indexOf('\r\n', at, 'latin1');
+    if (lineEnd < 0) return null;
+    const size = Number.parseInt(bytes.subarray(at, lineEnd).toString('latin1'), 16);
+    if (!Number.isSafeInteger(size)) return null;
+    at = lineEnd + 2;
+    if (size === 0) break;
+    at += size + 2;
+  }
+  // Trailer fields, then the blank line.
+  if (bytes.subarray(at, at + 2).toString('latin1') === '\r\n') return at + 2;
+  return blankLineEnd(bytes, at);
+}
+
+/**
+ * The request a client error on this connection is about: the one a parse error was in, else the one
+ * being received (a timeout). Read from its first bytes, or from the request Node made of its head when
+ * the error is in its body. Null when no request is known or its first bytes are no request line;
+ * undefined when the connection is not followed (Node's internals changed).
+ */
+export function failedRequest(socket: Socket): FailedRequest | null | undefined {
+  if (!followed.has(socket)) return undefined;
+  const incoming = (socket as Socket & { parser?: NodeHttpParser | null }).parser?.incoming;
+  const failure = failures.has(socket) ? failures.get(socket) : (pendingHeads.get(socket) ?? (incoming && !incoming.complete ? incoming : null));
+  if (!failure) return null;
+  if ('head' in failure) {
+    // The parser skips empty lines before a request line.
+    const match = /^[\r\n]*([!#$%&'*+.^_`|~0-9A-Za-z-]+) +(\S*)/.exec(failure.head.toString('latin1'));
+    return match ? { method: match[1]!.toUpperCase(), target: match[2]!.startsWith('/') ? match[2]! : null } : null;
+  }
+  return { method: failure.method ?? '', target: failure.url ?? null };
 }
 
 /** Whether the connection is already being closed by {@link closeLingering}. */

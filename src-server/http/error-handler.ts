@@ -7,7 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ErrorCode, type ErrorCodeName } from '../../src-shared/error-codes.js';
 import { OPENAI_PREFIX, openAiErrorType, type OpenAiErrorBody } from '../../src-shared/api/openai.js';
 import { EngineError } from '../domain/engine-error.js';
-import { closeLingering, connectionHead, isLingering } from './client-connection.js';
+import { closeLingering, type FailedRequest, failedRequest, isLingering } from './client-connection.js';
 import { engineErrorToAppError } from './engine-errors.js';
 import { AppError, errors } from './errors.js';
 
@@ -145,17 +145,14 @@ function clientErrorCode(error: NodeJS.ErrnoException): [number, ErrorCodeName, 
 }
 
 /**
- * The method and target of the request the parser failed on, read from the bytes it kept
- * (`rawPacket`, when the request line is in them), or else from the first bytes of the connection (a
- * request line too long for one read fails on a later chunk): a /v1/ target is answered in OpenAI's
- * body, and a HEAD without a body.
+ * The method and target of the request a client error is about (`failedRequest`), or, on a connection
+ * that could not be followed, of the first request line in the read that failed: a /v1/ target is
+ * answered in OpenAI's body, and a HEAD without a body.
  */
-function failedRequestLine(error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket): { method: string; target: string } | null {
-  // The request line opens the bytes, or follows the end of an earlier request on a kept-alive
-  // connection (a header line cannot match: its name ends with a colon).
-  const requestLine = (bytes: Buffer) => /(?:^|\r\n)([A-Za-z]+) +(\/\S*)/.exec(bytes.subarray(0, 64 * 1024).toString('latin1'));
-  const head = connectionHead(socket);
-  const match = (Buffer.isBuffer(error.rawPacket) ? requestLine(error.rawPacket) : null) ?? (head ? /^([A-Za-z]+) +(\/\S*)/.exec(head.toString('latin1')) : null);
+function failedRequestLine(error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket): FailedRequest | null {
+  const failed = failedRequest(socket);
+  if (failed !== undefined) return failed;
+  const match = Buffer.isBuffer(error.rawPacket) ? /^([A-Za-z]+) +(\/\S*)/.exec(error.rawPacket.subarray(0, 64 * 1024).toString('latin1')) : null;
   return match ? { method: match[1]!.toUpperCase(), target: match[2]! } : null;
 }
 
@@ -172,9 +169,11 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
   const errorId = randomUUID();
   this.log.info({ error_id: errorId, error_code: ErrorCode[code], status, parser_error: error.code }, message);
   let answer: string | undefined;
-  if (socket.writable) {
+  // As Node itself: no answer into a response already under way (it would corrupt it).
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
     const line = failedRequestLine(error, socket);
-    const path = line?.target.split('?')[0];
+    const path = line?.target?.split('?')[0];
     const openAi = path !== undefined && (path.startsWith(OPENAI_PREFIX) || path === OPENAI_PREFIX.slice(0, -1));
     const body = JSON.stringify(openAi ? openAiBody(errorId, status, code, message, undefined) : specBody(errorId, code, message));
     answer =
