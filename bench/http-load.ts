@@ -103,8 +103,8 @@ const median = (values: number[]) => {
 };
 
 /**
- * Loads each target in turn, one slice of a second at a time, for DURATION_S seconds each, so that every
- * target meets the same machine: on a shared virtual machine the CPU one gets swings by 3x within minutes,
+ * Loads each target in turn, one slice of a second at a time, for DURATION_S seconds each, each round
+ * starting with another target, so that every target meets the same machine: on a shared virtual machine the CPU one gets swings by 3x within minutes,
  * and back-to-back runs of several seconds compared those swings more than the servers. Requests/s is the
  * total over all slices; p50 and p99 are the medians of the slices'. With a target's pid, also the CPU
  * time its process spent per request: what the machine's swings move least, since a process waiting for
@@ -113,7 +113,10 @@ const median = (values: number[]) => {
 export async function compareLoads<T extends LoadTarget[]>(targets: [...T]): Promise<{ [K in keyof T]: LoadResult }> {
   const slices = targets.map(() => [] as Array<{ requests: number; seconds: number; p50: number; p99: number; errors: number; cpu: number }>);
   for (let round = 0; round < Math.max(1, Math.round(DURATION_S)); round++) {
-    for (const [i, target] of targets.entries()) {
+    // Each round starts with the next target: the first slice of a round measured up to 10 % faster.
+    for (let turn = 0; turn < targets.length; turn++) {
+      const i = (round + turn) % targets.length;
+      const target = targets[i];
       const cpuBefore = target.pid === undefined ? 0 : processCpuSeconds(target.pid);
       const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: 1, headers: target.headers ?? {} });
       const cpu = target.pid === undefined ? 0 : processCpuSeconds(target.pid) - cpuBefore;
