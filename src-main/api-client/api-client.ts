@@ -60,7 +60,15 @@ export interface ApiClientOptions {
   /** Told after every request that reached a verdict (not after cancellations). */
   onReachability?: (reachability: Reachability) => void;
   random?: () => number;
+  /** How the client waits between attempts (tests record the waits instead of taking them). */
+  wait?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
+
+/**
+ * The longest Retry-After the client waits out on its own, between attempts of one call. A server that
+ * asks for more gets the error now, with its message ("try again in a minute").
+ */
+export const MAX_RETRY_AFTER_MS = 60_000;
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -88,6 +96,8 @@ interface RequestSpec {
 export class ApiClient {
   private readonly policy: RetryPolicy;
   private readonly timeoutMs: number;
+  /** No request leaves before this time: the server's last Retry-After, for every caller at once. */
+  private notBefore = 0;
 
   constructor(private readonly options: ApiClientOptions) {
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
@@ -258,7 +268,7 @@ export class ApiClient {
       } catch {
         body = undefined;
       }
-      throw errorFromResponse(status, body, 'upload');
+      throw errorFromResponse(status, body, 'upload', [response.headers['retry-after']].flat()[0] ?? null);
     } catch (error) {
       if (error instanceof ApiError) throw error;
       if (o.signal?.aborted) throw cancelledError();
@@ -462,25 +472,35 @@ export class ApiClient {
   }
 
   private async withRetries(spec: RequestSpec, attempt: (spec: RequestSpec) => Promise<Response>): Promise<Response> {
+    // Before each attempt: this call's backoff, or the server's Retry-After for every call, whichever is longer.
+    let delay = 0;
     for (let n = 0; ; n++) {
       try {
+        await this.waitFor(Math.max(delay, this.notBefore - Date.now()), spec.signal);
         const response = await attempt(spec);
         this.options.onReachability?.({ state: 'online' });
         return response;
       } catch (error) {
         if (spec.signal?.aborted) throw cancelledError();
         const surelyNotReceived = error instanceof ApiError && error.networkCode === 'ECONNREFUSED';
-        const retry = isRetryable(error) && (spec.idempotent || surelyNotReceived) && n < this.policy.retries;
+        const retryAfter = error instanceof ApiError ? error.retryAfterMs : null;
+        if (retryAfter !== null) this.notBefore = Math.max(this.notBefore, Date.now() + retryAfter);
+        const retry = isRetryable(error) && (spec.idempotent || surelyNotReceived) && n < this.policy.retries && (retryAfter ?? 0) <= MAX_RETRY_AFTER_MS;
         if (!retry) {
           this.report(error);
           throw error;
         }
-        try {
-          await sleep(backoffDelay(n, this.policy, this.options.random), undefined, { signal: spec.signal });
-        } catch {
-          throw cancelledError();
-        }
+        delay = Math.max(backoffDelay(n, this.policy, this.options.random), retryAfter ?? 0);
       }
+    }
+  }
+
+  private async waitFor(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (ms <= 0) return;
+    try {
+      await (this.options.wait ?? ((delay, s) => sleep(delay, undefined, { signal: s })))(Math.min(ms, MAX_RETRY_AFTER_MS), signal);
+    } catch {
+      throw cancelledError();
     }
   }
 
@@ -513,7 +533,7 @@ export class ApiClient {
     } catch {
       body = undefined;
     }
-    throw errorFromResponse(response.status, body, context.resource);
+    throw errorFromResponse(response.status, body, context.resource, response.headers.get('retry-after'));
   }
 }
 

@@ -31,6 +31,8 @@ export class ApiError extends AppFailure {
     readonly serverMessage: string | null = null,
     /** For network failures: the system error code (ECONNREFUSED...), when known. */
     readonly networkCode: string | null = null,
+    /** How long the server asked to wait before trying again (its Retry-After), when it said. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(error);
   }
@@ -88,15 +90,27 @@ function isErrorBody(value: unknown): value is ApiErrorBody {
   return typeof value === 'object' && value !== null && typeof (value as ApiErrorBody).error_message === 'string';
 }
 
+/**
+ * A Retry-After header (RFC 9110 section 10.2.3) as milliseconds from `now`: delay-seconds, or an
+ * HTTP date (a past one is 0). Null when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | null {
+  const text = value?.trim();
+  if (!text) return null;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
 /** Maps a non-2xx response to an ApiError with a message the user can act on. */
-export function errorFromResponse(status: number, body: unknown, resource: ApiResource): ApiError {
+export function errorFromResponse(status: number, body: unknown, resource: ApiResource, retryAfter: string | null = null): ApiError {
   const parsed = isErrorBody(body) ? body : null;
   const serverMessage = parsed?.error_message ?? null;
   const errorCode = typeof parsed?.error_code === 'number' ? parsed.error_code : null;
   const errorId = typeof parsed?.error_id === 'string' ? parsed.error_id : undefined;
   const field = contractField(typeof parsed?.field === 'string' ? parsed.field : undefined);
   const make = (code: IpcErrorCode, message: string, at?: string) =>
-    new ApiError({ code, message, ...(at ? { field: at } : {}), ...(errorId ? { errorId } : {}) }, status, errorCode, serverMessage);
+    new ApiError({ code, message, ...(at ? { field: at } : {}), ...(errorId ? { errorId } : {}) }, status, errorCode, serverMessage, null, parseRetryAfter(retryAfter));
 
   if (status === 401) return make('unauthorized', UNAUTHORIZED_MESSAGE);
   if (status === 403) {

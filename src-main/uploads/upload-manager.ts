@@ -378,7 +378,9 @@ export class UploadManager {
       // The network or the server: wait, then try again (kick() tries at once when back online).
       const attempt = this.attempts.get(id) ?? 0;
       this.attempts.set(id, attempt + 1);
-      const delay = this.options.retryDelayMs?.(attempt) ?? backoffDelay(attempt, { baseDelayMs: 2_000, maxDelayMs: 60_000 });
+      // Never sooner than the server asked (Retry-After on a 429 or 503).
+      const backoff = this.options.retryDelayMs?.(attempt) ?? backoffDelay(attempt, { baseDelayMs: 2_000, maxDelayMs: 60_000 });
+      const delay = Math.max(backoff, error instanceof ApiError ? (error.retryAfterMs ?? 0) : 0);
       this.retryAt.set(id, this.now() + delay);
       const starting = this.options.uploads.get(id)?.state === 'starting';
       this.change(this.options.uploads.update(id, starting ? { error: ipcError } : { state: 'queued', sentBytes: 0, error: ipcError })!);

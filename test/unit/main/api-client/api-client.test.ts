@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, UNAUTHORIZED_MESSAGE } from '../../../../src-main/api-client/api-errors.js';
+import { ApiError, parseRetryAfter, UNAUTHORIZED_MESSAGE } from '../../../../src-main/api-client/api-errors.js';
 import { ErrorCode } from '../../../../src-shared/error-codes.js';
 import type { Reachability } from '../../../../src-main/api-client/api-client.js';
 import { startTestServer, tempDir, waitForStatus, type TestServer } from '../../../support/test-server.js';
@@ -68,6 +68,48 @@ describe('ApiClient retries', () => {
     } finally {
       await busy.close();
     }
+  });
+
+  it("waits as long as the server's Retry-After asks, for every call of the client, and gives up at once when it asks too much", async () => {
+    const limitedFor = (seconds: number) => (_req: http.IncomingMessage, res: http.ServerResponse) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(seconds) });
+      res.end(JSON.stringify({ error_id: 'r1', error_code: ErrorCode.RATE_LIMITED, error_message: 'Too many requests with this API key…' }));
+    };
+    const fake = await scriptedServer([limitedFor(7), json(200, [])]);
+    const waits: number[] = [];
+    try {
+      const client = clientOf(fake, 'k', { wait: async (ms) => void waits.push(ms) });
+      await expect(client.listTranscriptions()).resolves.toEqual([]);
+      expect(fake.calls()).toBe(2);
+      // Not the 20-50 ms backoff: the 7 s the server asked for.
+      expect(waits).toHaveLength(1);
+      expect(waits[0]).toBeGreaterThan(6_000);
+      // Another call at once waits for the rest of those 7 s before it asks.
+      await expect(client.listTranscriptions()).resolves.toEqual([]);
+      expect(waits).toHaveLength(2);
+      expect(waits[1]).toBeGreaterThan(6_000);
+    } finally {
+      await fake.close();
+    }
+    const longer = await scriptedServer([limitedFor(3600)]);
+    try {
+      const error = await failed(clientOf(longer, 'k', { wait: async () => undefined }).listTranscriptions());
+      expect(longer.calls()).toBe(1);
+      expect(error.retryAfterMs).toBe(3_600_000);
+      expect(error.message).toMatch(/asked Kikitori to wait/);
+    } finally {
+      await longer.close();
+    }
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.parse('2026-11-24T12:00:00Z');
+    expect(parseRetryAfter('120', now)).toBe(120_000);
+    expect(parseRetryAfter(' 0 ', now)).toBe(0);
+    expect(parseRetryAfter('Tue, 24 Nov 2026 12:00:30 GMT', now)).toBe(30_000);
+    expect(parseRetryAfter('Tue, 24 Nov 2026 11:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeNull();
+    expect(parseRetryAfter(null, now)).toBeNull();
   });
 
   it('gives up after its retries with a server error that keeps the error id', async () => {

@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../../../src-shared/error-codes.js';
 import type { UploadJob, UploadOptions } from '../../../../src-shared/ipc-contract.js';
 import type { ApiClient } from '../../../../src-main/api-client/api-client.js';
 import { openCacheStore, type CacheStore } from '../../../../src-main/cache/cache-store.js';
@@ -195,6 +198,54 @@ describe('upload manager', () => {
       await shortTtl.api(shortTtlKey, 'DELETE', `/api/v1/transcriptions/${done.transcriptionId}`);
     }
     await m.stop();
+  });
+
+  it("does not send a refused upload again before the server's Retry-After", async () => {
+    // A server that hands out tickets and answers every PUT 429, asking for an hour.
+    const puts = new Map<string, number>();
+    let tickets = 0;
+    const fake = http.createServer((req, res) => {
+      req.resume();
+      const url = new URL(req.url!, 'http://x');
+      if (req.method === 'POST' && url.pathname === '/api/v1/transcriptions/upload') {
+        const id = `t${++tickets}`;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            transcription_id: id,
+            dictionary_id: null,
+            team_id: 'team',
+            audio_upload_url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}/files/upload/${id}?signature=s`,
+            transcription_model: 'default',
+            audio_upload_expires_at: new Date(Date.now() + 3600_000).toISOString(),
+            max_upload_bytes: 1e9,
+            language: ['en'],
+          }),
+        );
+      } else if (req.method === 'PUT') {
+        const id = url.pathname.split('/')[3]!;
+        puts.set(id, (puts.get(id) ?? 0) + 1);
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3600' });
+        res.end(JSON.stringify({ error_id: 'r', error_code: ErrorCode.RATE_LIMITED, error_message: 'Too many requests.' }));
+      } else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    const store = openCacheStore(':memory:');
+    // The clock stands still: only the Retry-After, not the backoff (0 here), keeps the first job waiting.
+    const { m } = manager(store, clientOf({ url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}` }, key, { retry: { retries: 0 } }), { retryDelayMs: () => 0, now: () => 1_000_000 });
+    try {
+      m.start();
+      const [first] = await m.add([copyAs(speech, dir, 'limited-1.wav')], OPTIONS);
+      await until(() => store.uploads.get(first!.id)!.error?.code === 'server');
+      // Another file makes the manager look at its queue again: it starts that one, not the first.
+      const [second] = await m.add([copyAs(speech, dir, 'limited-2.wav')], OPTIONS);
+      await until(() => store.uploads.get(second!.id)!.error?.code === 'server');
+      expect(store.uploads.get(first!.id)).toMatchObject({ state: 'queued' });
+      expect(Object.fromEntries(puts)).toEqual({ t1: 1, t2: 1 });
+    } finally {
+      await m.stop();
+      await new Promise<void>((resolve) => fake.close(() => resolve()));
+    }
   });
 
   it('waits and retries while the server is unreachable', async () => {
