@@ -48,6 +48,15 @@ export interface EmbeddedServerOptions {
 const LOCAL_TEAM = 'local';
 const LOCAL_USER = 'local';
 
+/** How long a stopping server (the app quitting) gets before it is killed. */
+export const STOP_GRACE_MS = 10_000;
+/**
+ * How long the server lets a running transcription finish when it stops, before handing it back to its
+ * queue (it resumes at the next start): well inside STOP_GRACE_MS, so the hand-back is done rather than
+ * cut off by the kill. The server's own default (30 s) suits a cluster's workers, not an app quitting.
+ */
+export const DRAIN_SECONDS = 5;
+
 export class EmbeddedServer {
   private child: ChildProcess | null = null;
   private currentUrl: string | null = null;
@@ -58,6 +67,7 @@ export class EmbeddedServer {
   private starting: Promise<void> | null = null;
   private state: EmbeddedServerStatus = { state: 'stopped' };
   private output: string[] = [];
+  private exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
 
   constructor(private readonly options: EmbeddedServerOptions) {}
 
@@ -68,6 +78,11 @@ export class EmbeddedServer {
   /** The server process, while it runs. */
   get pid(): number | null {
     return this.child?.pid ?? null;
+  }
+
+  /** How the last server process ended (a signal means it was killed), for diagnostics. */
+  get lastExit(): { code: number | null; signal: NodeJS.Signals | null } | null {
+    return this.exit;
   }
 
   get status(): EmbeddedServerStatus {
@@ -108,7 +123,7 @@ export class EmbeddedServer {
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
       await exited;
       clearTimeout(timer);
     }
@@ -184,7 +199,15 @@ export class EmbeddedServer {
     const { command, args, env } = this.options.command;
     const child = spawn(command, [...args, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', this.options.dataDir], {
       // The app is the only client of its loopback server: a rate limit would only slow down a large library's sync.
-      env: { ...process.env, KIKITORI_LOG_LEVEL: 'warn', KIKITORI_RATE_LIMIT_PER_KEY: '0', KIKITORI_RATE_LIMIT_PER_IP: '0', ...env, ...this.options.serveEnv },
+      env: {
+        ...process.env,
+        KIKITORI_LOG_LEVEL: 'warn',
+        KIKITORI_RATE_LIMIT_PER_KEY: '0',
+        KIKITORI_RATE_LIMIT_PER_IP: '0',
+        KIKITORI_DRAIN_SECONDS: String(DRAIN_SECONDS),
+        ...env,
+        ...this.options.serveEnv,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
@@ -219,6 +242,7 @@ export class EmbeddedServer {
       });
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
+        this.exit = { code, signal };
         if (!ready) {
           reject(new Error(`kikitori-server exited (${signal ?? code}) before it was ready.\n${this.recentOutput()}`));
           return;

@@ -220,6 +220,7 @@ export class ApertiumTranslationEngine implements TranslationEngine {
       };
       const out: Buffer[] = [];
       let err = '';
+      // An EngineError, or the abort's own reason (a cancellation is not the engine's failure).
       let failure: Error | null = null;
       const stop = (error: Error) => {
         if (failure) return;
@@ -227,11 +228,17 @@ export class ApertiumTranslationEngine implements TranslationEngine {
         kill('SIGTERM');
         setTimeout(() => child.exitCode === null && child.signalCode === null && kill('SIGKILL'), 2000).unref();
       };
-      const onAbort = () => stop(signal.reason instanceof Error ? signal.reason : new Error('The translation was cancelled.'));
+      const onAbort = () => stop(signal.reason instanceof Error ? signal.reason : new DOMException('The translation was cancelled.', 'AbortError'));
       signal.addEventListener('abort', onAbort, { once: true });
+      const timeoutMs = this.options.timeoutMs ?? 600_000;
       const timer = setTimeout(
-        () => stop(new Error(`apertium (${mode}) took longer than ${Math.round((this.options.timeoutMs ?? 600_000) / 1000)} s and was stopped.`)),
-        this.options.timeoutMs ?? 600_000,
+        () =>
+          stop(
+            new EngineError('transient', 'The translation took too long and was stopped. Try again later.', {
+              detail: `apertium (${mode}) took longer than ${Math.round(timeoutMs / 1000)} s`,
+            }),
+          ),
+        timeoutMs,
       );
       child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
       child.stderr.on('data', (chunk: Buffer) => {
@@ -239,16 +246,24 @@ export class ApertiumTranslationEngine implements TranslationEngine {
       });
       child.on('error', (error: NodeJS.ErrnoException) => {
         stop(
-          error.code === 'ENOENT'
-            ? new Error(`apertium is not installed (no "${this.command}" on PATH); install the apertium packages.`)
-            : error,
+          new EngineError('unavailable', "Translation cannot run on this server. Ask the server's administrator to install it.", {
+            detail:
+              error.code === 'ENOENT' ? `apertium is not installed (no "${this.command}" on PATH); install the apertium packages` : `apertium does not start: ${error.code ?? error.message}`,
+            cause: error,
+          }),
         );
       });
       child.on('close', (code, sig) => {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         if (failure) return reject(failure);
-        if (code !== 0) return reject(new Error(`apertium (${mode}) failed (${sig ?? `exit ${code}`}): ${err.trim() || 'no message'}`));
+        if (code !== 0) {
+          return reject(
+            new EngineError('transient', 'The translation failed because of a problem on the server. Try again later.', {
+              detail: `apertium (${mode}) failed (${sig ?? `exit ${code}`}): ${err.trim() || 'no message'}`,
+            }),
+          );
+        }
         resolve(Buffer.concat(out).toString('utf8'));
       });
     });

@@ -1,11 +1,13 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EmbeddedServer, type EmbeddedServerStatus } from '../../../../src-main/embedded-server/embedded-server.js';
 import { createAesGcmSecretBox } from '../../../../src-main/settings/secret-box.js';
 import { CLI, cli } from '../../../support/cli-process.js';
 import { tempDir } from '../../../support/test-server.js';
-import { until } from '../main-test-support.js';
+import { shortSpeech, until } from '../main-test-support.js';
 
 const secrets = createAesGcmSecretBox(Buffer.alloc(32, 3));
 
@@ -64,6 +66,26 @@ describe('embedded server', () => {
     await server.start(); // already running: nothing new
     expect(server.pid).toBe(pid);
     await server.stop();
+  });
+
+  it('stops mid-transcription by handing the job back, within the time it has before it would be killed', async () => {
+    const server = make();
+    await server.start();
+    const { baseUrl, apiKey } = server.connection() as { baseUrl: string; apiKey: string };
+    const api = async (method: string, route: string, body?: unknown) => {
+      const response = await fetch(`${baseUrl}${route}`, { method, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return (await response.json()) as { transcription_id: string; audio_upload_url: string; stage: string | null; status: string };
+    };
+    // About a minute of speech: recognition runs far longer than the server has to stop.
+    const long = path.join(dir, 'long-speech.wav');
+    await promisify(execFile)('sox', [await shortSpeech(), long, 'repeat', '25']);
+    const ticket = await api('POST', '/api/v1/transcriptions/upload', { filename: 'long-speech.wav' });
+    expect((await fetch(ticket.audio_upload_url, { method: 'PUT', body: fs.readFileSync(long) })).status).toBe(200);
+    await api('POST', `/api/v1/transcriptions/${ticket.transcription_id}/transcribe`);
+    await until(async () => (await api('GET', `/api/v1/transcriptions/${ticket.transcription_id}`)).stage === 'recognizing');
+    await server.stop();
+    // Exited on its own (not killed at the end of the grace), so the job went back to the queue.
+    expect(server.lastExit).toEqual({ code: 0, signal: null });
   });
 
   it('restarts the server when it dies', async () => {

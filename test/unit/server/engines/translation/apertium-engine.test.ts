@@ -141,6 +141,28 @@ describe('ApertiumTranslationEngine translate', () => {
     });
   });
 
+  it('fails with a closed kind and a message for the user, keeping what apertium said for the log', async () => {
+    const document = meetingDocument('t7', 'en', [{ text: 'hello there' }]);
+    // Not installed: the operator must act.
+    const missing = new ApertiumTranslationEngine({ command: path.join(dir, 'no-such-apertium'), modes: ['eng-spa'] });
+    const notInstalled = await missing.translate(input(document), 'es').catch((error: unknown) => error);
+    expect(notInstalled).toMatchObject({ name: 'EngineError', kind: 'unavailable', detail: expect.stringContaining('apertium is not installed') });
+    expect((notInstalled as Error).message).not.toMatch(/apertium/i);
+    // A failed run: passing, try again.
+    const failing = path.join(dir, 'apertium-failing');
+    await writeFile(failing, `#!/bin/sh\nif [ "$1" = "-l" ]; then echo eng-spa; exit 0; fi\necho 'Error: transfer file corrupt' >&2\nexit 3\n`);
+    await chmod(failing, 0o755);
+    const failed = await new ApertiumTranslationEngine({ command: failing }).translate(input(document), 'es').catch((error: unknown) => error);
+    expect(failed).toMatchObject({ name: 'EngineError', kind: 'transient', detail: expect.stringContaining('exit 3): Error: transfer file corrupt') });
+    expect((failed as Error).message).toBe('The translation failed because of a problem on the server. Try again later.');
+    // Past its time limit: stopped, passing.
+    const stuck = path.join(dir, 'apertium-stuck');
+    await writeFile(stuck, `#!/bin/sh\nif [ "$1" = "-l" ]; then echo eng-spa; exit 0; fi\nsleep 30\n`);
+    await chmod(stuck, 0o755);
+    const timedOut = await new ApertiumTranslationEngine({ command: stuck, timeoutMs: 200 }).translate(input(document), 'es').catch((error: unknown) => error);
+    expect(timedOut).toMatchObject({ name: 'EngineError', kind: 'transient', detail: expect.stringContaining('apertium (eng-spa) took longer than') });
+  });
+
   it('stops apertium when the analysis is cancelled', async () => {
     const pidFile = path.join(dir, 'slow.pid');
     const slow = path.join(dir, 'apertium-slow');
