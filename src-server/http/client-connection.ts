@@ -34,18 +34,27 @@ interface Message {
   body: number;
 }
 
-/** Per connection: the first bytes of a request whose head is not parsed yet, and the last bytes read. */
+/** The first bytes of a request whose head is not parsed yet, and the last bytes read. */
 interface Pending {
   head: Buffer;
   /** The last bytes of the read that ended inside this head (the blank line may straddle two reads). */
   tail: Buffer;
 }
 
-const pendingHeads = new WeakMap<Socket, Pending>();
+/** What is known of a followed connection. */
+interface Followed {
+  /** The messages of the current read; the first may be carried over from the previous read. */
+  messages: Message[];
+  /** The request whose head the last read ended inside of. */
+  pending: Pending | null;
+  /** The message a parse error was in (null: none that a request line tells), once its read was seen. */
+  failure: IncomingMessage | Pending | null | undefined;
+}
+
 /** Connections whose messages are followed read by read; only those can say which request failed. */
-const followed = new WeakSet<Socket>();
-/** The message a parse error was in, once its read has been seen. */
-const failures = new WeakMap<Socket, IncomingMessage | Pending | null>();
+const connections = new WeakMap<Socket, Followed>();
+/** The same, by the parser: the wrappers Node's parser calls know only it. */
+const parsers = new WeakMap<object, Followed>();
 const lingering = new WeakSet<Socket>();
 
 /** What node:http keeps on a server connection's socket: its HTTP parser (internal). */
@@ -71,8 +80,6 @@ export function followConnections(server: Server): void {
   });
 }
 
-/** The messages of the current read on a followed parser's connection; the first may be carried over from the previous read. */
-const reads = new WeakMap<object, { messages: Message[] }>();
 /** Marks a parser callback already wrapped here, and keeps the one it wraps. */
 const WRAPPED = Symbol('kikitori.wrapped');
 type Callback = ((...args: unknown[]) => unknown) & { [WRAPPED]?: true };
@@ -103,36 +110,37 @@ function follow(socket: Socket): void {
   wrapOnce(parser, headers, (original) =>
     function (this: NodeHttpParser, ...args: unknown[]) {
       const result = original.apply(this, args);
-      const message = reads.get(this)?.messages.at(-1);
+      const message = parsers.get(this)?.messages.at(-1);
       if (message) message.request = this.incoming ?? null;
       return result;
     },
   );
   wrapOnce(parser, body, (original) =>
     function (this: NodeHttpParser, chunk: unknown) {
-      const message = reads.get(this)?.messages.at(-1);
+      const message = parsers.get(this)?.messages.at(-1);
       if (message && Buffer.isBuffer(chunk)) message.body += chunk.length;
       return original.call(this, chunk);
     },
   );
   const currentBuffer = parser.getCurrentBuffer.bind(parser);
-  const state = { messages: [] as Message[] };
-  reads.set(parser, state);
-  followed.add(socket);
+  const state: Followed = { messages: [], pending: null, failure: undefined };
+  connections.set(socket, state);
+  parsers.set(parser, state);
   // Unless the parser has moved on to another connection already.
-  socket.once('close', () => reads.get(parser) === state && reads.delete(parser));
+  socket.once('close', () => parsers.get(parser) === state && parsers.delete(parser));
   parser[begin] = () => {
     const { messages } = state;
     // Bounded, should Node ever parse this connection without calling kOnExecute.
     if (messages.length >= 64) messages.splice(0, messages.length - 1);
     messages.push({ began: true, request: null, headBefore: false, body: 0 });
   };
-  parser[execute] = function (this: unknown, ...args: unknown[]) {
-    onRead(socket, state.messages, currentBuffer, args[0] instanceof Error);
+  parser[execute] = function (this: unknown, result: unknown) {
+    onRead(state, currentBuffer, result instanceof Error);
     // What the next read begins inside of: the last message, unless it is complete.
     const last = state.messages.at(-1);
-    state.messages = last && !last.request?.complete ? [{ began: false, request: last.request, headBefore: last.request !== null, body: 0 }] : [];
-    return (onExecute as Callback).apply(this, args);
+    if (last && !last.request?.complete) state.messages = [{ began: false, request: last.request, headBefore: last.request !== null, body: 0 }];
+    else state.messages.length = 0;
+    return (onExecute as Callback).call(this, result);
   };
 }
 
@@ -145,32 +153,31 @@ function wrapOnce(parser: NodeHttpParser, slot: number, wrap: (original: Callbac
 }
 
 /** After Node has parsed a read: keeps the first bytes of a head it ends inside of, or notes the failed message. */
-function onRead(socket: Socket, messages: Message[], read: () => Buffer, failed: boolean): void {
-  const last = messages.at(-1);
+function onRead(state: Followed, read: () => Buffer, failed: boolean): void {
+  const last = state.messages.at(-1);
   if (last?.request) {
-    pendingHeads.delete(socket);
+    state.pending = null;
     // An error after a head is in that request's body; after a whole request, in bytes that began no
     // message (the parser calls kOnMessageBegin for anything else).
-    if (failed) failures.set(socket, last.request.complete ? null : last.request);
+    if (failed) state.failure = last.request.complete ? null : last.request;
     return;
   }
   if (!last) {
-    if (failed) failures.set(socket, null);
+    if (failed) state.failure = null;
     return;
   }
   // The read ends inside a head (or fails in one).
   const bytes = read();
   const tail = Buffer.from(bytes.subarray(-3));
-  let pending = pendingHeads.get(socket);
+  const pending = state.pending;
   if (last.began) {
-    const start = messageStart(bytes, messages, pending?.tail);
-    pending = { head: start === null ? Buffer.alloc(0) : Buffer.from(bytes.subarray(start, start + HEAD_BYTES)), tail };
+    const start = messageStart(bytes, state.messages, pending?.tail);
+    state.pending = { head: start === null ? Buffer.alloc(0) : Buffer.from(bytes.subarray(start, start + HEAD_BYTES)), tail };
   } else if (pending) {
     if (pending.head.length < HEAD_BYTES) pending.head = Buffer.concat([pending.head, bytes.subarray(0, HEAD_BYTES - pending.head.length)]);
     pending.tail = tail;
-  } else pending = { head: Buffer.alloc(0), tail };
-  pendingHeads.set(socket, pending);
-  if (failed) failures.set(socket, pending);
+  } else state.pending = { head: Buffer.alloc(0), tail };
+  if (failed) state.failure = state.pending;
 }
 
 /**
@@ -239,9 +246,10 @@ function chunkedBodyEnd(bytes: Buffer, from: number): number | null {
  * undefined when the connection is not followed (Node's internals changed).
  */
 export function failedRequest(socket: Socket): FailedRequest | null | undefined {
-  if (!followed.has(socket)) return undefined;
+  const state = connections.get(socket);
+  if (!state) return undefined;
   const incoming = (socket as Socket & { parser?: NodeHttpParser | null }).parser?.incoming;
-  const failure = failures.has(socket) ? failures.get(socket) : (pendingHeads.get(socket) ?? (incoming && !incoming.complete ? incoming : null));
+  const failure = state.failure !== undefined ? state.failure : (state.pending ?? (incoming && !incoming.complete ? incoming : null));
   if (!failure) return null;
   if ('head' in failure) {
     // The parser skips empty lines before a request line.
