@@ -109,6 +109,12 @@ export class TranscriptionRepository {
   /** Inserts or updates from a server body. Never REPLACE: that would cascade-delete documents and edits. */
   upsertFromApi(t: ApiTranscription, syncedAt = new Date().toISOString()): TranscriptionChange {
     const before = this.get(t.transcription_id);
+    // An answer older than what is cached never takes it back: a list page the server kept from a moment
+    // before a change (decision 0039) can arrive after the changed record itself, and would show, say, a
+    // running transcription as queued again.
+    if (before && Date.parse(t.updated_at) < Date.parse(before.updatedAt)) {
+      return { id: before.id, previousStatus: before.status, status: before.status, changed: false };
+    }
     const row = {
       id: t.transcription_id,
       name: t.name,

@@ -56,6 +56,8 @@ test('a running transcription says its stage, percent and time left, plays meanw
   await expect(transcript.waveform).toHaveAttribute('data-drawn', 'true');
   await expect(transcript.play).toBeEnabled();
   await expect(transcript.words).toHaveCount(0);
+  // Where the waveform is while running is where it stays once the lanes come with the transcript.
+  const runningBox = await transcript.waveform.boundingBox();
   await screenshot(page, 'progress-transcript-running');
 
   // The same view in Japanese, still running.
@@ -76,6 +78,9 @@ test('a running transcription says its stage, percent and time left, plays meanw
   await expect(page.getByTestId('running-panel')).toHaveCount(0);
   await expect(page.getByTestId('transcript-pane')).toContainText(/budget|report|meeting/i);
   await expect(transcript.waveform).toHaveAttribute('data-drawn', 'true');
+  const doneBox = await transcript.waveform.boundingBox();
+  expect(Math.abs(doneBox!.x - runningBox!.x)).toBeLessThanOrEqual(1);
+  expect(Math.abs(doneBox!.width - runningBox!.width)).toBeLessThanOrEqual(1);
   await screenshot(page, 'progress-transcript-done-ja');
   expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
 });

@@ -94,7 +94,7 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
         </p>
       )}
       {(document || running) && (
-        <section className={document ? 'player' : 'player player-running'} aria-label={t('player.label')}>
+        <section className="player" aria-label={t('player.label')}>
           <Waveform />
           {/* Lanes come with the transcript: while it runs there are no speakers or emotions to draw yet. */}
           {document && <TimelineLanes />}
