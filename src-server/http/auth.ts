@@ -1,4 +1,5 @@
 // Resolves the caller from X-API-KEY or "Authorization: Bearer" (the same keys).
+import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Caller } from '../domain/records.js';
 import type { ChangeWatch } from '../db/change-watch.js';
@@ -30,6 +31,17 @@ export function presentedKey(request: FastifyRequest): string | null {
  */
 export function authenticateWith(keys: KeyRepository, changes: ChangeWatch | null) {
   const callers = new VersionedCache<Caller>(10_000);
+  // A kept-alive client sends the same key on every request: its hash is kept with the connection, which
+  // holds the key (in its requests' headers) for as long anyway.
+  const lastKeys = new WeakMap<Socket, { key: string; hash: string }>();
+  const hashOf = (request: FastifyRequest, key: string) => {
+    const socket = request.raw.socket;
+    const last = lastKeys.get(socket);
+    if (last?.key === key) return last.hash;
+    const hash = hashKey(key);
+    lastKeys.set(socket, { key, hash });
+    return hash;
+  };
   const accept = (request: FastifyRequest, caller: Caller, generation: number | null) => {
     request.caller = caller;
     request.changeGeneration = generation;
@@ -39,7 +51,7 @@ export function authenticateWith(keys: KeyRepository, changes: ChangeWatch | nul
     const key = presentedKey(request);
     if (!key) return done(errors.missingApiKey());
     const generation = changes?.generation() ?? null;
-    const hash = generation === null ? '' : hashKey(key);
+    const hash = generation === null ? '' : hashOf(request, key);
     const cached = generation === null ? null : callers.get(hash, generation);
     if (cached) {
       accept(request, cached, generation);

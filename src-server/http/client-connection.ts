@@ -107,9 +107,10 @@ function follow(socket: Socket): void {
   if (!parser || typeof parser.getCurrentBuffer !== 'function' || typeof begin !== 'number' || typeof headers !== 'number' || typeof body !== 'number' || typeof execute !== 'number') return;
   const onExecute = parser[execute];
   if (parser[begin] !== null || typeof parser[headers] !== 'function' || typeof parser[body] !== 'function' || typeof onExecute !== 'function') return;
+  // Node's callback takes 9 arguments; named ones spare an array and an apply per request.
   wrapOnce(parser, headers, (original) =>
-    function (this: NodeHttpParser, ...args: unknown[]) {
-      const result = original.apply(this, args);
+    function (this: NodeHttpParser, a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, f: unknown, g: unknown, h: unknown, i: unknown) {
+      const result = original.call(this, a, b, c, d, e, f, g, h, i);
       const message = parsers.get(this)?.messages.at(-1);
       if (message) message.request = this.incoming ?? null;
       return result;

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
 import { otherConnection, startTestServer, type TestServer } from '../../support/test-server.js';
@@ -85,6 +86,44 @@ describe('authentication', () => {
     // Seen within milliseconds: SQLite rereads data_version every 5 ms, PostgreSQL's NOTIFY arrives (decision 0039).
     await expect.poll(async () => (await server.api(key, 'GET', '/api/v1/transcriptions')).status, { interval: 20 }).toBe(401);
     expect((await server.api(key, 'GET', '/api/v1/dictionaries')).status).toBe(401);
+  });
+
+  it('answers each key as its own caller when one kept-alive connection presents several in turn', async () => {
+    const acme = await server.api(alice, 'POST', '/api/v1/dictionaries', { name: 'Acme only' });
+    const globex = await server.api(bob, 'POST', '/api/v1/dictionaries', { name: 'Globex only' });
+    // One socket for every request: the server keeps the last key's hash with the connection.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const ports = new Set<number>();
+    const dictionariesOf = (key: string) =>
+      new Promise<{ status: number; ids: string[] }>((resolve, reject) => {
+        const request = http.get(`${server.url}/api/v1/dictionaries`, { agent, headers: { 'x-api-key': key } }, (response) => {
+          ports.add(response.socket.localPort!);
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+          response.on('end', () => {
+            const json = JSON.parse(text) as Array<{ dictionary_id: string }> | { error_code: number };
+            resolve({ status: response.statusCode!, ids: Array.isArray(json) ? json.map((d) => d.dictionary_id) : [] });
+          });
+        });
+        request.on('error', reject);
+      });
+    try {
+      for (const key of [alice, bob, 'kk_not-a-real-key', alice, alice, bob]) {
+        const { status, ids } = await dictionariesOf(key);
+        if (key === alice) {
+          expect(status).toBe(200);
+          expect(ids).toContain(acme.json.dictionary_id);
+          expect(ids).not.toContain(globex.json.dictionary_id);
+        } else if (key === bob) {
+          expect(status).toBe(200);
+          expect(ids).toContain(globex.json.dictionary_id);
+          expect(ids).not.toContain(acme.json.dictionary_id);
+        } else expect(status).toBe(401);
+      }
+      expect(ports.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   });
 });
 
