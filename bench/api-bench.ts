@@ -24,10 +24,10 @@ async function listBenchmark() {
   const { pageBytes, items } = await probePage(`${server.url}/api/v1/transcriptions`, { 'x-api-key': key });
   const bare = await startCeilingServer(pageBytes);
   try {
-    const [list, baseline, staticPage] = await compareLoads([
-      { url: `${server.url}/api/v1/transcriptions`, headers: { 'x-api-key': key } },
-      { url: `${bare.url}/bare` },
-      { url: `${bare.url}/static-page` },
+    const { results: [list, baseline, staticPage] } = await compareLoads([
+      { url: `${server.url}/api/v1/transcriptions`, headers: { 'x-api-key': key }, pid: server.child.pid! },
+      { url: `${bare.url}/bare`, pid: bare.child.pid! },
+      { url: `${bare.url}/static-page`, pid: bare.child.pid! },
     ]);
     return { items, pageBytes, list, baseline, staticPage };
   } finally {

@@ -4,9 +4,10 @@
 //     and s3rver (audio), with a batch of real speech (espeak-ng): the time from the first /transcribe to
 //     the last COMPLETED, the ratio, and the CPU each part used meanwhile (what shared the cores);
 //  2. GET /api/v1/transcriptions with 10,000 stored rows on PostgreSQL (+ S3) and on SQLite (+ files):
-//     requests/s and p99, beside the same framework sending a static body of the page's size (the ceiling).
+//     requests/s and p99, beside the same framework sending a static body of the page's size (the ceiling),
+//     each served by BENCH_PROCESSES processes (3), warmed up, on cores apart from the load generator's.
 // Prints figures; asserts nothing. Sizes for a quick run: BENCH_CLUSTER_JOBS, BENCH_ROWS, BENCH_DURATION,
-// BENCH_CONNECTIONS; BENCH_ONLY=workers or BENCH_ONLY=list runs one part.
+// BENCH_CONNECTIONS, BENCH_PROCESSES, BENCH_WARMUP; BENCH_ONLY=workers or BENCH_ONLY=list runs one part.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,12 +16,14 @@ import { promisify } from 'node:util';
 import { concatWithSilence, synthesizeSpeech } from '../test/support/audio-fixtures.js';
 import { startPostgres, type PostgresServer } from '../test/support/postgres.js';
 import { startS3, type S3Server } from '../test/support/s3.js';
-import { CLI, compareLoads, CONNECTIONS, DURATION_S, numberSetting, probePage, seedTranscriptions, startCeilingServer, startServe, stop, type LoadResult, type Started } from './http-load.js';
+import { CLI, compareLoads, CONNECTIONS, DURATION_S, numberSetting, WARMUP_S, probePage, seedTranscriptions, startCeilingServer, startServe, stop, type LoadResult, type Started } from './http-load.js';
 
 const run = promisify(execFile);
 const JOBS = numberSetting('BENCH_CLUSTER_JOBS', 8);
 const ROWS = numberSetting('BENCH_ROWS', 10_000);
 const ONLY = (process.env.BENCH_ONLY ?? 'workers,list').split(',');
+/** Processes serving the list, and the ceiling: each settles at its own cost, up to 20 % from another's. */
+const PROCESSES = Math.max(1, Math.round(numberSetting('BENCH_PROCESSES', 3)));
 const SIGNING_SECRET = 'bench-cluster-signing-secret-of-at-least-32-bytes';
 const BUCKET = 'bench';
 
@@ -206,25 +209,44 @@ interface ListResult {
   backend: string;
   items: number;
   pageBytes: number;
+  pinned: boolean;
   list: LoadResult;
   bare: LoadResult;
   staticPage: LoadResult;
 }
 
-async function listOn(backend: string, key: string, server: Started): Promise<ListResult> {
-  const url = `${server.url}/api/v1/transcriptions`;
-  const headers = { 'x-api-key': key };
-  const { pageBytes, items } = await probePage(url, headers);
-  const ceiling = await startCeilingServer(pageBytes);
+/** Starts `count` processes, stopping those started when one fails. */
+async function startAll(count: number, start: () => Promise<Started>): Promise<Started[]> {
+  const started: Started[] = [];
   try {
-    const [list, staticPage, bare] = await compareLoads([
-      { url, headers, pid: server.child.pid! },
-      { url: `${ceiling.url}/static-page`, pid: ceiling.child.pid! },
-      { url: `${ceiling.url}/bare`, pid: ceiling.child.pid! },
+    for (let i = 0; i < count; i++) started.push(await start());
+    return started;
+  } catch (error) {
+    await Promise.all(started.map((s) => stop(s.child)));
+    throw error;
+  }
+}
+
+/** The list served by PROCESSES api processes, beside PROCESSES ceiling processes. */
+async function listOn(backend: string, key: string, start: () => Promise<Started>): Promise<ListResult> {
+  const servers = await startAll(PROCESSES, start);
+  const headers = { 'x-api-key': key };
+  const { pageBytes, items } = await probePage(`${servers[0]!.url}/api/v1/transcriptions`, headers);
+  const ceilings = await startAll(PROCESSES, () => startCeilingServer(pageBytes)).catch(async (error: unknown) => {
+    await Promise.all(servers.map((s) => stop(s.child)));
+    throw error;
+  });
+  try {
+    progress(`loading the list on ${backend} (${PROCESSES} processes of each)`);
+    const { pinned, results } = await compareLoads([
+      servers.map((s) => ({ url: `${s.url}/api/v1/transcriptions`, headers, pid: s.child.pid! })),
+      ceilings.map((c) => ({ url: `${c.url}/static-page`, pid: c.child.pid! })),
+      ceilings.map((c) => ({ url: `${c.url}/bare`, pid: c.child.pid! })),
     ]);
-    return { backend, items, pageBytes, list, bare, staticPage };
+    const [list, staticPage, bare] = results;
+    return { backend, items, pageBytes, pinned, list, bare, staticPage };
   } finally {
-    await stop(ceiling.child);
+    await Promise.all([...servers, ...ceilings].map((s) => stop(s.child)));
   }
 }
 
@@ -234,12 +256,8 @@ async function listOnPostgres(postgres: PostgresServer, s3: S3Server): Promise<L
   progress(`seeding ${ROWS} rows on PostgreSQL`);
   const key = await seedTranscriptions(dataDir, ROWS, databaseUrl);
   progress('seeded');
-  const server = await startServe(['--role', 'api', '--port', '0', '--data-dir', dataDir], { ...s3.env(BUCKET, 'list'), KIKITORI_DATABASE_URL: databaseUrl, KIKITORI_SIGNING_SECRET: SIGNING_SECRET });
-  try {
-    return await listOn('PostgreSQL + S3', key, server);
-  } finally {
-    await stop(server.child);
-  }
+  const env = { ...s3.env(BUCKET, 'list'), KIKITORI_DATABASE_URL: databaseUrl, KIKITORI_SIGNING_SECRET: SIGNING_SECRET };
+  return listOn('PostgreSQL + S3', key, () => startServe(['--role', 'api', '--port', '0', '--data-dir', dataDir], env));
 }
 
 async function listOnSqlite(): Promise<ListResult> {
@@ -247,12 +265,7 @@ async function listOnSqlite(): Promise<ListResult> {
   progress(`seeding ${ROWS} rows on SQLite`);
   const key = await seedTranscriptions(dataDir, ROWS);
   progress('seeded');
-  const server = await startServe(['--role', 'api', '--port', '0', '--data-dir', dataDir], { KIKITORI_SIGNING_SECRET: SIGNING_SECRET });
-  try {
-    return await listOn('SQLite + files', key, server);
-  } finally {
-    await stop(server.child);
-  }
+  return listOn('SQLite + files', key, () => startServe(['--role', 'api', '--port', '0', '--data-dir', dataDir], { KIKITORI_SIGNING_SECRET: SIGNING_SECRET }));
 }
 
 // ---- the run
@@ -302,7 +315,9 @@ if (rates.length > 0) {
   console.log('the wall-clock ratio measures the neighbours more than the workers; worker CPU s / job shows whether a second worker costs more per job.\n');
 }
 if (lists.length > 0) {
-  console.log(`GET /api/v1/transcriptions with ${ROWS.toLocaleString('en')} stored transcriptions (${CONNECTIONS} connections, ${DURATION_S} s each in one-second turns; autocannon shares the cores)`);
+  const cores = lists.every((l) => l.pinned) ? 'autocannon on core 0, the servers on the others' : 'autocannon shares the cores with the servers';
+  console.log(`GET /api/v1/transcriptions with ${ROWS.toLocaleString('en')} stored transcriptions: ${PROCESSES} processes of each server, each warmed up for ${WARMUP_S} s,`);
+  console.log(`then ${DURATION_S} one-second turns each, alternating (${CONNECTIONS} connections; ${cores})`);
   console.log(`${pad('backend', 18)}${pad('per page', 10)}${pad('page KiB', 10)}${pad('list req/s', 12)}${pad('p50/p99 ms', 12)}${pad('static req/s', 14)}${pad('bare req/s', 12)}${pad('list/static', 13)}${pad('list/bare', 11)}${pad('CPU µs/req list/static/bare', 29)}${pad('list/static by CPU', 20)}errors`);
   for (const l of lists) {
     const cpu = [l.list, l.staticPage, l.bare].map((r) => r.cpuUsPerRequest!);
@@ -314,6 +329,6 @@ if (lists.length > 0) {
   }
   console.log('static: the same framework (Fastify) sending a constant body of the page\'s size, the ceiling for that page (target: list >= 80 % of it);');
   console.log('bare: the same framework answering {"ok":true}.');
-  console.log('CPU µs/req: CPU time (user + system) the serving process spent per request during its turns; list/static by CPU is');
+  console.log('CPU µs/req: CPU time (user + system) the serving processes spent per request during their turns; list/static by CPU is');
   console.log('static µs / list µs, the same ratio measured in what the machine\'s swings move least (a process waiting for a core spends none).');
 }

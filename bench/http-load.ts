@@ -1,8 +1,9 @@
 // What the HTTP benches share: the real CLI as a child process, autocannon load, 10,000 transcriptions
 // seeded through the repositories (SQLite or PostgreSQL), and the same-framework ceiling servers (a bare
 // handler, and a static body as large as a list page).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { openDatabase } from '../src-server/db/database.js';
@@ -77,14 +78,14 @@ export interface LoadResult {
   p50: number;
   p99: number;
   errors: number;
-  /** CPU time the serving process spent per request (user + system), when its pid was given. */
+  /** CPU time the serving processes spent per request (user + system), when their pids were given. */
   cpuUsPerRequest: number | null;
 }
 
 export interface LoadTarget {
   url: string;
   headers?: Record<string, string>;
-  /** The process that serves `url`, to measure the CPU it spends per request. */
+  /** The process that serves `url`, to measure the CPU it spends per request (and to pin it to its own cores). */
   pid?: number;
 }
 
@@ -102,35 +103,104 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)]!;
 };
 
+/** Seconds of load each process gets before its turns are counted (BENCH_WARMUP). */
+export const WARMUP_S = numberSetting('BENCH_WARMUP', 3);
+
 /**
- * Loads each target in turn, one slice of a second at a time, for DURATION_S seconds each, each round
- * starting with another target, so that every target meets the same machine: on a shared virtual machine the CPU one gets swings by 3x within minutes,
- * and back-to-back runs of several seconds compared those swings more than the servers. Requests/s is the
- * total over all slices; p50 and p99 are the medians of the slices'. With a target's pid, also the CPU
- * time its process spent per request: what the machine's swings move least, since a process waiting for
- * a core it does not get spends no CPU time.
+ * Gives this process (the load generator) the first core and `pids` the others, with taskset, for as long
+ * as `run` takes; then gives this process every core again. Without it, on a 2-core machine the scheduler
+ * moves the server and autocannon between the cores, and a server's rate depends on where it was put more
+ * than on its code. Returns whether the cores were split (not on one core, or without taskset).
  */
-export async function compareLoads<T extends LoadTarget[]>(targets: [...T]): Promise<{ [K in keyof T]: LoadResult }> {
-  const slices = targets.map(() => [] as Array<{ requests: number; seconds: number; p50: number; p99: number; errors: number; cpu: number }>);
-  for (let round = 0; round < Math.max(1, Math.round(DURATION_S)); round++) {
-    // Each round starts with the next target: the first slice of a round measured up to 10 % faster.
-    for (let turn = 0; turn < targets.length; turn++) {
-      const i = (round + turn) % targets.length;
-      const target = targets[i];
-      const cpuBefore = target.pid === undefined ? 0 : processCpuSeconds(target.pid);
-      const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: 1, headers: target.headers ?? {} });
-      const cpu = target.pid === undefined ? 0 : processCpuSeconds(target.pid) - cpuBefore;
-      slices[i]!.push({ requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, cpu });
+export async function onSeparateCores<T>(pids: number[], run: (pinned: boolean) => Promise<T>): Promise<T> {
+  const cores = os.availableParallelism();
+  const taskset = (cpus: string, pid: number) => execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', cpus, String(pid)], { stdio: 'ignore' });
+  let pinned = false;
+  if (cores >= 2 && pids.length > 0) {
+    try {
+      taskset('0', process.pid);
+      for (const pid of new Set(pids)) taskset(`1-${cores - 1}`, pid);
+      pinned = true;
+    } catch {
+      // No taskset (util-linux): the cores stay shared, which the output says.
     }
   }
-  const total = (runs: typeof slices[number], field: 'requests' | 'seconds' | 'errors' | 'cpu') => runs.reduce((sum, r) => sum + r[field], 0);
-  return slices.map((runs, i) => ({
-    rps: total(runs, 'requests') / total(runs, 'seconds'),
-    cpuUsPerRequest: targets[i]?.pid === undefined ? null : (total(runs, 'cpu') * 1e6) / total(runs, 'requests'),
-    p50: median(runs.map((r) => r.p50)),
-    p99: median(runs.map((r) => r.p99)),
-    errors: total(runs, 'errors'),
-  })) as { [K in keyof T]: LoadResult };
+  try {
+    return await run(pinned);
+  } finally {
+    if (pinned) taskset(`0-${cores - 1}`, process.pid);
+  }
+}
+
+interface Slice {
+  requests: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  cpu: number;
+}
+
+function summarize(slices: Slice[], withCpu: boolean): LoadResult {
+  const total = (field: 'requests' | 'seconds' | 'errors' | 'cpu') => slices.reduce((sum, r) => sum + r[field], 0);
+  return {
+    rps: total('requests') / total('seconds'),
+    cpuUsPerRequest: withCpu ? (total('cpu') * 1e6) / total('requests') : null,
+    p50: median(slices.map((r) => r.p50)),
+    p99: median(slices.map((r) => r.p99)),
+    errors: total('errors'),
+  };
+}
+
+/** The answer of compareLoads: whether the load generator and the servers had cores of their own, and a result per target. */
+export interface Comparison<T extends unknown[]> {
+  pinned: boolean;
+  results: { [K in keyof T]: LoadResult };
+}
+
+/**
+ * Loads each target in turn, one second at a time, for DURATION_S seconds each, each round starting with
+ * another target, so that every target meets the same machine: on a shared virtual machine the CPU one
+ * gets swings by 3x within minutes, and back-to-back runs of several seconds compared those swings more
+ * than the servers. A target may be served by several processes (an array of targets): each takes its own
+ * turns, and the result combines them, since two processes of the same build settle at costs up to 20 %
+ * apart. Before the turns, each process is warmed up for WARMUP_S seconds (its first seconds cost up to 3x
+ * as much CPU per request while V8 compiles it). The load generator and the servers get separate cores
+ * ({@link onSeparateCores}).
+ *
+ * Requests/s is the total over all turns; p50 and p99 are the medians of the turns'. With a target's pid,
+ * also the CPU time its processes spent per request: what the machine's swings move least, since a
+ * process waiting for a core it does not get spends no CPU time.
+ */
+export async function compareLoads<T extends Array<LoadTarget | LoadTarget[]>>(targets: [...T]): Promise<Comparison<T>> {
+  const groups: LoadTarget[][] = targets.map((target: LoadTarget | LoadTarget[]) => (Array.isArray(target) ? target : [target]));
+  // Turns alternate between targets (the first process of each, then the second...).
+  const turns: Array<{ group: number; target: LoadTarget }> = [];
+  for (let k = 0; k < Math.max(...groups.map((g) => g.length)); k++) {
+    groups.forEach((g, group) => {
+      if (k < g.length) turns.push({ group, target: g[k]! });
+    });
+  }
+  const slices = groups.map(() => [] as Slice[]);
+  const turn = async (target: LoadTarget, seconds: number): Promise<Slice> => {
+    const cpuBefore = target.pid === undefined ? 0 : processCpuSeconds(target.pid);
+    const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: seconds, headers: target.headers ?? {} });
+    const cpu = target.pid === undefined ? 0 : processCpuSeconds(target.pid) - cpuBefore;
+    return { requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, cpu };
+  };
+  const pids = turns.flatMap((t) => (t.target.pid === undefined ? [] : [t.target.pid]));
+  return onSeparateCores(pids, async (pinned) => {
+    if (WARMUP_S > 0) for (const { target } of turns) await turn(target, WARMUP_S);
+    for (let round = 0; round < Math.max(1, Math.round(DURATION_S)); round++) {
+      // Each round starts with the next turn: the first slice of a round measured up to 10 % faster.
+      for (let k = 0; k < turns.length; k++) {
+        const { group, target } = turns[(round + k) % turns.length]!;
+        slices[group]!.push(await turn(target, 1));
+      }
+    }
+    const results = slices.map((runs, i) => summarize(runs, groups[i]!.every((t) => t.pid !== undefined))) as { [K in keyof T]: LoadResult };
+    return { pinned, results };
+  });
 }
 
 /**
