@@ -7,7 +7,7 @@
 //   reading the response.
 // - Whole request: KIKITORI_REQUEST_TIMEOUT, Node's requestTimeout (time to receive a request, body
 //   included), by default as long as an upload URL lives.
-import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
+import type { ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config.js';
@@ -28,9 +28,9 @@ export function timeoutOptions(settings: TimeoutSettings): { http: ServerOptions
 }
 
 /** True when the request is in and the server is still answering, with nothing stuck in the socket's buffer. */
-function serverIsWorking(socket: Socket, exchange: { request: IncomingMessage; response: ServerResponse } | undefined): boolean {
-  if (!exchange) return false;
-  return exchange.request.complete && !exchange.response.writableEnded && socket.writableLength === 0;
+function serverIsWorking(socket: Socket, response: ServerResponse | undefined): boolean {
+  if (!response) return false;
+  return response.req.complete && !response.writableEnded && socket.writableLength === 0;
 }
 
 /**
@@ -38,10 +38,11 @@ function serverIsWorking(socket: Socket, exchange: { request: IncomingMessage; r
  * server, Node leaves the decision to it.
  */
 export function installIdleTimeout(app: FastifyInstance): void {
-  const inFlight = new WeakMap<Socket, { request: IncomingMessage; response: ServerResponse }>();
+  // The response a connection is answering (its request is response.req).
+  const inFlight = new WeakMap<Socket, ServerResponse>();
   // Callback hooks, not async ones: every request runs them, and a promise each is measurable (bench:cluster).
   app.addHook('onRequest', (request, reply, done) => {
-    inFlight.set(request.raw.socket, { request: request.raw, response: reply.raw });
+    inFlight.set(request.raw.socket, reply.raw);
     done();
   });
   app.addHook('onResponse', (request, _reply, done) => {
