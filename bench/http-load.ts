@@ -115,6 +115,13 @@ export const WARMUP_S = numberSetting('BENCH_WARMUP', 3);
 export async function onSeparateCores<T>(pids: number[], run: (pinned: boolean) => Promise<T>): Promise<T> {
   const cores = os.availableParallelism();
   const taskset = (cpus: string, pid: number) => execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', cpus, String(pid)], { stdio: 'ignore' });
+  const everyCore = () => {
+    try {
+      taskset(`0-${cores - 1}`, process.pid);
+    } catch {
+      // No taskset: nothing was pinned.
+    }
+  };
   let pinned = false;
   if (cores >= 2 && pids.length > 0) {
     try {
@@ -122,13 +129,14 @@ export async function onSeparateCores<T>(pids: number[], run: (pinned: boolean) 
       for (const pid of new Set(pids)) taskset(`1-${cores - 1}`, pid);
       pinned = true;
     } catch {
-      // No taskset (util-linux): the cores stay shared, which the output says.
+      // No taskset (util-linux), or a server gone: the cores stay shared, which the output says.
+      everyCore();
     }
   }
   try {
     return await run(pinned);
   } finally {
-    if (pinned) taskset(`0-${cores - 1}`, process.pid);
+    if (pinned) everyCore();
   }
 }
 
