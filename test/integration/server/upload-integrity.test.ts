@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
 import { loadSigningSecret, UrlSigner } from '../../../src-server/signing/url-signer.js';
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
-import { startTestServer, storedAudioPath, tempDir, waitForStatus, type TestServer } from '../../support/test-server.js';
+import { otherConnection, startTestServer, storedAudioPath, tempDir, waitForStatus, type TestServer } from '../../support/test-server.js';
 
 let server: TestServer;
 let key: string;
@@ -288,25 +288,33 @@ describe('tus resumable uploads', () => {
   });
 
   it('the expiry sweep removes partial uploads of tickets that expired', async () => {
-    const shortLived = await startTestServer({ env: { KIKITORI_UPLOAD_URL_TTL: '1' }, storage: 'files' });
+    const expiring = await startTestServer({ storage: 'files' });
     try {
-      const k = await shortLived.key('acme');
-      const response = await shortLived.api(k, 'POST', '/api/v1/transcriptions/upload', { filename: 'x.wav' });
+      const k = await expiring.key('acme');
+      const response = await expiring.api(k, 'POST', '/api/v1/transcriptions/upload', { filename: 'x.wav' });
       const created = await fetch(response.json.audio_upload_url, {
         method: 'POST',
         headers: { 'tus-resumable': '1.0.0', 'upload-length': String(speech.length) },
       });
       expect(created.status).toBe(201);
-      const partials = () => fs.readdirSync(path.join(shortLived.dataDir, 'tus-uploads'));
+      const partials = () => fs.readdirSync(path.join(expiring.dataDir, 'tus-uploads'));
       expect(partials().length).toBeGreaterThan(0);
-      await waitForStatus(shortLived, k, response.json.transcription_id, ['CANCELLED']);
+      // The ticket expires: its expiry is moved into the past, as time would move it. (A 1-second URL
+      // lifetime made this race the clock: a URL signed late in a second had milliseconds left.)
+      const other = await otherConnection(expiring);
+      try {
+        await other.run('UPDATE transcriptions SET upload_expires_at = ? WHERE transcription_id = ?', [new Date(Date.now() - 1000).toISOString(), response.json.transcription_id]);
+      } finally {
+        await other.close();
+      }
+      await waitForStatus(expiring, k, response.json.transcription_id, ['CANCELLED']);
       for (;;) {
         if (partials().length === 0) break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(partials()).toEqual([]);
     } finally {
-      await shortLived.close();
+      await expiring.close();
     }
   });
 });
