@@ -121,6 +121,12 @@ const layerRules = [
           property: 'env',
           message: 'Configuration is read once: declare the setting in src-server/config.ts and take its typed section as a parameter.',
         },
+        // Fastify runs without a logger above info (decision 0041): request.log and reply.log then write nothing.
+        ...['request', 'reply', 'app'].map((object) => ({
+          object,
+          property: 'log',
+          message: 'Log a request\'s lines through requestLog(request) (src-server/http/request-log.ts): request.log writes nothing above info.',
+        })),
       ],
     },
   },

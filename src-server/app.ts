@@ -1,6 +1,6 @@
 // buildApp() assembles the HTTP API without listening, so tests can inject requests and the CLI owns
 // process concerns (ports, signals).
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -11,8 +11,8 @@ import { authenticateWith } from './http/auth.js';
 import { followConnections } from './http/client-connection.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/error-handler.js';
 import { errors } from './http/errors.js';
-import { redactingLogger } from './http/log-redaction.js';
 import { installRateLimits } from './http/rate-limit.js';
+import { installRequestLogging, requestLogging } from './http/request-log.js';
 import { installIdleTimeout, timeoutOptions } from './http/timeouts.js';
 import type { ApiApp, RouteModule } from './http/api-app.js';
 import { analysisRouteModules } from './http/routes/analyses/index.js';
@@ -45,20 +45,21 @@ function registerRoutes(app: ApiApp, ctx: AppContext, routes: RouteModule[]) {
 }
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
-  // Typed as Fastify's base logger so the app keeps Fastify's default generics (routes are typed against them).
-  const loggerInstance: FastifyBaseLogger = redactingLogger(ctx.logger);
+  // Fastify logs every request only at info and below (decision 0041); requestLog() writes at any level.
+  const logging = requestLogging(ctx.logger);
   const app = Fastify({
-    loggerInstance,
+    loggerInstance: logging.fastify,
     bodyLimit: 8 * 1024 * 1024,
     trustProxy: ctx.config.server.publicUrl === null ? false : true,
     // What the router and Node's HTTP parser answer themselves also carries the spec's error body.
     frameworkErrors: frameworkErrorHandler,
-    clientErrorHandler,
+    clientErrorHandler: clientErrorHandler(logging.server),
     ...timeoutOptions(ctx.config.server),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // The client-error path needs to know which request on a connection failed (clientErrorHandler).
   followConnections(app.server);
+  installRequestLogging(app, logging);
   app.setValidatorCompiler(validators());
   installErrorHandling(app);
   installIdleTimeout(app);

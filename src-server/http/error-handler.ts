@@ -3,13 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, type ErrorCodeName } from '../../src-shared/error-codes.js';
 import { OPENAI_PREFIX, openAiErrorType, type OpenAiErrorBody } from '../../src-shared/api/openai.js';
 import { EngineError } from '../domain/engine-error.js';
 import { closeLingering, type FailedRequest, failedRequest, isLingering } from './client-connection.js';
 import { engineErrorToAppError } from './engine-errors.js';
 import { AppError, errors } from './errors.js';
+import { requestLog } from './request-log.js';
 
 interface ValidationIssue {
   instancePath: string;
@@ -110,10 +111,10 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   const errorId = randomUUID();
   let shown = error;
   if (shown === null) {
-    request.log.error({ err: cause, error_id: errorId }, 'unexpected error');
+    requestLog(request).error({ err: cause, error_id: errorId }, 'unexpected error');
     shown = new AppError(500, 'INTERNAL_ERROR', `Internal server error. Quote error_id ${errorId} when reporting it.`);
   } else {
-    request.log.info({ error_id: errorId, error_code: shown.errorCode, status: shown.statusCode, ...shown.logFields() }, shown.message);
+    requestLog(request).info({ error_id: errorId, error_code: shown.errorCode, status: shown.statusCode, ...shown.logFields() }, shown.message);
   }
   return reply
     .status(shown.statusCode)
@@ -160,27 +161,30 @@ function failedRequestLine(error: NodeJS.ErrnoException & { rawPacket?: unknown 
  * Fastify's `clientErrorHandler` option (Node's 'clientError' event): there is no request object, so
  * the response is written to the socket by hand, in the spec's body (OpenAI's under /v1/), and the
  * connection is closed lingeringly: request bytes the client is still sending are read and discarded
- * (bounded), since closing with unread bytes is a TCP reset that can discard the answer.
+ * (bounded), since closing with unread bytes is a TCP reset that can discard the answer. Its line goes to
+ * `log`, the server's logger (there is no request to bind it to).
  */
-export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
-  // A reset connection has no one to answer; a lingering one has had its answer.
-  if (error.code === 'ECONNRESET' || socket.destroyed || isLingering(socket)) return;
-  const [status, code, message] = clientErrorCode(error);
-  const errorId = randomUUID();
-  this.log.info({ error_id: errorId, error_code: ErrorCode[code], status, parser_error: error.code }, message);
-  let answer: string | undefined;
-  // As Node itself: no answer into a response already under way (it would corrupt it).
-  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
-  if (socket.writable && !inFlight?.headersSent) {
-    const line = failedRequestLine(error, socket);
-    const path = line?.target?.split('?')[0];
-    const openAi = path !== undefined && (path.startsWith(OPENAI_PREFIX) || path === OPENAI_PREFIX.slice(0, -1));
-    const body = JSON.stringify(openAi ? openAiBody(errorId, status, code, message, undefined) : specBody(errorId, code, message));
-    answer =
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${line?.method === 'HEAD' ? '' : body}`;
-  }
-  closeLingering(socket, answer);
+export function clientErrorHandler(log: FastifyBaseLogger) {
+  return (error: NodeJS.ErrnoException, socket: Socket): void => {
+    // A reset connection has no one to answer; a lingering one has had its answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed || isLingering(socket)) return;
+    const [status, code, message] = clientErrorCode(error);
+    const errorId = randomUUID();
+    log.info({ error_id: errorId, error_code: ErrorCode[code], status, parser_error: error.code }, message);
+    let answer: string | undefined;
+    // As Node itself: no answer into a response already under way (it would corrupt it).
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (socket.writable && !inFlight?.headersSent) {
+      const line = failedRequestLine(error, socket);
+      const path = line?.target?.split('?')[0];
+      const openAi = path !== undefined && (path.startsWith(OPENAI_PREFIX) || path === OPENAI_PREFIX.slice(0, -1));
+      const body = JSON.stringify(openAi ? openAiBody(errorId, status, code, message, undefined) : specBody(errorId, code, message));
+      answer =
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${line?.method === 'HEAD' ? '' : body}`;
+    }
+    closeLingering(socket, answer);
+  };
 }
 
 /** A route's URL pattern ("/api/v1/transcriptions/:id") as a regular expression over request paths. */
@@ -192,7 +196,9 @@ function routePattern(url: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
+/** Needs installRequestLogging on the same app first: every error is logged through requestLog(). */
 export function installErrorHandling(app: FastifyInstance) {
+  if (!app.hasDecorator('requestLogging')) throw new Error('installErrorHandling needs installRequestLogging first: errors are logged through requestLog()');
   // Every route, so that a known path asked with another method answers 405 with Allow, not 404.
   const routes: { pattern: RegExp; methods: string[] }[] = [];
   app.addHook('onRoute', (route) => {

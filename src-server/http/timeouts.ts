@@ -7,7 +7,7 @@
 //   reading the response.
 // - Whole request: KIKITORI_REQUEST_TIMEOUT, Node's requestTimeout (time to receive a request, body
 //   included), by default as long as an upload URL lives.
-import type { ServerOptions, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config.js';
@@ -38,16 +38,12 @@ function serverIsWorking(socket: Socket, response: ServerResponse | undefined): 
  * server, Node leaves the decision to it.
  */
 export function installIdleTimeout(app: FastifyInstance): void {
-  // The response a connection is answering (its request is response.req).
+  // The response a connection is answering, or has answered last (its request is response.req; once
+  // answered, writableEnded says so). Node's own 'request' event, not Fastify hooks: with an onResponse
+  // hook Fastify adds two listeners to every response (decision 0041).
   const inFlight = new WeakMap<Socket, ServerResponse>();
-  // Callback hooks, not async ones: every request runs them, and a promise each is measurable (bench:cluster).
-  app.addHook('onRequest', (request, reply, done) => {
-    inFlight.set(request.raw.socket, reply.raw);
-    done();
-  });
-  app.addHook('onResponse', (request, _reply, done) => {
-    inFlight.delete(request.raw.socket);
-    done();
+  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    inFlight.set(request.socket, response);
   });
   app.server.on('timeout', (socket: Socket) => {
     if (serverIsWorking(socket, inFlight.get(socket))) return;

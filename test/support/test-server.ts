@@ -96,6 +96,8 @@ export async function startTestServer(
      * receiving an upload itself (in S3 mode the client PUTs to the store's presigned URL instead).
      */
     storage?: 'files';
+    /** The server's log level (info by default, which logs every request). */
+    logLevel?: pino.Level;
   } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDir();
@@ -114,7 +116,7 @@ export async function startTestServer(
       done();
     },
   });
-  const logger = pino({ level: 'info' }, sink);
+  const logger = pino({ level: options.logLevel ?? 'info' }, sink);
   const runtime = await createRuntime(config, {
     logger,
     sweepIntervalMs: 200,

@@ -4,6 +4,7 @@ import { getHealth, getReadiness } from '../../../../src-shared/api/health.js';
 import { ErrorCode } from '../../../../src-shared/error-codes.js';
 import type { RouteModule } from '../../api-app.js';
 import { errors } from '../../errors.js';
+import { requestLog } from '../../request-log.js';
 
 const NOT_READY = {
   starting: 'This server is still starting. Send the request to another node, or try again in a few seconds.',
@@ -22,7 +23,7 @@ export const healthRoutes: RouteModule[] = [
         .map(([name, c]) => `${name} (${c.detail ?? 'failing'})`);
       const errorId = randomUUID();
       const message = `This server cannot do its work: ${failing.join(', ')} failing. Its administrator should look at the server log, quoting the error id.`;
-      request.log.warn({ error_id: errorId, error_code: ErrorCode.UNHEALTHY, components }, message);
+      requestLog(request).warn({ error_id: errorId, error_code: ErrorCode.UNHEALTHY, components }, message);
       return reply.code(503).send({ error_id: errorId, error_code: ErrorCode.UNHEALTHY, error_message: message, status: 'failing' as const, role, components });
     }),
   (app, ctx) =>

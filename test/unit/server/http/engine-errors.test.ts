@@ -1,9 +1,11 @@
 import Fastify from 'fastify';
+import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../../src-shared/error-codes.js';
 import { EngineError } from '../../../../src-server/domain/engine-error.js';
 import { engineErrorToAppError } from '../../../../src-server/http/engine-errors.js';
 import { installErrorHandling } from '../../../../src-server/http/error-handler.js';
+import { installRequestLogging, requestLogging } from '../../../../src-server/http/request-log.js';
 
 describe('engineErrorToAppError', () => {
   it('answers 503 ENGINE_UNAVAILABLE for an engine that cannot run here', () => {
@@ -54,8 +56,10 @@ describe('the error handler with an EngineError', () => {
   });
 
   it('sends the user message and the field, never the detail', async () => {
-    const app = Fastify({ logger: false });
+    const logging = requestLogging(pino({ level: 'silent' }));
+    const app = Fastify({ loggerInstance: logging.fastify });
     apps.push(app);
+    installRequestLogging(app, logging);
     installErrorHandling(app);
     app.get('/fails', async () => {
       throw new EngineError('unsupported', 'Japanese needs a speech model that knows Japanese.', {

@@ -1,8 +1,9 @@
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify from 'fastify';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { installErrorHandling, validationField } from '../../../../src-server/http/error-handler.js';
 import { errors } from '../../../../src-server/http/errors.js';
+import { installRequestLogging, requestLogging } from '../../../../src-server/http/request-log.js';
 
 const issue = (instancePath: string, keyword: string, params: Record<string, unknown> = {}) => ({ instancePath, keyword, params });
 
@@ -34,8 +35,9 @@ describe('validationField', () => {
 
 describe('the error body by route prefix', () => {
   it('answers OpenAI\'s body under /v1/ and the spec\'s elsewhere, for bugs, coded errors and unknown routes', async () => {
-    const loggerInstance: FastifyBaseLogger = pino({ level: 'silent' });
-    const app = Fastify({ loggerInstance });
+    const logging = requestLogging(pino({ level: 'silent' }));
+    const app = Fastify({ loggerInstance: logging.fastify });
+    installRequestLogging(app, logging);
     installErrorHandling(app);
     for (const prefix of ['/v1', '/api/v1']) {
       app.get(`${prefix}/bug`, () => {
