@@ -2,12 +2,13 @@
 //  1. transcriptions per minute with 1 and with 2 worker processes (`serve --role worker`, one job at a
 //     time each) behind one `serve --role api`, on a throwaway PostgreSQL (records and the pg-boss queue)
 //     and s3rver (audio), with a batch of real speech (espeak-ng): the time from the first /transcribe to
-//     the last COMPLETED, the ratio, and the CPU each part used meanwhile (what shared the cores);
+//     the last COMPLETED, the ratio, and the CPU each part used meanwhile (what shared the cores), in
+//     BENCH_WORKER_ROUNDS (2) alternating rounds, pooled;
 //  2. GET /api/v1/transcriptions with 10,000 stored rows on PostgreSQL (+ S3) and on SQLite (+ files):
 //     requests/s and p99, beside the same framework sending a static body of the page's size (the ceiling),
 //     each served by BENCH_PROCESSES processes (3), warmed up, on cores apart from the load generator's.
-// Prints figures; asserts nothing. Sizes for a quick run: BENCH_CLUSTER_JOBS, BENCH_ROWS, BENCH_DURATION,
-// BENCH_CONNECTIONS, BENCH_PROCESSES, BENCH_WARMUP; BENCH_ONLY=workers or BENCH_ONLY=list runs one part.
+// Prints figures; asserts nothing. Sizes for a quick run: BENCH_CLUSTER_JOBS, BENCH_WORKER_ROUNDS, BENCH_ROWS,
+// BENCH_DURATION, BENCH_CONNECTIONS, BENCH_PROCESSES, BENCH_WARMUP; BENCH_ONLY=workers or BENCH_ONLY=list runs one part.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +23,12 @@ import { CLI, compareLoads, CONNECTIONS, DURATION_S, numberSetting, WARMUP_S, pr
 const run = promisify(execFile);
 const JOBS = numberSetting('BENCH_CLUSTER_JOBS', 8);
 const ROWS = numberSetting('BENCH_ROWS', 10_000);
+/**
+ * Rounds of the worker comparison, in the order 1, 2 workers then 2, 1 and so on, pooled: a shared
+ * machine's speed drifts by more than the difference measured (the same job cost 3.1 and 3.9 CPU-s in
+ * two runs minutes apart), and alternating cancels a steady drift.
+ */
+const WORKER_ROUNDS = Math.max(1, Math.round(numberSetting('BENCH_WORKER_ROUNDS', 2)));
 // The worker part polls the list's first page for the whole batch.
 if (JOBS > PAGE_SIZE) throw new Error(`BENCH_CLUSTER_JOBS must be at most ${PAGE_SIZE}, the list's page size`);
 const ONLY = (process.env.BENCH_ONLY ?? 'workers,list').split(',');
@@ -131,6 +138,7 @@ async function recordings(): Promise<string[]> {
 
 interface ThroughputResult {
   workers: number;
+  round: number;
   completed: number;
   failed: string[];
   seconds: number;
@@ -139,7 +147,7 @@ interface ThroughputResult {
   cpu: { workers: number; api: number; postgres: number; bench: number; machine: number };
 }
 
-async function throughput(postgres: PostgresServer, s3: S3Server, files: string[], workers: number): Promise<ThroughputResult> {
+async function throughput(postgres: PostgresServer, s3: S3Server, files: string[], workers: number, round: number): Promise<ThroughputResult> {
   const databaseUrl = await postgres.createDatabase('kikitori_bench');
   const env = { ...s3.env(BUCKET, `w${workers}`), KIKITORI_DATABASE_URL: databaseUrl, KIKITORI_SIGNING_SECRET: SIGNING_SECRET, KIKITORI_JOB_CONCURRENCY: '1' };
   const started: Started[] = [];
@@ -203,7 +211,7 @@ async function throughput(postgres: PostgresServer, s3: S3Server, files: string[
     progress(`${workers} worker(s): done in ${((last - t0) / 1000).toFixed(1)} s`);
     const seconds = (last - t0) / 1000;
     const cpu = Object.fromEntries(Object.entries(cpuAfter).map(([k, v]) => [k, v - cpuBefore[k as keyof typeof cpuBefore]])) as ThroughputResult['cpu'];
-    return { workers, completed: JOBS - failed.length, failed, seconds, perMinute: ((JOBS - failed.length) / seconds) * 60, audioSeconds, cpu };
+    return { workers, round, completed: JOBS - failed.length, failed, seconds, perMinute: ((JOBS - failed.length) / seconds) * 60, audioSeconds, cpu };
   } finally {
     await Promise.all(started.map((s) => stop(s.child)));
   }
@@ -288,7 +296,9 @@ try {
   if (ONLY.includes('workers')) {
     progress('making recordings');
     const files = await recordings();
-    for (const workers of [1, 2]) rates.push(await throughput(postgres, s3, files, workers));
+    for (let round = 1; round <= WORKER_ROUNDS; round++) {
+      for (const workers of round % 2 === 1 ? [1, 2] : [2, 1]) rates.push(await throughput(postgres, s3, files, workers, round));
+    }
   }
   if (ONLY.includes('list')) {
     lists.push(await listOnPostgres(postgres, s3));
@@ -305,17 +315,28 @@ if (rates.length > 0) {
   const minutes = rates[0]!.audioSeconds / JOBS;
   console.log(`Transcriptions per minute: ${JOBS} recordings of ${minutes.toFixed(1)} s of espeak-ng speech each, from the first /transcribe to the last COMPLETED;`);
   console.log('1 `serve --role api` + N `serve --role worker` (KIKITORI_JOB_CONCURRENCY=1, default engine), PostgreSQL (records + pg-boss), s3rver (audio).');
-  console.log(`${pad('workers', 9)}${pad('done', 7)}${pad('seconds', 10)}${pad('per minute', 12)}${pad('audio s / wall s', 18)}${pad('worker CPU s / job', 20)}CPU seconds meanwhile: workers / api / PostgreSQL / s3rver+bench client / rest of the machine (of ${os.cpus().length} cores x wall)`);
+  console.log(`${pad('round', 7)}${pad('workers', 9)}${pad('done', 7)}${pad('seconds', 10)}${pad('per minute', 12)}${pad('audio s / wall s', 18)}${pad('worker CPU s / job', 20)}CPU seconds meanwhile: workers / api / PostgreSQL / s3rver+bench client / rest of the machine (of ${os.cpus().length} cores x wall)`);
   for (const r of rates) {
     const ours = r.cpu.workers + r.cpu.api + r.cpu.postgres + r.cpu.bench;
     const rest = Math.max(0, r.cpu.machine - ours);
     console.log(
-      `${pad(String(r.workers), 9)}${pad(`${r.completed}/${JOBS}`, 7)}${pad(r.seconds.toFixed(1), 10)}${pad(r.perMinute.toFixed(2), 12)}${pad((r.audioSeconds / r.seconds).toFixed(2), 18)}${pad((r.cpu.workers / JOBS).toFixed(1), 20)}` +
+      `${pad(String(r.round), 7)}${pad(String(r.workers), 9)}${pad(`${r.completed}/${JOBS}`, 7)}${pad(r.seconds.toFixed(1), 10)}${pad(r.perMinute.toFixed(2), 12)}${pad((r.audioSeconds / r.seconds).toFixed(2), 18)}${pad((r.cpu.workers / JOBS).toFixed(1), 20)}` +
         `${r.cpu.workers.toFixed(1)} / ${r.cpu.api.toFixed(1)} / ${r.cpu.postgres.toFixed(1)} / ${r.cpu.bench.toFixed(1)} / ${rest.toFixed(1)}   (of ${(os.cpus().length * r.seconds).toFixed(0)})`,
     );
     for (const failure of r.failed) console.log(`   FAILED ${failure}`);
   }
-  if (rates.length === 2) console.log(`${pad('2 workers / 1 worker', 46)}${(rates[1]!.perMinute / rates[0]!.perMinute).toFixed(2)} x   (target >= 1.7 x)`);
+  // Pooled: all the transcriptions with N workers over all their seconds.
+  const perMinute = (workers: number) => {
+    const runs = rates.filter((r) => r.workers === workers);
+    return (60 * runs.reduce((n, r) => n + r.completed, 0)) / runs.reduce((t, r) => t + r.seconds, 0);
+  };
+  const byRound = Array.from({ length: WORKER_ROUNDS }, (_, i) => {
+    const [one, two] = [1, 2].map((w) => rates.find((r) => r.round === i + 1 && r.workers === w)!);
+    return (two!.perMinute / one!.perMinute).toFixed(2);
+  });
+  console.log(
+    `${pad('2 workers / 1 worker', 53)}${(perMinute(2) / perMinute(1)).toFixed(2)} x   (target >= 1.7 x; ${perMinute(1).toFixed(2)} and ${perMinute(2).toFixed(2)} per minute over ${WORKER_ROUNDS} round${WORKER_ROUNDS > 1 ? 's' : ''}; by round: ${byRound.join(', ')})`,
+  );
   console.log('The api process, PostgreSQL, s3rver and this bench (which polls the list every 100 ms) share the same cores;');
   console.log('"rest of the machine" is CPU other programs used meanwhile (on a shared machine, other people\'s work): when it is large,');
   console.log('the wall-clock ratio measures the neighbours more than the workers; worker CPU s / job shows whether a second worker costs more per job.\n');
