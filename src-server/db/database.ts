@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type DatabaseIntrospector } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type DatabaseIntrospector, type SqliteDialectConfig } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import pg from 'pg';
 import { LocalWrites } from './change-watch.js';
@@ -112,9 +112,24 @@ class TransactionalSqliteAdapter extends SqliteAdapter {
     return true;
   }
 }
+// A transaction takes SQLite's write lock when it begins (BEGIN IMMEDIATE), waiting up to busy_timeout for it.
+// Kysely's BEGIN is deferred: a transaction that reads and then writes fails at once with SQLITE_BUSY when
+// another process (the `all` role's worker, a second worker) commits in between, and busy_timeout cannot help
+// (the read's snapshot is stale). The job queue's own transactions are immediate for the same reason.
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
 class TransactionalSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
   override createAdapter() {
     return new TransactionalSqliteAdapter();
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.settings);
   }
 }
 
