@@ -80,6 +80,19 @@ export interface LoadResult {
   errors: number;
   /** CPU time the serving processes spent per request (user + system), when their pids were given. */
   cpuUsPerRequest: number | null;
+  /** The one-second turns the result combines, for {@link pairedRatio}. */
+  turns: Turn[];
+}
+
+/** One turn of one process of a target; `at` counts the turns of the whole comparison, in the order they ran. */
+export interface Turn {
+  at: number;
+  requests: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  cpu: number;
 }
 
 export interface LoadTarget {
@@ -103,8 +116,12 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)]!;
 };
 
-/** Seconds of load each process gets before its turns are counted (BENCH_WARMUP). */
-export const WARMUP_S = numberSetting('BENCH_WARMUP', 3);
+/**
+ * Seconds of load each process gets before its turns are counted (BENCH_WARMUP). The api process settles
+ * last: in 1.5-second windows of load its CPU per request measured 106, 74, 48, 45, 42, 42 µs (the static
+ * ceiling's 53, 36, 32, 32, 30, 32), so its first 4.5 seconds are compilation more than serving.
+ */
+export const WARMUP_S = numberSetting('BENCH_WARMUP', 5);
 
 /**
  * Gives this process (the load generator) the first core and `pids` the others, with taskset, for as long
@@ -140,23 +157,35 @@ export async function onSeparateCores<T>(pids: number[], run: (pinned: boolean) 
   }
 }
 
-interface Slice {
-  requests: number;
-  seconds: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  cpu: number;
-}
-
-function summarize(slices: Slice[], withCpu: boolean): LoadResult {
-  const total = (field: 'requests' | 'seconds' | 'errors' | 'cpu') => slices.reduce((sum, r) => sum + r[field], 0);
+function summarize(turns: Turn[], withCpu: boolean): LoadResult {
+  const total = (field: 'requests' | 'seconds' | 'errors' | 'cpu') => turns.reduce((sum, r) => sum + r[field], 0);
   return {
     rps: total('requests') / total('seconds'),
     cpuUsPerRequest: withCpu ? (total('cpu') * 1e6) / total('requests') : null,
-    p50: median(slices.map((r) => r.p50)),
-    p99: median(slices.map((r) => r.p99)),
+    p50: median(turns.map((r) => r.p50)),
+    p99: median(turns.map((r) => r.p99)),
     errors: total('errors'),
+    turns,
+  };
+}
+
+/**
+ * `a` beside `b` turn by turn: each turn of `a` is paired with the turn of `b` that ran closest to it (a
+ * second or two apart, on the same machine), and the medians of the pairs' ratios are returned:
+ * requests/s of a over b, and CPU per request of b over a (null without pids). On a shared machine the
+ * CPU one gets swings by 2-3x within minutes; pooled totals weigh whichever target such a swing happened
+ * to hit, while the median of pairs keeps the swings out of the ratio.
+ */
+export function pairedRatio(a: LoadResult, b: LoadResult): { rps: number; cpu: number | null; pairs: number } {
+  const pairs = a.turns.flatMap((turn) => {
+    const nearest = b.turns.reduce<Turn | null>((best, t) => (best === null || Math.abs(t.at - turn.at) < Math.abs(best.at - turn.at) ? t : best), null);
+    return nearest && turn.requests > 0 && nearest.requests > 0 ? [{ a: turn, b: nearest }] : [];
+  });
+  const withCpu = a.cpuUsPerRequest !== null && b.cpuUsPerRequest !== null;
+  return {
+    rps: median(pairs.map((p) => p.a.requests / p.a.seconds / (p.b.requests / p.b.seconds))),
+    cpu: withCpu ? median(pairs.map((p) => p.b.cpu / p.b.requests / (p.a.cpu / p.a.requests))) : null,
+    pairs: pairs.length,
   };
 }
 
@@ -178,7 +207,8 @@ export interface Comparison<T extends unknown[]> {
  *
  * Requests/s is the total over all turns; p50 and p99 are the medians of the turns'. With a target's pid,
  * also the CPU time its processes spent per request: what the machine's swings move least, since a
- * process waiting for a core it does not get spends no CPU time.
+ * process waiting for a core it does not get spends no CPU time. Each result keeps its turns, for
+ * {@link pairedRatio}.
  */
 export async function compareLoads<T extends Array<LoadTarget | LoadTarget[]>>(targets: [...T]): Promise<Comparison<T>> {
   const groups: LoadTarget[][] = targets.map((target: LoadTarget | LoadTarget[]) => (Array.isArray(target) ? target : [target]));
@@ -189,12 +219,13 @@ export async function compareLoads<T extends Array<LoadTarget | LoadTarget[]>>(t
       if (k < g.length) turns.push({ group, target: g[k]! });
     });
   }
-  const slices = groups.map(() => [] as Slice[]);
-  const turn = async (target: LoadTarget, seconds: number): Promise<Slice> => {
+  const slices = groups.map(() => [] as Turn[]);
+  let at = 0;
+  const turn = async (target: LoadTarget, seconds: number): Promise<Turn> => {
     const cpuBefore = target.pid === undefined ? 0 : processCpuSeconds(target.pid);
     const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: seconds, headers: target.headers ?? {} });
     const cpu = target.pid === undefined ? 0 : processCpuSeconds(target.pid) - cpuBefore;
-    return { requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, cpu };
+    return { at: at++, requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, cpu };
   };
   const pids = turns.flatMap((t) => (t.target.pid === undefined ? [] : [t.target.pid]));
   return onSeparateCores(pids, async (pinned) => {
