@@ -3,10 +3,12 @@
 //     time each) behind one `serve --role api`, on a throwaway PostgreSQL (records and the pg-boss queue)
 //     and s3rver (audio), with a batch of real speech (espeak-ng): the time from the first /transcribe to
 //     the last COMPLETED, the ratio, and the CPU each part used meanwhile (what shared the cores), in
-//     BENCH_WORKER_ROUNDS (2) alternating rounds, pooled;
+//     BENCH_WORKER_ROUNDS (4) alternating rounds: the median of the rounds' ratios, and the pooled one; in each
+//     round also the same pipeline alone (pipeline-alone.ts) in 1 and in 2 processes, the machine's ceiling;
 //  2. GET /api/v1/transcriptions with 10,000 stored rows on PostgreSQL (+ S3) and on SQLite (+ files):
 //     requests/s and p99, beside the same framework sending a static body of the page's size (the ceiling),
-//     each served by BENCH_PROCESSES processes (3), warmed up, on cores apart from the load generator's.
+//     each served by BENCH_PROCESSES processes (3), warmed up, on cores apart from the load generator's;
+//     the ratio is the median over paired turns (each list turn beside the static turn next to it).
 // Prints figures; asserts nothing. Sizes for a quick run: BENCH_CLUSTER_JOBS, BENCH_WORKER_ROUNDS, BENCH_ROWS,
 // BENCH_DURATION, BENCH_CONNECTIONS, BENCH_PROCESSES, BENCH_WARMUP; BENCH_ONLY=workers or BENCH_ONLY=list runs one part.
 import { execFile } from 'node:child_process';
@@ -18,17 +20,18 @@ import { PAGE_SIZE } from '../src-server/config.js';
 import { concatWithSilence, synthesizeSpeech } from '../test/support/audio-fixtures.js';
 import { startPostgres, type PostgresServer } from '../test/support/postgres.js';
 import { startS3, type S3Server } from '../test/support/s3.js';
-import { CLI, compareLoads, CONNECTIONS, DURATION_S, numberSetting, WARMUP_S, probePage, seedTranscriptions, startCeilingServer, startServe, stop, type LoadResult, type Started } from './http-load.js';
+import { CLI, compareLoads, CONNECTIONS, DURATION_S, numberSetting, pairedRatio, WARMUP_S, probePage, seedTranscriptions, startCeilingServer, startServe, stop, type LoadResult, type Started } from './http-load.js';
 
 const run = promisify(execFile);
 const JOBS = numberSetting('BENCH_CLUSTER_JOBS', 8);
 const ROWS = numberSetting('BENCH_ROWS', 10_000);
 /**
- * Rounds of the worker comparison, in the order 1, 2 workers then 2, 1 and so on, pooled: a shared
- * machine's speed drifts by more than the difference measured (the same job cost 3.1 and 3.9 CPU-s in
- * two runs minutes apart), and alternating cancels a steady drift.
+ * Rounds of the worker comparison, in the order 1, 2 workers then 2, 1 and so on: a shared machine's
+ * speed drifts by more than the difference measured (the same job cost 3.1 and 3.9 CPU-s in two runs
+ * minutes apart). Alternating cancels a steady drift, and the median of the rounds' ratios leaves out a
+ * round that a swing of the machine fell on.
  */
-const WORKER_ROUNDS = Math.max(1, Math.round(numberSetting('BENCH_WORKER_ROUNDS', 2)));
+const WORKER_ROUNDS = Math.max(1, Math.round(numberSetting('BENCH_WORKER_ROUNDS', 4)));
 // The worker part polls the list's first page for the whole batch.
 if (JOBS > PAGE_SIZE) throw new Error(`BENCH_CLUSTER_JOBS must be at most ${PAGE_SIZE}, the list's page size`);
 const ONLY = (process.env.BENCH_ONLY ?? 'workers,list').split(',');
@@ -217,6 +220,24 @@ async function throughput(postgres: PostgresServer, s3: S3Server, files: string[
   }
 }
 
+/** The pipeline alone, in `processes` processes at once (JOBS split between them): see pipeline-alone.ts. */
+interface AloneResult {
+  processes: number;
+  round: number;
+  perMinute: number;
+}
+
+async function pipelineAlone(files: string[], processes: number, round: number): Promise<AloneResult> {
+  const script = path.join(import.meta.dirname, 'pipeline-alone.js');
+  const shares = Array.from({ length: processes }, (_, i) => Math.floor(JOBS / processes) + (i < JOBS % processes ? 1 : 0));
+  const started = performance.now();
+  await Promise.all(shares.map((jobs) => run(process.execPath, [script, String(jobs), ...files])));
+  // From the start of both to the end of the last, as the workers' batch is timed (engine loading included in both).
+  const seconds = (performance.now() - started) / 1000;
+  progress(`the pipeline alone in ${processes} process(es): ${JOBS} in ${seconds.toFixed(1)} s`);
+  return { processes, round, perMinute: (JOBS / seconds) * 60 };
+}
+
 // ---- 2. the list with ROWS rows, on PostgreSQL and on SQLite, beside the ceiling
 
 interface ListResult {
@@ -285,12 +306,18 @@ async function listOnSqlite(): Promise<ListResult> {
 // ---- the run
 
 const pad = (s: string, n: number) => s.padEnd(n);
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
 const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)} %`;
 const load1 = () => os.loadavg()[0]!.toFixed(2);
 
 const [postgres, s3] = await Promise.all([startPostgres(), startS3({ buckets: [BUCKET] })]);
 const loadBefore = load1();
 const rates: ThroughputResult[] = [];
+const alone: AloneResult[] = [];
 const lists: ListResult[] = [];
 try {
   if (ONLY.includes('workers')) {
@@ -298,6 +325,7 @@ try {
     const files = await recordings();
     for (let round = 1; round <= WORKER_ROUNDS; round++) {
       for (const workers of round % 2 === 1 ? [1, 2] : [2, 1]) rates.push(await throughput(postgres, s3, files, workers, round));
+      for (const processes of round % 2 === 1 ? [1, 2] : [2, 1]) alone.push(await pipelineAlone(files, processes, round));
     }
   }
   if (ONLY.includes('list')) {
@@ -332,11 +360,23 @@ if (rates.length > 0) {
   };
   const byRound = Array.from({ length: WORKER_ROUNDS }, (_, i) => {
     const [one, two] = [1, 2].map((w) => rates.find((r) => r.round === i + 1 && r.workers === w)!);
-    return (two!.perMinute / one!.perMinute).toFixed(2);
+    return two!.perMinute / one!.perMinute;
   });
   console.log(
-    `${pad('2 workers / 1 worker', 53)}${(perMinute(2) / perMinute(1)).toFixed(2)} x   (target >= 1.7 x; ${perMinute(1).toFixed(2)} and ${perMinute(2).toFixed(2)} per minute over ${WORKER_ROUNDS} round${WORKER_ROUNDS > 1 ? 's' : ''}; by round: ${byRound.join(', ')})`,
+    `${pad('2 workers / 1 worker, median of the rounds', 53)}${median(byRound).toFixed(2)} x   (target >= 1.7 x; by round: ${byRound.map((r) => r.toFixed(2)).join(', ')})`,
   );
+  const aloneByRound = Array.from({ length: WORKER_ROUNDS }, (_, i) => {
+    const [one, two] = [1, 2].map((p) => alone.find((r) => r.round === i + 1 && r.processes === p)!);
+    return two!.perMinute / one!.perMinute;
+  });
+  console.log(
+    `${pad('the pipeline alone, 2 processes / 1, median', 53)}${median(aloneByRound).toFixed(2)} x   (the most two workers can reach here; by round: ${aloneByRound.map((r) => r.toFixed(2)).join(', ')})`,
+  );
+  console.log(`${pad('workers / the pipeline alone, median of the rounds', 53)}${pct(median(byRound.map((r, i) => r / aloneByRound[i]!)), 1)}`);
+  console.log(`${pad('2 workers / 1 worker, pooled', 53)}${(perMinute(2) / perMinute(1)).toFixed(2)} x   (${perMinute(1).toFixed(2)} and ${perMinute(2).toFixed(2)} per minute over ${WORKER_ROUNDS} round${WORKER_ROUNDS > 1 ? 's' : ''})`);
+  console.log('The pipeline alone: the workers\' pipeline and engine on local files (bench/pipeline-alone.ts), with no queue, database, storage');
+  console.log('or HTTP, one process then two at once, in each round beside the workers: two transcriptions side by side scale only as far as');
+  console.log('this machine\'s cores and memory bandwidth let them (two processes streaming 64 MiB measured 1.06-1.39 x one here, a hash 1.95-2.0 x).');
   console.log('The api process, PostgreSQL, s3rver and this bench (which polls the list every 100 ms) share the same cores;');
   console.log('"rest of the machine" is CPU other programs used meanwhile (on a shared machine, other people\'s work): when it is large,');
   console.log('the wall-clock ratio measures the neighbours more than the workers; worker CPU s / job shows whether a second worker costs more per job.\n');
@@ -354,8 +394,16 @@ if (lists.length > 0) {
         `${pad(cpu.map((c) => c.toFixed(0)).join(' / '), 29)}${pad(pct(cpu[1]!, cpu[0]!), 20)}${l.list.errors + l.staticPage.errors + l.bare.errors}`,
     );
   }
+  for (const l of lists) {
+    const paired = pairedRatio(l.list, l.staticPage);
+    console.log(
+      `${pad(`${l.backend}: list / static, median of ${paired.pairs} paired turns`, 66)}${pct(paired.rps, 1)} by requests/s, ${paired.cpu === null ? 'no CPU figure' : `${pct(paired.cpu, 1)} by CPU`}   (target >= 80 %)`,
+    );
+  }
   console.log('static: the same framework (Fastify) sending a constant body of the page\'s size, the ceiling for that page (target: list >= 80 % of it);');
   console.log('bare: the same framework answering {"ok":true}.');
+  console.log('paired turns: each turn of the list beside the static turn next to it in time; the median of those ratios keeps the');
+  console.log('machine\'s swings (2-3x within minutes on a shared host) out of the ratio, where the totals above weigh whichever server a swing hit.');
   console.log('CPU µs/req: CPU time (user + system) the serving processes spent per request during their turns; list/static by CPU is');
   console.log('static µs / list µs, the same ratio measured in what the machine\'s swings move least (a process waiting for a core spends none).');
 }

@@ -114,6 +114,15 @@ async function wireCommon(config: ServerConfig, options: RuntimeOptions) {
 type Common = Awaited<ReturnType<typeof wireCommon>>;
 export type WorkerContext = Common;
 
+/** The transcription pipeline a worker runs with this configuration (bench:cluster runs it alone too, as a ceiling). */
+export function transcriptionPipeline(config: ServerConfig, engines: EngineRegistry, freeSpace: FreeSpaceReader): TranscriptionPipeline {
+  return new TranscriptionPipeline({
+    decode: new FfmpegDecodeStage({ maxSeconds: config.audio.maxSeconds, minFreeBytes: config.disk.minFreeBytes, freeSpace }),
+    replacements: inThreadReplacements,
+    speakers: engines.speakers ? speakerStage(engines.speakers) : null,
+  });
+}
+
 /** Every job type, on this process's queue; it runs them once the queue starts. */
 function registerJobs(config: ServerConfig, common: Common): void {
   const { records, queue, service, storage, engines, analysisEngines, freeSpace } = common;
@@ -121,11 +130,7 @@ function registerJobs(config: ServerConfig, common: Common): void {
   // The one pipeline, for transcriptions and the OpenAI route's jobs alike; both share the "speech" group's
   // concurrency. Forced replacements run on this thread, which is a worker process's, never the HTTP one's
   // (decision 0028; docs/deploy/README.md).
-  const pipeline = new TranscriptionPipeline({
-    decode: new FfmpegDecodeStage({ maxSeconds: config.audio.maxSeconds, minFreeBytes: config.disk.minFreeBytes, freeSpace }),
-    replacements: inThreadReplacements,
-    speakers: engines.speakers ? speakerStage(engines.speakers) : null,
-  });
+  const pipeline = transcriptionPipeline(config, engines, freeSpace);
   const workDir = path.join(config.dataDir, 'work');
   queue.work('transcribe', { ...transcribeJob({ transcriptions, dictionaries, service, storage, engines, pipeline, workDir }), concurrency: config.jobs.concurrency });
   queue.work('openai-transcribe', { ...openAiTranscribeJob({ dictionaries, storage, engines, pipeline, workDir }), concurrency: config.jobs.concurrency });
