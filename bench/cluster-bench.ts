@@ -20,6 +20,7 @@ import { PAGE_SIZE } from '../src-server/config.js';
 import { concatWithSilence, synthesizeSpeech } from '../test/support/audio-fixtures.js';
 import { startPostgres, type PostgresServer } from '../test/support/postgres.js';
 import { startS3, type S3Server } from '../test/support/s3.js';
+import { median } from './stats.js';
 import { CLI, compareLoads, CONNECTIONS, DURATION_S, numberSetting, pairedRatio, WARMUP_S, probePage, seedTranscriptions, startCeilingServer, startServe, stop, type LoadResult, type Started } from './http-load.js';
 
 const run = promisify(execFile);
@@ -306,11 +307,6 @@ async function listOnSqlite(): Promise<ListResult> {
 // ---- the run
 
 const pad = (s: string, n: number) => s.padEnd(n);
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)} %`;
 const load1 = () => os.loadavg()[0]!.toFixed(2);
 

@@ -17,6 +17,7 @@ import type { ApiTranscription } from '../src-shared/api-types.js';
 import type { WaveformPeaks } from '../src-shared/ipc-contract.js';
 import type { TranscriptDocument } from '../src-shared/transcript-document.js';
 import { startHost } from '../test/e2e/host/start-host.js';
+import { median } from './stats.js';
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
 const TRANSCRIPTIONS = 10_000;
@@ -34,11 +35,6 @@ const results: Result[] = [];
 function report(name: string, value: number, unit: string, target: number) {
   results.push({ name, value, unit, target });
   console.log(`${value <= target ? 'PASS' : 'FAIL'}  ${name}: ${value.toFixed(1)} ${unit} (target < ${target} ${unit})`);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function documentOf(id: string, segments: number, secondsPerSegment: number, seed: number): TranscriptDocument {

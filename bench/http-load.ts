@@ -10,6 +10,7 @@ import { openDatabase } from '../src-server/db/database.js';
 import { KyselyKeyRepository } from '../src-server/db/key-repository.js';
 import { KyselyTranscriptionRepository } from '../src-server/db/transcription-repository.js';
 import { newId } from '../src-server/domain/records.js';
+import { median } from './stats.js';
 
 /** The repository root (benches run from dist/bench/). */
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -111,10 +112,6 @@ export function processCpuSeconds(pid: number): number {
 /** USER_HZ: what /proc counts CPU time in (100 on Linux builds for every common architecture). */
 const CLOCK_TICKS = 100;
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
 
 /**
  * Seconds of load each process gets before its turns are counted (BENCH_WARMUP). The api process settles
