@@ -366,7 +366,7 @@ if (rates.length > 0) {
     return two!.perMinute / one!.perMinute;
   });
   console.log(
-    `${pad('the pipeline alone, 2 processes / 1, median', 53)}${median(aloneByRound).toFixed(2)} x   (the most two workers can reach here; by round: ${aloneByRound.map((r) => r.toFixed(2)).join(', ')})`,
+    `${pad('the pipeline alone, 2 processes / 1, median', 53)}${median(aloneByRound).toFixed(2)} x   (how far two transcriptions side by side scale here; by round: ${aloneByRound.map((r) => r.toFixed(2)).join(', ')})`,
   );
   console.log(`${pad('workers / the pipeline alone, median of the rounds', 53)}${pct(median(byRound.map((r, i) => r / aloneByRound[i]!)), 1)}`);
   console.log(`${pad('2 workers / 1 worker, pooled', 53)}${(perMinute(2) / perMinute(1)).toFixed(2)} x   (${perMinute(1).toFixed(2)} and ${perMinute(2).toFixed(2)} per minute over ${WORKER_ROUNDS} round${WORKER_ROUNDS > 1 ? 's' : ''})`);

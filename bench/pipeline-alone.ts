@@ -2,7 +2,8 @@
 // (server-runtime's transcriptionPipeline, with the default configuration's engines) run on local files
 // one after another, with no queue, database, storage or HTTP. bench:cluster starts one of these, then two
 // at once, beside the worker rounds: two of them on this machine scale only as far as its cores and
-// memory let two transcriptions run side by side, which is the most two workers can reach.
+// memory let two transcriptions run side by side. Workers can scale a little further: a lone worker also
+// waits between jobs (storage, status writes, the queue), and a second worker fills those waits.
 // Usage: node dist/bench/pipeline-alone.js JOBS FILE... ; prints one JSON line {jobs, seconds}.
 import fs from 'node:fs';
 import os from 'node:os';
