@@ -354,17 +354,17 @@ if (rates.length > 0) {
     const runs = rates.filter((r) => r.workers === workers);
     return (60 * runs.reduce((n, r) => n + r.completed, 0)) / runs.reduce((t, r) => t + r.seconds, 0);
   };
-  const byRound = Array.from({ length: WORKER_ROUNDS }, (_, i) => {
-    const [one, two] = [1, 2].map((w) => rates.find((r) => r.round === i + 1 && r.workers === w)!);
-    return two!.perMinute / one!.perMinute;
-  });
+  // Per round: per minute with 2 (workers, or processes of the pipeline alone) over per minute with 1.
+  const ratioByRound = <R extends { round: number; perMinute: number }>(results: R[], count: (r: R) => number) =>
+    Array.from({ length: WORKER_ROUNDS }, (_, i) => {
+      const [one, two] = [1, 2].map((n) => results.find((r) => r.round === i + 1 && count(r) === n)!);
+      return two!.perMinute / one!.perMinute;
+    });
+  const byRound = ratioByRound(rates, (r) => r.workers);
   console.log(
     `${pad('2 workers / 1 worker, median of the rounds', 53)}${median(byRound).toFixed(2)} x   (target >= 1.7 x; by round: ${byRound.map((r) => r.toFixed(2)).join(', ')})`,
   );
-  const aloneByRound = Array.from({ length: WORKER_ROUNDS }, (_, i) => {
-    const [one, two] = [1, 2].map((p) => alone.find((r) => r.round === i + 1 && r.processes === p)!);
-    return two!.perMinute / one!.perMinute;
-  });
+  const aloneByRound = ratioByRound(alone, (r) => r.processes);
   console.log(
     `${pad('the pipeline alone, 2 processes / 1, median', 53)}${median(aloneByRound).toFixed(2)} x   (how far two transcriptions side by side scale here; by round: ${aloneByRound.map((r) => r.toFixed(2)).join(', ')})`,
   );

@@ -28,12 +28,13 @@ try {
   const started = performance.now();
   for (let i = 0; i < jobs; i++) {
     const audioPath = files[i % files.length]!;
+    const pcmPath = path.join(dataDir, `alone-${i}.pcm`);
     await pipeline.run(
       {
         id: `alone-${i}`,
         audioPath,
         sizeBytes: fs.statSync(audioPath).size,
-        pcmPath: path.join(dataDir, `alone-${i}.pcm`),
+        pcmPath,
         recognizer,
         recognizerSeparatesSpeakers: recognizer.capabilities.speakerSeparation,
         language: 'en',
@@ -44,7 +45,7 @@ try {
       },
       { signal: new AbortController().signal, timings: new StageTimings(), report: () => undefined },
     );
-    fs.rmSync(path.join(dataDir, `alone-${i}.pcm`), { force: true });
+    fs.rmSync(pcmPath, { force: true });
   }
   console.log(JSON.stringify({ jobs, seconds: (performance.now() - started) / 1000 }));
 } finally {
