@@ -5,14 +5,17 @@
 //   kill  SIGKILLs during uploads and transcriptions (DRILL_KILLS, DRILL_RECORDINGS)
 //   disk  a full disk during an upload and during decoding (a small tmpfs when it can mount one)
 //   load  slow-loris clients and a burst of connections while a transcription runs (DRILL_BURST, DRILL_LORIS)
+//   attacks  the second hardening round's attacks (issue 22): hostile Host/X-Forwarded-Host on tus, uploader-chosen
+//         types, quotas through tus and /v1, a team ADMIN on the server's models, a deleted review on disk
 // DRILL_PHASES=fuzz,kill picks phases; DRILL_QUICK=1 makes every phase small. Exits 1 when a check fails.
+import { attacksPhase } from './attacks.js';
 import { diskPhase } from './disk-full.js';
 import { fuzzPhase } from './fuzz.js';
 import { killPhase } from './kill.js';
 import { loadPhase } from './load.js';
 import { QUICK, type CheckResult } from './support.js';
 
-const PHASES = { fuzz: fuzzPhase, kill: killPhase, disk: diskPhase, load: loadPhase } as const;
+const PHASES = { fuzz: fuzzPhase, kill: killPhase, disk: diskPhase, load: loadPhase, attacks: attacksPhase } as const;
 type Phase = keyof typeof PHASES;
 
 const seed = process.env.DRILL_SEED ? Number(process.env.DRILL_SEED) : Math.floor(Math.random() * 2 ** 31);
