@@ -17,8 +17,8 @@ export class TestDialogs implements Dialogs {
   /** What the next save dialog answers (null = cancelled). */
   savePath: string | null = null;
   readonly saveRequests: Array<{ defaultName: string; filters: FileFilter[] }> = [];
-  /** What the next "switch to this server?" answers (the user's choice in main's dialog). */
-  confirmServerAnswer = true;
+  /** What the next "switch to this server?" answers (the user's choice in main's dialog); a promise keeps it open. */
+  confirmServerAnswer: boolean | Promise<boolean> = true;
   /** Every server main asked about, with the UI's language. */
   readonly serverQuestions: Array<{ server: ServerToConfirm; language: UiLanguage }> = [];
 
@@ -37,7 +37,7 @@ export class TestDialogs implements Dialogs {
 
   async confirmServer(server: ServerToConfirm, language: UiLanguage) {
     this.serverQuestions.push({ server, language });
-    return this.confirmServerAnswer;
+    return await this.confirmServerAnswer;
   }
 }
 
