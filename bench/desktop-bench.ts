@@ -208,10 +208,14 @@ async function benchUpload(browser: Browser) {
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
     const started = performance.now();
     try {
-      const added = await page.evaluate(async (paths) => {
-        const api = (window as unknown as { kikitori: { uploads: { add(r: unknown): Promise<{ ok: boolean; error?: { message: string } }> } } }).kikitori;
-        return api.uploads.add({ paths, options: { language: 'en', model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] } });
-      }, [file]);
+      // The page hands main a handle, as after main's file dialog (decision 0046), never the path.
+      const added = await page.evaluate(
+        async (files) => {
+          const api = (window as unknown as { kikitori: { uploads: { add(r: unknown): Promise<{ ok: boolean; error?: { message: string } }> } } }).kikitori;
+          return api.uploads.add({ files, options: { language: 'en', model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] } });
+        },
+        await host.offer(file),
+      );
       if (!added.ok) throw new Error(`upload refused: ${added.error?.message}`);
       // The upload list in the page shows the job's state as main reports it.
       await page.locator('[data-testid="upload-item"][data-state="done"]').waitFor({ timeout: 600_000 });

@@ -2,6 +2,7 @@
 // notifications and OS-level encryption of API keys.
 import { BrowserWindow, dialog, Notification, safeStorage } from 'electron';
 import type { Dialogs, FileFilter, Notifier, UserNotification } from './host-capabilities.js';
+import { serverConsentText } from './server-consent.js';
 import type { SecretBox } from './settings/secret-box.js';
 
 const AUDIO_EXTENSIONS = ['wav', 'mp3', 'm4a', 'aac', 'flac', 'ogg', 'opus', 'webm', 'mp4', 'mov', 'mkv', 'wma', 'aiff', 'aif'];
@@ -31,6 +32,22 @@ export function electronDialogs(parent: () => BrowserWindow | null): Dialogs {
       const options: Electron.SaveDialogOptions = { defaultPath: defaultName, filters };
       const result = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
       return result.canceled || !result.filePath ? null : result.filePath;
+    },
+    async confirmServer(server, language) {
+      const window = parent();
+      const text = serverConsentText(server, language);
+      const options: Electron.MessageBoxOptions = {
+        type: 'question',
+        title: text.title,
+        message: text.message,
+        detail: text.detail,
+        buttons: text.buttons,
+        defaultId: 1,
+        cancelId: 1,
+        noLink: true,
+      };
+      const result = window ? await dialog.showMessageBox(window, options) : await dialog.showMessageBox(options);
+      return result.response === 0;
     },
   };
 }

@@ -2,6 +2,8 @@
 // implements them with dialog, Notification and safeStorage; tests and the end-to-end host with plain
 // Node. (SecretBox and SettingsStore live with the settings: settings/secret-box.ts, settings/settings-store.ts.)
 
+import type { UiLanguage } from '../src-shared/ipc-contract.js';
+
 export interface FileFilter {
   name: string;
   /** Without dots: ['srt'], ['*'] for all files. */
@@ -15,6 +17,16 @@ export interface Dialogs {
   openFolder(): Promise<string | null>;
   /** Asks where to save; null when cancelled. */
   saveFile(defaultName: string, filters: FileFilter[]): Promise<string | null>;
+  /**
+   * Asks the user, in main's own dialog (never the page's), whether Kikitori may send recordings and
+   * the API key to this server: a compromised page cannot answer it (decision 0046). true: go ahead.
+   */
+  confirmServer(server: ServerToConfirm, language: UiLanguage): Promise<boolean>;
+}
+
+export interface ServerToConfirm {
+  name: string;
+  baseUrl: string;
 }
 
 export interface UserNotification {

@@ -25,13 +25,16 @@ import { searchHandlers } from './ipc/handlers/search.js';
 import { settingsHandlers } from './ipc/handlers/settings.js';
 import { transcriptHandlers } from './ipc/handlers/transcripts.js';
 import { uploadHandlers } from './ipc/handlers/uploads.js';
+import { fileHandlers } from './ipc/handlers/files.js';
+import { AppFailure } from './app-failure.js';
 import { ProfileSession } from './profile-session.js';
+import { FileHandles } from './uploads/file-handles.js';
 import type { SecretBox } from './settings/secret-box.js';
 import { SettingsService } from './settings/settings-service.js';
 import { EMBEDDED_PROFILE_ID, type SettingsStore } from './settings/settings-store.js';
 import type { SyncIntervals } from './sync/sync-engine.js';
 
-export type { Dialogs, FileFilter, Notifier, UserNotification } from './host-capabilities.js';
+export type { Dialogs, FileFilter, Notifier, ServerToConfirm, UserNotification } from './host-capabilities.js';
 export type { SecretBox } from './settings/secret-box.js';
 export type { SettingsData, SettingsStore, StoredProfile } from './settings/settings-store.js';
 export type { ServerCommand } from './embedded-server/embedded-server.js';
@@ -162,6 +165,19 @@ export async function createMainServices(options: MainServicesOptions): Promise<
 
   const activateProfile = (id: string): Promise<ConnectionStatus> =>
     serialized(async () => {
+      const profile = settings.profile(id);
+      if (profile && session?.profile.id !== id && !settings.serverConfirmed(id)) {
+        // Before main sends anything (the API key, recordings) to a server it has not sent to, the user
+        // says so in main's own dialog: a compromised page cannot switch the app to its own server.
+        const confirmed = await options.dialogs.confirmServer({ name: profile.name, baseUrl: profile.baseUrl }, settings.settings().uiLanguage);
+        if (!confirmed) {
+          throw new AppFailure({
+            code: 'cancelled',
+            message: `Kikitori did not switch to “${profile.name}” (${profile.baseUrl}): the switch was not confirmed. Nothing was sent to that server.`,
+          });
+        }
+        settings.confirmServer(id);
+      }
       settings.setActiveProfile(id);
       if (session?.profile.id !== id) {
         const previous = session;
@@ -189,6 +205,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     session: active,
     settings,
     dialogs: options.dialogs,
+    files: new FileHandles(),
     activateProfile,
     removeProfile,
     app: { version: options.appVersion, platform: options.platform, locale: options.locale },
@@ -208,6 +225,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     ...dictionaryHandlers(ctx),
     ...analysisHandlers(ctx),
     ...modelHandlers(ctx),
+    ...fileHandlers(ctx),
   };
   const missing = IPC_CHANNELS.filter((channel) => typeof handlers[channel] !== 'function');
   if (missing.length > 0) throw new Error(`No handler for ${missing.join(', ')}`);

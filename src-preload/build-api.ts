@@ -4,6 +4,7 @@
 import {
   IPC_CHANNELS,
   IPC_EVENTS,
+  PRELOAD_CHANNELS,
   apiPathOf,
   type IpcChannel,
   type IpcEvent,
@@ -16,13 +17,15 @@ import type { FilesApi } from '../src-shared/ipc-contract.js';
 export type Invoke = (channel: IpcChannel, request: unknown) => Promise<IpcResult<unknown>>;
 export type Subscribe = (event: IpcEvent, listener: (payload: unknown) => void) => () => void;
 
-/** What the renderer gets: the contract's API plus the preload-only helpers for dropped files. */
-/** What the renderer sees as `window.kikitori`. */
+/** What the renderer sees as `window.kikitori`: the contract's API plus the helper for dropped files. */
 export type RendererApi = KikitoriApi;
 
 export function buildKikitoriApi(invoke: Invoke, subscribe: Subscribe, files: FilesApi): RendererApi {
   const api: Record<string, unknown> = {};
+  const preloadOnly: readonly string[] = PRELOAD_CHANNELS;
   for (const channel of IPC_CHANNELS) {
+    // Paths of dropped files reach main only through `files.offer`, which reads them from File objects.
+    if (preloadOnly.includes(channel)) continue;
     const [domain, method] = apiPathOf(channel);
     const group = (api[domain] ??= {}) as Record<string, unknown>;
     // Exactly one argument crosses, so a renderer cannot smuggle extra parameters to a handler.

@@ -108,15 +108,35 @@ export type FolderSkipReason =
   | 'unreadable'
   | 'too-many'; // beyond the number of files one import queues
 
-/** What importing a folder did: the uploads it queued, and the files it left out with their reason. */
+/**
+ * What importing a folder did: the uploads it queued (media files only), and how many files it left
+ * out, by reason and, for files that are not media, by what they look like. Never the names of the
+ * files left out: the renderer is not shown a listing of the folder (decision 0046).
+ */
 export interface FolderImport {
   /** The folder's own name. */
   folder: string;
   jobs: UploadJob[];
-  /** Paths relative to the folder, "/" between parts. */
-  skipped: Array<{ path: string; reason: FolderSkipReason; detected?: string }>;
+  /** How many files were left out, per reason (reasons with none are absent). */
+  skipped: Partial<Record<FolderSkipReason, number>>;
+  /** Files that are not media, per what they look like ("pdf": 2, "text": 1). */
+  notMedia: Record<string, number>;
   /** Subfolders nested too deep to be looked at. */
   foldersTooDeep: number;
+}
+
+/**
+ * A file or folder the user chose in main's dialog or dropped on the window, as the renderer knows
+ * it: an opaque handle main issued, and what to show. Main keeps the path (decision 0046); the
+ * renderer hands the handle back to 'uploads:add', 'uploads:add-folder' or 'transcripts:rerun'.
+ */
+export interface FileOffer {
+  handle: string;
+  kind: 'file' | 'folder';
+  /** The file's or folder's own name, without the folders above it. */
+  name: string;
+  /** Bytes, for a file; null for a folder. */
+  size: number | null;
 }
 
 export interface TranscriptionSummary {
@@ -371,7 +391,7 @@ export interface IpcResponses {
   /** The options and audio a new transcription of this one would start from. */
   'transcripts:rerun-plan': RerunPlan;
   /**
-   * Transcribes again, from the audio on this computer (or `path`, a file chosen again), with `options`
+   * Transcribes again, from the audio on this computer (or `file`, the handle of a file chosen again), with `options`
    * or the original ones. A FAILED transcription is replaced: deleted once the new one has started and
    * kept its own copy of the audio. Answers the queued upload.
    */
@@ -379,10 +399,11 @@ export interface IpcResponses {
 
   'search:query': SearchHit[];
 
-  'uploads:pick': string[];
+  /** The system's file dialog: handles of the files chosen; [] when cancelled. */
+  'uploads:pick': FileOffer[];
   'uploads:add': UploadJob[];
-  /** The system's folder dialog; null when cancelled. */
-  'uploads:pick-folder': string | null;
+  /** The system's folder dialog: the chosen folder's handle; null when cancelled. */
+  'uploads:pick-folder': FileOffer | null;
   /** Queues the audio and video files in a folder and its subfolders (src-main/uploads/folder-scan.ts), with one set of options. */
   'uploads:add-folder': FolderImport;
   'uploads:list': UploadJob[];
@@ -430,6 +451,12 @@ export interface IpcResponses {
   'models:delete': SpeechModels;
   /** Never show the first-run offer again. */
   'models:dismiss-offer': SpeechModels;
+
+  /**
+   * Preload only (never on `window.kikitori`): the paths of files dropped on the window, which only the
+   * preload can read from a File (webUtils.getPathForFile), registered as handles (decision 0046).
+   */
+  'files:offer-dropped': FileOffer[];
 }
 
 /** Every channel with its request and response: the requests derive from their schemas. */
@@ -507,7 +534,14 @@ export const IPC_CHANNELS = [
   'models:cancel',
   'models:delete',
   'models:dismiss-offer',
+  'files:offer-dropped',
 ] as const satisfies readonly IpcChannel[];
+
+/** Channels only the preload calls: main serves them, the renderer's API does not have them. */
+export const PRELOAD_CHANNELS = ['files:offer-dropped'] as const satisfies readonly IpcChannel[];
+export type PreloadChannel = (typeof PRELOAD_CHANNELS)[number];
+/** What the renderer may call. */
+export type RendererChannel = Exclude<IpcChannel, PreloadChannel>;
 
 export const IPC_EVENTS = ['uploads:changed', 'transcripts:changed', 'connection:changed', 'analysis:changed', 'models:changed'] as const satisfies readonly IpcEvent[];
 
@@ -520,8 +554,8 @@ type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capita
  * domain (`kikitori.transcripts.list(...)` for 'transcripts:list'), never a generic invoke.
  */
 export type KikitoriApi = {
-  [D in DomainOf<IpcChannel>]: {
-    [C in Extract<IpcChannel, `${D}:${string}`> as Camel<VerbOf<C>>]: (
+  [D in DomainOf<RendererChannel>]: {
+    [C in Extract<RendererChannel, `${D}:${string}`> as Camel<VerbOf<C>>]: (
       ...request: IpcRequest<C> extends void ? [] : [IpcRequest<C>]
     ) => Promise<IpcResult<IpcResponse<C>>>;
   };
@@ -532,12 +566,14 @@ export type KikitoriApi = {
 };
 
 /**
- * With sandboxing and context isolation a dropped File carries no path. The preload (Electron:
- * webUtils.getPathForFile) or the test host's bridge (bytes staged on its disk) returns a path the
- * handlers can read; the renderer then calls `uploads.add({ paths })` like any other caller.
+ * With sandboxing and context isolation a dropped File carries no path, and the renderer never sees
+ * one. The preload (Electron: webUtils.getPathForFile) or the test host's bridge (bytes staged on its
+ * disk) reads the path and registers it with main ('files:offer-dropped'), which answers handles; the
+ * renderer then calls `uploads.add({ files })` with them like any other caller. A page cannot make a
+ * File that names a path of its choosing, so this is where a path enters main from a drop.
  */
 export interface FilesApi {
-  localPath(file: File): Promise<IpcResult<string>>;
+  offer(files: File[]): Promise<IpcResult<FileOffer[]>>;
 }
 
 /** 'transcripts:rename-speaker' -> ['transcripts', 'renameSpeaker']: how the preload names each channel. */

@@ -42,7 +42,7 @@ export const UNAUTHORIZED_MESSAGE = 'The server refused the API key. Check the k
 
 // Spec field names -> the names the IPC contract uses, so the renderer can show an error next to its field.
 const CONTRACT_FIELDS: Record<string, string> = {
-  filename: 'paths',
+  filename: 'files',
   dictionary_id: 'dictionaryId',
   language: 'language',
   transcription_model: 'model',

@@ -44,7 +44,7 @@ export class SettingsService {
   }
 
   profiles(): ServerProfile[] {
-    return [this.embeddedProfile(), ...this.store.read().profiles.map(({ encryptedApiKey: _, ...profile }) => profile)];
+    return [this.embeddedProfile(), ...this.store.read().profiles.map(({ encryptedApiKey: _, confirmed: __, ...profile }) => profile)];
   }
 
   profile(id: string): ServerProfile | null {
@@ -81,6 +81,17 @@ export class SettingsService {
     this.store.write({ ...data, profiles: [...data.profiles, profile] });
     const { encryptedApiKey: _, ...visible } = profile;
     return visible;
+  }
+
+  /** The user has let Kikitori send to this profile's server (the embedded one needs no asking). */
+  serverConfirmed(id: string): boolean {
+    if (id === EMBEDDED_PROFILE_ID) return true;
+    return this.store.read().profiles.find((p) => p.id === id)?.confirmed === true;
+  }
+
+  confirmServer(id: string): void {
+    const data = this.store.read();
+    this.store.write({ ...data, profiles: data.profiles.map((p) => (p.id === id ? { ...p, confirmed: true } : p)) });
   }
 
   removeProfile(id: string): void {

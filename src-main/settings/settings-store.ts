@@ -8,6 +8,8 @@ export interface StoredProfile extends ServerProfile {
   kind: 'remote';
   /** base64 of SecretBox.encrypt(apiKey). */
   encryptedApiKey: string;
+  /** The user confirmed in main's dialog that Kikitori may send to this server (decision 0046). */
+  confirmed?: boolean;
 }
 
 export interface SettingsData {
@@ -107,6 +109,7 @@ export const settingsSchema = {
         kind: { const: 'remote' },
         baseUrl: { type: 'string', pattern: '^https?://' },
         encryptedApiKey: { type: 'string', minLength: 1 },
+        confirmed: { type: 'boolean' },
       },
     },
   },

@@ -7,7 +7,9 @@
 //     followed (no loops); a link to a file counts as that file.
 //   - At most MAX_FOLDER_FILES recordings are queued at once (the upload queue's own bound per request);
 //     the rest are reported, not silently dropped.
-// Files come out in the order a file manager shows them ("take 2" before "take 10").
+// Files come out in the order a file manager shows them ("take 2" before "take 10"). What was left out
+// is counted, never named: the renderer learns the folder's media files (as uploads) and how many
+// others there were, not a listing of the folder (decision 0046).
 import type { Dirent } from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -25,16 +27,12 @@ export interface ScannedFile {
   size: number;
 }
 
-export interface SkippedFile {
-  relativePath: string;
-  reason: FolderSkipReason;
-  /** For 'not-media': what the file looks like ("pdf", "text"). */
-  detected?: string;
-}
-
 export interface FolderScan {
   files: ScannedFile[];
-  skipped: SkippedFile[];
+  /** How many files were left out, per reason. */
+  skipped: Partial<Record<FolderSkipReason, number>>;
+  /** Files that are not media, per what they look like ("pdf", "text"). */
+  notMedia: Record<string, number>;
   /** Subfolders left unvisited because they lie deeper than MAX_FOLDER_DEPTH. */
   tooDeep: number;
 }
@@ -45,14 +43,18 @@ const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'bas
 export async function scanFolder(root: string, limits: { depth?: number; files?: number } = {}): Promise<FolderScan> {
   const maxDepth = limits.depth ?? MAX_FOLDER_DEPTH;
   const maxFiles = limits.files ?? MAX_FOLDER_FILES;
-  const scan: FolderScan = { files: [], skipped: [], tooDeep: 0 };
+  const scan: FolderScan = { files: [], skipped: {}, notMedia: {}, tooDeep: 0 };
+  const skip = (reason: FolderSkipReason, detected?: string) => {
+    scan.skipped[reason] = (scan.skipped[reason] ?? 0) + 1;
+    if (detected) scan.notMedia[detected] = (scan.notMedia[detected] ?? 0) + 1;
+  };
 
   async function visit(dir: string, depth: number): Promise<void> {
     let entries: Dirent[];
     try {
       entries = await fsp.readdir(dir, { withFileTypes: true });
     } catch {
-      scan.skipped.push({ relativePath: relative(dir), reason: 'unreadable' });
+      skip('unreadable');
       return;
     }
     entries.sort((a, b) => collator.compare(a.name, b.name));
@@ -79,18 +81,18 @@ export async function scanFolder(root: string, limits: { depth?: number; files?:
       size = stat.size;
     } catch {
       // A broken link is not a file the user meant; an unreadable file is.
-      if (!link) scan.skipped.push({ relativePath, reason: 'unreadable' });
+      if (!link) skip('unreadable');
       return;
     }
-    if (size === 0) return void scan.skipped.push({ relativePath, reason: 'empty' });
+    if (size === 0) return skip('empty');
     let sniff;
     try {
       sniff = await sniffMedia(filePath);
     } catch {
-      return void scan.skipped.push({ relativePath, reason: 'unreadable' });
+      return skip('unreadable');
     }
-    if (!sniff.media) return void scan.skipped.push({ relativePath, reason: 'not-media', detected: sniff.detected });
-    if (scan.files.length >= maxFiles) return void scan.skipped.push({ relativePath, reason: 'too-many' });
+    if (!sniff.media) return skip('not-media', sniff.detected);
+    if (scan.files.length >= maxFiles) return skip('too-many');
     scan.files.push({ filePath, relativePath, size });
   }
 

@@ -145,7 +145,7 @@ export class UploadManager {
 
   /**
    * Queues the audio and video files of a folder and its subfolders (folder-scan.ts), oldest first in
-   * the order a file manager lists them, and says what it left out and why. A folder with none is not
+   * the order a file manager lists them, and counts what it left out and why. A folder with none is not
    * an error: the answer says so.
    */
   async addFolder(given: string, options: UploadOptions): Promise<FolderImport> {
@@ -155,7 +155,7 @@ export class UploadManager {
       if (!(await fsp.stat(root)).isDirectory()) throw new Error('not a folder');
       await fsp.access(root, fsp.constants.R_OK);
     } catch {
-      throw new AppFailure({ code: 'validation', field: 'path', message: `The folder “${folder}” cannot be read. Check that it still exists and that you may open it.` });
+      throw new AppFailure({ code: 'validation', field: 'folder', message: `The folder “${folder}” cannot be read. Check that it still exists and that you may open it.` });
     }
     const scan = await scanFolder(root);
     const createdAt = this.now();
@@ -175,7 +175,8 @@ export class UploadManager {
     return {
       folder,
       jobs: jobs.map(uploadJobOf),
-      skipped: scan.skipped.map(({ relativePath, reason, detected }) => ({ path: relativePath, reason, ...(detected ? { detected } : {}) })),
+      skipped: scan.skipped,
+      notMedia: scan.notMedia,
       foldersTooDeep: scan.tooDeep,
     };
   }
@@ -426,14 +427,14 @@ async function checkedFile(given: string, shownName?: string): Promise<{ filePat
     if (!stat.isFile()) throw new Error('not a file');
     size = stat.size;
   } catch {
-    throw new AppFailure({ code: 'validation', field: 'paths', message: `“${name}” cannot be read. Check that the file still exists.` });
+    throw new AppFailure({ code: 'validation', field: 'files', message: `“${name}” cannot be read. Check that the file still exists.` });
   }
-  if (size === 0) throw new AppFailure({ code: 'validation', field: 'paths', message: `“${name}” is empty.` });
+  if (size === 0) throw new AppFailure({ code: 'validation', field: 'files', message: `“${name}” is empty.` });
   const sniff = await sniffMedia(filePath);
   if (!sniff.media) {
     throw new AppFailure({
       code: 'validation',
-      field: 'paths',
+      field: 'files',
       message: `“${name}” is not an audio or video file (it looks like ${sniff.detected === 'text' ? 'text' : `a ${sniff.detected.toUpperCase()} file`}). Choose a recording, such as WAV, MP3, M4A, FLAC or MP4.`,
     });
   }
@@ -444,7 +445,7 @@ function toIpcError(error: unknown): IpcError {
   if (error instanceof AppFailure) return error.error;
   const code = (error as { code?: string } | null)?.code;
   if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') {
-    return { code: 'not-found', field: 'paths', message: 'The file can no longer be read. Check that it still exists, then add it again.' };
+    return { code: 'not-found', field: 'files', message: 'The file can no longer be read. Check that it still exists, then add it again.' };
   }
   return { code: 'internal', message: `The upload failed unexpectedly: ${error instanceof Error ? error.message : String(error)}` };
 }

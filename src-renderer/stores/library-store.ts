@@ -127,18 +127,18 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
         else delete reruns[id];
         set({ reruns });
       };
-      let path: string | undefined;
+      let file: string | undefined;
       if (chooseFile) {
-        const [paths, error] = split(await api().uploads.pick());
+        const [offers, error] = split(await api().uploads.pick());
         if (error) {
           mark({ state: 'refused', error });
           return false;
         }
-        if (paths.length === 0) return false;
-        path = paths[0];
+        if (offers.length === 0) return false;
+        file = offers[0]!.handle;
       }
       mark({ state: 'sending' });
-      const [job, error] = split(await api().transcripts.rerun({ id, ...(options ? { options } : {}), ...(path ? { path } : {}) }));
+      const [job, error] = split(await api().transcripts.rerun({ id, ...(options ? { options } : {}), ...(file ? { file } : {}) }));
       mark(job ? { state: 'queued', jobId: job.id } : { state: 'refused', error });
       return !error;
     },

@@ -27,15 +27,17 @@ interface UploadsState {
   restoreOptions: (defaults: UploadDefaults) => void;
   /** Opens the system file picker (main's dialog), then uploads what was chosen. */
   pick: () => Promise<void>;
-  /** Files dropped on the page; `folders` are dropped folders, imported whole. */
-  addFiles: (files: File[], folders?: File[]) => Promise<void>;
+  /** Files and folders dropped on the page (folders are imported whole); main says which is which. */
+  addFiles: (dropped: File[]) => Promise<void>;
   /** Opens the system folder picker (main's dialog), then imports the folder. */
   pickFolder: () => Promise<void>;
-  addFolder: (path: string) => Promise<void>;
+  /** Imports a folder main offered (its handle, decision 0046). */
+  addFolder: (handle: string) => Promise<void>;
   /** What the last folder import queued and skipped, until dismissed. */
   folderImport: FolderImport | null;
   dismissFolderImport: () => void;
-  addPaths: (paths: string[]) => Promise<void>;
+  /** Queues files main offered (their handles). */
+  addHandles: (handles: string[]) => Promise<void>;
   cancel: (id: string) => Promise<void>;
   /** Tries a failed, cancelled or waiting upload again now. */
   retry: (id: string) => Promise<void>;
@@ -95,31 +97,25 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
       set({ options: { ...get().options, ...defaultsOf(defaults) } });
     },
     async pick() {
-      const [paths, error] = split(await api().uploads.pick());
+      const [offers, error] = split(await api().uploads.pick());
       if (error) return set({ error });
-      if (paths.length) await get().addPaths(paths);
+      if (offers.length) await get().addHandles(offers.map((offer) => offer.handle));
     },
-    async addFiles(files, folders = []) {
-      const paths: string[] = [];
-      for (const file of files) {
-        const [path, error] = split(await api().files.localPath(file));
-        if (error) set({ error });
-        else paths.push(path);
-      }
-      if (paths.length) await get().addPaths(paths);
-      for (const folder of folders) {
-        const [path, error] = split(await api().files.localPath(folder));
-        if (error) set({ error });
-        else await get().addFolder(path);
-      }
+    async addFiles(dropped) {
+      if (dropped.length === 0) return;
+      const [offers, error] = split(await api().files.offer(dropped));
+      if (error) return set({ error });
+      const handles = offers.filter((offer) => offer.kind === 'file').map((offer) => offer.handle);
+      if (handles.length) await get().addHandles(handles);
+      for (const folder of offers.filter((offer) => offer.kind === 'folder')) await get().addFolder(folder.handle);
     },
     async pickFolder() {
-      const [path, error] = split(await api().uploads.pickFolder());
+      const [offer, error] = split(await api().uploads.pickFolder());
       if (error) return set({ error });
-      if (path) await get().addFolder(path);
+      if (offer) await get().addFolder(offer.handle);
     },
-    async addFolder(path) {
-      const [imported, error] = split(await api().uploads.addFolder({ path, options: get().options }));
+    async addFolder(handle) {
+      const [imported, error] = split(await api().uploads.addFolder({ folder: handle, options: get().options }));
       if (error) return set({ error });
       imported.jobs.forEach(remember);
       set({ error: null, folderImport: imported, collapsed: false });
@@ -127,8 +123,8 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     dismissFolderImport() {
       set({ folderImport: null });
     },
-    async addPaths(paths) {
-      const [jobs, error] = split(await api().uploads.add({ paths, options: get().options }));
+    async addHandles(handles) {
+      const [jobs, error] = split(await api().uploads.add({ files: handles, options: get().options }));
       if (error) return set({ error });
       jobs.forEach(remember);
       set({ error: null });

@@ -57,6 +57,14 @@ function Id(title?: string) {
   return Type.String({ ...(title ? { title } : {}), minLength: 1, maxLength: 200, pattern: '^[^\\s/\\\\]+$', patternHint: 'is not a valid id' });
 }
 
+/**
+ * A handle of a file or folder main offered ('uploads:pick', 'uploads:pick-folder', a drop): never a
+ * path. Main looks it up in its own registry (src-main/uploads/file-handles.ts).
+ */
+function FileHandle(title: string) {
+  return Type.String({ title, pattern: '^file-[0-9a-f]{32}$', invalidMessage: `This ${title.toLowerCase()} was not chosen in Kikitori. Choose or drop it again.` });
+}
+
 /** ISO 639-1; either case is accepted and handed on in lower case. */
 function LanguageCode(title = 'Language') {
   return Type.Decode(
@@ -244,14 +252,14 @@ export const IPC_REQUESTS = {
   'transcripts:export': Strict({ id: Id(), options: ExportOptions }),
   'transcripts:refresh': NoRequest,
   'transcripts:rerun-plan': IdRequest,
-  'transcripts:rerun': Strict({ id: Id(), options: Type.Optional(UploadOptions), path: Type.Optional(Text('File path', 4096)) }),
+  'transcripts:rerun': Strict({ id: Id(), options: Type.Optional(UploadOptions), file: Type.Optional(FileHandle('File')) }),
 
   'search:query': Strict({ text: Text('Search text', 500), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) }),
 
   'uploads:pick': NoRequest,
-  'uploads:add': Strict({ paths: Type.Array(Text('File path', 4096), { title: 'Files', minItems: 1, maxItems: LIMITS.uploadsPerRequest }), options: UploadOptions }),
+  'uploads:add': Strict({ files: Type.Array(FileHandle('File'), { title: 'Files', minItems: 1, maxItems: LIMITS.uploadsPerRequest }), options: UploadOptions }),
   'uploads:pick-folder': NoRequest,
-  'uploads:add-folder': Strict({ path: Text('Folder', 4096), options: UploadOptions }),
+  'uploads:add-folder': Strict({ folder: FileHandle('Folder'), options: UploadOptions }),
   'uploads:list': NoRequest,
   'uploads:cancel': IdRequest,
   'uploads:clear-finished': NoRequest,
@@ -293,6 +301,9 @@ export const IPC_REQUESTS = {
   'models:cancel': ModelNameRequest,
   'models:delete': ModelNameRequest,
   'models:dismiss-offer': NoRequest,
+
+  /** Paths the preload read from dropped Files (webUtils.getPathForFile); never sent by the renderer. */
+  'files:offer-dropped': Strict({ paths: Type.Array(Text('File path', 4096), { title: 'Files', minItems: 1, maxItems: LIMITS.uploadsPerRequest }) }),
 } satisfies Record<IpcChannel, TSchema>;
 
 type Schemas = typeof IPC_REQUESTS;

@@ -19,7 +19,7 @@ test.beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-e2e-editing-'));
   const wav = await meetingWav(dir, 'edit-me.wav');
   const added = await host.invoke('uploads:add', {
-    paths: [wav],
+    files: await host.offer(wav),
     options: { language: 'en', model: 'default', numSpeakers: 2, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] },
   });
   if (!added.ok) throw new Error(added.error.message);

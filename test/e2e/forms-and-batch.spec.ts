@@ -138,7 +138,7 @@ test('upload options are remembered after a reload, and Settings shows the same 
   await page.getByLabel('Model').selectOption('default');
 });
 
-test('a folder of mixed files is imported: recordings queued and followed to done, the rest skipped with a reason', async ({ page }) => {
+test('a folder of mixed files is imported: recordings queued and followed to done, the rest counted by reason and kind, never named', async ({ page }) => {
   const folder = path.join(work, 'Field recordings');
   fs.mkdirSync(path.join(folder, 'day 2'), { recursive: true });
   await meetingWav(folder, 'morning.wav');
@@ -167,9 +167,12 @@ test('a folder of mixed files is imported: recordings queued and followed to don
   host.dialogs.folderPath = folder;
   await page.getByRole('button', { name: 'Import folder…' }).click();
   await expect(page.getByTestId('folder-import-summary')).toHaveText('3 files added from “Field recordings”, 2 skipped: not audio or video');
-  await page.getByText('Show skipped files').click();
-  await expect(page.getByTestId('folder-import-note')).toContainText('agenda.pdf');
-  await expect(page.getByTestId('folder-import-note')).toContainText('notes.txt');
+  await page.getByText('Show the kinds of files that are not audio or video').click();
+  // Counted by kind, never named: main does not show the page a listing of the folder (decision 0046).
+  await expect(page.getByTestId('folder-import-note')).toContainText('PDF: 1');
+  await expect(page.getByTestId('folder-import-note')).toContainText('TEXT: 1');
+  await expect(page.getByTestId('folder-import-note')).not.toContainText('agenda');
+  await expect(page.getByTestId('folder-import-note')).not.toContainText('notes');
   for (const name of ['morning.wav', 'evening.wav', 'late.wav']) await expect(library.upload(name)).toBeVisible();
   await screenshot(page, 'folder-import-queue');
 
@@ -195,8 +198,12 @@ test('a folder of mixed files is imported: recordings queued and followed to don
   await setLanguage(page, 'ja');
   await expect(library.upload('late.wav').getByTestId('upload-state')).toContainText('完了');
   host.dialogs.folderPath = path.join(folder, 'day 2');
+  fs.writeFileSync(path.join(folder, 'day 2', 'minutes.pdf'), Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n'), Buffer.alloc(200, 0x20)]));
   await page.getByRole('button', { name: 'フォルダーを取り込む…' }).click();
-  await expect(page.getByTestId('folder-import-summary')).toHaveText('「day 2」から 2 件を追加しました');
+  await expect(page.getByTestId('folder-import-summary')).toHaveText('「day 2」から 2 件を追加しました。1 件をスキップ：音声・動画ではない');
+  await page.getByText('音声・動画ではないファイルの種類を表示').click();
+  await expect(page.getByTestId('folder-import-note')).toContainText('PDF：1 件');
+  await expect(page.getByTestId('folder-import-note')).not.toContainText('minutes');
   await screenshot(page, 'folder-import-ja');
   await setLanguage(page, 'en');
 });

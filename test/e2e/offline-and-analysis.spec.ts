@@ -16,7 +16,7 @@ test.beforeAll(async () => {
   host = await startHost();
   const wav = await meetingWav(fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-e2e-audio-')), 'weekly-sync.wav');
   const added = await host.invoke('uploads:add', {
-    paths: [wav],
+    files: await host.offer(wav),
     options: { language: 'en', model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] },
   });
   if (!added.ok) throw new Error(added.error.message);

@@ -165,6 +165,6 @@ test('upload options that cannot hold are refused next to their field, and nothi
 
   // Main applies the same rule to whatever reaches it, through the same invokeHandler as Electron.
   const options = { language: null, model: 'default' as const, numSpeakers: null, minSpeakers: 4, maxSpeakers: 2, dictionaryId: null, words: [] };
-  expect(await host.invoke('uploads:add', { paths: [wav], options })).toMatchObject({ ok: false, error: { code: 'validation', field: 'options.minSpeakers' } });
+  expect(await host.invoke('uploads:add', { files: await host.offer(wav), options })).toMatchObject({ ok: false, error: { code: 'validation', field: 'options.minSpeakers' } });
   expect(await host.invoke('uploads:list')).toMatchObject({ ok: true, value: { length: uploadsBefore } });
 });

@@ -3,6 +3,7 @@ import type { ConnectionStatus } from '../../../src-shared/ipc-contract.js';
 import type { Dialogs } from '../../host-capabilities.js';
 import type { ProfileSession } from '../../profile-session.js';
 import type { SettingsService } from '../../settings/settings-service.js';
+import type { FileHandles } from '../../uploads/file-handles.js';
 import type { HandlerMap } from '../handler-registry.js';
 
 export interface HandlerContext {
@@ -10,6 +11,8 @@ export interface HandlerContext {
   session(): ProfileSession;
   settings: SettingsService;
   dialogs: Dialogs;
+  /** The files and folders the user chose, behind the handles the renderer holds. */
+  files: FileHandles;
   /** Switches the active profile; resolves with the new connection status. */
   activateProfile(id: string): Promise<ConnectionStatus>;
   /** Forgets a profile and its cache (switching to the embedded server first if it was active). */

@@ -36,7 +36,10 @@ export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcr
     },
     'transcripts:refresh': async () => ctx.session().sync.refreshNow(),
     'transcripts:rerun-plan': async ({ id }) => ctx.session().reruns.plan(id),
-    'transcripts:rerun': async ({ id, options, path }) => ctx.session().reruns.rerun(id, { options, path }),
+    'transcripts:rerun': async ({ id, options, file }) => {
+      const path = file === undefined ? undefined : ctx.files.take(file, 'file', 'file');
+      return ctx.session().reruns.rerun(id, { options, path });
+    },
   };
 }
 

@@ -25,16 +25,9 @@ export function DropZone() {
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setActive(false);
-    // A dropped folder arrives as a File too; its entry says it is a directory.
-    const items = Array.from(event.dataTransfer.items ?? []);
-    const isFolder = (index: number) => {
-      const item = items[index];
-      return typeof item?.webkitGetAsEntry === 'function' && item.webkitGetAsEntry()?.isDirectory === true;
-    };
+    // A dropped folder arrives as a File too: main looks at the path and imports it as a folder.
     const dropped = Array.from(event.dataTransfer.files);
-    const files = dropped.filter((_, index) => !isFolder(index));
-    const folders = dropped.filter((_, index) => isFolder(index));
-    if (files.length || folders.length) void addFiles(files, folders);
+    if (dropped.length) void addFiles(dropped);
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.target !== event.currentTarget) return;

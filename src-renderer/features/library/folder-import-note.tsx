@@ -1,5 +1,6 @@
 // What the last folder import did, in one sentence ("12 files added from “Interviews”, 3 skipped: not
-// audio or video"), with the skipped files listed underneath on request. Stays until dismissed.
+// audio or video"), with what the files that are not media looked like underneath on request (counts:
+// main never tells the page their names, decision 0046). Stays until dismissed.
 import type { FolderImport, FolderSkipReason } from '../../../src-shared/ipc-contract';
 import { LIMITS } from '../../../src-shared/limits';
 import { useT, type T } from '../../i18n/use-t';
@@ -13,11 +14,12 @@ const reasonText = (t: T, reason: FolderSkipReason) => t(`library.folder.reason.
 export function folderImportSummary(t: T, result: FolderImport): string {
   const added = result.jobs.length;
   const head = added === 0 ? t('library.folder.none', { folder: result.folder }) : t(added === 1 ? 'library.folder.added.one' : 'library.folder.added.other', { count: added, folder: result.folder });
-  if (result.skipped.length === 0) return head;
-  const groups = REASONS.map((reason) => [reason, result.skipped.filter((file) => file.reason === reason).length] as const).filter(([, count]) => count > 0);
+  const groups = REASONS.map((reason) => [reason, result.skipped[reason] ?? 0] as const).filter(([, count]) => count > 0);
+  const total = groups.reduce((sum, [, count]) => sum + count, 0);
+  if (total === 0) return head;
   const reasons =
     groups.length === 1 ? reasonText(t, groups[0]![0]) : groups.map(([reason, count]) => t('library.folder.reasonCount', { count, reason: reasonText(t, reason) })).join(t('library.folder.separator'));
-  return t('library.folder.summary', { added: head, skipped: t('library.folder.skipped', { count: result.skipped.length, reasons }) });
+  return t('library.folder.summary', { added: head, skipped: t('library.folder.skipped', { count: total, reasons }) });
 }
 
 export function FolderImportNote() {
@@ -25,6 +27,7 @@ export function FolderImportNote() {
   const result = useUploadsStore((state) => state.folderImport);
   const dismiss = useUploadsStore((state) => state.dismissFolderImport);
   if (!result) return null;
+  const kinds = Object.entries(result.notMedia).sort(([a], [b]) => a.localeCompare(b));
   return (
     <div className={result.jobs.length === 0 ? 'folder-note folder-note-empty' : 'folder-note'} role="status" data-testid="folder-import-note">
       <div className="folder-note-head">
@@ -35,15 +38,12 @@ export function FolderImportNote() {
         </button>
       </div>
       {result.foldersTooDeep > 0 && <p className="hint">{t('library.folder.tooDeep', { depth: LIMITS.folderDepth, count: result.foldersTooDeep })}</p>}
-      {result.skipped.length > 0 && (
+      {kinds.length > 0 && (
         <details className="folder-note-skipped">
           <summary>{t('library.folder.details')}</summary>
           <ul>
-            {result.skipped.map((file) => (
-              <li key={file.path}>
-                <span className="folder-note-path">{file.path}</span>{' '}
-                <span className="muted">{file.detected ? t('library.folder.detected', { reason: reasonText(t, file.reason), detected: file.detected.toUpperCase() }) : reasonText(t, file.reason)}</span>
-              </li>
+            {kinds.map(([kind, count]) => (
+              <li key={kind}>{t('library.folder.kindCount', { kind: kind.toUpperCase(), count })}</li>
             ))}
           </ul>
         </details>

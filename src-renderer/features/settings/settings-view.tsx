@@ -37,6 +37,15 @@ function ProfilesSection() {
   const activeId = useSettingsStore((state) => state.settings?.activeProfileId);
   const { activateProfile, removeProfile } = useSettingsStore.getState();
   const [error, setError] = useState<IpcError | null>(null);
+  // Switching to a server Kikitori has not sent to yet waits for the user's answer in main's own dialog.
+  const [switching, setSwitching] = useState<string | null>(null);
+  const activate = async (profile: { id: string; name: string }) => {
+    setError(null);
+    setSwitching(profile.id);
+    const failure = await activateProfile(profile.id);
+    setSwitching(null);
+    setError(failure?.code === 'cancelled' ? { ...failure, message: t('settings.profile.notConfirmed', { name: profile.name }) } : failure);
+  };
   return (
     <section className="card" aria-labelledby="profiles-title">
       <h2 className="section-title" id="profiles-title">
@@ -54,7 +63,7 @@ function ProfilesSection() {
               {active ? (
                 <span className="badge badge-ok">{t('settings.profile.active')}</span>
               ) : (
-                <button type="button" className="button" onClick={() => void activateProfile(profile.id).then(setError)}>
+                <button type="button" className="button" disabled={switching !== null} onClick={() => void activate(profile)}>
                   {t('settings.profile.activate', { name: profile.name })}
                 </button>
               )}
@@ -67,6 +76,11 @@ function ProfilesSection() {
           );
         })}
       </ul>
+      {switching && (
+        <p className="hint" role="status" data-testid="profile-confirming">
+          {t('settings.profile.confirming')}
+        </p>
+      )}
       <FieldMessage error={error} />
       <AddProfileForm />
     </section>
@@ -124,6 +138,9 @@ function AddProfileForm() {
         </small>
         <FieldMessage error={errorFor(error, ['apiKey'])} />
       </span>
+      <small className="hint full" data-testid="profile-add-hint">
+        {t('settings.profile.addHint')}
+      </small>
       <span />
       <span>
         <button type="submit" className="button primary" disabled={busy}>

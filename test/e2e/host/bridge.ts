@@ -1,7 +1,7 @@
 // The test host's stand-in for the preload: defines window.kikitori with the same shape (built from
 // the IPC contract by the same builder), carrying calls over HTTP and events over Server-Sent Events.
 // Loaded as a classic script before the app, as the preload runs before the page.
-import type { IpcEvent, IpcResult } from '../../../src-shared/ipc-contract.js';
+import type { FileOffer, IpcEvent, IpcResult } from '../../../src-shared/ipc-contract.js';
 import { buildKikitoriApi } from '../../../src-preload/build-api.js';
 
 const listeners = new Map<string, Set<(payload: unknown) => void>>();
@@ -29,7 +29,16 @@ async function post<T>(url: string, body: BodyInit, contentType: string): Promis
     return () => void set.delete(listener);
   },
   {
-    // A browser File has no path: the bytes go to the host, which answers where it put them.
-    localPath: (file) => post<string>(`/stage-file?name=${encodeURIComponent(file.name)}`, file, 'application/octet-stream'),
+    // A browser File has no path: the bytes go to the host, which stages them and registers where it
+    // put them with main, as the preload registers a dropped file's path; the page gets handles.
+    async offer(files) {
+      const offers: FileOffer[] = [];
+      for (const file of Array.from(files)) {
+        const result = await post<FileOffer[]>(`/stage-file?name=${encodeURIComponent(file.name)}`, file, 'application/octet-stream');
+        if (!result.ok) return result;
+        offers.push(...result.value);
+      }
+      return { ok: true, value: offers };
+    },
   },
 );

@@ -1,9 +1,10 @@
 // The real main-process services (src-main/services.ts), given test stand-ins for what only Electron
 // can do: dialogs answering preset paths, a notifier that records, an AES-GCM secret box and conf
-// settings. A remote profile pointing at the test's server is added and made active before start, so
+// settings. Main's "switch to this server?" dialog answers yes unless a spec says otherwise. A remote profile pointing at the test's server is added and made active before start, so
 // the embedded server never runs and the test owns the kikitori-server process (it can stop it).
 import { randomBytes } from 'node:crypto';
-import { createMainServices, type Dialogs, type FileFilter, type MainServices, type Notifier, type UserNotification } from '../../../src-main/services.js';
+import type { UiLanguage } from '../../../src-shared/ipc-contract.js';
+import { createMainServices, type Dialogs, type FileFilter, type MainServices, type Notifier, type ServerToConfirm, type UserNotification } from '../../../src-main/services.js';
 import type { EventSink } from '../../../src-main/event-sink.js';
 import { createConfSettingsStore } from '../../../src-main/settings/conf-settings-store.js';
 import { createAesGcmSecretBox } from '../../../src-main/settings/secret-box.js';
@@ -16,6 +17,10 @@ export class TestDialogs implements Dialogs {
   /** What the next save dialog answers (null = cancelled). */
   savePath: string | null = null;
   readonly saveRequests: Array<{ defaultName: string; filters: FileFilter[] }> = [];
+  /** What the next "switch to this server?" answers (the user's choice in main's dialog); a promise keeps it open. */
+  confirmServerAnswer: boolean | Promise<boolean> = true;
+  /** Every server main asked about, with the UI's language. */
+  readonly serverQuestions: Array<{ server: ServerToConfirm; language: UiLanguage }> = [];
 
   async openAudioFiles() {
     return this.openPaths;
@@ -28,6 +33,11 @@ export class TestDialogs implements Dialogs {
   async saveFile(defaultName: string, filters: FileFilter[]) {
     this.saveRequests.push({ defaultName, filters });
     return this.savePath;
+  }
+
+  async confirmServer(server: ServerToConfirm, language: UiLanguage) {
+    this.serverQuestions.push({ server, language });
+    return await this.confirmServerAnswer;
   }
 }
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import mime from 'mime-types';
-import { IPC_CHANNELS, type IpcChannel, type IpcEvent, type IpcEvents, type IpcRequest, type IpcResponse, type IpcResult } from '../../../src-shared/ipc-contract.js';
+import { IPC_CHANNELS, PRELOAD_CHANNELS, type IpcChannel, type IpcEvent, type IpcEvents, type IpcRequest, type IpcResponse, type IpcResult } from '../../../src-shared/ipc-contract.js';
 import { invokeHandler, type EventSink, type HandlerMap } from '../../../src-main/ipc/handler-registry.js';
 import { MEDIA_SCHEME, mediaIdOf, mediaResponse } from '../../../src-main/media-response.js';
 import { buildBridge } from './build-bridge.js';
@@ -43,6 +43,11 @@ export interface Host {
   profileDir: string;
   dialogs: TestDialogs;
   services: HostServices;
+  /**
+   * Handles for files on disk, as main's own file dialog (or a drop through the preload) would give
+   * the renderer: what 'uploads:add' and 'transcripts:rerun' take instead of paths (decision 0046).
+   */
+  offer(...paths: string[]): Promise<string[]>;
   /** Calls a handler directly, as the renderer would. */
   invoke<C extends IpcChannel>(channel: C, ...request: IpcRequest<C> extends void ? [] : [IpcRequest<C>]): Promise<IpcResult<IpcResponse<C>>>;
   /** Events pushed so far, oldest first. */
@@ -101,7 +106,9 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   const target = server && apiKey ? { url: server.url, apiKey } : { url: 'http://127.0.0.1:9', apiKey: 'unreachable' };
   const services = await createHostServices({ userDataDir, events: sink, server: target, launcher: launcherOf(root) });
   const handlers: HandlerMap = services.handlers;
-  const channels: readonly string[] = IPC_CHANNELS;
+  // What the page may call: as in Electron, not the preload's own channels (the bridge plays the preload).
+  const preloadOnly: readonly string[] = PRELOAD_CHANNELS;
+  const channels: readonly string[] = IPC_CHANNELS.filter((channel) => !preloadOnly.includes(channel));
 
   const invoke = async (channel: IpcChannel, request: unknown): Promise<IpcResult<unknown>> => {
     const result = await invokeHandler(handlers, channel, request, (error) => console.error(`[e2e host] ${channel} failed unexpectedly:`, error));
@@ -155,7 +162,8 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
       await fsp.mkdir(dir);
       const target = path.join(dir, name);
       await pipeline(req, fs.createWriteStream(target));
-      return json(res, 200, { ok: true, value: target });
+      // As the preload does with webUtils.getPathForFile's path: main registers it and answers a handle.
+      return json(res, 200, await invoke('files:offer-dropped', { paths: [target] }));
     }
     if (req.method === 'GET' && pathname === '/__bridge.js') {
       res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
@@ -191,6 +199,11 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
     services,
     events,
     invoke: ((channel: IpcChannel, request?: unknown) => invoke(channel, request)) as Host['invoke'],
+    async offer(...paths) {
+      const offered = await invoke('files:offer-dropped', { paths });
+      if (!offered.ok) throw new Error(offered.error.message);
+      return (offered.value as Array<{ handle: string }>).map((offer) => offer.handle);
+    },
     async stopServer() {
       if (server) await stopServer(server.child);
     },

@@ -22,6 +22,7 @@ describe('main services', () => {
   let saveTarget: string | null = null;
   let picked: string[] = [];
   let pickedFolder: string | null = null;
+  const serverQuestions: string[] = [];
   let services: MainServices;
   let remote: TestServer;
 
@@ -51,6 +52,10 @@ describe('main services', () => {
         saveFile: async (defaultName) => {
           saved.push(defaultName);
           return saveTarget;
+        },
+        confirmServer: async (server) => {
+          serverQuestions.push(server.baseUrl);
+          return true;
         },
       },
       notifier: notes.notifier,
@@ -82,12 +87,13 @@ describe('main services', () => {
     expect(await refused('transcripts:list', { limit: 0 })).toMatchObject({ code: 'validation', field: 'limit' });
     expect(await refused('settings:update', { playbackRate: 10 })).toMatchObject({ code: 'validation', field: 'playbackRate' });
     expect(await refused('search:query', { text: '' })).toMatchObject({ code: 'validation', field: 'text' });
-    expect(await refused('uploads:add', { paths: [], options: OPTIONS })).toMatchObject({ code: 'validation', field: 'paths' });
-    expect(await refused('uploads:add', { paths: picked, options: { ...OPTIONS, minSpeakers: 3, maxSpeakers: 2 } })).toMatchObject({
+    expect(await refused('uploads:add', { files: [], options: OPTIONS })).toMatchObject({ code: 'validation', field: 'files' });
+    const unknown = `file-${'0'.repeat(32)}`;
+    expect(await refused('uploads:add', { files: [unknown], options: { ...OPTIONS, minSpeakers: 3, maxSpeakers: 2 } })).toMatchObject({
       code: 'validation',
       field: 'options.minSpeakers',
     });
-    expect(await refused('uploads:add', { paths: picked, options: { ...OPTIONS, language: 'english' } })).toMatchObject({ field: 'options.language' });
+    expect(await refused('uploads:add', { files: [unknown], options: { ...OPTIONS, language: 'english' } })).toMatchObject({ field: 'options.language' });
     expect(await refused('transcripts:export', { id: 'x', options: { format: 'pdf', speakers: true, timestamps: true } })).toMatchObject({
       field: 'options.format',
     });
@@ -107,9 +113,12 @@ describe('main services', () => {
   });
 
   it('uploads a picked file, follows it to COMPLETED, and serves, edits, searches and exports it', async () => {
-    const paths = await ok('uploads:pick');
+    const offers = await ok('uploads:pick');
+    expect(offers).toEqual([{ handle: expect.stringMatching(/^file-[0-9a-f]{32}$/), kind: 'file', name: 'budget meeting.wav', size: fs.statSync(picked[0]!).size }]);
     // Two speakers asked for, so that segments carry speaker labels to rename.
-    const [job] = await ok('uploads:add', { paths, options: { ...OPTIONS, numSpeakers: 2 } });
+    const [job] = await ok('uploads:add', { files: offers.map((offer) => offer.handle), options: { ...OPTIONS, numSpeakers: 2 } });
+    // A handle is answered once: replayed, it is refused before anything is read.
+    expect(await refused('uploads:add', { files: [offers[0]!.handle], options: OPTIONS })).toMatchObject({ code: 'not-found', field: 'files.0' });
     const done = await events.next('uploads:changed', (j) => j.id === job!.id && j.state === 'done');
     const id = done.transcriptionId!;
     expect((await ok('uploads:list')).find((j) => j.id === job!.id)?.state).toBe('done');
@@ -218,6 +227,7 @@ describe('main services', () => {
     // A refused key: the connection says what to do.
     const wrong = await ok('profiles:add', { name: 'Wrong key', baseUrl: remote.url, apiKey: 'not-a-key' });
     await ok('profiles:activate', { id: wrong.id });
+    expect(serverQuestions).toEqual([remote.url]);
     await events.next('connection:changed', (s) => s.activeProfileId === wrong.id && s.detail === UNAUTHORIZED_MESSAGE);
     await ok('profiles:remove', { id: wrong.id });
     expect((await ok('connection:status')).activeProfileId).toBe('embedded');
@@ -228,6 +238,7 @@ describe('main services', () => {
     expect(profile).toMatchObject({ kind: 'remote', baseUrl: remote.url });
     expect((await ok('profiles:list')).map((p) => p.id)).toEqual(['embedded', profile.id]);
     expect((await ok('profiles:activate', { id: profile.id })).activeProfileId).toBe(profile.id);
+    expect(serverQuestions).toEqual([remote.url, remote.url]);
     await events.next('connection:changed', (s) => s.activeProfileId === profile.id && s.online);
     expect((await ok('transcripts:list', {})).items).toEqual([]);
     expect((await ok('dictionaries:list')).map((d) => d.name)).toEqual(['Remote words']);
@@ -241,8 +252,9 @@ describe('main services', () => {
       message: expect.stringContaining('dictionary changes need the server'),
     });
 
-    // Back to this computer: its cache and server are as they were.
+    // Back to this computer: its cache and server are as they were (and this computer's server is not asked about).
     await ok('profiles:activate', { id: 'embedded' });
+    expect(serverQuestions).toHaveLength(2);
     expect((await ok('transcripts:list', {})).items.map((t) => t.id)).toEqual(embeddedIds);
     await until(async () => (await ok('connection:status')).online);
   });
@@ -263,21 +275,33 @@ describe('main services', () => {
     expect((await ok('transcripts:list', {})).total).toBe(0);
   });
 
-  it('imports a chosen folder: its recordings are queued with the options, the rest reported', async () => {
+  it('imports a chosen folder: its recordings are queued with the options, the rest counted, never named', async () => {
     expect(await ok('uploads:pick-folder')).toBeNull();
     const folder = path.join(dir, 'Field recordings');
     fs.mkdirSync(path.join(folder, 'day 2'), { recursive: true });
     copyAs(picked[0]!, folder, 'morning.wav');
     copyAs(picked[0]!, path.join(folder, 'day 2'), 'evening.wav');
     fs.writeFileSync(path.join(folder, 'notes.txt'), 'who said what\n');
+    fs.writeFileSync(path.join(folder, 'day 2', 'salaries 2026.pdf'), Buffer.concat([Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n', 'latin1'), Buffer.alloc(200, 0x20)]));
     pickedFolder = folder;
-    expect(await ok('uploads:pick-folder')).toBe(folder);
+    const offered = await ok('uploads:pick-folder');
+    expect(offered).toEqual({ handle: expect.stringMatching(/^file-[0-9a-f]{32}$/), kind: 'folder', name: 'Field recordings', size: null });
 
-    expect(await refused('uploads:add-folder', { path: folder, options: { ...OPTIONS, minSpeakers: 3, maxSpeakers: 2 } })).toMatchObject({ field: 'options.minSpeakers' });
-    expect(await refused('uploads:add-folder', { path: path.join(dir, 'nowhere'), options: OPTIONS })).toMatchObject({ code: 'validation', field: 'path', message: expect.stringContaining('“nowhere” cannot be read') });
+    expect(await refused('uploads:add-folder', { folder: offered!.handle, options: { ...OPTIONS, minSpeakers: 3, maxSpeakers: 2 } })).toMatchObject({ field: 'options.minSpeakers' });
+    // A folder gone by the time it was picked, or after.
+    pickedFolder = path.join(dir, 'nowhere');
+    expect(await refused('uploads:pick-folder', undefined)).toMatchObject({ code: 'not-found', message: expect.stringContaining('“nowhere” cannot be read') });
+    const gone = path.join(dir, 'gone soon');
+    fs.mkdirSync(gone);
+    pickedFolder = gone;
+    const goneOffer = await ok('uploads:pick-folder');
+    fs.rmdirSync(gone);
+    expect(await refused('uploads:add-folder', { folder: goneOffer!.handle, options: OPTIONS })).toMatchObject({ code: 'validation', field: 'folder', message: expect.stringContaining('“gone soon” cannot be read') });
 
-    const imported = await ok('uploads:add-folder', { path: folder, options: { ...OPTIONS, numSpeakers: 1 } });
-    expect(imported).toMatchObject({ folder: 'Field recordings', skipped: [{ path: 'notes.txt', reason: 'not-media', detected: 'text' }], foldersTooDeep: 0 });
+    const imported = await ok('uploads:add-folder', { folder: offered!.handle, options: { ...OPTIONS, numSpeakers: 1 } });
+    expect(imported).toMatchObject({ folder: 'Field recordings', skipped: { 'not-media': 2 }, notMedia: { pdf: 1, text: 1 }, foldersTooDeep: 0 });
+    // The renderer learns the media files it queued, and no name of a file it did not.
+    expect(JSON.stringify(imported)).not.toMatch(/notes|salaries/);
     expect(imported.jobs.map((job) => job.fileName)).toEqual(['morning.wav', 'evening.wav']);
     for (const job of imported.jobs) await events.next('uploads:changed', (j) => j.id === job.id && j.state === 'done');
   });

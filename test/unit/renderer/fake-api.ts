@@ -1,6 +1,6 @@
 // A window.kikitori for renderer tests: the real API builder over fake handlers, so stores and
 // components see exactly the shape the preload exposes.
-import type { IpcChannel, IpcEvent, IpcEvents, IpcRequest, IpcResponse, IpcResult } from '../../../src-shared/ipc-contract';
+import type { FileOffer, IpcChannel, IpcEvent, IpcEvents, IpcRequest, IpcResponse, IpcResult } from '../../../src-shared/ipc-contract';
 import { buildKikitoriApi, type RendererApi } from '../../../src-preload/build-api';
 
 export type FakeHandlers = { [C in IpcChannel]?: (request: IpcRequest<C>) => IpcResponse<C> | IpcResult<IpcResponse<C>> | Promise<IpcResponse<C> | IpcResult<IpcResponse<C>>> };
@@ -16,7 +16,10 @@ function isResult(value: unknown): value is IpcResult<unknown> {
   return typeof value === 'object' && value !== null && 'ok' in value && typeof value.ok === 'boolean';
 }
 
-export function installFakeApi(handlers: FakeHandlers = {}, stagedPaths: (file: File) => string = (file) => `/tmp/${file.name}`): FakeApi {
+/** What main answers for a dropped File (the preload registers its path): a handle naming the file. */
+export const offerOf = (file: File): FileOffer => ({ handle: `handle of ${file.name}`, kind: 'file', name: file.name, size: file.size });
+
+export function installFakeApi(handlers: FakeHandlers = {}, offered: (file: File) => FileOffer = offerOf): FakeApi {
   const listeners = new Map<IpcEvent, Set<(payload: unknown) => void>>();
   const calls: FakeApi['calls'] = [];
   const api = buildKikitoriApi(
@@ -33,7 +36,7 @@ export function installFakeApi(handlers: FakeHandlers = {}, stagedPaths: (file: 
       set.add(listener);
       return () => set.delete(listener);
     },
-    { localPath: async (file) => ({ ok: true, value: stagedPaths(file) }) },
+    { offer: async (files) => ({ ok: true, value: files.map(offered) }) },
   );
   window.kikitori = api;
   return {

@@ -7,6 +7,8 @@ import { LIMITS } from '../../../../src-shared/limits.js';
 import { checkSpeakerCounts } from '../../../../src-shared/speaker-count.js';
 
 const OPTIONS: UploadOptions = { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] };
+/** A handle as main issues them (src-main/uploads/file-handles.ts). */
+const HANDLE = `file-${'a'.repeat(32)}`;
 
 function refusal(channel: IpcChannel, request: unknown): IpcError {
   try {
@@ -30,13 +32,13 @@ describe('IPC request validation', () => {
 
   it('refuses an unknown field, at any depth', () => {
     expect(refusal('dictionaries:rename', { id: 'd1', name: 'x', colour: 'red' })).toEqual({ code: 'validation', field: 'colour', message: 'Unknown field "colour".' });
-    expect(refusal('uploads:add', { paths: ['/a.wav'], options: { ...OPTIONS, speed: 2 } })).toMatchObject({ field: 'options.speed', message: 'Unknown field "speed".' });
+    expect(refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, speed: 2 } })).toMatchObject({ field: 'options.speed', message: 'Unknown field "speed".' });
     expect(refusal('connection:status', { surprise: true })).toMatchObject({ code: 'validation', message: 'This operation takes no request.' });
   });
 
   it('refuses a missing field', () => {
     const { words: _, ...withoutWords } = OPTIONS;
-    expect(refusal('uploads:add', { paths: ['/a.wav'], options: withoutWords })).toMatchObject({ field: 'options.words', message: 'Missing field "words".' });
+    expect(refusal('uploads:add', { files: [HANDLE], options: withoutWords })).toMatchObject({ field: 'options.words', message: 'Missing field "words".' });
   });
 
   it('refuses a too-long or blank string with the limit in the message', () => {
@@ -56,23 +58,23 @@ describe('IPC request validation', () => {
       field: 'words.1.reading',
       message: `Reading must have at most ${LIMITS.reading} characters.`,
     });
-    expect(refusal('uploads:add', { paths: ['/a.wav'], options: { ...OPTIONS, words: [{ word: '' }] } })).toMatchObject({ field: 'options.words.0.word', message: 'Word must not be empty.' });
+    expect(refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, words: [{ word: '' }] } })).toMatchObject({ field: 'options.words.0.word', message: 'Word must not be empty.' });
     expect(refusal('transcripts:list', { filter: { status: ['DONE'] } })).toMatchObject({ field: 'filter.status.0', message: expect.stringContaining('must be one of IN_PROGRESS') });
   });
 
   it('keeps speaker counts within the shared limit, and applies the cross-field speaker rule', () => {
-    expect(refusal('uploads:add', { paths: ['/a.wav'], options: { ...OPTIONS, numSpeakers: LIMITS.speakers.max + 1 } })).toEqual({
+    expect(refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, numSpeakers: LIMITS.speakers.max + 1 } })).toEqual({
       code: 'validation',
       field: 'options.numSpeakers',
       message: `Number of speakers must be between ${LIMITS.speakers.min} and ${LIMITS.speakers.max}.`,
     });
-    expect(refusal('uploads:add', { paths: ['/a.wav'], options: { ...OPTIONS, minSpeakers: 3, maxSpeakers: 2 } })).toEqual({
+    expect(refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, minSpeakers: 3, maxSpeakers: 2 } })).toEqual({
       code: 'validation',
       field: 'options.minSpeakers',
       message: 'The minimum number of speakers is above the maximum.',
     });
-    expect(refusal('uploads:add', { paths: ['/a.wav'], options: { ...OPTIONS, numSpeakers: 5, maxSpeakers: 4 } })).toMatchObject({ field: 'options.numSpeakers' });
-    expect(refusal('uploads:add', { paths: ['/a.wav'], options: { ...OPTIONS, dictionaryId: 'd1', words: [{ word: 'x' }] } })).toMatchObject({ field: 'options.words' });
+    expect(refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, numSpeakers: 5, maxSpeakers: 4 } })).toMatchObject({ field: 'options.numSpeakers' });
+    expect(refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, dictionaryId: 'd1', words: [{ word: 'x' }] } })).toMatchObject({ field: 'options.words' });
   });
 
   it('applies the cross-field analysis language rule', () => {
@@ -81,9 +83,9 @@ describe('IPC request validation', () => {
   });
 
   it('normalises once, without touching the caller’s object', () => {
-    const request = { paths: ['/a.wav'], options: { ...OPTIONS, language: 'EN', words: [{ word: ' Kikitori ', reading: '  ' }, { word: 'Zin', reading: ' zin ' }] } };
+    const request = { files: [HANDLE], options: { ...OPTIONS, language: 'EN', words: [{ word: ' Kikitori ', reading: '  ' }, { word: 'Zin', reading: ' zin ' }] } };
     expect(validateRequest('uploads:add', request)).toEqual({
-      paths: ['/a.wav'],
+      files: [HANDLE],
       options: { ...OPTIONS, language: 'en', words: [{ word: 'Kikitori' }, { word: 'Zin', reading: 'zin' }] },
     });
     expect(request.options.language).toBe('EN');

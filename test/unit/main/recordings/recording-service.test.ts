@@ -114,7 +114,7 @@ describe('recording service', () => {
     // Once the file is gone, trying again says so instead of queueing what cannot be read.
     await uploads.cancel(job.id);
     fs.rmSync(path.join(listed!.upload!.filePath));
-    await expect(uploads.retry(job.id)).rejects.toMatchObject({ code: 'validation', field: 'paths' });
+    await expect(uploads.retry(job.id)).rejects.toMatchObject({ code: 'validation', field: 'files' });
   });
 
   it('removes an empty recording instead of queueing it', async () => {

@@ -153,7 +153,7 @@ describe('transcribing again', () => {
     fs.writeFileSync(notes, 'meeting notes, not a recording\n');
     await expect(session.reruns.rerun(failedId, { options: WORKING, path: notes })).rejects.toMatchObject({
       code: 'validation',
-      field: 'paths',
+      field: 'files',
       message: expect.stringContaining('is not an audio or video file'),
     });
     expect(status(failedId)).toBe('FAILED');
@@ -178,6 +178,9 @@ describe('transcribing again', () => {
     expect(refusal({ id: 'x', options: { ...WORKING, minSpeakers: 3, maxSpeakers: 2 } })).toMatchObject({ code: 'validation', field: 'options.minSpeakers' });
     expect(refusal({ id: 'x', extra: true })).toMatchObject({ code: 'validation', field: 'extra' });
     expect(refusal({ id: 'a/b' })).toMatchObject({ code: 'validation', field: 'id' });
+    // The file chosen again is a handle main issued, never a path the page names.
+    expect(refusal({ id: 'x', path: '/home/me/elsewhere.wav' })).toMatchObject({ code: 'validation', field: 'path' });
+    expect(refusal({ id: 'x', file: '/home/me/elsewhere.wav' })).toMatchObject({ code: 'validation', field: 'file' });
     expect(refusal({ id: 'x', options: { ...WORKING, language: 'EN' } })).toBeNull();
     expect(validateRequest('transcripts:rerun', { id: 'x', options: { ...WORKING, language: 'EN' } }).options?.language).toBe('en');
   });

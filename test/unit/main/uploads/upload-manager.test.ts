@@ -94,7 +94,7 @@ describe('upload manager', () => {
     const { m } = manager(store, clientOf(server, key));
     const empty = path.join(dir, 'empty.wav');
     fs.writeFileSync(empty, '');
-    await expect(m.add([speech, path.join(dir, 'missing.wav')], OPTIONS)).rejects.toMatchObject({ error: { code: 'validation', field: 'paths' } });
+    await expect(m.add([speech, path.join(dir, 'missing.wav')], OPTIONS)).rejects.toMatchObject({ error: { code: 'validation', field: 'files' } });
     await expect(m.add([empty], OPTIONS)).rejects.toMatchObject({ error: { code: 'validation' } });
     expect(m.list()).toEqual([]);
   });
@@ -107,9 +107,9 @@ describe('upload manager', () => {
     const pdf = path.join(dir, 'agenda.mp3');
     fs.writeFileSync(pdf, Buffer.concat([Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n', 'latin1'), Buffer.alloc(2048, 7)]));
     await expect(m.add([speech, notes], OPTIONS)).rejects.toMatchObject({
-      error: { code: 'validation', field: 'paths', message: expect.stringContaining('“notes.wav” is not an audio or video file (it looks like text)') },
+      error: { code: 'validation', field: 'files', message: expect.stringContaining('“notes.wav” is not an audio or video file (it looks like text)') },
     });
-    await expect(m.add([pdf], OPTIONS)).rejects.toMatchObject({ error: { field: 'paths', message: expect.stringContaining('a PDF file') } });
+    await expect(m.add([pdf], OPTIONS)).rejects.toMatchObject({ error: { field: 'files', message: expect.stringContaining('a PDF file') } });
     expect(m.list()).toEqual([]);
     // Real recordings in other containers pass: the server decodes them.
     for (const [ext, args] of [['mp3', []], ['m4a', []], ['flac', []], ['ogg', ['-c:a', 'libopus']], ['webm', ['-c:a', 'libopus']]] as const) {

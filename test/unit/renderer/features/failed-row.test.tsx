@@ -7,6 +7,8 @@ import { useLibraryStore } from '../../../../src-renderer/stores/library-store';
 import { useNavigationStore } from '../../../../src-renderer/stores/navigation-store';
 import { installFakeApi, summary, type FakeApi, type FakeHandlers } from '../fake-api';
 
+/** The handle main answers for the file chosen again (never its path). */
+const CHOSEN = `file-${'c'.repeat(32)}`;
 const REASON =
   'The audio could not be decoded (ffmpeg: Invalid data found when processing input). The file may be damaged or in a format this server cannot read; export it again as WAV, MP3 or M4A and upload that.';
 const ORIGINAL: UploadOptions = { language: 'en', model: 'diarization-high', numSpeakers: 2, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [{ word: 'Kikitori' }] };
@@ -102,7 +104,7 @@ describe('a failed row', () => {
 
   it('asks for the file when the recording is not on this computer, and sends the chosen one', async () => {
     await showList([summary('elsewhere', { status: 'FAILED', failureReason: REASON, audioCached: false })], {
-      'uploads:pick': () => ['/home/me/elsewhere.wav'],
+      'uploads:pick': () => [{ handle: CHOSEN, kind: 'file', name: 'elsewhere.wav', size: 1000 }],
     });
     expect(screen.queryByRole('button', { name: /again with the same options/ })).toBeNull();
     const choose = screen.getByRole('button', { name: 'Choose the recording of elsewhere.wav to transcribe it again' });
@@ -110,7 +112,7 @@ describe('a failed row', () => {
     expect(choose.getAttribute('title')).toMatch(/^The recording is not on this computer/);
     fireEvent.click(choose);
     await screen.findByText('Transcribing again…');
-    expect(callsOf('transcripts:rerun')).toEqual([{ id: 'elsewhere', path: '/home/me/elsewhere.wav' }]);
+    expect(callsOf('transcripts:rerun')).toEqual([{ id: 'elsewhere', file: CHOSEN }]);
   });
 
   it('does nothing when the picker is closed without a file', async () => {
@@ -164,7 +166,7 @@ describe('the "other options" dialog', () => {
   it('says when the options were rebuilt and the recording has to be chosen again', async () => {
     await showList([summary('elsewhere', { status: 'FAILED', failureReason: REASON, audioCached: false })], {
       'transcripts:rerun-plan': () => ({ options: { ...ORIGINAL, words: [] }, optionsKnown: false, audioCached: false }),
-      'uploads:pick': () => ['/home/me/elsewhere.wav'],
+      'uploads:pick': () => [{ handle: CHOSEN, kind: 'file', name: 'elsewhere.wav', size: 1000 }],
     });
     fireEvent.click(screen.getByRole('button', { name: 'Transcribe elsewhere.wav again with other options…' }));
     const dialog = await screen.findByRole('dialog');
@@ -175,7 +177,7 @@ describe('the "other options" dialog', () => {
     expect(submit.textContent).toBe('Choose the file and transcribe');
     fireEvent.click(submit);
     await waitFor(() => expect(callsOf('transcripts:rerun')).toHaveLength(1));
-    expect(callsOf('transcripts:rerun')[0]).toEqual({ id: 'elsewhere', options: { ...ORIGINAL, words: [] }, path: '/home/me/elsewhere.wav' });
+    expect(callsOf('transcripts:rerun')[0]).toEqual({ id: 'elsewhere', options: { ...ORIGINAL, words: [] }, file: CHOSEN });
   });
 
   it('closes with Escape without sending', async () => {

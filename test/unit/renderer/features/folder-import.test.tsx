@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 // "Import folder…": the button asks main's folder dialog, main's answer is queued and summed up in one
-// sentence, in English and Japanese, with the skipped files underneath.
+// sentence, in English and Japanese, with what the skipped files looked like (counted, never named).
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FolderImport, UploadJob } from '../../../../src-shared/ipc-contract';
@@ -23,21 +23,20 @@ const job = (name: string, index: number): UploadJob => ({
   createdAt: `2026-01-01T00:00:0${index}Z`,
 });
 
+const FOLDER = `file-${'f'.repeat(32)}`;
+
 const IMPORTED: FolderImport = {
   folder: 'Interviews',
   jobs: ['take 2.wav', 'take 10.wav', 'visit.mp3'].map(job),
-  skipped: [
-    { path: 'agenda.pdf', reason: 'not-media', detected: 'pdf' },
-    { path: 'notes.txt', reason: 'not-media', detected: 'text' },
-    { path: 'empty.wav', reason: 'empty' },
-  ],
+  skipped: { 'not-media': 2, empty: 1 },
+  notMedia: { pdf: 1, text: 1 },
   foldersTooDeep: 0,
 };
 
 let fake: FakeApi;
 beforeEach(() => {
   useUploadsStore.setState({ ...useUploadsStore.getInitialState(), options: { ...DEFAULT_UPLOAD_OPTIONS, numSpeakers: 2 } }, true);
-  fake = installFakeApi({ 'uploads:pick-folder': () => '/home/me/Interviews', 'uploads:add-folder': () => IMPORTED });
+  fake = installFakeApi({ 'uploads:pick-folder': () => ({ handle: FOLDER, kind: 'folder', name: 'Interviews', size: null }), 'uploads:add-folder': () => IMPORTED });
 });
 afterEach(cleanup);
 
@@ -51,11 +50,11 @@ describe('folder import', () => {
     );
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Import folder…' })));
     expect(fake.calls.map((call) => call.channel)).toEqual(['uploads:pick-folder', 'uploads:add-folder']);
-    expect(fake.calls[1]!.request).toEqual({ path: '/home/me/Interviews', options: { ...DEFAULT_UPLOAD_OPTIONS, numSpeakers: 2 } });
+    expect(fake.calls[1]!.request).toEqual({ folder: FOLDER, options: { ...DEFAULT_UPLOAD_OPTIONS, numSpeakers: 2 } });
     expect(useUploadsStore.getState().jobs.map((j) => j.fileName)).toEqual(['take 2.wav', 'take 10.wav', 'visit.mp3']);
     expect(screen.getByTestId('folder-import-summary').textContent).toBe('3 files added from “Interviews”, 3 skipped: 2 not audio or video, 1 empty');
-    expect(screen.getByTestId('folder-import-note').textContent).toContain('agenda.pdf');
-    expect(screen.getByTestId('folder-import-note').textContent).toContain('not audio or video (PDF)');
+    expect(screen.getByTestId('folder-import-note').textContent).toContain('PDF: 1');
+    expect(screen.getByTestId('folder-import-note').textContent).toContain('TEXT: 1');
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByTestId('folder-import-note')).toBeNull();
   });
@@ -70,10 +69,10 @@ describe('folder import', () => {
   it('words the outcome in either language, one reason or several, and a folder without recordings', () => {
     const en: T = (key, params) => translate('en', key, params);
     const ja: T = (key, params) => translate('ja', key, params);
-    const oneReason = { ...IMPORTED, skipped: IMPORTED.skipped.slice(0, 2) };
+    const oneReason = { ...IMPORTED, skipped: { 'not-media': 2 } };
     expect(folderImportSummary(en, oneReason)).toBe('3 files added from “Interviews”, 2 skipped: not audio or video');
     expect(folderImportSummary(ja, oneReason)).toBe('「Interviews」から 3 件を追加しました。2 件をスキップ：音声・動画ではない');
-    expect(folderImportSummary(en, { ...IMPORTED, jobs: IMPORTED.jobs.slice(0, 1), skipped: [] })).toBe('1 file added from “Interviews”');
+    expect(folderImportSummary(en, { ...IMPORTED, jobs: IMPORTED.jobs.slice(0, 1), skipped: {}, notMedia: {} })).toBe('1 file added from “Interviews”');
     expect(folderImportSummary(en, { ...IMPORTED, jobs: [] })).toBe('No audio or video files found in “Interviews”, 3 skipped: 2 not audio or video, 1 empty');
     expect(folderImportSummary(ja, IMPORTED)).toBe('「Interviews」から 3 件を追加しました。3 件をスキップ：音声・動画ではない 2 件、空のファイル 1 件');
   });

@@ -61,7 +61,7 @@ describe('UploadOptionsForm', () => {
         <UploadOptionsForm />
       </>,
     );
-    await act(() => useUploadsStore.getState().addPaths(['/tmp/a.wav']));
+    await act(() => useUploadsStore.getState().addHandles(['handle of a.wav']));
     const message = screen.getByText(/two-letter ISO 639-1 code/);
     expect(message.getAttribute('data-field')).toBe('options.language');
     expect(screen.getByTestId('language-input').getAttribute('aria-describedby')).toBe(message.id);
@@ -76,9 +76,9 @@ describe('UploadOptionsForm', () => {
   });
 
   it('keeps errors that are not about an option in the drop zone banner', async () => {
-    installFakeApi({ 'uploads:add': () => ({ ok: false, error: { code: 'validation', field: 'paths', message: '“a.wav” is empty.' } }) });
+    installFakeApi({ 'uploads:add': () => ({ ok: false, error: { code: 'validation', field: 'files', message: '“a.wav” is empty.' } }) });
     render(<DropZone />);
-    await act(() => useUploadsStore.getState().addPaths(['/tmp/a.wav']));
+    await act(() => useUploadsStore.getState().addHandles(['handle of a.wav']));
     expect(document.querySelector('.error-banner')?.textContent).toContain('“a.wav” is empty.');
   });
 
@@ -112,7 +112,7 @@ describe('UploadOptionsForm', () => {
     fireEvent.change(screen.getByLabelText('Fewest speakers'), { target: { value: '2' } });
     fireEvent.change(screen.getByLabelText('Most speakers'), { target: { value: '5' } });
     expect(screen.queryByLabelText('Number of speakers')).toBeNull();
-    await act(() => useUploadsStore.getState().addPaths(['/tmp/a.wav']));
+    await act(() => useUploadsStore.getState().addHandles(['handle of a.wav']));
     expect(fake.calls.find((call) => call.channel === 'uploads:add')?.request).toMatchObject({ options: { numSpeakers: null, minSpeakers: 2, maxSpeakers: 5 } });
 
     // An emptied box keeps its mode (the user is typing), and sends "let the server decide".

@@ -34,13 +34,13 @@ describe('uploads store', () => {
       fake.emit('uploads:changed', job('done'));
       return [job('queued')];
     };
-    await useUploadsStore.getState().addPaths(['/rec/j1.wav']);
+    await useUploadsStore.getState().addHandles(['handle of j1.wav']);
     expect(useUploadsStore.getState().jobs.map((j) => [j.id, j.state])).toEqual([['j1', 'done']]);
   });
 
   it('takes a replied job that no event has brought yet', async () => {
     fake.handlers['uploads:add'] = () => [job('queued', 'j2')];
-    await useUploadsStore.getState().addPaths(['/rec/j2.wav']);
+    await useUploadsStore.getState().addHandles(['handle of j2.wav']);
     expect(useUploadsStore.getState().jobs.map((j) => [j.id, j.state])).toEqual([['j2', 'queued']]);
     fake.emit('uploads:changed', job('uploading', 'j2'));
     expect(useUploadsStore.getState().jobs.map((j) => [j.id, j.state])).toEqual([['j2', 'uploading']]);
@@ -49,14 +49,31 @@ describe('uploads store', () => {
   it('keeps the events over the replies of a folder import and of "Try again"', async () => {
     fake.handlers['uploads:add-folder'] = () => {
       fake.emit('uploads:changed', job('starting', 'f1'));
-      return { folder: 'Field recordings', jobs: [job('queued', 'f1')], skipped: [], foldersTooDeep: 0 };
+      return { folder: 'Field recordings', jobs: [job('queued', 'f1')], skipped: {}, notMedia: {}, foldersTooDeep: 0 };
     };
-    await useUploadsStore.getState().addFolder('/rec/Field recordings');
+    await useUploadsStore.getState().addFolder('handle of Field recordings');
     fake.handlers['uploads:retry'] = () => {
       fake.emit('uploads:changed', job('uploading', 'f1'));
       return job('queued', 'f1');
     };
     await useUploadsStore.getState().retry('f1');
     expect(useUploadsStore.getState().jobs.map((j) => [j.id, j.state])).toEqual([['f1', 'uploading']]);
+  });
+
+  it('hands main the handles of dropped files and folders, never a path', async () => {
+    const folder = new File([], 'Interviews');
+    const offered = installFakeApi(
+      {
+        'uploads:list': () => [],
+        'uploads:add': () => [job('queued', 'd1')],
+        'uploads:add-folder': () => ({ folder: 'Interviews', jobs: [], skipped: {}, notMedia: {}, foldersTooDeep: 0 }),
+      },
+      (file) => ({ handle: `handle of ${file.name}`, kind: file === folder ? 'folder' : 'file', name: file.name, size: file === folder ? null : file.size }),
+    );
+    await useUploadsStore.getState().addFiles([new File(['RIFF'], 'd1.wav'), folder]);
+    expect(offered.calls.map((call) => [call.channel, call.request])).toEqual([
+      ['uploads:add', { files: ['handle of d1.wav'], options: useUploadsStore.getState().options }],
+      ['uploads:add-folder', { folder: 'handle of Interviews', options: useUploadsStore.getState().options }],
+    ]);
   });
 });
