@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * the global setup. Only test/integration/server: the rest of the tests do not depend on the backend.
  * Left out, as the backend of this project does not reach them (they start no test server of their own):
  * the CLI and process tests read the SQLite file and data dir the CLI makes (cli, crash-recovery,
- * logs-and-files, server-roles), and the queue, storage and CLI-database tests already run each backend
+ * deleted-data, logs-and-files, process-exit, server-roles), and the queue, storage and CLI-database tests already run each backend
  * themselves (job-queue-workers on SQLite, pg-boss-queue-workers, storage-contract, cli-database).
  */
 export const postgresS3Project = {
@@ -15,7 +15,9 @@ export const postgresS3Project = {
   exclude: [
     'test/integration/server/cli.test.ts',
     'test/integration/server/crash-recovery.test.ts',
+    'test/integration/server/deleted-data.test.ts',
     'test/integration/server/logs-and-files.test.ts',
+    'test/integration/server/process-exit.test.ts',
     'test/integration/server/server-roles.test.ts',
     'test/integration/server/job-queue-workers.test.ts',
     'test/integration/server/pg-boss-queue-workers.test.ts',

@@ -4,7 +4,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import pino from 'pino';
 import { ConfigError, loadConfig, redactConfig, settingForFlag, type ConfigFlags, type ServerConfig } from './config.js';
 import { DatabaseTooNewError, migrate, openDatabase } from './db/database.js';
 import { KyselyStorageUsageRepository } from './db/storage-usage-repository.js';
@@ -12,6 +11,7 @@ import { teamQuotaBytes } from './domain/team-quota.js';
 import { formatBytes } from './storage/free-space.js';
 import { KyselyKeyRepository, normalizeRoles, UnknownRoleError, type KeyRepository } from './db/key-repository.js';
 import { API_KEY_ROLES } from '../src-shared/api/vocabulary.js';
+import { createProcessLogger } from './process/logger.js';
 import { requireSharedSigningSecret, serveAll, serveApi, serveWorker } from './process/roles.js';
 import { createEngineRegistry, describeEngines } from './engines/engine-setup.js';
 import { configureAudioTools, describeAudioTools } from './engines/audio/ffmpeg-tools.js';
@@ -64,7 +64,7 @@ program
   .action(async (options: { host?: string; port?: string; dataDir?: string; role?: string; databaseUrl?: string }) => {
     const config = configOf({ host: options.host, port: options.port, dataDir: options.dataDir, role: options.role, databaseUrl: options.databaseUrl });
     requireSharedSigningSecret(config);
-    const logger = pino({ level: config.log.level });
+    const logger = createProcessLogger(config.log.level);
     logger.debug({ config: redactConfig(config) }, 'configuration');
     if (config.server.role === 'api') return serveApi(config, logger);
     if (config.server.role === 'worker') return serveWorker(config, logger);

@@ -116,6 +116,13 @@ export const ServerConfigSchema = Type.Object({
   dataDir: Type.String({ default: './kikitori-data', ...setting({ env: 'KIKITORI_DATA_DIR', flag: '--data-dir', description: 'where everything is stored', resolvePath: true }) }),
   log: Type.Object({
     level: Type.Enum(LOG_LEVELS, { default: 'info', ...setting({ env: 'KIKITORI_LOG_LEVEL', description: 'pino log level' }) }),
+    /** An exiting process waits this long at most for stdout to take its last log lines (decision 0047). */
+    flushSeconds: Type.Integer({
+      minimum: 0,
+      maximum: 3600,
+      default: 2,
+      ...setting({ env: 'KIKITORI_LOG_FLUSH_SECONDS', description: 'seconds an exiting process keeps trying to write its last log lines to a stdout nobody reads; then it exits without them' }),
+    }),
   }),
   uploads: Type.Object({
     /** Largest accepted audio upload, in bytes. */

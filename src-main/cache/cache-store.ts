@@ -1,6 +1,7 @@
 // One profile's cache: the database and a repository per concern.
 import { AnalysisRepository } from './analysis-repository.js';
 import { AudioRepository } from './audio-repository.js';
+import { TRUNCATE_WAL_SQL } from '../../src-shared/sqlite-secure-delete.js';
 import { openCacheDatabase, type CacheDb } from './database.js';
 import { DictionaryRepository } from './dictionary-repository.js';
 import { DocumentRepository } from './document-repository.js';
@@ -21,6 +22,8 @@ export interface CacheStore {
   edits: EditRepository;
   outbox: OutboxRepository;
   search: SearchIndex;
+  /** After a delete commits: the WAL goes into the database file and is truncated (decision 0047). */
+  truncateWal(): void;
   close(): void;
 }
 
@@ -36,6 +39,7 @@ export function cacheStoreOf(db: CacheDb): CacheStore {
     edits: new EditRepository(db),
     outbox: new OutboxRepository(db),
     search: new SearchIndex(db),
+    truncateWal: () => void db.prepare(TRUNCATE_WAL_SQL).get(),
     close: () => db.close(),
   };
 }

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { runMigrations } from '../../src-shared/sqlite-migrations.js';
+import { eraseDeletedContent } from '../../src-shared/sqlite-secure-delete.js';
 import { cacheMigrations, type CacheMigration } from './migrations/index.js';
 
 export type CacheDb = Database.Database;
@@ -32,6 +33,8 @@ export function openCacheDatabase(file: string): CacheDb {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Transcripts the user deletes leave no bytes behind (decision 0047).
+  eraseDeletedContent(db);
   try {
     migrateCache(db);
   } catch (error) {

@@ -281,6 +281,7 @@ export class TranscriptService {
       this.store.outbox.removeForTarget(id);
       this.store.transcriptions.delete(id);
     })();
+    this.store.truncateWal();
     if (audioFile && isInside(this.options.audioDir, audioFile)) await fsp.rm(audioFile, { force: true });
     this.options.onForget?.(id);
     this.options.onChanged([id]);

@@ -8,7 +8,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type DatabaseIntrospector, type SqliteDialectConfig } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import pg from 'pg';
+import { eraseDeletedContent, TRUNCATE_WAL_SQL } from '../../src-shared/sqlite-secure-delete.js';
 import { LocalWrites } from './change-watch.js';
+import { isPostgres } from './migrations/dialect.js';
 import { migrations as allMigrations, type ServerMigration } from './migrations/index.js';
 import type { Kdb, Schema } from './schema.js';
 
@@ -84,7 +86,18 @@ function openSqlite(dataDir: string): SqliteDatabase {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
+  // Deleted transcripts, reviews and dictionaries leave no bytes behind (decision 0047).
+  eraseDeletedContent(raw);
   return sqliteDatabase(raw);
+}
+
+/**
+ * After a delete of what users said or wrote commits (decision 0047). SQLite: the WAL goes into the database
+ * file, where secure_delete has zeroed the deleted rows, and is truncated (TRUNCATE_WAL_SQL). PostgreSQL
+ * keeps the dead rows until VACUUM; docs/deploy says what that means.
+ */
+export async function truncateWalAfterDelete(db: Kdb): Promise<void> {
+  if (!isPostgres(db)) await sql.raw(TRUNCATE_WAL_SQL).execute(db);
 }
 
 /**

@@ -1,5 +1,6 @@
 // Dictionaries, their words and blacklist (forced-replacement) words.
 import type { Selectable } from 'kysely';
+import { truncateWalAfterDelete } from './database.js';
 import type { BlacklistWordTable, DictionaryTable, Kdb, WordTable } from './schema.js';
 import { isPostgres } from './migrations/dialect.js';
 import { newId, nowIso, type BlacklistWordRecord, type DictionaryRecord, type WordRecord } from '../domain/records.js';
@@ -117,6 +118,7 @@ export class KyselyDictionaryRepository implements DictionaryRepository {
   async delete(teamId: string, dictionaryId: string) {
     // Words and blacklist words go with it through ON DELETE CASCADE.
     const result = await this.db.deleteFrom('dictionaries').where('team_id', '=', teamId).where('dictionary_id', '=', dictionaryId).executeTakeFirst();
+    if (result.numDeletedRows > 0n) await truncateWalAfterDelete(this.db);
     return result.numDeletedRows > 0n;
   }
 
@@ -146,7 +148,10 @@ export class KyselyDictionaryRepository implements DictionaryRepository {
   async deleteWord(dictionaryId: string, wordId: string) {
     const result = await this.db.deleteFrom('words').where('dictionary_id', '=', dictionaryId).where('word_id', '=', wordId).executeTakeFirst();
     const deleted = result.numDeletedRows > 0n;
-    if (deleted) await this.touch(dictionaryId, nowIso());
+    if (deleted) {
+      await this.touch(dictionaryId, nowIso());
+      await truncateWalAfterDelete(this.db);
+    }
     return deleted;
   }
 
@@ -206,7 +211,10 @@ export class KyselyDictionaryRepository implements DictionaryRepository {
       .where('blacklist_word_id', '=', blacklistWordId)
       .executeTakeFirst();
     const deleted = result.numDeletedRows > 0n;
-    if (deleted) await this.touch(dictionaryId, nowIso());
+    if (deleted) {
+      await this.touch(dictionaryId, nowIso());
+      await truncateWalAfterDelete(this.db);
+    }
     return deleted;
   }
 

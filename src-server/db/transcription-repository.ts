@@ -1,5 +1,6 @@
 // Transcription records, with the uploading user's name joined in.
 import type { Selectable } from 'kysely';
+import { truncateWalAfterDelete } from './database.js';
 import type { Kdb, TranscriptionTable } from './schema.js';
 import type { TranscriptionModel, TranscriptionRecord, TranscriptionStage, TranscriptionStatus, UploadStatus } from '../domain/records.js';
 
@@ -237,6 +238,8 @@ export class KyselyTranscriptionRepository implements TranscriptionRepository {
       .where('team_id', '=', teamId)
       .where('transcription_id', '=', transcriptionId)
       .executeTakeFirst();
+    // Its review and analyses went with it (ON DELETE CASCADE).
+    if (result.numDeletedRows > 0n) await truncateWalAfterDelete(this.db);
     return result.numDeletedRows > 0n;
   }
 }

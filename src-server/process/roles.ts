@@ -4,11 +4,13 @@
 //
 // Stopping: the first SIGTERM or SIGINT drains (/readyz turns 503; no new job is taken; running jobs get
 // KIKITORI_DRAIN_SECONDS to finish, then go back to the queue; HTTP closes once in-flight requests have
-// finished), then the process exits 0. A second signal exits at once (1); jobs it leaves behind are
-// recovered by the next worker.
+// finished), gives stdout up to KIKITORI_LOG_FLUSH_SECONDS to take the last log lines, then exits 0 (1 when
+// the drain failed). A second signal ends the process at once, by the signal's own action; jobs it leaves
+// behind are recovered by the next worker (decision 0047).
 import type { Logger } from 'pino';
 import { CONFIG_SETTINGS, ConfigError, type ServerConfig } from '../config.js';
 import { createRuntime, createWorkerRuntime } from '../server-runtime.js';
+import { flushStdout } from './logger.js';
 import { isSupervisorMessage, WorkerSupervisor } from './worker-supervisor.js';
 
 /** How the `all` role starts its worker process: this CLI again, with `serve --role worker`. */
@@ -37,29 +39,42 @@ export function requireSharedSigningSecret(config: ServerConfig): void {
   );
 }
 
-/** Drains on the first SIGTERM/SIGINT (or `drain` from a supervising parent), exits at once on a second signal. */
-function stopOnSignals(logger: Logger, drain: (reason: string) => Promise<void>, now: () => void): { drainNow(reason: string): void } {
+/**
+ * Drains on the first SIGTERM/SIGINT (or `drain` from a supervising parent), then exits, with or without a
+ * failure. The handlers go as the drain starts: a second signal then takes its default action and ends the
+ * process without running any JavaScript, so it works even while this thread is busy or blocked, which a
+ * handler could not. PID 1 (a container without an init) keeps them: the kernel drops a signal that PID 1
+ * does not handle, so there a second signal exits once JavaScript runs.
+ */
+function stopOnSignals(logger: Logger, config: ServerConfig, drain: (reason: string) => Promise<void>): { drainNow(reason: string): void } {
   let draining = false;
-  const drainNow = (reason: string) => {
-    if (draining) return;
-    draining = true;
-    logger.info({ reason }, 'draining: finishing running work, then exiting');
-    drain(reason).then(
-      () => {
-        logger.info('drained; exiting');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'error while draining');
-        process.exit(1);
-      },
-    );
+  const exit = async (code: number) => {
+    await flushStdout(config.log.flushSeconds);
+    process.exit(code);
   };
   const onSignal = (signal: NodeJS.Signals) => {
     if (!draining) return drainNow(signal);
     logger.warn({ signal }, 'second signal: exiting at once; running jobs are recovered by the next worker');
-    now();
     process.exit(1);
+  };
+  const drainNow = (reason: string) => {
+    if (draining) return;
+    draining = true;
+    if (process.pid !== 1) {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+    }
+    logger.info({ reason }, 'draining: finishing running work, then exiting; a second SIGTERM or SIGINT ends the process at once');
+    drain(reason).then(
+      () => {
+        logger.info('drained; exiting');
+        return exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'error while draining; exiting');
+        return exit(1);
+      },
+    );
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
@@ -71,7 +86,7 @@ export async function serveApi(config: ServerConfig, logger: Logger): Promise<vo
   const runtime = await createRuntime(config, { logger, runJobs: false });
   const url = await runtime.listen();
   process.stdout.write(`kikitori-server listening on ${url}\n`);
-  stopOnSignals(logger, () => runtime.drain(0), () => undefined);
+  stopOnSignals(logger, config, () => runtime.drain(0));
 }
 
 /** `all`: HTTP here, the jobs in a worker process this one supervises. */
@@ -85,16 +100,12 @@ export async function serveAll(config: ServerConfig, logger: Logger, worker: Wor
   // run: it comes once the worker is ready (or has failed to start, which /healthz then reports).
   await supervisor.firstStart;
   process.stdout.write(`kikitori-server listening on ${url}\n`);
-  stopOnSignals(
-    logger,
-    async () => {
-      // /readyz turns 503 at once; HTTP keeps answering (status polls) while the worker drains.
-      runtime.ctx.health.markDraining();
-      await supervisor.stop();
-      await runtime.drain(0);
-    },
-    () => supervisor.kill(),
-  );
+  stopOnSignals(logger, config, async () => {
+    // /readyz turns 503 at once; HTTP keeps answering (status polls) while the worker drains.
+    runtime.ctx.health.markDraining();
+    await supervisor.stop();
+    await runtime.drain(0);
+  });
 }
 
 /** `worker`: the jobs, no port. Prints one "worker ready" line once it takes jobs. */
@@ -102,7 +113,7 @@ export async function serveWorker(config: ServerConfig, logger: Logger): Promise
   const runtime = await createWorkerRuntime(config, { logger });
   await runtime.start();
   const graceMs = config.server.drainSeconds * 1000;
-  const stopper = stopOnSignals(logger, () => runtime.drain(graceMs), () => undefined);
+  const stopper = stopOnSignals(logger, config, () => runtime.drain(graceMs));
   logger.info({ concurrency: config.jobs.concurrency, drainSeconds: config.server.drainSeconds }, 'worker ready');
   process.stdout.write(`kikitori-server worker ready (pid ${process.pid})\n`);
   if (process.send && process.channel) {

@@ -76,13 +76,6 @@ export class WorkerSupervisor {
     clearTimeout(killer);
   }
 
-  /** A second signal: no waiting. Its running jobs are recovered by the next worker (dead pid on this host). */
-  kill(): void {
-    this.stopping = true;
-    if (this.restartTimer) clearTimeout(this.restartTimer);
-    this.child?.kill('SIGKILL');
-  }
-
   private spawn() {
     const startedAt = Date.now();
     const child = fork(this.options.script, this.options.args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });

@@ -8,10 +8,11 @@ import { migration0007 } from './0007-upload-replaces.js';
 import { migration0008 } from './0008-processing-stage.js';
 import { migration0009 } from './0009-edited-documents.js';
 import { migration0010 } from './0010-upload-resume-url.js';
+import { migration0011 } from './0011-search-secure-delete.js';
 
 import type { Migration } from '../../../src-shared/sqlite-migrations.js';
 
 export type CacheMigration = Migration;
 
 /** Every migration, in order. Versions are contiguous from 1. */
-export const cacheMigrations: readonly CacheMigration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010];
+export const cacheMigrations: readonly CacheMigration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011];
