@@ -308,3 +308,31 @@ export function inspectWhisperModel(file: string): WhisperModelFile {
     fs.closeSync(fd);
   }
 }
+
+const problems = new Map<string, { key: string; problem: string | null }>();
+
+/**
+ * Why whisper.cpp could not load this file (inspectWhisperModel's detail), or null when it can. Kept per
+ * file until the file changes (size, mtime, inode), so engine `auto` and the model list may ask on every
+ * job and every listing. Null for a missing file too: callers decide what absence means.
+ */
+export function whisperModelProblem(file: string): string | null {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return null;
+  }
+  const key = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+  const known = problems.get(file);
+  if (known?.key === key) return known.problem;
+  let problem: string | null = null;
+  try {
+    inspectWhisperModel(file);
+  } catch (error) {
+    if (!(error instanceof EngineError)) throw error;
+    problem = error.detail ?? error.message;
+  }
+  problems.set(file, { key, problem });
+  return problem;
+}
