@@ -112,7 +112,7 @@ describe('SpeechSection', () => {
     fake.handlers['models:list'] = () => speechModels({ models: [speechModel('base', { installed: true, damaged: true }), speechModel('tiny', { installed: true })] });
     const { unmount } = render(<SpeechSection />);
     expect((await within(await findRow('base')).findByTestId('speech-damaged')).textContent).toBe(
-      'Damaged: the server cannot load this model, so transcriptions use another one. Delete it and download it again.',
+      'Damaged: the server cannot load this model, so transcriptions do not use it. Delete it and download it again.',
     );
     expect(row('base').getAttribute('data-damaged')).toBe('true');
     expect(within(row('base')).getByRole('button', { name: 'Delete base' })).toBeTruthy();
