@@ -10,7 +10,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { whisperModelProblem } from '../engines/speech/ggml-file.js';
-import { formatBytes, type FreeSpaceReader } from '../storage/free-space.js';
+import { formatBytes } from '../storage/free-space.js';
 import { isModelError, ModelError } from './model-error.js';
 
 export interface DownloadTarget {
@@ -36,27 +36,19 @@ export const partPath = (file: string) => `${file}.part`;
 const MIRROR_HINT = 'Check the network connection, or ask an administrator to set a mirror (KIKITORI_MODEL_BASE_URL) or copy the file onto the server.';
 
 /**
- * Throws 'insufficient-storage' unless `needed` bytes fit in `dir` with `reserveBytes` (KIKITORI_MIN_FREE_DISK_BYTES)
- * kept free and `pendingBytes` (what downloads already running will still write) set aside.
+ * Throws 'insufficient-storage' unless `needed` bytes fit in the `free` bytes measured in `dir` with
+ * `reserveBytes` (KIKITORI_MIN_FREE_DISK_BYTES) kept free and `pendingBytes` (what downloads already running
+ * will still write) set aside. Synchronous, so that a caller can check and register its download in one step.
  */
-export async function checkFreeSpace(
-  dir: string,
-  space: { freeSpace: FreeSpaceReader; reserveBytes: number; pendingBytes?: () => number },
-  needed: number,
-  name: string,
-): Promise<void> {
-  await fsp.mkdir(dir, { recursive: true });
-  const free = await space.freeSpace(dir);
-  // Read after the await, so that a download started meanwhile counts (the caller registers its own in the same tick).
-  const pending = space.pendingBytes?.() ?? 0;
-  const usable = free - space.reserveBytes - pending;
-  if (usable < needed) {
-    throw new ModelError(
-      'insufficient-storage',
-      `Not enough disk space for the speech model "${name}": it needs ${formatBytes(needed)} and ${formatBytes(Math.max(0, usable))} can be used${pending > 0 ? ' while the other downloads finish' : ''}. Free some space on the server, or choose a smaller model.`,
-      { detail: `statfs ${dir}: ${free} bytes available, ${space.reserveBytes} kept free (KIKITORI_MIN_FREE_DISK_BYTES), ${pending} still to come for running downloads, ${needed} needed` },
-    );
-  }
+export function assertRoom(dir: string, room: { free: number; reserveBytes: number; pendingBytes: number }, needed: number, name: string): void {
+  const { free, reserveBytes, pendingBytes } = room;
+  const usable = free - reserveBytes - pendingBytes;
+  if (usable >= needed) return;
+  throw new ModelError(
+    'insufficient-storage',
+    `Not enough disk space for the speech model "${name}": it needs ${formatBytes(needed)} and ${formatBytes(Math.max(0, usable))} can be used${pendingBytes > 0 ? ' while the other downloads finish' : ''}. Free some space on the server, or choose a smaller model.`,
+    { detail: `statfs ${dir}: ${free} bytes available, ${reserveBytes} kept free (KIKITORI_MIN_FREE_DISK_BYTES), ${pendingBytes} still to come for running downloads, ${needed} needed` },
+  );
 }
 
 async function existingSize(file: string): Promise<number> {

@@ -12,7 +12,7 @@ import { whisperModelProblem } from '../engines/speech/ggml-file.js';
 import { WHISPER_LANGUAGES } from '../engines/speech/whisper-engine.js';
 import { statfsFreeSpace, type FreeSpaceReader } from '../storage/free-space.js';
 import { findModel, rankModels, type ModelEntry } from './catalogue.js';
-import { checkFreeSpace, downloadModelFile, partPath, type DownloadCallbacks } from './downloader.js';
+import { assertRoom, downloadModelFile, partPath, type DownloadCallbacks } from './downloader.js';
 import { isModelError, ModelError } from './model-error.js';
 
 export interface ModelManagerOptions {
@@ -146,21 +146,22 @@ export class ModelManager {
     return pending;
   }
 
-  /** 'insufficient-storage' unless what is still to come of this model fits beside the reserve and the running downloads. */
-  private async checkSpace(entry: ModelEntry): Promise<void> {
+  /** Free bytes where models go, and how many of this model are still to come (a partial file counts). */
+  private async measure(entry: ModelEntry): Promise<{ free: number; needed: number }> {
+    await fsp.mkdir(this.dir, { recursive: true });
     let have = 0;
     try {
       have = (await fsp.stat(partPath(this.pathOf(entry)))).size;
     } catch {
       // nothing to resume
     }
-    const needed = have > entry.bytes ? entry.bytes : entry.bytes - have;
-    await checkFreeSpace(
-      this.dir,
-      { freeSpace: this.options.freeSpace ?? statfsFreeSpace, reserveBytes: this.options.reserveBytes ?? 0, pendingBytes: () => this.pendingBytes(entry.name) },
-      needed,
-      entry.name,
-    );
+    const free = await (this.options.freeSpace ?? statfsFreeSpace)(this.dir);
+    return { free, needed: have > entry.bytes ? entry.bytes : entry.bytes - have };
+  }
+
+  /** 'insufficient-storage' unless the rest of this model fits beside the reserve and what running downloads will still write. */
+  private assertRoom(entry: ModelEntry, measured: { free: number; needed: number }): void {
+    assertRoom(this.dir, { free: measured.free, reserveBytes: this.options.reserveBytes ?? 0, pendingBytes: this.pendingBytes(entry.name) }, measured.needed, entry.name);
   }
 
   /** Downloads in the foreground (the CLI), resuming a previous partial file; `background`: startDownload's run. */
@@ -174,7 +175,7 @@ export class ModelManager {
       if ((await this.verify(entry.name)).ok) return { path: this.pathOf(entry), bytes: entry.bytes };
     }
     // A background download's space was checked when it started, unless it replaces an installed file.
-    if (!background || installed) await this.checkSpace(entry);
+    if (!background || installed) this.assertRoom(entry, await this.measure(entry));
     const file = await downloadModelFile({ name: entry.name, url: this.urlOf(entry), path: this.pathOf(entry), bytes: entry.bytes, sha256: entry.sha256 }, callbacks);
     return { path: file, bytes: entry.bytes };
   }
@@ -187,11 +188,13 @@ export class ModelManager {
     const entry = this.get(name);
     const running = this.downloads.get(entry.name);
     if (running && (running.status.status === 'DOWNLOADING' || running.status.status === 'VERIFYING')) return { ...running.status };
-    if (!this.isInstalled(entry)) await this.checkSpace(entry);
+    const measured = this.isInstalled(entry) ? null : await this.measure(entry);
     // The same question again after the await: a second request may have started it meanwhile. From here
-    // to the registration below nothing awaits, so a concurrent start counts this download as pending.
+    // to the registration below nothing awaits, so the room is checked against every download registered
+    // so far, and a start that comes after sees this one as pending: two cannot take the same free space.
     const again = this.downloads.get(entry.name);
     if (again && (again.status.status === 'DOWNLOADING' || again.status.status === 'VERIFYING')) return { ...again.status };
+    if (measured) this.assertRoom(entry, measured);
     let have = 0;
     try {
       have = fs.statSync(partPath(this.pathOf(entry))).size;

@@ -561,6 +561,16 @@ describe('free disk space for downloads', () => {
     expect((await server.api(operator, 'POST', '/api/v1/models/test-spare/download')).status).toBe(202);
     expect(await waitForDownload(server, operator, 'test-spare', ['COMPLETED', 'FAILED'])).toMatchObject({ status: 'COMPLETED' });
   });
+
+  it('lets only one of two downloads started at the same moment take the room there is for one', async () => {
+    expect((await server.api(operator, 'DELETE', '/api/v1/models/test-spare')).status).toBe(204);
+    free = reserve + Math.floor(modelBytes.length * 1.5);
+    const models = server.runtime.ctx.models;
+    const started = await Promise.allSettled([models.startDownload('test-slow'), models.startDownload('test-spare')]);
+    expect(started.map((s) => s.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(started.find((s) => s.status === 'rejected')).toMatchObject({ reason: { kind: 'insufficient-storage' } });
+    for (const name of ['test-slow', 'test-spare']) await models.cancelDownload(name);
+  });
 });
 
 describe('damaged models on the command line', () => {
