@@ -197,4 +197,15 @@ test('a damaged model says so, in Japanese and English, and transcriptions use t
 
   const listed = await host.invoke('models:list');
   expect(listed.ok && listed.value.models.find((m) => m.name === MODEL)).toMatchObject({ installed: true, damaged: true });
+
+  // The damaged model stops nothing: the next transcription completes with the built-in recognizer.
+  const audio = await meetingWav(path.dirname(wav), 'after-damage.wav');
+  await library.openTab('Library');
+  await library.dropFile(audio);
+  await expect(library.row('after-damage.wav')).toHaveAttribute('data-status', 'COMPLETED', { timeout: 180_000 });
+  const items = await host.invoke('transcripts:list', {});
+  const id = items.ok ? items.value.items.find((item) => item.name === 'after-damage.wav')?.id : undefined;
+  expect(id).toBeTruthy();
+  const detail = await host.invoke('transcripts:get', { id: id! });
+  expect(detail.ok && detail.value.document?.engine).toMatchObject({ name: 'pocketsphinx' });
 });
