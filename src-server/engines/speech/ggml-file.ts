@@ -158,7 +158,9 @@ class FileCursor {
     const offset = this.position - this.bufferStart;
     if (offset >= 0 && offset + n <= this.buffer.length) return;
     if (this.position + n > this.size) throw new Unreadable(`the file ends early (at byte ${this.size}, needed ${this.position + n})`);
-    const length = Math.max(n, 1 << 20);
+    // Reading on from the buffer's end (the vocabulary) takes a megabyte at a time; after a skip over a
+    // tensor's data only its next header is wanted, so a page will do: a 3 GB model is not read whole.
+    const length = Math.max(n, this.position === this.bufferStart + this.buffer.length ? 1 << 20 : 1 << 12);
     const buffer = Buffer.alloc(Math.min(length, this.size - this.position));
     fs.readSync(this.fd, buffer, 0, buffer.length, this.position);
     this.buffer = buffer;
