@@ -91,7 +91,7 @@ function rolesValid(roles: string[]): boolean {
     return true;
   } catch (error) {
     if (!(error instanceof UnknownRoleError)) throw error;
-    process.stderr.write(`${error.message} DELETE lets a key delete transcriptions; ADMIN lets it download and delete speech models.\n`);
+    process.stderr.write(`${error.message} DELETE lets a key delete its team's transcriptions; OPERATOR lets it download, cancel and delete the server's speech models; ADMIN is a team role that grants nothing server-wide.\n`);
     process.exitCode = 1;
     return false;
   }
@@ -228,12 +228,19 @@ program
   .action(async (options: { dataDir?: string; json?: boolean }) => {
     const config = configOf({ dataDir: options.dataDir });
     configureAudioTools(config.audio);
-    const installedModels = new ModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalogue: loadCatalogue(config.models) });
+    const installedModels = modelManager({ dataDir: options.dataDir });
     const registry = createEngineRegistry(config.engines, { dataDir: config.dataDir, installedModels });
     const reports = await describeEngines(registry, config.engines);
     if (options.json) {
       process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
       return;
+    }
+    // Before the engines: a damaged model explains why `auto` runs another model, or the built-in recognizer.
+    for (const m of installedModels.catalogue) {
+      const problem = installedModels.damageOf(m);
+      if (problem !== null) {
+        process.stdout.write(`speech model ${m.name}: DAMAGED, engine auto skips it\n  why: ${problem}\n  fix: kikitori-server models delete ${m.name}, then kikitori-server models download ${m.name}\n`);
+      }
     }
     for (const r of reports) {
       const c = r.capabilities;
@@ -268,7 +275,7 @@ const models = program.command('models').description('speech models (whisper.cpp
 /** The manager the server would use: same data dir, mirror and catalogue (KIKITORI_MODEL_CATALOG). */
 const modelManager = (flags: ConfigFlags) => {
   const config = configOf(flags);
-  return new ModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalogue: loadCatalogue(config.models) });
+  return new ModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalogue: loadCatalogue(config.models), reserveBytes: config.disk.minFreeBytes });
 };
 
 /** A ModelError's message for the user, and its detail for whoever reads the terminal. */
@@ -292,7 +299,7 @@ models
     }
     process.stdout.write(`Models directory: ${manager.dir}\n`);
     for (const m of list) {
-      let state = m.installed ? 'installed' : '-';
+      let state = m.damaged ? 'DAMAGED: delete it and download it again' : m.installed ? 'installed' : '-';
       if (!m.installed) {
         try {
           const size = fs.statSync(path.join(manager.dir, m.file)).size;
@@ -358,7 +365,7 @@ models
 
 models
   .command('verify')
-  .description('check installed models (size, SHA-256); all present ones when no name is given')
+  .description('check installed models (size, SHA-256, and that whisper.cpp can load them); all present ones when no name is given')
   .argument('[name]', 'model name')
   .addOption(dataDirOption())
   .action(async (name: string | undefined, options: { dataDir?: string }) => {

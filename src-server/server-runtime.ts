@@ -96,10 +96,10 @@ async function wireCommon(config: ServerConfig, options: RuntimeOptions) {
   const storage = createStorage(config);
   const queue = createQueue(config, records, logger, options);
   const service = new TranscriptionService(records.transcriptions, records.dictionaries, storage, queue, config.uploads.urlTtlSeconds);
-  const models = new ModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalogue, logger });
+  const freeSpace = options.freeSpace ?? statfsFreeSpace;
+  const models = new ModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalogue, logger, freeSpace, reserveBytes: config.disk.minFreeBytes });
   const engines = options.engines ?? createEngineRegistry(config.engines, { dataDir: config.dataDir, logger, installedModels: models });
   const analysisEngines = options.analysisEngines ?? createAnalysisEngines(config.analysis);
-  const freeSpace = options.freeSpace ?? statfsFreeSpace;
   // Each component's check is a real round trip to it: a read of a row and an object that do not exist.
   const health = new HealthMonitor(
     {

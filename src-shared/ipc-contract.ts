@@ -308,6 +308,8 @@ export interface SpeechModel {
   speed: SpeechModelSpeed;
   accuracy: SpeechModelAccuracy;
   installed: boolean;
+  /** Installed, but the server cannot load it (engine auto skips it): delete it and download it again. */
+  damaged: boolean;
   /** The latest download since the server started, or null. */
   download: SpeechModelDownload | null;
 }
@@ -326,7 +328,7 @@ export interface SpeechEngineInUse {
 export interface SpeechModels {
   models: SpeechModel[];
   serving: Record<TranscriptionModel, SpeechEngineInUse>;
-  /** The API key may download and delete models (ADMIN role). */
+  /** The API key may download and delete models (OPERATOR role). */
   canManage: boolean;
   /** The server runs on this computer (the embedded one, or a loopback address): its memory is this machine's. */
   local: boolean;

@@ -121,7 +121,7 @@ export function errorFromResponse(status: number, body: unknown, resource: ApiRe
     if (resource === 'model' || resource === 'model-download') {
       return make(
         'forbidden',
-        'Your API key is not allowed to download or remove speech models (that needs a key with the ADMIN role). Ask your server administrator to do it, or for such a key.',
+        "Your API key is not allowed to download or remove speech models: they are the whole server's, so that needs a key with the OPERATOR role. Ask whoever runs the server to do it, or for such a key.",
       );
     }
     return make(

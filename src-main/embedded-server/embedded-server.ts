@@ -14,8 +14,11 @@ import { backoffDelay } from '../../src-shared/backoff.js';
 
 const run = promisify(execFile);
 
-/** The app's own key deletes transcriptions and manages speech models (Settings → Speech recognition). */
-const KEY_ROLES = ['DELETE', 'ADMIN'] as const;
+/**
+ * The app's own key deletes transcriptions and manages speech models (Settings → Speech recognition): the
+ * app runs this server, so it is its operator (decision 0045).
+ */
+const KEY_ROLES = ['DELETE', 'OPERATOR'] as const;
 
 export interface ServerCommand {
   command: string;
@@ -144,8 +147,8 @@ export class EmbeddedServer {
     const state = await this.keyState();
     // A key from an earlier data dir (deleted since) is refused: make a new one.
     if (state === 'refused') this.key = await this.createKey();
-    // A key made before the ADMIN role existed: the app manages speech models through it, so add the role.
-    if (state === 'no-admin') await this.grantRoles(this.key);
+    // A key made before OPERATOR existed (DELETE, or DELETE and ADMIN): the app manages speech models through it, so add the role.
+    if (state === 'no-operator') await this.grantRoles(this.key);
     this.setStatus({ state: 'running', url: this.currentUrl! });
   }
 
@@ -175,13 +178,13 @@ export class EmbeddedServer {
     return key;
   }
 
-  /** Whether the server accepts the key, and whether the key may manage speech models (ADMIN). */
-  private async keyState(): Promise<'accepted' | 'refused' | 'no-admin'> {
+  /** Whether the server accepts the key, and whether the key may manage speech models (OPERATOR). */
+  private async keyState(): Promise<'accepted' | 'refused' | 'no-operator'> {
     try {
       const response = await fetch(`${this.currentUrl}/api/v1/models`, { headers: { 'x-api-key': this.key! }, signal: AbortSignal.timeout(10_000) });
       const body = (await response.json().catch(() => null)) as { can_manage?: unknown } | null;
       if (response.status === 401) return 'refused';
-      return response.status === 200 && body?.can_manage === false ? 'no-admin' : 'accepted';
+      return response.status === 200 && body?.can_manage === false ? 'no-operator' : 'accepted';
     } catch {
       return 'accepted'; // a network hiccup on loopback is not a verdict on the key
     }

@@ -164,6 +164,7 @@ function modelOf(m: ModelsResponse['models'][number]): SpeechModel {
     speed: m.speed,
     accuracy: m.accuracy,
     installed: m.installed,
+    damaged: m.damaged,
     download: m.download ? downloadOf(m.download) : null,
   };
 }

@@ -48,7 +48,7 @@ export function createEngineRegistry(config: EnginesConfig, options: EngineSetup
     engines,
     { default: config.default, 'diarization-high': config.diarizationHigh },
     config.speakers === 'embedded' ? new EmbeddedSpeakerSeparation() : null,
-    { auto: autoEngineChooser({ whisper, pocketsphinx, whisperConfig: config.whisper, dataDir: options.dataDir, installed }) },
+    { auto: autoEngineChooser({ whisper, pocketsphinx, whisperConfig: config.whisper, dataDir: options.dataDir, installed, ...(logger ? { logger } : {}) }) },
   );
 }
 

@@ -1,6 +1,6 @@
 // Downloads one model file: streams to `<file>.part`, resumes a previous part with an HTTP Range
-// request, checks the byte count and SHA-256, then renames into place. The final name never holds a
-// partial or wrong file: an interrupted transfer keeps only the `.part` (the next download resumes
+// request, checks the byte count and SHA-256 and that whisper.cpp can load it (ggml-file.ts), then
+// renames into place. The final name never holds a partial, wrong or unloadable file: an interrupted transfer keeps only the `.part` (the next download resumes
 // it), a wrong hash or a cancel removes it.
 import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
@@ -9,6 +9,8 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { whisperModelProblem } from '../engines/speech/ggml-file.js';
+import { formatBytes } from '../storage/free-space.js';
 import { isModelError, ModelError } from './model-error.js';
 
 export interface DownloadTarget {
@@ -33,24 +35,20 @@ export const partPath = (file: string) => `${file}.part`;
 
 const MIRROR_HINT = 'Check the network connection, or ask an administrator to set a mirror (KIKITORI_MODEL_BASE_URL) or copy the file onto the server.';
 
-/** Free bytes for an unprivileged user on the file system holding `dir`. */
-export async function freeBytes(dir: string): Promise<number> {
-  const stats = await fsp.statfs(dir);
-  return Number(stats.bavail) * Number(stats.bsize);
-}
-
-/** Throws 'insufficient-storage' unless `needed` bytes fit in `dir`. */
-export async function checkFreeSpace(dir: string, needed: number, name: string): Promise<void> {
-  await fsp.mkdir(dir, { recursive: true });
-  const free = await freeBytes(dir);
-  if (free < needed) {
-    const mb = (n: number) => `${Math.ceil(n / 1024 ** 2)} MB`;
-    throw new ModelError(
-      'insufficient-storage',
-      `Not enough disk space for the speech model "${name}": it needs ${mb(needed)} more and ${mb(free)} is free. Free some space on the server, or choose a smaller model.`,
-      { detail: `statfs ${dir}: ${free} bytes available, ${needed} needed` },
-    );
-  }
+/**
+ * Throws 'insufficient-storage' unless `needed` bytes fit in the `free` bytes measured in `dir` with
+ * `reserveBytes` (KIKITORI_MIN_FREE_DISK_BYTES) kept free and `pendingBytes` (what downloads already running
+ * will still write) set aside. Synchronous, so that a caller can check and register its download in one step.
+ */
+export function assertRoom(dir: string, room: { free: number; reserveBytes: number; pendingBytes: number }, needed: number, name: string): void {
+  const { free, reserveBytes, pendingBytes } = room;
+  const usable = free - reserveBytes - pendingBytes;
+  if (usable >= needed) return;
+  throw new ModelError(
+    'insufficient-storage',
+    `Not enough disk space for the speech model "${name}": it needs ${formatBytes(needed)} and ${formatBytes(Math.max(0, usable))} can be used${pendingBytes > 0 ? ' while the other downloads finish' : ''}. Free some space on the server, or choose a smaller model.`,
+    { detail: `statfs ${dir}: ${free} bytes available, ${reserveBytes} kept free (KIKITORI_MIN_FREE_DISK_BYTES), ${pendingBytes} still to come for running downloads, ${needed} needed` },
+  );
 }
 
 async function existingSize(file: string): Promise<number> {
@@ -102,7 +100,6 @@ export async function downloadModelFile(target: DownloadTarget, callbacks: Downl
     await fsp.rm(part, { force: true });
     have = 0;
   }
-  await checkFreeSpace(dir, target.bytes - have, target.name);
 
   let sha256 = createHash('sha256');
   try {
@@ -177,6 +174,16 @@ export async function downloadModelFile(target: DownloadTarget, callbacks: Downl
       throw new ModelError('corrupt', `The downloaded speech model "${target.name}" is damaged (its checksum does not match), so it was not kept. Try again; if it happens again, ask an administrator to check the mirror.`, {
         detail: `${target.url}: SHA-256 ${digest}, expected ${target.sha256}`,
       });
+    }
+    // The right bytes can still be the wrong thing (a catalogue entry naming a file that is not a whisper model):
+    // only a file whisper.cpp can load takes the final name, which engine `auto` would pick up.
+    const problem = whisperModelProblem(part);
+    if (problem !== null) {
+      throw new ModelError(
+        'unusable',
+        `The speech model "${target.name}" was downloaded, but it is not a speech model this server can load, so it was not installed. Ask an administrator to check the model catalogue (KIKITORI_MODEL_CATALOG) or the mirror, or choose another model.`,
+        { detail: `${target.url}: SHA-256 matches the catalogue, but ${problem}` },
+      );
     }
     await fsp.rename(part, target.path);
     return target.path;

@@ -1,15 +1,18 @@
 // Speech-model management: the one implementation behind `kikitori-server models …` and the
 // /api/v1/models routes. Lists the catalogue with what is installed, downloads in the foreground (CLI)
 // or in the background (HTTP: one download per model at a time, with a status), deletes, verifies, and
-// says which installed model is best (engine `auto`).
+// says which installed model is best (engine `auto`). A model whose file whisper.cpp cannot load is
+// "damaged": listed as such, reported by verify, and never chosen.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { CatalogueModel, ModelDownload } from '../../src-shared/api/models.js';
+import { whisperModelProblem } from '../engines/speech/ggml-file.js';
 import { WHISPER_LANGUAGES } from '../engines/speech/whisper-engine.js';
+import { statfsFreeSpace, type FreeSpaceReader } from '../storage/free-space.js';
 import { findModel, rankModels, type ModelEntry } from './catalogue.js';
-import { checkFreeSpace, downloadModelFile, partPath, type DownloadCallbacks } from './downloader.js';
+import { assertRoom, downloadModelFile, partPath, type DownloadCallbacks } from './downloader.js';
 import { isModelError, ModelError } from './model-error.js';
 
 export interface ModelManagerOptions {
@@ -18,8 +21,12 @@ export interface ModelManagerOptions {
   /** `${baseUrl}/${file}` for entries without their own `url` (KIKITORI_MODEL_BASE_URL). */
   baseUrl: string;
   catalogue: readonly ModelEntry[];
-  /** Told about background downloads that fail, with the operator's detail. */
+  /** Told about background downloads that fail, and damaged models `auto` skips, with the operator's detail. */
   logger?: { info(obj: object, message: string): void; warn(obj: object, message: string): void };
+  /** Free disk space (default statfs; tests stand in for a full disk here). */
+  freeSpace?: FreeSpaceReader;
+  /** Disk space a download must leave free (KIKITORI_MIN_FREE_DISK_BYTES); default 0. */
+  reserveBytes?: number;
 }
 
 export interface VerifyResult {
@@ -46,6 +53,8 @@ const now = () => new Date().toISOString();
 export class ModelManager {
   readonly dir: string;
   private readonly downloads = new Map<string, RunningDownload>();
+  /** Damaged files already logged (path and problem), so that each is logged once, not on every job. */
+  private readonly reported = new Set<string>();
 
   constructor(private readonly options: ModelManagerOptions) {
     this.dir = modelsDir(options.dataDir);
@@ -76,7 +85,12 @@ export class ModelManager {
     return entry.url ?? `${this.options.baseUrl.replace(/\/+$/, '')}/${entry.file}`;
   }
 
-  /** On disk at its exact size (`verify` checks the hash). */
+  /** Why an installed model cannot be loaded (see whisperModelProblem), or null: loadable, or not installed. */
+  damageOf(entry: ModelEntry): string | null {
+    return this.isInstalled(entry) ? whisperModelProblem(this.pathOf(entry)) : null;
+  }
+
+  /** On disk at its exact size (`verify` checks the hash; damageOf whether it loads). */
   isInstalled(entry: ModelEntry): boolean {
     try {
       return fs.statSync(this.pathOf(entry)).size === entry.bytes;
@@ -103,25 +117,65 @@ export class ModelManager {
       accuracy: m.accuracy,
       memory_bytes: m.memoryBytes,
       installed: this.isInstalled(m),
+      damaged: this.damageOf(m) !== null,
       download: this.getDownload(m.name),
     }));
   }
 
-  /** The most accurate installed model (see rankModels), or null. */
+  /** The most accurate installed model that loads (see rankModels), or null; a damaged one is skipped (and logged once). */
   bestInstalled(): { name: string; file: string } | null {
-    const best = rankModels(this.options.catalogue).find((m) => this.isInstalled(m));
-    return best ? { name: best.name, file: this.pathOf(best) } : null;
+    for (const m of rankModels(this.options.catalogue)) {
+      if (!this.isInstalled(m)) continue;
+      const problem = this.damageOf(m);
+      if (problem === null) return { name: m.name, file: this.pathOf(m) };
+      const seen = `${this.pathOf(m)}\n${problem}`;
+      if (!this.reported.has(seen)) {
+        this.reported.add(seen);
+        this.options.logger?.warn({ model: m.name, detail: problem }, 'speech model is damaged: engine auto skips it (delete it and download it again)');
+      }
+    }
+    return null;
   }
 
-  /** Downloads in the foreground (the CLI), resuming a previous partial file. */
-  async download(name: string, callbacks: DownloadCallbacks = {}): Promise<{ path: string; bytes: number }> {
+  /** Bytes that running background downloads (other than `except`) will still write. */
+  private pendingBytes(except: string): number {
+    let pending = 0;
+    for (const [name, d] of this.downloads) {
+      if (name !== except && (d.status.status === 'DOWNLOADING' || d.status.status === 'VERIFYING')) pending += Math.max(0, d.status.total_bytes - d.status.received_bytes);
+    }
+    return pending;
+  }
+
+  /** Free bytes where models go, and how many of this model are still to come (a partial file counts). */
+  private async measure(entry: ModelEntry): Promise<{ free: number; needed: number }> {
+    await fsp.mkdir(this.dir, { recursive: true });
+    let have = 0;
+    try {
+      have = (await fsp.stat(partPath(this.pathOf(entry)))).size;
+    } catch {
+      // nothing to resume
+    }
+    const free = await (this.options.freeSpace ?? statfsFreeSpace)(this.dir);
+    return { free, needed: have > entry.bytes ? entry.bytes : entry.bytes - have };
+  }
+
+  /** 'insufficient-storage' unless the rest of this model fits beside the reserve and what running downloads will still write. */
+  private assertRoom(entry: ModelEntry, measured: { free: number; needed: number }): void {
+    assertRoom(this.dir, { free: measured.free, reserveBytes: this.options.reserveBytes ?? 0, pendingBytes: this.pendingBytes(entry.name) }, measured.needed, entry.name);
+  }
+
+  /** Downloads in the foreground (the CLI), resuming a previous partial file; `background`: startDownload's run. */
+  async download(name: string, callbacks: DownloadCallbacks = {}, background = false): Promise<{ path: string; bytes: number }> {
     const entry = this.get(name);
-    if (this.isInstalled(entry)) {
+    const installed = this.isInstalled(entry);
+    if (installed) {
       // Already here at its size: check it rather than fetch it again; a damaged copy is replaced below.
       callbacks.onProgress?.(entry.bytes, entry.bytes);
       callbacks.onVerifying?.();
       if ((await this.verify(entry.name)).ok) return { path: this.pathOf(entry), bytes: entry.bytes };
     }
+    // A background download's space was checked when it started, unless it replaces an installed file.
+    if (!background || installed) this.assertRoom(entry, await this.measure(entry));
     const file = await downloadModelFile({ name: entry.name, url: this.urlOf(entry), path: this.pathOf(entry), bytes: entry.bytes, sha256: entry.sha256 }, callbacks);
     return { path: file, bytes: entry.bytes };
   }
@@ -134,16 +188,19 @@ export class ModelManager {
     const entry = this.get(name);
     const running = this.downloads.get(entry.name);
     if (running && (running.status.status === 'DOWNLOADING' || running.status.status === 'VERIFYING')) return { ...running.status };
+    const measured = this.isInstalled(entry) ? null : await this.measure(entry);
+    // The same question again after the await: a second request may have started it meanwhile. From here
+    // to the registration below nothing awaits, so the room is checked against every download registered
+    // so far, and a start that comes after sees this one as pending: two cannot take the same free space.
+    const again = this.downloads.get(entry.name);
+    if (again && (again.status.status === 'DOWNLOADING' || again.status.status === 'VERIFYING')) return { ...again.status };
+    if (measured) this.assertRoom(entry, measured);
     let have = 0;
     try {
-      have = (await fsp.stat(partPath(this.pathOf(entry)))).size;
+      have = fs.statSync(partPath(this.pathOf(entry))).size;
     } catch {
       // nothing to resume
     }
-    if (!this.isInstalled(entry)) await checkFreeSpace(this.dir, Math.max(0, entry.bytes - have), entry.name);
-    // The same question again after the await: a second request may have started it meanwhile.
-    const again = this.downloads.get(entry.name);
-    if (again && (again.status.status === 'DOWNLOADING' || again.status.status === 'VERIFYING')) return { ...again.status };
 
     const started = now();
     const status: ModelDownload = {
@@ -161,7 +218,7 @@ export class ModelManager {
       signal: controller.signal,
       onProgress: (received) => update({ received_bytes: received }),
       onVerifying: () => update({ status: 'VERIFYING' }),
-    }).then(
+    }, true).then(
       () => {
         update({ status: 'COMPLETED', received_bytes: entry.bytes });
         this.options.logger?.info({ model: entry.name }, 'speech model downloaded and verified');
@@ -214,7 +271,7 @@ export class ModelManager {
     await fsp.rm(file, { force: true });
   }
 
-  /** Checks an installed model: present, exact size, SHA-256 (and SHA-1 where the catalogue has it). */
+  /** Checks an installed model: present, exact size, SHA-256 (and SHA-1 where the catalogue has it), and that whisper.cpp can load it. */
   async verify(name: string): Promise<VerifyResult> {
     const entry = this.get(name);
     const file = this.pathOf(entry);
@@ -235,6 +292,8 @@ export class ModelManager {
     const [d1, d256] = [sha1.digest('hex'), sha256.digest('hex')];
     if (d256 !== entry.sha256) return result(true, `SHA-256 is ${d256}, expected ${entry.sha256}: the file is damaged`);
     if (entry.sha1 && d1 !== entry.sha1) return result(true, `SHA-1 is ${d1}, expected ${entry.sha1}: the file is damaged`);
+    const problem = whisperModelProblem(file);
+    if (problem !== null) return result(true, `damaged, engine auto skips it: ${problem}. Delete it and download it again`);
     return result(true, null);
   }
 

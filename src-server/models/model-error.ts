@@ -18,6 +18,8 @@ export const MODEL_ERROR_KINDS = [
   'corrupt',
   /** Cancelled by the user; nothing is kept. */
   'cancelled',
+  /** The bytes match the catalogue, but whisper.cpp could not load them (not a whisper ggml model); nothing is kept. */
+  'unusable',
 ] as const;
 export type ModelErrorKind = (typeof MODEL_ERROR_KINDS)[number];
 

@@ -1,5 +1,5 @@
-// Extension: speech-model management (issue 10). Any key reads the catalogue; downloading and deleting
-// need the ADMIN role. A download runs in the background: POST answers the asynchronous
+// Extension: speech-model management (issue 10). Any key reads the catalogue; downloading, cancelling and
+// deleting need the OPERATOR role: models are the whole server's, not a team's (decision 0045). A download runs in the background: POST answers the asynchronous
 // acknowledgment, and the status URL carries progress until the file is verified and in place.
 //
 // One implementation serves these routes, the CLI (`kikitori-server models …`) and, through them,
@@ -46,6 +46,8 @@ export const CatalogueModel = Type.Object({
   /** Memory the model needs while transcribing, for recommending one by the machine's memory. */
   memory_bytes: Type.Integer({ minimum: 0 }),
   installed: Type.Boolean(),
+  /** Installed, but whisper.cpp cannot load the file: engine `auto` skips it. Delete it and download it again. */
+  damaged: Type.Boolean(),
   /** The latest download of this model since the server started, or null. */
   download: Type.Union([ModelDownload, Type.Null()]),
 });
@@ -65,7 +67,7 @@ export const ServingModel = Type.Object({
 export const ModelsResponse = Type.Object({
   models: Type.Array(CatalogueModel),
   serving: Type.Object(Object.fromEntries(TRANSCRIPTION_MODELS.map((m) => [m, ServingModel])) as Record<(typeof TRANSCRIPTION_MODELS)[number], typeof ServingModel>),
-  /** The caller's key has the ADMIN role: it may download and delete models. */
+  /** The caller's key has the OPERATOR role: it may download, cancel and delete models. */
   can_manage: Type.Boolean(),
 });
 
@@ -91,7 +93,7 @@ export const downloadModel = {
   method: 'POST',
   path: '/api/v1/models/:name/download',
   schema: op({
-    summary: 'Download a catalogue model in the background (ADMIN)',
+    summary: 'Download a catalogue model in the background (OPERATOR)',
     params: ModelParams,
     response: r({ 202: ModelDownloadAck }, 400, 403, 404, 507),
   }),
@@ -111,7 +113,7 @@ export const cancelModelDownload = {
   method: 'DELETE',
   path: '/api/v1/models/:name/download',
   schema: op({
-    summary: 'Cancel a running download; nothing partial is kept (ADMIN)',
+    summary: 'Cancel a running download; nothing partial is kept (OPERATOR)',
     params: ModelParams,
     response: r({ 204: EmptyBody }, 400, 403, 404),
   }),
@@ -121,7 +123,7 @@ export const deleteModel = {
   method: 'DELETE',
   path: '/api/v1/models/:name',
   schema: op({
-    summary: 'Remove an installed model (ADMIN)',
+    summary: 'Remove an installed model (OPERATOR)',
     params: ModelParams,
     response: r({ 204: EmptyBody }, 400, 403, 404, 409),
   }),

@@ -13,8 +13,12 @@ export const FINAL_TRANSCRIPTION_STATUSES: readonly TranscriptionStatus[] = ['CO
 export const TRANSCRIPTION_MODELS = ['default', 'diarization-high'] as const;
 export type TranscriptionModel = (typeof TRANSCRIPTION_MODELS)[number];
 
-/** Roles an API key may carry (`kikitori-server keys create --role …`). DELETE: delete transcriptions; ADMIN: manage speech models. */
-export const API_KEY_ROLES = ['DELETE', 'ADMIN'] as const;
+/**
+ * Roles an API key may carry (`kikitori-server keys create --role …`). DELETE: delete its team's
+ * transcriptions. ADMIN: a team role, kept for existing keys; it grants nothing server-wide. OPERATOR:
+ * manage what the whole server shares (speech models), given only by whoever runs the server (decision 0045).
+ */
+export const API_KEY_ROLES = ['DELETE', 'ADMIN', 'OPERATOR'] as const;
 export type ApiKeyRole = (typeof API_KEY_ROLES)[number];
 
 /**

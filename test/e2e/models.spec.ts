@@ -1,7 +1,7 @@
 // Settings → Speech recognition against the real server: a generated whisper model (random weights,
 // the real ggml format) is served from a local HTTP server through KIKITORI_MODEL_CATALOG. The library
 // offers it once; Settings downloads it with visible progress; the next transcription runs whisper;
-// deleting it goes back to the built-in recognizer. The model recognizes nothing, so the transcript
+// deleting it goes back to the built-in recognizer; a damaged copy put in its place is shown as damaged. The model recognizes nothing, so the transcript
 // is checked for the engine that made it, never for words.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -81,7 +81,7 @@ test.beforeAll(async () => {
       ],
     }),
   );
-  host = await startHost({ serverEnv: { KIKITORI_MODEL_CATALOG: catalogue }, keyRoles: ['DELETE', 'ADMIN'] });
+  host = await startHost({ serverEnv: { KIKITORI_MODEL_CATALOG: catalogue }, keyRoles: ['DELETE', 'OPERATOR'] });
   wav = await meetingWav(dir);
 });
 test.afterAll(async () => {
@@ -162,4 +162,50 @@ test('in Japanese: the section, and deleting the model after a confirmation', as
   await expect(section.getByText('まだモデルはインストールされていません。')).toBeVisible();
   const listed = await host.invoke('models:list');
   expect(listed.ok && listed.value.models.find((m) => m.name === MODEL)?.installed).toBe(false);
+});
+
+test('a damaged model says so, in Japanese and English, and transcriptions use the built-in recognizer', async ({ page }) => {
+  // What a hand copy or a failing disk leaves: the catalogue's size, but not a model whisper.cpp can load.
+  const serverModels = path.join(path.dirname(host.userDataDir), 'server-data', 'models');
+  fs.mkdirSync(serverModels, { recursive: true });
+  fs.writeFileSync(path.join(serverModels, `ggml-${MODEL}.bin`), Buffer.alloc(models.size, 'damaged '));
+
+  expect(await host.invoke('settings:update', { uiLanguage: 'ja' })).toMatchObject({ ok: true });
+  const library = new LibraryPage(page);
+  await library.goto(host.url);
+  let section = await openSpeechSettings(page, '設定');
+  const row = section.getByTestId('speech-model').and(page.locator(`[data-model="${MODEL}"]`));
+  await expect(row).toHaveAttribute('data-damaged', 'true');
+  await expect(section.getByTestId('speech-installed')).toContainText(`Whisper ${MODEL}`);
+  await expect(row.getByTestId('speech-damaged')).toHaveText(/^破損しています: .*削除してから、もう一度ダウンロードしてください。$/);
+  await expect(section.getByTestId('speech-headline')).toHaveText('内蔵の英語音声認識');
+  await expect(row.getByRole('button', { name: `${MODEL} を削除` })).toBeVisible();
+  await row.scrollIntoViewIfNeeded();
+  await screenshot(page, 'settings-speech-damaged-ja');
+
+  expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
+  await library.goto(host.url);
+  section = await openSpeechSettings(page, 'Settings');
+  await expect(row).toHaveAttribute('data-damaged', 'true');
+  await expect(row.getByTestId('speech-damaged')).toHaveText(
+    'Damaged: the server cannot load this model, so transcriptions do not use it. Delete it and download it again.',
+  );
+  await expect(row).toContainText('Damaged');
+  await expect(section.getByTestId('speech-headline')).toHaveText('Built-in English recognizer');
+  await row.scrollIntoViewIfNeeded();
+  await screenshot(page, 'settings-speech-damaged');
+
+  const listed = await host.invoke('models:list');
+  expect(listed.ok && listed.value.models.find((m) => m.name === MODEL)).toMatchObject({ installed: true, damaged: true });
+
+  // The damaged model stops nothing: the next transcription completes with the built-in recognizer.
+  const audio = await meetingWav(path.dirname(wav), 'after-damage.wav');
+  await library.openTab('Library');
+  await library.dropFile(audio);
+  await expect(library.row('after-damage.wav')).toHaveAttribute('data-status', 'COMPLETED', { timeout: 180_000 });
+  const items = await host.invoke('transcripts:list', {});
+  const id = items.ok ? items.value.items.find((item) => item.name === 'after-damage.wav')?.id : undefined;
+  expect(id).toBeTruthy();
+  const detail = await host.invoke('transcripts:get', { id: id! });
+  expect(detail.ok && detail.value.document?.engine).toMatchObject({ name: 'pocketsphinx' });
 });

@@ -1,5 +1,5 @@
 // Settings → Speech recognition: what serves transcriptions now, the installed and available speech
-// models of the active server, and (with an ADMIN key) downloading with progress, cancelling and
+// models of the active server (a damaged one says so), and (with an OPERATOR key) downloading with progress, cancelling and
 // deleting them.
 import { useEffect, useId, useState } from 'react';
 import type { SpeechModel } from '../../../src-shared/ipc-contract';
@@ -101,11 +101,12 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
   const labelId = useId();
 
   return (
-    <li className="speech-model" data-testid="speech-model" data-model={model.name} data-installed={model.installed} aria-labelledby={labelId}>
+    <li className="speech-model" data-testid="speech-model" data-model={model.name} data-installed={model.installed} data-damaged={model.damaged} aria-labelledby={labelId}>
       <div className="speech-model-head">
         <span className="speech-model-info">
           <span className="speech-model-name" id={labelId}>
             <strong>Whisper {model.name}</strong>
+            {model.damaged && <span className="badge badge-warn">{t('settings.speech.damagedBadge')}</span>}
             {recommended && <span className="badge badge-ok">{t('settings.speech.recommended')}</span>}
             {model.quantized && <span className="badge">{t('settings.speech.quantized')}</span>}
           </span>
@@ -152,6 +153,11 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
           </span>
         )}
       </div>
+      {model.damaged && (
+        <p className="field-error" data-testid="speech-damaged">
+          {t(canManage ? 'settings.speech.damaged' : 'settings.speech.damagedAsk')}
+        </p>
+      )}
       {confirming && (
         <div className="speech-confirm" role="group" aria-label={t('settings.speech.deleteModel', { model: model.name })}>
           <span>{t('settings.speech.confirmDelete', { model: model.name })}</span>

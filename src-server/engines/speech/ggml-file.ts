@@ -158,7 +158,9 @@ class FileCursor {
     const offset = this.position - this.bufferStart;
     if (offset >= 0 && offset + n <= this.buffer.length) return;
     if (this.position + n > this.size) throw new Unreadable(`the file ends early (at byte ${this.size}, needed ${this.position + n})`);
-    const length = Math.max(n, 1 << 20);
+    // Reading on from the buffer's end (the vocabulary) takes a megabyte at a time; after a skip over a
+    // tensor's data only its next header is wanted, so a page will do: a 3 GB model is not read whole.
+    const length = Math.max(n, this.position === this.bufferStart + this.buffer.length ? 1 << 20 : 1 << 12);
     const buffer = Buffer.alloc(Math.min(length, this.size - this.position));
     fs.readSync(this.fd, buffer, 0, buffer.length, this.position);
     this.buffer = buffer;
@@ -307,4 +309,32 @@ export function inspectWhisperModel(file: string): WhisperModelFile {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+const problems = new Map<string, { key: string; problem: string | null }>();
+
+/**
+ * Why whisper.cpp could not load this file (inspectWhisperModel's detail), or null when it can. Kept per
+ * file until the file changes (size, mtime, inode), so engine `auto` and the model list may ask on every
+ * job and every listing. Null for a missing file too: callers decide what absence means.
+ */
+export function whisperModelProblem(file: string): string | null {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return null;
+  }
+  const key = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+  const known = problems.get(file);
+  if (known?.key === key) return known.problem;
+  let problem: string | null = null;
+  try {
+    inspectWhisperModel(file);
+  } catch (error) {
+    if (!(error instanceof EngineError)) throw error;
+    problem = error.detail ?? error.message;
+  }
+  problems.set(file, { key, problem });
+  return problem;
 }

@@ -45,7 +45,7 @@ import { speechSeconds, type VoiceActivityDetector } from '../vad/vad.js';
 import { compressionRatio, isLooping, trimRepetitions } from './repetition-guard.js';
 import { speechWindows, toFileTime, type SpeechWindow } from './speech-windows.js';
 import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine, SpeechEngineCapabilities } from './speech-engine.js';
-import { inspectWhisperModel, readWhisperHparams, type WhisperModelFile } from './ggml-file.js';
+import { inspectWhisperModel, readWhisperHparams, whisperModelProblem, type WhisperModelFile } from './ggml-file.js';
 import { recognizesDetail, unsupportedLanguageError } from './unsupported-language.js';
 import { vocabularyPrompt } from './vocabulary-prompt.js';
 import { findWhisperModel, howToGetModel, unknownModelMessage, WHISPER_MODEL_PREFERENCE, whisperModelsDir } from './whisper-catalogue.js';
@@ -218,11 +218,17 @@ export class WhisperEngine implements SpeechEngine {
       }
       throw unavailable(`KIKITORI_WHISPER_MODEL="${configured}" is neither a file path nor a catalogue model. ${unknownModelMessage(configured)}`);
     }
+    // The first installed model that loads; a damaged one is passed over (a job must not fail for it while
+    // another model would serve), and named only when nothing else is there: load() then says what is wrong.
+    let damaged: { file: string; name: string } | null = null;
     for (const name of WHISPER_MODEL_PREFERENCE) {
       const model = findWhisperModel(name)!;
       const file = path.join(dir, model.file);
-      if (fs.existsSync(file)) return { file, name };
+      if (!fs.existsSync(file)) continue;
+      if (whisperModelProblem(file) === null) return { file, name };
+      damaged ??= { file, name };
     }
+    if (damaged) return damaged;
     throw unavailable(`No whisper model is installed. ${howToGetModel(this.options.dataDir)}`, `no model file in ${dir}`);
   }
 

@@ -28,7 +28,7 @@ export interface HostOptions {
    * answers (a closed loopback port), for benchmarks that read a seeded cache offline.
    */
   server?: 'real' | 'unreachable';
-  /** Roles of the test's API key (default: DELETE). ADMIN lets the app manage speech models. */
+  /** Roles of the test's API key (default: DELETE). OPERATOR lets the app manage speech models. */
   keyRoles?: readonly string[];
 }
 

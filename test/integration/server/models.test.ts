@@ -80,6 +80,10 @@ let scratch: string;
 let catalog: string;
 let sentence: string;
 let refused: string;
+/** Bytes that match their catalogue entry's size and SHA-256 but are no whisper model. */
+let notModel: Buffer;
+/** A second catalogue: a best model, a lesser spare, an entry whose file is not a model, and a slow one. */
+let damageCatalog: string;
 
 beforeAll(async () => {
   // A loopback port nothing listens on: what an offline machine meets.
@@ -89,7 +93,14 @@ beforeAll(async () => {
   await new Promise((resolve) => probe.close(resolve));
   modelBytes = fs.readFileSync(await randomWhisperModel());
   sentence = await synthesizeSpeech('Please call Stella and ask her to bring these things with her from the store.');
-  files = await serveFiles({ '/ggml-test-base.bin': modelBytes, '/ggml-test-corrupt.bin': modelBytes, '/ggml-test-slow.bin': modelBytes });
+  notModel = Buffer.alloc(256 * 1024, 'this is not a whisper model ');
+  files = await serveFiles({
+    '/ggml-test-base.bin': modelBytes,
+    '/ggml-test-corrupt.bin': modelBytes,
+    '/ggml-test-slow.bin': modelBytes,
+    '/ggml-test-spare.bin': modelBytes,
+    '/ggml-test-notggml.bin': notModel,
+  });
   files.stall.add('/ggml-test-slow.bin');
   scratch = tempDir();
   catalog = path.join(scratch, 'catalog.json');
@@ -118,6 +129,18 @@ beforeAll(async () => {
       ],
     }),
   );
+  damageCatalog = path.join(scratch, 'damage-catalog.json');
+  fs.writeFileSync(
+    damageCatalog,
+    JSON.stringify({
+      models: [
+        entry('test-base', { accuracy: 'great' }),
+        entry('test-spare', { accuracy: 'good' }),
+        entry('test-notggml', { bytes: notModel.length, sha256: sha256(notModel), accuracy: 'best' }),
+        entry('test-slow'),
+      ],
+    }),
+  );
 });
 afterAll(async () => {
   await files.close();
@@ -135,14 +158,19 @@ async function waitForDownload(server: TestServer, key: string, name: string, st
 
 describe('speech models over HTTP', () => {
   let server: TestServer;
-  let admin: string;
+  let operator: string;
   let member: string;
+  let teamAdmin: string;
+  let otherTeamAdmin: string;
   let modelsDir: string;
 
   beforeAll(async () => {
     server = await startTestServer({ env: { KIKITORI_MODEL_CATALOG: catalog, KIKITORI_MODEL_BASE_URL: files.url, KIKITORI_WHISPER_THREADS: '1' } });
-    admin = await server.key('acme', 'admin', ['ADMIN']);
+    operator = await server.key('acme', 'operator', ['OPERATOR']);
     member = await server.key('acme', 'member');
+    // ADMIN is a team's role: it manages nothing the whole server shares.
+    teamAdmin = await server.key('acme', 'admin', ['ADMIN', 'DELETE']);
+    otherTeamAdmin = await server.key('globex', 'admin', ['ADMIN', 'DELETE']);
     modelsDir = path.join(server.dataDir, 'models');
   });
   afterAll(async () => server.close());
@@ -158,7 +186,7 @@ describe('speech models over HTTP', () => {
     // Nothing installed: engine auto falls back to pocketsphinx, which cannot detect the language.
     expect(body.serving.default).toMatchObject({ engine: 'pocketsphinx', model: null, detects_language: false, languages: ['en'] });
     expect(body.serving['diarization-high'].engine).toBe('pocketsphinx');
-    expect((await server.api(admin, 'GET', '/api/v1/models')).json.can_manage).toBe(true);
+    expect((await server.api(operator, 'GET', '/api/v1/models')).json.can_manage).toBe(true);
 
     // The operations are in the OpenAPI document, generated from the contract, with their error answers.
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: object; tags?: string[] }>> };
@@ -168,30 +196,50 @@ describe('speech models over HTTP', () => {
     expect(doc.paths['/api/v1/models/{name}']!.delete!.responses).toHaveProperty('409');
   });
 
-  it('refuses downloads and deletes without ADMIN, and unknown names', async () => {
-    for (const [method, route] of [
-      ['POST', '/api/v1/models/test-base/download'],
-      ['DELETE', '/api/v1/models/test-base/download'],
-      ['DELETE', '/api/v1/models/test-base'],
-    ] as const) {
-      const refused = await server.api(member, method, route);
-      expect(refused.status).toBe(403);
-      expect(refused.json).toMatchObject({ error_code: 4030, error_message: expect.stringMatching(/ADMIN role/), error_id: expect.any(String) });
+  it('refuses downloads, cancels and deletes without OPERATOR (a team ADMIN of any team included), and unknown names', async () => {
+    for (const key of [member, teamAdmin, otherTeamAdmin]) {
+      expect((await server.api(key, 'GET', '/api/v1/models')).json.can_manage).toBe(false);
+      for (const [method, route] of [
+        ['POST', '/api/v1/models/test-base/download'],
+        ['DELETE', '/api/v1/models/test-base/download'],
+        ['DELETE', '/api/v1/models/test-base'],
+      ] as const) {
+        const refused = await server.api(key, method, route);
+        expect(refused.status).toBe(403);
+        expect(refused.json).toMatchObject({ error_code: 4030, error_message: expect.stringMatching(/OPERATOR role/), error_id: expect.any(String) });
+      }
     }
-    const unknown = await server.api(admin, 'POST', '/api/v1/models/nope/download');
+    // Roles come from the key's record only: headers claiming one change nothing.
+    const forged: Record<string, string>[] = [
+      { 'x-api-key-roles': 'OPERATOR' },
+      { 'x-roles': 'OPERATOR' },
+      { 'x-kikitori-role': 'OPERATOR' },
+      { 'x-role': 'OPERATOR', 'x-forwarded-user': 'operator' },
+      { 'x-team-id': 'acme', 'x-user-id': 'operator' },
+    ];
+    for (const headers of forged) {
+      for (const key of [member, otherTeamAdmin]) {
+        const listed = await fetch(`${server.url}/api/v1/models`, { headers: { ...headers, 'x-api-key': key } });
+        expect(((await listed.json()) as ModelsResponse).can_manage).toBe(false);
+        const refused = await fetch(`${server.url}/api/v1/models/test-base/download`, { method: 'POST', headers: { ...headers, 'x-api-key': key } });
+        expect(refused.status).toBe(403);
+        expect(((await refused.json()) as { error_code: number }).error_code).toBe(4030);
+      }
+    }
+    const unknown = await server.api(operator, 'POST', '/api/v1/models/nope/download');
     expect(unknown.status).toBe(404);
     expect(unknown.json).toMatchObject({ error_code: 4048, error_message: expect.stringMatching(/no speech model called "nope".*test-base/) });
     expect((await server.api(member, 'GET', '/api/v1/models/nope/download')).json.error_code).toBe(4048);
     const none = await server.api(member, 'GET', '/api/v1/models/test-base/download');
     expect(none.status).toBe(404);
     expect(none.json.error_code).toBe(4049);
-    expect((await server.api(admin, 'DELETE', '/api/v1/models/test-base')).json).toMatchObject({ error_code: 4096, error_message: expect.stringMatching(/not installed/) });
-    const bad = await server.api(admin, 'POST', '/api/v1/models/..%2Fetc/download');
+    expect((await server.api(operator, 'DELETE', '/api/v1/models/test-base')).json).toMatchObject({ error_code: 4096, error_message: expect.stringMatching(/not installed/) });
+    const bad = await server.api(operator, 'POST', '/api/v1/models/..%2Fetc/download');
     expect(bad.status).toBe(400);
   });
 
   it('answers 507 before starting when the disk cannot hold the model', async () => {
-    const full = await server.api(admin, 'POST', '/api/v1/models/test-huge/download');
+    const full = await server.api(operator, 'POST', '/api/v1/models/test-huge/download');
     expect(full.status).toBe(507);
     expect(full.json).toMatchObject({ error_code: 5070, error_message: expect.stringMatching(/Not enough disk space.*Free some space/) });
     expect(fs.existsSync(modelsDir) ? fs.readdirSync(modelsDir) : []).toEqual([]);
@@ -200,7 +248,7 @@ describe('speech models over HTTP', () => {
   it('downloads in the background, resumes with a Range request after a cut connection, and verifies', async () => {
     files.cutOnce.add('/ggml-test-base.bin');
     files.requests.length = 0;
-    const ack = await server.api(admin, 'POST', '/api/v1/models/test-base/download');
+    const ack = await server.api(operator, 'POST', '/api/v1/models/test-base/download');
     expect(ack.status).toBe(202);
     expect(ack.json).toEqual({ model: 'test-base', is_async: true, status_url: `${server.url}/api/v1/models/test-base/download` });
 
@@ -213,7 +261,7 @@ describe('speech models over HTTP', () => {
     const partSize = fs.statSync(path.join(modelsDir, 'ggml-test-base.bin.part')).size;
     expect(partSize).toBeGreaterThan(0);
 
-    const again = await server.api(admin, 'POST', '/api/v1/models/test-base/download');
+    const again = await server.api(operator, 'POST', '/api/v1/models/test-base/download');
     expect(again.status).toBe(202);
     const done = await waitForDownload(server, member, 'test-base', ['COMPLETED', 'FAILED']);
     expect(done, done.error ?? '').toMatchObject({ status: 'COMPLETED', received_bytes: modelBytes.length, total_bytes: modelBytes.length, error: null });
@@ -226,7 +274,7 @@ describe('speech models over HTTP', () => {
     const list = (await server.api(member, 'GET', '/api/v1/models')).json as ModelsResponse;
     expect(list.models[0]).toMatchObject({ name: 'test-base', installed: true, download: { status: 'COMPLETED' } });
     // Asking again for an installed model checks the file instead of fetching it again.
-    expect((await server.api(admin, 'POST', '/api/v1/models/test-base/download')).status).toBe(202);
+    expect((await server.api(operator, 'POST', '/api/v1/models/test-base/download')).status).toBe(202);
     expect(await waitForDownload(server, member, 'test-base', ['COMPLETED', 'FAILED'])).toMatchObject({ status: 'COMPLETED', received_bytes: modelBytes.length });
     expect(files.requests).toHaveLength(2);
   });
@@ -249,7 +297,7 @@ describe('speech models over HTTP', () => {
   });
 
   it('refuses a corrupt download and leaves nothing in place', async () => {
-    expect((await server.api(admin, 'POST', '/api/v1/models/test-corrupt/download')).status).toBe(202);
+    expect((await server.api(operator, 'POST', '/api/v1/models/test-corrupt/download')).status).toBe(202);
     const failed = await waitForDownload(server, member, 'test-corrupt', ['FAILED', 'COMPLETED']);
     expect(failed).toMatchObject({ status: 'FAILED', error: expect.stringMatching(/damaged.*not kept/) });
     expect(fs.readdirSync(modelsDir).filter((f) => f.includes('test-corrupt'))).toEqual([]);
@@ -257,21 +305,21 @@ describe('speech models over HTTP', () => {
   });
 
   it('says plainly when the model server cannot be reached or lacks the file', async () => {
-    await server.api(admin, 'POST', '/api/v1/models/test-offline/download');
+    await server.api(operator, 'POST', '/api/v1/models/test-offline/download');
     const offline = await waitForDownload(server, member, 'test-offline', ['FAILED', 'COMPLETED']);
     expect(offline.error).toMatch(/^Could not reach the model server.*Check the network connection, or ask an administrator to set a mirror/);
     expect(offline.error).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
     expect(server.logLines.join('\n')).toMatch(/ECONNREFUSED.*speech model download failed/);
 
-    await server.api(admin, 'POST', '/api/v1/models/test-missing/download');
+    await server.api(operator, 'POST', '/api/v1/models/test-missing/download');
     const missing = await waitForDownload(server, member, 'test-missing', ['FAILED', 'COMPLETED']);
     expect(missing.error).toMatch(/does not have the speech model "test-missing"/);
     expect(fs.readdirSync(modelsDir).filter((f) => /offline|missing/.test(f))).toEqual([]);
   });
 
   it('cancels a running download: nothing partial is kept; a second POST answers the same download', async () => {
-    const first = await server.api(admin, 'POST', '/api/v1/models/test-slow/download');
-    const second = await server.api(admin, 'POST', '/api/v1/models/test-slow/download');
+    const first = await server.api(operator, 'POST', '/api/v1/models/test-slow/download');
+    const second = await server.api(operator, 'POST', '/api/v1/models/test-slow/download');
     expect([first.status, second.status]).toEqual([202, 202]);
     expect(second.json).toEqual(first.json);
     for (;;) {
@@ -279,27 +327,35 @@ describe('speech models over HTTP', () => {
       if (received_bytes > 0) break;
     }
     expect(files.requests.filter((r) => r.url === '/ggml-test-slow.bin')).toHaveLength(1);
-    const cancel = await server.api(admin, 'DELETE', '/api/v1/models/test-slow/download');
+    // A team's ADMIN cannot stop or delete the server's download, whatever the team.
+    for (const key of [teamAdmin, otherTeamAdmin]) {
+      expect((await server.api(key, 'DELETE', '/api/v1/models/test-slow/download')).status).toBe(403);
+      expect((await server.api(key, 'DELETE', '/api/v1/models/test-slow')).status).toBe(403);
+    }
+    expect((await server.api(member, 'GET', '/api/v1/models/test-slow/download')).json.status).toBe('DOWNLOADING');
+    const cancel = await server.api(operator, 'DELETE', '/api/v1/models/test-slow/download');
     expect(cancel.status).toBe(204);
     expect((await waitForDownload(server, member, 'test-slow', ['CANCELLED', 'FAILED', 'COMPLETED'])).status).toBe('CANCELLED');
     expect(fs.readdirSync(modelsDir).filter((f) => f.includes('test-slow'))).toEqual([]);
-    expect((await server.api(admin, 'DELETE', '/api/v1/models/test-slow/download')).json.error_code).toBe(4049);
+    expect((await server.api(operator, 'DELETE', '/api/v1/models/test-slow/download')).json.error_code).toBe(4049);
 
     // Deleting a model whose download runs cancels the download.
-    await server.api(admin, 'POST', '/api/v1/models/test-slow/download');
+    await server.api(operator, 'POST', '/api/v1/models/test-slow/download');
     await waitForDownload(server, member, 'test-slow', ['DOWNLOADING']);
-    expect((await server.api(admin, 'DELETE', '/api/v1/models/test-slow')).json.error_code).toBe(4096);
+    expect((await server.api(operator, 'DELETE', '/api/v1/models/test-slow')).json.error_code).toBe(4096);
     expect((await waitForDownload(server, member, 'test-slow', ['CANCELLED', 'FAILED', 'COMPLETED'])).status).toBe('CANCELLED');
     expect(fs.readdirSync(modelsDir).filter((f) => f.includes('test-slow'))).toEqual([]);
   });
 
-  it('deletes an installed model; the next job falls back to pocketsphinx', async () => {
-    expect((await server.api(admin, 'DELETE', '/api/v1/models/test-base')).status).toBe(204);
+  it('deletes an installed model only with OPERATOR; the next job falls back to pocketsphinx', async () => {
+    for (const key of [teamAdmin, otherTeamAdmin]) expect((await server.api(key, 'DELETE', '/api/v1/models/test-base')).status).toBe(403);
+    expect(fs.readdirSync(modelsDir)).toEqual(['ggml-test-base.bin']);
+    expect((await server.api(operator, 'DELETE', '/api/v1/models/test-base')).status).toBe(204);
     expect(fs.readdirSync(modelsDir)).toEqual([]);
     const body = (await server.api(member, 'GET', '/api/v1/models')).json as ModelsResponse;
     expect(body.models[0]!.installed).toBe(false);
     expect(body.serving.default.engine).toBe('pocketsphinx');
-    expect((await server.api(admin, 'DELETE', '/api/v1/models/test-base')).status).toBe(409);
+    expect((await server.api(operator, 'DELETE', '/api/v1/models/test-base')).status).toBe(409);
   });
 });
 
@@ -360,35 +416,189 @@ describe('speech models on the command line', () => {
   });
 });
 
-describe('the ADMIN role on the command line', () => {
-  it('creates keys with ADMIN, refuses unknown roles, and grants roles to an existing key', async () => {
+describe('the OPERATOR role on the command line', () => {
+  it('creates keys with OPERATOR, refuses unknown roles, grants roles to an existing key; ADMIN alone manages no models', async () => {
     const dataDir = tempDir();
     // The CLI and the server on the same database: the data dir's SQLite, or the test run's PostgreSQL.
     const database = await testDatabaseEnv();
     try {
-      const created = await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'root', '--role', 'admin', '--role', 'DELETE'], database);
-      expect(created.stdout).toMatch(/\(roles: ADMIN, DELETE\)/);
+      const created = await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'root', '--role', 'operator', '--role', 'DELETE'], database);
+      expect(created.stdout).toMatch(/\(roles: DELETE, OPERATOR\)/);
+      const rootKey = created.stdout.trim().split('\n').at(-1)!;
       const refused = await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'eve', '--role', 'SUPERUSER'], database).catch((e: { code: number; stderr: string }) => e);
-      expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/Unknown role "SUPERUSER". Roles: DELETE, ADMIN\..*ADMIN lets it download and delete speech models/) });
+      expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/Unknown role "SUPERUSER". Roles: DELETE, ADMIN, OPERATOR\..*OPERATOR lets it download, cancel and delete the server's speech models/) });
 
-      const plain = (await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'bob'], database)).stdout.trim().split('\n').at(-1)!;
-      const granted = await cli(['keys', 'grant', plain.slice(0, 10), '--role', 'ADMIN', '--data-dir', dataDir], database);
-      expect(granted.stdout).toMatch(/of user "bob" now has roles: ADMIN/);
-      const keys = JSON.parse((await cli(['keys', 'list', '--json', '--data-dir', dataDir], database)).stdout) as { userId: string; roles: string[] }[];
-      expect(keys.map((k) => [k.userId, k.roles])).toEqual([
-        ['root', ['ADMIN', 'DELETE']],
-        ['bob', ['ADMIN']],
-      ]);
-      const unknown = await cli(['keys', 'grant', 'kk_nothing', '--role', 'ADMIN', '--data-dir', dataDir], database).catch((e: { code: number; stderr: string }) => e);
-      expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/No single active key matches "kk_nothing"/) });
-
-      // The granted key manages models at once.
+      // A key made before OPERATOR existed, with ADMIN: it keeps working, but manages models only once granted OPERATOR.
+      const older = (await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'bob', '--role', 'ADMIN'], database)).stdout.trim().split('\n').at(-1)!;
       const server = await startTestServer({ dataDir, env: database });
       try {
-        expect((await server.api(plain, 'GET', '/api/v1/models')).json.can_manage).toBe(true);
+        expect((await server.api(rootKey, 'GET', '/api/v1/models')).json.can_manage).toBe(true);
+        expect((await server.api(older, 'GET', '/api/v1/models')).json.can_manage).toBe(false);
+        expect((await server.api(older, 'DELETE', '/api/v1/models/base')).json.error_code).toBe(4030);
+        const granted = await cli(['keys', 'grant', older.slice(0, 10), '--role', 'OPERATOR', '--data-dir', dataDir], database);
+        expect(granted.stdout).toMatch(/of user "bob" now has roles: ADMIN, OPERATOR/);
+        // The granted key manages models at once.
+        expect((await server.api(older, 'GET', '/api/v1/models')).json.can_manage).toBe(true);
+        const keys = JSON.parse((await cli(['keys', 'list', '--json', '--data-dir', dataDir], database)).stdout) as { userId: string; roles: string[] }[];
+        expect(keys.map((k) => [k.userId, k.roles])).toEqual([
+          ['root', ['DELETE', 'OPERATOR']],
+          ['bob', ['ADMIN', 'OPERATOR']],
+        ]);
+        const unknown = await cli(['keys', 'grant', 'kk_nothing', '--role', 'OPERATOR', '--data-dir', dataDir], database).catch((e: { code: number; stderr: string }) => e);
+        expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/No single active key matches "kk_nothing"/) });
       } finally {
         await server.close();
       }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a model that does not load', () => {
+  let server: TestServer;
+  let operator: string;
+  let member: string;
+  let modelsDir: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { KIKITORI_MODEL_CATALOG: damageCatalog, KIKITORI_MODEL_BASE_URL: files.url, KIKITORI_WHISPER_THREADS: '1' } });
+    operator = await server.key('acme', 'operator', ['OPERATOR']);
+    member = await server.key('acme', 'member');
+    modelsDir = path.join(server.dataDir, 'models');
+  });
+  afterAll(async () => server.close());
+
+  const list = async () => (await server.api(member, 'GET', '/api/v1/models')).json as ModelsResponse;
+  const entryOf = (body: ModelsResponse, name: string) => body.models.find((m) => m.name === name)!;
+  const transcribe = async () => {
+    const ticket = await uploadFile(server, member, sentence, { language: 'en' });
+    await server.api(member, 'POST', `/api/v1/transcriptions/${ticket.transcription_id}/transcribe`);
+    const done = await waitForStatus(server, member, ticket.transcription_id, ['COMPLETED', 'FAILED']);
+    expect(done.json.status, done.json.failure_reason).toBe('COMPLETED');
+    return (await (await fetch(done.json.transcription_path)).json()) as TranscriptDocument;
+  };
+
+  it('is not installed when its bytes match the catalogue but are no whisper model', async () => {
+    expect((await server.api(operator, 'POST', '/api/v1/models/test-notggml/download')).status).toBe(202);
+    const failed = await waitForDownload(server, member, 'test-notggml', ['FAILED', 'COMPLETED']);
+    expect(failed).toMatchObject({ status: 'FAILED', error: expect.stringMatching(/^The speech model "test-notggml" was downloaded, but it is not a speech model this server can load, so it was not installed\./) });
+    expect(failed.error).not.toMatch(/magic|\.bin|127\.0\.0\.1/);
+    expect(server.logLines.join('\n')).toMatch(/SHA-256 matches the catalogue, but .*wrong magic number.*speech model download failed/);
+    expect(fs.readdirSync(modelsDir).filter((f) => f.includes('test-notggml'))).toEqual([]);
+    expect(entryOf(await list(), 'test-notggml')).toMatchObject({ installed: false, damaged: false });
+  });
+
+  it('placed on the server by hand, is listed as damaged and skipped: jobs run on the built-in recognizer', async () => {
+    fs.writeFileSync(path.join(modelsDir, 'ggml-test-base.bin'), Buffer.alloc(modelBytes.length, 'damaged '));
+    const body = await list();
+    expect(entryOf(body, 'test-base')).toMatchObject({ installed: true, damaged: true });
+    expect(body.serving.default).toMatchObject({ engine: 'pocketsphinx', usable: true });
+
+    const first = await transcribe();
+    expect(first.engine.name).toBe('pocketsphinx');
+    await transcribe();
+    // Logged once, however many jobs pass it over.
+    expect(server.logLines.filter((l) => l.includes('speech model is damaged')).length).toBe(1);
+    expect(server.logLines.join('\n')).toMatch(/"model":"test-base".*wrong magic number.*engine auto skips it/);
+  });
+
+  it('is passed over for the next installed model that loads', async () => {
+    fs.writeFileSync(path.join(modelsDir, 'ggml-test-spare.bin'), modelBytes);
+    const body = await list();
+    expect(entryOf(body, 'test-base')).toMatchObject({ installed: true, damaged: true });
+    expect(entryOf(body, 'test-spare')).toMatchObject({ installed: true, damaged: false });
+    expect(body.serving.default).toMatchObject({ engine: 'whisper', model: 'test-spare', usable: true });
+    const document = await transcribe();
+    expect(document.engine.model).toMatch(/^whisper\.cpp\/test-spare/);
+
+    // Deleted and downloaded again, the best model serves once more.
+    expect((await server.api(operator, 'DELETE', '/api/v1/models/test-base')).status).toBe(204);
+    expect((await server.api(operator, 'POST', '/api/v1/models/test-base/download')).status).toBe(202);
+    expect(await waitForDownload(server, member, 'test-base', ['COMPLETED', 'FAILED'])).toMatchObject({ status: 'COMPLETED' });
+    const after = await list();
+    expect(entryOf(after, 'test-base')).toMatchObject({ installed: true, damaged: false });
+    expect(after.serving.default).toMatchObject({ engine: 'whisper', model: 'test-base' });
+  });
+});
+
+describe('free disk space for downloads', () => {
+  const reserve = 1024 ** 2;
+  let free = 0;
+  let server: TestServer;
+  let operator: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: { KIKITORI_MODEL_CATALOG: damageCatalog, KIKITORI_MODEL_BASE_URL: files.url, KIKITORI_MIN_FREE_DISK_BYTES: String(reserve) },
+      runtime: { freeSpace: async () => free },
+    });
+    operator = await server.key('ops', 'operator', ['OPERATOR']);
+  });
+  afterAll(async () => server.close());
+
+  it('keeps the reserve free', async () => {
+    free = reserve + modelBytes.length - 1;
+    const full = await server.api(operator, 'POST', '/api/v1/models/test-spare/download');
+    expect(full.status).toBe(507);
+    expect(full.json).toMatchObject({ error_code: 5070, error_message: expect.stringMatching(/Not enough disk space for the speech model "test-spare".*Free some space/) });
+    expect(server.logLines.join('\n')).not.toMatch(/test-spare.*speech model download/);
+  });
+
+  it('sets aside what running downloads will still write, so two cannot fill the disk together', async () => {
+    free = reserve + Math.floor(modelBytes.length * 1.5);
+    files.stall.add('/ggml-test-slow.bin');
+    expect((await server.api(operator, 'POST', '/api/v1/models/test-slow/download')).status).toBe(202);
+    for (;;) {
+      const { received_bytes } = await waitForDownload(server, operator, 'test-slow', ['DOWNLOADING']);
+      if (received_bytes > 0) break;
+    }
+    const second = await server.api(operator, 'POST', '/api/v1/models/test-spare/download');
+    expect(second.status).toBe(507);
+    expect(second.json.error_message).toMatch(/while the other downloads finish/);
+    // Once the first stops, the second fits.
+    expect((await server.api(operator, 'DELETE', '/api/v1/models/test-slow/download')).status).toBe(204);
+    expect((await server.api(operator, 'POST', '/api/v1/models/test-spare/download')).status).toBe(202);
+    expect(await waitForDownload(server, operator, 'test-spare', ['COMPLETED', 'FAILED'])).toMatchObject({ status: 'COMPLETED' });
+  });
+
+  it('lets only one of two downloads started at the same moment take the room there is for one', async () => {
+    expect((await server.api(operator, 'DELETE', '/api/v1/models/test-spare')).status).toBe(204);
+    free = reserve + Math.floor(modelBytes.length * 1.5);
+    const models = server.runtime.ctx.models;
+    const started = await Promise.allSettled([models.startDownload('test-slow'), models.startDownload('test-spare')]);
+    expect(started.map((s) => s.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(started.find((s) => s.status === 'rejected')).toMatchObject({ reason: { kind: 'insufficient-storage' } });
+    for (const name of ['test-slow', 'test-spare']) await models.cancelDownload(name);
+  });
+});
+
+describe('damaged models on the command line', () => {
+  it('verify, list and engines say which model is damaged and what to do; download refuses a file that is no model', async () => {
+    const dataDir = tempDir();
+    const env = { KIKITORI_MODEL_CATALOG: damageCatalog, KIKITORI_MODEL_BASE_URL: files.url };
+    try {
+      const dir = path.join(dataDir, 'models');
+      fs.mkdirSync(dir, { recursive: true });
+      // The catalogue's bytes, but no whisper model: only a hand copy puts it there.
+      fs.writeFileSync(path.join(dir, 'ggml-test-notggml.bin'), notModel);
+      fs.writeFileSync(path.join(dir, 'ggml-test-spare.bin'), modelBytes);
+      const verify = await cli(['models', 'verify', '--data-dir', dataDir], env).catch((e: { code: number; stdout: string }) => e);
+      expect(verify).toMatchObject({ code: 1 });
+      expect(verify.stdout).toMatch(/^test-spare: OK/m);
+      expect(verify.stdout).toMatch(/^test-notggml: FAILED: damaged, engine auto skips it: .*wrong magic number.*Delete it and download it again/m);
+
+      const list = JSON.parse((await cli(['models', 'list', '--json', '--data-dir', dataDir], env)).stdout) as ModelsResponse['models'];
+      expect(list.filter((m) => m.damaged).map((m) => m.name)).toEqual(['test-notggml']);
+      expect((await cli(['models', 'list', '--data-dir', dataDir], env)).stdout).toMatch(/test-notggml .*DAMAGED: delete it and download it again/);
+
+      const engines = (await cli(['engines', '--data-dir', dataDir], env)).stdout;
+      expect(engines).toMatch(/speech model test-notggml: DAMAGED, engine auto skips it\n {2}why: .*wrong magic number/);
+
+      fs.rmSync(path.join(dir, 'ggml-test-notggml.bin'));
+      const download = await cli(['models', 'download', 'test-notggml', '--data-dir', dataDir], env).catch((e: { code: number; stderr: string }) => e);
+      expect(download).toMatchObject({ code: 1, stderr: expect.stringMatching(/not a speech model this server can load, so it was not installed[^]*wrong magic number/) });
+      expect(fs.readdirSync(dir)).toEqual(['ggml-test-spare.bin']);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

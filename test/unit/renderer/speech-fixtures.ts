@@ -14,6 +14,7 @@ export function speechModel(name: string, patch: Partial<SpeechModel> = {}): Spe
     speed: name.startsWith('tiny') ? 'fastest' : 'fast',
     accuracy: name.startsWith('tiny') ? 'basic' : 'good',
     installed: false,
+    damaged: false,
     download: null,
     ...patch,
   };

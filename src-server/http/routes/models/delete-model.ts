@@ -6,7 +6,7 @@ import { withModelErrors } from './model-errors.js';
 /** Removes the file; a running download of the model is cancelled first. */
 export const deleteModel: RouteModule = (app, ctx) =>
   app.delete(operation.path, { schema: operation.schema }, async (request, reply) => {
-    requireRole(request, 'ADMIN', 'Deleting a speech model');
+    requireRole(request, 'OPERATOR', 'Deleting a speech model');
     await withModelErrors(() => ctx.models.delete(request.params.name));
     return reply.status(204).send();
   });

@@ -7,7 +7,7 @@ import { withModelErrors } from './model-errors.js';
 /** 202 with the status URL; a download already running for this model answers the same. */
 export const downloadModel: RouteModule = (app, ctx) =>
   app.post(operation.path, { schema: operation.schema }, async (request, reply) => {
-    requireRole(request, 'ADMIN', 'Downloading a speech model');
+    requireRole(request, 'OPERATOR', 'Downloading a speech model');
     const started = await withModelErrors(() => ctx.models.startDownload(request.params.name));
     return reply.status(202).send({
       model: started.model,

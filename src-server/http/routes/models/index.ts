@@ -1,4 +1,4 @@
-// Extension: speech-model management (src-shared/api/models.ts). Any key reads; ADMIN downloads and deletes.
+// Extension: speech-model management (src-shared/api/models.ts). Any key reads; OPERATOR (not a team's ADMIN) downloads, cancels and deletes.
 import type { RouteModule } from '../../api-app.js';
 import { cancelModelDownload } from './cancel-model-download.js';
 import { deleteModel } from './delete-model.js';

@@ -6,5 +6,5 @@ import { servingModels } from './serving.js';
 export const listModels: RouteModule = (app, ctx) =>
   app.get(operation.path, { schema: operation.schema }, async (request) => {
     const caller = callerOf(request);
-    return { models: ctx.models.list(), serving: await servingModels(ctx), can_manage: hasRole(caller, 'ADMIN') };
+    return { models: ctx.models.list(), serving: await servingModels(ctx), can_manage: hasRole(caller, 'OPERATOR') };
   });

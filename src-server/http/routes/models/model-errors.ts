@@ -29,6 +29,7 @@ export async function withModelErrors<T>(work: () => Promise<T> | T): Promise<T>
       case 'interrupted':
       case 'corrupt':
       case 'cancelled':
+      case 'unusable':
         // Downloads report these in their status, never from a request.
         throw error;
     }

@@ -123,7 +123,7 @@ describe('embedded server', () => {
     return ((await response.json()) as { can_manage: boolean }).can_manage;
   };
 
-  it('makes its key with the DELETE and ADMIN roles, and adds ADMIN to a key made before that role existed', async () => {
+  it('makes its key with the DELETE and OPERATOR roles, and adds OPERATOR to a key made before that role existed', async () => {
     const dataDir = path.join(dir, 'server-data');
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(path.join(dir, 'server-key.bin'), { force: true });
@@ -131,7 +131,7 @@ describe('embedded server', () => {
     await server.start();
     expect(await canManage(server)).toBe(true);
     const keys = JSON.parse((await cli(['keys', 'list', '--data-dir', dataDir, '--json'])).stdout) as { roles: string[] }[];
-    expect(keys.map((k) => k.roles)).toEqual([['ADMIN', 'DELETE']]);
+    expect(keys.map((k) => k.roles)).toEqual([['DELETE', 'OPERATOR']]);
     await server.stop();
 
     // An older app's key: DELETE only.
@@ -143,7 +143,18 @@ describe('embedded server', () => {
     expect((upgraded.connection() as { apiKey: string }).apiKey).toBe(olderKey);
     expect(await canManage(upgraded)).toBe(true);
     const after = JSON.parse((await cli(['keys', 'list', '--data-dir', dataDir, '--json'])).stdout) as { userId: string; roles: string[] }[];
-    expect(after.find((k) => k.userId === 'older')?.roles).toEqual(['ADMIN', 'DELETE']);
+    expect(after.find((k) => k.userId === 'older')?.roles).toEqual(['DELETE', 'OPERATOR']);
     await upgraded.stop();
+
+    // The previous app's key: DELETE and ADMIN, which no longer manages the server's models.
+    const previous = (await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'local', '--user', 'previous', '--role', 'DELETE', '--role', 'ADMIN'])).stdout.trim().split('\n').at(-1)!;
+    fs.writeFileSync(path.join(dir, 'server-key.bin'), secrets.encrypt(previous));
+    const again = make();
+    await again.start();
+    expect((again.connection() as { apiKey: string }).apiKey).toBe(previous);
+    expect(await canManage(again)).toBe(true);
+    const last = JSON.parse((await cli(['keys', 'list', '--data-dir', dataDir, '--json'])).stdout) as { userId: string; roles: string[] }[];
+    expect(last.find((k) => k.userId === 'previous')?.roles).toEqual(['ADMIN', 'DELETE', 'OPERATOR']);
+    await again.stop();
   });
 });

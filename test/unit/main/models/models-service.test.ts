@@ -27,6 +27,7 @@ function catalogueModel(name: string, patch: Partial<CatalogueModel> = {}): Cata
     accuracy: 'good',
     memory_bytes: 500 * MB,
     installed: false,
+    damaged: false,
     download: null,
     ...patch,
   };
@@ -65,7 +66,7 @@ async function modelsServer(options: { models?: CatalogueModel[]; failWith?: { s
     const match = url.match(/^\/api\/v1\/models\/([^/]+)(\/download)?$/);
     const model = match ? models.find((m) => m.name === match[1]) : undefined;
     if (!match || !model) return error(res, 404, ErrorCode.MODEL_NOT_FOUND, 'No such model.');
-    if (req.method !== 'GET' && !admin) return error(res, 403, ErrorCode.ROLE_REQUIRED, 'This needs the ADMIN role.');
+    if (req.method !== 'GET' && !admin) return error(res, 403, ErrorCode.ROLE_REQUIRED, 'This needs the OPERATOR role.');
     if (options.failWith) return error(res, options.failWith.status, options.failWith.code, options.failWith.message);
     if (match[2] && req.method === 'POST') {
       downloads.set(model.name, { model: model.name, status: 'DOWNLOADING', received_bytes: 0, total_bytes: model.bytes, error: null, started_at: now(), updated_at: now() });
@@ -150,6 +151,7 @@ describe('ModelsService', () => {
       speed: 'fast',
       accuracy: 'good',
       installed: false,
+      damaged: false,
       download: null,
     });
     expect(view.serving.default).toEqual({ engine: 'pocketsphinx', model: 'en-us', detectsLanguage: false, languages: ['en'], usable: true, reason: null });
@@ -211,14 +213,14 @@ describe('ModelsService', () => {
     await until(() => next.progress().some((p) => p.status === 'COMPLETED'));
   });
 
-  it('a key without ADMIN sees the catalogue, no offer, and a forbidden refusal that names the role', async () => {
+  it('a key without OPERATOR sees the catalogue, no offer, and a forbidden refusal that names the role', async () => {
     const server = await modelsServer();
     const { service } = serviceFor(server, 'reader');
     expect(await service.list()).toMatchObject({ canManage: false, offer: false });
     const error = (await service.download('base').catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.error.code).toBe('forbidden');
-    expect(error.message).toContain('ADMIN');
+    expect(error.message).toContain('OPERATOR');
   });
 
   it('no disk space on the server is its own kind of failure, with what to do', async () => {

@@ -26,6 +26,7 @@ beforeEach(() => {
 afterEach(cleanup);
 
 const row = (name: string) => screen.getAllByTestId('speech-model').find((el) => el.dataset.model === name)!;
+const findRow = async (name: string) => (await screen.findAllByTestId('speech-model')).find((el) => el.dataset.model === name)!;
 
 describe('SpeechSection', () => {
   it('says in plain words what transcribes now, with the engine in the details, and lists the models with their hints', async () => {
@@ -94,7 +95,7 @@ describe('SpeechSection', () => {
     expect(await screen.findByText('No model is installed yet.')).toBeTruthy();
   });
 
-  it('against a server whose key is not ADMIN: shows what it offers, without admin actions', async () => {
+  it('against a server whose key is not OPERATOR: shows what it offers, without admin actions', async () => {
     fake.handlers['models:list'] = () => speechModels({ canManage: false, local: false, recommended: null, offer: false, models: [speechModel('small', { installed: true }), speechModel('base')] });
     useSettingsStore.setState({
       settings: { ...settings(), activeProfileId: 'office' },
@@ -102,9 +103,25 @@ describe('SpeechSection', () => {
     });
     render(<SpeechSection />);
     expect(await screen.findByText('These are the models of the server at kikitori.example.com.')).toBeTruthy();
-    expect(screen.getByTestId('speech-not-admin').textContent).toContain('ADMIN');
+    expect(screen.getByTestId('speech-not-admin').textContent).toContain('OPERATOR');
     expect(screen.getAllByTestId('speech-model')).toHaveLength(2);
     expect(screen.queryByRole('button', { name: /Download|Delete/ })).toBeNull();
+  });
+
+  it('says which installed model is damaged and what to do: delete it, or ask the operator', async () => {
+    fake.handlers['models:list'] = () => speechModels({ models: [speechModel('base', { installed: true, damaged: true }), speechModel('tiny', { installed: true })] });
+    const { unmount } = render(<SpeechSection />);
+    expect((await within(await findRow('base')).findByTestId('speech-damaged')).textContent).toBe(
+      'Damaged: the server cannot load this model, so transcriptions do not use it. Delete it and download it again.',
+    );
+    expect(row('base').getAttribute('data-damaged')).toBe('true');
+    expect(within(row('base')).getByRole('button', { name: 'Delete base' })).toBeTruthy();
+    expect(within(row('tiny')).queryByTestId('speech-damaged')).toBeNull();
+    unmount();
+
+    fake.handlers['models:list'] = () => speechModels({ canManage: false, offer: false, models: [speechModel('base', { installed: true, damaged: true })] });
+    render(<SpeechSection />);
+    expect((await within(await findRow('base')).findByTestId('speech-damaged')).textContent).toMatch(/Ask the server's operator to delete it and download it again\.$/);
   });
 
   it('a refused action shows in the user\'s terms under its model', async () => {

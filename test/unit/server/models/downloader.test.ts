@@ -1,5 +1,5 @@
 // The downloader's resume rules against a real local HTTP server, and the catalogue's ranking.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
@@ -7,24 +7,30 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OFFICIAL_MODELS, rankModels } from '../../../../src-server/models/catalogue.js';
 import { downloadModelFile, partPath } from '../../../../src-server/models/downloader.js';
+import { randomWhisperModel } from '../../../support/ggml-model.js';
 import { tempDir } from '../../../support/test-server.js';
 
-const body = randomBytes(256 * 1024);
-const sha256 = createHash('sha256').update(body).digest('hex');
-let mode: 'ignore-range' | 'refuse-range' = 'ignore-range';
+// A real (random-weight) whisper model: only a file whisper.cpp can load is installed.
+let body: Buffer;
+let sha256: string;
+let mode: 'ignore-range' | 'refuse-range' | 'not-a-model' = 'ignore-range';
+const notAModel = Buffer.alloc(64 * 1024, 'GGUF but not whisper ');
 const ranges: (string | undefined)[] = [];
 let server: http.Server;
 let url: string;
 let dir: string;
 
 beforeAll(async () => {
+  body = fs.readFileSync(await randomWhisperModel());
+  sha256 = createHash('sha256').update(body).digest('hex');
   server = http.createServer((req, res) => {
     ranges.push(req.headers.range);
     if (mode === 'refuse-range' && req.headers.range) {
       res.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
       return;
     }
-    res.writeHead(200, { 'content-length': body.length }).end(body);
+    const sent = mode === 'not-a-model' ? notAModel : body;
+    res.writeHead(200, { 'content-length': sent.length }).end(sent);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/model.bin`;
@@ -60,6 +66,19 @@ describe('downloadModelFile', () => {
     expect(ranges).toEqual(['bytes=10-', undefined]);
     expect(fs.readFileSync(target().path).equals(body)).toBe(true);
     fs.rmSync(target().path);
+  });
+
+  it('does not install bytes that match the catalogue but are no whisper model, and keeps no part', async () => {
+    mode = 'not-a-model';
+    const entry = { ...target(), bytes: notAModel.length, sha256: createHash('sha256').update(notAModel).digest('hex') };
+    const refused = await downloadModelFile(entry).catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      kind: 'unusable',
+      message: expect.stringMatching(/^The speech model "m" was downloaded, but it is not a speech model this server can load, so it was not installed\./),
+      detail: expect.stringMatching(/SHA-256 matches the catalogue, but .*wrong magic number/),
+    });
+    expect(fs.readdirSync(dir)).toEqual([]);
+    mode = 'ignore-range';
   });
 
   it('removes the part when cancelled', async () => {

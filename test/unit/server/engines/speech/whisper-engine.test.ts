@@ -174,6 +174,25 @@ describe('WhisperEngine', () => {
     await engine.close();
   });
 
+  it('without a configured model, passes over an installed model that does not load to the next one', async () => {
+    const dataDir = path.join(scratch, 'damaged-preferred');
+    const models = path.join(dataDir, 'models');
+    fs.mkdirSync(models, { recursive: true });
+    // large-v3 ranks above tiny; a damaged copy of it must not stop the engine.
+    fs.writeFileSync(path.join(models, 'ggml-large-v3.bin'), 'a copy that broke off after 32 bytes');
+    const engine = new WhisperEngine({ dataDir, threads: 1 });
+    // Only the damaged one: it is named, and the reason says why it cannot run.
+    expect(engine.resolveModel().name).toBe('large-v3');
+    expect(await engine.checkUsable()).toMatchObject({ usable: false, reason: expect.stringMatching(/cannot be used/) });
+
+    fs.copyFileSync(model, path.join(models, 'ggml-tiny.bin'));
+    expect(engine.resolveModel()).toEqual({ name: 'tiny', file: path.join(models, 'ggml-tiny.bin') });
+    expect(await engine.checkUsable()).toMatchObject({ usable: true });
+    const result = await recognize(engine, await pcmOf(sentence));
+    expect(result.model).toBe('whisper.cpp/tiny');
+    await engine.close();
+  });
+
   it('says how to get a model, and refuses what the model cannot do', async () => {
     const pcm = await pcmOf(sentence);
     const none = new WhisperEngine({ dataDir: scratch });
