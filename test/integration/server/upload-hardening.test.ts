@@ -72,10 +72,6 @@ function tusUpload(endpoint: string, bytes: Buffer, options: Partial<tus.UploadO
 const TUS = { 'tus-resumable': '1.0.0' };
 const APPEND = { ...TUS, 'content-type': 'application/offset+octet-stream' };
 const partials = (server: TestServer) => fs.readdirSync(path.join(server.dataDir, 'tus-uploads'), { withFileTypes: true });
-const pathAndQuery = (url: string) => {
-  const u = new URL(url);
-  return u.pathname + u.search;
-};
 
 /**
  * The attack of issue 22: the attacker holds only their own signed URL and names the victim's transcription in

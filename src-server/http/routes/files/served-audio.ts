@@ -28,7 +28,6 @@ export function audioContentType(filename: string, sent: string | null | undefin
  * control characters): RFC 6266 with an ASCII fallback and the UTF-8 name in filename*.
  */
 export function audioResponseHeaders(record: Pick<TranscriptionRecord, 'name' | 'audioContentType'>): { contentType: string; contentDisposition: string } {
-  // eslint-disable-next-line no-control-regex
   const name = record.name.replace(/[\u0000-\u001f\u007f-\u009f/\\]+/g, '_').trim() || 'audio';
   const fallback = name.replace(/[^\x20-\x7e]|["%\\]/g, '_');
   return {
