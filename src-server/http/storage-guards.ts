@@ -93,10 +93,19 @@ export async function reserveTusUpload(ctx: AppContext, record: TranscriptionRec
  * takes what the PATCH declares.
  */
 export async function tusAppendAllowance(ctx: AppContext, record: TranscriptionRecord, uploadId: string, declaredBytes: number | null): Promise<void> {
-  const reservation = await ctx.storageUsage.reservation(uploadId);
-  if (!reservation || reservation.transcriptionId !== record.transcriptionId) throw errors.tusUploadNotFound();
+  const reservation = await openTusUpload(ctx, record, uploadId);
   await checkTusSize(ctx, record, reservation.bytes);
   await checkFreeDisk(ctx, declaredBytes);
+}
+
+/**
+ * The reservation of an open tus upload of this ticket. Without one the upload has ended (or was made before
+ * reservations, and goes with the next sweep): 404, on which tus clients create a new upload.
+ */
+export async function openTusUpload(ctx: AppContext, record: TranscriptionRecord, uploadId: string) {
+  const reservation = await ctx.storageUsage.reservation(uploadId);
+  if (!reservation || reservation.transcriptionId !== record.transcriptionId) throw errors.tusUploadNotFound();
+  return reservation;
 }
 
 /**

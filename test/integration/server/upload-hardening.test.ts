@@ -447,6 +447,24 @@ describe('open tus uploads hold their size of the team quota', () => {
     expect((await create((await ticket(server, k)).audio_upload_url, 60_000)).status).toBe(403);
   });
 
+  it('an upload that holds no reservation (made before them) is gone: HEAD and PATCH answer 404 and tus-js-client starts a new one', async () => {
+    const t = await ticket(server, await server.key('umbrella'));
+    const created = await create(t.audio_upload_url, speech.length);
+    expect(created.status).toBe(201);
+    const old = new URL(created.headers.get('location')!, server.url);
+    const other = await otherConnection(server);
+    try {
+      await other.run('DELETE FROM upload_reservations WHERE transcription_id = ?', [t.transcription_id]);
+    } finally {
+      await other.close();
+    }
+    expect((await fetch(old, { method: 'HEAD', headers: TUS })).status).toBe(404);
+    expect((await patch(old.toString(), 0, speech)).status).toBe(404);
+    const upload = await tusUpload(t.audio_upload_url, speech, { uploadUrl: old.toString() });
+    expect(upload.url).not.toBe(old.toString());
+    expect(sha256(fs.readFileSync(await storedAudioPath(server, t.transcription_id)))).toBe(sha256(speech));
+  });
+
   it('refuses the upload past KIKITORI_MAX_OPEN_UPLOADS_PER_TEAM; terminating or expiring one releases its place and its bytes', async () => {
     const capped = await startTestServer({ storage: 'files', env: { KIKITORI_TEAM_QUOTA_BYTES: '1000000', KIKITORI_MAX_OPEN_UPLOADS_PER_TEAM: '3' } });
     try {

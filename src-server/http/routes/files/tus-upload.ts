@@ -23,7 +23,7 @@ import { ObjectTooLargeError } from '../../../storage/storage.js';
 import type { RouteModule } from '../../api-app.js';
 import { expectedSha256 } from '../../content-digest.js';
 import { AppError, errors } from '../../errors.js';
-import { checkTusSize, isDiskFull, reserveTusUpload, tusAppendAllowance } from '../../storage-guards.js';
+import { checkTusSize, isDiskFull, openTusUpload, reserveTusUpload, tusAppendAllowance } from '../../storage-guards.js';
 import { verifiedTranscription } from './signed-request.js';
 import { audioContentType } from './served-audio.js';
 
@@ -310,7 +310,11 @@ export const tusUploadRoutes: RouteModule = (app, ctx) => {
     method: 'HEAD',
     url: tusOffset.path,
     schema: tusOffset.schema,
-    handler: async (request, reply) => tus.relay(request, reply, await checkedUpload(ctx, request)),
+    handler: async (request, reply) => {
+      const upload = await checkedUpload(ctx, request);
+      await openTusUpload(ctx, upload.record, upload.uploadId);
+      return tus.relay(request, reply, upload);
+    },
   });
 
   app.patch(tusAppend.path, { schema: tusAppend.schema }, async (request, reply) => {
