@@ -127,6 +127,58 @@ describe('tus takes its ids only from the verified signed URL', () => {
     expect(sha256(fs.readFileSync(await storedAudioPath(server, victim.transcription_id)))).toBe(sha256(speech));
   });
 
+  it('other ways of naming the victim under the attacker’s signature reach nothing of the victim’s', async () => {
+    const victim = await ticket(server, victimKey);
+    const victimUpload = await fetch(victim.audio_upload_url, { method: 'POST', headers: { ...TUS, 'upload-length': String(speech.length) } });
+    const victimUploadId = decodeURIComponent(new URL(victimUpload.headers.get('location')!, server.url).pathname.split('/').pop()!);
+    const attacker = await ticket(server, attackerKey);
+    const signed = new URL(attacker.audio_upload_url).search;
+    const origin = new URL(server.url).host;
+    const victimPath = `/files/upload/${victim.transcription_id}/tus/${victimUploadId}`;
+    const attempts: RawAnswer[] = [];
+    // The victim's upload URL under the attacker's signature, with each method.
+    for (const method of ['HEAD', 'PATCH', 'DELETE']) {
+      attempts.push(await rawRequest(`${server.url}${victimPath}${signed}`, method, { ...APPEND, 'upload-offset': '0' }, method === 'PATCH' ? otherSpeech : undefined));
+    }
+    // An absolute-form request target naming the victim.
+    attempts.push(
+      await new Promise<RawAnswer>((resolve, reject) => {
+        const request = http.request(
+          { host: '127.0.0.1', port: new URL(server.url).port, method: 'PATCH', path: `http://${origin}${victimPath}${signed}`, headers: { ...APPEND, 'upload-offset': '0', 'content-length': '10' } },
+          (response) => {
+            response.resume();
+            response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: '' }));
+          },
+        );
+        request.on('error', reject);
+        request.end(Buffer.alloc(10));
+      }),
+    );
+    // Forwarding and rewriting headers of every kind on the attacker's own URL.
+    for (const headers of [
+      { forwarded: `host="${origin}${victimPath}?"` },
+      { 'x-forwarded-host': `${origin}${victimPath}?`, 'x-forwarded-proto': 'http' },
+      { 'x-original-url': `${victimPath}${signed}` },
+      { 'x-rewrite-url': `${victimPath}${signed}` },
+    ] as Record<string, string>[]) {
+      attempts.push(
+        await rawRequest(`${server.url}/files/upload/${attacker.transcription_id}/tus/${attacker.transcription_id}_${'0'.repeat(32)}${signed}`, 'PATCH', { ...APPEND, 'upload-offset': '0', ...headers }, otherSpeech),
+      );
+    }
+    // Path tricks in the upload id.
+    for (const trick of [`${attacker.transcription_id}_${'0'.repeat(32)}%2F..%2F${victimUploadId}`, `..%2F..%2F${victimUploadId}`, `${attacker.transcription_id}_${'0'.repeat(32)}%00`]) {
+      attempts.push(await rawRequest(`${server.url}/files/upload/${attacker.transcription_id}/tus/${trick}${signed}`, 'PATCH', { ...APPEND, 'upload-offset': '0' }, otherSpeech));
+    }
+    expect(attempts.map((a) => a.status)).toEqual([403, 403, 403, 403, 404, 404, 404, 404, 414, 404, 404]);
+    // The victim's upload is as it was (nothing appended, still there), and finishes.
+    const head = await fetch(new URL(victimUpload.headers.get('location')!, server.url), { method: 'HEAD', headers: TUS });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('upload-offset')).toBe('0');
+    expect(await server.runtime.ctx.transcriptions.getById(victim.transcription_id)).toMatchObject({ uploadStatus: 'PENDING', audioKey: null });
+    await tusUpload(victim.audio_upload_url, speech, { uploadUrl: new URL(victimUpload.headers.get('location')!, server.url).toString() });
+    expect(sha256(fs.readFileSync(await storedAudioPath(server, victim.transcription_id)))).toBe(sha256(speech));
+  });
+
   it('a Host with %2F or ../ creates nothing nested in tus-uploads/ or outside it', async () => {
     const before = fs.readdirSync(server.dataDir).sort();
     const attacker = await ticket(server, attackerKey);
