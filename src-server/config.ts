@@ -133,6 +133,12 @@ export const ServerConfigSchema = Type.Object({
     teamQuotaBytes: Type.Optional(
       Type.Integer({ minimum: 1, ...setting({ env: 'KIKITORI_TEAM_QUOTA_BYTES', description: 'bytes of stored audio each team may keep', defaultText: 'unlimited' }) }),
     ),
+    /** Resumable (tus) uploads a team may have open at once; each holds its size of the quota until it ends. */
+    maxOpenPerTeam: Type.Integer({
+      minimum: 1,
+      default: 20,
+      ...setting({ env: 'KIKITORI_MAX_OPEN_UPLOADS_PER_TEAM', description: 'resumable (tus) uploads each team may have open at once' }),
+    }),
   }),
   downloads: Type.Object({
     /** Lifetime of signed download URLs (audio_path, transcription_path). */

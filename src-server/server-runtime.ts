@@ -181,7 +181,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
       .then(async (n) => {
         if (n > 0) logger.info({ cancelled: n }, 'cancelled transcriptions whose upload URL expired unused');
         // Partial tus uploads of those (and of used or deleted tickets) go too.
-        const partial = await sweepTusUploads(config.dataDir, transcriptions);
+        const partial = await sweepTusUploads(config.dataDir, records.storageUsage);
         if (partial > 0) logger.info({ removed: partial }, 'removed partial resumable uploads that can no longer complete');
       })
       .catch((error: unknown) => logger.error({ err: error }, 'upload expiry sweep failed'));

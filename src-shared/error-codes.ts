@@ -61,6 +61,8 @@ export const ErrorCode = {
   NOT_READY: 5033,
 
   INSUFFICIENT_STORAGE: 5070,
+
+  TOO_MANY_OPEN_UPLOADS: 4098,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;

@@ -149,6 +149,16 @@ export interface JobTable {
   updated_at: string;
 }
 
+/** What an open tus upload holds of its team's quota until it ends (migration 0008). */
+export interface UploadReservationTable {
+  upload_id: string;
+  transcription_id: string;
+  team_id: string;
+  /** Its declared Upload-Length. */
+  bytes: number;
+  created_at: string;
+}
+
 export interface Schema {
   teams: TeamTable;
   users: UserTable;
@@ -161,6 +171,7 @@ export interface Schema {
   analyses: AnalysisTable;
   jobs: JobTable;
   team_quotas: TeamQuotaTable;
+  upload_reservations: UploadReservationTable;
 }
 
 export type Kdb = Kysely<Schema>;

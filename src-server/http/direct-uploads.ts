@@ -9,7 +9,7 @@ import { canPresign } from '../storage/presigning.js';
 import { errors } from './errors.js';
 import { signedUrl } from './representations.js';
 import { quotaExceededBy } from './storage-guards.js';
-import { audioContentType } from './routes/files/upload-audio.js';
+import { audioContentType, audioResponseHeaders } from './routes/files/served-audio.js';
 
 const byContext = new WeakMap<AppContext, DirectUploads | null>();
 
@@ -63,5 +63,7 @@ export async function commitDirectUpload(ctx: AppContext, record: TranscriptionR
 /** Where audio_path sends the client in S3 mode: a presigned GET (Range works there); null in file mode. */
 export async function audioDownloadRedirect(ctx: AppContext, record: TranscriptionRecord & { audioKey: string }): Promise<string | null> {
   if (!canPresign(ctx.storage)) return null;
-  return ctx.storage.presignGet(record.audioKey, ctx.config.downloads.urlTtlSeconds, { contentType: record.audioContentType ?? undefined });
+  // The store serves the bytes: it is told the same type and file name this node would send (S3 has no way to add
+  // nosniff; the bytes come from the store's origin, not this server's).
+  return ctx.storage.presignGet(record.audioKey, ctx.config.downloads.urlTtlSeconds, audioResponseHeaders(record));
 }

@@ -126,5 +126,11 @@ export const errors = {
       `The server is busy with other transcriptions and its wait queue is full. Try again in about ${retryAfterSeconds} seconds (the Retry-After header).`,
     ),
   rangeNotSatisfiable: (size: number) =>
-    new AppError(416, 'RANGE_NOT_SATISFIABLE', `The requested Range is outside the file (size ${size} bytes).`),
+    new AppError(416, 'RANGE_NOT_SATISFIABLE', `The requested Range is outside the file (size ${size} bytes).`),  /** The team has KIKITORI_MAX_OPEN_UPLOADS_PER_TEAM resumable uploads open (decision 0043). */
+  tooManyOpenUploads: (limit: number) =>
+    new AppError(
+      409,
+      'TOO_MANY_OPEN_UPLOADS',
+      `Your team already has ${limit} resumable uploads in progress, the most this server allows at once. Finish or cancel one of them (or wait until its upload URL expires), then try again.`,
+    ),
 };

@@ -192,10 +192,15 @@ export class S3Storage implements PresigningStorage {
     });
   }
 
-  presignGet(key: string, ttlSeconds: number, response: { contentType?: string } = {}): Promise<string> {
+  presignGet(key: string, ttlSeconds: number, response: { contentType?: string; contentDisposition?: string } = {}): Promise<string> {
     return getSignedUrl(
       this.client,
-      new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), ...(response.contentType ? { ResponseContentType: response.contentType } : {}) }),
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: this.objectKey(key),
+        ...(response.contentType ? { ResponseContentType: response.contentType } : {}),
+        ...(response.contentDisposition ? { ResponseContentDisposition: response.contentDisposition } : {}),
+      }),
       { expiresIn: Math.min(ttlSeconds, MAX_PRESIGN_SECONDS) },
     ).catch((error: unknown) => {
       throw storageError(error, 'signing a download URL');

@@ -8,6 +8,7 @@ import { migration0004 } from './0004-job-results.js';
 import { migration0005 } from './0005-audio-sha256.js';
 import { migration0006 } from './0006-team-quotas.js';
 import { migration0007 } from './0007-change-notifications.js';
+import { migration0008 } from './0008-upload-reservations.js';
 
 export interface ServerMigration {
   /** 1, 2, ...: on SQLite also the PRAGMA user_version the database is left at, as before Kysely. */
@@ -18,4 +19,4 @@ export interface ServerMigration {
 }
 
 /** Every migration, in order. Versions are contiguous from 1. */
-export const migrations: readonly ServerMigration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007];
+export const migrations: readonly ServerMigration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008];

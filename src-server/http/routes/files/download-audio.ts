@@ -5,6 +5,7 @@ import { errors } from '../../errors.js';
 import type { RouteModule } from '../../api-app.js';
 import { verifiedTranscription } from './signed-request.js';
 import { audioDownloadRedirect } from '../../direct-uploads.js';
+import { audioResponseHeaders } from './served-audio.js';
 
 export const downloadAudio: RouteModule = (app, ctx) =>
   app.get(
@@ -17,7 +18,8 @@ export const downloadAudio: RouteModule = (app, ctx) =>
       if (redirect) return reply.header('cache-control', 'private, no-store').redirect(redirect, 307);
       const stat = record.audioKey ? await ctx.storage.stat(record.audioKey) : null;
       if (!record.audioKey || !stat) throw errors.transcriptionNotFound(record.transcriptionId);
-      reply.header('accept-ranges', 'bytes').header('content-type', record.audioContentType ?? 'application/octet-stream');
+      const served = audioResponseHeaders(record);
+      reply.header('accept-ranges', 'bytes').header('content-type', served.contentType).header('content-disposition', served.contentDisposition);
       const header = request.headers.range;
       if (header) {
         const ranges = rangeParser(stat.size, header, { combine: true });

@@ -1,8 +1,11 @@
 // Resumable uploads (tus 1.0) on the ticket's signed audio_upload_url, with @tus/server and its file store
 // (decision 0032). Fastify checks the signed URL and the limits first and renders every refusal in the spec's
-// error body; @tus/server then speaks the protocol. When the last byte arrives the upload commits exactly as a
-// PUT does (TranscriptionService.receiveUpload: single-use winner, SHA-256, optional checksum), and the partial
-// file is dropped. Partial uploads of tickets that can no longer take audio go with the expiry sweep.
+// error body; @tus/server then speaks the protocol. It is handed a request built from a fixed origin and the
+// verified ids, and its hooks take the ticket and the upload id from what was verified, never from the
+// client's URL or Host (decision 0043). When the last byte arrives the upload commits exactly as a PUT does
+// (TranscriptionService.receiveUpload: single-use winner, SHA-256, optional checksum), and the partial file is
+// dropped. Each open upload holds its Upload-Length of the team's quota until it ends; partial uploads that hold
+// nothing any more go with the expiry sweep.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -14,27 +17,45 @@ import { Server as TusServer, type Upload } from '@tus/server';
 import { FileStore } from '@tus/file-store';
 import { tusAppend, tusCreate, tusOffset, tusOptions, tusTerminate } from '../../../../src-shared/api/files.js';
 import type { AppContext } from '../../../app-context.js';
-import type { TranscriptionRepository } from '../../../db/transcription-repository.js';
+import type { StorageUsageRepository } from '../../../db/storage-usage-repository.js';
 import type { TranscriptionRecord } from '../../../domain/records.js';
 import { ObjectTooLargeError } from '../../../storage/storage.js';
 import type { RouteModule } from '../../api-app.js';
 import { expectedSha256 } from '../../content-digest.js';
 import { AppError, errors } from '../../errors.js';
-import { isDiskFull, uploadAllowance } from '../../storage-guards.js';
+import { checkTusSize, isDiskFull, openTusUpload, reserveTusUpload, tusAppendAllowance } from '../../storage-guards.js';
 import { verifiedTranscription } from './signed-request.js';
-import { audioContentType } from './upload-audio.js';
+import { audioContentType } from './served-audio.js';
 
 /** Where partial tus uploads live: `<transcription id>_<random>` plus @tus/file-store's `.json` beside it. */
 export const tusDirectory = (dataDir: string) => path.join(dataDir, 'tus-uploads');
 
-const UPLOAD_PATH = /^\/files\/upload\/([^/?]+)(?:\/tus\/([^/?]+))?/;
 /** Upload ids carry their transcription's id, so a signed URL reaches only its own uploads. */
 const uploadIdPattern = /^(.+)_[0-9a-f]{32}$/;
 
-function pathOf(url: string): { transcriptionId: string; uploadId: string | undefined } | null {
-  const match = UPLOAD_PATH.exec(new URL(url, 'http://x').pathname);
-  if (!match) return null;
-  return { transcriptionId: decodeURIComponent(match[1]!), uploadId: match[2] === undefined ? undefined : decodeURIComponent(match[2]) };
+/**
+ * The origin of every request handed to @tus/server. The client's Host and X-Forwarded-Host never reach it: they
+ * once chose which upload a signed URL wrote to.
+ */
+const TUS_ORIGIN = 'http://kikitori.invalid';
+
+/** What Fastify verified before a request reached @tus/server: the ticket, and the upload id (its own). */
+interface VerifiedUpload {
+  record: TranscriptionRecord;
+  /** The upload the URL names (HEAD, PATCH, DELETE), or the one a POST creates. */
+  uploadId: string;
+  /** The ticket URL's signed query, carried into the upload's URL. */
+  search: string;
+}
+
+/** The verified ticket of each request handed to @tus/server, for its hooks. */
+const verifiedUploads = new WeakMap<Request, VerifiedUpload>();
+
+function verified(request: Request): VerifiedUpload {
+  const upload = verifiedUploads.get(request);
+  // Only the routes below hand requests to @tus/server, each after its checks.
+  if (!upload) throw new Error('a tus request reached @tus/server without a verified ticket');
+  return upload;
 }
 
 /** What a refusal inside @tus/server's hooks was, so the route renders it as itself. */
@@ -76,30 +97,38 @@ class TusUploads {
   constructor(private readonly ctx: AppContext) {
     this.directory = tusDirectory(ctx.config.dataDir);
     fs.mkdirSync(this.directory, { recursive: true, mode: 0o700 });
+    // Behind a proxy the upload's URL is absolute at the public URL (which may have a path); otherwise relative
+    // to the URL the client used, whatever Host it sent.
+    const base = ctx.config.server.publicUrl?.replace(/\/+$/, '') ?? '';
     this.server = new TusServer({
       path: '/files/upload',
       datastore: new FileStore({ directory: this.directory }),
       maxSize: ctx.config.uploads.maxBytes,
       // Creation and deferred lengths are refused before @tus/server sees them (the route checks Upload-Length).
-      namingFunction: (request) => `${pathOf(request.url)!.transcriptionId}_${randomBytes(16).toString('hex')}`,
+      namingFunction: (request) => verified(request).uploadId,
       // The upload's URL is the ticket's, signature and expiry included: the same signed credential, never a new one.
       generateUrl: (request, { id }) => {
-        const url = new URL(request.url);
-        return `/files/upload/${encodeURIComponent(pathOf(request.url)!.transcriptionId)}/tus/${encodeURIComponent(id)}${url.search}`;
+        const { record, search } = verified(request);
+        return `${base}/files/upload/${encodeURIComponent(record.transcriptionId)}/tus/${encodeURIComponent(id)}${search}`;
       },
-      getFileIdFromRequest: (request) => pathOf(request.url)?.uploadId,
+      getFileIdFromRequest: (request) => verified(request).uploadId,
       onUploadFinish: async (request, upload) => this.commit(request, upload),
     });
   }
 
-  /** The last byte arrived: store it as a PUT would, then drop the partial file either way. */
+  /** The last byte arrived: store it as a PUT would, then drop the partial file and its hold on the quota either way. */
   private async commit(request: Request, upload: Upload) {
-    const transcriptionId = pathOf(request.url)!.transcriptionId;
+    const transcriptionId = verified(request).record.transcriptionId;
     try {
       const record = await this.ctx.transcriptions.getById(transcriptionId);
       if (!record) refuse(request, errors.transcriptionNotFound(transcriptionId));
+      // The whole file against the quota, now that it is all here (not just the last PATCH).
+      await checkTusSize(this.ctx, record, upload.offset).catch((error: unknown) => {
+        if (error instanceof AppError) refuse(request, error);
+        throw error;
+      });
       const file = path.join(this.directory, upload.id);
-      const contentType = audioContentType(record.name, upload.metadata?.filetype ?? undefined);
+      const contentType = audioContentType(record.name, upload.metadata?.filetype);
       const expected = upload.metadata?.sha256 ?? undefined;
       let outcome;
       try {
@@ -120,14 +149,32 @@ class TusUploads {
       throw error;
     } finally {
       await this.server.datastore.remove(upload.id).catch(() => undefined);
+      await this.release(upload.id);
     }
+  }
+
+  /** The upload no longer holds any of its team's quota, nor a place under the cap on open uploads. */
+  async release(uploadId: string): Promise<void> {
+    await this.ctx.storageUsage.releaseUpload(uploadId).catch((error: unknown) => {
+      // Left held, it is released by the sweep when its ticket ends.
+      this.ctx.logger.error({ err: error }, 'a resumable upload could not release its quota reservation');
+    });
+  }
+
+  /** A creation that failed: its hold is released unless @tus/server got as far as creating the upload. */
+  async releaseUnlessCreated(uploadId: string): Promise<void> {
+    const created = await fsp.stat(path.join(this.directory, uploadId)).then(
+      () => true,
+      () => false,
+    );
+    if (!created) await this.release(uploadId);
   }
 
   /**
    * Hands the request to @tus/server and relays its answer. Its refusals become the spec's error body
    * (thrown, so the error handler renders and logs them like any other).
    */
-  async relay(request: FastifyRequest, reply: FastifyReply) {
+  async relay(request: FastifyRequest, reply: FastifyReply, upload: VerifiedUpload | null) {
     const raw = request.raw;
     const hasBody = request.method === 'PATCH' || request.method === 'POST';
     // A dropped client ends its PATCH body early instead of failing it: tus stores every byte that arrived
@@ -145,15 +192,21 @@ class TusUploads {
     }
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {
-      if (value === undefined) continue;
+      if (value === undefined || FORWARDING_HEADERS.has(name)) continue;
       for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
     }
-    const webRequest = new Request(`http://${request.host}${raw.url ?? '/'}`, {
+    // Only verified ids in the path; @tus/server's hooks read them from `verifiedUploads`, not from here.
+    const { id } = request.params as { id: string };
+    const url = upload
+      ? `${TUS_ORIGIN}/files/upload/${encodeURIComponent(upload.record.transcriptionId)}/tus/${encodeURIComponent(upload.uploadId)}`
+      : `${TUS_ORIGIN}/files/upload/${encodeURIComponent(id)}`;
+    const webRequest = new Request(url, {
       method: request.method,
       headers,
       body: body ? (Readable.toWeb(body) as ReadableStream<Uint8Array>) : null,
       duplex: 'half',
     } as RequestInit);
+    if (upload) verifiedUploads.set(webRequest, upload);
     const response = await this.server.handleWeb(webRequest);
     const refused = hookErrors.get(webRequest);
     if (refused) throw refused;
@@ -165,30 +218,37 @@ class TusUploads {
     return reply.send(response.body ? Readable.fromWeb(response.body as WebReadableStream<Uint8Array>) : undefined);
   }
 
-  /** Partial uploads whose ticket can no longer take audio (expired, used, deleted) are removed. */
-  static async sweep(dataDir: string, transcriptions: TranscriptionRepository): Promise<number> {
+  /**
+   * Everything under tus-uploads/ that holds no reservation of a ticket that still takes audio goes: partial
+   * uploads of expired, used or deleted tickets, ended uploads, and anything else (a folder, a stray file),
+   * whole. Returns how many entries were removed, not counting the uploads' `.json` files.
+   */
+  static async sweep(dataDir: string, usage: StorageUsageRepository): Promise<number> {
+    await usage.releaseEnded();
     const directory = tusDirectory(dataDir);
-    let names: string[];
+    let entries: fs.Dirent[];
     try {
-      names = await fsp.readdir(directory);
+      entries = await fsp.readdir(directory, { withFileTypes: true });
     } catch {
       return 0;
     }
+    const uploadIdOf = (name: string) => (name.endsWith('.json') ? name.slice(0, -5) : name);
+    // Listed after the release above, and every reservation is written before its upload's files: a file
+    // listed here whose upload is still open is held now.
+    const candidates = entries.filter((e) => e.isFile() && uploadIdPattern.test(uploadIdOf(e.name))).map((e) => uploadIdOf(e.name));
+    const held = await usage.heldUploads([...new Set(candidates)]);
     let removed = 0;
-    for (const name of names) {
-      const id = name.endsWith('.json') ? name.slice(0, -5) : name;
-      const transcriptionId = uploadIdPattern.exec(id)?.[1];
-      if (!transcriptionId) continue;
-      const record = await transcriptions.getById(transcriptionId);
-      if (record && acceptsAudio(record)) continue;
-      await fsp.rm(path.join(directory, name), { force: true });
-      if (!name.endsWith('.json')) removed += 1;
+    for (const entry of entries) {
+      if (entry.isFile() && held.has(uploadIdOf(entry.name))) continue;
+      await fsp.rm(path.join(directory, entry.name), { recursive: true, force: true });
+      if (!entry.name.endsWith('.json')) removed += 1;
     }
     return removed;
   }
 }
 
-const acceptsAudio = (record: TranscriptionRecord) => record.uploadStatus === 'PENDING' && record.status === 'IN_PROGRESS';
+/** What a client may send to say where it thinks it is; none of it is handed to @tus/server. */
+const FORWARDING_HEADERS = new Set(['host', 'forwarded', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for', 'x-forwarded-port']);
 
 export const sweepTusUploads = TusUploads.sweep.bind(TusUploads);
 
@@ -197,9 +257,21 @@ async function checkedRecord(ctx: AppContext, request: FastifyRequest) {
   const record = await verifiedTranscription(ctx, request, 'upload');
   if (record.uploadStatus === 'COMPLETED') throw errors.uploadAlreadyCompleted();
   if (record.status !== 'IN_PROGRESS') throw errors.uploadClosed(record.status);
-  const { uploadId } = request.params as { uploadId?: string };
-  if (uploadId !== undefined && uploadIdPattern.exec(uploadId)?.[1] !== record.transcriptionId) throw errors.tusUploadNotFound();
   return record;
+}
+
+/** The upload a HEAD, PATCH or DELETE names, accepted only when its id begins with the verified ticket's id. */
+async function checkedUpload(ctx: AppContext, request: FastifyRequest): Promise<VerifiedUpload> {
+  const record = await checkedRecord(ctx, request);
+  const { uploadId } = request.params as { uploadId: string };
+  if (uploadIdPattern.exec(uploadId)?.[1] !== record.transcriptionId) throw errors.tusUploadNotFound();
+  return { record, uploadId, search: signedSearch(request) };
+}
+
+/** The signed query of the ticket's URL (verified with it), for the upload's own URL. */
+function signedSearch(request: FastifyRequest): string {
+  const { expires, signature } = request.query as { expires?: string; signature?: string };
+  return `?${new URLSearchParams({ expires: expires ?? '', signature: signature ?? '' }).toString()}`;
 }
 
 /** The five tus operations on one @tus/server, created with the app. */
@@ -207,7 +279,7 @@ export const tusUploadRoutes: RouteModule = (app, ctx) => {
   const tus = new TusUploads(ctx);
   const limit = ctx.config.uploads.maxBytes;
 
-  app.options(tusOptions.path, { schema: tusOptions.schema }, (request, reply) => tus.relay(request, reply));
+  app.options(tusOptions.path, { schema: tusOptions.schema }, (request, reply) => tus.relay(request, reply, null));
 
   app.post(tusCreate.path, { schema: tusCreate.schema }, async (request, reply) => {
     const record = await checkedRecord(ctx, request);
@@ -220,11 +292,18 @@ export const tusUploadRoutes: RouteModule = (app, ctx) => {
     const size = Number(length);
     if (size === 0) throw errors.validation('The uploaded file is empty. Upload the audio file.');
     if (size > limit) throw errors.payloadTooLarge(limit);
-    await uploadAllowance(ctx, record.teamId, size);
+    // The upload's id is chosen here, so that its size is held against the quota before it exists.
+    const uploadId = `${record.transcriptionId}_${randomBytes(16).toString('hex')}`;
+    await reserveTusUpload(ctx, record, uploadId, size);
     // A whole-file checksum sent at creation is checked when the last byte arrives.
     const sha256 = expectedSha256(request.headers);
     if (sha256 !== undefined) request.raw.headers['upload-metadata'] = withMetadata(String(request.headers['upload-metadata'] ?? ''), 'sha256', sha256);
-    return tus.relay(request, reply);
+    try {
+      return await tus.relay(request, reply, { record, uploadId, search: signedSearch(request) });
+    } catch (error) {
+      await tus.releaseUnlessCreated(uploadId);
+      throw error;
+    }
   });
 
   app.route({
@@ -232,26 +311,29 @@ export const tusUploadRoutes: RouteModule = (app, ctx) => {
     url: tusOffset.path,
     schema: tusOffset.schema,
     handler: async (request, reply) => {
-      await checkedRecord(ctx, request);
-      return tus.relay(request, reply);
+      const upload = await checkedUpload(ctx, request);
+      await openTusUpload(ctx, upload.record, upload.uploadId);
+      return tus.relay(request, reply, upload);
     },
   });
 
   app.patch(tusAppend.path, { schema: tusAppend.schema }, async (request, reply) => {
-    const record = await checkedRecord(ctx, request);
+    const upload = await checkedUpload(ctx, request);
     const declared = Number(request.headers['content-length'] ?? NaN);
     try {
-      await uploadAllowance(ctx, record.teamId, Number.isFinite(declared) ? declared : null);
+      await tusAppendAllowance(ctx, upload.record, upload.uploadId, Number.isFinite(declared) ? declared : null);
     } catch (error) {
       reply.header('connection', 'close');
       throw error;
     }
-    return tus.relay(request, reply);
+    return tus.relay(request, reply, upload);
   });
 
   app.delete(tusTerminate.path, { schema: tusTerminate.schema }, async (request, reply) => {
-    await checkedRecord(ctx, request);
-    return tus.relay(request, reply);
+    const upload = await checkedUpload(ctx, request);
+    const answer = await tus.relay(request, reply, upload);
+    await tus.release(upload.uploadId);
+    return answer;
   });
 };
 

@@ -1,20 +1,12 @@
 // PUT of the raw audio to a signed upload URL. The body is streamed to storage, never buffered whole.
-import mime from 'mime-types';
 import { uploadAudio as operation } from '../../../../src-shared/api/files.js';
 import { ObjectTooLargeError } from '../../../storage/storage.js';
 import { errors } from '../../errors.js';
 import type { RouteModule } from '../../api-app.js';
 import { verifiedTranscription } from './signed-request.js';
 import { expectedSha256 } from '../../content-digest.js';
+import { audioContentType } from './served-audio.js';
 import { isDiskFull, quotaExceededBy, uploadAllowance, type UploadAllowance } from '../../storage-guards.js';
-
-export function audioContentType(filename: string, sent: string | undefined): string {
-  const fromName = mime.lookup(filename);
-  if (fromName && /^(audio|video)\//.test(fromName)) return fromName;
-  const declared = sent?.split(';')[0]?.trim().toLowerCase();
-  if (declared && /^(audio|video)\//.test(declared)) return declared;
-  return 'application/octet-stream';
-}
 
 export const uploadAudio: RouteModule = (app, ctx) =>
   app.put(
@@ -33,7 +25,7 @@ export const uploadAudio: RouteModule = (app, ctx) =>
       // Quota and disk are checked only for a PUT that may store something (a used or closed URL answers 409).
       let allowance: UploadAllowance | null = null;
       if (record.uploadStatus !== 'COMPLETED' && record.status === 'IN_PROGRESS') {
-        allowance = await uploadAllowance(ctx, record.teamId, Number.isFinite(declared) ? declared : null).catch((error: unknown) => {
+        allowance = await uploadAllowance(ctx, record, Number.isFinite(declared) ? declared : null).catch((error: unknown) => {
           reply.header('connection', 'close');
           throw error;
         });

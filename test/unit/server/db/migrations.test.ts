@@ -77,6 +77,20 @@ describe.each(DIALECTS)('migrations on %s', (dialect) => {
     expect(await new KyselyTranscriptionRepository(database.kysely).getById('t1')).toMatchObject({ audioSha256: null, name: 'a.wav' });
   });
 
+  it('0008 adds upload_reservations, whose rows go with their transcription', async () => {
+    const database = await databases.open(dialect, { migrate: false });
+    await migrate(database, migrations.slice(0, 7));
+    await new KyselyKeyRepository(database.kysely).create({ teamId: 'acme', userId: 'alice', roles: [] });
+    await sql`INSERT INTO transcriptions (transcription_id, team_id, user_id, name, languages, transcription_model, status, upload_status,
+      upload_expires_at, created_at, updated_at) VALUES ('t1', 'acme', 'alice', 'a.wav', '[]', 'default', 'IN_PROGRESS', 'PENDING', 'x', 'x', 'x')`.execute(database.kysely);
+    await migrate(database);
+    await sql`INSERT INTO upload_reservations (upload_id, transcription_id, team_id, bytes, created_at) VALUES ('t1_u', 't1', 'acme', ${5 * 1024 ** 3}, 'x')`.execute(database.kysely);
+    const rows = await database.kysely.selectFrom('upload_reservations').selectAll().execute();
+    expect(rows.map((r) => ({ ...r, bytes: Number(r.bytes) }))).toEqual([{ upload_id: 't1_u', transcription_id: 't1', team_id: 'acme', bytes: 5 * 1024 ** 3, created_at: 'x' }]);
+    await sql`DELETE FROM transcriptions WHERE transcription_id = 't1'`.execute(database.kysely);
+    expect(await database.kysely.selectFrom('upload_reservations').selectAll().execute()).toEqual([]);
+  });
+
   it('refuse a database that a newer kikitori-server migrated', async () => {
     const settings = await databases.settings(dialect);
     const newer = await openDatabase(settings, { migrate: false });

@@ -226,6 +226,61 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
     });
   });
 
+  describe('upload reservations', () => {
+    const reservation = (t: NewTranscription, bytes: number, n = 0) => ({
+      uploadId: `${t.transcriptionId}_${String(n).padStart(32, '0')}`,
+      transcriptionId: t.transcriptionId,
+      teamId: t.teamId,
+      bytes,
+    });
+
+    it('holds what open uploads declared, a ticket once, and never more than the quota leaves, even when reserved at once', async () => {
+      const usage = new KyselyStorageUsageRepository(db.kysely);
+      const stored = ticket('acme');
+      await transcriptions.create(stored);
+      await transcriptions.completeUpload(stored.transcriptionId, { audioKey: 's', audioSize: 219_000, audioContentType: 'audio/wav', audioSha256: null });
+      const tickets = Array.from({ length: 8 }, () => ticket('acme'));
+      for (const t of tickets) await transcriptions.create(t);
+      // Eight at once (on PostgreSQL over several connections of the pool): 181 kB left, 150 kB each.
+      const outcomes = await Promise.all(tickets.map((t) => usage.reserveUpload(reservation(t, 150_000), { quotaBytes: 400_000, maxOpen: 20 })));
+      expect(outcomes.filter((o) => o.kind === 'reserved')).toHaveLength(1);
+      expect(outcomes.filter((o) => o.kind === 'over-quota')).toEqual(
+        Array.from({ length: 7 }, () => ({ kind: 'over-quota', quota: 400_000, used: 219_000, reserved: 150_000 })),
+      );
+      expect(await usage.reservedBytes('acme')).toBe(150_000);
+      const holder = tickets[outcomes.findIndex((o) => o.kind === 'reserved')]!;
+      expect(await usage.reservedBytes('acme', holder.transcriptionId)).toBe(0);
+      // A second upload of the same ticket: the ticket stores one file, so it holds the larger once.
+      expect(await usage.reserveUpload(reservation(holder, 170_000, 1), { quotaBytes: 400_000, maxOpen: 20 })).toEqual({ kind: 'reserved' });
+      expect(await usage.reservedBytes('acme')).toBe(170_000);
+      expect(await usage.reservation(reservation(holder, 0, 1).uploadId)).toEqual(reservation(holder, 170_000, 1));
+      expect(await usage.reservedBytes('other')).toBe(0);
+      await usage.releaseUpload(reservation(holder, 0, 1).uploadId);
+      expect(await usage.reservedBytes('acme')).toBe(150_000);
+      expect(await usage.reservation(reservation(holder, 0, 1).uploadId)).toBeNull();
+    });
+
+    it('caps open uploads per team, and counts only tickets that still take audio', async () => {
+      const usage = new KyselyStorageUsageRepository(db.kysely);
+      const [a, b, c] = [ticket('acme'), ticket('acme'), ticket('acme')];
+      for (const t of [a, b, c]) await transcriptions.create(t);
+      const limits = { quotaBytes: undefined, maxOpen: 2 };
+      expect(await usage.reserveUpload(reservation(a, 10), limits)).toEqual({ kind: 'reserved' });
+      expect(await usage.reserveUpload(reservation(b, 10), limits)).toEqual({ kind: 'reserved' });
+      expect(await usage.reserveUpload(reservation(c, 10), limits)).toEqual({ kind: 'too-many', open: 2, limit: 2 });
+      // a's ticket is used by a PUT: its upload no longer counts, and the sweep drops it.
+      await transcriptions.completeUpload(a.transcriptionId, { audioKey: 'a', audioSize: 5, audioContentType: 'audio/wav', audioSha256: null });
+      expect(await usage.reservedBytes('acme')).toBe(10);
+      expect(await usage.heldUploads([reservation(a, 0).uploadId, reservation(b, 0).uploadId, 'unknown'])).toEqual(new Set([reservation(a, 0).uploadId, reservation(b, 0).uploadId]));
+      expect(await usage.releaseEnded()).toBe(1);
+      expect(await usage.heldUploads([reservation(a, 0).uploadId, reservation(b, 0).uploadId])).toEqual(new Set([reservation(b, 0).uploadId]));
+      expect(await usage.reserveUpload(reservation(c, 10), limits)).toEqual({ kind: 'reserved' });
+      // Deleting a transcription releases its uploads with it.
+      expect(await transcriptions.delete('acme', b.transcriptionId)).toBe(true);
+      expect(await usage.reservation(reservation(b, 0).uploadId)).toBeNull();
+    });
+  });
+
   describe('team quotas', () => {
     it("keeps a team's own quota (bytes or none) apart from the default, and forgets it on request", async () => {
       const usage = new KyselyStorageUsageRepository(db.kysely);
