@@ -97,6 +97,8 @@ export class PgBossJobQueue implements JobQueue {
   private readonly groups = new Map<string, { names: JobName[]; concurrency: number; next: number }>();
   private readonly running = new Map<string, RunningJob>();
   private readonly endedHere = new Map<string, Set<() => void>>();
+  /** Waiters' reads under way: stop() lets them finish, so the waiter of a job that ended here hears how. */
+  private readonly checks = new Set<Promise<void>>();
   private connecting: Promise<void> | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   /** Set by stop() with a grace period: running jobs may finish, no new one is fetched. */
@@ -223,7 +225,9 @@ export class PgBossJobQueue implements JobQueue {
       };
       const wake = () => {
         if (timer) clearTimeout(timer);
-        check().catch((error: unknown) => settle(() => reject(error instanceof Error ? error : new Error(String(error)))));
+        const checking = check().catch((error: unknown) => settle(() => reject(error instanceof Error ? error : new Error(String(error)))));
+        this.checks.add(checking);
+        void checking.finally(() => this.checks.delete(checking));
       };
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -300,6 +304,7 @@ export class PgBossJobQueue implements JobQueue {
     const jobs = [...this.running.entries()];
     for (const [jobId] of jobs) this.abort(jobId, 'shutdown');
     await Promise.all(jobs.map(([, job]) => job.done));
+    await Promise.allSettled([...this.checks]);
     if (this.connecting) {
       await this.connecting.catch(() => undefined);
       await this.boss.stop({ graceful: true, close: true, timeout: 5000 });

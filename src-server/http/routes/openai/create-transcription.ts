@@ -22,6 +22,7 @@ import { recognizesDetail, unsupportedLanguageError } from '../../../engines/spe
 import { JobCancelledError } from '../../../jobs/job-queue.js';
 import { ObjectTooLargeError } from '../../../storage/storage.js';
 import { callerOf } from '../../auth.js';
+import { requestLog } from '../../request-log.js';
 import { AppError, errors } from '../../errors.js';
 import { UNDETERMINED_LANGUAGE } from '../../../../src-shared/languages.js';
 import { admissionOf } from './admission.js';
@@ -370,8 +371,11 @@ export function registerAudioOperation(
         } finally {
           reply.raw.off('close', onClose);
           admission.leave();
-          // The client went away (or the wait failed) while the job ran: stop it, wherever it runs.
-          if (!ended) await ctx.queue.cancel(singletonKey);
+          // The client went away (or the wait failed) while the job ran: stop it, wherever it runs. A cancel
+          // that fails (the queue already stopped, on a shutdown) must not hide the answer being sent.
+          if (!ended) {
+            await ctx.queue.cancel(singletonKey).catch((error: unknown) => requestLog(request).warn({ err: error }, 'could not cancel the job of an OpenAI request'));
+          }
           await ctx.storage.delete(prefix);
         }
       },
