@@ -114,6 +114,13 @@ describe('the OpenAI route and the team quota', () => {
       '--b\r\n',
     );
     expect(lying.status).toBe(429);
+    // Past 2^53 (Node's parser takes lengths up to 2^64 - 1): as large as it says, so refused as well.
+    const huge = await rawRequest(
+      server.url,
+      `POST ${ROUTE} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 18446744073709551615\r\n\r\n`,
+      '--b\r\n',
+    );
+    expect(huge.status).toBe(429);
     // Not a number, negative, or past 2^64: the HTTP parser refuses them, in OpenAI's body under /v1/.
     for (const length of ['abc', '-5', '99999999999999999999999']) {
       const malformed = await rawRequest(

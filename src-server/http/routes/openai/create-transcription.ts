@@ -226,8 +226,10 @@ export function registerAudioOperation(
           const caller = callerOf(request);
           // The team's quota and the disk's reserve, before the body is read: the Content-Length (the whole
           // form, a little more than the file) must fit; without one, what is left bounds the stream.
+          // (Node's parser has refused a length that is not a number; one past 2^53 is simply too large.)
           const declared = Number(request.headers['content-length'] ?? NaN);
-          const allowance = await uploadAllowance(ctx, caller.teamId, Number.isSafeInteger(declared) ? declared : null).catch((error: unknown) => {
+          const declaredBytes = Number.isNaN(declared) ? null : Math.min(declared, Number.MAX_SAFE_INTEGER);
+          const allowance = await uploadAllowance(ctx, caller.teamId, declaredBytes).catch((error: unknown) => {
             reply.header('connection', 'close');
             throw error;
           });
