@@ -33,7 +33,7 @@ import type { Storage } from './storage/storage.js';
 import { loadCatalogue } from './models/catalogue.js';
 import { ModelManager } from './models/manager.js';
 import { transcribeJob } from './jobs/transcribe.js';
-import { openAiTranscribeJob } from './jobs/openai-transcribe.js';
+import { openAiTranscribeJob, sweepOpenAiLeftovers } from './jobs/openai-transcribe.js';
 import { inThreadReplacements, TranscriptionPipeline } from './domain/transcription-pipeline.js';
 import { FfmpegDecodeStage } from './engines/audio/decode-stage.js';
 import { speakerStage } from './engines/speakers/speaker-stage.js';
@@ -123,6 +123,14 @@ export function transcriptionPipeline(config: ServerConfig, engines: EngineRegis
   });
 }
 
+/** What OpenAI requests cut short by a crash left in storage and the work dir (decision 0044); a failure is logged, not fatal. */
+async function sweepOpenAi(config: ServerConfig, common: Common): Promise<void> {
+  const { storage, queue, logger } = common;
+  await sweepOpenAiLeftovers({ storage, queue, logger, workDir: path.join(config.dataDir, 'work') }).catch((error: unknown) =>
+    logger.error({ err: error }, 'sweep of interrupted OpenAI requests failed'),
+  );
+}
+
 /** Every job type, on this process's queue; it runs them once the queue starts. */
 function registerJobs(config: ServerConfig, common: Common): void {
   const { records, queue, service, storage, engines, analysisEngines, freeSpace } = common;
@@ -202,6 +210,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     db: database,
     app,
     async listen() {
+      await sweepOpenAi(config, common);
       if (runJobs) await queue.start();
       await sweepExpired();
       sweep = setInterval(() => void sweepExpired(), options.sweepIntervalMs ?? 60_000);
@@ -231,6 +240,7 @@ export async function createWorkerRuntime(config: ServerConfig, options: Runtime
   return {
     ctx: common,
     async start() {
+      await sweepOpenAi(config, common);
       await queue.start();
       common.health.markStarted();
     },

@@ -5,7 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, type ErrorCodeName } from '../../src-shared/error-codes.js';
-import { OPENAI_PREFIX, openAiErrorType, type OpenAiErrorBody } from '../../src-shared/api/openai.js';
+import { OPENAI_PREFIX, openAiErrorShape, type OpenAiErrorBody, type OpenAiErrorShape } from '../../src-shared/api/openai.js';
 import { EngineError } from '../domain/engine-error.js';
 import { closeLingering, type FailedRequest, failedRequest, isLingering } from './client-connection.js';
 import { engineErrorToAppError } from './engine-errors.js';
@@ -98,8 +98,8 @@ function speaksOpenAi(request: FastifyRequest): boolean {
   return request.url.startsWith(OPENAI_PREFIX) || request.url.split('?')[0] === OPENAI_PREFIX.slice(0, -1);
 }
 
-function openAiBody(errorId: string, status: number, code: ErrorCodeName, message: string, field: string | undefined): OpenAiErrorBody {
-  return { error: { message, type: openAiErrorType(status), param: field ?? null, code: code.toLowerCase(), error_id: errorId } };
+function openAiBody(errorId: string, shape: OpenAiErrorShape, message: string, field: string | undefined): OpenAiErrorBody {
+  return { error: { message, type: shape.type, param: field ?? null, code: shape.code, error_id: errorId } };
 }
 
 /** The spec's error body (section 2.10), with the `field` extension when there is one. */
@@ -116,13 +116,10 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   } else {
     requestLog(request).info({ error_id: errorId, error_code: shown.errorCode, status: shown.statusCode, ...shown.logFields() }, shown.message);
   }
-  return reply
-    .status(shown.statusCode)
-    .send(
-      speaksOpenAi(request)
-        ? openAiBody(errorId, shown.statusCode, shown.code, shown.message, shown.field)
-        : specBody(errorId, shown.code, shown.message, shown.field),
-    );
+  if (!speaksOpenAi(request)) return reply.status(shown.statusCode).send(specBody(errorId, shown.code, shown.message, shown.field));
+  const shape = openAiErrorShape(shown.statusCode, shown.code);
+  if (shape.shouldRetry !== undefined) void reply.header('x-should-retry', String(shape.shouldRetry));
+  return reply.status(shape.status).send(openAiBody(errorId, shape, shown.message, shown.field));
 }
 
 /**
@@ -178,7 +175,7 @@ export function clientErrorHandler(log: FastifyBaseLogger) {
       const line = failedRequestLine(error, socket);
       const path = line?.target?.split('?')[0];
       const openAi = path !== undefined && (path.startsWith(OPENAI_PREFIX) || path === OPENAI_PREFIX.slice(0, -1));
-      const body = JSON.stringify(openAi ? openAiBody(errorId, status, code, message, undefined) : specBody(errorId, code, message));
+      const body = JSON.stringify(openAi ? openAiBody(errorId, openAiErrorShape(status, code), message, undefined) : specBody(errorId, code, message));
       answer =
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${line?.method === 'HEAD' ? '' : body}`;

@@ -50,7 +50,8 @@ export const errors = {
     new AppError(404, 'ROUTE_NOT_FOUND', `No operation ${method} ${url}. See /docs for the API.`),
   transcriptionNotFound: (id: string) =>
     new AppError(404, 'TRANSCRIPTION_NOT_FOUND', `No transcription with id "${id}" in your team.`),
-  dictionaryNotFound: (id: string) => new AppError(404, 'DICTIONARY_NOT_FOUND', `No dictionary with id "${id}" in your team.`),
+  /** `field`: where a request named it (the OpenAI route's "dictionary_id" form field). */
+  dictionaryNotFound: (id: string, field?: string) => new AppError(404, 'DICTIONARY_NOT_FOUND', `No dictionary with id "${id}" in your team.`, field),
   wordNotFound: (id: string) => new AppError(404, 'WORD_NOT_FOUND', `No word with id "${id}" in this dictionary.`),
   blacklistWordNotFound: (id: string) =>
     new AppError(404, 'BLACKLIST_WORD_NOT_FOUND', `No blacklist word with id "${id}" in this dictionary.`),

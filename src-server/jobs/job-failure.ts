@@ -35,6 +35,11 @@ export function publicFailure(error: Error): { error: Error; errorId: string | n
   };
 }
 
+/** The failure of a `runsOnce` job whose attempt was cut short (decision 0044): its waiter may send the request again. */
+export function interruptedOnce(): EngineError {
+  return new EngineError('transient', 'The server stopped while working on this request, and does not run it a second time. Send the request again.');
+}
+
 /** A failure as a queue stores it, for waiters in any process (JSON). */
 export interface StoredError {
   kind?: EngineErrorKind;

@@ -77,7 +77,14 @@ export interface JobDefinition<N extends JobName> {
    * exhausted. `error.message` is for users (a failure_reason): an EngineError's own message, or for any
    * other error a stable sentence with an error id (the runner logs the original with that id).
    */
-  onFailed?(payload: JobPayloads[N], error: Error): Promise<void>;
+  onFailed?(payload: JobPayloads[N], error: Error, context: { jobId: string }): Promise<void>;
+  /**
+   * A caller waits on the line for this job (the OpenAI route): an attempt cut short, by a crash (the job
+   * is taken over) or a shutdown past its grace, is not run again nor handed back; the job fails with a
+   * transient EngineError (the waiter, if still there, is told to send the request again) and onFailed
+   * runs. Decision 0044.
+   */
+  runsOnce?: boolean;
   /** Jobs at once of this name, or of its group when it has one. */
   concurrency?: number;
   /** Job names with the same group share one concurrency limit (the group's first definition sets it). */
@@ -92,6 +99,13 @@ export interface SendOptions {
   maxAttempts?: number;
 }
 
+export interface WaitOptions {
+  /** Stops the waiting, not the job. */
+  signal?: AbortSignal;
+  /** The result is this waiter's alone: it is removed from the store as it is read (a transcript kept no longer than needed). */
+  take?: boolean;
+}
+
 export interface JobQueue {
   /** Returns the job id, or null when an unfinished job with the same singleton key exists. */
   send<N extends JobName>(name: N, payload: JobPayloads[N], options?: SendOptions): Promise<string | null>;
@@ -100,7 +114,9 @@ export interface JobQueue {
    * Resolves with the job's result once it completes, wherever it ran. Rejects with its failure (an
    * EngineError keeps its kind and field), or JobCancelledError. The signal stops the waiting, not the job.
    */
-  wait<N extends JobName>(name: N, jobId: string, options?: { signal?: AbortSignal }): Promise<JobResults[N]>;
+  wait<N extends JobName>(name: N, jobId: string, options?: WaitOptions): Promise<JobResults[N]>;
+  /** The jobs of this name not yet ended (waiting, or running), with their payloads: for sweeps of what they use. */
+  unfinished<N extends JobName>(name: N): Promise<Array<{ jobId: string; payload: JobPayloads[N] }>>;
   /** Stops and forgets the unfinished job with this key, aborting it wherever it is running. */
   cancel(singletonKey: string): Promise<void>;
   start(): Promise<void>;

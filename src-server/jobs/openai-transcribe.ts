@@ -1,16 +1,80 @@
 // The openai-transcribe job: POST /v1/audio/transcriptions and /v1/audio/translations as a job of the
 // one pipeline, so the route shares the queue and its concurrency with transcriptions, and honours
-// speakers and the caller's dictionary (its words as vocabulary, its forced replacements). Transient:
-// the route waits for the result (the job's output) and deletes the audio; the job writes nothing else.
+// speakers and the caller's dictionary (its words as vocabulary, its forced replacements). Transient
+// (decision 0044): the route waits for the result (the job's output, taken from the store as it is
+// read); the job runs once, and whatever way it ends, its audio and work file go with it. An attempt
+// cut short (a crash, a shutdown) is not run again: the request that waited for it is gone, or is told
+// to send it again. What a crash leaves anyway is swept when a process starts (sweepOpenAiLeftovers).
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import type { DictionaryRepository } from '../db/dictionary-repository.js';
 import { EngineError } from '../domain/engine-error.js';
 import { StageTimings } from '../domain/stage-timings.js';
 import type { TranscriptionPipeline } from '../domain/transcription-pipeline.js';
 import type { EngineRegistry } from '../engines/engine-registry.js';
 import type { Storage } from '../storage/storage.js';
-import type { JobDefinition } from './job-queue.js';
+import type { JobDefinition, JobQueue } from './job-queue.js';
+
+/** Where the OpenAI route keeps its uploads, one folder per request. */
+const AUDIO_ROOT = 'openai';
+
+/** The storage folder of a request's upload. */
+export function openAiAudioPrefix(requestId: string): string {
+  return `${AUDIO_ROOT}/${requestId}`;
+}
+
+/**
+ * How long an upload may sit in storage before its job is sent: the object appears once the file part
+ * is complete, and the job goes out as soon as the form's last fields (a few kB) have arrived.
+ */
+export const UNQUEUED_UPLOAD_GRACE_MS = 10 * 60_000;
+
+const pcmName = (jobId: string) => `openai-${jobId}.pcm`;
+
+/** Removes a job's upload folder and its decoded PCM; both are useless once its one attempt has ended. */
+async function removeLeftovers(storage: Storage, workDir: string, jobId: string, audioKey: string): Promise<void> {
+  await fsp.rm(path.join(workDir, pcmName(jobId)), { force: true });
+  if (audioKey.startsWith(`${AUDIO_ROOT}/`)) await storage.delete(path.posix.dirname(audioKey));
+}
+
+export interface OpenAiSweepDeps {
+  storage: Storage;
+  queue: JobQueue;
+  workDir: string;
+  logger: Logger;
+}
+
+/**
+ * At start: the uploads and PCM files of OpenAI requests that no unfinished job holds (a process was
+ * killed while it answered one) are removed. An upload written within UNQUEUED_UPLOAD_GRACE_MS is kept:
+ * its request may still be running in another API process, its job not sent yet. The files are listed
+ * before the jobs are read, so a job sent or started in between is among those read.
+ */
+export async function sweepOpenAiLeftovers(deps: OpenAiSweepDeps, now = Date.now()): Promise<{ uploads: number; workFiles: number }> {
+  const { storage, queue, workDir, logger } = deps;
+  const objects = await storage.list(AUDIO_ROOT);
+  const workFiles = (await fsp.readdir(workDir).catch(() => [] as string[])).filter((name) => /^openai-.*\.pcm$/.test(name));
+  const live = await queue.unfinished('openai-transcribe');
+  const liveFolders = new Set(live.map((job) => path.posix.dirname(job.payload.audioKey)));
+  const liveFiles = new Set(live.map((job) => pcmName(job.jobId)));
+  // One folder per request: its newest object says when the request last wrote.
+  const folders = new Map<string, number>();
+  for (const { key, modifiedAt } of objects) {
+    const folder = openAiAudioPrefix(key.split('/')[0]!);
+    folders.set(folder, Math.max(folders.get(folder) ?? 0, modifiedAt.getTime()));
+  }
+  let uploads = 0;
+  for (const [folder, written] of folders) {
+    if (liveFolders.has(folder) || now - written < UNQUEUED_UPLOAD_GRACE_MS) continue;
+    await storage.delete(folder);
+    uploads++;
+  }
+  const stale = workFiles.filter((name) => !liveFiles.has(name));
+  for (const name of stale) await fsp.rm(path.join(workDir, name), { force: true });
+  if (uploads + stale.length > 0) logger.info({ uploads, workFiles: stale.length }, 'removed what interrupted OpenAI requests left behind');
+  return { uploads, workFiles: stale.length };
+}
 
 export interface OpenAiTranscribeJobDeps {
   dictionaries: DictionaryRepository;
@@ -25,7 +89,13 @@ export function openAiTranscribeJob(deps: OpenAiTranscribeJobDeps): JobDefinitio
   return {
     // Someone is waiting on the line: a failure is answered at once, the client decides whether to retry.
     maxAttempts: 1,
+    // An attempt cut short is not run again: the client that waited may be gone (decision 0044).
+    runsOnce: true,
     group: 'speech',
+    // Ended without running (taken over after a crash, or stopped by a shutdown): nobody needs its files.
+    async onFailed(payload, _error, { jobId }) {
+      await removeLeftovers(storage, workDir, jobId, payload.audioKey);
+    },
     async handle(payload, { jobId, signal, logger }) {
       const engine = engines.speechEngines.get(payload.engine);
       if (!engine) throw new EngineError('unavailable', 'The speech engine for this model is no longer configured on the server.', { detail: `engine ${payload.engine}` });
@@ -58,8 +128,9 @@ export function openAiTranscribeJob(deps: OpenAiTranscribeJobDeps): JobDefinitio
         return document;
       } finally {
         logger.info({ outcome: signal.aborted ? 'aborted' : 'done', timings: timings.toJSON() }, 'openai transcription timings');
-        await fsp.rm(pcmPath, { force: true });
         await storage.releaseLocalPath?.(audioPath);
+        // The route deletes the upload too once answered; this covers a route whose process died meanwhile.
+        await removeLeftovers(storage, workDir, jobId, payload.audioKey);
       }
     },
   };

@@ -14,8 +14,19 @@ import { PgBoss, type JobWithMetadata, type QueueOptions } from 'pg-boss';
 // pg-boss fails a job terminally (past its remaining retries) only from a perJobResults worker's
 // `deadletter` disposition; this is that statement, for a runner that fetches its own jobs.
 import { deadLetterJobsByIdWithOutputs } from 'pg-boss/dist/plans.js';
-import { failsAtOnce, failureLog, letRunningJobsFinish, publicFailure, revive, storedError, type StoredError } from './job-failure.js';
-import { JobCancelledError, JobLostError, type JobContext, type JobDefinition, type JobName, type JobPayloads, type JobQueue, type JobResults, type SendOptions } from './job-queue.js';
+import { failsAtOnce, failureLog, interruptedOnce, letRunningJobsFinish, publicFailure, revive, storedError, type StoredError } from './job-failure.js';
+import {
+  JobCancelledError,
+  JobLostError,
+  type JobContext,
+  type JobDefinition,
+  type JobName,
+  type JobPayloads,
+  type JobQueue,
+  type JobResults,
+  type SendOptions,
+  type WaitOptions,
+} from './job-queue.js';
 
 export interface PgBossJobQueueOptions {
   /** postgres://… of the database; pg-boss installs and migrates its schema there on start. */
@@ -86,6 +97,8 @@ export class PgBossJobQueue implements JobQueue {
   private readonly groups = new Map<string, { names: JobName[]; concurrency: number; next: number }>();
   private readonly running = new Map<string, RunningJob>();
   private readonly endedHere = new Map<string, Set<() => void>>();
+  /** Waiters' reads under way: stop() lets them finish, so the waiter of a job that ended here hears how. */
+  private readonly checks = new Set<Promise<void>>();
   private connecting: Promise<void> | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   /** Set by stop() with a grace period: running jobs may finish, no new one is fetched. */
@@ -179,7 +192,7 @@ export class PgBossJobQueue implements JobQueue {
     else this.groups.set(group, { names: [name], concurrency: definition.concurrency ?? 1, next: 0 });
   }
 
-  wait<N extends JobName>(name: N, jobId: string, options: { signal?: AbortSignal } = {}): Promise<JobResults[N]> {
+  wait<N extends JobName>(name: N, jobId: string, options: WaitOptions = {}): Promise<JobResults[N]> {
     return new Promise<JobResults[N]>((resolve, reject) => {
       const signal = options.signal;
       let timer: NodeJS.Timeout | null = null;
@@ -202,20 +215,40 @@ export class PgBossJobQueue implements JobQueue {
         if (!job) return settle(() => reject(new JobCancelledError(`job ${jobId} no longer exists`)));
         const output = (job.output ?? null) as StoredOutput | null;
         // A void job's result is stored as null; SQLite's waiters get undefined for it, and so do these.
-        if (job.state === 'completed') return settle(() => resolve((output?.result ?? undefined) as JobResults[N]));
+        if (job.state === 'completed') {
+          if (options.take && output?.result != null) await this.forgetResult(name, jobId);
+          return settle(() => resolve((output?.result ?? undefined) as JobResults[N]));
+        }
         if (job.state === 'failed') return settle(() => reject(revive(output?.error ?? null, output?.lastError ?? output?.value?.message ?? null)));
         if (job.state === 'cancelled') return settle(() => reject(new JobCancelledError(`job ${jobId} was cancelled`)));
         if (!settled) timer = setTimeout(wake, this.pollIntervalMs);
       };
       const wake = () => {
         if (timer) clearTimeout(timer);
-        check().catch((error: unknown) => settle(() => reject(error instanceof Error ? error : new Error(String(error)))));
+        const checking = check().catch((error: unknown) => settle(() => reject(error instanceof Error ? error : new Error(String(error)))));
+        this.checks.add(checking);
+        void checking.finally(() => this.checks.delete(checking));
       };
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       listeners.add(wake);
       wake();
     });
+  }
+
+  /** A completed job's result, removed once its one waiter has it (WaitOptions.take). */
+  private async forgetResult(name: JobName, jobId: string): Promise<void> {
+    const queue = await this.boss.getQueue(name);
+    await this.boss.getDb().executeSql(`UPDATE ${this.schema}.${queue?.table ?? 'job'} SET output = NULL WHERE name = $1 AND id = $2 AND state = 'completed'`, [name, jobId]);
+  }
+
+  async unfinished<N extends JobName>(name: N) {
+    await this.connect();
+    const queue = await this.boss.getQueue(name);
+    const { rows } = await this.boss
+      .getDb()
+      .executeSql(`SELECT id::text AS id, data FROM ${this.schema}.${queue?.table ?? 'job'} WHERE name = $1 AND state IN ('created', 'retry', 'active')`, [name]);
+    return (rows as Array<{ id: string; data: JobPayloads[N] }>).map((row) => ({ jobId: row.id, payload: row.data }));
   }
 
   /** For /healthz, as the SQLite queue answers: the backlog (waiting, first or again, and running jobs). */
@@ -271,6 +304,7 @@ export class PgBossJobQueue implements JobQueue {
     const jobs = [...this.running.entries()];
     for (const [jobId] of jobs) this.abort(jobId, 'shutdown');
     await Promise.all(jobs.map(([, job]) => job.done));
+    await Promise.allSettled([...this.checks]);
     if (this.connecting) {
       await this.connecting.catch(() => undefined);
       await this.boss.stop({ graceful: true, close: true, timeout: 5000 });
@@ -409,11 +443,13 @@ export class PgBossJobQueue implements JobQueue {
       const shown = publicFailure(error);
       if (await this.failForGood(entry, { error: storedError(shown.error), lastError: error.message })) {
         log.warn({ ...failureLog(error), ...(shown.errorId ? { error_id: shown.errorId } : {}) }, 'job failed');
-        await definition.onFailed?.(payload, shown.error).catch((e: unknown) => log.error({ err: e }, 'onFailed hook threw'));
+        await definition.onFailed?.(payload, shown.error, { jobId: fetched.id }).catch((e: unknown) => log.error({ err: e }, 'onFailed hook threw'));
       } else lost();
     };
     entry.done = (async () => {
       try {
+        // Taken over after its worker died or froze: a job run once ends here, without running.
+        if (definition.runsOnce && attempt > 1) return await failed(interruptedOnce());
         // The attempt pg-boss keeps for a worker that died (see send): nothing runs, the failure is recorded.
         if (attempt > fetched.retryLimit) {
           const previous = (fetched.output ?? null) as StoredOutput | null;
@@ -428,6 +464,7 @@ export class PgBossJobQueue implements JobQueue {
           const stop = entry.stop ?? (error instanceof JobLostError ? 'lost' : null);
           if (stop === 'cancelled') log.info('job cancelled');
           else if (stop === 'lost') lost();
+          else if (stop === 'shutdown' && definition.runsOnce) await failed(interruptedOnce());
           else if (stop === 'shutdown') {
             if (await this.handBack(entry)) log.info('job interrupted by shutdown; queued again');
           } else if (failsAtOnce(error) || attempt >= fetched.retryLimit) await failed(error);

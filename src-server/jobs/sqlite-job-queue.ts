@@ -10,8 +10,19 @@ import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
-import { failsAtOnce, failureLog, letRunningJobsFinish, publicFailure, revive, storedError, type StoredError } from './job-failure.js';
-import { JobCancelledError, JobLostError, type JobContext, type JobDefinition, type JobName, type JobPayloads, type JobQueue, type JobResults, type SendOptions } from './job-queue.js';
+import { failsAtOnce, failureLog, interruptedOnce, letRunningJobsFinish, publicFailure, revive, storedError, type StoredError } from './job-failure.js';
+import {
+  JobCancelledError,
+  JobLostError,
+  type JobContext,
+  type JobDefinition,
+  type JobName,
+  type JobPayloads,
+  type JobQueue,
+  type JobResults,
+  type SendOptions,
+  type WaitOptions,
+} from './job-queue.js';
 import { backoffDelay } from '../../src-shared/backoff.js';
 
 // Kept importable from here for existing callers; the code lives in job-failure.ts, shared with the pg-boss queue.
@@ -108,7 +119,7 @@ export class SqliteJobQueue implements JobQueue {
     else this.groups.set(group, { names: [name], concurrency: definition.concurrency ?? 1 });
   }
 
-  wait<N extends JobName>(_name: N, jobId: string, options: { signal?: AbortSignal } = {}): Promise<JobResults[N]> {
+  wait<N extends JobName>(_name: N, jobId: string, options: WaitOptions = {}): Promise<JobResults[N]> {
     return new Promise<JobResults[N]>((resolve, reject) => {
       const signal = options.signal;
       let timer: NodeJS.Timeout | null = null;
@@ -134,7 +145,10 @@ export class SqliteJobQueue implements JobQueue {
           | { state: string; output: string | null; error: string | null; last_error: string | null }
           | undefined;
         if (!row) return settle(() => reject(new JobCancelledError(`job ${jobId} no longer exists`)));
-        if (row.state === 'completed') return settle(() => resolve((row.output === null ? undefined : JSON.parse(row.output)) as JobResults[N]));
+        if (row.state === 'completed') {
+          if (options.take && row.output !== null) this.db.prepare(`UPDATE jobs SET output = NULL WHERE job_id = ?`).run(jobId);
+          return settle(() => resolve((row.output === null ? undefined : JSON.parse(row.output)) as JobResults[N]));
+        }
         if (row.state === 'failed') {
           return settle(() => reject(revive(row.error === null ? null : (JSON.parse(row.error) as StoredError), row.last_error)));
         }
@@ -146,6 +160,11 @@ export class SqliteJobQueue implements JobQueue {
       listeners.add(check);
       check();
     });
+  }
+
+  async unfinished<N extends JobName>(name: N) {
+    const rows = this.db.prepare(`SELECT job_id, payload FROM jobs WHERE name = ? AND state IN ('queued', 'active')`).all(name) as Array<{ job_id: string; payload: string }>;
+    return rows.map((row) => ({ jobId: row.job_id, payload: JSON.parse(row.payload) as JobPayloads[N] }));
   }
 
   async cancel(singletonKey: string) {
@@ -333,8 +352,17 @@ export class SqliteJobQueue implements JobQueue {
     const entry: RunningJob = { controller, done: Promise.resolve(), name: row.name as JobName, group, singletonKey: row.singleton_key, stop: null };
     this.running.set(row.job_id, entry);
     const lost = () => log.warn({ worker: this.workerId }, 'job lost to another worker or cancelled; its result is not written');
+    const failForGood = async (error: Error) => {
+      const shown = publicFailure(error);
+      if (this.updateOwned(row.job_id, `state = 'failed', last_error = ?, error = ?`, error.message, JSON.stringify(storedError(shown.error)))) {
+        log.warn({ ...failureLog(error), ...(shown.errorId ? { error_id: shown.errorId } : {}) }, 'job failed');
+        await definition.onFailed?.(payload, shown.error, { jobId: row.job_id }).catch((e: unknown) => log.error({ err: e }, 'onFailed hook threw'));
+      } else lost();
+    };
     entry.done = (async () => {
       try {
+        // Taken over after its worker died (recoverOrphans): a job run once ends here, without running.
+        if (definition.runsOnce && row.attempts > 1) return await failForGood(interruptedOnce());
         const output = await definition.handle(payload, context);
         if (this.updateOwned(row.job_id, `state = 'completed', last_error = NULL, output = ?`, output === undefined ? null : JSON.stringify(output))) {
           log.info('job completed');
@@ -346,15 +374,13 @@ export class SqliteJobQueue implements JobQueue {
           log.info('job cancelled');
         } else if (stop === 'lost') {
           lost();
+        } else if (stop === 'shutdown' && definition.runsOnce) {
+          await failForGood(interruptedOnce());
         } else if (stop === 'shutdown') {
           // Give the attempt back and let the next start run it.
           if (this.updateOwned(row.job_id, `state = 'queued', worker_id = NULL, attempts = attempts - 1`)) log.info('job interrupted by shutdown; queued again');
         } else if (failsAtOnce(error) || row.attempts >= row.max_attempts) {
-          const shown = publicFailure(error);
-          if (this.updateOwned(row.job_id, `state = 'failed', last_error = ?, error = ?`, error.message, JSON.stringify(storedError(shown.error)))) {
-            log.warn({ ...failureLog(error), ...(shown.errorId ? { error_id: shown.errorId } : {}) }, 'job failed');
-            await definition.onFailed?.(payload, shown.error).catch((e: unknown) => log.error({ err: e }, 'onFailed hook threw'));
-          } else lost();
+          await failForGood(error);
         } else {
           const delay = backoffDelay(row.attempts - 1, { baseDelayMs: this.options.retryBaseMs ?? 5000, maxDelayMs: 15 * 60_000 });
           if (this.updateOwned(row.job_id, `state = 'queued', worker_id = NULL, run_after = ?, last_error = ?`, isoIn(delay), error.message)) {

@@ -66,4 +66,21 @@ export class FileSystemStorage implements Storage {
   async delete(keyOrPrefix: string) {
     await fsp.rm(this.resolve(keyOrPrefix), { recursive: true, force: true });
   }
+
+  async list(prefix: string) {
+    const dir = this.resolve(prefix);
+    let entries: fs.Dirent[];
+    try {
+      entries = await fsp.readdir(dir, { recursive: true, withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const files = entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+    const stats = await Promise.all(files.map((file) => fsp.stat(file).catch(() => null)));
+    return files.flatMap((file, i) => {
+      const stat = stats[i];
+      return stat ? [{ key: path.relative(dir, file).split(path.sep).join('/'), modifiedAt: stat.mtime }] : [];
+    });
+  }
 }

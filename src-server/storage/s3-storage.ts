@@ -171,6 +171,25 @@ export class S3Storage implements PresigningStorage {
     }
   }
 
+  async list(prefix: string): Promise<Array<{ key: string; modifiedAt: Date }>> {
+    const under = `${this.objectKey(prefix)}/`;
+    const objects: Array<{ key: string; modifiedAt: Date }> = [];
+    try {
+      // ListObjects (v1), paged by Marker (the last key of a page), for the reason delete() gives.
+      let marker: string | undefined;
+      do {
+        const page = await this.client.send(new ListObjectsCommand({ Bucket: this.bucket, Prefix: under, Marker: marker, MaxKeys: 1000 }));
+        const contents = (page.Contents ?? []).filter((o) => o.Key);
+        for (const o of contents) objects.push({ key: o.Key!.slice(under.length), modifiedAt: o.LastModified ?? new Date(0) });
+        marker = page.IsTruncated && contents.length > 0 ? contents.at(-1)!.Key : undefined;
+      } while (marker);
+    } catch (error) {
+      if (isNotFound(error)) return [];
+      throw storageError(error, 'listing objects');
+    }
+    return objects;
+  }
+
   async copy(from: string, to: string): Promise<boolean> {
     try {
       await this.client.send(

@@ -28,4 +28,6 @@ export interface Storage {
   close?(): Promise<void>;
   /** Deletes the object, or every object under `prefix/`. Missing keys are fine. */
   delete(keyOrPrefix: string): Promise<void>;
+  /** Every object under `prefix/` (its key relative to `prefix/`) and when it was last written, for sweeps. */
+  list(prefix: string): Promise<Array<{ key: string; modifiedAt: Date }>>;
 }

@@ -2,12 +2,13 @@
 // model list, so OpenAI's clients and SDKs read this server's answers as they read OpenAI's.
 // Pure TypeBox: no electron, node or DOM imports.
 import { Type, type Static, type TSchema } from 'typebox';
+import type { ErrorCodeName } from '../error-codes.js';
 
 /** Where the OpenAI-compatible operations live; errors there use OpenAiErrorBody instead of ErrorBody. */
 export const OPENAI_PREFIX = '/v1/';
 
 /** OpenAI's error `type`, chosen from the HTTP status. */
-export const OPENAI_ERROR_TYPES = ['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'server_error'] as const;
+export const OPENAI_ERROR_TYPES = ['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'server_error', 'insufficient_quota'] as const;
 export type OpenAiErrorType = (typeof OPENAI_ERROR_TYPES)[number];
 
 /** OpenAI's error body: `{"error": {"message", "type", "param", "code"}}`, plus this server's error_id. */
@@ -39,6 +40,36 @@ export function openAiErrorType(status: number): OpenAiErrorType {
   if (status === 429) return 'rate_limit_error';
   if (status >= 500) return 'server_error';
   return 'invalid_request_error';
+}
+
+/** An error as OpenAI's clients read it: the HTTP status, `type` and `code` under /v1/. */
+export interface OpenAiErrorShape {
+  status: number;
+  type: OpenAiErrorType;
+  code: string;
+  /** Sent as `x-should-retry` (which OpenAI's SDKs obey before their own rules), when it must not be guessed from the status. */
+  shouldRetry?: boolean;
+}
+
+/**
+ * An error code under /v1/ (decision 0044): where OpenAI answers the same failure with another status,
+ * its status, type and code; otherwise the code's own status, the type that status implies and the
+ * code's name in lower case. OpenAI's SDKs pick the error class by status alone (400 is their
+ * BadRequestError), and retry 408, 409, 429 and 5xx unless told otherwise.
+ */
+export function openAiErrorShape(status: number, code: ErrorCodeName): OpenAiErrorShape {
+  switch (code) {
+    // OpenAI answers an unreadable or unsupported audio file with 400 invalid_request_error.
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return { status: 400, type: 'invalid_request_error', code: 'unsupported_media_type' };
+    // OpenAI's own "insufficient_quota": 429, which its SDKs would retry; a quota does not refill in seconds.
+    case 'QUOTA_EXCEEDED':
+      return { status: 429, type: 'insufficient_quota', code: 'insufficient_quota', shouldRetry: false };
+    // 507 is not among OpenAI's statuses; 503 is its "overloaded, try again later".
+    case 'INSUFFICIENT_STORAGE':
+      return { status: 503, type: 'server_error', code: 'insufficient_storage' };
+  }
+  return { status, type: openAiErrorType(status), code: code.toLowerCase() };
 }
 
 export const OpenAiModel = Type.Object({

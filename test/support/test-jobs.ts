@@ -16,6 +16,8 @@ export interface QueuedJob {
   singletonKey: string | null;
   /** The job's payload, as JSON text. */
   payload: string;
+  /** What the job left for its waiters (a result or a failure), as JSON text; null when nothing is kept. */
+  output: string | null;
 }
 
 export interface JobFilter {
@@ -32,7 +34,7 @@ const PG_BOSS_OWN_KEY_PREFIX = 'job:';
 export async function listJobs(server: TestServer, filter: JobFilter = {}): Promise<QueuedJob[]> {
   const { db } = server.runtime;
   if (db.dialect === 'sqlite') {
-    let query = db.kysely.selectFrom('jobs').select(['job_id', 'name', 'state', 'attempts', 'singleton_key', 'payload']);
+    let query = db.kysely.selectFrom('jobs').select(['job_id', 'name', 'state', 'attempts', 'singleton_key', 'payload', 'output', 'error']);
     if (filter.name !== undefined) query = query.where('name', '=', filter.name);
     if (filter.singletonKey !== undefined) query = query.where('singleton_key', '=', filter.singletonKey);
     if (filter.payloadContains !== undefined) query = query.where('payload', 'like', `%${filter.payloadContains}%`);
@@ -44,6 +46,7 @@ export async function listJobs(server: TestServer, filter: JobFilter = {}): Prom
       attempts: Number(row.attempts),
       singletonKey: row.singleton_key,
       payload: row.payload,
+      output: row.output ?? row.error,
     }));
   }
   // pg-boss counts a claim in retry_count from the second one on (fetchNextJob increments it when the
@@ -53,8 +56,8 @@ export async function listJobs(server: TestServer, filter: JobFilter = {}): Prom
   if (filter.name !== undefined) conditions.push(sql`name = ${filter.name}`);
   if (filter.singletonKey !== undefined) conditions.push(sql`singleton_key = ${filter.singletonKey}`);
   if (filter.payloadContains !== undefined) conditions.push(sql`strpos(data::text, ${filter.payloadContains}) > 0`);
-  const { rows } = await sql<{ id: string; name: string; state: string; retry_count: number; started_on: Date | null; singleton_key: string | null; data: unknown }>`
-    SELECT id::text AS id, name, state::text AS state, retry_count, started_on, singleton_key, data
+  const { rows } = await sql<{ id: string; name: string; state: string; retry_count: number; started_on: Date | null; singleton_key: string | null; data: unknown; output: unknown }>`
+    SELECT id::text AS id, name, state::text AS state, retry_count, started_on, singleton_key, data, output
     FROM pgboss.job WHERE ${sql.join(conditions, sql` AND `)} ORDER BY created_on, id`.execute(db.kysely);
   return rows.map((row) => ({
     jobId: row.id,
@@ -63,5 +66,6 @@ export async function listJobs(server: TestServer, filter: JobFilter = {}): Prom
     attempts: row.retry_count + (row.started_on === null ? 0 : 1),
     singletonKey: row.singleton_key?.startsWith(PG_BOSS_OWN_KEY_PREFIX) ? null : row.singleton_key,
     payload: JSON.stringify(row.data),
+    output: row.output === null ? null : JSON.stringify(row.output),
   }));
 }

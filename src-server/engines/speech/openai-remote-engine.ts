@@ -155,13 +155,19 @@ export class OpenAiRemoteEngine implements SpeechEngine {
 
 function responseError(status: number, host: string, body: string): EngineError {
   let said = body.slice(0, 300);
+  let code: string | undefined;
   try {
-    const json = JSON.parse(body) as { error?: { message?: string } | string; error_message?: string; message?: string };
+    const json = JSON.parse(body) as { error?: { message?: string; code?: string } | string; error_message?: string; message?: string };
     said = (typeof json.error === 'object' ? json.error?.message : json.error) ?? json.error_message ?? json.message ?? said;
+    if (typeof json.error === 'object' && typeof json.error.code === 'string') code = json.error.code;
   } catch {
     // not JSON: keep the text
   }
   const detail = `${host} answered HTTP ${status}${said ? `: ${said}` : ''}`;
+  // OpenAI's (and a kikitori-server's) 429 for a used-up quota: retrying cannot help until someone raises it.
+  if (status === 429 && code === 'insufficient_quota') {
+    return new EngineError('unavailable', "The remote speech service's quota for this server is used up. An administrator needs to raise it or free some.", { detail });
+  }
   if (status === 401 || status === 403) {
     return new EngineError('unavailable', 'The remote speech service refused this server\'s credentials. An administrator needs to check its API key.', {
       detail: `${detail}. Check KIKITORI_REMOTE_ASR_API_KEY.`,

@@ -1,5 +1,6 @@
 // A server killed with SIGKILL in the middle of a transcription loses nothing: after a restart the
-// job runs again and completes, with the audio and record intact.
+// job runs again and completes, with the audio and record intact. An OpenAI request killed the same way
+// is not run again (nobody waits for it any more): its job fails and its upload and PCM file go.
 import { execFile } from 'node:child_process';
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
@@ -12,6 +13,7 @@ import { tempDir, toApiResponse } from '../../support/test-server.js';
 
 const run = promisify(execFile);
 const dataDir = tempDir('kikitori-crash-');
+const openAiDataDir = tempDir('kikitori-crash-openai-');
 let server: ServerProcess | null = null;
 
 afterAll(async () => {
@@ -20,6 +22,7 @@ afterAll(async () => {
     await exited(server.child);
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(openAiDataDir, { recursive: true, force: true });
 });
 
 describe('crash recovery', () => {
@@ -76,5 +79,45 @@ describe('crash recovery', () => {
     expect(db.prepare('SELECT attempts, state FROM jobs').all()).toEqual([{ attempts: 2, state: 'completed' }]);
     db.close();
     // Two runs of ~90 s of speech on a shared 2-core machine: a generous bound, not a timing assertion.
+  }, 360_000);
+
+  it('fails, rather than runs again, an OpenAI request whose server was SIGKILLed mid-job, and removes its files', async () => {
+    const sentence = await synthesizeSpeech('we will review the quarterly numbers on monday morning');
+    const longFile = path.join(tempDir(), 'long-openai.wav');
+    await run('sox', [await concatWithSilence([sentence, sentence], 1), longFile, 'repeat', '7']);
+    const { stdout } = await cli(['keys', 'create', '--data-dir', openAiDataDir, '--team', 'acme', '--user', 'alice']);
+    const key = stdout.trim().split('\n').at(-1)!;
+    const jobs = () => {
+      const db = new Database(path.join(openAiDataDir, 'kikitori.sqlite'), { readonly: true });
+      try {
+        return db.prepare(`SELECT state, attempts, last_error FROM jobs WHERE name = 'openai-transcribe'`).all() as Array<{ state: string; attempts: number; last_error: string | null }>;
+      } finally {
+        db.close();
+      }
+    };
+    const uploads = () => (fs.existsSync(path.join(openAiDataDir, 'storage', 'openai')) ? fs.readdirSync(path.join(openAiDataDir, 'storage', 'openai')) : []);
+    const pcms = () => (fs.existsSync(path.join(openAiDataDir, 'work')) ? fs.readdirSync(path.join(openAiDataDir, 'work')).filter((n) => /^openai-.*\.pcm$/.test(n)) : []);
+
+    server = await serveProcess(openAiDataDir);
+    const form = new FormData();
+    form.append('model', 'whisper-1');
+    form.append('file', new Blob([new Uint8Array(fs.readFileSync(longFile))]), 'long.wav');
+    const answer = fetch(`${server.url}/v1/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form }).catch((e: unknown) => e);
+    // Kill while the engine is at work: the job is running, its upload and decoded PCM on disk.
+    for (;;) {
+      if (jobs()[0]?.state === 'active' && pcms().length > 0) break;
+      expect(jobs()[0]?.state ?? 'none').not.toBe('completed');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    server.child.kill('SIGKILL');
+    await exited(server.child);
+    expect(await answer).toBeInstanceOf(Error);
+    expect(uploads()).toHaveLength(1);
+
+    server = await serveProcess(openAiDataDir);
+    await expect.poll(() => jobs()[0]?.state, { timeout: 60_000, interval: 200 }).toBe('failed');
+    expect(jobs()).toEqual([{ state: 'failed', attempts: 2, last_error: expect.stringMatching(/stopped while working on this request/) }]);
+    await expect.poll(uploads, { timeout: 10_000, interval: 100 }).toEqual([]);
+    expect(pcms()).toEqual([]);
   }, 360_000);
 });

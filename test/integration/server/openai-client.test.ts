@@ -89,6 +89,18 @@ describe('the official openai client against /v1/', () => {
     expect(language).toMatchObject({ status: 400, param: 'language', code: 'unsupported_language' });
   });
 
+  it('raises BadRequestError naming the file for audio it cannot read (400, as OpenAI; issue 22)', async () => {
+    const garbage = new File([new TextEncoder().encode('this is not audio at all, just text in a .mp3 file\n'.repeat(50))], 'notes.mp3', { type: 'audio/mpeg' });
+    const error = await failure(client.audio.transcriptions.create({ file: garbage, model: 'whisper-1' }));
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error).toMatchObject({ status: 400, type: 'invalid_request_error', param: 'file' });
+    expect((error as BadRequestError).message).toMatch(/^400 /);
+
+    const translation = await failure(client.audio.translations.create({ file: garbage, model: 'whisper' }));
+    expect(translation).toBeInstanceOf(BadRequestError);
+    expect(translation).toMatchObject({ status: 400, param: 'file' });
+  });
+
   it('answers unknown /v1/ routes with NotFoundError', async () => {
     const error = await failure(client.get('/no-such-operation'));
     expect(error).toBeInstanceOf(NotFoundError);

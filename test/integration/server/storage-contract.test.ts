@@ -124,6 +124,19 @@ describe.each(backends)('%s', (_name, make) => {
     expect((await storage.stat('audio/many-other/original'))?.size).toBe(4);
   });
 
+  it('lists every object under a prefix, across pages, with when it was written, and nothing beside it', async () => {
+    const before = Date.now() - 1000;
+    const keys = Array.from({ length: 1003 }, (_, i) => `listed/${i % 2 === 0 ? 'a' : 'b'}/${i}`);
+    for (let i = 0; i < keys.length; i += 50) await Promise.all(keys.slice(i, i + 50).map((k) => storage.put(k, from(Buffer.from(k)))));
+    await storage.put('listed-not/x', from(Buffer.from('x')));
+    const listed = await storage.list('listed');
+    expect(listed.map((o) => o.key).sort()).toEqual(keys.map((k) => k.slice('listed/'.length)).sort());
+    expect(listed.every((o) => o.modifiedAt.getTime() >= before && o.modifiedAt.getTime() <= Date.now() + 1000)).toBe(true);
+    expect(await storage.list('never-there')).toEqual([]);
+    await storage.delete('listed');
+    expect(await storage.list('listed')).toEqual([]);
+  });
+
   it('gives a local file with the bytes, for ffmpeg, released afterwards', async () => {
     const data = bytes(50_000, 17);
     await storage.put('audio/local/original', from(data));

@@ -22,9 +22,12 @@ import { recognizesDetail, unsupportedLanguageError } from '../../../engines/spe
 import { JobCancelledError } from '../../../jobs/job-queue.js';
 import { ObjectTooLargeError } from '../../../storage/storage.js';
 import { callerOf } from '../../auth.js';
+import { requestLog } from '../../request-log.js';
 import { AppError, errors } from '../../errors.js';
 import { UNDETERMINED_LANGUAGE } from '../../../../src-shared/languages.js';
 import { admissionOf } from './admission.js';
+import { isDiskFull, quotaExceededBy, uploadAllowance } from '../../storage-guards.js';
+import { openAiAudioPrefix } from '../../../jobs/openai-transcribe.js';
 import { openAiErrorResponses } from '../../../../src-shared/api/openai.js';
 import type { ApiApp, RouteModule } from '../../api-app.js';
 
@@ -195,7 +198,7 @@ export function registerAudioOperation(
           description: operation.description,
           tags: ['openai'],
           consumes: ['multipart/form-data'],
-          response: openAiErrorResponses(400, 401, 413, 415, 503),
+          response: openAiErrorResponses(400, 401, 404, 413, 429, 503),
         },
       },
       async (request, reply) => {
@@ -211,7 +214,7 @@ export function registerAudioOperation(
         const startedAt = Date.now();
         const limit = ctx.config.uploads.maxBytes;
         const id = randomUUID();
-        const prefix = `openai/${id}`;
+        const prefix = openAiAudioPrefix(id);
         const singletonKey = `openai:${id}`;
         const controller = new AbortController();
         const onClose = () => {
@@ -220,6 +223,16 @@ export function registerAudioOperation(
         reply.raw.on('close', onClose);
         let ended = true;
         try {
+          const caller = callerOf(request);
+          // The team's quota and the disk's reserve, before the body is read: the Content-Length (the whole
+          // form, a little more than the file) must fit; without one, what is left bounds the stream.
+          // (Node's parser has refused a length that is not a number; one past 2^53 is simply too large.)
+          const declared = Number(request.headers['content-length'] ?? NaN);
+          const declaredBytes = Number.isNaN(declared) ? null : Math.min(declared, Number.MAX_SAFE_INTEGER);
+          const allowance = await uploadAllowance(ctx, caller.teamId, declaredBytes).catch((error: unknown) => {
+            reply.header('connection', 'close');
+            throw error;
+          });
           // 1. The upload, streamed to storage (where any worker can read it).
           const raw: Record<string, string[]> = {};
           let upload: string | null = null;
@@ -231,7 +244,7 @@ export function registerAudioOperation(
                   continue;
                 }
                 const key = `${prefix}/upload${extensionOf(part.filename)}`;
-                await ctx.storage.put(key, part.file, { maxBytes: limit });
+                await ctx.storage.put(key, part.file, { maxBytes: allowance.maxBytes });
                 if (part.file.truncated) {
                   reply.header('connection', 'close');
                   throw errors.payloadTooLarge(limit);
@@ -243,9 +256,17 @@ export function registerAudioOperation(
             }
           } catch (error) {
             const code = (error as { code?: string }).code;
+            if (error instanceof ObjectTooLargeError && allowance.quotaBound) {
+              reply.header('connection', 'close');
+              throw quotaExceededBy(allowance.quotaBytes!, await ctx.storageUsage.audioBytes(caller.teamId), null);
+            }
             if (code === 'FST_REQ_FILE_TOO_LARGE' || error instanceof ObjectTooLargeError) {
               reply.header('connection', 'close');
               throw errors.payloadTooLarge(limit);
+            }
+            if (isDiskFull(error)) {
+              reply.header('connection', 'close');
+              throw errors.insufficientStorage("The server ran out of disk space while storing this file. Try again later, or ask the server's administrator to free some space.");
             }
             if (typeof code === 'string' && code.startsWith('FST_')) throw errors.validation(`The multipart body is not usable: ${(error as Error).message}.`);
             // The form parser's own complaints (no boundary, a malformed part, a body cut short) are plain
@@ -266,9 +287,8 @@ export function registerAudioOperation(
             throw unsupportedLanguageError([fields.language], recognizesDetail(engine.name, supported, [fields.language]));
           }
           const language = fields.language ?? (detectsLanguage(engine) && supported.length > 1 ? 'auto' : supported[0] ?? 'en');
-          const caller = callerOf(request);
           if (fields.dictionaryId !== null && !(await ctx.dictionaries.get(caller.teamId, fields.dictionaryId))) {
-            throw errors.dictionaryNotFound(fields.dictionaryId);
+            throw errors.dictionaryNotFound(fields.dictionaryId, 'dictionary_id');
           }
           // Asked by a speaker field, or by the transcription model that means speakers (where the server separates any).
           const separates = engine.capabilities.speakerSeparation || ctx.engines.speakers !== null;
@@ -294,7 +314,7 @@ export function registerAudioOperation(
             { singletonKey, maxAttempts: 1 },
           );
           ended = false;
-          const document = await ctx.queue.wait('openai-transcribe', jobId!, { signal: controller.signal }).catch((error: unknown) => {
+          const document = await ctx.queue.wait('openai-transcribe', jobId!, { signal: controller.signal, take: true }).catch((error: unknown) => {
             if (error instanceof JobCancelledError) throw new EngineError('transient', 'The transcription was cancelled on the server before it finished. Send the request again.');
             throw error;
           });
@@ -353,8 +373,11 @@ export function registerAudioOperation(
         } finally {
           reply.raw.off('close', onClose);
           admission.leave();
-          // The client went away (or the wait failed) while the job ran: stop it, wherever it runs.
-          if (!ended) await ctx.queue.cancel(singletonKey);
+          // The client went away (or the wait failed) while the job ran: stop it, wherever it runs. A cancel
+          // that fails (the queue already stopped, on a shutdown) must not hide the answer being sent.
+          if (!ended) {
+            await ctx.queue.cancel(singletonKey).catch((error: unknown) => requestLog(request).warn({ err: error }, 'could not cancel the job of an OpenAI request'));
+          }
           await ctx.storage.delete(prefix);
         }
       },

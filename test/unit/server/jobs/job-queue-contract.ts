@@ -224,6 +224,41 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
       await expect.poll(() => store.state(id!)).toBe('completed');
     });
 
+    it('fails a runsOnce job stopped by a shutdown, calling onFailed with its id, instead of handing it back', async () => {
+      const { store, queue: make } = await open();
+      const first = make();
+      const started = deferred();
+      const failed = deferred<{ error: Error; jobId: string }>();
+      first.work('openai-transcribe', {
+        maxAttempts: 1,
+        runsOnce: true,
+        handle: (_p, { signal }) =>
+          new Promise((_resolve, reject) => {
+            started.resolve();
+            signal.addEventListener('abort', () => reject(abortReason(signal)));
+          }),
+        onFailed: async (_p, error, { jobId }) => failed.resolve({ error, jobId }),
+      });
+      await first.start();
+      const id = (await first.send('openai-transcribe', openAiPayload, { maxAttempts: 1 }))!;
+      const waiting = first.wait('openai-transcribe', id).catch((e: unknown) => e);
+      await started.promise;
+      await first.stop();
+      expect(await store.state(id)).toBe('failed');
+      expect(await failed.promise).toMatchObject({ jobId: id, error: { kind: 'transient', message: expect.stringMatching(/Send the request again/) } });
+      expect(await waiting).toMatchObject({ kind: 'transient' });
+
+      // The next start does not run it.
+      const second = make();
+      let runs = 0;
+      second.work('openai-transcribe', { maxAttempts: 1, runsOnce: true, handle: async () => (runs++, { text: 'again' }) as never });
+      await second.start();
+      const other = (await second.send('openai-transcribe', { ...openAiPayload, audioKey: 'b' }, { maxAttempts: 1 }))!;
+      await second.wait('openai-transcribe', other);
+      expect(runs).toBe(1);
+      expect(await store.state(id)).toBe('failed');
+    });
+
     it('drains on stop with a grace period: the running job finishes, a queued one is not taken', async () => {
       const { store, queue: make } = await open();
       const queue = make();
@@ -335,6 +370,32 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
       const error = await queue.wait('openai-transcribe', bad).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(EngineError);
       expect(error).toMatchObject({ kind: 'unsupported', field: 'language', message: 'That language is not recognized here.' });
+    });
+
+    it('takes a result out of the store for a waiter that asks to take it', async () => {
+      const { queue: make } = await open();
+      const queue = make();
+      queue.work('openai-transcribe', { maxAttempts: 1, handle: async (payload) => ({ text: `heard ${payload.audioKey}` }) as never });
+      await queue.start();
+      const kept = (await queue.send('openai-transcribe', { ...openAiPayload, audioKey: 'kept' }))!;
+      expect(await queue.wait('openai-transcribe', kept)).toEqual({ text: 'heard kept' });
+      expect(await queue.wait('openai-transcribe', kept)).toEqual({ text: 'heard kept' });
+      const taken = (await queue.send('openai-transcribe', { ...openAiPayload, audioKey: 'taken' }))!;
+      expect(await queue.wait('openai-transcribe', taken, { take: true })).toEqual({ text: 'heard taken' });
+      expect(await queue.wait('openai-transcribe', taken)).toBeUndefined();
+    });
+
+    it('lists the unfinished jobs of a name with their payloads', async () => {
+      const { queue: make } = await open();
+      const api = make();
+      const a = (await api.send('openai-transcribe', { ...openAiPayload, audioKey: 'a' }))!;
+      const b = (await api.send('openai-transcribe', { ...openAiPayload, audioKey: 'b' }))!;
+      await api.send('summarize', { transcriptionId: 't' });
+      // An ended job is not listed.
+      await api.send('openai-transcribe', { ...openAiPayload, audioKey: 'c' }, { singletonKey: 'openai:c' });
+      await api.cancel('openai:c');
+      const listed = await api.unfinished('openai-transcribe');
+      expect(listed.map((job) => [job.jobId, job.payload.audioKey]).sort()).toEqual([[a, 'a'], [b, 'b']].sort());
     });
 
     it('hands the result to a waiter in another queue instance (an API process waiting on a worker)', async () => {

@@ -72,6 +72,12 @@ describe('OpenAiRemoteEngine', () => {
     expect(error).toMatchObject({ kind: 'transient', detail: expect.stringMatching(/could not be reached \(ECONNREFUSED\)/) });
     expect((error as Error).message).toMatch(/could not be reached\. Try again later/);
 
+    // A used-up quota on the service (429 insufficient_quota) is not worth retrying.
+    const limited = await b.key('limited-users');
+    await b.runtime.ctx.storageUsage.setQuotaOverride('limited-users', 1000);
+    const overQuota = await new OpenAiRemoteEngine({ baseUrl: `${b.url}/v1`, apiKey: limited }).recognize(request(pcm)).catch((e: unknown) => e);
+    expect(overQuota).toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/quota for this server is used up/), detail: expect.stringMatching(/HTTP 429.*storage quota/) });
+
     await expect(new OpenAiRemoteEngine({}).recognize(request(pcm))).rejects.toMatchObject({ kind: 'unavailable' });
     expect((await new OpenAiRemoteEngine({}).checkUsable()).reason).toMatch(/KIKITORI_REMOTE_ASR_BASE_URL/);
   });
