@@ -34,13 +34,19 @@ export interface UploadAllowance {
   teamId: string;
 }
 
+/** Who stores the bytes: a team, and the ticket when there is one (the OpenAI route has none). */
+export interface UploadOwner {
+  teamId: string;
+  transcriptionId?: string;
+}
+
 /**
  * Before a PUT streams: a declared Content-Length must fit in what the team's stored audio and the open
  * uploads of its other tickets leave of its quota, and on the disk. Without one the quota's remainder bounds
  * the stream. Two PUTs of one team at once may each pass the check; the quota is then exceeded by at most one file.
  */
-export async function uploadAllowance(ctx: AppContext, record: TranscriptionRecord, declaredBytes: number | null): Promise<UploadAllowance> {
-  const teamId = record.teamId;
+export async function uploadAllowance(ctx: AppContext, owner: UploadOwner, declaredBytes: number | null): Promise<UploadAllowance> {
+  const teamId = owner.teamId;
   const limit = ctx.config.uploads.maxBytes;
   let maxBytes = limit;
   let quotaBound = false;
@@ -48,7 +54,7 @@ export async function uploadAllowance(ctx: AppContext, record: TranscriptionReco
   if (quota !== undefined) {
     const used = await ctx.storageUsage.audioBytes(teamId);
     // This ticket's own tus uploads are left out: whichever of its uploads completes is the one file it stores.
-    const reserved = await ctx.storageUsage.reservedBytes(teamId, record.transcriptionId);
+    const reserved = await ctx.storageUsage.reservedBytes(teamId, owner.transcriptionId);
     const remaining = quota - used - reserved;
     if (remaining <= 0 || (declaredBytes !== null && declaredBytes > remaining)) {
       throw quotaExceededBy(quota, used, declaredBytes, reserved);

@@ -229,7 +229,7 @@ export function registerAudioOperation(
           // (Node's parser has refused a length that is not a number; one past 2^53 is simply too large.)
           const declared = Number(request.headers['content-length'] ?? NaN);
           const declaredBytes = Number.isNaN(declared) ? null : Math.min(declared, Number.MAX_SAFE_INTEGER);
-          const allowance = await uploadAllowance(ctx, caller.teamId, declaredBytes).catch((error: unknown) => {
+          const allowance = await uploadAllowance(ctx, { teamId: caller.teamId }, declaredBytes).catch((error: unknown) => {
             reply.header('connection', 'close');
             throw error;
           });
