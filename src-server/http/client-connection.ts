@@ -41,12 +41,24 @@ export function rawRequestLine(rawPacket: unknown): RequestLine | null {
   return match ? { method: match[1]!.toUpperCase(), target: match[2]! } : null;
 }
 
-/** Connections answered early whose remaining request bytes are being discarded. */
+/** Connections closed by {@link closeLingering}. */
 const lingering = new WeakSet<Socket>();
+/** The last request on a connection whose body {@link discardUnreadBody} discards. */
+const discarding = new WeakMap<Socket, IncomingMessage>();
 
-/** Whether the connection has had its answer and is discarding what the client still sends. */
+/** Whether the connection is being closed after an answer to a client error. */
 export function isLingering(socket: Socket): boolean {
   return lingering.has(socket);
+}
+
+/**
+ * Whether the connection's current request was answered before its body was read, and its body is still
+ * coming: a client error now is in that body (or its timeout), and has had its answer. An error in a
+ * later request on the connection, even one in the same read as the body's end, is that request's.
+ */
+export function isAnsweredEarly(socket: Socket): boolean {
+  const request = discarding.get(socket);
+  return request !== undefined && !request.complete;
 }
 
 /**
@@ -96,12 +108,11 @@ export function closeLingering(socket: Socket, answer: string | undefined): void
  */
 export function discardUnreadBody(request: IncomingMessage): void {
   const socket = request.socket;
-  if (request.complete || request.destroyed || lingering.has(socket)) return;
-  lingering.add(socket);
+  if (request.complete || request.destroyed || discarding.get(socket) === request) return;
+  discarding.set(socket, request);
   let discarded = 0;
   const done = () => {
     clearTimeout(timer);
-    lingering.delete(socket);
     socket.off('close', done);
   };
   const cut = () => {

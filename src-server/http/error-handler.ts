@@ -7,7 +7,7 @@ import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, Fa
 import { ErrorCode, type ErrorCodeName } from '../../src-shared/error-codes.js';
 import { OPENAI_PREFIX, openAiErrorType, type OpenAiErrorBody } from '../../src-shared/api/openai.js';
 import { EngineError } from '../domain/engine-error.js';
-import { closeLingering, discardUnreadBody, isLingering, rawRequestLine } from './client-connection.js';
+import { closeLingering, discardUnreadBody, isAnsweredEarly, isLingering, rawRequestLine } from './client-connection.js';
 import { engineErrorToAppError } from './engine-errors.js';
 import { AppError, errors } from './errors.js';
 import { requestLog } from './request-log.js';
@@ -163,6 +163,8 @@ export function clientErrorHandler(log: FastifyBaseLogger) {
   return (error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket): void => {
     // A reset connection has no one to answer; a lingering one has had its answer.
     if (error.code === 'ECONNRESET' || socket.destroyed || isLingering(socket)) return;
+    // An error in the body of a request answered before its body was read: that answer stands.
+    if (isAnsweredEarly(socket)) return closeLingering(socket, undefined);
     const [status, code, message] = clientErrorCode(error);
     const errorId = randomUUID();
     log.info({ error_id: errorId, error_code: ErrorCode[code], status, parser_error: error.code }, message);

@@ -139,12 +139,18 @@ describe("the parser's own errors under /v1/ and after HEAD", () => {
 });
 
 /** A raw kept-alive connection: `next()` is the next whole answer (its head, and Content-Length bytes of body). */
-async function keptAlive(): Promise<{ socket: net.Socket; next: () => Promise<{ status: number; headers: string; json: unknown }> }> {
+async function keptAlive(): Promise<{
+  socket: net.Socket;
+  next: () => Promise<{ status: number; headers: string; json: unknown }>;
+  /** Resolves once the server has closed, with what came after the answers taken by next(). */
+  closed: Promise<() => string>;
+}> {
   const { hostname, port } = new URL(server.url);
   const socket = net.connect(Number(port), hostname);
   let received = Buffer.alloc(0);
   socket.on('data', (chunk: Buffer) => (received = Buffer.concat([received, chunk])));
   socket.on('error', () => undefined);
+  const closed = new Promise<() => string>((resolve) => socket.on('close', () => resolve(() => received.toString('latin1'))));
   await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
   const next = async () => {
     for (;;) {
@@ -161,7 +167,7 @@ async function keptAlive(): Promise<{ socket: net.Socket; next: () => Promise<{ 
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
-  return { socket, next };
+  return { socket, next, closed };
 }
 
 // Decision 0048: what the parser rejects is answered by the first line of the read it failed in. A
@@ -178,6 +184,26 @@ describe('the parser rejects a request on a kept-alive connection', () => {
     expect(rejected.status).toBe(400);
     expect(rejected.json).toEqual(errorBody(ErrorCode.MALFORMED_REQUEST));
     connection.socket.destroy();
+  });
+
+  it('answers a malformed request that came in the same read as the end of a body refused before it was read', async () => {
+    const connection = await keptAlive();
+    connection.socket.write('POST /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: kk_not_a_key\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n');
+    expect((await connection.next()).status).toBe(401);
+    connection.socket.write('{"a":"bc"}GET /api/v1/transcriptions?x=a b HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const rejected = await connection.next();
+    expect(rejected.status).toBe(400);
+    expect(rejected.json).toEqual(errorBody(ErrorCode.MALFORMED_REQUEST));
+    connection.socket.destroy();
+  });
+
+  it('gives no second answer to an error in the body of a request answered before its body was read', async () => {
+    const connection = await keptAlive();
+    connection.socket.write('POST /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: kk_not_a_key\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+    expect((await connection.next()).status).toBe(401);
+    connection.socket.write('zz\r\n');
+    const rest = await connection.closed;
+    expect(rest()).toBe('');
   });
 
   it("answers a malformed /v1/ request after a spec request in OpenAI's body", async () => {
