@@ -127,6 +127,8 @@ export function discardUnreadBody(request: IncomingMessage): void {
   });
   request.once('end', done);
   socket.once('close', done);
-  // Also when Node's parser had stopped reading for backpressure: resuming the request restarts it.
+  // Away from whatever read part of it (storage, stopped at a limit), and also when Node's parser had
+  // stopped reading for backpressure: resuming the request restarts it.
+  request.unpipe();
   request.resume();
 }
