@@ -131,14 +131,19 @@ describe("the bytes Node's parser failed on, on a kept-alive connection", () => 
     second.send('\nDELETE /v1/files HTTP/1.1\r\nBad Header\r\n');
     await expect.poll(() => failures.length).toBe(2);
     expect(failures[1]).toEqual({ method: 'DELETE', target: '/v1/files' });
+    // An error in a body, in the read its head began: that request's line.
     const third = await connect(port);
-    third.send('POST /v1/audio/transcriptions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n');
-    await pause();
-    // An error in a body, in a read of its own.
-    third.send('zz\r\n');
+    third.send('POST /v1/audio/transcriptions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n');
     await expect.poll(() => failures.length).toBe(3);
-    expect(failures[2]).toBeNull();
-    for (const { socket } of [first, second, third]) socket.destroy();
+    expect(failures[2]).toEqual({ method: 'POST', target: '/v1/audio/transcriptions' });
+    // The same error in a read of its own: no request line.
+    const fourth = await connect(port);
+    fourth.send('POST /v1/audio/transcriptions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n');
+    await pause();
+    fourth.send('zz\r\n');
+    await expect.poll(() => failures.length).toBe(4);
+    expect(failures[3]).toBeNull();
+    for (const { socket } of [first, second, third, fourth]) socket.destroy();
   });
 });
 
