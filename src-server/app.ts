@@ -8,7 +8,6 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { AppContext } from './app-context.js';
 import { authenticateWith } from './http/auth.js';
-import { followConnections } from './http/client-connection.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/error-handler.js';
 import { errors } from './http/errors.js';
 import { installRateLimits } from './http/rate-limit.js';
@@ -57,8 +56,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     ...timeoutOptions(ctx.config.server),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // The client-error path needs to know which request on a connection failed (clientErrorHandler).
-  followConnections(app.server);
   installRequestLogging(app, logging);
   app.setValidatorCompiler(validators());
   installErrorHandling(app);

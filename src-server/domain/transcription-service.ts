@@ -1,7 +1,7 @@
 // The life of a transcription: ticket, upload, start, end, deletion. Routes and jobs go through here
 // so every rule (temporary dictionaries, expiry, cleanup) has one home.
 import { createHash, randomUUID } from 'node:crypto';
-import { pipeline, Readable, Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import type { AppliedReplacement, TranscriptDocument } from '../../src-shared/transcript-document.js';
 import { joinSegmentTexts } from '../../src-shared/word-text.js';
 import { applyReplacements } from './replacements.js';
@@ -107,9 +107,11 @@ export class TranscriptionService {
         done(null, chunk);
       },
     });
-    // A pipeline ends both on an error either side (a cut-off client, a body over the limit), and leaves an
-    // HTTP request's socket open for the answer; the error itself reaches storage.put through `hashing`.
-    const hashed = pipeline(body, hashing, () => undefined);
+    // Not pipeline(): on a body over the limit it would destroy the HTTP request, and the rest of the body
+    // could then not be discarded before the answer (decision 0048). A cut-off client's error reaches
+    // storage.put through `hashing`; a body storage stops reading stays the route's to discard.
+    body.once('error', (error) => hashing.destroy(error));
+    const hashed = body.pipe(hashing);
     const { size } = await this.storage.put(key, hashed, { maxBytes });
     const sha256 = hash.digest('hex');
     if (expectedSha256 !== undefined && expectedSha256 !== sha256) {

@@ -7,7 +7,7 @@ import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, Fa
 import { ErrorCode, type ErrorCodeName } from '../../src-shared/error-codes.js';
 import { OPENAI_PREFIX, openAiErrorShape, type OpenAiErrorBody, type OpenAiErrorShape } from '../../src-shared/api/openai.js';
 import { EngineError } from '../domain/engine-error.js';
-import { closeLingering, type FailedRequest, failedRequest, isLingering } from './client-connection.js';
+import { closeLingering, discardUnreadBody, isAnsweredEarly, isLingering, rawRequestLine } from './client-connection.js';
 import { engineErrorToAppError } from './engine-errors.js';
 import { AppError, errors } from './errors.js';
 import { requestLog } from './request-log.js';
@@ -94,8 +94,8 @@ function toAppError(error: FastifyError & { validation?: ValidationIssue[]; vali
 }
 
 /** Under /v1/ clients are OpenAI's SDKs: they read OpenAI's error body, not the spec's. */
-function speaksOpenAi(request: FastifyRequest): boolean {
-  return request.url.startsWith(OPENAI_PREFIX) || request.url.split('?')[0] === OPENAI_PREFIX.slice(0, -1);
+function speaksOpenAi(target: string): boolean {
+  return target.startsWith(OPENAI_PREFIX) || target.split('?')[0] === OPENAI_PREFIX.slice(0, -1);
 }
 
 function openAiBody(errorId: string, shape: OpenAiErrorShape, message: string, field: string | undefined): OpenAiErrorBody {
@@ -116,7 +116,14 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   } else {
     requestLog(request).info({ error_id: errorId, error_code: shown.errorCode, status: shown.statusCode, ...shown.logFields() }, shown.message);
   }
-  if (!speaksOpenAi(request)) return reply.status(shown.statusCode).send(specBody(errorId, shown.code, shown.message, shown.field));
+  if (!request.raw.complete) {
+    // Answered before the body was read (a 413, a quota refusal): the connection stays open while the
+    // rest of the body is discarded, bounded, since closing it with bytes unread is a reset that can
+    // discard this answer. Fastify asks to close after a body it rejected; Node would then close at once.
+    void reply.removeHeader('connection');
+    discardUnreadBody(request.raw);
+  }
+  if (!speaksOpenAi(request.url)) return reply.status(shown.statusCode).send(specBody(errorId, shown.code, shown.message, shown.field));
   const shape = openAiErrorShape(shown.statusCode, shown.code);
   if (shape.shouldRetry !== undefined) void reply.header('x-should-retry', String(shape.shouldRetry));
   return reply.status(shape.status).send(openAiBody(errorId, shape, shown.message, shown.field));
@@ -143,18 +150,6 @@ function clientErrorCode(error: NodeJS.ErrnoException): [number, ErrorCodeName, 
 }
 
 /**
- * The method and target of the request a client error is about (`failedRequest`), or, on a connection
- * that could not be followed, of the first request line in the read that failed: a /v1/ target is
- * answered in OpenAI's body, and a HEAD without a body.
- */
-function failedRequestLine(error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket): FailedRequest | null {
-  const failed = failedRequest(socket);
-  if (failed !== undefined) return failed;
-  const match = Buffer.isBuffer(error.rawPacket) ? /^([A-Za-z]+) +(\/\S*)/.exec(error.rawPacket.subarray(0, 64 * 1024).toString('latin1')) : null;
-  return match ? { method: match[1]!.toUpperCase(), target: match[2]! } : null;
-}
-
-/**
  * Fastify's `clientErrorHandler` option (Node's 'clientError' event): there is no request object, so
  * the response is written to the socket by hand, in the spec's body (OpenAI's under /v1/), and the
  * connection is closed lingeringly: request bytes the client is still sending are read and discarded
@@ -162,9 +157,11 @@ function failedRequestLine(error: NodeJS.ErrnoException & { rawPacket?: unknown 
  * `log`, the server's logger (there is no request to bind it to).
  */
 export function clientErrorHandler(log: FastifyBaseLogger) {
-  return (error: NodeJS.ErrnoException, socket: Socket): void => {
+  return (error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Socket): void => {
     // A reset connection has no one to answer; a lingering one has had its answer.
     if (error.code === 'ECONNRESET' || socket.destroyed || isLingering(socket)) return;
+    // An error in the body of a request answered before its body was read: that answer stands.
+    if (isAnsweredEarly(socket)) return closeLingering(socket, undefined);
     const [status, code, message] = clientErrorCode(error);
     const errorId = randomUUID();
     log.info({ error_id: errorId, error_code: ErrorCode[code], status, parser_error: error.code }, message);
@@ -172,10 +169,12 @@ export function clientErrorHandler(log: FastifyBaseLogger) {
     // As Node itself: no answer into a response already under way (it would corrupt it).
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
     if (socket.writable && !inFlight?.headersSent) {
-      const line = failedRequestLine(error, socket);
-      const path = line?.target?.split('?')[0];
-      const openAi = path !== undefined && (path.startsWith(OPENAI_PREFIX) || path === OPENAI_PREFIX.slice(0, -1));
-      const body = JSON.stringify(openAi ? openAiBody(errorId, openAiErrorShape(status, code), message, undefined) : specBody(errorId, code, message));
+      // A request the parser rejected has no trustworthy target: the first line of the read it failed in
+      // chooses the body's shape (decision 0048).
+      const line = rawRequestLine(error.rawPacket);
+      const body = JSON.stringify(
+        line && speaksOpenAi(line.target) ? openAiBody(errorId, openAiErrorShape(status, code), message, undefined) : specBody(errorId, code, message),
+      );
       answer =
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${line?.method === 'HEAD' ? '' : body}`;

@@ -138,6 +138,86 @@ describe("the parser's own errors under /v1/ and after HEAD", () => {
   });
 });
 
+/** A raw kept-alive connection: `next()` is the next whole answer (its head, and Content-Length bytes of body). */
+async function keptAlive(): Promise<{
+  socket: net.Socket;
+  next: () => Promise<{ status: number; headers: string; json: unknown }>;
+  /** Resolves once the server has closed, with what came after the answers taken by next(). */
+  closed: Promise<() => string>;
+}> {
+  const { hostname, port } = new URL(server.url);
+  const socket = net.connect(Number(port), hostname);
+  let received = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => (received = Buffer.concat([received, chunk])));
+  socket.on('error', () => undefined);
+  const closed = new Promise<() => string>((resolve) => socket.on('close', () => resolve(() => received.toString('latin1'))));
+  await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+  const next = async () => {
+    for (;;) {
+      const text = received.toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      const length = end < 0 ? undefined : /^content-length: (\d+)/im.exec(text.slice(0, end))?.[1];
+      if (end >= 0 && length !== undefined && received.length >= end + 4 + Number(length)) {
+        const headers = text.slice(0, end);
+        const body = received.subarray(end + 4, end + 4 + Number(length)).toString('utf8');
+        received = received.subarray(end + 4 + Number(length));
+        return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1]), headers, json: body ? (JSON.parse(body) as unknown) : undefined };
+      }
+      if (socket.destroyed) throw new Error(`connection closed with ${received.length} bytes of an answer`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  return { socket, next, closed };
+}
+
+// Decision 0048: what the parser rejects is answered by the first line of the read it failed in. A
+// client that waits for each answer before its next request sends each request in a read of its own.
+describe('the parser rejects a request on a kept-alive connection', () => {
+  const openAiBody = (code: string) => ({ error: { message: expect.any(String), type: 'invalid_request_error', param: null, code, error_id: expect.any(String) } });
+
+  it("answers by the failing request's own line, not by the /v1/ request before it", async () => {
+    const connection = await keptAlive();
+    connection.socket.write(`GET /v1/models HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+    expect((await connection.next()).status).toBe(200);
+    connection.socket.write('GET /api/v1/transcriptions?x=a b HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const rejected = await connection.next();
+    expect(rejected.status).toBe(400);
+    expect(rejected.json).toEqual(errorBody(ErrorCode.MALFORMED_REQUEST));
+    connection.socket.destroy();
+  });
+
+  it('answers a malformed request that came in the same read as the end of a body refused before it was read', async () => {
+    const connection = await keptAlive();
+    connection.socket.write('POST /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: kk_not_a_key\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n');
+    expect((await connection.next()).status).toBe(401);
+    connection.socket.write('{"a":"bc"}GET /api/v1/transcriptions?x=a b HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const rejected = await connection.next();
+    expect(rejected.status).toBe(400);
+    expect(rejected.json).toEqual(errorBody(ErrorCode.MALFORMED_REQUEST));
+    connection.socket.destroy();
+  });
+
+  it('gives no second answer to an error in the body of a request answered before its body was read', async () => {
+    const connection = await keptAlive();
+    connection.socket.write('POST /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: kk_not_a_key\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+    expect((await connection.next()).status).toBe(401);
+    connection.socket.write('zz\r\n');
+    const rest = await connection.closed;
+    expect(rest()).toBe('');
+  });
+
+  it("answers a malformed /v1/ request after a spec request in OpenAI's body", async () => {
+    const connection = await keptAlive();
+    connection.socket.write(`GET /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: ${key}\r\n\r\n`);
+    expect((await connection.next()).status).toBe(200);
+    connection.socket.write('GET /v1/models?x=a b HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const rejected = await connection.next();
+    expect(rejected.status).toBe(400);
+    expect(rejected.json).toEqual(openAiBody('malformed_request'));
+    connection.socket.destroy();
+  });
+});
+
 /**
  * Sends `parts` one after another (waiting `pauseMs` between them, so that the server reads them apart),
  * then half-closes, and reads the answer. With `readAfterSending`, it reads nothing until it has sent
@@ -199,19 +279,21 @@ describe('the parser rejects a request while its body is still coming', () => {
     expect(response.json).toMatchObject({ error: { code: 'headers_too_large', type: 'invalid_request_error' } });
   });
 
-  it("answers a /v1/ request line split across reads in OpenAI's body, though the parser fails on a later chunk", async () => {
+  // Decision 0048: the parser fails on a later read, which begins mid-line. The request has no
+  // trustworthy target, so it gets the spec's body even under /v1/, and a body even after HEAD.
+  it("answers a request line split across reads in the spec's body, even under /v1/: the failing read begins mid-line", async () => {
     const response = await rawExchange(['POST /v1/audio/transcriptions?x=', 'a'.repeat(8_000), `${'a'.repeat(12_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`], 150);
     expect(response.status).toBe(431);
-    expect(response.json).toMatchObject({ error: { code: 'headers_too_large', type: 'invalid_request_error', param: null } });
+    expect(response.json).toEqual(errorBody(ErrorCode.HEADERS_TOO_LARGE));
   });
 
-  it('keeps the spec body for a long split request line outside /v1/, and answers HEAD without a body', async () => {
+  it('keeps the spec body for a long split request line outside /v1/, and answers a split HEAD with a body (its method is not known)', async () => {
     const spec = await rawExchange(['GET /api/v1/transcriptions?x=', 'a'.repeat(8_000), `${'a'.repeat(12_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`], 150);
     expect(spec.status).toBe(431);
     expect(spec.json).toEqual(errorBody(ErrorCode.HEADERS_TOO_LARGE));
     const head = await rawExchange(['HEAD /v1/models?x=', 'a'.repeat(8_000), `${'a'.repeat(12_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`], 150);
     expect(head.status).toBe(431);
-    expect(head.body).toBe('');
+    expect(head.json).toEqual(errorBody(ErrorCode.HEADERS_TOO_LARGE));
   });
 
   it('answers a JSON body over the limit with 413 to a client that reads only after sending it all', async () => {
@@ -225,7 +307,7 @@ describe('the parser rejects a request while its body is still coming', () => {
     }
   });
 
-  it("answers a /v1/ request line split across reads in OpenAI's body on a kept-alive connection too", async () => {
+  it("answers a /v1/ request line split across reads in the spec's body on a kept-alive connection too", async () => {
     const { hostname, port } = new URL(server.url);
     const socket = net.connect(Number(port), hostname);
     let received = Buffer.alloc(0);
@@ -251,7 +333,21 @@ describe('the parser rejects a request while its body is still coming', () => {
     await closed;
     const second = received.subarray(first).toString('utf8');
     expect(second).toMatch(/^HTTP\/1\.1 431 /);
-    expect(JSON.parse(second.split('\r\n\r\n')[1]!)).toMatchObject({ error: { code: 'headers_too_large', type: 'invalid_request_error' } });
+    expect(JSON.parse(second.split('\r\n\r\n')[1]!)).toEqual(errorBody(ErrorCode.HEADERS_TOO_LARGE));
+  });
+
+  it('keeps the connection after refusing a body before reading it: the body is discarded, and the next request is served', async () => {
+    const connection = await keptAlive();
+    const body = Buffer.alloc(9 * 1024 * 1024, 0x41);
+    connection.socket.write(`POST /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    connection.socket.write(body);
+    const refused = await connection.next();
+    expect(refused.status).toBe(413);
+    expect(refused.headers).not.toMatch(/^connection: close/im);
+    expect(refused.json).toEqual(errorBody(ErrorCode.PAYLOAD_TOO_LARGE));
+    connection.socket.write(`GET /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: ${key}\r\n\r\n`);
+    expect((await connection.next()).status).toBe(200);
+    connection.socket.destroy();
   });
 
   it('still serves ordinary requests after answering them', async () => {

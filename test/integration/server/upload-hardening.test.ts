@@ -488,6 +488,29 @@ describe('open tus uploads hold their size of the team quota', () => {
     await usage().setQuotaOverride('globex', undefined);
   });
 
+  // Decision 0048: a refusal before the body is read keeps the connection and discards the body, rather
+  // than closing with the body unread (a reset that can lose the answer).
+  it('tus-js-client gets the quota refusal of a 9 MiB PATCH refused before its body is read, not a reset', async () => {
+    const team = 'umbrella';
+    const k = await server.key(team);
+    await usage().setQuotaOverride(team, 20 * 1024 * 1024);
+    const t = await ticket(server, k);
+    const bytes = Buffer.alloc(9 * 1024 * 1024, 5);
+    const failure = await tusUpload(t.audio_upload_url, bytes, {
+      chunkSize: bytes.length,
+      // The quota is lowered once the upload is created: its PATCH is refused on its Content-Length.
+      onBeforeRequest: async (request) => {
+        if (request.getMethod() === 'PATCH') await usage().setQuotaOverride(team, 1_000_000);
+      },
+    }).then(
+      () => null,
+      (error: unknown) => error as tus.DetailedError,
+    );
+    expect(failure?.originalResponse?.getStatus()).toBe(403);
+    expect((JSON.parse(failure!.originalResponse!.getBody()) as { error_code: number }).error_code).toBe(ErrorCode.QUOTA_EXCEEDED);
+    await usage().setQuotaOverride(team, undefined);
+  });
+
   it('one ticket holds its largest open upload once, not each of them', async () => {
     const team = 'initech';
     const k = await server.key(team);

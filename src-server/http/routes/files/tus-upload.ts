@@ -320,12 +320,8 @@ export const tusUploadRoutes: RouteModule = (app, ctx) => {
   app.patch(tusAppend.path, { schema: tusAppend.schema }, async (request, reply) => {
     const upload = await checkedUpload(ctx, request);
     const declared = Number(request.headers['content-length'] ?? NaN);
-    try {
-      await tusAppendAllowance(ctx, upload.record, upload.uploadId, Number.isFinite(declared) ? declared : null);
-    } catch (error) {
-      reply.header('connection', 'close');
-      throw error;
-    }
+    // A refusal comes before the body is read: the error handler discards what is still coming (decision 0048).
+    await tusAppendAllowance(ctx, upload.record, upload.uploadId, Number.isFinite(declared) ? declared : null);
     return tus.relay(request, reply, upload);
   });
 

@@ -1,31 +1,29 @@
-// What the client-error path knows of a connection, on a real node:http server: which request a parse
-// error is in, on a kept-alive connection whose reads mix the end of one request, whole requests and the
-// failing one, without taking the parsing away from Node's native parser (a 'data' listener would, at
-// about 25 µs of CPU per request: decision 0039).
+// What the server does with a connection whose request it answers before reading all of it, on a real
+// node:http server: which request line the bytes Node's parser failed on begin with (error.rawPacket is
+// the whole read the error is in, wherever that read began on a kept-alive connection), and the
+// discarding of a body a route refused before reading it, without taking the parsing away from Node's
+// native parser (a 'data' listener would, at about 25 µs of CPU per request: decision 0039).
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FailedRequest, failedRequest, followConnections } from '../../../../src-server/http/client-connection.js';
+import { discardUnreadBody, LINGER_MAX_BYTES, type RequestLine, rawRequestLine } from '../../../../src-server/http/client-connection.js';
 
 const servers: http.Server[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
 });
 
-async function serve(onRequest: http.RequestListener): Promise<{ port: number; sockets: net.Socket[]; failures: (FailedRequest | null | undefined)[] }> {
+async function serve(onRequest: http.RequestListener): Promise<{ port: number; failures: (RequestLine | null)[] }> {
   const server = http.createServer(onRequest);
-  followConnections(server);
-  const sockets: net.Socket[] = [];
-  const failures: (FailedRequest | null | undefined)[] = [];
-  server.on('connection', (socket: net.Socket) => sockets.push(socket));
-  server.on('clientError', (_error: Error, socket: net.Socket) => {
-    failures.push(failedRequest(socket));
+  const failures: (RequestLine | null)[] = [];
+  server.on('clientError', (error: Error & { rawPacket?: unknown }, socket: net.Socket) => {
+    failures.push(rawRequestLine(error.rawPacket));
     socket.destroy();
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, sockets, failures };
+  return { port: (server.address() as AddressInfo).port, failures };
 }
 
 /** A raw connection: write parts, each once the answers to the requests before it have come. */
@@ -39,8 +37,22 @@ async function connect(port: number): Promise<{ socket: net.Socket; answers: () 
 }
 
 const GOOD = 'GET /whole HTTP/1.1\r\nHost: x\r\n\r\n';
+const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
 
-describe('followConnections', () => {
+describe('rawRequestLine', () => {
+  it('reads the first line only, after the empty lines the parser skips', () => {
+    expect(rawRequestLine(Buffer.from('\r\n\r\nGET /v1/models?x=a b HTTP/1.1\r\nHost: x\r\n\r\n'))).toEqual({ method: 'GET', target: '/v1/models?x=a' });
+    expect(rawRequestLine(Buffer.from('GET /api/x HTTP/1.1\r\nHost: x\r\n\r\nPOST /v1/audio/transcriptions HTTP/1.1\r\n'))).toEqual({ method: 'GET', target: '/api/x' });
+    expect(rawRequestLine(Buffer.from(`HEAD /v1/models?x=${'a'.repeat(20_000)}`))).toEqual({ method: 'HEAD', target: `/v1/models?x=${'a'.repeat(20_000)}` });
+    // A line that is no request line, or a target that is not a path.
+    expect(rawRequestLine(Buffer.from('aaaa HTTP/1.1\r\n'))).toBeNull();
+    expect(rawRequestLine(Buffer.from('NOT HTTP AT ALL\r\n\r\n'))).toBeNull();
+    expect(rawRequestLine(Buffer.from('GET\r\n/v1/models HTTP/1.1\r\n'))).toBeNull();
+    expect(rawRequestLine(undefined)).toBeNull();
+  });
+});
+
+describe("the bytes Node's parser failed on, on a kept-alive connection", () => {
   it("leaves the parsing to Node: a connection has Node's own 'data' listener only", async () => {
     const listeners: number[] = [];
     const { port } = await serve((request, response) => {
@@ -56,7 +68,27 @@ describe('followConnections', () => {
     expect(listeners).toEqual([1, 1]);
   });
 
-  it('names a request whose line came in parts, after an answer on the same connection', async () => {
+  it('begin at the failing request when the client sent it after the answer to the one before', async () => {
+    const { port, failures } = await serve((_request, response) => response.end('ok'));
+    const { socket, answers, send } = await connect(port);
+    send('GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n');
+    await expect.poll(answers).toBe(1);
+    send('GET /api/v1/transcriptions?x=a b HTTP/1.1\r\nHost: x\r\n\r\n');
+    await expect.poll(() => failures.length).toBe(1);
+    expect(failures[0]).toEqual({ method: 'GET', target: '/api/v1/transcriptions?x=a' });
+    socket.destroy();
+  });
+
+  it('begin with the requests before it in the same read: their first line is the one read', async () => {
+    const { port, failures } = await serve((_request, response) => response.end('ok'));
+    const { socket, send } = await connect(port);
+    send(`GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\nGET /api/v1/transcriptions?x=a b HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await expect.poll(() => failures.length).toBe(1);
+    expect(failures[0]).toEqual({ method: 'GET', target: '/v1/models' });
+    socket.destroy();
+  });
+
+  it('begin mid-line for a request line that came in parts: no request line', async () => {
     const { port, failures } = await serve((_request, response) => response.end('ok'));
     const { socket, answers, send } = await connect(port);
     send(GOOD);
@@ -64,16 +96,14 @@ describe('followConnections', () => {
     const line = `POST /v1/audio/transcriptions?x=${'a'.repeat(300)}`;
     for (const part of [line.slice(0, 32), line.slice(32), ' HTTP/1.1\r\nBad Header\r\n']) {
       send(part);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await pause();
     }
     await expect.poll(() => failures.length).toBe(1);
-    // The first 256 bytes are kept: enough to read the method and whether the target is under /v1/.
-    expect(failures[0]).toEqual({ method: 'POST', target: line.slice('POST '.length, 256) });
+    expect(failures[0]).toBeNull();
     socket.destroy();
   });
 
-  it('names the failing request when one read holds the rest of an answered body, a whole request and then it', async () => {
-    // The route answers before reading the body; the client goes on sending it, then two requests.
+  it('begin with the rest of a body the route answered before reading, glued to the next request', async () => {
     const { port, failures } = await serve((request, response) => {
       if (request.url === '/early') response.end('refused');
       else request.resume().on('end', () => response.end('ok'));
@@ -83,63 +113,93 @@ describe('followConnections', () => {
     await expect.poll(answers).toBe(1);
     send(`0123456789PATCH /v1/audio/x HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc${GOOD}HEAD /v1/models HTTP/1.1\r\nBad Header\r\n`);
     await expect.poll(() => failures.length).toBe(1);
-    expect(failures[0]).toEqual({ method: 'HEAD', target: '/v1/models' });
+    // "0123456789PATCH" is a token, so this reads as a request line; the HEAD it failed on is not known.
+    expect(failures[0]).toEqual({ method: '0123456789PATCH', target: '/v1/audio/x' });
     socket.destroy();
   });
 
-  it('names the failing request after a chunked one in the same read, and a head whose blank line straddles two reads', async () => {
-    const { port, failures } = await serve((request, response) => request.resume().on('end', () => response.end('ok')));
-    const { socket, send } = await connect(port);
-    send('PUT /chunked HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\nGET /split HTTP/1.1\r\nHost: x\r\n\r');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    send('\nDELETE /v1/files HTTP/1.1\r\nBad Header\r\n');
-    await expect.poll(() => failures.length).toBe(1);
-    expect(failures[0]).toEqual({ method: 'DELETE', target: '/v1/files' });
-    socket.destroy();
-  });
-
-  it('names no request for bytes after a whole request that begin none, and the request itself for an error in its body', async () => {
+  it('begin at a request that began in the same read, and at bytes that begin no request', async () => {
     const { port, failures } = await serve((request, response) => request.resume().on('end', () => response.end('ok')));
     const first = await connect(port);
-    // A GET's body sent without framing: the bytes after it are no request.
+    // A GET's body sent without framing: the bytes after it are no request, but the read began with the GET.
     first.send(`GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n{"filename":"drill.wav"}`);
     await expect.poll(() => failures.length).toBe(1);
-    expect(failures[0]).toBeNull();
+    expect(failures[0]).toEqual({ method: 'GET', target: '/v1/models' });
     const second = await connect(port);
-    second.send('POST /v1/audio/transcriptions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n');
+    second.send('PUT /chunked HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\nGET /split HTTP/1.1\r\nHost: x\r\n\r');
+    await pause();
+    second.send('\nDELETE /v1/files HTTP/1.1\r\nBad Header\r\n');
     await expect.poll(() => failures.length).toBe(2);
-    expect(failures[1]).toEqual({ method: 'POST', target: '/v1/audio/transcriptions' });
-    first.socket.destroy();
-    second.socket.destroy();
+    expect(failures[1]).toEqual({ method: 'DELETE', target: '/v1/files' });
+    // An error in a body, in the read its head began: that request's line.
+    const third = await connect(port);
+    third.send('POST /v1/audio/transcriptions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n');
+    await expect.poll(() => failures.length).toBe(3);
+    expect(failures[2]).toEqual({ method: 'POST', target: '/v1/audio/transcriptions' });
+    // The same error in a read of its own: no request line.
+    const fourth = await connect(port);
+    fourth.send('POST /v1/audio/transcriptions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n');
+    await pause();
+    fourth.send('zz\r\n');
+    await expect.poll(() => failures.length).toBe(4);
+    expect(failures[3]).toBeNull();
+    for (const { socket } of [first, second, third, fourth]) socket.destroy();
   });
+});
 
-  it('reads and discards what the client still sends after an early answer, though the parser had stopped reading', async () => {
-    // The route answers without reading the body, after a while (a slow key lookup): meanwhile the
-    // unread body stops Node's parser for backpressure. The close lingers, so the client that reads only
-    // after sending everything still gets the answer rather than a reset.
-    const { port } = await serve((_request, response) => {
-      setTimeout(() => {
-        response.writeHead(413, { connection: 'close', 'content-type': 'text/plain', 'content-length': 9 });
-        response.end('too large');
-      }, 200);
-    });
-    const body = Buffer.alloc(9 * 1024 * 1024, 0x41);
-    const answer = await new Promise<string>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1');
-      socket.pause();
-      const chunks: Buffer[] = [];
-      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-      socket.on('error', () => undefined);
-      socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
-      socket.on('connect', () => {
-        socket.write(`POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`);
-        socket.write(body, () => {
-          socket.end();
-          socket.resume();
-        });
+/** Sends a request with a body of `size` bytes, reading nothing until all is sent (or the connection is cut), then reads until the server closes. */
+function sendAllThenRead(port: number, size: number): Promise<string> {
+  const body = Buffer.alloc(size, 0x41);
+  return new Promise<string>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.pause();
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.on('connect', () => {
+      socket.write(`POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`);
+      socket.write(body, () => {
+        socket.end();
+        socket.resume();
       });
     });
+  });
+}
+
+describe('discardUnreadBody', () => {
+  it('reads and discards the rest of a body the route began to read, then stopped, and answered early', async () => {
+    // The route reads a first part, stops (a quota check that fails, say) and answers after a while:
+    // meanwhile the unread body stops Node's parser for backpressure, and Node does not discard a body
+    // that was being read. It is discarded here, so the client that reads only after sending everything
+    // gets the answer rather than a connection that stalls, or a reset.
+    const { port } = await serve((request, response) => {
+      request.once('data', () => {
+        request.pause();
+        setTimeout(() => {
+          discardUnreadBody(request);
+          response.writeHead(413, { 'content-type': 'text/plain', 'content-length': 9 });
+          response.end('too large');
+        }, 200);
+      });
+    });
+    const answer = await sendAllThenRead(port, 9 * 1024 * 1024);
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer.endsWith('too large')).toBe(true);
+  });
+
+  it(`stops discarding after ${LINGER_MAX_BYTES / 1024 / 1024} MiB: the connection is then closed`, async () => {
+    const read: number[] = [];
+    const { port } = await serve((request, response) => {
+      request.socket.once('close', () => read.push(request.socket.bytesRead));
+      discardUnreadBody(request);
+      response.writeHead(413, { 'content-type': 'text/plain', 'content-length': 9 });
+      response.end('too large');
+    });
+    const answer = await sendAllThenRead(port, 4 * LINGER_MAX_BYTES);
+    // Node alone would read all 128 MiB and keep the connection.
+    await expect.poll(() => read.length).toBe(1);
+    expect(read[0]).toBeLessThan(2 * LINGER_MAX_BYTES);
+    expect(answer.length).toBeLessThan(1000);
   });
 });
