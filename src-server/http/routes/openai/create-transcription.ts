@@ -14,9 +14,12 @@ import { deflateSync } from 'node:zlib';
 import multipart from '@fastify/multipart';
 import ISO6391 from 'iso-639-1';
 import type { AppContext } from '../../../app-context.js';
+import type { SpeakerOptions } from '../../../domain/transcription-pipeline.js';
 import { renderTranscript } from '../../../domain/transcript-formats.js';
 import { EngineError } from '../../../domain/engine-error.js';
-import { detectsLanguage } from '../../../engines/engine-registry.js';
+import { defaultLanguage } from '../../../domain/speech-language.js';
+import { asksForSpeakers, assertSpeakerCounts, SPEAKER_FIELD, speakerOptions } from '../../../application/speaker-counts.js';
+import type { SpeakerCountField, SpeakerCounts } from '../../../../src-shared/speaker-count.js';
 import type { SpeechEngine, VocabularyWord } from '../../../engines/speech/speech-engine.js';
 import { recognizesDetail, unsupportedLanguageError } from '../../../engines/speech/unsupported-language.js';
 import { JobCancelledError } from '../../../jobs/job-queue.js';
@@ -24,7 +27,7 @@ import { ObjectTooLargeError } from '../../../storage/storage.js';
 import { callerOf } from '../../auth.js';
 import { requestLog } from '../../request-log.js';
 import { AppError, errors } from '../../errors.js';
-import { UNDETERMINED_LANGUAGE } from '../../../../src-shared/languages.js';
+import { isLanguageCode, UNDETERMINED_LANGUAGE } from '../../../../src-shared/languages.js';
 import { admissionOf } from './admission.js';
 import { isDiskFull, quotaExceededBy, uploadAllowance } from '../../storage-guards.js';
 import { openAiAudioPrefix } from '../../../jobs/openai-transcribe.js';
@@ -48,12 +51,11 @@ interface Fields {
   granularities: Set<string>;
   /** Kikitori's extensions: the caller's dictionary, and speaker separation. */
   dictionaryId: string | null;
-  speakers: { numSpeakers?: number; minSpeakers?: number; maxSpeakers?: number } | null;
+  speakers: SpeakerOptions | null;
 }
 
 /** Kikitori's own form fields, beside OpenAI's (an OpenAI client sends them as extra body fields). */
 const EXTENSION_FIELDS = ['dictionary_id', 'num_speakers', 'min_speakers', 'max_speakers'] as const;
-const MAX_SPEAKERS = 20;
 
 function one(fields: Record<string, string[]>, name: string): string | undefined {
   const values = fields[name];
@@ -79,7 +81,7 @@ function parseFields(raw: Record<string, string[]>, task: AudioTask): Fields {
     throw errors.validation(`response_format must be one of ${RESPONSE_FORMATS.join(', ')}; got "${responseFormat}".`, 'response_format');
   }
   const language = one(raw, 'language')?.trim().toLowerCase() || null;
-  if (language !== null && !ISO6391.validate(language)) {
+  if (language !== null && !isLanguageCode(language)) {
     throw errors.validation(`language: "${language}" is not an ISO 639-1 code (for example "en" or "ja").`, 'language');
   }
   const granularities = new Set([...(raw['timestamp_granularities[]'] ?? []), ...(raw.timestamp_granularities ?? [])].flatMap((g) => g.split(',')).map((g) => g.trim()).filter(Boolean));
@@ -95,14 +97,16 @@ function parseFields(raw: Record<string, string[]>, task: AudioTask): Fields {
     throw errors.validation('temperature must be a number from 0 to 1.', 'temperature');
   }
   if (one(raw, 'stream') === 'true') throw errors.unsupportedOption('stream=true is not supported; omit it to get the whole transcript in one response.', 'stream');
-  const speakers: NonNullable<Fields['speakers']> = {};
-  for (const [field, name] of [['num_speakers', 'numSpeakers'], ['min_speakers', 'minSpeakers'], ['max_speakers', 'maxSpeakers']] as const) {
+  // The one speaker-count rule (LIMITS' bounds, min <= num <= max), as the spec's upload has it.
+  const speakers: SpeakerCounts = { numSpeakers: null, minSpeakers: null, maxSpeakers: null };
+  const sent: Partial<Record<SpeakerCountField, string>> = {};
+  for (const [name, field] of Object.entries(SPEAKER_FIELD) as [SpeakerCountField, string][]) {
     const value = one(raw, field)?.trim();
     if (value === undefined || value === '') continue;
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1 || n > MAX_SPEAKERS) throw errors.validation(`${field} must be a whole number from 1 to ${MAX_SPEAKERS}; got "${value}".`, field);
-    speakers[name] = n;
+    speakers[name] = Number(value);
+    sent[name] = `"${value}"`;
   }
+  assertSpeakerCounts(speakers, sent);
   return {
     model: one(raw, 'model')?.trim() || 'whisper-1',
     language,
@@ -110,7 +114,7 @@ function parseFields(raw: Record<string, string[]>, task: AudioTask): Fields {
     responseFormat,
     granularities,
     dictionaryId: one(raw, 'dictionary_id')?.trim() || null,
-    speakers: Object.keys(speakers).length > 0 ? speakers : null,
+    speakers: asksForSpeakers(speakers) ? speakerOptions(speakers) : null,
   };
 }
 
@@ -286,7 +290,7 @@ export function registerAudioOperation(
           if (fields.language !== null && !supported.includes(fields.language)) {
             throw unsupportedLanguageError([fields.language], recognizesDetail(engine.name, supported, [fields.language]));
           }
-          const language = fields.language ?? (detectsLanguage(engine) && supported.length > 1 ? 'auto' : supported[0] ?? 'en');
+          const language = fields.language ?? defaultLanguage(engine);
           if (fields.dictionaryId !== null && !(await ctx.dictionaries.get(caller.teamId, fields.dictionaryId))) {
             throw errors.dictionaryNotFound(fields.dictionaryId, 'dictionary_id');
           }
