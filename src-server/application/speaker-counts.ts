@@ -13,15 +13,13 @@ export const SPEAKER_FIELD: Record<SpeakerCountField, 'num_speakers' | 'min_spea
 };
 
 /** Throws the rule's first problem with the counts, as a validation error on the field at fault. */
-export function assertSpeakerCounts(counts: SpeakerCounts, sent: Partial<Record<SpeakerCountField, string>> = {}): void {
+export function assertSpeakerCounts(counts: SpeakerCounts): void {
   const problem = checkSpeakerCounts(counts);
   if (!problem) return;
   const field = SPEAKER_FIELD[problem.field];
   switch (problem.reason) {
-    case 'out-of-range': {
-      const got = sent[problem.field] ?? String(counts[problem.field]);
-      throw errors.validation(`${field} must be a whole number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}; got ${got}.`, field);
-    }
+    case 'out-of-range':
+      throw errors.validation(`${field} must be a whole number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}; got ${counts[problem.field]}.`, field);
     case 'min-above-max':
       throw errors.validation(`min_speakers (${counts.minSpeakers}) must not be greater than max_speakers (${counts.maxSpeakers}).`, field);
     case 'outside-min-max':

@@ -36,7 +36,7 @@ describe('speaker counts on POST /v1/audio/transcriptions', () => {
     const past = await postTranscription(server, key, speech, { model: 'whisper-1', max_speakers: String(LIMITS.speakers.max + 1) });
     expect(past.status).toBe(400);
     expect(past.json.error).toMatchObject({ param: 'max_speakers' });
-    expect(past.json.error.message).toBe(`max_speakers must be a whole number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}; got "${LIMITS.speakers.max + 1}".`);
+    expect(past.json.error.message).toBe(`max_speakers must be a whole number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}; got ${LIMITS.speakers.max + 1}.`);
     for (const bad of ['0', '2.5', 'two']) {
       const response = await postTranscription(server, key, speech, { model: 'whisper-1', num_speakers: bad });
       expect(response.status).toBe(400);
