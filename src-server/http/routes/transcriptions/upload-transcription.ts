@@ -1,15 +1,9 @@
 import { uploadTranscription as operation } from '../../../../src-shared/api/transcriptions.js';
 import { isLanguageCode } from '../../../../src-shared/languages.js';
-import type { SpeakerCounts } from '../../../../src-shared/speaker-count.js';
-import { asksForSpeakers, assertSpeakerCounts } from '../../../application/speaker-counts.js';
-import { EngineError } from '../../../domain/engine-error.js';
-import { ticketLanguages } from '../../../domain/speech-language.js';
-import { engineErrorToAppError } from '../../engine-errors.js';
+import { createUploadTicket } from '../../../application/create-upload-ticket.js';
 import { callerOf } from '../../auth.js';
 import { errors } from '../../errors.js';
-import { findDictionary } from '../../lookups.js';
 import { audioUploadUrl } from '../../direct-uploads.js';
-import { checkTeamQuota } from '../../storage-guards.js';
 import type { RouteModule } from '../../api-app.js';
 
 const count = (value: number | string | undefined): number | null => (value === undefined ? null : Number(value));
@@ -29,34 +23,12 @@ export const uploadTranscription: RouteModule = (app, ctx) =>
         Array.isArray(body.language) ? `language.${at}` : 'language',
       );
     }
-    const counts: SpeakerCounts = { numSpeakers: count(body.num_speakers), minSpeakers: count(body.min_speakers), maxSpeakers: count(body.max_speakers) };
-    assertSpeakerCounts(counts);
-    const { numSpeakers, minSpeakers, maxSpeakers } = counts;
-    // No language: engines that detect it are left to (the record gets the detected one); others use their first.
-    const effectiveLanguages = ticketLanguages(ctx.engines.speechFor(model), languages);
-    const unsupported = ctx.engines.unsupportedReason({
-      model,
-      languages: effectiveLanguages,
-      wantsSpeakers: asksForSpeakers(counts),
-    });
-    if (unsupported?.code === 'language') {
-      throw engineErrorToAppError(new EngineError('unsupported', unsupported.message, { field: 'language', detail: unsupported.detail }));
-    }
-    if (unsupported) {
-      const speakerField = (['num_speakers', 'min_speakers', 'max_speakers'] as const).find((f) => body[f] !== undefined);
-      throw errors.unsupportedOption(unsupported.message, speakerField ?? 'transcription_model');
-    }
-    if (body.dictionary_id) await findDictionary(ctx, caller, body.dictionary_id);
-    await checkTeamQuota(ctx, caller.teamId);
-
-    const record = await ctx.service.createTicket(caller, {
+    const record = await createUploadTicket(ctx, caller, {
       filename: body.filename,
       dictionaryId: body.dictionary_id ?? null,
-      languages: effectiveLanguages,
+      languages,
       model,
-      numSpeakers,
-      minSpeakers,
-      maxSpeakers,
+      speakers: { numSpeakers: count(body.num_speakers), minSpeakers: count(body.min_speakers), maxSpeakers: count(body.max_speakers) },
       words: body.words ?? [],
     });
     return {
