@@ -58,12 +58,12 @@ const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_')).map
  * import() and import('…') types with the same regexes (esquery regexes cannot contain '/'). Where
  * electron is banned outright, the raw-IPC rule would only repeat it.
  */
-function restrict({ patterns = [], paths = [], ipc = !patterns.includes(NO.electron) }) {
+function restrict({ patterns = [], paths = [], ipc = !patterns.includes(NO.electron), selectors = [] }) {
   const esquery = (regex) => `/${regex.replaceAll('/', '\\x2F')}/`;
   const syntax = patterns.flatMap(({ regex, message }) => [
     { selector: `ImportExpression > Literal.source[value=${esquery(regex)}]`, message },
     { selector: `TSImportType > Literal.source[value=${esquery(regex)}]`, message },
-  ]);
+  ]).concat(selectors);
   return {
     'no-restricted-imports': [
       'error',
@@ -74,6 +74,27 @@ function restrict({ patterns = [], paths = [], ipc = !patterns.includes(NO.elect
 }
 
 const SERVER = [NO.main, NO.preload, NO.renderer, NO.electron];
+
+// Routes are adapters (decision 0050): they parse, call one use case in src-server/application/, and render.
+// Scoped to the routes converted so far; it becomes src-server/http/** once every route is.
+const ADAPTER_ROUTES = [
+  'src-server/http/routes/openai/create-transcription.ts',
+  'src-server/http/routes/openai/create-translation.ts',
+  'src-server/http/routes/transcriptions/upload-transcription.ts',
+  'src-server/http/routes/transcriptions/transcribe-transcription.ts',
+  'src-server/http/routes/transcriptions/review.ts',
+  'src-server/http/routes/transcriptions/apply-replacements.ts',
+];
+const USE_CASE = 'Routes are adapters (decision 0050): call a use case in src-server/application/, which reaches repositories, engines, storage and the queue.';
+const ADAPTER = {
+  patterns: [...SERVER, ...['db', 'engines', 'jobs', 'storage'].map((dir) => restriction(through(dir), USE_CASE))],
+  selectors: [
+    {
+      selector: 'MemberExpression[object.name="ctx"][property.name=/^(keys|dictionaries|transcriptions|reviews|service|storage|queue|engines|analyses|analysisService|analysisEngines|models|storageUsage|freeSpace|changes)$/]',
+      message: USE_CASE,
+    },
+  ],
+};
 const MAIN = [NO.preload, NO.renderer, NO.server];
 
 const layerRules = [
@@ -98,6 +119,7 @@ const layerRules = [
     },
   },
   { files: ['src-server/**'], rules: restrict({ patterns: SERVER }) },
+  { files: ADAPTER_ROUTES, rules: restrict(ADAPTER) },
   { files: ['src-server/engines/**'], rules: restrict({ patterns: [...SERVER, NO.jobs] }) },
   { files: ['src-server/domain/**'], rules: restrict({ patterns: [...SERVER, NO.engines] }) },
   { files: ['src-main/**'], rules: restrict({ patterns: MAIN }) },

@@ -9,6 +9,13 @@ export const UNDETERMINED_LANGUAGE = 'und';
 /** Every ISO 639-1 code, sorted: what the API's `language` accepts. */
 export const LANGUAGE_CODES: readonly string[] = [...ISO6391.getAllCodes()].sort();
 
+const CODES = new Set(LANGUAGE_CODES);
+
+/** Whether `code` is one of LANGUAGE_CODES (lower case, as the API keeps them): the one check of a `language`. */
+export function isLanguageCode(code: string): boolean {
+  return CODES.has(code);
+}
+
 const displayNames = new Map<string, Intl.DisplayNames | null>();
 
 function namesIn(locale: string): Intl.DisplayNames | null {

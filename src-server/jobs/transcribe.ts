@@ -11,7 +11,8 @@ import type { TranscriptionRepository } from '../db/transcription-repository.js'
 import { EngineError } from '../domain/engine-error.js';
 import { pipelineStatus, type PipelineReport, type TranscriptionPipeline } from '../domain/transcription-pipeline.js';
 import { transcriptKey, type TranscriptionService } from '../domain/transcription-service.js';
-import { detectsLanguage, wantsSpeakers, type EngineRegistry } from '../engines/engine-registry.js';
+import { defaultLanguage } from '../domain/speech-language.js';
+import { wantsSpeakers, type EngineRegistry } from '../engines/engine-registry.js';
 import { UNDETERMINED_LANGUAGE } from '../../src-shared/languages.js';
 import type { Storage } from '../storage/storage.js';
 import type { JobDefinition } from './job-queue.js';
@@ -127,8 +128,8 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
           pcmPath,
           recognizer: engine,
           recognizerSeparatesSpeakers: engine.capabilities.speakerSeparation,
-          // No language given: the engine detects it (only engines that can are left without one at upload).
-          language: record.languages[0] ?? (detectsLanguage(engine) ? 'auto' : (engine.capabilities.languages[0] ?? 'en')),
+          // No language given (an engine that detects languages, at upload): the rule as the ticket had it.
+          language: record.languages[0] ?? defaultLanguage(engine),
           vocabulary: words.map((w) => ({ word: w.word, reading: w.reading })),
           speakers,
           rules,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   foldForSearch,
+  isLanguageCode,
   LANGUAGE_CODES,
   languageList,
   languageName,
@@ -88,5 +89,13 @@ describe("the server's words for a language it cannot serve", () => {
     expect(needsSpeechModelMessage(['ja'])).toBe('Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.');
     expect(needsSpeechModelMessage(['ja', 'ko'])).toBe('Japanese and Korean need a speech model that knows them: download one in Settings → Speech recognition.');
     expect(noSpeechModelMessage(['zu'])).toMatch(/^Zulu cannot be transcribed here: no speech model knows it\./);
+  });
+});
+
+describe('isLanguageCode (the one check of an API `language`)', () => {
+  it('takes the ISO 639-1 codes of LANGUAGE_CODES, lower case, and nothing else', () => {
+    expect(LANGUAGE_CODES.every(isLanguageCode)).toBe(true);
+    expect(isLanguageCode('ja')).toBe(true);
+    for (const bad of ['JA', 'jpn', 'xx', '', 'auto', 'und', 'en-US']) expect(isLanguageCode(bad)).toBe(false);
   });
 });

@@ -1,6 +1,5 @@
 // Summary, emotion and translation share one shape: POST queues the analysis and answers the
 // asynchronous acknowledgment; GET reads the latest result with its status.
-import ISO6391 from 'iso-639-1';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app-context.js';
 import type { AnalysisKind, AnalysisRecord } from '../../../db/analysis-repository.js';
@@ -9,6 +8,7 @@ import { errors } from '../../errors.js';
 import { findTranscription } from '../../lookups.js';
 import { baseUrl } from '../../representations.js';
 import type { ApiApp, RouteModule } from '../../api-app.js';
+import { isLanguageCode } from '../../../../src-shared/languages.js';
 
 /** The contract's operations of one analysis, with the schema each passes to Fastify. */
 interface AnalysisOperations {
@@ -54,7 +54,7 @@ export function analysisRoutes(spec: AnalysisRouteSpec): RouteModule[] {
       let language = '';
       if (isTranslation) {
         language = ((request.body as { language?: string } | undefined)?.language ?? '').toLowerCase();
-        if (!ISO6391.validate(language)) throw errors.validation(`language must be an ISO 639-1 code such as "es"; got "${language}".`, 'language');
+        if (!isLanguageCode(language)) throw errors.validation(`language must be an ISO 639-1 code such as "es"; got "${language}".`, 'language');
       }
       const statusPath = `/api/v1/transcriptions/${encodeURIComponent(id)}/${spec.segment}${isTranslation ? `?language=${language}` : ''}`;
       return queue(ctx, request, spec.kind, language, statusPath);

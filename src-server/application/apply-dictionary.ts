@@ -1,0 +1,22 @@
+// Apply replacements (POST /api/v1/transcriptions/{id}/replacements/apply, issue 12): a dictionary's
+// forced replacements applied to a finished transcript, without transcribing again.
+import type { AppContext } from '../app-context.js';
+import type { Caller, TranscriptionRecord } from '../domain/records.js';
+import { errors } from '../http/errors.js';
+import { findTranscription } from '../http/lookups.js';
+
+/** `dictionaryId` undefined: the transcription's own dictionary. Answers the record the route renders. */
+export async function applyDictionary(ctx: AppContext, caller: Caller, transcriptionId: string, dictionaryId: string | undefined): Promise<TranscriptionRecord> {
+  const record = await findTranscription(ctx, caller, transcriptionId);
+  const outcome = await ctx.service.applyDictionary(caller, record, dictionaryId);
+  switch (outcome.kind) {
+    case 'not-completed':
+      throw errors.transcriptionNotCompleted(record.transcriptionId, outcome.status);
+    case 'no-dictionary':
+      throw errors.validation('This transcription has no dictionary. Send the dictionary_id of the dictionary to apply.', 'dictionary_id');
+    case 'dictionary-not-found':
+      throw errors.dictionaryNotFound(outcome.dictionaryId);
+    case 'applied':
+      return record;
+  }
+}
