@@ -160,6 +160,37 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
       await expect(queue.wait('transcribe', id!)).rejects.toThrow(shown);
     });
 
+    it('logs one "job started" line per attempt, naming the worker and the singleton key', async () => {
+      const lines: string[] = [];
+      const sink = new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          lines.push(chunk.toString());
+          callback();
+        },
+      });
+      const { queue: make } = await open();
+      const queue = make({ logger: pino({ level: 'info' }, sink) });
+      const done = deferred();
+      queue.work('transcribe', {
+        maxAttempts: 2,
+        handle: async (_p, { attempt }) => {
+          if (attempt === 1) throw new Error('once');
+          done.resolve();
+        },
+      });
+      await queue.start();
+      const id = await queue.send('transcribe', { transcriptionId: 't' }, { singletonKey: 'transcription:t' });
+      await done.promise;
+      const started = lines
+        .map((line) => JSON.parse(line) as { msg?: string; jobId?: string; attempt?: number; worker?: string; singletonKey?: string })
+        .filter((entry) => entry.msg === 'job started' && entry.jobId === id);
+      expect(started.map((entry) => entry.attempt)).toEqual([1, 2]);
+      for (const entry of started) {
+        expect(entry.worker).toContain(`:${process.pid}:`);
+        expect(entry.singletonKey).toBe('transcription:t');
+      }
+    });
+
     it('gives up after max attempts and reports the failure once', async () => {
       const { store, queue: make } = await open();
       const queue = make();
