@@ -31,6 +31,18 @@ export const deferred = <T = void>() => {
   return { promise, resolve };
 };
 
+/** A logger whose JSON lines the test reads. */
+export function capturedLog(level: string) {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(chunk.toString());
+      callback();
+    },
+  });
+  return { logger: pino({ level }, sink), lines };
+}
+
 export const openAiPayload: OpenAiTranscribePayload = {
   audioKey: 'a',
   engine: 'e1',
@@ -131,15 +143,9 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
     });
 
     it('shows users a stable message with an error id for an unexpected failure, and logs the details under that id', async () => {
-      const lines: string[] = [];
-      const sink = new Writable({
-        write(chunk: Buffer, _encoding, callback) {
-          lines.push(chunk.toString());
-          callback();
-        },
-      });
       const { queue: make } = await open();
-      const queue = make({ logger: pino({ level: 'warn' }, sink) });
+      const { logger, lines } = capturedLog('warn');
+      const queue = make({ logger });
       const failed = deferred<Error>();
       queue.work('transcribe', {
         maxAttempts: 1,
@@ -161,15 +167,9 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
     });
 
     it('logs one "job started" line per attempt, naming the worker and the singleton key', async () => {
-      const lines: string[] = [];
-      const sink = new Writable({
-        write(chunk: Buffer, _encoding, callback) {
-          lines.push(chunk.toString());
-          callback();
-        },
-      });
       const { queue: make } = await open();
-      const queue = make({ logger: pino({ level: 'info' }, sink) });
+      const { logger, lines } = capturedLog('info');
+      const queue = make({ logger });
       const done = deferred();
       queue.work('transcribe', {
         maxAttempts: 2,

@@ -1,5 +1,4 @@
 import os from 'node:os';
-import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +7,7 @@ import { EngineError, type EngineErrorKind } from '../../../../src-server/domain
 import { failsAtOnce, SqliteJobQueue } from '../../../../src-server/jobs/sqlite-job-queue.js';
 import { JobLostError } from '../../../../src-server/jobs/job-queue.js';
 import { abortReason } from '../../../../src-shared/abort.js';
-import { describeJobQueueContract, type ContractState } from './job-queue-contract.js';
+import { capturedLog, describeJobQueueContract, type ContractState } from './job-queue-contract.js';
 
 const logger = pino({ level: 'silent' });
 const queues: SqliteJobQueue[] = [];
@@ -162,15 +161,9 @@ describe('SqliteJobQueue: its rows', () => {
   });
 
   it('logs, rather than leaves unhandled, an outcome it cannot record because the database is gone', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        lines.push(chunk.toString());
-        callback();
-      },
-    });
+    const { logger: log, lines } = capturedLog('error');
     const db = migratedDb();
-    const queue = new SqliteJobQueue(db, { staleAfterMs: 60_000, pollIntervalMs: 20, retryBaseMs: 10, logger: pino({ level: 'error' }, sink) });
+    const queue = new SqliteJobQueue(db, { staleAfterMs: 60_000, pollIntervalMs: 20, retryBaseMs: 10, logger: log });
     queues.push(queue);
     const running = deferred();
     const release = deferred();
