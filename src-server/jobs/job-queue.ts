@@ -1,6 +1,7 @@
-// The durable job queue, as the rest of the server sees it. SQLite implements it for self-hosting
-// (sqlite-job-queue.ts), pg-boss on PostgreSQL for several processes (pg-boss-job-queue.ts, decision
-// 0031); test/unit/server/jobs/job-queue-contract.ts is what both do.
+// The durable job queue, as the rest of the server sees it. One runner implements it (job-runner.ts,
+// decision 0049) over a store: SQLite for self-hosting (sqlite-job-queue.ts), pg-boss on PostgreSQL for
+// several processes (pg-boss-job-queue.ts, decision 0031); test/unit/server/jobs/job-queue-contract.ts
+// is what both do.
 import type { Logger } from 'pino';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
 
@@ -33,6 +34,9 @@ export interface JobPayloads {
   'apply-replacements': { transcriptionId: string; dictionaryId: string };
 }
 export type JobName = keyof JobPayloads;
+/** Every job name (exhaustive by type): each is one pg-boss queue. */
+const JOB_NAME_SET: Record<JobName, true> = { transcribe: true, 'openai-transcribe': true, summarize: true, 'analyze-emotion': true, translate: true, 'apply-replacements': true };
+export const JOB_NAMES = Object.keys(JOB_NAME_SET) as JobName[];
 
 /** What a job hands back to whoever waits for it (JobQueue.wait). Must survive JSON. */
 export interface JobResults {

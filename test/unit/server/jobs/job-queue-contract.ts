@@ -31,6 +31,18 @@ export const deferred = <T = void>() => {
   return { promise, resolve };
 };
 
+/** A logger whose JSON lines the test reads. */
+export function capturedLog(level: string) {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(chunk.toString());
+      callback();
+    },
+  });
+  return { logger: pino({ level }, sink), lines };
+}
+
 export const openAiPayload: OpenAiTranscribePayload = {
   audioKey: 'a',
   engine: 'e1',
@@ -131,15 +143,9 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
     });
 
     it('shows users a stable message with an error id for an unexpected failure, and logs the details under that id', async () => {
-      const lines: string[] = [];
-      const sink = new Writable({
-        write(chunk: Buffer, _encoding, callback) {
-          lines.push(chunk.toString());
-          callback();
-        },
-      });
       const { queue: make } = await open();
-      const queue = make({ logger: pino({ level: 'warn' }, sink) });
+      const { logger, lines } = capturedLog('warn');
+      const queue = make({ logger });
       const failed = deferred<Error>();
       queue.work('transcribe', {
         maxAttempts: 1,
@@ -158,6 +164,31 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
       expect(logged?.err?.message).toContain('SQLITE_IOERR');
       // A waiter in any process gets the same sentence, never the internal one.
       await expect(queue.wait('transcribe', id!)).rejects.toThrow(shown);
+    });
+
+    it('logs one "job started" line per attempt, naming the worker and the singleton key', async () => {
+      const { queue: make } = await open();
+      const { logger, lines } = capturedLog('info');
+      const queue = make({ logger });
+      const done = deferred();
+      queue.work('transcribe', {
+        maxAttempts: 2,
+        handle: async (_p, { attempt }) => {
+          if (attempt === 1) throw new Error('once');
+          done.resolve();
+        },
+      });
+      await queue.start();
+      const id = await queue.send('transcribe', { transcriptionId: 't' }, { singletonKey: 'transcription:t' });
+      await done.promise;
+      const started = lines
+        .map((line) => JSON.parse(line) as { msg?: string; jobId?: string; attempt?: number; worker?: string; singletonKey?: string })
+        .filter((entry) => entry.msg === 'job started' && entry.jobId === id);
+      expect(started.map((entry) => entry.attempt)).toEqual([1, 2]);
+      for (const entry of started) {
+        expect(entry.worker).toContain(`:${process.pid}:`);
+        expect(entry.singletonKey).toBe('transcription:t');
+      }
     });
 
     it('gives up after max attempts and reports the failure once', async () => {

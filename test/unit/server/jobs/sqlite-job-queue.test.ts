@@ -7,7 +7,7 @@ import { EngineError, type EngineErrorKind } from '../../../../src-server/domain
 import { failsAtOnce, SqliteJobQueue } from '../../../../src-server/jobs/sqlite-job-queue.js';
 import { JobLostError } from '../../../../src-server/jobs/job-queue.js';
 import { abortReason } from '../../../../src-shared/abort.js';
-import { describeJobQueueContract, type ContractState } from './job-queue-contract.js';
+import { capturedLog, describeJobQueueContract, type ContractState } from './job-queue-contract.js';
 
 const logger = pino({ level: 'silent' });
 const queues: SqliteJobQueue[] = [];
@@ -158,6 +158,29 @@ describe('SqliteJobQueue: its rows', () => {
     await expect.poll(() => owned).toBeInstanceOf(JobLostError);
     await expect.poll(() => (queue as unknown as { running: Map<string, unknown> }).running.size).toBe(0);
     expect(db.prepare('SELECT state, worker_id, attempts FROM jobs WHERE job_id = ?').get(id)).toEqual({ state: 'active', worker_id: 'elsewhere:1:b', attempts: 2 });
+  });
+
+  it('logs, rather than leaves unhandled, an outcome it cannot record because the database is gone', async () => {
+    const { logger: log, lines } = capturedLog('error');
+    const db = migratedDb();
+    const queue = new SqliteJobQueue(db, { staleAfterMs: 60_000, pollIntervalMs: 20, retryBaseMs: 10, logger: log });
+    queues.push(queue);
+    const running = deferred();
+    const release = deferred();
+    queue.work('transcribe', {
+      handle: async () => {
+        running.resolve();
+        await release.promise;
+      },
+    });
+    await queue.start();
+    await queue.send('transcribe', { transcriptionId: 't' });
+    await running.promise;
+    db.close();
+    release.resolve();
+    await expect
+      .poll(() => lines.map((line) => JSON.parse(line) as { msg?: string }).some((entry) => entry.msg === 'job queue could not record the outcome of a job'))
+      .toBe(true);
   });
 
   it('deletes finished job rows past the retention period, and keeps unfinished ones', async () => {
