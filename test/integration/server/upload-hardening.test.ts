@@ -13,6 +13,7 @@ import { ErrorCode } from '../../../src-shared/error-codes.js';
 import { sweepTusUploads } from '../../../src-server/http/routes/files/tus-upload.js';
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
 import { startS3, type S3Server } from '../../support/s3.js';
+import { tusUpload } from '../../support/tus-client.js';
 import { otherConnection, startTestServer, storedAudioPath, waitForStatus, type TestServer } from '../../support/test-server.js';
 
 let speech: Buffer<ArrayBuffer>;
@@ -52,21 +53,6 @@ async function ticket(server: TestServer, key: string, filename = 'meeting.wav')
   const response = await server.api(key, 'POST', '/api/v1/transcriptions/upload', { filename, language: 'en' });
   expect(response.status).toBe(200);
   return response.json as { transcription_id: string; audio_upload_url: string };
-}
-
-function tusUpload(endpoint: string, bytes: Buffer, options: Partial<tus.UploadOptions> = {}): Promise<tus.Upload> {
-  return new Promise((resolve, reject) => {
-    const upload = new tus.Upload(bytes, {
-      endpoint,
-      retryDelays: [],
-      chunkSize: 16 * 1024,
-      metadata: { filename: 'meeting.wav', filetype: 'audio/wav' },
-      onError: reject,
-      onSuccess: () => resolve(upload),
-      ...options,
-    });
-    upload.start();
-  });
 }
 
 const TUS = { 'tus-resumable': '1.0.0' };

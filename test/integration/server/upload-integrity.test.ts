@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
 import { loadSigningSecret, UrlSigner } from '../../../src-server/signing/url-signer.js';
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
+import { tusUpload } from '../../support/tus-client.js';
 import { otherConnection, startTestServer, storedAudioPath, tempDir, waitForStatus, type TestServer } from '../../support/test-server.js';
 
 let server: TestServer;
@@ -47,22 +48,6 @@ const audioObjects = (id: string) => {
 
 function expectErrorBody(body: any, code: number) {
   expect(body).toMatchObject({ error_code: code, error_id: expect.any(String), error_message: expect.any(String) });
-}
-
-/** A tus upload of `bytes` to `endpoint`; resolves with the upload once the server took the last byte. */
-function tusUpload(endpoint: string, bytes: Buffer, options: Partial<tus.UploadOptions> = {}): Promise<tus.Upload> {
-  return new Promise((resolve, reject) => {
-    const upload = new tus.Upload(bytes, {
-      endpoint,
-      retryDelays: [],
-      chunkSize: 16 * 1024,
-      metadata: { filename: 'meeting.wav', filetype: 'audio/wav' },
-      onError: reject,
-      onSuccess: () => resolve(upload),
-      ...options,
-    });
-    upload.start();
-  });
 }
 
 describe('plain PUT integrity', () => {
