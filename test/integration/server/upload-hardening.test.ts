@@ -477,7 +477,7 @@ describe('open tus uploads hold their size of the team quota', () => {
   // Decision 0048: a refusal before the body is read keeps the connection and discards the body, rather
   // than closing with the body unread (a reset that can lose the answer).
   it('tus-js-client gets the quota refusal of a 9 MiB PATCH refused before its body is read, not a reset', async () => {
-    const team = 'umbrella';
+    const team = 'stark';
     const k = await server.key(team);
     await usage().setQuotaOverride(team, 20 * 1024 * 1024);
     const t = await ticket(server, k);
