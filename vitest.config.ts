@@ -42,6 +42,8 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: more workers only contend for the CPU the speech engine needs.
     maxWorkers: 2,
+    // The default report, then the 15 slowest files with their project (issue 23: keep the suite fast).
+    reporters: ['default', './test/support/slowest-files-reporter.ts'],
     // `npm test` runs both; `npm run test:postgres` (--project postgres-s3) only the second.
     projects: [
       { extends: true, test: { name: 'sqlite-files', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'] } },
