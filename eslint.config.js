@@ -9,7 +9,8 @@
 //                   the server as a child process through bin/kikitori-server.js, not by import).
 //   src-preload  -> src-shared.
 //   src-renderer -> src-shared and npm UI packages; reaches main only through window.kikitori.
-// Tests, benches and scripts may import any layer: they exercise them.
+// Tests, benches and scripts may import any layer: they exercise them. test/unit may not start processes,
+// servers, PostgreSQL, S3 or speech synthesis (UNIT_TEST below).
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
@@ -73,6 +74,20 @@ function restrict({ patterns = [], paths = [], ipc = !patterns.includes(NO.elect
   };
 }
 
+// test/unit holds units only (issue 23): no child processes, servers, PostgreSQL, S3 or synthesized speech.
+// Such tests live in test/integration, where these helpers are fine. In-process fakes (a node:http
+// listener standing in for a remote) stay allowed: they start nothing.
+const support = (names) => `^\\.{1,2}/(.*/)?support/(${names.join('|')})(\\.[jt]s|\\.mjs)?$`;
+const UNIT_TEST = [
+  restriction(
+    support(['test-server', 'cli-process', 'postgres', 'postgres-global-setup', 's3', 'test-databases', 'audio-fixtures', '[a-z-]+-process']),
+    'test/unit holds units only: a test that starts a server, a process, PostgreSQL, S3 or makes speech belongs in test/integration (mirror its path there). For a temp dir, import test/support/temp-dir.js.',
+  ),
+  restriction('^(node:)?child_process$', 'test/unit holds units only: a test that runs processes belongs in test/integration (mirror its path there).'),
+  restriction('^(pg|pg-boss|s3rver)$', 'test/unit holds units only: PostgreSQL and S3 tests belong in test/integration (mirror its path there).'),
+  restriction(through('integration'), 'test/unit does not import the integration tier: move the helper a unit needs to test/support or test/unit.'),
+];
+
 const SERVER = [NO.main, NO.preload, NO.renderer, NO.electron];
 
 // Routes are adapters (decision 0050): they parse, call one use case in src-server/application/, and render.
@@ -130,6 +145,7 @@ const layerRules = [
     files: ['src-renderer/**'],
     rules: restrict({ patterns: [NO.main, NO.preload, NO.server, NO.electron, NO.node], paths: NODE_BUILTINS }),
   },
+  { files: ['test/unit/**'], rules: restrict({ patterns: UNIT_TEST }) },
   // The server's configuration is read once: the CLI hands process.env to loadConfig (src-server/config.ts),
   // and everything else receives its typed section.
   {

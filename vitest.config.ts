@@ -23,6 +23,12 @@ export const postgresS3Project = {
     'test/integration/server/pg-boss-queue-workers.test.ts',
     'test/integration/server/storage-contract.test.ts',
     'test/integration/server/cli-database.test.ts',
+    // Moved from test/unit (issue 23): they start no test server on the project's backend, or pick their
+    // backends themselves (db: both dialects; jobs: pg-boss on its own cluster), so a second run adds nothing.
+    'test/integration/server/config.test.ts',
+    'test/integration/server/db/**',
+    'test/integration/server/engines/**',
+    'test/integration/server/jobs/**',
   ],
   globalSetup: ['test/support/postgres-global-setup.ts'],
   env: { KIKITORI_TEST_DATABASE: 'postgres', KIKITORI_TEST_STORAGE: 's3' },
@@ -36,6 +42,8 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: more workers only contend for the CPU the speech engine needs.
     maxWorkers: 2,
+    // The default report, then the 15 slowest files with their project (issue 23: keep the suite fast).
+    reporters: ['default', './test/support/slowest-files-reporter.ts'],
     // `npm test` runs both; `npm run test:postgres` (--project postgres-s3) only the second.
     projects: [
       { extends: true, test: { name: 'sqlite-files', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'] } },

@@ -57,5 +57,6 @@ node -e "require('smart-whisper')" || { echo "setup: the whisper.cpp binding (sm
 unset CFLAGS CXXFLAGS
 # The desktop app's Electron binary: fetched where its release host is reachable; `npm start` retries.
 env -u ELECTRON_SKIP_BINARY_DOWNLOAD node node_modules/electron/install.js >/dev/null 2>&1 || echo "setup: the Electron binary could not be downloaded here; npm start needs it (npm run serve does not)"
-npm run build
+# Stamped with its inputs' hash, so the pretest of a following `npm test` does not build again.
+npm run build:if-changed
 echo "setup: done. Start the app with: npm start (the server alone: npm run serve)"

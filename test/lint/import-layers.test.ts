@@ -79,6 +79,20 @@ const cases: Array<[file: string, code: string, expected: string | null]> = [
   ['test/unit/x.test.ts', "import { buildApp } from '../../src-server/app.js';\nimport { x } from '../../src-main/services.js';", null],
   ['bench/x.ts', "import { buildApp } from '../src-server/app.js';", null],
   ['test/unit/x.test.ts', "import { ipcMain } from 'electron';", 'no-restricted-imports'],
+  // test/unit holds units only: no servers, processes, PostgreSQL, S3 or synthesized speech (issue 23).
+  ['test/unit/server/x.test.ts', "import { startTestServer } from '../../support/test-server.js';", 'no-restricted-imports'],
+  ['test/unit/main/a/x.test.ts', "import { cli } from '../../../support/cli-process.js';", 'no-restricted-imports'],
+  ['test/unit/server/db/x.test.ts', "import { startPostgres } from '../../../support/postgres.js';", 'no-restricted-imports'],
+  ['test/unit/server/db/x.test.ts', "import { testDatabases } from '../../../support/test-databases.js';", 'no-restricted-imports'],
+  ['test/unit/server/x.test.ts', "import { startS3 } from '../../support/s3.js';", 'no-restricted-imports'],
+  ['test/unit/server/x.test.ts', "import { synthesizeSpeech } from '../../support/audio-fixtures.js';", 'no-restricted-imports'],
+  ['test/unit/server/x.test.ts', "const w = '../../support/queue-worker-process.mjs';\nexport const load = () => import('../../support/test-server.js');", 'no-restricted-syntax'],
+  ['test/unit/server/x.test.ts', "import { execFile } from 'node:child_process';", 'no-restricted-imports'],
+  ['test/unit/server/x.test.ts', "import { spawn } from 'child_process';", 'no-restricted-imports'],
+  ['test/unit/server/x.test.ts', "import pg from 'pg';", 'no-restricted-imports'],
+  ['test/unit/main/x.test.ts', "import { shortSpeech } from '../../integration/main/main-test-support.js';", 'no-restricted-imports'],
+  ['test/unit/main/x.test.ts', "import { tempDir } from '../../support/temp-dir.js';\nimport http from 'node:http';\nimport { until } from './main-test-support.js';", null],
+  ['test/integration/server/x.test.ts', "import { startTestServer } from '../../support/test-server.js';\nimport { execFile } from 'node:child_process';", null],
 ];
 
 describe('import layers', () => {
@@ -86,6 +100,11 @@ describe('import layers', () => {
     const found = await problems(file, code);
     if (expected === null) expect(found).toEqual([]);
     else expect(found).toEqual([{ rule: expected, message: expect.any(String) }]);
+  });
+
+  it('sends heavy unit tests to test/integration', async () => {
+    const [problem] = await problems('test/unit/server/x.test.ts', "import { startTestServer } from '../../support/test-server.js';");
+    expect(problem?.message).toContain('test/integration');
   });
 
   it('says what to do instead', async () => {

@@ -1,6 +1,7 @@
 // Real audio for tests: speech synthesized with festival (HTS voice cmu_us_slt_arctic, clear enough
-// for pocketsphinx) or espeak-ng, glued with sox. Generated files are cached in the OS temp dir,
-// keyed by a hash of what produced them, so reruns and parallel test files reuse them.
+// for pocketsphinx) or espeak-ng, glued with sox. Generated files are cached in the OS temp dir, once per
+// machine, keyed by a hash of what produced them (text, voice, input bytes, tool versions), so reruns and
+// parallel test files reuse them.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
@@ -17,7 +18,27 @@ export const FIXTURE_CACHE_DIR = path.join(os.tmpdir(), 'kikitori-test-audio');
 
 export type Voice = 'festival' | 'espeak';
 
-const cached = fileCache(FIXTURE_CACHE_DIR, CACHE_VERSION);
+const cache = fileCache(FIXTURE_CACHE_DIR, CACHE_VERSION);
+
+/**
+ * The versions of the tools that make the fixtures, asked once per process: part of every key, so a
+ * machine whose festival, espeak-ng or sox changes makes new files instead of reusing the old ones.
+ */
+let toolVersions: Promise<string[]> | undefined;
+function versionsOfTools(): Promise<string[]> {
+  toolVersions ??= Promise.all(
+    ['festival', 'espeak-ng', 'sox'].map((tool) =>
+      run(tool, ['--version']).then(
+        ({ stdout }) => stdout.trim(),
+        () => `${tool} unavailable`,
+      ),
+    ),
+  );
+  return toolVersions;
+}
+
+/** The cached file for `key` and the tool versions: content-addressed, written atomically (temp file + rename). */
+const cached: typeof cache = async (key, ext, make) => cache([...(await versionsOfTools()), ...key], ext, make);
 
 async function copyTo(src: string, out?: string): Promise<string> {
   if (!out) return src;

@@ -1,6 +1,5 @@
 // A real kikitori-server on loopback with a fresh data dir, for integration tests over HTTP.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import BetterSqlite3 from 'better-sqlite3';
@@ -10,6 +9,7 @@ import { loadConfig, type ServerConfig } from '../../src-server/config.js';
 import type { EngineRegistry } from '../../src-server/engines/engine-registry.js';
 import { createEngineRegistry } from '../../src-server/engines/engine-setup.js';
 import { createRuntime, type RuntimeOptions, type ServerRuntime } from '../../src-server/server-runtime.js';
+import { tempDir } from './temp-dir.js';
 
 export interface TestServer {
   url: string;
@@ -30,9 +30,8 @@ export interface ApiResponse {
   json: any;
 }
 
-export function tempDir(prefix = 'kikitori-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
+// Light helpers live apart so unit tests can use them without this module's server imports.
+export { tempDir };
 
 export async function toApiResponse(response: Response): Promise<ApiResponse> {
   const text = await response.text();

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppFailure } from '../../../src-main/app-failure.js';
 import { ProfileSession } from '../../../src-main/profile-session.js';
-import { tempDir } from '../../support/test-server.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { eventRecorder, until } from './main-test-support.js';
 
 const EVIL = '../../evil';

@@ -1,4 +1,5 @@
-// Helpers for the main-process tests: short real speech, clients of a real server, event recorders.
+// Light helpers for the main-process tests: clients, event recorders, polling. The helpers that make speech or
+// transcriptions on a real server are in test/integration/main/main-test-support.ts.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,13 +8,6 @@ import type { IpcEvent, IpcEvents } from '../../../src-shared/ipc-contract.js';
 import { ApiClient, type ApiClientOptions } from '../../../src-main/api-client/api-client.js';
 import type { EventSink } from '../../../src-main/event-sink.js';
 import type { UserNotification } from '../../../src-main/host-capabilities.js';
-import { synthesizeSpeech, toWav16k } from '../../support/audio-fixtures.js';
-import { uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
-
-/** About two seconds of clear speech as a 16 kHz WAV (cached across runs). */
-export async function shortSpeech(): Promise<string> {
-  return toWav16k(await synthesizeSpeech('the budget meeting is on friday'));
-}
 
 /** A copy of `file` in `dir` under `name` (uploads are keyed by path, so tests use their own copies). */
 export function copyAs(file: string, dir: string, name: string): string {
@@ -87,60 +81,6 @@ export async function until<T>(probe: () => T | Promise<T>, intervalMs = 50): Pr
     if (value) return value as Exclude<T, false | null | undefined | 0 | ''>;
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
-}
-
-/** A completed transcription on `server`: uploaded, transcribed, waited for. */
-export async function completedTranscription(server: TestServer, key: string, file: string): Promise<string> {
-  const ticket = await uploadFile(server, key, file);
-  const started = await server.api(key, 'POST', `/api/v1/transcriptions/${ticket.transcription_id}/transcribe`);
-  if (started.status !== 200) throw new Error(`transcribe failed: ${started.text}`);
-  const done = await waitForStatus(server, key, ticket.transcription_id, ['COMPLETED', 'FAILED']);
-  if (done.json.status !== 'COMPLETED') throw new Error(`transcription ${done.json.status}: ${done.json.failure_reason}`);
-  return ticket.transcription_id;
-}
-
-/** Tiny deterministic analysis engines, so analyses complete in tests whatever the server configures. */
-export async function testAnalysisEngines() {
-  const { AnalysisEngineRegistry } = await import('../../../src-server/engines/analysis/analysis-registry.js');
-  const neutral = { anger: 0, disgust: 0, fear: 0, joy: 0, neutral: 1, sadness: 0, surprise: 0 };
-  return new AnalysisEngineRegistry(
-    [
-      {
-        name: 'test-summary',
-        languages: 'any',
-        async summarize({ document }) {
-          const first = document.segments[0];
-          const point = first ? [{ segment_id: first.id, start: first.start, end: first.end, text: `Discussed ${first.text}` }] : [];
-          return {
-            summarizedText: `Overview: ${document.text}`,
-            details: { overview: `Overview of the talk about ${first?.text ?? 'nothing'}`, key_points: point, action_items: [], decisions: [], dates: [] },
-          };
-        },
-      },
-    ],
-    [
-      {
-        name: 'test-emotion',
-        languages: 'any',
-        async analyze({ document }) {
-          return [
-            ...document.segments.map((s) => ({ segment_id: s.id, start: s.start, end: s.end, speaker: s.speaker, label: 'neutral' as const, score: 1, scores: neutral })),
-            { segment_id: null, start: 0, end: document.duration, speaker: null, label: 'neutral' as const, score: 1, scores: neutral },
-          ];
-        },
-      },
-    ],
-    [
-      {
-        name: 'test-translation',
-        targets: () => 'any',
-        async translate({ document }, target) {
-          const segments = document.segments.map((s) => ({ segment_id: s.id, start: s.start, end: s.end, text: `[${target}] ${s.text} presupuesto` }));
-          return { translatedText: segments.map((s) => s.text).join(' '), segments };
-        },
-      },
-    ],
-  );
 }
 
 /** A loopback port with nothing listening: "offline". */

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CacheDatabaseTooNewError, migrateCache, openCacheDatabase } from '../../../../src-main/cache/database.js';
 import { cacheMigrations } from '../../../../src-main/cache/migrations/index.js';
-import { tempDir } from '../../../support/test-server.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 describe('cache database', () => {
   const dir = tempDir('kikitori-cache-');

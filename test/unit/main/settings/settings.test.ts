@@ -6,7 +6,7 @@ import { AppFailure } from '../../../../src-main/app-failure.js';
 import { createConfSettingsStore } from '../../../../src-main/settings/conf-settings-store.js';
 import { createAesGcmSecretBox } from '../../../../src-main/settings/secret-box.js';
 import { normaliseBaseUrl, SettingsService } from '../../../../src-main/settings/settings-service.js';
-import { tempDir } from '../../../support/test-server.js';
+import { tempDir } from '../../../support/temp-dir.js';
 import { LIMITS } from '../../../../src-shared/limits.js';
 
 const TEST_KEY = Buffer.alloc(32, 7);

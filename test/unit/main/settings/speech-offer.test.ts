@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createConfSettingsStore } from '../../../../src-main/settings/conf-settings-store.js';
 import { createAesGcmSecretBox } from '../../../../src-main/settings/secret-box.js';
 import { SettingsService } from '../../../../src-main/settings/settings-service.js';
-import { tempDir } from '../../../support/test-server.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 describe('the speech-model offer in the settings store', () => {
   const dir = tempDir('kikitori-speech-offer-');

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openCacheStore, type CacheStore } from '../../../../src-main/cache/cache-store.js';
 import { TranscriptService } from '../../../../src-main/transcripts/transcript-service.js';
 import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
-import { tempDir } from '../../../support/test-server.js';
+import { tempDir } from '../../../support/temp-dir.js';
 import { clientOf } from '../main-test-support.js';
 
 // Lower case, as the full-text index keeps its terms.

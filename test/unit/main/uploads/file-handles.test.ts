@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileHandles, HANDLE_LIFETIME_MS, MAX_HANDLES } from '../../../../src-main/uploads/file-handles.js';
-import { tempDir } from '../../../support/test-server.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 describe('file handles', () => {
   const dir = tempDir('kikitori-handles-');

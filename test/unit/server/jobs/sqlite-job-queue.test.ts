@@ -7,7 +7,7 @@ import { EngineError, type EngineErrorKind } from '../../../../src-server/domain
 import { failsAtOnce, SqliteJobQueue } from '../../../../src-server/jobs/sqlite-job-queue.js';
 import { JobLostError } from '../../../../src-server/jobs/job-queue.js';
 import { abortReason } from '../../../../src-shared/abort.js';
-import { capturedLog, describeJobQueueContract, type ContractState } from './job-queue-contract.js';
+import { capturedLog, describeJobQueueContract, type ContractState } from '../../../support/job-queue-contract.js';
 
 const logger = pino({ level: 'silent' });
 const queues: SqliteJobQueue[] = [];

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OFFICIAL_MODELS, rankModels } from '../../../../src-server/models/catalogue.js';
 import { downloadModelFile, partPath } from '../../../../src-server/models/downloader.js';
 import { randomWhisperModel } from '../../../support/ggml-model.js';
-import { tempDir } from '../../../support/test-server.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 // A real (random-weight) whisper model: only a file whisper.cpp can load is installed.
 let body: Buffer;

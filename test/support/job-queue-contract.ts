@@ -7,9 +7,9 @@
 import { Writable } from 'node:stream';
 import pino, { type Logger } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EngineError } from '../../../../src-server/domain/engine-error.js';
-import type { JobQueue, OpenAiTranscribePayload } from '../../../../src-server/jobs/job-queue.js';
-import { abortReason } from '../../../../src-shared/abort.js';
+import { EngineError } from '../../src-server/domain/engine-error.js';
+import type { JobQueue, OpenAiTranscribePayload } from '../../src-server/jobs/job-queue.js';
+import { abortReason } from '../../src-shared/abort.js';
 
 /** A job's state in the contract's words (each queue names its own states). */
 export type ContractState = 'queued' | 'active' | 'completed' | 'failed' | 'cancelled';

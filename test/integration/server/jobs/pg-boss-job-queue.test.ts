@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JobLostError } from '../../../../src-server/jobs/job-queue.js';
 import { PgBossJobQueue, type PgBossJobQueueOptions } from '../../../../src-server/jobs/pg-boss-job-queue.js';
 import { startPostgres, type PostgresServer } from '../../../support/postgres.js';
-import { deferred, describeJobQueueContract, type ContractState } from './job-queue-contract.js';
+import { deferred, describeJobQueueContract, type ContractState } from '../../../support/job-queue-contract.js';
 
 const logger = pino({ level: 'silent' });
 let server: PostgresServer;
