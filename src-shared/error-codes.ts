@@ -46,6 +46,7 @@ export const ErrorCode = {
   TOO_MANY_BLACKLIST_WORDS: 4095,
   MODEL_NOT_INSTALLED: 4096,
   UPLOAD_OFFSET_MISMATCH: 4097,
+  TOO_MANY_OPEN_UPLOADS: 4098,
 
   TUS_VERSION_UNSUPPORTED: 4120,
   PAYLOAD_TOO_LARGE: 4130,
@@ -61,8 +62,6 @@ export const ErrorCode = {
   NOT_READY: 5033,
 
   INSUFFICIENT_STORAGE: 5070,
-
-  TOO_MANY_OPEN_UPLOADS: 4098,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;
