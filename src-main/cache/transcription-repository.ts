@@ -1,5 +1,6 @@
 // Transcription records as last seen on the server.
 import type { ApiTranscription } from '../../src-shared/api-types.js';
+import { isProcessing } from '../../src-shared/api/vocabulary.js';
 import { TRANSCRIPTION_STAGES, type TranscriptionStage, type TranscriptionStatus } from '../../src-shared/ipc-contract.js';
 import type { CacheDb } from './database.js';
 
@@ -98,11 +99,6 @@ export interface TranscriptionQuery {
   limit?: number;
 }
 
-/** Transcriptions waiting for the audio are not "being processed": nothing happens until it arrives. */
-export function isProcessing(t: Pick<CachedTranscription, 'status' | 'uploadStatus'>): boolean {
-  return t.status === 'CONVERTING' || (t.status === 'IN_PROGRESS' && t.uploadStatus !== 'PENDING');
-}
-
 export class TranscriptionRepository {
   constructor(private readonly db: CacheDb) {}
 
@@ -120,9 +116,9 @@ export class TranscriptionRepository {
       name: t.name,
       status: t.status,
       upload_status: t.upload_status ?? null,
-      progress: t.status === 'CONVERTING' || t.status === 'IN_PROGRESS' ? (t.progress ?? null) : null,
+      progress: isProcessing(t.status) ? (t.progress ?? null) : null,
       processing_started_at: t.processing_started_at ?? null,
-      stage: t.status === 'CONVERTING' || t.status === 'IN_PROGRESS' ? knownStage(t.stage) : null,
+      stage: isProcessing(t.status) ? knownStage(t.stage) : null,
       duration: t.duration ?? null,
       speaking_duration: t.speaking_duration ?? null,
       languages: JSON.stringify(t.language ?? []),

@@ -4,6 +4,7 @@
 // been copied for it, never earlier, so a re-upload that fails never loses the recording.
 import { TRANSCRIPTION_MODELS, type RerunPlan, type TranscriptionModel, type UploadJob, type UploadOptions } from '../../src-shared/ipc-contract.js';
 import { LIMITS } from '../../src-shared/limits.js';
+import { isProcessing } from '../../src-shared/api/vocabulary.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import type { CachedTranscription } from '../cache/transcription-repository.js';
@@ -66,7 +67,7 @@ export class RerunService {
   private async queue(id: string, request: { options?: UploadOptions; path?: string }): Promise<UploadJob> {
     const { store, transcripts, uploads } = this.options;
     const record = await transcripts.ensureRecord(id);
-    if (record.status === 'CONVERTING' || record.status === 'IN_PROGRESS') {
+    if (isProcessing(record.status)) {
       throw new AppFailure({ code: 'conflict', message: `“${record.name}” is still being transcribed. Wait until it has finished, then transcribe it again.` });
     }
     // Pressed twice, or again before the first re-run started: the one already queued answers.

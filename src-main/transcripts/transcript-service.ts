@@ -5,6 +5,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import mime from 'mime-types';
 import type { ApiTranscription } from '../../src-shared/api-types.js';
+import { isProcessing } from '../../src-shared/api/vocabulary.js';
 import type { TranscriptDetail, TranscriptFilter, TranscriptionSummary } from '../../src-shared/ipc-contract.js';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
 import { ApiError } from '../api-client/api-errors.js';
@@ -63,7 +64,7 @@ export class TranscriptService {
   }
 
   summaryOf(t: CachedTranscription, speakers?: number, audioCached?: boolean): TranscriptionSummary {
-    const processing = t.status === 'CONVERTING' || t.status === 'IN_PROGRESS';
+    const processing = isProcessing(t.status);
     return {
       id: t.id,
       name: t.name,

@@ -9,6 +9,11 @@ export type TranscriptionStatus = (typeof TRANSCRIPTION_STATUSES)[number];
 /** The statuses a transcription never leaves (docs/decisions/0001-transcription-states.md). */
 export const FINAL_TRANSCRIPTION_STATUSES: readonly TranscriptionStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED'];
 
+/** Still being processed: started (or waiting for its audio) and not yet in a final status. */
+export function isProcessing(status: TranscriptionStatus): boolean {
+  return status === 'CONVERTING' || status === 'IN_PROGRESS';
+}
+
 /** transcription_model values a client may ask for at upload. */
 export const TRANSCRIPTION_MODELS = ['default', 'diarization-high'] as const;
 export type TranscriptionModel = (typeof TRANSCRIPTION_MODELS)[number];

@@ -1,6 +1,7 @@
 // The library list, virtualized: only the rows on screen exist in the DOM, and only their pages are
 // fetched, so 10,000 transcriptions cost the same as 20.
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { isProcessing } from '../../../src-shared/api/vocabulary';
 import type { TranscriptionSummary } from '../../../src-shared/ipc-contract';
 import { useLocale, useT } from '../../i18n/use-t';
 import { formatClock, formatDate } from '../../lib/format';
@@ -103,7 +104,7 @@ function RowContent({ item }: { item: TranscriptionSummary }) {
   const t = useT();
   const locale = useLocale();
   const go = useNavigationStore((state) => state.go);
-  const active = item.status === 'IN_PROGRESS' || item.status === 'CONVERTING';
+  const active = isProcessing(item.status);
   return (
     <button type="button" className="row-button" data-testid="transcription-row" data-status={item.status} aria-label={t('library.row.open', { name: item.name })} onClick={() => go({ name: 'transcript', id: item.id })}>
       <NameCell item={item} />

@@ -2,6 +2,7 @@
 // and the transcript view count down the same figure, and refreshed every few seconds between polls
 // (a stall then shows as a growing estimate instead of a frozen one).
 import { useEffect, useState } from 'react';
+import { isProcessing } from '../../../src-shared/api/vocabulary';
 import { estimateRemaining, type EtaEstimate } from '../../../src-shared/eta';
 import type { TranscriptionSummary } from '../../../src-shared/ipc-contract';
 
@@ -10,13 +11,9 @@ const estimates = new Map<string, EtaEstimate>();
 
 type Running = Pick<TranscriptionSummary, 'id' | 'status' | 'progress' | 'processingStartedAt' | 'stage' | 'duration'>;
 
-export function isRunning(summary: Pick<TranscriptionSummary, 'status'>): boolean {
-  return summary.status === 'CONVERTING' || summary.status === 'IN_PROGRESS';
-}
-
 /** The smoothed estimate for `summary`, or null while there is none worth showing. */
 export function useEta(summary: Running | null, now: () => number = Date.now): EtaEstimate | null {
-  const running = summary !== null && isRunning(summary);
+  const running = summary !== null && isProcessing(summary.status);
   const [tick, setTick] = useState(0);
   useEffect(() => {
     if (!running) return;

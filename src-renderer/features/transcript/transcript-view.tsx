@@ -1,12 +1,12 @@
 // One transcription: player, timeline, transcript and analyses side by side.
 import { useEffect, useState } from 'react';
+import { isProcessing } from '../../../src-shared/api/vocabulary';
 import { useT } from '../../i18n/use-t';
 import { useNavigationStore } from '../../stores/navigation-store';
 import { usePlayerStore } from '../../stores/player-store';
 import { useTranscriptStore } from '../../stores/transcript-store';
 import { AnalysisPanels } from '../analysis/analysis-panels';
 import { ProgressLine } from '../progress/progress-line';
-import { isRunning } from '../progress/use-eta';
 import { ApplyDictionaryMenu } from './apply-dictionary-menu';
 import { ConflictBanner } from './conflict-banner';
 import { EditToolbar, useEditKeys, type FindMode } from './edit-toolbar';
@@ -44,7 +44,7 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
 
   const summary = detail?.summary;
   const document = detail?.document ?? null;
-  const running = summary ? isRunning(summary) : false;
+  const running = summary ? isProcessing(summary.status) : false;
 
   // Opened before the audio reached the server, the player found none: try again once it is being processed.
   const status = summary?.status;
