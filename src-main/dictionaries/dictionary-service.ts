@@ -6,11 +6,9 @@ import type { DictionaryDetail, DictionarySummary } from '../../src-shared/ipc-c
 import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
+import { LIMITS } from '../../src-shared/limits.js';
 import { AppFailure } from '../app-failure.js';
 import { parseReplacements, parseWords, type ImportKind } from './dictionary-import.js';
-
-/** Largest bulk request kikitori-server takes (docs/decisions/0003-limits.md). */
-const BULK_LIMIT = 1000;
 
 function offlineRefusal(): AppFailure {
   return new AppFailure({
@@ -60,9 +58,9 @@ export class DictionaryService {
 
   create(name: string, words: Array<{ word: string; reading?: string }> = []): Promise<DictionaryDetail> {
     return this.change(async () => {
-      const created = await this.client.createDictionary({ name, ...(words.length ? { words: words.slice(0, BULK_LIMIT) } : {}) });
-      for (const part of chunks(words.slice(BULK_LIMIT), BULK_LIMIT)) await this.client.addWords(created.dictionary_id, part);
-      return words.length > BULK_LIMIT ? this.refresh(created.dictionary_id) : this.cache(created);
+      const created = await this.client.createDictionary({ name, ...(words.length ? { words: words.slice(0, LIMITS.bulkItems) } : {}) });
+      for (const part of chunks(words.slice(LIMITS.bulkItems), LIMITS.bulkItems)) await this.client.addWords(created.dictionary_id, part);
+      return words.length > LIMITS.bulkItems ? this.refresh(created.dictionary_id) : this.cache(created);
     });
   }
 
@@ -83,7 +81,7 @@ export class DictionaryService {
 
   addWords(id: string, words: Array<{ word: string; reading?: string }>): Promise<DictionaryDetail> {
     return this.change(async () => {
-      for (const part of chunks(words, BULK_LIMIT)) await this.client.addWords(id, part);
+      for (const part of chunks(words, LIMITS.bulkItems)) await this.client.addWords(id, part);
       return this.refresh(id);
     });
   }
@@ -97,7 +95,7 @@ export class DictionaryService {
 
   addReplacements(id: string, replacements: Array<{ pattern: string; replacement: string }>): Promise<DictionaryDetail> {
     return this.change(async () => {
-      for (const part of chunks(replacements, BULK_LIMIT)) await this.client.addBlacklistWords(id, part);
+      for (const part of chunks(replacements, LIMITS.bulkItems)) await this.client.addBlacklistWords(id, part);
       return this.refresh(id);
     });
   }
