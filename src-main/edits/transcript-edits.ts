@@ -3,7 +3,7 @@
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
 import { joinSegmentTexts } from '../../src-shared/word-text.js';
 import type { SegmentEdit } from '../cache/edit-repository.js';
-import { retimeWords } from './word-timing.js';
+import { retimeWords } from '../../src-shared/word-timing.js';
 
 /**
  * The document with corrected segments. Speakers keep the engine's labels: the user's names for them

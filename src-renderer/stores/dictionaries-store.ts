@@ -81,6 +81,3 @@ export const useDictionariesStore = create<DictionariesState>()((set, get) => {
 function summaryOf(detail: DictionaryDetail): DictionarySummary {
   return { id: detail.id, name: detail.name, isTemporary: detail.isTemporary, createdAt: detail.createdAt, updatedAt: detail.updatedAt };
 }
-
-export const selectDictionaries = (state: DictionariesState) => state.list;
-export const selectSelectedDictionary = (state: DictionariesState) => state.detail;

@@ -177,6 +177,5 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
 });
 
 export const selectRerun = (id: string) => (state: LibraryState) => state.reruns[id];
-export const selectRowCount = (state: LibraryState) => state.total;
 export const selectRowAt = (index: number) => (state: LibraryState) => state.rows[index];
 export const selectIsSearching = (state: LibraryState) => state.query.trim().length > 0;

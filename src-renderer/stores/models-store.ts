@@ -117,8 +117,6 @@ export function downloadOf(state: Pick<ModelsState, 'downloads'>, model: SpeechM
 
 export const isRunning = (download: SpeechModelDownload | null): boolean => download !== null && !FINAL.has(download.status);
 
-export const selectModels = (state: ModelsState) => state.models;
-
 /** The first-run offer's model, when it should show. */
 export const selectOffer = (state: ModelsState): SpeechModel | null => {
   const models = state.models;

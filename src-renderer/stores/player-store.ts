@@ -121,8 +121,3 @@ export const usePlayerStore = create<PlayerState>()((set, get) => {
     },
   };
 });
-
-export const selectCurrentTime = (state: PlayerState) => state.currentTime;
-export const selectPlaying = (state: PlayerState) => state.playing;
-export const selectRate = (state: PlayerState) => state.rate;
-export const selectSeek = (state: PlayerState) => state.seek;

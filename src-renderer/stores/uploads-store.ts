@@ -53,7 +53,6 @@ interface UploadsState {
   dismissError: () => void;
 }
 
-const ACTIVE: ReadonlyArray<UploadJob['state']> = ['queued', 'uploading', 'starting'];
 const FINISHED: ReadonlyArray<UploadJob['state']> = ['done', 'cancelled'];
 
 export const useUploadsStore = create<UploadsState>()((set, get) => {
@@ -166,5 +165,3 @@ function sameDefaults(a: UploadDefaults, b: UploadDefaults | undefined): boolean
 }
 
 export const selectFinishedCount = (state: UploadsState) => state.jobs.filter((job) => FINISHED.includes(job.state)).length;
-export const selectActiveJobs = (state: UploadsState) => state.jobs.filter((job) => ACTIVE.includes(job.state));
-export const selectRecentJobs = (state: UploadsState) => state.jobs;

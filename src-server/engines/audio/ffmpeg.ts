@@ -265,8 +265,3 @@ export async function decodeToPcm(inputPath: string, outputPath: string, options
   const { size } = await fsp.stat(outputPath);
   return { durationSeconds: size / PCM_BYTES_PER_SECOND };
 }
-
-/** Length in seconds of a PCM file written by decodeToPcm. */
-export async function pcmDurationSeconds(pcmPath: string): Promise<number> {
-  return (await fsp.stat(pcmPath)).size / PCM_BYTES_PER_SECOND;
-}

@@ -212,8 +212,3 @@ export function getJapaneseEmotionAnalyzer(): Promise<JapaneseEmotionAnalyzer> {
   });
   return analyzerPromise;
 }
-
-/** Emotion probabilities of a Japanese text. */
-export async function classifyJapanese(text: string): Promise<EmotionScores> {
-  return (await getJapaneseEmotionAnalyzer()).classify(text);
-}

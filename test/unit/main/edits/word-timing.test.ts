@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withSpeakerNames } from '../../../../src-shared/speaker-names.js';
 import { applyEdits, editsFromReviewedText, mergeEdits, reviewedTextOf } from '../../../../src-main/edits/transcript-edits.js';
-import { alignWords, retimeWords } from '../../../../src-main/edits/word-timing.js';
+import { alignWords, retimeWords } from '../../../../src-shared/word-timing.js';
 import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
 
 const segment = {
