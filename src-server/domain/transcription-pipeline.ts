@@ -2,9 +2,10 @@
 // first, decision 0019) -> speakers -> replacements -> document. The transcribe job and OpenAI's
 // POST /v1/audio/transcriptions (through its own job) both run it; neither knows which engines sit
 // behind the stages, which are injected (the domain declares them, engines implement them).
-// Progress leaves through one callback as (stage, overall fraction); whoever runs the pipeline turns
+// Progress leaves through one callback as (step, overall fraction); whoever runs the pipeline turns
 // that into a status (pipelineStatus below) in one place. Cancellation: the signal reaches every stage
-// and is checked between stages.
+// and is checked between stages. A pipeline step (PIPELINE_STEPS) is internal; the `stage` clients see
+// (TRANSCRIPTION_STAGES, src-shared/api/vocabulary.ts) is the finer word list on the wire.
 import type { AppliedReplacement, TranscriptDocument, TranscriptSegment, TranscriptWord } from '../../src-shared/transcript-document.js';
 import { joinSegmentTexts, joinWords } from '../../src-shared/word-text.js';
 import { UNDETERMINED_LANGUAGE } from '../../src-shared/languages.js';
@@ -12,19 +13,19 @@ import { applyReplacements, type ReplacementRule } from './replacements.js';
 import type { StageTimings } from './stage-timings.js';
 import type { TranscriptionStage } from '../../src-shared/api/vocabulary.js';
 
-export const PIPELINE_STAGES = ['decode', 'recognize', 'speakers', 'replacements', 'document'] as const;
-export type PipelineStage = (typeof PIPELINE_STAGES)[number];
+export const PIPELINE_STEPS = ['decode', 'recognize', 'speakers', 'replacements', 'document'] as const;
+export type PipelineStep = (typeof PIPELINE_STEPS)[number];
 
-/** The transcription status a stage shows as: decoding is CONVERTING, the rest IN_PROGRESS. */
-export function pipelineStatus(stage: PipelineStage): 'CONVERTING' | 'IN_PROGRESS' {
-  return stage === 'decode' ? 'CONVERTING' : 'IN_PROGRESS';
+/** The transcription status a step shows as: decoding is CONVERTING, the rest IN_PROGRESS. */
+export function pipelineStatus(step: PipelineStep): 'CONVERTING' | 'IN_PROGRESS' {
+  return step === 'decode' ? 'CONVERTING' : 'IN_PROGRESS';
 }
 
 /**
- * Stage and overall progress (0..1), reported as the pipeline advances, with the step clients see
- * (Transcription.stage) when it changes; undefined leaves the step as it was.
+ * Step and overall progress (0..1), reported as the pipeline advances, with the stage clients see
+ * (Transcription.stage) when it changes; undefined leaves the stage as it was.
  */
-export type PipelineReport = (stage: PipelineStage, fraction: number, step?: TranscriptionStage) => void;
+export type PipelineReport = (step: PipelineStep, fraction: number, stage?: TranscriptionStage) => void;
 
 export interface DecodeRequest {
   audioPath: string;
@@ -174,9 +175,9 @@ export class TranscriptionPipeline {
           recognized = DECODE_SHARE + f * recognitionShare;
           report('recognize', recognized, engineStaged ? undefined : 'recognizing');
         },
-        onStage: (step) => {
+        onStage: (stage) => {
           engineStaged = true;
-          report('recognize', recognized, step);
+          report('recognize', recognized, stage);
         },
         ...(request.task ? { task: request.task } : {}),
       }),

@@ -2,7 +2,7 @@
 // CONVERTING (decode) -> IN_PROGRESS (recognize, speakers, replacements) -> COMPLETED with the transcript
 // document in storage. Status and progress are written in one place, statusWriter(). Each job logs its
 // per-stage timings as one line ("transcription timings"). The record says when this attempt started
-// and which step it is in (`processing_started_at`, `stage`), so that clients can tell how far it is.
+// and which stage it is in (`processing_started_at`, `stage`), so that clients can tell how far it is.
 import fsp from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import path from 'node:path';
@@ -30,8 +30,8 @@ export interface TranscribeJobDeps {
 }
 
 /**
- * The one place a running transcription's status, progress and step are written: the stage's status
- * (CONVERTING while decoding, IN_PROGRESS after) and the step clients see (`stage`) when they change,
+ * The one place a running transcription's status, progress and stage are written: the pipeline step's status
+ * (CONVERTING while decoding, IN_PROGRESS after) and the stage clients see when they change,
  * progress when it moves by a percent or more (to keep the database quiet). Writes stop once the job is
  * aborted (cancelled, or lost to another worker), so a job that no longer owns its transcription does
  * not move it.
@@ -41,26 +41,26 @@ export function statusWriter(
   transcriptionId: string,
   signal: AbortSignal,
   /** What the record already says, so that the first report does not write it again. */
-  written: { status: string; progress: number; step: TranscriptionStage } | null = null,
+  written: { status: string; progress: number; stage: TranscriptionStage } | null = null,
 ): PipelineReport & { settled(): Promise<void> } {
   let lastProgress = written?.progress ?? -1;
   let lastStatus: string | null = written?.status ?? null;
-  let lastStep: TranscriptionStage | null = written?.step ?? null;
+  let lastStage: TranscriptionStage | null = written?.stage ?? null;
   let writes: Promise<unknown> = Promise.resolve();
-  const report: PipelineReport = (stage, fraction, step) => {
+  const report: PipelineReport = (step, fraction, stage) => {
     if (signal.aborted) return;
     const progress = Math.round(Math.min(1, Math.max(0, fraction)) * 100) / 100;
-    const status = pipelineStatus(stage);
-    const stepChanged = step !== undefined && step !== lastStep;
-    if (status === lastStatus && progress <= lastProgress && !stepChanged) return;
+    const status = pipelineStatus(step);
+    const stageChanged = stage !== undefined && stage !== lastStage;
+    if (status === lastStatus && progress <= lastProgress && !stageChanged) return;
     const patch = {
       ...(status !== lastStatus ? { status } : {}),
       ...(progress > lastProgress ? { progress } : {}),
-      ...(stepChanged ? { stage: step } : {}),
+      ...(stageChanged ? { stage } : {}),
     };
     lastStatus = status;
     lastProgress = Math.max(lastProgress, progress);
-    if (stepChanged) lastStep = step;
+    if (stageChanged) lastStage = stage;
     writes = writes.then(() => transcriptions.update(transcriptionId, patch)).catch(() => undefined);
   };
   return Object.assign(report, { settled: () => writes.then(() => undefined) });
@@ -101,7 +101,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
     await timings.time('load', () =>
       transcriptions.update(transcriptionId, { status: 'CONVERTING', progress: 0, failureReason: null, processingStartedAt: new Date().toISOString(), stage: 'converting' }),
     );
-    const report = statusWriter(transcriptions, transcriptionId, signal, { status: 'CONVERTING', progress: 0, step: 'converting' });
+    const report = statusWriter(transcriptions, transcriptionId, signal, { status: 'CONVERTING', progress: 0, stage: 'converting' });
 
     const [words, rules] = await timings.time('dictionary', async () => {
       const dictionary = record.dictionaryId ? await dictionaries.get(record.teamId, record.dictionaryId) : null;

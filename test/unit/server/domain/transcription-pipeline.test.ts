@@ -8,7 +8,7 @@ import {
   pipelineStatus,
   TranscriptionPipeline,
   type PipelineRequest,
-  type PipelineStage,
+  type PipelineStep,
   type Recognizer,
   type SpeakerStage,
 } from '../../../../src-server/domain/transcription-pipeline.js';
@@ -79,7 +79,7 @@ const request = (calls: string[], overrides: Partial<PipelineRequest> = {}): Pip
 describe('TranscriptionPipeline', () => {
   it('runs decode, recognize and replacements in order and builds the document', async () => {
     const calls: string[] = [];
-    const reports: Array<[PipelineStage, number]> = [];
+    const reports: Array<[PipelineStep, number]> = [];
     const { document, speakers: by } = await pipeline(calls).run(
       request(calls, { rules: [{ pattern: 'budget', replacement: 'Q3 budget' }] }),
       { signal: new AbortController().signal, timings: new StageTimings(), report: (stage, f) => reports.push([stage, f]) },
