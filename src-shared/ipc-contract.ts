@@ -12,7 +12,7 @@ export type { ExportOptions, SettingsPatch, SubtitleExportOptions, TranscriptFil
 
 // ---------- results ----------
 
-/** A closed set: switches over it are exhaustive. */
+/** A closed set: switches over it are exhaustive (end them with assertNever, src-shared/assert-never.ts). */
 export type IpcErrorCode =
   | 'offline' // the server cannot be reached; cached data is still available
   | 'unauthorized' // the API key was refused

@@ -1,7 +1,8 @@
 // Transcript corrections: saved locally at once, queued in the outbox, and sent to the server through
 // POST /review when it can be reached, in order, refusing to overwrite a correction someone else saved
 // meanwhile (docs/decisions/0007-offline-edits.md).
-import type { IpcError, TranscriptDetail } from '../../src-shared/ipc-contract.js';
+import type { IpcError, IpcErrorCode, TranscriptDetail } from '../../src-shared/ipc-contract.js';
+import { assertNever } from '../../src-shared/assert-never.js';
 import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
@@ -227,8 +228,7 @@ export class EditService {
       } catch (error) {
         const ipcError: IpcError =
           error instanceof AppFailure ? error.error : { code: 'internal', message: error instanceof Error ? error.message : String(error) };
-        if (ipcError.code === 'offline' || ipcError.code === 'unauthorized' || ipcError.code === 'server' || ipcError.code === 'cancelled' || ipcError.code === 'internal') {
-          // Transient, or fixable in Settings: keep the order, try again later.
+        if (keepsWaiting(ipcError.code)) {
           store.outbox.markAttempt(entry.seq, ipcError);
           result.interrupted = true;
           break;
@@ -252,5 +252,27 @@ export class EditService {
     this.options.store.outbox.markConflict(entry.seq, error);
     const name = this.options.store.transcriptions.get(entry.targetId)?.name ?? 'A transcript';
     this.options.notify({ title: 'Corrections not sent', body: `${name}: ${error.message}`, transcriptionId: entry.targetId });
+  }
+}
+
+/** Transient, or fixable in Settings: the outbox keeps its order and tries again later. The rest is a conflict. */
+function keepsWaiting(code: IpcErrorCode): boolean {
+  switch (code) {
+    case 'offline':
+    case 'unauthorized':
+    case 'server':
+    case 'cancelled':
+    case 'internal':
+      return true;
+    case 'forbidden':
+    case 'not-found':
+    case 'validation':
+    case 'conflict':
+    case 'too-large':
+    case 'insufficient-storage':
+    case 'unsupported':
+      return false;
+    default:
+      return assertNever(code, 'IPC error code');
   }
 }

@@ -7,6 +7,7 @@ import type { ExportFormat, ExportOptions, SubtitleExportOptions } from '../../s
 import { buildCues, DEFAULT_CUE_OPTIONS, type CueReport, type CueTranslation } from '../../src-shared/subtitle-cues.js';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
 import { formatClock, transcriptPlainText } from '../../src-shared/transcript-render.js';
+import { assertNever } from '../../src-shared/assert-never.js';
 import { safeFileName } from '../cache/safe-path.js';
 import type { FileFilter } from '../host-capabilities.js';
 
@@ -105,6 +106,8 @@ export async function exportTranscript(
       return { data: exportJson(document, options), extension: 'json' };
     case 'docx':
       return { data: await exportDocx(document, options, title), extension: 'docx' };
+    default:
+      return assertNever(options.format, 'export format');
   }
 }
 

@@ -1,5 +1,6 @@
 // Renders a transcript document as SRT, WebVTT or plain text.
 import { stringifySync, type NodeList } from 'subtitle';
+import { assertNever } from '../../src-shared/assert-never.js';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
 import { transcriptCues, transcriptPlainText } from '../../src-shared/transcript-render.js';
 
@@ -24,5 +25,7 @@ export function renderTranscript(document: TranscriptDocument, format: Transcrip
       const cues: NodeList = transcriptCues(document, format).map((data) => ({ type: 'cue' as const, data }));
       return stringifySync(cues, { format: format === 'vtt' ? 'WebVTT' : 'SRT' });
     }
+    default:
+      return assertNever(format, 'transcript format');
   }
 }

@@ -4,6 +4,7 @@
 import type { EngineError, EngineErrorKind } from '../domain/engine-error.js';
 import { AppError } from './errors.js';
 import type { ErrorCodeName } from '../../src-shared/error-codes.js';
+import { assertNever } from '../../src-shared/assert-never.js';
 
 /** The request field that names the uploaded media: a bad input there is a media-type problem (415). */
 export const MEDIA_FIELD = 'file';
@@ -34,5 +35,7 @@ export function engineErrorToAppError(error: EngineError): EngineAppError {
       return new EngineAppError(400, error.field === 'language' ? 'UNSUPPORTED_LANGUAGE' : 'UNSUPPORTED_OPTION', error);
     case 'bad-input':
       return new EngineAppError(error.field === MEDIA_FIELD ? 415 : 400, error.field === MEDIA_FIELD ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_FAILED', error);
+    default:
+      return assertNever(error.kind, 'engine error kind');
   }
 }

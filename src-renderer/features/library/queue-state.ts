@@ -2,6 +2,7 @@
 // the server, its transcription's: waiting → uploading n% → transcribing n% → done, or failed with the
 // reason. The transcription is looked up in the library's rows; when it is not there (a filter hides
 // it, or the list has not caught up yet) the line says only what is certain: uploaded.
+import { assertNever } from '../../../src-shared/assert-never';
 import type { IpcError, TranscriptionSummary, UploadJob } from '../../../src-shared/ipc-contract';
 
 export type QueueState =
@@ -30,6 +31,8 @@ export function queueStateOf(job: UploadJob, transcription: TranscriptionSummary
       return { kind: 'cancelled' };
     case 'done':
       break;
+    default:
+      return assertNever(job.state, 'upload state');
   }
   if (!transcription || transcription.id !== job.transcriptionId) return { kind: 'uploaded' };
   switch (transcription.status) {
@@ -43,6 +46,8 @@ export function queueStateOf(job: UploadJob, transcription: TranscriptionSummary
       return { kind: 'transcribing', percent: transcription.progress === null ? null : Math.floor(transcription.progress * 100) };
     case 'CANCELLED':
       return { kind: 'cancelled' };
+    default:
+      return assertNever(transcription.status, 'transcription status');
   }
 }
 
