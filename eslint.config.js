@@ -104,6 +104,7 @@ const ADAPTER_ROUTES = [
   'src-server/http/routes/transcriptions/delete-transcription.ts',
   'src-server/http/routes/dictionaries/**',
   'src-server/http/routes/analyses/**',
+  'src-server/http/routes/models/**',
 ];
 const USE_CASE = 'Routes are adapters (decision 0050): call a use case in src-server/application/, which reaches repositories, engines, storage and the queue.';
 const ADAPTER = {
