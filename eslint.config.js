@@ -99,6 +99,12 @@ const ADAPTER_ROUTES = [
   'src-server/http/routes/transcriptions/transcribe-transcription.ts',
   'src-server/http/routes/transcriptions/review.ts',
   'src-server/http/routes/transcriptions/apply-replacements.ts',
+  'src-server/http/routes/transcriptions/list-transcriptions.ts',
+  'src-server/http/routes/transcriptions/get-transcription.ts',
+  'src-server/http/routes/transcriptions/delete-transcription.ts',
+  'src-server/http/routes/dictionaries/**',
+  'src-server/http/routes/analyses/**',
+  'src-server/http/routes/models/**',
 ];
 const USE_CASE = 'Routes are adapters (decision 0050): call a use case in src-server/application/, which reaches repositories, engines, storage and the queue.';
 const ADAPTER = {

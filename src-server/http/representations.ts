@@ -1,6 +1,7 @@
 // Records -> wire bodies (snake_case, as the spec names them).
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
+import type { DictionaryView } from '../application/dictionaries.js';
 import type { BlacklistWordRecord, DictionaryRecord, TranscriptionRecord, WordRecord } from '../domain/records.js';
 import type { SignedPurpose } from '../signing/url-signer.js';
 import type { TranscriptionBody } from '../../src-shared/api/transcriptions.js';
@@ -72,12 +73,11 @@ export const dictionaryListItemBody = (d: DictionaryRecord) => ({
   updated_at: d.updatedAt,
 });
 
-export async function dictionaryBody(ctx: AppContext, d: DictionaryRecord) {
-  const [words, blacklist] = await Promise.all([ctx.dictionaries.words(d.dictionaryId), ctx.dictionaries.blacklistWords(d.dictionaryId)]);
+export function dictionaryBody({ dictionary: d, words, blacklistWords }: DictionaryView) {
   return {
     ...dictionaryListItemBody(d),
     words: words.map(wordBody),
-    blacklist_words: blacklist.map(blacklistWordBody),
+    blacklist_words: blacklistWords.map(blacklistWordBody),
     is_temporary: d.isTemporary,
   };
 }

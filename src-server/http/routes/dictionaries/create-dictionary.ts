@@ -1,4 +1,5 @@
 import { createDictionary as operation } from '../../../../src-shared/api/dictionaries.js';
+import { createDictionary as create } from '../../../application/dictionaries.js';
 import { callerOf } from '../../auth.js';
 import { dictionaryBody } from '../../representations.js';
 import type { RouteModule } from '../../api-app.js';
@@ -6,6 +7,5 @@ import type { RouteModule } from '../../api-app.js';
 export const createDictionary: RouteModule = (app, ctx) =>
   app.post(operation.path, { schema: operation.schema }, async (request) => {
     const { name, words = [], is_temporary = false } = request.body;
-    const dictionary = await ctx.dictionaries.create(callerOf(request).teamId, { name, isTemporary: is_temporary, words });
-    return dictionaryBody(ctx, dictionary);
+    return dictionaryBody(await create(ctx, callerOf(request), { name, isTemporary: is_temporary, words }));
   });

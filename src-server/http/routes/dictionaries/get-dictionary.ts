@@ -1,10 +1,10 @@
 import { getDictionary as operation } from '../../../../src-shared/api/dictionaries.js';
+import { getDictionary as get } from '../../../application/dictionaries.js';
 import { callerOf } from '../../auth.js';
-import { findDictionary } from '../../lookups.js';
 import { dictionaryBody } from '../../representations.js';
 import type { RouteModule } from '../../api-app.js';
 
 export const getDictionary: RouteModule = (app, ctx) =>
   app.get(operation.path, { schema: operation.schema }, async (request) =>
-    dictionaryBody(ctx, await findDictionary(ctx, callerOf(request), request.params.dictionary_id)),
+    dictionaryBody(await get(ctx, callerOf(request), request.params.dictionary_id)),
   );

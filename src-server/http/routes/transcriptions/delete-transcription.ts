@@ -1,14 +1,10 @@
 import { deleteTranscription as operation } from '../../../../src-shared/api/transcriptions.js';
+import { deleteTranscription as remove } from '../../../application/transcriptions.js';
 import { callerOf } from '../../auth.js';
-import { errors } from '../../errors.js';
-import { findTranscription } from '../../lookups.js';
 import type { RouteModule } from '../../api-app.js';
 
 export const deleteTranscription: RouteModule = (app, ctx) =>
   app.delete(operation.path, { schema: operation.schema }, async (request, reply) => {
-    const caller = callerOf(request);
-    if (!caller.roles.includes('DELETE')) throw errors.roleRequired('DELETE', 'Deleting a transcription');
-    const record = await findTranscription(ctx, caller, request.params.transcription_id);
-    await ctx.service.delete(caller, record);
+    await remove(ctx, callerOf(request), request.params.transcription_id);
     return reply.status(200).send();
   });

@@ -1,4 +1,6 @@
 import { listTranscriptions as operation } from '../../../../src-shared/api/transcriptions.js';
+import { listTranscriptions as list, listVersion } from '../../../application/transcriptions.js';
+import type { Caller } from '../../../domain/records.js';
 import { callerOf } from '../../auth.js';
 import { baseUrl, transcriptionBody } from '../../representations.js';
 import { VersionedCache } from '../../versioned-cache.js';
@@ -11,11 +13,11 @@ export const listTranscriptions: RouteModule = (app, ctx) => {
   const cache = new VersionedCache<Buffer>();
   // A Buffer is sent as is, skipping serialization.
   const send = (reply: FastifyReply, body: Buffer): void => void reply.type('application/json; charset=utf-8').send(body);
-  const fill = async (request: FastifyRequest, key: string, teamId: string, page: number): Promise<Buffer> => {
-    const version = request.changeGeneration ?? (await ctx.transcriptions.listVersion(teamId));
+  const fill = async (request: FastifyRequest, key: string, caller: Caller, page: number): Promise<Buffer> => {
+    const version = request.changeGeneration ?? (await listVersion(ctx, caller));
     const cached = cache.get(key, version);
     if (cached !== null) return cached;
-    const rows = await ctx.transcriptions.list(teamId, page, ctx.config.pageSize);
+    const rows = await list(ctx, caller, page);
     // UTF-8 bytes: a hit is then written as it is, with no per-request string encoding.
     const body = Buffer.from(JSON.stringify(rows.map((r) => transcriptionBody(ctx, request, r))), 'utf8');
     cache.set(key, version, body);
@@ -24,16 +26,16 @@ export const listTranscriptions: RouteModule = (app, ctx) => {
   // Not an async handler: a page held under the current generation is sent at once, with no promise
   // (the hottest request of the API: every desktop client polls it).
   app.get(operation.path, { schema: operation.schema }, (request, reply) => {
-    const { teamId } = callerOf(request);
+    const caller = callerOf(request);
     const page = request.query.page ?? 1;
     // Read once per request, by the authentication hook.
     const generation = request.changeGeneration;
-    const key = `${generation === null ? 'list_version' : 'generation'}\n${teamId}\n${page}\n${baseUrl(ctx, request)}`;
+    const key = `${generation === null ? 'list_version' : 'generation'}\n${caller.teamId}\n${page}\n${baseUrl(ctx, request)}`;
     const hit = generation === null ? null : cache.get(key, generation);
     if (hit !== null) {
       send(reply, hit);
       return;
     }
-    return fill(request, key, teamId, page).then((body) => send(reply, body));
+    return fill(request, key, caller, page).then((body) => send(reply, body));
   });
 };

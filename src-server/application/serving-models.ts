@@ -1,11 +1,11 @@
 // Which engine and model serve each transcription_model now, and what they can do.
-import type { ServingModel } from '../../../../src-shared/api/models.js';
-import { TRANSCRIPTION_MODELS, type TranscriptionModel } from '../../../../src-shared/api/vocabulary.js';
-import type { AppContext } from '../../../app-context.js';
-import { operatorMessage } from '../../../domain/engine-error.js';
-import { detectsLanguage } from '../../../engines/engine-registry.js';
-import { engineStatus } from '../../../engines/engine-setup.js';
-import type { SpeechEngine } from '../../../engines/speech/speech-engine.js';
+import type { ServingModel } from '../../src-shared/api/models.js';
+import { TRANSCRIPTION_MODELS, type TranscriptionModel } from '../../src-shared/api/vocabulary.js';
+import type { AppContext } from '../app-context.js';
+import { operatorMessage } from '../domain/engine-error.js';
+import { detectsLanguage } from '../engines/engine-registry.js';
+import { engineStatus } from '../engines/engine-setup.js';
+import type { SpeechEngine } from '../engines/speech/speech-engine.js';
 
 function modelOf(engine: SpeechEngine): string | null {
   const resolvable = engine as SpeechEngine & { resolveModel?: () => { name: string } };

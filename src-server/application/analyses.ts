@@ -1,0 +1,57 @@
+// Summary, emotion and translation of a team's completed transcription: requesting one (which queues it
+// through the domain's AnalysisService) and reading its latest result.
+import { isLanguageCode } from '../../src-shared/languages.js';
+import type { AppContext } from '../app-context.js';
+import type { AnalysisKind, AnalysisRecord } from '../db/analysis-repository.js';
+import type { Caller } from '../domain/records.js';
+import { errors } from '../http/errors.js';
+import { findTranscription } from '../http/lookups.js';
+
+// Adapters name an analysis's kind and record through this layer, not db/.
+export type { AnalysisKind, AnalysisRecord };
+
+/** How an analysis is named to the client in a not-found message. */
+export interface AnalysisNames {
+  label: string;
+  /** Path segment after the transcription id: summary, emotion, translate. */
+  segment: string;
+}
+
+/**
+ * Queues the analysis of the caller's completed transcription. `language` is the translation's target
+ * (any case; answered in lower case), ignored otherwise. Another team's transcription answers as unknown.
+ */
+export async function requestAnalysis(
+  ctx: AppContext,
+  caller: Caller,
+  transcriptionId: string,
+  kind: AnalysisKind,
+  language: string | undefined,
+): Promise<{ transcriptionId: string; language: string }> {
+  let target = '';
+  if (kind === 'translation') {
+    target = (language ?? '').toLowerCase();
+    if (!isLanguageCode(target)) throw errors.validation(`language must be an ISO 639-1 code such as "es"; got "${target}".`, 'language');
+  }
+  const record = await findTranscription(ctx, caller, transcriptionId);
+  const refusal = await ctx.analysisService.request(record, kind, target);
+  if (refusal?.kind === 'not-completed') throw errors.transcriptionNotCompleted(record.transcriptionId, record.status);
+  if (refusal?.kind === 'unsupported-language') throw errors.unsupportedLanguage(refusal.message, kind === 'translation' ? 'language' : undefined);
+  return { transcriptionId: record.transcriptionId, language: target };
+}
+
+/** The latest result of the caller's transcription's analysis; none requested yet is an error. */
+export async function readAnalysis(
+  ctx: AppContext,
+  caller: Caller,
+  transcriptionId: string,
+  kind: AnalysisKind,
+  language: string | undefined,
+  names: AnalysisNames,
+): Promise<AnalysisRecord> {
+  const record = await findTranscription(ctx, caller, transcriptionId);
+  const target = kind === 'translation' ? language?.toLowerCase() : '';
+  const analysis = await ctx.analyses.get(record.transcriptionId, kind, target);
+  if (!analysis) throw errors.analysisNotFound(record.transcriptionId, names.label, names.segment, target);
+  return analysis;
+}

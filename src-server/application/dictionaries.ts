@@ -1,0 +1,101 @@
+// A team's dictionaries and their entries (words, blacklist words). Every operation is scoped to the
+// caller's team: another team's dictionary answers as unknown, and so do its entries.
+import { LIMITS } from '../../src-shared/limits.js';
+import type { AppContext } from '../app-context.js';
+import type { NewBlacklistWord, NewWord } from '../db/dictionary-repository.js';
+import type { BlacklistWordRecord, Caller, DictionaryRecord, WordRecord } from '../domain/records.js';
+import { errors, type AppError } from '../http/errors.js';
+import { findDictionary } from '../http/lookups.js';
+
+/** A dictionary with all its entries, as the API shows one. */
+export interface DictionaryView {
+  dictionary: DictionaryRecord;
+  words: WordRecord[];
+  blacklistWords: BlacklistWordRecord[];
+}
+
+async function view(ctx: AppContext, dictionary: DictionaryRecord): Promise<DictionaryView> {
+  const [words, blacklistWords] = await Promise.all([
+    ctx.dictionaries.words(dictionary.dictionaryId),
+    ctx.dictionaries.blacklistWords(dictionary.dictionaryId),
+  ]);
+  return { dictionary, words, blacklistWords };
+}
+
+/** One page of the caller's team's dictionaries, the configured page size long. */
+export function listDictionaries(ctx: AppContext, caller: Caller, page: number): Promise<DictionaryRecord[]> {
+  return ctx.dictionaries.list(caller.teamId, page, ctx.config.pageSize);
+}
+
+export async function createDictionary(
+  ctx: AppContext,
+  caller: Caller,
+  input: { name: string; isTemporary: boolean; words: NewWord[] },
+): Promise<DictionaryView> {
+  return view(ctx, await ctx.dictionaries.create(caller.teamId, input));
+}
+
+export async function getDictionary(ctx: AppContext, caller: Caller, dictionaryId: string): Promise<DictionaryView> {
+  return view(ctx, await findDictionary(ctx, caller, dictionaryId));
+}
+
+export async function updateDictionary(
+  ctx: AppContext,
+  caller: Caller,
+  dictionaryId: string,
+  patch: { name?: string; isTemporary?: boolean },
+): Promise<DictionaryView> {
+  const updated = await ctx.dictionaries.update(caller.teamId, dictionaryId, patch);
+  if (!updated) throw errors.dictionaryNotFound(dictionaryId);
+  return view(ctx, updated);
+}
+
+export async function deleteDictionary(ctx: AppContext, caller: Caller, dictionaryId: string): Promise<void> {
+  if (!(await ctx.dictionaries.delete(caller.teamId, dictionaryId))) throw errors.dictionaryNotFound(dictionaryId);
+}
+
+/** The four operations words and blacklist words share, each on a dictionary of the caller's team. */
+export interface DictionaryEntries<Input, Entry> {
+  /** All or nothing. */
+  add(ctx: AppContext, caller: Caller, dictionaryId: string, items: Input[]): Promise<Entry[]>;
+  get(ctx: AppContext, caller: Caller, dictionaryId: string, id: string): Promise<Entry>;
+  remove(ctx: AppContext, caller: Caller, dictionaryId: string, id: string): Promise<void>;
+}
+
+function entries<Input, Entry>(kind: {
+  add(ctx: AppContext, dictionaryId: string, items: Input[]): Promise<Entry[]>;
+  get(ctx: AppContext, dictionaryId: string, id: string): Promise<Entry | null>;
+  remove(ctx: AppContext, dictionaryId: string, id: string): Promise<boolean>;
+  notFound(id: string): AppError;
+}): DictionaryEntries<Input, Entry> {
+  return {
+    add: async (ctx, caller, dictionaryId, items) => kind.add(ctx, (await findDictionary(ctx, caller, dictionaryId)).dictionaryId, items),
+    get: async (ctx, caller, dictionaryId, id) => {
+      const entry = await kind.get(ctx, (await findDictionary(ctx, caller, dictionaryId)).dictionaryId, id);
+      if (!entry) throw kind.notFound(id);
+      return entry;
+    },
+    remove: async (ctx, caller, dictionaryId, id) => {
+      if (!(await kind.remove(ctx, (await findDictionary(ctx, caller, dictionaryId)).dictionaryId, id))) throw kind.notFound(id);
+    },
+  };
+}
+
+export const words = entries<NewWord, WordRecord>({
+  add: (ctx, dictionaryId, items) => ctx.dictionaries.addWords(dictionaryId, items),
+  get: (ctx, dictionaryId, id) => ctx.dictionaries.getWord(dictionaryId, id),
+  remove: (ctx, dictionaryId, id) => ctx.dictionaries.deleteWord(dictionaryId, id),
+  notFound: errors.wordNotFound,
+});
+
+export const blacklistWords = entries<NewBlacklistWord, BlacklistWordRecord>({
+  add: async (ctx, dictionaryId, items) => {
+    const max = LIMITS.blacklistWordsPerDictionary;
+    const added = await ctx.dictionaries.addBlacklistWords(dictionaryId, items, max);
+    if (!added) throw errors.tooManyBlacklistWords(max, await ctx.dictionaries.countBlacklistWords(dictionaryId), items.length);
+    return added;
+  },
+  get: (ctx, dictionaryId, id) => ctx.dictionaries.getBlacklistWord(dictionaryId, id),
+  remove: (ctx, dictionaryId, id) => ctx.dictionaries.deleteBlacklistWord(dictionaryId, id),
+  notFound: errors.blacklistWordNotFound,
+});
