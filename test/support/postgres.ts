@@ -1,4 +1,5 @@
-// A real PostgreSQL (Debian's package) in a temporary directory, started and stopped by the tests themselves.
+// A real PostgreSQL (Debian's package) in a temporary directory: one per vitest run (postgres-cluster-setup.ts),
+// on which each test file takes its own databases.
 // initdb refuses to run as root, so under root the cluster belongs to the `postgres` system user that the
 // Debian package creates; otherwise it runs as the current user.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
@@ -56,6 +57,47 @@ export async function freePort(): Promise<number> {
   });
 }
 
+let counter = 0;
+
+/** Creates a fresh, empty database through the admin URL of a cluster and returns its URL. */
+async function createDatabaseOn(adminUrl: string, prefix = 'kikitori_test'): Promise<string> {
+  const name = `${prefix}_${process.pid}_${++counter}_${Math.random().toString(36).slice(2, 8)}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * The run's one cluster, started by test/support/postgres-cluster-setup.ts (the globalSetup of every vitest
+ * project) and stopped when the run ends. Test files take databases on it; none starts a cluster of its own.
+ */
+export const runCluster: Pick<PostgresServer, 'url' | 'createDatabase'> = {
+  url(database = 'postgres') {
+    const url = new URL(adminUrl());
+    url.pathname = `/${database}`;
+    return url.toString();
+  },
+  createDatabase: (prefix) => createDatabaseOn(adminUrl(), prefix),
+};
+
+/** A fresh, empty database on the run's cluster, as a URL; it goes when the cluster stops. */
+export function testDatabase(prefix?: string): Promise<string> {
+  return runCluster.createDatabase(prefix);
+}
+
+function adminUrl(): string {
+  const url = process.env.KIKITORI_TEST_POSTGRES_URL;
+  if (!url) throw new Error('No PostgreSQL cluster for this run: run the tests through vitest (its globalSetup test/support/postgres-cluster-setup.ts starts one)');
+  return url;
+}
+
 export async function startPostgres(): Promise<PostgresServer> {
   const bin = postgresBinDir();
   const owner = clusterOwner();
@@ -99,20 +141,9 @@ export async function startPostgres(): Promise<PostgresServer> {
     }
   }
 
-  let counter = 0;
   return {
     url,
-    async createDatabase(prefix = 'kikitori_test') {
-      const name = `${prefix}_${process.pid}_${++counter}_${Math.random().toString(36).slice(2, 8)}`;
-      const client = new pg.Client({ connectionString: url() });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE "${name}"`);
-      } finally {
-        await client.end();
-      }
-      return url(name);
-    },
+    createDatabase: (prefix) => createDatabaseOn(url(), prefix),
     async stop() {
       if (child.exitCode === null) child.kill('SIGINT'); // fast shutdown
       await exited;

@@ -1,11 +1,11 @@
 // The server's database in both dialects, for suites that run the same contract on SQLite and PostgreSQL.
-// PostgreSQL is a real throwaway cluster (test/support/postgres.ts), started once per test file on first use;
-// every database handed out is fresh and empty.
+// PostgreSQL databases are taken on the run's one cluster (test/support/postgres-cluster-setup.ts); every
+// database handed out is fresh and empty.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type Database, type DialectName, type OpenOptions } from '../../src-server/db/database.js';
-import { startPostgres, type PostgresServer } from './postgres.js';
+import { testDatabase } from './postgres.js';
 
 export const DIALECTS: readonly DialectName[] = ['sqlite', 'postgres'];
 
@@ -14,20 +14,18 @@ export interface TestDatabases {
   settings(dialect: DialectName): Promise<{ dataDir: string; database: { url: string | null } }>;
   /** A fresh database, opened (and migrated unless told otherwise); closed by closeAll(). */
   open(dialect: DialectName, options?: OpenOptions): Promise<Database>;
-  /** Closes every database opened here, removes the data dirs and stops the cluster. */
+  /** Closes every database opened here and removes the data dirs. */
   closeAll(): Promise<void>;
 }
 
 export function testDatabases(): TestDatabases {
-  let cluster: Promise<PostgresServer> | null = null;
   const opened: Database[] = [];
   const dirs: string[] = [];
   const settings = async (dialect: DialectName) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-db-'));
     dirs.push(dataDir);
     if (dialect === 'sqlite') return { dataDir, database: { url: null } };
-    cluster ??= startPostgres();
-    return { dataDir, database: { url: await (await cluster).createDatabase() } };
+    return { dataDir, database: { url: await testDatabase() } };
   };
   return {
     settings,
@@ -39,8 +37,6 @@ export function testDatabases(): TestDatabases {
     async closeAll() {
       await Promise.all(opened.splice(0).map((d) => d.close()));
       for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-      if (cluster) await (await cluster).stop();
-      cluster = null;
     },
   };
 }

@@ -10,6 +10,7 @@ import type { EngineRegistry } from '../../src-server/engines/engine-registry.js
 import { createEngineRegistry } from '../../src-server/engines/engine-setup.js';
 import { createRuntime, type RuntimeOptions, type ServerRuntime } from '../../src-server/server-runtime.js';
 import { tempDir } from './temp-dir.js';
+import { testDatabase } from './postgres.js';
 
 export interface TestServer {
   url: string;
@@ -45,35 +46,23 @@ export async function toApiResponse(response: Response): Promise<ApiResponse> {
 }
 
 /**
- * With KIKITORI_TEST_DATABASE=postgres (`npm run test:postgres`), a fresh database on the run's cluster
- * (test/support/postgres-global-setup.ts) for each server; otherwise none, and the server keeps SQLite in its data dir.
+ * With KIKITORI_TEST_DATABASE=postgres (the `postgres-s3` project), a fresh database on the run's cluster
+ * (test/support/postgres-cluster-setup.ts) for each server; otherwise none, and the server keeps SQLite in its data dir.
  */
 export async function testDatabaseEnv(): Promise<Record<string, string>> {
   if (process.env.KIKITORI_TEST_DATABASE !== 'postgres') return {};
-  const admin = process.env.KIKITORI_TEST_POSTGRES_URL;
-  if (!admin) throw new Error('KIKITORI_TEST_DATABASE=postgres needs the cluster of test/support/postgres-global-setup.ts: run `npm run test:postgres`');
-  const name = `kikitori_server_${process.pid}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { KIKITORI_DATABASE_URL: url.toString() };
+  return { KIKITORI_DATABASE_URL: await testDatabase('kikitori_server') };
 }
 
 /**
  * With KIKITORI_TEST_STORAGE=s3 (the `postgres-s3` project), a fresh bucket on the run's s3rver
- * (test/support/postgres-global-setup.ts) for each server; otherwise none, and the server keeps its files
+ * (test/support/s3-global-setup.ts) for each server; otherwise none, and the server keeps its files
  * under its data dir's storage/.
  */
 export async function testStorageEnv(): Promise<Record<string, string>> {
   if (process.env.KIKITORI_TEST_STORAGE !== 's3') return {};
   const endpoint = process.env.KIKITORI_TEST_S3_ENDPOINT;
-  if (!endpoint) throw new Error('KIKITORI_TEST_STORAGE=s3 needs the S3 server of test/support/postgres-global-setup.ts: run `npm run test:postgres`');
+  if (!endpoint) throw new Error('KIKITORI_TEST_STORAGE=s3 needs the S3 server of test/support/s3-global-setup.ts: run `npm run test:postgres`');
   const bucket = `kikitori-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   // s3rver checks signatures only when one is sent; an unsigned request is accepted.
   const response = await fetch(`${endpoint}/${bucket}`, { method: 'PUT' });

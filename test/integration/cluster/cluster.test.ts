@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concatWithSilence, synthesizeSpeech } from '../../support/audio-fixtures.js';
 import { CLI, cli, exited } from '../../support/cli-process.js';
-import { startPostgres, type PostgresServer } from '../../support/postgres.js';
+import { testDatabase } from '../../support/postgres.js';
 import { startS3, type S3Server } from '../../support/s3.js';
 import { tempDir, toApiResponse } from '../../support/test-server.js';
 
@@ -22,7 +22,6 @@ interface Proc {
 }
 
 const JOBS = 20;
-let postgres: PostgresServer;
 let s3: S3Server;
 let env: Record<string, string>;
 let fixture: string;
@@ -75,10 +74,10 @@ async function until<T>(what: string, check: () => Promise<T | undefined> | T | 
 }
 
 beforeAll(async () => {
-  [postgres, s3] = await Promise.all([startPostgres(), startS3({ buckets: ['cluster'] })]);
+  s3 = await startS3({ buckets: ['cluster'] });
   env = {
     ...s3.env('cluster', 'kikitori'),
-    KIKITORI_DATABASE_URL: await postgres.createDatabase('kikitori_cluster'),
+    KIKITORI_DATABASE_URL: await testDatabase('kikitori_cluster'),
     KIKITORI_SIGNING_SECRET: 'cluster-test-signing-secret-of-at-least-32-bytes',
     KIKITORI_LOG_LEVEL: 'info',
     // pg-boss's shortest heartbeat: a SIGKILLed worker's job is taken over after it.
@@ -95,7 +94,6 @@ afterAll(async () => {
   for (const proc of procs) if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGKILL');
   await Promise.all(procs.map((proc) => exited(proc.child)));
   await s3?.stop();
-  await postgres?.stop();
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -2,20 +2,15 @@
 // KIKITORI_DATABASE_URL) on a real PostgreSQL, as an alternative to the data dir's SQLite.
 import fs from 'node:fs';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-server/db/database.js';
 import { migrations } from '../../../src-server/db/migrations/index.js';
 import { cli, exited, serveProcess } from '../../support/cli-process.js';
-import { startPostgres, type PostgresServer } from '../../support/postgres.js';
+import { runCluster as cluster } from '../../support/postgres.js';
 import { tempDir } from '../../support/test-server.js';
 
-let cluster: PostgresServer;
 const dirs: string[] = [];
-beforeAll(async () => {
-  cluster = await startPostgres();
-});
-afterAll(async () => {
-  await cluster.stop();
+afterAll(() => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 const dataDir = () => {

@@ -6,18 +6,16 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
 import { postTranscription, startOpenAiTestServer } from '../../support/openai-test-server.js';
-import { startPostgres, type PostgresServer } from '../../support/postgres.js';
+import { testDatabase } from '../../support/postgres.js';
 import type { TestServer } from '../../support/test-server.js';
 
-let postgres: PostgresServer;
 let server: TestServer;
 let db: pg.Client;
 let key: string;
 let speech: string;
 
 beforeAll(async () => {
-  postgres = await startPostgres();
-  const url = await postgres.createDatabase('kikitori_server');
+  const url = await testDatabase('kikitori_server');
   server = await startOpenAiTestServer({ env: { KIKITORI_DATABASE_URL: url } });
   db = new pg.Client({ connectionString: url });
   await db.connect();
@@ -27,7 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await db?.end();
-  await postgres?.stop();
 });
 
 describe('the server on a PostgreSQL job queue', () => {

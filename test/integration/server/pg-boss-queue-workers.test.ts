@@ -7,10 +7,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PgBossJobQueue } from '../../../src-server/jobs/pg-boss-job-queue.js';
 import { exited } from '../../support/cli-process.js';
-import { startPostgres, type PostgresServer } from '../../support/postgres.js';
+import { runCluster } from '../../support/postgres.js';
 
 const SCRIPT = path.resolve(import.meta.dirname, '../../support/pg-boss-worker-process.mjs');
 
@@ -30,22 +30,16 @@ interface Worker {
   until(match: (e: WorkerEvent) => boolean): Promise<WorkerEvent>;
 }
 
-let server: PostgresServer;
+const server = runCluster;
 const children: ChildProcess[] = [];
 const closers: Array<() => Promise<void>> = [];
 
-beforeAll(async () => {
-  server = await startPostgres();
-});
 afterEach(async () => {
   for (const child of children.splice(0)) {
     child.kill('SIGKILL');
     await exited(child);
   }
   for (const close of closers.splice(0)) await close();
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 function startWorker(url: string, name: string, o: { staleAfterMs: number; workMs: number }): Worker {

@@ -9,12 +9,12 @@ import net from 'node:net';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { watchChanges, watchPostgres, watchSqlite, type ChangeWatch } from '../../../../src-server/db/change-watch.js';
 import { openDatabase, type Database } from '../../../../src-server/db/database.js';
 import { KyselyKeyRepository } from '../../../../src-server/db/key-repository.js';
 import { KyselyTranscriptionRepository } from '../../../../src-server/db/transcription-repository.js';
-import { startPostgres, type PostgresServer } from '../../../support/postgres.js';
+import { runCluster } from '../../../support/postgres.js';
 
 const logger = pino({ level: 'silent' });
 const open: Array<{ close(): Promise<void> | void }> = [];
@@ -84,13 +84,7 @@ describe('on SQLite', () => {
 });
 
 describe('on PostgreSQL', () => {
-  let server: PostgresServer;
-  beforeAll(async () => {
-    server = await startPostgres();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = runCluster;
 
   /** The watch's backend: its last statement was its LISTEN or a keepalive probe. */
   const IS_LISTENER = `(query LIKE 'LISTEN%' OR query LIKE 'SELECT pg_notify%') AND pid <> pg_backend_pid()`;

@@ -4,26 +4,22 @@
 // Its two-worker-process guarantees are in test/integration/server/pg-boss-queue-workers.test.ts.
 import pg from 'pg';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { JobLostError } from '../../../../src-server/jobs/job-queue.js';
 import { PgBossJobQueue, type PgBossJobQueueOptions } from '../../../../src-server/jobs/pg-boss-job-queue.js';
-import { startPostgres, type PostgresServer } from '../../../support/postgres.js';
+import { runCluster } from '../../../support/postgres.js';
 import { deferred, describeJobQueueContract, type ContractState } from '../../../support/job-queue-contract.js';
 
 const logger = pino({ level: 'silent' });
-let server: PostgresServer;
+const server = runCluster;
 const clients: pg.Client[] = [];
 const queues: PgBossJobQueue[] = [];
 
-beforeAll(async () => {
-  server = await startPostgres();
-});
 afterEach(async () => {
   await Promise.all(queues.splice(0).map((q) => q.stop()));
 });
 afterAll(async () => {
   await Promise.all(clients.splice(0).map((c) => c.end()));
-  await server?.stop();
 });
 
 async function sql(url: string) {
