@@ -107,7 +107,7 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
           <span className="speech-model-name" id={labelId}>
             <strong>Whisper {model.name}</strong>
             {model.damaged && <span className="badge badge-warn">{t('settings.speech.damagedBadge')}</span>}
-            {recommended && <span className="badge badge-ok">{t('settings.speech.recommended')}</span>}
+            {recommended && !model.damaged && <span className="badge badge-ok">{t('settings.speech.recommended')}</span>}
             {model.quantized && <span className="badge">{t('settings.speech.quantized')}</span>}
           </span>
           <span className="speech-model-facts muted">

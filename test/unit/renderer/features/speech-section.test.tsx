@@ -116,6 +116,8 @@ describe('SpeechSection', () => {
     );
     expect(row('base').getAttribute('data-damaged')).toBe('true');
     expect(within(row('base')).getByRole('button', { name: 'Delete base' })).toBeTruthy();
+    // The recommended model, but damaged: not recommended as it is.
+    expect(within(row('base')).queryByText('Recommended for this computer')).toBeNull();
     expect(within(row('tiny')).queryByTestId('speech-damaged')).toBeNull();
     unmount();
 
