@@ -17,7 +17,10 @@ import tseslint from 'typescript-eslint';
 
 const TS = ['**/*.{ts,tsx,mts,cts}'];
 const UNSAFE_OFF = Object.fromEntries(
-  ['argument', 'assignment', 'call', 'member-access', 'return'].map((rule) => [`@typescript-eslint/no-unsafe-${rule}`, 'off']),
+  ['argument', 'assignment', 'call', 'member-access', 'return'].map((rule) => [
+    `@typescript-eslint/no-unsafe-${rule}`,
+    'off',
+  ]),
 );
 const CODE = [...TS, '**/*.{js,mjs,cjs}'];
 
@@ -37,22 +40,46 @@ const restriction = (regex, message) => ({ regex, message });
 const IPC = {
   name: 'electron',
   importNames: ['ipcMain', 'ipcRenderer'],
-  message: 'Raw IPC lives only in src-main/ipc/typed-ipc.ts and src-preload/preload.ts: add a channel to src-shared/ipc-contract.ts instead.',
+  message:
+    'Raw IPC lives only in src-main/ipc/typed-ipc.ts and src-preload/preload.ts: add a channel to src-shared/ipc-contract.ts instead.',
 };
 
 const NO = {
-  main: restriction(through('src-main'), 'Main-process code is not importable from here: put the shared type or helper in src-shared, or reach main through the IPC contract.'),
-  preload: restriction(through('src-preload'), 'The preload is not importable from here: its API type is KikitoriApi in src-shared/ipc-contract.ts.'),
-  renderer: restriction(through('src-renderer'), 'Renderer code is not importable from here: move what both sides need to src-shared.'),
-  server: restriction(through('src-server'), 'The server is not importable from the desktop layers: talk to it over HTTP (src-main/api-client), and put shared types in src-shared.'),
+  main: restriction(
+    through('src-main'),
+    'Main-process code is not importable from here: put the shared type or helper in src-shared, or reach main through the IPC contract.',
+  ),
+  preload: restriction(
+    through('src-preload'),
+    'The preload is not importable from here: its API type is KikitoriApi in src-shared/ipc-contract.ts.',
+  ),
+  renderer: restriction(
+    through('src-renderer'),
+    'Renderer code is not importable from here: move what both sides need to src-shared.',
+  ),
+  server: restriction(
+    through('src-server'),
+    'The server is not importable from the desktop layers: talk to it over HTTP (src-main/api-client), and put shared types in src-shared.',
+  ),
   electron: restriction('^electron(/|$)', 'No electron here: only src-main and src-preload run inside Electron.'),
-  node: restriction('^node:', 'No Node APIs here: this code also runs in the renderer. Take the value as a parameter, or move the code to src-main or src-server.'),
-  engines: restriction(through('engines'), 'The domain does not depend on engines: declare the type or interface in src-server/domain and let the engine implement it.'),
-  jobs: restriction(through('jobs'), 'Engines do not depend on the job runner: throw an EngineError (src-server/domain/engine-error.ts) and let the job map its kind to retry or permanent failure.'),
+  node: restriction(
+    '^node:',
+    'No Node APIs here: this code also runs in the renderer. Take the value as a parameter, or move the code to src-main or src-server.',
+  ),
+  engines: restriction(
+    through('engines'),
+    'The domain does not depend on engines: declare the type or interface in src-server/domain and let the engine implement it.',
+  ),
+  jobs: restriction(
+    through('jobs'),
+    'Engines do not depend on the job runner: throw an EngineError (src-server/domain/engine-error.ts) and let the job map its kind to retry or permanent failure.',
+  ),
 };
 
 // Bare builtin names ('fs', 'path') are Node too; as exact paths, so a relative './path.js' is untouched.
-const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_')).map((name) => ({ name, message: NO.node.message }));
+const NODE_BUILTINS = builtinModules
+  .filter((name) => !name.startsWith('_'))
+  .map((name) => ({ name, message: NO.node.message }));
 
 /**
  * The rules for one scope: no-restricted-imports over static imports, and no-restricted-syntax over
@@ -61,10 +88,12 @@ const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_')).map
  */
 function restrict({ patterns = [], paths = [], ipc = !patterns.includes(NO.electron), selectors = [] }) {
   const esquery = (regex) => `/${regex.replaceAll('/', '\\x2F')}/`;
-  const syntax = patterns.flatMap(({ regex, message }) => [
-    { selector: `ImportExpression > Literal.source[value=${esquery(regex)}]`, message },
-    { selector: `TSImportType > Literal.source[value=${esquery(regex)}]`, message },
-  ]).concat(selectors);
+  const syntax = patterns
+    .flatMap(({ regex, message }) => [
+      { selector: `ImportExpression > Literal.source[value=${esquery(regex)}]`, message },
+      { selector: `TSImportType > Literal.source[value=${esquery(regex)}]`, message },
+    ])
+    .concat(selectors);
   return {
     'no-restricted-imports': [
       'error',
@@ -80,12 +109,30 @@ function restrict({ patterns = [], paths = [], ipc = !patterns.includes(NO.elect
 const support = (names) => `^\\.{1,2}/(.*/)?support/(${names.join('|')})(\\.[jt]s|\\.mjs)?$`;
 const UNIT_TEST = [
   restriction(
-    support(['test-server', 'cli-process', 'postgres', 'postgres-global-setup', 's3', 'test-databases', 'audio-fixtures', '[a-z-]+-process']),
+    support([
+      'test-server',
+      'cli-process',
+      'postgres',
+      'postgres-global-setup',
+      's3',
+      'test-databases',
+      'audio-fixtures',
+      '[a-z-]+-process',
+    ]),
     'test/unit holds units only: a test that starts a server, a process, PostgreSQL, S3 or makes speech belongs in test/integration (mirror its path there). For a temp dir, import test/support/temp-dir.js.',
   ),
-  restriction('^(node:)?child_process$', 'test/unit holds units only: a test that runs processes belongs in test/integration (mirror its path there).'),
-  restriction('^(pg|pg-boss|s3rver)$', 'test/unit holds units only: PostgreSQL and S3 tests belong in test/integration (mirror its path there).'),
-  restriction(through('integration'), 'test/unit does not import the integration tier: move the helper a unit needs to test/support or test/unit.'),
+  restriction(
+    '^(node:)?child_process$',
+    'test/unit holds units only: a test that runs processes belongs in test/integration (mirror its path there).',
+  ),
+  restriction(
+    '^(pg|pg-boss|s3rver)$',
+    'test/unit holds units only: PostgreSQL and S3 tests belong in test/integration (mirror its path there).',
+  ),
+  restriction(
+    through('integration'),
+    'test/unit does not import the integration tier: move the helper a unit needs to test/support or test/unit.',
+  ),
 ];
 
 const SERVER = [NO.main, NO.preload, NO.renderer, NO.electron];
@@ -106,12 +153,14 @@ const ADAPTER_ROUTES = [
   'src-server/http/routes/analyses/**',
   'src-server/http/routes/models/**',
 ];
-const USE_CASE = 'Routes are adapters (decision 0050): call a use case in src-server/application/, which reaches repositories, engines, storage and the queue.';
+const USE_CASE =
+  'Routes are adapters (decision 0050): call a use case in src-server/application/, which reaches repositories, engines, storage and the queue.';
 const ADAPTER = {
   patterns: [...SERVER, ...['db', 'engines', 'jobs', 'storage'].map((dir) => restriction(through(dir), USE_CASE))],
   selectors: [
     {
-      selector: 'MemberExpression[object.name="ctx"][property.name=/^(keys|dictionaries|transcriptions|reviews|service|storage|queue|engines|analyses|analysisService|analysisEngines|models|storageUsage|freeSpace|changes)$/]',
+      selector:
+        'MemberExpression[object.name="ctx"][property.name=/^(keys|dictionaries|transcriptions|reviews|service|storage|queue|engines|analyses|analysisService|analysisEngines|models|storageUsage|freeSpace|changes)$/]',
       message: USE_CASE,
     },
   ],
@@ -123,15 +172,20 @@ const layerRules = [
   {
     files: ['src-shared/**'],
     rules: {
-      ...restrict({ patterns: [NO.main, NO.preload, NO.renderer, NO.server, NO.electron, NO.node], paths: NODE_BUILTINS }),
+      ...restrict({
+        patterns: [NO.main, NO.preload, NO.renderer, NO.server, NO.electron, NO.node],
+        paths: NODE_BUILTINS,
+      }),
       // Types such as File are fine (they describe data), but shared code must not touch a window,
       // a document or a Node process at run time.
       'no-restricted-globals': [
         'error',
-        ...['window', 'document', 'navigator', 'location', 'localStorage', 'sessionStorage', 'indexedDB', 'self'].map((name) => ({
-          name,
-          message: 'No DOM here: src-shared also runs in main and the server. Take the value as a parameter.',
-        })),
+        ...['window', 'document', 'navigator', 'location', 'localStorage', 'sessionStorage', 'indexedDB', 'self'].map(
+          (name) => ({
+            name,
+            message: 'No DOM here: src-shared also runs in main and the server. Take the value as a parameter.',
+          }),
+        ),
         ...['process', 'Buffer', 'global', 'require', 'module', '__dirname', '__filename'].map((name) => ({
           name,
           message: 'No Node globals here: src-shared also runs in the renderer. Take the value as a parameter.',
@@ -163,13 +217,15 @@ const layerRules = [
         {
           object: 'process',
           property: 'env',
-          message: 'Configuration is read once: declare the setting in src-server/config.ts and take its typed section as a parameter.',
+          message:
+            'Configuration is read once: declare the setting in src-server/config.ts and take its typed section as a parameter.',
         },
         // Fastify runs without a logger above info (decision 0041): request.log and reply.log then write nothing.
         ...['request', 'reply', 'app'].map((object) => ({
           object,
           property: 'log',
-          message: 'Log a request\'s lines through requestLog(request) (src-server/http/request-log.ts): request.log writes nothing above info.',
+          message:
+            "Log a request's lines through requestLog(request) (src-server/http/request-log.ts): request.log writes nothing above info.",
         })),
       ],
     },
@@ -178,7 +234,14 @@ const layerRules = [
 
 export default defineConfig(
   {
-    ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'kikitori-data/**'],
+    ignores: [
+      'dist/**',
+      'release/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'kikitori-data/**',
+    ],
   },
   {
     files: CODE,
@@ -186,7 +249,13 @@ export default defineConfig(
     languageOptions: {
       parserOptions: {
         // Every TypeScript file belongs to one of these; the first project that holds a file is used.
-        project: ['tsconfig.test.json', 'tsconfig.renderer.json', 'tsconfig.preload.json', 'test/e2e/tsconfig.json', 'tsconfig.tools.json'],
+        project: [
+          'tsconfig.test.json',
+          'tsconfig.renderer.json',
+          'tsconfig.preload.json',
+          'test/e2e/tsconfig.json',
+          'tsconfig.tools.json',
+        ],
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -218,7 +287,10 @@ export default defineConfig(
   {
     // koffi's foreign functions return `any`: these files are the typed wrapper around pocketsphinx's
     // C API, where `any` meets the declared interface.
-    files: ['src-server/engines/speech/pocketsphinx-library.ts', 'src-server/engines/speech/pocketsphinx-vocabulary.ts'],
+    files: [
+      'src-server/engines/speech/pocketsphinx-library.ts',
+      'src-server/engines/speech/pocketsphinx-vocabulary.ts',
+    ],
     rules: UNSAFE_OFF,
   },
   {

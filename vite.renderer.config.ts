@@ -4,7 +4,10 @@ import { defineConfig, type Plugin } from 'vite';
 
 /** file:// pages have an opaque origin: a `crossorigin` module script would be fetched in CORS mode. */
 function dropCrossorigin(): Plugin {
-  return { name: 'kikitori-drop-crossorigin', transformIndexHtml: (html) => html.replace(/ crossorigin(?=[\s>])/g, '') };
+  return {
+    name: 'kikitori-drop-crossorigin',
+    transformIndexHtml: (html) => html.replace(/ crossorigin(?=[\s>])/g, ''),
+  };
 }
 
 export default defineConfig({

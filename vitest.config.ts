@@ -51,7 +51,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'sqlite-files', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], globalSetup: [RUN_CLUSTER] },
+        test: {
+          name: 'sqlite-files',
+          include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+          globalSetup: [RUN_CLUSTER],
+        },
       },
       { extends: true, test: postgresS3Project },
     ],

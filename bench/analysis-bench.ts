@@ -9,7 +9,12 @@ import type { AnalysisInput } from '../src-server/domain/analysis-engines.js';
 import { LocalEmotionEngine } from '../src-server/engines/emotion/local-emotion-engine.js';
 import { ExtractiveSummaryEngine } from '../src-server/engines/summary/extractive-summary.js';
 import { ApertiumTranslationEngine } from '../src-server/engines/translation/apertium-engine.js';
-import { meetingFixtures, scoreSummary, standupUnpunctuated, planningPunctuated } from '../test/fixtures/meetings/meetings.js';
+import {
+  meetingFixtures,
+  scoreSummary,
+  standupUnpunctuated,
+  planningPunctuated,
+} from '../test/fixtures/meetings/meetings.js';
 import { heldOutMeetings } from '../test/fixtures/meetings/held-out.js';
 import { evaluateEmotionModel } from './emotion-eval.js';
 
@@ -29,9 +34,21 @@ if (fs.existsSync(dataDir)) {
 
 // Summary recall of planted items.
 const summary = new ExtractiveSummaryEngine();
-const input = (document: TranscriptDocument): AnalysisInput => ({ document, language: document.language, signal: new AbortController().signal });
+const input = (document: TranscriptDocument): AnalysisInput => ({
+  document,
+  language: document.language,
+  signal: new AbortController().signal,
+});
 async function recall(label: string, fixtures: typeof meetingFixtures) {
-  const total = { expected: 0, matched: 0, owners: 0, dues: 0, decisionsExpected: 0, decisionsMatched: 0, falsePositives: 0 };
+  const total = {
+    expected: 0,
+    matched: 0,
+    owners: 0,
+    dues: 0,
+    decisionsExpected: 0,
+    decisionsMatched: 0,
+    falsePositives: 0,
+  };
   for (const fixture of fixtures) {
     const score = scoreSummary(fixture, (await summary.summarize(input(fixture.document))).details);
     total.expected += score.actionItems.expected;
@@ -60,7 +77,13 @@ function longTranscript(targetWords: number): TranscriptDocument {
   while (words < targetWords) {
     for (const document of base) {
       for (const s of document.segments) {
-        segments.push({ ...s, id: segments.length, start: s.start + offset, end: s.end + offset, words: s.words.map((w) => ({ ...w, start: w.start + offset, end: w.end + offset })) });
+        segments.push({
+          ...s,
+          id: segments.length,
+          start: s.start + offset,
+          end: s.end + offset,
+          words: s.words.map((w) => ({ ...w, start: w.start + offset, end: w.end + offset })),
+        });
         words += s.text.split(/\s+/).length;
       }
       offset += document.duration;
@@ -78,11 +101,20 @@ const perThousand = async (run: () => Promise<unknown>) => {
 };
 const emotion = new LocalEmotionEngine();
 const apertium = new ApertiumTranslationEngine();
-row(`summary (textrank), ms per 1,000 words (${wordCount} words)`, (await perThousand(() => summary.summarize(input(long)))).toFixed(0));
-row('emotion (goemotions-linear), ms per 1,000 words', (await perThousand(() => emotion.analyze(input(long)))).toFixed(0));
+row(
+  `summary (textrank), ms per 1,000 words (${wordCount} words)`,
+  (await perThousand(() => summary.summarize(input(long)))).toFixed(0),
+);
+row(
+  'emotion (goemotions-linear), ms per 1,000 words',
+  (await perThousand(() => emotion.analyze(input(long)))).toFixed(0),
+);
 const englishTargets = apertium.targets('en');
 if (englishTargets.includes('es')) {
-  row('translation en→es (apertium), ms per 1,000 words', (await perThousand(() => apertium.translate(input(long), 'es'))).toFixed(0));
+  row(
+    'translation en→es (apertium), ms per 1,000 words',
+    (await perThousand(() => apertium.translate(input(long), 'es'))).toFixed(0),
+  );
 } else {
   row('translation en→es (apertium)', 'skipped', 'apertium-eng-spa not installed');
 }

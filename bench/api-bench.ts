@@ -12,7 +12,19 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { CLI, compareLoads, CONNECTIONS, DURATION_S, memoryKiB, numberSetting, probePage, seedTranscriptions, startCeilingServer, startProcess, stop } from './http-load.js';
+import {
+  CLI,
+  compareLoads,
+  CONNECTIONS,
+  DURATION_S,
+  memoryKiB,
+  numberSetting,
+  probePage,
+  seedTranscriptions,
+  startCeilingServer,
+  startProcess,
+  stop,
+} from './http-load.js';
 
 const run = promisify(execFile);
 const UPLOAD_BYTES = numberSetting('BENCH_UPLOAD_BYTES', 1024 ** 3);
@@ -24,7 +36,9 @@ async function listBenchmark() {
   const { pageBytes, items } = await probePage(`${server.url}/api/v1/transcriptions`, { 'x-api-key': key });
   const bare = await startCeilingServer(pageBytes);
   try {
-    const { results: [list, baseline, staticPage] } = await compareLoads([
+    const {
+      results: [list, baseline, staticPage],
+    } = await compareLoads([
       { url: `${server.url}/api/v1/transcriptions`, headers: { 'x-api-key': key }, pid: server.child.pid! },
       { url: `${bare.url}/bare`, pid: bare.child.pid! },
       { url: `${bare.url}/static-page`, pid: bare.child.pid! },
@@ -45,9 +59,11 @@ async function uploadBenchmark() {
   const chunk = Buffer.alloc(1024 * 1024);
   for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 2654435761) >>> 24;
   await pipeline(
-    Readable.from((function* () {
-      for (let written = 0; written < UPLOAD_BYTES; written += chunk.length) yield chunk;
-    })()),
+    Readable.from(
+      (function* () {
+        for (let written = 0; written < UPLOAD_BYTES; written += chunk.length) yield chunk;
+      })(),
+    ),
     fs.createWriteStream(source),
   );
   const seconds = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
@@ -59,9 +75,21 @@ async function uploadBenchmark() {
   const copySeconds = seconds(t0);
   fs.rmSync(path.join(scratch, 'copy.bin'));
 
-  const { stdout } = await run(process.execPath, [CLI, 'keys', 'create', '--data-dir', dataDir, '--team', 'bench', '--user', 'bench']);
+  const { stdout } = await run(process.execPath, [
+    CLI,
+    'keys',
+    'create',
+    '--data-dir',
+    dataDir,
+    '--team',
+    'bench',
+    '--user',
+    'bench',
+  ]);
   const key = stdout.trim().split('\n').at(-1)!;
-  const server = await startProcess([CLI, 'serve', '--port', '0', '--data-dir', dataDir], { KIKITORI_MAX_UPLOAD_BYTES: String(2 * UPLOAD_BYTES) });
+  const server = await startProcess([CLI, 'serve', '--port', '0', '--data-dir', dataDir], {
+    KIKITORI_MAX_UPLOAD_BYTES: String(2 * UPLOAD_BYTES),
+  });
   try {
     const pid = server.child.pid!;
     const ticket = (await (
@@ -75,10 +103,14 @@ async function uploadBenchmark() {
     t0 = process.hrtime.bigint();
     // node:http, as the desktop app sends uploads: fetch (undici) buffers a streamed request body.
     const status = await new Promise<number>((resolve, reject) => {
-      const request = http.request(ticket.audio_upload_url, { method: 'PUT', headers: { 'content-length': String(UPLOAD_BYTES) } }, (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      });
+      const request = http.request(
+        ticket.audio_upload_url,
+        { method: 'PUT', headers: { 'content-length': String(UPLOAD_BYTES) } },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode ?? 0));
+        },
+      );
       request.on('error', reject);
       pipeline(fs.createReadStream(source, { highWaterMark: 1024 * 1024 }), request).catch(reject);
     });
@@ -99,15 +131,29 @@ const upload = await uploadBenchmark();
 const gib = UPLOAD_BYTES / 1024 ** 3;
 const mibps = (s: number) => (UPLOAD_BYTES / 1024 ** 2 / s).toFixed(0);
 
-console.log(`\nkikitori-server API benchmark (${os.cpus().length} cores, ${CONNECTIONS} connections, ${DURATION_S} s per target in one-second turns)\n`);
+console.log(
+  `\nkikitori-server API benchmark (${os.cpus().length} cores, ${CONNECTIONS} connections, ${DURATION_S} s per target in one-second turns)\n`,
+);
 console.log(`${pad('measure', 58)}value`);
 console.log(`${pad(`GET /api/v1/transcriptions (10,000 stored, ${items} per page) req/s`, 58)}${list.rps.toFixed(0)}`);
-console.log(`${pad('GET /api/v1/transcriptions p50 / p99 latency (ms)', 58)}${list.p50} / ${list.p99}   (target p99 < 20)`);
+console.log(
+  `${pad('GET /api/v1/transcriptions p50 / p99 latency (ms)', 58)}${list.p50} / ${list.p99}   (target p99 < 20)`,
+);
 console.log(`${pad('bare Fastify handler req/s', 58)}${baseline.rps.toFixed(0)}`);
-console.log(`${pad('list / bare throughput ratio', 58)}${((100 * list.rps) / baseline.rps).toFixed(1)} %   (target >= 30 %)`);
-console.log(`${pad(`same framework, static ${(pageBytes / 1024).toFixed(0)} KiB body (a page's size) req/s`, 58)}${staticPage.rps.toFixed(0)}   (${((100 * staticPage.rps) / baseline.rps).toFixed(1)} % of bare: the ceiling for this page size)`);
+console.log(
+  `${pad('list / bare throughput ratio', 58)}${((100 * list.rps) / baseline.rps).toFixed(1)} %   (target >= 30 %)`,
+);
+console.log(
+  `${pad(`same framework, static ${(pageBytes / 1024).toFixed(0)} KiB body (a page's size) req/s`, 58)}${staticPage.rps.toFixed(0)}   (${((100 * staticPage.rps) / baseline.rps).toFixed(1)} % of bare: the ceiling for this page size)`,
+);
 console.log(`${pad('errors or non-2xx during load', 58)}${list.errors + baseline.errors + staticPage.errors}`);
 console.log(`${pad(`${gib.toFixed(2)} GiB plain file copy (cp + sync) MiB/s`, 58)}${mibps(upload.copySeconds)}`);
-console.log(`${pad(`${gib.toFixed(2)} GiB upload via audio_upload_url (+ sync) MiB/s`, 58)}${mibps(upload.uploadSeconds)}`);
-console.log(`${pad('upload / copy speed ratio', 58)}${((100 * upload.copySeconds) / upload.uploadSeconds).toFixed(1)} %   (target >= 50 %)`);
-console.log(`${pad('server peak RSS growth during upload (MiB)', 58)}${upload.rssGrowthMiB.toFixed(1)}   (target < 100; RSS before ${upload.rssBeforeMiB.toFixed(0)} MiB)`);
+console.log(
+  `${pad(`${gib.toFixed(2)} GiB upload via audio_upload_url (+ sync) MiB/s`, 58)}${mibps(upload.uploadSeconds)}`,
+);
+console.log(
+  `${pad('upload / copy speed ratio', 58)}${((100 * upload.copySeconds) / upload.uploadSeconds).toFixed(1)} %   (target >= 50 %)`,
+);
+console.log(
+  `${pad('server peak RSS growth during upload (MiB)', 58)}${upload.rssGrowthMiB.toFixed(1)}   (target < 100; RSS before ${upload.rssBeforeMiB.toFixed(0)} MiB)`,
+);

@@ -26,13 +26,24 @@ import { PocketsphinxEngine } from '../src-server/engines/speech/pocketsphinx-en
 import { WhisperEngine } from '../src-server/engines/speech/whisper-engine.js';
 import { randomWhisperModel } from '../test/support/ggml-model.js';
 import type { RecognizeResult, VocabularyWord } from '../src-server/engines/speech/speech-engine.js';
-import { concatenate, conversation, durationOf, festivalWav, longRecording, pcmOf, testdataUtterances } from './speech-corpus.js';
+import {
+  concatenate,
+  conversation,
+  durationOf,
+  festivalWav,
+  longRecording,
+  pcmOf,
+  testdataUtterances,
+} from './speech-corpus.js';
 import { editDistance } from '../src-shared/edit-distance.js';
 import { createApiKey, startServer, stopServer } from '../test/e2e/host/server-process.js';
 
 const LONG_SECONDS = Number(process.env.BENCH_LONG_SECONDS ?? 7200);
 /** BENCH_ONLY=latency,whisper (comma-separated parts: wer, names, diarization, long, latency, whisper); default all. */
-const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const ONLY = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 
 const FESTIVAL_SENTENCES = [
   'The birch canoe slid on the smooth planks.',
@@ -106,13 +117,18 @@ interface Row {
 const signal = new AbortController().signal;
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-async function werOn(engine: PocketsphinxEngine, items: { pcm: string; text: string }[]): Promise<{ wer: number; words: number; details: string[] }> {
+async function werOn(
+  engine: PocketsphinxEngine,
+  items: { pcm: string; text: string }[],
+): Promise<{ wer: number; words: number; details: string[] }> {
   let errors = 0;
   let words = 0;
   const details: string[] = [];
   for (const item of items) {
     const ref = normalizeWords(item.text);
-    const hyp = normalizeWords(transcript(await engine.recognize({ pcmPath: item.pcm, language: 'en', vocabulary: [], signal })));
+    const hyp = normalizeWords(
+      transcript(await engine.recognize({ pcmPath: item.pcm, language: 'en', vocabulary: [], signal })),
+    );
     const e = editDistance(ref, hyp);
     errors += e;
     words += ref.length;
@@ -124,34 +140,70 @@ async function werOn(engine: PocketsphinxEngine, items: { pcm: string; text: str
 async function realSpeech(engine: PocketsphinxEngine, rows: Row[]): Promise<void> {
   const { librivox, goforward, cards } = await testdataUtterances();
   // The recordings as shipped (not trimmed): the VAD finds the speech.
-  const asItems = (list: typeof librivox) => Promise.all(list.map(async (u) => ({ pcm: await pcmOf(u.source), text: u.text })));
+  const asItems = (list: typeof librivox) =>
+    Promise.all(list.map(async (u) => ({ pcm: await pcmOf(u.source), text: u.text })));
   const main = await werOn(engine, await asItems([...librivox, goforward]));
   if (process.env.BENCH_VERBOSE) console.error(main.details.join('\n'));
-  rows.push({ measure: `WER, real speech (testdata LibriVox x5 + goforward, ${main.words} words)`, result: pct(main.wer), target: '<= 22%', ok: main.wer <= 0.22 });
+  rows.push({
+    measure: `WER, real speech (testdata LibriVox x5 + goforward, ${main.words} words)`,
+    result: pct(main.wer),
+    target: '<= 22%',
+    ok: main.wer <= 0.22,
+  });
   const extra = await werOn(engine, await asItems(cards));
-  rows.push({ measure: `WER, real speech (testdata cards x5, ${extra.words} words; info)`, result: pct(extra.wer), target: '-', ok: null });
+  rows.push({
+    measure: `WER, real speech (testdata cards x5, ${extra.words} words; info)`,
+    result: pct(extra.wer),
+    target: '-',
+    ok: null,
+  });
 }
 
 async function festival(engine: PocketsphinxEngine, rows: Row[]): Promise<void> {
   const wavs = await Promise.all(FESTIVAL_SENTENCES.map(festivalWav));
-  const file = await concatenate(wavs, wavs.slice(1).map((_, i) => [0.6, 1.2, 2.5][i % 3]!));
+  const file = await concatenate(
+    wavs,
+    wavs.slice(1).map((_, i) => [0.6, 1.2, 2.5][i % 3]!),
+  );
   const result = await werOn(engine, [{ pcm: await pcmOf(file), text: FESTIVAL_SENTENCES.join(' ') }]);
   if (process.env.BENCH_VERBOSE) console.error(result.details.join('\n'));
-  rows.push({ measure: `WER, festival HTS voice (20 sentences, ${result.words} words)`, result: pct(result.wer), target: '<= 12%', ok: result.wer <= 0.12 });
+  rows.push({
+    measure: `WER, festival HTS voice (20 sentences, ${result.words} words)`,
+    result: pct(result.wer),
+    target: '<= 12%',
+    ok: result.wer <= 0.12,
+  });
 }
 
 async function inventedNames(engine: PocketsphinxEngine, rows: Row[]): Promise<void> {
   const wavs = await Promise.all(NAMES.map((n) => festivalWav(n.sentence)));
-  const pcm = await pcmOf(await concatenate(wavs, wavs.slice(1).map(() => 1)));
+  const pcm = await pcmOf(
+    await concatenate(
+      wavs,
+      wavs.slice(1).map(() => 1),
+    ),
+  );
   const recall = async (vocabulary: VocabularyWord[]) => {
-    const hyp = normalizeWords(transcript(await engine.recognize({ pcmPath: pcm, language: 'en', vocabulary, signal })));
+    const hyp = normalizeWords(
+      transcript(await engine.recognize({ pcmPath: pcm, language: 'en', vocabulary, signal })),
+    );
     if (process.env.BENCH_VERBOSE) console.error(`  names (${vocabulary.length} in dictionary): ${hyp.join(' ')}`);
     return NAMES.filter((n) => hyp.includes(n.word.toLowerCase())).length / NAMES.length;
   };
   const without = await recall([]);
   const withDictionary = await recall(NAMES.map(({ word, reading }) => ({ word, reading })));
-  rows.push({ measure: `Invented-name recall, no dictionary (${NAMES.length} names)`, result: pct(without), target: '~0%', ok: without <= 0.1 });
-  rows.push({ measure: `Invented-name recall, with dictionary (readings)`, result: pct(withDictionary), target: '>= 80%', ok: withDictionary >= 0.8 });
+  rows.push({
+    measure: `Invented-name recall, no dictionary (${NAMES.length} names)`,
+    result: pct(without),
+    target: '~0%',
+    ok: without <= 0.1,
+  });
+  rows.push({
+    measure: `Invented-name recall, with dictionary (readings)`,
+    result: pct(withDictionary),
+    target: '>= 80%',
+    ok: withDictionary >= 0.8,
+  });
 }
 
 async function diarization(engine: PocketsphinxEngine, rows: Row[]): Promise<void> {
@@ -189,13 +241,35 @@ async function longFile(rows: Row[]): Promise<void> {
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0) throw new Error(`long-file decode failed (exit ${code})`);
-  const r = JSON.parse(out.trim().split('\n').at(-1)!) as { seconds: number; vmHwmKiB: number; words: number; speaking: number; vad: string; segments: number };
+  const r = JSON.parse(out.trim().split('\n').at(-1)!) as {
+    seconds: number;
+    vmHwmKiB: number;
+    words: number;
+    speaking: number;
+    vad: string;
+    segments: number;
+  };
   const rtf = r.seconds / duration;
   const mb = r.vmHwmKiB / 1024;
   const hours = (duration / 3600).toFixed(2);
-  rows.push({ measure: `Real-time factor, ${hours} h file (VAD ${r.vad}, ${r.segments} segments, ${r.words} words)`, result: `${rtf.toFixed(3)} (${r.seconds.toFixed(0)} s)`, target: '<= 0.35', ok: rtf <= 0.35 });
-  rows.push({ measure: `Peak RSS (VmHWM), ${hours} h file`, result: `${mb.toFixed(0)} MB`, target: '< 400 MB', ok: mb < 400 });
-  rows.push({ measure: `Speaking duration, ${hours} h file (info)`, result: `${(r.speaking / 60).toFixed(1)} min of ${(duration / 60).toFixed(1)}`, target: '-', ok: null });
+  rows.push({
+    measure: `Real-time factor, ${hours} h file (VAD ${r.vad}, ${r.segments} segments, ${r.words} words)`,
+    result: `${rtf.toFixed(3)} (${r.seconds.toFixed(0)} s)`,
+    target: '<= 0.35',
+    ok: rtf <= 0.35,
+  });
+  rows.push({
+    measure: `Peak RSS (VmHWM), ${hours} h file`,
+    result: `${mb.toFixed(0)} MB`,
+    target: '< 400 MB',
+    ok: mb < 400,
+  });
+  rows.push({
+    measure: `Speaking duration, ${hours} h file (info)`,
+    result: `${(r.speaking / 60).toFixed(1)} min of ${(duration / 60).toFixed(1)}`,
+    target: '-',
+    ok: null,
+  });
 }
 
 /** Child-process mode: decode one file, print timing and peak memory as JSON. */
@@ -211,7 +285,9 @@ async function decodeLong(pcm: string): Promise<void> {
     onProgress: (f) => {
       if (f - last >= 0.1) {
         last = f;
-        process.stderr.write(`  long file: ${(100 * f).toFixed(0)}% after ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+        process.stderr.write(
+          `  long file: ${(100 * f).toFixed(0)}% after ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+        );
       }
     },
   });
@@ -219,9 +295,17 @@ async function decodeLong(pcm: string): Promise<void> {
   const status = fs.readFileSync('/proc/self/status', 'utf8');
   const vmHwmKiB = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
   const words = result.segments.reduce((n, s) => n + s.words.length, 0);
-  console.log(JSON.stringify({ seconds, vmHwmKiB, words, speaking: result.speakingDuration, vad: engine.vad.name, segments: result.segments.length }));
+  console.log(
+    JSON.stringify({
+      seconds,
+      vmHwmKiB,
+      words,
+      speaking: result.speakingDuration,
+      vad: engine.vad.name,
+      segments: result.segments.length,
+    }),
+  );
 }
-
 
 const ROOT = path.resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -232,7 +316,12 @@ function percentile(values: number[], p: number): number {
 }
 
 /** `wav` with silence added on both sides so that it lasts at least `seconds` (3-5 s clips). */
-async function padClip(wav: string, seconds: number, dir: string, index: number): Promise<{ file: string; duration: number }> {
+async function padClip(
+  wav: string,
+  seconds: number,
+  dir: string,
+  index: number,
+): Promise<{ file: string; duration: number }> {
   const duration = await durationOf(wav);
   const side = Math.max(0.25, (seconds - duration) / 2);
   const file = path.join(dir, `clip-${index}.wav`);
@@ -251,10 +340,15 @@ async function shortClipLatency(rows: Row[]): Promise<void> {
   const dataDir = path.join(dir, 'data');
   fs.mkdirSync(dataDir);
   const clips: { file: string; duration: number }[] = [];
-  for (const [i, sentence] of FESTIVAL_SENTENCES.entries()) clips.push(await padClip(await festivalWav(sentence), 3.6, dir, i));
+  for (const [i, sentence] of FESTIVAL_SENTENCES.entries())
+    clips.push(await padClip(await festivalWav(sentence), 3.6, dir, i));
   const key = await createApiKey(ROOT, dataDir);
   // Polled quickly to time each clip: the per-key budget (decision 0026) is off.
-  const server = await startServer(ROOT, dataDir, { KIKITORI_ENGINE_DEFAULT: 'pocketsphinx', KIKITORI_LOG_LEVEL: 'info', KIKITORI_RATE_LIMIT_PER_KEY: '0' });
+  const server = await startServer(ROOT, dataDir, {
+    KIKITORI_ENGINE_DEFAULT: 'pocketsphinx',
+    KIKITORI_LOG_LEVEL: 'info',
+    KIKITORI_RATE_LIMIT_PER_KEY: '0',
+  });
   const logs: string[] = [];
   server.child.stdout!.on('data', (d: Buffer) => logs.push(...d.toString().split('\n').filter(Boolean)));
   const api = async (method: string, route: string, body?: unknown) => {
@@ -268,7 +362,10 @@ async function shortClipLatency(rows: Row[]): Promise<void> {
     return (text ? JSON.parse(text) : undefined) as Record<string, unknown>;
   };
   const run = async (clip: { file: string }) => {
-    const ticket = await api('POST', '/api/v1/transcriptions/upload', { filename: path.basename(clip.file), language: 'en' });
+    const ticket = await api('POST', '/api/v1/transcriptions/upload', {
+      filename: path.basename(clip.file),
+      language: 'en',
+    });
     const id = ticket.transcription_id as string;
     const put = await fetch(ticket.audio_upload_url as string, { method: 'PUT', body: fs.readFileSync(clip.file) });
     if (!put.ok) throw new Error(`upload failed: ${put.status}`);
@@ -292,14 +389,37 @@ async function shortClipLatency(rows: Row[]): Promise<void> {
       if (entry.msg !== 'transcription timings' || !entry.timings) continue;
       for (const [stage, ms] of Object.entries(entry.timings)) stages.set(stage, [...(stages.get(stage) ?? []), ms]);
     }
-    const breakdown = [...stages].map(([stage, ms]) => `${stage} ${(ms.reduce((a, b) => a + b, 0) / ms.length).toFixed(0)}`).join(', ');
+    const breakdown = [...stages]
+      .map(([stage, ms]) => `${stage} ${(ms.reduce((a, b) => a + b, 0) / ms.length).toFixed(0)}`)
+      .join(', ');
     const lengths = clips.map((c) => c.duration);
     const describe = `${clips.length} clips of ${Math.min(...lengths).toFixed(1)}-${Math.max(...lengths).toFixed(1)} s, pocketsphinx, real HTTP`;
     const p50 = percentile(seconds, 50);
-    rows.push({ measure: `Short-clip latency p50, /transcribe -> COMPLETED (${describe})`, result: `${p50.toFixed(2)} s`, target: '<= 1.0 s', ok: p50 <= 1 });
-    rows.push({ measure: `Short-clip latency p95 (same clips)`, result: `${percentile(seconds, 95).toFixed(2)} s`, target: '-', ok: null });
-    rows.push({ measure: `First job after server start (loads the engines; info)`, result: `${first.toFixed(2)} s`, target: '-', ok: null });
-    if (breakdown) rows.push({ measure: `Mean stage timings, ms (server log; info): ${breakdown}`, result: '-', target: '-', ok: null });
+    rows.push({
+      measure: `Short-clip latency p50, /transcribe -> COMPLETED (${describe})`,
+      result: `${p50.toFixed(2)} s`,
+      target: '<= 1.0 s',
+      ok: p50 <= 1,
+    });
+    rows.push({
+      measure: `Short-clip latency p95 (same clips)`,
+      result: `${percentile(seconds, 95).toFixed(2)} s`,
+      target: '-',
+      ok: null,
+    });
+    rows.push({
+      measure: `First job after server start (loads the engines; info)`,
+      result: `${first.toFixed(2)} s`,
+      target: '-',
+      ok: null,
+    });
+    if (breakdown)
+      rows.push({
+        measure: `Mean stage timings, ms (server log; info): ${breakdown}`,
+        result: '-',
+        target: '-',
+        ok: null,
+      });
   } finally {
     await stopServer(server.child);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -324,7 +444,10 @@ const TOKENS_PER_SECOND = 3;
  */
 async function whisperSpeed(rows: Row[]): Promise<void> {
   const { librivox, goforward } = await testdataUtterances();
-  const wav = await concatenate([...librivox, goforward].map((u) => u.wav), [...librivox].map(() => 0.5));
+  const wav = await concatenate(
+    [...librivox, goforward].map((u) => u.wav),
+    [...librivox].map(() => 0.5),
+  );
   const pcm = await pcmOf(wav);
   const duration = await durationOf(wav);
   const warmUp = await pcmOf(goforward.wav);
@@ -332,8 +455,15 @@ async function whisperSpeed(rows: Row[]): Promise<void> {
   try {
     for (const shape of WHISPER_SHAPES) {
       const made = performance.now();
-      const model = await randomWhisperModel({ state: shape.state, heads: shape.heads, audioLayers: shape.audioLayers, textLayers: shape.textLayers });
-      process.stderr.write(`  whisper ${shape.name}: model ready in ${((performance.now() - made) / 1000).toFixed(1)} s (${(fs.statSync(model).size / 1e6).toFixed(0)} MB)\n`);
+      const model = await randomWhisperModel({
+        state: shape.state,
+        heads: shape.heads,
+        audioLayers: shape.audioLayers,
+        textLayers: shape.textLayers,
+      });
+      process.stderr.write(
+        `  whisper ${shape.name}: model ready in ${((performance.now() - made) / 1000).toFixed(1)} s (${(fs.statSync(model).size / 1e6).toFixed(0)} MB)\n`,
+      );
       const engine = new WhisperEngine({ model, dataDir, fixedTokensPerSecond: TOKENS_PER_SECOND, vadLog: () => {} });
       try {
         const loadStarted = performance.now();
@@ -345,7 +475,7 @@ async function whisperSpeed(rows: Row[]): Promise<void> {
         const rtf = seconds / duration;
         const tokens = result.segments.reduce((n, s) => n + s.words.length, 0);
         rows.push({
-          measure: `whisper.cpp RTF, ${shape.name} shape (${shape.state}/${shape.heads}/${shape.audioLayers}/${shape.textLayers}, random weights, ${TOKENS_PER_SECOND} tokens/s; ${duration.toFixed(0)} s real speech, ${(result.speakingDuration).toFixed(0)} s speech; ${tokens} words; first call ${warm.toFixed(1)} s)`,
+          measure: `whisper.cpp RTF, ${shape.name} shape (${shape.state}/${shape.heads}/${shape.audioLayers}/${shape.textLayers}, random weights, ${TOKENS_PER_SECOND} tokens/s; ${duration.toFixed(0)} s real speech, ${result.speakingDuration.toFixed(0)} s speech; ${tokens} words; first call ${warm.toFixed(1)} s)`,
           result: `${rtf.toFixed(3)} (${seconds.toFixed(1)} s)`,
           target: shape.target === null ? '-' : `<= ${shape.target}`,
           ok: shape.target === null ? null : rtf <= shape.target,

@@ -21,7 +21,22 @@ import { concatWithSilence, synthesizeSpeech } from '../test/support/audio-fixtu
 import { startPostgres, type PostgresServer } from '../test/support/postgres.js';
 import { startS3, type S3Server } from '../test/support/s3.js';
 import { median } from './stats.js';
-import { CLI, compareLoads, CONNECTIONS, DURATION_S, numberSetting, pairedRatio, WARMUP_S, probePage, seedTranscriptions, startCeilingServer, startServe, stop, type LoadResult, type Started } from './http-load.js';
+import {
+  CLI,
+  compareLoads,
+  CONNECTIONS,
+  DURATION_S,
+  numberSetting,
+  pairedRatio,
+  WARMUP_S,
+  probePage,
+  seedTranscriptions,
+  startCeilingServer,
+  startServe,
+  stop,
+  type LoadResult,
+  type Started,
+} from './http-load.js';
 
 const run = promisify(execFile);
 const JOBS = numberSetting('BENCH_CLUSTER_JOBS', 8);
@@ -43,7 +58,8 @@ const BUCKET = 'bench';
 
 const benchStart = performance.now();
 /** Progress on stderr, so a long run shows where it is. */
-const progress = (text: string) => process.stderr.write(`[${((performance.now() - benchStart) / 1000).toFixed(0)} s] ${text}\n`);
+const progress = (text: string) =>
+  process.stderr.write(`[${((performance.now() - benchStart) / 1000).toFixed(0)} s] ${text}\n`);
 
 const tempDirs: string[] = [];
 function tempDir(): string {
@@ -67,7 +83,11 @@ function readStat(pid: number): ProcStat | null {
     const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
     // rest[0] is field 3 (state): ppid is field 4, utime..cstime are fields 14..17.
-    return { pid, ppid: Number(rest[1]), ticks: Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14]) };
+    return {
+      pid,
+      ppid: Number(rest[1]),
+      ticks: Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14]),
+    };
   } catch {
     return null; // gone meanwhile
   }
@@ -110,7 +130,8 @@ function postmasterPid(port: string): number {
     if (!/^\d+$/.test(name)) continue;
     try {
       const argv = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
-      if (argv[0]?.endsWith('/postgres') && argv.includes('-p') && argv[argv.indexOf('-p') + 1] === port) return Number(name);
+      if (argv[0]?.endsWith('/postgres') && argv.includes('-p') && argv[argv.indexOf('-p') + 1] === port)
+        return Number(name);
     } catch {
       // gone meanwhile
     }
@@ -136,7 +157,8 @@ async function recordings(): Promise<string[]> {
   for (const sentence of sentences) spoken.push(await synthesizeSpeech(sentence, undefined, { voice: 'espeak' }));
   // Four recordings of about 10 s each: two sentences each, in rotated pairs.
   const files = [];
-  for (let r = 0; r < sentences.length; r++) files.push(await concatWithSilence([spoken[r]!, spoken[(r + 1) % spoken.length]!], 0.5));
+  for (let r = 0; r < sentences.length; r++)
+    files.push(await concatWithSilence([spoken[r]!, spoken[(r + 1) % spoken.length]!], 0.5));
   return files;
 }
 
@@ -151,16 +173,41 @@ interface ThroughputResult {
   cpu: { workers: number; api: number; postgres: number; bench: number; machine: number };
 }
 
-async function throughput(postgres: PostgresServer, s3: S3Server, files: string[], workers: number, round: number): Promise<ThroughputResult> {
+async function throughput(
+  postgres: PostgresServer,
+  s3: S3Server,
+  files: string[],
+  workers: number,
+  round: number,
+): Promise<ThroughputResult> {
   const databaseUrl = await postgres.createDatabase('kikitori_bench');
-  const env = { ...s3.env(BUCKET, `w${workers}`), KIKITORI_DATABASE_URL: databaseUrl, KIKITORI_SIGNING_SECRET: SIGNING_SECRET, KIKITORI_JOB_CONCURRENCY: '1' };
+  const env = {
+    ...s3.env(BUCKET, `w${workers}`),
+    KIKITORI_DATABASE_URL: databaseUrl,
+    KIKITORI_SIGNING_SECRET: SIGNING_SECRET,
+    KIKITORI_JOB_CONCURRENCY: '1',
+  };
   const started: Started[] = [];
   try {
     // The api node first (it migrates), then the workers together.
     const api = await startServe(['--role', 'api', '--port', '0', '--data-dir', tempDir()], env);
     started.push(api);
-    started.push(...(await Promise.all(Array.from({ length: workers }, () => startServe(['--role', 'worker', '--data-dir', tempDir()], env)))));
-    const { stdout } = await run(process.execPath, [CLI, 'keys', 'create', '--database-url', databaseUrl, '--team', 'bench', '--user', 'bench']);
+    started.push(
+      ...(await Promise.all(
+        Array.from({ length: workers }, () => startServe(['--role', 'worker', '--data-dir', tempDir()], env)),
+      )),
+    );
+    const { stdout } = await run(process.execPath, [
+      CLI,
+      'keys',
+      'create',
+      '--database-url',
+      databaseUrl,
+      '--team',
+      'bench',
+      '--user',
+      'bench',
+    ]);
     const key = stdout.trim().split('\n').at(-1)!;
     const call = async (route: string, method = 'GET', body?: unknown) => {
       const response = await fetch(api.url + route, {
@@ -188,7 +235,13 @@ async function throughput(postgres: PostgresServer, s3: S3Server, files: string[
 
     const pgPid = postmasterPid(new URL(databaseUrl).port);
     const workerPids = started.slice(1).map((s) => s.child.pid!);
-    const cpuNow = () => ({ workers: treeSeconds(workerPids), api: treeSeconds([api.child.pid!]), postgres: treeSeconds([pgPid]), bench: ownSeconds(), machine: machineBusySeconds() });
+    const cpuNow = () => ({
+      workers: treeSeconds(workerPids),
+      api: treeSeconds([api.child.pid!]),
+      postgres: treeSeconds([pgPid]),
+      bench: ownSeconds(),
+      machine: machineBusySeconds(),
+    });
     progress(`${workers} worker(s): ${JOBS} uploaded, transcribing`);
     const cpuBefore = cpuNow();
     const t0 = performance.now();
@@ -209,13 +262,25 @@ async function throughput(postgres: PostgresServer, s3: S3Server, files: string[
           if (record.status === 'FAILED') failed.push(`${id}: ${String(record.failure_reason)}`);
         }
       }
-      if (performance.now() - t0 > 30 * 60_000) throw new Error(`${pending.size} transcriptions still running after 30 minutes`);
+      if (performance.now() - t0 > 30 * 60_000)
+        throw new Error(`${pending.size} transcriptions still running after 30 minutes`);
     }
     const cpuAfter = cpuNow();
     progress(`${workers} worker(s): done in ${((last - t0) / 1000).toFixed(1)} s`);
     const seconds = (last - t0) / 1000;
-    const cpu = Object.fromEntries(Object.entries(cpuAfter).map(([k, v]) => [k, v - cpuBefore[k as keyof typeof cpuBefore]])) as ThroughputResult['cpu'];
-    return { workers, round, completed: JOBS - failed.length, failed, seconds, perMinute: ((JOBS - failed.length) / seconds) * 60, audioSeconds, cpu };
+    const cpu = Object.fromEntries(
+      Object.entries(cpuAfter).map(([k, v]) => [k, v - cpuBefore[k as keyof typeof cpuBefore]]),
+    ) as ThroughputResult['cpu'];
+    return {
+      workers,
+      round,
+      completed: JOBS - failed.length,
+      failed,
+      seconds,
+      perMinute: ((JOBS - failed.length) / seconds) * 60,
+      audioSeconds,
+      cpu,
+    };
   } finally {
     await Promise.all(started.map((s) => stop(s.child)));
   }
@@ -230,11 +295,16 @@ interface AloneResult {
 
 async function pipelineAlone(files: string[], processes: number, round: number): Promise<AloneResult> {
   const script = path.join(import.meta.dirname, 'pipeline-alone.js');
-  const shares = Array.from({ length: processes }, (_, i) => Math.floor(JOBS / processes) + (i < JOBS % processes ? 1 : 0));
+  const shares = Array.from(
+    { length: processes },
+    (_, i) => Math.floor(JOBS / processes) + (i < JOBS % processes ? 1 : 0),
+  );
   const outputs = await Promise.all(shares.map((jobs) => run(process.execPath, [script, String(jobs), ...files])));
   // Each process times its jobs once its engine is loaded, as the workers are ready before their clock
   // starts; the batch takes as long as the slower process.
-  const seconds = Math.max(...outputs.map(({ stdout }) => (JSON.parse(stdout.trim().split('\n').at(-1)!) as { seconds: number }).seconds));
+  const seconds = Math.max(
+    ...outputs.map(({ stdout }) => (JSON.parse(stdout.trim().split('\n').at(-1)!) as { seconds: number }).seconds),
+  );
   progress(`the pipeline alone in ${processes} process(es): ${JOBS} in ${seconds.toFixed(1)} s`);
   return { processes, round, perMinute: (JOBS / seconds) * 60 };
 }
@@ -292,7 +362,11 @@ async function listOnPostgres(postgres: PostgresServer, s3: S3Server): Promise<L
   progress(`seeding ${ROWS} rows on PostgreSQL`);
   const key = await seedTranscriptions(dataDir, ROWS, databaseUrl);
   progress('seeded');
-  const env = { ...s3.env(BUCKET, 'list'), KIKITORI_DATABASE_URL: databaseUrl, KIKITORI_SIGNING_SECRET: SIGNING_SECRET };
+  const env = {
+    ...s3.env(BUCKET, 'list'),
+    KIKITORI_DATABASE_URL: databaseUrl,
+    KIKITORI_SIGNING_SECRET: SIGNING_SECRET,
+  };
   return listOn('PostgreSQL + S3', key, () => startServe(['--role', 'api', '--port', '0', '--data-dir', dataDir], env));
 }
 
@@ -301,7 +375,9 @@ async function listOnSqlite(): Promise<ListResult> {
   progress(`seeding ${ROWS} rows on SQLite`);
   const key = await seedTranscriptions(dataDir, ROWS);
   progress('seeded');
-  return listOn('SQLite + files', key, () => startServe(['--role', 'api', '--port', '0', '--data-dir', dataDir], { KIKITORI_SIGNING_SECRET: SIGNING_SECRET }));
+  return listOn('SQLite + files', key, () =>
+    startServe(['--role', 'api', '--port', '0', '--data-dir', dataDir], { KIKITORI_SIGNING_SECRET: SIGNING_SECRET }),
+  );
 }
 
 // ---- the run
@@ -320,8 +396,10 @@ try {
     progress('making recordings');
     const files = await recordings();
     for (let round = 1; round <= WORKER_ROUNDS; round++) {
-      for (const workers of round % 2 === 1 ? [1, 2] : [2, 1]) rates.push(await throughput(postgres, s3, files, workers, round));
-      for (const processes of round % 2 === 1 ? [1, 2] : [2, 1]) alone.push(await pipelineAlone(files, processes, round));
+      for (const workers of round % 2 === 1 ? [1, 2] : [2, 1])
+        rates.push(await throughput(postgres, s3, files, workers, round));
+      for (const processes of round % 2 === 1 ? [1, 2] : [2, 1])
+        alone.push(await pipelineAlone(files, processes, round));
     }
   }
   if (ONLY.includes('list')) {
@@ -334,12 +412,20 @@ try {
   for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
 }
 
-console.log(`\nkikitori-server cluster benchmark (${os.cpus().length} cores; load average ${loadBefore} at the start, ${load1()} at the end)\n`);
+console.log(
+  `\nkikitori-server cluster benchmark (${os.cpus().length} cores; load average ${loadBefore} at the start, ${load1()} at the end)\n`,
+);
 if (rates.length > 0) {
   const minutes = rates[0]!.audioSeconds / JOBS;
-  console.log(`Transcriptions per minute: ${JOBS} recordings of ${minutes.toFixed(1)} s of espeak-ng speech each, from the first /transcribe to the last COMPLETED;`);
-  console.log('1 `serve --role api` + N `serve --role worker` (KIKITORI_JOB_CONCURRENCY=1, default engine), PostgreSQL (records + pg-boss), s3rver (audio).');
-  console.log(`${pad('round', 7)}${pad('workers', 9)}${pad('done', 7)}${pad('seconds', 10)}${pad('per minute', 12)}${pad('audio s / wall s', 18)}${pad('worker CPU s / job', 20)}CPU seconds meanwhile: workers / api / PostgreSQL / s3rver+bench client / rest of the machine (of ${os.cpus().length} cores x wall)`);
+  console.log(
+    `Transcriptions per minute: ${JOBS} recordings of ${minutes.toFixed(1)} s of espeak-ng speech each, from the first /transcribe to the last COMPLETED;`,
+  );
+  console.log(
+    '1 `serve --role api` + N `serve --role worker` (KIKITORI_JOB_CONCURRENCY=1, default engine), PostgreSQL (records + pg-boss), s3rver (audio).',
+  );
+  console.log(
+    `${pad('round', 7)}${pad('workers', 9)}${pad('done', 7)}${pad('seconds', 10)}${pad('per minute', 12)}${pad('audio s / wall s', 18)}${pad('worker CPU s / job', 20)}CPU seconds meanwhile: workers / api / PostgreSQL / s3rver+bench client / rest of the machine (of ${os.cpus().length} cores x wall)`,
+  );
   for (const r of rates) {
     const ours = r.cpu.workers + r.cpu.api + r.cpu.postgres + r.cpu.bench;
     const rest = Math.max(0, r.cpu.machine - ours);
@@ -368,20 +454,42 @@ if (rates.length > 0) {
   console.log(
     `${pad('the pipeline alone, 2 processes / 1, median', 53)}${median(aloneByRound).toFixed(2)} x   (how far two transcriptions side by side scale here; by round: ${aloneByRound.map((r) => r.toFixed(2)).join(', ')})`,
   );
-  console.log(`${pad('workers / the pipeline alone, median of the rounds', 53)}${pct(median(byRound.map((r, i) => r / aloneByRound[i]!)), 1)}`);
-  console.log(`${pad('2 workers / 1 worker, pooled', 53)}${(perMinute(2) / perMinute(1)).toFixed(2)} x   (${perMinute(1).toFixed(2)} and ${perMinute(2).toFixed(2)} per minute over ${WORKER_ROUNDS} round${WORKER_ROUNDS > 1 ? 's' : ''})`);
-  console.log('The pipeline alone: the workers\' pipeline and engine on local files (bench/pipeline-alone.ts), with no queue, database, storage');
-  console.log('or HTTP, one process then two at once, in each round beside the workers: two transcriptions side by side scale only as far as');
-  console.log('this machine\'s cores and memory bandwidth let them (two processes streaming 64 MiB measured 1.06-1.39 x one here, a hash 1.95-2.0 x).');
-  console.log('The api process, PostgreSQL, s3rver and this bench (which polls the list every 100 ms) share the same cores;');
-  console.log('"rest of the machine" is CPU other programs used meanwhile (on a shared machine, other people\'s work): when it is large,');
-  console.log('the wall-clock ratio measures the neighbours more than the workers; worker CPU s / job shows whether a second worker costs more per job.\n');
+  console.log(
+    `${pad('workers / the pipeline alone, median of the rounds', 53)}${pct(median(byRound.map((r, i) => r / aloneByRound[i]!)), 1)}`,
+  );
+  console.log(
+    `${pad('2 workers / 1 worker, pooled', 53)}${(perMinute(2) / perMinute(1)).toFixed(2)} x   (${perMinute(1).toFixed(2)} and ${perMinute(2).toFixed(2)} per minute over ${WORKER_ROUNDS} round${WORKER_ROUNDS > 1 ? 's' : ''})`,
+  );
+  console.log(
+    "The pipeline alone: the workers' pipeline and engine on local files (bench/pipeline-alone.ts), with no queue, database, storage",
+  );
+  console.log(
+    'or HTTP, one process then two at once, in each round beside the workers: two transcriptions side by side scale only as far as',
+  );
+  console.log(
+    "this machine's cores and memory bandwidth let them (two processes streaming 64 MiB measured 1.06-1.39 x one here, a hash 1.95-2.0 x).",
+  );
+  console.log(
+    'The api process, PostgreSQL, s3rver and this bench (which polls the list every 100 ms) share the same cores;',
+  );
+  console.log(
+    '"rest of the machine" is CPU other programs used meanwhile (on a shared machine, other people\'s work): when it is large,',
+  );
+  console.log(
+    'the wall-clock ratio measures the neighbours more than the workers; worker CPU s / job shows whether a second worker costs more per job.\n',
+  );
 }
 if (lists.length > 0) {
-  const cores = lists.every((l) => l.pinned) ? 'autocannon on core 0, the servers on the others' : 'autocannon shares the cores with the servers';
-  console.log(`GET /api/v1/transcriptions with ${ROWS.toLocaleString('en')} stored transcriptions: ${PROCESSES} processes of each server, each warmed up for ${WARMUP_S} s,`);
+  const cores = lists.every((l) => l.pinned)
+    ? 'autocannon on core 0, the servers on the others'
+    : 'autocannon shares the cores with the servers';
+  console.log(
+    `GET /api/v1/transcriptions with ${ROWS.toLocaleString('en')} stored transcriptions: ${PROCESSES} processes of each server, each warmed up for ${WARMUP_S} s,`,
+  );
   console.log(`then ${DURATION_S} one-second turns each, alternating (${CONNECTIONS} connections; ${cores})`);
-  console.log(`${pad('backend', 18)}${pad('per page', 10)}${pad('page KiB', 10)}${pad('list req/s', 12)}${pad('p50/p99 ms', 12)}${pad('static req/s', 14)}${pad('bare req/s', 12)}${pad('list/static', 13)}${pad('list/bare', 11)}${pad('CPU µs/req list/static/bare', 29)}${pad('list/static by CPU', 20)}errors`);
+  console.log(
+    `${pad('backend', 18)}${pad('per page', 10)}${pad('page KiB', 10)}${pad('list req/s', 12)}${pad('p50/p99 ms', 12)}${pad('static req/s', 14)}${pad('bare req/s', 12)}${pad('list/static', 13)}${pad('list/bare', 11)}${pad('CPU µs/req list/static/bare', 29)}${pad('list/static by CPU', 20)}errors`,
+  );
   for (const l of lists) {
     const cpu = [l.list, l.staticPage, l.bare].map((r) => r.cpuUsPerRequest!);
     console.log(
@@ -396,10 +504,20 @@ if (lists.length > 0) {
       `${pad(`${l.backend}: list / static, median of ${paired.pairs} paired turns`, 66)}${pct(paired.rps, 1)} by requests/s, ${paired.cpu === null ? 'no CPU figure' : `${pct(paired.cpu, 1)} by CPU`}   (target >= 80 %)`,
     );
   }
-  console.log('static: the same framework (Fastify) sending a constant body of the page\'s size, the ceiling for that page (target: list >= 80 % of it);');
+  console.log(
+    "static: the same framework (Fastify) sending a constant body of the page's size, the ceiling for that page (target: list >= 80 % of it);",
+  );
   console.log('bare: the same framework answering {"ok":true}.');
-  console.log('paired turns: each turn of the list beside the static turn next to it in time; the median of those ratios keeps the');
-  console.log('machine\'s swings (2-3x within minutes on a shared host) out of the ratio, where the totals above weigh whichever server a swing hit.');
-  console.log('CPU µs/req: CPU time (user + system) the serving processes spent per request during their turns; list/static by CPU is');
-  console.log('static µs / list µs, the same ratio measured in what the machine\'s swings move least (a process waiting for a core spends none).');
+  console.log(
+    'paired turns: each turn of the list beside the static turn next to it in time; the median of those ratios keeps the',
+  );
+  console.log(
+    "machine's swings (2-3x within minutes on a shared host) out of the ratio, where the totals above weigh whichever server a swing hit.",
+  );
+  console.log(
+    'CPU µs/req: CPU time (user + system) the serving processes spent per request during their turns; list/static by CPU is',
+  );
+  console.log(
+    "static µs / list µs, the same ratio measured in what the machine's swings move least (a process waiting for a core spends none).",
+  );
 }

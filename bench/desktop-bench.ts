@@ -19,11 +19,36 @@ import type { TranscriptDocument } from '../src-shared/transcript-document.js';
 import { startHost } from '../test/e2e/host/start-host.js';
 import { median } from './stats.js';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+];
 const TRANSCRIPTIONS = 10_000;
 const LONG_ID = 'bench-three-hours';
 const THREE_HOURS = 3 * 3600;
-const WORDS = ['budget', 'report', 'marketing', 'meeting', 'friday', 'launch', 'customer', 'roadmap', 'hiring', 'quarter', 'design', 'release', 'invoice', 'contract', 'travel', 'security'];
+const WORDS = [
+  'budget',
+  'report',
+  'marketing',
+  'meeting',
+  'friday',
+  'launch',
+  'customer',
+  'roadmap',
+  'hiring',
+  'quarter',
+  'design',
+  'release',
+  'invoice',
+  'contract',
+  'travel',
+  'security',
+];
 
 interface Result {
   name: string;
@@ -34,7 +59,9 @@ interface Result {
 const results: Result[] = [];
 function report(name: string, value: number, unit: string, target: number) {
   results.push({ name, value, unit, target });
-  console.log(`${value <= target ? 'PASS' : 'FAIL'}  ${name}: ${value.toFixed(1)} ${unit} (target < ${target} ${unit})`);
+  console.log(
+    `${value <= target ? 'PASS' : 'FAIL'}  ${name}: ${value.toFixed(1)} ${unit} (target < ${target} ${unit})`,
+  );
 }
 
 function documentOf(id: string, segments: number, secondsPerSegment: number, seed: number): TranscriptDocument {
@@ -46,7 +73,14 @@ function documentOf(id: string, segments: number, secondsPerSegment: number, see
       end: start + w * 0.4 + 0.35,
       confidence: 0.9,
     }));
-    return { id: s, start, end: start + 4, speaker: `SPEAKER_${s % 2}`, text: words.map((w) => w.word).join(' '), words };
+    return {
+      id: s,
+      start,
+      end: start + 4,
+      speaker: `SPEAKER_${s % 2}`,
+      text: words.map((w) => w.word).join(' '),
+      words,
+    };
   });
   return {
     transcription_id: id,
@@ -102,7 +136,13 @@ async function seedCache(profileDir: string) {
     const audioFile = path.join(profileDir, 'audio', `${LONG_ID}.wav`);
     await fsp.mkdir(path.dirname(audioFile), { recursive: true });
     await fsp.writeFile(audioFile, Buffer.alloc(4096));
-    store.audio.put({ transcriptionId: LONG_ID, file: audioFile, size: 4096, contentType: 'audio/wav', source: 'upload' });
+    store.audio.put({
+      transcriptionId: LONG_ID,
+      file: audioFile,
+      size: 4096,
+      contentType: 'audio/wav',
+      source: 'upload',
+    });
     const resolution = chooseResolution(THREE_HOURS);
     const buckets = Math.round(THREE_HOURS * resolution);
     const values = new Array<number>(buckets * 2);
@@ -123,7 +163,9 @@ async function benchCache(browser: Browser) {
   try {
     const seedStart = performance.now();
     await seedCache(host.profileDir);
-    console.log(`seeded ${TRANSCRIPTIONS} transcriptions and a 3-hour transcript in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${TRANSCRIPTIONS} transcriptions and a 3-hour transcript in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+    );
     const page = await browser.newPage({ viewport: { width: 1360, height: 880 } });
     // Records when the first library row appears, relative to the start of navigation.
     await page.addInitScript(() => {
@@ -140,14 +182,28 @@ async function benchCache(browser: Browser) {
     for (let run = 0; run < 4; run++) {
       await page.goto(host.url);
       await page.getByTestId('transcription-row').first().waitFor();
-      const total = await page.getByTestId('search-input').evaluate(() => document.querySelector('.count')?.textContent ?? '');
-      if (!total.includes(String(TRANSCRIPTIONS + 1))) throw new Error(`library shows "${total}", expected ${TRANSCRIPTIONS + 1}`);
+      const total = await page
+        .getByTestId('search-input')
+        .evaluate(() => document.querySelector('.count')?.textContent ?? '');
+      if (!total.includes(String(TRANSCRIPTIONS + 1)))
+        throw new Error(`library shows "${total}", expected ${TRANSCRIPTIONS + 1}`);
       if (run > 0) renders.push(await page.evaluate(() => (window as unknown as { firstRowAt: number }).firstRowAt));
     }
-    report(`library first render, ${TRANSCRIPTIONS.toLocaleString('en')} cached (median of ${renders.length})`, median(renders), 'ms', 200);
+    report(
+      `library first render, ${TRANSCRIPTIONS.toLocaleString('en')} cached (median of ${renders.length})`,
+      median(renders),
+      'ms',
+      200,
+    );
 
     const timings = await page.evaluate(async (words) => {
-      const api = (window as unknown as { kikitori: { search: { query(r: { text: string; limit?: number }): Promise<{ ok: boolean; value?: unknown[] }> } } }).kikitori;
+      const api = (
+        window as unknown as {
+          kikitori: {
+            search: { query(r: { text: string; limit?: number }): Promise<{ ok: boolean; value?: unknown[] }> };
+          };
+        }
+      ).kikitori;
       const out: number[] = [];
       for (let i = 0; i < 40; i++) {
         const text = words[i % words.length]!;
@@ -158,7 +214,12 @@ async function benchCache(browser: Browser) {
       }
       return out.slice(5);
     }, WORDS);
-    report(`full-text search over ${TRANSCRIPTIONS.toLocaleString('en')} transcripts (median of ${timings.length})`, median(timings), 'ms', 50);
+    report(
+      `full-text search over ${TRANSCRIPTIONS.toLocaleString('en')} transcripts (median of ${timings.length})`,
+      median(timings),
+      'ms',
+      50,
+    );
 
     const draws: number[] = [];
     for (let run = 0; run < 3; run++) {
@@ -174,15 +235,22 @@ async function benchCache(browser: Browser) {
             observer.disconnect();
           }
         });
-        observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-drawn'] });
+        observer.observe(document, {
+          childList: true,
+          subtree: true,
+          attributes: true,
+          attributeFilter: ['data-drawn'],
+        });
         document.addEventListener('click', () => (target.clickedAt = performance.now()), { capture: true, once: true });
       });
       await row.click();
       await page.locator('[data-testid="waveform"][data-drawn="true"]').waitFor({ timeout: 30_000 });
-      draws.push(await page.evaluate(() => {
-        const target = window as unknown as { drawnAt: number; clickedAt: number };
-        return target.drawnAt - target.clickedAt;
-      }));
+      draws.push(
+        await page.evaluate(() => {
+          const target = window as unknown as { drawnAt: number; clickedAt: number };
+          return target.drawnAt - target.clickedAt;
+        }),
+      );
     }
     report('3-hour waveform drawn from cached peaks (median of 3)', median(draws), 'ms', 1000);
     await page.close();
@@ -211,8 +279,23 @@ async function benchUpload(browser: Browser) {
       // The page hands main a handle, as after main's file dialog (decision 0046), never the path.
       const added = await page.evaluate(
         async (files) => {
-          const api = (window as unknown as { kikitori: { uploads: { add(r: unknown): Promise<{ ok: boolean; error?: { message: string } }> } } }).kikitori;
-          return api.uploads.add({ files, options: { language: 'en', model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] } });
+          const api = (
+            window as unknown as {
+              kikitori: { uploads: { add(r: unknown): Promise<{ ok: boolean; error?: { message: string } }> } };
+            }
+          ).kikitori;
+          return api.uploads.add({
+            files,
+            options: {
+              language: 'en',
+              model: 'default',
+              numSpeakers: null,
+              minSpeakers: null,
+              maxSpeakers: null,
+              dictionaryId: null,
+              words: [],
+            },
+          });
         },
         await host.offer(file),
       );
@@ -232,7 +315,10 @@ async function benchUpload(browser: Browser) {
   }
 }
 
-const browser = await chromium.launch({ executablePath: process.env.KIKITORI_CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const browser = await chromium.launch({
+  executablePath: process.env.KIKITORI_CHROMIUM || '/usr/bin/chromium',
+  args: CHROMIUM_ARGS,
+});
 try {
   if (!fs.existsSync('dist/renderer/index.html')) throw new Error('Build first: npm run build');
   await benchCache(browser);

@@ -10,7 +10,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EMOTION_LABELS } from '../src-shared/analysis.js';
 import { topLabel } from '../src-server/engines/emotion/emotion-scores.js';
-import { type GoEmotionsClassifier, getDefaultClassifier, type SplitMetrics } from '../src-server/engines/emotion/goemotions-classifier.js';
+import {
+  type GoEmotionsClassifier,
+  getDefaultClassifier,
+  type SplitMetrics,
+} from '../src-server/engines/emotion/goemotions-classifier.js';
 
 export interface EkmanExample {
   text: string;
@@ -40,8 +44,13 @@ export function readEkmanSplit(dataDir: string, split: EkmanSplit): EkmanExample
 function checkLabels(dataDir: string): void {
   const file = path.join(dataDir, 'ekman_labels.txt');
   if (!fs.existsSync(file)) return;
-  const labels = fs.readFileSync(file, 'utf8').split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
-  if (labels.join() !== EMOTION_LABELS.join()) throw new Error(`${file}: labels ${labels.join()} differ from EMOTION_LABELS`);
+  const labels = fs
+    .readFileSync(file, 'utf8')
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (labels.join() !== EMOTION_LABELS.join())
+    throw new Error(`${file}: labels ${labels.join()} differ from EMOTION_LABELS`);
 }
 
 /** Scores single-label predictions against (possibly multi-label) gold sets; see the header. */
@@ -75,7 +84,10 @@ export function scorePredictions(predicted: readonly number[], gold: readonly (r
 /** Macro-F1, accuracy and per-label F1 of a classifier (default: the committed model) on a split. */
 export function evaluateEmotionModel(
   dataDir: string,
-  { split = 'test', classifier = getDefaultClassifier() }: { split?: EkmanSplit; classifier?: GoEmotionsClassifier } = {},
+  {
+    split = 'test',
+    classifier = getDefaultClassifier(),
+  }: { split?: EkmanSplit; classifier?: GoEmotionsClassifier } = {},
 ): SplitMetrics {
   const examples = readEkmanSplit(dataDir, split);
   const predicted = examples.map((e) => EMOTION_LABELS.indexOf(topLabel(classifier.classify(e.text)).label));

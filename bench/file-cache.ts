@@ -14,7 +14,10 @@ export type CachedFile = (key: unknown[], ext: string, make: (tmpPath: string) =
  */
 export function fileCache(dir: string, version: number): CachedFile {
   return async (key, ext, make) => {
-    const hash = createHash('sha256').update(JSON.stringify([version, ...key])).digest('hex').slice(0, 20);
+    const hash = createHash('sha256')
+      .update(JSON.stringify([version, ...key]))
+      .digest('hex')
+      .slice(0, 20);
     const file = path.join(dir, `${hash}.${ext}`);
     if (fs.existsSync(file)) return file;
     await fsp.mkdir(dir, { recursive: true });

@@ -40,7 +40,11 @@ export interface Started {
  */
 export function startProcess(args: string[], env: Record<string, string> = {}, ready?: string): Promise<Started> {
   const unlimited = { KIKITORI_RATE_LIMIT_PER_KEY: '0', KIKITORI_RATE_LIMIT_PER_IP: '0' };
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, KIKITORI_LOG_LEVEL: 'warn', ...unlimited, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, KIKITORI_LOG_LEVEL: 'warn', ...unlimited, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -112,7 +116,6 @@ export function processCpuSeconds(pid: number): number {
 /** USER_HZ: what /proc counts CPU time in (100 on Linux builds for every common architecture). */
 const CLOCK_TICKS = 100;
 
-
 /**
  * Seconds of load each process gets before its turns are counted (BENCH_WARMUP). The api process settles
  * last: in 1.5-second windows of load its CPU per request measured 106, 74, 48, 45, 42, 42 µs (the static
@@ -128,7 +131,8 @@ export const WARMUP_S = numberSetting('BENCH_WARMUP', 5);
  */
 export async function onSeparateCores<T>(pids: number[], run: (pinned: boolean) => Promise<T>): Promise<T> {
   const cores = os.availableParallelism();
-  const taskset = (cpus: string, pid: number) => execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', cpus, String(pid)], { stdio: 'ignore' });
+  const taskset = (cpus: string, pid: number) =>
+    execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', cpus, String(pid)], { stdio: 'ignore' });
   const everyCore = () => {
     try {
       taskset(`0-${cores - 1}`, process.pid);
@@ -175,7 +179,10 @@ function summarize(turns: Turn[], withCpu: boolean): LoadResult {
  */
 export function pairedRatio(a: LoadResult, b: LoadResult): { rps: number; cpu: number | null; pairs: number } {
   const pairs = a.turns.flatMap((turn) => {
-    const nearest = b.turns.reduce<Turn | null>((best, t) => (best === null || Math.abs(t.at - turn.at) < Math.abs(best.at - turn.at) ? t : best), null);
+    const nearest = b.turns.reduce<Turn | null>(
+      (best, t) => (best === null || Math.abs(t.at - turn.at) < Math.abs(best.at - turn.at) ? t : best),
+      null,
+    );
     return nearest && turn.requests > 0 && nearest.requests > 0 ? [{ a: turn, b: nearest }] : [];
   });
   const withCpu = a.cpuUsPerRequest !== null && b.cpuUsPerRequest !== null;
@@ -207,8 +214,12 @@ export interface Comparison<T extends unknown[]> {
  * process waiting for a core it does not get spends no CPU time. Each result keeps its turns, for
  * {@link pairedRatio}.
  */
-export async function compareLoads<T extends Array<LoadTarget | LoadTarget[]>>(targets: [...T]): Promise<Comparison<T>> {
-  const groups: LoadTarget[][] = targets.map((target: LoadTarget | LoadTarget[]) => (Array.isArray(target) ? target : [target]));
+export async function compareLoads<T extends Array<LoadTarget | LoadTarget[]>>(
+  targets: [...T],
+): Promise<Comparison<T>> {
+  const groups: LoadTarget[][] = targets.map((target: LoadTarget | LoadTarget[]) =>
+    Array.isArray(target) ? target : [target],
+  );
   // Turns alternate between targets (the first process of each, then the second...).
   const turns: Array<{ group: number; target: LoadTarget }> = [];
   for (let k = 0; k < Math.max(...groups.map((g) => g.length)); k++) {
@@ -220,9 +231,22 @@ export async function compareLoads<T extends Array<LoadTarget | LoadTarget[]>>(t
   let at = 0;
   const turn = async (target: LoadTarget, seconds: number): Promise<Turn> => {
     const cpuBefore = target.pid === undefined ? 0 : processCpuSeconds(target.pid);
-    const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: seconds, headers: target.headers ?? {} });
+    const result = await autocannon({
+      url: target.url,
+      connections: CONNECTIONS,
+      duration: seconds,
+      headers: target.headers ?? {},
+    });
     const cpu = target.pid === undefined ? 0 : processCpuSeconds(target.pid) - cpuBefore;
-    return { at: at++, requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, cpu };
+    return {
+      at: at++,
+      requests: result.requests.total,
+      seconds: result.duration,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.non2xx,
+      cpu,
+    };
   };
   const pids = turns.flatMap((t) => (t.target.pid === undefined ? [] : [t.target.pid]));
   return onSeparateCores(pids, async (pinned) => {
@@ -234,7 +258,12 @@ export async function compareLoads<T extends Array<LoadTarget | LoadTarget[]>>(t
         slices[group]!.push(await turn(target, 1));
       }
     }
-    const results = slices.map((runs, i) => summarize(runs, groups[i]!.every((t) => t.pid !== undefined))) as { [K in keyof T]: LoadResult };
+    const results = slices.map((runs, i) =>
+      summarize(
+        runs,
+        groups[i]!.every((t) => t.pid !== undefined),
+      ),
+    ) as { [K in keyof T]: LoadResult };
     return { pinned, results };
   });
 }
@@ -243,7 +272,11 @@ export async function compareLoads<T extends Array<LoadTarget | LoadTarget[]>>(t
  * Stores `count` COMPLETED transcriptions of team "bench" through the repositories, in the SQLite file of
  * `dataDir` or in the PostgreSQL database at `databaseUrl`, and returns an API key of that team.
  */
-export async function seedTranscriptions(dataDir: string, count: number, databaseUrl: string | null = null): Promise<string> {
+export async function seedTranscriptions(
+  dataDir: string,
+  count: number,
+  databaseUrl: string | null = null,
+): Promise<string> {
   const db = await openDatabase({ dataDir, database: { url: databaseUrl } });
   const { key } = await new KyselyKeyRepository(db.kysely).create({ teamId: 'bench', userId: 'bench', roles: [] });
   const start = Date.now() - count * 1000;
@@ -269,7 +302,13 @@ export async function seedTranscriptions(dataDir: string, count: number, databas
   });
   await db.kysely
     .updateTable('transcriptions')
-    .set({ status: 'COMPLETED', upload_status: 'COMPLETED', transcript_key: 'x', audio_key: 'y', speaking_duration: 12.5 })
+    .set({
+      status: 'COMPLETED',
+      upload_status: 'COMPLETED',
+      transcript_key: 'x',
+      audio_key: 'y',
+      speaking_duration: 12.5,
+    })
     .execute();
   await db.close();
   return key;
@@ -294,7 +333,10 @@ export function startCeilingServer(pageBytes: number): Promise<Started> {
 }
 
 /** GET `url` once with `headers`: the page's size in bytes and its item count (warms the server too). */
-export async function probePage(url: string, headers: Record<string, string>): Promise<{ pageBytes: number; items: number }> {
+export async function probePage(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ pageBytes: number; items: number }> {
   const response = await fetch(url, { headers });
   if (!response.ok) throw new Error(`GET ${url}: ${response.status} ${await response.text()}`);
   const bytes = Buffer.from(await response.arrayBuffer());

@@ -16,7 +16,8 @@ const logger = pino({ level: 'silent' });
 const PICKUPS = 20;
 const JOBS = 300;
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -68,7 +69,9 @@ async function throughput(make: () => JobQueue, workers: number, concurrency: nu
 }
 
 function print(label: string, samples: number[]) {
-  console.log(`${label}: pickup p50 ${pct(samples, 50).toFixed(0)} ms, p95 ${pct(samples, 95).toFixed(0)} ms, max ${samples.at(-1)!.toFixed(0)} ms`);
+  console.log(
+    `${label}: pickup p50 ${pct(samples, 50).toFixed(0)} ms, p95 ${pct(samples, 95).toFixed(0)} ms, max ${samples.at(-1)!.toFixed(0)} ms`,
+  );
 }
 
 const dirs: string[] = [];
@@ -85,8 +88,14 @@ try {
     print('sqlite', await pickup(() => new SqliteJobQueue(db, { staleAfterMs: 60_000, logger })));
     const shared = (await openSqliteDatabase(sqliteQueue())).sqlite;
     const make = () => new SqliteJobQueue(shared, { staleAfterMs: 60_000, logger });
-    for (const [workers, concurrency] of [[1, 1], [1, 4], [2, 4]] as const) {
-      console.log(`sqlite: ${(await throughput(make, workers, concurrency)).toFixed(1)} no-op jobs/s (${workers} worker(s) × ${concurrency})`);
+    for (const [workers, concurrency] of [
+      [1, 1],
+      [1, 4],
+      [2, 4],
+    ] as const) {
+      console.log(
+        `sqlite: ${(await throughput(make, workers, concurrency)).toFixed(1)} no-op jobs/s (${workers} worker(s) × ${concurrency})`,
+      );
     }
     db.close();
     shared.close();
@@ -96,8 +105,14 @@ try {
     print('pg-boss', await pickup(() => new PgBossJobQueue({ connectionString: url, staleAfterMs: 60_000, logger })));
     const shared = await postgres.createDatabase('kikitori_bench');
     const make = () => new PgBossJobQueue({ connectionString: shared, staleAfterMs: 60_000, logger });
-    for (const [workers, concurrency] of [[1, 1], [1, 4], [2, 4]] as const) {
-      console.log(`pg-boss: ${(await throughput(make, workers, concurrency)).toFixed(1)} no-op jobs/s (${workers} worker(s) × ${concurrency})`);
+    for (const [workers, concurrency] of [
+      [1, 1],
+      [1, 4],
+      [2, 4],
+    ] as const) {
+      console.log(
+        `pg-boss: ${(await throughput(make, workers, concurrency)).toFixed(1)} no-op jobs/s (${workers} worker(s) × ${concurrency})`,
+      );
     }
   }
 } finally {

@@ -26,7 +26,14 @@ for (let start = 0; start < WORDS; start += PER_SEGMENT) {
     end: start + j + 1,
     confidence: 0.9,
   }));
-  segments.push({ id: segments.length, start, end: start + words.length, speaker: null, text: words.map((w) => w.word).join(' '), words });
+  segments.push({
+    id: segments.length,
+    start,
+    end: start + words.length,
+    speaker: null,
+    text: words.map((w) => w.word).join(' '),
+    words,
+  });
 }
 
 const times: number[] = [];
@@ -39,11 +46,16 @@ for (let run = 0; run < RUNS; run++) {
 }
 times.sort((a, b) => a - b);
 console.log(`forced replacements: ${WORDS} words x ${RULES} rules, ${replaced} replaced`);
-console.log(`  median ${times[Math.floor(RUNS / 2)]!.toFixed(1)} ms, best ${times[0]!.toFixed(1)} ms, worst ${times.at(-1)!.toFixed(1)} ms (${RUNS} runs)`);
+console.log(
+  `  median ${times[Math.floor(RUNS / 2)]!.toFixed(1)} ms, best ${times[0]!.toFixed(1)} ms, worst ${times.at(-1)!.toFixed(1)} ms (${RUNS} runs)`,
+);
 
 // Japanese (issue 10): matched on the text across the engine's tokens. Each rule "語k彙" is split over
 // two recognised words ("語k" + "彙"); a third of the words hit a rule.
-const jaRules: ReplacementRule[] = Array.from({ length: RULES }, (_, k) => ({ pattern: `語${k}彙`, replacement: `R${k}` }));
+const jaRules: ReplacementRule[] = Array.from({ length: RULES }, (_, k) => ({
+  pattern: `語${k}彙`,
+  replacement: `R${k}`,
+}));
 const jaSegments: TranscriptSegment[] = [];
 for (let start = 0; start < WORDS; start += PER_SEGMENT) {
   const words = Array.from({ length: Math.min(PER_SEGMENT, WORDS - start) }, (_, j) => {
@@ -51,7 +63,14 @@ for (let start = 0; start < WORDS; start += PER_SEGMENT) {
     const k = (Math.floor(i / 2) * 7919) % (RULES * 3);
     return { word: i % 2 === 0 ? `語${k}` : k < RULES ? '彙' : 'の', start: i, end: i + 1, confidence: 0.9 };
   });
-  jaSegments.push({ id: jaSegments.length, start, end: start + words.length, speaker: null, text: words.map((w) => w.word).join(''), words });
+  jaSegments.push({
+    id: jaSegments.length,
+    start,
+    end: start + words.length,
+    speaker: null,
+    text: words.map((w) => w.word).join(''),
+    words,
+  });
 }
 const jaTimes: number[] = [];
 let jaReplaced = 0;
@@ -62,5 +81,9 @@ for (let run = 0; run < RUNS; run++) {
   jaReplaced = applied.reduce((n, a) => n + a.count, 0);
 }
 jaTimes.sort((a, b) => a - b);
-console.log(`forced replacements, Japanese (on the text, across tokens): ${WORDS} words x ${RULES} rules, ${jaReplaced} replaced`);
-console.log(`  median ${jaTimes[Math.floor(RUNS / 2)]!.toFixed(1)} ms, best ${jaTimes[0]!.toFixed(1)} ms, worst ${jaTimes.at(-1)!.toFixed(1)} ms (${RUNS} runs)`);
+console.log(
+  `forced replacements, Japanese (on the text, across tokens): ${WORDS} words x ${RULES} rules, ${jaReplaced} replaced`,
+);
+console.log(
+  `  median ${jaTimes[Math.floor(RUNS / 2)]!.toFixed(1)} ms, best ${jaTimes[0]!.toFixed(1)} ms, worst ${jaTimes.at(-1)!.toFixed(1)} ms (${RUNS} runs)`,
+);

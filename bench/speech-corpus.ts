@@ -48,7 +48,9 @@ const TRIM = ['silence', '1', '0.03', '0.5%', 'reverse', 'silence', '1', '0.03',
 /** 16 kHz mono WAV of a testdata file (WAV or headerless 16 kHz PCM), trimmed. */
 async function testdataWav(file: string): Promise<string> {
   const input = file.endsWith('.raw') ? [...RAW_IN, file] : [file];
-  return cached(['testdata', file], 'wav', (tmp) => run('sox', [...input, ...WAV_OUT, tmp, ...TRIM]).then(() => undefined));
+  return cached(['testdata', file], 'wav', (tmp) =>
+    run('sox', [...input, ...WAV_OUT, tmp, ...TRIM]).then(() => undefined),
+  );
 }
 
 async function utterance(id: string, file: string, text: string, speaker: string): Promise<Utterance> {
@@ -72,7 +74,14 @@ function transcriptLines(file: string): Map<string, string> {
   const map = new Map<string, string>();
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     const m = /^(.*)\(([^)]+)\)\s*$/.exec(line.trim());
-    if (m) map.set(m[2]!.trim(), m[1]!.replace(/<\/?s>/g, ' ').replace(/\s+/g, ' ').trim());
+    if (m)
+      map.set(
+        m[2]!.trim(),
+        m[1]!
+          .replace(/<\/?s>/g, ' ')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      );
   }
   return map;
 }
@@ -85,9 +94,18 @@ function transcriptLines(file: string): Map<string, string> {
  * Speakers: "librivox" (F0 ~90 Hz), "cards" (~105 Hz), "dhd" (~120 Hz: goforward, something,
  * numbers, tidigits/dhd; recorded by the same developer as the pocketsphinx test files).
  */
-export async function testdataUtterances(): Promise<{ librivox: Utterance[]; goforward: Utterance; cards: Utterance[]; dhdExtra: Utterance[] }> {
+export async function testdataUtterances(): Promise<{
+  librivox: Utterance[];
+  goforward: Utterance;
+  cards: Utterance[];
+  dhdExtra: Utterance[];
+}> {
   const libri = transcriptLines(path.join(TESTDATA_DIR, 'librivox/transcription'));
-  const ids = fs.readFileSync(path.join(TESTDATA_DIR, 'librivox/fileids'), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+  const ids = fs
+    .readFileSync(path.join(TESTDATA_DIR, 'librivox/fileids'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const librivox = await Promise.all(
     ids.map(async (id) => utterance(id, `librivox/${id}.wav`, libri.get(id) ?? '', 'librivox')),
   );
@@ -95,7 +113,11 @@ export async function testdataUtterances(): Promise<{ librivox: Utterance[]; gof
   const goText = /public\s+<move>\s*=\s*([^;]+);/.exec(gram)?.[1]?.trim() ?? 'go forward ten meters';
   const goforward = await utterance('goforward', 'goforward.raw', goText, 'dhd');
   const cardText = transcriptLines(path.join(TESTDATA_DIR, 'cards/cards.transcription'));
-  const cardIds = fs.readFileSync(path.join(TESTDATA_DIR, 'cards/cards.fileids'), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+  const cardIds = fs
+    .readFileSync(path.join(TESTDATA_DIR, 'cards/cards.fileids'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const cards = await Promise.all(
     cardIds.map(async (id) => utterance(`cards/${id}`, `cards/${id}.wav`, cardText.get(id) ?? '', 'cards')),
   );
@@ -122,7 +144,9 @@ export async function festivalWav(text: string): Promise<string> {
 }
 
 async function silenceWav(seconds: number): Promise<string> {
-  return cached(['silence', seconds], 'wav', (tmp) => run('sox', ['-n', ...WAV_OUT, tmp, 'trim', '0', String(seconds)]).then(() => undefined));
+  return cached(['silence', seconds], 'wav', (tmp) =>
+    run('sox', ['-n', ...WAV_OUT, tmp, 'trim', '0', String(seconds)]).then(() => undefined),
+  );
 }
 
 /** parts[0] + gaps[0] of silence + parts[1] + ... as one 16 kHz WAV. */
@@ -192,7 +216,10 @@ export async function conversation(
  * A long recording: the given utterances twice over with pauses of 0.3-2 s, a 15 s silence in the
  * middle and 25 s at the end, that block repeated by sox until `seconds` (230 MB of PCM per 2 hours).
  */
-export async function longRecording(utterances: Utterance[], seconds: number): Promise<{ pcm: string; duration: number; block: number }> {
+export async function longRecording(
+  utterances: Utterance[],
+  seconds: number,
+): Promise<{ pcm: string; duration: number; block: number }> {
   const rand = seededRandom(11);
   const parts: string[] = [];
   const gaps: number[] = [];

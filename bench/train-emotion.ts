@@ -196,7 +196,7 @@ function train(
         let max = -Infinity;
         for (let c = 0; c < K; c++) max = Math.max(max, z[c]!);
         let sum = 0;
-        for (let c = 0; c < K; c++) sum += (z[c] = Math.exp(z[c]! - max));
+        for (let c = 0; c < K; c++) sum += z[c] = Math.exp(z[c]! - max);
         let weight = 0;
         for (let c = 0; c < K; c++) weight += trainSet.targets[r * K + c]! * classWeight[c]!;
         // d(weighted cross-entropy)/d(logit) = weight * (p - target), averaged over the batch.
@@ -255,7 +255,9 @@ function main(): void {
   const t0 = performance.now();
   const originalTrain = readEkmanSplit(opts.dataDir, 'train');
   // --augment: every row also appears in speech-transcript form (see asrStyle).
-  const trainEx = opts.augment ? [...originalTrain, ...originalTrain.map((e) => ({ ...e, text: asrStyle(e.text) }))] : originalTrain;
+  const trainEx = opts.augment
+    ? [...originalTrain, ...originalTrain.map((e) => ({ ...e, text: asrStyle(e.text) }))]
+    : originalTrain;
   const vocabularyRows = originalTrain.map((e) => (opts.augment ? [e.text, asrStyle(e.text)] : [e.text]));
   const devEx = readEkmanSplit(opts.dataDir, 'dev');
   console.log(`train ${trainEx.length} rows, dev ${devEx.length} rows (${opts.dataDir})`);
@@ -278,7 +280,11 @@ function main(): void {
     let d = datasets.get(key);
     if (!d) {
       const vocabulary = buildVocabulary(vocabularyRows, config, minCount);
-      d = { vocabulary, trainSet: buildDataset(trainEx, vocabulary, config), devSet: buildDataset(devEx, vocabulary, config) };
+      d = {
+        vocabulary,
+        trainSet: buildDataset(trainEx, vocabulary, config),
+        devSet: buildDataset(devEx, vocabulary, config),
+      };
       datasets.clear(); // one feature set in memory at a time
       datasets.set(key, d);
     }
@@ -290,7 +296,15 @@ function main(): void {
         `dev macro-F1 ${fmt(r.devMacroF1)} at epoch ${r.epoch} [${r.curve.map((x) => x.toFixed(3)).join(' ')}] ` +
         `(${((performance.now() - t) / 1000).toFixed(1)} s)`,
     );
-    const candidate = { config, minCount, hyper, vocabulary: d.vocabulary, model: r.model, epoch: r.epoch, devMacroF1: r.devMacroF1 };
+    const candidate = {
+      config,
+      minCount,
+      hyper,
+      vocabulary: d.vocabulary,
+      model: r.model,
+      epoch: r.epoch,
+      devMacroF1: r.devMacroF1,
+    };
     if (!best || candidate.devMacroF1 > best.devMacroF1) best = candidate;
     return candidate;
   };
@@ -318,7 +332,11 @@ function main(): void {
     format: WEIGHTS_FORMAT,
     attribution: GOEMOTIONS_ATTRIBUTION,
     labels: [...EMOTION_LABELS],
-    features: { ...best.config, weighting: 'sublinear tf (1 + ln count), L2-normalised', vocabularySize: vocabularyList.length },
+    features: {
+      ...best.config,
+      weighting: 'sublinear tf (1 + ln count), L2-normalised',
+      vocabularySize: vocabularyList.length,
+    },
     trainedAt: new Date().toISOString(),
     training: {
       script: 'bench/train-emotion.ts',
@@ -354,16 +372,27 @@ function main(): void {
     devEx.map((e) => EMOTION_LABELS.indexOf(topLabel(classifier.classify(asrStyle(e.text))).label)),
     devEx.map((e) => e.labels),
   );
-  file.training.devAsrStyle = { macroF1: Number(devAsr.macroF1.toFixed(4)), accuracy: Number(devAsr.accuracy.toFixed(4)) };
+  file.training.devAsrStyle = {
+    macroF1: Number(devAsr.macroF1.toFixed(4)),
+    accuracy: Number(devAsr.accuracy.toFixed(4)),
+  };
   const json = JSON.stringify(file, null, 1) + '\n';
   fs.writeFileSync(opts.out, json);
 
-  console.log(`\nchosen: ${JSON.stringify({ ...best.config, minCount: best.minCount, l2: best.hyper.l2, alpha: best.hyper.alpha, epochs: best.epoch })}`);
-  console.log(`float dev macro-F1 ${fmt(best.devMacroF1)}; quantised dev macro-F1 ${fmt(dev.macroF1)} accuracy ${fmt(dev.accuracy)}`);
-  console.log(`dev, speech-transcript style (lowercase, no punctuation): macro-F1 ${fmt(devAsr.macroF1)} accuracy ${fmt(devAsr.accuracy)}`);
+  console.log(
+    `\nchosen: ${JSON.stringify({ ...best.config, minCount: best.minCount, l2: best.hyper.l2, alpha: best.hyper.alpha, epochs: best.epoch })}`,
+  );
+  console.log(
+    `float dev macro-F1 ${fmt(best.devMacroF1)}; quantised dev macro-F1 ${fmt(dev.macroF1)} accuracy ${fmt(dev.accuracy)}`,
+  );
+  console.log(
+    `dev, speech-transcript style (lowercase, no punctuation): macro-F1 ${fmt(devAsr.macroF1)} accuracy ${fmt(devAsr.accuracy)}`,
+  );
   console.log(`test macro-F1 ${fmt(test.macroF1)} accuracy ${fmt(test.accuracy)}`);
   console.log(`test per-label F1 ${JSON.stringify(file.metrics.test.perLabelF1)}`);
-  console.log(`wrote ${opts.out} (${(json.length / 1024).toFixed(0)} KiB, ${vocabularyList.length} features) in ${trainSeconds.toFixed(1)} s`);
+  console.log(
+    `wrote ${opts.out} (${(json.length / 1024).toFixed(0)} KiB, ${vocabularyList.length} features) in ${trainSeconds.toFixed(1)} s`,
+  );
 }
 
 main();

@@ -8,14 +8,26 @@ const dir = import.meta.dirname;
 const svg = fs.readFileSync(path.join(dir, 'icon.svg'), 'utf8');
 const browser = await chromium.launch({
   executablePath: process.env.KIKITORI_CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+  ],
 });
 try {
   for (const size of [1024, 512, 256, 128, 64, 32, 16]) {
     const page = await browser.newPage({ viewport: { width: size, height: size } });
-    await page.setContent(`<html><body style="margin:0;background:transparent">${svg.replace('width="1024" height="1024"', `width="${size}" height="${size}"`)}</body></html>`);
+    await page.setContent(
+      `<html><body style="margin:0;background:transparent">${svg.replace('width="1024" height="1024"', `width="${size}" height="${size}"`)}</body></html>`,
+    );
     const name = size === 1024 ? 'icon.png' : `icon-${size}.png`;
-    await page.screenshot({ path: path.join(dir, name), omitBackground: true, clip: { x: 0, y: 0, width: size, height: size } });
+    await page.screenshot({
+      path: path.join(dir, name),
+      omitBackground: true,
+      clip: { x: 0, y: 0, width: size, height: size },
+    });
     await page.close();
   }
 } finally {

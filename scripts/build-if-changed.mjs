@@ -12,17 +12,33 @@ const STAMP = path.join(root, 'dist', '.build-inputs');
 // What `npm run build` reads: tsconfig.json's include, the preload and renderer sources, their configs,
 // and the dependencies (lock file) and Node version that compile them.
 const INPUTS = [
-  'src-server', 'src-shared', 'src-main', 'src-preload', 'src-renderer', 'bench', 'test/fixtures',
+  'src-server',
+  'src-shared',
+  'src-main',
+  'src-preload',
+  'src-renderer',
+  'bench',
+  'test/fixtures',
   // Compiled as the benches' imports (the drill starts the server through the e2e host's launcher).
-  'test/support', 'test/e2e/host',
-  'tsconfig.json', 'tsconfig.preload.json', 'tsconfig.renderer.json', 'vite.preload.config.ts', 'vite.renderer.config.ts',
-  'package.json', 'package-lock.json',
+  'test/support',
+  'test/e2e/host',
+  'tsconfig.json',
+  'tsconfig.preload.json',
+  'tsconfig.renderer.json',
+  'vite.preload.config.ts',
+  'vite.renderer.config.ts',
+  'package.json',
+  'package-lock.json',
 ];
 const OUTPUTS = ['dist/src-server/cli.js', 'dist/preload/preload.cjs', 'dist/renderer/index.html'];
 
 function inputsHash() {
   try {
-    const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...INPUTS], { cwd: root })
+    const files = execFileSync(
+      'git',
+      ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...INPUTS],
+      { cwd: root },
+    )
       .toString()
       .split('\0')
       .filter(Boolean)

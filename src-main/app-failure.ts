@@ -27,4 +27,3 @@ export class AppFailure extends Error {
     };
   }
 }
-

@@ -5,7 +5,22 @@ import type { Dialogs, FileFilter, Notifier, UserNotification } from './host-cap
 import { serverConsentText } from './server-consent.js';
 import type { SecretBox } from './settings/secret-box.js';
 
-const AUDIO_EXTENSIONS = ['wav', 'mp3', 'm4a', 'aac', 'flac', 'ogg', 'opus', 'webm', 'mp4', 'mov', 'mkv', 'wma', 'aiff', 'aif'];
+const AUDIO_EXTENSIONS = [
+  'wav',
+  'mp3',
+  'm4a',
+  'aac',
+  'flac',
+  'ogg',
+  'opus',
+  'webm',
+  'mp4',
+  'mov',
+  'mkv',
+  'wma',
+  'aiff',
+  'aif',
+];
 
 export function electronDialogs(parent: () => BrowserWindow | null): Dialogs {
   return {
@@ -70,7 +85,9 @@ export function electronNotifier(onClick: (notification: UserNotification) => vo
  */
 export function electronSecretBox(): SecretBox {
   return {
-    isAvailable: () => safeStorage.isEncryptionAvailable() && (process.platform !== 'linux' || safeStorage.getSelectedStorageBackend() !== 'basic_text'),
+    isAvailable: () =>
+      safeStorage.isEncryptionAvailable() &&
+      (process.platform !== 'linux' || safeStorage.getSelectedStorageBackend() !== 'basic_text'),
     encrypt: (plainText) => safeStorage.encryptString(plainText),
     decrypt: (encrypted) => safeStorage.decryptString(encrypted),
   };

@@ -18,6 +18,7 @@ export interface PermissionQuery {
 
 export function permissionGranted(query: PermissionQuery, isTrusted: TrustedUrl): boolean {
   if (query.permission !== 'media' || !isTrusted(query.requestingUrl)) return false;
-  if (query.mediaTypes !== undefined) return query.mediaTypes.length > 0 && query.mediaTypes.every((type) => type === 'audio');
+  if (query.mediaTypes !== undefined)
+    return query.mediaTypes.length > 0 && query.mediaTypes.every((type) => type === 'audio');
   return query.mediaType === 'audio';
 }

@@ -12,8 +12,11 @@ export function mediaUrlOf(transcriptionId: string): string {
   return `${MEDIA_SCHEME}://audio/${encodeURIComponent(transcriptionId)}`;
 }
 
-
-export async function mediaResponse(filePath: string | null, method: string, rangeHeader: string | null): Promise<Response> {
+export async function mediaResponse(
+  filePath: string | null,
+  method: string,
+  rangeHeader: string | null,
+): Promise<Response> {
   if (!filePath) return new Response('Not cached', { status: 404 });
   let size: number;
   try {
@@ -61,7 +64,12 @@ export function mediaIdOf(url: string): string | null {
     return null;
   }
   if (parsed.protocol !== `${MEDIA_SCHEME}:`) return null;
-  const raw = parsed.host === 'audio' ? parsed.pathname.replace(/^\//, '') : parsed.pathname.replace(/^\/$/, '') === '' ? parsed.host : '';
+  const raw =
+    parsed.host === 'audio'
+      ? parsed.pathname.replace(/^\//, '')
+      : parsed.pathname.replace(/^\/$/, '') === ''
+        ? parsed.host
+        : '';
   const id = decodeURIComponent(raw);
   return id && !id.includes('/') && id !== '..' && id !== '.' ? id : null;
 }

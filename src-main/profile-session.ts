@@ -96,12 +96,22 @@ export class ProfileSession {
         this.transcripts.record(transcription);
         this.sync.kick();
         // A recording is needed no more once its transcription has started with its own copy of the audio (decision 0027).
-        if (this.transcripts.localAudio(transcription.transcription_id)) await this.recordings.release(job.filePath).catch(() => {});
+        if (this.transcripts.localAudio(transcription.transcription_id))
+          await this.recordings.release(job.filePath).catch(() => {});
       },
       onReplacing: (replaced, transcription) => this.reruns.replaced(replaced, transcription.transcription_id),
     });
-    this.recordings = new RecordingService({ dir: path.join(options.dir, 'recordings'), uploads: this.uploads, repository: this.store.uploads });
-    this.reruns = new RerunService({ store: this.store, transcripts: this.transcripts, uploads: this.uploads, client: this.client });
+    this.recordings = new RecordingService({
+      dir: path.join(options.dir, 'recordings'),
+      uploads: this.uploads,
+      repository: this.store.uploads,
+    });
+    this.reruns = new RerunService({
+      store: this.store,
+      transcripts: this.transcripts,
+      uploads: this.uploads,
+      client: this.client,
+    });
     this.models = new ModelsService({
       client: this.client,
       profile: this.profile,

@@ -7,7 +7,12 @@ import path from 'node:path';
 import { IPC_CHANNELS, type ConnectionStatus } from '../src-shared/ipc-contract.js';
 import type { RetryPolicy } from '../src-shared/backoff.js';
 import { pathInside } from './cache/safe-path.js';
-import { defaultServerScript, EmbeddedServer, type EmbeddedServerStatus, type ServerCommand } from './embedded-server/embedded-server.js';
+import {
+  defaultServerScript,
+  EmbeddedServer,
+  type EmbeddedServerStatus,
+  type ServerCommand,
+} from './embedded-server/embedded-server.js';
 import type { Dialogs, Notifier, UserNotification } from './host-capabilities.js';
 import type { EventSink } from './event-sink.js';
 import type { HandlerMap } from './ipc/handler-registry.js';
@@ -128,7 +133,9 @@ export async function createMainServices(options: MainServicesOptions): Promise<
       if (!cached) {
         const profile = settings.profile(profileId);
         try {
-          cached = profile ? { baseUrl: profile.baseUrl, apiKey: settings.apiKeyOf(profileId) } : { unavailable: 'This server profile was removed.' };
+          cached = profile
+            ? { baseUrl: profile.baseUrl, apiKey: settings.apiKeyOf(profileId) }
+            : { unavailable: 'This server profile was removed.' };
         } catch (error) {
           cached = { unavailable: (error as Error).message };
         }
@@ -148,7 +155,10 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     if (!current || current.profile.kind !== 'embedded') return;
     if (status.state === 'running') void current.sync.refreshNow().catch(() => {});
     else if (status.state === 'crashed') {
-      current.sync.setReachability({ state: 'offline', detail: `The transcription server on this computer stopped (${status.detail}); restarting it.` });
+      current.sync.setReachability({
+        state: 'offline',
+        detail: `The transcription server on this computer stopped (${status.detail}); restarting it.`,
+      });
     }
   }
 
@@ -169,7 +179,10 @@ export async function createMainServices(options: MainServicesOptions): Promise<
       if (profile && session?.profile.id !== id && !settings.serverConfirmed(id)) {
         // Before main sends anything (the API key, recordings) to a server it has not sent to, the user
         // says so in main's own dialog: a compromised page cannot switch the app to its own server.
-        const confirmed = await options.dialogs.confirmServer({ name: profile.name, baseUrl: profile.baseUrl }, settings.settings().uiLanguage);
+        const confirmed = await options.dialogs.confirmServer(
+          { name: profile.name, baseUrl: profile.baseUrl },
+          settings.settings().uiLanguage,
+        );
         if (!confirmed) {
           throw new AppFailure({
             code: 'cancelled',

@@ -8,7 +8,6 @@ import { CONTENT_SECURITY_POLICY } from './content-security-policy.js';
 import type { TrustedUrl } from './ipc/trusted-sender.js';
 import { permissionGranted } from './media-permission.js';
 
-
 export interface RendererLocation {
   /** What the window loads: the built index.html, or the dev server when KIKITORI_RENDERER_URL is set. */
   url: string;

@@ -6,7 +6,8 @@ import type { IpcChannel, IpcEvent, IpcResult } from '../src-shared/ipc-contract
 import { buildKikitoriApi } from './build-api.js';
 import type { FileOffer, FilesApi } from '../src-shared/ipc-contract.js';
 
-const invoke = (channel: IpcChannel, request: unknown) => ipcRenderer.invoke(channel, request) as Promise<IpcResult<unknown>>;
+const invoke = (channel: IpcChannel, request: unknown) =>
+  ipcRenderer.invoke(channel, request) as Promise<IpcResult<unknown>>;
 
 const subscribe = (event: IpcEvent, listener: (payload: unknown) => void) => {
   // The raw IpcRendererEvent (with its sender) never reaches the page.
@@ -29,7 +30,13 @@ const files: FilesApi = {
         path = '';
       }
       if (!path) {
-        return { ok: false, error: { code: 'validation', message: `“${String(file?.name ?? '')}” is not a file on this computer. Save it to disk first, then add it.` } };
+        return {
+          ok: false,
+          error: {
+            code: 'validation',
+            message: `“${String(file?.name ?? '')}” is not a file on this computer. Save it to disk first, then add it.`,
+          },
+        };
       }
       paths.push(path);
     }

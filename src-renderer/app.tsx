@@ -20,7 +20,11 @@ export function App() {
   const language = useSettingsStore(selectUiLanguage);
 
   useEffect(() => {
-    const offs: Array<() => void> = [useLibraryStore.getState().init(), useTranscriptStore.getState().init(), useAnalysisStore.getState().init()];
+    const offs: Array<() => void> = [
+      useLibraryStore.getState().init(),
+      useTranscriptStore.getState().init(),
+      useAnalysisStore.getState().init(),
+    ];
     let disposed = false;
     const later = (off: () => void) => (disposed ? off() : offs.push(off));
     void useConnectionStore.getState().init().then(later);

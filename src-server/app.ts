@@ -28,7 +28,14 @@ export const API_VERSION = '1.9.0';
 /** Bodies are validated strictly (wrong types are 400); query strings and path parameters arrive as text and are coerced. */
 function validators() {
   const make = (coerceTypes: boolean) => {
-    const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, verbose: true, strict: false });
+    const ajv = new Ajv({
+      coerceTypes,
+      useDefaults: true,
+      removeAdditional: false,
+      allErrors: false,
+      verbose: true,
+      strict: false,
+    });
     addFormats.default(ajv);
     for (const schema of sharedSchemas) ajv.addSchema(schema);
     return ajv;
@@ -84,7 +91,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       info: {
         title: 'Kikitori Transcription and Dictionary API',
         version: API_VERSION,
-        description: 'kikitori-server: the Transcription and Dictionary API (revision 1.9.0, plus the 1.2.0 review operations).',
+        description:
+          'kikitori-server: the Transcription and Dictionary API (revision 1.9.0, plus the 1.2.0 review operations).',
       },
       components: {
         securitySchemes: {
@@ -94,7 +102,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       },
       security: [{ apiKey: [] }, { bearer: [] }],
     },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -112,7 +122,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // The API speaks JSON only; a text body is a client mistake worth a clear 415.
     api.removeContentTypeParser('text/plain');
     api.addHook('onRequest', authenticateWith(ctx.keys, ctx.changes));
-    registerRoutes(api, ctx, [...transcriptionRoutes, ...analysisRouteModules, ...dictionaryRoutes, ...openaiRoutes, ...modelRoutes]);
+    registerRoutes(api, ctx, [
+      ...transcriptionRoutes,
+      ...analysisRouteModules,
+      ...dictionaryRoutes,
+      ...openaiRoutes,
+      ...modelRoutes,
+    ]);
   });
 
   return app;

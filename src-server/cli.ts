@@ -4,7 +4,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { ConfigError, loadConfig, redactConfig, settingForFlag, type ConfigFlags, type ServerConfig } from './config.js';
+import {
+  ConfigError,
+  loadConfig,
+  redactConfig,
+  settingForFlag,
+  type ConfigFlags,
+  type ServerConfig,
+} from './config.js';
 import { DatabaseTooNewError, migrate, openDatabase } from './db/database.js';
 import { KyselyStorageUsageRepository } from './db/storage-usage-repository.js';
 import { teamQuotaBytes } from './domain/team-quota.js';
@@ -25,7 +32,9 @@ import { isModelError, ModelError } from './models/model-error.js';
 // ffmpeg writes) is for this user only: 0700 directories, 0600 files, whichever code or tool creates it.
 process.umask(0o077);
 
-const program = new Command('kikitori-server').description('Self-hostable Transcription and Dictionary API server').showHelpAfterError();
+const program = new Command('kikitori-server')
+  .description('Self-hostable Transcription and Dictionary API server')
+  .showHelpAfterError();
 
 // Commands pass only their configuration flags: other options (keys create --role) are not settings.
 const configOf = (flags: ConfigFlags): ServerConfig => loadConfig(flags, process.env);
@@ -62,14 +71,23 @@ program
   .addOption(configOption('--role', 'role'))
   .addOption(databaseUrlOption())
   .action(async (options: { host?: string; port?: string; dataDir?: string; role?: string; databaseUrl?: string }) => {
-    const config = configOf({ host: options.host, port: options.port, dataDir: options.dataDir, role: options.role, databaseUrl: options.databaseUrl });
+    const config = configOf({
+      host: options.host,
+      port: options.port,
+      dataDir: options.dataDir,
+      role: options.role,
+      databaseUrl: options.databaseUrl,
+    });
     requireSharedSigningSecret(config);
     const logger = createProcessLogger(config.log.level);
     logger.debug({ config: redactConfig(config) }, 'configuration');
     if (config.server.role === 'api') return serveApi(config, logger);
     if (config.server.role === 'worker') return serveWorker(config, logger);
     // `all`: its worker process is this command again, with the same flags and environment.
-    return serveAll(config, logger, { script: process.argv[1]!, args: [...withoutRoleFlag(process.argv.slice(2)), '--role', 'worker'] });
+    return serveAll(config, logger, {
+      script: process.argv[1]!,
+      args: [...withoutRoleFlag(process.argv.slice(2)), '--role', 'worker'],
+    });
   });
 
 /** The arguments without `--role X` / `--role=X`. */
@@ -91,7 +109,9 @@ function rolesValid(roles: string[]): boolean {
     return true;
   } catch (error) {
     if (!(error instanceof UnknownRoleError)) throw error;
-    process.stderr.write(`${error.message} DELETE lets a key delete its team's transcriptions; OPERATOR lets it download, cancel and delete the server's speech models; ADMIN is a team role that grants nothing server-wide.\n`);
+    process.stderr.write(
+      `${error.message} DELETE lets a key delete its team's transcriptions; OPERATOR lets it download, cancel and delete the server's speech models; ADMIN is a team role that grants nothing server-wide.\n`,
+    );
     process.exitCode = 1;
     return false;
   }
@@ -105,13 +125,20 @@ keys
   .requiredOption('--team <team>', 'team id')
   .requiredOption('--user <user>', 'user id')
   .option('--user-name <name>', 'display name of the user')
-  .option('--role <role>', `role to grant: ${API_KEY_ROLES.join(' or ')} (repeatable)`, (value: string, all: string[]) => [...all, value], [] as string[])
+  .option(
+    '--role <role>',
+    `role to grant: ${API_KEY_ROLES.join(' or ')} (repeatable)`,
+    (value: string, all: string[]) => [...all, value],
+    [] as string[],
+  )
   .action(async (options: DatabaseFlags & { team: string; user: string; userName?: string; role: string[] }) => {
     if (!rolesValid(options.role)) return;
     const { key, info } = await withKeys(options, (repo) =>
       repo.create({ teamId: options.team, userId: options.user, userName: options.userName, roles: options.role }),
     );
-    process.stdout.write(`Created key ${info.keyId} for user "${info.userId}" in team "${info.teamId}" (roles: ${info.roles.join(', ') || 'none'}).\n`);
+    process.stdout.write(
+      `Created key ${info.keyId} for user "${info.userId}" in team "${info.teamId}" (roles: ${info.roles.join(', ') || 'none'}).\n`,
+    );
     process.stdout.write('Store it now: it is shown only once.\n');
     process.stdout.write(`${key}\n`);
   });
@@ -122,7 +149,12 @@ keys
   .addOption(dataDirOption())
   .addOption(databaseUrlOption())
   .argument('<key-id-or-prefix>')
-  .requiredOption('--role <role>', `role to add: ${API_KEY_ROLES.join(' or ')} (repeatable)`, (value: string, all: string[]) => [...all, value], [] as string[])
+  .requiredOption(
+    '--role <role>',
+    `role to add: ${API_KEY_ROLES.join(' or ')} (repeatable)`,
+    (value: string, all: string[]) => [...all, value],
+    [] as string[],
+  )
   .action(async (id: string, options: DatabaseFlags & { role: string[] }) => {
     if (!rolesValid(options.role)) return;
     const granted = await withKeys(options, (repo) => repo.grant(id, options.role));
@@ -131,7 +163,9 @@ keys
       process.exitCode = 1;
       return;
     }
-    process.stdout.write(`Key ${granted.keyId} (${granted.keyPrefix}…) of user "${granted.userId}" now has roles: ${granted.roles.join(', ')}.\n`);
+    process.stdout.write(
+      `Key ${granted.keyId} (${granted.keyPrefix}…) of user "${granted.userId}" now has roles: ${granted.roles.join(', ')}.\n`,
+    );
   });
 
 keys
@@ -174,7 +208,9 @@ const teams = program.command('teams').description('manage teams');
 
 teams
   .command('quota')
-  .description("set a team's storage quota (its own, none, or the server's default KIKITORI_TEAM_QUOTA_BYTES); without a choice, show it")
+  .description(
+    "set a team's storage quota (its own, none, or the server's default KIKITORI_TEAM_QUOTA_BYTES); without a choice, show it",
+  )
   .addOption(dataDirOption())
   .addOption(databaseUrlOption())
   .requiredOption('--team <team>', 'team id')
@@ -182,9 +218,14 @@ teams
   .option('--unlimited', 'the team has no quota')
   .option('--default', "the team has the server's default quota again")
   .action(async (options: DatabaseFlags & { team: string; bytes?: string; unlimited?: boolean; default?: boolean }) => {
-    const chosen = [options.bytes !== undefined, options.unlimited === true, options.default === true].filter(Boolean).length;
+    const chosen = [options.bytes !== undefined, options.unlimited === true, options.default === true].filter(
+      Boolean,
+    ).length;
     const bytes = options.bytes === undefined ? undefined : Number(options.bytes);
-    if (chosen > 1 || (bytes !== undefined && !(Number.isSafeInteger(bytes) && bytes >= 1 && /^\d+$/.test(options.bytes!)))) {
+    if (
+      chosen > 1 ||
+      (bytes !== undefined && !(Number.isSafeInteger(bytes) && bytes >= 1 && /^\d+$/.test(options.bytes!)))
+    ) {
       process.stderr.write('Give one of --bytes N (a whole number of bytes, at least 1), --unlimited or --default.\n');
       process.exitCode = 1;
       return;
@@ -193,11 +234,13 @@ teams
     const database = await openDatabase(config);
     try {
       const usage = new KyselyStorageUsageRepository(database.kysely);
-      if (chosen === 1) await usage.setQuotaOverride(options.team, options.unlimited ? null : options.default ? undefined : bytes);
+      if (chosen === 1)
+        await usage.setQuotaOverride(options.team, options.unlimited ? null : options.default ? undefined : bytes);
       const own = await usage.quotaOverride(options.team);
       const quota = await teamQuotaBytes(usage, options.team, config.uploads.teamQuotaBytes);
       const used = await usage.audioBytes(options.team);
-      const what = quota === undefined ? 'no storage quota' : `a storage quota of ${formatBytes(quota)} (${quota} bytes)`;
+      const what =
+        quota === undefined ? 'no storage quota' : `a storage quota of ${formatBytes(quota)} (${quota} bytes)`;
       const source = own === undefined ? "the server's default" : 'its own';
       process.stdout.write(`Team "${options.team}" has ${what}: ${source}. It stores ${formatBytes(used)} of audio.\n`);
     } finally {
@@ -207,14 +250,22 @@ teams
 
 program
   .command('migrate')
-  .description('apply pending database migrations, then exit (run it once before starting several processes on a new version)')
+  .description(
+    'apply pending database migrations, then exit (run it once before starting several processes on a new version)',
+  )
   .addOption(dataDirOption())
   .addOption(databaseUrlOption())
   .action(async (options: DatabaseFlags) => {
-    const database = await openDatabase(configOf({ dataDir: options.dataDir, databaseUrl: options.databaseUrl }), { migrate: false });
+    const database = await openDatabase(configOf({ dataDir: options.dataDir, databaseUrl: options.databaseUrl }), {
+      migrate: false,
+    });
     try {
       const applied = await migrate(database);
-      process.stdout.write(applied.length === 0 ? 'The database is up to date.\n' : `Applied ${applied.length} migration(s): ${applied.join(', ')}.\n`);
+      process.stdout.write(
+        applied.length === 0
+          ? 'The database is up to date.\n'
+          : `Applied ${applied.length} migration(s): ${applied.join(', ')}.\n`,
+      );
     } finally {
       await database.close();
     }
@@ -222,7 +273,9 @@ program
 
 program
   .command('engines')
-  .description('list the speech engines, what each transcription model uses, and whether each is usable on this machine')
+  .description(
+    'list the speech engines, what each transcription model uses, and whether each is usable on this machine',
+  )
   .addOption(dataDirOption())
   .option('--json', 'print JSON')
   .action(async (options: { dataDir?: string; json?: boolean }) => {
@@ -239,15 +292,20 @@ program
     for (const m of installedModels.catalogue) {
       const problem = installedModels.damageOf(m);
       if (problem !== null) {
-        process.stdout.write(`speech model ${m.name}: DAMAGED, engine auto skips it\n  why: ${problem}\n  fix: kikitori-server models delete ${m.name}, then kikitori-server models download ${m.name}\n`);
+        process.stdout.write(
+          `speech model ${m.name}: DAMAGED, engine auto skips it\n  why: ${problem}\n  fix: kikitori-server models delete ${m.name}, then kikitori-server models download ${m.name}\n`,
+        );
       }
     }
     for (const r of reports) {
       const c = r.capabilities;
       const serves = r.servesModels.length > 0 ? `  [transcription_model: ${r.servesModels.join(', ')}]` : '';
       process.stdout.write(`${r.name}: ${r.usable ? 'usable' : 'NOT USABLE'}${serves}\n`);
-      process.stdout.write(`  ${r.usable ? r.detail ?? '' : `why: ${r.reason}`}\n`);
-      const languages = c.languages.length > 12 ? `${c.languages.slice(0, 12).join(',')},… (${c.languages.length})` : c.languages.join(',');
+      process.stdout.write(`  ${r.usable ? (r.detail ?? '') : `why: ${r.reason}`}\n`);
+      const languages =
+        c.languages.length > 12
+          ? `${c.languages.slice(0, 12).join(',')},… (${c.languages.length})`
+          : c.languages.join(',');
       process.stdout.write(
         `  languages=${languages} word-timestamps=${c.wordTimestamps} custom-vocabulary=${c.customVocabulary} speakers=${c.speakerSeparation}\n`,
       );
@@ -267,15 +325,26 @@ program
       );
     }
     const espeak = await espeakStatus();
-    process.stdout.write(espeak.usable ? `espeak-ng: ${espeak.version ?? 'unknown version'} (dictionary word pronunciations)\n` : `espeak-ng: MISSING\n  why: ${espeak.reason}\n`);
+    process.stdout.write(
+      espeak.usable
+        ? `espeak-ng: ${espeak.version ?? 'unknown version'} (dictionary word pronunciations)\n`
+        : `espeak-ng: MISSING\n  why: ${espeak.reason}\n`,
+    );
   });
 
-const models = program.command('models').description('speech models (whisper.cpp ggml files) stored under <data-dir>/models');
+const models = program
+  .command('models')
+  .description('speech models (whisper.cpp ggml files) stored under <data-dir>/models');
 
 /** The manager the server would use: same data dir, mirror and catalogue (KIKITORI_MODEL_CATALOG). */
 const modelManager = (flags: ConfigFlags) => {
   const config = configOf(flags);
-  return new ModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalogue: loadCatalogue(config.models), reserveBytes: config.disk.minFreeBytes });
+  return new ModelManager({
+    dataDir: config.dataDir,
+    baseUrl: config.models.baseUrl,
+    catalogue: loadCatalogue(config.models),
+    reserveBytes: config.disk.minFreeBytes,
+  });
 };
 
 /** A ModelError's message for the user, and its detail for whoever reads the terminal. */
@@ -317,7 +386,9 @@ models
 
 models
   .command('download')
-  .description('download a model into <data-dir>/models (resumes a previous partial download; verified by size and SHA-256)')
+  .description(
+    'download a model into <data-dir>/models (resumes a previous partial download; verified by size and SHA-256)',
+  )
   .argument('<name>', 'model name, e.g. base, small, large-v3-turbo-q5_0 (see `models list`)')
   .addOption(dataDirOption())
   .action(async (name: string, options: { dataDir?: string }) => {
@@ -336,12 +407,19 @@ models
           const step = process.stderr.isTTY ? 1 : 10;
           if (percent >= lastPercent + step || (percent === 100 && lastPercent !== 100)) {
             lastPercent = percent;
-            process.stderr.write(process.stderr.isTTY ? `\r${name}: ${percent}%` : `${name}: ${percent}% (${received} of ${total} bytes)\n`);
+            process.stderr.write(
+              process.stderr.isTTY
+                ? `\r${name}: ${percent}%`
+                : `${name}: ${percent}% (${received} of ${total} bytes)\n`,
+            );
           }
         },
-        onVerifying: () => process.stderr.write(`${process.stderr.isTTY && lastPercent >= 0 ? '\n' : ''}${name}: verifying…\n`),
+        onVerifying: () =>
+          process.stderr.write(`${process.stderr.isTTY && lastPercent >= 0 ? '\n' : ''}${name}: verifying…\n`),
       });
-      process.stdout.write(`Downloaded and verified ${file} (${bytes} bytes). With KIKITORI_ENGINE_DEFAULT=auto (the default) the next transcription uses it.\n`);
+      process.stdout.write(
+        `Downloaded and verified ${file} (${bytes} bytes). With KIKITORI_ENGINE_DEFAULT=auto (the default) the next transcription uses it.\n`,
+      );
     } catch (error) {
       if (process.stderr.isTTY && lastPercent >= 0) process.stderr.write('\n');
       reportModelError(error);
@@ -365,14 +443,21 @@ models
 
 models
   .command('verify')
-  .description('check installed models (size, SHA-256, and that whisper.cpp can load them); all present ones when no name is given')
+  .description(
+    'check installed models (size, SHA-256, and that whisper.cpp can load them); all present ones when no name is given',
+  )
   .argument('[name]', 'model name')
   .addOption(dataDirOption())
   .action(async (name: string | undefined, options: { dataDir?: string }) => {
     const config = configOf({ dataDir: options.dataDir });
     const manager = modelManager({ dataDir: options.dataDir });
     if (name !== undefined && !manager.find(name)) {
-      reportModelError(new ModelError('not-found', `There is no speech model called "${name}". Available: ${manager.catalogue.map((m) => m.name).join(', ')}.`));
+      reportModelError(
+        new ModelError(
+          'not-found',
+          `There is no speech model called "${name}". Available: ${manager.catalogue.map((m) => m.name).join(', ')}.`,
+        ),
+      );
       return;
     }
     const names = name !== undefined ? [name] : manager.present().map((m) => m.name);
@@ -393,7 +478,7 @@ program.parseAsync(process.argv).catch((error: unknown) => {
   } else if (error instanceof DatabaseTooNewError) {
     process.stderr.write(`${error.message}\n`);
   } else {
-    process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   }
   process.exit(1);
 });

@@ -95,10 +95,25 @@ async function wireCommon(config: ServerConfig, options: RuntimeOptions) {
   const records = await openRecords(config, logger);
   const storage = createStorage(config);
   const queue = createQueue(config, records, logger, options);
-  const service = new TranscriptionService(records.transcriptions, records.dictionaries, storage, queue, config.uploads.urlTtlSeconds);
+  const service = new TranscriptionService(
+    records.transcriptions,
+    records.dictionaries,
+    storage,
+    queue,
+    config.uploads.urlTtlSeconds,
+  );
   const freeSpace = options.freeSpace ?? statfsFreeSpace;
-  const models = new ModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalogue, logger, freeSpace, reserveBytes: config.disk.minFreeBytes });
-  const engines = options.engines ?? createEngineRegistry(config.engines, { dataDir: config.dataDir, logger, installedModels: models });
+  const models = new ModelManager({
+    dataDir: config.dataDir,
+    baseUrl: config.models.baseUrl,
+    catalogue,
+    logger,
+    freeSpace,
+    reserveBytes: config.disk.minFreeBytes,
+  });
+  const engines =
+    options.engines ??
+    createEngineRegistry(config.engines, { dataDir: config.dataDir, logger, installedModels: models });
   const analysisEngines = options.analysisEngines ?? createAnalysisEngines(config.analysis);
   // Each component's check is a real round trip to it: a read of a row and an object that do not exist.
   const health = new HealthMonitor(
@@ -115,9 +130,17 @@ type Common = Awaited<ReturnType<typeof wireCommon>>;
 export type WorkerContext = Common;
 
 /** The transcription pipeline a worker runs with this configuration (bench:cluster runs it alone too, as a ceiling). */
-export function transcriptionPipeline(config: ServerConfig, engines: EngineRegistry, freeSpace: FreeSpaceReader): TranscriptionPipeline {
+export function transcriptionPipeline(
+  config: ServerConfig,
+  engines: EngineRegistry,
+  freeSpace: FreeSpaceReader,
+): TranscriptionPipeline {
   return new TranscriptionPipeline({
-    decode: new FfmpegDecodeStage({ maxSeconds: config.audio.maxSeconds, minFreeBytes: config.disk.minFreeBytes, freeSpace }),
+    decode: new FfmpegDecodeStage({
+      maxSeconds: config.audio.maxSeconds,
+      minFreeBytes: config.disk.minFreeBytes,
+      freeSpace,
+    }),
     replacements: inThreadReplacements,
     speakers: engines.speakers ? speakerStage(engines.speakers) : null,
   });
@@ -126,8 +149,8 @@ export function transcriptionPipeline(config: ServerConfig, engines: EngineRegis
 /** What OpenAI requests cut short by a crash left in storage and the work dir (decision 0044); a failure is logged, not fatal. */
 async function sweepOpenAi(config: ServerConfig, common: Common): Promise<void> {
   const { storage, queue, logger } = common;
-  await sweepOpenAiLeftovers({ storage, queue, logger, workDir: path.join(config.dataDir, 'work') }).catch((error: unknown) =>
-    logger.error({ err: error }, 'sweep of interrupted OpenAI requests failed'),
+  await sweepOpenAiLeftovers({ storage, queue, logger, workDir: path.join(config.dataDir, 'work') }).catch(
+    (error: unknown) => logger.error({ err: error }, 'sweep of interrupted OpenAI requests failed'),
   );
 }
 
@@ -140,9 +163,21 @@ function registerJobs(config: ServerConfig, common: Common): void {
   // (decision 0028; docs/deploy/README.md).
   const pipeline = transcriptionPipeline(config, engines, freeSpace);
   const workDir = path.join(config.dataDir, 'work');
-  queue.work('transcribe', { ...transcribeJob({ transcriptions, dictionaries, service, storage, engines, pipeline, workDir }), concurrency: config.jobs.concurrency });
-  queue.work('openai-transcribe', { ...openAiTranscribeJob({ dictionaries, storage, engines, pipeline, workDir }), concurrency: config.jobs.concurrency });
-  const analysisDeps = { transcriptions, analyses: records.analyses, service, engines: analysisEngines, reviews: records.reviews };
+  queue.work('transcribe', {
+    ...transcribeJob({ transcriptions, dictionaries, service, storage, engines, pipeline, workDir }),
+    concurrency: config.jobs.concurrency,
+  });
+  queue.work('openai-transcribe', {
+    ...openAiTranscribeJob({ dictionaries, storage, engines, pipeline, workDir }),
+    concurrency: config.jobs.concurrency,
+  });
+  const analysisDeps = {
+    transcriptions,
+    analyses: records.analyses,
+    service,
+    engines: analysisEngines,
+    reviews: records.reviews,
+  };
   // Analyses are short; two at once keeps a summary from waiting behind a long translation.
   queue.work('summarize', { ...summarizeJob(analysisDeps), concurrency: 2 });
   queue.work('analyze-emotion', { ...analyzeEmotionJob(analysisDeps), concurrency: 2 });
@@ -190,7 +225,8 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
         if (n > 0) logger.info({ cancelled: n }, 'cancelled transcriptions whose upload URL expired unused');
         // Partial tus uploads of those (and of used or deleted tickets) go too.
         const partial = await sweepTusUploads(config.dataDir, records.storageUsage);
-        if (partial > 0) logger.info({ removed: partial }, 'removed partial resumable uploads that can no longer complete');
+        if (partial > 0)
+          logger.info({ removed: partial }, 'removed partial resumable uploads that can no longer complete');
       })
       .catch((error: unknown) => logger.error({ err: error }, 'upload expiry sweep failed'));
 
@@ -254,7 +290,9 @@ export async function createWorkerRuntime(config: ServerConfig, options: Runtime
 
 /** Every repository, on one database: SQLite in the data dir, or PostgreSQL when KIKITORI_DATABASE_URL names one. */
 async function openRecords(config: ServerConfig, logger: Logger) {
-  const database = await openDatabase(config, { onPoolError: (error) => logger.error({ err: error }, 'a PostgreSQL connection failed') });
+  const database = await openDatabase(config, {
+    onPoolError: (error) => logger.error({ err: error }, 'a PostgreSQL connection failed'),
+  });
   const db = database.kysely;
   return {
     database,
@@ -295,7 +333,8 @@ function createQueue(config: ServerConfig, records: Records, logger: Logger, opt
     });
   }
   const { sqlite } = records.database;
-  if (!sqlite) throw new Error('Without KIKITORI_DATABASE_URL the records are on SQLite, where the queue keeps its jobs table.');
+  if (!sqlite)
+    throw new Error('Without KIKITORI_DATABASE_URL the records are on SQLite, where the queue keeps its jobs table.');
   return new SqliteJobQueue(sqlite, {
     staleAfterMs: config.jobs.staleAfterMs,
     retentionMs: config.jobs.retentionDays * 24 * 3600_000,

@@ -16,7 +16,11 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { retries: 3, baseDelayMs: 300,
  * half random ("equal jitter"), so clients that failed together do not retry together yet never
  * hammer the server with near-zero waits.
  */
-export function backoffDelay(attempt: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
+  random: () => number = Math.random,
+): number {
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt));
   return Math.round(step / 2 + (random() * step) / 2);
 }

@@ -59,8 +59,12 @@ export function estimateRemaining(input: EtaInput): EtaEstimate | null {
   const started = Date.parse(startedAt);
   if (!Number.isFinite(started) || (now - started) / 1000 < ETA_MIN_ELAPSED_SECONDS) return null;
   const done = Math.min(1, progress);
-  const previous = input.previous && input.previous.startedAt === startedAt && input.previous.at <= now ? input.previous : null;
-  const anchor = previous && previous.anchor.stage === stage && previous.anchor.progress <= done ? previous.anchor : { stage, progress: done, at: now };
+  const previous =
+    input.previous && input.previous.startedAt === startedAt && input.previous.at <= now ? input.previous : null;
+  const anchor =
+    previous && previous.anchor.stage === stage && previous.anchor.progress <= done
+      ? previous.anchor
+      : { stage, progress: done, at: now };
   const counted = previous?.seconds != null ? Math.max(0, previous.seconds - (now - previous.at) / 1000) : null;
   const span = (now - anchor.at) / 1000;
   const step = done - anchor.progress;
@@ -81,7 +85,8 @@ export function estimateRemaining(input: EtaInput): EtaEstimate | null {
 const blend = (before: number, measured: number) => before + ETA_SMOOTHING * (measured - before);
 
 /** The time left as people say it: "less than a minute", "about 3 min", "about 1 h 20 min". */
-export type EtaWords = { kind: 'under-minute' } | { kind: 'minutes'; minutes: number } | { kind: 'hours'; hours: number; minutes: number };
+export type EtaWords =
+  { kind: 'under-minute' } | { kind: 'minutes'; minutes: number } | { kind: 'hours'; hours: number; minutes: number };
 
 export function etaWords(seconds: number): EtaWords {
   if (seconds < 60) return { kind: 'under-minute' };

@@ -8,7 +8,14 @@ import type { DecodedRequestOf, RequestOf, SubtitleExportOptions, UploadOptions 
 import type { CatalogueModel as ApiCatalogueModel, ModelDownload as ApiModelDownload } from './api/models.js';
 
 // Request shapes are TypeBox schemas in ./ipc/requests.ts; these are their Static<> types.
-export type { ExportOptions, SettingsPatch, SubtitleExportOptions, TranscriptFilter, UploadOptions, WordInput } from './ipc/requests.js';
+export type {
+  ExportOptions,
+  SettingsPatch,
+  SubtitleExportOptions,
+  TranscriptFilter,
+  UploadOptions,
+  WordInput,
+} from './ipc/requests.js';
 
 // ---------- results ----------
 
@@ -545,7 +552,13 @@ export type PreloadChannel = (typeof PRELOAD_CHANNELS)[number];
 /** What the renderer may call. */
 export type RendererChannel = Exclude<IpcChannel, PreloadChannel>;
 
-export const IPC_EVENTS = ['uploads:changed', 'transcripts:changed', 'connection:changed', 'analysis:changed', 'models:changed'] as const satisfies readonly IpcEvent[];
+export const IPC_EVENTS = [
+  'uploads:changed',
+  'transcripts:changed',
+  'connection:changed',
+  'analysis:changed',
+  'models:changed',
+] as const satisfies readonly IpcEvent[];
 
 type DomainOf<C extends string> = C extends `${infer D}:${string}` ? D : never;
 type VerbOf<C extends string> = C extends `${string}:${infer V}` ? V : never;

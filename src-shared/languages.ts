@@ -65,13 +65,23 @@ export interface LanguageOption {
  * Kana readings of the Japanese names written in kanji, so a search matches while an input method is
  * still composing ("にほん" before it becomes "日本"). Every other Japanese name is katakana already.
  */
-const JAPANESE_READINGS: Readonly<Record<string, string>> = { ja: 'にほんご', en: 'えいご', zh: 'ちゅうごくご', ko: 'かんこくご' };
+const JAPANESE_READINGS: Readonly<Record<string, string>> = {
+  ja: 'にほんご',
+  en: 'えいご',
+  zh: 'ちゅうごくご',
+  ko: 'かんこくご',
+};
 
 /** The languages `codes` names, sorted by their name in `locale`. */
 export function languageOptions(locale: string, codes: readonly string[] = LANGUAGE_CODES): LanguageOption[] {
   const collator = new Intl.Collator([locale]);
   return [...new Set(codes.map((c) => c.toLowerCase()))]
-    .map((code) => ({ code, name: languageName(code, locale), english: languageName(code, 'en'), japanese: languageName(code, 'ja') }))
+    .map((code) => ({
+      code,
+      name: languageName(code, locale),
+      english: languageName(code, 'en'),
+      japanese: languageName(code, 'ja'),
+    }))
     .sort((a, b) => collator.compare(a.name, b.name) || a.code.localeCompare(b.code));
 }
 

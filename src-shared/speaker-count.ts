@@ -38,6 +38,7 @@ export function checkSpeakerCounts(counts: SpeakerCounts): SpeakerCountProblem |
   }
   const { numSpeakers: n, minSpeakers: min, maxSpeakers: max } = counts;
   if (min !== null && max !== null && min > max) return { field: 'minSpeakers', reason: 'min-above-max' };
-  if (n !== null && ((min !== null && n < min) || (max !== null && n > max))) return { field: 'numSpeakers', reason: 'outside-min-max' };
+  if (n !== null && ((min !== null && n < min) || (max !== null && n > max)))
+    return { field: 'numSpeakers', reason: 'outside-min-max' };
   return null;
 }

@@ -15,7 +15,12 @@ export function speakerOrder(segments: ReadonlyArray<{ speaker: string | null }>
 }
 
 /** The user's name for a label, or "Speaker N"; a label outside the transcript stays as it is. */
-export function speakerDisplayName(label: string, names: Readonly<Record<string, string>>, speakers: readonly string[], word: string): string {
+export function speakerDisplayName(
+  label: string,
+  names: Readonly<Record<string, string>>,
+  speakers: readonly string[],
+  word: string,
+): string {
   const named = names[label]?.trim();
   if (named) return named;
   const index = speakers.indexOf(label);
@@ -31,6 +36,8 @@ export function withSpeakerNames<S extends { speaker: string | null }, D extends
   const speakers = speakerOrder(document.segments);
   return {
     ...document,
-    segments: document.segments.map((s) => (s.speaker === null ? s : { ...s, speaker: speakerDisplayName(s.speaker, names, speakers, word) })),
+    segments: document.segments.map((s) =>
+      s.speaker === null ? s : { ...s, speaker: speakerDisplayName(s.speaker, names, speakers, word) },
+    ),
   };
 }

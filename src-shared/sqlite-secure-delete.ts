@@ -18,7 +18,9 @@ export interface PragmaDatabase {
 export function eraseDeletedContent(db: PragmaDatabase): void {
   db.pragma('secure_delete = ON');
   if (db.pragma('secure_delete', { simple: true }) !== 1) {
-    throw new Error('This SQLite cannot overwrite deleted content (PRAGMA secure_delete); deleted transcripts would stay on disk.');
+    throw new Error(
+      'This SQLite cannot overwrite deleted content (PRAGMA secure_delete); deleted transcripts would stay on disk.',
+    );
   }
   db.pragma('journal_size_limit = 0');
 }

@@ -46,7 +46,14 @@ export interface CueTranslation {
  * 2 lines of 42 characters for at most 7 s, as Netflix's timed-text style guides; 80 ms between cues:
  * their 2-frame gap at 25 fps.
  */
-export const DEFAULT_CUE_OPTIONS: CueOptions = { format: 'srt', maxCharsPerLine: null, maxLinesPerCue: 2, maxCueDuration: 7, minGap: 0.08, speakers: 'prefix' };
+export const DEFAULT_CUE_OPTIONS: CueOptions = {
+  format: 'srt',
+  maxCharsPerLine: null,
+  maxLinesPerCue: 2,
+  maxCueDuration: 7,
+  minGap: 0.08,
+  speakers: 'prefix',
+};
 
 /** Netflix's minimum duration of a subtitle event (5/6 s): short cues are held this long when there is room. */
 export const MIN_CUE_DURATION = 5 / 6;
@@ -115,7 +122,10 @@ const strip = (s: string) => s.replace(/\s+/g, '');
 function unitsOf(segment: TranscriptSegment, spaceless: boolean): Unit[] {
   const text = segment.text.trim();
   const words = segment.words.filter((w) => strip(w.word).length > 0);
-  const raw = words.length > 0 && strip(words.map((w) => w.word).join('')) === strip(text) ? fromWords(text, words) : fromText(text, segment, spaceless);
+  const raw =
+    words.length > 0 && strip(words.map((w) => w.word).join('')) === strip(text)
+      ? fromWords(text, words)
+      : fromText(text, segment, spaceless);
   return attachPunctuation(raw);
 }
 
@@ -141,7 +151,9 @@ function fromWords(text: string, words: TranscriptSegment['words']): Unit[] {
 function fromText(text: string, segment: TranscriptSegment, spaceless: boolean): Unit[] {
   const pieces: { text: string; spaceBefore: boolean }[] = [];
   // Without a dictionary, Japanese words are guessed from scripts: a run of kanji with the kana after it, a run of katakana.
-  const pattern = spaceless ? /(\s*)([A-Za-z0-9][A-Za-z0-9'’.-]*|[\p{Script=Katakana}ー]+|\p{Script=Han}+\p{Script=Hiragana}*|\S)/gu : /(\s*)(\S+)/gu;
+  const pattern = spaceless
+    ? /(\s*)([A-Za-z0-9][A-Za-z0-9'’.-]*|[\p{Script=Katakana}ー]+|\p{Script=Han}+\p{Script=Hiragana}*|\S)/gu
+    : /(\s*)(\S+)/gu;
   for (const match of text.matchAll(pattern)) pieces.push({ text: match[2]!, spaceBefore: match[1]!.length > 0 });
   const total = pieces.reduce((sum, p) => sum + [...p.text].length, 0) || 1;
   const span = Math.max(0, segment.end - segment.start);
@@ -159,12 +171,21 @@ function attachPunctuation(units: Unit[]): Unit[] {
   for (const unit of units) {
     let u = unit;
     if (opening) {
-      u = { text: opening.text + (u.spaceBefore ? ' ' : '') + u.text, spaceBefore: opening.spaceBefore, start: opening.start, end: u.end };
+      u = {
+        text: opening.text + (u.spaceBefore ? ' ' : '') + u.text,
+        spaceBefore: opening.spaceBefore,
+        start: opening.start,
+        end: u.end,
+      };
       opening = null;
     }
     const last = out[out.length - 1];
     if (last && ATTACHES_LEFT.test(u.text)) {
-      out[out.length - 1] = { ...last, text: last.text + (u.spaceBefore ? ' ' : '') + u.text, end: Math.max(last.end, u.end) };
+      out[out.length - 1] = {
+        ...last,
+        text: last.text + (u.spaceBefore ? ' ' : '') + u.text,
+        end: Math.max(last.end, u.end),
+      };
     } else if (ATTACHES_RIGHT.test(u.text)) {
       opening = u;
     } else {
@@ -192,7 +213,9 @@ function breakAfter(unit: Unit): BreakKind {
 
 /** English words a line or cue reads well starting with (Netflix: break before conjunctions and prepositions)... */
 const GOOD_START = new Set(
-  'and but or so because that which who when where while if although though to of in on at for with from about into than as after before until'.split(' '),
+  'and but or so because that which who when where while if although though to of in on at for with from about into than as after before until'.split(
+    ' ',
+  ),
 );
 /** ...and words that must stay with what follows (an article with its noun, a subject pronoun with its verb). */
 const BAD_END = new Set('a an the my your his her its our their this these those i we you he she they'.split(' '));
@@ -252,7 +275,11 @@ function twoLineCost(ctx: Context, from: number, to: number, prefix: number): nu
   let best = lineCost(ctx, from, to, prefix);
   for (let t = from + 1; t < to; t++) {
     const cost =
-      lineCost(ctx, from, t, prefix) + lineCost(ctx, t, to, 0) + breakCost(ctx, t - 1, LINE_BREAK) + slack(ctx, from, t, prefix) + slack(ctx, t, to, 0);
+      lineCost(ctx, from, t, prefix) +
+      lineCost(ctx, t, to, 0) +
+      breakCost(ctx, t - 1, LINE_BREAK) +
+      slack(ctx, from, t, prefix) +
+      slack(ctx, t, to, 0);
     if (cost < best) best = cost;
   }
   return best;
@@ -295,7 +322,12 @@ function layout(ctx: Context, from: number, to: number, prefix: number, maxLines
           const before = best[k - 1]![i]!.cost;
           if (before === Infinity) continue;
           const firstSlack = k === 2 ? slack(ctx, from, from + i, prefix) : 0;
-          const cost = before + firstSlack + lineCost(ctx, from + i, from + j, 0) + slack(ctx, from + i, from + j, 0) + breakCost(ctx, from + i - 1, LINE_BREAK);
+          const cost =
+            before +
+            firstSlack +
+            lineCost(ctx, from + i, from + j, 0) +
+            slack(ctx, from + i, from + j, 0) +
+            breakCost(ctx, from + i - 1, LINE_BREAK);
           if (cost < entry.cost) entry = { cost, start: i };
         }
       }
@@ -364,7 +396,8 @@ function cueSpans(ctx: Context, options: CueOptions, prefix: number): [number, n
         cost += Math.max(0, breakCost(ctx, j - 1, { clause: 3, word: 10 }) - Math.min(pause, 1) * 4);
       }
       // More sentences than lines: one of them starts mid-line; better to start a cue with it.
-      if (ctx.spaceless) cost += Math.max(0, ctx.sumSentences[j - 1]! - ctx.sumSentences[i]! - (options.maxLinesPerCue - 1)) * 8;
+      if (ctx.spaceless)
+        cost += Math.max(0, ctx.sumSentences[j - 1]! - ctx.sumSentences[i]! - (options.maxLinesPerCue - 1)) * 8;
       if (best[i]!.cost + cost < best[j]!.cost) best[j] = { cost: best[i]!.cost + cost, from: i };
     }
   }
@@ -399,7 +432,9 @@ function contextFor(units: Unit[], language: string, maxCharsPerLine: number | n
 
 /** A segment's translation cut into `parts` pieces in proportion to `weights`, at the nearest good break. */
 function splitTranslation(text: string, language: string, weights: number[]): Unit[][] {
-  const units = attachPunctuation(fromText(text.trim(), { id: 0, start: 0, end: 0, speaker: null, text, words: [] }, isSpaceless(language)));
+  const units = attachPunctuation(
+    fromText(text.trim(), { id: 0, start: 0, end: 0, speaker: null, text, words: [] }, isSpaceless(language)),
+  );
   const ctx = contextFor(units, language, null);
   const total = weights.reduce((a, b) => a + b, 0) || 1;
   const widths = units.map((u) => widthOf(u.text, ctx.preset));
@@ -464,7 +499,13 @@ export function buildCues(document: TranscriptDocument, options: CueOptions = DE
     const spans = cueSpans(ctx, options, prefixWidth);
     const translated = translations.get(segment.id)?.trim();
     const pieces =
-      translated && options.translation ? splitTranslation(translated, options.translation.language, spans.map(([i, j]) => lineWidth(ctx, i, j))) : null;
+      translated && options.translation
+        ? splitTranslation(
+            translated,
+            options.translation.language,
+            spans.map(([i, j]) => lineWidth(ctx, i, j)),
+          )
+        : null;
     spans.forEach(([i, j], k) => {
       const lines = layout(ctx, i, j, k === 0 ? prefixWidth : 0, options.maxLinesPerCue);
       let translation: string[] = [];
@@ -492,14 +533,22 @@ export function buildCues(document: TranscriptDocument, options: CueOptions = DE
     // Held for the minimum duration when there is room, never past the longest; pulled back to leave
     // the gap before the next cue, unless that cue starts with this one (speakers talking at once).
     let end = Math.min(Math.max(draft.end, draft.start + MIN_CUE_DURATION), draft.start + options.maxCueDuration);
-    if (next && end > next.start - options.minGap) end = next.start - options.minGap > draft.start ? next.start - options.minGap : Math.min(end, draft.end);
+    if (next && end > next.start - options.minGap)
+      end = next.start - options.minGap > draft.start ? next.start - options.minGap : Math.min(end, draft.end);
     const start = Math.round(draft.start * 1000);
     const endMs = Math.max(start + 1, Math.round(end * 1000));
     const cps = draft.width / ((endMs - start) / 1000);
     const body = [...draft.lines, ...draft.translation];
     if (draft.prefix) body[0] = draft.prefix + body[0]!;
     const voice = voiced && draft.speaker ? `<v ${escapeVtt(draft.speaker)}>` : '';
-    return { start, end: endMs, text: voice + body.map(escape).join('\n'), segmentId: draft.segmentId, cps: Math.round(cps * 10) / 10, tooFast: cps > preset.maxCps + 1e-9 };
+    return {
+      start,
+      end: endMs,
+      text: voice + body.map(escape).join('\n'),
+      segmentId: draft.segmentId,
+      cps: Math.round(cps * 10) / 10,
+      tooFast: cps > preset.maxCps + 1e-9,
+    };
   });
   return { cues, tooFast: cues.filter((c) => c.tooFast).length, maxCps: preset.maxCps };
 }

@@ -29,7 +29,13 @@ export type EditOperation =
   | { kind: 'text'; segmentId: number; text: string }
   | { kind: 'word'; segmentId: number; wordIndex: number; text: string }
   /** `only`: one match (by its segment and start offset); without it, every match. */
-  | { kind: 'replace'; query: string; replacement: string; options: FindOptions; only?: { segmentId: number; start: number } }
+  | {
+      kind: 'replace';
+      query: string;
+      replacement: string;
+      options: FindOptions;
+      only?: { segmentId: number; start: number };
+    }
   | { kind: 'merge'; segmentId: number }
   /** The segment is split before its word `wordIndex`. */
   | { kind: 'split'; segmentId: number; wordIndex: number }
@@ -43,9 +49,15 @@ const tidy = (text: string) => text.replace(/\s+/g, ' ').trim();
 // ---------- find ----------
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}\p{M}]/u;
-const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}ー々〆]/u;
+const UNSPACED_SCRIPT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}ー々〆]/u;
 const joinsWord = (a: string | undefined, b: string | undefined) =>
-  a !== undefined && b !== undefined && LETTER_OR_DIGIT.test(a) && LETTER_OR_DIGIT.test(b) && !UNSPACED_SCRIPT.test(a) && !UNSPACED_SCRIPT.test(b);
+  a !== undefined &&
+  b !== undefined &&
+  LETTER_OR_DIGIT.test(a) &&
+  LETTER_OR_DIGIT.test(b) &&
+  !UNSPACED_SCRIPT.test(a) &&
+  !UNSPACED_SCRIPT.test(b);
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -73,7 +85,8 @@ function matchesIn(text: string, query: string, options: FindOptions): Array<[nu
 export function findMatches(segments: readonly TranscriptSegment[], query: string, options: FindOptions): TextMatch[] {
   const matches: TextMatch[] = [];
   segments.forEach((segment, segmentIndex) => {
-    for (const [start, end] of matchesIn(segment.text, query, options)) matches.push({ segmentId: segment.id, segmentIndex, start, end });
+    for (const [start, end] of matchesIn(segment.text, query, options))
+      matches.push({ segmentId: segment.id, segmentIndex, start, end });
   });
   return matches;
 }
@@ -110,13 +123,21 @@ export function replaceSpan(segment: TranscriptSegment, from: number, to: number
     const a = touched[0]!;
     const b = touched.at(-1)!;
     const piece = segment.text.slice(ranges[a]![0], from) + insert + segment.text.slice(to, ranges[b]![1]);
-    next = [...words.slice(0, a), ...spreadWords(tokenize(piece), words[a]!.start, words[b]!.end), ...words.slice(b + 1)];
+    next = [
+      ...words.slice(0, a),
+      ...spreadWords(tokenize(piece), words[a]!.start, words[b]!.end),
+      ...words.slice(b + 1),
+    ];
   } else {
     const k = ranges.findIndex(([s]) => s >= to);
     const at = k < 0 ? words.length : k;
     const gapStart = at > 0 ? words[at - 1]!.end : segment.start;
     const gapEnd = at < words.length ? words[at]!.start : segment.end;
-    next = [...words.slice(0, at), ...spreadWords(tokenize(insert), gapStart, Math.max(gapStart, gapEnd)), ...words.slice(at)];
+    next = [
+      ...words.slice(0, at),
+      ...spreadWords(tokenize(insert), gapStart, Math.max(gapStart, gapEnd)),
+      ...words.slice(at),
+    ];
   }
   return { ...segment, text: tidy(text), words: next };
 }
@@ -131,11 +152,20 @@ function replaceWord(segment: TranscriptSegment, wordIndex: number, text: string
     return replaceSpan(segment, from, to, value);
   }
   const old = segment.words[wordIndex]!;
-  const words = [...segment.words.slice(0, wordIndex), ...spreadWords(tokenize(value), old.start, old.end), ...segment.words.slice(wordIndex + 1)];
+  const words = [
+    ...segment.words.slice(0, wordIndex),
+    ...spreadWords(tokenize(value), old.start, old.end),
+    ...segment.words.slice(wordIndex + 1),
+  ];
   return { ...segment, text: joinWords(words, language), words };
 }
 
-function splitSegment(segment: TranscriptSegment, wordIndex: number, newId: number, language: string): [TranscriptSegment, TranscriptSegment] {
+function splitSegment(
+  segment: TranscriptSegment,
+  wordIndex: number,
+  newId: number,
+  language: string,
+): [TranscriptSegment, TranscriptSegment] {
   const before = segment.words.slice(0, wordIndex);
   const after = segment.words.slice(wordIndex);
   const ranges = wordRanges(segment);
@@ -163,20 +193,32 @@ export interface EditContext {
 }
 
 /** Applies one edit. Segments the edit does not touch are the same objects as before. */
-export function applyOperation(segments: readonly TranscriptSegment[], operation: EditOperation, context: EditContext): EditOutcome {
+export function applyOperation(
+  segments: readonly TranscriptSegment[],
+  operation: EditOperation,
+  context: EditContext,
+): EditOutcome {
   const { language } = context;
   if (operation.kind === 'replace') {
     const matches = findMatches(segments, operation.query, operation.options).filter(
       (m) => !operation.only || (m.segmentId === operation.only.segmentId && m.start === operation.only.start),
     );
-    if (matches.length === 0) return refuse('query', operation.only ? 'That match is no longer in the transcript. Search again.' : 'Nothing in the transcript matches the search.');
+    if (matches.length === 0)
+      return refuse(
+        'query',
+        operation.only
+          ? 'That match is no longer in the transcript. Search again.'
+          : 'Nothing in the transcript matches the search.',
+      );
     const next = [...segments];
     // From the last match back, so earlier offsets stay valid.
-    for (const match of [...matches].reverse()) next[match.segmentIndex] = replaceSpan(next[match.segmentIndex]!, match.start, match.end, operation.replacement);
+    for (const match of [...matches].reverse())
+      next[match.segmentIndex] = replaceSpan(next[match.segmentIndex]!, match.start, match.end, operation.replacement);
     return { ok: true, segments: next };
   }
   const index = segments.findIndex((s) => s.id === operation.segmentId);
-  if (index < 0) return refuse('segmentId', `The transcript has no segment ${operation.segmentId}. Reload it and try again.`);
+  if (index < 0)
+    return refuse('segmentId', `The transcript has no segment ${operation.segmentId}. Reload it and try again.`);
   const segment = segments[index]!;
   const next = [...segments];
   switch (operation.kind) {
@@ -186,7 +228,8 @@ export function applyOperation(segments: readonly TranscriptSegment[], operation
       return { ok: true, segments: next };
     }
     case 'word': {
-      if (!segment.words[operation.wordIndex]) return refuse('wordIndex', 'That word is no longer in the segment. Reload the transcript and try again.');
+      if (!segment.words[operation.wordIndex])
+        return refuse('wordIndex', 'That word is no longer in the segment. Reload the transcript and try again.');
       next[index] = replaceWord(segment, operation.wordIndex, operation.text, language);
       return { ok: true, segments: next };
     }
@@ -223,7 +266,9 @@ export function applyOperation(segments: readonly TranscriptSegment[], operation
 
 /** The document with these segments (and its text joined from them). */
 export function withSegments(document: TranscriptDocument, segments: TranscriptSegment[]): TranscriptDocument {
-  return segments === document.segments ? document : { ...document, segments, text: joinSegmentTexts(segments, document.language) };
+  return segments === document.segments
+    ? document
+    : { ...document, segments, text: joinSegmentTexts(segments, document.language) };
 }
 
 export function sameSegments(a: readonly TranscriptSegment[], b: readonly TranscriptSegment[]): boolean {
@@ -270,7 +315,8 @@ export const STRUCTURE_MARK = '#kikitori-segments:v1 ';
 
 type StructureRow = [id: number, start: number, end: number, speaker: string | null];
 
-const structureOf = (segments: readonly TranscriptSegment[]): StructureRow[] => segments.map((s) => [s.id, s.start, s.end, s.speaker]);
+const structureOf = (segments: readonly TranscriptSegment[]): StructureRow[] =>
+  segments.map((s) => [s.id, s.start, s.end, s.speaker]);
 
 /** The text saved through POST /review: one line per segment, plus the structure line when needed. */
 export function encodeReview(server: TranscriptDocument, segments: readonly TranscriptSegment[]): string {

@@ -34,7 +34,10 @@ export function formatClock(seconds: number, withMilliseconds = false): string {
 }
 
 /** One line per segment (empty segments keep their line), newline-terminated. */
-export function transcriptPlainText(document: TranscriptDocument, options: TranscriptRenderOptions = DEFAULT_RENDER_OPTIONS): string {
+export function transcriptPlainText(
+  document: TranscriptDocument,
+  options: TranscriptRenderOptions = DEFAULT_RENDER_OPTIONS,
+): string {
   return (
     document.segments
       .map((s) => {
@@ -54,9 +57,11 @@ export function transcriptCues(
   format: 'srt' | 'vtt',
   options: Pick<TranscriptRenderOptions, 'speakers'> = DEFAULT_RENDER_OPTIONS,
 ): TranscriptCue[] {
-  return buildCues(document, { ...DEFAULT_CUE_OPTIONS, format, speakers: options.speakers ? (format === 'vtt' ? 'voice' : 'prefix') : 'none' }).cues.map(
-    ({ start, end, text }) => ({ start, end, text }),
-  );
+  return buildCues(document, {
+    ...DEFAULT_CUE_OPTIONS,
+    format,
+    speakers: options.speakers ? (format === 'vtt' ? 'voice' : 'prefix') : 'none',
+  }).cues.map(({ start, end, text }) => ({ start, end, text }));
 }
 
 function speakerPrefix(segment: TranscriptSegment, options: Pick<TranscriptRenderOptions, 'speakers'>): string {

@@ -26,7 +26,10 @@ export function alignWords(oldWords: string[], newWords: string[]): Array<[numbe
   const at = (i: number, j: number) => i * (m + 1) + j;
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      lengths[at(i, j)] = a[i] === b[j] && a[i] !== '' ? lengths[at(i + 1, j + 1)]! + 1 : Math.max(lengths[at(i + 1, j)]!, lengths[at(i, j + 1)]!);
+      lengths[at(i, j)] =
+        a[i] === b[j] && a[i] !== ''
+          ? lengths[at(i + 1, j + 1)]! + 1
+          : Math.max(lengths[at(i + 1, j)]!, lengths[at(i, j + 1)]!);
     }
   }
   const pairs: Array<[number, number]> = [];
@@ -60,7 +63,10 @@ export function spreadWords(tokens: string[], start: number, end: number): Trans
 }
 
 /** The words of `segment` re-timed for `newText`. */
-export function retimeWords(segment: Pick<TranscriptSegment, 'start' | 'end' | 'words'>, newText: string): TranscriptWord[] {
+export function retimeWords(
+  segment: Pick<TranscriptSegment, 'start' | 'end' | 'words'>,
+  newText: string,
+): TranscriptWord[] {
   const tokens = tokenize(newText);
   const old = segment.words;
   if (tokens.length === 0) return [];

@@ -19,7 +19,20 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { makeCorruptFile, synthesizeSpeech } from '../../test/support/audio-fixtures.js';
 import { launcherOf, startServer, stopServer } from '../../test/e2e/host/server-process.js';
-import { api, filesUnder, jsonOf, need, pathOf, ROOT, send, sleep, tempDir, UNLIMITED, type CheckResult, type RawResponse } from './support.js';
+import {
+  api,
+  filesUnder,
+  jsonOf,
+  need,
+  pathOf,
+  ROOT,
+  send,
+  sleep,
+  tempDir,
+  UNLIMITED,
+  type CheckResult,
+  type RawResponse,
+} from './support.js';
 
 const run = promisify(execFile);
 
@@ -40,7 +53,17 @@ async function cliKey(dataDir: string, team: string, roles: readonly string[] = 
 }
 
 async function setQuota(dataDir: string, team: string, bytes: number): Promise<void> {
-  await run(process.execPath, [launcherOf(ROOT), 'teams', 'quota', '--data-dir', dataDir, '--team', team, '--bytes', String(bytes)]);
+  await run(process.execPath, [
+    launcherOf(ROOT),
+    'teams',
+    'quota',
+    '--data-dir',
+    dataDir,
+    '--team',
+    team,
+    '--bytes',
+    String(bytes),
+  ]);
 }
 
 function freePort(): Promise<number> {
@@ -64,22 +87,43 @@ interface Ticket {
 
 async function ticket(base: string, key: string, filename = 'attack.wav'): Promise<Ticket> {
   const response = await api(base, key, 'POST', '/api/v1/transcriptions/upload', { filename, language: 'en' });
-  if (response.status !== 200) throw new Error(`upload ticket answered ${response.status}: ${JSON.stringify(response.json)}`);
-  return { id: need(response.json.transcription_id, 'transcription_id'), uploadPath: pathOf(response.json.audio_upload_url) };
+  if (response.status !== 200)
+    throw new Error(`upload ticket answered ${response.status}: ${JSON.stringify(response.json)}`);
+  return {
+    id: need(response.json.transcription_id, 'transcription_id'),
+    uploadPath: pathOf(response.json.audio_upload_url),
+  };
 }
 
 /** A tus creation on `uploadPath`; resolves with the answer and the upload's path when it was created. */
-async function tusCreate(base: string, uploadPath: string, length: number, headers: Record<string, string> = {}, metadata = ''): Promise<{ response: RawResponse; location?: string }> {
+async function tusCreate(
+  base: string,
+  uploadPath: string,
+  length: number,
+  headers: Record<string, string> = {},
+  metadata = '',
+): Promise<{ response: RawResponse; location?: string }> {
   const response = await send(base, {
     method: 'POST',
     path: uploadPath,
-    headers: { ...TUS, 'upload-length': String(length), ...(metadata ? { 'upload-metadata': metadata } : {}), ...headers },
+    headers: {
+      ...TUS,
+      'upload-length': String(length),
+      ...(metadata ? { 'upload-metadata': metadata } : {}),
+      ...headers,
+    },
   });
   const location = typeof response.headers.location === 'string' ? new URL(response.headers.location, base) : undefined;
   return { response, location: location ? location.pathname + location.search : undefined };
 }
 
-function tusPatch(base: string, uploadPath: string, offset: number, bytes: Buffer, headers: Record<string, string> = {}): Promise<RawResponse> {
+function tusPatch(
+  base: string,
+  uploadPath: string,
+  offset: number,
+  bytes: Buffer,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   return send(base, {
     method: 'PATCH',
     path: uploadPath,
@@ -122,7 +166,13 @@ function hostileHosts(port: number, victim: string): string[] {
   ];
 }
 
-async function tusHostAttacks(base: string, dataDir: string, port: number, viaForwarded: boolean, speech: Buffer): Promise<{ attempts: number; failures: string[] }> {
+async function tusHostAttacks(
+  base: string,
+  dataDir: string,
+  port: number,
+  viaForwarded: boolean,
+  speech: Buffer,
+): Promise<{ attempts: number; failures: string[] }> {
   const attacker = await cliKey(dataDir, viaForwarded ? 'fwd-attacker' : 'attacker');
   const victimKey = await cliKey(dataDir, viaForwarded ? 'fwd-victim' : 'victim');
   const failures: string[] = [];
@@ -132,30 +182,47 @@ async function tusHostAttacks(base: string, dataDir: string, port: number, viaFo
     const victim = await ticket(base, victimKey, 'victim.wav');
     victims.push(victim);
     const own = await ticket(base, attacker, 'attacker.wav');
-    const header = (viaForwarded ? { 'x-forwarded-host': host.replace('VICTIM', victim.id) } : { host: host.replace('VICTIM', victim.id) }) as Record<string, string>;
+    const header = (
+      viaForwarded
+        ? { 'x-forwarded-host': host.replace('VICTIM', victim.id) }
+        : { host: host.replace('VICTIM', victim.id) }
+    ) as Record<string, string>;
     attempts += 1;
     let created: Awaited<ReturnType<typeof tusCreate>>;
     try {
-      created = await tusCreate(base, own.uploadPath, speech.length, header, `filename ${b64('x.wav')},filetype ${b64('audio/wav')}`);
+      created = await tusCreate(
+        base,
+        own.uploadPath,
+        speech.length,
+        header,
+        `filename ${b64('x.wav')},filetype ${b64('audio/wav')}`,
+      );
     } catch (error) {
       failures.push(`create with ${JSON.stringify(header)}: no answer (${(error as Error).message})`);
       continue;
     }
-    if (created.response.status >= 500) failures.push(`create with ${JSON.stringify(header)}: ${created.response.status}`);
+    if (created.response.status >= 500)
+      failures.push(`create with ${JSON.stringify(header)}: ${created.response.status}`);
     if (created.location) {
-      if (!created.location.includes(own.id) || created.location.includes(victim.id)) failures.push(`create with ${JSON.stringify(header)} answered Location ${created.location}`);
+      if (!created.location.includes(own.id) || created.location.includes(victim.id))
+        failures.push(`create with ${JSON.stringify(header)} answered Location ${created.location}`);
       attempts += 1;
       const patched = await tusPatch(base, created.location, 0, speech, header).catch((error: Error) => error);
-      if (patched instanceof Error) failures.push(`append with ${JSON.stringify(header)}: no answer (${patched.message})`);
+      if (patched instanceof Error)
+        failures.push(`append with ${JSON.stringify(header)}: no answer (${patched.message})`);
       else if (patched.status >= 500) failures.push(`append with ${JSON.stringify(header)}: ${patched.status}`);
     }
   }
   for (const victim of victims) {
     const record = await api(base, victimKey, 'GET', `/api/v1/transcriptions/${victim.id}`);
-    if (record.json.upload_status !== 'PENDING') failures.push(`victim ${victim.id} shows upload ${String(record.json.upload_status)} before its own upload`);
-    const put = await send(base, { method: 'PUT', path: victim.uploadPath, body: speech }).catch((error: Error) => error);
+    if (record.json.upload_status !== 'PENDING')
+      failures.push(`victim ${victim.id} shows upload ${String(record.json.upload_status)} before its own upload`);
+    const put = await send(base, { method: 'PUT', path: victim.uploadPath, body: speech }).catch(
+      (error: Error) => error,
+    );
     if (put instanceof Error) failures.push(`victim's own PUT: no answer (${put.message})`);
-    else if (put.status !== 200) failures.push(`victim's own PUT answered ${put.status}: ${put.body.toString().slice(0, 200)}`);
+    else if (put.status !== 200)
+      failures.push(`victim's own PUT answered ${put.status}: ${put.body.toString().slice(0, 200)}`);
   }
   const stray = strayTusEntries(dataDir);
   if (stray.length > 0) failures.push(`tus-uploads/ holds ${stray.join(', ')}`);
@@ -180,7 +247,11 @@ const HOSTILE_TYPES = [
   'audio/wav',
 ];
 
-async function servedTypeAttacks(base: string, key: string, speech: Buffer): Promise<{ attempts: number; failures: string[] }> {
+async function servedTypeAttacks(
+  base: string,
+  key: string,
+  speech: Buffer,
+): Promise<{ attempts: number; failures: string[] }> {
   const failures: string[] = [];
   let attempts = 0;
   for (const type of HOSTILE_TYPES) {
@@ -191,9 +262,20 @@ async function servedTypeAttacks(base: string, key: string, speech: Buffer): Pro
       const t = await ticket(base, key, 'song "a"\r\n名前.wav');
       let stored: RawResponse;
       if (via === 'put') {
-        stored = await send(base, { method: 'PUT', path: t.uploadPath, headers: type === '' ? {} : { 'content-type': type }, body: speech });
+        stored = await send(base, {
+          method: 'PUT',
+          path: t.uploadPath,
+          headers: type === '' ? {} : { 'content-type': type },
+          body: speech,
+        });
       } else {
-        const created = await tusCreate(base, t.uploadPath, speech.length, {}, `filename ${b64('x.wav')},filetype ${b64(type)}`);
+        const created = await tusCreate(
+          base,
+          t.uploadPath,
+          speech.length,
+          {},
+          `filename ${b64('x.wav')},filetype ${b64(type)}`,
+        );
         if (!created.location) {
           if (created.response.status >= 500) failures.push(`${label}: create answered ${created.response.status}`);
           continue;
@@ -213,16 +295,23 @@ async function servedTypeAttacks(base: string, key: string, speech: Buffer): Pro
       if (download.status !== 200) failures.push(`${label}: download answered ${download.status}`);
       if (!SERVED_TYPE.test(served)) failures.push(`${label}: served as ${JSON.stringify(served)}`);
       if (download.headers['x-content-type-options'] !== 'nosniff') failures.push(`${label}: no nosniff`);
-      if (!/\bsandbox\b/.test(String(download.headers['content-security-policy'] ?? ''))) failures.push(`${label}: no sandbox CSP`);
+      if (!/\bsandbox\b/.test(String(download.headers['content-security-policy'] ?? '')))
+        failures.push(`${label}: no sandbox CSP`);
       const disposition = String(download.headers['content-disposition'] ?? '');
-      if (!/^(attachment|inline); filename="[\x20-\x7e]*"/.test(disposition) || /[\r\n]/.test(disposition)) failures.push(`${label}: Content-Disposition ${JSON.stringify(disposition)}`);
-      if (download.headers['x-injected'] !== undefined || download.headers['set-cookie'] !== undefined) failures.push(`${label}: an injected header came back`);
+      if (!/^(attachment|inline); filename="[\x20-\x7e]*"/.test(disposition) || /[\r\n]/.test(disposition))
+        failures.push(`${label}: Content-Disposition ${JSON.stringify(disposition)}`);
+      if (download.headers['x-injected'] !== undefined || download.headers['set-cookie'] !== undefined)
+        failures.push(`${label}: an injected header came back`);
     }
   }
   return { attempts, failures };
 }
 
-async function tusQuotaAttack(base: string, dataDir: string, speech: Buffer): Promise<{ attempts: number; failures: string[]; figure: string }> {
+async function tusQuotaAttack(
+  base: string,
+  dataDir: string,
+  speech: Buffer,
+): Promise<{ attempts: number; failures: string[]; figure: string }> {
   const team = 'quota-team';
   const key = await cliKey(dataDir, team);
   // What is left is a little over one file: eight partials of one file each must not all be reserved.
@@ -234,14 +323,21 @@ async function tusQuotaAttack(base: string, dataDir: string, speech: Buffer): Pr
   for (let i = 0; i < 8; i++) {
     attempts += 1;
     const t = await ticket(base, key, `partial-${i}.wav`);
-    const result = await tusCreate(base, t.uploadPath, speech.length, {}, `filename ${b64('p.wav')},filetype ${b64('audio/wav')}`);
+    const result = await tusCreate(
+      base,
+      t.uploadPath,
+      speech.length,
+      {},
+      `filename ${b64('p.wav')},filetype ${b64('audio/wav')}`,
+    );
     if (result.response.status >= 500) failures.push(`creation ${i}: ${result.response.status}`);
     if (!result.location) continue;
     created.push(result.location);
     // Half a file each: the partials themselves take disk and must count.
     await tusPatch(base, result.location, 0, speech.subarray(0, speech.length >> 1));
   }
-  if (created.length * speech.length > quota) failures.push(`${created.length} uploads of ${speech.length} bytes reserved against ${quota} bytes left`);
+  if (created.length * speech.length > quota)
+    failures.push(`${created.length} uploads of ${speech.length} bytes reserved against ${quota} bytes left`);
   let finished = 0;
   for (const location of created) {
     attempts += 1;
@@ -251,10 +347,18 @@ async function tusQuotaAttack(base: string, dataDir: string, speech: Buffer): Pr
   }
   const stored = finished * speech.length;
   if (stored > quota) failures.push(`${finished} uploads finished: ${stored} bytes against a quota of ${quota}`);
-  return { attempts, failures, figure: `${created.length} of 8 creations accepted, ${finished} finished; ${stored} of ${quota} bytes` };
+  return {
+    attempts,
+    failures,
+    figure: `${created.length} of 8 creations accepted, ${finished} finished; ${stored} of ${quota} bytes`,
+  };
 }
 
-async function openaiQuotaAttack(base: string, dataDir: string, speech: Buffer): Promise<{ attempts: number; failures: string[] }> {
+async function openaiQuotaAttack(
+  base: string,
+  dataDir: string,
+  speech: Buffer,
+): Promise<{ attempts: number; failures: string[] }> {
   const team = 'openai-quota-team';
   const key = await cliKey(dataDir, team);
   await setQuota(dataDir, team, Math.floor(speech.length / 2));
@@ -270,9 +374,18 @@ async function openaiQuotaAttack(base: string, dataDir: string, speech: Buffer):
     const encoded = new Response(form);
     const type = encoded.headers.get('content-type')!;
     const body = Buffer.from(await encoded.arrayBuffer());
-    const response = await send(base, { method: 'POST', path: '/v1/audio/transcriptions', headers: { authorization: `Bearer ${key}`, 'content-type': type }, body, chunked });
+    const response = await send(base, {
+      method: 'POST',
+      path: '/v1/audio/transcriptions',
+      headers: { authorization: `Bearer ${key}`, 'content-type': type },
+      body,
+      chunked,
+    });
     const error = jsonOf(response).json.error;
-    if (response.status < 400 || response.status >= 500 || typeof error?.message !== 'string') failures.push(`${chunked ? 'chunked' : 'sized'} body answered ${response.status} ${response.body.toString().slice(0, 160)}`);
+    if (response.status < 400 || response.status >= 500 || typeof error?.message !== 'string')
+      failures.push(
+        `${chunked ? 'chunked' : 'sized'} body answered ${response.status} ${response.body.toString().slice(0, 160)}`,
+      );
   }
   await sleep(500);
   const after = filesUnder(path.join(dataDir, 'storage')).length;
@@ -292,9 +405,14 @@ async function openaiUnreadable(base: string, key: string): Promise<{ attempts: 
     const form = new FormData();
     form.append('model', 'whisper-1');
     form.append('file', new Blob([new Uint8Array(bytes)]), name);
-    const response = await fetch(`${base}/v1/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    const response = await fetch(`${base}/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    });
     const body = (await response.json().catch(() => ({}))) as { error?: { type?: string } };
-    if (response.status !== 400 || body.error?.type !== 'invalid_request_error') failures.push(`${name}: ${response.status} ${JSON.stringify(body).slice(0, 160)}`);
+    if (response.status !== 400 || body.error?.type !== 'invalid_request_error')
+      failures.push(`${name}: ${response.status} ${JSON.stringify(body).slice(0, 160)}`);
   }
   return { attempts: samples.length, failures };
 }
@@ -303,7 +421,9 @@ async function modelRoleAttack(base: string, dataDir: string): Promise<{ attempt
   const admin = await cliKey(dataDir, 'model-admins', ['ADMIN', 'DELETE']);
   const failures: string[] = [];
   const list = await api(base, admin, 'GET', '/api/v1/models');
-  const names = ((list.json.models as Array<{ name: string }> | undefined) ?? []).map((model) => model.name).slice(0, 3);
+  const names = ((list.json.models as Array<{ name: string }> | undefined) ?? [])
+    .map((model) => model.name)
+    .slice(0, 3);
   if (names.length === 0) names.push('base.en');
   const forged = { 'x-kikitori-role': 'OPERATOR', 'x-role': 'OPERATOR', 'x-forwarded-user': 'operator' };
   let attempts = 0;
@@ -316,18 +436,31 @@ async function modelRoleAttack(base: string, dataDir: string): Promise<{ attempt
       for (const headers of [{}, forged]) {
         attempts += 1;
         const response = await send(base, { method, path: route, headers: { 'x-api-key': admin, ...headers } });
-        if (response.status !== 403) failures.push(`${method} ${route}${Object.keys(headers).length ? ' with forged role headers' : ''}: ${response.status}`);
+        if (response.status !== 403)
+          failures.push(
+            `${method} ${route}${Object.keys(headers).length ? ' with forged role headers' : ''}: ${response.status}`,
+          );
       }
     }
   }
   return { attempts, failures };
 }
 
-async function deletedWords(base: string, dataDir: string, key: string, speech: Buffer): Promise<{ attempts: number; failures: string[] }> {
+async function deletedWords(
+  base: string,
+  dataDir: string,
+  key: string,
+  speech: Buffer,
+): Promise<{ attempts: number; failures: string[] }> {
   const marker = `Quillonberry${Date.now().toString(36)}`;
   const t = await ticket(base, key, 'secret.wav');
   const failures: string[] = [];
-  const put = await send(base, { method: 'PUT', path: t.uploadPath, headers: { 'content-type': 'audio/wav' }, body: speech });
+  const put = await send(base, {
+    method: 'PUT',
+    path: t.uploadPath,
+    headers: { 'content-type': 'audio/wav' },
+    body: speech,
+  });
   if (put.status !== 200) return { attempts: 1, failures: [`upload answered ${put.status}`] };
   await api(base, key, 'POST', `/api/v1/transcriptions/${t.id}/transcribe`);
   for (let i = 0; i < 600; i++) {
@@ -335,7 +468,9 @@ async function deletedWords(base: string, dataDir: string, key: string, speech: 
     if (record.json.status === 'COMPLETED' || record.json.status === 'FAILED') break;
     await sleep(200);
   }
-  const review = await api(base, key, 'POST', `/api/v1/transcriptions/${t.id}/review`, { reviewed_text: `the secret word is ${marker} and nothing else` });
+  const review = await api(base, key, 'POST', `/api/v1/transcriptions/${t.id}/review`, {
+    reviewed_text: `the secret word is ${marker} and nothing else`,
+  });
   if (review.status !== 200) failures.push(`review answered ${review.status}`);
   const removed = await api(base, key, 'DELETE', `/api/v1/transcriptions/${t.id}`);
   if (removed.status >= 300) failures.push(`delete answered ${removed.status}`);
@@ -353,24 +488,85 @@ export async function attacksPhase(): Promise<CheckResult[]> {
 
   const dataDir = tempDir('kikitori-drill-attacks-');
   const port = await freePort();
-  const server = await startServer(ROOT, dataDir, { ...UNLIMITED, KIKITORI_MODEL_BASE_URL: 'http://127.0.0.1:9/' }, port);
+  const server = await startServer(
+    ROOT,
+    dataDir,
+    { ...UNLIMITED, KIKITORI_MODEL_BASE_URL: 'http://127.0.0.1:9/' },
+    port,
+  );
   const base = server.url;
   try {
     const host = await tusHostAttacks(base, dataDir, port, false, speech);
-    rows.push(ok(host.attempts, host.failures, 'attacks: tus with a hostile Host', 'victims untouched, their own uploads 200, nothing stray', `${host.attempts} requests`));
+    rows.push(
+      ok(
+        host.attempts,
+        host.failures,
+        'attacks: tus with a hostile Host',
+        'victims untouched, their own uploads 200, nothing stray',
+        `${host.attempts} requests`,
+      ),
+    );
     const key = await cliKey(dataDir, 'uploader');
     const types = await servedTypeAttacks(base, key, speech);
-    rows.push(ok(types.attempts, types.failures, 'attacks: uploader-chosen types', 'served as audio/video or octet-stream, nosniff, sandbox, safe name', `${HOSTILE_TYPES.length} types, by PUT and tus`));
+    rows.push(
+      ok(
+        types.attempts,
+        types.failures,
+        'attacks: uploader-chosen types',
+        'served as audio/video or octet-stream, nosniff, sandbox, safe name',
+        `${HOSTILE_TYPES.length} types, by PUT and tus`,
+      ),
+    );
     const quota = await tusQuotaAttack(base, dataDir, speech);
-    rows.push(ok(quota.attempts, quota.failures, 'attacks: tus partials past the quota', 'reservations and finished uploads within the quota', quota.figure));
+    rows.push(
+      ok(
+        quota.attempts,
+        quota.failures,
+        'attacks: tus partials past the quota',
+        'reservations and finished uploads within the quota',
+        quota.figure,
+      ),
+    );
     const openaiQuota = await openaiQuotaAttack(base, dataDir, speech);
-    rows.push(ok(openaiQuota.attempts, openaiQuota.failures, 'attacks: /v1/audio past the quota', "refused in OpenAI's error body, nothing stored", 'sized and chunked'));
+    rows.push(
+      ok(
+        openaiQuota.attempts,
+        openaiQuota.failures,
+        'attacks: /v1/audio past the quota',
+        "refused in OpenAI's error body, nothing stored",
+        'sized and chunked',
+      ),
+    );
     const unreadable = await openaiUnreadable(base, key);
-    rows.push(ok(unreadable.attempts, unreadable.failures, 'attacks: /v1 unreadable audio', '400 invalid_request_error', 'corrupt, not audio, empty'));
+    rows.push(
+      ok(
+        unreadable.attempts,
+        unreadable.failures,
+        'attacks: /v1 unreadable audio',
+        '400 invalid_request_error',
+        'corrupt, not audio, empty',
+      ),
+    );
     const models = await modelRoleAttack(base, dataDir);
-    rows.push(ok(models.attempts, models.failures, "attacks: a team ADMIN on the server's models", '403 every time', 'download, cancel, delete; forged role headers'));
+    rows.push(
+      ok(
+        models.attempts,
+        models.failures,
+        "attacks: a team ADMIN on the server's models",
+        '403 every time',
+        'download, cancel, delete; forged role headers',
+      ),
+    );
     const deleted = await deletedWords(base, dataDir, key, speech);
-    rows.push(ok(deleted.attempts, deleted.failures, 'attacks: a deleted review on disk', 'in no file of the data dir', 'bytes of every file, UTF-8 and UTF-16'));
+    rows.push(
+      ok(
+        deleted.attempts,
+        deleted.failures,
+        'attacks: a deleted review on disk',
+        'in no file of the data dir',
+        'bytes of every file, UTF-8 and UTF-16',
+      ),
+    );
   } finally {
     await stopServer(server.child);
   }
@@ -378,10 +574,23 @@ export async function attacksPhase(): Promise<CheckResult[]> {
   // Behind a proxy the forwarded host is trusted for URLs: it must never choose the upload either.
   const proxiedDir = tempDir('kikitori-drill-attacks-proxied-');
   const proxiedPort = await freePort();
-  const proxied = await startServer(ROOT, proxiedDir, { ...UNLIMITED, KIKITORI_PUBLIC_URL: `http://127.0.0.1:${proxiedPort}` }, proxiedPort);
+  const proxied = await startServer(
+    ROOT,
+    proxiedDir,
+    { ...UNLIMITED, KIKITORI_PUBLIC_URL: `http://127.0.0.1:${proxiedPort}` },
+    proxiedPort,
+  );
   try {
     const forwarded = await tusHostAttacks(proxied.url, proxiedDir, proxiedPort, true, speech);
-    rows.push(ok(forwarded.attempts, forwarded.failures, 'attacks: tus with a hostile X-Forwarded-Host', 'victims untouched, their own uploads 200, nothing stray', `${forwarded.attempts} requests`));
+    rows.push(
+      ok(
+        forwarded.attempts,
+        forwarded.failures,
+        'attacks: tus with a hostile X-Forwarded-Host',
+        'victims untouched, their own uploads 200, nothing stray',
+        `${forwarded.attempts} requests`,
+      ),
+    );
   } finally {
     await stopServer(proxied.child);
   }

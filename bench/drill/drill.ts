@@ -20,10 +20,17 @@ type Phase = keyof typeof PHASES;
 
 const seed = process.env.DRILL_SEED ? Number(process.env.DRILL_SEED) : Math.floor(Math.random() * 2 ** 31);
 if (!Number.isSafeInteger(seed)) throw new Error(`DRILL_SEED must be an integer, got "${process.env.DRILL_SEED}"`);
-const wanted = (process.env.DRILL_PHASES ?? Object.keys(PHASES).join(',')).split(',').map((p) => p.trim()).filter(Boolean);
-for (const name of wanted) if (!(name in PHASES)) throw new Error(`unknown phase "${name}" in DRILL_PHASES (known: ${Object.keys(PHASES).join(', ')})`);
+const wanted = (process.env.DRILL_PHASES ?? Object.keys(PHASES).join(','))
+  .split(',')
+  .map((p) => p.trim())
+  .filter(Boolean);
+for (const name of wanted)
+  if (!(name in PHASES))
+    throw new Error(`unknown phase "${name}" in DRILL_PHASES (known: ${Object.keys(PHASES).join(', ')})`);
 
-console.log(`kikitori reliability drill: seed ${seed} (DRILL_SEED=${seed} repeats it)${QUICK ? ', quick sizes' : ''}; phases ${wanted.join(', ')}`);
+console.log(
+  `kikitori reliability drill: seed ${seed} (DRILL_SEED=${seed} repeats it)${QUICK ? ', quick sizes' : ''}; phases ${wanted.join(', ')}`,
+);
 const rows: CheckResult[] = [];
 for (const name of wanted as Phase[]) {
   const started = Date.now();
@@ -32,7 +39,13 @@ for (const name of wanted as Phase[]) {
     const results = await PHASES[name](seed);
     rows.push(...results);
   } catch (error) {
-    rows.push({ check: `${name}: phase crashed`, runs: '-', result: (error as Error).stack?.split('\n').slice(0, 3).join(' ') ?? String(error), figure: '-', pass: false });
+    rows.push({
+      check: `${name}: phase crashed`,
+      runs: '-',
+      result: (error as Error).stack?.split('\n').slice(0, 3).join(' ') ?? String(error),
+      figure: '-',
+      pass: false,
+    });
   }
   console.log(`[${name}] done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -12,7 +12,24 @@ import * as health from '../../src-shared/api/health.js';
 import * as models from '../../src-shared/api/models.js';
 import * as transcriptions from '../../src-shared/api/transcriptions.js';
 import { synthesizeSpeech } from '../../test/support/audio-fixtures.js';
-import { api, apiKey, jsonOf, pathOf, prng, send, sizeSetting, sleep, startDrillServer, tempDir, UNLIMITED, type CheckResult, type RawRequest, type RawResponse, type Random, need } from './support.js';
+import {
+  api,
+  apiKey,
+  jsonOf,
+  pathOf,
+  prng,
+  send,
+  sizeSetting,
+  sleep,
+  startDrillServer,
+  tempDir,
+  UNLIMITED,
+  type CheckResult,
+  type RawRequest,
+  type RawResponse,
+  type Random,
+  need,
+} from './support.js';
 
 interface Route {
   method: string;
@@ -42,7 +59,8 @@ async function documentedRoutes(base: string): Promise<Route[]> {
   const routes: Route[] = [];
   for (const [template, operations] of Object.entries(paths)) {
     for (const method of Object.keys(operations as object)) {
-      if (['get', 'post', 'put', 'patch', 'delete'].includes(method)) routes.push({ method: method.toUpperCase(), path: template.replace(/\{([^}]+)\}/g, ':$1') });
+      if (['get', 'post', 'put', 'patch', 'delete'].includes(method))
+        routes.push({ method: method.toUpperCase(), path: template.replace(/\{([^}]+)\}/g, ':$1') });
     }
   }
   return routes;
@@ -109,7 +127,25 @@ function segment(random: Random, name: string, fixtures: Fixtures): string {
   return random.chance(0.5) ? encodeURIComponent(value) : value.replace(/[/?#]/g, '');
 }
 
-const PAGE_VALUES = ['1', '2', '0', '-1', 'NaN', '1e309', '1e3', '9007199254740991', '9007199254740992', '1.5', 'abc', '', ' 1', '1 ', '+1', '٣', 'Infinity'];
+const PAGE_VALUES = [
+  '1',
+  '2',
+  '0',
+  '-1',
+  'NaN',
+  '1e309',
+  '1e3',
+  '9007199254740991',
+  '9007199254740992',
+  '1.5',
+  'abc',
+  '',
+  ' 1',
+  '1 ',
+  '+1',
+  '٣',
+  'Infinity',
+];
 
 function query(random: Random, route: Route): string {
   const parts: string[] = [];
@@ -124,7 +160,11 @@ function query(random: Random, route: Route): string {
         : name === 'format'
           ? random.pick(['json', 'srt', 'vtt', 'txt', 'pdf', 'JSON', strange(random)])
           : strange(random);
-    parts.push(random.chance(0.8) ? `${encodeURIComponent(name)}=${encodeURIComponent(value)}` : `${name}=${value.replace(/[#\s]/g, '')}`);
+    parts.push(
+      random.chance(0.8)
+        ? `${encodeURIComponent(name)}=${encodeURIComponent(value)}`
+        : `${name}=${value.replace(/[#\s]/g, '')}`,
+    );
   }
   if (random.chance(0.05)) parts.push('a[b][c]=1&a[b]=2&=&&&');
   void route;
@@ -154,7 +194,10 @@ function signedPath(random: Random, issued: string[], fallback: string): string 
       url.searchParams.set('signature', strange(random));
       break;
     case 2:
-      url.searchParams.set('expires', random.pick(['0', '-1', '1e309', 'NaN', '99999999999999999999', strange(random)]));
+      url.searchParams.set(
+        'expires',
+        random.pick(['0', '-1', '1e309', 'NaN', '99999999999999999999', strange(random)]),
+      );
       break;
     case 3:
       url.searchParams.delete('signature');
@@ -199,9 +242,22 @@ function body(random: Random, contentType: string | undefined): { body?: Buffer 
     case 2:
       return { body: random.pick(['null', 'true', '1e309', '"text"', '[]', '[1,2,3]', '{}', '{"__proto__":{"x":1}}']) };
     case 3:
-      return { body: JSON.stringify({ filename: random.pick([1, null, [], {}, '', 'a'.repeat(5000), 'ok.wav']), languages: random.pick(['en', ['xx'], [1], null, ['en', 'ja']]), num_speakers: random.pick([-1, 0, 1e309, 'two', 2.5, 100]) }) };
+      return {
+        body: JSON.stringify({
+          filename: random.pick([1, null, [], {}, '', 'a'.repeat(5000), 'ok.wav']),
+          languages: random.pick(['en', ['xx'], [1], null, ['en', 'ja']]),
+          num_speakers: random.pick([-1, 0, 1e309, 'two', 2.5, 100]),
+        }),
+      };
     case 4:
-      return { body: JSON.stringify({ name: random.pick([1, '', ' ', '日本語', 'x'.repeat(1000)]), words: [{ surface: 5 }], reviewed_text: random.pick([1, 'ok', null]), language: random.pick(['en', 'zz', 5, '']) }) };
+      return {
+        body: JSON.stringify({
+          name: random.pick([1, '', ' ', '日本語', 'x'.repeat(1000)]),
+          words: [{ surface: 5 }],
+          reviewed_text: random.pick([1, 'ok', null]),
+          language: random.pick(['en', 'zz', 5, '']),
+        }),
+      };
     case 5:
       return { body: '['.repeat(5000) + ']'.repeat(5000) };
     case 6:
@@ -227,7 +283,12 @@ function body(random: Random, contentType: string | undefined): { body?: Buffer 
     case 11:
       return { body: '\uFEFF{"filename":"bom.wav"}' };
     case 12:
-      return { body: JSON.stringify({ dictionary_id: strange(random), reviewed_text: 'x'.repeat(random.pick([10, 2_000_000])) }) };
+      return {
+        body: JSON.stringify({
+          dictionary_id: strange(random),
+          reviewed_text: 'x'.repeat(random.pick([10, 2_000_000])),
+        }),
+      };
     default:
       return { body: JSON.stringify({ filename: 'ok.wav' }) };
   }
@@ -240,7 +301,14 @@ function headers(random: Random, fixtures: Fixtures, route: Route): Record<strin
   else if (auth === 5) out['x-api-key'] = fixtures.keys.deleter;
   else if (auth === 6) out.authorization = `Bearer ${fixtures.keys.plain}`;
   else if (auth === 7) out['x-api-key'] = strange(random);
-  else if (auth === 8) out.authorization = random.pick(['Bearer', 'Bearer ', 'Basic Zm9vOmJhcg==', `Bearer ${'k'.repeat(9000)}`, 'Bearer 日本']);
+  else if (auth === 8)
+    out.authorization = random.pick([
+      'Bearer',
+      'Bearer ',
+      'Basic Zm9vOmJhcg==',
+      `Bearer ${'k'.repeat(9000)}`,
+      'Bearer 日本',
+    ]);
   else if (auth === 9) out['x-api-key'] = [fixtures.keys.plain, 'second'];
   // else: no key
   if (random.chance(0.6)) {
@@ -250,7 +318,16 @@ function headers(random: Random, fixtures: Fixtures, route: Route): Record<strin
   const extra = random.int(12);
   if (extra === 0) out['x-huge'] = 'h'.repeat(random.pick([9000, 40_000]));
   else if (extra === 1) for (let i = 0; i < 150; i++) out[`x-many-${i}`] = 'v';
-  else if (extra === 2) out.range = random.pick(['bytes=0-10', 'bytes=abc', 'bytes=99999999999-', 'bytes=5-2', 'bytes=-0', 'bytes=0-1,3-4,-5', 'items=0-1']);
+  else if (extra === 2)
+    out.range = random.pick([
+      'bytes=0-10',
+      'bytes=abc',
+      'bytes=99999999999-',
+      'bytes=5-2',
+      'bytes=-0',
+      'bytes=0-1,3-4,-5',
+      'items=0-1',
+    ]);
   else if (extra === 3) out.accept = random.pick(['text/html', '*/*', 'application/xml', '日本']);
   else if (extra === 4) out['accept-encoding'] = random.pick(['gzip', 'br', 'identity;q=0', 'x'.repeat(500)]);
   else if (extra === 5) out['x-forwarded-for'] = strange(random);
@@ -281,10 +358,36 @@ function generate(random: Random, routes: Route[], fixtures: Fixtures): Generate
     route = { method: 'GET', path: '/files/transcript/:id' };
     path = signedPath(random, fixtures.signed.transcript, '/files/transcript/x?expires=1&signature=x');
   } else if (pick < 21) {
-    route = { method: 'GET', path: random.pick(['/docs', '/docs/', '/docs/json', '/docs/static/index.html', '/docs/static/../../package.json', '/openapi.json']) };
+    route = {
+      method: 'GET',
+      path: random.pick([
+        '/docs',
+        '/docs/',
+        '/docs/json',
+        '/docs/static/index.html',
+        '/docs/static/../../package.json',
+        '/openapi.json',
+      ]),
+    };
     path = route.path;
   } else if (pick < 25) {
-    route = { method: random.pick(METHODS), path: random.pick(['/', '/v1', '/v1/', '/v1/nothing', '/v1/audio', '/api', '/api/v1', '/files', '/nothing/' + strange(random).replace(/[/?#]/g, ''), '*', '/%', '/%00']) };
+    route = {
+      method: random.pick(METHODS),
+      path: random.pick([
+        '/',
+        '/v1',
+        '/v1/',
+        '/v1/nothing',
+        '/v1/audio',
+        '/api',
+        '/api/v1',
+        '/files',
+        '/nothing/' + strange(random).replace(/[/?#]/g, ''),
+        '*',
+        '/%',
+        '/%00',
+      ]),
+    };
     path = route.path;
   } else {
     route = random.pick(routes);
@@ -292,7 +395,12 @@ function generate(random: Random, routes: Route[], fixtures: Fixtures): Generate
   }
   const method = random.chance(0.75) ? route.method : random.pick(METHODS);
   const h = headers(random, fixtures, route);
-  const b = method === 'GET' || method === 'HEAD' ? (random.chance(0.15) ? body(random, h['content-type'] as string | undefined) : {}) : body(random, h['content-type'] as string | undefined);
+  const b =
+    method === 'GET' || method === 'HEAD'
+      ? random.chance(0.15)
+        ? body(random, h['content-type'] as string | undefined)
+        : {}
+      : body(random, h['content-type'] as string | undefined);
   return { request: { method, path, headers: h, ...b }, target: `${route.method} ${route.path}` };
 }
 
@@ -305,17 +413,34 @@ export function judge(request: RawRequest, response: RawResponse): string | null
   const openAi = request.path.startsWith('/v1/') || bare === '/v1';
   if (openAi) {
     const error = json.error;
-    const ok = error !== undefined && typeof error.message === 'string' && error.message !== '' && typeof error.type === 'string' && 'param' in error && 'code' in error;
-    return ok ? null : `${response.status} without OpenAI's error body: ${response.body.toString('utf8').slice(0, 200)}`;
+    const ok =
+      error !== undefined &&
+      typeof error.message === 'string' &&
+      error.message !== '' &&
+      typeof error.type === 'string' &&
+      'param' in error &&
+      'code' in error;
+    return ok
+      ? null
+      : `${response.status} without OpenAI's error body: ${response.body.toString('utf8').slice(0, 200)}`;
   }
-  const ok = typeof json.error_id === 'string' && json.error_id !== '' && typeof json.error_code === 'number' && typeof json.error_message === 'string' && json.error_message !== '';
+  const ok =
+    typeof json.error_id === 'string' &&
+    json.error_id !== '' &&
+    typeof json.error_code === 'number' &&
+    typeof json.error_message === 'string' &&
+    json.error_message !== '';
   return ok ? null : `${response.status} without the error body: ${response.body.toString('utf8').slice(0, 200)}`;
 }
 
 function describe(request: RawRequest): string {
-  const shortPath = request.path.length > 160 ? `${request.path.slice(0, 160)}…(${request.path.length} chars)` : request.path;
+  const shortPath =
+    request.path.length > 160 ? `${request.path.slice(0, 160)}…(${request.path.length} chars)` : request.path;
   const headerText = Object.entries(request.headers ?? {})
-    .map(([name, value]) => `${name}: ${String(value).length > 40 ? `${String(value).slice(0, 40)}…(${String(value).length})` : String(value)}`)
+    .map(
+      ([name, value]) =>
+        `${name}: ${String(value).length > 40 ? `${String(value).slice(0, 40)}…(${String(value).length})` : String(value)}`,
+    )
     .slice(0, 6)
     .join('; ');
   const bodyLength = request.body === undefined ? 0 : Buffer.byteLength(request.body);
@@ -325,18 +450,35 @@ function describe(request: RawRequest): string {
 async function prepare(base: string, dataDir: string): Promise<Fixtures> {
   const plain = await apiKey(dataDir, []);
   const deleter = await apiKey(dataDir, ['DELETE']);
-  const ids: Record<string, string[]> = { transcription_id: [], dictionary_id: [], word_id: [], blacklist_word_id: [], name: ['tiny', 'base.en', 'nope'], id: [] };
+  const ids: Record<string, string[]> = {
+    transcription_id: [],
+    dictionary_id: [],
+    word_id: [],
+    blacklist_word_id: [],
+    name: ['tiny', 'base.en', 'nope'],
+    id: [],
+  };
   const signed: Fixtures['signed'] = { upload: [], audio: [], transcript: [] };
-  const dictionary = await api(base, plain, 'POST', '/api/v1/dictionaries', { name: 'drill', words: [{ word: 'Kikitori', reading: 'kikitori' }] });
-  if (dictionary.status !== 200) throw new Error(`could not create a dictionary: ${dictionary.status} ${JSON.stringify(dictionary.json)}`);
+  const dictionary = await api(base, plain, 'POST', '/api/v1/dictionaries', {
+    name: 'drill',
+    words: [{ word: 'Kikitori', reading: 'kikitori' }],
+  });
+  if (dictionary.status !== 200)
+    throw new Error(`could not create a dictionary: ${dictionary.status} ${JSON.stringify(dictionary.json)}`);
   const dictionaryId = need(dictionary.json.dictionary_id, 'dictionary_id');
   ids.dictionary_id!.push(dictionaryId);
   for (const word of dictionary.json.words ?? []) if (word.word_id) ids.word_id!.push(word.word_id);
-  const blacklisted = await api(base, plain, 'POST', `/api/v1/dictionaries/${dictionaryId}/blacklist_words`, { pattern: 'um', replacement: '' });
+  const blacklisted = await api(base, plain, 'POST', `/api/v1/dictionaries/${dictionaryId}/blacklist_words`, {
+    pattern: 'um',
+    replacement: '',
+  });
   if (blacklisted.json.blacklist_word_id) ids.blacklist_word_id!.push(blacklisted.json.blacklist_word_id);
   // A finished transcription, for the signed download URLs and the analysis routes.
   const speech = fs.readFileSync(await synthesizeSpeech('The drill checks every route of the server.'));
-  const ticket = await api(base, plain, 'POST', '/api/v1/transcriptions/upload', { filename: 'drill.wav', dictionary_id: dictionaryId });
+  const ticket = await api(base, plain, 'POST', '/api/v1/transcriptions/upload', {
+    filename: 'drill.wav',
+    dictionary_id: dictionaryId,
+  });
   const id = need(ticket.json.transcription_id, 'transcription_id');
   ids.transcription_id!.push(id);
   const put = await send(base, { method: 'PUT', path: pathOf(ticket.json.audio_upload_url), body: speech });
@@ -349,7 +491,8 @@ async function prepare(base: string, dataDir: string): Promise<Fixtures> {
       signed.transcript.push(pathOf(record.json.transcription_path));
       break;
     }
-    if (record.json?.status === 'FAILED') throw new Error(`fixture transcription failed: ${record.json.failure_reason}`);
+    if (record.json?.status === 'FAILED')
+      throw new Error(`fixture transcription failed: ${record.json.failure_reason}`);
     await sleep(200);
   }
   // Upload URLs not used yet (the fuzz may use them), and one already used.
@@ -397,16 +540,25 @@ export async function fuzzPhase(seed: number): Promise<CheckResult[]> {
         }
         if (problem) {
           failed++;
-          if (failures.length < 15) failures.push(`fuzz #${index}: ${problem}\n    request: ${describe(request)}\n    replay:  DRILL_SEED=${seed} DRILL_FUZZ_ONLY=${index} DRILL_PHASES=fuzz npm run drill`);
+          if (failures.length < 15)
+            failures.push(
+              `fuzz #${index}: ${problem}\n    request: ${describe(request)}\n    replay:  DRILL_SEED=${seed} DRILL_FUZZ_ONLY=${index} DRILL_PHASES=fuzz npm run drill`,
+            );
         }
       }
     };
     await Promise.all(Array.from({ length: 8 }, worker));
     agent.destroy();
     // The server is still there after all of it.
-    const alive = await send(server.url, { method: 'GET', path: '/healthz' }).then((r) => r.status === 200, () => false);
+    const alive = await send(server.url, { method: 'GET', path: '/healthz' }).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     const fiveXx = [...statuses].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
-    const summary = [...statuses].sort(([a], [b]) => a - b).map(([s, c]) => `${s}×${c}`).join(' ');
+    const summary = [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([s, c]) => `${s}×${c}`)
+      .join(' ');
     return [
       {
         check: 'fuzz: every route, /v1/*, signed URLs',
@@ -414,7 +566,11 @@ export async function fuzzPhase(seed: number): Promise<CheckResult[]> {
         result: `${failed} bad answers, ${fiveXx} 5xx${alive ? '' : ', server down after'}`,
         figure: `seed ${seed}`,
         pass: failed === 0 && alive,
-        notes: [`fuzz statuses: ${summary}`, ...failures, ...(failed > failures.length ? [`… and ${failed - failures.length} more`] : [])],
+        notes: [
+          `fuzz statuses: ${summary}`,
+          ...failures,
+          ...(failed > failures.length ? [`… and ${failed - failures.length} more`] : []),
+        ],
       },
     ];
   } finally {

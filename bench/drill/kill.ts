@@ -8,7 +8,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { concatWithSilence, makeCorruptFile, synthesizeSpeech } from '../../test/support/audio-fixtures.js';
-import { api, apiKey, filesUnder, pathOf, prng, send, sha256, sizeSetting, sleep, startDrillServer, tempDir, UNLIMITED, type CheckResult, type DrillServer, type Json } from './support.js';
+import {
+  api,
+  apiKey,
+  filesUnder,
+  pathOf,
+  prng,
+  send,
+  sha256,
+  sizeSetting,
+  sleep,
+  startDrillServer,
+  tempDir,
+  UNLIMITED,
+  type CheckResult,
+  type DrillServer,
+  type Json,
+} from './support.js';
 import http from 'node:http';
 
 const SENTENCES = [
@@ -42,10 +58,26 @@ async function recordings(count: number): Promise<Recording[]> {
   for (let i = 0; i < count - 1; i++) {
     const parts = await Promise.all([0, 1, 2].map((j) => synthesizeSpeech(SENTENCES[(i + j) % SENTENCES.length]!)));
     const file = await concatWithSilence(parts, 0.5 + (i % 3) * 0.5);
-    out.push({ name: `speech-${i}.wav`, bytes: fs.readFileSync(file), bad: false, accepted: false, uploaded: false, transcribing: false, putting: false });
+    out.push({
+      name: `speech-${i}.wav`,
+      bytes: fs.readFileSync(file),
+      bad: false,
+      accepted: false,
+      uploaded: false,
+      transcribing: false,
+      putting: false,
+    });
   }
   const corrupt = await makeCorruptFile(path.join(tempDir('kikitori-drill-bad-'), 'not-audio.wav'));
-  out.push({ name: 'not-audio.wav', bytes: fs.readFileSync(corrupt), bad: true, accepted: false, uploaded: false, transcribing: false, putting: false });
+  out.push({
+    name: 'not-audio.wav',
+    bytes: fs.readFileSync(corrupt),
+    bad: true,
+    accepted: false,
+    uploaded: false,
+    transcribing: false,
+    putting: false,
+  });
   return out;
 }
 
@@ -54,7 +86,14 @@ function slowPut(base: string, uploadPath: string, bytes: Buffer): Promise<{ sta
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: url.hostname, port: url.port, method: 'PUT', path: uploadPath, headers: { 'content-length': String(bytes.length) }, agent: false },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: 'PUT',
+        path: uploadPath,
+        headers: { 'content-length': String(bytes.length) },
+        agent: false,
+      },
       (response) => {
         let body = '';
         response.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -80,8 +119,12 @@ async function client(base: string, key: string, r: Recording, startAfterMs: num
   while (!stopped() && !r.final) {
     try {
       if (!r.id) {
-        const ticket = await api(base, key, 'POST', '/api/v1/transcriptions/upload', { filename: r.name, language: 'en' });
-        if (ticket.status === 200) [r.id, r.uploadPath] = [ticket.json.transcription_id, pathOf(ticket.json.audio_upload_url)];
+        const ticket = await api(base, key, 'POST', '/api/v1/transcriptions/upload', {
+          filename: r.name,
+          language: 'en',
+        });
+        if (ticket.status === 200)
+          [r.id, r.uploadPath] = [ticket.json.transcription_id, pathOf(ticket.json.audio_upload_url)];
         else r.lastError = `ticket: ${ticket.status} ${JSON.stringify(ticket.json)}`;
       } else if (!r.uploaded) {
         r.putting = true;
@@ -94,7 +137,10 @@ async function client(base: string, key: string, r: Recording, startAfterMs: num
         if (answer.status === 200) r.accepted = r.uploaded = true;
         else if (answer.status >= 400 && answer.status < 500 && answer.status !== 409) {
           // Refused as it came in (a file that is not audio may be): a clear answer ends this client too.
-          r.final = { status: `REFUSED ${answer.status}`, failure_reason: (JSON.parse(answer.body) as { error_message?: string }).error_message ?? null };
+          r.final = {
+            status: `REFUSED ${answer.status}`,
+            failure_reason: (JSON.parse(answer.body) as { error_message?: string }).error_message ?? null,
+          };
         } else {
           // Stored by a server killed before it answered: the record says so.
           const record = await api(base, key, 'GET', `/api/v1/transcriptions/${r.id}`);
@@ -106,7 +152,8 @@ async function client(base: string, key: string, r: Recording, startAfterMs: num
       } else {
         const record = await api(base, key, 'GET', `/api/v1/transcriptions/${r.id}`);
         const status = record.json.status ?? '';
-        if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(status)) r.final = { status, failure_reason: record.json.failure_reason ?? null };
+        if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(status))
+          r.final = { status, failure_reason: record.json.failure_reason ?? null };
       }
     } catch (error) {
       // The server is down (killed): try again shortly, as the desktop app does.
@@ -162,7 +209,8 @@ export async function killPhase(seed: number): Promise<CheckResult[]> {
         await sleep(50);
       }
       await sleep(random.int(150));
-      if (process.env.DRILL_DEBUG) console.log(`kill ${k}: aiming at ${target}, server doing ${[...doing].join('+') || 'nothing'}`);
+      if (process.env.DRILL_DEBUG)
+        console.log(`kill ${k}: aiming at ${target}, server doing ${[...doing].join('+') || 'nothing'}`);
       const label = doing.size === 0 ? 'idle' : [...doing].sort().join('+');
       killedDuring.set(label, (killedDuring.get(label) ?? 0) + 1);
       await server.kill();
@@ -177,20 +225,39 @@ export async function killPhase(seed: number): Promise<CheckResult[]> {
     await Promise.all(runs);
 
     const completed = clients.filter((r) => !r.bad && r.final?.status === 'COMPLETED').length;
-    const badFailed = clients.filter((r) => r.bad && (r.final?.status === 'FAILED' || r.final?.status.startsWith('REFUSED')) && (r.final.failure_reason ?? '').length > 0).length;
-    for (const r of clients.filter((c) => !c.final)) notes.push(`kill: ${r.name} (${r.id ?? 'no ticket'}) never finished: uploaded ${r.uploaded}, transcribing ${r.transcribing}, last error: ${r.lastError}`);
-    for (const r of clients.filter((c) => c.final && (c.bad ? c.final.status !== 'FAILED' && !c.final.status.startsWith('REFUSED') : c.final.status !== 'COMPLETED'))) {
+    const badFailed = clients.filter(
+      (r) =>
+        r.bad &&
+        (r.final?.status === 'FAILED' || r.final?.status.startsWith('REFUSED')) &&
+        (r.final.failure_reason ?? '').length > 0,
+    ).length;
+    for (const r of clients.filter((c) => !c.final))
+      notes.push(
+        `kill: ${r.name} (${r.id ?? 'no ticket'}) never finished: uploaded ${r.uploaded}, transcribing ${r.transcribing}, last error: ${r.lastError}`,
+      );
+    for (const r of clients.filter(
+      (c) =>
+        c.final &&
+        (c.bad ? c.final.status !== 'FAILED' && !c.final.status.startsWith('REFUSED') : c.final.status !== 'COMPLETED'),
+    )) {
       notes.push(`kill: ${r.name} ended ${r.final!.status}: ${r.final!.failure_reason}`);
     }
     const bad = clients.find((r) => r.bad);
-    if (bad?.final) notes.push(`kill: the file that is not audio ended ${bad.final.status}: "${bad.final.failure_reason}"`);
+    if (bad?.final)
+      notes.push(`kill: the file that is not audio ended ${bad.final.status}: "${bad.final.failure_reason}"`);
 
     // Every upload answered 200 is still there, byte for byte.
     let lost = 0;
     for (const r of clients.filter((c) => c.accepted)) {
       const record = await api(base, key, 'GET', `/api/v1/transcriptions/${r.id}`);
-      const audio = record.json?.audio_path ? await send(base, { method: 'GET', path: pathOf(record.json.audio_path) }) : null;
-      if (record.json?.upload_status !== 'COMPLETED' || audio?.status !== 200 || sha256(audio.body) !== sha256(r.bytes)) {
+      const audio = record.json?.audio_path
+        ? await send(base, { method: 'GET', path: pathOf(record.json.audio_path) })
+        : null;
+      if (
+        record.json?.upload_status !== 'COMPLETED' ||
+        audio?.status !== 200 ||
+        sha256(audio.body) !== sha256(r.bytes)
+      ) {
         lost++;
         notes.push(`kill: upload of ${r.name} (${r.id}) was answered 200 but is gone or changed`);
       }
@@ -199,17 +266,22 @@ export async function killPhase(seed: number): Promise<CheckResult[]> {
     const all = await allTranscriptionIds(base, key);
     const known = new Set(clients.map((r) => r.id));
     const unanswered = all.filter((t) => !known.has(t.transcription_id));
-    if (unanswered.some((t) => t.upload_status !== 'PENDING')) notes.push('kill: a record the clients never created has audio');
+    if (unanswered.some((t) => t.upload_status !== 'PENDING'))
+      notes.push('kill: a record the clients never created has audio');
     await server.stop();
     server = null;
 
     const ids = new Set(all.map((t) => t.transcription_id));
     const orphans = [
       ...filesUnder(path.join(dataDir, 'work')).map((f) => `work/${f}`),
-      ...filesUnder(path.join(dataDir, 'storage')).filter((f) => f.startsWith('.tmp') || ![...ids].some((id) => id !== undefined && f.includes(id))).map((f) => `storage/${f}`),
+      ...filesUnder(path.join(dataDir, 'storage'))
+        .filter((f) => f.startsWith('.tmp') || ![...ids].some((id) => id !== undefined && f.includes(id)))
+        .map((f) => `storage/${f}`),
     ];
     for (const orphan of orphans.slice(0, 10)) notes.push(`kill: orphaned file ${orphan}`);
-    notes.push(`kill: kills by what the server was doing: ${[...killedDuring].map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    notes.push(
+      `kill: kills by what the server was doing: ${[...killedDuring].map(([k, n]) => `${k} ${n}`).join(', ')}`,
+    );
     const good = clients.filter((r) => !r.bad).length;
     return [
       {
@@ -217,7 +289,12 @@ export async function killPhase(seed: number): Promise<CheckResult[]> {
         runs: `${kills} kills, ${clients.length} recordings`,
         result: `${completed}/${good} COMPLETED, bad file FAILED ${badFailed}/1, ${lost} uploads lost, ${orphans.length} orphaned files`,
         figure: `${clients.filter((r) => r.accepted).length} PUTs answered 200; ${unanswered.length} tickets unanswered`,
-        pass: completed === good && badFailed === 1 && lost === 0 && orphans.length === 0 && !unanswered.some((t) => t.upload_status !== 'PENDING'),
+        pass:
+          completed === good &&
+          badFailed === 1 &&
+          lost === 0 &&
+          orphans.length === 0 &&
+          !unanswered.some((t) => t.upload_status !== 'PENDING'),
         notes,
       },
     ];

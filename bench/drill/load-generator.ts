@@ -26,7 +26,9 @@ const count = (map: Record<string, number>, key: string) => (map[key] = (map[key
 
 function slowLoris(options: GeneratorOptions, report: GeneratorReport): Promise<void> {
   const url = new URL(options.url);
-  const request = Buffer.from(`GET /api/v1/transcriptions HTTP/1.1\r\nHost: ${url.host}\r\nX-API-KEY: ${options.key}\r\nX-Padding: ${'p'.repeat(4000)}\r\n\r\n`);
+  const request = Buffer.from(
+    `GET /api/v1/transcriptions HTTP/1.1\r\nHost: ${url.host}\r\nX-API-KEY: ${options.key}\r\nX-Padding: ${'p'.repeat(4000)}\r\n\r\n`,
+  );
   const one = () =>
     new Promise<void>((resolve) => {
       let sent = 0;
@@ -64,13 +66,17 @@ function burst(options: GeneratorOptions, report: GeneratorReport): Promise<void
     new Promise<void>((resolve) => {
       // A quarter to /healthz, the rest to the list: more than a key's budget a minute (600 by default).
       const path = i % 4 === 0 ? '/healthz' : '/api/v1/transcriptions';
-      const request = http.get(`${options.url}${path}`, { agent: false, headers: { 'x-api-key': options.key } }, (response) => {
-        response.resume();
-        response.on('end', () => {
-          count(report.burstStatuses, `${path === '/healthz' ? 'healthz' : 'list'} ${response.statusCode}`);
-          resolve();
-        });
-      });
+      const request = http.get(
+        `${options.url}${path}`,
+        { agent: false, headers: { 'x-api-key': options.key } },
+        (response) => {
+          response.resume();
+          response.on('end', () => {
+            count(report.burstStatuses, `${path === '/healthz' ? 'healthz' : 'list'} ${response.statusCode}`);
+            resolve();
+          });
+        },
+      );
       request.setTimeout(60_000, () => request.destroy(new Error('timeout')));
       request.on('error', (error: NodeJS.ErrnoException) => {
         count(report.burstErrors, error.code ?? error.message);

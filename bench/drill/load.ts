@@ -8,7 +8,18 @@ import http from 'node:http';
 import path from 'node:path';
 import { concatWithSilence, synthesizeSpeech } from '../../test/support/audio-fixtures.js';
 import type { GeneratorOptions, GeneratorReport } from './load-generator.js';
-import { api, apiKey, pathOf, percentile, send, sizeSetting, sleep, startDrillServer, tempDir, type CheckResult } from './support.js';
+import {
+  api,
+  apiKey,
+  pathOf,
+  percentile,
+  send,
+  sizeSetting,
+  sleep,
+  startDrillServer,
+  tempDir,
+  type CheckResult,
+} from './support.js';
 
 const P99_TARGET_MS = 100;
 
@@ -24,7 +35,12 @@ async function longRecording(minutes: number): Promise<Buffer> {
   const once = await concatWithSilence(parts, 1);
   const seconds = (fs.statSync(once).size - 44) / 32_000;
   const repeats = Math.max(1, Math.ceil((minutes * 60) / seconds));
-  return fs.readFileSync(await concatWithSilence(Array.from({ length: repeats }, () => once), 1));
+  return fs.readFileSync(
+    await concatWithSilence(
+      Array.from({ length: repeats }, () => once),
+      1,
+    ),
+  );
 }
 
 interface Measured {
@@ -42,12 +58,24 @@ async function measure(base: string, key: string, id: string, seconds: number): 
     const which = i % 2 === 0 ? 'healthz' : 'list';
     const started = process.hrtime.bigint();
     try {
-      const response = await send(base, which === 'healthz' ? { method: 'GET', path: '/healthz' } : { method: 'GET', path: '/api/v1/transcriptions', headers: { 'x-api-key': key } }, agent);
+      const response = await send(
+        base,
+        which === 'healthz'
+          ? { method: 'GET', path: '/healthz' }
+          : { method: 'GET', path: '/api/v1/transcriptions', headers: { 'x-api-key': key } },
+        agent,
+      );
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (response.status === 200) out.latencies[which].push(ms);
       else out.other[`${which} ${response.status}`] = (out.other[`${which} ${response.status}`] ?? 0) + 1;
       if (which === 'list' && response.status === 200) {
-        const mine = (JSON.parse(response.body.toString()) as Array<{ transcription_id: string; stage: string | null; status: string }>).find((t) => t.transcription_id === id);
+        const mine = (
+          JSON.parse(response.body.toString()) as Array<{
+            transcription_id: string;
+            stage: string | null;
+            status: string;
+          }>
+        ).find((t) => t.transcription_id === id);
         if (mine) out.stages.add(mine.stage ?? mine.status);
       }
     } catch (error) {
@@ -73,7 +101,10 @@ export async function loadPhase(): Promise<CheckResult[]> {
   try {
     // A transcription that runs through the whole phase.
     const audio = await longRecording(Math.max(2, seconds / 10));
-    const ticket = await api(server.url, measureKey, 'POST', '/api/v1/transcriptions/upload', { filename: 'long.wav', language: 'en' });
+    const ticket = await api(server.url, measureKey, 'POST', '/api/v1/transcriptions/upload', {
+      filename: 'long.wav',
+      language: 'en',
+    });
     const put = await send(server.url, { method: 'PUT', path: pathOf(ticket.json.audio_upload_url), body: audio });
     if (put.status !== 200) throw new Error(`upload failed: ${put.status}`);
     const id = ticket.json.transcription_id as string;
@@ -87,8 +118,18 @@ export async function loadPhase(): Promise<CheckResult[]> {
     // The same client with the transcription running and nobody else, for comparison.
     const quiet = await measure(server.url, measureKey, id, Math.min(8, Math.max(3, seconds / 4)));
 
-    const generatorOptions: GeneratorOptions = { url: server.url, key: burstKey, loris: options.loris, lorisByteEveryMs: 1000, lorisSeconds: seconds, burst: options.burst, burstAfterMs: 2000 };
-    const generator = fork(path.join(import.meta.dirname, 'load-generator.js'), [JSON.stringify(generatorOptions)], { stdio: 'inherit' });
+    const generatorOptions: GeneratorOptions = {
+      url: server.url,
+      key: burstKey,
+      loris: options.loris,
+      lorisByteEveryMs: 1000,
+      lorisSeconds: seconds,
+      burst: options.burst,
+      burstAfterMs: 2000,
+    };
+    const generator = fork(path.join(import.meta.dirname, 'load-generator.js'), [JSON.stringify(generatorOptions)], {
+      stdio: 'inherit',
+    });
     const report = new Promise<GeneratorReport>((resolve, reject) => {
       generator.once('message', (message) => resolve(message as GeneratorReport));
       generator.once('exit', (code) => reject(new Error(`the load generator exited with ${code} before it reported`)));
@@ -112,9 +153,16 @@ export async function loadPhase(): Promise<CheckResult[]> {
         pass: failures.length === 0 && p99 < P99_TARGET_MS,
       };
     };
-    const fmt = (map: Record<string, number>) => Object.entries(map).map(([k, n]) => `${k}×${n}`).join(', ') || 'none';
-    const limited = Object.entries(generated.burstStatuses).filter(([k]) => k.endsWith(' 429')).reduce((n, [, c]) => n + c, 0);
-    const fiveXx = Object.entries(generated.burstStatuses).filter(([k]) => / 5\d\d$/.test(k)).reduce((n, [, c]) => n + c, 0);
+    const fmt = (map: Record<string, number>) =>
+      Object.entries(map)
+        .map(([k, n]) => `${k}×${n}`)
+        .join(', ') || 'none';
+    const limited = Object.entries(generated.burstStatuses)
+      .filter(([k]) => k.endsWith(' 429'))
+      .reduce((n, [, c]) => n + c, 0);
+    const fiveXx = Object.entries(generated.burstStatuses)
+      .filter(([k]) => / 5\d\d$/.test(k))
+      .reduce((n, [, c]) => n + c, 0);
     return [
       row('healthz', 'GET /healthz'),
       row('list', 'GET /api/v1/transcriptions'),

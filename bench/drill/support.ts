@@ -87,7 +87,12 @@ const RAW_RETRY = /^(ERR_INVALID_CHAR|ERR_UNESCAPED_CHARACTERS|ERR_INVALID_HTTP_
  * none came. What node:http refuses to send (a space in the path, a NUL in a header), or a request whose
  * answer came while its body was still being written, goes again byte for byte over a plain socket.
  */
-export async function send(base: string, request: RawRequest, agent?: http.Agent, timeoutMs = 30_000): Promise<RawResponse> {
+export async function send(
+  base: string,
+  request: RawRequest,
+  agent?: http.Agent,
+  timeoutMs = 30_000,
+): Promise<RawResponse> {
   try {
     return await sendHttp(base, request, agent, timeoutMs);
   } catch (error) {
@@ -101,11 +106,16 @@ export function sendRaw(base: string, request: RawRequest, timeoutMs = 30_000): 
   const url = new URL(base);
   const body = typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : request.body;
   let head = `${request.method} ${wire(request.path)} HTTP/1.1\r\nHost: ${url.host}\r\n`;
-  for (const [name, value] of Object.entries(request.headers ?? {})) for (const v of [value].flat()) head += `${wire(name)}: ${wire(v)}\r\n`;
+  for (const [name, value] of Object.entries(request.headers ?? {}))
+    for (const v of [value].flat()) head += `${wire(name)}: ${wire(v)}\r\n`;
   if (body && request.chunked) head += 'Transfer-Encoding: chunked\r\n';
   else if (body) head += `Content-Length: ${body.length}\r\n`;
   head += 'Connection: close\r\n\r\n';
-  const payload = body ? (request.chunked ? Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]) : body) : Buffer.alloc(0);
+  const payload = body
+    ? request.chunked
+      ? Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')])
+      : body
+    : Buffer.alloc(0);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const socket = net.connect(Number(url.port), url.hostname);
@@ -157,7 +167,8 @@ function dechunk(data: Buffer): Buffer {
 function sendHttp(base: string, request: RawRequest, agent?: http.Agent, timeoutMs = 30_000): Promise<RawResponse> {
   const url = new URL(base);
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(request.headers ?? {})) headers[wire(name)] = Array.isArray(value) ? value.map(wire) : wire(value);
+  for (const [name, value] of Object.entries(request.headers ?? {}))
+    headers[wire(name)] = Array.isArray(value) ? value.map(wire) : wire(value);
   const body = typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : request.body;
   const has = (name: string) => Object.keys(headers).some((h) => h.toLowerCase() === name);
   if (body && !request.chunked && !has('content-length')) headers['content-length'] = String(body.length);
@@ -167,7 +178,15 @@ function sendHttp(base: string, request: RawRequest, agent?: http.Agent, timeout
   return new Promise((resolve, reject) => {
     let settled = false;
     const req = http.request(
-      { host: url.hostname, port: url.port, method: request.method, path: wire(request.path), headers, agent: agent ?? false, timeout: timeoutMs },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: request.method,
+        path: wire(request.path),
+        headers,
+        agent: agent ?? false,
+        timeout: timeoutMs,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -229,7 +248,8 @@ export function jsonOf(response: RawResponse): { json: Json; list: Json[] } {
   } catch {
     parsed = undefined;
   }
-  if (Array.isArray(parsed)) return { json: {}, list: parsed.filter((item): item is Json => item !== null && typeof item === 'object') };
+  if (Array.isArray(parsed))
+    return { json: {}, list: parsed.filter((item): item is Json => item !== null && typeof item === 'object') };
   return { json: parsed !== null && typeof parsed === 'object' ? (parsed as Json) : {}, list: [] };
 }
 
@@ -353,7 +373,13 @@ export function percentile(values: number[], p: number): number {
 }
 
 /** A JSON API call with a key; resolves with status and parsed body. */
-export async function api(base: string, key: string, method: string, route: string, body?: unknown): Promise<{ status: number; json: Json; list: Json[] }> {
+export async function api(
+  base: string,
+  key: string,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<{ status: number; json: Json; list: Json[] }> {
   const response = await send(base, {
     method,
     path: route,

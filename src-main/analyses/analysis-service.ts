@@ -27,7 +27,16 @@ export class AnalysisService {
     const view = await this.get(id, kind, language);
     if (view) return view;
     // A server that does not show the result yet: report what was asked for.
-    return { kind, status: 'IN_PROGRESS', language: language ?? null, error: null, summary: null, emotions: null, translation: null, updatedAt: new Date().toISOString() };
+    return {
+      kind,
+      status: 'IN_PROGRESS',
+      language: language ?? null,
+      error: null,
+      summary: null,
+      emotions: null,
+      translation: null,
+      updatedAt: new Date().toISOString(),
+    };
   }
 
   /** The server's result when it can be reached, else the cached one; null when never requested. */
@@ -54,9 +63,18 @@ export class AnalysisService {
     let result: ApiAnalysisResult;
     try {
       result =
-        kind === 'summary' ? await client.getSummary(id) : kind === 'emotion' ? await client.getEmotion(id) : await client.getTranslation(id, language ?? undefined);
+        kind === 'summary'
+          ? await client.getSummary(id)
+          : kind === 'emotion'
+            ? await client.getEmotion(id)
+            : await client.getTranslation(id, language ?? undefined);
     } catch (error) {
-      if (error instanceof ApiError && error.error.code === 'not-found' && error.errorCode !== ErrorCode.TRANSCRIPTION_NOT_FOUND) return null;
+      if (
+        error instanceof ApiError &&
+        error.error.code === 'not-found' &&
+        error.errorCode !== ErrorCode.TRANSCRIPTION_NOT_FOUND
+      )
+        return null;
       throw error;
     }
     const resolvedLanguage = kind === 'translation' ? ((result as ApiTranslationResult).language ?? language) : null;

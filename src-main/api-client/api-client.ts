@@ -35,7 +35,15 @@ import * as models from '../../src-shared/api/models.js';
 import * as transcriptions from '../../src-shared/api/transcriptions.js';
 import { ErrorCode } from '../../src-shared/error-codes.js';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
-import { ApiError, cancelledError, errorFromResponse, isRetryable, offlineError, unavailableError, type ApiResource } from './api-errors.js';
+import {
+  ApiError,
+  cancelledError,
+  errorFromResponse,
+  isRetryable,
+  offlineError,
+  unavailableError,
+  type ApiResource,
+} from './api-errors.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TSchema, Static } from 'typebox';
 import { Compile } from 'typebox/compile';
@@ -50,7 +58,8 @@ export interface ApiConnection {
 export type ConnectionProvider = () => ApiConnection | { unavailable: string };
 
 /** What the last request said about the server: reachable, refused our key, or unreachable. */
-export type Reachability = { state: 'online' } | { state: 'unauthorized'; detail: string } | { state: 'offline'; detail: string };
+export type Reachability =
+  { state: 'online' } | { state: 'unauthorized'; detail: string } | { state: 'offline'; detail: string };
 
 export interface ApiClientOptions {
   connection: ConnectionProvider;
@@ -108,16 +117,33 @@ export class ApiClient {
 
   /** A ticket is cheap and an unused one expires on its own, so a retried request is harmless. */
   requestUpload(body: ApiUploadRequest, o: CallOptions = {}): Promise<ApiUploadTicket> {
-    return this.json({ ...requestLine(transcriptions.uploadTranscription, {}), body, resource: 'upload', idempotent: true, ...o });
+    return this.json({
+      ...requestLine(transcriptions.uploadTranscription, {}),
+      body,
+      resource: 'upload',
+      idempotent: true,
+      ...o,
+    });
   }
 
   /** Idempotent on the server while queued or running (docs/decisions/0001). */
   transcribe(id: string, o: CallOptions = {}): Promise<ApiTranscription> {
-    return this.json({ ...requestLine(transcriptions.transcribeTranscription, { transcription_id: id }), resource: 'transcription', idempotent: true, ...o });
+    return this.json({
+      ...requestLine(transcriptions.transcribeTranscription, { transcription_id: id }),
+      resource: 'transcription',
+      idempotent: true,
+      ...o,
+    });
   }
 
   listTranscriptions(page = 1, o: CallOptions = {}): Promise<ApiTranscription[]> {
-    return this.json({ ...requestLine(transcriptions.listTranscriptions, {}), query: { page }, resource: 'transcription', idempotent: true, ...o });
+    return this.json({
+      ...requestLine(transcriptions.listTranscriptions, {}),
+      query: { page },
+      resource: 'transcription',
+      idempotent: true,
+      ...o,
+    });
   }
 
   /** Every page, newest first. */
@@ -126,19 +152,35 @@ export class ApiClient {
   }
 
   getTranscription(id: string, o: CallOptions = {}): Promise<ApiTranscription> {
-    return this.json({ ...requestLine(transcriptions.getTranscription, { transcription_id: id }), resource: 'transcription', idempotent: true, ...o });
+    return this.json({
+      ...requestLine(transcriptions.getTranscription, { transcription_id: id }),
+      resource: 'transcription',
+      idempotent: true,
+      ...o,
+    });
   }
 
   async deleteTranscription(id: string, o: CallOptions = {}): Promise<void> {
-    await this.send({ ...requestLine(transcriptions.deleteTranscription, { transcription_id: id }), resource: 'transcription', idempotent: true, ...o });
+    await this.send({
+      ...requestLine(transcriptions.deleteTranscription, { transcription_id: id }),
+      resource: 'transcription',
+      idempotent: true,
+      ...o,
+    });
   }
 
   /** The corrected text, or null when none has been saved (404 REVIEW_NOT_FOUND). */
   async getReview(id: string, o: CallOptions = {}): Promise<ApiReview | null> {
     try {
-      return await this.json<ApiReview>({ ...requestLine(transcriptions.getReview, { transcription_id: id }), resource: 'review', idempotent: true, ...o });
+      return await this.json<ApiReview>({
+        ...requestLine(transcriptions.getReview, { transcription_id: id }),
+        resource: 'review',
+        idempotent: true,
+        ...o,
+      });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404 && error.errorCode === ErrorCode.REVIEW_NOT_FOUND) return null;
+      if (error instanceof ApiError && error.status === 404 && error.errorCode === ErrorCode.REVIEW_NOT_FOUND)
+        return null;
       throw error;
     }
   }
@@ -167,19 +209,39 @@ export class ApiClient {
 
   // Posting an analysis again re-runs it (docs/decisions/0006): a retry only restarts the same work.
   requestSummary(id: string, o: CallOptions = {}): Promise<ApiAsyncAck> {
-    return this.json({ ...requestLine(analyses.requestSummary, { transcription_id: id }), resource: 'transcription', idempotent: true, ...o });
+    return this.json({
+      ...requestLine(analyses.requestSummary, { transcription_id: id }),
+      resource: 'transcription',
+      idempotent: true,
+      ...o,
+    });
   }
 
   getSummary(id: string, o: CallOptions = {}): Promise<ApiSummaryResult> {
-    return this.json({ ...requestLine(analyses.getSummary, { transcription_id: id }), resource: 'analysis', idempotent: true, ...o });
+    return this.json({
+      ...requestLine(analyses.getSummary, { transcription_id: id }),
+      resource: 'analysis',
+      idempotent: true,
+      ...o,
+    });
   }
 
   requestEmotion(id: string, o: CallOptions = {}): Promise<ApiAsyncAck> {
-    return this.json({ ...requestLine(analyses.requestEmotion, { transcription_id: id }), resource: 'transcription', idempotent: true, ...o });
+    return this.json({
+      ...requestLine(analyses.requestEmotion, { transcription_id: id }),
+      resource: 'transcription',
+      idempotent: true,
+      ...o,
+    });
   }
 
   getEmotion(id: string, o: CallOptions = {}): Promise<ApiEmotionResult> {
-    return this.json({ ...requestLine(analyses.getEmotion, { transcription_id: id }), resource: 'analysis', idempotent: true, ...o });
+    return this.json({
+      ...requestLine(analyses.getEmotion, { transcription_id: id }),
+      resource: 'analysis',
+      idempotent: true,
+      ...o,
+    });
   }
 
   requestTranslation(id: string, language: string, o: CallOptions = {}): Promise<ApiAsyncAck> {
@@ -207,11 +269,23 @@ export class ApiClient {
 
   /** The transcript document behind a `transcription_path`. */
   downloadTranscript(transcriptionPath: string, o: CallOptions = {}): Promise<TranscriptDocument> {
-    return this.json({ method: 'GET', path: transcriptionPath, query: { format: 'json' }, resource: 'transcript', idempotent: true, signed: true, ...o });
+    return this.json({
+      method: 'GET',
+      path: transcriptionPath,
+      query: { format: 'json' },
+      resource: 'transcript',
+      idempotent: true,
+      signed: true,
+      ...o,
+    });
   }
 
   /** The transcript rendered by the server as SRT, WebVTT or text. */
-  async downloadTranscriptAs(transcriptionPath: string, format: Exclude<ApiTranscriptFormat, 'json'>, o: CallOptions = {}): Promise<string> {
+  async downloadTranscriptAs(
+    transcriptionPath: string,
+    format: Exclude<ApiTranscriptFormat, 'json'>,
+    o: CallOptions = {},
+  ): Promise<string> {
     const response = await this.send({
       method: 'GET',
       path: transcriptionPath,
@@ -230,7 +304,11 @@ export class ApiClient {
    * manager decides whether to start over. Uses node:http rather than fetch: undici keeps a streamed
    * request body in memory (nodejs/undici#4058), which grew RSS by the file's size.
    */
-  async uploadFile(uploadUrl: string, filePath: string, o: TransferOptions & { contentType?: string; chunkBytes?: number } = {}): Promise<void> {
+  async uploadFile(
+    uploadUrl: string,
+    filePath: string,
+    o: TransferOptions & { contentType?: string; chunkBytes?: number } = {},
+  ): Promise<void> {
     const { size } = await fsp.stat(filePath);
     const url = new URL(uploadUrl);
     const send = url.protocol === 'https:' ? https.request : http.request;
@@ -254,7 +332,9 @@ export class ApiClient {
     try {
       // The server may answer (413, 403) before the body is sent; that answer is what matters.
       await Promise.all([
-        pipeline(fs.createReadStream(filePath, { highWaterMark: o.chunkBytes ?? 256 * 1024 }), progress, request).catch(() => undefined),
+        pipeline(fs.createReadStream(filePath, { highWaterMark: o.chunkBytes ?? 256 * 1024 }), progress, request).catch(
+          () => undefined,
+        ),
         answered,
       ]);
       const response = await answered;
@@ -277,10 +357,20 @@ export class ApiClient {
   }
 
   /** Streams a signed `audio_path` into `destination` (written beside it, then renamed into place). */
-  async downloadToFile(url: string, destination: string, o: TransferOptions = {}): Promise<{ bytes: number; contentType: string | null }> {
+  async downloadToFile(
+    url: string,
+    destination: string,
+    o: TransferOptions = {},
+  ): Promise<{ bytes: number; contentType: string | null }> {
     await fsp.mkdir(path.dirname(destination), { recursive: true });
-    const response = await this.withRetries({ method: 'GET', path: url, resource: 'audio', idempotent: true, signed: true, signal: o.signal }, (spec) =>
-      this.fetchOnce(url, { method: 'GET' }, { resource: spec.resource, signal: spec.signal, timeout: true, baseUrl: url }),
+    const response = await this.withRetries(
+      { method: 'GET', path: url, resource: 'audio', idempotent: true, signed: true, signal: o.signal },
+      (spec) =>
+        this.fetchOnce(
+          url,
+          { method: 'GET' },
+          { resource: spec.resource, signal: spec.signal, timeout: true, baseUrl: url },
+        ),
     );
     const total = Number(response.headers.get('content-length') ?? NaN);
     const tmp = `${destination}.${process.pid}.part`;
@@ -294,9 +384,14 @@ export class ApiClient {
     });
     try {
       if (!response.body) throw offlineError(url);
-      await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), counter, fs.createWriteStream(tmp), {
-        signal: o.signal,
-      });
+      await pipeline(
+        Readable.fromWeb(response.body as import('node:stream/web').ReadableStream),
+        counter,
+        fs.createWriteStream(tmp),
+        {
+          signal: o.signal,
+        },
+      );
       await fsp.rename(tmp, destination);
     } catch (error) {
       await fsp.rm(tmp, { force: true });
@@ -310,7 +405,13 @@ export class ApiClient {
   // ---------- dictionaries (4.2) ----------
 
   listDictionaries(page = 1, o: CallOptions = {}): Promise<ApiDictionaryListItem[]> {
-    return this.json({ ...requestLine(dictionaries.listDictionaries, {}), query: { page }, resource: 'dictionary', idempotent: true, ...o });
+    return this.json({
+      ...requestLine(dictionaries.listDictionaries, {}),
+      query: { page },
+      resource: 'dictionary',
+      idempotent: true,
+      ...o,
+    });
   }
 
   listAllDictionaries(o: CallOptions = {}): Promise<ApiDictionaryListItem[]> {
@@ -319,23 +420,51 @@ export class ApiClient {
 
   // Creating operations are not idempotent: they are retried only when the request surely never arrived.
   createDictionary(body: ApiDictionaryCreate, o: CallOptions = {}): Promise<ApiDictionary> {
-    return this.json({ ...requestLine(dictionaries.createDictionary, {}), body, resource: 'dictionary', idempotent: false, ...o });
+    return this.json({
+      ...requestLine(dictionaries.createDictionary, {}),
+      body,
+      resource: 'dictionary',
+      idempotent: false,
+      ...o,
+    });
   }
 
   getDictionary(id: string, o: CallOptions = {}): Promise<ApiDictionary> {
-    return this.json({ ...requestLine(dictionaries.getDictionary, { dictionary_id: id }), resource: 'dictionary', idempotent: true, ...o });
+    return this.json({
+      ...requestLine(dictionaries.getDictionary, { dictionary_id: id }),
+      resource: 'dictionary',
+      idempotent: true,
+      ...o,
+    });
   }
 
   updateDictionary(id: string, body: ApiDictionaryUpdate, o: CallOptions = {}): Promise<ApiDictionary> {
-    return this.json({ ...requestLine(dictionaries.updateDictionary, { dictionary_id: id }), body, resource: 'dictionary', idempotent: true, ...o });
+    return this.json({
+      ...requestLine(dictionaries.updateDictionary, { dictionary_id: id }),
+      body,
+      resource: 'dictionary',
+      idempotent: true,
+      ...o,
+    });
   }
 
   async deleteDictionary(id: string, o: CallOptions = {}): Promise<void> {
-    await this.send({ ...requestLine(dictionaries.deleteDictionary, { dictionary_id: id }), resource: 'dictionary', idempotent: true, ...o });
+    await this.send({
+      ...requestLine(dictionaries.deleteDictionary, { dictionary_id: id }),
+      resource: 'dictionary',
+      idempotent: true,
+      ...o,
+    });
   }
 
   addWord(dictionaryId: string, word: ApiWordCreate, o: CallOptions = {}): Promise<ApiWord> {
-    return this.json({ ...requestLine(dictionaries.wordOperations.create, { dictionary_id: dictionaryId }), body: word, resource: 'dictionary', idempotent: false, ...o });
+    return this.json({
+      ...requestLine(dictionaries.wordOperations.create, { dictionary_id: dictionaryId }),
+      body: word,
+      resource: 'dictionary',
+      idempotent: false,
+      ...o,
+    });
   }
 
   addWords(dictionaryId: string, words: ApiWordCreate[], o: CallOptions = {}): Promise<ApiWord[]> {
@@ -349,14 +478,28 @@ export class ApiClient {
   }
 
   getWord(dictionaryId: string, wordId: string, o: CallOptions = {}): Promise<ApiWord> {
-    return this.json({ ...requestLine(dictionaries.wordOperations.get, { dictionary_id: dictionaryId, word_id: wordId }), resource: 'word', idempotent: true, ...o });
+    return this.json({
+      ...requestLine(dictionaries.wordOperations.get, { dictionary_id: dictionaryId, word_id: wordId }),
+      resource: 'word',
+      idempotent: true,
+      ...o,
+    });
   }
 
   async deleteWord(dictionaryId: string, wordId: string, o: CallOptions = {}): Promise<void> {
-    await this.send({ ...requestLine(dictionaries.wordOperations.remove, { dictionary_id: dictionaryId, word_id: wordId }), resource: 'word', idempotent: true, ...o });
+    await this.send({
+      ...requestLine(dictionaries.wordOperations.remove, { dictionary_id: dictionaryId, word_id: wordId }),
+      resource: 'word',
+      idempotent: true,
+      ...o,
+    });
   }
 
-  addBlacklistWord(dictionaryId: string, entry: ApiBlacklistWordCreate, o: CallOptions = {}): Promise<ApiBlacklistWord> {
+  addBlacklistWord(
+    dictionaryId: string,
+    entry: ApiBlacklistWordCreate,
+    o: CallOptions = {},
+  ): Promise<ApiBlacklistWord> {
     return this.json({
       ...requestLine(dictionaries.blacklistWordOperations.create, { dictionary_id: dictionaryId }),
       body: entry,
@@ -366,7 +509,11 @@ export class ApiClient {
     });
   }
 
-  addBlacklistWords(dictionaryId: string, entries: ApiBlacklistWordCreate[], o: CallOptions = {}): Promise<ApiBlacklistWord[]> {
+  addBlacklistWords(
+    dictionaryId: string,
+    entries: ApiBlacklistWordCreate[],
+    o: CallOptions = {},
+  ): Promise<ApiBlacklistWord[]> {
     return this.json({
       ...requestLine(dictionaries.blacklistWordOperations.bulkCreate, { dictionary_id: dictionaryId }),
       body: entries,
@@ -387,7 +534,10 @@ export class ApiClient {
 
   async deleteBlacklistWord(dictionaryId: string, id: string, o: CallOptions = {}): Promise<void> {
     await this.send({
-      ...requestLine(dictionaries.blacklistWordOperations.remove, { dictionary_id: dictionaryId, blacklist_word_id: id }),
+      ...requestLine(dictionaries.blacklistWordOperations.remove, {
+        dictionary_id: dictionaryId,
+        blacklist_word_id: id,
+      }),
       resource: 'replacement',
       idempotent: true,
       ...o,
@@ -399,20 +549,40 @@ export class ApiClient {
   // that answers something else says so instead of drawing nonsense.
 
   listModels(o: CallOptions = {}): Promise<models.ModelsResponse> {
-    return this.checked(models.ModelsResponse, { ...requestLine(models.listModels, {}), resource: 'model', idempotent: true, ...o });
+    return this.checked(models.ModelsResponse, {
+      ...requestLine(models.listModels, {}),
+      resource: 'model',
+      idempotent: true,
+      ...o,
+    });
   }
 
   /** Not repeated after an unknown outcome: a second POST could start the download over. */
   startModelDownload(name: string, o: CallOptions = {}): Promise<models.ModelDownloadAck> {
-    return this.checked(models.ModelDownloadAck, { ...requestLine(models.downloadModel, { name }), resource: 'model', idempotent: false, ...o });
+    return this.checked(models.ModelDownloadAck, {
+      ...requestLine(models.downloadModel, { name }),
+      resource: 'model',
+      idempotent: false,
+      ...o,
+    });
   }
 
   getModelDownload(name: string, o: CallOptions = {}): Promise<models.ModelDownload> {
-    return this.checked(models.ModelDownload, { ...requestLine(models.getModelDownload, { name }), resource: 'model-download', idempotent: true, ...o });
+    return this.checked(models.ModelDownload, {
+      ...requestLine(models.getModelDownload, { name }),
+      resource: 'model-download',
+      idempotent: true,
+      ...o,
+    });
   }
 
   async cancelModelDownload(name: string, o: CallOptions = {}): Promise<void> {
-    await this.send({ ...requestLine(models.cancelModelDownload, { name }), resource: 'model-download', idempotent: true, ...o });
+    await this.send({
+      ...requestLine(models.cancelModelDownload, { name }),
+      resource: 'model-download',
+      idempotent: true,
+      ...o,
+    });
   }
 
   async deleteModel(name: string, o: CallOptions = {}): Promise<void> {
@@ -424,7 +594,13 @@ export class ApiClient {
   private async checked<S extends TSchema>(schema: S, spec: RequestSpec): Promise<Static<S>> {
     const value = await this.json<unknown>(spec);
     if (!compiled(schema).Check(value)) {
-      throw new ApiError({ code: 'server', message: 'The server sent an answer Kikitori cannot read. Check that the server is up to date.' }, 200);
+      throw new ApiError(
+        {
+          code: 'server',
+          message: 'The server sent an answer Kikitori cannot read. Check that the server is up to date.',
+        },
+        200,
+      );
     }
     return value as Static<S>;
   }
@@ -448,7 +624,10 @@ export class ApiClient {
       return JSON.parse(text) as T;
     } catch {
       throw new ApiError(
-        { code: 'server', message: 'The server sent an answer Kikitori cannot read. Check the server address in Settings → Servers.' },
+        {
+          code: 'server',
+          message: 'The server sent an answer Kikitori cannot read. Check the server address in Settings → Servers.',
+        },
         response.status,
       );
     }
@@ -459,7 +638,8 @@ export class ApiClient {
       const connection = this.options.connection();
       if ('unavailable' in connection) throw unavailableError(connection.unavailable);
       const url = new URL(s.signed ? s.path : connection.baseUrl.replace(/\/+$/, '') + s.path);
-      for (const [key, value] of Object.entries(s.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+      for (const [key, value] of Object.entries(s.query ?? {}))
+        if (value !== undefined) url.searchParams.set(key, String(value));
       const headers: Record<string, string> = { accept: 'application/json' };
       if (!s.signed) headers['x-api-key'] = connection.apiKey;
       if (s.body !== undefined) headers['content-type'] = 'application/json';
@@ -485,7 +665,11 @@ export class ApiClient {
         const surelyNotReceived = error instanceof ApiError && error.networkCode === 'ECONNREFUSED';
         const retryAfter = error instanceof ApiError ? error.retryAfterMs : null;
         if (retryAfter !== null) this.notBefore = Math.max(this.notBefore, Date.now() + retryAfter);
-        const retry = isRetryable(error) && (spec.idempotent || surelyNotReceived) && n < this.policy.retries && (retryAfter ?? 0) <= MAX_RETRY_AFTER_MS;
+        const retry =
+          isRetryable(error) &&
+          (spec.idempotent || surelyNotReceived) &&
+          n < this.policy.retries &&
+          (retryAfter ?? 0) <= MAX_RETRY_AFTER_MS;
         if (!retry) {
           this.report(error);
           throw error;
@@ -498,7 +682,10 @@ export class ApiClient {
   private async waitFor(ms: number, signal: AbortSignal | undefined): Promise<void> {
     if (ms <= 0) return;
     try {
-      await (this.options.wait ?? ((delay, s) => sleep(delay, undefined, { signal: s })))(Math.min(ms, MAX_RETRY_AFTER_MS), signal);
+      await (this.options.wait ?? ((delay, s) => sleep(delay, undefined, { signal: s })))(
+        Math.min(ms, MAX_RETRY_AFTER_MS),
+        signal,
+      );
     } catch {
       throw cancelledError();
     }
@@ -507,7 +694,8 @@ export class ApiClient {
   private report(error: unknown) {
     if (!(error instanceof ApiError)) return;
     if (error.error.code === 'offline') this.options.onReachability?.({ state: 'offline', detail: error.message });
-    else if (error.error.code === 'unauthorized') this.options.onReachability?.({ state: 'unauthorized', detail: error.message });
+    else if (error.error.code === 'unauthorized')
+      this.options.onReachability?.({ state: 'unauthorized', detail: error.message });
     else if (error.status !== null) this.options.onReachability?.({ state: 'online' });
   }
 
@@ -517,7 +705,9 @@ export class ApiClient {
     init: RequestInit,
     context: { resource: ApiResource; signal?: AbortSignal; timeout: boolean; baseUrl: string },
   ): Promise<Response> {
-    const signals = [context.signal, context.timeout ? AbortSignal.timeout(this.timeoutMs) : undefined].filter((s): s is AbortSignal => !!s);
+    const signals = [context.signal, context.timeout ? AbortSignal.timeout(this.timeoutMs) : undefined].filter(
+      (s): s is AbortSignal => !!s,
+    );
     let response: Response;
     try {
       response = await fetch(url, { ...init, signal: signals.length ? AbortSignal.any(signals) : undefined });

@@ -82,7 +82,8 @@ const NOT_FOUND: Record<ApiResource, string> = {
   word: 'This word is no longer in the dictionary.',
   replacement: 'This replacement is no longer in the dictionary.',
   model: 'The server does not offer this speech model. Refresh Settings → Speech recognition to see the models it has.',
-  'model-download': 'This download is no longer running on the server (it may have restarted). Start the download again.',
+  'model-download':
+    'This download is no longer running on the server (it may have restarted). Start the download again.',
   server: 'The server does not offer this operation. Check the server address in Settings → Servers.',
 };
 
@@ -103,21 +104,34 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
 }
 
 /** Maps a non-2xx response to an ApiError with a message the user can act on. */
-export function errorFromResponse(status: number, body: unknown, resource: ApiResource, retryAfter: string | null = null): ApiError {
+export function errorFromResponse(
+  status: number,
+  body: unknown,
+  resource: ApiResource,
+  retryAfter: string | null = null,
+): ApiError {
   const parsed = isErrorBody(body) ? body : null;
   const serverMessage = parsed?.error_message ?? null;
   const errorCode = typeof parsed?.error_code === 'number' ? parsed.error_code : null;
   const errorId = typeof parsed?.error_id === 'string' ? parsed.error_id : undefined;
   const field = contractField(typeof parsed?.field === 'string' ? parsed.field : undefined);
   const make = (code: IpcErrorCode, message: string, at?: string) =>
-    new ApiError({ code, message, ...(at ? { field: at } : {}), ...(errorId ? { errorId } : {}) }, status, errorCode, serverMessage, null, parseRetryAfter(retryAfter));
+    new ApiError(
+      { code, message, ...(at ? { field: at } : {}), ...(errorId ? { errorId } : {}) },
+      status,
+      errorCode,
+      serverMessage,
+      null,
+      parseRetryAfter(retryAfter),
+    );
 
   if (status === 401) return make('unauthorized', UNAUTHORIZED_MESSAGE);
   if (status === 403) {
     if (errorCode === ErrorCode.EXPIRED_SIGNATURE) {
       return make('forbidden', 'The download or upload link expired. Try again: Kikitori fetches a fresh one.');
     }
-    if (errorCode === ErrorCode.INVALID_SIGNATURE) return make('forbidden', 'The server refused the link it issued. Try again.');
+    if (errorCode === ErrorCode.INVALID_SIGNATURE)
+      return make('forbidden', 'The server refused the link it issued. Try again.');
     if (resource === 'model' || resource === 'model-download') {
       return make(
         'forbidden',
@@ -161,11 +175,19 @@ export function errorFromResponse(status: number, body: unknown, resource: ApiRe
       case ErrorCode.MODEL_NOT_INSTALLED:
         return make('conflict', 'This speech model is not installed on the server any more. Refresh the list.');
       default:
-        return make('conflict', serverMessage ?? 'The server refused the operation in the current state. Refresh and try again.');
+        return make(
+          'conflict',
+          serverMessage ?? 'The server refused the operation in the current state. Refresh and try again.',
+        );
     }
   }
   if (status === 413) {
-    return make('too-large', serverMessage ? `The file is too large for the server. ${serverMessage}` : 'The file is too large for the server.');
+    return make(
+      'too-large',
+      serverMessage
+        ? `The file is too large for the server. ${serverMessage}`
+        : 'The file is too large for the server.',
+    );
   }
   if (status === 400 && (errorCode === ErrorCode.UNSUPPORTED_LANGUAGE || errorCode === ErrorCode.UNSUPPORTED_OPTION)) {
     // The code alone says a language was refused, for servers that do not send `field`.
@@ -187,7 +209,11 @@ export function errorFromResponse(status: number, body: unknown, resource: ApiRe
   }
   if (status === 507 || errorCode === ErrorCode.INSUFFICIENT_STORAGE) {
     if (resource !== 'model' && resource !== 'model-download') {
-      return make('insufficient-storage', serverMessage ?? "The server does not have enough free disk space for this. Try again later, or ask the server's administrator to free some space.");
+      return make(
+        'insufficient-storage',
+        serverMessage ??
+          "The server does not have enough free disk space for this. Try again later, or ask the server's administrator to free some space.",
+      );
     }
     return make(
       'insufficient-storage',
@@ -201,7 +227,10 @@ export function errorFromResponse(status: number, body: unknown, resource: ApiRe
     );
   }
   // 415 and other 4xx: the app sent something the server does not take, which is a bug here.
-  return make('internal', `The server refused a request Kikitori made (HTTP ${status}${serverMessage ? `: ${serverMessage}` : ''}). Please report it.`);
+  return make(
+    'internal',
+    `The server refused a request Kikitori made (HTTP ${status}${serverMessage ? `: ${serverMessage}` : ''}). Please report it.`,
+  );
 }
 
 /** The server could not be reached at all. */
@@ -245,7 +274,11 @@ export function networkCodeOf(error: unknown): string | null {
     seen.add(value);
     const { code, cause, errors } = value as { code?: unknown; cause?: unknown; errors?: unknown };
     if (typeof code === 'string' && code) return code;
-    if (Array.isArray(errors)) for (const e of errors) { const found = visit(e); if (found) return found; }
+    if (Array.isArray(errors))
+      for (const e of errors) {
+        const found = visit(e);
+        if (found) return found;
+      }
     return visit(cause);
   };
   return visit(error);
@@ -272,5 +305,8 @@ function describeNetworkCause(code: string | null, cause: unknown): string | nul
 
 /** True for failures worth retrying: the network, or the server (5xx). Never a 4xx. */
 export function isRetryable(error: unknown): boolean {
-  return error instanceof ApiError && (error.error.code === 'offline' || (error.status !== null && (error.status >= 500 || error.status === 429)));
+  return (
+    error instanceof ApiError &&
+    (error.error.code === 'offline' || (error.status !== null && (error.status >= 500 || error.status === 429)))
+  );
 }

@@ -63,7 +63,11 @@ export function analysisView(a: CachedAnalysis): AnalysisView {
     view.emotions = (a.result as ApiEmotionResult).emotions ?? [];
   } else {
     const t = a.result as ApiTranslationResult;
-    view.translation = { text: t.translated_text, language: t.language ?? a.language ?? '', segments: t.segments ?? [] };
+    view.translation = {
+      text: t.translated_text,
+      language: t.language ?? a.language ?? '',
+      segments: t.segments ?? [],
+    };
   }
   return view;
 }
@@ -83,7 +87,15 @@ export class AnalysisRepository {
          ON CONFLICT (transcription_id, kind, language) DO UPDATE SET status = excluded.status, result = excluded.result,
            error = excluded.error, updated_at = excluded.updated_at`,
       )
-      .run(transcriptionId, kind, language ?? '', result.status, json, result.error ?? null, result.updated_at ?? new Date().toISOString());
+      .run(
+        transcriptionId,
+        kind,
+        language ?? '',
+        result.status,
+        json,
+        result.error ?? null,
+        result.updated_at ?? new Date().toISOString(),
+      );
     return !before || before.status !== result.status || before.result !== json;
   }
 
@@ -92,9 +104,13 @@ export class AnalysisRepository {
     const row = (
       kind === 'translation' && !language
         ? this.db
-            .prepare(`SELECT * FROM analyses WHERE transcription_id = ? AND kind = 'translation' ORDER BY updated_at DESC LIMIT 1`)
+            .prepare(
+              `SELECT * FROM analyses WHERE transcription_id = ? AND kind = 'translation' ORDER BY updated_at DESC LIMIT 1`,
+            )
             .get(transcriptionId)
-        : this.db.prepare('SELECT * FROM analyses WHERE transcription_id = ? AND kind = ? AND language = ?').get(transcriptionId, kind, language ?? '')
+        : this.db
+            .prepare('SELECT * FROM analyses WHERE transcription_id = ? AND kind = ? AND language = ?')
+            .get(transcriptionId, kind, language ?? '')
     ) as Row | undefined;
     return row ? fromRow(row) : null;
   }
@@ -102,7 +118,9 @@ export class AnalysisRepository {
   /** Completed translations of a transcription, every target language. */
   completedTranslations(transcriptionId: string): CachedAnalysis[] {
     return (
-      this.db.prepare(`SELECT * FROM analyses WHERE transcription_id = ? AND kind = 'translation' AND status = 'COMPLETED'`).all(transcriptionId) as Row[]
+      this.db
+        .prepare(`SELECT * FROM analyses WHERE transcription_id = ? AND kind = 'translation' AND status = 'COMPLETED'`)
+        .all(transcriptionId) as Row[]
     ).map(fromRow);
   }
 

@@ -34,9 +34,17 @@ export class AudioRepository {
   }
 
   get(transcriptionId: string): CachedAudio | null {
-    const row = this.db.prepare('SELECT * FROM audio_files WHERE transcription_id = ?').get(transcriptionId) as Row | undefined;
+    const row = this.db.prepare('SELECT * FROM audio_files WHERE transcription_id = ?').get(transcriptionId) as
+      Row | undefined;
     return row
-      ? { transcriptionId: row.transcription_id, file: row.file, size: row.size, contentType: row.content_type, source: row.source, cachedAt: row.cached_at }
+      ? {
+          transcriptionId: row.transcription_id,
+          file: row.file,
+          size: row.size,
+          contentType: row.content_type,
+          source: row.source,
+          cachedAt: row.cached_at,
+        }
       : null;
   }
 
@@ -44,7 +52,9 @@ export class AudioRepository {
   cachedAmong(ids: string[]): Set<string> {
     if (ids.length === 0) return new Set();
     const rows = this.db
-      .prepare(`SELECT transcription_id AS id FROM audio_files WHERE transcription_id IN (SELECT value FROM json_each(?))`)
+      .prepare(
+        `SELECT transcription_id AS id FROM audio_files WHERE transcription_id IN (SELECT value FROM json_each(?))`,
+      )
       .all(JSON.stringify(ids)) as Array<{ id: string }>;
     return new Set(rows.map((r) => r.id));
   }

@@ -35,7 +35,9 @@ export class DictionaryRepository {
       );
       for (const d of items) upsert.run(d.dictionary_id, d.name, d.created_at, d.updated_at);
       if (complete) {
-        this.db.prepare(`DELETE FROM dictionaries WHERE id NOT IN (SELECT value FROM json_each(?))`).run(JSON.stringify(items.map((d) => d.dictionary_id)));
+        this.db
+          .prepare(`DELETE FROM dictionaries WHERE id NOT IN (SELECT value FROM json_each(?))`)
+          .run(JSON.stringify(items.map((d) => d.dictionary_id)));
       }
     })();
   }
@@ -52,22 +54,29 @@ export class DictionaryRepository {
         .run(d.dictionary_id, d.name, d.is_temporary ? 1 : 0, d.created_at, d.updated_at, d.updated_at);
       this.db.prepare('DELETE FROM dictionary_words WHERE dictionary_id = ?').run(d.dictionary_id);
       this.db.prepare('DELETE FROM blacklist_words WHERE dictionary_id = ?').run(d.dictionary_id);
-      const word = this.db.prepare('INSERT OR REPLACE INTO dictionary_words (id, dictionary_id, word, reading, position) VALUES (?, ?, ?, ?, ?)');
+      const word = this.db.prepare(
+        'INSERT OR REPLACE INTO dictionary_words (id, dictionary_id, word, reading, position) VALUES (?, ?, ?, ?, ?)',
+      );
       d.words.forEach((w, i) => word.run(w.word_id, d.dictionary_id, w.word, w.reading ?? null, i));
       const blacklist = this.db.prepare(
         'INSERT OR REPLACE INTO blacklist_words (id, dictionary_id, pattern, replacement, position) VALUES (?, ?, ?, ?, ?)',
       );
-      (d.blacklist_words ?? []).forEach((b, i) => blacklist.run(b.blacklist_word_id, d.dictionary_id, b.pattern, b.replacement, i));
+      (d.blacklist_words ?? []).forEach((b, i) =>
+        blacklist.run(b.blacklist_word_id, d.dictionary_id, b.pattern, b.replacement, i),
+      );
     })();
   }
 
   list(): DictionarySummary[] {
-    return (this.db.prepare('SELECT * FROM dictionaries ORDER BY created_at DESC, id DESC').all() as DictionaryRow[]).map(summaryOf);
+    return (
+      this.db.prepare('SELECT * FROM dictionaries ORDER BY created_at DESC, id DESC').all() as DictionaryRow[]
+    ).map(summaryOf);
   }
 
   /** True when the cached words are older than the server's `updated_at` (or were never fetched). */
   needsDetail(item: ApiDictionaryListItem): boolean {
-    const row = this.db.prepare('SELECT detail_at FROM dictionaries WHERE id = ?').get(item.dictionary_id) as { detail_at: string | null } | undefined;
+    const row = this.db.prepare('SELECT detail_at FROM dictionaries WHERE id = ?').get(item.dictionary_id) as
+      { detail_at: string | null } | undefined;
     return !row || row.detail_at !== item.updated_at;
   }
 
@@ -75,7 +84,9 @@ export class DictionaryRepository {
   get(id: string): DictionaryDetail | null {
     const row = this.db.prepare('SELECT * FROM dictionaries WHERE id = ?').get(id) as DictionaryRow | undefined;
     if (!row || row.detail_at === null) return null;
-    const words = this.db.prepare('SELECT id, word, reading FROM dictionary_words WHERE dictionary_id = ? ORDER BY position').all(id) as Array<{
+    const words = this.db
+      .prepare('SELECT id, word, reading FROM dictionary_words WHERE dictionary_id = ? ORDER BY position')
+      .all(id) as Array<{
       id: string;
       word: string;
       reading: string | null;

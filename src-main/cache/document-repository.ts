@@ -20,21 +20,26 @@ export class DocumentRepository {
   }
 
   get(transcriptionId: string): TranscriptDocument | null {
-    const row = this.db.prepare('SELECT document FROM transcript_documents WHERE transcription_id = ?').get(transcriptionId) as
-      | { document: string }
-      | undefined;
+    const row = this.db
+      .prepare('SELECT document FROM transcript_documents WHERE transcription_id = ?')
+      .get(transcriptionId) as { document: string } | undefined;
     return row ? (JSON.parse(row.document) as TranscriptDocument) : null;
   }
 
   has(transcriptionId: string): boolean {
-    return this.db.prepare('SELECT 1 FROM transcript_documents WHERE transcription_id = ?').get(transcriptionId) !== undefined;
+    return (
+      this.db.prepare('SELECT 1 FROM transcript_documents WHERE transcription_id = ?').get(transcriptionId) !==
+      undefined
+    );
   }
 
   /** Speaker counts of the cached documents among `ids`. */
   speakerCounts(ids: string[]): Map<string, number> {
     if (ids.length === 0) return new Map();
     const rows = this.db
-      .prepare(`SELECT transcription_id AS id, speakers FROM transcript_documents WHERE transcription_id IN (SELECT value FROM json_each(?))`)
+      .prepare(
+        `SELECT transcription_id AS id, speakers FROM transcript_documents WHERE transcription_id IN (SELECT value FROM json_each(?))`,
+      )
       .all(JSON.stringify(ids)) as Array<{ id: string; speakers: number }>;
     return new Map(rows.map((r) => [r.id, r.speakers]));
   }

@@ -17,14 +17,21 @@ export class EditRepository {
     const rows = this.db
       .prepare('SELECT segment_id, text, words FROM segment_edits WHERE transcription_id = ? ORDER BY segment_id')
       .all(transcriptionId) as Array<{ segment_id: number; text: string; words: string }>;
-    return new Map(rows.map((r) => [r.segment_id, { segmentId: r.segment_id, text: r.text, words: JSON.parse(r.words) as TranscriptWord[] }]));
+    return new Map(
+      rows.map((r) => [
+        r.segment_id,
+        { segmentId: r.segment_id, text: r.text, words: JSON.parse(r.words) as TranscriptWord[] },
+      ]),
+    );
   }
 
   /** Replaces every segment edit of a transcription. */
   replaceSegmentEdits(transcriptionId: string, edits: SegmentEdit[]): void {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM segment_edits WHERE transcription_id = ?').run(transcriptionId);
-      const insert = this.db.prepare('INSERT INTO segment_edits (transcription_id, segment_id, text, words, edited_at) VALUES (?, ?, ?, ?, ?)');
+      const insert = this.db.prepare(
+        'INSERT INTO segment_edits (transcription_id, segment_id, text, words, edited_at) VALUES (?, ?, ?, ?, ?)',
+      );
       const now = new Date().toISOString();
       for (const e of edits) insert.run(transcriptionId, e.segmentId, e.text, JSON.stringify(e.words), now);
     })();
@@ -32,7 +39,9 @@ export class EditRepository {
 
   /** The transcript's segments as edited on this machine; null when it is not edited (or only in segment_edits). */
   editedSegments(transcriptionId: string): TranscriptSegment[] | null {
-    const row = this.db.prepare('SELECT segments FROM edited_documents WHERE transcription_id = ?').get(transcriptionId) as { segments: string } | undefined;
+    const row = this.db
+      .prepare('SELECT segments FROM edited_documents WHERE transcription_id = ?')
+      .get(transcriptionId) as { segments: string } | undefined;
     return row ? (JSON.parse(row.segments) as TranscriptSegment[]) : null;
   }
 
@@ -40,7 +49,8 @@ export class EditRepository {
   replaceEditedSegments(transcriptionId: string, segments: TranscriptSegment[] | null): void {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM segment_edits WHERE transcription_id = ?').run(transcriptionId);
-      if (segments === null) this.db.prepare('DELETE FROM edited_documents WHERE transcription_id = ?').run(transcriptionId);
+      if (segments === null)
+        this.db.prepare('DELETE FROM edited_documents WHERE transcription_id = ?').run(transcriptionId);
       else
         this.db
           .prepare(
@@ -52,7 +62,9 @@ export class EditRepository {
   }
 
   speakerNames(transcriptionId: string): Record<string, string> {
-    const rows = this.db.prepare('SELECT speaker, name FROM speaker_names WHERE transcription_id = ?').all(transcriptionId) as Array<{
+    const rows = this.db
+      .prepare('SELECT speaker, name FROM speaker_names WHERE transcription_id = ?')
+      .all(transcriptionId) as Array<{
       speaker: string;
       name: string;
     }>;
@@ -62,7 +74,9 @@ export class EditRepository {
   /** An empty name goes back to the label. */
   setSpeakerName(transcriptionId: string, speaker: string, name: string): void {
     if (name === '') {
-      this.db.prepare('DELETE FROM speaker_names WHERE transcription_id = ? AND speaker = ?').run(transcriptionId, speaker);
+      this.db
+        .prepare('DELETE FROM speaker_names WHERE transcription_id = ? AND speaker = ?')
+        .run(transcriptionId, speaker);
       return;
     }
     this.db
@@ -75,9 +89,9 @@ export class EditRepository {
 
   /** Undefined: never fetched. Null: the server has no corrected text. */
   serverReview(transcriptionId: string): string | null | undefined {
-    const row = this.db.prepare('SELECT reviewed_text FROM server_reviews WHERE transcription_id = ?').get(transcriptionId) as
-      | { reviewed_text: string | null }
-      | undefined;
+    const row = this.db
+      .prepare('SELECT reviewed_text FROM server_reviews WHERE transcription_id = ?')
+      .get(transcriptionId) as { reviewed_text: string | null } | undefined;
     return row === undefined ? undefined : row.reviewed_text;
   }
 

@@ -62,18 +62,23 @@ export class OutboxRepository {
     if (existing) {
       const rebase = existing.state === 'conflict';
       this.db
-        .prepare(`UPDATE outbox SET payload = ?, base = ?, state = 'pending', revision = revision + 1, last_error = NULL, updated_at = ? WHERE seq = ?`)
+        .prepare(
+          `UPDATE outbox SET payload = ?, base = ?, state = 'pending', revision = revision + 1, last_error = NULL, updated_at = ? WHERE seq = ?`,
+        )
         .run(JSON.stringify(payload), JSON.stringify(rebase ? base : existing.base), now, existing.seq);
     } else {
       this.db
-        .prepare(`INSERT INTO outbox (kind, target_id, payload, base, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`)
+        .prepare(
+          `INSERT INTO outbox (kind, target_id, payload, base, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
+        )
         .run(kind, targetId, JSON.stringify(payload), JSON.stringify(base), now, now);
     }
     return this.forTarget(kind, targetId)!;
   }
 
   forTarget(kind: OutboxKind, targetId: string): OutboxEntry | null {
-    const row = this.db.prepare('SELECT * FROM outbox WHERE kind = ? AND target_id = ?').get(kind, targetId) as Row | undefined;
+    const row = this.db.prepare('SELECT * FROM outbox WHERE kind = ? AND target_id = ?').get(kind, targetId) as
+      Row | undefined;
     return row ? fromRow(row) : null;
   }
 
@@ -104,7 +109,9 @@ export class OutboxRepository {
 
   /** Removes an entry only if it is still the one that was sent (not replaced meanwhile). */
   removeIfUnchanged(entry: OutboxEntry): boolean {
-    return this.db.prepare('DELETE FROM outbox WHERE seq = ? AND revision = ?').run(entry.seq, entry.revision).changes > 0;
+    return (
+      this.db.prepare('DELETE FROM outbox WHERE seq = ? AND revision = ?').run(entry.seq, entry.revision).changes > 0
+    );
   }
 
   remove(seq: number): void {

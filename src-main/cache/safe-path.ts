@@ -41,6 +41,9 @@ export function pathInside(root: string, ...segments: string[]): string {
 /** A file name for `name` to offer in a save dialog: its last path part, without characters files cannot have. */
 export function safeFileName(name: string, fallback: string): string {
   const last = name.split(/[/\\]/).pop() ?? '';
-  const cleaned = last.replace(/[:*?"<>|\u0000-\u001f\u007f]/g, '_').replace(/^\.+/, '').trim();
+  const cleaned = last
+    .replace(/[:*?"<>|\u0000-\u001f\u007f]/g, '_')
+    .replace(/^\.+/, '')
+    .trim();
   return cleaned.slice(0, 200) || fallback;
 }

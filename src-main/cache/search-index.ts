@@ -38,8 +38,17 @@ export class SearchIndex {
 
   /** Anchored items are indexed with their time; the overview (or the plain text) without. */
   indexSummary(transcriptionId: string, summary: ApiSummaryResult): void {
-    const anchored = [...(summary.key_points ?? []), ...(summary.action_items ?? []), ...(summary.decisions ?? []), ...(summary.dates ?? [])];
-    const entries: IndexedText[] = anchored.map((item) => ({ segmentId: item.segment_id, start: item.start, text: item.text }));
+    const anchored = [
+      ...(summary.key_points ?? []),
+      ...(summary.action_items ?? []),
+      ...(summary.decisions ?? []),
+      ...(summary.dates ?? []),
+    ];
+    const entries: IndexedText[] = anchored.map((item) => ({
+      segmentId: item.segment_id,
+      start: item.start,
+      text: item.text,
+    }));
     const overview = anchored.length > 0 ? summary.overview : summary.summarized_text;
     if (overview) entries.unshift({ segmentId: null, start: null, text: overview });
     this.replace(transcriptionId, 'summary', entries);
@@ -62,14 +71,24 @@ export class SearchIndex {
   search(query: string, limit = 50): SearchHit[] {
     const match = matchExpression(query);
     if (!match) return [];
-    const rows = this.safely(() => this.db
-      .prepare(
-        `SELECT e.transcription_id, e.kind, e.segment_id, e.start, e.text, coalesce(t.name, '') AS name
+    const rows = this.safely(
+      () =>
+        this.db
+          .prepare(
+            `SELECT e.transcription_id, e.kind, e.segment_id, e.start, e.text, coalesce(t.name, '') AS name
          FROM search_fts JOIN search_entries e ON e.id = search_fts.rowid
          LEFT JOIN transcriptions t ON t.id = e.transcription_id
          WHERE search_fts MATCH ? ORDER BY rank LIMIT ?`,
-      )
-      .all(match, limit) as Array<{ transcription_id: string; kind: Kind; segment_id: number | null; start: number | null; text: string; name: string }>);
+          )
+          .all(match, limit) as Array<{
+          transcription_id: string;
+          kind: Kind;
+          segment_id: number | null;
+          start: number | null;
+          text: string;
+          name: string;
+        }>,
+    );
     return rows.map((r) => ({
       transcriptionId: r.transcription_id,
       transcriptionName: r.name,
@@ -87,7 +106,9 @@ export class SearchIndex {
     return this.safely(
       () =>
         this.db
-          .prepare(`SELECT DISTINCT e.transcription_id AS id FROM search_fts JOIN search_entries e ON e.id = search_fts.rowid WHERE search_fts MATCH ?`)
+          .prepare(
+            `SELECT DISTINCT e.transcription_id AS id FROM search_fts JOIN search_entries e ON e.id = search_fts.rowid WHERE search_fts MATCH ?`,
+          )
           .all(match) as Array<{ id: string }>,
     ).map((r) => r.id);
   }

@@ -14,7 +14,16 @@ const WORDS = (
   'think should will need can maybe definitely important urgent later today tomorrow morning afternoon'
 ).split(' ');
 
-const TITLES = ['Weekly sync', 'Customer call', 'Design review', 'Interview', 'All hands', 'Standup', 'Budget planning', 'Retro'];
+const TITLES = [
+  'Weekly sync',
+  'Customer call',
+  'Design review',
+  'Interview',
+  'All hands',
+  'Standup',
+  'Budget planning',
+  'Retro',
+];
 
 export interface SeedOptions {
   /** Segments per transcript, from..to. */
@@ -51,7 +60,12 @@ export function seedCache(db: CacheDb, n: number, options: SeedOptions = {}): st
           const word = pick(WORDS);
           const start = t;
           t += 0.15 + random() * 0.35;
-          return { word, start: Math.round(start * 100) / 100, end: Math.round(t * 100) / 100, confidence: Math.round((0.6 + random() * 0.4) * 100) / 100 };
+          return {
+            word,
+            start: Math.round(start * 100) / 100,
+            end: Math.round(t * 100) / 100,
+            confidence: Math.round((0.6 + random() * 0.4) * 100) / 100,
+          };
         });
         segments.push({
           id: s,
@@ -71,7 +85,8 @@ export function seedCache(db: CacheDb, n: number, options: SeedOptions = {}): st
         team_id: 'seed',
         name,
         user: { user_id: 'seed', name: 'Seed User' },
-        transcription_path: status === 'COMPLETED' ? `http://127.0.0.1:1/files/transcript/${id}?expires=0&signature=seed` : null,
+        transcription_path:
+          status === 'COMPLETED' ? `http://127.0.0.1:1/files/transcript/${id}?expires=0&signature=seed` : null,
         audio_path: `http://127.0.0.1:1/files/audio/${id}?expires=0&signature=seed`,
         transcription_model: 'default',
         status,

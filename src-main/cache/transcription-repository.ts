@@ -1,7 +1,11 @@
 // Transcription records as last seen on the server.
 import type { ApiTranscription } from '../../src-shared/api-types.js';
 import { isProcessing } from '../../src-shared/api/vocabulary.js';
-import { TRANSCRIPTION_STAGES, type TranscriptionStage, type TranscriptionStatus } from '../../src-shared/ipc-contract.js';
+import {
+  TRANSCRIPTION_STAGES,
+  type TranscriptionStage,
+  type TranscriptionStatus,
+} from '../../src-shared/ipc-contract.js';
 import type { CacheDb } from './database.js';
 
 export interface CachedTranscription {
@@ -192,7 +196,9 @@ export class TranscriptionRepository {
     }
     if (textClauses.length) where.push(`(${textClauses.join(' OR ')})`);
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM transcriptions ${clause}`).get(...params) as { n: number }).n;
+    const total = (
+      this.db.prepare(`SELECT count(*) AS n FROM transcriptions ${clause}`).get(...params) as { n: number }
+    ).n;
     const rows = this.db
       .prepare(`SELECT * FROM transcriptions ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
       .all(...params, query.limit ?? 100, query.offset ?? 0) as Row[];

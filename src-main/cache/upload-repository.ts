@@ -65,7 +65,12 @@ export function uploadJobOf(r: UploadRecord): UploadJob {
   };
 }
 
-export type UploadPatch = Partial<Pick<UploadRecord, 'sentBytes' | 'state' | 'transcriptionId' | 'uploadUrl' | 'uploadExpiresAt' | 'error' | 'resumeUrl'>>;
+export type UploadPatch = Partial<
+  Pick<
+    UploadRecord,
+    'sentBytes' | 'state' | 'transcriptionId' | 'uploadUrl' | 'uploadExpiresAt' | 'error' | 'resumeUrl'
+  >
+>;
 
 const COLUMNS: Record<keyof UploadPatch, string> = {
   sentBytes: 'sent_bytes',
@@ -80,14 +85,28 @@ const COLUMNS: Record<keyof UploadPatch, string> = {
 export class UploadRepository {
   constructor(private readonly db: CacheDb) {}
 
-  insert(job: Pick<UploadRecord, 'id' | 'filePath' | 'fileName' | 'size' | 'options' | 'createdAt'> & { replaces?: string | null }): UploadRecord {
+  insert(
+    job: Pick<UploadRecord, 'id' | 'filePath' | 'fileName' | 'size' | 'options' | 'createdAt'> & {
+      replaces?: string | null;
+    },
+  ): UploadRecord {
     const seq = ((this.db.prepare('SELECT max(seq) AS m FROM uploads').get() as { m: number | null }).m ?? 0) + 1;
     this.db
       .prepare(
         `INSERT INTO uploads (id, seq, file_path, file_name, size, state, options, created_at, updated_at, replaces)
          VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?)`,
       )
-      .run(job.id, seq, job.filePath, job.fileName, job.size, JSON.stringify(job.options), job.createdAt, job.createdAt, job.replaces ?? null);
+      .run(
+        job.id,
+        seq,
+        job.filePath,
+        job.fileName,
+        job.size,
+        JSON.stringify(job.options),
+        job.createdAt,
+        job.createdAt,
+        job.replaces ?? null,
+      );
     return this.get(job.id)!;
   }
 
@@ -96,7 +115,9 @@ export class UploadRepository {
     if (entries.length > 0) {
       const sets = entries.map(([key]) => `${COLUMNS[key]} = ?`);
       const values = entries.map(([key, value]) => (key === 'error' ? (value ? JSON.stringify(value) : null) : value));
-      this.db.prepare(`UPDATE uploads SET ${sets.join(', ')}, updated_at = ? WHERE id = ?`).run(...values, new Date().toISOString(), id);
+      this.db
+        .prepare(`UPDATE uploads SET ${sets.join(', ')}, updated_at = ? WHERE id = ?`)
+        .run(...values, new Date().toISOString(), id);
     }
     return this.get(id);
   }
@@ -112,24 +133,34 @@ export class UploadRepository {
 
   /** Jobs with work left, in queue order. */
   unfinished(): UploadRecord[] {
-    return (this.db.prepare(`SELECT * FROM uploads WHERE state IN ('queued', 'uploading', 'starting') ORDER BY seq`).all() as Row[]).map(fromRow);
+    return (
+      this.db
+        .prepare(`SELECT * FROM uploads WHERE state IN ('queued', 'uploading', 'starting') ORDER BY seq`)
+        .all() as Row[]
+    ).map(fromRow);
   }
 
   /** The upload that made transcription `transcriptionId` on this computer, if it is still listed. */
   byTranscription(transcriptionId: string): UploadRecord | null {
-    const row = this.db.prepare('SELECT * FROM uploads WHERE transcription_id = ? ORDER BY seq DESC LIMIT 1').get(transcriptionId) as Row | undefined;
+    const row = this.db
+      .prepare('SELECT * FROM uploads WHERE transcription_id = ? ORDER BY seq DESC LIMIT 1')
+      .get(transcriptionId) as Row | undefined;
     return row ? fromRow(row) : null;
   }
 
   /** Every upload of the file at `filePath`, oldest first. */
   byFilePath(filePath: string): UploadRecord[] {
-    return (this.db.prepare('SELECT * FROM uploads WHERE file_path = ? ORDER BY seq').all(filePath) as Row[]).map(fromRow);
+    return (this.db.prepare('SELECT * FROM uploads WHERE file_path = ? ORDER BY seq').all(filePath) as Row[]).map(
+      fromRow,
+    );
   }
 
   /** A re-run of `transcriptionId` that is still waiting or running. */
   unfinishedReplacing(transcriptionId: string): UploadRecord | null {
     const row = this.db
-      .prepare(`SELECT * FROM uploads WHERE replaces = ? AND state IN ('queued', 'uploading', 'starting') ORDER BY seq DESC LIMIT 1`)
+      .prepare(
+        `SELECT * FROM uploads WHERE replaces = ? AND state IN ('queued', 'uploading', 'starting') ORDER BY seq DESC LIMIT 1`,
+      )
       .get(transcriptionId) as Row | undefined;
     return row ? fromRow(row) : null;
   }

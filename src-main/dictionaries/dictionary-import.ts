@@ -47,7 +47,8 @@ export function parseWords(text: string): Array<{ word: string; reading?: string
     if (reading.length > 400) refuse(index + 1, 'the reading is longer than 400 characters.');
     entries.push(reading ? { word, reading } : { word });
   });
-  if (entries.length === 0) throw new AppFailure({ code: 'validation', field: 'text', message: 'There are no words to import.' });
+  if (entries.length === 0)
+    throw new AppFailure({ code: 'validation', field: 'text', message: 'There are no words to import.' });
   return entries;
 }
 
@@ -69,9 +70,11 @@ export function parseReplacements(text: string): Array<{ pattern: string; replac
       if (index === 0 && pattern.toLowerCase() === 'pattern' && replacement.toLowerCase() === 'replacement') return;
     }
     if (!pattern) refuse(index + 1, 'the pattern is empty.');
-    if (pattern.length > 200 || replacement.length > 200) refuse(index + 1, 'patterns and replacements have at most 200 characters.');
+    if (pattern.length > 200 || replacement.length > 200)
+      refuse(index + 1, 'patterns and replacements have at most 200 characters.');
     entries.push({ pattern, replacement });
   });
-  if (entries.length === 0) throw new AppFailure({ code: 'validation', field: 'text', message: 'There are no replacements to import.' });
+  if (entries.length === 0)
+    throw new AppFailure({ code: 'validation', field: 'text', message: 'There are no replacements to import.' });
   return entries;
 }

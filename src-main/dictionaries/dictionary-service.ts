@@ -13,7 +13,8 @@ import { parseReplacements, parseWords, type ImportKind } from './dictionary-imp
 function offlineRefusal(): AppFailure {
   return new AppFailure({
     code: 'offline',
-    message: 'You are offline, and dictionary changes need the server: nothing was changed. Dictionaries on this computer can still be read and used once online.',
+    message:
+      'You are offline, and dictionary changes need the server: nothing was changed. Dictionaries on this computer can still be read and used once online.',
   });
 }
 
@@ -52,14 +53,21 @@ export class DictionaryService {
       if (!(error instanceof ApiError && error.error.code === 'offline')) throw error;
       const cached = this.store.dictionaries.get(id);
       if (cached) return cached;
-      throw new AppFailure({ code: 'offline', message: 'This dictionary is not on this computer yet, and the server cannot be reached.' });
+      throw new AppFailure({
+        code: 'offline',
+        message: 'This dictionary is not on this computer yet, and the server cannot be reached.',
+      });
     }
   }
 
   create(name: string, words: Array<{ word: string; reading?: string }> = []): Promise<DictionaryDetail> {
     return this.change(async () => {
-      const created = await this.client.createDictionary({ name, ...(words.length ? { words: words.slice(0, LIMITS.bulkItems) } : {}) });
-      for (const part of chunks(words.slice(LIMITS.bulkItems), LIMITS.bulkItems)) await this.client.addWords(created.dictionary_id, part);
+      const created = await this.client.createDictionary({
+        name,
+        ...(words.length ? { words: words.slice(0, LIMITS.bulkItems) } : {}),
+      });
+      for (const part of chunks(words.slice(LIMITS.bulkItems), LIMITS.bulkItems))
+        await this.client.addWords(created.dictionary_id, part);
       return words.length > LIMITS.bulkItems ? this.refresh(created.dictionary_id) : this.cache(created);
     });
   }
@@ -93,7 +101,10 @@ export class DictionaryService {
     });
   }
 
-  addReplacements(id: string, replacements: Array<{ pattern: string; replacement: string }>): Promise<DictionaryDetail> {
+  addReplacements(
+    id: string,
+    replacements: Array<{ pattern: string; replacement: string }>,
+  ): Promise<DictionaryDetail> {
     return this.change(async () => {
       for (const part of chunks(replacements, LIMITS.bulkItems)) await this.client.addBlacklistWords(id, part);
       return this.refresh(id);

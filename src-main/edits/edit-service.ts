@@ -52,12 +52,16 @@ export interface EditServiceOptions {
   isOnline?: () => boolean;
 }
 
-const speakerLabels = (document: TranscriptDocument) => new Set(document.segments.flatMap((s) => (s.speaker ? [s.speaker] : [])));
+const speakerLabels = (document: TranscriptDocument) =>
+  new Set(document.segments.flatMap((s) => (s.speaker ? [s.speaker] : [])));
 
 export class EditService {
   private flushing: Promise<FlushResult> | null = null;
   /** Undo and redo per transcript, for this run of the app; `last` is what the history leads to. */
-  private readonly histories = new Map<string, { history: EditHistory<TranscriptSegment[]>; last: TranscriptSegment[] }>();
+  private readonly histories = new Map<
+    string,
+    { history: EditHistory<TranscriptSegment[]>; last: TranscriptSegment[] }
+  >();
   private again = false;
 
   constructor(private readonly options: EditServiceOptions) {}
@@ -81,7 +85,12 @@ export class EditService {
     let segments = before;
     for (const operation of operations) {
       const outcome = applyOperation(segments, operation, context);
-      if (!outcome.ok) throw new AppFailure({ code: 'validation', field: outcome.field === 'segmentId' ? 'segments' : outcome.field, message: outcome.message });
+      if (!outcome.ok)
+        throw new AppFailure({
+          code: 'validation',
+          field: outcome.field === 'segmentId' ? 'segments' : outcome.field,
+          message: outcome.message,
+        });
       segments = outcome.segments;
     }
     if (sameSegments(segments, before)) return this.detail(id);
@@ -108,7 +117,10 @@ export class EditService {
 
   private async step(
     id: string,
-    move: (history: EditHistory<TranscriptSegment[]>, current: TranscriptSegment[]) => { state: TranscriptSegment[]; history: EditHistory<TranscriptSegment[]> } | null,
+    move: (
+      history: EditHistory<TranscriptSegment[]>,
+      current: TranscriptSegment[],
+    ) => { state: TranscriptSegment[]; history: EditHistory<TranscriptSegment[]> } | null,
   ): Promise<TranscriptDetail> {
     const server = await this.serverDocument(id);
     const current = shownDocument(server, this.options.store.edits, id).segments;
@@ -136,7 +148,11 @@ export class EditService {
         if (!(error instanceof ApiError)) throw error;
       }
     }
-    if (!server) throw new AppFailure({ code: 'conflict', message: 'This transcript cannot be edited until it is COMPLETED and on this computer.' });
+    if (!server)
+      throw new AppFailure({
+        code: 'conflict',
+        message: 'This transcript cannot be edited until it is COMPLETED and on this computer.',
+      });
     return server;
   }
 
@@ -168,7 +184,11 @@ export class EditService {
       do {
         this.again = false;
         const result = await this.flushOnce();
-        total = { sent: total.sent + result.sent, conflicts: total.conflicts + result.conflicts, interrupted: result.interrupted };
+        total = {
+          sent: total.sent + result.sent,
+          conflicts: total.conflicts + result.conflicts,
+          interrupted: result.interrupted,
+        };
       } while (this.again && !total.interrupted);
       return total;
     })().finally(() => (this.flushing = null));
@@ -186,13 +206,19 @@ export class EditService {
     if (entry?.state === 'conflict') {
       if (keep === 'local') {
         const current = store.edits.serverReview(id);
-        store.outbox.enqueue('review', id, entry.payload, { known: current !== undefined, text: current ?? null } satisfies ReviewBase);
+        store.outbox.enqueue('review', id, entry.payload, {
+          known: current !== undefined,
+          text: current ?? null,
+        } satisfies ReviewBase);
       } else {
         store.outbox.remove(entry.seq);
         const server = store.documents.get(id);
         const text = store.edits.serverReview(id);
         const segments = server && text ? decodeReview(server, text) : null;
-        store.edits.replaceEditedSegments(id, server && segments && !sameSegments(segments, server.segments) ? segments : null);
+        store.edits.replaceEditedSegments(
+          id,
+          server && segments && !sameSegments(segments, server.segments) ? segments : null,
+        );
         this.histories.delete(id);
         transcripts.reindexTranscript(id);
       }
@@ -227,7 +253,9 @@ export class EditService {
         changed.push(entry.targetId);
       } catch (error) {
         const ipcError: IpcError =
-          error instanceof AppFailure ? error.error : { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+          error instanceof AppFailure
+            ? error.error
+            : { code: 'internal', message: error instanceof Error ? error.message : String(error) };
         if (keepsWaiting(ipcError.code)) {
           store.outbox.markAttempt(entry.seq, ipcError);
           result.interrupted = true;
@@ -251,7 +279,11 @@ export class EditService {
   private conflict(entry: OutboxEntry, error: IpcError) {
     this.options.store.outbox.markConflict(entry.seq, error);
     const name = this.options.store.transcriptions.get(entry.targetId)?.name ?? 'A transcript';
-    this.options.notify({ title: 'Corrections not sent', body: `${name}: ${error.message}`, transcriptionId: entry.targetId });
+    this.options.notify({
+      title: 'Corrections not sent',
+      body: `${name}: ${error.message}`,
+      transcriptionId: entry.targetId,
+    });
   }
 }
 

@@ -34,7 +34,11 @@ export function reviewedTextOf(document: TranscriptDocument): string {
  * Merges new segment texts into the existing edits. Timing always starts from the server's words,
  * which carry real times. Edits that bring a segment back to the server's text disappear.
  */
-export function mergeEdits(server: TranscriptDocument, existing: Map<number, SegmentEdit>, changes: Array<{ id: number; text: string }>): SegmentEdit[] {
+export function mergeEdits(
+  server: TranscriptDocument,
+  existing: Map<number, SegmentEdit>,
+  changes: Array<{ id: number; text: string }>,
+): SegmentEdit[] {
   const merged = new Map(existing);
   const byId = new Map(server.segments.map((s) => [s.id, s]));
   for (const change of changes) {

@@ -97,7 +97,9 @@ export class EmbeddedServer {
     if (this.currentUrl && this.key) return { baseUrl: this.currentUrl, apiKey: this.key };
     switch (this.state.state) {
       case 'crashed':
-        return { unavailable: `The transcription server on this computer stopped (${this.state.detail}); restarting it.` };
+        return {
+          unavailable: `The transcription server on this computer stopped (${this.state.detail}); restarting it.`,
+        };
       case 'stopped':
         return { unavailable: 'The transcription server on this computer is not running.' };
       default:
@@ -165,7 +167,20 @@ export class EmbeddedServer {
     const { command, args, env } = this.options.command;
     const { stdout } = await run(
       command,
-      [...args, 'keys', 'create', '--data-dir', this.options.dataDir, '--team', LOCAL_TEAM, '--user', LOCAL_USER, '--user-name', 'This computer', ...KEY_ROLES.flatMap((r) => ['--role', r])],
+      [
+        ...args,
+        'keys',
+        'create',
+        '--data-dir',
+        this.options.dataDir,
+        '--team',
+        LOCAL_TEAM,
+        '--user',
+        LOCAL_USER,
+        '--user-name',
+        'This computer',
+        ...KEY_ROLES.flatMap((r) => ['--role', r]),
+      ],
       { env: { ...process.env, ...env } },
     );
     const key = stdout.trim().split('\n').at(-1)?.trim();
@@ -181,7 +196,10 @@ export class EmbeddedServer {
   /** Whether the server accepts the key, and whether the key may manage speech models (OPERATOR). */
   private async keyState(): Promise<'accepted' | 'refused' | 'no-operator'> {
     try {
-      const response = await fetch(`${this.currentUrl}/api/v1/models`, { headers: { 'x-api-key': this.key! }, signal: AbortSignal.timeout(10_000) });
+      const response = await fetch(`${this.currentUrl}/api/v1/models`, {
+        headers: { 'x-api-key': this.key! },
+        signal: AbortSignal.timeout(10_000),
+      });
       const body = (await response.json().catch(() => null)) as { can_manage?: unknown } | null;
       if (response.status === 401) return 'refused';
       return response.status === 200 && body?.can_manage === false ? 'no-operator' : 'accepted';
@@ -193,26 +211,42 @@ export class EmbeddedServer {
   private async grantRoles(key: string): Promise<void> {
     const { command, args, env } = this.options.command;
     // Keys are found by their first 10 characters (`keys list` shows them), never by the secret itself.
-    await run(command, [...args, 'keys', 'grant', key.slice(0, 10), '--data-dir', this.options.dataDir, ...KEY_ROLES.flatMap((r) => ['--role', r])], {
-      env: { ...process.env, ...env },
-    });
+    await run(
+      command,
+      [
+        ...args,
+        'keys',
+        'grant',
+        key.slice(0, 10),
+        '--data-dir',
+        this.options.dataDir,
+        ...KEY_ROLES.flatMap((r) => ['--role', r]),
+      ],
+      {
+        env: { ...process.env, ...env },
+      },
+    );
   }
 
   private spawnServer(): Promise<void> {
     const { command, args, env } = this.options.command;
-    const child = spawn(command, [...args, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', this.options.dataDir], {
-      // The app is the only client of its loopback server: a rate limit would only slow down a large library's sync.
-      env: {
-        ...process.env,
-        KIKITORI_LOG_LEVEL: 'warn',
-        KIKITORI_RATE_LIMIT_PER_KEY: '0',
-        KIKITORI_RATE_LIMIT_PER_IP: '0',
-        KIKITORI_DRAIN_SECONDS: String(DRAIN_SECONDS),
-        ...env,
-        ...this.options.serveEnv,
+    const child = spawn(
+      command,
+      [...args, 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', this.options.dataDir],
+      {
+        // The app is the only client of its loopback server: a rate limit would only slow down a large library's sync.
+        env: {
+          ...process.env,
+          KIKITORI_LOG_LEVEL: 'warn',
+          KIKITORI_RATE_LIMIT_PER_KEY: '0',
+          KIKITORI_RATE_LIMIT_PER_IP: '0',
+          KIKITORI_DRAIN_SECONDS: String(DRAIN_SECONDS),
+          ...env,
+          ...this.options.serveEnv,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     this.child = child;
     this.output = [];
     const remember = (chunk: Buffer) => {
@@ -225,7 +259,11 @@ export class EmbeddedServer {
       let ready = false;
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
-        reject(new Error(`kikitori-server did not start within ${(this.options.startTimeoutMs ?? 60_000) / 1000} s.\n${this.recentOutput()}`));
+        reject(
+          new Error(
+            `kikitori-server did not start within ${(this.options.startTimeoutMs ?? 60_000) / 1000} s.\n${this.recentOutput()}`,
+          ),
+        );
       }, this.options.startTimeoutMs ?? 60_000);
       child.stdout.on('data', (chunk: Buffer) => {
         remember(chunk);
@@ -259,7 +297,9 @@ export class EmbeddedServer {
     this.child = null;
     this.currentUrl = null;
     if (this.stopping) return;
-    const delay = this.options.restartDelayMs?.(this.crashes) ?? backoffDelay(this.crashes, { baseDelayMs: 1000, maxDelayMs: 30_000 });
+    const delay =
+      this.options.restartDelayMs?.(this.crashes) ??
+      backoffDelay(this.crashes, { baseDelayMs: 1000, maxDelayMs: 30_000 });
     this.crashes++;
     this.setStatus({ state: 'crashed', detail: `exit ${how}`, restartInMs: delay });
     this.restartTimer = setTimeout(() => {
@@ -272,7 +312,8 @@ export class EmbeddedServer {
             if (this.child && this.state.state === 'running') this.crashes = 0;
           }, 60_000).unref();
         },
-        (error: unknown) => this.onUnexpectedExit(error instanceof Error ? error.message.split('\n')[0]! : String(error)),
+        (error: unknown) =>
+          this.onUnexpectedExit(error instanceof Error ? error.message.split('\n')[0]! : String(error)),
       );
     }, delay);
     this.restartTimer.unref?.();

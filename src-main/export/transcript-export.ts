@@ -53,7 +53,10 @@ export function renderSubtitles(
     speakers: options.speakers ? subtitles.speakerStyle : 'none',
     translation,
   });
-  const cues: NodeList = report.cues.map(({ start, end, text }) => ({ type: 'cue' as const, data: { start, end, text } }));
+  const cues: NodeList = report.cues.map(({ start, end, text }) => ({
+    type: 'cue' as const,
+    data: { start, end, text },
+  }));
   return { text: stringifySync(cues, { format: format === 'vtt' ? 'WebVTT' : 'SRT' }), report };
 }
 
@@ -82,7 +85,14 @@ export async function exportDocx(document: TranscriptDocument, options: ExportOp
   const doc = new Document({
     title,
     creator: 'Kikitori',
-    sections: [{ children: [new Paragraph({ text: title, heading: HeadingLevel.HEADING_1, alignment: AlignmentType.LEFT }), ...paragraphs] }],
+    sections: [
+      {
+        children: [
+          new Paragraph({ text: title, heading: HeadingLevel.HEADING_1, alignment: AlignmentType.LEFT }),
+          ...paragraphs,
+        ],
+      },
+    ],
   });
   return Packer.toBuffer(doc);
 }
@@ -100,7 +110,11 @@ export async function exportTranscript(
     case 'srt':
     case 'vtt': {
       const { text, report } = renderSubtitles(document, options.format, options, translation);
-      return { data: text, extension: options.format, subtitles: { cues: report.cues.length, tooFast: report.tooFast, maxCps: report.maxCps } };
+      return {
+        data: text,
+        extension: options.format,
+        subtitles: { cues: report.cues.length, tooFast: report.tooFast, maxCps: report.maxCps },
+      };
     }
     case 'json':
       return { data: exportJson(document, options), extension: 'json' };

@@ -25,6 +25,12 @@ export async function invokeHandler<C extends IpcChannel>(
   } catch (error) {
     if (error instanceof AppFailure) return { ok: false, error: error.error };
     onUnexpected(error);
-    return { ok: false, error: { code: 'internal', message: 'Something went wrong in Kikitori. Please try again; if it keeps happening, report it.' } };
+    return {
+      ok: false,
+      error: {
+        code: 'internal',
+        message: 'Something went wrong in Kikitori. Please try again; if it keeps happening, report it.',
+      },
+    };
   }
 }

@@ -21,12 +21,22 @@ const RULES: Rules = {
   'analysis:get': ({ kind, language }) => analysisLanguageProblem(kind, language, false),
 };
 
-function analysisLanguageProblem(kind: AnalysisKind, language: string | undefined, translationNeedsOne: boolean): RequestProblem | null {
-  if (kind !== 'translation') return language === undefined ? null : { field: 'language', message: 'Only a translation takes a language.' };
-  return translationNeedsOne && language === undefined ? { field: 'language', message: 'Choose the language to translate into.' } : null;
+function analysisLanguageProblem(
+  kind: AnalysisKind,
+  language: string | undefined,
+  translationNeedsOne: boolean,
+): RequestProblem | null {
+  if (kind !== 'translation')
+    return language === undefined ? null : { field: 'language', message: 'Only a translation takes a language.' };
+  return translationNeedsOne && language === undefined
+    ? { field: 'language', message: 'Choose the language to translate into.' }
+    : null;
 }
 
-export function requestRuleProblem<C extends IpcChannel>(channel: C, request: IpcValidRequest<C>): RequestProblem | null {
+export function requestRuleProblem<C extends IpcChannel>(
+  channel: C,
+  request: IpcValidRequest<C>,
+): RequestProblem | null {
   const rule = RULES[channel];
   return rule ? rule(request) : null;
 }
@@ -36,7 +46,8 @@ function uploadOptionsProblem(options: UploadOptions, prefix: string): RequestPr
   const speakers = checkSpeakerCounts(options);
   if (speakers) return { field: `${prefix}${speakers.field}`, message: speakerCountMessage(speakers) };
   // The server makes a temporary dictionary of ad-hoc words in place of the chosen one.
-  if (options.dictionaryId && options.words.length > 0) return { field: `${prefix}words`, message: 'Choose a dictionary or add words for this upload, not both.' };
+  if (options.dictionaryId && options.words.length > 0)
+    return { field: `${prefix}words`, message: 'Choose a dictionary or add words for this upload, not both.' };
   return null;
 }
 

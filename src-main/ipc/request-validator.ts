@@ -40,24 +40,25 @@ function refusal(problem: RequestProblem): AppFailure {
 
 // ---------- messages ----------
 
-type Node = TSchema & MessageOptions & {
-  title?: string;
-  type?: string;
-  anyOf?: Node[];
-  enum?: unknown[];
-  const?: unknown;
-  properties?: Record<string, Node>;
-  required?: string[];
-  additionalProperties?: boolean;
-  items?: Node;
-  minItems?: number;
-  maxItems?: number;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  minimum?: number;
-  maximum?: number;
-};
+type Node = TSchema &
+  MessageOptions & {
+    title?: string;
+    type?: string;
+    anyOf?: Node[];
+    enum?: unknown[];
+    const?: unknown;
+    properties?: Record<string, Node>;
+    required?: string[];
+    additionalProperties?: boolean;
+    items?: Node;
+    minItems?: number;
+    maxItems?: number;
+    minLength?: number;
+    maxLength?: number;
+    pattern?: string;
+    minimum?: number;
+    maximum?: number;
+  };
 
 function explainFailure(schema: TSchema, value: unknown, validator: Validator): RequestProblem {
   const explained = explain(schema, value, []);
@@ -85,7 +86,9 @@ function explainNode(schema: Node, value: unknown, path: string[]): RequestProbl
 
   if (schema.anyOf) {
     if (schema.anyOf.some((branch) => Check(branch, value))) return null;
-    const choices = schema.anyOf.flatMap((branch) => (branch.const !== undefined ? [branch.const] : branch.enum ?? []));
+    const choices = schema.anyOf.flatMap((branch) =>
+      branch.const !== undefined ? [branch.const] : (branch.enum ?? []),
+    );
     if (choices.length === schema.anyOf.length) return at(`${label} must be one of ${choices.join(', ')}.`);
     // Explain against the branch the value was meant for: the one of its type, else the first real one.
     const meant =
@@ -95,11 +98,13 @@ function explainNode(schema: Node, value: unknown, path: string[]): RequestProbl
     return explain({ ...meant, title: meant.title ?? schema.title }, value, path);
   }
   if (schema.enum) return schema.enum.includes(value) ? null : at(`${label} must be one of ${schema.enum.join(', ')}.`);
-  if (schema.const !== undefined) return value === schema.const ? null : at(`${label} must be ${JSON.stringify(schema.const)}.`);
+  if (schema.const !== undefined)
+    return value === schema.const ? null : at(`${label} must be ${JSON.stringify(schema.const)}.`);
 
   switch (schema.type) {
     case 'object': {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) return at(`Expected an object for ${path.length ? label : 'the request'}.`, field || 'request');
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return at(`Expected an object for ${path.length ? label : 'the request'}.`, field || 'request');
       const properties = schema.properties ?? {};
       const record = value as Record<string, unknown>;
       if (schema.additionalProperties === false) {
@@ -118,9 +123,12 @@ function explainNode(schema: Node, value: unknown, path: string[]): RequestProbl
     case 'array': {
       if (!Array.isArray(value)) return at(`${label} must be a list.`);
       if (schema.minItems !== undefined && value.length < schema.minItems) {
-        return at(schema.minItems === 1 ? `${label} must not be empty.` : `${label} needs at least ${schema.minItems} items.`);
+        return at(
+          schema.minItems === 1 ? `${label} must not be empty.` : `${label} needs at least ${schema.minItems} items.`,
+        );
       }
-      if (schema.maxItems !== undefined && value.length > schema.maxItems) return at(`${label} can hold at most ${schema.maxItems} items.`);
+      if (schema.maxItems !== undefined && value.length > schema.maxItems)
+        return at(`${label} can hold at most ${schema.maxItems} items.`);
       for (const [index, item] of value.entries()) {
         const problem = schema.items ? explain(schema.items, item, [...path, String(index)]) : null;
         if (problem) return problem;
@@ -130,10 +138,16 @@ function explainNode(schema: Node, value: unknown, path: string[]): RequestProbl
     case 'string': {
       if (typeof value !== 'string') return at(`${label} must be text.`);
       if (schema.minLength !== undefined && value.trim().length < schema.minLength) {
-        return at(schema.minLength === 1 ? `${label} must not be empty.` : `${label} must have at least ${schema.minLength} characters.`);
+        return at(
+          schema.minLength === 1
+            ? `${label} must not be empty.`
+            : `${label} must have at least ${schema.minLength} characters.`,
+        );
       }
-      if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) return at(`${label} ${schema.patternHint ?? 'is not valid'}.`);
-      if (schema.maxLength !== undefined && value.length > schema.maxLength) return at(`${label} must have at most ${schema.maxLength} characters.`);
+      if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value))
+        return at(`${label} ${schema.patternHint ?? 'is not valid'}.`);
+      if (schema.maxLength !== undefined && value.length > schema.maxLength)
+        return at(`${label} must have at most ${schema.maxLength} characters.`);
       return null;
     }
     case 'integer':

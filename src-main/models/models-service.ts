@@ -47,7 +47,8 @@ export class ModelsService {
   /** The catalogue and what serves transcriptions; downloads already running (started before, or by the CLI) are followed. */
   async list(): Promise<SpeechModels> {
     const response = await this.options.client.listModels({ signal: this.options.signal });
-    for (const model of response.models) if (model.download && RUNNING.has(model.download.status)) this.follow(model.name);
+    for (const model of response.models)
+      if (model.download && RUNNING.has(model.download.status)) this.follow(model.name);
     return this.view(response);
   }
 
@@ -122,12 +123,21 @@ export class ModelsService {
     const recommended = local
       ? recommendModel(
           machine,
-          response.models.map((m) => ({ name: m.name, multilingual: m.multilingual, quantized: m.quantized, accuracy: m.accuracy, memoryBytes: m.memory_bytes })),
+          response.models.map((m) => ({
+            name: m.name,
+            multilingual: m.multilingual,
+            quantized: m.quantized,
+            accuracy: m.accuracy,
+            memoryBytes: m.memory_bytes,
+          })),
         )
       : null;
-    const serving = Object.fromEntries(TRANSCRIPTION_MODELS.map((m) => [m, servingOf(response.serving[m])])) as SpeechModels['serving'];
+    const serving = Object.fromEntries(
+      TRANSCRIPTION_MODELS.map((m) => [m, servingOf(response.serving[m])]),
+    ) as SpeechModels['serving'];
     // A server that transcribes with whisper or a remote service already gives what the offer promises.
-    const offerable = serving.default.engine !== 'whisper' && serving.default.engine !== 'remote' && !models.some((m) => m.installed);
+    const offerable =
+      serving.default.engine !== 'whisper' && serving.default.engine !== 'remote' && !models.some((m) => m.installed);
     return {
       models,
       serving,
@@ -151,7 +161,13 @@ export function isOnThisComputer(profile: ServerProfile): boolean {
 }
 
 function downloadOf(d: ModelDownload): SpeechModelDownload {
-  return { model: d.model, status: d.status, receivedBytes: d.received_bytes, totalBytes: d.total_bytes, error: d.error };
+  return {
+    model: d.model,
+    status: d.status,
+    receivedBytes: d.received_bytes,
+    totalBytes: d.total_bytes,
+    error: d.error,
+  };
 }
 
 function modelOf(m: ModelsResponse['models'][number]): SpeechModel {
@@ -170,5 +186,12 @@ function modelOf(m: ModelsResponse['models'][number]): SpeechModel {
 }
 
 function servingOf(s: ModelsResponse['serving']['default']): SpeechEngineInUse {
-  return { engine: s.engine, model: s.model, detectsLanguage: s.detects_language, languages: s.languages, usable: s.usable, reason: s.reason };
+  return {
+    engine: s.engine,
+    model: s.model,
+    detectsLanguage: s.detects_language,
+    languages: s.languages,
+    usable: s.usable,
+    reason: s.reason,
+  };
 }

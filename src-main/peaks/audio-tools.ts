@@ -8,7 +8,10 @@ import { unpackedAsarPath } from '../../src-shared/asar-path.js';
 
 export type PeaksTool = 'ffmpeg' | 'ffprobe';
 
-const BUNDLED_PACKAGES: Record<PeaksTool, string> = { ffmpeg: '@ffmpeg-installer/ffmpeg', ffprobe: '@ffprobe-installer/ffprobe' };
+const BUNDLED_PACKAGES: Record<PeaksTool, string> = {
+  ffmpeg: '@ffmpeg-installer/ffmpeg',
+  ffprobe: '@ffprobe-installer/ffprobe',
+};
 const require = createRequire(import.meta.url);
 const located = new Map<PeaksTool, Promise<string>>();
 
@@ -23,7 +26,9 @@ export function bundledPeaksTool(tool: PeaksTool): string | null {
 }
 
 const runs = (command: string) =>
-  new Promise<boolean>((resolve) => execFile(command, ['-hide_banner', '-version'], { timeout: 15_000, windowsHide: true }, (error) => resolve(!error)));
+  new Promise<boolean>((resolve) =>
+    execFile(command, ['-hide_banner', '-version'], { timeout: 15_000, windowsHide: true }, (error) => resolve(!error)),
+  );
 
 /** What to spawn for `tool`: its name when it is on PATH, else the bundled binary, else the name (and spawn says ENOENT). */
 export function peaksToolCommand(tool: PeaksTool): Promise<string> {

@@ -98,9 +98,13 @@ export class PeaksAccumulator {
 /** Seconds of audio according to ffprobe; null when it cannot tell. */
 export async function probeDuration(file: string, options: PeaksOptions = {}): Promise<number | null> {
   try {
-    const { stdout } = await run(options.ffprobePath ?? (await peaksToolCommand('ffprobe')), ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], {
-      signal: options.signal,
-    });
+    const { stdout } = await run(
+      options.ffprobePath ?? (await peaksToolCommand('ffprobe')),
+      ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file],
+      {
+        signal: options.signal,
+      },
+    );
     const value = Number(stdout.trim());
     return Number.isFinite(value) && value > 0 ? value : null;
   } catch {
@@ -122,7 +126,23 @@ export async function computePeaks(file: string, options: PeaksOptions = {}): Pr
   await new Promise<void>((resolve, reject) => {
     const child = spawn(
       ffmpeg,
-      ['-nostdin', '-v', 'error', '-i', file, '-vn', '-ac', '1', '-ar', String(PEAKS_SAMPLE_RATE), '-f', 's16le', '-acodec', 'pcm_s16le', '-'],
+      [
+        '-nostdin',
+        '-v',
+        'error',
+        '-i',
+        file,
+        '-vn',
+        '-ac',
+        '1',
+        '-ar',
+        String(PEAKS_SAMPLE_RATE),
+        '-f',
+        's16le',
+        '-acodec',
+        'pcm_s16le',
+        '-',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';

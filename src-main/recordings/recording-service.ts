@@ -41,7 +41,12 @@ export class RecordingService {
   /** Creates the (empty) file of a new recording, named "<word> <local date and time>". */
   async start(mimeType: string, word = 'Recording'): Promise<Recording> {
     const extension = EXTENSIONS[mimeType.split(';')[0]!.trim().toLowerCase()];
-    if (!extension) throw new AppFailure({ code: 'unsupported', field: 'mimeType', message: 'This recording format cannot be kept. Record with another microphone or update Kikitori.' });
+    if (!extension)
+      throw new AppFailure({
+        code: 'unsupported',
+        field: 'mimeType',
+        message: 'This recording format cannot be kept. Record with another microphone or update Kikitori.',
+      });
     const id = randomUUID();
     const created = this.now();
     const fileName = `${word} ${localStamp(created)}.${extension}`;
@@ -57,19 +62,22 @@ export class RecordingService {
    */
   append(id: string, offset: number, data: Buffer): Promise<{ size: number }> {
     const previous = this.appending.get(id) ?? Promise.resolve();
-    const next = previous.catch(() => {}).then(async () => {
-      const file = await this.fileOf(id);
-      const { size } = await fsp.stat(file);
-      if (offset + data.length === size && offset < size) return { size };
-      if (offset !== size) {
-        throw new AppFailure({
-          code: 'conflict',
-          message: 'Part of the recording did not arrive, so it was stopped. What was recorded before is kept on this computer.',
-        });
-      }
-      await fsp.appendFile(file, data);
-      return { size: size + data.length };
-    });
+    const next = previous
+      .catch(() => {})
+      .then(async () => {
+        const file = await this.fileOf(id);
+        const { size } = await fsp.stat(file);
+        if (offset + data.length === size && offset < size) return { size };
+        if (offset !== size) {
+          throw new AppFailure({
+            code: 'conflict',
+            message:
+              'Part of the recording did not arrive, so it was stopped. What was recorded before is kept on this computer.',
+          });
+        }
+        await fsp.appendFile(file, data);
+        return { size: size + data.length };
+      });
     this.appending.set(id, next);
     const settle = () => {
       if (this.appending.get(id) === next) this.appending.delete(id);
@@ -84,7 +92,10 @@ export class RecordingService {
     const file = await this.fileOf(id);
     if ((await fsp.stat(file)).size === 0) {
       await this.remove(id);
-      throw new AppFailure({ code: 'validation', message: 'Nothing was recorded. Check that the microphone is connected and not muted, then record again.' });
+      throw new AppFailure({
+        code: 'validation',
+        message: 'Nothing was recorded. Check that the microphone is connected and not muted, then record again.',
+      });
     }
     const [job] = await this.options.uploads.add([file], options);
     return job!;
@@ -107,7 +118,13 @@ export class RecordingService {
       const upload = this.options.repository.byFilePath(file).at(-1);
       // Some file systems keep no creation time (0): the last write is then the best guess.
       const created = stat.birthtimeMs > 0 ? stat.birthtime : stat.mtime;
-      recordings.push({ id, fileName: path.basename(file), size: stat.size, createdAt: created.toISOString(), upload: upload ? uploadJobOf(upload) : null });
+      recordings.push({
+        id,
+        fileName: path.basename(file),
+        size: stat.size,
+        createdAt: created.toISOString(),
+        upload: upload ? uploadJobOf(upload) : null,
+      });
     }
     return recordings.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
@@ -144,11 +161,14 @@ export class RecordingService {
     const folder = this.folderOf(id);
     let names: string[];
     try {
-      names = (await fsp.readdir(folder, { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+      names = (await fsp.readdir(folder, { withFileTypes: true }))
+        .filter((entry) => entry.isFile())
+        .map((entry) => entry.name);
     } catch {
       names = [];
     }
-    if (names.length !== 1) throw new AppFailure({ code: 'not-found', message: 'This recording is no longer on this computer.' });
+    if (names.length !== 1)
+      throw new AppFailure({ code: 'not-found', message: 'This recording is no longer on this computer.' });
     return path.join(folder, names[0]!);
   }
 }

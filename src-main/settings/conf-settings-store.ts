@@ -22,5 +22,12 @@ export function confOptions(locale?: string) {
 
 /** Settings in `cwd`/`configName`.json. */
 export function createConfSettingsStore(options: { cwd: string; configName?: string; locale?: string }): SettingsStore {
-  return settingsStoreOn(new Conf<SettingsData>({ cwd: options.cwd, configName: options.configName ?? 'settings', projectName: 'kikitori', ...confOptions(options.locale) }));
+  return settingsStoreOn(
+    new Conf<SettingsData>({
+      cwd: options.cwd,
+      configName: options.configName ?? 'settings',
+      projectName: 'kikitori',
+      ...confOptions(options.locale),
+    }),
+  );
 }

@@ -3,7 +3,13 @@ import { randomUUID } from 'node:crypto';
 import type { ServerProfile, Settings, SettingsPatch } from '../../src-shared/ipc-contract.js';
 import { AppFailure } from '../app-failure.js';
 import type { SecretBox } from './secret-box.js';
-import { DEFAULT_UPLOAD_DEFAULTS, EMBEDDED_PROFILE_ID, type SettingsData, type SettingsStore, type StoredProfile } from './settings-store.js';
+import {
+  DEFAULT_UPLOAD_DEFAULTS,
+  EMBEDDED_PROFILE_ID,
+  type SettingsData,
+  type SettingsStore,
+  type StoredProfile,
+} from './settings-store.js';
 
 export class SettingsService {
   constructor(
@@ -44,7 +50,10 @@ export class SettingsService {
   }
 
   profiles(): ServerProfile[] {
-    return [this.embeddedProfile(), ...this.store.read().profiles.map(({ encryptedApiKey: _, confirmed: __, ...profile }) => profile)];
+    return [
+      this.embeddedProfile(),
+      ...this.store.read().profiles.map(({ encryptedApiKey: _, confirmed: __, ...profile }) => profile),
+    ];
   }
 
   profile(id: string): ServerProfile | null {
@@ -57,7 +66,8 @@ export class SettingsService {
   }
 
   setActiveProfile(id: string): void {
-    if (!this.profile(id)) throw new AppFailure({ code: 'not-found', message: 'This server profile no longer exists.' });
+    if (!this.profile(id))
+      throw new AppFailure({ code: 'not-found', message: 'This server profile no longer exists.' });
     const data = this.store.read();
     this.store.write({ ...data, settings: { ...data.settings, activeProfileId: id } });
   }
@@ -66,7 +76,8 @@ export class SettingsService {
     if (!this.secrets.isAvailable()) {
       throw new AppFailure({
         code: 'unsupported',
-        message: 'This system offers no secure storage for the API key (no keyring is running), so Kikitori cannot remember it. Start a keyring service, then try again.',
+        message:
+          'This system offers no secure storage for the API key (no keyring is running), so Kikitori cannot remember it. Start a keyring service, then try again.',
       });
     }
     const baseUrl = normaliseBaseUrl(input.baseUrl);
@@ -95,10 +106,17 @@ export class SettingsService {
   }
 
   removeProfile(id: string): void {
-    if (id === EMBEDDED_PROFILE_ID) throw new AppFailure({ code: 'validation', field: 'id', message: 'The server on this computer cannot be removed.' });
+    if (id === EMBEDDED_PROFILE_ID)
+      throw new AppFailure({
+        code: 'validation',
+        field: 'id',
+        message: 'The server on this computer cannot be removed.',
+      });
     const data = this.store.read();
-    if (!data.profiles.some((p) => p.id === id)) throw new AppFailure({ code: 'not-found', message: 'This server profile no longer exists.' });
-    const settings = data.settings.activeProfileId === id ? { ...data.settings, activeProfileId: EMBEDDED_PROFILE_ID } : data.settings;
+    if (!data.profiles.some((p) => p.id === id))
+      throw new AppFailure({ code: 'not-found', message: 'This server profile no longer exists.' });
+    const settings =
+      data.settings.activeProfileId === id ? { ...data.settings, activeProfileId: EMBEDDED_PROFILE_ID } : data.settings;
     this.store.write({ ...data, settings, profiles: data.profiles.filter((p) => p.id !== id) });
   }
 
@@ -111,7 +129,8 @@ export class SettingsService {
     } catch {
       throw new AppFailure({
         code: 'unauthorized',
-        message: 'The saved API key can no longer be read on this computer (the system keychain changed). Remove the server in Settings → Servers and add it again.',
+        message:
+          'The saved API key can no longer be read on this computer (the system keychain changed). Remove the server in Settings → Servers and add it again.',
       });
     }
   }
@@ -128,13 +147,25 @@ export function normaliseBaseUrl(raw: string): string {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new AppFailure({ code: 'validation', field: 'baseUrl', message: 'Enter the server address as a URL, such as https://kikitori.example.com.' });
+    throw new AppFailure({
+      code: 'validation',
+      field: 'baseUrl',
+      message: 'Enter the server address as a URL, such as https://kikitori.example.com.',
+    });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new AppFailure({ code: 'validation', field: 'baseUrl', message: 'The server address must start with http:// or https://.' });
+    throw new AppFailure({
+      code: 'validation',
+      field: 'baseUrl',
+      message: 'The server address must start with http:// or https://.',
+    });
   }
   if (url.username || url.password || url.search || url.hash) {
-    throw new AppFailure({ code: 'validation', field: 'baseUrl', message: 'The server address must not contain credentials, a query or a fragment.' });
+    throw new AppFailure({
+      code: 'validation',
+      field: 'baseUrl',
+      message: 'The server address must not contain credentials, a query or a fragment.',
+    });
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }

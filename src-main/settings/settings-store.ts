@@ -32,7 +32,14 @@ export interface SettingsStore {
 
 export const EMBEDDED_PROFILE_ID = 'embedded';
 
-export const DEFAULT_UPLOAD_DEFAULTS: UploadDefaults = { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null };
+export const DEFAULT_UPLOAD_DEFAULTS: UploadDefaults = {
+  language: null,
+  model: 'default',
+  numSpeakers: null,
+  minSpeakers: null,
+  maxSpeakers: null,
+  dictionaryId: null,
+};
 
 export function defaultSettingsData(locale = 'en'): SettingsData {
   return {
@@ -87,9 +94,21 @@ export const settingsSchema = {
         additionalProperties: false,
         required: ['maxCharsPerLine', 'maxLinesPerCue', 'maxCueDuration', 'minGap', 'speakerStyle', 'translation'],
         properties: {
-          maxCharsPerLine: nullable({ type: 'integer', minimum: SUBTITLE_LIMITS.maxCharsPerLine.min, maximum: SUBTITLE_LIMITS.maxCharsPerLine.max }),
-          maxLinesPerCue: { type: 'integer', minimum: SUBTITLE_LIMITS.maxLinesPerCue.min, maximum: SUBTITLE_LIMITS.maxLinesPerCue.max },
-          maxCueDuration: { type: 'number', minimum: SUBTITLE_LIMITS.maxCueDuration.min, maximum: SUBTITLE_LIMITS.maxCueDuration.max },
+          maxCharsPerLine: nullable({
+            type: 'integer',
+            minimum: SUBTITLE_LIMITS.maxCharsPerLine.min,
+            maximum: SUBTITLE_LIMITS.maxCharsPerLine.max,
+          }),
+          maxLinesPerCue: {
+            type: 'integer',
+            minimum: SUBTITLE_LIMITS.maxLinesPerCue.min,
+            maximum: SUBTITLE_LIMITS.maxLinesPerCue.max,
+          },
+          maxCueDuration: {
+            type: 'number',
+            minimum: SUBTITLE_LIMITS.maxCueDuration.min,
+            maximum: SUBTITLE_LIMITS.maxCueDuration.max,
+          },
           minGap: { type: 'number', minimum: SUBTITLE_LIMITS.minGap.min, maximum: SUBTITLE_LIMITS.minGap.max },
           speakerStyle: { enum: ['prefix', 'voice'] },
           translation: nullable({ type: 'string', pattern: '^[a-z]{2}$' }),

@@ -26,7 +26,12 @@ export interface SyncIntervals {
   offlineMaxMs: number;
 }
 
-export const DEFAULT_SYNC_INTERVALS: SyncIntervals = { minMs: 1_000, maxMs: 15_000, idleMs: 60_000, offlineMaxMs: 30_000 };
+export const DEFAULT_SYNC_INTERVALS: SyncIntervals = {
+  minMs: 1_000,
+  maxMs: 15_000,
+  idleMs: 60_000,
+  offlineMaxMs: 30_000,
+};
 
 export interface SyncEngineOptions {
   profileId: string;
@@ -142,10 +147,17 @@ export class SyncEngine {
   private scheduleNext() {
     if (!this.running) return;
     if (!this.online) {
-      this.schedule(backoffDelay(this.offlineAttempts++, { baseDelayMs: this.intervals.minMs, maxDelayMs: this.intervals.offlineMaxMs }));
+      this.schedule(
+        backoffDelay(this.offlineAttempts++, {
+          baseDelayMs: this.intervals.minMs,
+          maxDelayMs: this.intervals.offlineMaxMs,
+        }),
+      );
       return;
     }
-    const busy = this.options.store.transcriptions.processingIds().length > 0 || this.options.store.analyses.inProgress().length > 0;
+    const busy =
+      this.options.store.transcriptions.processingIds().length > 0 ||
+      this.options.store.analyses.inProgress().length > 0;
     if (busy) this.schedule(this.interval);
     else {
       this.fullRequested = true;
@@ -199,7 +211,9 @@ export class SyncEngine {
       for (const analysis of store.analyses.inProgress()) {
         await this.options.analyses.refresh(analysis).catch((error: unknown) => this.rethrowIfOffline(error));
       }
-      for (const id of store.transcriptions.completedWithoutDocument((this.options.backfillPerPoll ?? 5) + this.backfillFailures.size)) {
+      for (const id of store.transcriptions.completedWithoutDocument(
+        (this.options.backfillPerPoll ?? 5) + this.backfillFailures.size,
+      )) {
         if (this.backfillFailures.has(id)) continue;
         await transcripts.ensureDocument(id).catch((error: unknown) => {
           this.rethrowIfOffline(error);
@@ -215,7 +229,8 @@ export class SyncEngine {
   }
 
   private rethrowIfOffline(error: unknown) {
-    if (error instanceof ApiError && (error.error.code === 'offline' || error.error.code === 'unauthorized')) throw error;
+    if (error instanceof ApiError && (error.error.code === 'offline' || error.error.code === 'unauthorized'))
+      throw error;
   }
 
   private notifyEnded(changes: TranscriptionChange[]) {

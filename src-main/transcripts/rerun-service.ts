@@ -2,7 +2,13 @@
 // with the original options or new ones, through the ordinary upload queue. A FAILED transcription is
 // replaced: deleted on the server and forgotten here once the new one has started and its audio has
 // been copied for it, never earlier, so a re-upload that fails never loses the recording.
-import { TRANSCRIPTION_MODELS, type RerunPlan, type TranscriptionModel, type UploadJob, type UploadOptions } from '../../src-shared/ipc-contract.js';
+import {
+  TRANSCRIPTION_MODELS,
+  type RerunPlan,
+  type TranscriptionModel,
+  type UploadJob,
+  type UploadOptions,
+} from '../../src-shared/ipc-contract.js';
 import { LIMITS } from '../../src-shared/limits.js';
 import { isProcessing } from '../../src-shared/api/vocabulary.js';
 import type { ApiClient } from '../api-client/api-client.js';
@@ -19,11 +25,17 @@ export interface RerunServiceOptions {
   client: ApiClient;
 }
 
-const isModel = (model: string): model is TranscriptionModel => (TRANSCRIPTION_MODELS as readonly string[]).includes(model);
-const isCount = (n: number | null): n is number => n !== null && Number.isInteger(n) && n >= LIMITS.speakers.min && n <= LIMITS.speakers.max;
+const isModel = (model: string): model is TranscriptionModel =>
+  (TRANSCRIPTION_MODELS as readonly string[]).includes(model);
+const isCount = (n: number | null): n is number =>
+  n !== null && Number.isInteger(n) && n >= LIMITS.speakers.min && n <= LIMITS.speakers.max;
 
 /** The options a transcription's server record still tells: language, model, speakers, its (lasting) dictionary. */
-export function optionsOfRecord(record: CachedTranscription, requestedModel: string | null, lastingDictionary: boolean): UploadOptions {
+export function optionsOfRecord(
+  record: CachedTranscription,
+  requestedModel: string | null,
+  lastingDictionary: boolean,
+): UploadOptions {
   const languages = record.languages;
   // Once the engine ran, the record's model is the engine's; the server keeps what was asked for apart.
   const model = [requestedModel, record.model].find((m): m is TranscriptionModel => m !== null && isModel(m));
@@ -68,7 +80,10 @@ export class RerunService {
     const { store, transcripts, uploads } = this.options;
     const record = await transcripts.ensureRecord(id);
     if (isProcessing(record.status)) {
-      throw new AppFailure({ code: 'conflict', message: `“${record.name}” is still being transcribed. Wait until it has finished, then transcribe it again.` });
+      throw new AppFailure({
+        code: 'conflict',
+        message: `“${record.name}” is still being transcribed. Wait until it has finished, then transcribe it again.`,
+      });
     }
     // Pressed twice, or again before the first re-run started: the one already queued answers.
     const pending = store.uploads.unfinishedReplacing(id);

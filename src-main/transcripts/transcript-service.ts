@@ -86,7 +86,10 @@ export class TranscriptService {
     };
   }
 
-  list(request: { filter?: TranscriptFilter; offset?: number; limit?: number }): { items: TranscriptionSummary[]; total: number } {
+  list(request: { filter?: TranscriptFilter; offset?: number; limit?: number }): {
+    items: TranscriptionSummary[];
+    total: number;
+  } {
     const filter = request.filter ?? {};
     const text = filter.text?.trim();
     const { items, total } = this.store.transcriptions.list({
@@ -116,7 +119,10 @@ export class TranscriptService {
       this.record(await this.client.getTranscription(id));
     } catch (error) {
       if (error instanceof ApiError && error.error.code === 'offline') {
-        throw new AppFailure({ code: 'not-found', message: 'This transcription is not on this computer, and the server cannot be reached to fetch it.' });
+        throw new AppFailure({
+          code: 'not-found',
+          message: 'This transcription is not on this computer, and the server cannot be reached to fetch it.',
+        });
       }
       throw error;
     }
@@ -148,7 +154,8 @@ export class TranscriptService {
   /** What is cached, without touching the network. */
   detailFromCache(id: string, server = this.store.documents.get(id)): TranscriptDetail {
     const record = this.store.transcriptions.get(id);
-    if (!record) throw new AppFailure({ code: 'not-found', message: 'This transcription is no longer on this computer.' });
+    if (!record)
+      throw new AppFailure({ code: 'not-found', message: 'This transcription is no longer on this computer.' });
     const speakerNames = this.store.edits.speakerNames(id);
     const document = server ? shownDocument(server, this.store.edits, id) : null;
     const speakers = server ? new Set(server.segments.map((s) => s.speaker).filter(Boolean)).size : undefined;
@@ -158,7 +165,10 @@ export class TranscriptService {
       document,
       speakerNames,
       unsyncedEdits: this.store.outbox.hasEntriesFor(id),
-      conflict: queued?.state === 'conflict' ? (queued.lastError?.message ?? 'Your corrections were not sent to the server.') : null,
+      conflict:
+        queued?.state === 'conflict'
+          ? (queued.lastError?.message ?? 'Your corrections were not sent to the server.')
+          : null,
     };
   }
 
@@ -237,10 +247,16 @@ export class TranscriptService {
 
   renameSpeaker(id: string, speaker: string, name: string): TranscriptDetail {
     const server = this.store.documents.get(id);
-    if (!server) throw new AppFailure({ code: 'conflict', message: 'Speakers can be renamed once the transcript is available.' });
+    if (!server)
+      throw new AppFailure({ code: 'conflict', message: 'Speakers can be renamed once the transcript is available.' });
     const labels = new Set(server.segments.map((s) => s.speaker).filter((s): s is string => s !== null));
     const label = labels.has(speaker) ? speaker : null;
-    if (!label) throw new AppFailure({ code: 'validation', field: 'speaker', message: `There is no speaker "${speaker}" in this transcript.` });
+    if (!label)
+      throw new AppFailure({
+        code: 'validation',
+        field: 'speaker',
+        message: `There is no speaker "${speaker}" in this transcript.`,
+      });
     this.store.edits.setSpeakerName(id, label, name.trim() === label ? '' : name.trim());
     this.options.onChanged([id]);
     return this.detailFromCache(id);
@@ -314,17 +330,25 @@ export class TranscriptService {
     pathInside(this.options.audioDir, id);
     let record = await this.ensureRecord(id);
     if (!signedUrlUsable(record.audioPath, record.syncedAt)) record = await this.freshRecord(id);
-    if (!record.audioPath) throw new AppFailure({ code: 'not-found', message: 'The audio of this transcription has not been uploaded.' });
+    if (!record.audioPath)
+      throw new AppFailure({ code: 'not-found', message: 'The audio of this transcription has not been uploaded.' });
     const file = pathInside(this.options.audioDir, `${id}${audioExtension(record.name)}`);
     let result: { bytes: number; contentType: string | null };
     try {
       result = await this.client.downloadToFile(record.audioPath, file, { signal });
     } catch (error) {
-      if (!(error instanceof ApiError) || (error.status !== 403 && error.error.code !== 'offline') || signal?.aborted) throw error;
+      if (!(error instanceof ApiError) || (error.status !== 403 && error.error.code !== 'offline') || signal?.aborted)
+        throw error;
       record = await this.freshRecord(id);
       result = await this.client.downloadToFile(record.audioPath!, file, { signal });
     }
-    this.store.audio.put({ transcriptionId: id, file, size: result.bytes, contentType: result.contentType ?? (mime.lookup(file) || null), source: 'download' });
+    this.store.audio.put({
+      transcriptionId: id,
+      file,
+      size: result.bytes,
+      contentType: result.contentType ?? (mime.lookup(file) || null),
+      source: 'download',
+    });
     this.options.onChanged([id]);
     return file;
   }
@@ -348,7 +372,9 @@ export class TranscriptService {
   }
 
   /** The document with the user's corrections, and the user's names for its speakers, for export. */
-  async shownDocument(id: string): Promise<{ record: CachedTranscription; document: TranscriptDocument; speakerNames: Record<string, string> }> {
+  async shownDocument(
+    id: string,
+  ): Promise<{ record: CachedTranscription; document: TranscriptDocument; speakerNames: Record<string, string> }> {
     const detail = await this.detail(id);
     if (!detail.document) {
       throw new AppFailure({

@@ -38,7 +38,10 @@ export class FileHandles {
       const name = path.basename(resolved) || resolved;
       const stat = await fsp.stat(resolved).catch(() => null);
       if (!stat || !(stat.isFile() || stat.isDirectory())) {
-        throw new AppFailure({ code: 'not-found', message: `“${name}” cannot be read. Check that it still exists, then add it again.` });
+        throw new AppFailure({
+          code: 'not-found',
+          message: `“${name}” cannot be read. Check that it still exists, then add it again.`,
+        });
       }
       const kind = stat.isDirectory() ? 'folder' : 'file';
       offers.push({ handle: this.issue(resolved, kind), kind, name, size: kind === 'file' ? stat.size : null });
@@ -54,7 +57,10 @@ export class FileHandles {
       throw new AppFailure({
         code: 'not-found',
         field,
-        message: kind === 'folder' ? 'Kikitori no longer knows this folder. Choose or drop it again.' : 'Kikitori no longer knows this file. Choose or drop it again.',
+        message:
+          kind === 'folder'
+            ? 'Kikitori no longer knows this folder. Choose or drop it again.'
+            : 'Kikitori no longer knows this file. Choose or drop it again.',
       });
     }
     this.grants.delete(handle);
@@ -66,7 +72,12 @@ export class FileHandles {
     this.sweep();
     const seen = new Set<string>();
     handles.forEach((handle, index) => {
-      if (seen.has(handle)) throw new AppFailure({ code: 'validation', field: `${field}.${index}`, message: 'The same file was given twice.' });
+      if (seen.has(handle))
+        throw new AppFailure({
+          code: 'validation',
+          field: `${field}.${index}`,
+          message: 'The same file was given twice.',
+        });
       seen.add(handle);
       if (this.grants.get(handle)?.kind !== kind) this.take(handle, kind, `${field}.${index}`);
     });

@@ -10,7 +10,13 @@ import fsp from 'node:fs/promises';
 import { fileTypeFromBuffer } from 'file-type';
 
 /** Container types file-type reports under application/ that hold audio or video. */
-const MEDIA_APPLICATION_TYPES = new Set(['application/ogg', 'application/x-matroska', 'application/mp4', 'application/vnd.ms-asf', 'application/mxf']);
+const MEDIA_APPLICATION_TYPES = new Set([
+  'application/ogg',
+  'application/x-matroska',
+  'application/mp4',
+  'application/vnd.ms-asf',
+  'application/mxf',
+]);
 
 const SNIFF_BYTES = 4100;
 
@@ -29,7 +35,8 @@ export async function sniffMedia(filePath: string): Promise<MediaSniff> {
   const type = await fileTypeFromBuffer(head);
   if (type) {
     const mime = type.mime.split(';')[0]!.trim();
-    if (mime.startsWith('audio/') || mime.startsWith('video/') || MEDIA_APPLICATION_TYPES.has(mime)) return { media: true };
+    if (mime.startsWith('audio/') || mime.startsWith('video/') || MEDIA_APPLICATION_TYPES.has(mime))
+      return { media: true };
     return { media: false, detected: type.ext };
   }
   return looksLikeText(head) ? { media: false, detected: 'text' } : { media: true };

@@ -73,7 +73,11 @@ export function uploadResumable(o: ResumableUploadOptions): Promise<'uploaded' |
         }
         const method = (error as tus.DetailedError).originalRequest?.getMethod();
         if (method === 'POST' && [404, 405, 501].includes(status) && !hasErrorCode(body)) return resolve('not-tus');
-        reject(status === 0 ? offlineError(o.endpoint, error) : errorFromResponse(status, body, 'upload', response.getHeader('Retry-After') ?? null));
+        reject(
+          status === 0
+            ? offlineError(o.endpoint, error)
+            : errorFromResponse(status, body, 'upload', response.getHeader('Retry-After') ?? null),
+        );
       },
     });
     const onAbort = () => {

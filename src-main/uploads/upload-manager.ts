@@ -75,7 +75,9 @@ export function uploadRequestOf(fileName: string, options: UploadOptions): ApiUp
     ...(options.minSpeakers !== null ? { min_speakers: options.minSpeakers } : {}),
     ...(options.maxSpeakers !== null ? { max_speakers: options.maxSpeakers } : {}),
     ...(options.dictionaryId ? { dictionary_id: options.dictionaryId } : {}),
-    ...(options.words.length > 0 ? { words: options.words.map((w) => (w.reading ? { word: w.word, reading: w.reading } : { word: w.word })) } : {}),
+    ...(options.words.length > 0
+      ? { words: options.words.map((w) => (w.reading ? { word: w.word, reading: w.reading } : { word: w.word })) }
+      : {}),
   };
 }
 
@@ -101,7 +103,11 @@ export class UploadManager {
     const { uploads } = this.options;
     for (const job of uploads.list()) {
       if (job.state === 'uploading') this.change(uploads.update(job.id, { state: 'queued', sentBytes: 0 })!);
-      else if (['done', 'failed', 'cancelled'].includes(job.state) && this.now() - Date.parse(job.createdAt) > FINISHED_KEPT_MS) uploads.delete(job.id);
+      else if (
+        ['done', 'failed', 'cancelled'].includes(job.state) &&
+        this.now() - Date.parse(job.createdAt) > FINISHED_KEPT_MS
+      )
+        uploads.delete(job.id);
     }
     this.pump();
   }
@@ -136,7 +142,14 @@ export class UploadManager {
     for (const given of paths) files.push(await checkedFile(given));
     const createdAt = new Date(this.now()).toISOString();
     const jobs = files.map((f) =>
-      this.options.uploads.insert({ id: randomUUID(), filePath: f.filePath, fileName: path.basename(f.filePath), size: f.size, options, createdAt }),
+      this.options.uploads.insert({
+        id: randomUUID(),
+        filePath: f.filePath,
+        fileName: path.basename(f.filePath),
+        size: f.size,
+        options,
+        createdAt,
+      }),
     );
     for (const job of jobs) this.change(job);
     this.pump();
@@ -155,7 +168,11 @@ export class UploadManager {
       if (!(await fsp.stat(root)).isDirectory()) throw new Error('not a folder');
       await fsp.access(root, fsp.constants.R_OK);
     } catch {
-      throw new AppFailure({ code: 'validation', field: 'folder', message: `The folder “${folder}” cannot be read. Check that it still exists and that you may open it.` });
+      throw new AppFailure({
+        code: 'validation',
+        field: 'folder',
+        message: `The folder “${folder}” cannot be read. Check that it still exists and that you may open it.`,
+      });
     }
     const scan = await scanFolder(root);
     const createdAt = this.now();
@@ -188,7 +205,15 @@ export class UploadManager {
    */
   async addRerun(file: string, fileName: string, options: UploadOptions, replaces: string | null): Promise<UploadJob> {
     const { filePath, size } = await checkedFile(file, fileName);
-    const job = this.options.uploads.insert({ id: randomUUID(), filePath, fileName, size, options, createdAt: new Date(this.now()).toISOString(), replaces });
+    const job = this.options.uploads.insert({
+      id: randomUUID(),
+      filePath,
+      fileName,
+      size,
+      options,
+      createdAt: new Date(this.now()).toISOString(),
+      replaces,
+    });
     this.change(job);
     this.pump();
     return uploadJobOf(job);
@@ -279,9 +304,17 @@ export class UploadManager {
         if (record.state !== 'starting') record = await this.upload(record, signal);
         const outcome = await this.startTranscription(record, signal);
         if (outcome === 'done') return;
-        record = uploads.update(record.id, { state: 'queued', sentBytes: 0, resumeUrl: null, ...(outcome === 'new-ticket' ? { uploadUrl: null } : {}) })!;
+        record = uploads.update(record.id, {
+          state: 'queued',
+          sentBytes: 0,
+          resumeUrl: null,
+          ...(outcome === 'new-ticket' ? { uploadUrl: null } : {}),
+        })!;
       }
-      throw new ApiError({ code: 'conflict', message: 'The server did not accept the upload. Add the file again.' }, null);
+      throw new ApiError(
+        { code: 'conflict', message: 'The server did not accept the upload. Add the file again.' },
+        null,
+      );
     } catch (error) {
       if (entry.reason === 'cancel') return; // cancel() records the state
       if (entry.reason === 'stop') {
@@ -321,9 +354,15 @@ export class UploadManager {
         if (!(error instanceof ApiError && error.errorCode === ErrorCode.UPLOAD_ALREADY_COMPLETED)) throw error;
         // Uploaded before an interruption that kept us from recording it: nothing to send again.
       }
-      record = uploads.update(record.id, { state: 'starting', sentBytes: record.size, uploadUrl: null, resumeUrl: null })!;
+      record = uploads.update(record.id, {
+        state: 'starting',
+        sentBytes: record.size,
+        uploadUrl: null,
+        resumeUrl: null,
+      })!;
       this.change(record);
-      if (this.options.keepAudio) await this.options.keepAudio(record.transcriptionId!, record.filePath).catch(() => {});
+      if (this.options.keepAudio)
+        await this.options.keepAudio(record.transcriptionId!, record.filePath).catch(() => {});
       return record;
     }
   }
@@ -335,7 +374,10 @@ export class UploadManager {
     const onProgress = (sent: number) => {
       if (!signal.aborted) this.progress(record.id, sent, record.size);
     };
-    if (this.options.resumable !== false && (record.resumeUrl !== null || (await speaksTus(record.uploadUrl!, signal)))) {
+    if (
+      this.options.resumable !== false &&
+      (record.resumeUrl !== null || (await speaksTus(record.uploadUrl!, signal)))
+    ) {
       const outcome = await uploadResumable({
         endpoint: record.uploadUrl!,
         filePath: record.filePath,
@@ -348,11 +390,19 @@ export class UploadManager {
       });
       if (outcome === 'uploaded') return;
     }
-    await client.uploadFile(record.uploadUrl!, record.filePath, { signal, contentType, chunkBytes: this.options.chunkBytes, onProgress });
+    await client.uploadFile(record.uploadUrl!, record.filePath, {
+      signal,
+      contentType,
+      chunkBytes: this.options.chunkBytes,
+      onProgress,
+    });
   }
 
   /** 'done', or what has to happen before trying again. */
-  private async startTranscription(job: UploadRecord, signal: AbortSignal): Promise<'done' | 'upload-again' | 'new-ticket'> {
+  private async startTranscription(
+    job: UploadRecord,
+    signal: AbortSignal,
+  ): Promise<'done' | 'upload-again' | 'new-ticket'> {
     const { uploads, client } = this.options;
     let transcription: ApiTranscription;
     try {
@@ -380,11 +430,17 @@ export class UploadManager {
       const attempt = this.attempts.get(id) ?? 0;
       this.attempts.set(id, attempt + 1);
       // Never sooner than the server asked (Retry-After on a 429 or 503).
-      const backoff = this.options.retryDelayMs?.(attempt) ?? backoffDelay(attempt, { baseDelayMs: 2_000, maxDelayMs: 60_000 });
+      const backoff =
+        this.options.retryDelayMs?.(attempt) ?? backoffDelay(attempt, { baseDelayMs: 2_000, maxDelayMs: 60_000 });
       const delay = Math.max(backoff, error instanceof ApiError ? (error.retryAfterMs ?? 0) : 0);
       this.retryAt.set(id, this.now() + delay);
       const starting = this.options.uploads.get(id)?.state === 'starting';
-      this.change(this.options.uploads.update(id, starting ? { error: ipcError } : { state: 'queued', sentBytes: 0, error: ipcError })!);
+      this.change(
+        this.options.uploads.update(
+          id,
+          starting ? { error: ipcError } : { state: 'queued', sentBytes: 0, error: ipcError },
+        )!,
+      );
       return;
     }
     this.change(this.options.uploads.update(id, { state: 'failed', error: ipcError })!);
@@ -395,7 +451,11 @@ export class UploadManager {
   }
 
   private ticketGone(error: ApiError): boolean {
-    return error.errorCode === ErrorCode.EXPIRED_SIGNATURE || error.errorCode === ErrorCode.UPLOAD_CLOSED || error.errorCode === ErrorCode.TRANSCRIPTION_NOT_FOUND;
+    return (
+      error.errorCode === ErrorCode.EXPIRED_SIGNATURE ||
+      error.errorCode === ErrorCode.UPLOAD_CLOSED ||
+      error.errorCode === ErrorCode.TRANSCRIPTION_NOT_FOUND
+    );
   }
 
   /** Best effort: a ticket never used is CANCELLED by the server on its own when it expires. */
@@ -427,7 +487,11 @@ async function checkedFile(given: string, shownName?: string): Promise<{ filePat
     if (!stat.isFile()) throw new Error('not a file');
     size = stat.size;
   } catch {
-    throw new AppFailure({ code: 'validation', field: 'files', message: `“${name}” cannot be read. Check that the file still exists.` });
+    throw new AppFailure({
+      code: 'validation',
+      field: 'files',
+      message: `“${name}” cannot be read. Check that the file still exists.`,
+    });
   }
   if (size === 0) throw new AppFailure({ code: 'validation', field: 'files', message: `“${name}” is empty.` });
   const sniff = await sniffMedia(filePath);
@@ -445,7 +509,14 @@ function toIpcError(error: unknown): IpcError {
   if (error instanceof AppFailure) return error.error;
   const code = (error as { code?: string } | null)?.code;
   if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') {
-    return { code: 'not-found', field: 'files', message: 'The file can no longer be read. Check that it still exists, then add it again.' };
+    return {
+      code: 'not-found',
+      field: 'files',
+      message: 'The file can no longer be read. Check that it still exists, then add it again.',
+    };
   }
-  return { code: 'internal', message: `The upload failed unexpectedly: ${error instanceof Error ? error.message : String(error)}` };
+  return {
+    code: 'internal',
+    message: `The upload failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+  };
 }

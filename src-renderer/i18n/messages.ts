@@ -54,10 +54,12 @@ export const en = {
   'language.remove': 'Remove {name}',
   'language.noMatch': 'No language matches “{query}”.',
   'language.needsModel': 'needs a speech model',
-  'language.hint.detects': 'With no language chosen, it is detected automatically. Choose several if the recording mixes languages.',
+  'language.hint.detects':
+    'With no language chosen, it is detected automatically. Choose several if the recording mixes languages.',
   'language.hint.cannotDetect':
     'The built-in recognizer understands {languages} only. For other languages, download a speech model in Settings → Speech recognition.',
-  'language.hint.unknown': 'Choose the languages spoken in the recording. With none chosen, the server uses its default language.',
+  'language.hint.unknown':
+    'Choose the languages spoken in the recording. With none chosen, the server uses its default language.',
   'library.options.model': 'Model',
   'library.options.model.default': 'Standard',
   'library.options.model.diarization-high': 'Speaker separation (high)',
@@ -74,12 +76,14 @@ export const en = {
   'library.options.words': 'Extra words (one per line, "word,reading")',
   'library.options.speakerCount.out-of-range': 'Enter a whole number from {min} to {max}.',
   'library.options.speakerCount.min-above-max': 'The minimum is above the maximum.',
-  'library.options.speakerCount.outside-min-max': 'The number of speakers must lie between the minimum and the maximum.',
+  'library.options.speakerCount.outside-min-max':
+    'The number of speakers must lie between the minimum and the maximum.',
   'library.uploads.heading': 'Uploads',
   'library.uploads.cancel': 'Cancel upload of {name}',
   'library.uploads.progress': 'Upload progress of {name}',
   'library.uploads.collapse': 'Hide uploads',
-  'library.upload.languageRefused': 'The server cannot transcribe the chosen language. Choose another one, or download a speech model that knows it in Settings → Speech recognition.',
+  'library.upload.languageRefused':
+    'The server cannot transcribe the chosen language. Choose another one, or download a speech model that knows it in Settings → Speech recognition.',
   'library.uploads.expand': 'Show uploads',
   'library.uploads.clear': 'Clear finished',
   'record.button': 'Record',
@@ -100,9 +104,11 @@ export const en = {
   'record.state.paused': 'Paused',
   'record.state.saving': 'Saving the recording…',
   'record.hint': 'The recording is saved on this computer while you record, then transcribed with the upload options.',
-  'record.problem.denied': 'Kikitori may not use the microphone. Allow it in your system settings (on macOS: System Settings → Privacy & Security → Microphone), then try again.',
+  'record.problem.denied':
+    'Kikitori may not use the microphone. Allow it in your system settings (on macOS: System Settings → Privacy & Security → Microphone), then try again.',
   'record.problem.no-device': 'No microphone was found. Connect one, then try again.',
-  'record.problem.busy': 'The microphone could not be started: another app may be using it. Close apps that record, then try again.',
+  'record.problem.busy':
+    'The microphone could not be started: another app may be using it. Close apps that record, then try again.',
   'record.problem.unsupported': 'Recording is not available on this computer.',
   'record.kept.heading': 'Recordings not transcribed yet',
   'record.kept.notQueued': 'Not uploaded',
@@ -124,7 +130,8 @@ export const en = {
   'library.queue.done': 'Done',
   'library.queue.failed': 'Failed',
   'library.queue.cancelled': 'Cancelled',
-  'library.upload.speakersRefused': 'The server refused the number of speakers. Choose “Detect automatically”, or a number from {min} to {max}, and add the file again.',
+  'library.upload.speakersRefused':
+    'The server refused the number of speakers. Choose “Detect automatically”, or a number from {min} to {max}, and add the file again.',
   'library.filters.label': 'Filters',
   'library.filters.status': 'Status',
   'library.filters.status.all': 'All',
@@ -157,13 +164,17 @@ export const en = {
   'library.rerun.otherOptionsLabel': 'Transcribe {name} again with other options…',
   'library.rerun.chooseFile': 'Choose the file…',
   'library.rerun.chooseFileLabel': 'Choose the recording of {name} to transcribe it again',
-  'library.rerun.notCached': 'The recording is not on this computer (it was uploaded from another one, or removed). Choose the file to transcribe it again.',
+  'library.rerun.notCached':
+    'The recording is not on this computer (it was uploaded from another one, or removed). Choose the file to transcribe it again.',
   'library.rerun.sending': 'Starting…',
   'library.rerun.queued': 'Transcribing again…',
   'library.rerun.dialogTitle': 'Transcribe “{name}” again',
-  'library.rerun.dialogIntro': 'The recording kept on this computer is uploaded again with these options. The failed transcription is removed once the new one has started.',
-  'library.rerun.dialogIntroChoose': 'The recording is not on this computer: choose the file, and it is uploaded with these options. The failed transcription is removed once the new one has started.',
-  'library.rerun.optionsRebuilt': 'These options were read from the server. Extra words added only for that upload are not included.',
+  'library.rerun.dialogIntro':
+    'The recording kept on this computer is uploaded again with these options. The failed transcription is removed once the new one has started.',
+  'library.rerun.dialogIntroChoose':
+    'The recording is not on this computer: choose the file, and it is uploaded with these options. The failed transcription is removed once the new one has started.',
+  'library.rerun.optionsRebuilt':
+    'These options were read from the server. Extra words added only for that upload are not included.',
   'library.rerun.submit': 'Transcribe again',
   'library.rerun.submitChoose': 'Choose the file and transcribe',
 
@@ -232,7 +243,8 @@ export const en = {
   'find.replaceWith': 'Replace with',
   'find.matchCase': 'Match case',
   'find.wholeWord': 'Whole word',
-  'find.wholeWordHint': 'Whole word keeps a match from starting or ending inside a longer word written with spaces (English and similar). Japanese and Chinese have no spaces between words, so there every match counts.',
+  'find.wholeWordHint':
+    'Whole word keeps a match from starting or ending inside a longer word written with spaces (English and similar). Japanese and Chinese have no spaces between words, so there every match counts.',
   'find.count': 'Matches: {count}',
   'find.none': 'No matches',
   'find.replace': 'Replace',
@@ -267,7 +279,8 @@ export const en = {
   'export.button': 'Export…',
   'transcript.applyDictionary.button': 'Apply dictionary…',
   'transcript.applyDictionary.heading': 'Apply a dictionary',
-  'transcript.applyDictionary.hint': 'Its forced replacements rewrite this transcript without transcribing again. Replaced words are marked.',
+  'transcript.applyDictionary.hint':
+    'Its forced replacements rewrite this transcript without transcribing again. Replaced words are marked.',
   'transcript.applyDictionary.dictionary': 'Dictionary',
   'transcript.applyDictionary.own': 'This transcription’s dictionary',
   'transcript.applyDictionary.apply': 'Apply',
@@ -290,7 +303,8 @@ export const en = {
   'export.subtitles.speakerStyle.prefix': 'Before the text (“Alice: …”)',
   'export.subtitles.srtSpeakers': 'SRT names each speaker before the text when the speaker changes.',
   'export.subtitles.translation': 'Add the {language} translation under each subtitle',
-  'export.subtitles.tooFast': '{count} of {total} subtitles read faster than {cps} characters per second: consider more time or fewer words for them.',
+  'export.subtitles.tooFast':
+    '{count} of {total} subtitles read faster than {cps} characters per second: consider more time or fewer words for them.',
 
   'analysis.tabs': 'Analyses',
   'analysis.summary': 'Summary',
@@ -357,14 +371,16 @@ export const en = {
   'dict.import.run': 'Import',
 
   'settings.speech.heading': 'Speech recognition',
-  'settings.speech.intro': 'Speech models turn audio into text. Larger models are more accurate, but slower, and need more memory and disk space.',
+  'settings.speech.intro':
+    'Speech models turn audio into text. Larger models are more accurate, but slower, and need more memory and disk space.',
   'settings.speech.inUse': 'Transcriptions now use',
   'settings.speech.headline.builtin': 'Built-in English recognizer',
   'settings.speech.headline.whisper': 'Whisper {model} — {languages}',
-  'settings.speech.headline.remote': 'The server\'s online speech service',
-  'settings.speech.headline.other': 'The server\'s speech engine',
+  'settings.speech.headline.remote': "The server's online speech service",
+  'settings.speech.headline.other': "The server's speech engine",
   'settings.speech.using': 'Using: {engine}',
-  'settings.speech.builtinHint': 'English only, without punctuation. Download a model below for punctuated transcripts in about 99 languages.',
+  'settings.speech.builtinHint':
+    'English only, without punctuation. Download a model below for punctuated transcripts in about 99 languages.',
   'settings.speech.unusable': 'Not available now: {reason}',
   'settings.speech.languages.multi': '99 languages',
   'settings.speech.languages.english': 'English only',
@@ -390,34 +406,45 @@ export const en = {
   'settings.speech.cancelDownload': 'Cancel the download of {model}',
   'settings.speech.delete': 'Delete',
   'settings.speech.deleteModel': 'Delete {model}',
-  'settings.speech.confirmDelete': 'Delete {model} from the server? Transcriptions use another model until you download it again.',
+  'settings.speech.confirmDelete':
+    'Delete {model} from the server? Transcriptions use another model until you download it again.',
   'settings.speech.keep': 'Keep it',
   'settings.speech.progress': '{percent}% · {received} of {total}',
   'settings.speech.progressLabel': 'Download of {model}',
   'settings.speech.starting': 'Starting the download…',
   'settings.speech.verifying': 'Checking the downloaded file…',
-  'settings.speech.downloadFailed': 'The download did not finish. If the server has no internet connection, connect it and try again.',
+  'settings.speech.downloadFailed':
+    'The download did not finish. If the server has no internet connection, connect it and try again.',
   'settings.speech.cancelled': 'Download cancelled.',
   'settings.speech.detail': 'Details: {detail}',
   'settings.speech.remote': 'These are the models of the server at {server}.',
-  'settings.speech.notAdmin': 'Only the server\'s operator can download or delete models: they are shared by everyone on the server (it takes an API key with the OPERATOR role).',
+  'settings.speech.notAdmin':
+    "Only the server's operator can download or delete models: they are shared by everyone on the server (it takes an API key with the OPERATOR role).",
   'settings.speech.retry': 'Try again',
   'settings.speech.loadFailed': 'The speech models could not be loaded.',
   'settings.speech.error.offline': 'The server cannot be reached. Check the connection, then try again.',
   'settings.speech.error.unauthorized': 'The server refused the API key. Check the key in Settings → Servers.',
-  'settings.speech.error.forbidden': 'Your API key may not download or delete speech models. Ask the server\'s operator (it needs a key with the OPERATOR role).',
+  'settings.speech.error.forbidden':
+    "Your API key may not download or delete speech models. Ask the server's operator (it needs a key with the OPERATOR role).",
   'settings.speech.damagedBadge': 'Damaged',
-  'settings.speech.damaged': 'Damaged: the server cannot load this model, so transcriptions do not use it. Delete it and download it again.',
-  'settings.speech.damagedAsk': 'Damaged: the server cannot load this model, so transcriptions do not use it. Ask the server\'s operator to delete it and download it again.',
-  'settings.speech.error.not-found': 'The server no longer has this model or download. The list has been refreshed; try again.',
-  'settings.speech.error.conflict': 'The model changed on the server meanwhile. The list has been refreshed; try again.',
-  'settings.speech.error.insufficient-storage': 'The server does not have enough free disk space for this model. Free some space on it, or choose a smaller model.',
-  'settings.speech.error.server': 'The server had a problem. Try again later; if it keeps happening, tell its administrator.',
+  'settings.speech.damaged':
+    'Damaged: the server cannot load this model, so transcriptions do not use it. Delete it and download it again.',
+  'settings.speech.damagedAsk':
+    "Damaged: the server cannot load this model, so transcriptions do not use it. Ask the server's operator to delete it and download it again.",
+  'settings.speech.error.not-found':
+    'The server no longer has this model or download. The list has been refreshed; try again.',
+  'settings.speech.error.conflict':
+    'The model changed on the server meanwhile. The list has been refreshed; try again.',
+  'settings.speech.error.insufficient-storage':
+    'The server does not have enough free disk space for this model. Free some space on it, or choose a smaller model.',
+  'settings.speech.error.server':
+    'The server had a problem. Try again later; if it keeps happening, tell its administrator.',
   'settings.speech.errorId': 'Error id: {id}',
   'settings.speech.offer.label': 'Speech model suggestion',
   'settings.speech.offer.title': 'Get punctuated transcripts in about 99 languages',
   'settings.speech.offer.titleEnglish': 'Get punctuated English transcripts',
-  'settings.speech.offer.body': 'Download Whisper {model} ({size}), the speech model that suits this computer. Transcriptions then use it instead of the built-in English recognizer.',
+  'settings.speech.offer.body':
+    'Download Whisper {model} ({size}), the speech model that suits this computer. Transcriptions then use it instead of the built-in English recognizer.',
   'settings.speech.offer.download': 'Download Whisper {model}',
   'settings.speech.offer.later': 'Not now',
   'settings.speech.offer.ready': 'Whisper {model} is ready: new transcriptions use it.',
@@ -433,9 +460,11 @@ export const en = {
   'settings.profile.baseUrl': 'Server URL',
   'settings.profile.apiKey': 'API key',
   'settings.profile.apiKeyHint': 'Stored encrypted on this computer',
-  'settings.profile.addHint': 'Before Kikitori first uses a server you add, it asks you in a separate window to confirm its address. Nothing is sent to the server until you do.',
+  'settings.profile.addHint':
+    'Before Kikitori first uses a server you add, it asks you in a separate window to confirm its address. Nothing is sent to the server until you do.',
   'settings.profile.confirming': 'Confirm the server’s address in the window Kikitori opened.',
-  'settings.profile.notConfirmed': 'Still using the current server: switching to “{name}” was not confirmed, and nothing was sent to it.',
+  'settings.profile.notConfirmed':
+    'Still using the current server: switching to “{name}” was not confirmed, and nothing was sent to it.',
   'settings.defaults': 'Defaults for new uploads',
   'settings.defaults.language': 'Language',
   'settings.defaults.model': 'Model',
@@ -502,7 +531,8 @@ export const ja: Record<MessageKey, string> = {
   'language.noMatch': '「{query}」に一致する言語はありません。',
   'language.needsModel': '音声モデルが必要',
   'language.hint.detects': '言語を選ばなければ自動で検出します。録音に複数の言語が含まれる場合は複数選んでください。',
-  'language.hint.cannotDetect': '内蔵の音声認識は{languages}のみに対応しています。他の言語には、設定 → 音声認識で音声モデルをダウンロードしてください。',
+  'language.hint.cannotDetect':
+    '内蔵の音声認識は{languages}のみに対応しています。他の言語には、設定 → 音声認識で音声モデルをダウンロードしてください。',
   'language.hint.unknown': '録音で話されている言語を選んでください。選ばない場合はサーバーの既定の言語が使われます。',
   'library.options.model': 'モデル',
   'library.options.model.default': '標準',
@@ -525,7 +555,8 @@ export const ja: Record<MessageKey, string> = {
   'library.uploads.cancel': '{name} のアップロードを中止',
   'library.uploads.progress': '{name} のアップロード進捗',
   'library.uploads.collapse': 'アップロードを隠す',
-  'library.upload.languageRefused': 'サーバーは選んだ言語を文字起こしできません。別の言語を選ぶか、設定 → 音声認識でその言語に対応した音声モデルをダウンロードしてください。',
+  'library.upload.languageRefused':
+    'サーバーは選んだ言語を文字起こしできません。別の言語を選ぶか、設定 → 音声認識でその言語に対応した音声モデルをダウンロードしてください。',
   'library.uploads.expand': 'アップロードを表示',
   'library.uploads.clear': '完了分を消去',
   'record.button': '録音',
@@ -546,9 +577,11 @@ export const ja: Record<MessageKey, string> = {
   'record.state.paused': '一時停止中',
   'record.state.saving': '録音を保存しています…',
   'record.hint': '録音は録りながらこのコンピューターに保存され、終わるとアップロード設定で文字起こしされます。',
-  'record.problem.denied': 'Kikitori にマイクの使用が許可されていません。システム設定で許可してから（macOS では システム設定 → プライバシーとセキュリティ → マイク）、もう一度お試しください。',
+  'record.problem.denied':
+    'Kikitori にマイクの使用が許可されていません。システム設定で許可してから（macOS では システム設定 → プライバシーとセキュリティ → マイク）、もう一度お試しください。',
   'record.problem.no-device': 'マイクが見つかりません。マイクを接続してから、もう一度お試しください。',
-  'record.problem.busy': 'マイクを開始できませんでした。他のアプリが使用している可能性があります。録音中のアプリを閉じてから、もう一度お試しください。',
+  'record.problem.busy':
+    'マイクを開始できませんでした。他のアプリが使用している可能性があります。録音中のアプリを閉じてから、もう一度お試しください。',
   'record.problem.unsupported': 'このコンピューターでは録音できません。',
   'record.kept.heading': 'まだ文字起こししていない録音',
   'record.kept.notQueued': '未アップロード',
@@ -570,7 +603,8 @@ export const ja: Record<MessageKey, string> = {
   'library.queue.done': '完了',
   'library.queue.failed': '失敗',
   'library.queue.cancelled': '中止',
-  'library.upload.speakersRefused': 'サーバーが話者数を受け付けませんでした。「自動で判定」にするか {min}〜{max} の数を選び、ファイルをもう一度追加してください。',
+  'library.upload.speakersRefused':
+    'サーバーが話者数を受け付けませんでした。「自動で判定」にするか {min}〜{max} の数を選び、ファイルをもう一度追加してください。',
   'library.filters.label': '絞り込み',
   'library.filters.status': '状態',
   'library.filters.status.all': 'すべて',
@@ -603,13 +637,17 @@ export const ja: Record<MessageKey, string> = {
   'library.rerun.otherOptionsLabel': '{name} を別の設定で文字起こしし直す…',
   'library.rerun.chooseFile': 'ファイルを選択…',
   'library.rerun.chooseFileLabel': '{name} の録音ファイルを選んで文字起こしし直す',
-  'library.rerun.notCached': 'この録音はこのコンピューターにありません（別のコンピューターからアップロードされたか、削除されました）。文字起こしし直すにはファイルを選んでください。',
+  'library.rerun.notCached':
+    'この録音はこのコンピューターにありません（別のコンピューターからアップロードされたか、削除されました）。文字起こしし直すにはファイルを選んでください。',
   'library.rerun.sending': '開始しています…',
   'library.rerun.queued': 'もう一度文字起こししています…',
   'library.rerun.dialogTitle': '「{name}」をもう一度文字起こし',
-  'library.rerun.dialogIntro': 'このコンピューターに保存されている録音を、この設定でもう一度アップロードします。失敗した文字起こしは、新しい文字起こしが始まった時点で削除されます。',
-  'library.rerun.dialogIntroChoose': 'この録音はこのコンピューターにありません。ファイルを選ぶと、この設定でアップロードします。失敗した文字起こしは、新しい文字起こしが始まった時点で削除されます。',
-  'library.rerun.optionsRebuilt': 'この設定はサーバーの記録から読み取りました。そのアップロードだけに追加した単語は含まれません。',
+  'library.rerun.dialogIntro':
+    'このコンピューターに保存されている録音を、この設定でもう一度アップロードします。失敗した文字起こしは、新しい文字起こしが始まった時点で削除されます。',
+  'library.rerun.dialogIntroChoose':
+    'この録音はこのコンピューターにありません。ファイルを選ぶと、この設定でアップロードします。失敗した文字起こしは、新しい文字起こしが始まった時点で削除されます。',
+  'library.rerun.optionsRebuilt':
+    'この設定はサーバーの記録から読み取りました。そのアップロードだけに追加した単語は含まれません。',
   'library.rerun.submit': '文字起こしし直す',
   'library.rerun.submitChoose': 'ファイルを選んで文字起こし',
 
@@ -678,7 +716,8 @@ export const ja: Record<MessageKey, string> = {
   'find.replaceWith': '置換後',
   'find.matchCase': '大文字と小文字を区別',
   'find.wholeWord': '単語単位',
-  'find.wholeWordHint': '単語単位では、英語など単語をスペースで区切る言語で、長い単語の途中から始まる・途中で終わる一致を除きます。日本語や中国語には単語の区切りがないため、そこではすべての一致が対象です。',
+  'find.wholeWordHint':
+    '単語単位では、英語など単語をスペースで区切る言語で、長い単語の途中から始まる・途中で終わる一致を除きます。日本語や中国語には単語の区切りがないため、そこではすべての一致が対象です。',
   'find.count': '一致：{count} 件',
   'find.none': '一致なし',
   'find.replace': '置換',
@@ -713,7 +752,8 @@ export const ja: Record<MessageKey, string> = {
   'export.button': '書き出し…',
   'transcript.applyDictionary.button': '辞書を適用…',
   'transcript.applyDictionary.heading': '辞書を適用',
-  'transcript.applyDictionary.hint': '辞書の置換ルールで、この文字起こしを再実行せずに書き換えます。置換した語には印が付きます。',
+  'transcript.applyDictionary.hint':
+    '辞書の置換ルールで、この文字起こしを再実行せずに書き換えます。置換した語には印が付きます。',
   'transcript.applyDictionary.dictionary': '辞書',
   'transcript.applyDictionary.own': 'この文字起こしの辞書',
   'transcript.applyDictionary.apply': '適用',
@@ -736,7 +776,8 @@ export const ja: Record<MessageKey, string> = {
   'export.subtitles.speakerStyle.prefix': '本文の前に（「田中: …」）',
   'export.subtitles.srtSpeakers': 'SRT では話者が替わるところで本文の前に話者名を入れます。',
   'export.subtitles.translation': '各字幕の下に{language}の翻訳を入れる',
-  'export.subtitles.tooFast': '字幕 {total} 枚のうち {count} 枚が毎秒 {cps} 文字より速く、読み切れないおそれがあります。表示時間を延ばすか文字を減らすことを検討してください。',
+  'export.subtitles.tooFast':
+    '字幕 {total} 枚のうち {count} 枚が毎秒 {cps} 文字より速く、読み切れないおそれがあります。表示時間を延ばすか文字を減らすことを検討してください。',
 
   'analysis.tabs': '分析',
   'analysis.summary': '要約',
@@ -803,14 +844,16 @@ export const ja: Record<MessageKey, string> = {
   'dict.import.run': '読み込む',
 
   'settings.speech.heading': '音声認識',
-  'settings.speech.intro': '音声モデルが音声を文字にします。大きなモデルほど正確ですが、処理が遅くなり、より多くのメモリーとディスク容量を使います。',
+  'settings.speech.intro':
+    '音声モデルが音声を文字にします。大きなモデルほど正確ですが、処理が遅くなり、より多くのメモリーとディスク容量を使います。',
   'settings.speech.inUse': '現在の文字起こしに使われているもの',
   'settings.speech.headline.builtin': '内蔵の英語音声認識',
   'settings.speech.headline.whisper': 'Whisper {model} — {languages}',
   'settings.speech.headline.remote': 'サーバーが使うオンラインの音声認識サービス',
   'settings.speech.headline.other': 'サーバーの音声認識エンジン',
   'settings.speech.using': '使用中: {engine}',
-  'settings.speech.builtinHint': '英語のみで、句読点は付きません。下のモデルをダウンロードすると、約 99 言語で句読点付きの文字起こしができます。',
+  'settings.speech.builtinHint':
+    '英語のみで、句読点は付きません。下のモデルをダウンロードすると、約 99 言語で句読点付きの文字起こしができます。',
   'settings.speech.unusable': '現在は使えません: {reason}',
   'settings.speech.languages.multi': '99 言語',
   'settings.speech.languages.english': '英語のみ',
@@ -836,34 +879,46 @@ export const ja: Record<MessageKey, string> = {
   'settings.speech.cancelDownload': '{model} のダウンロードを中止',
   'settings.speech.delete': '削除',
   'settings.speech.deleteModel': '{model} を削除',
-  'settings.speech.confirmDelete': '{model} をサーバーから削除しますか？ もう一度ダウンロードするまで、文字起こしには別のモデルが使われます。',
+  'settings.speech.confirmDelete':
+    '{model} をサーバーから削除しますか？ もう一度ダウンロードするまで、文字起こしには別のモデルが使われます。',
   'settings.speech.keep': '削除しない',
   'settings.speech.progress': '{percent}% · {total} 中 {received}',
   'settings.speech.progressLabel': '{model} のダウンロード',
   'settings.speech.starting': 'ダウンロードを開始しています…',
   'settings.speech.verifying': 'ダウンロードしたファイルを確認しています…',
-  'settings.speech.downloadFailed': 'ダウンロードを完了できませんでした。サーバーがインターネットに接続していない場合は、接続してからもう一度お試しください。',
+  'settings.speech.downloadFailed':
+    'ダウンロードを完了できませんでした。サーバーがインターネットに接続していない場合は、接続してからもう一度お試しください。',
   'settings.speech.cancelled': 'ダウンロードを中止しました。',
   'settings.speech.detail': '詳細: {detail}',
   'settings.speech.remote': '{server} のサーバーにあるモデルです。',
-  'settings.speech.notAdmin': 'モデルはサーバーの全員で共有されるため、ダウンロードと削除はサーバーの運用者だけができます（OPERATOR ロールを持つ API キーが必要です）。',
+  'settings.speech.notAdmin':
+    'モデルはサーバーの全員で共有されるため、ダウンロードと削除はサーバーの運用者だけができます（OPERATOR ロールを持つ API キーが必要です）。',
   'settings.speech.retry': 'もう一度試す',
   'settings.speech.loadFailed': '音声モデルを読み込めませんでした。',
   'settings.speech.error.offline': 'サーバーに接続できません。接続を確認してから、もう一度お試しください。',
-  'settings.speech.error.unauthorized': 'サーバーが API キーを受け付けませんでした。設定 → サーバー でキーを確認してください。',
-  'settings.speech.error.forbidden': 'この API キーでは音声モデルのダウンロードや削除はできません。サーバーの運用者に依頼してください（OPERATOR ロールのキーが必要です）。',
+  'settings.speech.error.unauthorized':
+    'サーバーが API キーを受け付けませんでした。設定 → サーバー でキーを確認してください。',
+  'settings.speech.error.forbidden':
+    'この API キーでは音声モデルのダウンロードや削除はできません。サーバーの運用者に依頼してください（OPERATOR ロールのキーが必要です）。',
   'settings.speech.damagedBadge': '破損',
-  'settings.speech.damaged': '破損しています: サーバーがこのモデルを読み込めないため、文字起こしには使われません。削除してから、もう一度ダウンロードしてください。',
-  'settings.speech.damagedAsk': '破損しています: サーバーがこのモデルを読み込めないため、文字起こしには使われません。サーバーの運用者に、削除してもう一度ダウンロードするよう依頼してください。',
-  'settings.speech.error.not-found': 'このモデルまたはダウンロードはサーバーにもうありません。一覧を更新したので、もう一度お試しください。',
-  'settings.speech.error.conflict': 'その間にサーバー上のモデルが変わりました。一覧を更新したので、もう一度お試しください。',
-  'settings.speech.error.insufficient-storage': 'サーバーのディスクの空き容量が足りません。空き容量を増やすか、小さいモデルを選んでください。',
-  'settings.speech.error.server': 'サーバーで問題が起きました。しばらくしてからもう一度お試しください。続く場合はサーバーの管理者に連絡してください。',
+  'settings.speech.damaged':
+    '破損しています: サーバーがこのモデルを読み込めないため、文字起こしには使われません。削除してから、もう一度ダウンロードしてください。',
+  'settings.speech.damagedAsk':
+    '破損しています: サーバーがこのモデルを読み込めないため、文字起こしには使われません。サーバーの運用者に、削除してもう一度ダウンロードするよう依頼してください。',
+  'settings.speech.error.not-found':
+    'このモデルまたはダウンロードはサーバーにもうありません。一覧を更新したので、もう一度お試しください。',
+  'settings.speech.error.conflict':
+    'その間にサーバー上のモデルが変わりました。一覧を更新したので、もう一度お試しください。',
+  'settings.speech.error.insufficient-storage':
+    'サーバーのディスクの空き容量が足りません。空き容量を増やすか、小さいモデルを選んでください。',
+  'settings.speech.error.server':
+    'サーバーで問題が起きました。しばらくしてからもう一度お試しください。続く場合はサーバーの管理者に連絡してください。',
   'settings.speech.errorId': 'エラー ID: {id}',
   'settings.speech.offer.label': '音声モデルのおすすめ',
   'settings.speech.offer.title': '約 99 言語で句読点付きの文字起こしを',
   'settings.speech.offer.titleEnglish': '句読点付きの英語の文字起こしを',
-  'settings.speech.offer.body': 'このコンピューターに合った音声モデル Whisper {model}（{size}）をダウンロードできます。以後の文字起こしには、内蔵の英語音声認識の代わりにこのモデルが使われます。',
+  'settings.speech.offer.body':
+    'このコンピューターに合った音声モデル Whisper {model}（{size}）をダウンロードできます。以後の文字起こしには、内蔵の英語音声認識の代わりにこのモデルが使われます。',
   'settings.speech.offer.download': 'Whisper {model} をダウンロード',
   'settings.speech.offer.later': '今はしない',
   'settings.speech.offer.ready': 'Whisper {model} の準備ができました。新しい文字起こしに使われます。',
@@ -879,9 +934,11 @@ export const ja: Record<MessageKey, string> = {
   'settings.profile.baseUrl': 'サーバーの URL',
   'settings.profile.apiKey': 'API キー',
   'settings.profile.apiKeyHint': 'このコンピューターに暗号化して保存されます',
-  'settings.profile.addHint': '追加したサーバーを初めて使う前に、別のウィンドウでアドレスの確認を求めます。確認するまで、そのサーバーには何も送りません。',
+  'settings.profile.addHint':
+    '追加したサーバーを初めて使う前に、別のウィンドウでアドレスの確認を求めます。確認するまで、そのサーバーには何も送りません。',
   'settings.profile.confirming': 'Kikitori が開いたウィンドウでサーバーのアドレスを確認してください。',
-  'settings.profile.notConfirmed': '切り替えが確認されなかったため、今のサーバーを使い続けます。「{name}」には何も送っていません。',
+  'settings.profile.notConfirmed':
+    '切り替えが確認されなかったため、今のサーバーを使い続けます。「{name}」には何も送っていません。',
   'settings.defaults': '新しいアップロードの既定値',
   'settings.defaults.language': '言語',
   'settings.defaults.model': 'モデル',

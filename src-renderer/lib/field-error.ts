@@ -7,7 +7,10 @@ import type { IpcError } from '../../src-shared/ipc-contract';
 export function fieldMatches(field: string, pattern: string): boolean {
   const parts = field.split('.');
   const wanted = pattern.split('.');
-  return parts.length === wanted.length && wanted.every((part, i) => part === parts[i] || (part === '*' && /^\d+$/.test(parts[i]!)));
+  return (
+    parts.length === wanted.length &&
+    wanted.every((part, i) => part === parts[i] || (part === '*' && /^\d+$/.test(parts[i]!)))
+  );
 }
 
 /** The error when it is about one of `paths`, else null. */

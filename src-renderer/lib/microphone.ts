@@ -6,7 +6,10 @@
 export type MicrophoneProblem = 'denied' | 'no-device' | 'busy' | 'unsupported';
 
 export class MicrophoneError extends Error {
-  constructor(readonly problem: MicrophoneProblem, cause?: unknown) {
+  constructor(
+    readonly problem: MicrophoneProblem,
+    cause?: unknown,
+  ) {
     super(`microphone: ${problem}`, { cause });
   }
 }
@@ -28,13 +31,16 @@ export function recordingFormat(): string | null {
 function problemOf(error: unknown): MicrophoneProblem {
   const name = error instanceof DOMException || error instanceof Error ? error.name : '';
   if (name === 'NotAllowedError' || name === 'SecurityError' || name === 'PermissionDeniedError') return 'denied';
-  if (name === 'NotFoundError' || name === 'OverconstrainedError' || name === 'DevicesNotFoundError') return 'no-device';
+  if (name === 'NotFoundError' || name === 'OverconstrainedError' || name === 'DevicesNotFoundError')
+    return 'no-device';
   return 'busy';
 }
 
 export async function audioInputs(): Promise<AudioInput[]> {
   const devices = await navigator.mediaDevices.enumerateDevices();
-  return devices.filter((device) => device.kind === 'audioinput' && device.deviceId !== '').map((device) => ({ id: device.deviceId, label: device.label }));
+  return devices
+    .filter((device) => device.kind === 'audioinput' && device.deviceId !== '')
+    .map((device) => ({ id: device.deviceId, label: device.label }));
 }
 
 /** An open microphone: its stream for MediaRecorder, and its current level. */
@@ -57,7 +63,12 @@ export class Microphone {
     let stream: MediaStream;
     try {
       stream = await navigator.mediaDevices.getUserMedia({
-        audio: { ...(deviceId ? { deviceId: { exact: deviceId } } : {}), echoCancellation: false, noiseSuppression: false, autoGainControl: true },
+        audio: {
+          ...(deviceId ? { deviceId: { exact: deviceId } } : {}),
+          echoCancellation: false,
+          noiseSuppression: false,
+          autoGainControl: true,
+        },
         video: false,
       });
     } catch (error) {
@@ -95,7 +106,11 @@ export class Recorder {
   private readonly recorder: MediaRecorder;
   private readonly stopped: Promise<void>;
 
-  constructor(stream: MediaStream, readonly format: string, onChunk: (chunk: Blob) => void) {
+  constructor(
+    stream: MediaStream,
+    readonly format: string,
+    onChunk: (chunk: Blob) => void,
+  ) {
     this.recorder = new MediaRecorder(stream, { mimeType: format, audioBitsPerSecond: 64_000 });
     this.recorder.addEventListener('dataavailable', (event) => {
       if (event.data.size > 0) onChunk(event.data);
@@ -126,6 +141,7 @@ export class Recorder {
 /** Bytes as base64, in slices (String.fromCharCode takes a bounded number of arguments). */
 export function toBase64(bytes: Uint8Array): string {
   let binary = '';
-  for (let start = 0; start < bytes.length; start += 0x8000) binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
+  for (let start = 0; start < bytes.length; start += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
   return btoa(binary);
 }

@@ -12,7 +12,11 @@ export interface RequestTracker<S> {
    * Runs `call`; when its answer is still current, stores what `apply` makes of the value and sets
    * the flags. Resolves with the result, or null when a newer call or `renew()` made it stale.
    */
-  run<T>(call: () => Promise<IpcResult<T>>, apply: (value: T) => Partial<S>, options?: RunOptions): Promise<IpcResult<T> | null>;
+  run<T>(
+    call: () => Promise<IpcResult<T>>,
+    apply: (value: T) => Partial<S>,
+    options?: RunOptions,
+  ): Promise<IpcResult<T> | null>;
   /** Makes every call under way stale (the transcript was closed, the filter changed). */
   renew(): void;
 }
@@ -33,7 +37,10 @@ export function createRequestTracker<S>(
 ): RequestTracker<S> {
   let round = 0;
   const flags = (busy: boolean, error?: IpcError | null): Partial<S> =>
-    ({ ...(keys.busy ? { [keys.busy]: busy } : {}), ...(keys.error && error !== undefined ? { [keys.error]: error } : {}) }) as Partial<S>;
+    ({
+      ...(keys.busy ? { [keys.busy]: busy } : {}),
+      ...(keys.error && error !== undefined ? { [keys.error]: error } : {}),
+    }) as Partial<S>;
   return {
     async run(call, apply, { supersede = true, markBusy = true } = {}) {
       if (supersede) round++;
@@ -51,6 +58,8 @@ export function createRequestTracker<S>(
 }
 
 /** Several calls as one answer that always arrives, each with its own result: for partial results. */
-export async function together<R extends readonly Promise<IpcResult<unknown>>[]>(...calls: R): Promise<IpcResult<{ -readonly [K in keyof R]: Awaited<R[K]> }>> {
+export async function together<R extends readonly Promise<IpcResult<unknown>>[]>(
+  ...calls: R
+): Promise<IpcResult<{ -readonly [K in keyof R]: Awaited<R[K]> }>> {
   return { ok: true, value: await Promise.all<R>(calls) };
 }

@@ -21,11 +21,18 @@ export const useConnectionStore = create<ConnectionState>()((set) => {
     error: null,
     async init() {
       const off = api().on('connection:changed', (status) => set({ status }));
-      await statuses.run(() => api().connection.status(), (status) => ({ status }), { markBusy: false });
+      await statuses.run(
+        () => api().connection.status(),
+        (status) => ({ status }),
+        { markBusy: false },
+      );
       return off;
     },
     async refresh() {
-      await statuses.run(() => api().transcripts.refresh(), (status) => ({ status }));
+      await statuses.run(
+        () => api().transcripts.refresh(),
+        (status) => ({ status }),
+      );
     },
   };
 });

@@ -47,14 +47,22 @@ export const useDictionariesStore = create<DictionariesState>()((set, get) => {
     loading: false,
     error: null,
     async load() {
-      const result = await lists.run(() => api().dictionaries.list(), (list) => ({ list }));
+      const result = await lists.run(
+        () => api().dictionaries.list(),
+        (list) => ({ list }),
+      );
       const selected = get().selectedId;
-      if (selected && result?.ok && !result.value.some((item) => item.id === selected)) set({ selectedId: null, detail: null });
+      if (selected && result?.ok && !result.value.some((item) => item.id === selected))
+        set({ selectedId: null, detail: null });
     },
     async select(id) {
       details.renew();
       set({ selectedId: id, detail: null, error: null });
-      if (id) await details.run(() => api().dictionaries.get({ id }), (detail) => ({ detail }));
+      if (id)
+        await details.run(
+          () => api().dictionaries.get({ id }),
+          (detail) => ({ detail }),
+        );
     },
     async create(name) {
       const [detail, error] = split(await api().dictionaries.create({ name }));
@@ -79,5 +87,11 @@ export const useDictionariesStore = create<DictionariesState>()((set, get) => {
 });
 
 function summaryOf(detail: DictionaryDetail): DictionarySummary {
-  return { id: detail.id, name: detail.name, isTemporary: detail.isTemporary, createdAt: detail.createdAt, updatedAt: detail.updatedAt };
+  return {
+    id: detail.id,
+    name: detail.name,
+    isTemporary: detail.isTemporary,
+    createdAt: detail.createdAt,
+    updatedAt: detail.updatedAt,
+  };
 }

@@ -1,14 +1,22 @@
 // The library: transcriptions from main's cache, paged on demand for a virtualized list, plus
 // full-text search whose hits point at moments in the audio.
 import { create } from 'zustand';
-import type { IpcError, RerunPlan, SearchHit, TranscriptFilter, TranscriptionSummary, UploadOptions } from '../../src-shared/ipc-contract';
+import type {
+  IpcError,
+  RerunPlan,
+  SearchHit,
+  TranscriptFilter,
+  TranscriptionSummary,
+  UploadOptions,
+} from '../../src-shared/ipc-contract';
 import { api, split } from '../lib/api';
 import { createRequestTracker } from '../lib/request-tracker';
 
 export const PAGE_SIZE = 100;
 
 /** A re-run of one transcription (decision 0020): being sent, queued (the row waits to be replaced), or refused. */
-export type RerunState = { state: 'sending' } | { state: 'queued'; jobId: string } | { state: 'refused'; error: IpcError };
+export type RerunState =
+  { state: 'sending' } | { state: 'queued'; jobId: string } | { state: 'refused'; error: IpcError };
 
 interface LibraryState {
   filter: TranscriptFilter;
@@ -98,7 +106,11 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
       const { requestedPages, total } = get();
       const last = Math.min(to, Math.max(total, 1)) - 1;
       const pending: Promise<void>[] = [];
-      for (let page = Math.floor(Math.max(0, from) / PAGE_SIZE); page <= Math.floor(Math.max(0, last) / PAGE_SIZE); page++) {
+      for (
+        let page = Math.floor(Math.max(0, from) / PAGE_SIZE);
+        page <= Math.floor(Math.max(0, last) / PAGE_SIZE);
+        page++
+      ) {
         if (requestedPages.has(page)) continue;
         requestedPages.add(page);
         pending.push(fetchPage(page));
@@ -113,7 +125,10 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
         set({ hits: [], searching: false, searchError: null });
         return;
       }
-      const result = await searches.run(() => api().search.query({ text, limit: 200 }), (hits) => ({ hits }));
+      const result = await searches.run(
+        () => api().search.query({ text, limit: 200 }),
+        (hits) => ({ hits }),
+      );
       if (result && !result.ok) set({ hits: [] });
     },
     reruns: {},
@@ -138,7 +153,9 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
         file = offers[0]!.handle;
       }
       mark({ state: 'sending' });
-      const [job, error] = split(await api().transcripts.rerun({ id, ...(options ? { options } : {}), ...(file ? { file } : {}) }));
+      const [job, error] = split(
+        await api().transcripts.rerun({ id, ...(options ? { options } : {}), ...(file ? { file } : {}) }),
+      );
       mark(job ? { state: 'queued', jobId: job.id } : { state: 'refused', error });
       return !error;
     },
@@ -152,7 +169,9 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
       // A re-run whose upload the server refused (or the user cancelled): the failed row offers its actions again.
       const offUploads = api().on('uploads:changed', (job) => {
         if (job.state !== 'failed' && job.state !== 'cancelled') return;
-        const entry = Object.entries(get().reruns).find(([, rerun]) => rerun.state === 'queued' && rerun.jobId === job.id);
+        const entry = Object.entries(get().reruns).find(
+          ([, rerun]) => rerun.state === 'queued' && rerun.jobId === job.id,
+        );
         if (!entry) return;
         const reruns = { ...get().reruns };
         if (job.state === 'failed' && job.error) reruns[entry[0]] = { state: 'refused', error: job.error };

@@ -2,7 +2,13 @@
 // library). Main follows running downloads and pushes 'models:changed'; this store keeps the newest
 // status per model, and reloads the list when a download ends (the model is installed, or not).
 import { create } from 'zustand';
-import type { IpcError, IpcResult, SpeechModel, SpeechModelDownload, SpeechModels } from '../../src-shared/ipc-contract';
+import type {
+  IpcError,
+  IpcResult,
+  SpeechModel,
+  SpeechModelDownload,
+  SpeechModels,
+} from '../../src-shared/ipc-contract';
 import { api, split } from '../lib/api';
 import { createRequestTracker } from '../lib/request-tracker';
 import { useSettingsStore } from './settings-store';
@@ -44,7 +50,11 @@ export const useModelsStore = create<ModelsState>()((set, get) => {
   };
 
   /** Runs an action on one model; its answer is the fresh list, newer than any load under way. */
-  async function act(name: string, action: ModelAction, call: () => Promise<IpcResult<SpeechModels>>): Promise<IpcError | null> {
+  async function act(
+    name: string,
+    action: ModelAction,
+    call: () => Promise<IpcResult<SpeechModels>>,
+  ): Promise<IpcError | null> {
     set({ pending: { ...get().pending, [name]: action }, failures: without(get().failures, name) });
     if (action === 'download') set({ downloads: without(get().downloads, name) });
     const [models, error] = split(await call());
@@ -66,7 +76,10 @@ export const useModelsStore = create<ModelsState>()((set, get) => {
     failures: {},
     offerDismissed: false,
     async load() {
-      await loads.run(() => api().models.list(), (models) => ({ models }));
+      await loads.run(
+        () => api().models.list(),
+        (models) => ({ models }),
+      );
     },
     download: (name) => act(name, 'download', () => api().models.download({ name })),
     cancel: (name) => act(name, 'cancel', () => api().models.cancel({ name })),
@@ -115,7 +128,8 @@ export function downloadOf(state: Pick<ModelsState, 'downloads'>, model: SpeechM
   return state.downloads[model.name] ?? model.download;
 }
 
-export const isRunning = (download: SpeechModelDownload | null): boolean => download !== null && !FINAL.has(download.status);
+export const isRunning = (download: SpeechModelDownload | null): boolean =>
+  download !== null && !FINAL.has(download.status);
 
 /** The first-run offer's model, when it should show. */
 export const selectOffer = (state: ModelsState): SpeechModel | null => {

@@ -62,7 +62,16 @@ export const usePlayerStore = create<PlayerState>()((set, get) => {
         if (at !== undefined) get().seek(at);
         return;
       }
-      set({ transcriptionId: id, source: null, peaks: null, loading: true, error: null, currentTime: at ?? 0, playing: false, pendingSeek: at ?? null });
+      set({
+        transcriptionId: id,
+        source: null,
+        peaks: null,
+        loading: true,
+        error: null,
+        currentTime: at ?? 0,
+        playing: false,
+        pendingSeek: at ?? null,
+      });
       // Audio without a waveform still plays: each part lands on its own.
       await loads.run(
         () => together(api().audio.peaks({ id }), api().audio.source({ id })),
@@ -78,7 +87,16 @@ export const usePlayerStore = create<PlayerState>()((set, get) => {
     unload() {
       loads.renew();
       get().controller?.pause();
-      set({ transcriptionId: null, source: null, peaks: null, currentTime: 0, duration: 0, playing: false, pendingSeek: null, error: null });
+      set({
+        transcriptionId: null,
+        source: null,
+        peaks: null,
+        currentTime: 0,
+        duration: 0,
+        playing: false,
+        pendingSeek: null,
+        error: null,
+      });
     },
     attach(controller) {
       set({ controller });

@@ -5,7 +5,16 @@
 import { create } from 'zustand';
 import type { IpcError, Recording } from '../../src-shared/ipc-contract';
 import { api, split } from '../lib/api';
-import { audioInputs, Microphone, MicrophoneError, Recorder, recordingFormat, toBase64, type AudioInput, type MicrophoneProblem } from '../lib/microphone';
+import {
+  audioInputs,
+  Microphone,
+  MicrophoneError,
+  Recorder,
+  recordingFormat,
+  toBase64,
+  type AudioInput,
+  type MicrophoneProblem,
+} from '../lib/microphone';
 import { useUploadsStore } from './uploads-store';
 
 export type RecorderPhase = 'closed' | 'opening' | 'ready' | 'recording' | 'paused' | 'saving' | 'unavailable';
@@ -125,12 +134,20 @@ export const useRecorderStore = create<RecorderState>()((set, get) => {
       if (!microphone || get().phase !== 'ready' || !format) return;
       const [recording, error] = split(await api().recordings.start({ mimeType: format }));
       if (error) return set({ error });
-      const current: Take = { id: recording.id, recorder: null as unknown as Recorder, offset: 0, chain: Promise.resolve(), failure: null };
+      const current: Take = {
+        id: recording.id,
+        recorder: null as unknown as Recorder,
+        offset: 0,
+        chain: Promise.resolve(),
+        failure: null,
+      };
       current.recorder = new Recorder(microphone.stream, format, (chunk) => {
         current.chain = current.chain.then(async () => {
           if (current.failure) return;
           const data = toBase64(new Uint8Array(await chunk.arrayBuffer()));
-          const [kept, failure] = split(await api().recordings.append({ id: current.id, offset: current.offset, data }));
+          const [kept, failure] = split(
+            await api().recordings.append({ id: current.id, offset: current.offset, data }),
+          );
           if (kept) current.offset = kept.size;
           else {
             // What was kept so far stays on this computer; the recording goes on no further.
@@ -163,7 +180,9 @@ export const useRecorderStore = create<RecorderState>()((set, get) => {
         set({ phase: 'ready' });
         return get().loadKept();
       }
-      const [job, error] = split(await api().recordings.finish({ id: ended.id, options: useUploadsStore.getState().options }));
+      const [job, error] = split(
+        await api().recordings.finish({ id: ended.id, options: useUploadsStore.getState().options }),
+      );
       if (error) {
         set({ phase: 'ready', error });
         return get().loadKept();
@@ -187,7 +206,12 @@ export const useRecorderStore = create<RecorderState>()((set, get) => {
       if (error) return set({ error });
       // Those on their way show in the uploads panel; here: what still needs the user. A done one is
       // still here only when its audio could not be kept with the transcription: it can be discarded.
-      set({ kept: recordings.filter((recording) => recording.id !== take?.id && !['queued', 'uploading', 'starting'].includes(recording.upload?.state ?? '')) });
+      set({
+        kept: recordings.filter(
+          (recording) =>
+            recording.id !== take?.id && !['queued', 'uploading', 'starting'].includes(recording.upload?.state ?? ''),
+        ),
+      });
     },
     async transcribeKept(id) {
       const recording = get().kept.find((kept) => kept.id === id);

@@ -1,7 +1,14 @@
 // The transcription open in the transcript view: its document, edits, speaker names and export.
 import { speakerOrder } from '../../src-shared/speaker-names';
 import { create } from 'zustand';
-import type { EditHistoryCounts, ExportOptions, IpcError, IpcResponse, IpcResult, TranscriptDetail } from '../../src-shared/ipc-contract';
+import type {
+  EditHistoryCounts,
+  ExportOptions,
+  IpcError,
+  IpcResponse,
+  IpcResult,
+  TranscriptDetail,
+} from '../../src-shared/ipc-contract';
 import type { EditOperation } from '../../src-shared/transcript-editing';
 import type { TranscriptSegment } from '../../src-shared/transcript-document';
 import { api, split } from '../lib/api';
@@ -60,7 +67,11 @@ export const useTranscriptStore = create<TranscriptState>()((set, get) => {
       const id = get().id;
       if (!id) return;
       // A background reload keeps the transcript on screen; a failed one keeps it too, with the error.
-      await loads.run(() => api().transcripts.get({ id }), (detail) => ({ detail }), { markBusy: false });
+      await loads.run(
+        () => api().transcripts.get({ id }),
+        (detail) => ({ detail }),
+        { markBusy: false },
+      );
     },
     close() {
       loads.renew();
@@ -105,7 +116,9 @@ export const useTranscriptStore = create<TranscriptState>()((set, get) => {
       const id = get().id;
       if (!id) return { path: null, error: null };
       const [value, error] = split(await api().transcripts.export({ id, options }));
-      return value?.subtitles ? { path: value.path, error, report: value.subtitles } : { path: value?.path ?? null, error };
+      return value?.subtitles
+        ? { path: value.path, error, report: value.subtitles }
+        : { path: value?.path ?? null, error };
     },
     async remove() {
       const id = get().id;
@@ -123,7 +136,8 @@ export const useTranscriptStore = create<TranscriptState>()((set, get) => {
   };
 });
 
-export const selectSegments = (state: TranscriptState): TranscriptSegment[] => state.detail?.document?.segments ?? EMPTY;
+export const selectSegments = (state: TranscriptState): TranscriptSegment[] =>
+  state.detail?.document?.segments ?? EMPTY;
 export const selectSpeakerNames = (state: TranscriptState) => state.detail?.speakerNames ?? NO_NAMES;
 export const selectHistory = (state: TranscriptState): EditHistoryCounts => state.detail?.history ?? NO_HISTORY;
 const NO_HISTORY: EditHistoryCounts = { undo: 0, redo: 0 };

@@ -88,7 +88,10 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
       const options = { ...get().options, ...patch };
       set({ options, error: error?.field?.startsWith('options.') ? null : error });
       // Counts that cannot hold are shown next to their field, and not remembered.
-      if (!checkSpeakerCounts(options) && !sameDefaults(defaultsOf(options), useSettingsStore.getState().settings?.defaults)) {
+      if (
+        !checkSpeakerCounts(options) &&
+        !sameDefaults(defaultsOf(options), useSettingsStore.getState().settings?.defaults)
+      ) {
         void useSettingsStore.getState().update({ defaults: defaultsOf(options) });
       }
     },
@@ -156,7 +159,14 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
 });
 
 /** The part of the options that is remembered (not the ad-hoc words). */
-function defaultsOf({ language, model, numSpeakers, minSpeakers, maxSpeakers, dictionaryId }: UploadDefaults): UploadDefaults {
+function defaultsOf({
+  language,
+  model,
+  numSpeakers,
+  minSpeakers,
+  maxSpeakers,
+  dictionaryId,
+}: UploadDefaults): UploadDefaults {
   return { language, model, numSpeakers, minSpeakers, maxSpeakers, dictionaryId };
 }
 
@@ -164,4 +174,5 @@ function sameDefaults(a: UploadDefaults, b: UploadDefaults | undefined): boolean
   return b !== undefined && JSON.stringify(a) === JSON.stringify(defaultsOf(b));
 }
 
-export const selectFinishedCount = (state: UploadsState) => state.jobs.filter((job) => FINISHED.includes(job.state)).length;
+export const selectFinishedCount = (state: UploadsState) =>
+  state.jobs.filter((job) => FINISHED.includes(job.state)).length;

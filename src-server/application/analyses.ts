@@ -31,12 +31,14 @@ export async function requestAnalysis(
   let target = '';
   if (kind === 'translation') {
     target = (language ?? '').toLowerCase();
-    if (!isLanguageCode(target)) throw errors.validation(`language must be an ISO 639-1 code such as "es"; got "${target}".`, 'language');
+    if (!isLanguageCode(target))
+      throw errors.validation(`language must be an ISO 639-1 code such as "es"; got "${target}".`, 'language');
   }
   const record = await findTranscription(ctx, caller, transcriptionId);
   const refusal = await ctx.analysisService.request(record, kind, target);
   if (refusal?.kind === 'not-completed') throw errors.transcriptionNotCompleted(record.transcriptionId, record.status);
-  if (refusal?.kind === 'unsupported-language') throw errors.unsupportedLanguage(refusal.message, kind === 'translation' ? 'language' : undefined);
+  if (refusal?.kind === 'unsupported-language')
+    throw errors.unsupportedLanguage(refusal.message, kind === 'translation' ? 'language' : undefined);
   return { transcriptionId: record.transcriptionId, language: target };
 }
 

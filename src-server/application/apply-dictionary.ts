@@ -6,14 +6,22 @@ import { errors } from '../http/errors.js';
 import { findTranscription } from '../http/lookups.js';
 
 /** `dictionaryId` undefined: the transcription's own dictionary. Answers the record the route renders. */
-export async function applyDictionary(ctx: AppContext, caller: Caller, transcriptionId: string, dictionaryId: string | undefined): Promise<TranscriptionRecord> {
+export async function applyDictionary(
+  ctx: AppContext,
+  caller: Caller,
+  transcriptionId: string,
+  dictionaryId: string | undefined,
+): Promise<TranscriptionRecord> {
   const record = await findTranscription(ctx, caller, transcriptionId);
   const outcome = await ctx.service.applyDictionary(caller, record, dictionaryId);
   switch (outcome.kind) {
     case 'not-completed':
       throw errors.transcriptionNotCompleted(record.transcriptionId, outcome.status);
     case 'no-dictionary':
-      throw errors.validation('This transcription has no dictionary. Send the dictionary_id of the dictionary to apply.', 'dictionary_id');
+      throw errors.validation(
+        'This transcription has no dictionary. Send the dictionary_id of the dictionary to apply.',
+        'dictionary_id',
+      );
     case 'dictionary-not-found':
       throw errors.dictionaryNotFound(outcome.dictionaryId);
     case 'applied':

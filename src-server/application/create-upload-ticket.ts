@@ -24,18 +24,27 @@ export interface UploadTicketRequest {
   words: NewWord[];
 }
 
-export async function createUploadTicket(ctx: AppContext, caller: Caller, request: UploadTicketRequest): Promise<TranscriptionRecord> {
+export async function createUploadTicket(
+  ctx: AppContext,
+  caller: Caller,
+  request: UploadTicketRequest,
+): Promise<TranscriptionRecord> {
   const { model, speakers } = request;
   assertSpeakerCounts(speakers);
   // No language: engines that detect it are left to (the record gets the detected one); others use their first.
   const languages = ticketLanguages(ctx.engines.speechFor(model), request.languages);
   const unsupported = ctx.engines.unsupportedReason({ model, languages, wantsSpeakers: asksForSpeakers(speakers) });
   if (unsupported?.code === 'language') {
-    throw engineErrorToAppError(new EngineError('unsupported', unsupported.message, { field: 'language', detail: unsupported.detail }));
+    throw engineErrorToAppError(
+      new EngineError('unsupported', unsupported.message, { field: 'language', detail: unsupported.detail }),
+    );
   }
   if (unsupported) {
     const speakerField = (Object.keys(SPEAKER_FIELD) as SpeakerCountField[]).find((f) => speakers[f] !== null);
-    throw errors.unsupportedOption(unsupported.message, speakerField ? SPEAKER_FIELD[speakerField] : 'transcription_model');
+    throw errors.unsupportedOption(
+      unsupported.message,
+      speakerField ? SPEAKER_FIELD[speakerField] : 'transcription_model',
+    );
   }
   if (request.dictionaryId) await findDictionary(ctx, caller, request.dictionaryId);
   await checkTeamQuota(ctx, caller.teamId);

@@ -69,14 +69,16 @@ function entries<Input, Entry>(kind: {
   notFound(id: string): AppError;
 }): DictionaryEntries<Input, Entry> {
   return {
-    add: async (ctx, caller, dictionaryId, items) => kind.add(ctx, (await findDictionary(ctx, caller, dictionaryId)).dictionaryId, items),
+    add: async (ctx, caller, dictionaryId, items) =>
+      kind.add(ctx, (await findDictionary(ctx, caller, dictionaryId)).dictionaryId, items),
     get: async (ctx, caller, dictionaryId, id) => {
       const entry = await kind.get(ctx, (await findDictionary(ctx, caller, dictionaryId)).dictionaryId, id);
       if (!entry) throw kind.notFound(id);
       return entry;
     },
     remove: async (ctx, caller, dictionaryId, id) => {
-      if (!(await kind.remove(ctx, (await findDictionary(ctx, caller, dictionaryId)).dictionaryId, id))) throw kind.notFound(id);
+      if (!(await kind.remove(ctx, (await findDictionary(ctx, caller, dictionaryId)).dictionaryId, id)))
+        throw kind.notFound(id);
     },
   };
 }
@@ -92,7 +94,8 @@ export const blacklistWords = entries<NewBlacklistWord, BlacklistWordRecord>({
   add: async (ctx, dictionaryId, items) => {
     const max = LIMITS.blacklistWordsPerDictionary;
     const added = await ctx.dictionaries.addBlacklistWords(dictionaryId, items, max);
-    if (!added) throw errors.tooManyBlacklistWords(max, await ctx.dictionaries.countBlacklistWords(dictionaryId), items.length);
+    if (!added)
+      throw errors.tooManyBlacklistWords(max, await ctx.dictionaries.countBlacklistWords(dictionaryId), items.length);
     return added;
   },
   get: (ctx, dictionaryId, id) => ctx.dictionaries.getBlacklistWord(dictionaryId, id),

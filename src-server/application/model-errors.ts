@@ -6,7 +6,11 @@ import { isModelError } from '../models/model-error.js';
 export const modelErrors = {
   modelNotFound: (message: string) => new AppError(404, 'MODEL_NOT_FOUND', message),
   downloadNotFound: (name: string) =>
-    new AppError(404, 'MODEL_DOWNLOAD_NOT_FOUND', `No download of the speech model "${name}" is running. POST to /api/v1/models/${name}/download to start one.`),
+    new AppError(
+      404,
+      'MODEL_DOWNLOAD_NOT_FOUND',
+      `No download of the speech model "${name}" is running. POST to /api/v1/models/${name}/download to start one.`,
+    ),
   modelNotInstalled: (message: string) => new AppError(409, 'MODEL_NOT_INSTALLED', message),
   insufficientStorage: (message: string) => new AppError(507, 'INSUFFICIENT_STORAGE', message),
 };

@@ -18,7 +18,12 @@ export async function readReview(ctx: AppContext, caller: Caller, transcriptionI
 }
 
 /** Keeps the reviewed text of the caller's transcription, which must have completed. */
-export async function saveReview(ctx: AppContext, caller: Caller, transcriptionId: string, reviewedText: string): Promise<Review> {
+export async function saveReview(
+  ctx: AppContext,
+  caller: Caller,
+  transcriptionId: string,
+  reviewedText: string,
+): Promise<Review> {
   const record = await findTranscription(ctx, caller, transcriptionId);
   if (record.status !== 'COMPLETED') throw errors.transcriptionNotCompleted(record.transcriptionId, record.status);
   await ctx.reviews.save(record.transcriptionId, reviewedText);

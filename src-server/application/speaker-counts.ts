@@ -19,11 +19,20 @@ export function assertSpeakerCounts(counts: SpeakerCounts): void {
   const field = SPEAKER_FIELD[problem.field];
   switch (problem.reason) {
     case 'out-of-range':
-      throw errors.validation(`${field} must be a whole number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}; got ${counts[problem.field]}.`, field);
+      throw errors.validation(
+        `${field} must be a whole number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}; got ${counts[problem.field]}.`,
+        field,
+      );
     case 'min-above-max':
-      throw errors.validation(`min_speakers (${counts.minSpeakers}) must not be greater than max_speakers (${counts.maxSpeakers}).`, field);
+      throw errors.validation(
+        `min_speakers (${counts.minSpeakers}) must not be greater than max_speakers (${counts.maxSpeakers}).`,
+        field,
+      );
     case 'outside-min-max':
-      throw errors.validation(`num_speakers (${counts.numSpeakers}) must lie between min_speakers and max_speakers.`, field);
+      throw errors.validation(
+        `num_speakers (${counts.numSpeakers}) must lie between min_speakers and max_speakers.`,
+        field,
+      );
   }
 }
 

@@ -7,7 +7,11 @@ import { commitDirectUpload } from '../http/direct-uploads.js';
 import { errors } from '../http/errors.js';
 import { findTranscription } from '../http/lookups.js';
 
-export async function startTranscription(ctx: AppContext, caller: Caller, transcriptionId: string): Promise<TranscriptionRecord> {
+export async function startTranscription(
+  ctx: AppContext,
+  caller: Caller,
+  transcriptionId: string,
+): Promise<TranscriptionRecord> {
   const record = await commitDirectUpload(ctx, await findTranscription(ctx, caller, transcriptionId));
   const outcome = await ctx.service.start(record);
   if (outcome === 'upload-missing') throw errors.uploadNotComplete(record.transcriptionId);

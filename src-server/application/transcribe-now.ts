@@ -76,7 +76,9 @@ function engineFor(ctx: AppContext, model: string, task: AudioTask): SpeechEngin
     );
   }
   if (task === 'translate' && engine.capabilities.translatesToEnglish !== true) {
-    const translators = [...ctx.engines.speechEngines.values()].filter((e) => e.capabilities.translatesToEnglish === true).map((e) => `"${e.name}"`);
+    const translators = [...ctx.engines.speechEngines.values()]
+      .filter((e) => e.capabilities.translatesToEnglish === true)
+      .map((e) => `"${e.name}"`);
     throw errors.unsupportedOption(
       `model "${model}" is served by the speech engine "${engine.name}", which cannot translate speech into English. ` +
         (translators.length > 0
@@ -134,11 +136,17 @@ export class TranscribeNow {
       await this.ctx.storage.put(key, file, { maxBytes: this.allowance.maxBytes });
     } catch (error) {
       if (error instanceof ObjectTooLargeError && this.allowance.quotaBound) {
-        throw quotaExceededBy(this.allowance.quotaBytes!, await this.ctx.storageUsage.audioBytes(this.caller.teamId), null);
+        throw quotaExceededBy(
+          this.allowance.quotaBytes!,
+          await this.ctx.storageUsage.audioBytes(this.caller.teamId),
+          null,
+        );
       }
       if (error instanceof ObjectTooLargeError) throw errors.payloadTooLarge(this.ctx.config.uploads.maxBytes);
       if (isDiskFull(error)) {
-        throw errors.insufficientStorage("The server ran out of disk space while storing this file. Try again later, or ask the server's administrator to free some space.");
+        throw errors.insufficientStorage(
+          "The server ran out of disk space while storing this file. Try again later, or ask the server's administrator to free some space.",
+        );
       }
       throw error;
     }
@@ -148,8 +156,10 @@ export class TranscribeNow {
 
   /** A file was sent, and it is not empty. */
   async checkUpload(): Promise<void> {
-    if (!this.upload) throw errors.validation('Missing the "file" field: send the audio file as the multipart field "file".', 'file');
-    if ((await this.ctx.storage.stat(this.upload))?.size === 0) throw errors.validation('The uploaded file is empty.', 'file');
+    if (!this.upload)
+      throw errors.validation('Missing the "file" field: send the audio file as the multipart field "file".', 'file');
+    if ((await this.ctx.storage.stat(this.upload))?.size === 0)
+      throw errors.validation('The uploaded file is empty.', 'file');
     this.checked = true;
   }
 
@@ -171,9 +181,16 @@ export class TranscribeNow {
     const separates = engine.capabilities.speakerSeparation || ctx.engines.speakers !== null;
     const asked = request.speakers !== null && asksForSpeakers(request.speakers);
     if (asked && !separates) {
-      throw errors.unsupportedOption('Speaker labels were asked for, but this server separates no speakers (KIKITORI_SPEAKER_ENGINE=none). Leave out the speaker fields.', 'num_speakers');
+      throw errors.unsupportedOption(
+        'Speaker labels were asked for, but this server separates no speakers (KIKITORI_SPEAKER_ENGINE=none). Leave out the speaker fields.',
+        'num_speakers',
+      );
     }
-    const speakers = asked ? speakerOptions(request.speakers!) : request.model === 'diarization-high' && separates ? {} : null;
+    const speakers = asked
+      ? speakerOptions(request.speakers!)
+      : request.model === 'diarization-high' && separates
+        ? {}
+        : null;
 
     const jobId = await ctx.queue.send(
       'openai-transcribe',
@@ -191,10 +208,16 @@ export class TranscribeNow {
       { singletonKey: this.singletonKey, maxAttempts: 1 },
     );
     this.running = true;
-    const document = await ctx.queue.wait('openai-transcribe', jobId!, { signal, take: true }).catch((error: unknown) => {
-      if (error instanceof JobCancelledError) throw new EngineError('transient', 'The transcription was cancelled on the server before it finished. Send the request again.');
-      throw error;
-    });
+    const document = await ctx.queue
+      .wait('openai-transcribe', jobId!, { signal, take: true })
+      .catch((error: unknown) => {
+        if (error instanceof JobCancelledError)
+          throw new EngineError(
+            'transient',
+            'The transcription was cancelled on the server before it finished. Send the request again.',
+          );
+        throw error;
+      });
     this.running = false;
     return { document, engine: engine.name };
   }

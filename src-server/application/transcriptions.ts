@@ -15,7 +15,11 @@ export function listTranscriptions(ctx: AppContext, caller: Caller, page: number
 }
 
 /** The caller's team's transcription; another team's answers as unknown. */
-export function getTranscription(ctx: AppContext, caller: Caller, transcriptionId: string): Promise<TranscriptionRecord> {
+export function getTranscription(
+  ctx: AppContext,
+  caller: Caller,
+  transcriptionId: string,
+): Promise<TranscriptionRecord> {
   return findTranscription(ctx, caller, transcriptionId);
 }
 

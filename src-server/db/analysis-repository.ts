@@ -21,7 +21,13 @@ export interface AnalysisRecord {
 export interface AnalysisRepository {
   /** Marks the analysis IN_PROGRESS (creating it if new), clearing any earlier result. */
   begin(transcriptionId: string, kind: AnalysisKind, language: string): Promise<void>;
-  complete(transcriptionId: string, kind: AnalysisKind, language: string, result: unknown, engine: string): Promise<void>;
+  complete(
+    transcriptionId: string,
+    kind: AnalysisKind,
+    language: string,
+    result: unknown,
+    engine: string,
+  ): Promise<void>;
   fail(transcriptionId: string, kind: AnalysisKind, language: string, error: string): Promise<void>;
   /** With language undefined for a translation: the most recently requested one. */
   get(transcriptionId: string, kind: AnalysisKind, language?: string): Promise<AnalysisRecord | null>;
@@ -46,7 +52,14 @@ export class KyselyAnalysisRepository implements AnalysisRepository {
     const now = nowIso();
     await this.db
       .insertInto('analyses')
-      .values({ transcription_id: transcriptionId, kind, language, status: 'IN_PROGRESS', created_at: now, updated_at: now })
+      .values({
+        transcription_id: transcriptionId,
+        kind,
+        language,
+        status: 'IN_PROGRESS',
+        created_at: now,
+        updated_at: now,
+      })
       .onConflict((oc) =>
         oc.columns(['transcription_id', 'kind', 'language']).doUpdateSet((eb) => ({
           status: 'IN_PROGRESS',
@@ -81,10 +94,15 @@ export class KyselyAnalysisRepository implements AnalysisRepository {
   }
 
   async get(transcriptionId: string, kind: AnalysisKind, language?: string) {
-    const query = this.db.selectFrom('analyses').selectAll().where('transcription_id', '=', transcriptionId).where('kind', '=', kind);
-    const row = await (language === undefined
-      ? query.orderBy('created_at', 'desc').orderBy('rowid', 'desc').limit(1)
-      : query.where('language', '=', language)
+    const query = this.db
+      .selectFrom('analyses')
+      .selectAll()
+      .where('transcription_id', '=', transcriptionId)
+      .where('kind', '=', kind);
+    const row = await (
+      language === undefined
+        ? query.orderBy('created_at', 'desc').orderBy('rowid', 'desc').limit(1)
+        : query.where('language', '=', language)
     ).executeTakeFirst();
     return row ? toRecord(row) : null;
   }

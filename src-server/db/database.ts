@@ -5,7 +5,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type DatabaseIntrospector, type SqliteDialectConfig } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type SqliteDialectConfig,
+} from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import pg from 'pg';
 import { eraseDeletedContent, TRUNCATE_WAL_SQL } from '../../src-shared/sqlite-secure-delete.js';
@@ -51,7 +62,8 @@ export interface OpenOptions {
 
 /** SQLite in DATA_DIR, or PostgreSQL when the configuration names a database URL; migrated unless told not to. */
 export async function openDatabase(config: DatabaseSettings, options: OpenOptions = {}): Promise<Database> {
-  const database: Database = config.database.url === null ? openSqlite(config.dataDir) : openPostgres(config.database.url, options);
+  const database: Database =
+    config.database.url === null ? openSqlite(config.dataDir) : openPostgres(config.database.url, options);
   if (options.migrate ?? true) {
     try {
       await migrate(database);
@@ -106,7 +118,10 @@ export async function truncateWalAfterDelete(db: Kdb): Promise<void> {
  */
 export function sqliteDatabase(raw: Db): SqliteDatabase {
   const localWrites = new LocalWrites();
-  const kysely = new Kysely<Schema>({ dialect: new TransactionalSqliteDialect({ database: raw }), plugins: [localWrites] });
+  const kysely = new Kysely<Schema>({
+    dialect: new TransactionalSqliteDialect({ database: raw }),
+    plugins: [localWrites],
+  });
   return {
     dialect: 'sqlite',
     kysely,
@@ -152,7 +167,9 @@ const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 const pgTypes: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
-    oid === INT8_OID || oid === NUMERIC_OID ? Number : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+    oid === INT8_OID || oid === NUMERIC_OID
+      ? Number
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 function openPostgres(url: string, options: OpenOptions): Database {
@@ -172,9 +189,15 @@ function openPostgres(url: string, options: OpenOptions): Database {
 }
 
 /** Applies every pending migration; returns the names applied now. */
-export async function migrate(database: Database, migrations: readonly ServerMigration[] = allMigrations): Promise<string[]> {
+export async function migrate(
+  database: Database,
+  migrations: readonly ServerMigration[] = allMigrations,
+): Promise<string[]> {
   await refuseNewer(database, migrations);
-  const migrator = new Migrator({ db: database.kysely, provider: { getMigrations: async () => kyselyMigrations(database, migrations) } });
+  const migrator = new Migrator({
+    db: database.kysely,
+    provider: { getMigrations: async () => kyselyMigrations(database, migrations) },
+  });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error('The database migration failed.', { cause: error });
   if (database.sqlite) {
@@ -208,7 +231,10 @@ async function refuseNewer(database: Database, migrations: readonly ServerMigrat
   const legacyVersion = database.sqlite ? (database.sqlite.pragma('user_version', { simple: true }) as number) : 0;
   const latest = migrations.at(-1)?.version ?? 0;
   if (unknown.length > 0 || legacyVersion > latest) {
-    const what = unknown.length > 0 ? `migrations this kikitori-server does not know (${unknown.join(', ')})` : `schema version ${legacyVersion}`;
+    const what =
+      unknown.length > 0
+        ? `migrations this kikitori-server does not know (${unknown.join(', ')})`
+        : `schema version ${legacyVersion}`;
     throw new DatabaseTooNewError(
       `The database is at ${what}, but this kikitori-server knows only up to ${migrations.at(-1)?.name ?? 'none'}. Upgrade kikitori-server.`,
     );

@@ -19,7 +19,11 @@ export interface DictionaryRepository {
   get(teamId: string, dictionaryId: string): Promise<DictionaryRecord | null>;
   /** Creates the dictionary and its words in one transaction. */
   create(teamId: string, input: { name: string; isTemporary: boolean; words: NewWord[] }): Promise<DictionaryRecord>;
-  update(teamId: string, dictionaryId: string, patch: { name?: string; isTemporary?: boolean }): Promise<DictionaryRecord | null>;
+  update(
+    teamId: string,
+    dictionaryId: string,
+    patch: { name?: string; isTemporary?: boolean },
+  ): Promise<DictionaryRecord | null>;
   /** Deletes the dictionary with its words and blacklist words. */
   delete(teamId: string, dictionaryId: string): Promise<boolean>;
   words(dictionaryId: string): Promise<WordRecord[]>;
@@ -29,7 +33,11 @@ export interface DictionaryRepository {
   deleteWord(dictionaryId: string, wordId: string): Promise<boolean>;
   blacklistWords(dictionaryId: string): Promise<BlacklistWordRecord[]>;
   /** All or nothing: refused (null) when the dictionary would then hold more than `max` of them. */
-  addBlacklistWords(dictionaryId: string, items: NewBlacklistWord[], max?: number): Promise<BlacklistWordRecord[] | null>;
+  addBlacklistWords(
+    dictionaryId: string,
+    items: NewBlacklistWord[],
+    max?: number,
+  ): Promise<BlacklistWordRecord[] | null>;
   countBlacklistWords(dictionaryId: string): Promise<number>;
   getBlacklistWord(dictionaryId: string, blacklistWordId: string): Promise<BlacklistWordRecord | null>;
   deleteBlacklistWord(dictionaryId: string, blacklistWordId: string): Promise<boolean>;
@@ -91,11 +99,25 @@ export class KyselyDictionaryRepository implements DictionaryRepository {
     await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('dictionaries')
-        .values({ dictionary_id: id, team_id: teamId, name: input.name, is_temporary: input.isTemporary ? 1 : 0, created_at: now, updated_at: now })
+        .values({
+          dictionary_id: id,
+          team_id: teamId,
+          name: input.name,
+          is_temporary: input.isTemporary ? 1 : 0,
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
       await insertWords(trx, id, input.words, now);
     });
-    return { dictionaryId: id, teamId, name: input.name, isTemporary: input.isTemporary, createdAt: now, updatedAt: now };
+    return {
+      dictionaryId: id,
+      teamId,
+      name: input.name,
+      isTemporary: input.isTemporary,
+      createdAt: now,
+      updatedAt: now,
+    };
   }
 
   async update(teamId: string, dictionaryId: string, patch: { name?: string; isTemporary?: boolean }) {
@@ -117,7 +139,11 @@ export class KyselyDictionaryRepository implements DictionaryRepository {
 
   async delete(teamId: string, dictionaryId: string) {
     // Words and blacklist words go with it through ON DELETE CASCADE.
-    const result = await this.db.deleteFrom('dictionaries').where('team_id', '=', teamId).where('dictionary_id', '=', dictionaryId).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('dictionaries')
+      .where('team_id', '=', teamId)
+      .where('dictionary_id', '=', dictionaryId)
+      .executeTakeFirst();
     if (result.numDeletedRows > 0n) await truncateWalAfterDelete(this.db);
     return result.numDeletedRows > 0n;
   }
@@ -141,12 +167,21 @@ export class KyselyDictionaryRepository implements DictionaryRepository {
   }
 
   async getWord(dictionaryId: string, wordId: string) {
-    const row = await this.db.selectFrom('words').selectAll().where('dictionary_id', '=', dictionaryId).where('word_id', '=', wordId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('words')
+      .selectAll()
+      .where('dictionary_id', '=', dictionaryId)
+      .where('word_id', '=', wordId)
+      .executeTakeFirst();
     return row ? toWord(row) : null;
   }
 
   async deleteWord(dictionaryId: string, wordId: string) {
-    const result = await this.db.deleteFrom('words').where('dictionary_id', '=', dictionaryId).where('word_id', '=', wordId).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('words')
+      .where('dictionary_id', '=', dictionaryId)
+      .where('word_id', '=', wordId)
+      .executeTakeFirst();
     const deleted = result.numDeletedRows > 0n;
     if (deleted) {
       await this.touch(dictionaryId, nowIso());
@@ -172,7 +207,12 @@ export class KyselyDictionaryRepository implements DictionaryRepository {
       // Counted inside the transaction, with the dictionary's row locked on PostgreSQL (SQLite has one writer
       // anyway), so concurrent requests cannot pass the limit together.
       if (isPostgres(trx)) {
-        await trx.selectFrom('dictionaries').select('dictionary_id').where('dictionary_id', '=', dictionaryId).forUpdate().execute();
+        await trx
+          .selectFrom('dictionaries')
+          .select('dictionary_id')
+          .where('dictionary_id', '=', dictionaryId)
+          .forUpdate()
+          .execute();
       }
       if ((await countBlacklistWords(trx, dictionaryId)) + items.length > max) return null;
       const rows = items.map((item) => ({
@@ -219,7 +259,11 @@ export class KyselyDictionaryRepository implements DictionaryRepository {
   }
 
   private async touch(dictionaryId: string, now: string): Promise<void> {
-    await this.db.updateTable('dictionaries').set({ updated_at: now }).where('dictionary_id', '=', dictionaryId).execute();
+    await this.db
+      .updateTable('dictionaries')
+      .set({ updated_at: now })
+      .where('dictionary_id', '=', dictionaryId)
+      .execute();
   }
 }
 
@@ -233,7 +277,14 @@ async function countBlacklistWords(db: Pick<Kdb, 'selectFrom'>, dictionaryId: st
 }
 
 async function insertWords(db: Kdb, dictionaryId: string, words: NewWord[], now: string): Promise<WordRecord[]> {
-  const rows = words.map((w) => ({ word_id: newId(), dictionary_id: dictionaryId, word: w.word, reading: w.reading ?? null, created_at: now, updated_at: now }));
+  const rows = words.map((w) => ({
+    word_id: newId(),
+    dictionary_id: dictionaryId,
+    word: w.word,
+    reading: w.reading ?? null,
+    created_at: now,
+    updated_at: now,
+  }));
   await inChunks(rows, (chunk) => db.insertInto('words').values(chunk).execute());
   return rows.map((r) => toWord({ ...r, rowid: 0 }));
 }

@@ -38,7 +38,12 @@ export interface ApiKeyInfo {
 
 export interface KeyRepository {
   /** Creates the team and user when new; returns the key in clear, the only time it exists. */
-  create(input: { teamId: string; userId: string; userName?: string; roles: string[] }): Promise<{ key: string; info: ApiKeyInfo }>;
+  create(input: {
+    teamId: string;
+    userId: string;
+    userName?: string;
+    roles: string[];
+  }): Promise<{ key: string; info: ApiKeyInfo }>;
   authenticate(key: string): Promise<Caller | null>;
   list(teamId?: string): Promise<ApiKeyInfo[]>;
   revoke(keyIdOrPrefix: string): Promise<ApiKeyInfo | null>;
@@ -69,7 +74,16 @@ export class KyselyKeyRepository implements KeyRepository {
     return this.db
       .selectFrom('api_keys as k')
       .innerJoin('users as u', (join) => join.onRef('u.team_id', '=', 'k.team_id').onRef('u.user_id', '=', 'k.user_id'))
-      .select(['k.key_id', 'k.team_id', 'k.user_id', 'k.key_prefix', 'k.roles', 'k.created_at', 'k.revoked_at', 'u.name as user_name']);
+      .select([
+        'k.key_id',
+        'k.team_id',
+        'k.user_id',
+        'k.key_prefix',
+        'k.roles',
+        'k.created_at',
+        'k.revoked_at',
+        'u.name as user_name',
+      ]);
   }
 
   private async byId(keyId: string): Promise<ApiKeyInfo> {
@@ -82,18 +96,35 @@ export class KyselyKeyRepository implements KeyRepository {
     const keyId = newId();
     const roles = normalizeRoles(input.roles);
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('teams').values({ team_id: input.teamId, created_at: now }).onConflict((oc) => oc.doNothing()).execute();
+      await trx
+        .insertInto('teams')
+        .values({ team_id: input.teamId, created_at: now })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
       await trx
         .insertInto('users')
         .values({ team_id: input.teamId, user_id: input.userId, name: input.userName ?? input.userId, created_at: now })
         .onConflict((oc) => oc.doNothing())
         .execute();
       if (input.userName !== undefined) {
-        await trx.updateTable('users').set({ name: input.userName }).where('team_id', '=', input.teamId).where('user_id', '=', input.userId).execute();
+        await trx
+          .updateTable('users')
+          .set({ name: input.userName })
+          .where('team_id', '=', input.teamId)
+          .where('user_id', '=', input.userId)
+          .execute();
       }
       await trx
         .insertInto('api_keys')
-        .values({ key_id: keyId, team_id: input.teamId, user_id: input.userId, key_hash: hashKey(key), key_prefix: key.slice(0, 10), roles: JSON.stringify(roles), created_at: now })
+        .values({
+          key_id: keyId,
+          team_id: input.teamId,
+          user_id: input.userId,
+          key_hash: hashKey(key),
+          key_prefix: key.slice(0, 10),
+          roles: JSON.stringify(roles),
+          created_at: now,
+        })
         .execute();
     });
     return { key, info: await this.byId(keyId) };
@@ -148,7 +179,11 @@ export class KyselyKeyRepository implements KeyRepository {
     if (rows.length !== 1) return null;
     const target = toInfo(rows[0]!);
     const merged = normalizeRoles([...target.roles, ...added]);
-    await this.db.updateTable('api_keys').set({ roles: JSON.stringify(merged) }).where('key_id', '=', target.keyId).execute();
+    await this.db
+      .updateTable('api_keys')
+      .set({ roles: JSON.stringify(merged) })
+      .where('key_id', '=', target.keyId)
+      .execute();
     return this.byId(target.keyId);
   }
 }

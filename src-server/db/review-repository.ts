@@ -11,7 +11,11 @@ export class KyselyReviewRepository implements ReviewRepository {
   constructor(private readonly db: Kdb) {}
 
   async get(transcriptionId: string) {
-    const row = await this.db.selectFrom('reviews').select('reviewed_text').where('transcription_id', '=', transcriptionId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('reviews')
+      .select('reviewed_text')
+      .where('transcription_id', '=', transcriptionId)
+      .executeTakeFirst();
     return row?.reviewed_text ?? null;
   }
 
@@ -21,7 +25,12 @@ export class KyselyReviewRepository implements ReviewRepository {
       .insertInto('reviews')
       .values({ transcription_id: transcriptionId, reviewed_text: reviewedText, created_at: now, updated_at: now })
       .onConflict((oc) =>
-        oc.column('transcription_id').doUpdateSet((eb) => ({ reviewed_text: eb.ref('excluded.reviewed_text'), updated_at: eb.ref('excluded.updated_at') })),
+        oc
+          .column('transcription_id')
+          .doUpdateSet((eb) => ({
+            reviewed_text: eb.ref('excluded.reviewed_text'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
       )
       .execute();
   }

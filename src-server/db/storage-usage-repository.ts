@@ -31,7 +31,10 @@ export interface StorageUsageRepository {
    * one fit in `quotaBytes` (undefined: no quota) and the team has fewer than `maxOpen` open uploads. Checked
    * and written as one step for every server process of the database.
    */
-  reserveUpload(reservation: UploadReservation, limits: { quotaBytes: number | undefined; maxOpen: number }): Promise<ReservationOutcome>;
+  reserveUpload(
+    reservation: UploadReservation,
+    limits: { quotaBytes: number | undefined; maxOpen: number },
+  ): Promise<ReservationOutcome>;
   /** The upload's hold, while it has one. */
   reservation(uploadId: string): Promise<UploadReservation | null>;
   releaseUpload(uploadId: string): Promise<void>;
@@ -70,7 +73,8 @@ async function reservedBytes(db: Kdb, teamId: string, exceptTranscriptionId?: st
     .select((eb) => eb.fn.max<number>('r.bytes').as('bytes'))
     .where('r.team_id', '=', teamId)
     .groupBy('r.transcription_id');
-  if (exceptTranscriptionId !== undefined) perTicket = perTicket.where('r.transcription_id', '<>', exceptTranscriptionId);
+  if (exceptTranscriptionId !== undefined)
+    perTicket = perTicket.where('r.transcription_id', '<>', exceptTranscriptionId);
   const row = await db
     .selectFrom(perTicket.as('p'))
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('p.bytes'), eb.lit(0)).as('bytes'))
@@ -89,12 +93,16 @@ export class KyselyStorageUsageRepository implements StorageUsageRepository {
     return reservedBytes(this.db, teamId, exceptTranscriptionId);
   }
 
-  async reserveUpload(reservation: UploadReservation, limits: { quotaBytes: number | undefined; maxOpen: number }): Promise<ReservationOutcome> {
+  async reserveUpload(
+    reservation: UploadReservation,
+    limits: { quotaBytes: number | undefined; maxOpen: number },
+  ): Promise<ReservationOutcome> {
     const { uploadId, transcriptionId, teamId, bytes } = reservation;
     // SQLite's transactions take the write lock as they begin (database.ts); on PostgreSQL a lock per team
     // makes two processes reserving for one team at once take turns, so both cannot fit in the same remainder.
     return this.db.transaction().execute(async (trx) => {
-      if (isPostgres(trx)) await sql`SELECT pg_advisory_xact_lock(hashtext(${`kikitori-upload-reservations:${teamId}`}))`.execute(trx);
+      if (isPostgres(trx))
+        await sql`SELECT pg_advisory_xact_lock(hashtext(${`kikitori-upload-reservations:${teamId}`}))`.execute(trx);
       const { open } = await liveReservations(trx)
         .select((eb) => eb.fn.countAll<number>().as('open'))
         .where('r.team_id', '=', teamId)
@@ -114,15 +122,32 @@ export class KyselyStorageUsageRepository implements StorageUsageRepository {
       }
       await trx
         .insertInto('upload_reservations')
-        .values({ upload_id: uploadId, transcription_id: transcriptionId, team_id: teamId, bytes, created_at: new Date().toISOString() })
+        .values({
+          upload_id: uploadId,
+          transcription_id: transcriptionId,
+          team_id: teamId,
+          bytes,
+          created_at: new Date().toISOString(),
+        })
         .execute();
       return { kind: 'reserved' };
     });
   }
 
   async reservation(uploadId: string): Promise<UploadReservation | null> {
-    const row = await this.db.selectFrom('upload_reservations').selectAll().where('upload_id', '=', uploadId).executeTakeFirst();
-    return row ? { uploadId: row.upload_id, transcriptionId: row.transcription_id, teamId: row.team_id, bytes: Number(row.bytes) } : null;
+    const row = await this.db
+      .selectFrom('upload_reservations')
+      .selectAll()
+      .where('upload_id', '=', uploadId)
+      .executeTakeFirst();
+    return row
+      ? {
+          uploadId: row.upload_id,
+          transcriptionId: row.transcription_id,
+          teamId: row.team_id,
+          bytes: Number(row.bytes),
+        }
+      : null;
   }
 
   async releaseUpload(uploadId: string): Promise<void> {
@@ -152,14 +177,22 @@ export class KyselyStorageUsageRepository implements StorageUsageRepository {
     const held = new Set<string>();
     // In slices, well under either database's limit on bound parameters.
     for (let i = 0; i < uploadIds.length; i += 500) {
-      const rows = await this.db.selectFrom('upload_reservations').select('upload_id').where('upload_id', 'in', uploadIds.slice(i, i + 500)).execute();
+      const rows = await this.db
+        .selectFrom('upload_reservations')
+        .select('upload_id')
+        .where('upload_id', 'in', uploadIds.slice(i, i + 500))
+        .execute();
       for (const row of rows) held.add(row.upload_id);
     }
     return held;
   }
 
   async quotaOverride(teamId: string): Promise<number | null | undefined> {
-    const row = await this.db.selectFrom('team_quotas').select('quota_bytes').where('team_id', '=', teamId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('team_quotas')
+      .select('quota_bytes')
+      .where('team_id', '=', teamId)
+      .executeTakeFirst();
     if (!row) return undefined;
     return row.quota_bytes === null ? null : Number(row.quota_bytes);
   }

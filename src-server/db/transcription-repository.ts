@@ -2,7 +2,13 @@
 import type { Selectable } from 'kysely';
 import { truncateWalAfterDelete } from './database.js';
 import type { Kdb, TranscriptionTable } from './schema.js';
-import type { TranscriptionModel, TranscriptionRecord, TranscriptionStage, TranscriptionStatus, UploadStatus } from '../domain/records.js';
+import type {
+  TranscriptionModel,
+  TranscriptionRecord,
+  TranscriptionStage,
+  TranscriptionStatus,
+  UploadStatus,
+} from '../domain/records.js';
 
 export type NewTranscription = Pick<
   TranscriptionRecord,
@@ -178,14 +184,20 @@ export class KyselyTranscriptionRepository implements TranscriptionRepository {
   }
 
   async listVersion(teamId: string) {
-    const row = await this.db.selectFrom('teams').select('list_version').where('team_id', '=', teamId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('teams')
+      .select('list_version')
+      .where('team_id', '=', teamId)
+      .executeTakeFirst();
     return row?.list_version ?? 0;
   }
 
   async update(transcriptionId: string, patch: TranscriptionPatch) {
     const entries = Object.entries(patch) as Array<[keyof TranscriptionPatch, unknown]>;
     if (entries.length === 0) return;
-    const values = Object.fromEntries(entries.map(([key, value]) => [PATCH_COLUMNS[key], key === 'languages' ? JSON.stringify(value) : value]));
+    const values = Object.fromEntries(
+      entries.map(([key, value]) => [PATCH_COLUMNS[key], key === 'languages' ? JSON.stringify(value) : value]),
+    );
     await this.db
       .updateTable('transcriptions')
       .set({ ...values, updated_at: new Date().toISOString() })
@@ -217,7 +229,11 @@ export class KyselyTranscriptionRepository implements TranscriptionRepository {
       // One UPDATE ... RETURNING: only rows this statement moved to CANCELLED come back, whoever else sweeps.
       const cancelled = await trx
         .updateTable('transcriptions')
-        .set({ status: 'CANCELLED', failure_reason: 'The audio was never uploaded before the upload URL expired.', updated_at: now })
+        .set({
+          status: 'CANCELLED',
+          failure_reason: 'The audio was never uploaded before the upload URL expired.',
+          updated_at: now,
+        })
         .where('upload_status', '=', 'PENDING')
         .where('status', '=', 'IN_PROGRESS')
         .where('upload_expires_at', '<=', now)
@@ -226,7 +242,12 @@ export class KyselyTranscriptionRepository implements TranscriptionRepository {
       // In the same transaction: whoever sees the ticket CANCELLED no longer finds its temporary dictionary.
       for (const { team_id, dictionary_id } of cancelled) {
         if (dictionary_id === null) continue;
-        await trx.deleteFrom('dictionaries').where('team_id', '=', team_id).where('dictionary_id', '=', dictionary_id).where('is_temporary', '=', 1).execute();
+        await trx
+          .deleteFrom('dictionaries')
+          .where('team_id', '=', team_id)
+          .where('dictionary_id', '=', dictionary_id)
+          .where('is_temporary', '=', 1)
+          .execute();
       }
       return cancelled.map((r) => ({ transcriptionId: r.transcription_id, dictionaryId: r.dictionary_id }));
     });

@@ -5,11 +5,13 @@ import type { JobName, JobQueue } from '../jobs/job-queue.js';
 import type { AnalysisEngines } from './analysis-engines.js';
 import type { TranscriptionRecord } from './records.js';
 
-export type AnalysisRefusal =
-  | { kind: 'not-completed' }
-  | { kind: 'unsupported-language'; message: string };
+export type AnalysisRefusal = { kind: 'not-completed' } | { kind: 'unsupported-language'; message: string };
 
-const JOB_FOR: Record<AnalysisKind, JobName> = { summary: 'summarize', emotion: 'analyze-emotion', translation: 'translate' };
+const JOB_FOR: Record<AnalysisKind, JobName> = {
+  summary: 'summarize',
+  emotion: 'analyze-emotion',
+  translation: 'translate',
+};
 
 export const analysisJobKey = (transcriptionId: string, kind: AnalysisKind, language: string) =>
   `${kind}:${transcriptionId}:${language}`;

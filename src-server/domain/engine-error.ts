@@ -15,7 +15,12 @@ export type EngineErrorKind =
   /** A passing failure (timeout, overloaded upstream, a crash mid-run): try again later. */
   | 'transient';
 
-export const ENGINE_ERROR_KINDS = ['unavailable', 'unsupported', 'bad-input', 'transient'] as const satisfies readonly EngineErrorKind[];
+export const ENGINE_ERROR_KINDS = [
+  'unavailable',
+  'unsupported',
+  'bad-input',
+  'transient',
+] as const satisfies readonly EngineErrorKind[];
 
 export interface EngineErrorOptions {
   /** Internal details for the log: engine and model names, library errors, upstream bodies. */

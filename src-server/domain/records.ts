@@ -1,7 +1,12 @@
 // Records as the domain sees them, independent of the storage engine.
 import { randomUUID } from 'node:crypto';
 
-import { FINAL_TRANSCRIPTION_STATUSES, type TranscriptionModel, type TranscriptionStage, type TranscriptionStatus } from '../../src-shared/api/vocabulary.js';
+import {
+  FINAL_TRANSCRIPTION_STATUSES,
+  type TranscriptionModel,
+  type TranscriptionStage,
+  type TranscriptionStatus,
+} from '../../src-shared/api/vocabulary.js';
 
 export type { TranscriptionModel, TranscriptionStage, TranscriptionStatus };
 export const ENDED_STATUSES = FINAL_TRANSCRIPTION_STATUSES;

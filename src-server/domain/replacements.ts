@@ -26,7 +26,11 @@ const normalize = (token: string): string =>
     .toLocaleLowerCase('und')
     .replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, '');
 
-const tokens = (text: string): string[] => text.split(/\s+/).map(normalize).filter((t) => t.length > 0);
+const tokens = (text: string): string[] =>
+  text
+    .split(/\s+/)
+    .map(normalize)
+    .filter((t) => t.length > 0);
 
 interface TrieNode {
   next: Map<string, TrieNode>;
@@ -52,7 +56,11 @@ function buildTrie(rules: readonly ReplacementRule[]): TrieNode {
 }
 
 /** The longest rule matching `normalized` from `start`, with the number of words it covers. */
-function longestMatch(root: TrieNode, normalized: readonly string[], start: number): { rule: ReplacementRule; length: number } | null {
+function longestMatch(
+  root: TrieNode,
+  normalized: readonly string[],
+  start: number,
+): { rule: ReplacementRule; length: number } | null {
   let best: { rule: ReplacementRule; length: number } | null = null;
   let at: TrieNode | undefined = root;
   for (let i = start; i < normalized.length; i++) {
@@ -88,7 +96,8 @@ export function applyReplacements(
       next ??= words.slice(0, i);
       const run = words.slice(i, i + match.length);
       let confidence: number | null = null;
-      for (const w of run) if (w.confidence !== null) confidence = confidence === null ? w.confidence : Math.min(confidence, w.confidence);
+      for (const w of run)
+        if (w.confidence !== null) confidence = confidence === null ? w.confidence : Math.min(confidence, w.confidence);
       next.push({
         word: match.rule.replacement,
         start: run[0]!.start,
@@ -97,7 +106,11 @@ export function applyReplacements(
         replaced: { pattern: match.rule.pattern, original: run.map((w) => w.replaced?.original ?? w.word).join(' ') },
       });
       let record = applied.get(match.rule);
-      if (!record) applied.set(match.rule, (record = { pattern: match.rule.pattern, replacement: match.rule.replacement, count: 0, segment_ids: [] }));
+      if (!record)
+        applied.set(
+          match.rule,
+          (record = { pattern: match.rule.pattern, replacement: match.rule.replacement, count: 0, segment_ids: [] }),
+        );
       record.count += 1;
       // Segments are visited once, in order: the last id recorded is the only one that can repeat.
       if (record.segment_ids.at(-1) !== segment.id) record.segment_ids.push(segment.id);

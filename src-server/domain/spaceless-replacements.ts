@@ -49,10 +49,18 @@ const DIGIT = /\p{Nd}/u;
 const runClass = (ch: string | undefined): 'letter' | 'digit' | null =>
   ch === undefined ? null : SPACED_LETTER.test(ch) ? 'letter' : DIGIT.test(ch) ? 'digit' : null;
 
-const normalizeUnit = (unit: string): string[] => [...unit.normalize('NFKC').toLocaleLowerCase('und').replace(/\s+/gu, '')];
+const normalizeUnit = (unit: string): string[] => [
+  ...unit.normalize('NFKC').toLocaleLowerCase('und').replace(/\s+/gu, ''),
+];
 
 function normalizePattern(pattern: string): string[] {
-  return [...pattern.normalize('NFKC').toLocaleLowerCase('und').replace(/\s+/gu, '').replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, '')];
+  return [
+    ...pattern
+      .normalize('NFKC')
+      .toLocaleLowerCase('und')
+      .replace(/\s+/gu, '')
+      .replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, ''),
+  ];
 }
 
 function buildCharTrie(rules: readonly ReplacementRule[]): CharNode {
@@ -85,7 +93,8 @@ function unitsOf(words: readonly TranscriptWord[]): { units: Unit[]; text: strin
       total = weights.length;
     }
     const duration = w.end - w.start;
-    const timeAt = (weight: number) => (weight <= 0 ? w.start : weight >= total ? w.end : round(w.start + (duration * weight) / total));
+    const timeAt = (weight: number) =>
+      weight <= 0 ? w.start : weight >= total ? w.end : round(w.start + (duration * weight) / total);
     let before = 0;
     pieces.forEach((m, j) => {
       const chars = normalizeUnit(m[0]);
@@ -134,7 +143,8 @@ function findMatches(root: CharNode, units: readonly Unit[], text: readonly stri
         at = at.next.get(text[j]!);
         if (!at) break;
         const last = unitAt[j]!;
-        if (at.rule && units[last]!.normTo === j + 1 && !insideRun(j + 1)) best = { rule: at.rule, firstUnit: first, endUnit: last + 1 };
+        if (at.rule && units[last]!.normTo === j + 1 && !insideRun(j + 1))
+          best = { rule: at.rule, firstUnit: first, endUnit: last + 1 };
       }
     }
     if (best) {
@@ -146,7 +156,11 @@ function findMatches(root: CharNode, units: readonly Unit[], text: readonly stri
 }
 
 /** The words of a segment after its matches: replacements, and the unmatched parts of split words. */
-function rewrite(words: readonly TranscriptWord[], units: readonly Unit[], matches: readonly Match[]): TranscriptWord[] {
+function rewrite(
+  words: readonly TranscriptWord[],
+  units: readonly Unit[],
+  matches: readonly Match[],
+): TranscriptWord[] {
   const out: TranscriptWord[] = [];
   /** Punctuation split from the start of a word, waiting for the replacement that follows it. */
   let leading = '';
@@ -164,8 +178,15 @@ function rewrite(words: readonly TranscriptWord[], units: readonly Unit[], match
         if (c !== null) confidence = confidence === null ? c : Math.min(confidence, c);
       }
       let original = '';
-      for (let x = u; x < match.endUnit; x++) original += words[units[x]!.word]!.word.slice(units[x]!.from, units[x]!.to);
-      out.push({ word: leading + match.rule.replacement, start: first.start, end: last.end, confidence, replaced: { pattern: match.rule.pattern, original } });
+      for (let x = u; x < match.endUnit; x++)
+        original += words[units[x]!.word]!.word.slice(units[x]!.from, units[x]!.to);
+      out.push({
+        word: leading + match.rule.replacement,
+        start: first.start,
+        end: last.end,
+        confidence,
+        replaced: { pattern: match.rule.pattern, original },
+      });
       leading = '';
       lastWasReplacementOf = last.word;
       u = match.endUnit;
@@ -187,7 +208,11 @@ function rewrite(words: readonly TranscriptWord[], units: readonly Unit[], match
       // "聞き取り」です。" -> the replacement keeps the punctuation that closed it in the word...
       if (lastWasReplacementOf === k) {
         while (from < to && silent(from)) from += 1;
-        if (from > u) out[out.length - 1] = { ...out[out.length - 1]!, word: out[out.length - 1]!.word + word.word.slice(units[u]!.from, units[from - 1]!.to) };
+        if (from > u)
+          out[out.length - 1] = {
+            ...out[out.length - 1]!,
+            word: out[out.length - 1]!.word + word.word.slice(units[u]!.from, units[from - 1]!.to),
+          };
       }
       // ...and the punctuation that opened it ("「ききとり" -> "「聞き取り").
       const beforeMatch = match !== undefined && match.firstUnit === end && units[end]!.word === k;
@@ -195,7 +220,13 @@ function rewrite(words: readonly TranscriptWord[], units: readonly Unit[], match
         while (to > from && silent(to - 1)) to -= 1;
         if (to < end) leading = word.word.slice(units[to]!.from, units[end - 1]!.to);
       }
-      if (to > from) out.push({ word: word.word.slice(units[from]!.from, units[to - 1]!.to), start: units[from]!.start, end: units[to - 1]!.end, confidence: word.confidence });
+      if (to > from)
+        out.push({
+          word: word.word.slice(units[from]!.from, units[to - 1]!.to),
+          start: units[from]!.start,
+          end: units[to - 1]!.end,
+          confidence: word.confidence,
+        });
     }
     lastWasReplacementOf = -1;
     u = end;
@@ -218,7 +249,11 @@ export function applySpacelessReplacements(
     if (matches.length === 0) return segment;
     for (const match of matches) {
       let record = applied.get(match.rule);
-      if (!record) applied.set(match.rule, (record = { pattern: match.rule.pattern, replacement: match.rule.replacement, count: 0, segment_ids: [] }));
+      if (!record)
+        applied.set(
+          match.rule,
+          (record = { pattern: match.rule.pattern, replacement: match.rule.replacement, count: 0, segment_ids: [] }),
+        );
       record.count += 1;
       if (record.segment_ids.at(-1) !== segment.id) record.segment_ids.push(segment.id);
     }

@@ -7,7 +7,11 @@ export interface TeamQuotaSource {
 }
 
 /** The one place that decides a team's quota in bytes; undefined: no quota. */
-export async function teamQuotaBytes(source: TeamQuotaSource, teamId: string, defaultBytes: number | undefined): Promise<number | undefined> {
+export async function teamQuotaBytes(
+  source: TeamQuotaSource,
+  teamId: string,
+  defaultBytes: number | undefined,
+): Promise<number | undefined> {
   const own = await source.quotaOverride(teamId);
   if (own === undefined) return defaultBytes;
   return own ?? undefined;

@@ -6,7 +6,12 @@
 // that into a status (pipelineStatus below) in one place. Cancellation: the signal reaches every stage
 // and is checked between stages. A pipeline step (PIPELINE_STEPS) is internal; the `stage` clients see
 // (TRANSCRIPTION_STAGES, src-shared/api/vocabulary.ts) is the finer word list on the wire.
-import type { AppliedReplacement, TranscriptDocument, TranscriptSegment, TranscriptWord } from '../../src-shared/transcript-document.js';
+import type {
+  AppliedReplacement,
+  TranscriptDocument,
+  TranscriptSegment,
+  TranscriptWord,
+} from '../../src-shared/transcript-document.js';
 import { joinSegmentTexts, joinWords } from '../../src-shared/word-text.js';
 import { UNDETERMINED_LANGUAGE } from '../../src-shared/languages.js';
 import { applyReplacements, type ReplacementRule } from './replacements.js';
@@ -188,7 +193,9 @@ export class TranscriptionPipeline {
     // A translation is English text, whatever was spoken. Asked to detect and nothing heard: the
     // language stays unknown, never a guess.
     const language =
-      request.task === 'translate' ? 'en' : (result.language ?? (request.language === 'auto' ? UNDETERMINED_LANGUAGE : request.language));
+      request.task === 'translate'
+        ? 'en'
+        : (result.language ?? (request.language === 'auto' ? UNDETERMINED_LANGUAGE : request.language));
     let labelled: Array<RecognizedWords & { speaker?: string | null }> = result.segments;
     if (speakers && request.speakers) {
       report('speakers', DECODE_SHARE + recognitionShare, 'separating-speakers');
@@ -216,7 +223,9 @@ export class TranscriptionPipeline {
     const { segments, applied } =
       request.rules.length === 0
         ? { segments: segmentsRecognized, applied: [] }
-        : await timings.time('replacements', () => this.stages.replacements.apply(segmentsRecognized, request.rules, language));
+        : await timings.time('replacements', () =>
+            this.stages.replacements.apply(segmentsRecognized, request.rules, language),
+          );
     between();
 
     report('document', 1, 'finishing');

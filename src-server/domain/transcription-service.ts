@@ -10,7 +10,14 @@ import type { DictionaryRepository, NewWord } from '../db/dictionary-repository.
 import type { TranscriptionRepository } from '../db/transcription-repository.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { Storage } from '../storage/storage.js';
-import { ENDED_STATUSES, newId, nowIso, type Caller, type TranscriptionModel, type TranscriptionRecord } from './records.js';
+import {
+  ENDED_STATUSES,
+  newId,
+  nowIso,
+  type Caller,
+  type TranscriptionModel,
+  type TranscriptionRecord,
+} from './records.js';
 
 export interface TicketRequest {
   filename: string;
@@ -119,7 +126,12 @@ export class TranscriptionService {
       return { kind: 'checksum-mismatch', expected: expectedSha256, actual: sha256 };
     }
     const accepted = await this.transcriptions
-      .completeUpload(record.transcriptionId, { audioKey: key, audioSize: size, audioContentType: contentType, audioSha256: sha256 })
+      .completeUpload(record.transcriptionId, {
+        audioKey: key,
+        audioSize: size,
+        audioContentType: contentType,
+        audioSha256: sha256,
+      })
       .catch(async (error: unknown) => {
         await this.storage.delete(key);
         throw error;
@@ -128,16 +140,22 @@ export class TranscriptionService {
     // A concurrent upload of the same URL won the race: its audio stays, ours goes.
     await this.storage.delete(key);
     const now = await this.transcriptions.getById(record.transcriptionId);
-    return now && now.uploadStatus !== 'COMPLETED' && now.status !== 'IN_PROGRESS' ? { kind: 'closed', status: now.status } : { kind: 'reused' };
+    return now && now.uploadStatus !== 'COMPLETED' && now.status !== 'IN_PROGRESS'
+      ? { kind: 'closed', status: now.status }
+      : { kind: 'reused' };
   }
 
   /** Queues the transcription job. Idempotent while queued or running. */
   async start(record: TranscriptionRecord): Promise<StartOutcome> {
     if (ENDED_STATUSES.includes(record.status)) return 'ended';
     if (record.uploadStatus !== 'COMPLETED') return 'upload-missing';
-    const jobId = await this.queue.send('transcribe', { transcriptionId: record.transcriptionId }, {
-      singletonKey: transcribeJobKey(record.transcriptionId),
-    });
+    const jobId = await this.queue.send(
+      'transcribe',
+      { transcriptionId: record.transcriptionId },
+      {
+        singletonKey: transcribeJobKey(record.transcriptionId),
+      },
+    );
     if (jobId === null) return 'already-running';
     await this.transcriptions.update(record.transcriptionId, { status: 'CONVERTING', progress: 0 });
     return 'started';
@@ -180,7 +198,11 @@ export class TranscriptionService {
     if (!(await this.dictionaries.get(caller.teamId, id))) return { kind: 'dictionary-not-found', dictionaryId: id };
     // The matching runs in a worker, never on the HTTP event loop (issue 11; docs/deploy/README.md): a job
     // of its own, waited for, so the answer still comes with the rewritten transcript in place.
-    const jobId = await this.queue.send('apply-replacements', { transcriptionId: record.transcriptionId, dictionaryId: id }, { maxAttempts: 1 });
+    const jobId = await this.queue.send(
+      'apply-replacements',
+      { transcriptionId: record.transcriptionId, dictionaryId: id },
+      { maxAttempts: 1 },
+    );
     if (jobId === null) throw new Error('the apply-replacements job was not queued');
     return { kind: 'applied', ...(await this.queue.wait('apply-replacements', jobId)) };
   }
@@ -221,7 +243,10 @@ export class TranscriptionService {
 }
 
 /** The replacements a document lists, with a later run's added: counts summed, segment ids merged. */
-function mergeApplied(before: readonly AppliedReplacement[], added: readonly AppliedReplacement[]): AppliedReplacement[] {
+function mergeApplied(
+  before: readonly AppliedReplacement[],
+  added: readonly AppliedReplacement[],
+): AppliedReplacement[] {
   const out = before.map((a) => ({ ...a, segment_ids: [...a.segment_ids] }));
   for (const a of added) {
     const same = out.find((b) => b.pattern === a.pattern && b.replacement === a.replacement);

@@ -14,7 +14,8 @@ import { OpenAiChatClient } from './llm/openai-chat-client.js';
 import { ExtractiveSummaryEngine } from './summary/extractive-summary.js';
 import { ApertiumTranslationEngine } from './translation/apertium-engine.js';
 
-const ordered = <T>(local: T, llm: T | null, first: 'llm' | 'local'): T[] => (llm === null ? [local] : first === 'llm' ? [llm, local] : [local, llm]);
+const ordered = <T>(local: T, llm: T | null, first: 'llm' | 'local'): T[] =>
+  llm === null ? [local] : first === 'llm' ? [llm, local] : [local, llm];
 
 /** The chat client of the configured endpoint, or null when none is configured (the loader checked the rest). */
 export function llmClientFrom(llm: LlmConfig): OpenAiChatClient | null {
@@ -27,6 +28,10 @@ export function createAnalysisEngines(config: AnalysisConfig): AnalysisEngineReg
   return new AnalysisEngineRegistry(
     ordered<SummaryEngine>(new ExtractiveSummaryEngine(), client && new LlmSummaryEngine({ client }), config.summary),
     ordered<EmotionEngine>(new LocalEmotionEngine(), client && new LlmEmotionEngine({ client }), config.emotion),
-    ordered<TranslationEngine>(new ApertiumTranslationEngine(), client && new LlmTranslationEngine({ client }), config.translation),
+    ordered<TranslationEngine>(
+      new ApertiumTranslationEngine(),
+      client && new LlmTranslationEngine({ client }),
+      config.translation,
+    ),
   );
 }

@@ -21,7 +21,9 @@ export interface EngineRegistry {
    * Null when the request can be served; otherwise a message in the user's terms saying what is
    * unsupported and what to do, and a detail for the log naming the engine and what it serves.
    */
-  unsupportedReason(options: TranscriptionOptions): { code: 'language' | 'option'; message: string; detail?: string } | null;
+  unsupportedReason(
+    options: TranscriptionOptions,
+  ): { code: 'language' | 'option'; message: string; detail?: string } | null;
 }
 
 /** Whether an engine can run on this machine; `reason` says why not, `detail` what it would use. */
@@ -51,7 +53,8 @@ export class ConfiguredEngineRegistry implements EngineRegistry {
   ) {
     this.speechEngines = new Map(engines.map((e) => [e.name, e]));
     for (const [model, name] of Object.entries(modelToEngine)) {
-      if (!this.speechEngines.has(name) && !(name in choosers)) throw new Error(`transcription model "${model}" maps to unknown speech engine "${name}"`);
+      if (!this.speechEngines.has(name) && !(name in choosers))
+        throw new Error(`transcription model "${model}" maps to unknown speech engine "${name}"`);
     }
   }
 

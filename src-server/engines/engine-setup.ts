@@ -48,7 +48,16 @@ export function createEngineRegistry(config: EnginesConfig, options: EngineSetup
     engines,
     { default: config.default, 'diarization-high': config.diarizationHigh },
     config.speakers === 'embedded' ? new EmbeddedSpeakerSeparation() : null,
-    { auto: autoEngineChooser({ whisper, pocketsphinx, whisperConfig: config.whisper, dataDir: options.dataDir, installed, ...(logger ? { logger } : {}) }) },
+    {
+      auto: autoEngineChooser({
+        whisper,
+        pocketsphinx,
+        whisperConfig: config.whisper,
+        dataDir: options.dataDir,
+        installed,
+        ...(logger ? { logger } : {}),
+      }),
+    },
   );
 }
 
@@ -92,9 +101,17 @@ export async function engineStatus(engine: SpeechEngine, config: EnginesConfig):
   if (engine instanceof PocketsphinxEngine) {
     loadPocketsphinx(engine.libraryPath); // throws an 'unavailable' EngineError naming the fix
     const dir = config.pocketsphinx.modelDir ?? DEFAULT_POCKETSPHINX_MODEL_DIR;
-    for (const file of [path.join(dir, 'en-us', 'mdef'), path.join(dir, 'en-us.lm.bin'), path.join(dir, 'cmudict-en-us.dict')]) {
+    for (const file of [
+      path.join(dir, 'en-us', 'mdef'),
+      path.join(dir, 'en-us.lm.bin'),
+      path.join(dir, 'cmudict-en-us.dict'),
+    ]) {
       if (!fs.existsSync(file)) {
-        return { usable: false, reason: `${POCKETSPHINX_MISSING_MESSAGE} (pocketsphinx model file ${file} is missing: on Debian, apt-get install pocketsphinx-en-us)`, detail: null };
+        return {
+          usable: false,
+          reason: `${POCKETSPHINX_MISSING_MESSAGE} (pocketsphinx model file ${file} is missing: on Debian, apt-get install pocketsphinx-en-us)`,
+          detail: null,
+        };
       }
     }
     return { usable: true, reason: null, detail: `model ${dir}` };

@@ -17,15 +17,18 @@ export function expectedSha256(headers: IncomingHttpHeaders): string | undefined
   const amz = headers['x-amz-checksum-sha256'];
   if (typeof amz === 'string' && amz.trim() !== '') found.push(checked(amz.trim(), 'x-amz-checksum-sha256'));
   if (found.length === 2 && found[0] !== found[1]) {
-    throw errors.validation('Content-Digest and x-amz-checksum-sha256 name different checksums. Send one SHA-256 of the file.');
+    throw errors.validation(
+      'Content-Digest and x-amz-checksum-sha256 name different checksums. Send one SHA-256 of the file.',
+    );
   }
   return found[0];
 }
 
 function checked(base64: string, header: string): string {
   if (!BASE64_SHA256.test(base64)) {
-    throw errors.validation(`The ${header} header is not a base64 SHA-256 (44 characters ending in "="). Send the SHA-256 of the whole file, or leave the header out.`);
+    throw errors.validation(
+      `The ${header} header is not a base64 SHA-256 (44 characters ending in "="). Send the SHA-256 of the whole file, or leave the header out.`,
+    );
   }
   return Buffer.from(base64, 'base64').toString('hex');
 }
-

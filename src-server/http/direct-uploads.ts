@@ -32,7 +32,11 @@ function directUploads(ctx: AppContext): DirectUploads | null {
 }
 
 /** The ticket's audio_upload_url: a presigned PUT to the store in S3 mode, the server's signed URL otherwise. */
-export async function audioUploadUrl(ctx: AppContext, request: FastifyRequest, record: TranscriptionRecord): Promise<string> {
+export async function audioUploadUrl(
+  ctx: AppContext,
+  request: FastifyRequest,
+  record: TranscriptionRecord,
+): Promise<string> {
   const ttl = ctx.config.uploads.urlTtlSeconds;
   const uploads = directUploads(ctx);
   return uploads ? uploads.uploadUrl(record, ttl) : signedUrl(ctx, request, 'upload', record.transcriptionId, ttl);
@@ -52,7 +56,9 @@ export async function commitDirectUpload(ctx: AppContext, record: TranscriptionR
     case 'missing':
       throw errors.uploadNotComplete(record.transcriptionId);
     case 'empty':
-      throw errors.validation('The uploaded file is empty. PUT the audio file to audio_upload_url again, then transcribe.');
+      throw errors.validation(
+        'The uploaded file is empty. PUT the audio file to audio_upload_url again, then transcribe.',
+      );
     case 'too-large':
       throw errors.payloadTooLarge(outcome.limit);
     case 'over-quota':
@@ -61,7 +67,10 @@ export async function commitDirectUpload(ctx: AppContext, record: TranscriptionR
 }
 
 /** Where audio_path sends the client in S3 mode: a presigned GET (Range works there); null in file mode. */
-export async function audioDownloadRedirect(ctx: AppContext, record: TranscriptionRecord & { audioKey: string }): Promise<string | null> {
+export async function audioDownloadRedirect(
+  ctx: AppContext,
+  record: TranscriptionRecord & { audioKey: string },
+): Promise<string | null> {
   if (!canPresign(ctx.storage)) return null;
   // The store serves the bytes: it is told the same type and file name this node would send (S3 has no way to add
   // nosniff; the bytes come from the store's origin, not this server's).

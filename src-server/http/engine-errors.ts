@@ -34,7 +34,11 @@ export function engineErrorToAppError(error: EngineError): EngineAppError {
     case 'unsupported':
       return new EngineAppError(400, error.field === 'language' ? 'UNSUPPORTED_LANGUAGE' : 'UNSUPPORTED_OPTION', error);
     case 'bad-input':
-      return new EngineAppError(error.field === MEDIA_FIELD ? 415 : 400, error.field === MEDIA_FIELD ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_FAILED', error);
+      return new EngineAppError(
+        error.field === MEDIA_FIELD ? 415 : 400,
+        error.field === MEDIA_FIELD ? 'UNSUPPORTED_MEDIA_TYPE' : 'VALIDATION_FAILED',
+        error,
+      );
     default:
       return assertNever(error.kind, 'engine error kind');
   }

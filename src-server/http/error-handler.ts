@@ -5,9 +5,20 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, type ErrorCodeName } from '../../src-shared/error-codes.js';
-import { OPENAI_PREFIX, openAiErrorShape, type OpenAiErrorBody, type OpenAiErrorShape } from '../../src-shared/api/openai.js';
+import {
+  OPENAI_PREFIX,
+  openAiErrorShape,
+  type OpenAiErrorBody,
+  type OpenAiErrorShape,
+} from '../../src-shared/api/openai.js';
 import { EngineError } from '../domain/engine-error.js';
-import { closeLingering, discardUnreadBody, isAnsweredEarly, isLingering, rawRequestLine } from './client-connection.js';
+import {
+  closeLingering,
+  discardUnreadBody,
+  isAnsweredEarly,
+  isLingering,
+  rawRequestLine,
+} from './client-connection.js';
 import { engineErrorToAppError } from './engine-errors.js';
 import { AppError, errors } from './errors.js';
 import { requestLog } from './request-log.js';
@@ -32,7 +43,12 @@ function pointerSegments(pointer: string): string[] {
 /** Where an issue is, as path segments, including the property a required or additionalProperties issue names. */
 function issuePath(issue: ValidationIssue): string[] {
   const path = pointerSegments(issue.instancePath);
-  const named = issue.keyword === 'required' ? issue.params.missingProperty : issue.keyword === 'additionalProperties' ? issue.params.additionalProperty : undefined;
+  const named =
+    issue.keyword === 'required'
+      ? issue.params.missingProperty
+      : issue.keyword === 'additionalProperties'
+        ? issue.params.additionalProperty
+        : undefined;
   return typeof named === 'string' ? [...path, named] : path;
 }
 
@@ -68,12 +84,15 @@ function invalidValue(issues: readonly ValidationIssue[]): unknown {
   return issues.find((issue) => issue.data !== undefined)?.data;
 }
 
-function toAppError(error: FastifyError & { validation?: ValidationIssue[]; validationContext?: string }): AppError | null {
+function toAppError(
+  error: FastifyError & { validation?: ValidationIssue[]; validationContext?: string },
+): AppError | null {
   if (error instanceof AppError) return error;
   if (error instanceof EngineError) return engineErrorToAppError(error);
   if (error.validation) {
     const field = validationField(error.validation);
-    if (error.validationContext === 'querystring' && field === 'page') return errors.invalidPage(invalidValue(error.validation));
+    if (error.validationContext === 'querystring' && field === 'page')
+      return errors.invalidPage(invalidValue(error.validation));
     return errors.validation(describeValidation(error.validationContext, error.validation), field);
   }
   switch (error.code) {
@@ -86,7 +105,8 @@ function toAppError(error: FastifyError & { validation?: ValidationIssue[]; vali
       return errors.unsupportedMediaType('Send the request body as application/json.');
   }
   if (error instanceof SyntaxError) return errors.malformedJson(error.message);
-  if (error.statusCode === 415) return errors.unsupportedMediaType(`Unsupported Content-Type. Send the request body as application/json.`);
+  if (error.statusCode === 415)
+    return errors.unsupportedMediaType(`Unsupported Content-Type. Send the request body as application/json.`);
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
     return errors.validation(error.message);
   }
@@ -98,7 +118,12 @@ function speaksOpenAi(target: string): boolean {
   return target.startsWith(OPENAI_PREFIX) || target.split('?')[0] === OPENAI_PREFIX.slice(0, -1);
 }
 
-function openAiBody(errorId: string, shape: OpenAiErrorShape, message: string, field: string | undefined): OpenAiErrorBody {
+function openAiBody(
+  errorId: string,
+  shape: OpenAiErrorShape,
+  message: string,
+  field: string | undefined,
+): OpenAiErrorBody {
   return { error: { message, type: shape.type, param: field ?? null, code: shape.code, error_id: errorId } };
 }
 
@@ -114,7 +139,10 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
     requestLog(request).error({ err: cause, error_id: errorId }, 'unexpected error');
     shown = new AppError(500, 'INTERNAL_ERROR', `Internal server error. Quote error_id ${errorId} when reporting it.`);
   } else {
-    requestLog(request).info({ error_id: errorId, error_code: shown.errorCode, status: shown.statusCode, ...shown.logFields() }, shown.message);
+    requestLog(request).info(
+      { error_id: errorId, error_code: shown.errorCode, status: shown.statusCode, ...shown.logFields() },
+      shown.message,
+    );
   }
   if (!request.raw.complete) {
     // Answered before the body was read (a 413, a quota refusal): the connection stays open while the
@@ -123,7 +151,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
     void reply.removeHeader('connection');
     discardUnreadBody(request.raw);
   }
-  if (!speaksOpenAi(request.url)) return reply.status(shown.statusCode).send(specBody(errorId, shown.code, shown.message, shown.field));
+  if (!speaksOpenAi(request.url))
+    return reply.status(shown.statusCode).send(specBody(errorId, shown.code, shown.message, shown.field));
   const shape = openAiErrorShape(shown.statusCode, shown.code);
   if (shape.shouldRetry !== undefined) void reply.header('x-should-retry', String(shape.shouldRetry));
   return reply.status(shape.status).send(openAiBody(errorId, shape, shown.message, shown.field));
@@ -134,7 +163,12 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
  * not a valid URL, a path parameter over `maxParamLength`), in the spec's body.
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const appError = error.code === 'FST_ERR_BAD_URL' ? errors.malformedUrl() : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? errors.uriTooLong() : toAppError(error);
+  const appError =
+    error.code === 'FST_ERR_BAD_URL'
+      ? errors.malformedUrl()
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? errors.uriTooLong()
+        : toAppError(error);
   void sendError(request, reply, appError, error);
 }
 
@@ -142,9 +176,17 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 function clientErrorCode(error: NodeJS.ErrnoException): [number, ErrorCodeName, string] {
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return [408, 'REQUEST_TIMEOUT', 'The request was not received in time. Send it again, without pausing mid-request.'];
+      return [
+        408,
+        'REQUEST_TIMEOUT',
+        'The request was not received in time. Send it again, without pausing mid-request.',
+      ];
     case 'HPE_HEADER_OVERFLOW':
-      return [431, 'HEADERS_TOO_LARGE', 'The request line and headers are too large (16 KiB at most). Send a shorter URL or fewer headers.'];
+      return [
+        431,
+        'HEADERS_TOO_LARGE',
+        'The request line and headers are too large (16 KiB at most). Send a shorter URL or fewer headers.',
+      ];
   }
   return [400, 'MALFORMED_REQUEST', 'The HTTP request could not be parsed. Send a well-formed HTTP/1.1 request.'];
 }
@@ -173,7 +215,9 @@ export function clientErrorHandler(log: FastifyBaseLogger) {
       // chooses the body's shape (decision 0048).
       const line = rawRequestLine(error.rawPacket);
       const body = JSON.stringify(
-        line && speaksOpenAi(line.target) ? openAiBody(errorId, openAiErrorShape(status, code), message, undefined) : specBody(errorId, code, message),
+        line && speaksOpenAi(line.target)
+          ? openAiBody(errorId, openAiErrorShape(status, code), message, undefined)
+          : specBody(errorId, code, message),
       );
       answer =
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
@@ -187,20 +231,24 @@ export function clientErrorHandler(log: FastifyBaseLogger) {
 function routePattern(url: string): RegExp {
   const source = url
     .split('/')
-    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((segment) =>
+      segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('/');
   return new RegExp(`^${source}/?$`);
 }
 
 /** Needs installRequestLogging on the same app first: every error is logged through requestLog(). */
 export function installErrorHandling(app: FastifyInstance) {
-  if (!app.hasDecorator('requestLogging')) throw new Error('installErrorHandling needs installRequestLogging first: errors are logged through requestLog()');
+  if (!app.hasDecorator('requestLogging'))
+    throw new Error('installErrorHandling needs installRequestLogging first: errors are logged through requestLog()');
   // Every route, so that a known path asked with another method answers 405 with Allow, not 404.
   const routes: { pattern: RegExp; methods: string[] }[] = [];
   app.addHook('onRoute', (route) => {
     routes.push({ pattern: routePattern(route.url), methods: [route.method].flat() });
   });
-  const allowedMethods = (path: string) => [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods))].sort();
+  const allowedMethods = (path: string) =>
+    [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods))].sort();
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(request, reply, toAppError(error), error));
   app.setNotFoundHandler((request, reply) => {

@@ -25,40 +25,85 @@ export const errors = {
   /** `field`: the bad input's path ("num_speakers", "words.0.reading"), so clients need not read the message. */
   validation: (message: string, field?: string) => new AppError(400, 'VALIDATION_FAILED', message, field),
   malformedJson: (detail: string) =>
-    new AppError(400, 'MALFORMED_JSON', `The request body is not valid JSON (${detail}). Send a JSON document with Content-Type: application/json.`),
+    new AppError(
+      400,
+      'MALFORMED_JSON',
+      `The request body is not valid JSON (${detail}). Send a JSON document with Content-Type: application/json.`,
+    ),
   invalidPage: (raw: unknown) =>
     new AppError(400, 'INVALID_PAGE', `page must be a whole number of 1 or more; got ${JSON.stringify(raw)}.`, 'page'),
   unsupportedLanguage: (message: string, field?: string) => new AppError(400, 'UNSUPPORTED_LANGUAGE', message, field),
   unsupportedOption: (message: string, field?: string) => new AppError(400, 'UNSUPPORTED_OPTION', message, field),
   missingApiKey: () =>
-    new AppError(401, 'MISSING_API_KEY', 'No API key was sent. Send it in the X-API-KEY header or as "Authorization: Bearer <key>".'),
+    new AppError(
+      401,
+      'MISSING_API_KEY',
+      'No API key was sent. Send it in the X-API-KEY header or as "Authorization: Bearer <key>".',
+    ),
   invalidApiKey: () =>
-    new AppError(401, 'INVALID_API_KEY', 'The API key is not valid or has been revoked. Create a key with `kikitori-server keys create`.'),
+    new AppError(
+      401,
+      'INVALID_API_KEY',
+      'The API key is not valid or has been revoked. Create a key with `kikitori-server keys create`.',
+    ),
   roleRequired: (role: string, action: string) =>
-    new AppError(403, 'ROLE_REQUIRED', `${action} requires an API key with the ${role} role. Ask an administrator for a key created with --role ${role}.`),
+    new AppError(
+      403,
+      'ROLE_REQUIRED',
+      `${action} requires an API key with the ${role} role. Ask an administrator for a key created with --role ${role}.`,
+    ),
   invalidSignature: () =>
-    new AppError(403, 'INVALID_SIGNATURE', 'This signed URL is not valid. Use the exact URL the API returned; request a new one if needed.'),
+    new AppError(
+      403,
+      'INVALID_SIGNATURE',
+      'This signed URL is not valid. Use the exact URL the API returned; request a new one if needed.',
+    ),
   expiredSignature: () =>
-    new AppError(403, 'EXPIRED_SIGNATURE', 'This signed URL has expired. Fetch the resource again from the API to get a fresh URL.'),
+    new AppError(
+      403,
+      'EXPIRED_SIGNATURE',
+      'This signed URL has expired. Fetch the resource again from the API to get a fresh URL.',
+    ),
   malformedUrl: () =>
-    new AppError(400, 'MALFORMED_URL', 'The request path is not a valid URL (check its percent-escapes, such as %20). Use the URLs the API returns.'),
+    new AppError(
+      400,
+      'MALFORMED_URL',
+      'The request path is not a valid URL (check its percent-escapes, such as %20). Use the URLs the API returns.',
+    ),
   methodNotAllowed: (method: string, url: string, allowed: readonly string[]) =>
-    new AppError(405, 'METHOD_NOT_ALLOWED', `${url} does not accept ${method}; it accepts ${allowed.join(', ')}. See /docs for the API.`),
+    new AppError(
+      405,
+      'METHOD_NOT_ALLOWED',
+      `${url} does not accept ${method}; it accepts ${allowed.join(', ')}. See /docs for the API.`,
+    ),
   uriTooLong: () =>
-    new AppError(414, 'URI_TOO_LONG', 'A path parameter of this URL is too long (ids are at most 100 characters). Use the ids the API returns.'),
+    new AppError(
+      414,
+      'URI_TOO_LONG',
+      'A path parameter of this URL is too long (ids are at most 100 characters). Use the ids the API returns.',
+    ),
   routeNotFound: (method: string, url: string) =>
     new AppError(404, 'ROUTE_NOT_FOUND', `No operation ${method} ${url}. See /docs for the API.`),
   transcriptionNotFound: (id: string) =>
     new AppError(404, 'TRANSCRIPTION_NOT_FOUND', `No transcription with id "${id}" in your team.`),
   /** `field`: where a request named it (the OpenAI route's "dictionary_id" form field). */
-  dictionaryNotFound: (id: string, field?: string) => new AppError(404, 'DICTIONARY_NOT_FOUND', `No dictionary with id "${id}" in your team.`, field),
+  dictionaryNotFound: (id: string, field?: string) =>
+    new AppError(404, 'DICTIONARY_NOT_FOUND', `No dictionary with id "${id}" in your team.`, field),
   wordNotFound: (id: string) => new AppError(404, 'WORD_NOT_FOUND', `No word with id "${id}" in this dictionary.`),
   blacklistWordNotFound: (id: string) =>
     new AppError(404, 'BLACKLIST_WORD_NOT_FOUND', `No blacklist word with id "${id}" in this dictionary.`),
   reviewNotFound: (id: string) =>
-    new AppError(404, 'REVIEW_NOT_FOUND', `Transcription "${id}" has no review yet. POST {"reviewed_text": "..."} to /review to save one.`),
+    new AppError(
+      404,
+      'REVIEW_NOT_FOUND',
+      `Transcription "${id}" has no review yet. POST {"reviewed_text": "..."} to /review to save one.`,
+    ),
   resultNotReady: (id: string) =>
-    new AppError(404, 'RESULT_NOT_READY', `Transcription "${id}" has no transcript yet; wait until its status is COMPLETED.`),
+    new AppError(
+      404,
+      'RESULT_NOT_READY',
+      `Transcription "${id}" has no transcript yet; wait until its status is COMPLETED.`,
+    ),
   analysisNotFound: (id: string, label: string, segment: string, language?: string) =>
     new AppError(
       404,
@@ -68,11 +113,23 @@ export const errors = {
         : `Transcription "${id}" has no ${label} yet. POST to /${segment} to request one.`,
     ),
   uploadNotComplete: (id: string) =>
-    new AppError(409, 'UPLOAD_NOT_COMPLETE', `The audio of transcription "${id}" has not been uploaded yet. PUT the file to audio_upload_url first.`),
+    new AppError(
+      409,
+      'UPLOAD_NOT_COMPLETE',
+      `The audio of transcription "${id}" has not been uploaded yet. PUT the file to audio_upload_url first.`,
+    ),
   transcriptionAlreadyEnded: (id: string, status: string) =>
-    new AppError(409, 'TRANSCRIPTION_ALREADY_ENDED', `Transcription "${id}" has already ended with status ${status}; request a new upload to transcribe again.`),
+    new AppError(
+      409,
+      'TRANSCRIPTION_ALREADY_ENDED',
+      `Transcription "${id}" has already ended with status ${status}; request a new upload to transcribe again.`,
+    ),
   uploadAlreadyCompleted: () =>
-    new AppError(409, 'UPLOAD_ALREADY_COMPLETED', 'This upload URL has already been used. Request a new upload ticket to send another file.'),
+    new AppError(
+      409,
+      'UPLOAD_ALREADY_COMPLETED',
+      'This upload URL has already been used. Request a new upload ticket to send another file.',
+    ),
   /** The uploaded bytes' SHA-256 is not the one the client's Content-Digest or x-amz-checksum-sha256 named. */
   checksumMismatch: () =>
     new AppError(
@@ -88,7 +145,11 @@ export const errors = {
       `The resumable upload request was not understood (${detail}). Use a tus 1.0 client, or PUT the whole file to the upload URL.`,
     ),
   tusVersionUnsupported: () =>
-    new AppError(412, 'TUS_VERSION_UNSUPPORTED', 'This server speaks tus 1.0.0 only: send Tus-Resumable: 1.0.0, or PUT the whole file to the upload URL.'),
+    new AppError(
+      412,
+      'TUS_VERSION_UNSUPPORTED',
+      'This server speaks tus 1.0.0 only: send Tus-Resumable: 1.0.0, or PUT the whole file to the upload URL.',
+    ),
   uploadOffsetMismatch: () =>
     new AppError(
       409,
@@ -102,7 +163,11 @@ export const errors = {
       "There is no resumable upload at this URL: it finished, was cancelled, or was never created. Start again from the ticket's audio_upload_url.",
     ),
   uploadClosed: (status: string) =>
-    new AppError(409, 'UPLOAD_CLOSED', `This transcription is ${status} and no longer accepts audio. Request a new upload ticket.`),
+    new AppError(
+      409,
+      'UPLOAD_CLOSED',
+      `This transcription is ${status} and no longer accepts audio. Request a new upload ticket.`,
+    ),
   tooManyBlacklistWords: (limit: number, existing: number, adding: number) =>
     new AppError(
       409,
@@ -110,9 +175,17 @@ export const errors = {
       `This dictionary has ${existing} blacklist words; adding ${adding} would pass the limit of ${limit} per dictionary. Delete rules it no longer needs first.`,
     ),
   transcriptionNotCompleted: (id: string, status: string) =>
-    new AppError(409, 'TRANSCRIPTION_NOT_COMPLETED', `Transcription "${id}" is ${status}; this needs it to be COMPLETED.`),
+    new AppError(
+      409,
+      'TRANSCRIPTION_NOT_COMPLETED',
+      `Transcription "${id}" is ${status}; this needs it to be COMPLETED.`,
+    ),
   payloadTooLarge: (limit: number) =>
-    new AppError(413, 'PAYLOAD_TOO_LARGE', `The file is larger than the server's limit of ${limit} bytes (KIKITORI_MAX_UPLOAD_BYTES).`),
+    new AppError(
+      413,
+      'PAYLOAD_TOO_LARGE',
+      `The file is larger than the server's limit of ${limit} bytes (KIKITORI_MAX_UPLOAD_BYTES).`,
+    ),
   unsupportedMediaType: (message: string) => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message),
   /** A team's stored audio would pass KIKITORI_TEAM_QUOTA_BYTES (decision 0026). */
   quotaExceeded: (message: string) => new AppError(403, 'QUOTA_EXCEEDED', message),
@@ -127,7 +200,11 @@ export const errors = {
       `The server is busy with other transcriptions and its wait queue is full. Try again in about ${retryAfterSeconds} seconds (the Retry-After header).`,
     ),
   rangeNotSatisfiable: (size: number) =>
-    new AppError(416, 'RANGE_NOT_SATISFIABLE', `The requested Range is outside the file (size ${size} bytes).`),  /** The team has KIKITORI_MAX_OPEN_UPLOADS_PER_TEAM resumable uploads open (decision 0043). */
+    new AppError(
+      416,
+      'RANGE_NOT_SATISFIABLE',
+      `The requested Range is outside the file (size ${size} bytes).`,
+    ) /** The team has KIKITORI_MAX_OPEN_UPLOADS_PER_TEAM resumable uploads open (decision 0043). */,
   tooManyOpenUploads: (limit: number) =>
     new AppError(
       409,

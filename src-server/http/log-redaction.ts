@@ -43,5 +43,8 @@ function isRequest(value: FastifyRequest | Record<string, unknown>): value is Fa
 }
 
 export function redactingLogger(logger: Logger): Logger {
-  return logger.child({}, { serializers: { req: serializeRequest }, redact: { paths: REDACT_PATHS, censor: REDACTED } });
+  return logger.child(
+    {},
+    { serializers: { req: serializeRequest }, redact: { paths: REDACT_PATHS, censor: REDACTED } },
+  );
 }

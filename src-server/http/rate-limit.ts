@@ -13,7 +13,8 @@ const UNLIMITED_PATHS = new Set(['/healthz', '/readyz']);
 
 const KEY_PREFIX = 'key:';
 /** The bucket a request counts against. Authentication runs first, so an API caller is known here. */
-const bucketOf = (request: FastifyRequest) => (request.caller ? `${KEY_PREFIX}${request.caller.keyId}` : `ip:${request.ip}`);
+const bucketOf = (request: FastifyRequest) =>
+  request.caller ? `${KEY_PREFIX}${request.caller.keyId}` : `ip:${request.ip}`;
 
 /** Registers the limits on every route declared after it. Call before the routes. */
 export async function installRateLimits(app: FastifyInstance, config: RateLimitsConfig): Promise<void> {

@@ -10,7 +10,13 @@ export function baseUrl(ctx: AppContext, request: FastifyRequest): string {
   return ctx.config.server.publicUrl ?? `${request.protocol}://${request.host}`;
 }
 
-export function signedUrl(ctx: AppContext, request: FastifyRequest, purpose: SignedPurpose, id: string, ttlSeconds: number): string {
+export function signedUrl(
+  ctx: AppContext,
+  request: FastifyRequest,
+  purpose: SignedPurpose,
+  id: string,
+  ttlSeconds: number,
+): string {
   return baseUrl(ctx, request) + ctx.signer.sign(purpose, id, ttlSeconds).path;
 }
 

@@ -20,7 +20,9 @@ export async function checkTeamQuota(ctx: AppContext, teamId: string): Promise<v
   const used = await ctx.storageUsage.audioBytes(teamId);
   const reserved = await ctx.storageUsage.reservedBytes(teamId);
   if (used + reserved >= quota) {
-    throw errors.quotaExceeded(`Your team has used its storage quota of ${formatBytes(quota)} (${usageText(used, reserved, 'stored')}). ${QUOTA_HINT}`);
+    throw errors.quotaExceeded(
+      `Your team has used its storage quota of ${formatBytes(quota)} (${usageText(used, reserved, 'stored')}). ${QUOTA_HINT}`,
+    );
   }
 }
 
@@ -45,7 +47,11 @@ export interface UploadOwner {
  * uploads of its other tickets leave of its quota, and on the disk. Without one the quota's remainder bounds
  * the stream. Two PUTs of one team at once may each pass the check; the quota is then exceeded by at most one file.
  */
-export async function uploadAllowance(ctx: AppContext, owner: UploadOwner, declaredBytes: number | null): Promise<UploadAllowance> {
+export async function uploadAllowance(
+  ctx: AppContext,
+  owner: UploadOwner,
+  declaredBytes: number | null,
+): Promise<UploadAllowance> {
   const teamId = owner.teamId;
   const limit = ctx.config.uploads.maxBytes;
   let maxBytes = limit;
@@ -70,7 +76,10 @@ async function checkFreeDisk(ctx: AppContext, declaredBytes: number | null): Pro
   const free = await ctx.freeSpace(ctx.config.dataDir);
   const usable = free - ctx.config.disk.minFreeBytes;
   if (usable <= 0 || (declaredBytes !== null && declaredBytes > usable)) {
-    ctx.logger.warn({ free, reserve: ctx.config.disk.minFreeBytes, declaredBytes }, 'upload refused: not enough free disk space');
+    ctx.logger.warn(
+      { free, reserve: ctx.config.disk.minFreeBytes, declaredBytes },
+      'upload refused: not enough free disk space',
+    );
     throw errors.insufficientStorage(
       `The server does not have enough free disk space to store this file${declaredBytes === null ? '' : ` (${formatBytes(declaredBytes)})`}. Try again later, or ask the server's administrator to free some space.`,
     );
@@ -81,7 +90,12 @@ async function checkFreeDisk(ctx: AppContext, declaredBytes: number | null): Pro
  * A new tus upload of `size` bytes: refused unless it fits on the disk, in what the team's stored audio and
  * other open uploads leave of its quota, and under the cap on open uploads; then its size is held until it ends.
  */
-export async function reserveTusUpload(ctx: AppContext, record: TranscriptionRecord, uploadId: string, size: number): Promise<void> {
+export async function reserveTusUpload(
+  ctx: AppContext,
+  record: TranscriptionRecord,
+  uploadId: string,
+  size: number,
+): Promise<void> {
   await checkFreeDisk(ctx, size);
   const quota = await teamQuotaBytes(ctx.storageUsage, record.teamId, ctx.config.uploads.teamQuotaBytes);
   const limit = ctx.config.uploads.maxOpenPerTeam;
@@ -98,7 +112,12 @@ export async function reserveTusUpload(ctx: AppContext, record: TranscriptionRec
  * still within its quota with it (a quota lowered since is told now, not after the last byte), and the disk
  * takes what the PATCH declares.
  */
-export async function tusAppendAllowance(ctx: AppContext, record: TranscriptionRecord, uploadId: string, declaredBytes: number | null): Promise<void> {
+export async function tusAppendAllowance(
+  ctx: AppContext,
+  record: TranscriptionRecord,
+  uploadId: string,
+  declaredBytes: number | null,
+): Promise<void> {
   const reservation = await openTusUpload(ctx, record, uploadId);
   await checkTusSize(ctx, record, reservation.bytes);
   await checkFreeDisk(ctx, declaredBytes);

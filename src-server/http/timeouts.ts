@@ -12,16 +12,30 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config.js';
 
-type TimeoutSettings = Pick<ServerConfig['server'], 'headersTimeoutSeconds' | 'idleTimeoutSeconds' | 'requestTimeoutSeconds'>;
+type TimeoutSettings = Pick<
+  ServerConfig['server'],
+  'headersTimeoutSeconds' | 'idleTimeoutSeconds' | 'requestTimeoutSeconds'
+>;
 
 /** Fastify's constructor options for these timeouts. */
-export function timeoutOptions(settings: TimeoutSettings): { http: ServerOptions; requestTimeout: number; connectionTimeout: number } {
+export function timeoutOptions(settings: TimeoutSettings): {
+  http: ServerOptions;
+  requestTimeout: number;
+  connectionTimeout: number;
+} {
   const requestTimeout = settings.requestTimeoutSeconds * 1000;
   // Node refuses a headers timeout longer than a (non-zero) request timeout.
-  const headersTimeout = requestTimeout > 0 ? Math.min(settings.headersTimeoutSeconds * 1000, requestTimeout) : settings.headersTimeoutSeconds * 1000;
+  const headersTimeout =
+    requestTimeout > 0
+      ? Math.min(settings.headersTimeoutSeconds * 1000, requestTimeout)
+      : settings.headersTimeoutSeconds * 1000;
   return {
     // Node checks these deadlines on a timer (30 s by default): often enough that a short headers timeout holds.
-    http: { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(250, Math.min(5000, Math.floor(headersTimeout / 4))) },
+    http: {
+      headersTimeout,
+      requestTimeout,
+      connectionsCheckingInterval: Math.max(250, Math.min(5000, Math.floor(headersTimeout / 4))),
+    },
     requestTimeout,
     connectionTimeout: settings.idleTimeoutSeconds * 1000,
   };

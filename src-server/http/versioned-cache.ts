@@ -26,7 +26,8 @@ export class VersionedCache<Body> {
 
   set(key: string, version: number, body: Body, now = Date.now()): void {
     // Maps iterate in insertion order: dropping the first key evicts the oldest entry.
-    if (this.entries.size >= this.maxEntries && !this.entries.has(key)) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size >= this.maxEntries && !this.entries.has(key))
+      this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { version, storedAt: now, body });
   }
 }

@@ -25,7 +25,11 @@ export interface AnalysisJobDeps {
  * segment, docs/decisions/0025-edited-documents.md) is mapped onto the document; any other review
  * cannot be placed in time, so the recognized document is used.
  */
-export async function reviewedDocument(document: TranscriptDocument, reviews: ReviewRepository | undefined, transcriptionId: string): Promise<TranscriptDocument> {
+export async function reviewedDocument(
+  document: TranscriptDocument,
+  reviews: ReviewRepository | undefined,
+  transcriptionId: string,
+): Promise<TranscriptDocument> {
   const text = await reviews?.get(transcriptionId);
   const segments = text ? decodeReview(document, text) : null;
   return segments ? withSegments(document, segments) : document;
@@ -45,9 +49,15 @@ export function analysisJob<N extends AnalysisJobName>(
       const record = await deps.transcriptions.getById(payload.transcriptionId);
       if (!record) return; // deleted meanwhile; its analyses went with it
       if (record.status !== 'COMPLETED' || !record.transcriptKey) {
-        throw new EngineError('bad-input', 'The transcription is not COMPLETED.', { detail: `status ${record.status}` });
+        throw new EngineError('bad-input', 'The transcription is not COMPLETED.', {
+          detail: `status ${record.status}`,
+        });
       }
-      const document = await reviewedDocument(await deps.service.readDocument(record), deps.reviews, payload.transcriptionId);
+      const document = await reviewedDocument(
+        await deps.service.readDocument(record),
+        deps.reviews,
+        payload.transcriptionId,
+      );
       // Engines throw EngineErrors; the job runner decides from their kind whether to try again.
       const { result, engine } = await run({ document, language: sourceLanguage(record), signal }, payload);
       await deps.analyses.complete(payload.transcriptionId, kind, languageOf(payload), result, engine);
@@ -59,5 +69,8 @@ export function analysisJob<N extends AnalysisJobName>(
 }
 
 export function noEngine(what: string): never {
-  throw new EngineError('unavailable', `No configured ${what} engine can serve this transcript any more; check the server's engine configuration.`);
+  throw new EngineError(
+    'unavailable',
+    `No configured ${what} engine can serve this transcript any more; check the server's engine configuration.`,
+  );
 }

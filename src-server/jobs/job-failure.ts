@@ -37,7 +37,10 @@ export function publicFailure(error: Error): { error: Error; errorId: string | n
 
 /** The failure of a `runsOnce` job whose attempt was cut short (decision 0044): its waiter may send the request again. */
 export function interruptedOnce(): EngineError {
-  return new EngineError('transient', 'The server stopped while working on this request, and does not run it a second time. Send the request again.');
+  return new EngineError(
+    'transient',
+    'The server stopped while working on this request, and does not run it a second time. Send the request again.',
+  );
 }
 
 /** A failure as a queue stores it, for waiters in any process (JSON). */
@@ -48,7 +51,9 @@ export interface StoredError {
 }
 
 export function storedError(error: Error): StoredError {
-  return error instanceof EngineError ? { kind: error.kind, message: error.message, ...(error.field ? { field: error.field } : {}) } : { message: error.message };
+  return error instanceof EngineError
+    ? { kind: error.kind, message: error.message, ...(error.field ? { field: error.field } : {}) }
+    : { message: error.message };
 }
 
 /** The stored failure as an error again: an EngineError when it was one. */
@@ -64,7 +69,11 @@ export function revive(stored: StoredError | null, fallbackMessage: string | nul
  * for the running ones (polls and heartbeats go on meanwhile, so a cancel still reaches them and their
  * leases hold) until they end or the grace is over, whichever comes first.
  */
-export async function letRunningJobsFinish(running: ReadonlyArray<{ done: Promise<void> }>, graceMs: number, logger: Logger): Promise<void> {
+export async function letRunningJobsFinish(
+  running: ReadonlyArray<{ done: Promise<void> }>,
+  graceMs: number,
+  logger: Logger,
+): Promise<void> {
   logger.info({ running: running.length, graceMs }, 'draining: letting running jobs finish; taking no new ones');
   let timer: NodeJS.Timeout | undefined;
   const graceOver = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));

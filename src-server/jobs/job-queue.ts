@@ -35,7 +35,14 @@ export interface JobPayloads {
 }
 export type JobName = keyof JobPayloads;
 /** Every job name (exhaustive by type): each is one pg-boss queue. */
-const JOB_NAME_SET: Record<JobName, true> = { transcribe: true, 'openai-transcribe': true, summarize: true, 'analyze-emotion': true, translate: true, 'apply-replacements': true };
+const JOB_NAME_SET: Record<JobName, true> = {
+  transcribe: true,
+  'openai-transcribe': true,
+  summarize: true,
+  'analyze-emotion': true,
+  translate: true,
+  'apply-replacements': true,
+};
 export const JOB_NAMES = Object.keys(JOB_NAME_SET) as JobName[];
 
 /** What a job hands back to whoever waits for it (JobQueue.wait). Must survive JSON. */

@@ -6,7 +6,15 @@
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { failsAtOnce, failureLog, interruptedOnce, letRunningJobsFinish, publicFailure, storedError, type StoredError } from './job-failure.js';
+import {
+  failsAtOnce,
+  failureLog,
+  interruptedOnce,
+  letRunningJobsFinish,
+  publicFailure,
+  storedError,
+  type StoredError,
+} from './job-failure.js';
 import {
   JobCancelledError,
   JobLostError,
@@ -34,7 +42,10 @@ export interface ClaimedJob {
 }
 
 /** What a waiter finds in the store. */
-export type JobOutcome = { state: 'completed'; result: unknown } | { state: 'failed'; error: Error } | { state: 'cancelled' | 'gone' | 'pending' };
+export type JobOutcome =
+  | { state: 'completed'; result: unknown }
+  | { state: 'failed'; error: Error }
+  | { state: 'cancelled' | 'gone' | 'pending' };
 
 /** Where jobs are kept. Every call naming a ClaimedJob returns false (or reports it) once the attempt is no longer this worker's. */
 export interface JobStore {
@@ -43,7 +54,11 @@ export interface JobStore {
   /** Starts what the store does on its own while this process works jobs (SQLite: recovering orphans; pg-boss supervises itself). */
   startWorking?(runningHere: (jobId: string) => boolean): void;
   close(): Promise<void>;
-  send(name: JobName, payload: unknown, options: { singletonKey: string | null; maxAttempts: number }): Promise<string | null>;
+  send(
+    name: JobName,
+    payload: unknown,
+    options: { singletonKey: string | null; maxAttempts: number },
+  ): Promise<string | null>;
   /** Claims the next due job of these names for this worker. */
   claim(names: JobName[]): Promise<ClaimedJob | null>;
   /**
@@ -162,19 +177,24 @@ export class JobRunner implements JobQueue {
         signal?.removeEventListener('abort', onAbort);
         fn();
       };
-      const onAbort = () => settle(() => reject(signal?.reason instanceof Error ? signal.reason : new Error('stopped waiting')));
+      const onAbort = () =>
+        settle(() => reject(signal?.reason instanceof Error ? signal.reason : new Error('stopped waiting')));
       const check = async () => {
         await this.store.open();
         const outcome = await this.store.outcome(name, jobId, options.take ?? false);
         if (outcome.state === 'completed') return settle(() => resolve(outcome.result as JobResults[N]));
         if (outcome.state === 'failed') return settle(() => reject(outcome.error));
-        if (outcome.state === 'gone') return settle(() => reject(new JobCancelledError(`job ${jobId} no longer exists`)));
-        if (outcome.state === 'cancelled') return settle(() => reject(new JobCancelledError(`job ${jobId} was cancelled`)));
+        if (outcome.state === 'gone')
+          return settle(() => reject(new JobCancelledError(`job ${jobId} no longer exists`)));
+        if (outcome.state === 'cancelled')
+          return settle(() => reject(new JobCancelledError(`job ${jobId} was cancelled`)));
         if (!settled) timer = setTimeout(wake, this.pollIntervalMs);
       };
       const wake = () => {
         if (timer) clearTimeout(timer);
-        const checking = check().catch((error: unknown) => settle(() => reject(error instanceof Error ? error : new Error(String(error)))));
+        const checking = check().catch((error: unknown) =>
+          settle(() => reject(error instanceof Error ? error : new Error(String(error)))),
+        );
         this.checks.add(checking);
         void checking.finally(() => this.checks.delete(checking));
       };
@@ -242,7 +262,9 @@ export class JobRunner implements JobQueue {
     const job = this.running.get(jobId);
     if (!job || job.stop) return;
     job.stop = reason;
-    job.controller.abort(reason === 'lost' ? new JobLostError(STOP_MESSAGES[reason]) : new Error(STOP_MESSAGES[reason]));
+    job.controller.abort(
+      reason === 'lost' ? new JobLostError(STOP_MESSAGES[reason]) : new Error(STOP_MESSAGES[reason]),
+    );
   }
 
   /** This worker's attempt of the job is gone: cancelled (or deleted), or taken over after its lease lapsed. */
@@ -265,7 +287,11 @@ export class JobRunner implements JobQueue {
         const held = [...this.running.values()].filter((job) => !job.stop).map((job) => job.claimed);
         if (held.length > 0) for (const jobId of await this.store.hold(held)) await this.lostOrCancelled(jobId);
         for (const [group, entry] of this.groups) {
-          while (this.working && !this.draining && [...this.running.values()].filter((job) => job.group === group).length < entry.concurrency) {
+          while (
+            this.working &&
+            !this.draining &&
+            [...this.running.values()].filter((job) => job.group === group).length < entry.concurrency
+          ) {
             const claimed = await this.store.claim(entry.names);
             if (!claimed) break;
             if (!this.working || this.draining) {
@@ -290,7 +316,13 @@ export class JobRunner implements JobQueue {
     const definition = this.definitions.get(name)!;
     const payload = claimed.payload as JobPayloads[JobName];
     const log = this.options.logger.child({ jobId, job: name, attempt });
-    const entry: RunningJob = { claimed, group, controller: new AbortController(), done: Promise.resolve(), stop: null };
+    const entry: RunningJob = {
+      claimed,
+      group,
+      controller: new AbortController(),
+      done: Promise.resolve(),
+      stop: null,
+    };
     this.running.set(jobId, entry);
     // One line per attempt, so an operator (and the cluster test) can tell which worker ran what.
     log.info({ worker: this.workerId, ...(singletonKey ? { singletonKey } : {}) }, 'job started');
@@ -306,12 +338,15 @@ export class JobRunner implements JobQueue {
         }
       },
     };
-    const lost = () => log.warn({ worker: this.workerId }, 'job lost to another worker or cancelled; its result is not written');
+    const lost = () =>
+      log.warn({ worker: this.workerId }, 'job lost to another worker or cancelled; its result is not written');
     const failForGood = async (error: Error) => {
       const shown = publicFailure(error);
       if (await this.store.fail(claimed, storedError(shown.error), error.message)) {
         log.warn({ ...failureLog(error), ...(shown.errorId ? { error_id: shown.errorId } : {}) }, 'job failed');
-        await definition.onFailed?.(payload, shown.error, { jobId }).catch((e: unknown) => log.error({ err: e }, 'onFailed hook threw'));
+        await definition
+          .onFailed?.(payload, shown.error, { jobId })
+          .catch((e: unknown) => log.error({ err: e }, 'onFailed hook threw'));
       } else lost();
     };
     entry.done = (async () => {
@@ -333,7 +368,8 @@ export class JobRunner implements JobQueue {
             // Give the attempt back and let the next start run it.
             if (await this.store.handBack(claimed)) log.info('job interrupted by shutdown; queued again');
           } else if (failsAtOnce(error) || attempt >= claimed.maxAttempts) await failForGood(error);
-          else if (await this.store.retry(claimed, error.message)) log.warn(failureLog(error), 'job failed; will retry');
+          else if (await this.store.retry(claimed, error.message))
+            log.warn(failureLog(error), 'job failed; will retry');
           else lost();
         }
       } catch (error) {

@@ -51,10 +51,15 @@ export interface OpenAiSweepDeps {
  * its request may still be running in another API process, its job not sent yet. The files are listed
  * before the jobs are read, so a job sent or started in between is among those read.
  */
-export async function sweepOpenAiLeftovers(deps: OpenAiSweepDeps, now = Date.now()): Promise<{ uploads: number; workFiles: number }> {
+export async function sweepOpenAiLeftovers(
+  deps: OpenAiSweepDeps,
+  now = Date.now(),
+): Promise<{ uploads: number; workFiles: number }> {
   const { storage, queue, workDir, logger } = deps;
   const objects = await storage.list(AUDIO_ROOT);
-  const workFiles = (await fsp.readdir(workDir).catch(() => [] as string[])).filter((name) => /^openai-.*\.pcm$/.test(name));
+  const workFiles = (await fsp.readdir(workDir).catch(() => [] as string[])).filter((name) =>
+    /^openai-.*\.pcm$/.test(name),
+  );
   const live = await queue.unfinished('openai-transcribe');
   const liveFolders = new Set(live.map((job) => path.posix.dirname(job.payload.audioKey)));
   const liveFiles = new Set(live.map((job) => pcmName(job.jobId)));
@@ -72,7 +77,8 @@ export async function sweepOpenAiLeftovers(deps: OpenAiSweepDeps, now = Date.now
   }
   const stale = workFiles.filter((name) => !liveFiles.has(name));
   for (const name of stale) await fsp.rm(path.join(workDir, name), { force: true });
-  if (uploads + stale.length > 0) logger.info({ uploads, workFiles: stale.length }, 'removed what interrupted OpenAI requests left behind');
+  if (uploads + stale.length > 0)
+    logger.info({ uploads, workFiles: stale.length }, 'removed what interrupted OpenAI requests left behind');
   return { uploads, workFiles: stale.length };
 }
 
@@ -98,10 +104,18 @@ export function openAiTranscribeJob(deps: OpenAiTranscribeJobDeps): JobDefinitio
     },
     async handle(payload, { jobId, signal, logger }) {
       const engine = engines.speechEngines.get(payload.engine);
-      if (!engine) throw new EngineError('unavailable', 'The speech engine for this model is no longer configured on the server.', { detail: `engine ${payload.engine}` });
+      if (!engine)
+        throw new EngineError(
+          'unavailable',
+          'The speech engine for this model is no longer configured on the server.',
+          { detail: `engine ${payload.engine}` },
+        );
       const dictionary = payload.dictionaryId ? await dictionaries.get(payload.teamId, payload.dictionaryId) : null;
       const [words, rules] = dictionary
-        ? await Promise.all([dictionaries.words(dictionary.dictionaryId), dictionaries.blacklistWords(dictionary.dictionaryId)])
+        ? await Promise.all([
+            dictionaries.words(dictionary.dictionaryId),
+            dictionaries.blacklistWords(dictionary.dictionaryId),
+          ])
         : [[], []];
       const audioPath = await storage.localPath(payload.audioKey);
       await fsp.mkdir(workDir, { recursive: true, mode: 0o700 });
@@ -127,7 +141,10 @@ export function openAiTranscribeJob(deps: OpenAiTranscribeJobDeps): JobDefinitio
         );
         return document;
       } finally {
-        logger.info({ outcome: signal.aborted ? 'aborted' : 'done', timings: timings.toJSON() }, 'openai transcription timings');
+        logger.info(
+          { outcome: signal.aborted ? 'aborted' : 'done', timings: timings.toJSON() },
+          'openai transcription timings',
+        );
         await storage.releaseLocalPath?.(audioPath);
         // The route deletes the upload too once answered; this covers a route whose process died meanwhile.
         await removeLeftovers(storage, workDir, jobId, payload.audioKey);

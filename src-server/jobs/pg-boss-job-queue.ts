@@ -11,7 +11,14 @@ import { PgBoss, type QueueOptions } from 'pg-boss';
 import { deadLetterJobsByIdWithOutputs } from 'pg-boss/dist/plans.js';
 import { revive, type StoredError } from './job-failure.js';
 import { JOB_NAMES, type JobName } from './job-queue.js';
-import { DEFAULT_RETENTION_MS, JobRunner, type ClaimedJob, type JobOutcome, type JobQueueOptions, type JobStore } from './job-runner.js';
+import {
+  DEFAULT_RETENTION_MS,
+  JobRunner,
+  type ClaimedJob,
+  type JobOutcome,
+  type JobQueueOptions,
+  type JobStore,
+} from './job-runner.js';
 
 export interface PgBossJobQueueOptions extends JobQueueOptions {
   /** postgres://… of the database; pg-boss installs and migrates its schema there on start. */
@@ -85,7 +92,9 @@ class PgBossJobStore implements JobStore {
     });
     this.boss.on('error', (error) => options.logger.error({ err: error }, 'job queue (pg-boss) error'));
     // Slow queries, a growing backlog, clock skew between the processes and the database.
-    this.boss.on('warning', (warning) => options.logger.warn({ pgBoss: warning.data }, `job queue (pg-boss): ${warning.message}`));
+    this.boss.on('warning', (warning) =>
+      options.logger.warn({ pgBoss: warning.data }, `job queue (pg-boss): ${warning.message}`),
+    );
   }
 
   /** pg-boss started and its queues there: once per process, for senders and workers alike. */
@@ -95,10 +104,12 @@ class PgBossJobStore implements JobStore {
       for (const name of JOB_NAMES) {
         if (await this.boss.getQueue(name)) await this.boss.updateQueue(name, this.queueOptions);
         else {
-          await this.boss.createQueue(name, { policy: 'exclusive', ...this.queueOptions }).catch(async (error: unknown) => {
-            // Another process created it at the same moment.
-            if (!(await this.boss.getQueue(name))) throw error;
-          });
+          await this.boss
+            .createQueue(name, { policy: 'exclusive', ...this.queueOptions })
+            .catch(async (error: unknown) => {
+              // Another process created it at the same moment.
+              if (!(await this.boss.getQueue(name))) throw error;
+            });
         }
       }
     })();
@@ -164,7 +175,9 @@ class PgBossJobStore implements JobStore {
   async fail(job: ClaimedJob, error: StoredError, lastError: string) {
     const output: StoredOutput = { error, lastError };
     const sql = deadLetterJobsByIdWithOutputs(this.schema, await this.table(job.name));
-    const { rows } = await this.boss.getDb().executeSql(sql, [job.name, JSON.stringify([{ id: job.jobId, retry_count: job.attempt - 1, output }])]);
+    const { rows } = await this.boss
+      .getDb()
+      .executeSql(sql, [job.name, JSON.stringify([{ id: job.jobId, retry_count: job.attempt - 1, output }])]);
     return Number((rows[0] as { count?: string | number } | undefined)?.count ?? 0) > 0;
   }
 
@@ -182,7 +195,9 @@ class PgBossJobStore implements JobStore {
   async cancel(singletonKey: string) {
     const cancelled: string[] = [];
     for (const name of JOB_NAMES) {
-      const ids = (await this.boss.findJobs(name, { key: singletonKey })).filter((job) => UNFINISHED.includes(job.state)).map((job) => job.id);
+      const ids = (await this.boss.findJobs(name, { key: singletonKey }))
+        .filter((job) => UNFINISHED.includes(job.state))
+        .map((job) => job.id);
       if (ids.length === 0) continue;
       await this.boss.cancel(name, ids);
       cancelled.push(...ids);
@@ -196,23 +211,37 @@ class PgBossJobStore implements JobStore {
     const output = (job.output ?? null) as StoredOutput | null;
     if (job.state === 'completed') {
       // The result, removed once its one waiter has it (WaitOptions.take).
-      if (take && output?.result != null) await this.sql(name, `UPDATE TABLE SET output = NULL WHERE name = $1 AND id = $2 AND state = 'completed'`, [name, jobId]);
+      if (take && output?.result != null)
+        await this.sql(name, `UPDATE TABLE SET output = NULL WHERE name = $1 AND id = $2 AND state = 'completed'`, [
+          name,
+          jobId,
+        ]);
       // A void job's result is stored as null; SQLite's waiters get undefined for it, and so do these.
       return { state: 'completed', result: output?.result ?? undefined };
     }
-    if (job.state === 'failed') return { state: 'failed', error: revive(output?.error ?? null, output?.lastError ?? output?.value?.message ?? null) };
+    if (job.state === 'failed')
+      return {
+        state: 'failed',
+        error: revive(output?.error ?? null, output?.lastError ?? output?.value?.message ?? null),
+      };
     return { state: job.state === 'cancelled' ? 'cancelled' : 'pending' };
   }
 
   async unfinished(name: JobName) {
-    const rows = await this.sql(name, `SELECT id::text AS id, data FROM TABLE WHERE name = $1 AND state IN ('created', 'retry', 'active')`, [name]);
+    const rows = await this.sql(
+      name,
+      `SELECT id::text AS id, data FROM TABLE WHERE name = $1 AND state IN ('created', 'retry', 'active')`,
+      [name],
+    );
     return (rows as Array<{ id: string; data: unknown }>).map((row) => ({ jobId: row.id, payload: row.data }));
   }
 
   async backlog() {
     const { rows } = await this.boss
       .getDb()
-      .executeSql(`SELECT state::text AS state, count(*)::int AS n FROM ${this.schema}.job WHERE state IN ('created', 'retry', 'active') GROUP BY state`);
+      .executeSql(
+        `SELECT state::text AS state, count(*)::int AS n FROM ${this.schema}.job WHERE state IN ('created', 'retry', 'active') GROUP BY state`,
+      );
     const counts = rows as Array<{ state: string; n: number }>;
     const of = (...states: string[]) => counts.filter((c) => states.includes(c.state)).reduce((sum, c) => sum + c.n, 0);
     return { queued: of('created', 'retry'), running: of('active') };
@@ -225,7 +254,9 @@ class PgBossJobStore implements JobStore {
 
   /** A statement on the queue's table, which `TABLE` in the text names. */
   private async sql(name: JobName, text: string, params: unknown[]): Promise<unknown[]> {
-    const { rows } = await this.boss.getDb().executeSql(text.replace('TABLE', `${this.schema}.${await this.table(name)}`), params);
+    const { rows } = await this.boss
+      .getDb()
+      .executeSql(text.replace('TABLE', `${this.schema}.${await this.table(name)}`), params);
     return rows as unknown[];
   }
 }

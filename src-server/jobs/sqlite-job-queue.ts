@@ -9,7 +9,14 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database.js';
 import { revive, type StoredError } from './job-failure.js';
 import type { JobName } from './job-queue.js';
-import { DEFAULT_RETENTION_MS, JobRunner, type ClaimedJob, type JobOutcome, type JobQueueOptions, type JobStore } from './job-runner.js';
+import {
+  DEFAULT_RETENTION_MS,
+  JobRunner,
+  type ClaimedJob,
+  type JobOutcome,
+  type JobQueueOptions,
+  type JobStore,
+} from './job-runner.js';
 import { backoffDelay } from '../../src-shared/backoff.js';
 
 // Kept importable from here for existing callers; the code lives in job-failure.ts.
@@ -48,7 +55,10 @@ class SqliteJobStore implements JobStore {
   startWorking(runningHere: (jobId: string) => boolean) {
     this.recover(runningHere);
     // Its own timer, so that a worker busy with long jobs (or with none) still recovers other workers' orphans.
-    this.recoveryTimer = setInterval(() => this.recover(runningHere), Math.max(this.beatMs, Math.floor(this.options.staleAfterMs / 2)));
+    this.recoveryTimer = setInterval(
+      () => this.recover(runningHere),
+      Math.max(this.beatMs, Math.floor(this.options.staleAfterMs / 2)),
+    );
   }
 
   async close() {
@@ -69,36 +79,63 @@ class SqliteJobStore implements JobStore {
   }
 
   async claim(names: JobName[]): Promise<ClaimedJob | null> {
-    return this.db.transaction(() => {
-      const row = this.db
-        .prepare(
-          `SELECT job_id, name, payload, attempts, max_attempts, singleton_key FROM jobs
+    return this.db
+      .transaction(() => {
+        const row = this.db
+          .prepare(
+            `SELECT job_id, name, payload, attempts, max_attempts, singleton_key FROM jobs
            WHERE name IN (${names.map(() => '?').join(', ')}) AND state = 'queued' AND run_after <= ? ORDER BY run_after, created_at LIMIT 1`,
-        )
-        .get(...names, nowIso()) as
-        | { job_id: string; name: JobName; payload: string; attempts: number; max_attempts: number; singleton_key: string | null }
-        | undefined;
-      if (!row) return null;
-      const now = nowIso();
-      this.db
-        .prepare(`UPDATE jobs SET state = 'active', worker_id = ?, attempts = attempts + 1, heartbeat_at = ?, updated_at = ? WHERE job_id = ?`)
-        .run(this.workerId, now, now, row.job_id);
-      const { job_id: jobId, name, payload, attempts, max_attempts: maxAttempts, singleton_key: singletonKey } = row;
-      return { jobId, name, payload: JSON.parse(payload) as unknown, attempt: attempts + 1, maxAttempts, singletonKey };
-    }).immediate();
+          )
+          .get(...names, nowIso()) as
+          | {
+              job_id: string;
+              name: JobName;
+              payload: string;
+              attempts: number;
+              max_attempts: number;
+              singleton_key: string | null;
+            }
+          | undefined;
+        if (!row) return null;
+        const now = nowIso();
+        this.db
+          .prepare(
+            `UPDATE jobs SET state = 'active', worker_id = ?, attempts = attempts + 1, heartbeat_at = ?, updated_at = ? WHERE job_id = ?`,
+          )
+          .run(this.workerId, now, now, row.job_id);
+        const { job_id: jobId, name, payload, attempts, max_attempts: maxAttempts, singleton_key: singletonKey } = row;
+        return {
+          jobId,
+          name,
+          payload: JSON.parse(payload) as unknown,
+          attempt: attempts + 1,
+          maxAttempts,
+          singletonKey,
+        };
+      })
+      .immediate();
   }
 
   async hold(jobs: ClaimedJob[]) {
     const beat = Date.now() - this.lastBeat >= this.beatMs;
     if (beat) this.lastBeat = Date.now();
-    const touch = this.db.prepare(`UPDATE jobs SET heartbeat_at = ? WHERE job_id = ? AND worker_id = ? AND state = 'active'`);
+    const touch = this.db.prepare(
+      `UPDATE jobs SET heartbeat_at = ? WHERE job_id = ? AND worker_id = ? AND state = 'active'`,
+    );
     const ours = this.db.prepare(`SELECT 1 FROM jobs WHERE job_id = ? AND worker_id = ? AND state = 'active'`);
-    const held = (job: ClaimedJob) => (beat ? touch.run(nowIso(), job.jobId, this.workerId).changes > 0 : ours.get(job.jobId, this.workerId) !== undefined);
+    const held = (job: ClaimedJob) =>
+      beat
+        ? touch.run(nowIso(), job.jobId, this.workerId).changes > 0
+        : ours.get(job.jobId, this.workerId) !== undefined;
     return new Set(jobs.filter((job) => !held(job)).map((job) => job.jobId));
   }
 
   async complete(job: ClaimedJob, result: unknown) {
-    return this.updateOwned(job, `state = 'completed', last_error = NULL, output = ?`, result === undefined ? null : JSON.stringify(result));
+    return this.updateOwned(
+      job,
+      `state = 'completed', last_error = NULL, output = ?`,
+      result === undefined ? null : JSON.stringify(result),
+    );
   }
 
   async fail(job: ClaimedJob, error: StoredError, lastError: string) {
@@ -106,8 +143,16 @@ class SqliteJobStore implements JobStore {
   }
 
   async retry(job: ClaimedJob, lastError: string) {
-    const delay = backoffDelay(job.attempt - 1, { baseDelayMs: this.options.retryBaseMs ?? 5000, maxDelayMs: 15 * 60_000 });
-    return this.updateOwned(job, `state = 'queued', worker_id = NULL, run_after = ?, last_error = ?`, new Date(Date.now() + delay).toISOString(), lastError);
+    const delay = backoffDelay(job.attempt - 1, {
+      baseDelayMs: this.options.retryBaseMs ?? 5000,
+      maxDelayMs: 15 * 60_000,
+    });
+    return this.updateOwned(
+      job,
+      `state = 'queued', worker_id = NULL, run_after = ?, last_error = ?`,
+      new Date(Date.now() + delay).toISOString(),
+      lastError,
+    );
   }
 
   async handBack(job: ClaimedJob) {
@@ -116,31 +161,40 @@ class SqliteJobStore implements JobStore {
 
   async cancel(singletonKey: string) {
     const ids = this.db
-      .prepare(`UPDATE jobs SET state = 'cancelled', updated_at = ? WHERE singleton_key = ? AND state IN ('queued', 'active') RETURNING job_id`)
+      .prepare(
+        `UPDATE jobs SET state = 'cancelled', updated_at = ? WHERE singleton_key = ? AND state IN ('queued', 'active') RETURNING job_id`,
+      )
       .all(nowIso(), singletonKey) as Array<{ job_id: string }>;
     return ids.map((row) => row.job_id);
   }
 
   async outcome(_name: JobName, jobId: string, take: boolean): Promise<JobOutcome> {
     const row = this.db.prepare(`SELECT state, output, error, last_error FROM jobs WHERE job_id = ?`).get(jobId) as
-      | { state: string; output: string | null; error: string | null; last_error: string | null }
-      | undefined;
+      { state: string; output: string | null; error: string | null; last_error: string | null } | undefined;
     if (!row) return { state: 'gone' };
     if (row.state === 'completed') {
       if (take && row.output !== null) this.db.prepare(`UPDATE jobs SET output = NULL WHERE job_id = ?`).run(jobId);
       return { state: 'completed', result: row.output === null ? undefined : (JSON.parse(row.output) as unknown) };
     }
-    if (row.state === 'failed') return { state: 'failed', error: revive(row.error === null ? null : (JSON.parse(row.error) as StoredError), row.last_error) };
+    if (row.state === 'failed')
+      return {
+        state: 'failed',
+        error: revive(row.error === null ? null : (JSON.parse(row.error) as StoredError), row.last_error),
+      };
     return { state: row.state === 'cancelled' ? 'cancelled' : 'pending' };
   }
 
   async unfinished(name: JobName) {
-    const rows = this.db.prepare(`SELECT job_id, payload FROM jobs WHERE name = ? AND state IN ('queued', 'active')`).all(name) as Array<{ job_id: string; payload: string }>;
+    const rows = this.db
+      .prepare(`SELECT job_id, payload FROM jobs WHERE name = ? AND state IN ('queued', 'active')`)
+      .all(name) as Array<{ job_id: string; payload: string }>;
     return rows.map((row) => ({ jobId: row.job_id, payload: JSON.parse(row.payload) as unknown }));
   }
 
   async backlog() {
-    const counts = this.db.prepare(`SELECT state, count(*) AS n FROM jobs WHERE state IN ('queued', 'active') GROUP BY state`).all() as Array<{ state: string; n: number }>;
+    const counts = this.db
+      .prepare(`SELECT state, count(*) AS n FROM jobs WHERE state IN ('queued', 'active') GROUP BY state`)
+      .all() as Array<{ state: string; n: number }>;
     const of = (state: string) => counts.find((c) => c.state === state)?.n ?? 0;
     return { queued: of('queued'), running: of('active') };
   }
@@ -166,7 +220,9 @@ class SqliteJobStore implements JobStore {
   /** Active jobs whose worker is gone go back to the queue. */
   private recoverOrphans(runningHere: (jobId: string) => boolean) {
     const staleBefore = new Date(Date.now() - this.options.staleAfterMs).toISOString();
-    const active = this.db.prepare(`SELECT job_id, worker_id, heartbeat_at FROM jobs WHERE state = 'active'`).all() as Array<{
+    const active = this.db
+      .prepare(`SELECT job_id, worker_id, heartbeat_at FROM jobs WHERE state = 'active'`)
+      .all() as Array<{
       job_id: string;
       worker_id: string | null;
       heartbeat_at: string | null;
@@ -183,14 +239,19 @@ class SqliteJobStore implements JobStore {
       const stale = (job.heartbeat_at ?? '') < staleBefore;
       const now = nowIso();
       if ((deadHere || stale) && requeue.run(now, now, job.job_id, job.worker_id, job.heartbeat_at).changes > 0) {
-        this.options.logger.warn({ jobId: job.job_id, worker: job.worker_id }, 'job orphaned by a dead or silent worker; queued again');
+        this.options.logger.warn(
+          { jobId: job.job_id, worker: job.worker_id },
+          'job orphaned by a dead or silent worker; queued again',
+        );
       }
     }
   }
 
   private purgeFinished() {
     const before = new Date(Date.now() - (this.options.retentionMs ?? DEFAULT_RETENTION_MS)).toISOString();
-    const { changes } = this.db.prepare(`DELETE FROM jobs WHERE state IN ('completed', 'failed', 'cancelled') AND updated_at < ?`).run(before);
+    const { changes } = this.db
+      .prepare(`DELETE FROM jobs WHERE state IN ('completed', 'failed', 'cancelled') AND updated_at < ?`)
+      .run(before);
     if (changes > 0) this.options.logger.info({ deleted: changes }, 'finished job rows past retention deleted');
   }
 }

@@ -79,7 +79,10 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
         const done = await transcribe(transcriptionId, context, timings);
         outcome = done ? 'completed' : 'skipped';
       } finally {
-        context.logger.info({ transcriptionId, outcome: context.signal.aborted ? 'aborted' : outcome, timings: timings.toJSON() }, 'transcription timings');
+        context.logger.info(
+          { transcriptionId, outcome: context.signal.aborted ? 'aborted' : outcome, timings: timings.toJSON() },
+          'transcription timings',
+        );
       }
     },
     async onFailed({ transcriptionId }, error) {
@@ -95,31 +98,49 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
   ): Promise<boolean> {
     const record = await timings.time('load', () => transcriptions.getById(transcriptionId));
     // Deleted, or ended by someone else, while queued: nothing left to do.
-    if (!record || record.status === 'COMPLETED' || record.status === 'FAILED' || record.status === 'CANCELLED') return false;
+    if (!record || record.status === 'COMPLETED' || record.status === 'FAILED' || record.status === 'CANCELLED')
+      return false;
     if (!record.audioKey) throw new EngineError('bad-input', 'The transcription has no uploaded audio.');
     // Each attempt starts the clock again: its progress starts again from 0 too.
     await timings.time('load', () =>
-      transcriptions.update(transcriptionId, { status: 'CONVERTING', progress: 0, failureReason: null, processingStartedAt: new Date().toISOString(), stage: 'converting' }),
+      transcriptions.update(transcriptionId, {
+        status: 'CONVERTING',
+        progress: 0,
+        failureReason: null,
+        processingStartedAt: new Date().toISOString(),
+        stage: 'converting',
+      }),
     );
-    const report = statusWriter(transcriptions, transcriptionId, signal, { status: 'CONVERTING', progress: 0, stage: 'converting' });
+    const report = statusWriter(transcriptions, transcriptionId, signal, {
+      status: 'CONVERTING',
+      progress: 0,
+      stage: 'converting',
+    });
 
     const [words, rules] = await timings.time('dictionary', async () => {
       const dictionary = record.dictionaryId ? await dictionaries.get(record.teamId, record.dictionaryId) : null;
-      return dictionary ? Promise.all([dictionaries.words(dictionary.dictionaryId), dictionaries.blacklistWords(dictionary.dictionaryId)]) : [[], []];
+      return dictionary
+        ? Promise.all([
+            dictionaries.words(dictionary.dictionaryId),
+            dictionaries.blacklistWords(dictionary.dictionaryId),
+          ])
+        : [[], []];
     });
     const engine = engines.speechFor(record.transcriptionModel);
     const audioPath = await storage.localPath(record.audioKey);
     await fsp.mkdir(workDir, { recursive: true, mode: 0o700 });
     const pcmPath = path.join(workDir, `${transcriptionId}.pcm`);
     try {
-      const speakers =
-        wantsSpeakers({ model: record.transcriptionModel, wantsSpeakers: record.numSpeakers !== null || record.minSpeakers !== null || record.maxSpeakers !== null })
-          ? {
-              numSpeakers: record.numSpeakers ?? undefined,
-              minSpeakers: record.minSpeakers ?? undefined,
-              maxSpeakers: record.maxSpeakers ?? undefined,
-            }
-          : null;
+      const speakers = wantsSpeakers({
+        model: record.transcriptionModel,
+        wantsSpeakers: record.numSpeakers !== null || record.minSpeakers !== null || record.maxSpeakers !== null,
+      })
+        ? {
+            numSpeakers: record.numSpeakers ?? undefined,
+            minSpeakers: record.minSpeakers ?? undefined,
+            maxSpeakers: record.maxSpeakers ?? undefined,
+          }
+        : null;
       const { document, speakers: separatedBy } = await pipeline.run(
         {
           id: transcriptionId,
@@ -136,7 +157,12 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
           transcriptionModel: record.transcriptionModel,
         },
         // The length is known once decoded: clients show it (and estimate the time left) while it runs.
-        { signal, timings, report, onDuration: (duration) => void transcriptions.update(transcriptionId, { duration }).catch(() => undefined) },
+        {
+          signal,
+          timings,
+          report,
+          onDuration: (duration) => void transcriptions.update(transcriptionId, { duration }).catch(() => undefined),
+        },
       );
       await report.settled();
       // Lost to another worker while running (a stale lease): that worker writes the result, not this one.
@@ -151,7 +177,9 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
           duration: document.duration,
           speakingDuration: document.speaking_duration,
           engine: `${document.engine.name}/${document.engine.model}${separatedBy ? `+${separatedBy}` : ''}`,
-          ...(record.languages.length === 0 && document.language !== UNDETERMINED_LANGUAGE ? { languages: [document.language] } : {}),
+          ...(record.languages.length === 0 && document.language !== UNDETERMINED_LANGUAGE
+            ? { languages: [document.language] }
+            : {}),
           progress: 1,
           stage: null,
         });

@@ -5,7 +5,11 @@ export const translateJob = (deps: AnalysisJobDeps) =>
     const engine = deps.engines.translationFor(input.language, language) ?? noEngine('translation');
     const translation = await engine.translate(input, language);
     return {
-      result: { translated_text: translation.translatedText, source_language: input.language, segments: translation.segments },
+      result: {
+        translated_text: translation.translatedText,
+        source_language: input.language,
+        segments: translation.segments,
+      },
       engine: engine.name,
     };
   });

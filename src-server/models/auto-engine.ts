@@ -63,7 +63,10 @@ export function autoEngineChooser(deps: {
     const best = deps.installed.bestInstalled();
     if (!best) return deps.pocketsphinx;
     if (current?.file !== best.file) {
-      current = { file: best.file, engine: new WhisperEngine({ ...deps.whisperConfig, model: best.file, dataDir: deps.dataDir }) };
+      current = {
+        file: best.file,
+        engine: new WhisperEngine({ ...deps.whisperConfig, model: best.file, dataDir: deps.dataDir }),
+      };
     }
     return current.engine;
   };

@@ -43,7 +43,14 @@ const MiB = 1024 ** 2;
  * full-precision model (tiny 273 MB, base 388 MB, small 852 MB, medium 2.1 GB, large 3.9 GB); this is
  * that total minus the file. large-v3-turbo has large's encoder and a 4-layer decoder, hence less.
  */
-const WORKING_MEMORY = { tiny: 200 * MiB, base: 250 * MiB, small: 400 * MiB, medium: 650 * MiB, 'large-v3': 950 * MiB, 'large-v3-turbo': 600 * MiB } as const;
+const WORKING_MEMORY = {
+  tiny: 200 * MiB,
+  base: 250 * MiB,
+  small: 400 * MiB,
+  medium: 650 * MiB,
+  'large-v3': 950 * MiB,
+  'large-v3-turbo': 600 * MiB,
+} as const;
 type Family = keyof typeof WORKING_MEMORY;
 
 const HINTS: Record<Family, { speed: ModelSpeed; accuracy: ModelAccuracy }> = {
@@ -74,30 +81,80 @@ function official(name: string, bytes: number, sha256: string, sha1?: string): M
 
 /** The official ggml files, smallest family first. Sizes are exact byte counts. */
 export const OFFICIAL_MODELS: readonly ModelEntry[] = [
-  official('tiny', 77_691_713, 'be07e048e1e599ad46341c8d2a135645097a538221678b7acdd1b1919c6e1b21', 'bd577a113a864445d4c299885e0cb97d4ba92b5f'),
-  official('tiny.en', 77_704_715, '921e4cf8686fdd993dcd081a5da5b6c365bfde1162e72b08d75ac75289920b1f', 'c78c86eb1a8faa21b369bcd33207cc90d64ae9df'),
+  official(
+    'tiny',
+    77_691_713,
+    'be07e048e1e599ad46341c8d2a135645097a538221678b7acdd1b1919c6e1b21',
+    'bd577a113a864445d4c299885e0cb97d4ba92b5f',
+  ),
+  official(
+    'tiny.en',
+    77_704_715,
+    '921e4cf8686fdd993dcd081a5da5b6c365bfde1162e72b08d75ac75289920b1f',
+    'c78c86eb1a8faa21b369bcd33207cc90d64ae9df',
+  ),
   official('tiny-q5_1', 32_152_673, '818710568da3ca15689e31a743197b520007872ff9576237bda97bd1b469c3d7'),
   official('tiny.en-q5_1', 32_166_155, 'c77c5766f1cef09b6b7d47f21b546cbddd4157886b3b5d6d4f709e91e66c7c2b'),
   official('tiny-q8_0', 43_537_433, 'c2085835d3f50733e2ff6e4b41ae8a2b8d8110461e18821b09a15c40c42d1cca'),
-  official('base', 147_951_465, '60ed5bc3dd14eea856493d334349b405782ddcaf0028d4b5df4088345fba2efe', '465707469ff3a37a2b9b8d8f89f2f99de7299dac'),
-  official('base.en', 147_964_211, 'a03779c86df3323075f5e796cb2ce5029f00ec8869eee3fdfb897afe36c6d002', '137c40403d78fd54d454da0f9bd998f78703390c'),
+  official(
+    'base',
+    147_951_465,
+    '60ed5bc3dd14eea856493d334349b405782ddcaf0028d4b5df4088345fba2efe',
+    '465707469ff3a37a2b9b8d8f89f2f99de7299dac',
+  ),
+  official(
+    'base.en',
+    147_964_211,
+    'a03779c86df3323075f5e796cb2ce5029f00ec8869eee3fdfb897afe36c6d002',
+    '137c40403d78fd54d454da0f9bd998f78703390c',
+  ),
   official('base-q5_1', 59_707_625, '422f1ae452ade6f30a004d7e5c6a43195e4433bc370bf23fac9cc591f01a8898'),
   official('base.en-q5_1', 59_721_011, '4baf70dd0d7c4247ba2b81fafd9c01005ac77c2f9ef064e00dcf195d0e2fdd2f'),
   official('base-q8_0', 81_768_585, 'c577b9a86e7e048a0b7eada054f4dd79a56bbfa911fbdacf900ac5b567cbb7d9'),
-  official('small', 487_601_967, '1be3a9b2063867b937e64e2ec7483364a79917e157fa98c5d94b5c1fffea987b', '55356645c2b361a969dfd0ef2c5a50d530afd8d5'),
-  official('small.en', 487_614_201, 'c6138d6d58ecc8322097e0f987c32f1be8bb0a18532a3f88f734d1bbf9c41e5d', 'db8a495a91d927739e50b3fc1cc4c6b8f6c2d022'),
+  official(
+    'small',
+    487_601_967,
+    '1be3a9b2063867b937e64e2ec7483364a79917e157fa98c5d94b5c1fffea987b',
+    '55356645c2b361a969dfd0ef2c5a50d530afd8d5',
+  ),
+  official(
+    'small.en',
+    487_614_201,
+    'c6138d6d58ecc8322097e0f987c32f1be8bb0a18532a3f88f734d1bbf9c41e5d',
+    'db8a495a91d927739e50b3fc1cc4c6b8f6c2d022',
+  ),
   official('small-q5_1', 190_085_487, 'ae85e4a935d7a567bd102fe55afc16bb595bdb618e11b2fc7591bc08120411bb'),
   official('small.en-q5_1', 190_098_681, 'bfdff4894dcb76bbf647d56263ea2a96645423f1669176f4844a1bf8e478ad30'),
   official('small-q8_0', 264_464_607, '49c8fb02b65e6049d5fa6c04f81f53b867b5ec9540406812c643f177317f779f'),
-  official('medium', 1_533_763_059, '6c14d5adee5f86394037b4e4e8b59f1673b6cee10e3cf0b11bbdbee79c156208', 'fd9727b6e1217c2f614f9b698455c4ffd82463b4'),
-  official('medium.en', 1_533_774_781, 'cc37e93478338ec7700281a7ac30a10128929eb8f427dda2e865faa8f6da4356', '8c30f0e44ce9560643ebd10bbe50cd20eafd3723'),
+  official(
+    'medium',
+    1_533_763_059,
+    '6c14d5adee5f86394037b4e4e8b59f1673b6cee10e3cf0b11bbdbee79c156208',
+    'fd9727b6e1217c2f614f9b698455c4ffd82463b4',
+  ),
+  official(
+    'medium.en',
+    1_533_774_781,
+    'cc37e93478338ec7700281a7ac30a10128929eb8f427dda2e865faa8f6da4356',
+    '8c30f0e44ce9560643ebd10bbe50cd20eafd3723',
+  ),
   official('medium-q5_0', 539_212_467, '19fea4b380c3a618ec4723c3eef2eb785ffba0d0538cf43f8f235e7b3b34220f'),
   official('medium.en-q5_0', 539_225_533, '76733e26ad8fe1c7a5bf7531a9d41917b2adc0f20f2e4f5531688a8c6cd88eb0'),
   official('medium-q8_0', 823_369_779, '42a1ffcbe4167d224232443396968db4d02d4e8e87e213d3ee2e03095dea6502'),
-  official('large-v3-turbo', 1_624_555_275, '1fc70f774d38eb169993ac391eea357ef47c88757ef72ee5943879b7e8e2bc69', '4af2b29d7ec73d781377bfd1758ca957a807e941'),
+  official(
+    'large-v3-turbo',
+    1_624_555_275,
+    '1fc70f774d38eb169993ac391eea357ef47c88757ef72ee5943879b7e8e2bc69',
+    '4af2b29d7ec73d781377bfd1758ca957a807e941',
+  ),
   official('large-v3-turbo-q5_0', 574_041_195, '394221709cd5ad1f40c46e6031ca61bce88931e6e088c188294c6d5a55ffa7e2'),
   official('large-v3-turbo-q8_0', 874_188_075, '317eb69c11673c9de1e1f0d459b253999804ec71ac4c23c17ecf5fbe24e259a1'),
-  official('large-v3', 3_095_033_483, '64d182b440b98d5203c4f9bd541544d84c605196c4f7b845dfa11fb23594d1e2', 'ad82bf6a9043ceed055076d0fd39f5f186ff8062'),
+  official(
+    'large-v3',
+    3_095_033_483,
+    '64d182b440b98d5203c4f9bd541544d84c605196c4f7b845dfa11fb23594d1e2',
+    'ad82bf6a9043ceed055076d0fd39f5f186ff8062',
+  ),
   official('large-v3-q5_0', 1_081_140_203, 'd75795ecff3f83b5faa89d1900604ad8c780abd5739fae406de19f23ecd98ad1'),
 ];
 
@@ -149,7 +206,9 @@ export type CatalogueFile = Static<typeof CatalogueFileSchema>;
 /** Reads and checks a catalogue file; a ConfigError says what is wrong and where. */
 export function loadCatalogueFile(file: string): ModelEntry[] {
   const fail = (why: string) =>
-    new ConfigError(`KIKITORI_MODEL_CATALOG (${file}) ${why}. Fix the file, or unset KIKITORI_MODEL_CATALOG to use the official catalogue.`);
+    new ConfigError(
+      `KIKITORI_MODEL_CATALOG (${file}) ${why}. Fix the file, or unset KIKITORI_MODEL_CATALOG to use the official catalogue.`,
+    );
   let raw: unknown;
   try {
     raw = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -161,21 +220,19 @@ export function loadCatalogueFile(file: string): ModelEntry[] {
     const first = [...Value.Errors(CatalogueFileSchema, raw)][0];
     throw fail(`does not match the catalogue format at ${first?.instancePath || '/'}: ${first?.message ?? 'invalid'}`);
   }
-  const entries = raw.models.map(
-    (m): ModelEntry => ({
-      name: m.name,
-      file: m.file,
-      bytes: m.bytes,
-      sha256: m.sha256.toLowerCase(),
-      multilingual: m.multilingual,
-      ...(m.languages ? { languages: m.languages.map((l) => l.toLowerCase()) } : {}),
-      quantized: m.quantized ?? false,
-      speed: m.speed ?? 'moderate',
-      accuracy: m.accuracy ?? 'good',
-      memoryBytes: m.memory_bytes ?? m.bytes,
-      ...(m.url ? { url: m.url } : {}),
-    }),
-  );
+  const entries = raw.models.map((m): ModelEntry => ({
+    name: m.name,
+    file: m.file,
+    bytes: m.bytes,
+    sha256: m.sha256.toLowerCase(),
+    multilingual: m.multilingual,
+    ...(m.languages ? { languages: m.languages.map((l) => l.toLowerCase()) } : {}),
+    quantized: m.quantized ?? false,
+    speed: m.speed ?? 'moderate',
+    accuracy: m.accuracy ?? 'good',
+    memoryBytes: m.memory_bytes ?? m.bytes,
+    ...(m.url ? { url: m.url } : {}),
+  }));
   for (const key of ['name', 'file'] as const) {
     const seen = new Set<string>();
     for (const e of entries) {
@@ -196,4 +253,5 @@ export function findModel(entries: readonly ModelEntry[], name: string): ModelEn
   return entries.find((m) => m.name === wanted) ?? entries.find((m) => m.file === name);
 }
 
-export const formatModelSize = (n: number) => (n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(1)} GiB` : `${Math.round(n / 1024 ** 2)} MiB`);
+export const formatModelSize = (n: number) =>
+  n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(1)} GiB` : `${Math.round(n / 1024 ** 2)} MiB`;

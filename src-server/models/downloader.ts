@@ -33,21 +33,29 @@ export interface DownloadCallbacks {
 
 export const partPath = (file: string) => `${file}.part`;
 
-const MIRROR_HINT = 'Check the network connection, or ask an administrator to set a mirror (KIKITORI_MODEL_BASE_URL) or copy the file onto the server.';
+const MIRROR_HINT =
+  'Check the network connection, or ask an administrator to set a mirror (KIKITORI_MODEL_BASE_URL) or copy the file onto the server.';
 
 /**
  * Throws 'insufficient-storage' unless `needed` bytes fit in the `free` bytes measured in `dir` with
  * `reserveBytes` (KIKITORI_MIN_FREE_DISK_BYTES) kept free and `pendingBytes` (what downloads already running
  * will still write) set aside. Synchronous, so that a caller can check and register its download in one step.
  */
-export function assertRoom(dir: string, room: { free: number; reserveBytes: number; pendingBytes: number }, needed: number, name: string): void {
+export function assertRoom(
+  dir: string,
+  room: { free: number; reserveBytes: number; pendingBytes: number },
+  needed: number,
+  name: string,
+): void {
   const { free, reserveBytes, pendingBytes } = room;
   const usable = free - reserveBytes - pendingBytes;
   if (usable >= needed) return;
   throw new ModelError(
     'insufficient-storage',
     `Not enough disk space for the speech model "${name}": it needs ${formatBytes(needed)} and ${formatBytes(Math.max(0, usable))} can be used${pendingBytes > 0 ? ' while the other downloads finish' : ''}. Free some space on the server, or choose a smaller model.`,
-    { detail: `statfs ${dir}: ${free} bytes available, ${reserveBytes} kept free (KIKITORI_MIN_FREE_DISK_BYTES), ${pendingBytes} still to come for running downloads, ${needed} needed` },
+    {
+      detail: `statfs ${dir}: ${free} bytes available, ${reserveBytes} kept free (KIKITORI_MIN_FREE_DISK_BYTES), ${pendingBytes} still to come for running downloads, ${needed} needed`,
+    },
   );
 }
 
@@ -60,26 +68,37 @@ async function existingSize(file: string): Promise<number> {
 }
 
 async function hashFile(file: string, hash: Hash, signal?: AbortSignal): Promise<void> {
-  for await (const chunk of fs.createReadStream(file, { highWaterMark: 4 * 1024 * 1024, signal })) hash.update(chunk as Buffer);
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 4 * 1024 * 1024, signal }))
+    hash.update(chunk as Buffer);
 }
 
 /** Why an aborted download stopped: a cancel (nothing kept), or the reason given to abort() (e.g. 'interrupted' at shutdown: the part is kept). */
 function stopped(name: string, signal?: AbortSignal): ModelError {
-  return isModelError(signal?.reason) ? signal.reason : new ModelError('cancelled', `The download of the speech model "${name}" was cancelled.`);
+  return isModelError(signal?.reason)
+    ? signal.reason
+    : new ModelError('cancelled', `The download of the speech model "${name}" was cancelled.`);
 }
 
 /** GET with an optional Range; network failures become 'unreachable' in the user's terms. */
 async function request(target: DownloadTarget, from: number, signal?: AbortSignal): Promise<Response> {
   try {
-    return await fetch(target.url, { signal, redirect: 'follow', headers: from > 0 ? { range: `bytes=${from}-` } : {} });
+    return await fetch(target.url, {
+      signal,
+      redirect: 'follow',
+      headers: from > 0 ? { range: `bytes=${from}-` } : {},
+    });
   } catch (error) {
     if (signal?.aborted) throw stopped(target.name, signal);
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const why = cause?.code ?? cause?.message ?? (error as Error).message;
-    throw new ModelError('unreachable', `Could not reach the model server to download "${target.name}". ${MIRROR_HINT}`, {
-      detail: `GET ${target.url}: ${why}`,
-      cause: error,
-    });
+    throw new ModelError(
+      'unreachable',
+      `Could not reach the model server to download "${target.name}". ${MIRROR_HINT}`,
+      {
+        detail: `GET ${target.url}: ${why}`,
+        cause: error,
+      },
+    );
   }
 }
 
@@ -117,9 +136,13 @@ export async function downloadModelFile(target: DownloadTarget, callbacks: Downl
         const start = /^bytes (\d+)-/.exec(response.headers.get('content-range') ?? '')?.[1];
         if (start === undefined || Number(start) !== have) {
           await response.body?.cancel();
-          throw new ModelError('source-failed', `The model server sent the wrong part of "${target.name}". ${MIRROR_HINT}`, {
-            detail: `GET ${target.url} with Range bytes=${have}-: Content-Range ${response.headers.get('content-range')}`,
-          });
+          throw new ModelError(
+            'source-failed',
+            `The model server sent the wrong part of "${target.name}". ${MIRROR_HINT}`,
+            {
+              detail: `GET ${target.url} with Range bytes=${have}-: Content-Range ${response.headers.get('content-range')}`,
+            },
+          );
         }
       } else if (response.ok && have > 0) {
         // 200 to a Range request: the whole file comes again.
@@ -142,9 +165,15 @@ export async function downloadModelFile(target: DownloadTarget, callbacks: Downl
         transform(chunk: Buffer, _encoding, done) {
           received += chunk.length;
           if (received > target.bytes) {
-            done(new ModelError('corrupt', `The model server sent more data than the speech model "${target.name}" has; the download was not kept. ${MIRROR_HINT}`, {
-              detail: `GET ${target.url}: more than ${target.bytes} bytes`,
-            }));
+            done(
+              new ModelError(
+                'corrupt',
+                `The model server sent more data than the speech model "${target.name}" has; the download was not kept. ${MIRROR_HINT}`,
+                {
+                  detail: `GET ${target.url}: more than ${target.bytes} bytes`,
+                },
+              ),
+            );
             return;
           }
           sha256.update(chunk);
@@ -153,27 +182,44 @@ export async function downloadModelFile(target: DownloadTarget, callbacks: Downl
         },
       });
       try {
-        await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), counter, fs.createWriteStream(part, { flags: have > 0 ? 'a' : 'w' }), { signal });
+        await pipeline(
+          Readable.fromWeb(response.body as WebReadableStream<Uint8Array>),
+          counter,
+          fs.createWriteStream(part, { flags: have > 0 ? 'a' : 'w' }),
+          { signal },
+        );
       } catch (error) {
         if (signal?.aborted) throw stopped(target.name, signal);
         if (error instanceof ModelError) throw error;
-        throw new ModelError('interrupted', `The download of the speech model "${target.name}" stopped at ${received} of ${target.bytes} bytes. Download it again to continue where it stopped.`, {
-          detail: `GET ${target.url}: ${(error as Error).message}`,
-          cause: error,
-        });
+        throw new ModelError(
+          'interrupted',
+          `The download of the speech model "${target.name}" stopped at ${received} of ${target.bytes} bytes. Download it again to continue where it stopped.`,
+          {
+            detail: `GET ${target.url}: ${(error as Error).message}`,
+            cause: error,
+          },
+        );
       }
       if (received < target.bytes) {
-        throw new ModelError('interrupted', `The download of the speech model "${target.name}" stopped at ${received} of ${target.bytes} bytes. Download it again to continue where it stopped.`, {
-          detail: `GET ${target.url}: the body ended early`,
-        });
+        throw new ModelError(
+          'interrupted',
+          `The download of the speech model "${target.name}" stopped at ${received} of ${target.bytes} bytes. Download it again to continue where it stopped.`,
+          {
+            detail: `GET ${target.url}: the body ended early`,
+          },
+        );
       }
     }
     callbacks.onVerifying?.();
     const digest = sha256.digest('hex');
     if (digest !== target.sha256.toLowerCase()) {
-      throw new ModelError('corrupt', `The downloaded speech model "${target.name}" is damaged (its checksum does not match), so it was not kept. Try again; if it happens again, ask an administrator to check the mirror.`, {
-        detail: `${target.url}: SHA-256 ${digest}, expected ${target.sha256}`,
-      });
+      throw new ModelError(
+        'corrupt',
+        `The downloaded speech model "${target.name}" is damaged (its checksum does not match), so it was not kept. Try again; if it happens again, ask an administrator to check the mirror.`,
+        {
+          detail: `${target.url}: SHA-256 ${digest}, expected ${target.sha256}`,
+        },
+      );
     }
     // The right bytes can still be the wrong thing (a catalogue entry naming a file that is not a whisper model):
     // only a file whisper.cpp can load takes the final name, which engine `auto` would pick up.
@@ -190,9 +236,12 @@ export async function downloadModelFile(target: DownloadTarget, callbacks: Downl
   } catch (error) {
     // An interrupted or unreachable transfer keeps its part for the next attempt; anything that makes the part useless removes it.
     const reason = signal?.aborted ? stopped(target.name, signal) : error;
-    const keep = reason instanceof ModelError && ['interrupted', 'unreachable', 'source-failed', 'insufficient-storage'].includes(reason.kind);
+    const keep =
+      reason instanceof ModelError &&
+      ['interrupted', 'unreachable', 'source-failed', 'insufficient-storage'].includes(reason.kind);
     if (!keep) await fsp.rm(part, { force: true });
-    if (signal?.aborted && !(error instanceof ModelError && error.kind === 'cancelled')) throw stopped(target.name, signal);
+    if (signal?.aborted && !(error instanceof ModelError && error.kind === 'cancelled'))
+      throw stopped(target.name, signal);
     throw error;
   }
 }

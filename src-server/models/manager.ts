@@ -72,7 +72,10 @@ export class ModelManager {
   get(name: string): ModelEntry {
     const entry = this.find(name);
     if (!entry) {
-      throw new ModelError('not-found', `There is no speech model called "${name}". Available: ${this.options.catalogue.map((m) => m.name).join(', ')}.`);
+      throw new ModelError(
+        'not-found',
+        `There is no speech model called "${name}". Available: ${this.options.catalogue.map((m) => m.name).join(', ')}.`,
+      );
     }
     return entry;
   }
@@ -131,7 +134,10 @@ export class ModelManager {
       const seen = `${this.pathOf(m)}\n${problem}`;
       if (!this.reported.has(seen)) {
         this.reported.add(seen);
-        this.options.logger?.warn({ model: m.name, detail: problem }, 'speech model is damaged: engine auto skips it (delete it and download it again)');
+        this.options.logger?.warn(
+          { model: m.name, detail: problem },
+          'speech model is damaged: engine auto skips it (delete it and download it again)',
+        );
       }
     }
     return null;
@@ -141,7 +147,8 @@ export class ModelManager {
   private pendingBytes(except: string): number {
     let pending = 0;
     for (const [name, d] of this.downloads) {
-      if (name !== except && (d.status.status === 'DOWNLOADING' || d.status.status === 'VERIFYING')) pending += Math.max(0, d.status.total_bytes - d.status.received_bytes);
+      if (name !== except && (d.status.status === 'DOWNLOADING' || d.status.status === 'VERIFYING'))
+        pending += Math.max(0, d.status.total_bytes - d.status.received_bytes);
     }
     return pending;
   }
@@ -161,11 +168,24 @@ export class ModelManager {
 
   /** 'insufficient-storage' unless the rest of this model fits beside the reserve and what running downloads will still write. */
   private assertRoom(entry: ModelEntry, measured: { free: number; needed: number }): void {
-    assertRoom(this.dir, { free: measured.free, reserveBytes: this.options.reserveBytes ?? 0, pendingBytes: this.pendingBytes(entry.name) }, measured.needed, entry.name);
+    assertRoom(
+      this.dir,
+      {
+        free: measured.free,
+        reserveBytes: this.options.reserveBytes ?? 0,
+        pendingBytes: this.pendingBytes(entry.name),
+      },
+      measured.needed,
+      entry.name,
+    );
   }
 
   /** Downloads in the foreground (the CLI), resuming a previous partial file; `background`: startDownload's run. */
-  async download(name: string, callbacks: DownloadCallbacks = {}, background = false): Promise<{ path: string; bytes: number }> {
+  async download(
+    name: string,
+    callbacks: DownloadCallbacks = {},
+    background = false,
+  ): Promise<{ path: string; bytes: number }> {
     const entry = this.get(name);
     const installed = this.isInstalled(entry);
     if (installed) {
@@ -176,7 +196,10 @@ export class ModelManager {
     }
     // A background download's space was checked when it started, unless it replaces an installed file.
     if (!background || installed) this.assertRoom(entry, await this.measure(entry));
-    const file = await downloadModelFile({ name: entry.name, url: this.urlOf(entry), path: this.pathOf(entry), bytes: entry.bytes, sha256: entry.sha256 }, callbacks);
+    const file = await downloadModelFile(
+      { name: entry.name, url: this.urlOf(entry), path: this.pathOf(entry), bytes: entry.bytes, sha256: entry.sha256 },
+      callbacks,
+    );
     return { path: file, bytes: entry.bytes };
   }
 
@@ -187,13 +210,15 @@ export class ModelManager {
   async startDownload(name: string): Promise<ModelDownload> {
     const entry = this.get(name);
     const running = this.downloads.get(entry.name);
-    if (running && (running.status.status === 'DOWNLOADING' || running.status.status === 'VERIFYING')) return { ...running.status };
+    if (running && (running.status.status === 'DOWNLOADING' || running.status.status === 'VERIFYING'))
+      return { ...running.status };
     const measured = this.isInstalled(entry) ? null : await this.measure(entry);
     // The same question again after the await: a second request may have started it meanwhile. From here
     // to the registration below nothing awaits, so the room is checked against every download registered
     // so far, and a start that comes after sees this one as pending: two cannot take the same free space.
     const again = this.downloads.get(entry.name);
-    if (again && (again.status.status === 'DOWNLOADING' || again.status.status === 'VERIFYING')) return { ...again.status };
+    if (again && (again.status.status === 'DOWNLOADING' || again.status.status === 'VERIFYING'))
+      return { ...again.status };
     if (measured) this.assertRoom(entry, measured);
     let have = 0;
     try {
@@ -214,11 +239,15 @@ export class ModelManager {
     };
     const controller = new AbortController();
     const update = (patch: Partial<ModelDownload>) => Object.assign(status, patch, { updated_at: now() });
-    const done = this.download(entry.name, {
-      signal: controller.signal,
-      onProgress: (received) => update({ received_bytes: received }),
-      onVerifying: () => update({ status: 'VERIFYING' }),
-    }, true).then(
+    const done = this.download(
+      entry.name,
+      {
+        signal: controller.signal,
+        onProgress: (received) => update({ received_bytes: received }),
+        onVerifying: () => update({ status: 'VERIFYING' }),
+      },
+      true,
+    ).then(
       () => {
         update({ status: 'COMPLETED', received_bytes: entry.bytes });
         this.options.logger?.info({ model: entry.name }, 'speech model downloaded and verified');
@@ -228,10 +257,16 @@ export class ModelManager {
           update({ status: 'CANCELLED' });
           return;
         }
-        const message = isModelError(error) ? error.message : `The download of the speech model "${entry.name}" failed unexpectedly. Try again.`;
+        const message = isModelError(error)
+          ? error.message
+          : `The download of the speech model "${entry.name}" failed unexpectedly. Try again.`;
         update({ status: 'FAILED', error: message });
         this.options.logger?.warn(
-          { model: entry.name, detail: isModelError(error) ? error.detail : String(error), err: isModelError(error) ? undefined : error },
+          {
+            model: entry.name,
+            detail: isModelError(error) ? error.detail : String(error),
+            err: isModelError(error) ? undefined : error,
+          },
           'speech model download failed',
         );
       },
@@ -266,7 +301,10 @@ export class ModelManager {
     const present = fs.existsSync(file);
     await fsp.rm(partPath(file), { force: true });
     if (!present) {
-      throw new ModelError('not-installed', `The speech model "${entry.name}" is not installed, so there is nothing to delete.`);
+      throw new ModelError(
+        'not-installed',
+        `The speech model "${entry.name}" is not installed, so there is nothing to delete.`,
+      );
     }
     await fsp.rm(file, { force: true });
   }
@@ -275,14 +313,24 @@ export class ModelManager {
   async verify(name: string): Promise<VerifyResult> {
     const entry = this.get(name);
     const file = this.pathOf(entry);
-    const result = (present: boolean, problem: string | null): VerifyResult => ({ name: entry.name, path: file, present, ok: problem === null, problem });
+    const result = (present: boolean, problem: string | null): VerifyResult => ({
+      name: entry.name,
+      path: file,
+      present,
+      ok: problem === null,
+      problem,
+    });
     let size: number;
     try {
       size = (await fsp.stat(file)).size;
     } catch {
       return result(false, `not downloaded (${file} is missing)`);
     }
-    if (size !== entry.bytes) return result(true, `size is ${size} bytes, expected ${entry.bytes}: the file is incomplete or not ${entry.file}`);
+    if (size !== entry.bytes)
+      return result(
+        true,
+        `size is ${size} bytes, expected ${entry.bytes}: the file is incomplete or not ${entry.file}`,
+      );
     const sha1 = createHash('sha1');
     const sha256 = createHash('sha256');
     for await (const chunk of fs.createReadStream(file, { highWaterMark: 4 * 1024 * 1024 })) {
@@ -291,9 +339,11 @@ export class ModelManager {
     }
     const [d1, d256] = [sha1.digest('hex'), sha256.digest('hex')];
     if (d256 !== entry.sha256) return result(true, `SHA-256 is ${d256}, expected ${entry.sha256}: the file is damaged`);
-    if (entry.sha1 && d1 !== entry.sha1) return result(true, `SHA-1 is ${d1}, expected ${entry.sha1}: the file is damaged`);
+    if (entry.sha1 && d1 !== entry.sha1)
+      return result(true, `SHA-1 is ${d1}, expected ${entry.sha1}: the file is damaged`);
     const problem = whisperModelProblem(file);
-    if (problem !== null) return result(true, `damaged, engine auto skips it: ${problem}. Delete it and download it again`);
+    if (problem !== null)
+      return result(true, `damaged, engine auto skips it: ${problem}. Delete it and download it again`);
     return result(true, null);
   }
 
@@ -305,7 +355,13 @@ export class ModelManager {
   /** Stops background downloads for shutdown; their partial files stay, and the next download resumes them. */
   async close(): Promise<void> {
     const running = [...this.downloads.values()];
-    for (const d of running) d.controller.abort(new ModelError('interrupted', 'The server stopped during the download. Download the model again to continue where it stopped.'));
+    for (const d of running)
+      d.controller.abort(
+        new ModelError(
+          'interrupted',
+          'The server stopped during the download. Download the model again to continue where it stopped.',
+        ),
+      );
     await Promise.all(running.map((d) => d.done));
   }
 }

@@ -67,7 +67,9 @@ export class HealthMonitor {
   }
 
   async report(): Promise<HealthReport> {
-    const entries = await Promise.all([...this.checks].map(async ([name, check]) => [name, await this.run(name, check)] as const));
+    const entries = await Promise.all(
+      [...this.checks].map(async ([name, check]) => [name, await this.run(name, check)] as const),
+    );
     return { ok: entries.every(([, c]) => c.status === 'ok'), components: Object.fromEntries(entries) };
   }
 
@@ -75,14 +77,18 @@ export class HealthMonitor {
     if (this.draining) return { ready: false, reason: 'draining' };
     if (!this.started) return { ready: false, reason: 'starting' };
     const database = this.checks.get('database');
-    if (database && (await this.run('database', database)).status === 'failing') return { ready: false, reason: 'database' };
+    if (database && (await this.run('database', database)).status === 'failing')
+      return { ready: false, reason: 'database' };
     return { ready: true };
   }
 
   private async run(name: string, check: HealthCheck): Promise<ComponentHealth> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new HealthFailure(`no answer within ${this.timeoutMs / 1000} s`)), this.timeoutMs);
+      timer = setTimeout(
+        () => reject(new HealthFailure(`no answer within ${this.timeoutMs / 1000} s`)),
+        this.timeoutMs,
+      );
     });
     try {
       const detail = await Promise.race([check(), timeout]);

@@ -29,7 +29,9 @@ export async function flushStdout(seconds: number): Promise<void> {
   const stdout = process.stdout;
   if (!stdout.writable || stdout.writableLength === 0) return;
   if (stdout.writableNeedDrain) {
-    process.stderr.write(`kikitori-server: stdout is not being read; waiting up to ${seconds} s for it to take the last log lines, then exiting without them\n`);
+    process.stderr.write(
+      `kikitori-server: stdout is not being read; waiting up to ${seconds} s for it to take the last log lines, then exiting without them\n`,
+    );
   }
   const timeout = new AbortController();
   // A write's callback comes once every earlier write has gone out, in order.

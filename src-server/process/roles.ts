@@ -46,7 +46,11 @@ export function requireSharedSigningSecret(config: ServerConfig): void {
  * handler could not. PID 1 (a container without an init) keeps them: the kernel drops a signal that PID 1
  * does not handle, so there a second signal exits once JavaScript runs.
  */
-function stopOnSignals(logger: Logger, config: ServerConfig, drain: (reason: string) => Promise<void>): { drainNow(reason: string): void } {
+function stopOnSignals(
+  logger: Logger,
+  config: ServerConfig,
+  drain: (reason: string) => Promise<void>,
+): { drainNow(reason: string): void } {
   let draining = false;
   const exit = async (code: number) => {
     await flushStdout(config.log.flushSeconds);
@@ -64,7 +68,10 @@ function stopOnSignals(logger: Logger, config: ServerConfig, drain: (reason: str
       process.off('SIGTERM', onSignal);
       process.off('SIGINT', onSignal);
     }
-    logger.info({ reason }, 'draining: finishing running work, then exiting; a second SIGTERM or SIGINT ends the process at once');
+    logger.info(
+      { reason },
+      'draining: finishing running work, then exiting; a second SIGTERM or SIGINT ends the process at once',
+    );
     drain(reason).then(
       () => {
         logger.info('drained; exiting');

@@ -12,7 +12,9 @@ import { HealthFailure } from './health.js';
 export type SupervisorMessage = { type: 'drain' } | { type: 'ready'; pid: number };
 
 export const isSupervisorMessage = (value: unknown): value is SupervisorMessage =>
-  typeof value === 'object' && value !== null && ((value as { type?: unknown }).type === 'drain' || (value as { type?: unknown }).type === 'ready');
+  typeof value === 'object' &&
+  value !== null &&
+  ((value as { type?: unknown }).type === 'drain' || (value as { type?: unknown }).type === 'ready');
 
 export interface WorkerSupervisorOptions {
   /** The CLI script (bin/kikitori-server.js, or what the parent was started with). */
@@ -96,7 +98,10 @@ export class WorkerSupervisor {
       if (this.child === child) this.child = null;
       if (this.stopping) return;
       this.failures = Date.now() - startedAt > STABLE_AFTER_MS ? 1 : this.failures + 1;
-      const delay = backoffDelay(this.failures - 1, { baseDelayMs: this.options.restartBaseMs ?? 1000, maxDelayMs: 60_000 });
+      const delay = backoffDelay(this.failures - 1, {
+        baseDelayMs: this.options.restartBaseMs ?? 1000,
+        maxDelayMs: 60_000,
+      });
       const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
       this.problem = `worker process ${how}; restarting in ${Math.ceil(delay / 1000)} s`;
       this.options.logger.error({ code, signal, restartInMs: delay }, 'worker process died; restarting it');

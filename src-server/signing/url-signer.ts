@@ -24,7 +24,10 @@ export class UrlSigner {
     const bucket = Math.max(1, Math.min(300, Math.floor(ttlSeconds / 10)));
     const expires = Math.ceil((Math.floor(this.now() / 1000) + ttlSeconds) / bucket) * bucket;
     const signature = this.mac(purpose, id, expires);
-    return { path: `/files/${purpose}/${encodeURIComponent(id)}?expires=${expires}&signature=${signature}`, expiresAt: new Date(expires * 1000) };
+    return {
+      path: `/files/${purpose}/${encodeURIComponent(id)}?expires=${expires}&signature=${signature}`,
+      expiresAt: new Date(expires * 1000),
+    };
   }
 
   verify(purpose: SignedPurpose, id: string, expires: unknown, signature: unknown): Verification {

@@ -8,7 +8,11 @@ export interface PresigningStorage extends Storage {
   /** A URL that accepts one PUT of the object's bytes until it expires. */
   presignPut(key: string, ttlSeconds: number): Promise<string>;
   /** A URL that serves the object (Range requests included) until it expires, with these response headers. */
-  presignGet(key: string, ttlSeconds: number, response?: { contentType?: string; contentDisposition?: string }): Promise<string>;
+  presignGet(
+    key: string,
+    ttlSeconds: number,
+    response?: { contentType?: string; contentDisposition?: string },
+  ): Promise<string>;
   /** Server-side copy; false when `from` does not exist. */
   copy(from: string, to: string): Promise<boolean>;
 }

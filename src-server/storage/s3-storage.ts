@@ -72,7 +72,8 @@ export class S3Storage implements PresigningStorage {
   }
 
   private objectKey(key: string): string {
-    if (key.split('/').some((part) => part === '..' || part === '.' || part === '')) throw new Error(`invalid storage key: ${key}`);
+    if (key.split('/').some((part) => part === '..' || part === '.' || part === ''))
+      throw new Error(`invalid storage key: ${key}`);
     return this.prefix ? `${this.prefix}/${key}` : key;
   }
 
@@ -115,7 +116,11 @@ export class S3Storage implements PresigningStorage {
   async read(key: string, range?: ByteRange): Promise<Readable> {
     try {
       const output = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.objectKey(key),
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
       );
       if (!(output.Body instanceof Readable)) throw new Error('the S3 client returned no stream body');
       return output.Body;
@@ -158,12 +163,17 @@ export class S3Storage implements PresigningStorage {
       // stores get wrong (s3rver cannot make ListObjectsV2's on Node 24's OpenSSL), and the plain
       // ListObjects every store speaks.
       for (;;) {
-        const page = await this.client.send(new ListObjectsCommand({ Bucket: this.bucket, Prefix: `${this.objectKey(keyOrPrefix)}/`, MaxKeys: 1000 }));
+        const page = await this.client.send(
+          new ListObjectsCommand({ Bucket: this.bucket, Prefix: `${this.objectKey(keyOrPrefix)}/`, MaxKeys: 1000 }),
+        );
         const objects = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
         if (objects.length === 0) break;
-        const result = await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: objects, Quiet: true } }));
+        const result = await this.client.send(
+          new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: objects, Quiet: true } }),
+        );
         const failed = result.Errors ?? [];
-        if (failed.length > 0) throw new Error(`S3 refused to delete ${failed.length} object(s): ${failed[0]?.Code ?? 'unknown'}`);
+        if (failed.length > 0)
+          throw new Error(`S3 refused to delete ${failed.length} object(s): ${failed[0]?.Code ?? 'unknown'}`);
       }
     } catch (error) {
       if (isNotFound(error)) return;
@@ -178,9 +188,12 @@ export class S3Storage implements PresigningStorage {
       // ListObjects (v1), paged by Marker (the last key of a page), for the reason delete() gives.
       let marker: string | undefined;
       do {
-        const page = await this.client.send(new ListObjectsCommand({ Bucket: this.bucket, Prefix: under, Marker: marker, MaxKeys: 1000 }));
+        const page = await this.client.send(
+          new ListObjectsCommand({ Bucket: this.bucket, Prefix: under, Marker: marker, MaxKeys: 1000 }),
+        );
         const contents = (page.Contents ?? []).filter((o) => o.Key);
-        for (const o of contents) objects.push({ key: o.Key!.slice(under.length), modifiedAt: o.LastModified ?? new Date(0) });
+        for (const o of contents)
+          objects.push({ key: o.Key!.slice(under.length), modifiedAt: o.LastModified ?? new Date(0) });
         marker = page.IsTruncated && contents.length > 0 ? contents.at(-1)!.Key : undefined;
       } while (marker);
     } catch (error) {
@@ -193,7 +206,11 @@ export class S3Storage implements PresigningStorage {
   async copy(from: string, to: string): Promise<boolean> {
     try {
       await this.client.send(
-        new CopyObjectCommand({ Bucket: this.bucket, Key: this.objectKey(to), CopySource: encodeURI(`${this.bucket}/${this.objectKey(from)}`) }),
+        new CopyObjectCommand({
+          Bucket: this.bucket,
+          Key: this.objectKey(to),
+          CopySource: encodeURI(`${this.bucket}/${this.objectKey(from)}`),
+        }),
       );
       return true;
     } catch (error) {
@@ -211,7 +228,11 @@ export class S3Storage implements PresigningStorage {
     });
   }
 
-  presignGet(key: string, ttlSeconds: number, response: { contentType?: string; contentDisposition?: string } = {}): Promise<string> {
+  presignGet(
+    key: string,
+    ttlSeconds: number,
+    response: { contentType?: string; contentDisposition?: string } = {},
+  ): Promise<string> {
     return getSignedUrl(
       this.client,
       new GetObjectCommand({
@@ -229,7 +250,13 @@ export class S3Storage implements PresigningStorage {
   /** Checks that the bucket answers with these credentials (health checks, a clear error at start). */
   async check(): Promise<void> {
     try {
-      await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix ? `${this.prefix}/` : undefined, MaxKeys: 1 }));
+      await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: this.prefix ? `${this.prefix}/` : undefined,
+          MaxKeys: 1,
+        }),
+      );
     } catch (error) {
       throw storageError(error, 'listing the bucket');
     }
@@ -247,7 +274,17 @@ function isNotFound(error: unknown): boolean {
 }
 
 /** Network failures on the way to the store: it may answer on the next attempt. */
-const NETWORK_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET']);
+const NETWORK_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+]);
 
 /**
  * An S3 failure as the closed engine error kinds (decision 0012): a store that is down, throttling or
@@ -258,7 +295,8 @@ const NETWORK_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIP
  */
 export function storageError(error: unknown, doing: string): EngineError {
   if (error instanceof EngineError) return error;
-  const message = 'The server could not reach its file storage. Try again later; if this goes on, tell the server’s administrator.';
+  const message =
+    'The server could not reach its file storage. Try again later; if this goes on, tell the server’s administrator.';
   if (error instanceof S3ServiceException) {
     const status = error.$metadata.httpStatusCode ?? 0;
     const transient = error.$fault === 'server' || status >= 500 || status === 429 || error.$retryable !== undefined;

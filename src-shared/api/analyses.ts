@@ -9,7 +9,11 @@ import { TranscriptionParams } from './transcriptions.js';
 const tags = ['analyses'];
 
 /** One vocabulary for all three (docs/decisions/0006-analyses.md). */
-export const AnalysisStatusSchema = Type.Union([Type.Literal('IN_PROGRESS'), Type.Literal('COMPLETED'), Type.Literal('FAILED')]);
+export const AnalysisStatusSchema = Type.Union([
+  Type.Literal('IN_PROGRESS'),
+  Type.Literal('COMPLETED'),
+  Type.Literal('FAILED'),
+]);
 
 /** 2.9 Asynchronous acknowledgment. */
 export const AsyncAck = Type.Object({
@@ -31,7 +35,12 @@ const commonExtensions = ['engine', 'error', 'requested_at', 'updated_at'] as co
 
 const Anchor = { segment_id: Type.Integer(), start: Type.Number(), end: Type.Number() };
 const Item = Type.Object({ ...Anchor, text: Type.String() });
-const ActionItem = Type.Object({ ...Anchor, text: Type.String(), owner: Type.Union([Type.String(), Type.Null()]), due: Type.Union([Type.String(), Type.Null()]) });
+const ActionItem = Type.Object({
+  ...Anchor,
+  text: Type.String(),
+  owner: Type.Union([Type.String(), Type.Null()]),
+  due: Type.Union([Type.String(), Type.Null()]),
+});
 const Scores = Type.Object({
   anger: Type.Number(),
   disgust: Type.Number(),
@@ -45,7 +54,9 @@ const Scores = Type.Object({
 /** 2.6 Summary result, with the anchored details. */
 export const SummaryResult = Type.Object({
   ...commonResultFields,
-  summarized_text: Type.String({ description: 'Overview, key points, action items and decisions. Empty until COMPLETED.' }),
+  summarized_text: Type.String({
+    description: 'Overview, key points, action items and decisions. Empty until COMPLETED.',
+  }),
   overview: Type.Optional(Type.String()),
   key_points: Type.Optional(Type.Array(Item)),
   action_items: Type.Optional(Type.Array(ActionItem)),
@@ -78,11 +89,21 @@ export const TranslationResult = Type.Object({
   translated_text: Type.String({ description: 'Empty until COMPLETED.' }),
   language: Type.String({ description: 'Extension: target language.' }),
   source_language: Type.Union([Type.String(), Type.Null()], { description: 'Extension: language of the transcript.' }),
-  segments: Type.Array(Type.Object({ ...Anchor, text: Type.String() }), { description: 'Extension: the translation segment by segment.' }),
+  segments: Type.Array(Type.Object({ ...Anchor, text: Type.String() }), {
+    description: 'Extension: the translation segment by segment.',
+  }),
 });
-export const TranslationResultView = clientView(TranslationResult, [...commonExtensions, 'language', 'source_language', 'segments']);
+export const TranslationResultView = clientView(TranslationResult, [
+  ...commonExtensions,
+  'language',
+  'source_language',
+  'segments',
+]);
 
-export const TranslateRequest = Type.Object({ language: Type.String({ description: 'Target language, ISO 639-1' }) }, { additionalProperties: false });
+export const TranslateRequest = Type.Object(
+  { language: Type.String({ description: 'Target language, ISO 639-1' }) },
+  { additionalProperties: false },
+);
 export const TranslationQuery = Type.Object({ language: Type.Optional(Type.String()) });
 
 // ---------- operations ----------
@@ -136,7 +157,8 @@ export const getTranslation = {
   path: '/api/v1/transcriptions/:transcription_id/translate',
   schema: {
     ...readSchema('translation', TranslationResult),
-    description: 'Without ?language= the most recently requested translation; with it, the translation into that language (extension).',
+    description:
+      'Without ?language= the most recently requested translation; with it, the translation into that language (extension).',
     querystring: TranslationQuery,
   },
 } as const;

@@ -2,17 +2,31 @@
 // and the client's view of a response. The server validates and documents with these schemas; the
 // desktop client's types are Static<> of them (docs/decisions/0011-one-http-contract.md).
 // Pure TypeBox: no electron, node or DOM imports.
-import { Type, type Static, type TLiteral, type TObject, type TOptional, type TProperties, type TSchema, type TUnion } from 'typebox';
+import {
+  Type,
+  type Static,
+  type TLiteral,
+  type TObject,
+  type TOptional,
+  type TProperties,
+  type TSchema,
+  type TUnion,
+} from 'typebox';
 import { TRANSCRIPTION_STATUSES } from './vocabulary.js';
 
 /** The spec's error body (section 2.10), plus the `field` extension. */
 export const ErrorBody = Type.Object(
   {
-    error_id: Type.String({ description: 'Unique per occurrence; quote it when asking for support. Also in the server log line.' }),
+    error_id: Type.String({
+      description: 'Unique per occurrence; quote it when asking for support. Also in the server log line.',
+    }),
     error_code: Type.Number({ description: 'Kind of error; see the error code table in docs/api/errors.md.' }),
     error_message: Type.String({ description: 'What went wrong and what to fix.' }),
     field: Type.Optional(
-      Type.String({ description: 'Extension: dot-separated path of the bad input inside the body, query or path ("words.0.reading").' }),
+      Type.String({
+        description:
+          'Extension: dot-separated path of the bad input inside the body, query or path ("words.0.reading").',
+      }),
     ),
   },
   { $id: 'ErrorBody', title: 'ErrorBody' },
@@ -51,23 +65,36 @@ export const NonBlank = (maxLength: number, description?: string) =>
 export const PageQuery = Type.Object({
   // The maximum keeps `1e309` (Infinity, which Ajv counts as an integer) and unsafe integers out: 400 INVALID_PAGE.
   page: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1, description: 'Page number, from 1. A page past the end is [].' }),
+    Type.Integer({
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      default: 1,
+      description: 'Page number, from 1. A page past the end is [].',
+    }),
   ),
 });
 
 /** DELETE operations answer 200 with an empty body. */
 export const EmptyBody = Type.Unsafe<void>({ description: 'Empty body' });
 
-type WithOptional<P extends TProperties, K extends keyof P> = { [Key in keyof P]: Key extends K ? TOptional<P[Key]> : P[Key] };
+type WithOptional<P extends TProperties, K extends keyof P> = {
+  [Key in keyof P]: Key extends K ? TOptional<P[Key]> : P[Key];
+};
 
 /**
  * What a client may count on in a response: the same schema with `optional` fields made optional.
  * kikitori-server always sends them; another server implementing the spec may not (extensions, and
  * fields the spec added after revision 1.2.0).
  */
-export function clientView<P extends TProperties, K extends keyof P & string>(schema: TObject<P>, optional: readonly K[]): TObject<WithOptional<P, K>> {
+export function clientView<P extends TProperties, K extends keyof P & string>(
+  schema: TObject<P>,
+  optional: readonly K[],
+): TObject<WithOptional<P, K>> {
   const properties = Object.fromEntries(
-    Object.entries(schema.properties).map(([key, value]) => [key, (optional as readonly string[]).includes(key) ? Type.Optional(value) : value]),
+    Object.entries(schema.properties).map(([key, value]) => [
+      key,
+      (optional as readonly string[]).includes(key) ? Type.Optional(value) : value,
+    ]),
   );
   return Type.Object(properties) as unknown as TObject<WithOptional<P, K>>;
 }

@@ -68,7 +68,9 @@ export const DictionaryListItem = Type.Object(
 export const WordCreateRequest = Type.Object(
   {
     word: NonBlank(LIMITS.word),
-    reading: Type.Optional(Type.String({ maxLength: LIMITS.reading, description: 'Phonetic respelling ("zin tricks") or kana.' })),
+    reading: Type.Optional(
+      Type.String({ maxLength: LIMITS.reading, description: 'Phonetic respelling ("zin tricks") or kana.' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -52,7 +52,12 @@ export const TusUploadParams = Type.Object({ id: Type.String(), uploadId: Type.S
 export const tusOptions = {
   method: 'OPTIONS',
   path: '/files/upload/:id',
-  schema: { summary: `${tusSummary}: what the server supports (Tus-Version, Tus-Extension, Tus-Max-Size)`, tags, security: [], params: SignedParams },
+  schema: {
+    summary: `${tusSummary}: what the server supports (Tus-Version, Tus-Extension, Tus-Max-Size)`,
+    tags,
+    security: [],
+    params: SignedParams,
+  },
 } as const;
 
 export const tusCreate = {
@@ -71,7 +76,13 @@ export const tusCreate = {
 export const tusOffset = {
   method: 'HEAD',
   path: '/files/upload/:id/tus/:uploadId',
-  schema: { summary: `${tusSummary}: the offset the server has (Upload-Offset)`, tags, security: [], params: TusUploadParams, querystring: SignedQuery },
+  schema: {
+    summary: `${tusSummary}: the offset the server has (Upload-Offset)`,
+    tags,
+    security: [],
+    params: TusUploadParams,
+    querystring: SignedQuery,
+  },
 } as const;
 
 export const tusAppend = {
@@ -90,7 +101,14 @@ export const tusAppend = {
 export const tusTerminate = {
   method: 'DELETE',
   path: '/files/upload/:id/tus/:uploadId',
-  schema: { summary: `${tusSummary}: drop an unfinished upload`, tags, security: [], params: TusUploadParams, querystring: SignedQuery, response: errorResponses(400, 403, 404) },
+  schema: {
+    summary: `${tusSummary}: drop an unfinished upload`,
+    tags,
+    security: [],
+    params: TusUploadParams,
+    querystring: SignedQuery,
+    response: errorResponses(400, 403, 404),
+  },
 } as const;
 
 export const downloadAudio = {
@@ -98,7 +116,8 @@ export const downloadAudio = {
   path: '/files/audio/:id',
   schema: {
     summary: 'Download the uploaded audio from a signed audio_path (Range requests answer 206)',
-    description: 'With object storage (KIKITORI_STORAGE_URL) this answers 307 to a presigned URL of the store, which serves the bytes and Range requests.',
+    description:
+      'With object storage (KIKITORI_STORAGE_URL) this answers 307 to a presigned URL of the store, which serves the bytes and Range requests.',
     tags,
     security: [],
     params: SignedParams,

@@ -15,7 +15,8 @@ export const getHealth = {
   path: '/healthz',
   schema: {
     summary: 'Health of this server and what it depends on (no API key, never rate-limited)',
-    description: '200 when every component is ok; 503 with the error body (UNHEALTHY) and the same components otherwise.',
+    description:
+      '200 when every component is ok; 503 with the error body (UNHEALTHY) and the same components otherwise.',
     tags: ['health'],
     security: [],
     response: {

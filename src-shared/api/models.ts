@@ -66,7 +66,12 @@ export const ServingModel = Type.Object({
 
 export const ModelsResponse = Type.Object({
   models: Type.Array(CatalogueModel),
-  serving: Type.Object(Object.fromEntries(TRANSCRIPTION_MODELS.map((m) => [m, ServingModel])) as Record<(typeof TRANSCRIPTION_MODELS)[number], typeof ServingModel>),
+  serving: Type.Object(
+    Object.fromEntries(TRANSCRIPTION_MODELS.map((m) => [m, ServingModel])) as Record<
+      (typeof TRANSCRIPTION_MODELS)[number],
+      typeof ServingModel
+    >,
+  ),
   /** The caller's key has the OPERATOR role: it may download, cancel and delete models. */
   can_manage: Type.Boolean(),
 });

@@ -5,4 +5,12 @@ import { BlacklistWord, Dictionary, DictionaryListItem, Word } from './dictionar
 import { OpenAiErrorBody } from './openai.js';
 import { Transcription } from './transcriptions.js';
 
-export const sharedSchemas = [ErrorBody, Transcription, Word, BlacklistWord, Dictionary, DictionaryListItem, OpenAiErrorBody];
+export const sharedSchemas = [
+  ErrorBody,
+  Transcription,
+  Word,
+  BlacklistWord,
+  Dictionary,
+  DictionaryListItem,
+  OpenAiErrorBody,
+];

@@ -8,7 +8,14 @@ import type { ErrorCodeName } from '../error-codes.js';
 export const OPENAI_PREFIX = '/v1/';
 
 /** OpenAI's error `type`, chosen from the HTTP status. */
-export const OPENAI_ERROR_TYPES = ['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'server_error', 'insufficient_quota'] as const;
+export const OPENAI_ERROR_TYPES = [
+  'invalid_request_error',
+  'authentication_error',
+  'permission_error',
+  'rate_limit_error',
+  'server_error',
+  'insufficient_quota',
+] as const;
 export type OpenAiErrorType = (typeof OPENAI_ERROR_TYPES)[number];
 
 /** OpenAI's error body: `{"error": {"message", "type", "param", "code"}}`, plus this server's error_id. */
@@ -17,9 +24,15 @@ export const OpenAiErrorBody = Type.Object(
     error: Type.Object({
       message: Type.String({ description: 'What went wrong and what to fix.' }),
       type: Type.String({ description: `One of ${OPENAI_ERROR_TYPES.join(', ')}.` }),
-      param: Type.Union([Type.String(), Type.Null()], { description: 'The request field at fault ("model", "response_format"), or null.' }),
-      code: Type.String({ description: 'The error code name in lower case ("invalid_api_key"); see docs/api/errors.md.' }),
-      error_id: Type.String({ description: 'Extension: unique per occurrence, also in the server log line. Quote it when asking for support.' }),
+      param: Type.Union([Type.String(), Type.Null()], {
+        description: 'The request field at fault ("model", "response_format"), or null.',
+      }),
+      code: Type.String({
+        description: 'The error code name in lower case ("invalid_api_key"); see docs/api/errors.md.',
+      }),
+      error_id: Type.String({
+        description: 'Extension: unique per occurrence, also in the server log line. Quote it when asking for support.',
+      }),
     }),
   },
   { $id: 'OpenAiErrorBody', title: 'OpenAiErrorBody' },

@@ -2,7 +2,16 @@
 // is what the server validates and documents; the client's types are Static<> of the views below.
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits.js';
-import { clientView, DateTime, EmptyBody, errorResponses, literalUnion, NullableString, PageQuery, TranscriptionStatusSchema } from './common.js';
+import {
+  clientView,
+  DateTime,
+  EmptyBody,
+  errorResponses,
+  literalUnion,
+  NullableString,
+  PageQuery,
+  TranscriptionStatusSchema,
+} from './common.js';
 import { TRANSCRIPTION_MODELS, TRANSCRIPTION_STAGES } from './vocabulary.js';
 import { WordCreateRequest } from './dictionaries.js';
 
@@ -25,11 +34,14 @@ export const Transcription = Type.Object(
       description: 'Signed, expiring URL of the uploaded audio, with HTTP Range support. Null until uploaded.',
     }),
     transcription_model: Type.String({
-      description: 'The requested model ("default" or "diarization-high") until the engine ran; then the engine/model that produced the transcript.',
+      description:
+        'The requested model ("default" or "diarization-high") until the engine ran; then the engine/model that produced the transcript.',
     }),
     requested_model: Type.String({ description: 'Extension: the transcription_model asked for at upload.' }),
     status: TranscriptionStatusSchema,
-    speaking_duration: Type.Union([Type.Number(), Type.Null()], { description: 'Seconds of detected speech. Null until COMPLETED.' }),
+    speaking_duration: Type.Union([Type.Number(), Type.Null()], {
+      description: 'Seconds of detected speech. Null until COMPLETED.',
+    }),
     created_at: DateTime,
     updated_at: DateTime,
     // Extensions (not in the spec): safe for clients that ignore unknown fields.
@@ -37,17 +49,29 @@ export const Transcription = Type.Object(
     upload_status: Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETED')], {
       description: 'Extension: whether the audio has arrived.',
     }),
-    upload_expires_at: Type.String({ format: 'date-time', description: 'Extension: when an un-uploaded ticket is CANCELLED.' }),
-    progress: Type.Union([Type.Number(), Type.Null()], { description: 'Extension: 0..1 while CONVERTING or IN_PROGRESS.' }),
+    upload_expires_at: Type.String({
+      format: 'date-time',
+      description: 'Extension: when an un-uploaded ticket is CANCELLED.',
+    }),
+    progress: Type.Union([Type.Number(), Type.Null()], {
+      description: 'Extension: 0..1 while CONVERTING or IN_PROGRESS.',
+    }),
     processing_started_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-      description: 'Extension: when the server began working on it (this attempt). Null while queued; kept once it ended.',
+      description:
+        'Extension: when the server began working on it (this attempt). Null while queued; kept once it ended.',
     }),
     stage: Type.Union([literalUnion(TRANSCRIPTION_STAGES), Type.Null()], {
       description: `Extension: what a running transcription is doing now: ${TRANSCRIPTION_STAGES.join(', ')}. Null while queued and once it ended.`,
     }),
-    duration: Type.Union([Type.Number(), Type.Null()], { description: 'Extension: audio length in seconds, once converted.' }),
-    failure_reason: Type.Union([Type.String(), Type.Null()], { description: 'Extension: why it FAILED or was CANCELLED.' }),
-    engine: Type.Union([Type.String(), Type.Null()], { description: 'Extension: engine/model that produced the transcript.' }),
+    duration: Type.Union([Type.Number(), Type.Null()], {
+      description: 'Extension: audio length in seconds, once converted.',
+    }),
+    failure_reason: Type.Union([Type.String(), Type.Null()], {
+      description: 'Extension: why it FAILED or was CANCELLED.',
+    }),
+    engine: Type.Union([Type.String(), Type.Null()], {
+      description: 'Extension: engine/model that produced the transcript.',
+    }),
     num_speakers: Type.Union([Type.Integer(), Type.Null()]),
     min_speakers: Type.Union([Type.Integer(), Type.Null()]),
     max_speakers: Type.Union([Type.Integer(), Type.Null()]),
@@ -90,7 +114,9 @@ export const SpeakerCount = Type.Union(
     Type.Integer({ minimum: LIMITS.speakers.min, maximum: LIMITS.speakers.max }),
     Type.String({ pattern: digitsUpTo(LIMITS.speakers.max) }),
   ],
-  { description: `a whole number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}, as an integer or a string such as "2"` },
+  {
+    description: `a whole number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}, as an integer or a string such as "2"`,
+  },
 );
 
 /** 4.1.1 Upload request body. */
@@ -129,11 +155,19 @@ export const UploadTicket = Type.Object({
       'Without a requested language, an engine that cannot detect names the one language it uses (see docs/decisions/0018-languages.md).',
   }),
 });
-export const UploadTicketView = clientView(UploadTicket, ['transcription_model', 'audio_upload_expires_at', 'max_upload_bytes', 'language']);
+export const UploadTicketView = clientView(UploadTicket, [
+  'transcription_model',
+  'audio_upload_expires_at',
+  'max_upload_bytes',
+  'language',
+]);
 
 /** 4.1.2 Review (revision 1.2.0). */
 export const Review = Type.Object({ transcription_id: Type.String(), reviewed_text: Type.String() });
-export const ReviewRequest = Type.Object({ reviewed_text: Type.String({ maxLength: LIMITS.reviewedText }) }, { additionalProperties: false });
+export const ReviewRequest = Type.Object(
+  { reviewed_text: Type.String({ maxLength: LIMITS.reviewedText }) },
+  { additionalProperties: false },
+);
 
 // ---------- operations ----------
 
@@ -190,7 +224,8 @@ export const deleteTranscription = {
   method: 'DELETE',
   path: '/api/v1/transcriptions/:transcription_id',
   schema: {
-    summary: 'Delete a transcription with its audio, transcript, review and analyses (needs the DELETE role; empty body)',
+    summary:
+      'Delete a transcription with its audio, transcript, review and analyses (needs the DELETE role; empty body)',
     tags,
     params: TranscriptionParams,
     response: { 200: EmptyBody, ...errorResponses(401, 403, 404) },
@@ -201,7 +236,11 @@ export const deleteTranscription = {
 export const ApplyReplacementsRequest = Type.Object(
   {
     dictionary_id: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 200, description: "The dictionary whose forced replacements to apply; default: the transcription's own." }),
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: "The dictionary whose forced replacements to apply; default: the transcription's own.",
+      }),
     ),
   },
   { additionalProperties: false },
@@ -213,9 +252,9 @@ export const applyReplacements = {
   schema: {
     summary: "Extension: apply a dictionary's forced replacements to a COMPLETED transcript",
     description:
-      'Rewrites the stored transcript document with the dictionary\'s forced replacements (as a transcription would have), ' +
-      'adds them to the document\'s `replacements`, and marks each rewritten word with `replaced: {pattern, original}`. ' +
-      'The body may be empty: then the transcription\'s own dictionary is used (400 when it has none). Answers the Transcription; ' +
+      "Rewrites the stored transcript document with the dictionary's forced replacements (as a transcription would have), " +
+      "adds them to the document's `replacements`, and marks each rewritten word with `replaced: {pattern, original}`. " +
+      "The body may be empty: then the transcription's own dictionary is used (400 when it has none). Answers the Transcription; " +
       'fetch `transcription_path` again for the updated document.',
     tags,
     params: TranscriptionParams,

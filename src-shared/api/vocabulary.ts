@@ -32,5 +32,13 @@ export type ApiKeyRole = (typeof API_KEY_ROLES)[number];
  * Engines that find speech before recognizing it report `detecting-speech`; the others go straight to
  * `recognizing`.
  */
-export const TRANSCRIPTION_STAGES = ['queued', 'converting', 'detecting-speech', 'recognizing', 'separating-speakers', 'applying-dictionary', 'finishing'] as const;
+export const TRANSCRIPTION_STAGES = [
+  'queued',
+  'converting',
+  'detecting-speech',
+  'recognizing',
+  'separating-speakers',
+  'applying-dictionary',
+  'finishing',
+] as const;
 export type TranscriptionStage = (typeof TRANSCRIPTION_STAGES)[number];

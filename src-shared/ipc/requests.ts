@@ -54,7 +54,13 @@ function OneOf<const V extends readonly string[]>(values: V, title?: string): TE
 
 /** An id the renderer got from main: short and printable, never a path. */
 function Id(title?: string) {
-  return Type.String({ ...(title ? { title } : {}), minLength: 1, maxLength: 200, pattern: '^[^\\s/\\\\]+$', patternHint: 'is not a valid id' });
+  return Type.String({
+    ...(title ? { title } : {}),
+    minLength: 1,
+    maxLength: 200,
+    pattern: '^[^\\s/\\\\]+$',
+    patternHint: 'is not a valid id',
+  });
 }
 
 /**
@@ -62,20 +68,32 @@ function Id(title?: string) {
  * path. Main looks it up in its own registry (src-main/uploads/file-handles.ts).
  */
 function FileHandle(title: string) {
-  return Type.String({ title, pattern: '^file-[0-9a-f]{32}$', invalidMessage: `This ${title.toLowerCase()} was not chosen in Kikitori. Choose or drop it again.` });
+  return Type.String({
+    title,
+    pattern: '^file-[0-9a-f]{32}$',
+    invalidMessage: `This ${title.toLowerCase()} was not chosen in Kikitori. Choose or drop it again.`,
+  });
 }
 
 /** ISO 639-1; either case is accepted and handed on in lower case. */
 function LanguageCode(title = 'Language') {
   return Type.Decode(
-    Type.String({ title, minLength: 1, maxLength: 2, pattern: '^[a-zA-Z]{2}$', patternHint: 'must be a two-letter ISO 639-1 code such as "en" or "ja"' }),
+    Type.String({
+      title,
+      minLength: 1,
+      maxLength: 2,
+      pattern: '^[a-zA-Z]{2}$',
+      patternHint: 'must be a two-letter ISO 639-1 code such as "en" or "ja"',
+    }),
     (value: string) => value.toLowerCase(),
   );
 }
 
 /** One language, or several when the recording mixes them (as the API's `language`); null: none chosen. */
 function LanguageChoice(title = 'Language') {
-  return Nullable(Type.Union([LanguageCode(title), Type.Array(LanguageCode(title), { title, minItems: 1, maxItems: 10 })]));
+  return Nullable(
+    Type.Union([LanguageCode(title), Type.Array(LanguageCode(title), { title, minItems: 1, maxItems: 10 })]),
+  );
 }
 
 function Count(title: string) {
@@ -87,13 +105,21 @@ function Strict<P extends Parameters<typeof Type.Object>[0]>(properties: P, titl
 }
 
 /** Channels that take nothing accept no argument, null, or an empty object (what the bridges send). */
-const NoRequest = Type.Union([Type.Undefined(), Type.Null(), Strict({})], { invalidMessage: 'This operation takes no request.' });
+const NoRequest = Type.Union([Type.Undefined(), Type.Null(), Strict({})], {
+  invalidMessage: 'This operation takes no request.',
+});
 
 const IdRequest = Strict({ id: Id() });
 
 /** A speech model's catalogue name ("base", "large-v3-turbo", "small.en"), as the HTTP contract's ModelName. */
 const ModelNameRequest = Strict({
-  name: Type.String({ title: 'Model', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', patternHint: 'is not a speech model name' }),
+  name: Type.String({
+    title: 'Model',
+    minLength: 1,
+    maxLength: 64,
+    pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
+    patternHint: 'is not a speech model name',
+  }),
 });
 
 // ---------- shared shapes ----------
@@ -109,7 +135,10 @@ export const WordInput = Type.Decode(
 export type WordInput = Static<typeof WordInput>;
 
 export const ReplacementInput = Type.Decode(
-  Strict({ pattern: Text('Pattern', LIMITS.pattern), replacement: Type.Optional(AnyText('Replacement', LIMITS.replacement)) }),
+  Strict({
+    pattern: Text('Pattern', LIMITS.pattern),
+    replacement: Type.Optional(AnyText('Replacement', LIMITS.replacement)),
+  }),
   ({ pattern, replacement }) => ({ pattern: pattern.trim(), replacement: replacement?.trim() ?? '' }),
 );
 
@@ -131,7 +160,9 @@ export type UploadOptions = Static<typeof UploadOptions>;
 
 export const TranscriptFilter = Strict(
   {
-    status: Type.Optional(Type.Array(OneOf(TRANSCRIPTION_STATUSES, 'Status'), { title: 'Status', maxItems: TRANSCRIPTION_STATUSES.length })),
+    status: Type.Optional(
+      Type.Array(OneOf(TRANSCRIPTION_STATUSES, 'Status'), { title: 'Status', maxItems: TRANSCRIPTION_STATUSES.length }),
+    ),
     language: Type.Optional(LanguageCode()),
     /** Full-text query over transcripts, summaries and translations. */
     text: Type.Optional(AnyText('Search text', 500)),
@@ -146,7 +177,9 @@ const { maxCharsPerLine, maxLinesPerCue, maxCueDuration, minGap } = SUBTITLE_LIM
 export const SubtitleExportOptions = Strict(
   {
     /** null: the usual width for the transcript's language (42; 13 for Japanese). */
-    maxCharsPerLine: Nullable(Type.Integer({ title: 'Characters per line', minimum: maxCharsPerLine.min, maximum: maxCharsPerLine.max })),
+    maxCharsPerLine: Nullable(
+      Type.Integer({ title: 'Characters per line', minimum: maxCharsPerLine.min, maximum: maxCharsPerLine.max }),
+    ),
     maxLinesPerCue: Type.Integer({ title: 'Lines per cue', minimum: maxLinesPerCue.min, maximum: maxLinesPerCue.max }),
     maxCueDuration: Type.Number({ title: 'Longest cue', minimum: maxCueDuration.min, maximum: maxCueDuration.max }),
     minGap: Type.Number({ title: 'Gap between cues', minimum: minGap.min, maximum: minGap.max }),
@@ -222,7 +255,11 @@ export const IPC_REQUESTS = {
 
   'connection:status': NoRequest,
   'profiles:list': NoRequest,
-  'profiles:add': Strict({ name: Text('Name', 100), baseUrl: Text('Server address', 2000), apiKey: Text('API key', 1000) }),
+  'profiles:add': Strict({
+    name: Text('Name', 100),
+    baseUrl: Text('Server address', 2000),
+    apiKey: Text('API key', 1000),
+  }),
   'profiles:remove': IdRequest,
   'profiles:activate': IdRequest,
 
@@ -240,7 +277,10 @@ export const IPC_REQUESTS = {
   'transcripts:delete': IdRequest,
   'transcripts:edit': Strict({
     id: Id(),
-    segments: Type.Array(Strict({ id: Type.Integer({ minimum: 0, maximum: 10_000_000 }), text: AnyText(undefined, 100_000) }), { minItems: 1, maxItems: BULK }),
+    segments: Type.Array(
+      Strict({ id: Type.Integer({ minimum: 0, maximum: 10_000_000 }), text: AnyText(undefined, 100_000) }),
+      { minItems: 1, maxItems: BULK },
+    ),
   }),
   'transcripts:edit-document': Strict({ id: Id(), operation: EditOperationRequest }),
   'transcripts:undo': IdRequest,
@@ -252,12 +292,22 @@ export const IPC_REQUESTS = {
   'transcripts:export': Strict({ id: Id(), options: ExportOptions }),
   'transcripts:refresh': NoRequest,
   'transcripts:rerun-plan': IdRequest,
-  'transcripts:rerun': Strict({ id: Id(), options: Type.Optional(UploadOptions), file: Type.Optional(FileHandle('File')) }),
+  'transcripts:rerun': Strict({
+    id: Id(),
+    options: Type.Optional(UploadOptions),
+    file: Type.Optional(FileHandle('File')),
+  }),
 
-  'search:query': Strict({ text: Text('Search text', 500), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) }),
+  'search:query': Strict({
+    text: Text('Search text', 500),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+  }),
 
   'uploads:pick': NoRequest,
-  'uploads:add': Strict({ files: Type.Array(FileHandle('File'), { title: 'Files', minItems: 1, maxItems: LIMITS.uploadsPerRequest }), options: UploadOptions }),
+  'uploads:add': Strict({
+    files: Type.Array(FileHandle('File'), { title: 'Files', minItems: 1, maxItems: LIMITS.uploadsPerRequest }),
+    options: UploadOptions,
+  }),
   'uploads:pick-folder': NoRequest,
   'uploads:add-folder': Strict({ folder: FileHandle('Folder'), options: UploadOptions }),
   'uploads:list': NoRequest,
@@ -267,13 +317,25 @@ export const IPC_REQUESTS = {
 
   /** What MediaRecorder produces: WebM or Ogg with Opus, or MP4 (Safari's WebKit; not Electron today). */
   'recordings:start': Strict({
-    mimeType: Type.String({ title: 'Recording format', minLength: 1, maxLength: 100, pattern: '^audio/(webm|ogg|mp4)(;.*)?$', patternHint: 'is not a recording format Kikitori can keep' }),
+    mimeType: Type.String({
+      title: 'Recording format',
+      minLength: 1,
+      maxLength: 100,
+      pattern: '^audio/(webm|ogg|mp4)(;.*)?$',
+      patternHint: 'is not a recording format Kikitori can keep',
+    }),
   }),
   /** Base64 works over both bridges (Electron's structured clone and the test host's JSON); chunks are about a second. */
   'recordings:append': Strict({
     id: Id(),
     offset: Type.Integer({ title: 'Offset', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
-    data: Type.String({ title: 'Recorded audio', minLength: 4, maxLength: RECORDING_CHUNK_BASE64, pattern: '^[A-Za-z0-9+/]+={0,2}$', patternHint: 'is not base64' }),
+    data: Type.String({
+      title: 'Recorded audio',
+      minLength: 4,
+      maxLength: RECORDING_CHUNK_BASE64,
+      pattern: '^[A-Za-z0-9+/]+={0,2}$',
+      patternHint: 'is not base64',
+    }),
   }),
   'recordings:finish': Strict({ id: Id(), options: UploadOptions }),
   'recordings:list': NoRequest,
@@ -284,14 +346,27 @@ export const IPC_REQUESTS = {
 
   'dictionaries:list': NoRequest,
   'dictionaries:get': IdRequest,
-  'dictionaries:create': Strict({ name: TrimmedText('Name', LIMITS.name), words: Type.Optional(Type.Array(WordInput, { title: 'Words', maxItems: BULK })) }),
+  'dictionaries:create': Strict({
+    name: TrimmedText('Name', LIMITS.name),
+    words: Type.Optional(Type.Array(WordInput, { title: 'Words', maxItems: BULK })),
+  }),
   'dictionaries:rename': Strict({ id: Id(), name: TrimmedText('Name', LIMITS.name) }),
   'dictionaries:delete': IdRequest,
-  'dictionaries:add-words': Strict({ id: Id(), words: Type.Array(WordInput, { title: 'Words', minItems: 1, maxItems: BULK }) }),
+  'dictionaries:add-words': Strict({
+    id: Id(),
+    words: Type.Array(WordInput, { title: 'Words', minItems: 1, maxItems: BULK }),
+  }),
   'dictionaries:remove-word': Strict({ id: Id(), wordId: Id('Word') }),
-  'dictionaries:add-replacements': Strict({ id: Id(), replacements: Type.Array(ReplacementInput, { title: 'Replacements', minItems: 1, maxItems: BULK }) }),
+  'dictionaries:add-replacements': Strict({
+    id: Id(),
+    replacements: Type.Array(ReplacementInput, { title: 'Replacements', minItems: 1, maxItems: BULK }),
+  }),
   'dictionaries:remove-replacement': Strict({ id: Id(), replacementId: Id('Replacement') }),
-  'dictionaries:import': Strict({ id: Id(), text: Text('Text', 5_000_000), kind: OneOf(['words', 'replacements'] as const) }),
+  'dictionaries:import': Strict({
+    id: Id(),
+    text: Text('Text', 5_000_000),
+    kind: OneOf(['words', 'replacements'] as const),
+  }),
 
   'analysis:request': Strict({ id: Id(), kind: OneOf(ANALYSIS_KINDS), language: Type.Optional(LanguageCode()) }),
   'analysis:get': Strict({ id: Id(), kind: OneOf(ANALYSIS_KINDS), language: Type.Optional(LanguageCode()) }),
@@ -303,7 +378,9 @@ export const IPC_REQUESTS = {
   'models:dismiss-offer': NoRequest,
 
   /** Paths the preload read from dropped Files (webUtils.getPathForFile); never sent by the renderer. */
-  'files:offer-dropped': Strict({ paths: Type.Array(Text('File path', 4096), { title: 'Files', minItems: 1, maxItems: LIMITS.uploadsPerRequest }) }),
+  'files:offer-dropped': Strict({
+    paths: Type.Array(Text('File path', 4096), { title: 'Files', minItems: 1, maxItems: LIMITS.uploadsPerRequest }),
+  }),
 } satisfies Record<IpcChannel, TSchema>;
 
 type Schemas = typeof IPC_REQUESTS;
@@ -311,4 +388,6 @@ type Schemas = typeof IPC_REQUESTS;
 /** What the renderer sends on a channel. */
 export type RequestOf<C extends IpcChannel> = Schemas[C] extends typeof NoRequest ? void : Static<Schemas[C]>;
 /** What the channel's handler receives: validated, normalised and cross-checked. */
-export type DecodedRequestOf<C extends IpcChannel> = Schemas[C] extends typeof NoRequest ? void : StaticDecode<Schemas[C]>;
+export type DecodedRequestOf<C extends IpcChannel> = Schemas[C] extends typeof NoRequest
+  ? void
+  : StaticDecode<Schemas[C]>;

@@ -20,14 +20,24 @@ test.beforeAll(async () => {
   const wav = await meetingWav(dir, 'edit-me.wav');
   const added = await host.invoke('uploads:add', {
     files: await host.offer(wav),
-    options: { language: 'en', model: 'default', numSpeakers: 2, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] },
+    options: {
+      language: 'en',
+      model: 'default',
+      numSpeakers: 2,
+      minSpeakers: null,
+      maxSpeakers: null,
+      dictionaryId: null,
+      words: [],
+    },
   });
   if (!added.ok) throw new Error(added.error.message);
   await expect
     .poll(
       async () => {
         const list = await host.invoke('transcripts:list', {});
-        const item: TranscriptionSummary | undefined = list.ok ? list.value.items.find((t) => t.name === 'edit-me.wav') : undefined;
+        const item: TranscriptionSummary | undefined = list.ok
+          ? list.value.items.find((t) => t.name === 'edit-me.wav')
+          : undefined;
         return item?.status;
       },
       { timeout: 180_000, intervals: [250] },
@@ -48,7 +58,9 @@ async function open(page: Page) {
   return transcript;
 }
 
-test('edits a word, finds and replaces with a preview, undoes and redoes, merges, splits and re-assigns; all kept and exported', async ({ page }) => {
+test('edits a word, finds and replaces with a preview, undoes and redoes, merges, splits and re-assigns; all kept and exported', async ({
+  page,
+}) => {
   const transcript = await open(page);
   const before = await segments(page).count();
 
@@ -101,7 +113,10 @@ test('edits a word, finds and replaces with a preview, undoes and redoes, merges
   await page.getByRole('menuitem', { name: /Split the segment before this word/ }).click();
   await expect(segments(page)).toHaveCount(before + 1);
   await expect(segments(page).nth(1).getByTestId('word').first()).toHaveText(splitWord);
-  await segments(page).first().getByRole('button', { name: /More actions for the segment/ }).click();
+  await segments(page)
+    .first()
+    .getByRole('button', { name: /More actions for the segment/ })
+    .click();
   await page.getByRole('button', { name: 'Merge with the next segment' }).click();
   await expect(segments(page)).toHaveCount(before);
   await segments(page).first().getByTestId('word').nth(3).focus();
@@ -109,10 +124,15 @@ test('edits a word, finds and replaces with a preview, undoes and redoes, merges
   await expect(segments(page)).toHaveCount(before + 1);
 
   // The second part is given the other speaker.
-  await segments(page).nth(1).getByRole('button', { name: /More actions for the segment/ }).click();
+  await segments(page)
+    .nth(1)
+    .getByRole('button', { name: /More actions for the segment/ })
+    .click();
   const speaker = segments(page).nth(1).getByLabel('Speaker of this segment');
   const current = await speaker.inputValue();
-  const other = (await speaker.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).find((v) => v && v !== current)!;
+  const other = (
+    await speaker.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))
+  ).find((v) => v && v !== current)!;
   expect(other).toBeTruthy();
   await speaker.selectOption(other);
   await expect(segments(page).nth(1).locator('.speaker-chip')).toBeVisible();
@@ -143,7 +163,9 @@ test('edits a word, finds and replaces with a preview, undoes and redoes, merges
   const srt = fs.readFileSync(host.dialogs.savePath, 'utf8');
   expect(srt).toContain('KIKITORI');
   // The split shows: a subtitle starts with the word the segment was split at.
-  expect(srt.split(/\r?\n/).some((line) => line.replace(/^\[[^\]]*\]\s*|^[^:]{1,40}:\s*/, '').startsWith(splitWord))).toBe(true);
+  expect(
+    srt.split(/\r?\n/).some((line) => line.replace(/^\[[^\]]*\]\s*|^[^:]{1,40}:\s*/, '').startsWith(splitWord)),
+  ).toBe(true);
 });
 
 test('editing in Japanese', async ({ page }) => {

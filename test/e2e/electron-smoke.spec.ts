@@ -30,7 +30,9 @@ test('the app opens its window from disk, and the page sees only the curated API
   try {
     const page = await app.firstWindow();
     await expect(page.getByTestId('drop-zone')).toBeVisible({ timeout: 60_000 });
-    expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.webContents.getURL())).toMatch(/^file:.*\/dist\/renderer\/index\.html$/);
+    expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.webContents.getURL())).toMatch(
+      /^file:.*\/dist\/renderer\/index\.html$/,
+    );
     const exposed = await page.evaluate(() => ({
       list: typeof (window as unknown as { kikitori: { transcripts: { list: unknown } } }).kikitori.transcripts.list,
       invoke: typeof (window as unknown as { kikitori: { invoke?: unknown } }).kikitori.invoke,
@@ -39,8 +41,16 @@ test('the app opens its window from disk, and the page sees only the curated API
       process: typeof (window as unknown as { process?: unknown }).process,
       opened: window.open('https://example.com') === null,
     }));
-    expect(exposed).toEqual({ list: 'function', invoke: 'undefined', require: 'undefined', process: 'undefined', opened: true });
-    const info = await page.evaluate(() => (window as unknown as { kikitori: { app: { info(): Promise<{ ok: boolean }> } } }).kikitori.app.info());
+    expect(exposed).toEqual({
+      list: 'function',
+      invoke: 'undefined',
+      require: 'undefined',
+      process: 'undefined',
+      opened: true,
+    });
+    const info = await page.evaluate(() =>
+      (window as unknown as { kikitori: { app: { info(): Promise<{ ok: boolean }> } } }).kikitori.app.info(),
+    );
     expect(info.ok).toBe(true);
   } finally {
     await app.close();

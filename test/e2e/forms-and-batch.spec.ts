@@ -33,7 +33,9 @@ async function setLanguage(page: Page, uiLanguage: 'en' | 'ja') {
   await page.reload();
 }
 
-test('speakers read "Detect automatically", "Exactly N" or "Between A and B", on one line, in English and Japanese', async ({ page }) => {
+test('speakers read "Detect automatically", "Exactly N" or "Between A and B", on one line, in English and Japanese', async ({
+  page,
+}) => {
   const library = new LibraryPage(page);
   await library.goto(host.url);
   await openOptions(page);
@@ -55,7 +57,9 @@ test('speakers read "Detect automatically", "Exactly N" or "Between A and B", on
   await fewest.fill('2');
   await most.fill('4');
   // "Between [2] and [4] speakers" stays on one line.
-  const tops = await Promise.all([mode, fewest, most].map(async (box) => (await box.boundingBox())!.y + (await box.boundingBox())!.height / 2));
+  const tops = await Promise.all(
+    [mode, fewest, most].map(async (box) => (await box.boundingBox())!.y + (await box.boundingBox())!.height / 2),
+  );
   expect(Math.max(...tops) - Math.min(...tops)).toBeLessThan(4);
   await screenshot(page, 'forms-speakers-between');
 
@@ -63,12 +67,18 @@ test('speakers read "Detect automatically", "Exactly N" or "Between A and B", on
   await openOptions(page, 'アップロードの設定');
   await expect(page.getByTestId('speaker-mode')).toHaveValue('range');
   await expect(page.locator('.speaker-count-row')).toContainText('〜');
-  await expect(page.getByTestId('speaker-mode').locator('option')).toHaveText(['自動で判定', '人数を指定', '範囲で指定']);
+  await expect(page.getByTestId('speaker-mode').locator('option')).toHaveText([
+    '自動で判定',
+    '人数を指定',
+    '範囲で指定',
+  ]);
   await screenshot(page, 'forms-speakers-between-ja');
   await setLanguage(page, 'en');
 });
 
-test('a refused value is explained next to its field, and the input says so to assistive technology', async ({ page }) => {
+test('a refused value is explained next to its field, and the input says so to assistive technology', async ({
+  page,
+}) => {
   const library = new LibraryPage(page);
   await library.goto(host.url);
   await openOptions(page);
@@ -91,16 +101,18 @@ test('a refused value is explained next to its field, and the input says so to a
 
   await page.getByTestId('speaker-mode').selectOption('exact');
   await page.getByTestId('num-speakers-input').fill(String(LIMITS.speakers.max + 1));
-  await expect(page.locator(`[id="${await page.getByTestId('num-speakers-input').getAttribute('aria-describedby')}"]`)).toHaveText(
-    `Enter a whole number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}.`,
-  );
+  await expect(
+    page.locator(`[id="${await page.getByTestId('num-speakers-input').getAttribute('aria-describedby')}"]`),
+  ).toHaveText(`Enter a whole number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}.`);
 
   await setLanguage(page, 'ja');
   await openOptions(page, 'アップロードの設定');
   await page.getByTestId('speaker-mode').selectOption('range');
   await page.getByTestId('min-speakers-input').fill('4');
   await page.getByTestId('max-speakers-input').fill('2');
-  await expect(page.locator(`[id="${await page.getByTestId('min-speakers-input').getAttribute('aria-describedby')}"]`)).toHaveText('最少が最多を上回っています。');
+  await expect(
+    page.locator(`[id="${await page.getByTestId('min-speakers-input').getAttribute('aria-describedby')}"]`),
+  ).toHaveText('最少が最多を上回っています。');
   await screenshot(page, 'forms-field-error-ja');
   await setLanguage(page, 'en');
 });
@@ -113,9 +125,11 @@ test('upload options are remembered after a reload, and Settings shows the same 
   await page.getByTestId('speaker-mode').selectOption('range');
   await page.getByTestId('min-speakers-input').fill('2');
   await page.getByTestId('max-speakers-input').fill('3');
-  await expect.poll(async () => (await host.invoke('settings:get')).ok && (await host.invoke('settings:get'))).toMatchObject({
-    value: { defaults: { model: 'diarization-high', numSpeakers: null, minSpeakers: 2, maxSpeakers: 3 } },
-  });
+  await expect
+    .poll(async () => (await host.invoke('settings:get')).ok && (await host.invoke('settings:get')))
+    .toMatchObject({
+      value: { defaults: { model: 'diarization-high', numSpeakers: null, minSpeakers: 2, maxSpeakers: 3 } },
+    });
 
   await page.reload();
   await openOptions(page);
@@ -138,7 +152,9 @@ test('upload options are remembered after a reload, and Settings shows the same 
   await page.getByLabel('Model').selectOption('default');
 });
 
-test('a folder of mixed files is imported: recordings queued and followed to done, the rest counted by reason and kind, never named', async ({ page }) => {
+test('a folder of mixed files is imported: recordings queued and followed to done, the rest counted by reason and kind, never named', async ({
+  page,
+}) => {
   const folder = path.join(work, 'Field recordings');
   fs.mkdirSync(path.join(folder, 'day 2'), { recursive: true });
   await meetingWav(folder, 'morning.wav');
@@ -146,7 +162,10 @@ test('a folder of mixed files is imported: recordings queued and followed to don
   fs.copyFileSync(await concatWithSilence([budget, budget], 1), path.join(folder, 'day 2', 'evening.wav'));
   await meetingWav(path.join(folder, 'day 2'), 'late.wav');
   fs.writeFileSync(path.join(folder, 'notes.txt'), 'Who said what, and when.\n');
-  fs.writeFileSync(path.join(folder, 'agenda.pdf'), Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n'), Buffer.alloc(200, 0x20)]));
+  fs.writeFileSync(
+    path.join(folder, 'agenda.pdf'),
+    Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n'), Buffer.alloc(200, 0x20)]),
+  );
 
   const library = new LibraryPage(page);
   await library.goto(host.url);
@@ -161,12 +180,19 @@ test('a folder of mixed files is imported: recordings queued and followed to don
         if (states.at(-1) !== item.dataset.queue) states.push(item.dataset.queue ?? '');
       }
     };
-    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-queue'] });
+    new MutationObserver(record).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['data-queue'],
+    });
   });
 
   host.dialogs.folderPath = folder;
   await page.getByRole('button', { name: 'Import folder…' }).click();
-  await expect(page.getByTestId('folder-import-summary')).toHaveText('3 files added from “Field recordings”, 2 skipped: not audio or video');
+  await expect(page.getByTestId('folder-import-summary')).toHaveText(
+    '3 files added from “Field recordings”, 2 skipped: not audio or video',
+  );
   await page.getByText('Show the kinds of files that are not audio or video').click();
   // Counted by kind, never named: main does not show the page a listing of the folder (decision 0046).
   await expect(page.getByTestId('folder-import-note')).toContainText('PDF: 1');
@@ -177,9 +203,12 @@ test('a folder of mixed files is imported: recordings queued and followed to don
   await screenshot(page, 'folder-import-queue');
 
   // Two upload at a time and the server transcribes one after another: someone is always transcribing for a while.
-  await expect(page.locator('[data-testid="upload-item"][data-queue="transcribing"]').first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('[data-testid="upload-item"][data-queue="transcribing"]').first()).toBeVisible({
+    timeout: 60_000,
+  });
   await screenshot(page, 'folder-import-transcribing');
-  for (const name of ['morning.wav', 'evening.wav', 'late.wav']) await expect(library.upload(name)).toHaveAttribute('data-queue', 'done', { timeout: 120_000 });
+  for (const name of ['morning.wav', 'evening.wav', 'late.wav'])
+    await expect(library.upload(name)).toHaveAttribute('data-queue', 'done', { timeout: 120_000 });
   await expect(page.getByTestId('uploads-summary')).toHaveText('3 uploaded');
   await screenshot(page, 'folder-import-done');
 
@@ -189,7 +218,9 @@ test('a folder of mixed files is imported: recordings queued and followed to don
     const states = seen[name]!;
     expect(states.at(-1)).toBe('done');
     // Never backwards.
-    expect(states.map((state) => ORDER.indexOf(state))).toEqual([...states.map((state) => ORDER.indexOf(state))].sort((a, b) => a - b));
+    expect(states.map((state) => ORDER.indexOf(state))).toEqual(
+      [...states.map((state) => ORDER.indexOf(state))].sort((a, b) => a - b),
+    );
   }
   expect(Object.values(seen).flat()).toContain('transcribing');
   for (const name of ['morning.wav', 'evening.wav', 'late.wav']) await expect(library.row(name)).toBeVisible();
@@ -198,9 +229,14 @@ test('a folder of mixed files is imported: recordings queued and followed to don
   await setLanguage(page, 'ja');
   await expect(library.upload('late.wav').getByTestId('upload-state')).toContainText('完了');
   host.dialogs.folderPath = path.join(folder, 'day 2');
-  fs.writeFileSync(path.join(folder, 'day 2', 'minutes.pdf'), Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n'), Buffer.alloc(200, 0x20)]));
+  fs.writeFileSync(
+    path.join(folder, 'day 2', 'minutes.pdf'),
+    Buffer.concat([Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n'), Buffer.alloc(200, 0x20)]),
+  );
   await page.getByRole('button', { name: 'フォルダーを取り込む…' }).click();
-  await expect(page.getByTestId('folder-import-summary')).toHaveText('「day 2」から 2 件を追加しました。1 件をスキップ：音声・動画ではない');
+  await expect(page.getByTestId('folder-import-summary')).toHaveText(
+    '「day 2」から 2 件を追加しました。1 件をスキップ：音声・動画ではない',
+  );
   await page.getByText('音声・動画ではないファイルの種類を表示').click();
   await expect(page.getByTestId('folder-import-note')).toContainText('PDF：1 件');
   await expect(page.getByTestId('folder-import-note')).not.toContainText('minutes');

@@ -23,7 +23,13 @@ fs.writeFileSync(
 test.use({
   launchOptions: {
     executablePath: process.env.KIKITORI_CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
     env: { ...process.env, FONTCONFIG_FILE: fontconfig },
   },
 });
@@ -45,7 +51,11 @@ test('the Japanese interface renders with the bundled font when the system has n
 
   // The bundled face is what renders the Japanese text: it was fetched from the app and is loaded.
   await expect
-    .poll(() => page.evaluate(() => [...document.fonts].filter((f) => f.family.replace(/"/g, '') === 'Kikitori Japanese').map((f) => f.status)))
+    .poll(() =>
+      page.evaluate(() =>
+        [...document.fonts].filter((f) => f.family.replace(/"/g, '') === 'Kikitori Japanese').map((f) => f.status),
+      ),
+    )
     .toEqual(['loaded']);
   expect(await page.evaluate(() => document.fonts.check('14px "Kikitori Japanese"', '聞き取り'))).toBe(true);
 

@@ -16,13 +16,16 @@ test.describe.configure({ mode: 'serial' });
 const picker = (page: Page) => page.getByTestId('language-picker');
 const chips = (page: Page) => picker(page).locator('.language-chip[data-code]');
 const listbox = (page: Page) => picker(page).getByRole('listbox');
-const BUILT_IN_HINT = 'The built-in recognizer understands English only. For other languages, download a speech model in Settings → Speech recognition.';
+const BUILT_IN_HINT =
+  'The built-in recognizer understands English only. For other languages, download a speech model in Settings → Speech recognition.';
 
 test.describe('with whisper', () => {
   let host: Host;
   test.beforeAll(async () => {
     const model = await randomWhisperModel();
-    host = await startHost({ serverEnv: { KIKITORI_ENGINE_DEFAULT: 'whisper', KIKITORI_WHISPER_MODEL: model, KIKITORI_WHISPER_THREADS: '1' } });
+    host = await startHost({
+      serverEnv: { KIKITORI_ENGINE_DEFAULT: 'whisper', KIKITORI_WHISPER_MODEL: model, KIKITORI_WHISPER_THREADS: '1' },
+    });
   });
   test.afterAll(async () => host?.close());
 
@@ -46,7 +49,9 @@ test.describe('with whisper', () => {
 
     // By the Japanese name, with a click.
     await search.fill('スペイン');
-    await listbox(page).getByRole('option', { name: /Spanish/ }).click();
+    await listbox(page)
+      .getByRole('option', { name: /Spanish/ })
+      .click();
     await expect(chips(page)).toHaveText([/Japanese/, /Spanish/]);
     await search.fill('fre');
     await expect(listbox(page).getByRole('option').first()).toContainText('French');
@@ -57,7 +62,13 @@ test.describe('with whisper', () => {
     await page.getByRole('button', { name: 'Remove Spanish' }).click();
     await expect(chips(page)).toHaveText([/Japanese/]);
     // The choice is remembered for the next uploads (decision 0029).
-    await expect.poll(async () => ((await host.invoke('settings:get')) as { value?: { defaults: { language: unknown } } }).value?.defaults.language).toEqual('ja');
+    await expect
+      .poll(
+        async () =>
+          ((await host.invoke('settings:get')) as { value?: { defaults: { language: unknown } } }).value?.defaults
+            .language,
+      )
+      .toEqual('ja');
   });
 
   test('Settings picks the default languages by name, and new uploads start with them', async ({ page }) => {
@@ -71,7 +82,11 @@ test.describe('with whisper', () => {
     await search.fill('en');
     await page.keyboard.press('Enter');
     await expect
-      .poll(async () => ((await host.invoke('settings:get')) as { value?: { defaults: { language: unknown } } }).value?.defaults.language)
+      .poll(
+        async () =>
+          ((await host.invoke('settings:get')) as { value?: { defaults: { language: unknown } } }).value?.defaults
+            .language,
+      )
       .toEqual(['ko', 'en']);
     await page.keyboard.press('Escape');
     await screenshot(page, 'languages-settings');
@@ -96,7 +111,9 @@ test.describe('with the built-in recognizer', () => {
     await host?.close();
   });
 
-  test('says it understands English only, and offers other languages only as needing a speech model', async ({ page }) => {
+  test('says it understands English only, and offers other languages only as needing a speech model', async ({
+    page,
+  }) => {
     const library = new LibraryPage(page);
     await library.goto(host.url);
     await page.getByText('Upload options').click();

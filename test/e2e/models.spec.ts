@@ -97,7 +97,9 @@ async function openSpeechSettings(page: Page, tab: string) {
   return section;
 }
 
-test('the library offers a model once; Settings downloads it with progress; the next transcription runs whisper', async ({ page }) => {
+test('the library offers a model once; Settings downloads it with progress; the next transcription runs whisper', async ({
+  page,
+}) => {
   const library = new LibraryPage(page);
   await library.goto(host.url);
   const offer = page.getByRole('region', { name: 'Get punctuated transcripts in about 99 languages' });
@@ -116,7 +118,10 @@ test('the library offers a model once; Settings downloads it with progress; the 
   const progress = row.getByTestId('speech-progress');
   await expect(progress).toBeVisible();
   await expect(row.getByTestId('speech-progress-text')).toHaveText(/^\d+% · [\d.]+ MB of [\d.]+ MB$/);
-  await expect(row.getByRole('progressbar', { name: `Download of ${MODEL}` })).toHaveAttribute('max', String(models.size));
+  await expect(row.getByRole('progressbar', { name: `Download of ${MODEL}` })).toHaveAttribute(
+    'max',
+    String(models.size),
+  );
   await expect(row.getByRole('button', { name: `Cancel the download of ${MODEL}` })).toBeVisible();
   await progress.scrollIntoViewIfNeeded();
   await screenshot(page, 'settings-speech-downloading');
@@ -140,7 +145,10 @@ test('the library offers a model once; Settings downloads it with progress; the 
   const id = list.ok ? list.value.items.find((item) => item.name === 'team-meeting.wav')?.id : undefined;
   expect(id).toBeTruthy();
   const detail = await host.invoke('transcripts:get', { id: id! });
-  expect(detail.ok && detail.value.document?.engine).toMatchObject({ name: 'whisper', model: expect.stringContaining(MODEL) });
+  expect(detail.ok && detail.value.document?.engine).toMatchObject({
+    name: 'whisper',
+    model: expect.stringContaining(MODEL),
+  });
 });
 
 test('in Japanese: the section, and deleting the model after a confirmation', async ({ page }) => {
@@ -164,7 +172,9 @@ test('in Japanese: the section, and deleting the model after a confirmation', as
   expect(listed.ok && listed.value.models.find((m) => m.name === MODEL)?.installed).toBe(false);
 });
 
-test('a damaged model says so, in Japanese and English, and transcriptions use the built-in recognizer', async ({ page }) => {
+test('a damaged model says so, in Japanese and English, and transcriptions use the built-in recognizer', async ({
+  page,
+}) => {
   // What a hand copy or a failing disk leaves: the catalogue's size, but not a model whisper.cpp can load.
   const serverModels = path.join(path.dirname(host.userDataDir), 'server-data', 'models');
   fs.mkdirSync(serverModels, { recursive: true });
@@ -177,7 +187,9 @@ test('a damaged model says so, in Japanese and English, and transcriptions use t
   const row = section.getByTestId('speech-model').and(page.locator(`[data-model="${MODEL}"]`));
   await expect(row).toHaveAttribute('data-damaged', 'true');
   await expect(section.getByTestId('speech-installed')).toContainText(`Whisper ${MODEL}`);
-  await expect(row.getByTestId('speech-damaged')).toHaveText(/^破損しています: .*削除してから、もう一度ダウンロードしてください。$/);
+  await expect(row.getByTestId('speech-damaged')).toHaveText(
+    /^破損しています: .*削除してから、もう一度ダウンロードしてください。$/,
+  );
   await expect(section.getByTestId('speech-headline')).toHaveText('内蔵の英語音声認識');
   await expect(row.getByRole('button', { name: `${MODEL} を削除` })).toBeVisible();
   await row.scrollIntoViewIfNeeded();
@@ -196,7 +208,10 @@ test('a damaged model says so, in Japanese and English, and transcriptions use t
   await screenshot(page, 'settings-speech-damaged');
 
   const listed = await host.invoke('models:list');
-  expect(listed.ok && listed.value.models.find((m) => m.name === MODEL)).toMatchObject({ installed: true, damaged: true });
+  expect(listed.ok && listed.value.models.find((m) => m.name === MODEL)).toMatchObject({
+    installed: true,
+    damaged: true,
+  });
 
   // The damaged model stops nothing: the next transcription completes with the built-in recognizer.
   const audio = await meetingWav(path.dirname(wav), 'after-damage.wav');

@@ -17,7 +17,15 @@ test.beforeAll(async () => {
   const wav = await meetingWav(fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-e2e-audio-')), 'weekly-sync.wav');
   const added = await host.invoke('uploads:add', {
     files: await host.offer(wav),
-    options: { language: 'en', model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] },
+    options: {
+      language: 'en',
+      model: 'default',
+      numSpeakers: null,
+      minSpeakers: null,
+      maxSpeakers: null,
+      dictionaryId: null,
+      words: [],
+    },
   });
   if (!added.ok) throw new Error(added.error.message);
   // Completed, with its document in the cache (transcripts:get answers it) and its audio kept locally.
@@ -25,7 +33,9 @@ test.beforeAll(async () => {
     .poll(
       async () => {
         const list = await host.invoke('transcripts:list', {});
-        const item: TranscriptionSummary | undefined = list.ok ? list.value.items.find((t) => t.name === 'weekly-sync.wav') : undefined;
+        const item: TranscriptionSummary | undefined = list.ok
+          ? list.value.items.find((t) => t.name === 'weekly-sync.wav')
+          : undefined;
         if (item?.status !== 'COMPLETED' || !item.audioCached) return false;
         const detail = await host.invoke('transcripts:get', { id: item.id });
         id = item.id;
@@ -47,7 +57,9 @@ test('a summary requested in the app appears with links to its moments', async (
   await page.getByTestId('analysis-request-summary').click();
   // Accepted at once (a refusal shows its message instead), then done when its job finishes.
   await expect(page.getByTestId('analysis-status-summary')).toHaveAttribute('data-status', /IN_PROGRESS|COMPLETED/);
-  await expect(page.getByTestId('analysis-status-summary')).toHaveAttribute('data-status', 'COMPLETED', { timeout: 120_000 });
+  await expect(page.getByTestId('analysis-status-summary')).toHaveAttribute('data-status', 'COMPLETED', {
+    timeout: 120_000,
+  });
   const result = page.getByTestId('summary-result');
   await expect(result).toBeVisible();
   await expect(result).toContainText(/report|budget|meeting/i);
@@ -59,7 +71,9 @@ test('a summary requested in the app appears with links to its moments', async (
   await expect.poll(() => transcript.currentTime()).toBeGreaterThan(0);
 });
 
-test('emotion shows as coloured bands on the timeline, and a translation sits beside the original', async ({ page }) => {
+test('emotion shows as coloured bands on the timeline, and a translation sits beside the original', async ({
+  page,
+}) => {
   const library = new LibraryPage(page);
   await library.goto(host.url);
   await library.row('weekly-sync.wav').click();
@@ -69,7 +83,9 @@ test('emotion shows as coloured bands on the timeline, and a translation sits be
   await transcript.analysisTab('Emotion').click();
   await page.getByTestId('analysis-request-emotion').click();
   await expect(page.getByTestId('analysis-status-emotion')).toHaveAttribute('data-status', /IN_PROGRESS|COMPLETED/);
-  await expect(page.getByTestId('analysis-status-emotion')).toHaveAttribute('data-status', 'COMPLETED', { timeout: 120_000 });
+  await expect(page.getByTestId('analysis-status-emotion')).toHaveAttribute('data-status', 'COMPLETED', {
+    timeout: 120_000,
+  });
   await expect(page.getByTestId('emotion-result')).toBeVisible();
   // One band per segment in the emotion lane.
   const segments = await page.locator('[data-segment-id]').count();
@@ -79,7 +95,9 @@ test('emotion shows as coloured bands on the timeline, and a translation sits be
   await page.getByLabel('Target language').fill('es');
   await page.getByTestId('analysis-request-translation').click();
   await expect(page.getByTestId('analysis-status-translation')).toHaveAttribute('data-status', /IN_PROGRESS|COMPLETED/);
-  await expect(page.getByTestId('analysis-status-translation')).toHaveAttribute('data-status', 'COMPLETED', { timeout: 120_000 });
+  await expect(page.getByTestId('analysis-status-translation')).toHaveAttribute('data-status', 'COMPLETED', {
+    timeout: 120_000,
+  });
   const table = page.getByTestId('translation-result');
   await expect(table.locator('tbody tr')).toHaveCount(segments);
   await expect(table).toContainText(/budget/i);
@@ -88,7 +106,9 @@ test('emotion shows as coloured bands on the timeline, and a translation sits be
   await screenshot(page, 'emotion');
 });
 
-test('with the server stopped, the cached transcription can still be browsed, searched and played', async ({ page }) => {
+test('with the server stopped, the cached transcription can still be browsed, searched and played', async ({
+  page,
+}) => {
   await host.stopServer();
   const library = new LibraryPage(page);
   await library.goto(host.url);

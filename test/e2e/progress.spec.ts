@@ -30,7 +30,9 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => host?.close());
 
-test('a running transcription says its stage, percent and time left, plays meanwhile, and fills in when done', async ({ page }) => {
+test('a running transcription says its stage, percent and time left, plays meanwhile, and fills in when done', async ({
+  page,
+}) => {
   test.setTimeout(900_000);
   const library = new LibraryPage(page);
   await library.goto(host.url);
@@ -43,7 +45,9 @@ test('a running transcription says its stage, percent and time left, plays meanw
   await expect(line).toHaveAttribute('data-stage', 'recognizing', { timeout: 120_000 });
   await expect(line.locator('.status')).toHaveText(/^Recognizing speech · \d+%$/);
   await expect(row.getByRole('progressbar', { name: 'Progress of long-meeting.wav' })).toBeVisible();
-  await expect(line.locator('.progress-eta')).toHaveText(/^(about \d+ min|less than a minute) left$/, { timeout: 120_000 });
+  await expect(line.locator('.progress-eta')).toHaveText(/^(about \d+ min|less than a minute) left$/, {
+    timeout: 120_000,
+  });
   await expect(row).toHaveAttribute('data-status', 'IN_PROGRESS');
   await screenshot(page, 'progress-row');
 
@@ -52,7 +56,9 @@ test('a running transcription says its stage, percent and time left, plays meanw
   const transcript = new TranscriptPage(page);
   await expect(transcript.title).toHaveText('long-meeting.wav');
   const panel = page.getByTestId('running-panel');
-  await expect(panel.getByTestId('progress-line')).toContainText(/Recognizing speech · \d+% · (about \d+ min|less than a minute) left/);
+  await expect(panel.getByTestId('progress-line')).toContainText(
+    /Recognizing speech · \d+% · (about \d+ min|less than a minute) left/,
+  );
   await expect(transcript.waveform).toHaveAttribute('data-drawn', 'true');
   await expect(transcript.play).toBeEnabled();
   await expect(transcript.words).toHaveCount(0);
@@ -66,7 +72,9 @@ test('a running transcription says its stage, percent and time left, plays meanw
   const rowJa = page.getByRole('button', { name: 'long-meeting.wav を開く' });
   await expect(rowJa.getByTestId('progress-line').locator('.status')).toHaveText(/^音声を認識中 · \d+%$/);
   // A reload starts the estimate again: it waits for a speed to go by, as the first one did.
-  await expect(rowJa.getByTestId('progress-line').locator('.progress-eta')).toHaveText(/^残り(約\d+分|1分未満)$/, { timeout: 120_000 });
+  await expect(rowJa.getByTestId('progress-line').locator('.progress-eta')).toHaveText(/^残り(約\d+分|1分未満)$/, {
+    timeout: 120_000,
+  });
   await screenshot(page, 'progress-row-ja');
   await rowJa.click();
   await expect(page.getByTestId('running-panel')).toContainText(/音声を認識中 · \d+% · 残り(約\d+分|1分未満)/);

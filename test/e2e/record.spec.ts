@@ -26,7 +26,12 @@ test.beforeAll(async () => {
   wav = await meetingWav(dir, 'microphone.wav');
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-audio-capture=${wav}`],
+    args: [
+      ...CHROMIUM_ARGS,
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-audio-capture=${wav}`,
+    ],
   });
 });
 test.afterAll(async () => {
@@ -46,10 +51,15 @@ async function openPage(): Promise<{ page: Page; library: LibraryPage }> {
 function keptFiles(): Array<{ name: string; size: number }> {
   const root = path.join(host.profileDir, 'recordings');
   if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root).flatMap((id) => fs.readdirSync(path.join(root, id)).map((name) => ({ name, size: fs.statSync(path.join(root, id, name)).size })));
+  return fs
+    .readdirSync(root)
+    .flatMap((id) =>
+      fs.readdirSync(path.join(root, id)).map((name) => ({ name, size: fs.statSync(path.join(root, id, name)).size })),
+    );
 }
 
-const level = (page: Page) => page.getByTestId('level-meter').evaluate((meter) => Number((meter as HTMLElement).dataset.level));
+const level = (page: Page) =>
+  page.getByTestId('level-meter').evaluate((meter) => Number((meter as HTMLElement).dataset.level));
 
 /** Records until the timer reads at least `seconds`, pausing and resuming once on the way. */
 async function recordFor(page: Page, seconds: number) {
@@ -60,7 +70,9 @@ async function recordFor(page: Page, seconds: number) {
   await expect(panel).toHaveAttribute('data-phase', 'paused');
   await panel.getByTestId('record-resume').click();
   await expect(panel).toHaveAttribute('data-phase', 'recording');
-  await expect.poll(async () => timerSeconds(await panel.getByTestId('record-timer').innerText()), { timeout: 60_000 }).toBeGreaterThanOrEqual(seconds);
+  await expect
+    .poll(async () => timerSeconds(await panel.getByTestId('record-timer').innerText()), { timeout: 60_000 })
+    .toBeGreaterThanOrEqual(seconds);
 }
 
 function timerSeconds(text: string): number {
@@ -162,7 +174,10 @@ test('in Japanese: the panel reads naturally, and Discard deletes the take', asy
 
 test('a refused microphone says what to do, in English and Japanese', async () => {
   // The same browser without the fake permission prompt: it refuses every prompt, as a user who said no.
-  const refusing = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--deny-permission-prompts'] });
+  const refusing = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--deny-permission-prompts'],
+  });
   try {
     for (const [language, text] of [
       ['en', 'Kikitori may not use the microphone.'],

@@ -20,12 +20,19 @@ let dir: string;
 test.beforeAll(async () => {
   refusing = http.createServer((req, res) => {
     req.resume();
-    req.on('end', () => res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"Invalid file format."}}'));
+    req.on('end', () =>
+      res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"Invalid file format."}}'),
+    );
   });
   await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/v1`;
   host = await startHost({
-    serverEnv: { KIKITORI_ENGINE_DEFAULT: 'pocketsphinx', KIKITORI_ENGINE_DIARIZATION_HIGH: 'remote', KIKITORI_REMOTE_ASR_BASE_URL: baseUrl, KIKITORI_REMOTE_ASR_API_KEY: 'sk-test' },
+    serverEnv: {
+      KIKITORI_ENGINE_DEFAULT: 'pocketsphinx',
+      KIKITORI_ENGINE_DIARIZATION_HIGH: 'remote',
+      KIKITORI_REMOTE_ASR_BASE_URL: baseUrl,
+      KIKITORI_REMOTE_ASR_API_KEY: 'sk-test',
+    },
   });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-e2e-reruns-'));
 });
@@ -45,10 +52,17 @@ async function failedUpload(page: Page, library: LibraryPage, file: string, mode
   return name;
 }
 
-test('a failed row shows its reason inline, and "Transcribe again with other options" completes from the cached audio', async ({ page }) => {
+test('a failed row shows its reason inline, and "Transcribe again with other options" completes from the cached audio', async ({
+  page,
+}) => {
   const library = new LibraryPage(page);
   await library.goto(host.url);
-  const name = await failedUpload(page, library, await meetingWav(dir, 'refused-call.wav'), 'Speaker separation (high)');
+  const name = await failedUpload(
+    page,
+    library,
+    await meetingWav(dir, 'refused-call.wav'),
+    'Speaker separation (high)',
+  );
 
   const row = library.row(name);
   await expect(row).toHaveAttribute('data-status', 'FAILED', { timeout: 60_000 });

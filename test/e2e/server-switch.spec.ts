@@ -12,7 +12,9 @@ let host: Host;
 const heard: string[] = [];
 const other = http.createServer((req, res) => {
   heard.push(`${req.method} ${req.url}`);
-  res.writeHead(401, { 'content-type': 'application/json' }).end('{"error_id":"e","error_code":"UNAUTHORIZED","error_message":"no"}');
+  res
+    .writeHead(401, { 'content-type': 'application/json' })
+    .end('{"error_id":"e","error_code":"UNAUTHORIZED","error_message":"no"}');
 });
 let otherUrl = '';
 
@@ -26,11 +28,15 @@ test.afterAll(async () => {
   await new Promise<void>((resolve) => other.close(() => resolve()));
 });
 
-test('a new server is used only after the user confirms its address in main’s dialog; until then it hears nothing', async ({ page }) => {
+test('a new server is used only after the user confirms its address in main’s dialog; until then it hears nothing', async ({
+  page,
+}) => {
   const library = new LibraryPage(page);
   await library.goto(host.url);
   await library.openTab('Settings');
-  await expect(page.getByTestId('profile-add-hint')).toContainText('asks you in a separate window to confirm its address');
+  await expect(page.getByTestId('profile-add-hint')).toContainText(
+    'asks you in a separate window to confirm its address',
+  );
   await page.getByLabel('Name').fill('Shared server');
   await page.getByLabel('Server URL').fill(otherUrl);
   await page.getByLabel('API key', { exact: true }).fill('my-api-key');
@@ -43,13 +49,22 @@ test('a new server is used only after the user confirms its address in main’s 
   let answer: (yes: boolean) => void = () => {};
   host.dialogs.confirmServerAnswer = new Promise<boolean>((resolve) => (answer = resolve));
   await page.getByRole('button', { name: 'Use Shared server' }).click();
-  await expect(page.getByTestId('profile-confirming')).toHaveText('Confirm the server’s address in the window Kikitori opened.');
+  await expect(page.getByTestId('profile-confirming')).toHaveText(
+    'Confirm the server’s address in the window Kikitori opened.',
+  );
   await expect(page.getByRole('button', { name: 'Use Shared server' })).toBeDisabled();
   await screenshot(page, 'profile-confirming');
-  expect(host.dialogs.serverQuestions.at(-1)).toEqual({ server: { name: 'Shared server', baseUrl: otherUrl }, language: 'en' });
+  expect(host.dialogs.serverQuestions.at(-1)).toEqual({
+    server: { name: 'Shared server', baseUrl: otherUrl },
+    language: 'en',
+  });
 
   answer(false);
-  await expect(page.getByText('Still using the current server: switching to “Shared server” was not confirmed, and nothing was sent to it.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'Still using the current server: switching to “Shared server” was not confirmed, and nothing was sent to it.',
+    ),
+  ).toBeVisible();
   await expect(page.getByTestId('profile-confirming')).toHaveCount(0);
   await expect(page.locator('[data-testid="profile"][data-active="true"]')).toContainText('Test server');
   await screenshot(page, 'profile-not-confirmed');
@@ -61,9 +76,16 @@ test('a new server is used only after the user confirms its address in main’s 
   await page.getByRole('navigation').getByRole('button', { name: '設定' }).click();
   await expect(page.getByTestId('profile-add-hint')).toContainText('確認するまで、そのサーバーには何も送りません');
   await page.getByRole('button', { name: 'Shared server を使う' }).click();
-  await expect(page.getByText('切り替えが確認されなかったため、今のサーバーを使い続けます。「Shared server」には何も送っていません。')).toBeVisible();
+  await expect(
+    page.getByText(
+      '切り替えが確認されなかったため、今のサーバーを使い続けます。「Shared server」には何も送っていません。',
+    ),
+  ).toBeVisible();
   await screenshot(page, 'profile-not-confirmed-ja');
-  expect(host.dialogs.serverQuestions.at(-1)).toEqual({ server: { name: 'Shared server', baseUrl: otherUrl }, language: 'ja' });
+  expect(host.dialogs.serverQuestions.at(-1)).toEqual({
+    server: { name: 'Shared server', baseUrl: otherUrl },
+    language: 'ja',
+  });
 
   // Nothing reached the server while the user had not said yes; once they do, main talks to it.
   expect(heard).toEqual([]);
@@ -87,9 +109,23 @@ test('the page cannot hand main a path, nor call the preload’s own channel', a
   const library = new LibraryPage(page);
   await library.goto(host.url);
   const answers = await page.evaluate(async () => {
-    const api = (window as unknown as { kikitori: Record<string, Record<string, (request?: unknown) => Promise<unknown>>> }).kikitori;
-    const options = { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] };
-    const direct = await fetch('/ipc/files%3Aoffer-dropped', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ paths: ['/etc/hostname'] }) });
+    const api = (
+      window as unknown as { kikitori: Record<string, Record<string, (request?: unknown) => Promise<unknown>>> }
+    ).kikitori;
+    const options = {
+      language: null,
+      model: 'default',
+      numSpeakers: null,
+      minSpeakers: null,
+      maxSpeakers: null,
+      dictionaryId: null,
+      words: [],
+    };
+    const direct = await fetch('/ipc/files%3Aoffer-dropped', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ paths: ['/etc/hostname'] }),
+    });
     return {
       add: await api.uploads!.add!({ files: ['/etc/hostname'], options }),
       folder: await api.uploads!.addFolder!({ folder: '/etc', options }),

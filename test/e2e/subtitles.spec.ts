@@ -19,7 +19,8 @@ test.beforeAll(async () => {
 test.afterAll(async () => host?.close());
 
 /** "00:00:01,500" -> 1.5 */
-const seconds = (time: string) => time.split(/[:,]/).reduce((sum, part, k) => sum + Number(part) * [3600, 60, 1, 0.001][k]!, 0);
+const seconds = (time: string) =>
+  time.split(/[:,]/).reduce((sum, part, k) => sum + Number(part) * [3600, 60, 1, 0.001][k]!, 0);
 
 test('exports SRT cut by the subtitle options, and says how many subtitles read too fast', async ({ page }) => {
   const library = new LibraryPage(page);
@@ -58,7 +59,8 @@ test('exports SRT cut by the subtitle options, and says how many subtitles read 
   expect(srt).toMatch(/report/);
   // How many read too fast is the app's measure; the message says it only when some do.
   const status = (await dialog.getByRole('status').textContent()) ?? '';
-  if (/read faster/.test(status)) expect(status).toMatch(/\d+ of \d+ subtitles read faster than 17 characters per second/);
+  if (/read faster/.test(status))
+    expect(status).toMatch(/\d+ of \d+ subtitles read faster than 17 characters per second/);
 });
 
 test('the export menu in Japanese', async ({ page }) => {

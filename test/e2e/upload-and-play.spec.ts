@@ -79,7 +79,10 @@ test('a dropped WAV uploads, completes and shows its transcript; clicking a word
   // segment's buttons were tab stops), and ? opens the shortcut sheet.
   await page.getByTestId('transcript-title').click();
   let presses = 0;
-  while (presses < 30 && !(await page.getByRole('tab', { name: 'Summary' }).evaluate((tab) => tab === document.activeElement))) {
+  while (
+    presses < 30 &&
+    !(await page.getByRole('tab', { name: 'Summary' }).evaluate((tab) => tab === document.activeElement))
+  ) {
     await page.keyboard.press('Tab');
     presses++;
   }
@@ -111,7 +114,12 @@ test('a dropped WAV uploads, completes and shows its transcript; clicking a word
   const created = await host.invoke('dictionaries:create', { name: 'Fiscal terms', words: [] });
   expect(created).toMatchObject({ ok: true });
   const dictionaryId = (created as { value: { id: string } }).value.id;
-  expect(await host.invoke('dictionaries:add-replacements', { id: dictionaryId, replacements: [{ pattern: 'budget', replacement: 'Q3 budget' }] })).toMatchObject({ ok: true });
+  expect(
+    await host.invoke('dictionaries:add-replacements', {
+      id: dictionaryId,
+      replacements: [{ pattern: 'budget', replacement: 'Q3 budget' }],
+    }),
+  ).toMatchObject({ ok: true });
   await page.getByRole('button', { name: 'Apply dictionary…' }).click();
   const applyPanel = page.getByRole('dialog', { name: 'Apply a dictionary' });
   await applyPanel.getByLabel('Dictionary').selectOption({ label: 'Fiscal terms' });
@@ -158,13 +166,26 @@ test('upload options that cannot hold are refused next to their field, and nothi
   await page.getByTestId('speaker-mode').selectOption('range');
   await page.getByTestId('min-speakers-input').fill('4');
   await page.getByTestId('max-speakers-input').fill('2');
-  await expect(page.locator(`[id="${await page.getByTestId('min-speakers-input').getAttribute('aria-describedby')}"]`)).toHaveText('最少が最多を上回っています。');
+  await expect(
+    page.locator(`[id="${await page.getByTestId('min-speakers-input').getAttribute('aria-describedby')}"]`),
+  ).toHaveText('最少が最多を上回っています。');
   await screenshot(page, 'upload-options-refused-ja');
   expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
   await page.reload();
 
   // Main applies the same rule to whatever reaches it, through the same invokeHandler as Electron.
-  const options = { language: null, model: 'default' as const, numSpeakers: null, minSpeakers: 4, maxSpeakers: 2, dictionaryId: null, words: [] };
-  expect(await host.invoke('uploads:add', { files: await host.offer(wav), options })).toMatchObject({ ok: false, error: { code: 'validation', field: 'options.minSpeakers' } });
+  const options = {
+    language: null,
+    model: 'default' as const,
+    numSpeakers: null,
+    minSpeakers: 4,
+    maxSpeakers: 2,
+    dictionaryId: null,
+    words: [],
+  };
+  expect(await host.invoke('uploads:add', { files: await host.offer(wav), options })).toMatchObject({
+    ok: false,
+    error: { code: 'validation', field: 'options.minSpeakers' },
+  });
   expect(await host.invoke('uploads:list')).toMatchObject({ ok: true, value: { length: uploadsBefore } });
 });

@@ -42,33 +42,61 @@ const cases: Array<[file: string, code: string, expected: string | null]> = [
   // Engines do not import jobs; the domain does not import engines.
   ['src-server/engines/audio/ffmpeg.ts', "import { E } from '../../jobs/job-errors.js';", 'no-restricted-imports'],
   ['src-server/engines/audio/ffmpeg.ts', "export { E } from '../../jobs/job-errors.js';", 'no-restricted-imports'],
-  ['src-server/engines/audio/ffmpeg.ts', "export const load = () => import('../../jobs/job-errors.js');", 'no-restricted-syntax'],
-  ['src-server/engines/audio/ffmpeg.ts', "export type E = import('../../jobs/job-errors.js').E;", 'no-restricted-syntax'],
+  [
+    'src-server/engines/audio/ffmpeg.ts',
+    "export const load = () => import('../../jobs/job-errors.js');",
+    'no-restricted-syntax',
+  ],
+  [
+    'src-server/engines/audio/ffmpeg.ts',
+    "export type E = import('../../jobs/job-errors.js').E;",
+    'no-restricted-syntax',
+  ],
   ['src-server/engines/audio/ffmpeg.ts', "import { EngineError } from '../../domain/engine-error.js';", null],
   ['src-server/engines/audio/ffmpeg.ts', "import { x } from '../../../src-main/services.js';", 'no-restricted-imports'],
-  ['src-server/domain/replacements.ts', "import { joinWords } from '../engines/speech/word-text.js';", 'no-restricted-imports'],
+  [
+    'src-server/domain/replacements.ts',
+    "import { joinWords } from '../engines/speech/word-text.js';",
+    'no-restricted-imports',
+  ],
   ['src-server/domain/replacements.ts', "import { app } from 'electron';", 'no-restricted-imports'],
   ['src-server/jobs/transcribe.ts', "import { x } from '../engines/speech/whisper-engine.js';", null],
   ['src-server/http/routes/x.ts', "import { x } from '../../engines/registry.js';", null],
   // The server's configuration is read once, by the CLI.
-  ['src-server/engines/speech/x.ts', 'export const model = process.env.KIKITORI_WHISPER_MODEL;', 'no-restricted-properties'],
+  [
+    'src-server/engines/speech/x.ts',
+    'export const model = process.env.KIKITORI_WHISPER_MODEL;',
+    'no-restricted-properties',
+  ],
   ['src-server/cli.ts', 'export const env = process.env;', null],
   // Main, preload and renderer never import each other's internals, nor the server.
   ['src-main/services.ts', "import { app } from 'electron';\nimport { x } from '../src-shared/ipc-contract.js';", null],
   ['src-main/services.ts', "import { x } from '../src-renderer/lib/api.js';", 'no-restricted-imports'],
   ['src-main/services.ts', "import { x } from '../src-preload/build-api.js';", 'no-restricted-imports'],
   ['src-main/services.ts', "import { buildApp } from '../src-server/app.js';", 'no-restricted-imports'],
-  ['src-main/embedded-server/embedded-server.ts', "import { buildApp } from '../../src-server/app.js';", 'no-restricted-imports'],
+  [
+    'src-main/embedded-server/embedded-server.ts',
+    "import { buildApp } from '../../src-server/app.js';",
+    'no-restricted-imports',
+  ],
   ['src-preload/build-api.ts', "import { x } from '../src-main/services.js';", 'no-restricted-imports'],
   ['src-preload/build-api.ts', "import { x } from '../src-renderer/lib/api.js';", 'no-restricted-imports'],
   ['src-preload/build-api.ts', "import { x } from '../src-shared/ipc-contract.js';", null],
-  ['src-renderer/lib/api.ts', "import type { RendererApi } from '../../src-preload/build-api';", 'no-restricted-imports'],
+  [
+    'src-renderer/lib/api.ts',
+    "import type { RendererApi } from '../../src-preload/build-api';",
+    'no-restricted-imports',
+  ],
   ['src-renderer/lib/api.ts', "import { x } from '../../src-main/services.js';", 'no-restricted-imports'],
   ['src-renderer/lib/api.ts', "import { x } from '../../src-server/app.js';", 'no-restricted-imports'],
   ['src-renderer/lib/api.ts', "import path from 'node:path';", 'no-restricted-imports'],
   ['src-renderer/lib/api.ts', "import path from 'path';", 'no-restricted-imports'],
   ['src-renderer/lib/api.ts', "import { ipcRenderer } from 'electron';", 'no-restricted-imports'],
-  ['src-renderer/lib/api.ts', "import { create } from 'zustand';\nimport type { KikitoriApi } from '../../src-shared/ipc-contract';", null],
+  [
+    'src-renderer/lib/api.ts',
+    "import { create } from 'zustand';\nimport type { KikitoriApi } from '../../src-shared/ipc-contract';",
+    null,
+  ],
   // Raw IPC only in the typed wrappers.
   ['src-main/ipc/handlers/app.ts', "import { ipcMain } from 'electron';", 'no-restricted-imports'],
   ['src-main/ipc/typed-ipc.ts', "import { ipcMain } from 'electron';", null],
@@ -76,23 +104,59 @@ const cases: Array<[file: string, code: string, expected: string | null]> = [
   ['src-preload/build-api.ts', "import { ipcRenderer } from 'electron';", 'no-restricted-imports'],
   ['src-preload/preload.ts', "import { contextBridge, ipcRenderer } from 'electron';", null],
   // Tests and benches may import any layer, but not raw IPC.
-  ['test/unit/x.test.ts', "import { buildApp } from '../../src-server/app.js';\nimport { x } from '../../src-main/services.js';", null],
+  [
+    'test/unit/x.test.ts',
+    "import { buildApp } from '../../src-server/app.js';\nimport { x } from '../../src-main/services.js';",
+    null,
+  ],
   ['bench/x.ts', "import { buildApp } from '../src-server/app.js';", null],
   ['test/unit/x.test.ts', "import { ipcMain } from 'electron';", 'no-restricted-imports'],
   // test/unit holds units only: no servers, processes, PostgreSQL, S3 or synthesized speech (issue 23).
-  ['test/unit/server/x.test.ts', "import { startTestServer } from '../../support/test-server.js';", 'no-restricted-imports'],
+  [
+    'test/unit/server/x.test.ts',
+    "import { startTestServer } from '../../support/test-server.js';",
+    'no-restricted-imports',
+  ],
   ['test/unit/main/a/x.test.ts', "import { cli } from '../../../support/cli-process.js';", 'no-restricted-imports'],
-  ['test/unit/server/db/x.test.ts', "import { startPostgres } from '../../../support/postgres.js';", 'no-restricted-imports'],
-  ['test/unit/server/db/x.test.ts', "import { testDatabases } from '../../../support/test-databases.js';", 'no-restricted-imports'],
+  [
+    'test/unit/server/db/x.test.ts',
+    "import { startPostgres } from '../../../support/postgres.js';",
+    'no-restricted-imports',
+  ],
+  [
+    'test/unit/server/db/x.test.ts',
+    "import { testDatabases } from '../../../support/test-databases.js';",
+    'no-restricted-imports',
+  ],
   ['test/unit/server/x.test.ts', "import { startS3 } from '../../support/s3.js';", 'no-restricted-imports'],
-  ['test/unit/server/x.test.ts', "import { synthesizeSpeech } from '../../support/audio-fixtures.js';", 'no-restricted-imports'],
-  ['test/unit/server/x.test.ts', "const w = '../../support/queue-worker-process.mjs';\nexport const load = () => import('../../support/test-server.js');", 'no-restricted-syntax'],
+  [
+    'test/unit/server/x.test.ts',
+    "import { synthesizeSpeech } from '../../support/audio-fixtures.js';",
+    'no-restricted-imports',
+  ],
+  [
+    'test/unit/server/x.test.ts',
+    "const w = '../../support/queue-worker-process.mjs';\nexport const load = () => import('../../support/test-server.js');",
+    'no-restricted-syntax',
+  ],
   ['test/unit/server/x.test.ts', "import { execFile } from 'node:child_process';", 'no-restricted-imports'],
   ['test/unit/server/x.test.ts', "import { spawn } from 'child_process';", 'no-restricted-imports'],
   ['test/unit/server/x.test.ts', "import pg from 'pg';", 'no-restricted-imports'],
-  ['test/unit/main/x.test.ts', "import { shortSpeech } from '../../integration/main/main-test-support.js';", 'no-restricted-imports'],
-  ['test/unit/main/x.test.ts', "import { tempDir } from '../../support/temp-dir.js';\nimport http from 'node:http';\nimport { until } from './main-test-support.js';", null],
-  ['test/integration/server/x.test.ts', "import { startTestServer } from '../../support/test-server.js';\nimport { execFile } from 'node:child_process';", null],
+  [
+    'test/unit/main/x.test.ts',
+    "import { shortSpeech } from '../../integration/main/main-test-support.js';",
+    'no-restricted-imports',
+  ],
+  [
+    'test/unit/main/x.test.ts',
+    "import { tempDir } from '../../support/temp-dir.js';\nimport http from 'node:http';\nimport { until } from './main-test-support.js';",
+    null,
+  ],
+  [
+    'test/integration/server/x.test.ts',
+    "import { startTestServer } from '../../support/test-server.js';\nimport { execFile } from 'node:child_process';",
+    null,
+  ],
 ];
 
 describe('import layers', () => {
@@ -103,12 +167,18 @@ describe('import layers', () => {
   });
 
   it('sends heavy unit tests to test/integration', async () => {
-    const [problem] = await problems('test/unit/server/x.test.ts', "import { startTestServer } from '../../support/test-server.js';");
+    const [problem] = await problems(
+      'test/unit/server/x.test.ts',
+      "import { startTestServer } from '../../support/test-server.js';",
+    );
     expect(problem?.message).toContain('test/integration');
   });
 
   it('says what to do instead', async () => {
-    const [problem] = await problems('src-server/engines/audio/ffmpeg.ts', "import { E } from '../../jobs/job-errors.js';");
+    const [problem] = await problems(
+      'src-server/engines/audio/ffmpeg.ts',
+      "import { E } from '../../jobs/job-errors.js';",
+    );
     expect(problem?.message).toContain('throw an EngineError');
   });
 });

@@ -13,7 +13,10 @@ describe('renderer stylesheets', () => {
     const root = postcss.parse(fs.readFileSync(path.join(dir, file), 'utf8'), { from: file });
     root.walkRules((rule) => {
       // A rule nested in a rule means a brace was lost above it (we write no CSS nesting).
-      expect(rule.parent?.type === 'root' || rule.parent?.type === 'atrule', `${file}:${rule.source?.start?.line} ${rule.selector}`).toBe(true);
+      expect(
+        rule.parent?.type === 'root' || rule.parent?.type === 'atrule',
+        `${file}:${rule.source?.start?.line} ${rule.selector}`,
+      ).toBe(true);
     });
   });
 

@@ -48,14 +48,20 @@ async function copyTo(src: string, out?: string): Promise<string> {
 
 /** Hash of a file's bytes, so derived fixtures are keyed by content rather than by path. */
 async function contentHash(file: string): Promise<string> {
-  return createHash('sha256').update(await fsp.readFile(file)).digest('hex');
+  return createHash('sha256')
+    .update(await fsp.readFile(file))
+    .digest('hex');
 }
 
 /**
  * Speaks `text` into a WAV (festival: 32 kHz mono; espeak: 22.05 kHz mono). Returns the path:
  * `outWavPath` when given (a copy of the cached file), else the cache file itself (do not modify).
  */
-export async function synthesizeSpeech(text: string, outWavPath?: string, options: { voice?: Voice } = {}): Promise<string> {
+export async function synthesizeSpeech(
+  text: string,
+  outWavPath?: string,
+  options: { voice?: Voice } = {},
+): Promise<string> {
   const voice = options.voice ?? 'festival';
   const file = await cached(['tts', voice, text], 'wav', async (tmp) => {
     if (voice === 'espeak') {
@@ -100,7 +106,9 @@ export async function concatWithSilence(parts: string[], silenceSeconds: number,
 /** Raw 16 kHz mono s16le PCM of an audio file (what decodeToPcm produces), made with sox. */
 export async function pcmOf(input: string): Promise<string> {
   return cached(['pcm', await contentHash(input)], 'pcm', (tmp) =>
-    run('sox', [input, '-t', 'raw', '-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer', '-L', tmp]).then(() => undefined),
+    run('sox', [input, '-t', 'raw', '-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer', '-L', tmp]).then(
+      () => undefined,
+    ),
   );
 }
 

@@ -82,7 +82,10 @@ export async function startFakeChatServer(handler: Handler): Promise<FakeChatSer
     requests,
     prompt: (i) => {
       const messages = requests[i]?.body.messages ?? [];
-      return messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+      return messages
+        .filter((m) => m.role === 'user')
+        .map((m) => m.content)
+        .join('\n');
     },
     close: () =>
       new Promise<void>((resolve) => {

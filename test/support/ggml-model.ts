@@ -41,7 +41,10 @@ const CACHE_VERSION = 2;
 
 /** Returns the path of a cached random model with these options, writing it on first use. */
 export async function randomWhisperModel(options: RandomModelOptions = {}): Promise<string> {
-  const hash = createHash('sha256').update(JSON.stringify([CACHE_VERSION, options])).digest('hex').slice(0, 16);
+  const hash = createHash('sha256')
+    .update(JSON.stringify([CACHE_VERSION, options]))
+    .digest('hex')
+    .slice(0, 16);
   const file = path.join(CACHE_DIR, `ggml-random-${hash}.bin`);
   if (fs.existsSync(file)) return file;
   await fsp.mkdir(CACHE_DIR, { recursive: true });
@@ -123,7 +126,12 @@ export async function writeRandomWhisperModel(file: string, options: RandomModel
     // yields varied text that passes whisper's entropy check at the first temperature (a repetitive
     // output would be decoded again at 5 higher temperatures, 5 candidates each: 20x slower).
     const isNormWeight = /(^|[._])ln(_post)?\.weight$/.test(spec.name);
-    const scale = spec.name === 'decoder.positional_embedding' ? options.decoderPositionScale ?? 2 : spec.name.includes('embedding') ? 0.5 : 0.08;
+    const scale =
+      spec.name === 'decoder.positional_embedding'
+        ? (options.decoderPositionScale ?? 2)
+        : spec.name.includes('embedding')
+          ? 0.5
+          : 0.08;
     const value = isNormWeight ? () => 1 : spec.name.endsWith('.bias') ? () => 0 : () => random() * scale;
     if (GGML_TYPES[type]!.name === 'f32') {
       const data = new Float32Array(count);

@@ -130,7 +130,9 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
         maxAttempts: 5,
         handle: async () => {
           runs += 1;
-          throw new EngineError('bad-input', 'corrupt input', { detail: 'ffmpeg: invalid data found when processing input' });
+          throw new EngineError('bad-input', 'corrupt input', {
+            detail: 'ffmpeg: invalid data found when processing input',
+          });
         },
         onFailed: async (_p, error) => failed.resolve(error),
       });
@@ -139,7 +141,10 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
       expect((await failed.promise).message).toBe('corrupt input');
       expect(runs).toBe(1);
       await expect.poll(() => store.state(id!)).toBe('failed');
-      await expect(queue.wait('transcribe', id!)).rejects.toMatchObject({ kind: 'bad-input', message: 'corrupt input' });
+      await expect(queue.wait('transcribe', id!)).rejects.toMatchObject({
+        kind: 'bad-input',
+        message: 'corrupt input',
+      });
     });
 
     it('shows users a stable message with an error id for an unexpected failure, and logs the details under that id', async () => {
@@ -160,7 +165,9 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
       expect(shown).not.toMatch(/SQLITE|\/var\/lib/);
       const errorId = shown.match(/error id ([0-9a-f-]{36})/)?.[1];
       expect(errorId).toBeDefined();
-      const logged = lines.map((line) => JSON.parse(line) as { error_id?: string; err?: { message?: string } }).find((entry) => entry.error_id === errorId);
+      const logged = lines
+        .map((line) => JSON.parse(line) as { error_id?: string; err?: { message?: string } })
+        .find((entry) => entry.error_id === errorId);
       expect(logged?.err?.message).toContain('SQLITE_IOERR');
       // A waiter in any process gets the same sentence, never the internal one.
       await expect(queue.wait('transcribe', id!)).rejects.toThrow(shown);
@@ -182,7 +189,16 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
       const id = await queue.send('transcribe', { transcriptionId: 't' }, { singletonKey: 'transcription:t' });
       await done.promise;
       const started = lines
-        .map((line) => JSON.parse(line) as { msg?: string; jobId?: string; attempt?: number; worker?: string; singletonKey?: string })
+        .map(
+          (line) =>
+            JSON.parse(line) as {
+              msg?: string;
+              jobId?: string;
+              attempt?: number;
+              worker?: string;
+              singletonKey?: string;
+            },
+        )
         .filter((entry) => entry.msg === 'job started' && entry.jobId === id);
       expect(started.map((entry) => entry.attempt)).toEqual([1, 2]);
       for (const entry of started) {
@@ -213,7 +229,11 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
       await failed.promise;
       await expect.poll(() => store.state(id!)).toBe('failed');
       // Once, in the users' words: an unexpected error's own text stays in the store and the log.
-      expect(reports).toEqual([expect.stringMatching(/^The server could not finish this because of an internal problem \(error id [0-9a-f-]{36}\)/)]);
+      expect(reports).toEqual([
+        expect.stringMatching(
+          /^The server could not finish this because of an internal problem \(error id [0-9a-f-]{36}\)/,
+        ),
+      ]);
       expect(runs).toBe(2);
     });
 
@@ -227,7 +247,9 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
       expect(await queue.send('transcribe', { transcriptionId: 'b' })).toEqual(expect.any(String));
       expect(await queue.send('transcribe', { transcriptionId: 'c' })).toEqual(expect.any(String));
       await queue.cancel('k');
-      expect(await queue.send('transcribe', { transcriptionId: 'a' }, { singletonKey: 'k' })).toEqual(expect.any(String));
+      expect(await queue.send('transcribe', { transcriptionId: 'a' }, { singletonKey: 'k' })).toEqual(
+        expect.any(String),
+      );
     });
 
     it('puts a running job back on stop, and the next start runs it as the same attempt', async () => {
@@ -276,13 +298,20 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
       await started.promise;
       await first.stop();
       expect(await store.state(id)).toBe('failed');
-      expect(await failed.promise).toMatchObject({ jobId: id, error: { kind: 'transient', message: expect.stringMatching(/Send the request again/) } });
+      expect(await failed.promise).toMatchObject({
+        jobId: id,
+        error: { kind: 'transient', message: expect.stringMatching(/Send the request again/) },
+      });
       expect(await waiting).toMatchObject({ kind: 'transient' });
 
       // The next start does not run it.
       const second = make();
       let runs = 0;
-      second.work('openai-transcribe', { maxAttempts: 1, runsOnce: true, handle: async () => (runs++, { text: 'again' }) as never });
+      second.work('openai-transcribe', {
+        maxAttempts: 1,
+        runsOnce: true,
+        handle: async () => (runs++, { text: 'again' }) as never,
+      });
       await second.start();
       const other = (await second.send('openai-transcribe', { ...openAiPayload, audioKey: 'b' }, { maxAttempts: 1 }))!;
       await second.wait('openai-transcribe', other);
@@ -390,7 +419,8 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
       queue.work('openai-transcribe', {
         maxAttempts: 1,
         handle: async (payload) => {
-          if (payload.language === 'xx') throw new EngineError('unsupported', 'That language is not recognized here.', { field: 'language' });
+          if (payload.language === 'xx')
+            throw new EngineError('unsupported', 'That language is not recognized here.', { field: 'language' });
           return { text: `heard ${payload.engine}` } as never;
         },
       });
@@ -400,13 +430,20 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
       const bad = (await queue.send('openai-transcribe', { ...openAiPayload, language: 'xx' }))!;
       const error = await queue.wait('openai-transcribe', bad).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(EngineError);
-      expect(error).toMatchObject({ kind: 'unsupported', field: 'language', message: 'That language is not recognized here.' });
+      expect(error).toMatchObject({
+        kind: 'unsupported',
+        field: 'language',
+        message: 'That language is not recognized here.',
+      });
     });
 
     it('takes a result out of the store for a waiter that asks to take it', async () => {
       const { queue: make } = await open();
       const queue = make();
-      queue.work('openai-transcribe', { maxAttempts: 1, handle: async (payload) => ({ text: `heard ${payload.audioKey}` }) as never });
+      queue.work('openai-transcribe', {
+        maxAttempts: 1,
+        handle: async (payload) => ({ text: `heard ${payload.audioKey}` }) as never,
+      });
       await queue.start();
       const kept = (await queue.send('openai-transcribe', { ...openAiPayload, audioKey: 'kept' }))!;
       expect(await queue.wait('openai-transcribe', kept)).toEqual({ text: 'heard kept' });
@@ -426,14 +463,22 @@ export function describeJobQueueContract(label: string, backend: QueueBackend) {
       await api.send('openai-transcribe', { ...openAiPayload, audioKey: 'c' }, { singletonKey: 'openai:c' });
       await api.cancel('openai:c');
       const listed = await api.unfinished('openai-transcribe');
-      expect(listed.map((job) => [job.jobId, job.payload.audioKey]).sort()).toEqual([[a, 'a'], [b, 'b']].sort());
+      expect(listed.map((job) => [job.jobId, job.payload.audioKey]).sort()).toEqual(
+        [
+          [a, 'a'],
+          [b, 'b'],
+        ].sort(),
+      );
     });
 
     it('hands the result to a waiter in another queue instance (an API process waiting on a worker)', async () => {
       const { queue: make } = await open();
       const worker = make();
       const api = make();
-      worker.work('openai-transcribe', { maxAttempts: 1, handle: async (payload) => ({ text: `heard ${payload.audioKey}` }) as never });
+      worker.work('openai-transcribe', {
+        maxAttempts: 1,
+        handle: async (payload) => ({ text: `heard ${payload.audioKey}` }) as never,
+      });
       await worker.start();
       const id = (await api.send('openai-transcribe', { ...openAiPayload, audioKey: 'far' }, { maxAttempts: 1 }))!;
       expect(await api.wait('openai-transcribe', id)).toEqual({ text: 'heard far' });

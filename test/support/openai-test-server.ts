@@ -8,12 +8,19 @@ import { startTestServer, toApiResponse, type TestServer } from './test-server.j
 export const TRANSCRIPTIONS_ROUTE = '/v1/audio/transcriptions';
 
 /** A real kikitori-server; app.ts registers /v1/audio/transcriptions in its authenticated scope. */
-export function startOpenAiTestServer(options: { env?: Record<string, string>; engines?: EngineRegistry } = {}): Promise<TestServer> {
+export function startOpenAiTestServer(
+  options: { env?: Record<string, string>; engines?: EngineRegistry } = {},
+): Promise<TestServer> {
   return startTestServer({ env: options.env, runtime: options.engines ? { engines: options.engines } : undefined });
 }
 
 /** POSTs a file and fields as multipart/form-data to /v1/audio/transcriptions. */
-export async function postTranscription(server: { url: string }, key: string | null, file: string | null, fields: Record<string, string | string[]> = {}) {
+export async function postTranscription(
+  server: { url: string },
+  key: string | null,
+  file: string | null,
+  fields: Record<string, string | string[]> = {},
+) {
   const form = new FormData();
   if (file) form.append('file', await fs.openAsBlob(file), file.split('/').pop());
   for (const [name, value] of Object.entries(fields)) {
@@ -55,7 +62,9 @@ export async function startVerboseJsonServer(answer: unknown): Promise<VerboseJs
           res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
           return;
         }
-        const form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
+        const form = await new Response(Buffer.concat(chunks), {
+          headers: { 'content-type': req.headers['content-type'] ?? '' },
+        }).formData();
         const fields: Record<string, string[]> = {};
         let fileBytes = 0;
         form.forEach((value, name) => {

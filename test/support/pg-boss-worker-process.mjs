@@ -26,10 +26,19 @@ queue.work('transcribe', {
     try {
       await sleep(Number(workMs), undefined, { signal });
       await ensureOwned();
-      await db.query('INSERT INTO test_results (job_id, transcription_id, worker) VALUES ($1, $2, $3)', [jobId, transcriptionId, name]);
+      await db.query('INSERT INTO test_results (job_id, transcription_id, worker) VALUES ($1, $2, $3)', [
+        jobId,
+        transcriptionId,
+        name,
+      ]);
       emit({ event: 'written', jobId, transcriptionId });
     } catch (error) {
-      emit({ event: 'not-written', jobId, transcriptionId, reason: signal.aborted ? String(signal.reason?.message ?? signal.reason) : error.message });
+      emit({
+        event: 'not-written',
+        jobId,
+        transcriptionId,
+        reason: signal.aborted ? String(signal.reason?.message ?? signal.reason) : error.message,
+      });
       throw error;
     }
   },

@@ -30,7 +30,8 @@ export function postgresBinDir(): string {
         .filter((name) => fs.existsSync(path.join(root, name, 'bin', 'initdb')))
         .sort((a, b) => Number(b) - Number(a))
     : [];
-  if (majors.length === 0) throw new Error('PostgreSQL is not installed: run `npm run setup` (it installs Debian\'s postgresql)');
+  if (majors.length === 0)
+    throw new Error("PostgreSQL is not installed: run `npm run setup` (it installs Debian's postgresql)");
   return path.join(root, majors[0]!, 'bin');
 }
 
@@ -41,7 +42,7 @@ function clusterOwner(): { uid: number; gid: number } | undefined {
     .readFileSync('/etc/passwd', 'utf8')
     .split('\n')
     .find((entry) => entry.startsWith('postgres:'));
-  if (!line) throw new Error('No `postgres` system user: run `npm run setup` (Debian\'s postgresql package creates it)');
+  if (!line) throw new Error("No `postgres` system user: run `npm run setup` (Debian's postgresql package creates it)");
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
 }
@@ -94,7 +95,10 @@ export function testDatabase(prefix?: string): Promise<string> {
 
 function adminUrl(): string {
   const url = process.env.KIKITORI_TEST_POSTGRES_URL;
-  if (!url) throw new Error('No PostgreSQL cluster for this run: run the tests through vitest (its globalSetup test/support/postgres-cluster-setup.ts starts one)');
+  if (!url)
+    throw new Error(
+      'No PostgreSQL cluster for this run: run the tests through vitest (its globalSetup test/support/postgres-cluster-setup.ts starts one)',
+    );
   return url;
 }
 
@@ -109,14 +113,35 @@ export async function startPostgres(): Promise<PostgresServer> {
     fs.chownSync(dataDir, owner.uid, owner.gid);
   }
   const asOwner = owner ? { uid: owner.uid, gid: owner.gid } : {};
-  await run(path.join(bin, 'initdb'), ['-D', dataDir, '-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C'], {
-    ...asOwner,
-    cwd: base,
-  });
+  await run(
+    path.join(bin, 'initdb'),
+    ['-D', dataDir, '-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C'],
+    {
+      ...asOwner,
+      cwd: base,
+    },
+  );
   const port = await freePort();
   const child: ChildProcess = spawn(
     path.join(bin, 'postgres'),
-    ['-D', dataDir, '-p', String(port), '-k', base, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300'],
+    [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-k',
+      base,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=300',
+    ],
     { ...asOwner, cwd: base, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';

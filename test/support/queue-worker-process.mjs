@@ -12,18 +12,34 @@ import { SqliteJobQueue } from '../../dist/src-server/jobs/sqlite-job-queue.js';
 const [dataDir, name, staleAfterMs, workMs] = process.argv.slice(2);
 const emit = (event) => process.stdout.write(`${JSON.stringify({ worker: name, ...event })}\n`);
 const db = (await openSqliteDatabase(dataDir)).sqlite;
-db.exec('CREATE TABLE IF NOT EXISTS test_results (job_id TEXT NOT NULL, transcription_id TEXT NOT NULL, worker TEXT NOT NULL)');
-const queue = new SqliteJobQueue(db, { staleAfterMs: Number(staleAfterMs), pollIntervalMs: 50, retryBaseMs: 50, logger: pino({ level: 'silent' }) });
+db.exec(
+  'CREATE TABLE IF NOT EXISTS test_results (job_id TEXT NOT NULL, transcription_id TEXT NOT NULL, worker TEXT NOT NULL)',
+);
+const queue = new SqliteJobQueue(db, {
+  staleAfterMs: Number(staleAfterMs),
+  pollIntervalMs: 50,
+  retryBaseMs: 50,
+  logger: pino({ level: 'silent' }),
+});
 queue.work('transcribe', {
   async handle({ transcriptionId }, { jobId, signal, ensureOwned }) {
     emit({ event: 'started', jobId, transcriptionId });
     try {
       await sleep(Number(workMs), undefined, { signal });
       await ensureOwned();
-      db.prepare('INSERT INTO test_results (job_id, transcription_id, worker) VALUES (?, ?, ?)').run(jobId, transcriptionId, name);
+      db.prepare('INSERT INTO test_results (job_id, transcription_id, worker) VALUES (?, ?, ?)').run(
+        jobId,
+        transcriptionId,
+        name,
+      );
       emit({ event: 'written', jobId, transcriptionId });
     } catch (error) {
-      emit({ event: 'not-written', jobId, transcriptionId, reason: signal.aborted ? String(signal.reason?.message ?? signal.reason) : error.message });
+      emit({
+        event: 'not-written',
+        jobId,
+        transcriptionId,
+        reason: signal.aborted ? String(signal.reason?.message ?? signal.reason) : error.message,
+      });
       throw error;
     }
   },

@@ -17,7 +17,11 @@ export interface S3Server {
   stop(): Promise<void>;
 }
 
-export const S3_CREDENTIALS = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' } as const;
+export const S3_CREDENTIALS = {
+  AWS_ACCESS_KEY_ID: 'S3RVER',
+  AWS_SECRET_ACCESS_KEY: 'S3RVER',
+  AWS_REGION: 'us-east-1',
+} as const;
 
 export async function startS3(options: { buckets?: string[] } = {}): Promise<S3Server> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-s3-'));
@@ -28,7 +32,7 @@ export async function startS3(options: { buckets?: string[] } = {}): Promise<S3S
     directory,
     configureBuckets: (options.buckets ?? []).map((name) => ({ name, configs: [] })),
   });
-  const address = (await server.run());
+  const address = await server.run();
   const endpoint = `http://127.0.0.1:${address.port}`;
   return {
     endpoint,
@@ -45,7 +49,8 @@ export async function startS3(options: { buckets?: string[] } = {}): Promise<S3S
         method: 'PUT',
         // s3rver checks signatures only when one is sent; an unsigned request is accepted.
       });
-      if (!response.ok && response.status !== 409) throw new Error(`creating bucket ${bucket}: ${response.status} ${await response.text()}`);
+      if (!response.ok && response.status !== 409)
+        throw new Error(`creating bucket ${bucket}: ${response.status} ${await response.text()}`);
     },
     async stop() {
       await server.close();

@@ -18,7 +18,11 @@ export default class SlowestFilesReporter implements Reporter {
     const rows = testModules
       .map((m) => {
         const d = m.diagnostic();
-        return { file: path.relative(this.root, m.moduleId), project: m.project.name, ms: d.collectDuration + d.duration };
+        return {
+          file: path.relative(this.root, m.moduleId),
+          project: m.project.name,
+          ms: d.collectDuration + d.duration,
+        };
       })
       .sort((a, b) => b.ms - a.ms)
       .slice(0, SHOWN);

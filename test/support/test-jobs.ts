@@ -34,7 +34,9 @@ const PG_BOSS_OWN_KEY_PREFIX = 'job:';
 export async function listJobs(server: TestServer, filter: JobFilter = {}): Promise<QueuedJob[]> {
   const { db } = server.runtime;
   if (db.dialect === 'sqlite') {
-    let query = db.kysely.selectFrom('jobs').select(['job_id', 'name', 'state', 'attempts', 'singleton_key', 'payload', 'output', 'error']);
+    let query = db.kysely
+      .selectFrom('jobs')
+      .select(['job_id', 'name', 'state', 'attempts', 'singleton_key', 'payload', 'output', 'error']);
     if (filter.name !== undefined) query = query.where('name', '=', filter.name);
     if (filter.singletonKey !== undefined) query = query.where('singleton_key', '=', filter.singletonKey);
     if (filter.payloadContains !== undefined) query = query.where('payload', 'like', `%${filter.payloadContains}%`);
@@ -56,7 +58,16 @@ export async function listJobs(server: TestServer, filter: JobFilter = {}): Prom
   if (filter.name !== undefined) conditions.push(sql`name = ${filter.name}`);
   if (filter.singletonKey !== undefined) conditions.push(sql`singleton_key = ${filter.singletonKey}`);
   if (filter.payloadContains !== undefined) conditions.push(sql`strpos(data::text, ${filter.payloadContains}) > 0`);
-  const { rows } = await sql<{ id: string; name: string; state: string; retry_count: number; started_on: Date | null; singleton_key: string | null; data: unknown; output: unknown }>`
+  const { rows } = await sql<{
+    id: string;
+    name: string;
+    state: string;
+    retry_count: number;
+    started_on: Date | null;
+    singleton_key: string | null;
+    data: unknown;
+    output: unknown;
+  }>`
     SELECT id::text AS id, name, state::text AS state, retry_count, started_on, singleton_key, data, output
     FROM pgboss.job WHERE ${sql.join(conditions, sql` AND `)} ORDER BY created_on, id`.execute(db.kysely);
   return rows.map((row) => ({

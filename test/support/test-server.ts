@@ -62,7 +62,10 @@ export async function testDatabaseEnv(): Promise<Record<string, string>> {
 export async function testStorageEnv(): Promise<Record<string, string>> {
   if (process.env.KIKITORI_TEST_STORAGE !== 's3') return {};
   const endpoint = process.env.KIKITORI_TEST_S3_ENDPOINT;
-  if (!endpoint) throw new Error('KIKITORI_TEST_STORAGE=s3 needs the S3 server of test/support/s3-global-setup.ts: run `npm run test:postgres`');
+  if (!endpoint)
+    throw new Error(
+      'KIKITORI_TEST_STORAGE=s3 needs the S3 server of test/support/s3-global-setup.ts: run `npm run test:postgres`',
+    );
   const bucket = `kikitori-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   // s3rver checks signatures only when one is sent; an unsigned request is accepted.
   const response = await fetch(`${endpoint}/${bucket}`, { method: 'PUT' });
@@ -92,7 +95,11 @@ export async function startTestServer(
   // The AWS SDK reads its credentials and region from the process environment itself (the standard
   // chain), not from our configuration: a test's AWS_* settings must reach the process.
   // The run's backend (SQLite and files, or PostgreSQL and S3), unless the test sets its own.
-  const settings = { ...(await testDatabaseEnv()), ...(options.storage === 'files' ? {} : await testStorageEnv()), ...options.env };
+  const settings = {
+    ...(await testDatabaseEnv()),
+    ...(options.storage === 'files' ? {} : await testStorageEnv()),
+    ...options.env,
+  };
   for (const [name, value] of Object.entries(settings)) if (name.startsWith('AWS_')) process.env[name] = value;
   // As the CLI does: the environment (the test's settings over the process's), with flags on top.
   const env = { ...process.env, ...settings };
@@ -164,7 +171,8 @@ export async function storedKeys(server: TestServer, prefix: string): Promise<st
     const root = path.join(server.dataDir, 'storage');
     const dir = path.join(root, prefix);
     if (!fs.existsSync(dir)) return [];
-    return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    return fs
+      .readdirSync(dir, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
       .sort();
@@ -178,7 +186,9 @@ export async function storedKeys(server: TestServer, prefix: string): Promise<st
     const keys: string[] = [];
     let token: string | undefined;
     do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${root}${prefix}/`, ContinuationToken: token }));
+      const page = await client.send(
+        new ListObjectsV2Command({ Bucket: bucket, Prefix: `${root}${prefix}/`, ContinuationToken: token }),
+      );
       keys.push(...(page.Contents ?? []).map((object) => object.Key!.slice(root.length)));
       token = page.NextContinuationToken;
     } while (token);
@@ -195,12 +205,19 @@ export async function storedKeys(server: TestServer, prefix: string): Promise<st
 export function workLeftovers(server: TestServer): string[] {
   const work = path.join(server.dataDir, 'work');
   if (!fs.existsSync(work)) return [];
-  const scratch = server.runtime.ctx.config.storage.url ? fs.readdirSync(work).filter((name) => name.startsWith('s3-')) : [];
+  const scratch = server.runtime.ctx.config.storage.url
+    ? fs.readdirSync(work).filter((name) => name.startsWith('s3-'))
+    : [];
   return (fs.readdirSync(work, { recursive: true }) as string[]).filter((entry) => !scratch.includes(entry)).sort();
 }
 
 /** Polls a transcription until its status is one of `statuses` (the test's own timeout bounds it). */
-export async function waitForStatus(server: TestServer, key: string, id: string, statuses: string[]): Promise<ApiResponse> {
+export async function waitForStatus(
+  server: TestServer,
+  key: string,
+  id: string,
+  statuses: string[],
+): Promise<ApiResponse> {
   for (;;) {
     const response = await server.api(key, 'GET', `/api/v1/transcriptions/${id}`);
     if (statuses.includes(response.json?.status)) return response;
@@ -209,8 +226,16 @@ export async function waitForStatus(server: TestServer, key: string, id: string,
 }
 
 /** Upload ticket + PUT of a file; returns the ticket. */
-export async function uploadFile(server: TestServer, key: string, filePath: string, body: Record<string, unknown> = {}) {
-  const ticket = await server.api(key, 'POST', '/api/v1/transcriptions/upload', { filename: path.basename(filePath), ...body });
+export async function uploadFile(
+  server: TestServer,
+  key: string,
+  filePath: string,
+  body: Record<string, unknown> = {},
+) {
+  const ticket = await server.api(key, 'POST', '/api/v1/transcriptions/upload', {
+    filename: path.basename(filePath),
+    ...body,
+  });
   if (ticket.status !== 200) throw new Error(`upload ticket failed: ${ticket.status} ${ticket.text}`);
   const put = await fetch(ticket.json.audio_upload_url, { method: 'PUT', body: fs.readFileSync(filePath) });
   if (put.status !== 200) throw new Error(`PUT failed: ${put.status} ${await put.text()}`);
@@ -221,7 +246,9 @@ export async function uploadFile(server: TestServer, key: string, filePath: stri
  * A connection of its own to the server's database, as another process (a worker, `kikitori-server keys
  * revoke`) has: SQLite's file, or PostgreSQL. Statements take `?` placeholders on both.
  */
-export async function otherConnection(server: TestServer): Promise<{ run(sql: string, params?: unknown[]): Promise<void>; close(): Promise<void> }> {
+export async function otherConnection(
+  server: TestServer,
+): Promise<{ run(sql: string, params?: unknown[]): Promise<void>; close(): Promise<void> }> {
   const url = server.runtime.ctx.config.database.url;
   if (url === null) {
     const sqlite = new BetterSqlite3(path.join(server.dataDir, 'kikitori.sqlite'));
@@ -235,7 +262,10 @@ export async function otherConnection(server: TestServer): Promise<{ run(sql: st
   return {
     run: async (sql, params = []) => {
       let n = 0;
-      await client.query(sql.replace(/\?/g, () => `$${++n}`), params);
+      await client.query(
+        sql.replace(/\?/g, () => `$${++n}`),
+        params,
+      );
     },
     close: () => client.end(),
   };

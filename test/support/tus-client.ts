@@ -2,7 +2,11 @@
 import * as tus from 'tus-js-client';
 
 /** A tus upload of `bytes` to `endpoint` in 16 KiB chunks, no retries; resolves once the server took the last byte. */
-export function tusUpload(endpoint: string, bytes: Buffer, options: Partial<tus.UploadOptions> = {}): Promise<tus.Upload> {
+export function tusUpload(
+  endpoint: string,
+  bytes: Buffer,
+  options: Partial<tus.UploadOptions> = {},
+): Promise<tus.Upload> {
   return new Promise((resolve, reject) => {
     const upload = new tus.Upload(bytes, {
       endpoint,

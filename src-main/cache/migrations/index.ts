@@ -15,4 +15,16 @@ import type { Migration } from '../../../src-shared/sqlite-migrations.js';
 export type CacheMigration = Migration;
 
 /** Every migration, in order. Versions are contiguous from 1. */
-export const cacheMigrations: readonly CacheMigration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011];
+export const cacheMigrations: readonly CacheMigration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+  migration0006,
+  migration0007,
+  migration0008,
+  migration0009,
+  migration0010,
+  migration0011,
+];

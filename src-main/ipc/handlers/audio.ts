@@ -9,8 +9,15 @@ export function audioHandlers(ctx: HandlerContext): DomainHandlers<'audio'> {
       try {
         return await session.peaks.get(id, file, session.signal);
       } catch (error) {
-        if (session.signal.aborted) throw new AppFailure({ code: 'cancelled', message: 'The waveform computation was cancelled.' }, { cause: error });
-        throw new AppFailure({ code: 'unsupported', message: `The waveform cannot be drawn: ${(error as Error).message}` }, { cause: error });
+        if (session.signal.aborted)
+          throw new AppFailure(
+            { code: 'cancelled', message: 'The waveform computation was cancelled.' },
+            { cause: error },
+          );
+        throw new AppFailure(
+          { code: 'unsupported', message: `The waveform cannot be drawn: ${(error as Error).message}` },
+          { cause: error },
+        );
       }
     },
     'audio:source': async ({ id }) => ctx.session().transcripts.audioSource(id),

@@ -11,7 +11,8 @@ export function dictionaryHandlers(ctx: HandlerContext): DomainHandlers<'diction
     'dictionaries:add-words': async ({ id, words }) => dictionaries().addWords(id, words),
     'dictionaries:remove-word': async ({ id, wordId }) => dictionaries().removeWord(id, wordId),
     'dictionaries:add-replacements': async ({ id, replacements }) => dictionaries().addReplacements(id, replacements),
-    'dictionaries:remove-replacement': async ({ id, replacementId }) => dictionaries().removeReplacement(id, replacementId),
+    'dictionaries:remove-replacement': async ({ id, replacementId }) =>
+      dictionaries().removeReplacement(id, replacementId),
     'dictionaries:import': async ({ id, text, kind }) => dictionaries().import(id, text, kind),
   };
 }

@@ -10,7 +10,8 @@ import type { DomainHandlers, HandlerContext } from './handler-context.js';
 
 export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcripts'> {
   return {
-    'transcripts:list': async ({ filter, offset, limit }) => ctx.session().transcripts.list({ filter: filter ?? {}, offset: offset ?? 0, limit: limit ?? 100 }),
+    'transcripts:list': async ({ filter, offset, limit }) =>
+      ctx.session().transcripts.list({ filter: filter ?? {}, offset: offset ?? 0, limit: limit ?? 100 }),
     'transcripts:get': async ({ id }) => {
       const detail = await ctx.session().transcripts.detail(id);
       return detail.document ? ctx.session().edits.detail(id) : detail;
@@ -20,15 +21,19 @@ export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcr
     'transcripts:edit-document': async ({ id, operation }) => ctx.session().edits.apply(id, [operation]),
     'transcripts:undo': async ({ id }) => ctx.session().edits.undo(id),
     'transcripts:redo': async ({ id }) => ctx.session().edits.redo(id),
-    'transcripts:rename-speaker': async ({ id, speaker, name }) => ctx.session().transcripts.renameSpeaker(id, speaker, name),
-    'transcripts:apply-dictionary': async ({ id, dictionaryId }) => ctx.session().transcripts.applyDictionary(id, dictionaryId),
+    'transcripts:rename-speaker': async ({ id, speaker, name }) =>
+      ctx.session().transcripts.renameSpeaker(id, speaker, name),
+    'transcripts:apply-dictionary': async ({ id, dictionaryId }) =>
+      ctx.session().transcripts.applyDictionary(id, dictionaryId),
     'transcripts:resolve-conflict': async ({ id, keep }) => ctx.session().edits.resolveConflict(id, keep),
     'transcripts:export': async ({ id, options }) => {
       const { record, document: shown, speakerNames } = await ctx.session().transcripts.shownDocument(id);
       // Exports name every speaker as the view does: the user's name, or "Speaker N".
       const document = withSpeakerNames(shown, speakerNames, SPEAKER_WORD[ctx.settings.settings().uiLanguage]);
       const translation = subtitleTranslation(ctx, id, options);
-      const target = await ctx.dialogs.saveFile(exportFileName(record.name, options.format), [EXPORT_FILTERS[options.format]]);
+      const target = await ctx.dialogs.saveFile(exportFileName(record.name, options.format), [
+        EXPORT_FILTERS[options.format],
+      ]);
       if (!target) return null;
       const { data, subtitles } = await exportTranscript(document, options, record.name, translation);
       await fsp.writeFile(target, data);

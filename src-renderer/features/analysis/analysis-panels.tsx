@@ -50,7 +50,13 @@ export function AnalysisPanels({ id }: { id: string }) {
           </button>
         ))}
       </div>
-      <div role="tabpanel" id={`${baseId}-panel-${kind}`} aria-labelledby={`${baseId}-tab-${kind}`} className="tab-panel" data-testid={`analysis-${kind}`}>
+      <div
+        role="tabpanel"
+        id={`${baseId}-panel-${kind}`}
+        aria-labelledby={`${baseId}-tab-${kind}`}
+        className="tab-panel"
+        data-testid={`analysis-${kind}`}
+      >
         {kind === 'summary' && <SummaryPanel id={id} />}
         {kind === 'emotion' && <EmotionPanel id={id} />}
         {kind === 'translation' && <TranslationPanel id={id} />}

@@ -5,16 +5,42 @@ import { formatClock } from '../../lib/format';
 import type { AnalysisSlot } from '../../stores/analysis-store';
 import { usePlayerStore } from '../../stores/player-store';
 
-export function AnalysisHead({ kind, slot, onRequest, disabled }: { kind: AnalysisKind; slot: AnalysisSlot; onRequest: () => void; disabled?: boolean }) {
+export function AnalysisHead({
+  kind,
+  slot,
+  onRequest,
+  disabled,
+}: {
+  kind: AnalysisKind;
+  slot: AnalysisSlot;
+  onRequest: () => void;
+  disabled?: boolean;
+}) {
   const t = useT();
   const status = slot.view?.status;
   const busy = slot.requesting || status === 'IN_PROGRESS';
   return (
     <div className="analysis-head">
-      <span className={`status analysis-status-${status ?? 'none'}`} role="status" aria-live="polite" data-testid={`analysis-status-${kind}`} data-status={status ?? 'none'}>
-        {status ? t(`analysis.status.${status}`) : slot.view === undefined && slot.loading ? t('common.loading') : t('analysis.status.none')}
+      <span
+        className={`status analysis-status-${status ?? 'none'}`}
+        role="status"
+        aria-live="polite"
+        data-testid={`analysis-status-${kind}`}
+        data-status={status ?? 'none'}
+      >
+        {status
+          ? t(`analysis.status.${status}`)
+          : slot.view === undefined && slot.loading
+            ? t('common.loading')
+            : t('analysis.status.none')}
       </span>
-      <button type="button" className="button primary" onClick={onRequest} disabled={busy || disabled} data-testid={`analysis-request-${kind}`}>
+      <button
+        type="button"
+        className="button primary"
+        onClick={onRequest}
+        disabled={busy || disabled}
+        data-testid={`analysis-request-${kind}`}
+      >
         {status === 'COMPLETED' || status === 'FAILED' ? t('analysis.rerun') : t(`analysis.request.${kind}`)}
       </button>
       {slot.error && (
@@ -36,7 +62,12 @@ export function MomentButton({ start }: { start: number }) {
   const t = useT();
   const time = formatClock(start);
   return (
-    <button type="button" className="timestamp" onClick={() => usePlayerStore.getState().seek(start)} aria-label={t('analysis.jump', { time })}>
+    <button
+      type="button"
+      className="timestamp"
+      onClick={() => usePlayerStore.getState().seek(start)}
+      aria-label={t('analysis.jump', { time })}
+    >
       {time}
     </button>
   );

@@ -19,7 +19,14 @@ export function EmotionPanel({ id }: { id: string }) {
       <AnalysisHead kind="emotion" slot={slot} onRequest={() => void request(id, 'emotion')} />
       {entries.length > 0 && (
         <div data-testid="emotion-result">
-          {overall && <p>{t('analysis.emotion.overall', { label: t(`emotion.${overall.label}`), score: `${Math.round(overall.score * 100)}%` })}</p>}
+          {overall && (
+            <p>
+              {t('analysis.emotion.overall', {
+                label: t(`emotion.${overall.label}`),
+                score: `${Math.round(overall.score * 100)}%`,
+              })}
+            </p>
+          )}
           <p className="hint">{t('analysis.emotion.legend')}</p>
           <ul className="moment-list">
             {perSegment.map((entry) => (

@@ -37,7 +37,8 @@ function ItemList({ title, items }: { title: string; items: Array<SummaryItem | 
   const segments = useTranscriptStore(selectSegments);
   const names = useTranscriptStore(selectSpeakerNames);
   const speakers = useMemo(() => speakersOf(segments), [segments]);
-  const ownerName = (owner: string) => (speakers.includes(owner) ? speakerName(owner, names, t('transcript.speaker.unknown'), speakers) : owner);
+  const ownerName = (owner: string) =>
+    speakers.includes(owner) ? speakerName(owner, names, t('transcript.speaker.unknown'), speakers) : owner;
   return (
     <>
       <h3 className="section-title">{title}</h3>
@@ -50,8 +51,12 @@ function ItemList({ title, items }: { title: string; items: Array<SummaryItem | 
               <MomentButton start={item.start} />
               <span>
                 {item.text}
-                {'owner' in item && item.owner && <span className="badge">{t('analysis.summary.owner', { owner: ownerName(item.owner) })}</span>}
-                {'due' in item && item.due && <span className="badge">{t('analysis.summary.due', { due: item.due })}</span>}
+                {'owner' in item && item.owner && (
+                  <span className="badge">{t('analysis.summary.owner', { owner: ownerName(item.owner) })}</span>
+                )}
+                {'due' in item && item.due && (
+                  <span className="badge">{t('analysis.summary.due', { due: item.due })}</span>
+                )}
               </span>
             </li>
           ))}

@@ -19,7 +19,10 @@ export function TranslationPanel({ id }: { id: string }) {
   }, [slot.view?.language, language]);
 
   const translation = slot.view?.status === 'COMPLETED' ? slot.view.translation : null;
-  const bySegment = useMemo(() => new Map((translation?.segments ?? []).map((segment) => [segment.segment_id, segment.text])), [translation]);
+  const bySegment = useMemo(
+    () => new Map((translation?.segments ?? []).map((segment) => [segment.segment_id, segment.text])),
+    [translation],
+  );
   const languageError = slot.error?.field === 'language' ? slot.error : null;
 
   return (
@@ -41,7 +44,12 @@ export function TranslationPanel({ id }: { id: string }) {
           {languageError.message}
         </p>
       )}
-      <AnalysisHead kind="translation" slot={languageError ? { ...slot, error: null } : slot} disabled={!language} onRequest={() => void request(id, 'translation', language)} />
+      <AnalysisHead
+        kind="translation"
+        slot={languageError ? { ...slot, error: null } : slot}
+        disabled={!language}
+        onRequest={() => void request(id, 'translation', language)}
+      />
       {translation && (
         <table className="side-by-side" data-testid="translation-result">
           <thead>

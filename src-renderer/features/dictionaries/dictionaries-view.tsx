@@ -39,7 +39,13 @@ export function DictionariesView() {
           <ul className="dict-list" aria-labelledby="dict-list-title">
             {list.map((dictionary) => (
               <li key={dictionary.id}>
-                <button type="button" className="dict-item" aria-current={dictionary.id === selectedId ? 'true' : undefined} onClick={() => void select(dictionary.id)} data-testid="dictionary-item">
+                <button
+                  type="button"
+                  className="dict-item"
+                  aria-current={dictionary.id === selectedId ? 'true' : undefined}
+                  onClick={() => void select(dictionary.id)}
+                  data-testid="dictionary-item"
+                >
                   <span>{labels.get(dictionary.id) ?? dictionary.name}</span>
                   {dictionary.isTemporary && (
                     <span className="badge badge-temp" title={t('dict.temporaryHint')}>
@@ -52,7 +58,9 @@ export function DictionariesView() {
           </ul>
         )}
       </aside>
-      <section className="dict-main">{selectedId ? <DictionaryEditor /> : <p className="empty">{t('dict.select')}</p>}</section>
+      <section className="dict-main">
+        {selectedId ? <DictionaryEditor /> : <p className="empty">{t('dict.select')}</p>}
+      </section>
     </div>
   );
 }
@@ -78,7 +86,13 @@ function CreateDictionaryForm() {
       }}
     >
       <label htmlFor={`${id}-name`}>{t('dict.create.name')}</label>
-      <input id={`${id}-name`} value={name} onChange={(event) => setName(event.target.value)} aria-invalid={nameError ? true : undefined} aria-describedby={nameError ? `${id}-name-error` : undefined} />
+      <input
+        id={`${id}-name`}
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        aria-invalid={nameError ? true : undefined}
+        aria-describedby={nameError ? `${id}-name-error` : undefined}
+      />
       <FieldMessage id={`${id}-name-error`} error={nameError} />
       <button type="submit" className="button primary" disabled={!name.trim()}>
         {t('dict.create.button')}

@@ -22,7 +22,11 @@ export function DictionaryEditor() {
           </span>
         )}
         <span className="spacer" />
-        <button type="button" className="button-quiet danger" onClick={() => window.confirm(t('dict.deleteConfirm', { name: detail.name })) && void remove()}>
+        <button
+          type="button"
+          className="button-quiet danger"
+          onClick={() => window.confirm(t('dict.deleteConfirm', { name: detail.name })) && void remove()}
+        >
           {t('dict.delete')}
         </button>
       </div>
@@ -57,14 +61,23 @@ function RenameForm({ name: initial }: { name: string }) {
   const id = useId();
   const [name, setName] = useState(initial);
   const rename = useDictionariesStore((state) => state.rename);
-  const { error, submit } = useSubmit(() => rename(name.trim()), () => {});
+  const { error, submit } = useSubmit(
+    () => rename(name.trim()),
+    () => {},
+  );
   const nameError = errorFor(error, ['name']);
   return (
     <form className="inline-fields" onSubmit={submit}>
       <label htmlFor={`${id}-name`} className="visually-hidden">
         {t('dict.rename')}
       </label>
-      <input id={`${id}-name`} className="title-input" value={name} onChange={(event) => setName(event.target.value)} aria-invalid={nameError ? true : undefined} />
+      <input
+        id={`${id}-name`}
+        className="title-input"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        aria-invalid={nameError ? true : undefined}
+      />
       {name.trim() !== initial && (
         <button type="submit" className="button">
           {t('common.save')}
@@ -120,7 +133,9 @@ function EntrySection<E extends { id: string }>(props: EntrySectionProps<E>) {
               id={`${id}-${i}`}
               value={values[i]}
               placeholder={field.placeholder}
-              onChange={(event) => setValues((current) => (i === 0 ? [event.target.value, current[1]] : [current[0], event.target.value]))}
+              onChange={(event) =>
+                setValues((current) => (i === 0 ? [event.target.value, current[1]] : [current[0], event.target.value]))
+              }
               aria-invalid={errors[i] ? true : undefined}
               aria-describedby={errors[i] ? `${id}-${i}-error` : undefined}
               data-testid={field.testId}
@@ -132,7 +147,12 @@ function EntrySection<E extends { id: string }>(props: EntrySectionProps<E>) {
           {t('common.add')}
         </button>
       </form>
-      <FieldMessage error={formLevelError(error, props.fields.flatMap((f) => f.errorFields))} />
+      <FieldMessage
+        error={formLevelError(
+          error,
+          props.fields.flatMap((f) => f.errorFields),
+        )}
+      />
       {props.entries.length === 0 ? (
         <p className="hint">{props.empty}</p>
       ) : (
@@ -152,7 +172,12 @@ function EntrySection<E extends { id: string }>(props: EntrySectionProps<E>) {
                 <td>{props.cells[0](entry)}</td>
                 <td className={props.secondCellClass}>{props.cells[1](entry)}</td>
                 <td>
-                  <button type="button" className="button-quiet" onClick={() => void props.remove(entry.id)} aria-label={props.removeLabel(entry)}>
+                  <button
+                    type="button"
+                    className="button-quiet"
+                    onClick={() => void props.remove(entry.id)}
+                    aria-label={props.removeLabel(entry)}
+                  >
                     ×
                   </button>
                 </td>
@@ -174,7 +199,12 @@ function WordsSection() {
       title={t('dict.words')}
       fields={[
         { label: t('dict.word'), testId: 'word-input', errorFields: ['words', 'words.*', 'words.*.word', 'word'] },
-        { label: t('dict.reading'), placeholder: t('dict.readingHint'), testId: 'reading-input', errorFields: ['words.*.reading', 'reading'] },
+        {
+          label: t('dict.reading'),
+          placeholder: t('dict.readingHint'),
+          testId: 'reading-input',
+          errorFields: ['words.*.reading', 'reading'],
+        },
       ]}
       add={(word, reading) => addWords([reading ? { word, reading } : { word }])}
       entries={detail.words}
@@ -196,8 +226,16 @@ function ReplacementsSection() {
     <EntrySection
       title={t('dict.replacements')}
       fields={[
-        { label: t('dict.pattern'), testId: 'pattern-input', errorFields: ['replacements', 'replacements.*', 'replacements.*.pattern', 'pattern'] },
-        { label: t('dict.replacement'), testId: 'replacement-input', errorFields: ['replacements.*.replacement', 'replacement'] },
+        {
+          label: t('dict.pattern'),
+          testId: 'pattern-input',
+          errorFields: ['replacements', 'replacements.*', 'replacements.*.pattern', 'pattern'],
+        },
+        {
+          label: t('dict.replacement'),
+          testId: 'replacement-input',
+          errorFields: ['replacements.*.replacement', 'replacement'],
+        },
       ]}
       add={(pattern, replacement) => addReplacements([{ pattern, replacement }])}
       entries={detail.replacements}
@@ -216,7 +254,10 @@ function ImportSection() {
   const importText = useDictionariesStore((state) => state.importText);
   const [kind, setKind] = useState<'words' | 'replacements'>('words');
   const [text, setText] = useState('');
-  const { error, busy, submit } = useSubmit(() => importText(text, kind), () => setText(''));
+  const { error, busy, submit } = useSubmit(
+    () => importText(text, kind),
+    () => setText(''),
+  );
   const textError = errorFor(error, ['text']);
   return (
     <details className="card import">
@@ -224,7 +265,11 @@ function ImportSection() {
       <form className="stack" onSubmit={submit}>
         <div className="inline-fields">
           <label htmlFor={`${id}-kind`}>{t('dict.import.kind')}</label>
-          <select id={`${id}-kind`} value={kind} onChange={(event) => setKind(event.target.value as 'words' | 'replacements')}>
+          <select
+            id={`${id}-kind`}
+            value={kind}
+            onChange={(event) => setKind(event.target.value as 'words' | 'replacements')}
+          >
             <option value="words">{t('dict.words')}</option>
             <option value="replacements">{t('dict.replacements')}</option>
           </select>
@@ -243,7 +288,14 @@ function ImportSection() {
           />
         </div>
         <label htmlFor={`${id}-text`}>{t('dict.import.text')}</label>
-        <textarea id={`${id}-text`} rows={6} value={text} onChange={(event) => setText(event.target.value)} aria-describedby={`${id}-hint`} aria-invalid={textError ? true : undefined} />
+        <textarea
+          id={`${id}-text`}
+          rows={6}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          aria-describedby={`${id}-hint`}
+          aria-invalid={textError ? true : undefined}
+        />
         <small id={`${id}-hint`} className="hint">
           {kind === 'words' ? t('dict.import.hint.words') : t('dict.import.hint.replacements')}
         </small>

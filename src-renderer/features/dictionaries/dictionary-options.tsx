@@ -8,12 +8,26 @@ import { useLocale } from '../../i18n/use-t';
 /** Each dictionary's label: its name, with its creation date when another one has the same name. */
 export function dictionaryLabels(list: readonly DictionarySummary[], locale: string): Map<string, string> {
   const byName = new Map<string, number>();
-  for (const d of list) byName.set(d.name.trim().toLocaleLowerCase(), (byName.get(d.name.trim().toLocaleLowerCase()) ?? 0) + 1);
+  for (const d of list)
+    byName.set(d.name.trim().toLocaleLowerCase(), (byName.get(d.name.trim().toLocaleLowerCase()) ?? 0) + 1);
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
-  return new Map(list.map((d) => [d.id, (byName.get(d.name.trim().toLocaleLowerCase()) ?? 0) > 1 ? `${d.name} (${date.format(new Date(d.createdAt))})` : d.name]));
+  return new Map(
+    list.map((d) => [
+      d.id,
+      (byName.get(d.name.trim().toLocaleLowerCase()) ?? 0) > 1
+        ? `${d.name} (${date.format(new Date(d.createdAt))})`
+        : d.name,
+    ]),
+  );
 }
 
-export function DictionaryOptions({ dictionaries, current }: { dictionaries: readonly DictionarySummary[]; current?: string | null }) {
+export function DictionaryOptions({
+  dictionaries,
+  current,
+}: {
+  dictionaries: readonly DictionarySummary[];
+  current?: string | null;
+}) {
   const locale = useLocale();
   const shown = dictionaries.filter((dictionary) => !dictionary.isTemporary || dictionary.id === current);
   const labels = dictionaryLabels(shown, locale);

@@ -6,7 +6,14 @@
 // the last chip.
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { ServingEngine } from '../../../src-shared/ipc-contract';
-import { languageList, languageName, languageOptions, LANGUAGE_CODES, searchLanguages, type LanguageOption } from '../../../src-shared/languages';
+import {
+  languageList,
+  languageName,
+  languageOptions,
+  LANGUAGE_CODES,
+  searchLanguages,
+  type LanguageOption,
+} from '../../../src-shared/languages';
 import { useT } from '../../i18n/use-t';
 import { selectUiLanguage, useSettingsStore } from '../../stores/settings-store';
 
@@ -28,7 +35,16 @@ const DETECT = 'detect';
 
 type Row = { kind: 'detect' } | { kind: 'language'; option: LanguageOption; known: boolean };
 
-export function LanguagePicker({ id, value, onChange, serving, max = 10, describedBy, invalid, testId = 'language-input' }: LanguagePickerProps) {
+export function LanguagePicker({
+  id,
+  value,
+  onChange,
+  serving,
+  max = 10,
+  describedBy,
+  invalid,
+  testId = 'language-input',
+}: LanguagePickerProps) {
   const t = useT();
   const locale = useSettingsStore(selectUiLanguage);
   const listId = useId();
@@ -47,8 +63,17 @@ export function LanguagePicker({ id, value, onChange, serving, max = 10, describ
   }, [locale, serving, known]);
 
   const rows: Row[] = useMemo(() => {
-    const found = searchLanguages(options, query).map((option): Row => ({ kind: 'language', option, known: !known || known.has(option.code) }));
-    const sorted = known ? [...found.filter((r) => r.kind === 'language' && r.known), ...found.filter((r) => r.kind === 'language' && !r.known)] : found;
+    const found = searchLanguages(options, query).map((option): Row => ({
+      kind: 'language',
+      option,
+      known: !known || known.has(option.code),
+    }));
+    const sorted = known
+      ? [
+          ...found.filter((r) => r.kind === 'language' && r.known),
+          ...found.filter((r) => r.kind === 'language' && !r.known),
+        ]
+      : found;
     return detects && !query.trim() ? [{ kind: 'detect' }, ...sorted] : sorted;
   }, [options, query, known, detects]);
 
@@ -114,16 +139,29 @@ export function LanguagePicker({ id, value, onChange, serving, max = 10, describ
     <div className="language-picker" data-testid="language-picker">
       <ul className="language-chips" aria-label={t('language.chosen')}>
         {value.length === 0 ? (
-          <li className="language-chip language-chip-empty">{detects ? t('language.detect') : t('language.noneChosen')}</li>
+          <li className="language-chip language-chip-empty">
+            {detects ? t('language.detect') : t('language.noneChosen')}
+          </li>
         ) : (
           value.map((code) => {
             const name = languageName(code, locale);
             const unknown = known !== null && !known.has(code);
             return (
-              <li key={code} className="language-chip" data-code={code} data-unknown={unknown || undefined} title={unknown ? t('language.needsModel') : undefined}>
+              <li
+                key={code}
+                className="language-chip"
+                data-code={code}
+                data-unknown={unknown || undefined}
+                title={unknown ? t('language.needsModel') : undefined}
+              >
                 <span>{name}</span>
                 <span className="language-code">{code}</span>
-                <button type="button" className="language-chip-remove" aria-label={t('language.remove', { name })} onClick={() => onChange(value.filter((c) => c !== code))}>
+                <button
+                  type="button"
+                  className="language-chip-remove"
+                  aria-label={t('language.remove', { name })}
+                  onClick={() => onChange(value.filter((c) => c !== code))}
+                >
                   ×
                 </button>
               </li>
@@ -157,7 +195,14 @@ export function LanguagePicker({ id, value, onChange, serving, max = 10, describ
         onBlur={() => setOpen(false)}
         onKeyDown={onKeyDown}
       />
-      <ul id={listId} role="listbox" aria-multiselectable="true" aria-label={t('language.list')} className="language-list" hidden={!open}>
+      <ul
+        id={listId}
+        role="listbox"
+        aria-multiselectable="true"
+        aria-label={t('language.list')}
+        className="language-list"
+        hidden={!open}
+      >
         {open && rows.length === 0 && (
           <li className="language-empty" role="presentation">
             {t('language.noMatch', { query: query.trim() })}
@@ -206,7 +251,11 @@ export function LanguagePicker({ id, value, onChange, serving, max = 10, describ
 }
 
 /** What the form says under the picker: how an empty choice is treated, or which language the engine uses. */
-export function languageHint(t: ReturnType<typeof useT>, serving: ServingEngine | null | undefined, locale: string): string {
+export function languageHint(
+  t: ReturnType<typeof useT>,
+  serving: ServingEngine | null | undefined,
+  locale: string,
+): string {
   if (!serving) return t('language.hint.unknown');
   if (serving.detectsLanguage) return t('language.hint.detects');
   return t('language.hint.cannotDetect', { languages: languageList(serving.languages, locale) });

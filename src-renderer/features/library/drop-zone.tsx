@@ -13,7 +13,10 @@ export function DropZone() {
   const pick = useUploadsStore((state) => state.pick);
   const pickFolder = useUploadsStore((state) => state.pickFolder);
   // Errors about an upload option sit next to that option in the form.
-  const error = formLevelError(useUploadsStore((state) => state.error), UPLOAD_OPTION_FIELDS);
+  const error = formLevelError(
+    useUploadsStore((state) => state.error),
+    UPLOAD_OPTION_FIELDS,
+  );
   const dismissError = useUploadsStore((state) => state.dismissError);
 
   const onDragOver = (event: DragEvent) => {
@@ -53,7 +56,14 @@ export function DropZone() {
           onKeyDown={onKeyDown}
         >
           <svg className="drop-icon" viewBox="0 0 24 24" aria-hidden="true" width="28" height="28">
-            <path d="M12 3v12m0-12-4 4m4-4 4 4M4 15v4a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+            <path
+              d="M12 3v12m0-12-4 4m4-4 4 4M4 15v4a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-4"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
           </svg>
           <span className="drop-title">{active ? t('library.drop.active') : t('library.drop.title')}</span>
           <span className="drop-or">{t('library.drop.or')}</span>
@@ -61,9 +71,20 @@ export function DropZone() {
             {t('library.drop.choose')}
           </button>
         </div>
-        <button type="button" className="button import-folder" data-testid="import-folder" onClick={() => void pickFolder()}>
+        <button
+          type="button"
+          className="button import-folder"
+          data-testid="import-folder"
+          onClick={() => void pickFolder()}
+        >
           <svg viewBox="0 0 24 24" aria-hidden="true" width="18" height="18">
-            <path d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" />
+            <path
+              d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinejoin="round"
+            />
           </svg>
           {t('library.drop.folder')}
         </button>

@@ -8,17 +8,30 @@ import { useUploadsStore } from '../../stores/uploads-store';
 
 const REASONS: readonly FolderSkipReason[] = ['not-media', 'empty', 'unreadable', 'too-many'];
 
-const reasonText = (t: T, reason: FolderSkipReason) => t(`library.folder.reason.${reason}`, { max: LIMITS.uploadsPerRequest });
+const reasonText = (t: T, reason: FolderSkipReason) =>
+  t(`library.folder.reason.${reason}`, { max: LIMITS.uploadsPerRequest });
 
 /** The import's outcome as one sentence, in the UI's language. */
 export function folderImportSummary(t: T, result: FolderImport): string {
   const added = result.jobs.length;
-  const head = added === 0 ? t('library.folder.none', { folder: result.folder }) : t(added === 1 ? 'library.folder.added.one' : 'library.folder.added.other', { count: added, folder: result.folder });
-  const groups = REASONS.map((reason) => [reason, result.skipped[reason] ?? 0] as const).filter(([, count]) => count > 0);
+  const head =
+    added === 0
+      ? t('library.folder.none', { folder: result.folder })
+      : t(added === 1 ? 'library.folder.added.one' : 'library.folder.added.other', {
+          count: added,
+          folder: result.folder,
+        });
+  const groups = REASONS.map((reason) => [reason, result.skipped[reason] ?? 0] as const).filter(
+    ([, count]) => count > 0,
+  );
   const total = groups.reduce((sum, [, count]) => sum + count, 0);
   if (total === 0) return head;
   const reasons =
-    groups.length === 1 ? reasonText(t, groups[0]![0]) : groups.map(([reason, count]) => t('library.folder.reasonCount', { count, reason: reasonText(t, reason) })).join(t('library.folder.separator'));
+    groups.length === 1
+      ? reasonText(t, groups[0]![0])
+      : groups
+          .map(([reason, count]) => t('library.folder.reasonCount', { count, reason: reasonText(t, reason) }))
+          .join(t('library.folder.separator'));
   return t('library.folder.summary', { added: head, skipped: t('library.folder.skipped', { count: total, reasons }) });
 }
 
@@ -29,7 +42,11 @@ export function FolderImportNote() {
   if (!result) return null;
   const kinds = Object.entries(result.notMedia).sort(([a], [b]) => a.localeCompare(b));
   return (
-    <div className={result.jobs.length === 0 ? 'folder-note folder-note-empty' : 'folder-note'} role="status" data-testid="folder-import-note">
+    <div
+      className={result.jobs.length === 0 ? 'folder-note folder-note-empty' : 'folder-note'}
+      role="status"
+      data-testid="folder-import-note"
+    >
       <div className="folder-note-head">
         <span data-testid="folder-import-summary">{folderImportSummary(t, result)}</span>
         <span className="spacer" />
@@ -37,7 +54,11 @@ export function FolderImportNote() {
           {t('common.dismiss')}
         </button>
       </div>
-      {result.foldersTooDeep > 0 && <p className="hint">{t('library.folder.tooDeep', { depth: LIMITS.folderDepth, count: result.foldersTooDeep })}</p>}
+      {result.foldersTooDeep > 0 && (
+        <p className="hint">
+          {t('library.folder.tooDeep', { depth: LIMITS.folderDepth, count: result.foldersTooDeep })}
+        </p>
+      )}
       {kinds.length > 0 && (
         <details className="folder-note-skipped">
           <summary>{t('library.folder.details')}</summary>

@@ -33,7 +33,8 @@ export function LibraryToolbar() {
     return () => clearTimeout(timer);
   }, [text, search]);
 
-  const statusValue = STATUS_CHOICES.find((choice) => choice.statuses?.[0] && filter.status?.includes(choice.statuses[0]))?.value ?? '';
+  const statusValue =
+    STATUS_CHOICES.find((choice) => choice.statuses?.[0] && filter.status?.includes(choice.statuses[0]))?.value ?? '';
 
   return (
     <div className="toolbar" role="search">
@@ -57,7 +58,9 @@ export function LibraryToolbar() {
         <select
           id={`${id}-status`}
           value={statusValue}
-          onChange={(event) => void setFilter({ status: STATUS_CHOICES.find((choice) => choice.value === event.target.value)?.statuses })}
+          onChange={(event) =>
+            void setFilter({ status: STATUS_CHOICES.find((choice) => choice.value === event.target.value)?.statuses })
+          }
         >
           {STATUS_CHOICES.map((choice) => (
             <option key={choice.value} value={choice.value}>
@@ -66,7 +69,11 @@ export function LibraryToolbar() {
           ))}
         </select>
         <label htmlFor={`${id}-language`}>{t('library.filters.language')}</label>
-        <select id={`${id}-language`} value={filter.language ?? ''} onChange={(event) => void setFilter({ language: event.target.value || undefined })}>
+        <select
+          id={`${id}-language`}
+          value={filter.language ?? ''}
+          onChange={(event) => void setFilter({ language: event.target.value || undefined })}
+        >
           <option value="">{t('library.filters.language.any')}</option>
           {LANGUAGES.map((language) => (
             <option key={language} value={language}>

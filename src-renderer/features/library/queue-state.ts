@@ -22,7 +22,10 @@ export function queueStateOf(job: UploadJob, transcription: TranscriptionSummary
     case 'queued':
       return { kind: 'waiting' };
     case 'uploading':
-      return { kind: 'uploading', percent: job.size > 0 ? Math.min(100, Math.floor((job.sentBytes / job.size) * 100)) : 0 };
+      return {
+        kind: 'uploading',
+        percent: job.size > 0 ? Math.min(100, Math.floor((job.sentBytes / job.size) * 100)) : 0,
+      };
     case 'starting':
       return { kind: 'starting' };
     case 'failed':
@@ -43,7 +46,10 @@ export function queueStateOf(job: UploadJob, transcription: TranscriptionSummary
     case 'CONVERTING':
     case 'IN_PROGRESS':
       if (transcription.stage === 'queued') return { kind: 'queued' };
-      return { kind: 'transcribing', percent: transcription.progress === null ? null : Math.floor(transcription.progress * 100) };
+      return {
+        kind: 'transcribing',
+        percent: transcription.progress === null ? null : Math.floor(transcription.progress * 100),
+      };
     case 'CANCELLED':
       return { kind: 'cancelled' };
     default:
@@ -52,4 +58,9 @@ export function queueStateOf(job: UploadJob, transcription: TranscriptionSummary
 }
 
 /** Still on its way: counts as "in progress" in the queue's summary line. */
-export const isInProgress = (state: QueueState) => state.kind === 'waiting' || state.kind === 'queued' || state.kind === 'uploading' || state.kind === 'starting' || state.kind === 'transcribing';
+export const isInProgress = (state: QueueState) =>
+  state.kind === 'waiting' ||
+  state.kind === 'queued' ||
+  state.kind === 'uploading' ||
+  state.kind === 'starting' ||
+  state.kind === 'transcribing';

@@ -34,7 +34,13 @@ function RecordDialog() {
   const busy = phase === 'recording' || phase === 'paused' || phase === 'saving';
 
   return (
-    <Modal className="record-panel" title={t('record.title')} onClose={() => store.close()} testId="record-panel" phase={phase}>
+    <Modal
+      className="record-panel"
+      title={t('record.title')}
+      onClose={() => store.close()}
+      testId="record-panel"
+      phase={phase}
+    >
       {phase === 'unavailable' && problem ? (
         <div className="record-problem" role="alert" data-testid="record-problem" data-problem={problem}>
           <p>{t(`record.problem.${problem}`)}</p>
@@ -49,7 +55,12 @@ function RecordDialog() {
           {devices.length > 1 && (
             <div className="field record-device">
               <label htmlFor={`${id}-device`}>{t('record.microphone')}</label>
-              <select id={`${id}-device`} value={deviceId ?? ''} disabled={busy || phase === 'opening'} onChange={(event) => void store.chooseDevice(event.target.value)}>
+              <select
+                id={`${id}-device`}
+                value={deviceId ?? ''}
+                disabled={busy || phase === 'opening'}
+                onChange={(event) => void store.chooseDevice(event.target.value)}
+              >
                 {devices.map((device, index) => (
                   <option key={device.id} value={device.id}>
                     {device.label || t('record.microphoneNumber', { n: index + 1 })}
@@ -95,13 +106,25 @@ function RecordDialog() {
           </button>
         )}
         {(phase === 'ready' || phase === 'opening') && (
-          <button type="button" className="button primary" data-testid="record-start" disabled={phase !== 'ready'} onClick={() => void store.record()}>
+          <button
+            type="button"
+            className="button primary"
+            data-testid="record-start"
+            disabled={phase !== 'ready'}
+            onClick={() => void store.record()}
+          >
             <span className="record-dot" aria-hidden="true" />
             {t('record.start')}
           </button>
         )}
         {(phase === 'recording' || phase === 'paused' || phase === 'saving') && (
-          <button type="button" className="button primary" data-testid="record-stop" disabled={phase === 'saving'} onClick={() => void store.stop()}>
+          <button
+            type="button"
+            className="button primary"
+            data-testid="record-stop"
+            disabled={phase === 'saving'}
+            onClick={() => void store.stop()}
+          >
             {t('record.stop')}
           </button>
         )}
@@ -114,15 +137,28 @@ function RecordDialog() {
               <li key={recording.id} data-testid="kept-recording">
                 <span className="upload-name">{recording.fileName}</span>
                 <span className="hint">
-                  {formatBytes(recording.size)} · {recording.upload ? stateText(t, queueStateOf(recording.upload, undefined)) : t('record.kept.notQueued')}
+                  {formatBytes(recording.size)} ·{' '}
+                  {recording.upload
+                    ? stateText(t, queueStateOf(recording.upload, undefined))
+                    : t('record.kept.notQueued')}
                 </span>
                 <span className="spacer" />
                 {recording.upload?.state !== 'done' && (
-                  <button type="button" className="button-quiet" aria-label={t('record.kept.transcribeLabel', { name: recording.fileName })} onClick={() => void store.transcribeKept(recording.id)}>
+                  <button
+                    type="button"
+                    className="button-quiet"
+                    aria-label={t('record.kept.transcribeLabel', { name: recording.fileName })}
+                    onClick={() => void store.transcribeKept(recording.id)}
+                  >
                     {t('record.kept.transcribe')}
                   </button>
                 )}
-                <button type="button" className="button-quiet" aria-label={t('record.kept.discardLabel', { name: recording.fileName })} onClick={() => void store.discardKept(recording.id)}>
+                <button
+                  type="button"
+                  className="button-quiet"
+                  aria-label={t('record.kept.discardLabel', { name: recording.fileName })}
+                  onClick={() => void store.discardKept(recording.id)}
+                >
                   {t('record.discard')}
                 </button>
               </li>
@@ -159,7 +195,17 @@ function LevelMeter({ active }: { active: boolean }) {
     return () => cancelAnimationFrame(frame);
   }, [active]);
   return (
-    <div ref={meter} className="level-meter" role="meter" aria-label={t('record.level')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={0} data-testid="level-meter" data-level="0">
+    <div
+      ref={meter}
+      className="level-meter"
+      role="meter"
+      aria-label={t('record.level')}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={0}
+      data-testid="level-meter"
+      data-level="0"
+    >
       <div ref={bar} className="level-meter-bar" />
     </div>
   );

@@ -2,7 +2,14 @@
 // prefilled from the ones it was made with, sent as a re-run of its cached audio (or of a file chosen
 // again when the audio is not on this computer). Refusals show next to their field.
 import { useEffect, useId, useState } from 'react';
-import { TRANSCRIPTION_MODELS, type IpcError, type RerunPlan, type TranscriptionModel, type TranscriptionSummary, type UploadOptions } from '../../../src-shared/ipc-contract';
+import {
+  TRANSCRIPTION_MODELS,
+  type IpcError,
+  type RerunPlan,
+  type TranscriptionModel,
+  type TranscriptionSummary,
+  type UploadOptions,
+} from '../../../src-shared/ipc-contract';
 import { LIMITS } from '../../../src-shared/limits';
 import { checkSpeakerCounts, type SpeakerCountField } from '../../../src-shared/speaker-count';
 import { choiceOfCodes, codesOfChoice } from '../../../src-shared/languages';
@@ -56,7 +63,14 @@ export function RerunDialog({ item, onClose }: { item: TranscriptionSummary; onC
   const problem = options ? checkSpeakerCounts(options) : null;
   const speakersError = (field: SpeakerCountField): IpcError | null =>
     problem?.field === field
-      ? { code: 'validation', field: `options.${field}`, message: t(`library.options.speakerCount.${problem.reason}`, { min: LIMITS.speakers.min, max: LIMITS.speakers.max }) }
+      ? {
+          code: 'validation',
+          field: `options.${field}`,
+          message: t(`library.options.speakerCount.${problem.reason}`, {
+            min: LIMITS.speakers.min,
+            max: LIMITS.speakers.max,
+          }),
+        }
       : errorFor(refusal, [`options.${field}`]);
   const general = formLevelError(refusal, UPLOAD_OPTION_FIELDS);
   const chooseFile = plan !== null && !plan.audioCached;
@@ -67,7 +81,12 @@ export function RerunDialog({ item, onClose }: { item: TranscriptionSummary; onC
   }
 
   return (
-    <Modal className="rerun-dialog" title={t('library.rerun.dialogTitle', { name: item.name })} onClose={onClose} testId="rerun-dialog">
+    <Modal
+      className="rerun-dialog"
+      title={t('library.rerun.dialogTitle', { name: item.name })}
+      onClose={onClose}
+      testId="rerun-dialog"
+    >
       {loadError && <FieldMessage error={loadError} />}
       {!plan && !loadError && <p className="hint">{t('common.loading')}</p>}
       {plan && options && (
@@ -99,7 +118,12 @@ export function RerunDialog({ item, onClose }: { item: TranscriptionSummary; onC
             )}
 
             <label htmlFor={`${id}-model`}>{t('library.options.model')}</label>
-            <select id={`${id}-model`} data-testid="rerun-model" value={options.model} onChange={(event) => change({ model: event.target.value as TranscriptionModel })}>
+            <select
+              id={`${id}-model`}
+              data-testid="rerun-model"
+              value={options.model}
+              onChange={(event) => change({ model: event.target.value as TranscriptionModel })}
+            >
               {TRANSCRIPTION_MODELS.map((model) => (
                 <option key={model} value={model}>
                   {t(`library.options.model.${model}`)}
@@ -109,10 +133,20 @@ export function RerunDialog({ item, onClose }: { item: TranscriptionSummary; onC
             <FieldMessage error={errorFor(refusal, ['options.model'])} />
 
             <label htmlFor={`${id}-speakers`}>{t('library.options.speakers')}</label>
-            <SpeakerCountInput id={`${id}-speakers`} testIdPrefix="rerun-" counts={options} onChange={change} errorOf={speakersError} />
+            <SpeakerCountInput
+              id={`${id}-speakers`}
+              testIdPrefix="rerun-"
+              counts={options}
+              onChange={change}
+              errorOf={speakersError}
+            />
 
             <label htmlFor={`${id}-dictionary`}>{t('library.options.dictionary')}</label>
-            <select id={`${id}-dictionary`} value={options.dictionaryId ?? ''} onChange={(event) => change({ dictionaryId: event.target.value || null })}>
+            <select
+              id={`${id}-dictionary`}
+              value={options.dictionaryId ?? ''}
+              onChange={(event) => change({ dictionaryId: event.target.value || null })}
+            >
               <option value="">{t('common.none')}</option>
               <DictionaryOptions dictionaries={dictionaries} current={options.dictionaryId} />
             </select>
@@ -123,8 +157,15 @@ export function RerunDialog({ item, onClose }: { item: TranscriptionSummary; onC
             <button type="button" className="button" onClick={onClose}>
               {t('common.cancel')}
             </button>
-            <button type="submit" className="button primary" data-testid="rerun-submit" disabled={sending || problem !== null}>
-              {sending ? t('library.rerun.sending') : t(chooseFile ? 'library.rerun.submitChoose' : 'library.rerun.submit')}
+            <button
+              type="submit"
+              className="button primary"
+              data-testid="rerun-submit"
+              disabled={sending || problem !== null}
+            >
+              {sending
+                ? t('library.rerun.sending')
+                : t(chooseFile ? 'library.rerun.submitChoose' : 'library.rerun.submit')}
             </button>
           </div>
         </form>

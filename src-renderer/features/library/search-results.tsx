@@ -12,10 +12,20 @@ export function SearchResults() {
   const error = useLibraryStore((state) => state.searchError);
   const go = useNavigationStore((state) => state.go);
 
-  if (error) return <p className="error-banner" role="alert">{error.message}</p>;
-  if (!searching && hits.length === 0) return <p className="empty">{t('library.search.none', { query: query.trim() })}</p>;
+  if (error)
+    return (
+      <p className="error-banner" role="alert">
+        {error.message}
+      </p>
+    );
+  if (!searching && hits.length === 0)
+    return <p className="empty">{t('library.search.none', { query: query.trim() })}</p>;
   return (
-    <section className="search-results" aria-label={t('library.search.count', { count: hits.length })} aria-busy={searching}>
+    <section
+      className="search-results"
+      aria-label={t('library.search.count', { count: hits.length })}
+      aria-busy={searching}
+    >
       <p className="count" aria-live="polite">
         {t('library.search.count', { count: hits.length })}
       </p>
@@ -37,7 +47,9 @@ export function SearchResults() {
                   {hit.start !== null && <span className="time">{time}</span>}
                 </span>
                 <span className="hit-snippet">
-                  {snippetParts(hit.snippet).map((part, i) => (i % 2 === 1 ? <mark key={i}>{part}</mark> : <span key={i}>{part}</span>))}
+                  {snippetParts(hit.snippet).map((part, i) =>
+                    i % 2 === 1 ? <mark key={i}>{part}</mark> : <span key={i}>{part}</span>,
+                  )}
                 </span>
               </button>
             </li>

@@ -24,9 +24,17 @@ export function countsForMode(mode: SpeakerMode, counts: SpeakerCounts): Speaker
     case 'auto':
       return { numSpeakers: null, minSpeakers: null, maxSpeakers: null };
     case 'exact':
-      return { numSpeakers: counts.numSpeakers ?? counts.minSpeakers ?? counts.maxSpeakers, minSpeakers: null, maxSpeakers: null };
+      return {
+        numSpeakers: counts.numSpeakers ?? counts.minSpeakers ?? counts.maxSpeakers,
+        minSpeakers: null,
+        maxSpeakers: null,
+      };
     case 'range':
-      return { numSpeakers: null, minSpeakers: counts.minSpeakers ?? counts.numSpeakers, maxSpeakers: counts.maxSpeakers ?? counts.numSpeakers };
+      return {
+        numSpeakers: null,
+        minSpeakers: counts.minSpeakers ?? counts.numSpeakers,
+        maxSpeakers: counts.maxSpeakers ?? counts.numSpeakers,
+      };
   }
 }
 
@@ -36,7 +44,11 @@ export function toCount(value: string): number | null {
   return Number.isFinite(n) && n > 0 ? n : null;
 }
 
-const TEST_IDS: Record<Field, string> = { numSpeakers: 'num-speakers-input', minSpeakers: 'min-speakers-input', maxSpeakers: 'max-speakers-input' };
+const TEST_IDS: Record<Field, string> = {
+  numSpeakers: 'num-speakers-input',
+  minSpeakers: 'min-speakers-input',
+  maxSpeakers: 'max-speakers-input',
+};
 
 export function SpeakerCountInput({
   id,

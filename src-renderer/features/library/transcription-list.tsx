@@ -45,22 +45,30 @@ export function TranscriptionList() {
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLDivElement>) => {
       const row = (event.target as HTMLElement).closest<HTMLElement>('[data-index]');
-      if (!row || (event.key !== 'ArrowDown' && event.key !== 'ArrowUp' && event.key !== 'Home' && event.key !== 'End')) return;
+      if (!row || (event.key !== 'ArrowDown' && event.key !== 'ArrowUp' && event.key !== 'Home' && event.key !== 'End'))
+        return;
       event.preventDefault();
       const index = Number(row.dataset.index);
-      const next = event.key === 'Home' ? 0 : event.key === 'End' ? total - 1 : index + (event.key === 'ArrowDown' ? 1 : -1);
+      const next =
+        event.key === 'Home' ? 0 : event.key === 'End' ? total - 1 : index + (event.key === 'ArrowDown' ? 1 : -1);
       if (next < 0 || next >= total || !viewport.current) return;
       const element = viewport.current;
       const top = next * ROW_HEIGHT;
       if (top < element.scrollTop) element.scrollTop = top;
-      else if (top + ROW_HEIGHT > element.scrollTop + element.clientHeight) element.scrollTop = top + ROW_HEIGHT - element.clientHeight;
+      else if (top + ROW_HEIGHT > element.scrollTop + element.clientHeight)
+        element.scrollTop = top + ROW_HEIGHT - element.clientHeight;
       // The target row renders on the next frame when it was outside the window.
       requestAnimationFrame(() => element.querySelector<HTMLElement>(`[data-index="${next}"] button`)?.focus());
     },
     [total],
   );
 
-  if (error && total === 0) return <p className="error-banner" role="alert">{error.message}</p>;
+  if (error && total === 0)
+    return (
+      <p className="error-banner" role="alert">
+        {error.message}
+      </p>
+    );
   if (!loading && total === 0) return <p className="empty">{t('library.list.empty')}</p>;
 
   const rows = [];
@@ -94,8 +102,20 @@ export function TranscriptionList() {
 const Row = memo(function Row({ index, total }: { index: number; total: number }) {
   const item = useLibraryStore(selectRowAt(index));
   return (
-    <li className="list-row" data-index={index} aria-setsize={total} aria-posinset={index + 1} style={{ top: index * ROW_HEIGHT, height: ROW_HEIGHT }}>
-      {!item ? <span className="row-placeholder" aria-hidden="true" /> : item.status === 'FAILED' ? <FailedRowContent item={item} /> : <RowContent item={item} />}
+    <li
+      className="list-row"
+      data-index={index}
+      aria-setsize={total}
+      aria-posinset={index + 1}
+      style={{ top: index * ROW_HEIGHT, height: ROW_HEIGHT }}
+    >
+      {!item ? (
+        <span className="row-placeholder" aria-hidden="true" />
+      ) : item.status === 'FAILED' ? (
+        <FailedRowContent item={item} />
+      ) : (
+        <RowContent item={item} />
+      )}
     </li>
   );
 });
@@ -106,7 +126,14 @@ function RowContent({ item }: { item: TranscriptionSummary }) {
   const go = useNavigationStore((state) => state.go);
   const active = isProcessing(item.status);
   return (
-    <button type="button" className="row-button" data-testid="transcription-row" data-status={item.status} aria-label={t('library.row.open', { name: item.name })} onClick={() => go({ name: 'transcript', id: item.id })}>
+    <button
+      type="button"
+      className="row-button"
+      data-testid="transcription-row"
+      data-status={item.status}
+      aria-label={t('library.row.open', { name: item.name })}
+      onClick={() => go({ name: 'transcript', id: item.id })}
+    >
       <NameCell item={item} />
       {active ? (
         <ProgressLine summary={item} variant="row" />
@@ -135,18 +162,34 @@ function FailedRowContent({ item }: { item: TranscriptionSummary }) {
   const [dialog, setDialog] = useState(false);
   const reason = item.failureReason?.trim() || t('library.rerun.noReason');
   const refused = rerun?.state === 'refused' ? rerun.error : null;
-  const note = refused ? refused.message : item.audioCached ? t('library.rerun.reason', { reason }) : `${t('library.rerun.reason', { reason })} ${t('library.rerun.notCached')}`;
+  const note = refused
+    ? refused.message
+    : item.audioCached
+      ? t('library.rerun.reason', { reason })
+      : `${t('library.rerun.reason', { reason })} ${t('library.rerun.notCached')}`;
   const again = () => void useLibraryStore.getState().rerun(item.id, undefined, !item.audioCached);
   return (
     <div className="row-failed">
-      <button type="button" className="row-button row-open" data-testid="transcription-row" data-status={item.status} aria-label={t('library.row.open', { name: item.name })} onClick={() => go({ name: 'transcript', id: item.id })}>
+      <button
+        type="button"
+        className="row-button row-open"
+        data-testid="transcription-row"
+        data-status={item.status}
+        aria-label={t('library.row.open', { name: item.name })}
+        onClick={() => go({ name: 'transcript', id: item.id })}
+      >
         <NameCell item={item} />
         <span className="cell-status">
           <span className={`status status-${item.status}`}>{t(`status.${item.status}`)}</span>
         </span>
       </button>
       <div className="failure-cell">
-        <span className={refused ? 'failure-reason refused' : 'failure-reason'} data-testid="failure-reason" title={note} role={refused ? 'alert' : undefined}>
+        <span
+          className={refused ? 'failure-reason refused' : 'failure-reason'}
+          data-testid="failure-reason"
+          title={note}
+          role={refused ? 'alert' : undefined}
+        >
           {refused ? refused.message : reason}
         </span>
         {rerun?.state === 'queued' || rerun?.state === 'sending' ? (
@@ -156,15 +199,31 @@ function FailedRowContent({ item }: { item: TranscriptionSummary }) {
         ) : (
           <span className="failure-actions">
             {item.audioCached ? (
-              <button type="button" className="button-quiet small" aria-label={t('library.rerun.tryAgainLabel', { name: item.name })} onClick={again}>
+              <button
+                type="button"
+                className="button-quiet small"
+                aria-label={t('library.rerun.tryAgainLabel', { name: item.name })}
+                onClick={again}
+              >
                 {t('library.rerun.tryAgain')}
               </button>
             ) : (
-              <button type="button" className="button-quiet small" aria-label={t('library.rerun.chooseFileLabel', { name: item.name })} title={t('library.rerun.notCached')} onClick={again}>
+              <button
+                type="button"
+                className="button-quiet small"
+                aria-label={t('library.rerun.chooseFileLabel', { name: item.name })}
+                title={t('library.rerun.notCached')}
+                onClick={again}
+              >
                 {t('library.rerun.chooseFile')}
               </button>
             )}
-            <button type="button" className="button-quiet small" aria-label={t('library.rerun.otherOptionsLabel', { name: item.name })} onClick={() => setDialog(true)}>
+            <button
+              type="button"
+              className="button-quiet small"
+              aria-label={t('library.rerun.otherOptionsLabel', { name: item.name })}
+              onClick={() => setDialog(true)}
+            >
               {t('library.rerun.otherOptions')}
             </button>
           </span>
@@ -178,16 +237,16 @@ function FailedRowContent({ item }: { item: TranscriptionSummary }) {
 function NameCell({ item }: { item: TranscriptionSummary }) {
   const t = useT();
   return (
-      <span className="cell-name">
-        <span className="name-text">{item.name}</span>
-        {item.audioCached && (
-          <span className="cached" title={t('library.row.cached')}>
-            <span className="visually-hidden">{t('library.row.cached')}</span>
-            <svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
-              <path d="M3 8.5 6.5 12 13 4.5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-            </svg>
-          </span>
-        )}
-      </span>
+    <span className="cell-name">
+      <span className="name-text">{item.name}</span>
+      {item.audioCached && (
+        <span className="cached" title={t('library.row.cached')}>
+          <span className="visually-hidden">{t('library.row.cached')}</span>
+          <svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
+            <path d="M3 8.5 6.5 12 13 4.5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+          </svg>
+        </span>
+      )}
+    </span>
   );
 }

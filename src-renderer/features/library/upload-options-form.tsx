@@ -20,7 +20,10 @@ import { SpeakerCountInput } from './speaker-count-field';
 const WORD_FIELDS = ['options.words', 'options.words.*', 'options.words.*.word', 'options.words.*.reading'];
 
 /** The request paths this form places next to its inputs; other upload errors show for the whole drop zone. */
-export const UPLOAD_OPTION_FIELDS = [...['language', 'model', 'numSpeakers', 'minSpeakers', 'maxSpeakers', 'dictionaryId'].map((key) => `options.${key}`), ...WORD_FIELDS];
+export const UPLOAD_OPTION_FIELDS = [
+  ...['language', 'model', 'numSpeakers', 'minSpeakers', 'maxSpeakers', 'dictionaryId'].map((key) => `options.${key}`),
+  ...WORD_FIELDS,
+];
 
 export function parseWordLines(text: string): Array<{ word: string; reading?: string }> {
   return text
@@ -34,7 +37,10 @@ export function parseWordLines(text: string): Array<{ word: string; reading?: st
 function speakerCountError(t: T, options: SpeakerCounts, field: SpeakerCountField): IpcError | null {
   const problem = checkSpeakerCounts(options);
   if (!problem || problem.field !== field) return null;
-  const message = t(`library.options.speakerCount.${problem.reason}`, { min: LIMITS.speakers.min, max: LIMITS.speakers.max });
+  const message = t(`library.options.speakerCount.${problem.reason}`, {
+    min: LIMITS.speakers.min,
+    max: LIMITS.speakers.max,
+  });
   return { code: 'validation', field: `options.${field}`, message };
 }
 
@@ -52,7 +58,8 @@ export function UploadOptionsForm() {
   const activeProfileId = useSettingsStore((state) => state.settings?.activeProfileId);
 
   const fieldError = (field: string, paths = [field]) => errorFor(error, paths);
-  const speakersError = (field: SpeakerCountField) => speakerCountError(t, options, field) ?? fieldError(`options.${field}`);
+  const speakersError = (field: SpeakerCountField) =>
+    speakerCountError(t, options, field) ?? fieldError(`options.${field}`);
   const errors = {
     language: fieldError('options.language'),
     model: fieldError('options.model'),
@@ -63,7 +70,8 @@ export function UploadOptionsForm() {
     words: fieldError('options.words', WORD_FIELDS),
   };
   const hasError = Object.values(errors).some(Boolean);
-  const invalid = (e: IpcError | null, key: string) => (e ? { 'aria-invalid': true, 'aria-describedby': `${id}-${key}-error` } : {});
+  const invalid = (e: IpcError | null, key: string) =>
+    e ? { 'aria-invalid': true, 'aria-describedby': `${id}-${key}-error` } : {};
 
   useEffect(() => {
     if (open) void useDictionariesStore.getState().load();
@@ -78,7 +86,11 @@ export function UploadOptionsForm() {
   }, [hasError]);
 
   return (
-    <details className="upload-options" open={open} onToggle={(event) => setOpen((event.target as HTMLDetailsElement).open)}>
+    <details
+      className="upload-options"
+      open={open}
+      onToggle={(event) => setOpen((event.target as HTMLDetailsElement).open)}
+    >
       <summary>{t('library.options.toggle')}</summary>
       <div className="form-grid">
         <label htmlFor={`${id}-language`}>{t('library.options.language')}</label>
@@ -99,7 +111,12 @@ export function UploadOptionsForm() {
         )}
 
         <label htmlFor={`${id}-model`}>{t('library.options.model')}</label>
-        <select id={`${id}-model`} value={options.model} {...invalid(errors.model, 'model')} onChange={(event) => setOptions({ model: event.target.value as TranscriptionModel })}>
+        <select
+          id={`${id}-model`}
+          value={options.model}
+          {...invalid(errors.model, 'model')}
+          onChange={(event) => setOptions({ model: event.target.value as TranscriptionModel })}
+        >
           {TRANSCRIPTION_MODELS.map((model) => (
             <option key={model} value={model}>
               {t(`library.options.model.${model}`)}
@@ -109,10 +126,20 @@ export function UploadOptionsForm() {
         <FieldMessage id={`${id}-model-error`} error={errors.model} />
 
         <label htmlFor={`${id}-speakers`}>{t('library.options.speakers')}</label>
-        <SpeakerCountInput id={`${id}-speakers`} counts={options} onChange={setOptions} errorOf={(field) => errors[field]} />
+        <SpeakerCountInput
+          id={`${id}-speakers`}
+          counts={options}
+          onChange={setOptions}
+          errorOf={(field) => errors[field]}
+        />
 
         <label htmlFor={`${id}-dictionary`}>{t('library.options.dictionary')}</label>
-        <select id={`${id}-dictionary`} value={options.dictionaryId ?? ''} {...invalid(errors.dictionaryId, 'dictionaryId')} onChange={(event) => setOptions({ dictionaryId: event.target.value || null })}>
+        <select
+          id={`${id}-dictionary`}
+          value={options.dictionaryId ?? ''}
+          {...invalid(errors.dictionaryId, 'dictionaryId')}
+          onChange={(event) => setOptions({ dictionaryId: event.target.value || null })}
+        >
           <option value="">{t('common.none')}</option>
           <DictionaryOptions dictionaries={dictionaries} />
         </select>

@@ -12,7 +12,8 @@ import { isInProgress, queueStateOf, type QueueState } from './queue-state';
 
 const isActive = (job: UploadJob) => job.state === 'queued' || job.state === 'uploading' || job.state === 'starting';
 /** Failed or cancelled, or waiting after the server could not be reached: "Try again" tries now. */
-const canRetry = (job: UploadJob) => job.state === 'failed' || job.state === 'cancelled' || (job.state === 'queued' && job.error !== null);
+const canRetry = (job: UploadJob) =>
+  job.state === 'failed' || job.state === 'cancelled' || (job.state === 'queued' && job.error !== null);
 
 export function UploadsPanel() {
   const t = useT();
@@ -23,8 +24,13 @@ export function UploadsPanel() {
   const rows = useLibraryStore((state) => state.rows);
   const { cancel, retry, clearFinished, setCollapsed } = useUploadsStore.getState();
   if (jobs.length === 0) return null;
-  const byId = new Map(rows.filter((row): row is TranscriptionSummary => row !== undefined).map((row) => [row.id, row]));
-  const queue = jobs.map((job) => ({ job, state: queueStateOf(job, job.transcriptionId ? byId.get(job.transcriptionId) : undefined) }));
+  const byId = new Map(
+    rows.filter((row): row is TranscriptionSummary => row !== undefined).map((row) => [row.id, row]),
+  );
+  const queue = jobs.map((job) => ({
+    job,
+    state: queueStateOf(job, job.transcriptionId ? byId.get(job.transcriptionId) : undefined),
+  }));
   const active = queue.filter(({ state }) => isInProgress(state)).length;
   const failed = queue.filter(({ state }) => state.kind === 'failed').length;
   const settled = queue.length - active - failed;
@@ -44,7 +50,8 @@ export function UploadsPanel() {
           title={collapsed ? t('library.uploads.expand') : t('library.uploads.collapse')}
           onClick={() => setCollapsed(!collapsed)}
         >
-          <span aria-hidden="true">{collapsed ? '▸' : '▾'}</span> <span className="section-title">{t('library.uploads.heading')}</span>
+          <span aria-hidden="true">{collapsed ? '▸' : '▾'}</span>{' '}
+          <span className="section-title">{t('library.uploads.heading')}</span>
         </button>
         <span className="hint" data-testid="uploads-summary">
           {summary.join(' · ')}
@@ -59,23 +66,41 @@ export function UploadsPanel() {
       {!collapsed && (
         <ul className="upload-list" id={listId}>
           {[...queue].reverse().map(({ job, state }) => (
-            <li key={job.id} className="upload-item" data-testid="upload-item" data-state={job.state} data-queue={state.kind}>
+            <li
+              key={job.id}
+              className="upload-item"
+              data-testid="upload-item"
+              data-state={job.state}
+              data-queue={state.kind}
+            >
               <span className="upload-name" title={job.filePath}>
                 {job.fileName}
               </span>
               <QueueProgress job={job} state={state} />
               <span className={`upload-state state-${state.kind}`} data-testid="upload-state">
                 {stateText(t, state)}
-                {state.kind === 'uploading' ? ` · ${formatBytes(job.sentBytes)} / ${formatBytes(job.size)}` : ` · ${formatBytes(job.size)}`}
+                {state.kind === 'uploading'
+                  ? ` · ${formatBytes(job.sentBytes)} / ${formatBytes(job.size)}`
+                  : ` · ${formatBytes(job.size)}`}
               </span>
               <span className="upload-actions">
                 {canRetry(job) && (
-                  <button type="button" className="button-quiet" onClick={() => void retry(job.id)} aria-label={t('library.uploads.retry', { name: job.fileName })}>
+                  <button
+                    type="button"
+                    className="button-quiet"
+                    onClick={() => void retry(job.id)}
+                    aria-label={t('library.uploads.retry', { name: job.fileName })}
+                  >
                     {t('library.uploads.retryShort')}
                   </button>
                 )}
                 {isActive(job) && (
-                  <button type="button" className="button-quiet" onClick={() => void cancel(job.id)} aria-label={t('library.uploads.cancel', { name: job.fileName })}>
+                  <button
+                    type="button"
+                    className="button-quiet"
+                    onClick={() => void cancel(job.id)}
+                    aria-label={t('library.uploads.cancel', { name: job.fileName })}
+                  >
                     {t('common.cancel')}
                   </button>
                 )}
@@ -83,7 +108,9 @@ export function UploadsPanel() {
               {state.kind === 'failed' && state.error && <UploadError error={state.error} />}
               {/* Waiting after the server could not be reached: why, beside "Try again". */}
               {state.kind === 'waiting' && job.error && <UploadError error={job.error} />}
-              {state.kind === 'failed' && !state.error && state.reason && <span className="field-error upload-error">{state.reason}</span>}
+              {state.kind === 'failed' && !state.error && state.reason && (
+                <span className="field-error upload-error">{state.reason}</span>
+              )}
             </li>
           ))}
         </ul>
@@ -98,7 +125,9 @@ export function stateText(t: T, state: QueueState): string {
     case 'uploading':
       return t('library.queue.uploading', { percent: state.percent });
     case 'transcribing':
-      return state.percent === null ? t('library.queue.transcribingStarted') : t('library.queue.transcribing', { percent: state.percent });
+      return state.percent === null
+        ? t('library.queue.transcribingStarted')
+        : t('library.queue.transcribing', { percent: state.percent });
     default:
       return t(`library.queue.${state.kind}`);
   }
@@ -115,7 +144,11 @@ function QueueProgress({ job, state }: { job: UploadJob; state: QueueState }) {
     case 'uploading':
       return <progress max={100} value={state.percent} aria-label={label} />;
     case 'transcribing':
-      return state.percent === null ? <progress aria-label={label} /> : <progress max={100} value={state.percent} aria-label={label} />;
+      return state.percent === null ? (
+        <progress aria-label={label} />
+      ) : (
+        <progress max={100} value={state.percent} aria-label={label} />
+      );
     case 'starting':
       return <progress aria-label={label} />;
     case 'failed':
@@ -132,13 +165,17 @@ function QueueProgress({ job, state }: { job: UploadJob; state: QueueState }) {
  */
 function UploadError({ error }: { error: IpcError }) {
   const t = useT();
-  const languageRefused = error.code === 'unsupported' && (error.field === 'language' || error.field === 'options.language');
+  const languageRefused =
+    error.code === 'unsupported' && (error.field === 'language' || error.field === 'options.language');
   const field = error.field?.replace(/^options\./, '');
-  const speakersRefused = error.code === 'validation' && (field === 'numSpeakers' || field === 'minSpeakers' || field === 'maxSpeakers');
+  const speakersRefused =
+    error.code === 'validation' && (field === 'numSpeakers' || field === 'minSpeakers' || field === 'maxSpeakers');
   if (!languageRefused && !speakersRefused) return <span className="field-error upload-error">{error.message}</span>;
   return (
     <span className="field-error upload-error">
-      {languageRefused ? t('library.upload.languageRefused') : t('library.upload.speakersRefused', { min: LIMITS.speakers.min, max: LIMITS.speakers.max })}{' '}
+      {languageRefused
+        ? t('library.upload.languageRefused')
+        : t('library.upload.speakersRefused', { min: LIMITS.speakers.min, max: LIMITS.speakers.max })}{' '}
       <small className="muted">{error.message}</small>
     </span>
   );

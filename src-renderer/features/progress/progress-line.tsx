@@ -16,7 +16,11 @@ export interface ProgressWords {
   speed: string | null;
 }
 
-export function progressWords(t: T, summary: Pick<TranscriptionSummary, 'status' | 'stage' | 'progress'>, estimate: EtaEstimate | null): ProgressWords {
+export function progressWords(
+  t: T,
+  summary: Pick<TranscriptionSummary, 'status' | 'stage' | 'progress'>,
+  estimate: EtaEstimate | null,
+): ProgressWords {
   // Waiting for a free worker: nothing has moved, so no percent either.
   const waiting = summary.stage === 'queued';
   return {
@@ -35,7 +39,9 @@ export function etaText(t: T, seconds: number): string {
     case 'minutes':
       return t('progress.eta.minutes', { minutes: words.minutes });
     case 'hours':
-      return words.minutes === 0 ? t('progress.eta.wholeHours', { hours: words.hours }) : t('progress.eta.hours', { hours: words.hours, minutes: words.minutes });
+      return words.minutes === 0
+        ? t('progress.eta.wholeHours', { hours: words.hours })
+        : t('progress.eta.hours', { hours: words.hours, minutes: words.minutes });
   }
 }
 
@@ -47,7 +53,9 @@ export function ProgressLine({ summary, variant }: { summary: TranscriptionSumma
   const t = useT();
   const words = progressWords(t, summary, useEta(summary));
   const percent = words.percent === null ? '' : ` · ${words.percent}%`;
-  const bar = summary.progress !== null && summary.stage !== 'queued' && <progress max={1} value={summary.progress} aria-label={t('progress.label', { name: summary.name })} />;
+  const bar = summary.progress !== null && summary.stage !== 'queued' && (
+    <progress max={1} value={summary.progress} aria-label={t('progress.label', { name: summary.name })} />
+  );
   const common = { 'data-testid': 'progress-line', 'data-stage': summary.stage ?? '', title: words.speed ?? undefined };
   if (variant === 'row') {
     return (

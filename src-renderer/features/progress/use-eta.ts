@@ -32,7 +32,14 @@ export function useEta(summary: Running | null, now: () => number = Date.now): E
       setEstimate(null);
       return;
     }
-    const next = estimateRemaining({ progress, startedAt, stage, now: now(), durationSeconds: duration, previous: estimates.get(id) ?? null });
+    const next = estimateRemaining({
+      progress,
+      startedAt,
+      stage,
+      now: now(),
+      durationSeconds: duration,
+      previous: estimates.get(id) ?? null,
+    });
     if (next) estimates.set(id, next);
     setEstimate(next);
   }, [running, id, progress, startedAt, stage, duration, tick, now]);

@@ -1,6 +1,11 @@
 // Servers (profiles), defaults for new uploads, and the interface.
 import { useEffect, useId, useState } from 'react';
-import { TRANSCRIPTION_MODELS, type IpcError, type TranscriptionModel, type UiLanguage } from '../../../src-shared/ipc-contract';
+import {
+  TRANSCRIPTION_MODELS,
+  type IpcError,
+  type TranscriptionModel,
+  type UiLanguage,
+} from '../../../src-shared/ipc-contract';
 import { LIMITS } from '../../../src-shared/limits';
 import { useT } from '../../i18n/use-t';
 import { PLAYBACK_RATES } from '../../stores/player-store';
@@ -44,7 +49,11 @@ function ProfilesSection() {
     setSwitching(profile.id);
     const failure = await activateProfile(profile.id);
     setSwitching(null);
-    setError(failure?.code === 'cancelled' ? { ...failure, message: t('settings.profile.notConfirmed', { name: profile.name }) } : failure);
+    setError(
+      failure?.code === 'cancelled'
+        ? { ...failure, message: t('settings.profile.notConfirmed', { name: profile.name }) }
+        : failure,
+    );
   };
   return (
     <section className="card" aria-labelledby="profiles-title">
@@ -58,17 +67,29 @@ function ProfilesSection() {
             <li key={profile.id} className="profile" data-testid="profile" data-active={active}>
               <span className="profile-name">
                 <strong>{profile.name}</strong>
-                <span className="muted">{profile.kind === 'embedded' ? t('settings.profile.embedded') : profile.baseUrl}</span>
+                <span className="muted">
+                  {profile.kind === 'embedded' ? t('settings.profile.embedded') : profile.baseUrl}
+                </span>
               </span>
               {active ? (
                 <span className="badge badge-ok">{t('settings.profile.active')}</span>
               ) : (
-                <button type="button" className="button" disabled={switching !== null} onClick={() => void activate(profile)}>
+                <button
+                  type="button"
+                  className="button"
+                  disabled={switching !== null}
+                  onClick={() => void activate(profile)}
+                >
                   {t('settings.profile.activate', { name: profile.name })}
                 </button>
               )}
               {profile.kind === 'remote' && !active && (
-                <button type="button" className="button-quiet danger" onClick={() => void removeProfile(profile.id).then(setError)} aria-label={t('settings.profile.remove', { name: profile.name })}>
+                <button
+                  type="button"
+                  className="button-quiet danger"
+                  onClick={() => void removeProfile(profile.id).then(setError)}
+                  aria-label={t('settings.profile.remove', { name: profile.name })}
+                >
                   {t('common.remove')}
                 </button>
               )}
@@ -126,12 +147,27 @@ function AddProfileForm() {
         <FieldMessage error={errorFor(error, ['name'])} />
       </span>
       <label htmlFor={`${id}-url`}>{t('settings.profile.baseUrl')}</label>
-      <input id={`${id}-url`} type="url" placeholder="https://kikitori.example.com" value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} required />
+      <input
+        id={`${id}-url`}
+        type="url"
+        placeholder="https://kikitori.example.com"
+        value={baseUrl}
+        onChange={(event) => setBaseUrl(event.target.value)}
+        required
+      />
       <span>
         <FieldMessage error={errorFor(error, ['baseUrl'])} />
       </span>
       <label htmlFor={`${id}-key`}>{t('settings.profile.apiKey')}</label>
-      <input id={`${id}-key`} type="password" autoComplete="off" value={apiKey} onChange={(event) => setApiKey(event.target.value)} aria-describedby={`${id}-key-hint`} required />
+      <input
+        id={`${id}-key`}
+        type="password"
+        autoComplete="off"
+        value={apiKey}
+        onChange={(event) => setApiKey(event.target.value)}
+        aria-describedby={`${id}-key-hint`}
+        required
+      />
       <span>
         <small className="hint" id={`${id}-key-hint`}>
           {t('settings.profile.apiKeyHint')}
@@ -164,20 +200,37 @@ function DefaultsSection() {
   if (!settings) return null;
   const problem = checkSpeakerCounts(defaults);
   const speakersError = (field: SpeakerCountField): IpcError | null =>
-    problem?.field === field ? { code: 'validation', field, message: t(`library.options.speakerCount.${problem.reason}`, { min: LIMITS.speakers.min, max: LIMITS.speakers.max }) } : null;
+    problem?.field === field
+      ? {
+          code: 'validation',
+          field,
+          message: t(`library.options.speakerCount.${problem.reason}`, {
+            min: LIMITS.speakers.min,
+            max: LIMITS.speakers.max,
+          }),
+        }
+      : null;
   return (
     <section className="card form-grid" aria-labelledby={`${id}-title`}>
       <h2 className="section-title full" id={`${id}-title`}>
         {t('settings.defaults')}
       </h2>
       <label htmlFor={`${id}-language`}>{t('settings.defaults.language')}</label>
-      <LanguageField id={`${id}-language`} value={defaults.language} model={defaults.model} onCommit={(language) => {
+      <LanguageField
+        id={`${id}-language`}
+        value={defaults.language}
+        model={defaults.model}
+        onCommit={(language) => {
           setOptions({ language });
           return Promise.resolve(null);
         }}
       />
       <label htmlFor={`${id}-model`}>{t('settings.defaults.model')}</label>
-      <select id={`${id}-model`} value={defaults.model} onChange={(event) => setOptions({ model: event.target.value as TranscriptionModel })}>
+      <select
+        id={`${id}-model`}
+        value={defaults.model}
+        onChange={(event) => setOptions({ model: event.target.value as TranscriptionModel })}
+      >
         {TRANSCRIPTION_MODELS.map((model) => (
           <option key={model} value={model}>
             {t(`library.options.model.${model}`)}
@@ -186,13 +239,30 @@ function DefaultsSection() {
       </select>
       <span />
       <label htmlFor={`${id}-speakers`}>{t('settings.defaults.speakers')}</label>
-      <SpeakerCountInput id={`${id}-speakers`} testIdPrefix="default-" className="speaker-count-wide" counts={defaults} onChange={setOptions} errorOf={speakersError} />
+      <SpeakerCountInput
+        id={`${id}-speakers`}
+        testIdPrefix="default-"
+        className="speaker-count-wide"
+        counts={defaults}
+        onChange={setOptions}
+        errorOf={speakersError}
+      />
     </section>
   );
 }
 
 /** The default languages, picked by name; saved on every change (a chosen language is always a whole code). */
-function LanguageField({ id, value, model, onCommit }: { id: string; value: LanguageChoice; model: TranscriptionModel; onCommit: (language: LanguageChoice) => Promise<IpcError | null> }) {
+function LanguageField({
+  id,
+  value,
+  model,
+  onCommit,
+}: {
+  id: string;
+  value: LanguageChoice;
+  model: TranscriptionModel;
+  onCommit: (language: LanguageChoice) => Promise<IpcError | null>;
+}) {
   const t = useT();
   const locale = useSettingsStore(selectUiLanguage);
   const activeProfileId = useSettingsStore((state) => state.settings?.activeProfileId);
@@ -235,7 +305,12 @@ function InterfaceSection() {
         {t('settings.ui')}
       </h2>
       <label htmlFor={`${id}-lang`}>{t('settings.uiLanguage')}</label>
-      <select id={`${id}-lang`} value={settings.uiLanguage} onChange={(event) => void update({ uiLanguage: event.target.value as UiLanguage })} data-testid="ui-language">
+      <select
+        id={`${id}-lang`}
+        value={settings.uiLanguage}
+        onChange={(event) => void update({ uiLanguage: event.target.value as UiLanguage })}
+        data-testid="ui-language"
+      >
         <option value="en" lang="en">
           English
         </option>
@@ -245,7 +320,11 @@ function InterfaceSection() {
       </select>
       <span />
       <label htmlFor={`${id}-rate`}>{t('settings.playbackRate')}</label>
-      <select id={`${id}-rate`} value={settings.playbackRate} onChange={(event) => void update({ playbackRate: Number(event.target.value) })}>
+      <select
+        id={`${id}-rate`}
+        value={settings.playbackRate}
+        onChange={(event) => void update({ playbackRate: Number(event.target.value) })}
+      >
         {PLAYBACK_RATES.map((rate) => (
           <option key={rate} value={rate}>
             {rate}×
@@ -254,7 +333,12 @@ function InterfaceSection() {
       </select>
       <span />
       <label className="check full">
-        <input type="checkbox" checked={settings.notifications} onChange={(event) => void update({ notifications: event.target.checked })} /> {t('settings.notifications')}
+        <input
+          type="checkbox"
+          checked={settings.notifications}
+          onChange={(event) => void update({ notifications: event.target.checked })}
+        />{' '}
+        {t('settings.notifications')}
       </label>
     </section>
   );

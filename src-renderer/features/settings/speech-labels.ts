@@ -10,7 +10,11 @@ export function languagesLabel(t: T, multilingual: boolean): string {
 }
 
 /** The headline ("Built-in English recognizer", "Whisper base — 99 languages") and the details ("Using: whisper base"). */
-export function engineLabels(t: T, serving: SpeechEngineInUse, models: readonly SpeechModel[]): { headline: string; using: string } {
+export function engineLabels(
+  t: T,
+  serving: SpeechEngineInUse,
+  models: readonly SpeechModel[],
+): { headline: string; using: string } {
   const using = t('settings.speech.using', { engine: [serving.engine, serving.model].filter(Boolean).join(' ') });
   switch (serving.engine) {
     case 'pocketsphinx':
@@ -18,7 +22,13 @@ export function engineLabels(t: T, serving: SpeechEngineInUse, models: readonly 
     case 'whisper': {
       const known = models.find((m) => m.name === serving.model);
       const multilingual = known ? known.multilingual : serving.detectsLanguage;
-      return { headline: t('settings.speech.headline.whisper', { model: serving.model ?? '', languages: languagesLabel(t, multilingual) }), using };
+      return {
+        headline: t('settings.speech.headline.whisper', {
+          model: serving.model ?? '',
+          languages: languagesLabel(t, multilingual),
+        }),
+        using,
+      };
     }
     case 'remote':
       return { headline: t('settings.speech.headline.remote'), using };
@@ -32,7 +42,11 @@ export function progressText(t: T, download: SpeechModelDownload): string {
   if (download.status === 'VERIFYING') return t('settings.speech.verifying');
   if (download.totalBytes <= 0) return t('settings.speech.starting');
   const percent = Math.min(100, Math.floor((download.receivedBytes / download.totalBytes) * 100));
-  return t('settings.speech.progress', { percent, received: formatBytes(download.receivedBytes), total: formatBytes(download.totalBytes) });
+  return t('settings.speech.progress', {
+    percent,
+    received: formatBytes(download.receivedBytes),
+    total: formatBytes(download.totalBytes),
+  });
 }
 
 const ERROR_KEYS: Partial<Record<IpcError['code'], MessageKey>> = {

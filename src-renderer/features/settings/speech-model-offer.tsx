@@ -32,20 +32,28 @@ export function SpeechModelOffer() {
 
   return (
     <section className="speech-offer" role="region" aria-labelledby={titleId} data-testid="speech-offer">
-      <strong id={titleId}>{ready
+      <strong id={titleId}>
+        {ready
           ? t('settings.speech.offer.ready', { model: model.name })
-          : t(model.multilingual ? 'settings.speech.offer.title' : 'settings.speech.offer.titleEnglish')}</strong>
+          : t(model.multilingual ? 'settings.speech.offer.title' : 'settings.speech.offer.titleEnglish')}
+      </strong>
       {!ready && <p>{t('settings.speech.offer.body', { model: model.name, size: formatBytes(model.bytes) })}</p>}
       {running && download && (
         <div className="speech-progress" data-testid="speech-progress" data-status={download.status}>
-          <progress max={download.totalBytes || 1} value={download.receivedBytes} aria-label={t('settings.speech.progressLabel', { model: model.name })} />
+          <progress
+            max={download.totalBytes || 1}
+            value={download.receivedBytes}
+            aria-label={t('settings.speech.progressLabel', { model: model.name })}
+          />
           <small className="muted">{progressText(t, download)}</small>
         </div>
       )}
       {failed && (
         <p className="field-error" role="alert">
           {t('settings.speech.downloadFailed')}
-          {download.error && <small className="speech-detail">{t('settings.speech.detail', { detail: download.error })}</small>}
+          {download.error && (
+            <small className="speech-detail">{t('settings.speech.detail', { detail: download.error })}</small>
+          )}
         </p>
       )}
       {failure && (
@@ -68,11 +76,20 @@ export function SpeechModelOffer() {
           </button>
         )}
         {running && (
-          <button type="button" className="button-quiet" disabled={pending === 'cancel'} onClick={() => void cancel(model.name)}>
+          <button
+            type="button"
+            className="button-quiet"
+            disabled={pending === 'cancel'}
+            onClick={() => void cancel(model.name)}
+          >
             {t('settings.speech.cancelDownload', { model: model.name })}
           </button>
         )}
-        <button type="button" className="button-quiet" onClick={() => useNavigationStore.getState().go({ name: 'settings' })}>
+        <button
+          type="button"
+          className="button-quiet"
+          onClick={() => useNavigationStore.getState().go({ name: 'settings' })}
+        >
           {t('settings.speech.offer.settings')}
         </button>
         {!running && (

@@ -58,11 +58,19 @@ export function SpeechSection() {
             </small>
             {models.serving.default.engine === 'pocketsphinx' && <small>{t('settings.speech.builtinHint')}</small>}
             {!models.serving.default.usable && models.serving.default.reason && (
-              <small className="state-failed">{t('settings.speech.unusable', { reason: models.serving.default.reason })}</small>
+              <small className="state-failed">
+                {t('settings.speech.unusable', { reason: models.serving.default.reason })}
+              </small>
             )}
           </div>
-          {profile?.kind === 'remote' && <p className="muted">{t('settings.speech.remote', { server: hostOf(profile.baseUrl) })}</p>}
-          {!models.canManage && <p className="speech-note" data-testid="speech-not-admin">{t('settings.speech.notAdmin')}</p>}
+          {profile?.kind === 'remote' && (
+            <p className="muted">{t('settings.speech.remote', { server: hostOf(profile.baseUrl) })}</p>
+          )}
+          {!models.canManage && (
+            <p className="speech-note" data-testid="speech-not-admin">
+              {t('settings.speech.notAdmin')}
+            </p>
+          )}
 
           <h3 className="section-title speech-subtitle">{t('settings.speech.installed')}</h3>
           {installed.length === 0 ? (
@@ -70,7 +78,12 @@ export function SpeechSection() {
           ) : (
             <ul className="speech-list" data-testid="speech-installed">
               {installed.map((model) => (
-                <ModelRow key={model.name} model={model} canManage={models.canManage} recommended={model.name === models.recommended} />
+                <ModelRow
+                  key={model.name}
+                  model={model}
+                  canManage={models.canManage}
+                  recommended={model.name === models.recommended}
+                />
               ))}
             </ul>
           )}
@@ -80,7 +93,12 @@ export function SpeechSection() {
           ) : (
             <ul className="speech-list" data-testid="speech-available">
               {available.map((model) => (
-                <ModelRow key={model.name} model={model} canManage={models.canManage} recommended={model.name === models.recommended} />
+                <ModelRow
+                  key={model.name}
+                  model={model}
+                  canManage={models.canManage}
+                  recommended={model.name === models.recommended}
+                />
               ))}
             </ul>
           )}
@@ -101,18 +119,30 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
   const labelId = useId();
 
   return (
-    <li className="speech-model" data-testid="speech-model" data-model={model.name} data-installed={model.installed} data-damaged={model.damaged} aria-labelledby={labelId}>
+    <li
+      className="speech-model"
+      data-testid="speech-model"
+      data-model={model.name}
+      data-installed={model.installed}
+      data-damaged={model.damaged}
+      aria-labelledby={labelId}
+    >
       <div className="speech-model-head">
         <span className="speech-model-info">
           <span className="speech-model-name" id={labelId}>
             <strong>Whisper {model.name}</strong>
             {model.damaged && <span className="badge badge-warn">{t('settings.speech.damagedBadge')}</span>}
-            {recommended && !model.damaged && <span className="badge badge-ok">{t('settings.speech.recommended')}</span>}
+            {recommended && !model.damaged && (
+              <span className="badge badge-ok">{t('settings.speech.recommended')}</span>
+            )}
             {model.quantized && <span className="badge">{t('settings.speech.quantized')}</span>}
           </span>
           <span className="speech-model-facts muted">
             {formatBytes(model.bytes)} · {languagesLabel(t, model.multilingual)} ·{' '}
-            {t('settings.speech.hints', { speed: t(`settings.speech.speed.${model.speed}`), accuracy: t(`settings.speech.accuracy.${model.accuracy}`) })}
+            {t('settings.speech.hints', {
+              speed: t(`settings.speech.speed.${model.speed}`),
+              accuracy: t(`settings.speech.accuracy.${model.accuracy}`),
+            })}
           </span>
         </span>
         {canManage && (
@@ -159,7 +189,11 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
         </p>
       )}
       {confirming && (
-        <div className="speech-confirm" role="group" aria-label={t('settings.speech.deleteModel', { model: model.name })}>
+        <div
+          className="speech-confirm"
+          role="group"
+          aria-label={t('settings.speech.deleteModel', { model: model.name })}
+        >
           <span>{t('settings.speech.confirmDelete', { model: model.name })}</span>
           <button
             type="button"
@@ -186,7 +220,15 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
   );
 }
 
-function DownloadState({ name, installed, download }: { name: string; installed: boolean; download: NonNullable<SpeechModel['download']> }) {
+function DownloadState({
+  name,
+  installed,
+  download,
+}: {
+  name: string;
+  installed: boolean;
+  download: NonNullable<SpeechModel['download']>;
+}) {
   const t = useT();
   if (isRunning(download)) {
     return (
@@ -207,11 +249,14 @@ function DownloadState({ name, installed, download }: { name: string; installed:
     return (
       <div className="field-error" role="alert" data-testid="speech-download-failed">
         {t('settings.speech.downloadFailed')}
-        {download.error && <small className="speech-detail">{t('settings.speech.detail', { detail: download.error })}</small>}
+        {download.error && (
+          <small className="speech-detail">{t('settings.speech.detail', { detail: download.error })}</small>
+        )}
       </div>
     );
   }
-  if (download.status === 'CANCELLED' && !installed) return <small className="muted">{t('settings.speech.cancelled')}</small>;
+  if (download.status === 'CANCELLED' && !installed)
+    return <small className="muted">{t('settings.speech.cancelled')}</small>;
   return null;
 }
 

@@ -3,7 +3,10 @@ import { useT } from '../../i18n/use-t';
 import { selectOfflineDetail, selectOnline, selectPending, useConnectionStore } from '../../stores/connection-store';
 import { selectGo, selectRoute, useNavigationStore, type Route } from '../../stores/navigation-store';
 
-const TABS: Array<{ name: Exclude<Route['name'], 'transcript'>; label: 'nav.library' | 'nav.dictionaries' | 'nav.settings' }> = [
+const TABS: Array<{
+  name: Exclude<Route['name'], 'transcript'>;
+  label: 'nav.library' | 'nav.dictionaries' | 'nav.settings';
+}> = [
   { name: 'library', label: 'nav.library' },
   { name: 'dictionaries', label: 'nav.dictionaries' },
   { name: 'settings', label: 'nav.settings' },
@@ -45,7 +48,13 @@ export function ConnectionIndicator() {
   const refreshing = useConnectionStore((state) => state.refreshing);
   const refresh = useConnectionStore((state) => state.refresh);
   return (
-    <div className="connection" role="status" aria-live="polite" data-testid="connection-indicator" data-online={online}>
+    <div
+      className="connection"
+      role="status"
+      aria-live="polite"
+      data-testid="connection-indicator"
+      data-online={online}
+    >
       <span className={online ? 'dot dot-online' : 'dot dot-offline'} aria-hidden="true" />
       <span title={detail ?? undefined}>{online ? t('connection.online') : t('connection.offline')}</span>
       {pending > 0 && <span className="pending">{t('connection.pending', { count: pending })}</span>}

@@ -26,17 +26,34 @@ export function ApplyDictionaryMenu() {
     setMessage(null);
     const error = await applyDictionary(choice === OWN ? null : choice);
     setBusy(false);
-    if (error) setMessage({ text: error.message, error: true, field: error.field === 'dictionaryId' || error.field === 'dictionary_id' });
+    if (error)
+      setMessage({
+        text: error.message,
+        error: true,
+        field: error.field === 'dictionaryId' || error.field === 'dictionary_id',
+      });
     else setMessage({ text: t('transcript.applyDictionary.done'), error: false, field: false });
   };
 
   return (
     <div className="popover-anchor">
-      <button type="button" className="button" aria-expanded={open} aria-controls={`${id}-panel`} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="button"
+        aria-expanded={open}
+        aria-controls={`${id}-panel`}
+        onClick={() => setOpen(!open)}
+      >
         {t('transcript.applyDictionary.button')}
       </button>
       {open && (
-        <div id={`${id}-panel`} className="popover" role="dialog" aria-label={t('transcript.applyDictionary.heading')} onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}>
+        <div
+          id={`${id}-panel`}
+          className="popover"
+          role="dialog"
+          aria-label={t('transcript.applyDictionary.heading')}
+          onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}
+        >
           <h2 className="section-title">{t('transcript.applyDictionary.heading')}</h2>
           <p className="hint">{t('transcript.applyDictionary.hint')}</p>
           <label htmlFor={`${id}-dictionary`}>{t('transcript.applyDictionary.dictionary')}</label>
@@ -51,7 +68,11 @@ export function ApplyDictionaryMenu() {
             <DictionaryOptions dictionaries={dictionaries} />
           </select>
           {message && (
-            <p id={`${id}-message`} className={message.error ? 'field-error' : 'hint'} role={message.error ? 'alert' : 'status'}>
+            <p
+              id={`${id}-message`}
+              className={message.error ? 'field-error' : 'hint'}
+              role={message.error ? 'alert' : 'status'}
+            >
               {message.text}
             </p>
           )}

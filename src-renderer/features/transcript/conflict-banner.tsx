@@ -24,7 +24,13 @@ export function ConflictBanner() {
   };
 
   return (
-    <section className="conflict-banner" role="alert" aria-labelledby={titleId} aria-describedby={reasonId} data-testid="conflict-banner">
+    <section
+      className="conflict-banner"
+      role="alert"
+      aria-labelledby={titleId}
+      aria-describedby={reasonId}
+      data-testid="conflict-banner"
+    >
       <strong id={titleId}>{t('transcript.conflict.title')}</strong>
       <p id={reasonId}>{conflict}</p>
       <div className="conflict-actions">

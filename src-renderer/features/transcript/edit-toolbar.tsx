@@ -21,7 +21,10 @@ export const EDIT_SHORTCUTS = [
 ] as const;
 
 function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
+  );
 }
 
 export function useEditKeys(onFind: (mode: FindMode) => void): void {
@@ -54,13 +57,30 @@ export function EditToolbar({ onFind }: { onFind: (mode: FindMode) => void }) {
   const run = async (action: () => Promise<{ message: string } | null>) => setError((await action())?.message ?? null);
   return (
     <div className="edit-toolbar" role="toolbar" aria-label={t('edit.toolbar')}>
-      <button type="button" className="button-quiet" onClick={() => void run(undo)} disabled={history.undo === 0} aria-keyshortcuts="Control+Z Meta+Z">
+      <button
+        type="button"
+        className="button-quiet"
+        onClick={() => void run(undo)}
+        disabled={history.undo === 0}
+        aria-keyshortcuts="Control+Z Meta+Z"
+      >
         ↶ {t('edit.undo')}
       </button>
-      <button type="button" className="button-quiet" onClick={() => void run(redo)} disabled={history.redo === 0} aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y">
+      <button
+        type="button"
+        className="button-quiet"
+        onClick={() => void run(redo)}
+        disabled={history.redo === 0}
+        aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y"
+      >
         ↷ {t('edit.redo')}
       </button>
-      <button type="button" className="button-quiet" onClick={() => onFind('replace')} aria-keyshortcuts="Control+H Meta+H">
+      <button
+        type="button"
+        className="button-quiet"
+        onClick={() => onFind('replace')}
+        aria-keyshortcuts="Control+H Meta+H"
+      >
         {t('edit.findReplace')}
       </button>
       {error && (

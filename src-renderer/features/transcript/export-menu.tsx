@@ -44,7 +44,8 @@ function fieldValue(fields: SubtitleFields, field: NumberField): number | null {
   const text = fields[field].trim();
   const value = Number(text);
   const { min, max, integer } = BOUNDS[field];
-  if (!text || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) return null;
+  if (!text || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value)))
+    return null;
   return value;
 }
 
@@ -62,7 +63,9 @@ export function ExportMenu() {
   const language = useTranscriptStore((state) => state.detail?.document?.language ?? 'en');
   const uiLanguage = useSettingsStore(selectUiLanguage);
   const translationSlot = useAnalysisStore(selectSlot(analysisKey(transcriptId ?? '', 'translation')));
-  const [fields, setFields] = useState<SubtitleFields>(() => initialFields(language, useSettingsStore.getState().settings?.subtitleExport));
+  const [fields, setFields] = useState<SubtitleFields>(() =>
+    initialFields(language, useSettingsStore.getState().settings?.subtitleExport),
+  );
   const [invalid, setInvalid] = useState<NumberField | null>(null);
   const panel = useRef<HTMLDivElement>(null);
   const subtitles = format === 'srt' || format === 'vtt';
@@ -89,7 +92,8 @@ export function ExportMenu() {
     }
     return {
       // The language's own width stays "automatic", so a Japanese transcript is not cut at an English width.
-      maxCharsPerLine: values.maxCharsPerLine === languagePreset(language).maxCharsPerLine ? null : values.maxCharsPerLine,
+      maxCharsPerLine:
+        values.maxCharsPerLine === languagePreset(language).maxCharsPerLine ? null : values.maxCharsPerLine,
       maxLinesPerCue: values.maxLinesPerCue,
       maxCueDuration: values.maxCueDuration,
       minGap: values.minGap / 1000,
@@ -111,13 +115,21 @@ export function ExportMenu() {
     }
     setInvalid(null);
     setBusy(true);
-    const { path, error, report } = await exportAs({ format, speakers, timestamps, ...(options ? { subtitles: options } : {}) });
+    const { path, error, report } = await exportAs({
+      format,
+      speakers,
+      timestamps,
+      ...(options ? { subtitles: options } : {}),
+    });
     setBusy(false);
     if (error) setMessage({ text: error.message, error: true });
     else if (path) {
       if (options) void useSettingsStore.getState().update({ subtitleExport: options });
       const saved = t('export.saved', { path });
-      const fast = report && report.tooFast > 0 ? ` ${t('export.subtitles.tooFast', { count: report.tooFast, total: report.cues, cps: report.maxCps })}` : '';
+      const fast =
+        report && report.tooFast > 0
+          ? ` ${t('export.subtitles.tooFast', { count: report.tooFast, total: report.cues, cps: report.maxCps })}`
+          : '';
       setMessage({ text: saved + fast, error: false });
     }
   };
@@ -152,7 +164,13 @@ export function ExportMenu() {
 
   return (
     <div className="popover-anchor">
-      <button type="button" className="button" aria-expanded={open} aria-controls={`${id}-panel`} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="button"
+        aria-expanded={open}
+        aria-controls={`${id}-panel`}
+        onClick={() => setOpen(!open)}
+      >
         {t('export.button')}
       </button>
       {open && (
@@ -168,7 +186,11 @@ export function ExportMenu() {
         >
           <h2 className="section-title">{t('export.heading')}</h2>
           <label htmlFor={`${id}-format`}>{t('export.format')}</label>
-          <select id={`${id}-format`} value={format} onChange={(event) => setFormat(event.target.value as ExportFormat)}>
+          <select
+            id={`${id}-format`}
+            value={format}
+            onChange={(event) => setFormat(event.target.value as ExportFormat)}
+          >
             {EXPORT_FORMATS.map((value) => (
               <option key={value} value={value}>
                 {value.toUpperCase()}
@@ -176,11 +198,13 @@ export function ExportMenu() {
             ))}
           </select>
           <label className="check">
-            <input type="checkbox" checked={speakers} onChange={(event) => setSpeakers(event.target.checked)} /> {t('export.speakers')}
+            <input type="checkbox" checked={speakers} onChange={(event) => setSpeakers(event.target.checked)} />{' '}
+            {t('export.speakers')}
           </label>
           {!subtitles && (
             <label className="check">
-              <input type="checkbox" checked={timestamps} onChange={(event) => setTimestamps(event.target.checked)} /> {t('export.timestamps')}
+              <input type="checkbox" checked={timestamps} onChange={(event) => setTimestamps(event.target.checked)} />{' '}
+              {t('export.timestamps')}
             </label>
           )}
           {subtitles && (
@@ -206,7 +230,11 @@ export function ExportMenu() {
               {speakers && format === 'srt' && <p className="hint">{t('export.subtitles.srtSpeakers')}</p>}
               {translation && (
                 <label className="check">
-                  <input type="checkbox" checked={fields.includeTranslation} onChange={(event) => set({ includeTranslation: event.target.checked })} />{' '}
+                  <input
+                    type="checkbox"
+                    checked={fields.includeTranslation}
+                    onChange={(event) => set({ includeTranslation: event.target.checked })}
+                  />{' '}
                   {t('export.subtitles.translation', { language: languageName(translation.language, uiLanguage) })}
                 </label>
               )}

@@ -12,7 +12,15 @@ import type { FindMode } from './edit-toolbar';
 const SHOWN = 200;
 const CONTEXT = 24;
 
-export function FindReplacePanel({ mode, onMode, onClose }: { mode: FindMode; onMode: (mode: FindMode) => void; onClose: () => void }) {
+export function FindReplacePanel({
+  mode,
+  onMode,
+  onClose,
+}: {
+  mode: FindMode;
+  onMode: (mode: FindMode) => void;
+  onClose: () => void;
+}) {
   const t = useT();
   const id = useId();
   const segments = useTranscriptStore(selectSegments);
@@ -34,13 +42,23 @@ export function FindReplacePanel({ mode, onMode, onClose }: { mode: FindMode; on
 
   const replace = async (only?: TextMatch) => {
     setBusy(true);
-    const failure = await editDocument({ kind: 'replace', query, replacement, options, ...(only ? { only: { segmentId: only.segmentId, start: only.start } } : {}) });
+    const failure = await editDocument({
+      kind: 'replace',
+      query,
+      replacement,
+      options,
+      ...(only ? { only: { segmentId: only.segmentId, start: only.start } } : {}),
+    });
     setBusy(false);
     setError(failure?.message ?? null);
   };
   const option = (key: keyof FindOptions) => (
     <label className="check">
-      <input type="checkbox" checked={options[key]} onChange={(event) => setOptions({ ...options, [key]: event.target.checked })} />
+      <input
+        type="checkbox"
+        checked={options[key]}
+        onChange={(event) => setOptions({ ...options, [key]: event.target.checked })}
+      />
       {t(key === 'matchCase' ? 'find.matchCase' : 'find.wholeWord')}
     </label>
   );
@@ -73,7 +91,13 @@ export function FindReplacePanel({ mode, onMode, onClose }: { mode: FindMode; on
         {mode === 'replace' && (
           <>
             <label htmlFor={`${id}-replace`}>{t('find.replaceWith')}</label>
-            <input ref={replaceInput} id={`${id}-replace`} type="text" value={replacement} onChange={(event) => setReplacement(event.target.value)} />
+            <input
+              ref={replaceInput}
+              id={`${id}-replace`}
+              type="text"
+              value={replacement}
+              onChange={(event) => setReplacement(event.target.value)}
+            />
           </>
         )}
       </div>
@@ -89,7 +113,12 @@ export function FindReplacePanel({ mode, onMode, onClose }: { mode: FindMode; on
             {t('find.showReplace')}
           </button>
         ) : (
-          <button type="button" className="button primary" disabled={busy || matches.length === 0} onClick={() => void replace()}>
+          <button
+            type="button"
+            className="button primary"
+            disabled={busy || matches.length === 0}
+            onClick={() => void replace()}
+          >
             {t('find.replaceAll', { count: matches.length })}
           </button>
         )}
@@ -112,7 +141,12 @@ export function FindReplacePanel({ mode, onMode, onClose }: { mode: FindMode; on
             const found = segment.text.slice(match.start, match.end);
             return (
               <li key={`${match.segmentId}:${match.start}`} data-testid="find-match">
-                <button type="button" className="timestamp" onClick={() => seek(segment.start)} aria-label={t('transcript.word.seek', { time: formatClock(segment.start) })}>
+                <button
+                  type="button"
+                  className="timestamp"
+                  onClick={() => seek(segment.start)}
+                  aria-label={t('transcript.word.seek', { time: formatClock(segment.start) })}
+                >
                   {formatClock(segment.start)}
                 </button>
                 <span className="find-context">

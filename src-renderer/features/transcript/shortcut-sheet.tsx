@@ -10,7 +10,13 @@ export function ShortcutSheet({ onClose }: { onClose: () => void }) {
   const t = useT();
   const close = useRef<HTMLButtonElement>(null);
   return (
-    <Modal className="shortcut-sheet" title={t('shortcuts.title')} onClose={onClose} closeKeys={['Escape', '?']} initialFocus={close}>
+    <Modal
+      className="shortcut-sheet"
+      title={t('shortcuts.title')}
+      onClose={onClose}
+      closeKeys={['Escape', '?']}
+      initialFocus={close}
+    >
       <table>
         <tbody>
           {[...SHORTCUTS, ...EDIT_SHORTCUTS].map((shortcut) => (

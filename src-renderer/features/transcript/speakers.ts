@@ -11,6 +11,11 @@ export function speakerColor(speakers: string[], speaker: string | null): string
 }
 
 /** "Speaker 1", "Speaker 2"... in order of first appearance, unless the user named them. */
-export function speakerName(speaker: string | null, names: Record<string, string>, fallback: string, speakers: string[]): string {
+export function speakerName(
+  speaker: string | null,
+  names: Record<string, string>,
+  fallback: string,
+  speakers: string[],
+): string {
   return speaker ? speakerDisplayName(speaker, names, speakers, fallback) : fallback;
 }

@@ -30,7 +30,10 @@ export function TimelineLanes() {
   const emotion = useAnalysisStore(selectSlot(analysisKey(id ?? '', 'emotion')));
   const speakers = useMemo(() => speakersOf(segments), [segments]);
   const view = emotion.view;
-  const emotions = useMemo(() => (view?.status === 'COMPLETED' ? (view.emotions ?? []).filter((entry) => entry.segment_id !== null) : []), [view]);
+  const emotions = useMemo(
+    () => (view?.status === 'COMPLETED' ? (view.emotions ?? []).filter((entry) => entry.segment_id !== null) : []),
+    [view],
+  );
 
   const seekFromClick = useCallback(
     (event: MouseEvent<SVGSVGElement>) => {
@@ -50,7 +53,12 @@ export function TimelineLanes() {
   );
 }
 
-type Row = { key: string; label: string; color?: string; bands: Array<{ start: number; end: number; color: string; title: string }> };
+type Row = {
+  key: string;
+  label: string;
+  color?: string;
+  bands: Array<{ start: number; end: number; color: string; title: string }>;
+};
 
 function lanesOf(
   segments: ReturnType<typeof selectSegments>,
@@ -66,13 +74,23 @@ function lanesOf(
     color: speakerColor(speakers, speaker),
     bands: segments
       .filter((segment) => segment.speaker === speaker)
-      .map((segment) => ({ start: segment.start, end: segment.end, color: speakerColor(speakers, speaker), title: segment.text })),
+      .map((segment) => ({
+        start: segment.start,
+        end: segment.end,
+        color: speakerColor(speakers, speaker),
+        title: segment.text,
+      })),
   }));
   if (emotions.length > 0) {
     rows.push({
       key: 'emotion',
       label: t('timeline.emotions'),
-      bands: emotions.map((entry) => ({ start: entry.start, end: entry.end, color: EMOTION_COLORS[entry.label], title: `${t(`emotion.${entry.label}`)} ${(entry.score * 100).toFixed(0)}%` })),
+      bands: emotions.map((entry) => ({
+        start: entry.start,
+        end: entry.end,
+        color: EMOTION_COLORS[entry.label],
+        title: `${t(`emotion.${entry.label}`)} ${(entry.score * 100).toFixed(0)}%`,
+      })),
     });
   }
 
@@ -80,7 +98,15 @@ function lanesOf(
 }
 
 /** The lanes re-render only when the transcript or analyses change, never as time moves. */
-const Lanes = memo(function Lanes({ rows, duration, onSeek }: { rows: Row[]; duration: number; onSeek: (event: MouseEvent<SVGSVGElement>) => void }) {
+const Lanes = memo(function Lanes({
+  rows,
+  duration,
+  onSeek,
+}: {
+  rows: Row[];
+  duration: number;
+  onSeek: (event: MouseEvent<SVGSVGElement>) => void;
+}) {
   const x = (seconds: number) => xAt(seconds, duration, WIDTH);
   return (
     <>
@@ -90,9 +116,24 @@ const Lanes = memo(function Lanes({ rows, duration, onSeek }: { rows: Row[]; dur
             {row.color && <span className="swatch" style={{ background: row.color }} aria-hidden="true" />}
             {row.label}
           </span>
-          <svg className="lane-track" viewBox={`0 0 ${WIDTH} 10`} preserveAspectRatio="none" onClick={onSeek} aria-hidden="true">
+          <svg
+            className="lane-track"
+            viewBox={`0 0 ${WIDTH} 10`}
+            preserveAspectRatio="none"
+            onClick={onSeek}
+            aria-hidden="true"
+          >
             {row.bands.map((band, index) => (
-              <rect key={index} x={x(band.start)} width={Math.max(1, x(band.end) - x(band.start))} y={1} height={8} rx={1} fill={band.color} opacity={row.key === 'emotion' ? 0.9 : 0.75}>
+              <rect
+                key={index}
+                x={x(band.start)}
+                width={Math.max(1, x(band.end) - x(band.start))}
+                y={1}
+                height={8}
+                rx={1}
+                fill={band.color}
+                opacity={row.key === 'emotion' ? 0.9 : 0.75}
+              >
                 <title>{band.title}</title>
               </rect>
             ))}

@@ -6,14 +6,32 @@
 // tabindex), so Tab goes from the transcript straight on to the analyses.
 const FIRST_SLICE = 60;
 const NEXT_SLICE = 400;
-import { memo, startTransition, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type FocusEvent, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent } from 'react';
+import {
+  memo,
+  startTransition,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type FocusEvent,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type MouseEvent,
+} from 'react';
 import type { TranscriptSegment } from '../../../src-shared/transcript-document';
 import type { EditOperation } from '../../../src-shared/transcript-editing';
 import { wordSeparator } from '../../../src-shared/word-text';
 import { useT } from '../../i18n/use-t';
 import { formatClock } from '../../lib/format';
 import { usePlayerStore } from '../../stores/player-store';
-import { locateTime, selectSegments, selectSpeakerNames, speakersOf, useTranscriptStore } from '../../stores/transcript-store';
+import {
+  locateTime,
+  selectSegments,
+  selectSpeakerNames,
+  speakersOf,
+  useTranscriptStore,
+} from '../../stores/transcript-store';
 import { speakerColor, speakerName } from './speakers';
 
 export function TranscriptPane() {
@@ -45,7 +63,9 @@ export function TranscriptPane() {
 
   useEffect(() => {
     if (!playing || !following || activeSegment < 0) return;
-    pane.current?.querySelector(`[data-segment-index="${activeSegment}"]`)?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    pane.current
+      ?.querySelector(`[data-segment-index="${activeSegment}"]`)
+      ?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }, [activeSegment, playing, following]);
 
   // The user scrolling the page means "let me read": stop following until asked again.
@@ -54,7 +74,11 @@ export function TranscriptPane() {
     if (!scroller) return;
     const stop = () => setFollowing(false);
     const onKey = (event: KeyboardEvent) => {
-      if (SCROLL_KEYS.has(event.key) && !(event.target instanceof HTMLElement && event.target.closest('input, textarea, select, [data-segment-index]'))) stop();
+      if (
+        SCROLL_KEYS.has(event.key) &&
+        !(event.target instanceof HTMLElement && event.target.closest('input, textarea, select, [data-segment-index]'))
+      )
+        stop();
     };
     const onPointer = (event: PointerEvent) => event.target === scroller && stop(); // the scrollbar
     scroller.addEventListener('wheel', stop, { passive: true });
@@ -72,14 +96,21 @@ export function TranscriptPane() {
   const resumeFollowing = () => {
     setFollowing(true);
     // While playing, the follow effect scrolls; paused, bring the current place back into view here.
-    if (!playing) pane.current?.querySelector(`[data-segment-index="${Math.max(0, activeSegment)}"]`)?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    if (!playing)
+      pane.current
+        ?.querySelector(`[data-segment-index="${Math.max(0, activeSegment)}"]`)
+        ?.scrollIntoView({ block: 'center', behavior: 'smooth' });
   };
 
   // ↑/↓ move focus between segments; the focused segment is the pane's one tab stop. Alt+←/→ move
   // between words (across segments).
   const onKeyDown = (event: ReactKeyboardEvent<HTMLElement>) => {
     const target = event.target as HTMLElement;
-    if (event.altKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight') && !target.closest('input, textarea, select, form')) {
+    if (
+      event.altKey &&
+      (event.key === 'ArrowLeft' || event.key === 'ArrowRight') &&
+      !target.closest('input, textarea, select, form')
+    ) {
       const words = [...(pane.current?.querySelectorAll<HTMLElement>('[data-testid="word"]') ?? [])];
       const at = words.indexOf(target);
       const next = words[at < 0 ? 0 : at + (event.key === 'ArrowRight' ? 1 : -1)];
@@ -101,19 +132,30 @@ export function TranscriptPane() {
     button.focus();
   };
   const onFocus = (event: FocusEvent<HTMLElement>) => {
-    const index = (event.target).closest<HTMLElement>('[data-segment-index]')?.dataset.segmentIndex;
+    const index = event.target.closest<HTMLElement>('[data-segment-index]')?.dataset.segmentIndex;
     if (index !== undefined) setFocusIndex(Number(index));
   };
 
   const speakerOptions = useMemo(
-    () => speakers.map((label) => ({ label, name: speakerName(label, names, t('transcript.speaker.unknown'), speakers) })),
+    () =>
+      speakers.map((label) => ({ label, name: speakerName(label, names, t('transcript.speaker.unknown'), speakers) })),
     [speakers, names, t],
   );
 
-  const hasLowConfidence = useMemo(() => segments.some((segment) => segment.words.some((word) => word.confidence !== null && word.confidence < 0.6)), [segments]);
+  const hasLowConfidence = useMemo(
+    () => segments.some((segment) => segment.words.some((word) => word.confidence !== null && word.confidence < 0.6)),
+    [segments],
+  );
 
   return (
-    <section ref={pane} className="transcript-pane" aria-label={t('transcript.segments')} data-testid="transcript-pane" onKeyDown={onKeyDown} onFocus={onFocus}>
+    <section
+      ref={pane}
+      className="transcript-pane"
+      aria-label={t('transcript.segments')}
+      data-testid="transcript-pane"
+      onKeyDown={onKeyDown}
+      onFocus={onFocus}
+    >
       {!following && (
         <button type="button" className="button primary follow-resume" onClick={resumeFollowing}>
           {t('transcript.follow.resume')}
@@ -157,7 +199,18 @@ interface SegmentProps {
   speakerOptions: Array<{ label: string; name: string }>;
 }
 
-const SegmentView = memo(function SegmentView({ index, segment, activeWord, color, name, showSpeaker, tabbable, separator, isLast, speakerOptions }: SegmentProps) {
+const SegmentView = memo(function SegmentView({
+  index,
+  segment,
+  activeWord,
+  color,
+  name,
+  showSpeaker,
+  tabbable,
+  separator,
+  isLast,
+  speakerOptions,
+}: SegmentProps) {
   const tabIndex = tabbable ? 0 : -1;
   const t = useT();
   const [editing, setEditing] = useState(false);
@@ -174,7 +227,11 @@ const SegmentView = memo(function SegmentView({ index, segment, activeWord, colo
     return index === undefined ? null : Number(index);
   };
   const focusWord = (wordIndex: number) =>
-    requestAnimationFrame(() => article.current?.querySelector<HTMLElement>(`[data-word-index="${Math.min(wordIndex, segment.words.length - 1)}"]`)?.focus());
+    requestAnimationFrame(() =>
+      article.current
+        ?.querySelector<HTMLElement>(`[data-word-index="${Math.min(wordIndex, segment.words.length - 1)}"]`)
+        ?.focus(),
+    );
   const run = async (operation: EditOperation) => {
     setWordMenu(null);
     setError((await editDocument(operation))?.message ?? null);
@@ -206,23 +263,57 @@ const SegmentView = memo(function SegmentView({ index, segment, activeWord, colo
   };
 
   return (
-    <article ref={article} className={activeWord !== null ? 'segment segment-active' : 'segment'} data-segment-index={index} data-segment-id={segment.id} style={{ borderLeftColor: color }}>
+    <article
+      ref={article}
+      className={activeWord !== null ? 'segment segment-active' : 'segment'}
+      data-segment-index={index}
+      data-segment-id={segment.id}
+      style={{ borderLeftColor: color }}
+    >
       <header className="segment-head">
-        {showSpeaker && segment.speaker && <SpeakerChip speaker={segment.speaker} name={name} color={color} tabIndex={tabIndex} />}
-        <button type="button" className="timestamp" tabIndex={tabIndex} onClick={() => seek(segment.start)} aria-label={t('transcript.word.seek', { time })}>
+        {showSpeaker && segment.speaker && (
+          <SpeakerChip speaker={segment.speaker} name={name} color={color} tabIndex={tabIndex} />
+        )}
+        <button
+          type="button"
+          className="timestamp"
+          tabIndex={tabIndex}
+          onClick={() => seek(segment.start)}
+          aria-label={t('transcript.word.seek', { time })}
+        >
           {time}
         </button>
         {!editing && (
-          <button type="button" className="button-quiet edit" tabIndex={tabIndex} onClick={() => setEditing(true)} aria-label={t('transcript.segment.edit', { time })}>
+          <button
+            type="button"
+            className="button-quiet edit"
+            tabIndex={tabIndex}
+            onClick={() => setEditing(true)}
+            aria-label={t('transcript.segment.edit', { time })}
+          >
             ✎
           </button>
         )}
-        <SegmentMenu segmentId={segment.id} speaker={segment.speaker} time={time} isLast={isLast} speakerOptions={speakerOptions} tabIndex={tabIndex} onRun={run} />
+        <SegmentMenu
+          segmentId={segment.id}
+          speaker={segment.speaker}
+          time={time}
+          isLast={isLast}
+          speakerOptions={speakerOptions}
+          tabIndex={tabIndex}
+          onRun={run}
+        />
       </header>
       {editing ? (
         <SegmentEditor segment={segment} time={time} onDone={() => setEditing(false)} />
       ) : (
-        <p className="segment-text" onClick={onWordClick} onDoubleClick={(event) => setEditingWord(wordIndexOf(event.target))} onKeyDown={onWordKey} onContextMenu={onWordMenu}>
+        <p
+          className="segment-text"
+          onClick={onWordClick}
+          onDoubleClick={(event) => setEditingWord(wordIndexOf(event.target))}
+          onKeyDown={onWordKey}
+          onContextMenu={onWordMenu}
+        >
           {segment.words.length === 0
             ? segment.text
             : segment.words.map((word, wordIndex) => {
@@ -237,7 +328,10 @@ const SegmentView = memo(function SegmentView({ index, segment, activeWord, colo
                           focusWord(wordIndex);
                         }}
                         onSave={async (text) => {
-                          const failure = text === word.word ? null : await editDocument({ kind: 'word', segmentId: segment.id, wordIndex, text });
+                          const failure =
+                            text === word.word
+                              ? null
+                              : await editDocument({ kind: 'word', segmentId: segment.id, wordIndex, text });
                           setError(failure?.message ?? null);
                           setEditingWord(null);
                           focusWord(wordIndex);
@@ -302,7 +396,15 @@ const SegmentView = memo(function SegmentView({ index, segment, activeWord, colo
 });
 
 /** One word, edited in place: Enter saves, Escape (or leaving the field) cancels. */
-function WordEditor({ word, onSave, onCancel }: { word: string; onSave: (text: string) => Promise<void>; onCancel: () => void }) {
+function WordEditor({
+  word,
+  onSave,
+  onCancel,
+}: {
+  word: string;
+  onSave: (text: string) => Promise<void>;
+  onCancel: () => void;
+}) {
   const t = useT();
   const [text, setText] = useState(word);
   const saving = useRef(false);
@@ -417,7 +519,11 @@ function SegmentMenu(props: {
         ⋯
       </button>
       {open && (
-        <div id={`${id}-menu`} className="popover segment-popover" onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}>
+        <div
+          id={`${id}-menu`}
+          className="popover segment-popover"
+          onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}
+        >
           <button
             type="button"
             className="button-quiet"
@@ -501,7 +607,17 @@ function SegmentEditor({ segment, time, onDone }: { segment: TranscriptSegment; 
   );
 }
 
-function SpeakerChip({ speaker, name, color, tabIndex }: { speaker: string; name: string; color: string; tabIndex: number }) {
+function SpeakerChip({
+  speaker,
+  name,
+  color,
+  tabIndex,
+}: {
+  speaker: string;
+  name: string;
+  color: string;
+  tabIndex: number;
+}) {
   const t = useT();
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(name);
@@ -517,7 +633,13 @@ function SpeakerChip({ speaker, name, color, tabIndex }: { speaker: string; name
           setEditing(false);
         }}
       >
-        <input autoFocus aria-label={t('transcript.speaker.name', { name })} value={value} onChange={(event) => setValue(event.target.value)} onKeyDown={(event) => event.key === 'Escape' && setEditing(false)} />
+        <input
+          autoFocus
+          aria-label={t('transcript.speaker.name', { name })}
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          onKeyDown={(event) => event.key === 'Escape' && setEditing(false)}
+        />
         <button type="submit" className="button-quiet">
           {t('common.save')}
         </button>

@@ -75,7 +75,8 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
             type="button"
             className="button-quiet danger"
             onClick={() => {
-              if (window.confirm(t('transcript.deleteConfirm', { name: summary.name }))) void remove().then((failure) => !failure && go({ name: 'library' }));
+              if (window.confirm(t('transcript.deleteConfirm', { name: summary.name })))
+                void remove().then((failure) => !failure && go({ name: 'library' }));
             }}
           >
             {t('transcript.delete')}
@@ -90,7 +91,9 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
       <ConflictBanner />
       {summary && !document && !running && (
         <p className="empty" role="status">
-          {summary.status === 'FAILED' ? t('transcript.failed', { reason: summary.failureReason ?? '' }) : t('transcript.notReady', { status: t(`status.${summary.status}`) })}
+          {summary.status === 'FAILED'
+            ? t('transcript.failed', { reason: summary.failureReason ?? '' })
+            : t('transcript.notReady', { status: t(`status.${summary.status}`) })}
         </p>
       )}
       {(document || running) && (

@@ -15,12 +15,33 @@ export function TransportBar({ onShowShortcuts }: { onShowShortcuts?: () => void
   const { togglePlay, skip, setRate } = usePlayerStore.getState();
   return (
     <div className="transport">
-      <button type="button" className="icon-button" onClick={() => skip(-SKIP_SECONDS)} aria-label={t('player.back')} disabled={!ready}>
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => skip(-SKIP_SECONDS)}
+        aria-label={t('player.back')}
+        disabled={!ready}
+      >
         <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-          <path d="M11 6 5 12l6 6M19 6l-6 6 6 6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+          <path
+            d="M11 6 5 12l6 6M19 6l-6 6 6 6"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
         </svg>
       </button>
-      <button type="button" className="icon-button play" data-testid="play-button" onClick={togglePlay} aria-label={playing ? t('player.pause') : t('player.play')} aria-pressed={playing} disabled={!ready}>
+      <button
+        type="button"
+        className="icon-button play"
+        data-testid="play-button"
+        onClick={togglePlay}
+        aria-label={playing ? t('player.pause') : t('player.play')}
+        aria-pressed={playing}
+        disabled={!ready}
+      >
         {playing ? (
           <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
             <path d="M7 5h3v14H7zM14 5h3v14h-3z" fill="currentColor" />
@@ -31,9 +52,22 @@ export function TransportBar({ onShowShortcuts }: { onShowShortcuts?: () => void
           </svg>
         )}
       </button>
-      <button type="button" className="icon-button" onClick={() => skip(SKIP_SECONDS)} aria-label={t('player.forward')} disabled={!ready}>
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => skip(SKIP_SECONDS)}
+        aria-label={t('player.forward')}
+        disabled={!ready}
+      >
         <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-          <path d="m13 6 6 6-6 6M5 6l6 6-6 6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+          <path
+            d="m13 6 6 6-6 6M5 6l6 6-6 6"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
         </svg>
       </button>
       <span className="time" data-testid="player-time" data-seconds={currentTime.toFixed(2)}>

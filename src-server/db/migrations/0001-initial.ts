@@ -34,7 +34,9 @@ export const migration0001: ServerMigration = {
       .addColumn('roles', 'text', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('revoked_at', 'text')
-      .addForeignKeyConstraint('api_keys_user_fk', ['team_id', 'user_id'], 'users', ['team_id', 'user_id'], (fk) => fk.onDelete('cascade'))
+      .addForeignKeyConstraint('api_keys_user_fk', ['team_id', 'user_id'], 'users', ['team_id', 'user_id'], (fk) =>
+        fk.onDelete('cascade'),
+      )
       .execute();
 
     await withRowId(db, db.schema.createTable('dictionaries'))
@@ -46,11 +48,17 @@ export const migration0001: ServerMigration = {
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
     // Newest first is row id order; SQLite's index carries the rowid, PostgreSQL's names it.
-    await db.schema.createIndex('dictionaries_by_team').on('dictionaries').columns(pg ? ['team_id', 'rowid'] : ['team_id']).execute();
+    await db.schema
+      .createIndex('dictionaries_by_team')
+      .on('dictionaries')
+      .columns(pg ? ['team_id', 'rowid'] : ['team_id'])
+      .execute();
 
     await withRowId(db, db.schema.createTable('words'))
       .addColumn('word_id', 'text', (c) => c.primaryKey())
-      .addColumn('dictionary_id', 'text', (c) => c.notNull().references('dictionaries.dictionary_id').onDelete('cascade'))
+      .addColumn('dictionary_id', 'text', (c) =>
+        c.notNull().references('dictionaries.dictionary_id').onDelete('cascade'),
+      )
       .addColumn('word', 'text', (c) => c.notNull())
       .addColumn('reading', 'text')
       .addColumn('created_at', 'text', (c) => c.notNull())
@@ -60,13 +68,19 @@ export const migration0001: ServerMigration = {
 
     await withRowId(db, db.schema.createTable('blacklist_words'))
       .addColumn('blacklist_word_id', 'text', (c) => c.primaryKey())
-      .addColumn('dictionary_id', 'text', (c) => c.notNull().references('dictionaries.dictionary_id').onDelete('cascade'))
+      .addColumn('dictionary_id', 'text', (c) =>
+        c.notNull().references('dictionaries.dictionary_id').onDelete('cascade'),
+      )
       .addColumn('pattern', 'text', (c) => c.notNull())
       .addColumn('replacement', 'text', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('blacklist_words_by_dictionary').on('blacklist_words').column('dictionary_id').execute();
+    await db.schema
+      .createIndex('blacklist_words_by_dictionary')
+      .on('blacklist_words')
+      .column('dictionary_id')
+      .execute();
 
     await withRowId(db, db.schema.createTable('transcriptions'))
       .addColumn('transcription_id', 'text', (c) => c.primaryKey())
@@ -94,7 +108,11 @@ export const migration0001: ServerMigration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('transcriptions_by_team').on('transcriptions').columns(pg ? ['team_id', 'rowid'] : ['team_id']).execute();
+    await db.schema
+      .createIndex('transcriptions_by_team')
+      .on('transcriptions')
+      .columns(pg ? ['team_id', 'rowid'] : ['team_id'])
+      .execute();
     await db.schema
       .createIndex('transcriptions_pending_upload')
       .on('transcriptions')
@@ -138,7 +156,9 @@ export const migration0001: ServerMigration = {
 
     await db.schema
       .createTable('reviews')
-      .addColumn('transcription_id', 'text', (c) => c.primaryKey().references('transcriptions.transcription_id').onDelete('cascade'))
+      .addColumn('transcription_id', 'text', (c) =>
+        c.primaryKey().references('transcriptions.transcription_id').onDelete('cascade'),
+      )
       .addColumn('reviewed_text', 'text', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())

@@ -7,7 +7,9 @@ export const migration0002: ServerMigration = {
   name: '0002-analyses',
   async up(db) {
     await withRowId(db, db.schema.createTable('analyses'))
-      .addColumn('transcription_id', 'text', (c) => c.notNull().references('transcriptions.transcription_id').onDelete('cascade'))
+      .addColumn('transcription_id', 'text', (c) =>
+        c.notNull().references('transcriptions.transcription_id').onDelete('cascade'),
+      )
       .addColumn('kind', 'text', (c) => c.notNull())
       .addColumn('language', 'text', (c) => c.notNull().defaultTo(''))
       .addColumn('status', 'text', (c) => c.notNull())

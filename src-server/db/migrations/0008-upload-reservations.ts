@@ -11,12 +11,18 @@ export const migration0008: ServerMigration = {
     await db.schema
       .createTable('upload_reservations')
       .addColumn('upload_id', 'text', (c) => c.primaryKey())
-      .addColumn('transcription_id', 'text', (c) => c.notNull().references('transcriptions.transcription_id').onDelete('cascade'))
+      .addColumn('transcription_id', 'text', (c) =>
+        c.notNull().references('transcriptions.transcription_id').onDelete('cascade'),
+      )
       .addColumn('team_id', 'text', (c) => c.notNull())
       .addColumn('bytes', isPostgres(db) ? 'bigint' : 'integer', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
     await db.schema.createIndex('upload_reservations_team').on('upload_reservations').column('team_id').execute();
-    await db.schema.createIndex('upload_reservations_transcription').on('upload_reservations').column('transcription_id').execute();
+    await db.schema
+      .createIndex('upload_reservations_transcription')
+      .on('upload_reservations')
+      .column('transcription_id')
+      .execute();
   },
 };

@@ -19,4 +19,13 @@ export interface ServerMigration {
 }
 
 /** Every migration, in order. Versions are contiguous from 1. */
-export const migrations: readonly ServerMigration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008];
+export const migrations: readonly ServerMigration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+  migration0006,
+  migration0007,
+  migration0008,
+];

@@ -1,8 +1,14 @@
 // The configured analysis engines, in order of preference. The first engine that supports a request
 // serves it; when none does, callers get the list of what is supported.
-import type { AnalysisEngines, EmotionEngine, SummaryEngine, TranslationEngine } from '../../domain/analysis-engines.js';
+import type {
+  AnalysisEngines,
+  EmotionEngine,
+  SummaryEngine,
+  TranslationEngine,
+} from '../../domain/analysis-engines.js';
 
-const supports = (languages: readonly string[] | 'any', language: string) => languages === 'any' || languages.includes(language);
+const supports = (languages: readonly string[] | 'any', language: string) =>
+  languages === 'any' || languages.includes(language);
 
 export class AnalysisEngineRegistry implements AnalysisEngines {
   constructor(

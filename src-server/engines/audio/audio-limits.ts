@@ -24,7 +24,9 @@ export function audioTooLong(maxSeconds: number, actualSeconds: number | null): 
   return new EngineError(
     'bad-input',
     `This recording is longer than the ${describeDuration(maxSeconds)} limit of this server. Split it into shorter parts and upload them one by one, or ask the server's administrator to raise the limit.`,
-    { detail: `${actualSeconds === null ? 'decoded more than' : `duration ${actualSeconds} s, over`} KIKITORI_MAX_AUDIO_SECONDS=${maxSeconds}` },
+    {
+      detail: `${actualSeconds === null ? 'decoded more than' : `duration ${actualSeconds} s, over`} KIKITORI_MAX_AUDIO_SECONDS=${maxSeconds}`,
+    },
   );
 }
 
@@ -58,7 +60,9 @@ export async function ensureDecodeSpace(dir: string, seconds: number, limits: Au
     throw new EngineError(
       'transient',
       `There is not enough free disk space on the server to convert this recording${needed > 0 ? ` (it needs about ${formatBytes(needed)})` : ''}. Try again later, or ask the server's administrator to free some space.`,
-      { detail: `statfs ${dir}: ${free} bytes available, ${needed} needed for PCM plus ${limits.minFreeBytes} kept free (KIKITORI_MIN_FREE_DISK_BYTES)` },
+      {
+        detail: `statfs ${dir}: ${free} bytes available, ${needed} needed for PCM plus ${limits.minFreeBytes} kept free (KIKITORI_MIN_FREE_DISK_BYTES)`,
+      },
     );
   }
 }

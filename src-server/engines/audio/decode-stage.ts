@@ -32,7 +32,12 @@ export class FfmpegDecodeStage implements DecodeStage {
       checkDuration(probe.durationSeconds, limits);
       await ensureDecodeSpace(workDir, probe.durationSeconds, limits);
       const decoded = await o.timings.time('decode', () =>
-        decodeToPcm(o.audioPath, o.pcmPath, { signal: o.signal, durationSeconds: probe.durationSeconds, onProgress: o.onProgress, maxSeconds: limits.maxSeconds }),
+        decodeToPcm(o.audioPath, o.pcmPath, {
+          signal: o.signal,
+          durationSeconds: probe.durationSeconds,
+          onProgress: o.onProgress,
+          maxSeconds: limits.maxSeconds,
+        }),
       );
       // A header that understated the length: -t stopped the decode just past the limit.
       checkDecodedDuration(decoded.durationSeconds, limits);
@@ -42,7 +47,9 @@ export class FfmpegDecodeStage implements DecodeStage {
     await ensureDecodeSpace(workDir, 0, limits);
     try {
       // durationSeconds 0: no probe inside decodeToPcm and no progress (the file is small).
-      await o.timings.time('decode', () => decodeToPcm(o.audioPath, o.pcmPath, { signal: o.signal, durationSeconds: 0, maxSeconds: limits.maxSeconds }));
+      await o.timings.time('decode', () =>
+        decodeToPcm(o.audioPath, o.pcmPath, { signal: o.signal, durationSeconds: 0, maxSeconds: limits.maxSeconds }),
+      );
     } catch (error) {
       if (o.signal.aborted) throw error;
       // The probe's verdict explains a file that is not audio; when it finds nothing wrong, the decode's error stands.

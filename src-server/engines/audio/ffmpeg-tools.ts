@@ -34,9 +34,13 @@ export interface AudioToolSettings {
 }
 
 /** One program as `kikitori-server engines` reports it. */
-export type AudioToolReport = (AudioToolLocation & { usable: true }) | { tool: AudioTool; usable: false; reason: string };
+export type AudioToolReport =
+  (AudioToolLocation & { usable: true }) | { tool: AudioTool; usable: false; reason: string };
 
-const BUNDLED_PACKAGES: Record<AudioTool, string> = { ffmpeg: '@ffmpeg-installer/ffmpeg', ffprobe: '@ffprobe-installer/ffprobe' };
+const BUNDLED_PACKAGES: Record<AudioTool, string> = {
+  ffmpeg: '@ffmpeg-installer/ffmpeg',
+  ffprobe: '@ffprobe-installer/ffprobe',
+};
 
 const require = createRequire(import.meta.url);
 
@@ -98,7 +102,9 @@ async function search(tool: AudioTool, current: AudioToolSettings): Promise<Audi
   if (configured !== undefined) {
     const run = await runVersion(configured);
     if (run) return { tool, command: configured, source: 'configured', version: run.version };
-    throw new EngineError('unavailable', missingMessage, { detail: `${variable}=${configured} does not run (${tool} -version failed): fix the path or unset it` });
+    throw new EngineError('unavailable', missingMessage, {
+      detail: `${variable}=${configured} does not run (${tool} -version failed): fix the path or unset it`,
+    });
   }
   const onPath = await runVersion(tool);
   if (onPath) return { tool, command: tool, source: 'path', version: onPath.version };
@@ -110,7 +116,9 @@ async function search(tool: AudioTool, current: AudioToolSettings): Promise<Audi
   throw new EngineError('unavailable', missingMessage, {
     detail:
       `${tool} was not found: ${variable} is unset, there is no ${tool} on PATH, and ` +
-      (bundled ? `the bundled ${bundled} does not run` : `${BUNDLED_PACKAGES[tool]} has no binary for ${process.platform}-${process.arch}`) +
+      (bundled
+        ? `the bundled ${bundled} does not run`
+        : `${BUNDLED_PACKAGES[tool]} has no binary for ${process.platform}-${process.arch}`) +
       ' (on Debian: apt-get install ffmpeg)',
   });
 }
@@ -122,7 +130,8 @@ export async function describeAudioTools(): Promise<AudioToolReport[]> {
       try {
         return { ...(await locateAudioTool(tool)), usable: true };
       } catch (error) {
-        const reason = error instanceof EngineError && error.detail ? `${error.message} (${error.detail})` : String(error);
+        const reason =
+          error instanceof EngineError && error.detail ? `${error.message} (${error.detail})` : String(error);
         return { tool, usable: false, reason };
       }
     }),

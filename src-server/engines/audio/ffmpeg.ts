@@ -46,7 +46,12 @@ interface RunResult {
  * a damaged file); stdout is either collected (ffprobe JSON) or handed line by line to `onLine`.
  * Aborting kills the child and rejects with signal.reason.
  */
-async function run(tool: AudioTool, args: string[], signal: AbortSignal | undefined, onLine?: (line: string) => void): Promise<RunResult> {
+async function run(
+  tool: AudioTool,
+  args: string[],
+  signal: AbortSignal | undefined,
+  onLine?: (line: string) => void,
+): Promise<RunResult> {
   const bin = (await locateAudioTool(tool)).command;
   return new Promise((resolve, reject) => {
     signal?.throwIfAborted();
@@ -79,7 +84,11 @@ async function run(tool: AudioTool, args: string[], signal: AbortSignal | undefi
       // ENOENT = the tool went away after it was located: a deployment problem, not the user's file.
       // Search again next time (another one may be there); this attempt is retried by the job runner.
       if (err.code === 'ENOENT') forgetAudioTool(tool);
-      reject(err.code === 'ENOENT' ? new Error(`${bin} is no longer installed (kikitori-server engines says which ${tool} is used)`) : err);
+      reject(
+        err.code === 'ENOENT'
+          ? new Error(`${bin} is no longer installed (kikitori-server engines says which ${tool} is used)`)
+          : err,
+      );
     });
     child.on('close', (code, sig) => {
       signal?.removeEventListener('abort', onAbort);
@@ -93,7 +102,12 @@ async function run(tool: AudioTool, args: string[], signal: AbortSignal | undefi
 /** ffmpeg log lines without the input path and "[wav @ 0x55d...]" context noise. */
 function cleanLines(lines: string[], inputPath: string): string[] {
   return lines
-    .map((l) => l.split(`${inputPath}: `).join('').replace(/^\[(\w+) @ 0x[0-9a-f]+\]\s*/, '$1: '))
+    .map((l) =>
+      l
+        .split(`${inputPath}: `)
+        .join('')
+        .replace(/^\[(\w+) @ 0x[0-9a-f]+\]\s*/, '$1: '),
+    )
     .filter((l) => l && !/^(Press \[q\]|Stream mapping|Input #|Output #|\s*Duration:)/.test(l));
 }
 
@@ -104,8 +118,32 @@ function cleanLines(lines: string[], inputPath: string): string[] {
  * `mov` also matches mp4/m4a/3gp, `matroska` webm; `pipe` is not needed since inputs are always files.
  */
 export const INPUT_FORMATS = [
-  'wav', 'w64', 'aiff', 'au', 'caf', 'flac', 'mp3', 'aac', 'ac3', 'eac3', 'dts', 'ogg', 'wv', 'ape', 'tta',
-  'amr', 'amrnb', 'amrwb', 'mov', 'matroska', 'webm', 'asf', 'avi', 'flv', 'mpeg', 'mpegts',
+  'wav',
+  'w64',
+  'aiff',
+  'au',
+  'caf',
+  'flac',
+  'mp3',
+  'aac',
+  'ac3',
+  'eac3',
+  'dts',
+  'ogg',
+  'wv',
+  'ape',
+  'tta',
+  'amr',
+  'amrnb',
+  'amrwb',
+  'mov',
+  'matroska',
+  'webm',
+  'asf',
+  'avi',
+  'flv',
+  'mpeg',
+  'mpegts',
 ] as const;
 const SAFE_INPUT = ['-protocol_whitelist', 'file', '-format_whitelist', INPUT_FORMATS.join(',')];
 
@@ -116,8 +154,10 @@ const REFUSED_INPUT = /not on whitelist/;
  * What users read when a file cannot be used, in their terms: the tool (ffprobe, ffmpeg) and its raw
  * output go into the error's detail, which the job runner and the error handler log.
  */
-const NOT_READABLE = 'The file is not an audio or video file this server can read. Upload a recording in a common format, e.g. WAV, MP3, M4A, FLAC, Ogg or WebM.';
-const EXPORT_AGAIN = ': the file may be damaged or incomplete. Export the recording again, e.g. as WAV, MP3 or M4A, and upload that.';
+const NOT_READABLE =
+  'The file is not an audio or video file this server can read. Upload a recording in a common format, e.g. WAV, MP3, M4A, FLAC, Ogg or WebM.';
+const EXPORT_AGAIN =
+  ': the file may be damaged or incomplete. Export the recording again, e.g. as WAV, MP3 or M4A, and upload that.';
 
 /** The upload is not audio this server can read: a media-type problem about the uploaded file. */
 const notAudio = (message: string, detail?: string) => new EngineError('bad-input', message, { field: 'file', detail });
@@ -174,7 +214,10 @@ export async function probeAudio(path: string, signal?: AbortSignal): Promise<Au
   const sampleRate = Number(audio.sample_rate);
   const channels = Number(audio.channels);
   if (!(sampleRate > 0) || !(channels > 0)) {
-    throw notAudio(`The file's sound track cannot be read${EXPORT_AGAIN}`, `ffprobe: codec ${audio.codec_name ?? 'unknown'}, no sample rate or channels`);
+    throw notAudio(
+      `The file's sound track cannot be read${EXPORT_AGAIN}`,
+      `ffprobe: codec ${audio.codec_name ?? 'unknown'}, no sample rate or channels`,
+    );
   }
   let durationSeconds = Number(audio.duration ?? json.format.duration);
   // MediaRecorder WebM and some streams carry no duration: measure it by remuxing (no decode, fast).
@@ -186,7 +229,24 @@ async function measureDuration(path: string, signal?: AbortSignal): Promise<numb
   let seconds = 0;
   const res = await run(
     'ffmpeg',
-    ['-nostdin', '-v', 'error', ...SAFE_INPUT, '-i', path, '-map', '0:a:0', '-c', 'copy', '-f', 'null', '-progress', 'pipe:1', '-nostats', '-'],
+    [
+      '-nostdin',
+      '-v',
+      'error',
+      ...SAFE_INPUT,
+      '-i',
+      path,
+      '-map',
+      '0:a:0',
+      '-c',
+      'copy',
+      '-f',
+      'null',
+      '-progress',
+      'pipe:1',
+      '-nostats',
+      '-',
+    ],
     signal,
     (line) => {
       const m = /^out_time_us=(\d+)/.exec(line);
@@ -194,7 +254,9 @@ async function measureDuration(path: string, signal?: AbortSignal): Promise<numb
     },
   );
   if (res.code !== 0) {
-    throw new EngineError('bad-input', `The file's sound track cannot be read${EXPORT_AGAIN}`, { detail: `ffmpeg (measuring the duration): ${cleanLines(res.stderrLines, path).slice(-2).join('; ') || `exit code ${res.code}`}` });
+    throw new EngineError('bad-input', `The file's sound track cannot be read${EXPORT_AGAIN}`, {
+      detail: `ffmpeg (measuring the duration): ${cleanLines(res.stderrLines, path).slice(-2).join('; ') || `exit code ${res.code}`}`,
+    });
   }
   return seconds;
 }
@@ -209,19 +271,34 @@ const DISK_FULL = /No space left on device/i;
  * understated the length, or another writer took the space) in the same words as the check before
  * decoding; another machine problem as retryable; anything else as the file's fault.
  */
-export function decodeFailure(reason: string, signal: NodeJS.Signals | null, code: number | null, partPath: string): EngineError {
+export function decodeFailure(
+  reason: string,
+  signal: NodeJS.Signals | null,
+  code: number | null,
+  partPath: string,
+): EngineError {
   if (DISK_FULL.test(reason)) {
-    return new EngineError('transient', `There is not enough free disk space on the server to convert this recording. Try again later, or ask the server's administrator to free some space.`, {
-      detail: `ffmpeg failed writing ${partPath} (${reason})`,
-    });
+    return new EngineError(
+      'transient',
+      `There is not enough free disk space on the server to convert this recording. Try again later, or ask the server's administrator to free some space.`,
+      {
+        detail: `ffmpeg failed writing ${partPath} (${reason})`,
+      },
+    );
   }
   // Killed by a signal we did not send (OOM killer...) or a machine problem: retryable.
   if (signal || TRANSIENT.test(reason)) {
-    return new EngineError('transient', 'The audio could not be decoded because of a problem on the server. Try again later.', {
-      detail: `ffmpeg failed (${signal ?? reason})`,
-    });
+    return new EngineError(
+      'transient',
+      'The audio could not be decoded because of a problem on the server. Try again later.',
+      {
+        detail: `ffmpeg failed (${signal ?? reason})`,
+      },
+    );
   }
-  return new EngineError('bad-input', `The audio could not be decoded${EXPORT_AGAIN}`, { detail: `ffmpeg: ${reason || `exit code ${code}`}` });
+  return new EngineError('bad-input', `The audio could not be decoded${EXPORT_AGAIN}`, {
+    detail: `ffmpeg: ${reason || `exit code ${code}`}`,
+  });
 }
 
 /**
@@ -229,17 +306,40 @@ export function decodeFailure(reason: string, signal: NodeJS.Signals | null, cod
  * ffmpeg streams to `<outputPath>.part`, renamed on success, so the final name never holds a
  * partial file. Returns the decoded duration (exact, from the byte count).
  */
-export async function decodeToPcm(inputPath: string, outputPath: string, options: DecodeOptions = {}): Promise<{ durationSeconds: number }> {
+export async function decodeToPcm(
+  inputPath: string,
+  outputPath: string,
+  options: DecodeOptions = {},
+): Promise<{ durationSeconds: number }> {
   const { signal, onProgress } = options;
   const duration = options.durationSeconds ?? (await probeAudio(inputPath, signal)).durationSeconds;
   const partPath = `${outputPath}.part`;
   const args = [
-    '-nostdin', '-hide_banner', '-v', 'error', '-y',
-    ...SAFE_INPUT, '-i', inputPath,
-    '-map', '0:a:0', '-vn', '-sn', '-dn',
-    '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 's16le',
+    '-nostdin',
+    '-hide_banner',
+    '-v',
+    'error',
+    '-y',
+    ...SAFE_INPUT,
+    '-i',
+    inputPath,
+    '-map',
+    '0:a:0',
+    '-vn',
+    '-sn',
+    '-dn',
+    '-ac',
+    '1',
+    '-ar',
+    String(SAMPLE_RATE),
+    '-c:a',
+    'pcm_s16le',
+    '-f',
+    's16le',
     ...(options.maxSeconds === undefined ? [] : ['-t', String(options.maxSeconds + 1)]),
-    '-progress', 'pipe:1', '-nostats',
+    '-progress',
+    'pipe:1',
+    '-nostats',
     partPath,
   ];
   let last = -1;

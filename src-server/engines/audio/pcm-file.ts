@@ -3,10 +3,14 @@
 import fsp from 'node:fs/promises';
 
 /** Yields the file in chunks of at most `chunkSamples` samples (the last may be shorter). */
-export async function* readPcmChunks(path: string, chunkSamples: number, signal?: AbortSignal): AsyncGenerator<Int16Array> {
+export async function* readPcmChunks(
+  path: string,
+  chunkSamples: number,
+  signal?: AbortSignal,
+): AsyncGenerator<Int16Array> {
   const handle = await fsp.open(path, 'r');
   try {
-    for (let offset = 0; ; ) {
+    for (let offset = 0; ;) {
       signal?.throwIfAborted();
       // Fresh buffer per chunk: consumers may keep the view (cheap at ~1 MB per chunk).
       const samples = new Int16Array(chunkSamples);
@@ -26,7 +30,12 @@ export async function readPcmRange(handle: fsp.FileHandle, start: number, end: n
   const samples = new Int16Array(Math.max(0, end - start));
   let filled = 0;
   while (filled < samples.length) {
-    const { bytesRead } = await handle.read(Buffer.from(samples.buffer), filled * 2, (samples.length - filled) * 2, (start + filled) * 2);
+    const { bytesRead } = await handle.read(
+      Buffer.from(samples.buffer),
+      filled * 2,
+      (samples.length - filled) * 2,
+      (start + filled) * 2,
+    );
     if (bytesRead < 2) break;
     filled += bytesRead >> 1;
   }

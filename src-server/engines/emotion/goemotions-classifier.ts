@@ -70,7 +70,11 @@ function decodeWeights(w: EmotionModelFile['weights'], labels: number): Float32A
 
 /** The installed weights do not fit this code: only reinstalling fixes that. */
 function unusableWeights(detail: string): EngineError {
-  return new EngineError('unavailable', 'Emotion analysis cannot run on this server: its model files are damaged or from another version.', { detail });
+  return new EngineError(
+    'unavailable',
+    'Emotion analysis cannot run on this server: its model files are damaged or from another version.',
+    { detail },
+  );
 }
 
 export class GoEmotionsClassifier {
@@ -80,14 +84,17 @@ export class GoEmotionsClassifier {
   private readonly bias: Float64Array;
 
   constructor(file: EmotionModelFile) {
-    if (file.format !== WEIGHTS_FORMAT) throw unusableWeights(`unsupported emotion weights format: ${String(file.format)}`);
-    if (file.labels.join() !== EMOTION_LABELS.join()) throw unusableWeights('emotion weights labels do not match EMOTION_LABELS');
+    if (file.format !== WEIGHTS_FORMAT)
+      throw unusableWeights(`unsupported emotion weights format: ${String(file.format)}`);
+    if (file.labels.join() !== EMOTION_LABELS.join())
+      throw unusableWeights('emotion weights labels do not match EMOTION_LABELS');
     const { vocabulary, weights, ...model } = file;
     this.model = model;
     const features = vocabulary.split('\n');
     this.vocabulary = new Map(features.map((f, i) => [f, i]));
     this.weights = decodeWeights(weights, EMOTION_LABELS.length);
-    if (this.weights.length !== features.length * EMOTION_LABELS.length) throw unusableWeights('emotion weights size mismatch');
+    if (this.weights.length !== features.length * EMOTION_LABELS.length)
+      throw unusableWeights('emotion weights size mismatch');
     this.bias = Float64Array.from(file.bias);
   }
 

@@ -27,7 +27,12 @@ import path from 'node:path';
 import kuromoji, { type IpadicFeatures, type Tokenizer } from 'kuromoji';
 import { EMOTION_LABELS, type EmotionScores } from '../../../src-shared/analysis.js';
 import { neutralScores, zeroScores } from './emotion-scores.js';
-import { type EmotionCategory, JAPANESE_EMOTION_LEXICON, type JapaneseLexiconEntry, MAX_KEY_TOKENS } from './japanese-emotion-lexicon.js';
+import {
+  type EmotionCategory,
+  JAPANESE_EMOTION_LEXICON,
+  type JapaneseLexiconEntry,
+  MAX_KEY_TOKENS,
+} from './japanese-emotion-lexicon.js';
 
 const HIT_SCALE = 3;
 const NEUTRAL_BASE = 1;
@@ -40,15 +45,61 @@ const NEGATED_JOY_AS_SADNESS = 0.5;
 const NEGATION_LOOKAHEAD = 6;
 
 const INTENSIFIERS = new Set([
-  'とても', 'すごく', '凄く', 'すっごく', '本当に', 'ほんとうに', 'ほんとに', '本当', 'めっちゃ', 'めちゃ', 'めちゃくちゃ',
-  'めちゃめちゃ', '超', 'ちょう', '非常', '非常に', 'かなり', '大変', 'たいへん', '最も', '一番', 'マジ', 'まじ', 'マジで',
-  'まじで', 'すごい', '凄い', 'ものすごく', 'もの凄く', '実に', 'まったく', '全く', '心から',
+  'とても',
+  'すごく',
+  '凄く',
+  'すっごく',
+  '本当に',
+  'ほんとうに',
+  'ほんとに',
+  '本当',
+  'めっちゃ',
+  'めちゃ',
+  'めちゃくちゃ',
+  'めちゃめちゃ',
+  '超',
+  'ちょう',
+  '非常',
+  '非常に',
+  'かなり',
+  '大変',
+  'たいへん',
+  '最も',
+  '一番',
+  'マジ',
+  'まじ',
+  'マジで',
+  'まじで',
+  'すごい',
+  '凄い',
+  'ものすごく',
+  'もの凄く',
+  '実に',
+  'まったく',
+  '全く',
+  '心から',
 ]);
 
 /** Verbs that carry a negation of the preceding predicate: 嬉しくありません, 楽しくなれない, 嬉しく思わない. */
 const SCOPE_VERBS = new Set([
-  'ある', 'いる', 'する', 'なる', 'なれる', 'できる', 'れる', 'られる', 'せる', 'させる', '思う', '思える', '感じる',
-  '感じられる', '言える', 'いられる', 'くる', 'いく',
+  'ある',
+  'いる',
+  'する',
+  'なる',
+  'なれる',
+  'できる',
+  'れる',
+  'られる',
+  'せる',
+  'させる',
+  '思う',
+  '思える',
+  '感じる',
+  '感じられる',
+  '言える',
+  'いられる',
+  'くる',
+  'いく',
 ]);
 
 const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}ー々〆';
@@ -128,7 +179,9 @@ export class JapaneseEmotionAnalyzer {
   }
 
   tokenize(text: string): IpadicFeatures[] {
-    return this.tokenizer.tokenize(text.normalize('NFKC').replace(SPACE_BETWEEN_CJK, '')).filter((t) => t.surface_form.trim() !== '');
+    return this.tokenizer
+      .tokenize(text.normalize('NFKC').replace(SPACE_BETWEEN_CJK, ''))
+      .filter((t) => t.surface_form.trim() !== '');
   }
 
   /** The lexicon matches in a text, with their negation and weighted evidence. */
@@ -144,7 +197,8 @@ export class JapaneseEmotionAnalyzer {
     const wordTokens = tokens.filter(isWordToken).length;
     const raw = zeroScores();
     for (const hit of hits) {
-      for (const [category, weight] of Object.entries(hit.evidence) as Array<[EmotionCategory, number]>) raw[category] += weight * HIT_SCALE;
+      for (const [category, weight] of Object.entries(hit.evidence) as Array<[EmotionCategory, number]>)
+        raw[category] += weight * HIT_SCALE;
     }
     raw.neutral = NEUTRAL_BASE + NEUTRAL_PER_TOKEN * wordTokens;
     let sum = 0;
@@ -158,7 +212,8 @@ export class JapaneseEmotionAnalyzer {
     let i = 0;
     while (i < tokens.length) {
       // すごく寂しい: an intensifier that is also a lexicon word (すごい) only intensifies what follows.
-      const intensifier = INTENSIFIERS.has(tokens[i]!.surface_form) && (this.match(tokens, i + 1) ?? this.match(tokens, i + 2));
+      const intensifier =
+        INTENSIFIERS.has(tokens[i]!.surface_form) && (this.match(tokens, i + 1) ?? this.match(tokens, i + 2));
       const match = intensifier ? undefined : this.match(tokens, i);
       if (!match) {
         i++;
@@ -172,19 +227,35 @@ export class JapaneseEmotionAnalyzer {
         else if (!inPredicate(t)) break;
       }
       const negated = negations % 2 === 1;
-      const intensified = [tokens[i - 1], tokens[i - 2]].some((t) => t !== undefined && INTENSIFIERS.has(t.surface_form));
+      const intensified = [tokens[i - 1], tokens[i - 2]].some(
+        (t) => t !== undefined && INTENSIFIERS.has(t.surface_form),
+      );
       const evidence = this.evidence(match.entry, negated);
       if (intensified) for (const c of Object.keys(evidence) as EmotionCategory[]) evidence[c]! *= INTENSIFIER_FACTOR;
-      hits.push({ key: match.key, surface: tokens.slice(i, end).map((t) => t.surface_form).join(''), negated, evidence });
+      hits.push({
+        key: match.key,
+        surface: tokens
+          .slice(i, end)
+          .map((t) => t.surface_form)
+          .join(''),
+        negated,
+        evidence,
+      });
       i = end;
     }
     return hits;
   }
 
   /** Longest lexicon key starting at token i: surfaces of the leading tokens + base form of the last. */
-  private match(tokens: IpadicFeatures[], i: number): { key: string; length: number; entry: JapaneseLexiconEntry } | undefined {
+  private match(
+    tokens: IpadicFeatures[],
+    i: number,
+  ): { key: string; length: number; entry: JapaneseLexiconEntry } | undefined {
     for (let n = Math.min(MAX_KEY_TOKENS, tokens.length - i); n >= 1; n--) {
-      const lead = tokens.slice(i, i + n - 1).map((t) => t.surface_form).join('');
+      const lead = tokens
+        .slice(i, i + n - 1)
+        .map((t) => t.surface_form)
+        .join('');
       const last = tokens[i + n - 1]!;
       for (const key of new Set([lead + base(last), lead + last.surface_form])) {
         const entry = JAPANESE_EMOTION_LEXICON.get(key);

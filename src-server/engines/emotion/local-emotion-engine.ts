@@ -27,7 +27,12 @@ export interface LocalEmotionEngineOptions {
 /** Text of a segment; falls back to its words when the text is empty. */
 function segmentText(segment: TranscriptSegment): string {
   const text = segment.text.trim();
-  return text !== '' ? text : segment.words.map((w) => w.word).join(' ').trim();
+  return text !== ''
+    ? text
+    : segment.words
+        .map((w) => w.word)
+        .join(' ')
+        .trim();
 }
 
 function rounded(scores: EmotionScores): EmotionScores {

@@ -28,14 +28,38 @@ export const NEGATION_PREFIX = 'NOT_';
 export const LEXICON_PREFIX = 'LEX_';
 
 const NEGATORS = new Set([
-  'not', 'no', 'never', 'nothing', 'nobody', 'none', 'neither', 'nor', 'nowhere', 'without',
-  'hardly', 'barely', 'scarcely', 'noone',
+  'not',
+  'no',
+  'never',
+  'nothing',
+  'nobody',
+  'none',
+  'neither',
+  'nor',
+  'nowhere',
+  'without',
+  'hardly',
+  'barely',
+  'scarcely',
+  'noone',
 ]);
 
 /** Words that open a new clause: a negation scope does not cross them. ("so" is not one: "not so happy".) */
 const CLAUSE_BOUNDARIES = new Set([
-  'but', 'however', 'although', 'though', 'yet', 'because', 'cause', 'cuz', 'except', 'whereas',
-  'while', 'unless', 'and', 'instead',
+  'but',
+  'however',
+  'although',
+  'though',
+  'yet',
+  'because',
+  'cause',
+  'cuz',
+  'except',
+  'whereas',
+  'while',
+  'unless',
+  'and',
+  'instead',
 ]);
 
 /** Punctuation that ends a negation scope; "!" and "?" are also features. */
@@ -44,10 +68,25 @@ const FEATURE_PUNCTUATION = new Set(['!', '?']);
 
 /** Apostrophe-less Reddit/ASR spellings of negative contractions. */
 const BARE_NEGATIVE_CONTRACTIONS: Record<string, string> = {
-  dont: 'do not', doesnt: 'does not', didnt: 'did not', isnt: 'is not', wasnt: 'was not',
-  arent: 'are not', werent: 'were not', cant: 'can not', couldnt: 'could not', wouldnt: 'would not',
-  shouldnt: 'should not', havent: 'have not', hasnt: 'has not', hadnt: 'had not', aint: 'is not',
-  wont: 'will not', mustnt: 'must not', neednt: 'need not', cannot: 'can not',
+  dont: 'do not',
+  doesnt: 'does not',
+  didnt: 'did not',
+  isnt: 'is not',
+  wasnt: 'was not',
+  arent: 'are not',
+  werent: 'were not',
+  cant: 'can not',
+  couldnt: 'could not',
+  wouldnt: 'would not',
+  shouldnt: 'should not',
+  havent: 'have not',
+  hasnt: 'has not',
+  hadnt: 'had not',
+  aint: 'is not',
+  wont: 'will not',
+  mustnt: 'must not',
+  neednt: 'need not',
+  cannot: 'can not',
 };
 
 const TOKEN_RE = /[a-z0-9]+(?:'[a-z]+)*|[!?.,;:]|\p{Extended_Pictographic}/gu;

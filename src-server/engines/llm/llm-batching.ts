@@ -54,7 +54,9 @@ export function batches(segments: TranscriptSegment[], maxSegments: number, maxC
 }
 
 export const idRange = (segments: TranscriptSegment[]) =>
-  segments.length === 1 ? `segment ${segments[0]!.id}` : `segments ${segments[0]!.id}–${segments[segments.length - 1]!.id}`;
+  segments.length === 1
+    ? `segment ${segments[0]!.id}`
+    : `segments ${segments[0]!.id}–${segments[segments.length - 1]!.id}`;
 
 /**
  * One chat request whose answer must be a JSON object that `read` accepts. A malformed answer is asked
@@ -70,14 +72,24 @@ export async function askJson<T>(
   let problem = '';
   let malformed = true;
   for (let attempt = 0; attempt < 2; attempt++) {
-    const conversation = attempt === 0 ? messages : [...messages, { role: 'user' as const, content: `Your previous answer could not be used: ${problem}. Reply again with only the JSON object described above.` }];
+    const conversation =
+      attempt === 0
+        ? messages
+        : [
+            ...messages,
+            {
+              role: 'user' as const,
+              content: `Your previous answer could not be used: ${problem}. Reply again with only the JSON object described above.`,
+            },
+          ];
     const answer = await client.complete(conversation, { json: true, signal });
     try {
       return read(parseJsonObject(answer.content));
     } catch (error) {
       if (!(error instanceof SyntaxError || error instanceof TypeError)) throw error;
       malformed = error instanceof SyntaxError;
-      problem = error.message + (answer.finishReason === 'length' ? ' (the answer was cut off at the token limit)' : '');
+      problem =
+        error.message + (answer.finishReason === 'length' ? ' (the answer was cut off at the token limit)' : '');
     }
   }
   const said = malformed ? 'malformed JSON' : 'JSON of the wrong shape';

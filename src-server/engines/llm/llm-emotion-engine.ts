@@ -1,6 +1,11 @@
 // Emotion through an OpenAI-compatible chat model: seven scores per segment, asked for in batches, and
 // one entry for the whole transcript weighted by segment length.
-import { EMOTION_LABELS, type EmotionEntry, type EmotionLabel, type EmotionScores } from '../../../src-shared/analysis.js';
+import {
+  EMOTION_LABELS,
+  type EmotionEntry,
+  type EmotionLabel,
+  type EmotionScores,
+} from '../../../src-shared/analysis.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../../src-shared/transcript-document.js';
 import type { AnalysisInput, EmotionEngine } from '../../domain/analysis-engines.js';
 import { askJson, batches, idRange, languageName, LlmBatchEngine, segmentLine } from './llm-batching.js';
@@ -84,7 +89,11 @@ export class LlmEmotionEngine extends LlmBatchEngine implements EmotionEngine {
     return entries;
   }
 
-  private scoreBatch(segments: TranscriptSegment[], language: string, signal: AbortSignal): Promise<Map<number, EmotionScores>> {
+  private scoreBatch(
+    segments: TranscriptSegment[],
+    language: string,
+    signal: AbortSignal,
+  ): Promise<Map<number, EmotionScores>> {
     const wanted = new Set(segments.map((s) => s.id));
     const prompt =
       `Rate the emotion of each segment of this ${languageName(language)} transcript. ` +
@@ -132,8 +141,16 @@ function overall(document: TranscriptDocument, entries: EmotionEntry[]): Emotion
     for (const l of EMOTION_LABELS) sums[l] += e.scores[l] * w;
     total += w;
   }
-  const scores = total > 0 ? (Object.fromEntries(EMOTION_LABELS.map((l) => [l, sums[l] / total])) as EmotionScores) : neutral();
+  const scores =
+    total > 0 ? (Object.fromEntries(EMOTION_LABELS.map((l) => [l, sums[l] / total])) as EmotionScores) : neutral();
   const first = document.segments[0];
   const last = document.segments[document.segments.length - 1];
-  return { segment_id: null, start: first?.start ?? 0, end: last?.end ?? document.duration, speaker: null, ...top(scores), scores };
+  return {
+    segment_id: null,
+    start: first?.start ?? 0,
+    end: last?.end ?? document.duration,
+    speaker: null,
+    ...top(scores),
+    scores,
+  };
 }

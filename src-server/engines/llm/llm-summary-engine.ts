@@ -5,7 +5,15 @@ import type { ActionItem, SummaryDetails, SummaryItem } from '../../../src-share
 import type { TranscriptSegment } from '../../../src-shared/transcript-document.js';
 import type { AnalysisInput, SummaryEngine, SummaryResult } from '../../domain/analysis-engines.js';
 import { formatSummaryText } from '../summary/summary-text.js';
-import { askJson, batches, formatTime, idRange, languageName, segmentLine, type LlmEngineOptions } from './llm-batching.js';
+import {
+  askJson,
+  batches,
+  formatTime,
+  idRange,
+  languageName,
+  segmentLine,
+  type LlmEngineOptions,
+} from './llm-batching.js';
 import type { OpenAiChatClient } from './openai-chat-client.js';
 
 const SUMMARY_SYSTEM =
@@ -39,7 +47,15 @@ export class LlmSummaryEngine implements SummaryEngine {
     const byId = new Map(document.segments.map((s) => [s.id, s]));
     const spoken = document.segments.filter((s) => s.text.trim());
     if (spoken.length === 0) {
-      const details: SummaryDetails = { overview: language.toLowerCase().startsWith('ja') ? '発話はありませんでした。' : 'Nothing was said in this recording.', key_points: [], action_items: [], decisions: [], dates: [] };
+      const details: SummaryDetails = {
+        overview: language.toLowerCase().startsWith('ja')
+          ? '発話はありませんでした。'
+          : 'Nothing was said in this recording.',
+        key_points: [],
+        action_items: [],
+        decisions: [],
+        dates: [],
+      };
       return { summarizedText: formatSummaryText(details, language), details };
     }
     const parts = batches(spoken, Number.MAX_SAFE_INTEGER, this.maxChars);
@@ -60,7 +76,8 @@ export class LlmSummaryEngine implements SummaryEngine {
     byId: Map<number, TranscriptSegment>,
     signal: AbortSignal,
   ): Promise<PartialSummary> {
-    const part = count > 1 ? `This is part ${index + 1} of ${count} of a longer transcript; summarise this part.\n` : '';
+    const part =
+      count > 1 ? `This is part ${index + 1} of ${count} of a longer transcript; summarise this part.\n` : '';
     const prompt =
       `Summarise this transcript. It is in ${languageName(language)}; write the summary in the same language.\n` +
       part +
@@ -82,7 +99,12 @@ export class LlmSummaryEngine implements SummaryEngine {
   }
 
   /** Several parts: their action items, decisions and dates add up; the overview and key points are asked for again over the parts. */
-  private async combine(partials: PartialSummary[], language: string, byId: Map<number, TranscriptSegment>, signal: AbortSignal): Promise<SummaryDetails> {
+  private async combine(
+    partials: PartialSummary[],
+    language: string,
+    byId: Map<number, TranscriptSegment>,
+    signal: AbortSignal,
+  ): Promise<SummaryDetails> {
     signal.throwIfAborted();
     const candidates = partials.flatMap((p) => p.key_points);
     const prompt =
@@ -101,7 +123,8 @@ export class LlmSummaryEngine implements SummaryEngine {
       signal,
       'the combined summary',
       (value) => {
-        if (typeof value.overview !== 'string' || !value.overview.trim()) throw new TypeError('"overview" is missing or not a string');
+        if (typeof value.overview !== 'string' || !value.overview.trim())
+          throw new TypeError('"overview" is missing or not a string');
         return { overview: value.overview.trim(), key_points: readItems(value.key_points, 'key_points', byId) };
       },
     );
@@ -132,10 +155,12 @@ function readItems(value: unknown, field: string, byId: Map<number, TranscriptSe
 }
 
 function readSummary(value: Record<string, unknown>, byId: Map<number, TranscriptSegment>): PartialSummary {
-  if (typeof value.overview !== 'string' || !value.overview.trim()) throw new TypeError('"overview" is missing or not a string');
+  if (typeof value.overview !== 'string' || !value.overview.trim())
+    throw new TypeError('"overview" is missing or not a string');
   const actions: ActionItem[] = [];
   const rawActions = value.action_items;
-  if (rawActions !== undefined && rawActions !== null && !Array.isArray(rawActions)) throw new TypeError('"action_items" is not a list');
+  if (rawActions !== undefined && rawActions !== null && !Array.isArray(rawActions))
+    throw new TypeError('"action_items" is not a list');
   for (const raw of (rawActions as unknown[] | null | undefined) ?? []) {
     if (!raw || typeof raw !== 'object') continue;
     const item = raw as Record<string, unknown>;

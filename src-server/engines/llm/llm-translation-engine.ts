@@ -44,12 +44,28 @@ export class LlmTranslationEngine extends LlmBatchEngine implements TranslationE
       end: s.end,
       text: translated.get(s.id) ?? '',
     }));
-    return { translatedText: joinSegments(segments.map((s) => s.text), target), segments };
+    return {
+      translatedText: joinSegments(
+        segments.map((s) => s.text),
+        target,
+      ),
+      segments,
+    };
   }
 
-  private translateBatch(segments: TranscriptSegment[], source: string, target: string, signal: AbortSignal): Promise<Map<number, string>> {
+  private translateBatch(
+    segments: TranscriptSegment[],
+    source: string,
+    target: string,
+    signal: AbortSignal,
+  ): Promise<Map<number, string>> {
     const wanted = new Set(segments.map((s) => s.id));
-    const lines = segments.map((s) => ({ id: s.id, start: formatTime(s.start), end: formatTime(s.end), text: s.text.replace(/\s+/g, ' ').trim() }));
+    const lines = segments.map((s) => ({
+      id: s.id,
+      start: formatTime(s.start),
+      end: formatTime(s.end),
+      text: s.text.replace(/\s+/g, ' ').trim(),
+    }));
     const prompt =
       `Translate these numbered transcript lines from ${languageName(source)} into ${languageName(target)}. ` +
       'They are consecutive utterances of one conversation, with their times. Translate each line on its own: ' +

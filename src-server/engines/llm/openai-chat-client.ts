@@ -81,15 +81,27 @@ const RETRYABLE_STATUS = new Set([408, 409, 429, 502, 503, 504]);
 
 /** What a user is told for each failure, and whether the job runner may try again. */
 const USER_FACING: Record<LlmErrorKind, { kind: EngineErrorKind; message: string }> = {
-  auth: { kind: 'unavailable', message: 'The language model service refused this server\'s credentials. An administrator needs to check its API key.' },
-  not_found: { kind: 'unavailable', message: 'The language model service is not set up correctly on this server. An administrator needs to check its address and model.' },
+  auth: {
+    kind: 'unavailable',
+    message:
+      "The language model service refused this server's credentials. An administrator needs to check its API key.",
+  },
+  not_found: {
+    kind: 'unavailable',
+    message:
+      'The language model service is not set up correctly on this server. An administrator needs to check its address and model.',
+  },
   bad_request: { kind: 'bad-input', message: 'The language model service refused this request.' },
   context_length: { kind: 'bad-input', message: 'The transcript is too long for the language model.' },
   rate_limit: { kind: 'transient', message: 'The language model service is busy. Try again later.' },
   server: { kind: 'transient', message: 'The language model service failed. Try again later.' },
   timeout: { kind: 'transient', message: 'The language model service did not answer in time. Try again later.' },
   network: { kind: 'transient', message: 'The language model service could not be reached. Try again later.' },
-  invalid_response: { kind: 'unavailable', message: 'The language model gave an answer this server cannot use. An administrator may need to choose another model.' },
+  invalid_response: {
+    kind: 'unavailable',
+    message:
+      'The language model gave an answer this server cannot use. An administrator may need to choose another model.',
+  },
 };
 
 function toEngineError(error: LlmError): EngineError {
@@ -158,7 +170,9 @@ export class OpenAiChatClient {
           continue;
         }
         if (!error.retryable || attempt >= maxRetries) throw error;
-        const delay = error.retryAfterMs ?? backoffDelay(attempt, { baseDelayMs: this.config.retryDelayMs ?? 1000, maxDelayMs: 30_000 });
+        const delay =
+          error.retryAfterMs ??
+          backoffDelay(attempt, { baseDelayMs: this.config.retryDelayMs ?? 1000, maxDelayMs: 30_000 });
         try {
           await sleep(delay, undefined, { signal: options.signal });
         } catch {
@@ -182,20 +196,35 @@ export class OpenAiChatClient {
     const maxTokens = options.maxTokens ?? this.config.maxTokens;
     if (maxTokens) body.max_tokens = maxTokens;
     if (options.json) body.response_format = { type: 'json_object' };
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...this.config.headers };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...this.config.headers,
+    };
     if (this.config.apiKey) headers.authorization = `Bearer ${this.config.apiKey}`;
 
     let response: Response;
     let text: string;
     try {
-      response = await this.fetchFn(this.url, { method: 'POST', headers, body: JSON.stringify(body), signal: combined });
+      response = await this.fetchFn(this.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: combined,
+      });
       text = await response.text();
     } catch (error) {
       if (signal?.aborted) throw abortReason(signal);
       if (timeout.aborted) {
-        throw new LlmError(`The LLM server did not answer within ${Math.round(timeoutMs / 1000)} s (model "${this.config.model}").`, 'timeout', null, true);
+        throw new LlmError(
+          `The LLM server did not answer within ${Math.round(timeoutMs / 1000)} s (model "${this.config.model}").`,
+          'timeout',
+          null,
+          true,
+        );
       }
-      const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+      const cause =
+        error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
       throw new LlmError(`Could not reach the LLM server: ${cause}.`, 'network', null, true);
     }
 
@@ -211,15 +240,23 @@ export class OpenAiChatClient {
         response.status,
       );
     }
-    const choice = (parsed as { choices?: Array<{ message?: { content?: unknown }; finish_reason?: unknown }> }).choices?.[0];
+    const choice = (parsed as { choices?: Array<{ message?: { content?: unknown }; finish_reason?: unknown }> })
+      .choices?.[0];
     const content = choice?.message?.content;
     if (typeof content !== 'string') {
-      throw new LlmError('The LLM server answered without a message (no choices[0].message.content).', 'invalid_response', response.status);
+      throw new LlmError(
+        'The LLM server answered without a message (no choices[0].message.content).',
+        'invalid_response',
+        response.status,
+      );
     }
     const usage = (parsed as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } }).usage;
     return {
       content,
-      model: typeof (parsed as { model?: unknown }).model === 'string' ? (parsed as { model: string }).model : this.config.model,
+      model:
+        typeof (parsed as { model?: unknown }).model === 'string'
+          ? (parsed as { model: string }).model
+          : this.config.model,
       finishReason: typeof choice?.finish_reason === 'string' ? choice.finish_reason : null,
       usage:
         usage && typeof usage.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number'
@@ -247,14 +284,30 @@ export class OpenAiChatClient {
       );
     } else if (status === 429) {
       error = new LlmError(`The LLM server is rate limiting requests (HTTP 429): ${said}.`, 'rate_limit', status, true);
-    } else if ((status === 400 || status === 413 || status === 422) && /context|too long|too many tokens|maximum.*tokens|token limit/i.test(said)) {
-      error = new LlmError(`The text is too long for the model's context window (HTTP ${status}, model "${model}"): ${said}.`, 'context_length', status);
+    } else if (
+      (status === 400 || status === 413 || status === 422) &&
+      /context|too long|too many tokens|maximum.*tokens|token limit/i.test(said)
+    ) {
+      error = new LlmError(
+        `The text is too long for the model's context window (HTTP ${status}, model "${model}"): ${said}.`,
+        'context_length',
+        status,
+      );
     } else if (status >= 400 && status < 500 && !RETRYABLE_STATUS.has(status)) {
-      error = new LlmError(`The LLM server rejected the request (HTTP ${status}, model "${model}"): ${said}.`, 'bad_request', status);
+      error = new LlmError(
+        `The LLM server rejected the request (HTTP ${status}, model "${model}"): ${said}.`,
+        'bad_request',
+        status,
+      );
     } else if (status === 408 || status === 504) {
       error = new LlmError(`The LLM server timed out (HTTP ${status}): ${said}.`, 'timeout', status, true);
     } else {
-      error = new LlmError(`The LLM server failed (HTTP ${status}): ${said}.`, 'server', status, RETRYABLE_STATUS.has(status));
+      error = new LlmError(
+        `The LLM server failed (HTTP ${status}): ${said}.`,
+        'server',
+        status,
+        RETRYABLE_STATUS.has(status),
+      );
     }
     const header = response.headers.get('retry-after');
     const retryAfter = header === null || header.trim() === '' ? NaN : Number(header);
@@ -286,6 +339,7 @@ export function parseJsonObject(content: string): Record<string, unknown> {
       throw new SyntaxError((second as Error).message);
     }
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new SyntaxError('the answer is JSON but not an object');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new SyntaxError('the answer is JSON but not an object');
   return value as Record<string, unknown>;
 }

@@ -25,7 +25,10 @@ export function speakerAt(turns: readonly SpeakerTurn[], start: number, end: num
   return best ?? nearest;
 }
 
-export function assignSpeakers(segments: readonly RecognizedSegment[], turns: readonly SpeakerTurn[]): SpeakerSegment[] {
+export function assignSpeakers(
+  segments: readonly RecognizedSegment[],
+  turns: readonly SpeakerTurn[],
+): SpeakerSegment[] {
   const sorted = [...turns].sort((a, b) => a.start - b.start);
   const out: SpeakerSegment[] = [];
   for (const segment of segments) {

@@ -4,7 +4,16 @@
 // from the top, a likelihood test on the speech of both halves deciding when two clusters are one
 // speaker, and outliers joining the nearest real speaker. Pure: no I/O.
 import type { SeparateOptions } from './speaker-separation.js';
-import { blockOwners, CEPSTRA, DIMS, standardize, TRI, VARIANCE_FLOOR, type BlockStore, type Window } from './speaker-features.js';
+import {
+  blockOwners,
+  CEPSTRA,
+  DIMS,
+  standardize,
+  TRI,
+  VARIANCE_FLOOR,
+  type BlockStore,
+  type Window,
+} from './speaker-features.js';
 
 export interface Merge {
   /** Cluster ids: 0..n-1 are the points; merge i creates cluster n + i. */
@@ -150,7 +159,12 @@ const MIN_SPEAKER_FRAMES = 150;
 const MAX_OUTLIER_SPLITS = 24;
 
 /** Step 3 of the embedded speaker separation: a speaker index per window. */
-export function clusterSpeakers(blocks: BlockStore, windows: Window[], options: SeparateOptions, settings: SpeakerClusteringOptions): Int32Array {
+export function clusterSpeakers(
+  blocks: BlockStore,
+  windows: Window[],
+  options: SeparateOptions,
+  settings: SpeakerClusteringOptions,
+): Int32Array {
   const n = windows.length;
   if (n === 0) return new Int32Array(0);
   const unit = l2Normalize(standardize(windows.map((w) => w.embedding)));
@@ -331,7 +345,12 @@ function countLabels(labels: Int32Array): number {
  * nearest (cosine); labels renumbered 0..k-1 in order of first window. Unchanged when no cluster
  * is big enough.
  */
-function absorbOutliers(blocks: BlockStore, windows: readonly Window[], vectors: readonly Float32Array[], labels: Int32Array): Int32Array {
+function absorbOutliers(
+  blocks: BlockStore,
+  windows: readonly Window[],
+  vectors: readonly Float32Array[],
+  labels: Int32Array,
+): Int32Array {
   const k = labels.reduce((max, l) => Math.max(max, l + 1), 0);
   const frames = new Float64Array(k);
   const owner = blockOwners(blocks, windows, labels);

@@ -69,14 +69,15 @@ export function diarizationError(
   const hypNames = [...hyp.keys()];
 
   // Unscored zones around reference boundaries, merged.
-  const zones = bySpeaker(
-    collar > 0
-      ? [...ref.values()].flat().flatMap(([s, e]) => [
-          { start: s - collar, end: s + collar, speaker: '' },
-          { start: e - collar, end: e + collar, speaker: '' },
-        ])
-      : [],
-  ).get('') ?? [];
+  const zones =
+    bySpeaker(
+      collar > 0
+        ? [...ref.values()].flat().flatMap(([s, e]) => [
+            { start: s - collar, end: s + collar, speaker: '' },
+            { start: e - collar, end: e + collar, speaker: '' },
+          ])
+        : [],
+    ).get('') ?? [];
 
   // Elementary intervals between every boundary.
   const cuts = new Set<number>();

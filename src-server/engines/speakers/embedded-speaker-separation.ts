@@ -33,7 +33,12 @@ import { clusterSpeakers, type SpeakerClusteringOptions } from './clustering.js'
 import { MfccExtractor } from './mfcc.js';
 import { resegment, type ResegmentationOptions } from './resegmentation.js';
 import { CEPSTRA, extractBlocks, windowEmbeddings, type BlockStore, type WindowOptions } from './speaker-features.js';
-import { speakerLabel, type SeparateOptions, type SpeakerSeparationEngine, type SpeakerTurn } from './speaker-separation.js';
+import {
+  speakerLabel,
+  type SeparateOptions,
+  type SpeakerSeparationEngine,
+  type SpeakerTurn,
+} from './speaker-separation.js';
 import type { SpeechSegment } from '../vad/vad.js';
 
 export interface EmbeddedSeparationOptions extends WindowOptions, SpeakerClusteringOptions, ResegmentationOptions {
@@ -67,7 +72,9 @@ export class EmbeddedSpeakerSeparation implements SpeakerSeparationEngine {
     signal.throwIfAborted();
     const regions = speech.filter((s) => s.end > s.start).sort((a, b) => a.start - b.start);
     if (regions.length === 0) return [];
-    const blocks = await extractBlocks(this.mfcc, pcmPath, regions, this.options.blockSeconds, signal, (f) => onProgress?.(0.8 * f));
+    const blocks = await extractBlocks(this.mfcc, pcmPath, regions, this.options.blockSeconds, signal, (f) =>
+      onProgress?.(0.8 * f),
+    );
     signal.throwIfAborted();
 
     const windows = windowEmbeddings(blocks, regions.length, this.options);
@@ -89,7 +96,8 @@ export class EmbeddedSpeakerSeparation implements SpeakerSeparationEngine {
       const start = Math.max(region.start, blocks.start[b]!);
       const end = Math.min(region.end, blocks.end[b]!);
       const prev = raw.at(-1);
-      if (prev && prev.label === label && start - prev.end <= this.options.joinGapSeconds) prev.end = Math.max(prev.end, end);
+      if (prev && prev.label === label && start - prev.end <= this.options.joinGapSeconds)
+        prev.end = Math.max(prev.end, end);
       else if (end > start) raw.push({ start, end, label });
     }
     const names = new Map<number, string>();

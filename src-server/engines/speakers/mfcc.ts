@@ -43,7 +43,8 @@ export class MfccExtractor {
 
   constructor(options: Partial<MfccOptions> = {}) {
     this.options = { ...DEFAULTS, ...options };
-    for (let i = 0; i < FRAME_LENGTH; i++) this.window[i] = 0.54 - 0.46 * Math.cos((2 * Math.PI * i) / (FRAME_LENGTH - 1));
+    for (let i = 0; i < FRAME_LENGTH; i++)
+      this.window[i] = 0.54 - 0.46 * Math.cos((2 * Math.PI * i) / (FRAME_LENGTH - 1));
     for (let i = 0; i < FFT_SIZE / 2; i++) {
       this.cos[i] = Math.cos((2 * Math.PI * i) / FFT_SIZE);
       this.sin[i] = -Math.sin((2 * Math.PI * i) / FFT_SIZE);
@@ -74,7 +75,8 @@ export class MfccExtractor {
     const n = this.options.coefficients;
     this.dct = new Float64Array(n * MEL_BANDS);
     for (let i = 0; i < n; i++) {
-      for (let j = 0; j < MEL_BANDS; j++) this.dct[i * MEL_BANDS + j] = Math.sqrt(2 / MEL_BANDS) * Math.cos((Math.PI * i * (j + 0.5)) / MEL_BANDS);
+      for (let j = 0; j < MEL_BANDS; j++)
+        this.dct[i * MEL_BANDS + j] = Math.sqrt(2 / MEL_BANDS) * Math.cos((Math.PI * i * (j + 0.5)) / MEL_BANDS);
     }
   }
 
@@ -157,7 +159,10 @@ export function deltas(features: Float32Array, frames: number, dims: number): Fl
   const out = new Float32Array(frames * dims);
   const at = (f: number) => Math.min(frames - 1, Math.max(0, f)) * dims;
   for (let f = 0; f < frames; f++) {
-    const p1 = at(f + 1), m1 = at(f - 1), p2 = at(f + 2), m2 = at(f - 2);
+    const p1 = at(f + 1),
+      m1 = at(f - 1),
+      p2 = at(f + 2),
+      m2 = at(f - 2);
     for (let d = 0; d < dims; d++) {
       out[f * dims + d] = (features[p1 + d]! - features[m1 + d]! + 2 * (features[p2 + d]! - features[m2 + d]!)) / 10;
     }

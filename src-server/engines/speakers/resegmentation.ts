@@ -67,7 +67,7 @@ export function resegment(
   // Viterbi per region with a penalty per change of speaker.
   const out = new Int32Array(nb);
   const penalty = options.switchPenalty;
-  for (let b0 = 0; b0 < nb; ) {
+  for (let b0 = 0; b0 < nb;) {
     let b1 = b0;
     while (b1 < nb && blocks.region[b1] === blocks.region[b0]) b1++;
     const len = b1 - b0;
@@ -102,15 +102,20 @@ export function resegment(
 }
 
 /** Runs shorter than minTurnSeconds inside a region join the neighbour that explains them best. */
-function smooth(blocks: BlockStore, labels: Int32Array, logLik: (b: number, l: number) => number, minTurnSeconds: number): void {
+function smooth(
+  blocks: BlockStore,
+  labels: Int32Array,
+  logLik: (b: number, l: number) => number,
+  minTurnSeconds: number,
+): void {
   const nb = blocks.count;
-  for (let b0 = 0; b0 < nb; ) {
+  for (let b0 = 0; b0 < nb;) {
     let b1 = b0;
     while (b1 < nb && blocks.region[b1] === blocks.region[b0]) b1++;
     for (;;) {
       // Runs [start, end) of this region; find the shortest one below the minimum.
       const runs: [number, number][] = [];
-      for (let b = b0; b < b1; ) {
+      for (let b = b0; b < b1;) {
         let e = b;
         while (e < b1 && labels[e] === labels[b]) e++;
         runs.push([b, e]);
@@ -125,7 +130,9 @@ function smooth(blocks: BlockStore, labels: Int32Array, logLik: (b: number, l: n
       });
       if (shortest < 0) break;
       const [s, e] = runs[shortest]!;
-      const candidates = [runs[shortest - 1], runs[shortest + 1]].filter((r): r is [number, number] => !!r).map((r) => labels[r[0]]!);
+      const candidates = [runs[shortest - 1], runs[shortest + 1]]
+        .filter((r): r is [number, number] => !!r)
+        .map((r) => labels[r[0]]!);
       let best = candidates[0]!;
       let bestScore = -Infinity;
       for (const c of candidates) {

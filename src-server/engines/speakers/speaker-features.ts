@@ -98,7 +98,8 @@ export async function extractBlocks(
       const { mfcc, logEnergy, frames } = mfccExtractor.compute(samples);
       // Drop c0: keep c1..c19 per frame.
       const cep = new Float32Array(frames * CEPSTRA);
-      for (let f = 0; f < frames; f++) cep.set(mfcc.subarray(f * (CEPSTRA + 1) + 1, (f + 1) * (CEPSTRA + 1)), f * CEPSTRA);
+      for (let f = 0; f < frames; f++)
+        cep.set(mfcc.subarray(f * (CEPSTRA + 1) + 1, (f + 1) * (CEPSTRA + 1)), f * CEPSTRA);
       const delta = deltas(cep, frames, CEPSTRA);
       const sorted = Float32Array.from(logEnergy).sort();
       const loud = sorted.length ? sorted[Math.floor(sorted.length * 0.95)]! : 0;
@@ -106,7 +107,10 @@ export async function extractBlocks(
       const regionEnd = region.start + samples.length / SAMPLE_RATE;
       for (let j = 0; j < blockCount; j++) {
         const start = region.start + (j * framesPerBlock * FRAME_SHIFT) / SAMPLE_RATE;
-        const end = j === blockCount - 1 ? Math.max(start, Math.min(region.end, regionEnd)) : region.start + ((j + 1) * framesPerBlock * FRAME_SHIFT) / SAMPLE_RATE;
+        const end =
+          j === blockCount - 1
+            ? Math.max(start, Math.min(region.end, regionEnd))
+            : region.start + ((j + 1) * framesPerBlock * FRAME_SHIFT) / SAMPLE_RATE;
         const b = blocks.add(r, start, end);
         for (let f = j * framesPerBlock; f < Math.min(frames, (j + 1) * framesPerBlock); f++) {
           if (logEnergy[f]! < loud - PAUSE_BELOW) continue;

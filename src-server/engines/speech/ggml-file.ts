@@ -33,7 +33,17 @@ export interface WhisperHparams {
 }
 
 export const HPARAM_ORDER: (keyof WhisperHparams)[] = [
-  'nVocab', 'nAudioCtx', 'nAudioState', 'nAudioHead', 'nAudioLayer', 'nTextCtx', 'nTextState', 'nTextHead', 'nTextLayer', 'nMels', 'ftype',
+  'nVocab',
+  'nAudioCtx',
+  'nAudioState',
+  'nAudioHead',
+  'nAudioLayer',
+  'nTextCtx',
+  'nTextState',
+  'nTextHead',
+  'nTextLayer',
+  'nMels',
+  'ftype',
 ];
 
 /** ggml tensor types: elements per block and bytes per block. */
@@ -56,7 +66,21 @@ export const GGML_TYPES: Record<number, { name: string; block: number; bytes: nu
 };
 
 /** GGML_FTYPE_* -> the ggml type of the big weight matrices (ggml_ftype_to_ggml_type). */
-const FTYPE_TO_TYPE: Record<number, number> = { 0: 0, 1: 1, 2: 2, 3: 3, 7: 8, 8: 6, 9: 7, 10: 10, 11: 11, 12: 12, 13: 13, 14: 14, 24: 30 };
+const FTYPE_TO_TYPE: Record<number, number> = {
+  0: 0,
+  1: 1,
+  2: 2,
+  3: 3,
+  7: 8,
+  8: 6,
+  9: 7,
+  10: 10,
+  11: 11,
+  12: 12,
+  13: 13,
+  14: 14,
+  24: 30,
+};
 
 /** f32: norms, biases, positional embeddings; weight: matrices in the file's weight type; conv: f16 unless the model is all-f32. */
 export type TensorRole = 'f32' | 'weight' | 'conv';
@@ -157,7 +181,8 @@ class FileCursor {
   private ensure(n: number): void {
     const offset = this.position - this.bufferStart;
     if (offset >= 0 && offset + n <= this.buffer.length) return;
-    if (this.position + n > this.size) throw new Unreadable(`the file ends early (at byte ${this.size}, needed ${this.position + n})`);
+    if (this.position + n > this.size)
+      throw new Unreadable(`the file ends early (at byte ${this.size}, needed ${this.position + n})`);
     // Reading on from the buffer's end (the vocabulary) takes a megabyte at a time; after a skip over a
     // tensor's data only its next header is wanted, so a page will do: a 3 GB model is not read whole.
     const length = Math.max(n, this.position === this.bufferStart + this.buffer.length ? 1 << 20 : 1 << 12);
@@ -183,7 +208,8 @@ class FileCursor {
   }
 
   skip(n: number): void {
-    if (this.position + n > this.size) throw new Unreadable(`the file ends early (at byte ${this.size}, needed ${this.position + n})`);
+    if (this.position + n > this.size)
+      throw new Unreadable(`the file ends early (at byte ${this.size}, needed ${this.position + n})`);
     this.position += n;
   }
 }
@@ -199,7 +225,9 @@ export function readWhisperHparams(file: string): WhisperHparams | null {
   try {
     const head = Buffer.alloc(48);
     if (fs.readSync(fd, head, 0, 48, 0) < 48 || head.readUInt32LE(0) !== GGML_MAGIC) return null;
-    return Object.fromEntries(HPARAM_ORDER.map((k, i) => [k, head.readInt32LE(4 + 4 * i)])) as unknown as WhisperHparams;
+    return Object.fromEntries(
+      HPARAM_ORDER.map((k, i) => [k, head.readInt32LE(4 + 4 * i)]),
+    ) as unknown as WhisperHparams;
   } finally {
     fs.closeSync(fd);
   }
@@ -216,20 +244,29 @@ export function inspectWhisperModel(file: string): WhisperModelFile {
     fd = fs.openSync(file, 'r');
   } catch (error) {
     const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new EngineError('unavailable', `The speech model file cannot be opened (${why}). Check the configured model path.`, {
-      detail: `cannot open ${file} (${why})`,
-      cause: error,
-    });
+    throw new EngineError(
+      'unavailable',
+      `The speech model file cannot be opened (${why}). Check the configured model path.`,
+      {
+        detail: `cannot open ${file} (${why})`,
+        cause: error,
+      },
+    );
   }
   try {
     const size = fs.fstatSync(fd).size;
     const c = new FileCursor(fd, size);
     const bad = (why: string) =>
-      new EngineError('unavailable', `The speech model file cannot be used: ${why}. Replace it with a freshly downloaded model.`, {
-        detail: `${file} is not a usable whisper.cpp ggml model: ${why}`,
-      });
+      new EngineError(
+        'unavailable',
+        `The speech model file cannot be used: ${why}. Replace it with a freshly downloaded model.`,
+        {
+          detail: `${file} is not a usable whisper.cpp ggml model: ${why}`,
+        },
+      );
     try {
-      if (c.uint32() !== GGML_MAGIC) throw bad('wrong magic number (not a ggml file; GGUF and other formats are not supported)');
+      if (c.uint32() !== GGML_MAGIC)
+        throw bad('wrong magic number (not a ggml file; GGUF and other formats are not supported)');
       const hparams = Object.fromEntries(HPARAM_ORDER.map((k) => [k, c.int32()])) as unknown as WhisperHparams;
       const h = hparams;
       if (h.nVocab < 51864 || h.nVocab > 52000) throw bad(`n_vocab ${h.nVocab} is not a whisper vocabulary`);
@@ -237,13 +274,15 @@ export function inspectWhisperModel(file: string): WhisperModelFile {
         if (!(h[k] > 0 && h[k] < 1 << 20)) throw bad(`hyperparameter ${k} = ${h[k]} is out of range`);
       }
       if (h.nAudioState !== h.nTextState) throw bad('n_audio_state differs from n_text_state');
-      if (h.nAudioState % h.nAudioHead !== 0 || h.nTextState % h.nTextHead !== 0) throw bad('state size is not a multiple of the head count');
+      if (h.nAudioState % h.nAudioHead !== 0 || h.nTextState % h.nTextHead !== 0)
+        throw bad('state size is not a multiple of the head count');
       const types = tensorTypes(h.ftype);
       if (!types) throw bad(`unsupported weight type (ftype ${h.ftype})`);
 
       const nMel = c.int32();
       const nFft = c.int32();
-      if (nMel !== h.nMels || nFft <= 0 || nFft > 4096) throw bad(`mel filter bank ${nMel}x${nFft} does not match n_mels ${h.nMels}`);
+      if (nMel !== h.nMels || nFft <= 0 || nFft > 4096)
+        throw bad(`mel filter bank ${nMel}x${nFft} does not match n_mels ${h.nMels}`);
       c.skip(nMel * nFft * 4);
 
       const nTokens = c.int32();
@@ -268,7 +307,8 @@ export function inspectWhisperModel(file: string): WhisperModelFile {
         const nDims = c.int32();
         const nameLength = c.int32();
         const ttype = c.int32();
-        if (nDims < 1 || nDims > 4 || nameLength <= 0 || nameLength > 256) throw bad(`corrupt tensor header at byte ${c.position - 12}`);
+        if (nDims < 1 || nDims > 4 || nameLength <= 0 || nameLength > 256)
+          throw bad(`corrupt tensor header at byte ${c.position - 12}`);
         const ne = [1, 1, 1, 1];
         for (let i = 0; i < nDims; i++) ne[i] = c.int32();
         const name = c.bytes(nameLength).toString('latin1');
@@ -277,18 +317,22 @@ export function inspectWhisperModel(file: string): WhisperModelFile {
         if (seen.has(name)) throw bad(`tensor "${name}" appears twice`);
         seen.add(name);
         const want = [...spec.ne, 1, 1, 1].slice(0, 4);
-        if (want.some((n, i) => n !== ne[i])) throw bad(`tensor "${name}" has shape [${ne.slice(0, nDims).join(',')}], expected [${spec.ne.join(',')}]`);
+        if (want.some((n, i) => n !== ne[i]))
+          throw bad(`tensor "${name}" has shape [${ne.slice(0, nDims).join(',')}], expected [${spec.ne.join(',')}]`);
         const type = types[spec.role];
         const fileType = GGML_TYPES[ttype];
         if (!fileType) throw bad(`tensor "${name}" has unknown type ${ttype}`);
         const nbytes = tensorBytes(spec.ne, type);
         const elements = spec.ne.reduce((a, b) => a * b, 1);
-        if ((elements * fileType.bytes) / GGML_TYPES[type]!.block !== nbytes) throw bad(`tensor "${name}" has type ${fileType.name}, expected ${GGML_TYPES[type]!.name}`);
+        if ((elements * fileType.bytes) / GGML_TYPES[type]!.block !== nbytes)
+          throw bad(`tensor "${name}" has type ${fileType.name}, expected ${GGML_TYPES[type]!.name}`);
         c.skip(nbytes);
       }
       if (seen.size !== expected.size) {
         const missing = [...expected.keys()].filter((n) => !seen.has(n));
-        throw bad(`${missing.length} of ${expected.size} tensors are missing (first: ${missing[0]}); the file is probably truncated`);
+        throw bad(
+          `${missing.length} of ${expected.size} tensors are missing (first: ${missing[0]}); the file is probably truncated`,
+        );
       }
 
       const multilingual = h.nVocab >= 51865;
@@ -299,7 +343,8 @@ export function inspectWhisperModel(file: string): WhisperModelFile {
         hparams,
         multilingual,
         eotToken,
-        tokenBytes: (id: number) => (id >= 0 && id < nTokens && id < eotToken ? vocab.subarray(offsets[id], offsets[id + 1]) : null),
+        tokenBytes: (id: number) =>
+          id >= 0 && id < nTokens && id < eotToken ? vocab.subarray(offsets[id], offsets[id + 1]) : null,
         tensorCount: seen.size,
       };
     } catch (error) {

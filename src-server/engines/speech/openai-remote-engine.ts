@@ -10,7 +10,14 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { EngineError, operatorMessage } from '../../domain/engine-error.js';
 import { PCM_BYTES_PER_SECOND, SAMPLE_RATE } from '../audio/ffmpeg.js';
-import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine, SpeechEngineCapabilities } from './speech-engine.js';
+import type {
+  RecognizedSegment,
+  RecognizedWord,
+  RecognizeRequest,
+  RecognizeResult,
+  SpeechEngine,
+  SpeechEngineCapabilities,
+} from './speech-engine.js';
 import { vocabularyPrompt } from './vocabulary-prompt.js';
 import { WHISPER_LANGUAGES } from './whisper-engine.js';
 
@@ -70,7 +77,9 @@ export class OpenAiRemoteEngine implements SpeechEngine {
   async checkUsable(): Promise<{ usable: boolean; reason: string | null; detail: string | null }> {
     try {
       const url = this.endpoint();
-      const keyNote = this.options.apiKey ? 'with an API key' : 'without an API key (KIKITORI_REMOTE_ASR_API_KEY unset)';
+      const keyNote = this.options.apiKey
+        ? 'with an API key'
+        : 'without an API key (KIKITORI_REMOTE_ASR_API_KEY unset)';
       return { usable: true, reason: null, detail: `POST ${url} model ${this.model}, ${keyNote} (not contacted)` };
     } catch (error) {
       return { usable: false, reason: operatorMessage(error), detail: null };
@@ -80,7 +89,8 @@ export class OpenAiRemoteEngine implements SpeechEngine {
   private endpoint(): string {
     if (!this.baseUrl) {
       throw new EngineError('unavailable', 'No remote speech service is configured on this server.', {
-        detail: 'set KIKITORI_REMOTE_ASR_BASE_URL (e.g. https://api.openai.com/v1), KIKITORI_REMOTE_ASR_API_KEY and KIKITORI_REMOTE_ASR_MODEL',
+        detail:
+          'set KIKITORI_REMOTE_ASR_BASE_URL (e.g. https://api.openai.com/v1), KIKITORI_REMOTE_ASR_API_KEY and KIKITORI_REMOTE_ASR_MODEL',
       });
     }
     if (!/^https?:\/\/[^/]+/.test(this.baseUrl)) {
@@ -101,7 +111,11 @@ export class OpenAiRemoteEngine implements SpeechEngine {
     request.onProgress?.(0);
 
     const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(wavHeader(size)), await fs.openAsBlob(request.pcmPath)], { type: 'audio/wav' }), 'audio.wav');
+    form.append(
+      'file',
+      new Blob([new Uint8Array(wavHeader(size)), await fs.openAsBlob(request.pcmPath)], { type: 'audio/wav' }),
+      'audio.wav',
+    );
     form.append('model', this.model);
     const language = request.language.toLowerCase();
     if (language !== 'auto') form.append('language', language);
@@ -139,14 +153,22 @@ export class OpenAiRemoteEngine implements SpeechEngine {
     try {
       json = JSON.parse(body) as VerboseJson;
     } catch {
-      throw new EngineError('transient', 'The remote speech service answered with something unreadable. Try again later.', {
-        detail: `${host} answered with something other than JSON (${body.slice(0, 120)})`,
-      });
+      throw new EngineError(
+        'transient',
+        'The remote speech service answered with something unreadable. Try again later.',
+        {
+          detail: `${host} answered with something other than JSON (${body.slice(0, 120)})`,
+        },
+      );
     }
     const segments = toSegments(json, duration);
     request.onProgress?.(1);
     const speaking = segments.reduce((sum, s) => sum + (s.end - s.start), 0);
-    const result: RecognizeResult & { language?: string } = { segments, speakingDuration: round(speaking), model: `${this.model}@${host}` };
+    const result: RecognizeResult & { language?: string } = {
+      segments,
+      speakingDuration: round(speaking),
+      model: `${this.model}@${host}`,
+    };
     const detected = languageCode(json.language);
     if (detected) result.language = detected;
     return result;
@@ -157,8 +179,13 @@ function responseError(status: number, host: string, body: string): EngineError 
   let said = body.slice(0, 300);
   let code: string | undefined;
   try {
-    const json = JSON.parse(body) as { error?: { message?: string; code?: string } | string; error_message?: string; message?: string };
-    said = (typeof json.error === 'object' ? json.error?.message : json.error) ?? json.error_message ?? json.message ?? said;
+    const json = JSON.parse(body) as {
+      error?: { message?: string; code?: string } | string;
+      error_message?: string;
+      message?: string;
+    };
+    said =
+      (typeof json.error === 'object' ? json.error?.message : json.error) ?? json.error_message ?? json.message ?? said;
     if (typeof json.error === 'object' && typeof json.error.code === 'string') code = json.error.code;
   } catch {
     // not JSON: keep the text
@@ -166,17 +193,31 @@ function responseError(status: number, host: string, body: string): EngineError 
   const detail = `${host} answered HTTP ${status}${said ? `: ${said}` : ''}`;
   // OpenAI's (and a kikitori-server's) 429 for a used-up quota: retrying cannot help until someone raises it.
   if (status === 429 && code === 'insufficient_quota') {
-    return new EngineError('unavailable', "The remote speech service's quota for this server is used up. An administrator needs to raise it or free some.", { detail });
+    return new EngineError(
+      'unavailable',
+      "The remote speech service's quota for this server is used up. An administrator needs to raise it or free some.",
+      { detail },
+    );
   }
   if (status === 401 || status === 403) {
-    return new EngineError('unavailable', 'The remote speech service refused this server\'s credentials. An administrator needs to check its API key.', {
-      detail: `${detail}. Check KIKITORI_REMOTE_ASR_API_KEY.`,
-    });
+    return new EngineError(
+      'unavailable',
+      "The remote speech service refused this server's credentials. An administrator needs to check its API key.",
+      {
+        detail: `${detail}. Check KIKITORI_REMOTE_ASR_API_KEY.`,
+      },
+    );
   }
   if (status === 408 || status === 429 || status >= 500) {
-    return new EngineError('transient', `The remote speech service is busy or failing (HTTP ${status}). Try again later.`, { detail });
+    return new EngineError(
+      'transient',
+      `The remote speech service is busy or failing (HTTP ${status}). Try again later.`,
+      { detail },
+    );
   }
-  return new EngineError('bad-input', `The remote speech service refused this audio or request (HTTP ${status}).`, { detail });
+  return new EngineError('bad-input', `The remote speech service refused this audio or request (HTTP ${status}).`, {
+    detail,
+  });
 }
 
 /** RIFF header for 16 kHz mono s16le PCM of `dataBytes` bytes. */
@@ -200,7 +241,20 @@ export function wavHeader(dataBytes: number): Buffer {
 
 const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
 /** Whisper's names that are not the English names of their ISO 639-1 codes. */
-const WHISPER_NAME_ALIASES: Record<string, string> = { castilian: 'es', flemish: 'nl', 'haitian creole': 'ht', letzeburgesch: 'lb', moldavian: 'ro', moldovan: 'ro', myanmar: 'my', panjabi: 'pa', pushto: 'ps', sinhalese: 'si', valencian: 'ca', javanese: 'jv' };
+const WHISPER_NAME_ALIASES: Record<string, string> = {
+  castilian: 'es',
+  flemish: 'nl',
+  'haitian creole': 'ht',
+  letzeburgesch: 'lb',
+  moldavian: 'ro',
+  moldovan: 'ro',
+  myanmar: 'my',
+  panjabi: 'pa',
+  pushto: 'ps',
+  sinhalese: 'si',
+  valencian: 'ca',
+  javanese: 'jv',
+};
 let namesToCodes: Map<string, string> | null = null;
 
 /**
@@ -233,11 +287,23 @@ export function toSegments(json: VerboseJson, duration: number): RecognizedSegme
     .filter((s): s is { start: number; end: number; text: string } => s.start !== null && s.end !== null)
     .sort((a, b) => a.start - b.start);
   const words = (json.words ?? [])
-    .map((w) => ({ word: typeof w.word === 'string' ? w.word.trim() : '', start: num(w.start), end: num(w.end), confidence: num(w.probability) }))
-    .filter((w): w is { word: string; start: number; end: number; confidence: number | null } => w.word !== '' && w.start !== null && w.end !== null)
+    .map((w) => ({
+      word: typeof w.word === 'string' ? w.word.trim() : '',
+      start: num(w.start),
+      end: num(w.end),
+      confidence: num(w.probability),
+    }))
+    .filter(
+      (w): w is { word: string; start: number; end: number; confidence: number | null } =>
+        w.word !== '' && w.start !== null && w.end !== null,
+    )
     .sort((a, b) => a.start - b.start);
 
-  const groups: { start: number; end: number; words: RecognizedWord[] }[] = spans.map((s) => ({ start: s.start, end: s.end, words: [] }));
+  const groups: { start: number; end: number; words: RecognizedWord[] }[] = spans.map((s) => ({
+    start: s.start,
+    end: s.end,
+    words: [],
+  }));
   if (words.length > 0) {
     if (groups.length === 0) groups.push({ start: words[0]!.start, end: words[words.length - 1]!.end, words: [] });
     for (const w of words) {
@@ -247,7 +313,12 @@ export function toSegments(json: VerboseJson, duration: number): RecognizedSegme
         if (g.start <= mid) best = g;
         else break;
       }
-      best.words.push({ word: w.word, start: w.start, end: w.end, confidence: w.confidence === null ? null : round(Math.min(1, Math.max(0, w.confidence))) });
+      best.words.push({
+        word: w.word,
+        start: w.start,
+        end: w.end,
+        confidence: w.confidence === null ? null : round(Math.min(1, Math.max(0, w.confidence))),
+      });
     }
   } else {
     spans.forEach((s, i) => {

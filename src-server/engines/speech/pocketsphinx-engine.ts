@@ -19,11 +19,22 @@ import { EnergyVad } from '../vad/energy-vad.js';
 import { consoleVadLog, FallbackVad, type VadLog } from '../vad/fallback-vad.js';
 import { SileroVad } from '../vad/silero-vad.js';
 import { speechSeconds, type VoiceActivityDetector } from '../vad/vad.js';
-import { loadPocketsphinx, POCKETSPHINX_MISSING_MESSAGE, type NativePointer, type PocketsphinxLibrary } from './pocketsphinx-library.js';
+import {
+  loadPocketsphinx,
+  POCKETSPHINX_MISSING_MESSAGE,
+  type NativePointer,
+  type PocketsphinxLibrary,
+} from './pocketsphinx-library.js';
 import { recognizesDetail, unsupportedLanguageError } from './unsupported-language.js';
 import { installVocabulary } from './pocketsphinx-vocabulary.js';
 import { dictionaryKey, pronounceVocabulary, type VocabularyPronunciation } from './pronunciation.js';
-import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine } from './speech-engine.js';
+import type {
+  RecognizedSegment,
+  RecognizedWord,
+  RecognizeRequest,
+  RecognizeResult,
+  SpeechEngine,
+} from './speech-engine.js';
 
 export const DEFAULT_POCKETSPHINX_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
 
@@ -122,7 +133,10 @@ export class PocketsphinxEngine implements SpeechEngine {
   async recognize(request: RecognizeRequest): Promise<RecognizeResult> {
     const { pcmPath, signal } = request;
     if (!/^en(-|$)/i.test(request.language)) {
-      throw unsupportedLanguageError([request.language], recognizesDetail(this.name, this.capabilities.languages, [request.language]));
+      throw unsupportedLanguageError(
+        [request.language],
+        recognizesDetail(this.name, this.capabilities.languages, [request.language]),
+      );
     }
     const lib = loadPocketsphinx(this.libraryPath);
     if (this.idle.length === 0) await this.checkModel();
@@ -145,20 +159,31 @@ export class PocketsphinxEngine implements SpeechEngine {
     let totalSpeech = 0;
     try {
       request.onStage?.('detecting-speech');
-      const speech = await timed('vad', () => this.vad.detect(pcmPath, { signal, onProgress: (f) => progress(f * VAD_SHARE) }));
+      const speech = await timed('vad', () =>
+        this.vad.detect(pcmPath, { signal, onProgress: (f) => progress(f * VAD_SHARE) }),
+      );
       request.onStage?.('recognizing');
       decoder = await decoderReady;
-      const vocabulary = await timed('vocabulary', () => pronounceVocabulary(request.vocabulary, { cmudictPath: this.dictPath, ...(this.warn ? { warn: this.warn } : {}) }));
+      const vocabulary = await timed('vocabulary', () =>
+        pronounceVocabulary(request.vocabulary, {
+          cmudictPath: this.dictPath,
+          ...(this.warn ? { warn: this.warn } : {}),
+        }),
+      );
       signal.throwIfAborted();
 
       const totalSamples = (await fsp.stat(pcmPath)).size >> 1;
       totalSpeech = speechSeconds(speech);
       handle = await fsp.open(pcmPath, 'r');
-      const entries = vocabulary.flatMap((v) => v.words.flatMap((w) => (w ? [{ word: w.word, phones: w.phones }] : [])));
+      const entries = vocabulary.flatMap((v) =>
+        v.words.flatMap((w) => (w ? [{ word: w.word, phones: w.phones }] : [])),
+      );
       if (entries.length > 0) {
         clean = false; // even a failed install may have changed it
         const target = decoder;
-        await timed('vocabulary', () => installVocabulary(lib, target, entries, { dictPath: this.dictPath, weight: this.vocabularyWeight }));
+        await timed('vocabulary', () =>
+          installVocabulary(lib, target, entries, { dictPath: this.dictPath, weight: this.vocabularyWeight }),
+        );
       }
       const spell = spellingMapper(vocabulary);
       let decoded = 0;
@@ -167,7 +192,10 @@ export class PocketsphinxEngine implements SpeechEngine {
         // Padding, but never past the middle of the gap to a neighbour: overlapping windows would
         // decode the same audio twice (and a VAD cut of a long segment gets no padding at all).
         const from = Math.max(s.start - this.padding, i > 0 ? (speech[i - 1]!.end + s.start) / 2 : 0);
-        const to = Math.min(s.end + this.padding, i + 1 < speech.length ? (s.end + speech[i + 1]!.start) / 2 : Infinity);
+        const to = Math.min(
+          s.end + this.padding,
+          i + 1 < speech.length ? (s.end + speech[i + 1]!.start) / 2 : Infinity,
+        );
         const first = Math.max(0, Math.floor(from * SAMPLE_RATE));
         const last = Math.min(totalSamples, Math.ceil(to * SAMPLE_RATE));
         // Whole segment as one utterance (full_utt): batch CMN over the utterance is far more
@@ -194,7 +222,11 @@ export class PocketsphinxEngine implements SpeechEngine {
     } finally {
       await handle?.close();
       if (decoder) this.giveBack(lib, decoder, clean);
-      else void decoderReady.then((d) => this.giveBack(lib, d, true), () => undefined);
+      else
+        void decoderReady.then(
+          (d) => this.giveBack(lib, d, true),
+          () => undefined,
+        );
     }
     progress(1);
     return { segments, speakingDuration: round(totalSpeech), model: this.modelId, timings: stages.stages() };
@@ -267,9 +299,13 @@ export class PocketsphinxEngine implements SpeechEngine {
     if (!config) throw new Error('pocketsphinx rejected the decoder configuration');
     const decoder = await lib.ps_init(config).finally(() => lib.cmd_ln_free_r(config)); // ps_init keeps its own reference
     if (!decoder) {
-      throw new EngineError('unavailable', "The built-in speech engine cannot load its model on this server. Ask the server's administrator to reinstall its English speech model.", {
-        detail: `pocketsphinx could not load the model from ${this.hmmDir} (on Debian: apt-get install --reinstall pocketsphinx-en-us)`,
-      });
+      throw new EngineError(
+        'unavailable',
+        "The built-in speech engine cannot load its model on this server. Ask the server's administrator to reinstall its English speech model.",
+        {
+          detail: `pocketsphinx could not load the model from ${this.hmmDir} (on Debian: apt-get install --reinstall pocketsphinx-en-us)`,
+        },
+      );
     }
     return decoder;
   }
@@ -318,10 +354,13 @@ function spellingMapper(vocabulary: VocabularyPronunciation[]): (words: Recogniz
   const byFirst = new Map<string, { keys: string[]; spelling: string[] }[]>();
   for (const v of vocabulary) {
     const keys = v.spelling.map((w, i) => v.words[i]?.word ?? dictionaryKey(w));
-    byFirst.set(keys[0]!, [...(byFirst.get(keys[0]!) ?? []), { keys, spelling: v.spelling }].sort((a, b) => b.keys.length - a.keys.length));
+    byFirst.set(
+      keys[0]!,
+      [...(byFirst.get(keys[0]!) ?? []), { keys, spelling: v.spelling }].sort((a, b) => b.keys.length - a.keys.length),
+    );
   }
   return (words) => {
-    for (let i = 0; i < words.length; ) {
+    for (let i = 0; i < words.length;) {
       const match = byFirst.get(words[i]!.word)?.find((p) => p.keys.every((k, j) => words[i + j]?.word === k));
       if (!match) {
         i++;

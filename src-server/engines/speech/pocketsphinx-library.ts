@@ -152,7 +152,11 @@ function bind(libraryPath: string | undefined): PocketsphinxLibrary {
   const ps_seg_iter = ps.func('ps_seg_iter', ptr, [ptr]);
   const ps_seg_next = ps.func('ps_seg_next', ptr, [ptr]);
   const ps_seg_word = ps.func('ps_seg_word', 'const char *', [ptr]);
-  const ps_seg_frames = ps.func('ps_seg_frames', 'void', [ptr, koffi.out(koffi.pointer('int')), koffi.out(koffi.pointer('int'))]);
+  const ps_seg_frames = ps.func('ps_seg_frames', 'void', [
+    ptr,
+    koffi.out(koffi.pointer('int')),
+    koffi.out(koffi.pointer('int')),
+  ]);
   const ps_seg_prob = ps.func('ps_seg_prob', 'int32_t', [ptr, int32Out, int32Out, int32Out]);
   const ps_get_logmath = ps.func('ps_get_logmath', ptr, [ptr]);
   const ps_get_lm = ps.func('ps_get_lm', ptr, [ptr, 'str']);
@@ -182,7 +186,8 @@ function bind(libraryPath: string | undefined): PocketsphinxLibrary {
     },
     ps_start_utt: (decoder) => ps_start_utt(decoder),
     // no_search = 0: search as we go; full_utt: the whole utterance in one call (batch CMN).
-    processRaw: (decoder, samples, fullUtt) => callAsync(ps_process_raw, decoder, samples, samples.length, 0, fullUtt ? 1 : 0),
+    processRaw: (decoder, samples, fullUtt) =>
+      callAsync(ps_process_raw, decoder, samples, samples.length, 0, fullUtt ? 1 : 0),
     ps_end_utt: (decoder) => callAsync(ps_end_utt, decoder),
     ps_seg_iter: (decoder) => callAsync(ps_seg_iter, decoder),
     ps_seg_next: (seg) => ps_seg_next(seg),

@@ -24,8 +24,19 @@ import { nativeError, type NativePointer, type PocketsphinxLibrary } from './poc
 import { ARPABET_PHONES } from './pronunciation.js';
 
 interface VocabularyBindings {
-  ngram_model_read(config: NativePointer | null, file: string, type: number, lmath: NativePointer): NativePointer | null;
-  ngram_model_set_add(set: NativePointer, model: NativePointer, name: string, weight: number, reuseWidmap: number): NativePointer | null;
+  ngram_model_read(
+    config: NativePointer | null,
+    file: string,
+    type: number,
+    lmath: NativePointer,
+  ): NativePointer | null;
+  ngram_model_set_add(
+    set: NativePointer,
+    model: NativePointer,
+    name: string,
+    weight: number,
+    reuseWidmap: number,
+  ): NativePointer | null;
   ngram_model_set_interp(set: NativePointer, names: null, weights: null): NativePointer | null;
   ngram_model_free(model: NativePointer): number;
   ps_get_lm(ps: NativePointer, name: string): NativePointer | null;
@@ -57,7 +68,9 @@ function bind(): VocabularyBindings {
     ps_get_lm: (decoder, name) => getLm(decoder, name),
     ps_load_dict: (decoder, dict, fdict, format) =>
       new Promise((resolve, reject) =>
-        loadDict.async(decoder, dict, fdict, format, (err: unknown, rc: number) => (err ? reject(nativeError(err)) : resolve(rc))),
+        loadDict.async(decoder, dict, fdict, format, (err: unknown, rc: number) =>
+          err ? reject(nativeError(err)) : resolve(rc),
+        ),
       ),
   };
 }
@@ -87,7 +100,9 @@ export async function installVocabulary(
   entries: readonly VocabularyEntry[],
   options: InstallVocabularyOptions,
 ): Promise<number> {
-  const valid = entries.filter((e) => /^[^\s()]+$/.test(e.word) && e.phones.split(' ').every((ph) => ARPABET_PHONES.has(ph)));
+  const valid = entries.filter(
+    (e) => /^[^\s()]+$/.test(e.word) && e.phones.split(' ').every((ph) => ARPABET_PHONES.has(ph)),
+  );
   if (valid.length === 0) return 0;
   bindings ??= bind();
   const b = bindings;
@@ -138,7 +153,8 @@ export async function installVocabulary(
     await fsp.copyFile(options.dictPath, dictPath);
     if (lines.length > 0) await fsp.appendFile(dictPath, `\n${lines.join('\n')}\n`);
     // Also rebuilds the search over the (possibly extended) LM set.
-    if ((await b.ps_load_dict(ps, dictPath, null, 'dict')) < 0) throw new Error('pocketsphinx: could not load the vocabulary dictionary');
+    if ((await b.ps_load_dict(ps, dictPath, null, 'dict')) < 0)
+      throw new Error('pocketsphinx: could not load the vocabulary dictionary');
   } finally {
     await fsp.rm(dir, { recursive: true, force: true });
   }

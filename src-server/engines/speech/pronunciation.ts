@@ -14,7 +14,7 @@ export const DEFAULT_CMUDICT_PATH = '/usr/share/pocketsphinx/model/en-us/cmudict
 
 /** The 39 phones of the en-us model (mdef/dict), without SIL and the +NSN+/+SPN+ fillers. */
 export const ARPABET_PHONES: ReadonlySet<string> = new Set(
-  ('AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH UH UW V W Y Z ZH').split(' '),
+  'AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH UH UW V W Y Z ZH'.split(' '),
 );
 
 export type PronunciationSource = 'reading' | 'cmudict' | 'espeak';
@@ -76,18 +76,78 @@ export function loadCmuDict(path = DEFAULT_CMUDICT_PATH): Promise<CmuDict> {
 /** IPA (as espeak-ng en-us writes it) -> ARPAbet. Matched longest first inside each phoneme. */
 const IPA_TO_ARPABET: Record<string, string> = {
   // diphthongs and r-coloured vowels
-  aɪ: 'AY', aʊ: 'AW', eɪ: 'EY', oʊ: 'OW', əʊ: 'OW', ɔɪ: 'OY', ɪə: 'IH R', ɛə: 'EH R', ʊə: 'UH R',
-  ɚ: 'ER', ɝ: 'ER', ɜː: 'ER', ɜ: 'ER',
+  aɪ: 'AY',
+  aʊ: 'AW',
+  eɪ: 'EY',
+  oʊ: 'OW',
+  əʊ: 'OW',
+  ɔɪ: 'OY',
+  ɪə: 'IH R',
+  ɛə: 'EH R',
+  ʊə: 'UH R',
+  ɚ: 'ER',
+  ɝ: 'ER',
+  ɜː: 'ER',
+  ɜ: 'ER',
   // monophthongs
-  iː: 'IY', i: 'IY', ɪ: 'IH', ᵻ: 'IH', ɨ: 'IH', e: 'EH', ɛ: 'EH', æ: 'AE', a: 'AE',
-  ɑː: 'AA', ɑ: 'AA', ɒ: 'AA', ɔː: 'AO', ɔ: 'AO', o: 'OW', ɵ: 'OW', ʊ: 'UH', uː: 'UW', u: 'UW',
-  ʌ: 'AH', ə: 'AH', ɐ: 'AH', ɘ: 'AH',
+  iː: 'IY',
+  i: 'IY',
+  ɪ: 'IH',
+  ᵻ: 'IH',
+  ɨ: 'IH',
+  e: 'EH',
+  ɛ: 'EH',
+  æ: 'AE',
+  a: 'AE',
+  ɑː: 'AA',
+  ɑ: 'AA',
+  ɒ: 'AA',
+  ɔː: 'AO',
+  ɔ: 'AO',
+  o: 'OW',
+  ɵ: 'OW',
+  ʊ: 'UH',
+  uː: 'UW',
+  u: 'UW',
+  ʌ: 'AH',
+  ə: 'AH',
+  ɐ: 'AH',
+  ɘ: 'AH',
   // consonants
-  p: 'P', b: 'B', t: 'T', d: 'D', k: 'K', g: 'G', ɡ: 'G', f: 'F', v: 'V', θ: 'TH', ð: 'DH',
-  s: 'S', z: 'Z', ʃ: 'SH', ʒ: 'ZH', h: 'HH', m: 'M', n: 'N', ŋ: 'NG', l: 'L', ɫ: 'L', ɬ: 'L',
-  ɹ: 'R', r: 'R', w: 'W', ʍ: 'W', j: 'Y', tʃ: 'CH', dʒ: 'JH', x: 'K', ç: 'HH',
+  p: 'P',
+  b: 'B',
+  t: 'T',
+  d: 'D',
+  k: 'K',
+  g: 'G',
+  ɡ: 'G',
+  f: 'F',
+  v: 'V',
+  θ: 'TH',
+  ð: 'DH',
+  s: 'S',
+  z: 'Z',
+  ʃ: 'SH',
+  ʒ: 'ZH',
+  h: 'HH',
+  m: 'M',
+  n: 'N',
+  ŋ: 'NG',
+  l: 'L',
+  ɫ: 'L',
+  ɬ: 'L',
+  ɹ: 'R',
+  r: 'R',
+  w: 'W',
+  ʍ: 'W',
+  j: 'Y',
+  tʃ: 'CH',
+  dʒ: 'JH',
+  x: 'K',
+  ç: 'HH',
   // American flap and glottal stop: CMU writes both as T ("water" W AO T ER, "button" B AH T AH N)
-  ɾ: 'T', ʔ: 'T',
+  ɾ: 'T',
+  ʔ: 'T',
 };
 const MAX_KEY = Math.max(...Object.keys(IPA_TO_ARPABET).map((k) => k.length));
 
@@ -101,7 +161,7 @@ export function ipaToArpabet(ipa: string): string[] {
     token = token
       .replace(/[ˈˌ\u200d\u0361\u0303]/g, '') // stress, zero-width joiner, tie bar, nasalisation
       .replace(/(.)\u0329/g, 'ə$1'); // syllabic consonant: "n̩" -> "ən" (CMU: AH N)
-    for (let i = 0; i < token.length; ) {
+    for (let i = 0; i < token.length;) {
       let matched = false;
       for (let len = Math.min(MAX_KEY, token.length - i); len > 0; len--) {
         const arpa = IPA_TO_ARPABET[token.slice(i, i + len)];
@@ -149,7 +209,9 @@ async function espeakOrNothing(text: string, options: PronunciationOptions): Pro
 }
 
 /** Whether espeak-ng runs here, and its version, for `kikitori-server engines`. */
-export function espeakStatus(espeakBin = 'espeak-ng'): Promise<{ usable: true; version: string | null } | { usable: false; reason: string }> {
+export function espeakStatus(
+  espeakBin = 'espeak-ng',
+): Promise<{ usable: true; version: string | null } | { usable: false; reason: string }> {
   return new Promise((resolve) => {
     execFile(espeakBin, ['--version'], { timeout: 10_000, windowsHide: true }, (error, stdout) => {
       if (error) resolve({ usable: false, reason: espeakMissingWarning(espeakBin) });
@@ -164,13 +226,19 @@ export async function espeakPronunciation(text: string, espeakBin = 'espeak-ng')
   let stdout: string;
   try {
     // Original casing on purpose: espeak spells all-caps acronyms ("GPT") letter by letter.
-    ({ stdout } = await execFileAsync(espeakBin, ['-v', 'en-us', '-q', '--ipa', '--sep= ', '--', text], { timeout: 10_000 }));
+    ({ stdout } = await execFileAsync(espeakBin, ['-v', 'en-us', '-q', '--ipa', '--sep= ', '--', text], {
+      timeout: 10_000,
+    }));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new EngineError('unavailable', 'Dictionary words cannot be pronounced on this server: install the Debian package espeak-ng.', {
-        detail: `${espeakBin} is not installed`,
-        cause: err,
-      });
+      throw new EngineError(
+        'unavailable',
+        'Dictionary words cannot be pronounced on this server: install the Debian package espeak-ng.',
+        {
+          detail: `${espeakBin} is not installed`,
+          cause: err,
+        },
+      );
     }
     throw err;
   }
@@ -186,7 +254,10 @@ export async function espeakPronunciation(text: string, espeakBin = 'espeak-ng')
 
 /** The dictionary key for a user's word: lowercase, without characters the decoder treats specially. */
 export function dictionaryKey(word: string): string {
-  return word.toLowerCase().replace(/[()]/g, '').replace(/^[<[]+/, '');
+  return word
+    .toLowerCase()
+    .replace(/[()]/g, '')
+    .replace(/^[<[]+/, '');
 }
 
 /** Splits a vocabulary entry or reading into words. */
@@ -198,7 +269,11 @@ export function splitWords(text: string): string[] {
  * One word's pronunciation: reading, else the CMU entry, else espeak-ng. Reading words missing from
  * the CMU dictionary are themselves sounded out with espeak (a respelling is easy for it).
  */
-export async function pronounceWord(word: string, reading?: string | null, options: PronunciationOptions = {}): Promise<Pronunciation | null> {
+export async function pronounceWord(
+  word: string,
+  reading?: string | null,
+  options: PronunciationOptions = {},
+): Promise<Pronunciation | null> {
   const dict = await loadCmuDict(options.cmudictPath);
   const key = dictionaryKey(word);
   if (!key) return null;
@@ -206,7 +281,8 @@ export async function pronounceWord(word: string, reading?: string | null, optio
   if (readingWords.length > 0) {
     const parts: string[] = [];
     for (const r of readingWords) {
-      const part = dict.get(r.toLowerCase().replace(/[^\p{L}\p{N}'.-]/gu, ''))?.[0] ?? (await espeakOrNothing(r, options));
+      const part =
+        dict.get(r.toLowerCase().replace(/[^\p{L}\p{N}'.-]/gu, ''))?.[0] ?? (await espeakOrNothing(r, options));
       if (part) parts.push(part);
     }
     if (parts.length > 0) return { word: key, phones: parts.join(' '), source: 'reading' };

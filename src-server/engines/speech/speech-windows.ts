@@ -27,7 +27,7 @@ export function speechWindows(regions: readonly SpeechSegment[], maxSeconds: num
   const windows: SpeechWindow[] = [];
   let current: SpeechWindow | null = null;
   for (const region of regions) {
-    for (let start = region.start; region.end - start >= MIN_PIECE_SECONDS; ) {
+    for (let start = region.start; region.end - start >= MIN_PIECE_SECONDS;) {
       if (!current || current.seconds + MIN_PIECE_SECONDS > maxSeconds) {
         current = { pieces: [], seconds: 0 };
         windows.push(current);

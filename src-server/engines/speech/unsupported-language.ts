@@ -16,6 +16,9 @@ export function unsupportedLanguageError(languages: readonly string[], detail: s
 
 /** "pocketsphinx recognizes en; asked for ja": what the operator needs to know. */
 export function recognizesDetail(engine: string, supported: readonly string[], asked: readonly string[]): string {
-  const list = supported.length > 12 ? `${supported.slice(0, 12).join(', ')}… (${supported.length})` : supported.join(', ') || 'nothing';
+  const list =
+    supported.length > 12
+      ? `${supported.slice(0, 12).join(', ')}… (${supported.length})`
+      : supported.join(', ') || 'nothing';
   return `speech engine "${engine}" recognizes ${list}; asked for ${asked.join(', ')}`;
 }

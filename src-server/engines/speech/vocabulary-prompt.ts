@@ -47,7 +47,11 @@ function japaneseStyle(words: readonly VocabularyWord[], language: string): bool
  * say. Duplicate words are dropped (the first reading wins); an entry that does not fit is left out
  * and the following, shorter ones still get their chance.
  */
-export function vocabularyPrompt(vocabulary: readonly VocabularyWord[], language: string, maxTokens = MAX_PROMPT_TOKENS): string {
+export function vocabularyPrompt(
+  vocabulary: readonly VocabularyWord[],
+  language: string,
+  maxTokens = MAX_PROMPT_TOKENS,
+): string {
   const seen = new Set<string>();
   const unique: VocabularyWord[] = [];
   for (const v of vocabulary) {
@@ -63,7 +67,9 @@ export function vocabularyPrompt(vocabulary: readonly VocabularyWord[], language
   const separator = ja ? '、' : ', ';
   const end = ja ? '。' : '.';
   const entry = (v: VocabularyWord): string =>
-    ja && v.reading && v.reading !== v.word && KANA_READING.test(v.reading) ? `${v.word}（${v.reading.replace(/\s+/g, '')}）` : v.word;
+    ja && v.reading && v.reading !== v.word && KANA_READING.test(v.reading)
+      ? `${v.word}（${v.reading.replace(/\s+/g, '')}）`
+      : v.word;
 
   const budget = maxTokens - estimatePromptTokens(label) - estimatePromptTokens(end);
   const kept: string[] = [];

@@ -44,25 +44,135 @@ import { SileroVad } from '../vad/silero-vad.js';
 import { speechSeconds, type VoiceActivityDetector } from '../vad/vad.js';
 import { compressionRatio, isLooping, trimRepetitions } from './repetition-guard.js';
 import { speechWindows, toFileTime, type SpeechWindow } from './speech-windows.js';
-import type { RecognizedSegment, RecognizedWord, RecognizeRequest, RecognizeResult, SpeechEngine, SpeechEngineCapabilities } from './speech-engine.js';
+import type {
+  RecognizedSegment,
+  RecognizedWord,
+  RecognizeRequest,
+  RecognizeResult,
+  SpeechEngine,
+  SpeechEngineCapabilities,
+} from './speech-engine.js';
 import { inspectWhisperModel, readWhisperHparams, whisperModelProblem, type WhisperModelFile } from './ggml-file.js';
 import { recognizesDetail, unsupportedLanguageError } from './unsupported-language.js';
 import { vocabularyPrompt } from './vocabulary-prompt.js';
-import { findWhisperModel, howToGetModel, unknownModelMessage, WHISPER_MODEL_PREFERENCE, whisperModelsDir } from './whisper-catalogue.js';
+import {
+  findWhisperModel,
+  howToGetModel,
+  unknownModelMessage,
+  WHISPER_MODEL_PREFERENCE,
+  whisperModelsDir,
+} from './whisper-catalogue.js';
 import { isSpaceless } from '../../../src-shared/word-text.js';
 import { abortReason } from '../../../src-shared/abort.js';
 
 /** whisper.cpp's languages (g_lang), in its order, by whisper's own codes. */
 export const WHISPER_LANGUAGE_CODES = [
-  'en', 'zh', 'de', 'es', 'ru', 'ko', 'fr', 'ja', 'pt', 'tr', 'pl', 'ca', 'nl', 'ar', 'sv', 'it', 'id', 'hi', 'fi', 'vi',
-  'he', 'uk', 'el', 'ms', 'cs', 'ro', 'da', 'hu', 'ta', 'no', 'th', 'ur', 'hr', 'bg', 'lt', 'la', 'mi', 'ml', 'cy', 'sk',
-  'te', 'fa', 'lv', 'bn', 'sr', 'az', 'sl', 'kn', 'et', 'mk', 'br', 'eu', 'is', 'hy', 'ne', 'mn', 'bs', 'kk', 'sq', 'sw',
-  'gl', 'mr', 'pa', 'si', 'km', 'sn', 'yo', 'so', 'af', 'oc', 'ka', 'be', 'tg', 'sd', 'gu', 'am', 'yi', 'lo', 'uz', 'fo',
-  'ht', 'ps', 'tk', 'nn', 'mt', 'sa', 'lb', 'my', 'bo', 'tl', 'mg', 'as', 'tt', 'haw', 'ln', 'ha', 'ba', 'jw', 'su', 'yue',
+  'en',
+  'zh',
+  'de',
+  'es',
+  'ru',
+  'ko',
+  'fr',
+  'ja',
+  'pt',
+  'tr',
+  'pl',
+  'ca',
+  'nl',
+  'ar',
+  'sv',
+  'it',
+  'id',
+  'hi',
+  'fi',
+  'vi',
+  'he',
+  'uk',
+  'el',
+  'ms',
+  'cs',
+  'ro',
+  'da',
+  'hu',
+  'ta',
+  'no',
+  'th',
+  'ur',
+  'hr',
+  'bg',
+  'lt',
+  'la',
+  'mi',
+  'ml',
+  'cy',
+  'sk',
+  'te',
+  'fa',
+  'lv',
+  'bn',
+  'sr',
+  'az',
+  'sl',
+  'kn',
+  'et',
+  'mk',
+  'br',
+  'eu',
+  'is',
+  'hy',
+  'ne',
+  'mn',
+  'bs',
+  'kk',
+  'sq',
+  'sw',
+  'gl',
+  'mr',
+  'pa',
+  'si',
+  'km',
+  'sn',
+  'yo',
+  'so',
+  'af',
+  'oc',
+  'ka',
+  'be',
+  'tg',
+  'sd',
+  'gu',
+  'am',
+  'yi',
+  'lo',
+  'uz',
+  'fo',
+  'ht',
+  'ps',
+  'tk',
+  'nn',
+  'mt',
+  'sa',
+  'lb',
+  'my',
+  'bo',
+  'tl',
+  'mg',
+  'as',
+  'tt',
+  'haw',
+  'ln',
+  'ha',
+  'ba',
+  'jw',
+  'su',
+  'yue',
 ] as const;
 
 /** The same languages as ISO 639-1 codes (the API's language field): Javanese is "jv" (whisper: "jw"); Hawaiian and Cantonese have no 639-1 code. */
-export const WHISPER_LANGUAGES: readonly string[] = WHISPER_LANGUAGE_CODES.filter((c) => c.length === 2).map((c) => (c === 'jw' ? 'jv' : c));
+export const WHISPER_LANGUAGES: readonly string[] = WHISPER_LANGUAGE_CODES.filter((c) => c.length === 2).map((c) =>
+  c === 'jw' ? 'jv' : c,
+);
 
 /** ISO 639-1 (or "auto") -> whisper's code, or null when whisper does not know the language. */
 export function toWhisperLanguage(language: string): string | null {
@@ -86,7 +196,10 @@ export const RECOGNIZER_MISSING_MESSAGE =
  * and shown by `kikitori-server engines`.
  */
 function unavailable(reason: string, detail?: string, cause?: unknown, message = NO_SPEECH_MODEL_MESSAGE): EngineError {
-  return new EngineError('unavailable', message, { detail: `whisper: ${reason}${detail ? ` (${detail})` : ''}`, cause });
+  return new EngineError('unavailable', message, {
+    detail: `whisper: ${reason}${detail ? ` (${detail})` : ''}`,
+    cause,
+  });
 }
 
 export interface WhisperEngineOptions {
@@ -130,14 +243,16 @@ interface LoadedModel {
   free(): Promise<void>;
 }
 
-
 let bindingCache: { binding: typeof Binding; WhisperModel: typeof Binding.WhisperModel } | Error | null = null;
 
 /** Loads the native binding once; throws an 'unavailable' EngineError with the fix when it is not built. */
 export function loadWhisperBinding(): { binding: typeof Binding; WhisperModel: typeof Binding.WhisperModel } {
   if (bindingCache === null) {
     try {
-      const mod = createRequire(import.meta.url)('smart-whisper') as { binding: typeof Binding; WhisperModel: typeof Binding.WhisperModel };
+      const mod = createRequire(import.meta.url)('smart-whisper') as {
+        binding: typeof Binding;
+        WhisperModel: typeof Binding.WhisperModel;
+      };
       bindingCache = { binding: mod.binding, WhisperModel: mod.WhisperModel };
     } catch (error) {
       bindingCache = unavailable(
@@ -214,9 +329,17 @@ export class WhisperEngine implements SpeechEngine {
       const known = findWhisperModel(configured);
       if (known && !configured.includes('/')) return { file: path.join(dir, known.file), name: known.name };
       if (configured.includes('/') || configured.endsWith('.bin')) {
-        return { file: path.resolve(configured), name: path.basename(configured).replace(/^ggml-/, '').replace(/\.bin$/, '') };
+        return {
+          file: path.resolve(configured),
+          name: path
+            .basename(configured)
+            .replace(/^ggml-/, '')
+            .replace(/\.bin$/, ''),
+        };
       }
-      throw unavailable(`KIKITORI_WHISPER_MODEL="${configured}" is neither a file path nor a catalogue model. ${unknownModelMessage(configured)}`);
+      throw unavailable(
+        `KIKITORI_WHISPER_MODEL="${configured}" is neither a file path nor a catalogue model. ${unknownModelMessage(configured)}`,
+      );
     }
     // The first installed model that loads; a damaged one is passed over (a job must not fail for it while
     // another model would serve), and named only when nothing else is there: load() then says what is wrong.
@@ -229,7 +352,10 @@ export class WhisperEngine implements SpeechEngine {
       damaged ??= { file, name };
     }
     if (damaged) return damaged;
-    throw unavailable(`No whisper model is installed. ${howToGetModel(this.options.dataDir)}`, `no model file in ${dir}`);
+    throw unavailable(
+      `No whisper model is installed. ${howToGetModel(this.options.dataDir)}`,
+      `no model file in ${dir}`,
+    );
   }
 
   /** Whether recognize() can run here, without loading the model into memory. */
@@ -237,7 +363,8 @@ export class WhisperEngine implements SpeechEngine {
     try {
       loadWhisperBinding();
       const { file, name } = this.resolveModel();
-      if (!fs.existsSync(file)) throw unavailable(`the model file ${file} does not exist. ${howToGetModel(this.options.dataDir)}`);
+      if (!fs.existsSync(file))
+        throw unavailable(`the model file ${file} does not exist. ${howToGetModel(this.options.dataDir)}`);
       const info = inspectWhisperModel(file);
       return {
         usable: true,
@@ -253,7 +380,10 @@ export class WhisperEngine implements SpeechEngine {
     const { pcmPath, signal } = request;
     const language = toWhisperLanguage(request.language);
     if (!language) {
-      throw unsupportedLanguageError([request.language], recognizesDetail(this.name, WHISPER_LANGUAGES, [request.language]));
+      throw unsupportedLanguageError(
+        [request.language],
+        recognizesDetail(this.name, WHISPER_LANGUAGES, [request.language]),
+      );
     }
     const { binding } = loadWhisperBinding();
     signal.throwIfAborted();
@@ -261,7 +391,8 @@ export class WhisperEngine implements SpeechEngine {
     const timed = <T>(stage: string, fn: () => Promise<T>): Promise<T> => stages.time(stage, fn);
     // What the model can do is checked from its header, before any work: a silent file never loads it.
     const { file: modelFile, name: modelName } = this.resolveModel();
-    if (!fs.existsSync(modelFile)) throw unavailable(`The whisper model file ${modelFile} does not exist. ${howToGetModel(this.options.dataDir)}`);
+    if (!fs.existsSync(modelFile))
+      throw unavailable(`The whisper model file ${modelFile} does not exist. ${howToGetModel(this.options.dataDir)}`);
     const hparams = readWhisperHparams(modelFile);
     const multilingual = hparams === null || hparams.nVocab >= 51865; // not a model: acquire() explains
     if (!multilingual && language !== 'en' && language !== 'auto') {
@@ -285,7 +416,9 @@ export class WhisperEngine implements SpeechEngine {
     };
     request.onStage?.('detecting-speech');
     progress(0);
-    const speech = await timed('vad', () => this.vad.detect(pcmPath, { signal, onProgress: (f) => progress(f * VAD_SHARE) }));
+    const speech = await timed('vad', () =>
+      this.vad.detect(pcmPath, { signal, onProgress: (f) => progress(f * VAD_SHARE) }),
+    );
     request.onStage?.('recognizing');
     const windows = speechWindows(speech, this.windowSeconds);
     const speakingDuration = round(speechSeconds(speech));
@@ -326,14 +459,19 @@ export class WhisperEngine implements SpeechEngine {
       for (const window of windows) {
         signal.throwIfAborted();
         const pcm = await readWindow(handle, window);
-        const windowParams = fixed ? { ...params, single_segment: true, max_tokens: Math.max(1, Math.ceil(window.seconds * fixed)) } : params;
-        const onSegmentEnd = (ms: number) => progress(VAD_SHARE + (1 - VAD_SHARE) * ((done + Math.min(window.seconds, ms / 1000)) / totalSpeech));
+        const windowParams = fixed
+          ? { ...params, single_segment: true, max_tokens: Math.max(1, Math.ceil(window.seconds * fixed)) }
+          : params;
+        const onSegmentEnd = (ms: number) =>
+          progress(VAD_SHARE + (1 - VAD_SHARE) * ((done + Math.min(window.seconds, ms / 1000)) / totalSpeech));
         const decode = (extra: Partial<TranscribeParams<'detail', true>>) =>
-          timed('whisper', () => this.transcribeWindow(binding, model.handle, pcm, { ...windowParams, ...extra }, signal, onSegmentEnd));
+          timed('whisper', () =>
+            this.transcribeWindow(binding, model.handle, pcm, { ...windowParams, ...extra }, signal, onSegmentEnd),
+          );
         let results = await decode({});
         const lang = results[0]?.lang;
         detected ??= typeof lang === 'string' && lang ? (lang === 'jw' ? 'jv' : lang) : null;
-        const spaceless = !translate && isSpaceless(language === 'auto' ? detected ?? 'en' : language);
+        const spaceless = !translate && isSpaceless(language === 'auto' ? (detected ?? 'en') : language);
         if (!fixed && loops(results, model.file)) {
           results = await this.fallback(results, model.file, decode, signal);
           stages.add('fallbacks', 1);
@@ -342,7 +480,13 @@ export class WhisperEngine implements SpeechEngine {
         const last = window.pieces[window.pieces.length - 1]!.fileEnd;
         const windowSegments: RecognizedSegment[] = [];
         for (const r of results) {
-          const segment = toSegment(r, model.file, { map: (seconds) => toFileTime(window, seconds), start: first, end: last, spaceless, cursor });
+          const segment = toSegment(r, model.file, {
+            map: (seconds) => toFileTime(window, seconds),
+            start: first,
+            end: last,
+            spaceless,
+            cursor,
+          });
           if (segment) windowSegments.push(segment);
         }
         segments.push(...windowSegments);
@@ -383,7 +527,10 @@ export class WhisperEngine implements SpeechEngine {
       tried.push(results);
     }
     const ratio = (results: Detail[]) => compressionRatio(windowText(results));
-    return withoutRepeats(tried.reduce((best, r) => (ratio(r) < ratio(best) ? r : best)), file);
+    return withoutRepeats(
+      tried.reduce((best, r) => (ratio(r) < ratio(best) ? r : best)),
+      file,
+    );
   }
 
   /** Frees the loaded model once nothing runs on it (also done automatically after idleSeconds). */
@@ -417,7 +564,12 @@ export class WhisperEngine implements SpeechEngine {
           this.nativeRunning--;
           signal.removeEventListener('abort', onAbort);
           if (Array.isArray(results)) resolve(results as Detail[]);
-          else reject(new Error(`whisper.cpp failed on this audio (${results instanceof Error ? results.message : String(results)})`));
+          else
+            reject(
+              new Error(
+                `whisper.cpp failed on this audio (${results instanceof Error ? results.message : String(results)})`,
+              ),
+            );
           this.scheduleIdle();
         },
         (segment) => onSegmentEnd(segment.to),
@@ -470,7 +622,11 @@ export class WhisperEngine implements SpeechEngine {
     const { WhisperModel } = loadWhisperBinding();
     const model = await WhisperModel.load(file, false);
     const handle = model.handle;
-    if (!handle) throw unavailable(`whisper.cpp could not load the model file. ${howToGetModel(this.options.dataDir)}`, `whisper.cpp could not load ${file}`);
+    if (!handle)
+      throw unavailable(
+        `whisper.cpp could not load the model file. ${howToGetModel(this.options.dataDir)}`,
+        `whisper.cpp could not load ${file}`,
+      );
     this.loaded = { key, name, file: info, handle, free: () => model.free() };
     return this.loaded;
   }
@@ -494,7 +650,9 @@ export class WhisperEngine implements SpeechEngine {
 async function readWindow(handle: fsp.FileHandle, window: SpeechWindow): Promise<Float32Array> {
   const parts: Int16Array[] = [];
   for (const piece of window.pieces) {
-    parts.push(await readPcmRange(handle, Math.floor(piece.fileStart * SAMPLE_RATE), Math.ceil(piece.fileEnd * SAMPLE_RATE)));
+    parts.push(
+      await readPcmRange(handle, Math.floor(piece.fileStart * SAMPLE_RATE), Math.ceil(piece.fileEnd * SAMPLE_RATE)),
+    );
   }
   const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -506,7 +664,10 @@ async function readWindow(handle: fsp.FileHandle, window: SpeechWindow): Promise
 }
 
 function windowText(results: Detail[]): string {
-  return results.map((r) => r.text).join('').trim();
+  return results
+    .map((r) => r.text)
+    .join('')
+    .trim();
 }
 
 /**
@@ -515,11 +676,16 @@ function windowText(results: Detail[]): string {
  * and languages written without spaces have no words to split.
  */
 function textTokens(results: Detail[], file: WhisperModelFile): { result: number; token: Token }[] {
-  return results.flatMap((r, result) => (r.tokens ?? []).filter((t) => (file.tokenBytes(t.id)?.length ?? 0) > 0).map((token) => ({ result, token })));
+  return results.flatMap((r, result) =>
+    (r.tokens ?? []).filter((t) => (file.tokenBytes(t.id)?.length ?? 0) > 0).map((token) => ({ result, token })),
+  );
 }
 
 function loops(results: Detail[], file: WhisperModelFile): boolean {
-  return isLooping(windowText(results), textTokens(results, file).map((t) => String(t.token.id)));
+  return isLooping(
+    windowText(results),
+    textTokens(results, file).map((t) => String(t.token.id)),
+  );
 }
 
 /** The results with every repeated copy of a loop removed (its first copy stays). */
@@ -557,7 +723,13 @@ function endsOnCharBoundary(bytes: number[]): boolean {
 function toSegment(
   r: Detail,
   file: WhisperModelFile,
-  o: { map: (windowSeconds: number) => number; start: number; end: number; spaceless: boolean; cursor: { end: number } },
+  o: {
+    map: (windowSeconds: number) => number;
+    start: number;
+    end: number;
+    spaceless: boolean;
+    cursor: { end: number };
+  },
 ): RecognizedSegment | null {
   const groups: { bytes: number[]; tokens: Token[] }[] = [];
   for (const token of r.tokens ?? []) {
@@ -573,7 +745,8 @@ function toSegment(
   }
   // Never before the previous segment's end nor outside this window; words never go backwards.
   const floor = Math.max(o.cursor.end, o.start);
-  const clamp = (seconds: number, min: number) => Math.min(o.end, Math.max(min, Number.isFinite(seconds) ? seconds : min));
+  const clamp = (seconds: number, min: number) =>
+    Math.min(o.end, Math.max(min, Number.isFinite(seconds) ? seconds : min));
   const words: RecognizedWord[] = [];
   let last = floor;
   for (const g of groups) {

@@ -3,7 +3,8 @@
 import { indexAt, type DateMention, type WordToken } from './text-units.js';
 
 const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
-const MONTHS = 'january|february|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sep|sept|oct|nov|dec';
+const MONTHS =
+  'january|february|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sep|sept|oct|nov|dec';
 const NUMBER_WORDS = 'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve';
 const ORDINAL_WORDS =
   '(?:twenty |thirty )?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth';
@@ -23,7 +24,9 @@ const EXTRA_DATES = new RegExp(
   'g',
 );
 export const DATE_WORDS = new Set(
-  `${WEEKDAYS}|${MONTHS}|march|today|tomorrow|tonight|yesterday|week|month|quarter|year|day|morning|afternoon|evening|eod|noon|weekend|sprint`.split('|'),
+  `${WEEKDAYS}|${MONTHS}|march|today|tomorrow|tonight|yesterday|week|month|quarter|year|day|morning|afternoon|evening|eod|noon|weekend|sprint`.split(
+    '|',
+  ),
 );
 
 const DEADLINE_WORDS = /(?:^| )(by|before|until|till|no later than|due|due by|due on|not later than)(?: the)?$/;
@@ -44,7 +47,13 @@ export function findEnglishDates(
     const to = Math.min(e.to, b) - a;
     const word = tokens[from]!.normal;
     if ((word === 'may' || word === 'march') && from === to && tokens[from - 1]?.pos !== 'ADP') continue;
-    if (['now', 'then', 'once', 'second', 'minute', 'moment', 'morning', 'afternoon', 'evening', 'night'].includes(word) && from === to) continue;
+    if (
+      ['now', 'then', 'once', 'second', 'minute', 'moment', 'morning', 'afternoon', 'evening', 'night'].includes(
+        word,
+      ) &&
+      from === to
+    )
+      continue;
     spans.push({ from: tokens[from]!.at, to: tokens[to]!.at + tokens[to]!.normal.length });
   }
   for (const m of normal.matchAll(EXTRA_DATES)) {
@@ -71,7 +80,11 @@ export function findEnglishDates(
     const fi = indexAt(starts, start);
     const li = indexAt(starts, to - 1);
     // Use the words as said (with their case) for the mention.
-    const said = tokens.slice(fi, li + 1).map((t) => t.value).join(' ').replace(/ '/g, "'");
+    const said = tokens
+      .slice(fi, li + 1)
+      .map((t) => t.value)
+      .join(' ')
+      .replace(/ '/g, "'");
     if (said.toLowerCase().replace(/\s+/g, ' ') === text.replace(/_/g, ' ')) text = said;
     const deadline = Boolean(prep);
     const due = prep ? `${prep[0].trim()} ${text}` : text;

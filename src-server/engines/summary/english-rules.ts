@@ -4,19 +4,114 @@
 import type { ItsFunction, WinkMethods } from 'wink-nlp';
 import type { TranscriptDocument, TranscriptSegment } from '../../../src-shared/transcript-document.js';
 import { DATE_WORDS, findEnglishDates, pickDue } from './dates.js';
-import { indexAt, spanTimes, stripMarkup, throwIfAborted, type DocumentContext, type Found, type LanguageRules, type TextUnit, type WordToken } from './text-units.js';
+import {
+  indexAt,
+  spanTimes,
+  stripMarkup,
+  throwIfAborted,
+  type DocumentContext,
+  type Found,
+  type LanguageRules,
+  type TextUnit,
+  type WordToken,
+} from './text-units.js';
 
 const PERSON_PRONOUNS = new Set(['i', 'we', 'you', 'he', 'she', 'they']);
 const NOT_A_NAME = new Set([
-  'it', 'this', 'that', 'there', 'which', 'what', 'who', 'these', 'those', 'one', 'everything', 'nothing',
-  'something', 'anything', 'thing', 'things', 'lot', 'way', 'time', 'people', 'yes', 'no', 'okay', 'ok',
-  'yeah', 'right', 'well', 'so', 'now', 'then', 'also', 'just', 'really', 'thanks', 'thank', 'please',
-  'here', 'where', 'how', 'why', 'when', 'all', 'both', 'each', 'some', 'any', 'many', 'much', 'more', 'most',
+  'it',
+  'this',
+  'that',
+  'there',
+  'which',
+  'what',
+  'who',
+  'these',
+  'those',
+  'one',
+  'everything',
+  'nothing',
+  'something',
+  'anything',
+  'thing',
+  'things',
+  'lot',
+  'way',
+  'time',
+  'people',
+  'yes',
+  'no',
+  'okay',
+  'ok',
+  'yeah',
+  'right',
+  'well',
+  'so',
+  'now',
+  'then',
+  'also',
+  'just',
+  'really',
+  'thanks',
+  'thank',
+  'please',
+  'here',
+  'where',
+  'how',
+  'why',
+  'when',
+  'all',
+  'both',
+  'each',
+  'some',
+  'any',
+  'many',
+  'much',
+  'more',
+  'most',
 ]);
-const INTERJECTION_LIKE = new Set(['great', 'good', 'fine', 'nice', 'cool', 'right', 'sure', 'perfect', 'awesome', 'excellent', 'sorry', 'thanks', 'wow', 'hey', 'guys', 'folks', 'team', 'everyone']);
+const INTERJECTION_LIKE = new Set([
+  'great',
+  'good',
+  'fine',
+  'nice',
+  'cool',
+  'right',
+  'sure',
+  'perfect',
+  'awesome',
+  'excellent',
+  'sorry',
+  'thanks',
+  'wow',
+  'hey',
+  'guys',
+  'folks',
+  'team',
+  'everyone',
+]);
 const GROUP_OWNERS = new Set(['everyone', 'everybody', 'someone', 'somebody', 'anyone', 'anybody']);
 const TEAM_WORDS = new Set(['team', 'group', 'department', 'squad']);
-export const POSSESSIVES = new Set(['my', 'our', 'your', 'their', 'his', 'her', 'its', 'the', 'a', 'an', 'this', 'that', 'these', 'those', 'some', 'every', 'each', 'any', 'no']);
+export const POSSESSIVES = new Set([
+  'my',
+  'our',
+  'your',
+  'their',
+  'his',
+  'her',
+  'its',
+  'the',
+  'a',
+  'an',
+  'this',
+  'that',
+  'these',
+  'those',
+  'some',
+  'every',
+  'each',
+  'any',
+  'no',
+]);
 
 /** Words that carry no topic in meeting talk, on top of wink's stop words. */
 const EN_EXTRA_STOP = new Set(
@@ -27,23 +122,122 @@ const EN_EXTRA_STOP = new Set(
     'will would could should can may might must also already yet again here there now then hello hi bye alright'
   ).split(' '),
 );
-const EN_FILLERS = new Set(['and', 'so', 'but', 'okay', 'ok', 'um', 'uh', 'well', 'alright', 'anyway', 'like', 'hmm', 'oh', 'then', 'or']);
+const EN_FILLERS = new Set([
+  'and',
+  'so',
+  'but',
+  'okay',
+  'ok',
+  'um',
+  'uh',
+  'well',
+  'alright',
+  'anyway',
+  'like',
+  'hmm',
+  'oh',
+  'then',
+  'or',
+]);
 const CLAUSE_MARKERS = new Set(['okay', 'ok', 'alright', 'anyway']);
 const COMPLEMENT_TAKERS = new Set([
-  'think', 'thought', 'guess', 'know', 'knew', 'say', 'said', 'says', 'mean', 'hope', 'believe', 'feel', 'suppose',
-  'sure', 'if', 'when', 'because', 'that', 'than', 'as', 'what', 'where', 'how', 'why', 'which', 'who', 'whether',
-  'until', 'unless', 'before', 'after', 'since', 'while', 'thank', 'let', 'make', 'tell', 'told', 'ask', 'asked',
-  'see', 'saw', 'heard', 'hear', 'remember', 'realize', 'realized', 'notice', 'noticed', 'and', 'or', 'but', 'so',
+  'think',
+  'thought',
+  'guess',
+  'know',
+  'knew',
+  'say',
+  'said',
+  'says',
+  'mean',
+  'hope',
+  'believe',
+  'feel',
+  'suppose',
+  'sure',
+  'if',
+  'when',
+  'because',
+  'that',
+  'than',
+  'as',
+  'what',
+  'where',
+  'how',
+  'why',
+  'which',
+  'who',
+  'whether',
+  'until',
+  'unless',
+  'before',
+  'after',
+  'since',
+  'while',
+  'thank',
+  'let',
+  'make',
+  'tell',
+  'told',
+  'ask',
+  'asked',
+  'see',
+  'saw',
+  'heard',
+  'hear',
+  'remember',
+  'realize',
+  'realized',
+  'notice',
+  'noticed',
+  'and',
+  'or',
+  'but',
+  'so',
 ]);
-const SUBJECT_MODALS = new Set(['will', 'shall', 'should', 'must', 'needs', 'need', 'has', 'can', 'could', 'would', 'is', 'are', 'am', 'was', 'were', 'might', 'may']);
+const SUBJECT_MODALS = new Set([
+  'will',
+  'shall',
+  'should',
+  'must',
+  'needs',
+  'need',
+  'has',
+  'can',
+  'could',
+  'would',
+  'is',
+  'are',
+  'am',
+  'was',
+  'were',
+  'might',
+  'may',
+]);
 const NAME_MODALS = new Set(['will', 'shall', 'should', 'must', 'needs', 'need']);
-const LEADING_ADVERBS = new Set(['also', 'then', 'just', 'really', 'probably', 'definitely', 'still', 'all', 'actually', 'personally', 'both', 'first']);
+const LEADING_ADVERBS = new Set([
+  'also',
+  'then',
+  'just',
+  'really',
+  'probably',
+  'definitely',
+  'still',
+  'all',
+  'actually',
+  'personally',
+  'both',
+  'first',
+]);
 
 type WinkLoad = { nlp: WinkMethods };
 let winkLoaded: WinkLoad | undefined;
 export async function wink(): Promise<WinkLoad> {
   if (!winkLoaded) {
-    const [{ default: winkNLP }, { default: model }] = await Promise.all([import('wink-nlp'), import('wink-eng-lite-web-model')]);
+    const [{ default: winkNLP }, { default: model }] = await Promise.all([
+      import('wink-nlp'),
+      import('wink-eng-lite-web-model'),
+    ]);
     winkLoaded = { nlp: winkNLP(model) };
   }
   return winkLoaded;
@@ -106,7 +300,9 @@ export class EnglishRules implements LanguageRules {
         to: span[1]!,
         detail: entityDetails[i] ?? { value: '', type: '' },
       }));
-      const sentenceSpans = punctuated ? (doc.sentences().out(its.span) as unknown as number[][]) : [[0, tokens.length - 1]];
+      const sentenceSpans = punctuated
+        ? (doc.sentences().out(its.span) as unknown as number[][])
+        : [[0, tokens.length - 1]];
       for (const span of sentenceSpans) {
         const [a, b] = [span[0]!, span[1]!];
         const wordCount = countWords(tokens, a, b);
@@ -159,7 +355,10 @@ export class EnglishRules implements LanguageRules {
       if (usable) terms.push(lemma);
       if ((t.pos === 'NOUN' || t.pos === 'PROPN') && usable && !DATE_WORDS.has(lemma)) {
         // Topics read as said, but plural nouns count with their singular ("clusters" as "cluster").
-        const word = t.normal.endsWith('s') && lemma.length < t.normal.length && t.normal.startsWith(lemma.slice(0, -1)) ? lemma : t.normal;
+        const word =
+          t.normal.endsWith('s') && lemma.length < t.normal.length && t.normal.startsWith(lemma.slice(0, -1))
+            ? lemma
+            : t.normal;
         phrases.push(word);
         run.push(word);
       } else flush();
@@ -201,8 +400,13 @@ export class EnglishRules implements LanguageRules {
       const subject = m[1]!;
       const verb = m[3]!;
       const after = m[4] ?? '';
-      if (verb === 'not' || verb === 'never' || verb === 'n\'t') continue;
-      if (verb === 'be' && !/ing$/.test(after) && !['responsible', 'in', 'the', 'handling', 'sending', 'doing', 'working', 'taking', 'looking'].includes(after)) continue;
+      if (verb === 'not' || verb === 'never' || verb === "n't") continue;
+      if (
+        verb === 'be' &&
+        !/ing$/.test(after) &&
+        !['responsible', 'in', 'the', 'handling', 'sending', 'doing', 'working', 'taking', 'looking'].includes(after)
+      )
+        continue;
       if (m[2] === 'should' && verb === 'have') continue; // "should have": regret, not a task
       if (verb === 'go' && after === 'with') continue; // "we will go with X": a decision
       const si = tokenAt(m.index);
@@ -214,23 +418,35 @@ export class EnglishRules implements LanguageRules {
     }
     // Requests: "can you send", "could you please draft".
     for (const m of normal.matchAll(/\b(?:can|could|would|will) you (?:(?:please|also|all|just) )*([a-z]+)/g)) {
-      if (/^(?:hear|see|believe|imagine|guess|think|feel|understand|repeat|say|speak|be|tell|remember|do)$/.test(m[1]!)) continue;
+      if (/^(?:hear|see|believe|imagine|guess|think|feel|understand|repeat|say|speak|be|tell|remember|do)$/.test(m[1]!))
+        continue;
       take(m.index, this.vocative(unit) ?? 'you');
     }
-    const somebody = /\b(?:can|could|would|will) (?:somebody|someone|anybody|anyone) (?:please )?(?!hear|see|tell|remind|explain)[a-z]+/.exec(normal);
+    const somebody =
+      /\b(?:can|could|would|will) (?:somebody|someone|anybody|anyone) (?:please )?(?!hear|see|tell|remind|explain)[a-z]+/.exec(
+        normal,
+      );
     if (somebody) take(somebody.index, null);
     const please = /\bplease (?!note|welcome|excuse)/.exec(normal);
     if (please) take(please.index, this.vocative(unit));
     // "let's get started", "let's move on": running the meeting, not a task.
-    const lets = /\blet(?:'s| us|s)\b(?! (?:see|say|think|just say|be honest|hope|get started|start|begin|move on|turn to|go (?:on|over|through|back|to|with|ahead with)|talk about|look at|discuss|wrap up|get going|continue|recap|jump|dive|take a look|switch to|come back|quickly go))/.exec(normal);
+    const lets =
+      /\blet(?:'s| us|s)\b(?! (?:see|say|think|just say|be honest|hope|get started|start|begin|move on|turn to|go (?:on|over|through|back|to|with|ahead with)|talk about|look at|discuss|wrap up|get going|continue|recap|jump|dive|take a look|switch to|come back|quickly go))/.exec(
+        normal,
+      );
     if (lets) take(lets.index, 'we');
     const letMe = /\blet me (?!see|think|know|check if|guess|ask)/.exec(normal);
     if (letMe) take(letMe.index, this.speakerOr(unit, 'I'));
     // Explicit markers.
-    const assigned = /\b(?:assign(?:ed|s)?|hand(?:ed)?(?: over)?|delegate(?:d)?)(?: [a-z]+){0,4}? to ([a-z]+)\b/.exec(normal);
+    const assigned = /\b(?:assign(?:ed|s)?|hand(?:ed)?(?: over)?|delegate(?:d)?)(?: [a-z]+){0,4}? to ([a-z]+)\b/.exec(
+      normal,
+    );
     if (assigned) {
       const ti = tokenAt(assigned.index + assigned[0].length - assigned[1]!.length);
-      const who = PERSON_PRONOUNS.has(assigned[1]!) || assigned[1] === 'me' || assigned[1] === 'us' ? assigned[1]! : this.nameOrNull(assigned[1]!, tokens, ti, unit, context, true);
+      const who =
+        PERSON_PRONOUNS.has(assigned[1]!) || assigned[1] === 'me' || assigned[1] === 'us'
+          ? assigned[1]!
+          : this.nameOrNull(assigned[1]!, tokens, ti, unit, context, true);
       take(assigned.index, who === 'me' ? this.speakerOr(unit, 'I') : who);
     }
     const responsible = /\b([a-z]+) (?:is|will be) (?:responsible|in charge|the owner)\b/.exec(normal);
@@ -244,7 +460,10 @@ export class EnglishRules implements LanguageRules {
       const owner = this.nameOrNull(minutes[1]!, tokens, ti, unit, context);
       if (owner) take(minutes.index, owner);
     }
-    const explicit = /\b(?:action items?|to-?dos?|make sure|follow(?:ing)? up|follow-up|take care of|deadline|due (?:on|by|date)|next steps?|remember to|(?:do not|don't|dont) forget to)\b/.exec(normal);
+    const explicit =
+      /\b(?:action items?|to-?dos?|make sure|follow(?:ing)? up|follow-up|take care of|deadline|due (?:on|by|date)|next steps?|remember to|(?:do not|don't|dont) forget to)\b/.exec(
+        normal,
+      );
     if (explicit && !(past && /^follow/.test(explicit[0]))) take(explicit.index, null);
     // "... by friday": a deadline on something still to do.
     const deadline = unit.dates.find((d) => d.deadline);
@@ -255,7 +474,13 @@ export class EnglishRules implements LanguageRules {
   }
 
   /** Owner for a subject word before a modal: a name, a pronoun, null for "someone", undefined when it is not a person. */
-  private ownerOf(tokens: WordToken[], si: number, subject: string, unit: TextUnit, context: DocumentContext): string | null | undefined {
+  private ownerOf(
+    tokens: WordToken[],
+    si: number,
+    subject: string,
+    unit: TextUnit,
+    context: DocumentContext,
+  ): string | null | undefined {
     if (PERSON_PRONOUNS.has(subject)) {
       // "tom and i will …": both.
       if ((subject === 'i' || subject === 'we') && tokens[si - 1]?.normal === 'and' && tokens[si - 2]) {
@@ -276,13 +501,22 @@ export class EnglishRules implements LanguageRules {
     if (GROUP_OWNERS.has(subject)) return null;
     if (TEAM_WORDS.has(subject)) {
       const prev = tokens[si - 1];
-      return prev && (prev.pos === 'NOUN' || prev.pos === 'PROPN' || prev.pos === 'ADJ') && !prev.stop ? `${prev.value} ${tokens[si]!.value}`.toLowerCase() : 'the team';
+      return prev && (prev.pos === 'NOUN' || prev.pos === 'PROPN' || prev.pos === 'ADJ') && !prev.stop
+        ? `${prev.value} ${tokens[si]!.value}`.toLowerCase()
+        : 'the team';
     }
     return this.nameOrNull(subject, tokens, si, unit, context) ?? undefined;
   }
 
   /** The word at `ti` as a person's name, or null when it does not look like one. */
-  private nameOrNull(word: string, tokens: WordToken[], ti: number, unit: TextUnit, context: DocumentContext, object = false): string | null {
+  private nameOrNull(
+    word: string,
+    tokens: WordToken[],
+    ti: number,
+    unit: TextUnit,
+    context: DocumentContext,
+    object = false,
+  ): string | null {
     const token = tokens[ti];
     if (!token || token.normal !== word) return null;
     if (NOT_A_NAME.has(word) || DATE_WORDS.has(word) || token.stop || word.length < 2 || /\d/.test(word)) return null;
@@ -292,10 +526,22 @@ export class EnglishRules implements LanguageRules {
     const prev = object ? undefined : tokens[ti - 1];
     if (prev) {
       if (POSSESSIVES.has(prev.normal) || prev.pos === 'DET' || prev.pos === 'ADP' || prev.pos === 'NUM') return null;
-      if ((prev.pos === 'NOUN' || prev.pos === 'PROPN') && !DATE_WORDS.has(prev.lemma) && prev.normal !== 'item' && prev.normal !== 'items') return null;
-      if (prev.pos === 'ADJ' && !['too', 'very', 'so', 'really', 'quite', 'pretty', 'is', 'was', 'are', 'were', 'be'].includes(tokens[ti - 2]?.normal ?? '')) {
+      if (
+        (prev.pos === 'NOUN' || prev.pos === 'PROPN') &&
+        !DATE_WORDS.has(prev.lemma) &&
+        prev.normal !== 'item' &&
+        prev.normal !== 'items'
+      )
+        return null;
+      if (
+        prev.pos === 'ADJ' &&
+        !['too', 'very', 'so', 'really', 'quite', 'pretty', 'is', 'was', 'are', 'were', 'be'].includes(
+          tokens[ti - 2]?.normal ?? '',
+        )
+      ) {
         if (!unit.uncased) return null;
-        if (!['high', 'low', 'good', 'fine', 'done', 'ready', 'late', 'great', 'right', 'okay'].includes(prev.normal)) return null;
+        if (!['high', 'low', 'good', 'fine', 'done', 'ready', 'late', 'great', 'right', 'okay'].includes(prev.normal))
+          return null;
       }
     }
     return token.value.charAt(0).toUpperCase() + token.value.slice(1);
@@ -305,11 +551,18 @@ export class EnglishRules implements LanguageRules {
   private vocative(unit: TextUnit): string | null {
     const first = unit.tokens[0];
     const second = unit.tokens[1];
-    if (first && second && (second.normal === ',' || ['can', 'could', 'would', 'will', 'please', 'you'].includes(second.normal))) {
+    if (
+      first &&
+      second &&
+      (second.normal === ',' || ['can', 'could', 'would', 'will', 'please', 'you'].includes(second.normal))
+    ) {
       // Lowercase names get any tag ("mary" is an ADJ to the tagger); interjections are not names.
-      const nameLike = first.pos === 'PROPN' || (unit.uncased && ['NOUN', 'ADJ', 'X'].includes(first.pos) && !INTERJECTION_LIKE.has(first.normal));
+      const nameLike =
+        first.pos === 'PROPN' ||
+        (unit.uncased && ['NOUN', 'ADJ', 'X'].includes(first.pos) && !INTERJECTION_LIKE.has(first.normal));
       if (nameLike && !NOT_A_NAME.has(first.normal) && !DATE_WORDS.has(first.normal) && !first.stop) {
-        if (unit.uncased && second.normal !== ',' && !['can', 'could', 'would', 'you'].includes(second.normal)) return null;
+        if (unit.uncased && second.normal !== ',' && !['can', 'could', 'would', 'you'].includes(second.normal))
+          return null;
         return first.value.charAt(0).toUpperCase() + first.value.slice(1);
       }
     }
@@ -331,9 +584,15 @@ export class EnglishRules implements LanguageRules {
     const cue =
       /\b(?:decided|decide on|agreed|agree (?:on|to|that)|settled on|concluded|opted (?:for|to)|approved|signed off|decision|go with|going with|go ahead with|consensus|resolved to|the plan is to|chose|chosen|final call|will use|are using)\b/g;
     for (const m of normal.matchAll(cue)) {
-      if (/^(?:will use|are using)$/.test(m[0]) && !/\bwe\b/.test(normal.slice(Math.max(0, m.index - 12), m.index))) continue;
+      if (/^(?:will use|are using)$/.test(m[0]) && !/\bwe\b/.test(normal.slice(Math.max(0, m.index - 12), m.index)))
+        continue;
       const window = normal.slice(Math.max(0, m.index - 40), m.index);
-      if (/\b(?:not|n't|no|never|yet to|undecided|still need to|need to|have to|haven't|hasn't|pending|if|whether|should we|do we|did we|can we|could we|before we|until|once)\s*(?:\S+\s*){0,3}$/.test(window)) continue;
+      if (
+        /\b(?:not|n't|no|never|yet to|undecided|still need to|need to|have to|haven't|hasn't|pending|if|whether|should we|do we|did we|can we|could we|before we|until|once)\s*(?:\S+\s*){0,3}$/.test(
+          window,
+        )
+      )
+        continue;
       if (/\b(?:to be decided|tbd|no decision|not decided|pending)\b/.test(normal)) continue;
       if (m[0] === 'decision' && /\b(?:make|need|take|reach|requires?)\b[^.]*$/.test(window)) continue;
       return true;
@@ -358,11 +617,13 @@ function clauseStartsAt(tokens: RawToken[], i: number): boolean {
   while (tokens[k] && LEADING_ADVERBS.has(tokens[k]!.normal)) k++;
   const next = tokens[k];
   if (!next) return false;
-  if (t.normal === 'let' && (next.normal === 'us' || next.normal === "'s")) return !COMPLEMENT_TAKERS.has(prev.normal) || prev.normal === 'so' || prev.normal === 'and';
+  if (t.normal === 'let' && (next.normal === 'us' || next.normal === "'s"))
+    return !COMPLEMENT_TAKERS.has(prev.normal) || prev.normal === 'so' || prev.normal === 'and';
   if (PERSON_PRONOUNS.has(t.normal)) {
     if (!(next.pos === 'AUX' || next.pos === 'VERB' || SUBJECT_MODALS.has(next.normal))) return false;
     if (COMPLEMENT_TAKERS.has(prev.normal) && !['and', 'but', 'so', 'or'].includes(prev.normal)) return false;
-    if (prev.pos === 'ADP' || prev.pos === 'SCONJ' || prev.pos === 'DET' || prev.pos === 'AUX' || prev.pos === 'PART') return false;
+    if (prev.pos === 'ADP' || prev.pos === 'SCONJ' || prev.pos === 'DET' || prev.pos === 'AUX' || prev.pos === 'PART')
+      return false;
     if (prev.pos === 'VERB' && !['done', 'finished', 'ready'].includes(prev.normal)) return false;
     return true;
   }
@@ -371,7 +632,11 @@ function clauseStartsAt(tokens: RawToken[], i: number): boolean {
     if (!modal) return false;
     if (POSSESSIVES.has(prev.normal) || prev.pos === 'DET' || prev.pos === 'ADP' || prev.pos === 'NUM') return false;
     if ((prev.pos === 'NOUN' || prev.pos === 'PROPN') && !DATE_WORDS.has(prev.normal)) return false;
-    if (prev.pos === 'ADJ') return ['too', 'very', 'so', 'really', 'quite', 'pretty'].includes(tokens[i - 2]?.normal ?? '') || ['high', 'low', 'done', 'ready', 'late'].includes(prev.normal);
+    if (prev.pos === 'ADJ')
+      return (
+        ['too', 'very', 'so', 'really', 'quite', 'pretty'].includes(tokens[i - 2]?.normal ?? '') ||
+        ['high', 'low', 'done', 'ready', 'late'].includes(prev.normal)
+      );
     return true;
   }
   return false;

@@ -42,7 +42,11 @@ export class ExtractiveSummaryEngine implements SummaryEngine {
   }
 
   /** The sentence units of a transcript, as the summary sees them. */
-  async units(document: TranscriptDocument, language: string, signal: AbortSignal = new AbortController().signal): Promise<TextUnit[]> {
+  async units(
+    document: TranscriptDocument,
+    language: string,
+    signal: AbortSignal = new AbortController().signal,
+  ): Promise<TextUnit[]> {
     return this.rulesFor(language).units(document, signal);
   }
 
@@ -61,16 +65,26 @@ export class ExtractiveSummaryEngine implements SummaryEngine {
     const base = language.toLowerCase().split(/[-_]/)[0] ?? '';
     const rules = this.rules[base];
     if (!rules) {
-      throw new EngineError('unsupported', `The "${this.name}" summary engine handles ${this.languages.join(', ')}, not "${language}".`, {
-        field: 'language',
-      });
+      throw new EngineError(
+        'unsupported',
+        `The "${this.name}" summary engine handles ${this.languages.join(', ')}, not "${language}".`,
+        {
+          field: 'language',
+        },
+      );
     }
     return rules;
   }
 
   private summarizeUnits(units: TextUnit[], rules: LanguageRules): SummaryDetails {
-    if (units.length === 0) return { overview: rules.emptyOverview, key_points: [], action_items: [], decisions: [], dates: [] };
-    const anchor = (u: TextUnit, text = u.display): SummaryItem => ({ segment_id: u.segment_id, start: u.start, end: u.end, text });
+    if (units.length === 0)
+      return { overview: rules.emptyOverview, key_points: [], action_items: [], decisions: [], dates: [] };
+    const anchor = (u: TextUnit, text = u.display): SummaryItem => ({
+      segment_id: u.segment_id,
+      start: u.start,
+      end: u.end,
+      text,
+    });
     const context: DocumentContext = { determinedNouns: determinedNouns(units) };
 
     const actions = new Map<number, ActionItem>();
@@ -114,7 +128,14 @@ export class ExtractiveSummaryEngine implements SummaryEngine {
     const keyUnits: TextUnit[] = [];
     for (const { u } of ranked) {
       if (keyUnits.length >= keyCount) break;
-      if (picked.includes(u) || actions.has(u.index) || decisions.has(u.index) || !distinct(u) || scores[u.index]! < meanScore) continue;
+      if (
+        picked.includes(u) ||
+        actions.has(u.index) ||
+        decisions.has(u.index) ||
+        !distinct(u) ||
+        scores[u.index]! < meanScore
+      )
+        continue;
       if (MEETING_FLOW.test(u.normal)) continue;
       keyUnits.push(u);
       picked.push(u);
@@ -141,7 +162,8 @@ export class ExtractiveSummaryEngine implements SummaryEngine {
 }
 
 /** "Let's turn to X", "next, X": steering the meeting rather than saying something. */
-const MEETING_FLOW = /^(?:let(?:'s| us) (?:turn|move|get started|start|begin|talk|go|look|switch)|next ,|moving on|それでは|では次|次に)/;
+const MEETING_FLOW =
+  /^(?:let(?:'s| us) (?:turn|move|get started|start|begin|talk|go|look|switch)|next ,|moving on|それでは|では次|次に)/;
 
 function determinedNouns(units: TextUnit[]): Set<string> {
   const out = new Set<string>();
@@ -182,7 +204,11 @@ function topPhrases(units: TextUnit[], scores: number[], count: number): string[
     }
     // A compound covers its parts: it replaces them when it weighs nearly as much as the first of them.
     const first = clashes[0]!;
-    if (p.length > first.length && clashes.every((c) => p.includes(c) || c.split(' ').every((x) => p.split(' ').includes(x))) && w >= 0.3 * (weight.get(first) ?? 0)) {
+    if (
+      p.length > first.length &&
+      clashes.every((c) => p.includes(c) || c.split(' ').every((x) => p.split(' ').includes(x))) &&
+      w >= 0.3 * (weight.get(first) ?? 0)
+    ) {
       const at = chosen.indexOf(first);
       chosen[at] = p;
       for (const c of clashes.slice(1)) chosen.splice(chosen.indexOf(c), 1);

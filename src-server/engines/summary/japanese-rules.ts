@@ -5,7 +5,14 @@ import path from 'node:path';
 import type { IpadicFeatures, Tokenizer } from 'kuromoji';
 import type { TranscriptDocument, TranscriptSegment } from '../../../src-shared/transcript-document.js';
 import { JA_DATE, pickDue } from './dates.js';
-import { stripMarkup, throwIfAborted, type DateMention, type Found, type LanguageRules, type TextUnit } from './text-units.js';
+import {
+  stripMarkup,
+  throwIfAborted,
+  type DateMention,
+  type Found,
+  type LanguageRules,
+  type TextUnit,
+} from './text-units.js';
 
 const require = createRequire(import.meta.url);
 
@@ -25,7 +32,9 @@ export function japaneseTokenizer(): Promise<Tokenizer<IpadicFeatures>> {
 }
 
 const JA_STOP = new Set(
-  'する いる ある なる れる られる できる 思う 言う いう こと もの よう ため それ これ あれ どれ そこ ここ 皆さん みなさん ところ 方 感じ 時 今日 本日 以上 お疲れ様 様 さん よろしく お願い 何 なに 方'.split(' '),
+  'する いる ある なる れる られる できる 思う 言う いう こと もの よう ため それ これ あれ どれ そこ ここ 皆さん みなさん ところ 方 感じ 時 今日 本日 以上 お疲れ様 様 さん よろしく お願い 何 なに 方'.split(
+    ' ',
+  ),
 );
 const JA_SENTENCE_END = /[。！？!?．]/;
 const JA_FINAL_AUX = new Set(['ます', 'です', 'た', 'だ', 'う', 'ん']);
@@ -57,7 +66,12 @@ export class JapaneseRules implements LanguageRules {
             (t.pos === '助動詞' && JA_FINAL_AUX.has(t.basic_form) && t.conjugated_form === '基本形') ||
             (t.basic_form === 'くださる' && t.conjugated_form.startsWith('命令')) ||
             (t.pos === '助詞' && t.pos_detail_1 === '終助詞');
-          end = final && next.pos !== '助詞' && next.pos !== '助動詞' && next.pos_detail_1 !== '非自立' && next.pos !== '記号';
+          end =
+            final &&
+            next.pos !== '助詞' &&
+            next.pos !== '助動詞' &&
+            next.pos_detail_1 !== '非自立' &&
+            next.pos !== '記号';
         }
         if (end || i === tokens.length - 1) {
           bounds.push([from, i]);
@@ -74,9 +88,17 @@ export class JapaneseRules implements LanguageRules {
     return units;
   }
 
-  private makeUnit(segment: TranscriptSegment, clean: string, all: IpadicFeatures[], a: number, b: number, index: number): TextUnit | null {
+  private makeUnit(
+    segment: TranscriptSegment,
+    clean: string,
+    all: IpadicFeatures[],
+    a: number,
+    b: number,
+    index: number,
+  ): TextUnit | null {
     const slice = all.slice(a, b + 1);
-    while (slice.length && (slice[0]!.pos === '記号' || slice[0]!.pos === '接続詞' || slice[0]!.pos === 'フィラー')) slice.shift();
+    while (slice.length && (slice[0]!.pos === '記号' || slice[0]!.pos === '接続詞' || slice[0]!.pos === 'フィラー'))
+      slice.shift();
     if (!slice.some((t) => t.pos !== '記号')) return null;
     const fromChar = slice[0]!.word_position - 1;
     const last = slice[slice.length - 1]!;
@@ -128,28 +150,42 @@ export class JapaneseRules implements LanguageRules {
 
   actionItem(unit: TextUnit): Found | null {
     const { normal } = unit;
-    const requestOrPromise = /(?:て|で)(?:ください|下さい|くれますか|もらえますか|いただけますか)|お願い(?:します|いたします|できますか)|(?:て|で)おきます|(?:て|で)おく|しましょう|ましょう|担当(?:します|してください|は|で)|対応(?:します|をお願い)|必要があります|なければ(?:なりません|いけません)|なくては|ないといけません|やります|宿題|アクションアイテム|TODO/i;
+    const requestOrPromise =
+      /(?:て|で)(?:ください|下さい|くれますか|もらえますか|いただけますか)|お願い(?:します|いたします|できますか)|(?:て|で)おきます|(?:て|で)おく|しましょう|ましょう|担当(?:します|してください|は|で)|対応(?:します|をお願い)|必要があります|なければ(?:なりません|いけません)|なくては|ないといけません|やります|宿題|アクションアイテム|TODO/i;
     const byDate = /までに|迄に/;
     const past = /(?:ました|でした|だった|終わった|済み)[。！？]?$/;
     // Greetings ("よろしくお願いします") and choices ("B案で行きましょう", a decision) are not tasks.
-    if (/^(?:では|それでは|じゃあ)?[、,]?(?:どうぞ)?よろしくお願い(?:します|いたします|致します)[。！!]?$/.test(normal)) return null;
+    if (/^(?:では|それでは|じゃあ)?[、,]?(?:どうぞ)?よろしくお願い(?:します|いたします|致します)[。！!]?$/.test(normal))
+      return null;
     if (/で(?:行|い)きましょう/.test(normal) && !/までに|ください/.test(normal)) return null;
     const strong = requestOrPromise.exec(normal);
-    const commit = /(?:さん|くん|君|様|氏|部長|課長|私|僕|俺|わたし|自分)(?:が|は|の方で|から)[^。]*?(?:します|ます)[。！？]?$/.test(normal) && !past.test(normal);
+    const commit =
+      /(?:さん|くん|君|様|氏|部長|課長|私|僕|俺|わたし|自分)(?:が|は|の方で|から)[^。]*?(?:します|ます)[。！？]?$/.test(
+        normal,
+      ) && !past.test(normal);
     if (!strong && !commit && !(byDate.test(normal) && !past.test(normal))) return null;
     if (!strong && past.test(normal)) return null;
     if (/(?:ません|ないです|ありません)[。]?$/.test(normal) && !/なければ|ないといけ/.test(normal)) return null;
     const cueAt = strong?.index ?? 0;
-    return { owner: this.owner(normal), due: pickDue(unit.dates, Math.min(cueAt, unit.dates.find((d) => d.deadline)?.at ?? cueAt)) };
+    return {
+      owner: this.owner(normal),
+      due: pickDue(unit.dates, Math.min(cueAt, unit.dates.find((d) => d.deadline)?.at ?? cueAt)),
+    };
   }
 
   private owner(normal: string): string | null {
     const named =
-      /([\p{Script=Han}\p{Script=Katakana}A-Za-zー]{1,8}?)(さん|くん|君|様|氏|部長|課長|さま)(?:が|は|には|に|から|の方で)/u.exec(normal) ??
-      /^([\p{Script=Han}\p{Script=Katakana}A-Za-zー]{1,8}?)(さん|くん|君|様|氏|部長|課長|さま)[、,]/u.exec(normal);
+      /([\p{Script=Han}\p{Script=Katakana}A-Za-zー]{1,8}?)(さん|くん|君|様|氏|部長|課長|さま)(?:が|は|には|に|から|の方で)/u.exec(
+        normal,
+      ) ?? /^([\p{Script=Han}\p{Script=Katakana}A-Za-zー]{1,8}?)(さん|くん|君|様|氏|部長|課長|さま)[、,]/u.exec(normal);
     const self = /(私|僕|俺|わたし|自分)(?:が|は|の方で|から)/.exec(normal);
-    const assigned = /担当は([\p{Script=Han}\p{Script=Katakana}A-Za-zー]{1,8}?(?:さん|くん|君|様|氏)?)(?:です|で|に)/u.exec(normal);
-    const candidates = [named && { at: named.index, who: named[1]! + named[2]! }, self && { at: self.index, who: self[1]! }, assigned && { at: assigned.index, who: assigned[1]! }]
+    const assigned =
+      /担当は([\p{Script=Han}\p{Script=Katakana}A-Za-zー]{1,8}?(?:さん|くん|君|様|氏)?)(?:です|で|に)/u.exec(normal);
+    const candidates = [
+      named && { at: named.index, who: named[1]! + named[2]! },
+      self && { at: self.index, who: self[1]! },
+      assigned && { at: assigned.index, who: assigned[1]! },
+    ]
       .filter((c): c is { at: number; who: string } => Boolean(c))
       .sort((x, y) => x.at - y.at);
     return candidates[0]?.who ?? null;
@@ -157,8 +193,15 @@ export class JapaneseRules implements LanguageRules {
 
   isDecision(unit: TextUnit): boolean {
     const { normal } = unit;
-    if (/(?:決まっていない|決まっていません|未定|決まらな|まだ決め|決めていません|決めていない|検討中|か[。？?]?$)/.test(normal)) return false;
-    return /決定|決まりました|決まった|決めました|決めた|合意|承認|ことにしました|ことになりました|ことにします|方針|で(?:行|い)きます|で(?:行|い)きましょう|採用/.test(normal);
+    if (
+      /(?:決まっていない|決まっていません|未定|決まらな|まだ決め|決めていません|決めていない|検討中|か[。？?]?$)/.test(
+        normal,
+      )
+    )
+      return false;
+    return /決定|決まりました|決まった|決めました|決めた|合意|承認|ことにしました|ことになりました|ことにします|方針|で(?:行|い)きます|で(?:行|い)きましょう|採用/.test(
+      normal,
+    );
   }
 }
 

@@ -9,12 +9,30 @@ function formatTime(seconds: number): string {
   return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${pad(m)}:${pad(s % 60)}`;
 }
 
-
-
 /** The headings of the readable summary, in the transcript's language (English for any other). */
 const HEADINGS = {
-  en: { keyPoints: 'Key points:', actionItems: 'Action items:', decisions: 'Decisions:', none: 'None identified.', owner: 'owner: ', due: 'due: ', metaSeparator: ', ', open: ' (', close: ')' },
-  ja: { keyPoints: '要点：', actionItems: 'アクションアイテム：', decisions: '決定事項：', none: 'なし', owner: '担当：', due: '期限：', metaSeparator: '、', open: '（', close: '）' },
+  en: {
+    keyPoints: 'Key points:',
+    actionItems: 'Action items:',
+    decisions: 'Decisions:',
+    none: 'None identified.',
+    owner: 'owner: ',
+    due: 'due: ',
+    metaSeparator: ', ',
+    open: ' (',
+    close: ')',
+  },
+  ja: {
+    keyPoints: '要点：',
+    actionItems: 'アクションアイテム：',
+    decisions: '決定事項：',
+    none: 'なし',
+    owner: '担当：',
+    due: '期限：',
+    metaSeparator: '、',
+    open: '（',
+    close: '）',
+  },
 } as const;
 
 function headingsFor(language: string): (typeof HEADINGS)[keyof typeof HEADINGS] {
@@ -30,9 +48,12 @@ export function formatSummaryText(details: SummaryDetails, language = 'en'): str
   const h = headingsFor(language);
   const at = (item: SummaryItem) => `[${formatTime(item.start)}]`;
   const parts: string[] = [details.overview.trim()];
-  if (details.key_points.length) parts.push([h.keyPoints, ...details.key_points.map((k) => `- ${at(k)} ${k.text}`)].join('\n'));
+  if (details.key_points.length)
+    parts.push([h.keyPoints, ...details.key_points.map((k) => `- ${at(k)} ${k.text}`)].join('\n'));
   const actionLines = details.action_items.map((a) => {
-    const meta = [a.owner ? `${h.owner}${a.owner}` : null, a.due ? `${h.due}${a.due}` : null].filter(Boolean).join(h.metaSeparator);
+    const meta = [a.owner ? `${h.owner}${a.owner}` : null, a.due ? `${h.due}${a.due}` : null]
+      .filter(Boolean)
+      .join(h.metaSeparator);
     return `- ${at(a)} ${a.text}${meta ? `${h.open}${meta}${h.close}` : ''}`;
   });
   parts.push([h.actionItems, ...(actionLines.length ? actionLines : [`- ${h.none}`])].join('\n'));

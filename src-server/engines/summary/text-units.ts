@@ -66,7 +66,6 @@ export interface DocumentContext {
   determinedNouns: Set<string>;
 }
 
-
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) {
     throw signal.reason instanceof Error ? signal.reason : new Error('The summary was cancelled.');
@@ -74,7 +73,12 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 }
 
 /** Start/end of a character range of a segment's text, from its words when they line up with the text. */
-export function spanTimes(segment: TranscriptSegment, text: string, from: number, to: number): { start: number; end: number } {
+export function spanTimes(
+  segment: TranscriptSegment,
+  text: string,
+  from: number,
+  to: number,
+): { start: number; end: number } {
   const words = segment.words.filter((w) => w.word);
   if (words.length === 0) return { start: segment.start, end: segment.end };
   let wordAt: (offset: number) => number;
@@ -101,14 +105,12 @@ export function spanTimes(segment: TranscriptSegment, text: string, from: number
 }
 
 /** What speech recognisers leave in text: silence and noise tokens ("<sil>", "[noise]", "++um++"). */
-const RECOGNISER_MARKUP = /<\/?(?:s|sil|unk|noise)>|\[(?:noise|laugh(?:ter)?|music|sil|silence|breath|cough|um|uh|inaudible|unk)\]|\+\+[a-z]*\+\+/gi;
+const RECOGNISER_MARKUP =
+  /<\/?(?:s|sil|unk|noise)>|\[(?:noise|laugh(?:ter)?|music|sil|silence|breath|cough|um|uh|inaudible|unk)\]|\+\+[a-z]*\+\+/gi;
 
 /** Removes recogniser markup such as "<sil>", "[noise]", "++um++". */
 export function stripMarkup(text: string): string {
-  return text
-    .replace(RECOGNISER_MARKUP, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return text.replace(RECOGNISER_MARKUP, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /** Index of the element of sorted `starts` at or before `offset`. */

@@ -4,7 +4,10 @@
  * PageRank over units linked by shared content words. An edge's weight is the idf-weighted overlap
  * of the two units' terms, normalised by their lengths (Mihalcea & Tarau's similarity).
  */
-export function textRank(termLists: readonly (readonly string[])[], { damping = 0.85, iterations = 60, tolerance = 1e-6 } = {}): number[] {
+export function textRank(
+  termLists: readonly (readonly string[])[],
+  { damping = 0.85, iterations = 60, tolerance = 1e-6 } = {},
+): number[] {
   const n = termLists.length;
   if (n === 0) return [];
   const sets = termLists.map((terms) => [...new Set(terms)]);

@@ -15,11 +15,55 @@ import type { AnalysisInput, TranslationEngine, TranslationResult } from '../../
 
 /** ISO 639-3 (and a few other) codes Apertium uses in mode names, with their ISO 639-1 code. */
 const ISO_639_1: Record<string, string> = {
-  afr: 'af', arg: 'an', bel: 'be', bre: 'br', bul: 'bg', cat: 'ca', ces: 'cs', cym: 'cy', dan: 'da', deu: 'de',
-  ell: 'el', eng: 'en', epo: 'eo', eus: 'eu', fin: 'fi', fra: 'fr', gle: 'ga', glg: 'gl', hin: 'hi', hrv: 'hr',
-  ind: 'id', isl: 'is', ita: 'it', kaz: 'kk', lav: 'lv', lit: 'lt', mkd: 'mk', mlt: 'mt', nld: 'nl', nno: 'nn',
-  nob: 'nb', nor: 'no', oci: 'oc', pol: 'pl', por: 'pt', ron: 'ro', rus: 'ru', slk: 'sk', slv: 'sl', spa: 'es',
-  sqi: 'sq', srd: 'sc', swe: 'sv', tat: 'tt', tur: 'tr', ukr: 'uk', urd: 'ur', zlm: 'ms', msa: 'ms',
+  afr: 'af',
+  arg: 'an',
+  bel: 'be',
+  bre: 'br',
+  bul: 'bg',
+  cat: 'ca',
+  ces: 'cs',
+  cym: 'cy',
+  dan: 'da',
+  deu: 'de',
+  ell: 'el',
+  eng: 'en',
+  epo: 'eo',
+  eus: 'eu',
+  fin: 'fi',
+  fra: 'fr',
+  gle: 'ga',
+  glg: 'gl',
+  hin: 'hi',
+  hrv: 'hr',
+  ind: 'id',
+  isl: 'is',
+  ita: 'it',
+  kaz: 'kk',
+  lav: 'lv',
+  lit: 'lt',
+  mkd: 'mk',
+  mlt: 'mt',
+  nld: 'nl',
+  nno: 'nn',
+  nob: 'nb',
+  nor: 'no',
+  oci: 'oc',
+  pol: 'pl',
+  por: 'pt',
+  ron: 'ro',
+  rus: 'ru',
+  slk: 'sk',
+  slv: 'sl',
+  spa: 'es',
+  sqi: 'sq',
+  srd: 'sc',
+  swe: 'sv',
+  tat: 'tt',
+  tur: 'tr',
+  ukr: 'uk',
+  urd: 'ur',
+  zlm: 'ms',
+  msa: 'ms',
 };
 
 export interface ApertiumPair {
@@ -45,7 +89,8 @@ export function parseApertiumModes(modes: readonly string[]): ApertiumPair[] {
     const key = `${source}>${target}`;
     // Prefer the three-letter mode name: newer packages use it, old two-letter names linger as aliases.
     const existing = pairs.get(key);
-    if (!existing || (existing.mode.length < mode.length && mode.length === 7)) pairs.set(key, { source, target, mode });
+    if (!existing || (existing.mode.length < mode.length && mode.length === 7))
+      pairs.set(key, { source, target, mode });
   }
   return [...pairs.values()];
 }
@@ -56,8 +101,10 @@ export function parseApertiumModes(modes: readonly string[]): ApertiumPair[] {
  * there is. A mark that was in the source text ("#hashtag", "@name") is kept.
  */
 export function stripApertiumMarks(translated: string, source = ''): string {
-  return translated.replace(/(^|[^\p{L}\p{N}_])([*@#])(?=[\p{L}\p{N}])([\p{L}\p{N}_'-]*)/gu, (all, before: string, mark: string, word: string) =>
-    mark !== '*' && source.includes(mark + word) ? all : before + word,
+  return translated.replace(
+    /(^|[^\p{L}\p{N}_])([*@#])(?=[\p{L}\p{N}])([\p{L}\p{N}_'-]*)/gu,
+    (all, before: string, mark: string, word: string) =>
+      mark !== '*' && source.includes(mark + word) ? all : before + word,
   );
 }
 
@@ -73,7 +120,8 @@ function decodeHtml(text: string): string {
 }
 
 /** What speech recognisers leave in text: silence and noise tokens ("<sil>", "[noise]", "++um++"). */
-const RECOGNISER_MARKUP = /<\/?(?:s|sil|unk|noise)>|\[(?:noise|laugh(?:ter)?|music|sil|silence|breath|cough|um|uh|inaudible|unk)\]|\+\+[a-z]*\+\+/gi;
+const RECOGNISER_MARKUP =
+  /<\/?(?:s|sil|unk|noise)>|\[(?:noise|laugh(?:ter)?|music|sil|silence|breath|cough|um|uh|inaudible|unk)\]|\+\+[a-z]*\+\+/gi;
 
 /** Source-side clean-up that Apertium needs from ASR text: a lowercase "i" is unknown to its English analyser, and segments start lowercase. */
 function prepareSource(text: string, source: string): string {
@@ -169,10 +217,17 @@ export class ApertiumTranslationEngine implements TranslationEngine {
     }
     const segments: TranslatedSegment[] = document.segments.map((s, i) => {
       const raw = translated.get(i);
-      const text = raw === undefined ? '' : stripApertiumMarks(decodeHtml(raw).replace(/\s+/g, ' ').trim(), prepared[i]);
+      const text =
+        raw === undefined ? '' : stripApertiumMarks(decodeHtml(raw).replace(/\s+/g, ' ').trim(), prepared[i]);
       return { segment_id: s.id, start: s.start, end: s.end, text };
     });
-    return { translatedText: joinSegments(segments.map((s) => s.text), target), segments };
+    return {
+      translatedText: joinSegments(
+        segments.map((s) => s.text),
+        target,
+      ),
+      segments,
+    };
   }
 
   private listModes(): string[] {
@@ -228,7 +283,12 @@ export class ApertiumTranslationEngine implements TranslationEngine {
         kill('SIGTERM');
         setTimeout(() => child.exitCode === null && child.signalCode === null && kill('SIGKILL'), 2000).unref();
       };
-      const onAbort = () => stop(signal.reason instanceof Error ? signal.reason : new DOMException('The translation was cancelled.', 'AbortError'));
+      const onAbort = () =>
+        stop(
+          signal.reason instanceof Error
+            ? signal.reason
+            : new DOMException('The translation was cancelled.', 'AbortError'),
+        );
       signal.addEventListener('abort', onAbort, { once: true });
       const timeoutMs = this.options.timeoutMs ?? 600_000;
       const timer = setTimeout(
@@ -246,11 +306,17 @@ export class ApertiumTranslationEngine implements TranslationEngine {
       });
       child.on('error', (error: NodeJS.ErrnoException) => {
         stop(
-          new EngineError('unavailable', "Translation cannot run on this server. Ask the server's administrator to install it.", {
-            detail:
-              error.code === 'ENOENT' ? `apertium is not installed (no "${this.command}" on PATH); install the apertium packages` : `apertium does not start: ${error.code ?? error.message}`,
-            cause: error,
-          }),
+          new EngineError(
+            'unavailable',
+            "Translation cannot run on this server. Ask the server's administrator to install it.",
+            {
+              detail:
+                error.code === 'ENOENT'
+                  ? `apertium is not installed (no "${this.command}" on PATH); install the apertium packages`
+                  : `apertium does not start: ${error.code ?? error.message}`,
+              cause: error,
+            },
+          ),
         );
       });
       child.on('close', (code, sig) => {
@@ -259,9 +325,13 @@ export class ApertiumTranslationEngine implements TranslationEngine {
         if (failure) return reject(failure);
         if (code !== 0) {
           return reject(
-            new EngineError('transient', 'The translation failed because of a problem on the server. Try again later.', {
-              detail: `apertium (${mode}) failed (${sig ?? `exit ${code}`}): ${err.trim() || 'no message'}`,
-            }),
+            new EngineError(
+              'transient',
+              'The translation failed because of a problem on the server. Try again later.',
+              {
+                detail: `apertium (${mode}) failed (${sig ?? `exit ${code}`}): ${err.trim() || 'no message'}`,
+              },
+            ),
           );
         }
         resolve(Buffer.concat(out).toString('utf8'));

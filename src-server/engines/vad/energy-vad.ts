@@ -112,7 +112,7 @@ export class EnergyVad implements VoiceActivityDetector {
 
     // 2. Runs of active frames; bridge short pauses; drop short bursts.
     let runs: [number, number][] = [];
-    for (let i = 0; i < n; ) {
+    for (let i = 0; i < n;) {
       if (!active[i]) {
         i++;
         continue;

@@ -32,7 +32,10 @@ export class FallbackVad implements VoiceActivityDetector {
       } catch (err) {
         if (!isEngineError(err, 'unavailable')) throw err;
         this.unavailable = true;
-        this.log('warn', `voice activity detection: ${this.preferred.name} is unavailable (${err.detail ?? err.message}); using ${this.fallback.name}`);
+        this.log(
+          'warn',
+          `voice activity detection: ${this.preferred.name} is unavailable (${err.detail ?? err.message}); using ${this.fallback.name}`,
+        );
       }
     }
     const segments = await this.fallback.detect(pcmPath, options);

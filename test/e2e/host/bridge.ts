@@ -21,7 +21,12 @@ async function post<T>(url: string, body: BodyInit, contentType: string): Promis
 }
 
 (window as unknown as { kikitori: unknown }).kikitori = buildKikitoriApi(
-  (channel, request) => post(`/ipc/${encodeURIComponent(channel)}`, JSON.stringify(request === undefined ? null : request), 'application/json'),
+  (channel, request) =>
+    post(
+      `/ipc/${encodeURIComponent(channel)}`,
+      JSON.stringify(request === undefined ? null : request),
+      'application/json',
+    ),
   (event, listener) => {
     const set = listeners.get(event) ?? new Set();
     listeners.set(event, set);
@@ -34,7 +39,11 @@ async function post<T>(url: string, body: BodyInit, contentType: string): Promis
     async offer(files) {
       const offers: FileOffer[] = [];
       for (const file of Array.from(files)) {
-        const result = await post<FileOffer[]>(`/stage-file?name=${encodeURIComponent(file.name)}`, file, 'application/octet-stream');
+        const result = await post<FileOffer[]>(
+          `/stage-file?name=${encodeURIComponent(file.name)}`,
+          file,
+          'application/octet-stream',
+        );
         if (!result.ok) return result;
         offers.push(...result.value);
       }

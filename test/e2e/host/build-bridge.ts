@@ -14,7 +14,12 @@ export async function buildBridge(root: string, workDir: string): Promise<string
       emptyOutDir: true,
       minify: false,
       target: 'chrome120',
-      lib: { entry: path.join(root, 'test/e2e/host/bridge.ts'), formats: ['iife'], name: 'kikitoriBridge', fileName: () => 'bridge.js' },
+      lib: {
+        entry: path.join(root, 'test/e2e/host/bridge.ts'),
+        formats: ['iife'],
+        name: 'kikitoriBridge',
+        fileName: () => 'bridge.js',
+      },
     },
   });
   return fsp.readFile(path.join(outDir, 'bridge.js'), 'utf8');

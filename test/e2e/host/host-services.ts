@@ -4,7 +4,15 @@
 // the embedded server never runs and the test owns the kikitori-server process (it can stop it).
 import { randomBytes } from 'node:crypto';
 import type { UiLanguage } from '../../../src-shared/ipc-contract.js';
-import { createMainServices, type Dialogs, type FileFilter, type MainServices, type Notifier, type ServerToConfirm, type UserNotification } from '../../../src-main/services.js';
+import {
+  createMainServices,
+  type Dialogs,
+  type FileFilter,
+  type MainServices,
+  type Notifier,
+  type ServerToConfirm,
+  type UserNotification,
+} from '../../../src-main/services.js';
 import type { EventSink } from '../../../src-main/event-sink.js';
 import { createConfSettingsStore } from '../../../src-main/settings/conf-settings-store.js';
 import { createAesGcmSecretBox } from '../../../src-main/settings/secret-box.js';
@@ -76,9 +84,16 @@ export async function createHostServices(options: {
     platform: process.platform,
     locale: 'en-US',
     // Quick polls: the specs wait on states, and a test server answers at once.
-    tuning: { syncIntervals: { minMs: 250, maxMs: 1_000, idleMs: 2_000, offlineMaxMs: 1_000 }, retry: { retries: 1, baseDelayMs: 50, maxDelayMs: 200 } },
+    tuning: {
+      syncIntervals: { minMs: 250, maxMs: 1_000, idleMs: 2_000, offlineMaxMs: 1_000 },
+      retry: { retries: 1, baseDelayMs: 50, maxDelayMs: 200 },
+    },
   });
-  const added = await services.handlers['profiles:add']({ name: 'Test server', baseUrl: options.server.url, apiKey: options.server.apiKey });
+  const added = await services.handlers['profiles:add']({
+    name: 'Test server',
+    baseUrl: options.server.url,
+    apiKey: options.server.apiKey,
+  });
   await services.handlers['profiles:activate']({ id: added.id });
   return { ...services, dialogs, notifier, profileId: added.id };
 }

@@ -11,7 +11,11 @@ export function launcherOf(root: string): string {
   return path.join(root, 'bin/kikitori-server.js');
 }
 
-export async function createApiKey(root: string, dataDir: string, roles: readonly string[] = ['DELETE']): Promise<string> {
+export async function createApiKey(
+  root: string,
+  dataDir: string,
+  roles: readonly string[] = ['DELETE'],
+): Promise<string> {
   const { stdout } = await run(process.execPath, [
     launcherOf(root),
     'keys',
@@ -37,7 +41,12 @@ export interface ServerChild {
 }
 
 /** Starts `serve` on a free loopback port (or `port`, to come back where it was); resolves once it prints its URL. */
-export function startServer(root: string, dataDir: string, env: Record<string, string> = {}, port = 0): Promise<ServerChild> {
+export function startServer(
+  root: string,
+  dataDir: string,
+  env: Record<string, string> = {},
+  port = 0,
+): Promise<ServerChild> {
   const child = spawn(process.execPath, [launcherOf(root), 'serve', '--port', String(port), '--data-dir', dataDir], {
     env: { ...process.env, KIKITORI_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -51,7 +60,9 @@ export function startServer(root: string, dataDir: string, env: Record<string, s
       const match = stdout.match(/listening on (http:\/\/\S+)/);
       if (match) resolve({ child, url: match[1]!, stderr: () => stderr });
     });
-    child.once('exit', (code) => reject(new Error(`kikitori-server exited with ${code} before it was ready:\n${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`kikitori-server exited with ${code} before it was ready:\n${stderr}`)),
+    );
   });
 }
 

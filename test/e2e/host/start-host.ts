@@ -13,7 +13,16 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import mime from 'mime-types';
-import { IPC_CHANNELS, PRELOAD_CHANNELS, type IpcChannel, type IpcEvent, type IpcEvents, type IpcRequest, type IpcResponse, type IpcResult } from '../../../src-shared/ipc-contract.js';
+import {
+  IPC_CHANNELS,
+  PRELOAD_CHANNELS,
+  type IpcChannel,
+  type IpcEvent,
+  type IpcEvents,
+  type IpcRequest,
+  type IpcResponse,
+  type IpcResult,
+} from '../../../src-shared/ipc-contract.js';
 import { invokeHandler, type EventSink, type HandlerMap } from '../../../src-main/ipc/handler-registry.js';
 import { MEDIA_SCHEME, mediaIdOf, mediaResponse } from '../../../src-main/media-response.js';
 import { buildBridge } from './build-bridge.js';
@@ -49,7 +58,10 @@ export interface Host {
    */
   offer(...paths: string[]): Promise<string[]>;
   /** Calls a handler directly, as the renderer would. */
-  invoke<C extends IpcChannel>(channel: C, ...request: IpcRequest<C> extends void ? [] : [IpcRequest<C>]): Promise<IpcResult<IpcResponse<C>>>;
+  invoke<C extends IpcChannel>(
+    channel: C,
+    ...request: IpcRequest<C> extends void ? [] : [IpcRequest<C>]
+  ): Promise<IpcResult<IpcResponse<C>>>;
   /** Events pushed so far, oldest first. */
   events: Array<{ event: IpcEvent; payload: unknown }>;
   /** Stops kikitori-server (the app then works from its cache). */
@@ -73,7 +85,8 @@ export function repoRoot(): string {
 export async function startHost(options: HostOptions = {}): Promise<Host> {
   const root = repoRoot();
   const rendererDir = path.join(root, 'dist/renderer');
-  if (!fs.existsSync(path.join(rendererDir, 'index.html'))) throw new Error('dist/renderer is missing: run `npm run build` first');
+  if (!fs.existsSync(path.join(rendererDir, 'index.html')))
+    throw new Error('dist/renderer is missing: run `npm run build` first');
   const workDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'kikitori-e2e-'));
   const userDataDir = path.join(workDir, 'user-data');
   const stageDir = path.join(workDir, 'staged');
@@ -111,7 +124,9 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   const channels: readonly string[] = IPC_CHANNELS.filter((channel) => !preloadOnly.includes(channel));
 
   const invoke = async (channel: IpcChannel, request: unknown): Promise<IpcResult<unknown>> => {
-    const result = await invokeHandler(handlers, channel, request, (error) => console.error(`[e2e host] ${channel} failed unexpectedly:`, error));
+    const result = await invokeHandler(handlers, channel, request, (error) =>
+      console.error(`[e2e host] ${channel} failed unexpectedly:`, error),
+    );
     // The one transport difference from Electron: cached audio is served by this host, not a protocol.
     if (channel === 'audio:source' && result.ok) {
       const source = result.value as { url: string; local: boolean };
@@ -135,13 +150,18 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
 
     if (req.method === 'POST' && pathname.startsWith('/ipc/')) {
       const channel = pathname.slice('/ipc/'.length);
-      if (!channels.includes(channel)) return json(res, 404, { ok: false, error: { code: 'internal', message: `Unknown channel ${channel}` } });
+      if (!channels.includes(channel))
+        return json(res, 404, { ok: false, error: { code: 'internal', message: `Unknown channel ${channel}` } });
       const body = await readBody(req);
       const request = body.length ? (JSON.parse(body.toString('utf8')) as unknown) : null;
       return json(res, 200, await invoke(channel as IpcChannel, request === null ? undefined : request));
     }
     if (req.method === 'GET' && pathname === '/events') {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
       res.write(': connected\n\n');
       sseClients.add(res);
       req.on('close', () => sseClients.delete(res));
@@ -154,7 +174,9 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
       response.headers.forEach((value, name) => (headers[name] = value));
       res.writeHead(response.status, headers);
       if (!response.body) return res.end();
-      return pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res).catch(() => res.destroy());
+      return pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res).catch(() =>
+        res.destroy(),
+      );
     }
     if (req.method === 'POST' && pathname === '/stage-file') {
       const name = path.basename(requestUrl.searchParams.get('name') || 'file');
@@ -182,7 +204,8 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
       return res.end(page);
     }
     const file = path.join(rendererDir, pathname);
-    if (!file.startsWith(rendererDir + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return res.writeHead(404).end();
+    if (!file.startsWith(rendererDir + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile())
+      return res.writeHead(404).end();
     res.writeHead(200, { 'content-type': mime.contentType(path.extname(file)) || 'application/octet-stream' });
     await pipeline(fs.createReadStream(file), res);
   }

@@ -86,12 +86,17 @@ beforeAll(async () => {
     KIKITORI_RATE_LIMIT_PER_IP: '0',
   };
   // Long enough (about 20 s of speech) that a worker can be killed in the middle of one.
-  const sentence = await synthesizeSpeech('the weather report for tomorrow says rain in the morning and sun in the afternoon', undefined, { voice: 'espeak' });
+  const sentence = await synthesizeSpeech(
+    'the weather report for tomorrow says rain in the morning and sun in the afternoon',
+    undefined,
+    { voice: 'espeak' },
+  );
   fixture = await concatWithSilence([sentence, sentence, sentence, sentence, sentence], 0.5);
 });
 
 afterAll(async () => {
-  for (const proc of procs) if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGKILL');
+  for (const proc of procs)
+    if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGKILL');
   await Promise.all(procs.map((proc) => exited(proc.child)));
   await s3?.stop();
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
@@ -100,8 +105,15 @@ afterAll(async () => {
 describe('a cluster of 2 api and 2 worker processes on PostgreSQL and S3', () => {
   it('completes every transcription exactly once, survives a SIGKILLed worker, lists the same items on both api nodes and streams audio from S3', async () => {
     // All four start at once on an empty database: the migrations run once, under their advisory lock.
-    const [apiA, apiB, workerA, workerB] = await Promise.all([start('api-a', 'api'), start('api-b', 'api'), start('worker-a', 'worker'), start('worker-b', 'worker')]);
-    const { stdout } = await cli(['keys', 'create', '--team', 'acme', '--user', 'alice'], { KIKITORI_DATABASE_URL: env.KIKITORI_DATABASE_URL! });
+    const [apiA, apiB, workerA, workerB] = await Promise.all([
+      start('api-a', 'api'),
+      start('api-b', 'api'),
+      start('worker-a', 'worker'),
+      start('worker-b', 'worker'),
+    ]);
+    const { stdout } = await cli(['keys', 'create', '--team', 'acme', '--user', 'alice'], {
+      KIKITORI_DATABASE_URL: env.KIKITORI_DATABASE_URL!,
+    });
     const key = stdout.trim().split('\n').at(-1)!;
     const api = async (base: string, route: string, method = 'GET', body?: unknown) =>
       toApiResponse(
@@ -121,7 +133,9 @@ describe('a cluster of 2 api and 2 worker processes on PostgreSQL and S3', () =>
       expect(ticket.status).toBe(200);
       expect(ticket.json.audio_upload_url.startsWith(s3.endpoint)).toBe(true);
       expect((await fetch(ticket.json.audio_upload_url, { method: 'PUT', body: audio })).status).toBe(200);
-      expect((await api(base, `/api/v1/transcriptions/${ticket.json.transcription_id}/transcribe`, 'POST')).status).toBe(200);
+      expect(
+        (await api(base, `/api/v1/transcriptions/${ticket.json.transcription_id}/transcribe`, 'POST')).status,
+      ).toBe(200);
       ids.push(ticket.json.transcription_id as string);
     }
 
@@ -150,7 +164,9 @@ describe('a cluster of 2 api and 2 worker processes on PostgreSQL and S3', () =>
     await db.connect();
     try {
       await until('every transcribe job to be finished in pg-boss', async () => {
-        const { rows } = await db.query<{ state: string; n: number }>(`SELECT state, count(*)::int AS n FROM pgboss.job WHERE name = 'transcribe' GROUP BY state`);
+        const { rows } = await db.query<{ state: string; n: number }>(
+          `SELECT state, count(*)::int AS n FROM pgboss.job WHERE name = 'transcribe' GROUP BY state`,
+        );
         return rows.length === 1 && rows[0]!.state === 'completed' ? rows : undefined;
       });
     } finally {
@@ -159,12 +175,26 @@ describe('a cluster of 2 api and 2 worker processes on PostgreSQL and S3', () =>
 
     // Exactly once: each transcription's job completed on one worker, one time; the killed one on worker B.
     const workers = [workerA, workerB];
-    const keyOfJob = new Map(workers.flatMap((w) => w.logs.filter((l) => l.msg === 'job started').map((l) => [l.jobId, l.singletonKey] as const)));
-    const completions = workers.flatMap((w) => w.logs.filter((l) => l.msg === 'job completed' && l.job === 'transcribe').map((l) => ({ worker: w.name, key: keyOfJob.get(l.jobId) })));
-    for (const id of ids) expect(completions.filter((c) => c.key === `transcribe:${id}`), id).toHaveLength(1);
+    const keyOfJob = new Map(
+      workers.flatMap((w) =>
+        w.logs.filter((l) => l.msg === 'job started').map((l) => [l.jobId, l.singletonKey] as const),
+      ),
+    );
+    const completions = workers.flatMap((w) =>
+      w.logs
+        .filter((l) => l.msg === 'job completed' && l.job === 'transcribe')
+        .map((l) => ({ worker: w.name, key: keyOfJob.get(l.jobId) })),
+    );
+    for (const id of ids)
+      expect(
+        completions.filter((c) => c.key === `transcribe:${id}`),
+        id,
+      ).toHaveLength(1);
     expect(completions).toHaveLength(JOBS);
     expect(completions.find((c) => c.key === killedKey)?.worker).toBe('worker-b');
-    expect(workerB.logs.some((l) => l.msg === 'job started' && l.singletonKey === killedKey && Number(l.attempt) >= 2)).toBe(true);
+    expect(
+      workerB.logs.some((l) => l.msg === 'job started' && l.singletonKey === killedKey && Number(l.attempt) >= 2),
+    ).toBe(true);
     // Worker A took part before it was killed.
     expect(workerA.logs.some((l) => l.msg === 'job started')).toBe(true);
 
@@ -184,7 +214,9 @@ describe('a cluster of 2 api and 2 worker processes on PostgreSQL and S3', () =>
 
     // The transcript is real, and the audio streams from S3 with a Range request.
     const record = (await api(apiA.url!, `/api/v1/transcriptions/${ids[0]}`)).json;
-    const transcript = (await (await fetch(record.transcription_path)).json()) as { segments?: Array<{ text: string }> };
+    const transcript = (await (await fetch(record.transcription_path)).json()) as {
+      segments?: Array<{ text: string }>;
+    };
     expect(JSON.stringify(transcript).toLowerCase()).toMatch(/rain|morning|weather|afternoon/);
     const ranged = await fetch(record.audio_path, { headers: { range: 'bytes=100-1123' } });
     expect(ranged.status).toBe(206);

@@ -16,7 +16,8 @@ export async function completedTranscription(server: TestServer, key: string, fi
   const started = await server.api(key, 'POST', `/api/v1/transcriptions/${ticket.transcription_id}/transcribe`);
   if (started.status !== 200) throw new Error(`transcribe failed: ${started.text}`);
   const done = await waitForStatus(server, key, ticket.transcription_id, ['COMPLETED', 'FAILED']);
-  if (done.json.status !== 'COMPLETED') throw new Error(`transcription ${done.json.status}: ${done.json.failure_reason}`);
+  if (done.json.status !== 'COMPLETED')
+    throw new Error(`transcription ${done.json.status}: ${done.json.failure_reason}`);
   return ticket.transcription_id;
 }
 
@@ -31,10 +32,18 @@ export async function testAnalysisEngines() {
         languages: 'any',
         async summarize({ document }) {
           const first = document.segments[0];
-          const point = first ? [{ segment_id: first.id, start: first.start, end: first.end, text: `Discussed ${first.text}` }] : [];
+          const point = first
+            ? [{ segment_id: first.id, start: first.start, end: first.end, text: `Discussed ${first.text}` }]
+            : [];
           return {
             summarizedText: `Overview: ${document.text}`,
-            details: { overview: `Overview of the talk about ${first?.text ?? 'nothing'}`, key_points: point, action_items: [], decisions: [], dates: [] },
+            details: {
+              overview: `Overview of the talk about ${first?.text ?? 'nothing'}`,
+              key_points: point,
+              action_items: [],
+              decisions: [],
+              dates: [],
+            },
           };
         },
       },
@@ -45,8 +54,24 @@ export async function testAnalysisEngines() {
         languages: 'any',
         async analyze({ document }) {
           return [
-            ...document.segments.map((s) => ({ segment_id: s.id, start: s.start, end: s.end, speaker: s.speaker, label: 'neutral' as const, score: 1, scores: neutral })),
-            { segment_id: null, start: 0, end: document.duration, speaker: null, label: 'neutral' as const, score: 1, scores: neutral },
+            ...document.segments.map((s) => ({
+              segment_id: s.id,
+              start: s.start,
+              end: s.end,
+              speaker: s.speaker,
+              label: 'neutral' as const,
+              score: 1,
+              scores: neutral,
+            })),
+            {
+              segment_id: null,
+              start: 0,
+              end: document.duration,
+              speaker: null,
+              label: 'neutral' as const,
+              score: 1,
+              scores: neutral,
+            },
           ];
         },
       },
@@ -56,7 +81,12 @@ export async function testAnalysisEngines() {
         name: 'test-translation',
         targets: () => 'any',
         async translate({ document }, target) {
-          const segments = document.segments.map((s) => ({ segment_id: s.id, start: s.start, end: s.end, text: `[${target}] ${s.text} presupuesto` }));
+          const segments = document.segments.map((s) => ({
+            segment_id: s.id,
+            start: s.start,
+            end: s.end,
+            text: `[${target}] ${s.text} presupuesto`,
+          }));
           return { translatedText: segments.map((s) => s.text).join(' '), segments };
         },
       },

@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IPC_CHANNELS, type IpcChannel, type IpcRequest, type IpcResponse, type UploadOptions } from '../../../src-shared/ipc-contract.js';
+import {
+  IPC_CHANNELS,
+  type IpcChannel,
+  type IpcRequest,
+  type IpcResponse,
+  type UploadOptions,
+} from '../../../src-shared/ipc-contract.js';
 import { UNAUTHORIZED_MESSAGE } from '../../../src-main/api-client/api-errors.js';
 import { mediaUrlOf } from '../../../src-main/media-response.js';
 import { invokeHandler } from '../../../src-main/ipc/handler-registry.js';
@@ -12,7 +18,15 @@ import { CLI } from '../../support/cli-process.js';
 import { startTestServer, tempDir, type TestServer } from '../../support/test-server.js';
 import { copyAs, eventRecorder, notificationRecorder, shortSpeech, until } from './main-test-support.js';
 
-const OPTIONS: UploadOptions = { language: 'en', model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] };
+const OPTIONS: UploadOptions = {
+  language: 'en',
+  model: 'default',
+  numSpeakers: null,
+  minSpeakers: null,
+  maxSpeakers: null,
+  dictionaryId: null,
+  words: [],
+};
 
 describe('main services', () => {
   const dir = tempDir('kikitori-services-');
@@ -30,7 +44,10 @@ describe('main services', () => {
     invokeHandler(services.handlers, channel, request[0] as IpcRequest<C>, (error) => {
       throw error;
     });
-  const ok = async <C extends IpcChannel>(channel: C, ...request: IpcRequest<C> extends void ? [] : [IpcRequest<C>]): Promise<IpcResponse<C>> => {
+  const ok = async <C extends IpcChannel>(
+    channel: C,
+    ...request: IpcRequest<C> extends void ? [] : [IpcRequest<C>]
+  ): Promise<IpcResponse<C>> => {
     const result = await call(channel, ...request);
     if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`);
     return result.value;
@@ -66,7 +83,10 @@ describe('main services', () => {
       appVersion: '0.1.0-test',
       platform: 'linux',
       locale: 'en-US',
-      tuning: { syncIntervals: { minMs: 100, maxMs: 500, offlineMaxMs: 500 }, retry: { retries: 1, baseDelayMs: 20, maxDelayMs: 50 } },
+      tuning: {
+        syncIntervals: { minMs: 100, maxMs: 500, offlineMaxMs: 500 },
+        retry: { retries: 1, baseDelayMs: 20, maxDelayMs: 50 },
+      },
     });
     await services.start();
     await events.next('connection:changed', (s) => s.online && s.activeProfileId === 'embedded');
@@ -83,42 +103,79 @@ describe('main services', () => {
 
   it('validates every payload at the boundary', async () => {
     expect(await refused('transcripts:get', { id: 5 })).toMatchObject({ code: 'validation', field: 'id' });
-    expect(await refused('transcripts:get', { id: 'a', extra: 1 })).toMatchObject({ code: 'validation', field: 'extra' });
+    expect(await refused('transcripts:get', { id: 'a', extra: 1 })).toMatchObject({
+      code: 'validation',
+      field: 'extra',
+    });
     expect(await refused('transcripts:list', { limit: 0 })).toMatchObject({ code: 'validation', field: 'limit' });
-    expect(await refused('settings:update', { playbackRate: 10 })).toMatchObject({ code: 'validation', field: 'playbackRate' });
+    expect(await refused('settings:update', { playbackRate: 10 })).toMatchObject({
+      code: 'validation',
+      field: 'playbackRate',
+    });
     expect(await refused('search:query', { text: '' })).toMatchObject({ code: 'validation', field: 'text' });
-    expect(await refused('uploads:add', { files: [], options: OPTIONS })).toMatchObject({ code: 'validation', field: 'files' });
+    expect(await refused('uploads:add', { files: [], options: OPTIONS })).toMatchObject({
+      code: 'validation',
+      field: 'files',
+    });
     const unknown = `file-${'0'.repeat(32)}`;
-    expect(await refused('uploads:add', { files: [unknown], options: { ...OPTIONS, minSpeakers: 3, maxSpeakers: 2 } })).toMatchObject({
+    expect(
+      await refused('uploads:add', { files: [unknown], options: { ...OPTIONS, minSpeakers: 3, maxSpeakers: 2 } }),
+    ).toMatchObject({
       code: 'validation',
       field: 'options.minSpeakers',
     });
-    expect(await refused('uploads:add', { files: [unknown], options: { ...OPTIONS, language: 'english' } })).toMatchObject({ field: 'options.language' });
-    expect(await refused('transcripts:export', { id: 'x', options: { format: 'pdf', speakers: true, timestamps: true } })).toMatchObject({
+    expect(
+      await refused('uploads:add', { files: [unknown], options: { ...OPTIONS, language: 'english' } }),
+    ).toMatchObject({ field: 'options.language' });
+    expect(
+      await refused('transcripts:export', { id: 'x', options: { format: 'pdf', speakers: true, timestamps: true } }),
+    ).toMatchObject({
       field: 'options.format',
     });
     expect(await refused('analysis:request', { id: 'x', kind: 'translation' })).toMatchObject({ field: 'language' });
-    expect(await refused('profiles:add', { name: 'x', baseUrl: 'ftp://nope', apiKey: 'k' })).toMatchObject({ field: 'baseUrl' });
+    expect(await refused('profiles:add', { name: 'x', baseUrl: 'ftp://nope', apiKey: 'k' })).toMatchObject({
+      field: 'baseUrl',
+    });
     expect(await refused('connection:status', { surprise: true })).toMatchObject({ code: 'validation' });
   });
 
   it('answers app, settings, profile and connection channels', async () => {
     expect(await ok('app:info')).toEqual({ version: '0.1.0-test', platform: 'linux', locale: 'en-US' });
     expect((await ok('settings:get')).activeProfileId).toBe('embedded');
-    const updated = await ok('settings:update', { playbackRate: 1.25, defaults: { language: 'en', model: 'default', numSpeakers: null } });
+    const updated = await ok('settings:update', {
+      playbackRate: 1.25,
+      defaults: { language: 'en', model: 'default', numSpeakers: null },
+    });
     expect(updated).toMatchObject({ playbackRate: 1.25, defaults: { language: 'en' }, notifications: true });
     const [embedded] = await ok('profiles:list');
-    expect(embedded).toMatchObject({ id: 'embedded', kind: 'embedded', baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+    expect(embedded).toMatchObject({
+      id: 'embedded',
+      kind: 'embedded',
+      baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+    });
     expect(await ok('connection:status')).toMatchObject({ activeProfileId: 'embedded', online: true, detail: null });
   });
 
   it('uploads a picked file, follows it to COMPLETED, and serves, edits, searches and exports it', async () => {
     const offers = await ok('uploads:pick');
-    expect(offers).toEqual([{ handle: expect.stringMatching(/^file-[0-9a-f]{32}$/), kind: 'file', name: 'budget meeting.wav', size: fs.statSync(picked[0]!).size }]);
+    expect(offers).toEqual([
+      {
+        handle: expect.stringMatching(/^file-[0-9a-f]{32}$/),
+        kind: 'file',
+        name: 'budget meeting.wav',
+        size: fs.statSync(picked[0]!).size,
+      },
+    ]);
     // Two speakers asked for, so that segments carry speaker labels to rename.
-    const [job] = await ok('uploads:add', { files: offers.map((offer) => offer.handle), options: { ...OPTIONS, numSpeakers: 2 } });
+    const [job] = await ok('uploads:add', {
+      files: offers.map((offer) => offer.handle),
+      options: { ...OPTIONS, numSpeakers: 2 },
+    });
     // A handle is answered once: replayed, it is refused before anything is read.
-    expect(await refused('uploads:add', { files: [offers[0]!.handle], options: OPTIONS })).toMatchObject({ code: 'not-found', field: 'files.0' });
+    expect(await refused('uploads:add', { files: [offers[0]!.handle], options: OPTIONS })).toMatchObject({
+      code: 'not-found',
+      field: 'files.0',
+    });
     const done = await events.next('uploads:changed', (j) => j.id === job!.id && j.state === 'done');
     const id = done.transcriptionId!;
     expect((await ok('uploads:list')).find((j) => j.id === job!.id)?.state).toBe('done');
@@ -126,29 +183,49 @@ describe('main services', () => {
     expect(notes.notifications.find((n) => n.transcriptionId === id)?.title).toBe('Transcription finished');
 
     const list = await ok('transcripts:list', { filter: { status: ['COMPLETED'] } });
-    expect(list.items.find((t) => t.id === id)).toMatchObject({ name: 'budget meeting.wav', status: 'COMPLETED', audioCached: true, languages: ['en'] });
+    expect(list.items.find((t) => t.id === id)).toMatchObject({
+      name: 'budget meeting.wav',
+      status: 'COMPLETED',
+      audioCached: true,
+      languages: ['en'],
+    });
     expect((await ok('transcripts:list', { filter: { text: 'budget' } })).items.map((t) => t.id)).toContain(id);
 
     const detail = await ok('transcripts:get', { id });
     expect(detail.document?.text).toContain('budget');
     const [hit] = await ok('search:query', { text: 'budget' });
-    expect(hit).toMatchObject({ transcriptionId: id, kind: 'transcript', start: expect.any(Number), snippet: expect.stringContaining('[[budget]]') });
+    expect(hit).toMatchObject({
+      transcriptionId: id,
+      kind: 'transcript',
+      start: expect.any(Number),
+      snippet: expect.stringContaining('[[budget]]'),
+    });
 
     // A dictionary applied afterwards rewrites the transcript on the server; the rewritten word is marked.
     const rules = await ok('dictionaries:create', { name: 'Applied later', words: [] });
-    await ok('dictionaries:add-replacements', { id: rules.id, replacements: [{ pattern: 'budget', replacement: 'Q3 budget' }] });
+    await ok('dictionaries:add-replacements', {
+      id: rules.id,
+      replacements: [{ pattern: 'budget', replacement: 'Q3 budget' }],
+    });
     const applied = await ok('transcripts:apply-dictionary', { id, dictionaryId: rules.id });
     const replaced = applied.document!.segments.flatMap((s) => s.words).find((w) => w.word === 'Q3 budget');
     expect(replaced?.replaced).toEqual({ pattern: 'budget', original: expect.stringMatching(/^budget$/i) });
-    expect(applied.document!.replacements).toEqual([expect.objectContaining({ pattern: 'budget', replacement: 'Q3 budget', count: 1 })]);
-    expect(await refused('transcripts:apply-dictionary', { id, dictionaryId: 'no-such-dictionary' })).toMatchObject({ code: 'not-found' });
+    expect(applied.document!.replacements).toEqual([
+      expect.objectContaining({ pattern: 'budget', replacement: 'Q3 budget', count: 1 }),
+    ]);
+    expect(await refused('transcripts:apply-dictionary', { id, dictionaryId: 'no-such-dictionary' })).toMatchObject({
+      code: 'not-found',
+    });
     await ok('dictionaries:delete', { id: rules.id });
 
     const segment = detail.document!.segments[0]!;
     const edited = await ok('transcripts:edit', { id, segments: [{ id: segment.id, text: `${segment.text} indeed` }] });
     expect(edited).toMatchObject({ unsyncedEdits: false });
     expect(edited.document!.segments[0]!.text).toBe(`${segment.text} indeed`);
-    expect(await refused('transcripts:rename-speaker', { id, speaker: 'SPEAKER_9', name: 'Ann' })).toMatchObject({ code: 'validation', field: 'speaker' });
+    expect(await refused('transcripts:rename-speaker', { id, speaker: 'SPEAKER_9', name: 'Ann' })).toMatchObject({
+      code: 'validation',
+      field: 'speaker',
+    });
 
     // A renamed speaker keeps its label in the document; the name is shown from the map, and exported.
     const label = segment.speaker!;
@@ -160,13 +237,27 @@ describe('main services', () => {
 
     saveTarget = path.join(dir, 'export.srt');
     // Dual-language subtitles need a finished translation on this computer: refused next to that option, before the save dialog.
-    const subtitles = { maxCharsPerLine: 30, maxLinesPerCue: 2, maxCueDuration: 7, minGap: 0.08, speakerStyle: 'prefix' as const, translation: 'fr' };
-    expect(await refused('transcripts:export', { id, options: { format: 'srt', speakers: true, timestamps: false, subtitles } })).toMatchObject({
+    const subtitles = {
+      maxCharsPerLine: 30,
+      maxLinesPerCue: 2,
+      maxCueDuration: 7,
+      minGap: 0.08,
+      speakerStyle: 'prefix' as const,
+      translation: 'fr',
+    };
+    expect(
+      await refused('transcripts:export', {
+        id,
+        options: { format: 'srt', speakers: true, timestamps: false, subtitles },
+      }),
+    ).toMatchObject({
       code: 'not-found',
       field: 'translation',
       message: expect.stringContaining('French'),
     });
-    expect(await ok('transcripts:export', { id, options: { format: 'srt', speakers: true, timestamps: true } })).toEqual({
+    expect(
+      await ok('transcripts:export', { id, options: { format: 'srt', speakers: true, timestamps: true } }),
+    ).toEqual({
       path: saveTarget,
       subtitles: { cues: expect.any(Number), tooFast: expect.any(Number), maxCps: 17 },
     });
@@ -177,7 +268,9 @@ describe('main services', () => {
     expect(srt).not.toContain('SPEAKER_');
 
     saveTarget = null;
-    expect(await ok('transcripts:export', { id, options: { format: 'txt', speakers: false, timestamps: false } })).toBeNull();
+    expect(
+      await ok('transcripts:export', { id, options: { format: 'txt', speakers: false, timestamps: false } }),
+    ).toBeNull();
 
     expect(await ok('audio:source', { id })).toEqual({ url: mediaUrlOf(id), local: true });
     const media = await services.resolveMediaPath(id);
@@ -195,26 +288,54 @@ describe('main services', () => {
   });
 
   it('manages dictionaries end to end, including imports', async () => {
-    const created = await ok('dictionaries:create', { name: 'Products', words: [{ word: 'Kikitori', reading: 'key key tory' }] });
+    const created = await ok('dictionaries:create', {
+      name: 'Products',
+      words: [{ word: 'Kikitori', reading: 'key key tory' }],
+    });
     const id = created.id;
-    expect(created).toMatchObject({ name: 'Products', isTemporary: false, words: [{ word: 'Kikitori', reading: 'key key tory' }], replacements: [] });
+    expect(created).toMatchObject({
+      name: 'Products',
+      isTemporary: false,
+      words: [{ word: 'Kikitori', reading: 'key key tory' }],
+      replacements: [],
+    });
     expect((await ok('dictionaries:rename', { id, name: 'Product names' })).name).toBe('Product names');
     await ok('dictionaries:add-words', { id, words: [{ word: 'Zintrix' }] });
-    const imported = await ok('dictionaries:import', { id, kind: 'words', text: 'word,reading\nAlpha,al fa\n"Beta, Inc",\n\nGamma' });
-    expect(imported.words.map((w) => w.word)).toEqual(expect.arrayContaining(['Kikitori', 'Zintrix', 'Alpha', 'Beta, Inc', 'Gamma']));
-    expect(await refused('dictionaries:import', { id, kind: 'words', text: 'ok\n,reading only' })).toMatchObject({ code: 'validation', message: 'Line 2: the word is empty.' });
+    const imported = await ok('dictionaries:import', {
+      id,
+      kind: 'words',
+      text: 'word,reading\nAlpha,al fa\n"Beta, Inc",\n\nGamma',
+    });
+    expect(imported.words.map((w) => w.word)).toEqual(
+      expect.arrayContaining(['Kikitori', 'Zintrix', 'Alpha', 'Beta, Inc', 'Gamma']),
+    );
+    expect(await refused('dictionaries:import', { id, kind: 'words', text: 'ok\n,reading only' })).toMatchObject({
+      code: 'validation',
+      message: 'Line 2: the word is empty.',
+    });
     await ok('dictionaries:add-replacements', { id, replacements: [{ pattern: 'gonna', replacement: 'going to' }] });
-    const rules = await ok('dictionaries:import', { id, kind: 'replacements', text: 'key key tory => Kikitori\nwanna,want to' });
+    const rules = await ok('dictionaries:import', {
+      id,
+      kind: 'replacements',
+      text: 'key key tory => Kikitori\nwanna,want to',
+    });
     expect(rules.replacements.map((r) => [r.pattern, r.replacement])).toEqual([
       ['gonna', 'going to'],
       ['key key tory', 'Kikitori'],
       ['wanna', 'want to'],
     ]);
     const zintrix = rules.words.find((w) => w.word === 'Zintrix')!;
-    expect((await ok('dictionaries:remove-word', { id, wordId: zintrix.id })).words.map((w) => w.word)).not.toContain('Zintrix');
-    expect((await ok('dictionaries:remove-replacement', { id, replacementId: rules.replacements[0]!.id })).replacements).toHaveLength(2);
+    expect((await ok('dictionaries:remove-word', { id, wordId: zintrix.id })).words.map((w) => w.word)).not.toContain(
+      'Zintrix',
+    );
+    expect(
+      (await ok('dictionaries:remove-replacement', { id, replacementId: rules.replacements[0]!.id })).replacements,
+    ).toHaveLength(2);
     expect((await ok('dictionaries:get', { id })).name).toBe('Product names');
-    expect((await ok('dictionaries:list')).find((d) => d.id === id)).toMatchObject({ name: 'Product names', isTemporary: false });
+    expect((await ok('dictionaries:list')).find((d) => d.id === id)).toMatchObject({
+      name: 'Product names',
+      isTemporary: false,
+    });
     await ok('dictionaries:delete', { id });
     expect((await ok('dictionaries:list')).map((d) => d.id)).not.toContain(id);
     expect(await refused('dictionaries:get', { id })).toMatchObject({ code: 'not-found' });
@@ -282,24 +403,55 @@ describe('main services', () => {
     copyAs(picked[0]!, folder, 'morning.wav');
     copyAs(picked[0]!, path.join(folder, 'day 2'), 'evening.wav');
     fs.writeFileSync(path.join(folder, 'notes.txt'), 'who said what\n');
-    fs.writeFileSync(path.join(folder, 'day 2', 'salaries 2026.pdf'), Buffer.concat([Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n', 'latin1'), Buffer.alloc(200, 0x20)]));
+    fs.writeFileSync(
+      path.join(folder, 'day 2', 'salaries 2026.pdf'),
+      Buffer.concat([
+        Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n', 'latin1'),
+        Buffer.alloc(200, 0x20),
+      ]),
+    );
     pickedFolder = folder;
     const offered = await ok('uploads:pick-folder');
-    expect(offered).toEqual({ handle: expect.stringMatching(/^file-[0-9a-f]{32}$/), kind: 'folder', name: 'Field recordings', size: null });
+    expect(offered).toEqual({
+      handle: expect.stringMatching(/^file-[0-9a-f]{32}$/),
+      kind: 'folder',
+      name: 'Field recordings',
+      size: null,
+    });
 
-    expect(await refused('uploads:add-folder', { folder: offered!.handle, options: { ...OPTIONS, minSpeakers: 3, maxSpeakers: 2 } })).toMatchObject({ field: 'options.minSpeakers' });
+    expect(
+      await refused('uploads:add-folder', {
+        folder: offered!.handle,
+        options: { ...OPTIONS, minSpeakers: 3, maxSpeakers: 2 },
+      }),
+    ).toMatchObject({ field: 'options.minSpeakers' });
     // A folder gone by the time it was picked, or after.
     pickedFolder = path.join(dir, 'nowhere');
-    expect(await refused('uploads:pick-folder', undefined)).toMatchObject({ code: 'not-found', message: expect.stringContaining('“nowhere” cannot be read') });
+    expect(await refused('uploads:pick-folder', undefined)).toMatchObject({
+      code: 'not-found',
+      message: expect.stringContaining('“nowhere” cannot be read'),
+    });
     const gone = path.join(dir, 'gone soon');
     fs.mkdirSync(gone);
     pickedFolder = gone;
     const goneOffer = await ok('uploads:pick-folder');
     fs.rmdirSync(gone);
-    expect(await refused('uploads:add-folder', { folder: goneOffer!.handle, options: OPTIONS })).toMatchObject({ code: 'validation', field: 'folder', message: expect.stringContaining('“gone soon” cannot be read') });
+    expect(await refused('uploads:add-folder', { folder: goneOffer!.handle, options: OPTIONS })).toMatchObject({
+      code: 'validation',
+      field: 'folder',
+      message: expect.stringContaining('“gone soon” cannot be read'),
+    });
 
-    const imported = await ok('uploads:add-folder', { folder: offered!.handle, options: { ...OPTIONS, numSpeakers: 1 } });
-    expect(imported).toMatchObject({ folder: 'Field recordings', skipped: { 'not-media': 2 }, notMedia: { pdf: 1, text: 1 }, foldersTooDeep: 0 });
+    const imported = await ok('uploads:add-folder', {
+      folder: offered!.handle,
+      options: { ...OPTIONS, numSpeakers: 1 },
+    });
+    expect(imported).toMatchObject({
+      folder: 'Field recordings',
+      skipped: { 'not-media': 2 },
+      notMedia: { pdf: 1, text: 1 },
+      foldersTooDeep: 0,
+    });
     // The renderer learns the media files it queued, and no name of a file it did not.
     expect(JSON.stringify(imported)).not.toMatch(/notes|salaries/);
     expect(imported.jobs.map((job) => job.fileName)).toEqual(['morning.wav', 'evening.wav']);

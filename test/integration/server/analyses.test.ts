@@ -70,7 +70,12 @@ describe('analysis requests', () => {
     expect(result.summarized_text).toMatch(/report/);
     expect(result.action_items.length).toBeGreaterThanOrEqual(1);
     for (const item of [...result.action_items, ...result.key_points, ...result.decisions]) {
-      expect(item).toMatchObject({ segment_id: expect.any(Number), start: expect.any(Number), end: expect.any(Number), text: expect.any(String) });
+      expect(item).toMatchObject({
+        segment_id: expect.any(Number),
+        start: expect.any(Number),
+        end: expect.any(Number),
+        text: expect.any(String),
+      });
     }
     expect(result.decisions.map((d: any) => d.text).join(' ')).toMatch(/decided|launch/);
   });
@@ -87,7 +92,9 @@ describe('analysis requests', () => {
     const ack = await server.api(key, 'POST', route('emotion'));
     const result = await settle(server, key, ack.json.status_url);
     expect(result.status).toBe('COMPLETED');
-    const document = await (await fetch((await server.api(key, 'GET', `/api/v1/transcriptions/${id}`)).json.transcription_path)).json();
+    const document = await (
+      await fetch((await server.api(key, 'GET', `/api/v1/transcriptions/${id}`)).json.transcription_path)
+    ).json();
     expect(result.emotions).toHaveLength(document.segments.length + 1);
     const whole = result.emotions.find((e: any) => e.segment_id === null);
     expect(whole).toMatchObject({ start: 0, end: document.duration });
@@ -104,8 +111,12 @@ describe('analysis requests', () => {
     const result = await settle(server, key, ack.json.status_url);
     expect(result).toMatchObject({ status: 'COMPLETED', language: 'es', source_language: 'en', engine: 'apertium' });
     expect(result.translated_text).toMatch(/semana|informe|viernes/);
-    const document = await (await fetch((await server.api(key, 'GET', `/api/v1/transcriptions/${id}`)).json.transcription_path)).json();
-    expect(result.segments.map((s: any) => [s.segment_id, s.start, s.end])).toEqual(document.segments.map((s: any) => [s.id, s.start, s.end]));
+    const document = await (
+      await fetch((await server.api(key, 'GET', `/api/v1/transcriptions/${id}`)).json.transcription_path)
+    ).json();
+    expect(result.segments.map((s: any) => [s.segment_id, s.start, s.end])).toEqual(
+      document.segments.map((s: any) => [s.id, s.start, s.end]),
+    );
     // The latest translation without ?language=, a given one with it, 404 for one never requested.
     expect((await server.api(key, 'GET', route('translate'))).json.language).toBe('es');
     expect((await server.api(key, 'GET', route('translate', '?language=fr'))).status).toBe(404);
@@ -128,7 +139,13 @@ describe('analysis requests', () => {
 
   it('deletes analyses with their transcription', async () => {
     const count = async () =>
-      (await server.runtime.db.kysely.selectFrom('analyses').select('kind').where('transcription_id', '=', id).execute()).length;
+      (
+        await server.runtime.db.kysely
+          .selectFrom('analyses')
+          .select('kind')
+          .where('transcription_id', '=', id)
+          .execute()
+      ).length;
     expect(await count()).toBeGreaterThanOrEqual(3);
     expect((await server.api(key, 'DELETE', `/api/v1/transcriptions/${id}`)).status).toBe(200);
     expect(await count()).toBe(0);
@@ -142,11 +159,19 @@ describe('LLM translation engine', () => {
   beforeAll(async () => {
     chat = await startFakeChatServer((request) => {
       const prompt = request.body.messages.map((m) => m.content).join('\n');
-      const { lines } = JSON.parse(prompt.slice(prompt.indexOf('{"lines"'))) as { lines: Array<{ id: number; text: string }> };
+      const { lines } = JSON.parse(prompt.slice(prompt.indexOf('{"lines"'))) as {
+        lines: Array<{ id: number; text: string }>;
+      };
       return { content: JSON.stringify({ translations: lines.map((l) => ({ id: l.id, text: `FR(${l.text})` })) }) };
     });
     llmServer = await startTestServer({
-      env: { KIKITORI_LLM_BASE_URL: chat.baseUrl, KIKITORI_LLM_MODEL: 'test-model', KIKITORI_LLM_API_KEY: 'sk-test', KIKITORI_SUMMARY_ENGINE: 'local', KIKITORI_EMOTION_ENGINE: 'local' },
+      env: {
+        KIKITORI_LLM_BASE_URL: chat.baseUrl,
+        KIKITORI_LLM_MODEL: 'test-model',
+        KIKITORI_LLM_API_KEY: 'sk-test',
+        KIKITORI_SUMMARY_ENGINE: 'local',
+        KIKITORI_EMOTION_ENGINE: 'local',
+      },
     });
   });
   afterAll(async () => {
@@ -157,13 +182,15 @@ describe('LLM translation engine', () => {
   it('translates into a language apertium lacks through the configured endpoint', async () => {
     const llmKey = await llmServer.key('acme');
     const transcriptionId = await completedTranscription(llmServer, llmKey);
-    const ack = await llmServer.api(llmKey, 'POST', `/api/v1/transcriptions/${transcriptionId}/translate`, { language: 'fr' });
+    const ack = await llmServer.api(llmKey, 'POST', `/api/v1/transcriptions/${transcriptionId}/translate`, {
+      language: 'fr',
+    });
     expect(ack.status).toBe(200);
     const result = await settle(llmServer, llmKey, ack.json.status_url);
     expect(result).toMatchObject({ status: 'COMPLETED', language: 'fr' });
     expect(result.segments.every((s: any) => s.text.startsWith('FR('))).toBe(true);
     expect(chat.requests[0]!.body.model).toBe('test-model');
     expect(chat.requests[0]!.headers.authorization).toBe('Bearer sk-test');
-    expect(chat.requests[0]!.url).toBe(`${new URL(chat.baseUrl).pathname.replace(/\/$/, "")}/chat/completions`);
+    expect(chat.requests[0]!.url).toBe(`${new URL(chat.baseUrl).pathname.replace(/\/$/, '')}/chat/completions`);
   });
 });

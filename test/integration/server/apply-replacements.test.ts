@@ -18,11 +18,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const apply = (id: string, body?: unknown) => server.api(key, 'POST', `/api/v1/transcriptions/${id}/replacements/apply`, body);
+const apply = (id: string, body?: unknown) =>
+  server.api(key, 'POST', `/api/v1/transcriptions/${id}/replacements/apply`, body);
 const newDictionary = async (name: string, rules: Array<{ pattern: string; replacement: string }>) => {
   const created = await server.api(key, 'POST', '/api/v1/dictionaries', { name });
   const id = created.json.dictionary_id as string;
-  for (const rule of rules) expect((await server.api(key, 'POST', `/api/v1/dictionaries/${id}/blacklist_words`, rule)).status).toBe(200);
+  for (const rule of rules)
+    expect((await server.api(key, 'POST', `/api/v1/dictionaries/${id}/blacklist_words`, rule)).status).toBe(200);
   return id;
 };
 const transcribed = async (body: Record<string, unknown>) => {
@@ -45,7 +47,10 @@ describe('applying a dictionary to a finished transcript', () => {
     expect(before.text).toMatch(/budget/i);
     expect(before.replacements).toEqual([]);
 
-    await server.api(key, 'POST', `/api/v1/dictionaries/${dictionaryId}/blacklist_words`, { pattern: 'budget', replacement: 'Q3 budget' });
+    await server.api(key, 'POST', `/api/v1/dictionaries/${dictionaryId}/blacklist_words`, {
+      pattern: 'budget',
+      replacement: 'Q3 budget',
+    });
     const answered = await apply(id);
     expect(answered.status).toBe(200);
     expect(answered.json).toMatchObject({ transcription_id: id, status: 'COMPLETED' });
@@ -56,9 +61,13 @@ describe('applying a dictionary to a finished transcript', () => {
     expect(word.replaced).toEqual({ pattern: 'budget', original: expect.stringMatching(/^budget$/i) });
     const heard = before.segments.flatMap((s) => s.words).find((w) => /^budget$/i.test(w.word))!;
     expect([word.start, word.end]).toEqual([heard.start, heard.end]);
-    expect(after.replacements).toEqual([{ pattern: 'budget', replacement: 'Q3 budget', count: 1, segment_ids: [expect.any(Number)] }]);
+    expect(after.replacements).toEqual([
+      { pattern: 'budget', replacement: 'Q3 budget', count: 1, segment_ids: [expect.any(Number)] },
+    ]);
     // Nothing else moved: same segments, same timings.
-    expect(after.segments.map((s) => [s.id, s.start, s.end])).toEqual(before.segments.map((s) => [s.id, s.start, s.end]));
+    expect(after.segments.map((s) => [s.id, s.start, s.end])).toEqual(
+      before.segments.map((s) => [s.id, s.start, s.end]),
+    );
   });
 
   it('applies another dictionary given by id, keeping what was applied before', async () => {

@@ -45,14 +45,18 @@ describe('authentication', () => {
     const viaHeader = await server.api('kk_not-a-real-key', 'GET', '/api/v1/transcriptions');
     expect(viaHeader.status).toBe(401);
     expectErrorBody(viaHeader.json, ErrorCode.INVALID_API_KEY);
-    const viaBearer = await fetch(`${server.url}/api/v1/transcriptions`, { headers: { authorization: 'Bearer kk_nope' } });
+    const viaBearer = await fetch(`${server.url}/api/v1/transcriptions`, {
+      headers: { authorization: 'Bearer kk_nope' },
+    });
     expect(viaBearer.status).toBe(401);
   });
 
   it('accepts the same key as X-API-KEY and as Authorization: Bearer', async () => {
     const viaHeader = await server.api(alice, 'GET', '/api/v1/dictionaries');
     expect(viaHeader.status).toBe(200);
-    const viaBearer = await fetch(`${server.url}/api/v1/dictionaries`, { headers: { authorization: `Bearer ${alice}` } });
+    const viaBearer = await fetch(`${server.url}/api/v1/dictionaries`, {
+      headers: { authorization: `Bearer ${alice}` },
+    });
     expect(viaBearer.status).toBe(200);
   });
 
@@ -84,7 +88,9 @@ describe('authentication', () => {
       await other.close();
     }
     // Seen within milliseconds: SQLite rereads data_version every 5 ms, PostgreSQL's NOTIFY arrives (decision 0039).
-    await expect.poll(async () => (await server.api(key, 'GET', '/api/v1/transcriptions')).status, { interval: 20 }).toBe(401);
+    await expect
+      .poll(async () => (await server.api(key, 'GET', '/api/v1/transcriptions')).status, { interval: 20 })
+      .toBe(401);
     expect((await server.api(key, 'GET', '/api/v1/dictionaries')).status).toBe(401);
   });
 
@@ -96,15 +102,22 @@ describe('authentication', () => {
     const ports = new Set<number>();
     const dictionariesOf = (key: string) =>
       new Promise<{ status: number; ids: string[] }>((resolve, reject) => {
-        const request = http.get(`${server.url}/api/v1/dictionaries`, { agent, headers: { 'x-api-key': key } }, (response) => {
-          ports.add(response.socket.localPort!);
-          let text = '';
-          response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-          response.on('end', () => {
-            const json = JSON.parse(text) as Array<{ dictionary_id: string }> | { error_code: number };
-            resolve({ status: response.statusCode!, ids: Array.isArray(json) ? json.map((d) => d.dictionary_id) : [] });
-          });
-        });
+        const request = http.get(
+          `${server.url}/api/v1/dictionaries`,
+          { agent, headers: { 'x-api-key': key } },
+          (response) => {
+            ports.add(response.socket.localPort!);
+            let text = '';
+            response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+            response.on('end', () => {
+              const json = JSON.parse(text) as Array<{ dictionary_id: string }> | { error_code: number };
+              resolve({
+                status: response.statusCode!,
+                ids: Array.isArray(json) ? json.map((d) => d.dictionary_id) : [],
+              });
+            });
+          },
+        );
         request.on('error', reject);
       });
     try {

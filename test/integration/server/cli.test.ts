@@ -11,7 +11,20 @@ describe('kikitori-server CLI', () => {
   let key = '';
 
   it('keys create prints the new key alone on the last line', async () => {
-    const { stdout } = await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'alice', '--user-name', 'Alice', '--role', 'DELETE']);
+    const { stdout } = await cli([
+      'keys',
+      'create',
+      '--data-dir',
+      dataDir,
+      '--team',
+      'acme',
+      '--user',
+      'alice',
+      '--user-name',
+      'Alice',
+      '--role',
+      'DELETE',
+    ]);
     const lines = stdout.trim().split('\n');
     key = lines.at(-1)!;
     expect(key).toMatch(/^kk_[A-Za-z0-9_-]{43}$/);
@@ -21,7 +34,16 @@ describe('kikitori-server CLI', () => {
   it('keys list shows keys without revealing them', async () => {
     const { stdout } = await cli(['keys', 'list', '--data-dir', dataDir, '--json']);
     const list = JSON.parse(stdout);
-    expect(list).toEqual([expect.objectContaining({ keyId, teamId: 'acme', userId: 'alice', userName: 'Alice', roles: ['DELETE'], revokedAt: null })]);
+    expect(list).toEqual([
+      expect.objectContaining({
+        keyId,
+        teamId: 'acme',
+        userId: 'alice',
+        userName: 'Alice',
+        roles: ['DELETE'],
+        revokedAt: null,
+      }),
+    ]);
     expect(stdout).not.toContain(key);
   });
 

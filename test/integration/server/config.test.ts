@@ -3,7 +3,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_SETTINGS, ConfigError, DEFAULT_MODEL_BASE_URL, loadConfig, redactConfig } from '../../../src-server/config.js';
+import {
+  CONFIG_SETTINGS,
+  ConfigError,
+  DEFAULT_MODEL_BASE_URL,
+  loadConfig,
+  redactConfig,
+} from '../../../src-server/config.js';
 import { createAnalysisEngines } from '../../../src-server/engines/analysis-setup.js';
 import { createEngineRegistry } from '../../../src-server/engines/engine-setup.js';
 import { cli } from '../../support/cli-process.js';
@@ -24,7 +30,16 @@ const failure = (run: () => unknown): ConfigError => {
 describe('loadConfig', () => {
   it('gives every setting its default, in one nested shape', () => {
     expect(loadConfig({}, {})).toEqual({
-      server: { host: '127.0.0.1', port: 8080, role: 'all', drainSeconds: 30, publicUrl: null, headersTimeoutSeconds: 30, idleTimeoutSeconds: 120, requestTimeoutSeconds: 86_400 },
+      server: {
+        host: '127.0.0.1',
+        port: 8080,
+        role: 'all',
+        drainSeconds: 30,
+        publicUrl: null,
+        headersTimeoutSeconds: 30,
+        idleTimeoutSeconds: 120,
+        requestTimeoutSeconds: 86_400,
+      },
       rateLimits: { perKey: 600, perIp: 1200 },
       disk: { minFreeBytes: 256 * 1024 ** 2 },
       database: { url: null },
@@ -36,7 +51,14 @@ describe('loadConfig', () => {
       jobs: { concurrency: 1, staleAfterMs: 60_000, retentionDays: 7 },
       openai: { maxWaiting: 8 },
       signing: {},
-      engines: { default: 'auto', diarizationHigh: 'auto', speakers: 'embedded', pocketsphinx: {}, whisper: {}, remote: {} },
+      engines: {
+        default: 'auto',
+        diarizationHigh: 'auto',
+        speakers: 'embedded',
+        pocketsphinx: {},
+        whisper: {},
+        remote: {},
+      },
       audio: { maxSeconds: 43_200 },
       models: { baseUrl: DEFAULT_MODEL_BASE_URL },
       analysis: { llm: {}, summary: 'local', emotion: 'local', translation: 'local' },
@@ -98,7 +120,15 @@ describe('loadConfig', () => {
       },
     );
     expect(config).toMatchObject({
-      server: { host: '0.0.0.0', port: 9000, role: 'worker', publicUrl: 'https://kikitori.example.com', headersTimeoutSeconds: 10, idleTimeoutSeconds: 30, requestTimeoutSeconds: 0 },
+      server: {
+        host: '0.0.0.0',
+        port: 9000,
+        role: 'worker',
+        publicUrl: 'https://kikitori.example.com',
+        headersTimeoutSeconds: 10,
+        idleTimeoutSeconds: 30,
+        requestTimeoutSeconds: 0,
+      },
       rateLimits: { perKey: 60, perIp: 0 },
       disk: { minFreeBytes: 1_000_000 },
       database: { url: 'postgres://kikitori:pw@db:5432/kikitori' },
@@ -116,16 +146,32 @@ describe('loadConfig', () => {
         speakers: 'none',
         pocketsphinx: { modelDir: '/opt/ps', library: '/opt/ps/lib/libpocketsphinx.so.3' },
         whisper: { model: 'small', threads: 2, beamSize: 5 },
-        remote: { baseUrl: 'http://gpu-box:8000/v1', apiKey: 'sk-remote', model: 'large-v3', languages: ['en', 'ja', 'es'], timeoutMs: 60_000 },
+        remote: {
+          baseUrl: 'http://gpu-box:8000/v1',
+          apiKey: 'sk-remote',
+          model: 'large-v3',
+          languages: ['en', 'ja', 'es'],
+          timeoutMs: 60_000,
+        },
       },
       audio: { ffmpegPath: '/opt/ffmpeg/bin/ffmpeg', ffprobePath: '/opt/ffmpeg/bin/ffprobe', maxSeconds: 3600 },
       models: { baseUrl: 'http://mirror.local/whisper', catalog: '/etc/kikitori/models.json' },
-      analysis: { llm: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1:8b', apiKey: 'sk-llm' }, summary: 'llm', emotion: 'llm', translation: 'local' },
+      analysis: {
+        llm: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1:8b', apiKey: 'sk-llm' },
+        summary: 'llm',
+        emotion: 'llm',
+        translation: 'local',
+      },
     });
   });
 
   it('lets flags win over the environment, and treats empty values as unset', () => {
-    const env = { KIKITORI_HOST: '0.0.0.0', KIKITORI_PORT: '9000', KIKITORI_DATA_DIR: '/from/env', KIKITORI_JOB_CONCURRENCY: '' };
+    const env = {
+      KIKITORI_HOST: '0.0.0.0',
+      KIKITORI_PORT: '9000',
+      KIKITORI_DATA_DIR: '/from/env',
+      KIKITORI_JOB_CONCURRENCY: '',
+    };
     expect(loadConfig({ host: '::1', port: 0, dataDir: 'relative' }, env)).toMatchObject({
       server: { host: '::1', port: 0 },
       dataDir: path.resolve('relative'),
@@ -138,7 +184,9 @@ describe('loadConfig', () => {
 
   it('derives the diarization-high engine and the analysis order from other settings', () => {
     expect(loadConfig({}, { KIKITORI_ENGINE_DEFAULT: 'remote' }).engines.diarizationHigh).toBe('remote');
-    expect(loadConfig({}, { KIKITORI_ENGINE_DEFAULT: 'remote', KIKITORI_ENGINE_DIARIZATION_HIGH: 'pocketsphinx' }).engines).toMatchObject({ default: 'remote', diarizationHigh: 'pocketsphinx' });
+    expect(
+      loadConfig({}, { KIKITORI_ENGINE_DEFAULT: 'remote', KIKITORI_ENGINE_DIARIZATION_HIGH: 'pocketsphinx' }).engines,
+    ).toMatchObject({ default: 'remote', diarizationHigh: 'pocketsphinx' });
     expect(loadConfig({}, { KIKITORI_SUMMARY_ENGINE: 'local' }).analysis.summary).toBe('local');
   });
 
@@ -146,20 +194,48 @@ describe('loadConfig', () => {
     expect(failure(() => loadConfig({}, { KIKITORI_PORT: 'abc' })).message).toBe(
       'port (--port / KIKITORI_PORT) must be a whole number from 0 to 65535; got "abc". Fix it, or unset it to use the default (8080).',
     );
-    expect(failure(() => loadConfig({ port: '70000' }, {})).message).toMatch(/^port \(--port \/ KIKITORI_PORT\) must be a whole number from 0 to 65535; got "70000"/);
-    expect(failure(() => loadConfig({}, { KIKITORI_PORT: '-1' })).message).toMatch(/KIKITORI_PORT\) must be a whole number from 0 to 65535; got "-1"/);
-    expect(failure(() => loadConfig({}, { KIKITORI_JOB_STALE_AFTER_MS: '999' })).message).toMatch(/KIKITORI_JOB_STALE_AFTER_MS must be a whole number of 1000 or more; got "999"/);
-    expect(failure(() => loadConfig({}, { KIKITORI_MAX_UPLOAD_BYTES: '1.5' })).message).toMatch(/KIKITORI_MAX_UPLOAD_BYTES must be a whole number of 1 or more/);
-    expect(failure(() => loadConfig({}, { KIKITORI_WHISPER_THREADS: '0' })).message).toMatch(/KIKITORI_WHISPER_THREADS must be a whole number of 1 or more; got "0". Fix it, or unset it to use the default \(half the cores\)/);
-    expect(failure(() => loadConfig({}, { KIKITORI_ENGINE_DEFAULT: 'wisper' })).message).toMatch(/KIKITORI_ENGINE_DEFAULT must be one of pocketsphinx, whisper, remote, auto; got "wisper"/);
-    expect(failure(() => loadConfig({}, { KIKITORI_SPEAKER_ENGINE: 'pyannote' })).message).toMatch(/KIKITORI_SPEAKER_ENGINE must be one of embedded, none/);
-    expect(failure(() => loadConfig({}, { KIKITORI_LOG_LEVEL: 'loud' })).message).toMatch(/KIKITORI_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/);
-    expect(failure(() => loadConfig({}, { KIKITORI_PUBLIC_URL: 'kikitori.example.com' })).message).toMatch(/KIKITORI_PUBLIC_URL must be an http\(s\) URL/);
-    expect(failure(() => loadConfig({}, { KIKITORI_MODEL_BASE_URL: 'ftp://mirror' })).message).toMatch(/KIKITORI_MODEL_BASE_URL must be an http\(s\) URL/);
-    expect(failure(() => loadConfig({}, { KIKITORI_LLM_BASE_URL: 'localhost:11434' })).message).toMatch(/KIKITORI_LLM_BASE_URL must be an http\(s\) URL/);
-    expect(failure(() => loadConfig({}, { KIKITORI_LLM_BASE_URL: 'http://127.0.0.1:11434/v1' })).message).toMatch(/KIKITORI_LLM_MODEL is required when KIKITORI_LLM_BASE_URL is set/);
-    expect(failure(() => loadConfig({}, { KIKITORI_EMOTION_ENGINE: 'llm' })).message).toMatch(/KIKITORI_EMOTION_ENGINE=llm needs KIKITORI_LLM_BASE_URL and KIKITORI_LLM_MODEL.*KIKITORI_EMOTION_ENGINE=local/);
-    expect(failure(() => loadConfig({}, { KIKITORI_TRANSLATION_ENGINE: 'cloud' })).message).toMatch(/KIKITORI_TRANSLATION_ENGINE must be one of llm, local/);
+    expect(failure(() => loadConfig({ port: '70000' }, {})).message).toMatch(
+      /^port \(--port \/ KIKITORI_PORT\) must be a whole number from 0 to 65535; got "70000"/,
+    );
+    expect(failure(() => loadConfig({}, { KIKITORI_PORT: '-1' })).message).toMatch(
+      /KIKITORI_PORT\) must be a whole number from 0 to 65535; got "-1"/,
+    );
+    expect(failure(() => loadConfig({}, { KIKITORI_JOB_STALE_AFTER_MS: '999' })).message).toMatch(
+      /KIKITORI_JOB_STALE_AFTER_MS must be a whole number of 1000 or more; got "999"/,
+    );
+    expect(failure(() => loadConfig({}, { KIKITORI_MAX_UPLOAD_BYTES: '1.5' })).message).toMatch(
+      /KIKITORI_MAX_UPLOAD_BYTES must be a whole number of 1 or more/,
+    );
+    expect(failure(() => loadConfig({}, { KIKITORI_WHISPER_THREADS: '0' })).message).toMatch(
+      /KIKITORI_WHISPER_THREADS must be a whole number of 1 or more; got "0". Fix it, or unset it to use the default \(half the cores\)/,
+    );
+    expect(failure(() => loadConfig({}, { KIKITORI_ENGINE_DEFAULT: 'wisper' })).message).toMatch(
+      /KIKITORI_ENGINE_DEFAULT must be one of pocketsphinx, whisper, remote, auto; got "wisper"/,
+    );
+    expect(failure(() => loadConfig({}, { KIKITORI_SPEAKER_ENGINE: 'pyannote' })).message).toMatch(
+      /KIKITORI_SPEAKER_ENGINE must be one of embedded, none/,
+    );
+    expect(failure(() => loadConfig({}, { KIKITORI_LOG_LEVEL: 'loud' })).message).toMatch(
+      /KIKITORI_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/,
+    );
+    expect(failure(() => loadConfig({}, { KIKITORI_PUBLIC_URL: 'kikitori.example.com' })).message).toMatch(
+      /KIKITORI_PUBLIC_URL must be an http\(s\) URL/,
+    );
+    expect(failure(() => loadConfig({}, { KIKITORI_MODEL_BASE_URL: 'ftp://mirror' })).message).toMatch(
+      /KIKITORI_MODEL_BASE_URL must be an http\(s\) URL/,
+    );
+    expect(failure(() => loadConfig({}, { KIKITORI_LLM_BASE_URL: 'localhost:11434' })).message).toMatch(
+      /KIKITORI_LLM_BASE_URL must be an http\(s\) URL/,
+    );
+    expect(failure(() => loadConfig({}, { KIKITORI_LLM_BASE_URL: 'http://127.0.0.1:11434/v1' })).message).toMatch(
+      /KIKITORI_LLM_MODEL is required when KIKITORI_LLM_BASE_URL is set/,
+    );
+    expect(failure(() => loadConfig({}, { KIKITORI_EMOTION_ENGINE: 'llm' })).message).toMatch(
+      /KIKITORI_EMOTION_ENGINE=llm needs KIKITORI_LLM_BASE_URL and KIKITORI_LLM_MODEL.*KIKITORI_EMOTION_ENGINE=local/,
+    );
+    expect(failure(() => loadConfig({}, { KIKITORI_TRANSLATION_ENGINE: 'cloud' })).message).toMatch(
+      /KIKITORI_TRANSLATION_ENGINE must be one of llm, local/,
+    );
   });
 
   it('refuses a signing secret shorter than 32 bytes, counting bytes rather than characters', () => {
@@ -174,13 +250,35 @@ describe('loadConfig', () => {
   });
 
   it('keeps secrets out of what it logs', () => {
-    const config = loadConfig({}, { KIKITORI_SIGNING_SECRET: 's1'.repeat(16), KIKITORI_REMOTE_ASR_API_KEY: 's2', KIKITORI_LLM_BASE_URL: 'http://llm/v1', KIKITORI_LLM_MODEL: 'm', KIKITORI_LLM_API_KEY: 's3' });
+    const config = loadConfig(
+      {},
+      {
+        KIKITORI_SIGNING_SECRET: 's1'.repeat(16),
+        KIKITORI_REMOTE_ASR_API_KEY: 's2',
+        KIKITORI_LLM_BASE_URL: 'http://llm/v1',
+        KIKITORI_LLM_MODEL: 'm',
+        KIKITORI_LLM_API_KEY: 's3',
+      },
+    );
     const logged = JSON.stringify(redactConfig(config));
     expect(logged).not.toMatch(/"s[123]"/);
-    expect(redactConfig(config)).toMatchObject({ signing: { secret: '[redacted]' }, engines: { remote: { apiKey: '[redacted]' } }, analysis: { llm: { apiKey: '[redacted]', model: 'm' } } });
+    expect(redactConfig(config)).toMatchObject({
+      signing: { secret: '[redacted]' },
+      engines: { remote: { apiKey: '[redacted]' } },
+      analysis: { llm: { apiKey: '[redacted]', model: 'm' } },
+    });
     expect(config.analysis.llm.apiKey).toBe('s3');
     expect(JSON.stringify(redactConfig(loadConfig({}, {})))).not.toMatch(/redacted/);
-    expect(CONFIG_SETTINGS.filter((s) => s.secret).map((s) => s.env).sort()).toEqual(['KIKITORI_DATABASE_URL', 'KIKITORI_LLM_API_KEY', 'KIKITORI_REMOTE_ASR_API_KEY', 'KIKITORI_SIGNING_SECRET']);
+    expect(
+      CONFIG_SETTINGS.filter((s) => s.secret)
+        .map((s) => s.env)
+        .sort(),
+    ).toEqual([
+      'KIKITORI_DATABASE_URL',
+      'KIKITORI_LLM_API_KEY',
+      'KIKITORI_REMOTE_ASR_API_KEY',
+      'KIKITORI_SIGNING_SECRET',
+    ]);
   });
 
   it('declares each variable and flag once, and README.md documents every one', () => {
@@ -188,7 +286,13 @@ describe('loadConfig', () => {
     expect(new Set(envs).size).toBe(envs.length);
     expect(envs.length).toBeGreaterThanOrEqual(30);
     expect(envs.every((e) => /^KIKITORI_[A-Z0-9_]+$/.test(e))).toBe(true);
-    expect(CONFIG_SETTINGS.filter((s) => s.flag).map((s) => s.flag)).toEqual(['--host', '--port', '--role', '--database-url', '--data-dir']);
+    expect(CONFIG_SETTINGS.filter((s) => s.flag).map((s) => s.flag)).toEqual([
+      '--host',
+      '--port',
+      '--role',
+      '--database-url',
+      '--data-dir',
+    ]);
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     expect(envs.filter((e) => !readme.includes(`\`${e}\``))).toEqual([]);
     for (const s of CONFIG_SETTINGS.filter((setting) => setting.flag)) expect(readme).toContain(`\`${s.flag}\``);
@@ -197,7 +301,14 @@ describe('loadConfig', () => {
   it('hands each consumer its section', () => {
     const config = loadConfig(
       {},
-      { KIKITORI_ENGINE_DEFAULT: 'whisper', KIKITORI_ENGINE_DIARIZATION_HIGH: 'remote', KIKITORI_SPEAKER_ENGINE: 'none', KIKITORI_LLM_BASE_URL: 'http://llm/v1', KIKITORI_LLM_MODEL: 'm', KIKITORI_SUMMARY_ENGINE: 'local' },
+      {
+        KIKITORI_ENGINE_DEFAULT: 'whisper',
+        KIKITORI_ENGINE_DIARIZATION_HIGH: 'remote',
+        KIKITORI_SPEAKER_ENGINE: 'none',
+        KIKITORI_LLM_BASE_URL: 'http://llm/v1',
+        KIKITORI_LLM_MODEL: 'm',
+        KIKITORI_SUMMARY_ENGINE: 'local',
+      },
     );
     const engines = createEngineRegistry(config.engines, { dataDir: config.dataDir });
     expect([...engines.speechEngines.keys()]).toEqual(['pocketsphinx', 'whisper', 'remote']);
@@ -215,10 +326,22 @@ describe('kikitori-server configuration errors', () => {
   it('stops with the flag or variable named, before doing anything', async () => {
     const dataDir = tempDir();
     try {
-      const badFlag = await cli(['serve', '--port', '99999', '--data-dir', dataDir]).catch((e: { code: number; stderr: string }) => e);
-      expect(badFlag).toMatchObject({ code: 1, stderr: expect.stringMatching(/^Configuration error: port \(--port \/ KIKITORI_PORT\) must be a whole number from 0 to 65535; got "99999"/) });
-      const badEnv = await cli(['keys', 'list', '--data-dir', dataDir], { KIKITORI_LLM_BASE_URL: 'http://llm/v1' }).catch((e: { code: number; stderr: string }) => e);
-      expect(badEnv).toMatchObject({ code: 1, stderr: expect.stringMatching(/^Configuration error: KIKITORI_LLM_MODEL is required/) });
+      const badFlag = await cli(['serve', '--port', '99999', '--data-dir', dataDir]).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(badFlag).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(
+          /^Configuration error: port \(--port \/ KIKITORI_PORT\) must be a whole number from 0 to 65535; got "99999"/,
+        ),
+      });
+      const badEnv = await cli(['keys', 'list', '--data-dir', dataDir], {
+        KIKITORI_LLM_BASE_URL: 'http://llm/v1',
+      }).catch((e: { code: number; stderr: string }) => e);
+      expect(badEnv).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/^Configuration error: KIKITORI_LLM_MODEL is required/),
+      });
       expect(fs.readdirSync(dataDir)).toEqual([]);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -47,7 +47,9 @@ describe('crash recovery', () => {
     server = await serveProcess(dataDir);
     const ticket = await api(`${server.url}/api/v1/transcriptions/upload`, 'POST', { filename: 'long.wav' });
     const id = ticket.json.transcription_id;
-    expect((await fetch(ticket.json.audio_upload_url, { method: 'PUT', body: fs.readFileSync(longFile) })).status).toBe(200);
+    expect((await fetch(ticket.json.audio_upload_url, { method: 'PUT', body: fs.readFileSync(longFile) })).status).toBe(
+      200,
+    );
     expect((await api(`${server.url}/api/v1/transcriptions/${id}/transcribe`, 'POST')).status).toBe(200);
 
     // Wait until the engine is at work, then kill without warning.
@@ -90,19 +92,31 @@ describe('crash recovery', () => {
     const jobs = () => {
       const db = new Database(path.join(openAiDataDir, 'kikitori.sqlite'), { readonly: true });
       try {
-        return db.prepare(`SELECT state, attempts, last_error FROM jobs WHERE name = 'openai-transcribe'`).all() as Array<{ state: string; attempts: number; last_error: string | null }>;
+        return db
+          .prepare(`SELECT state, attempts, last_error FROM jobs WHERE name = 'openai-transcribe'`)
+          .all() as Array<{ state: string; attempts: number; last_error: string | null }>;
       } finally {
         db.close();
       }
     };
-    const uploads = () => (fs.existsSync(path.join(openAiDataDir, 'storage', 'openai')) ? fs.readdirSync(path.join(openAiDataDir, 'storage', 'openai')) : []);
-    const pcms = () => (fs.existsSync(path.join(openAiDataDir, 'work')) ? fs.readdirSync(path.join(openAiDataDir, 'work')).filter((n) => /^openai-.*\.pcm$/.test(n)) : []);
+    const uploads = () =>
+      fs.existsSync(path.join(openAiDataDir, 'storage', 'openai'))
+        ? fs.readdirSync(path.join(openAiDataDir, 'storage', 'openai'))
+        : [];
+    const pcms = () =>
+      fs.existsSync(path.join(openAiDataDir, 'work'))
+        ? fs.readdirSync(path.join(openAiDataDir, 'work')).filter((n) => /^openai-.*\.pcm$/.test(n))
+        : [];
 
     server = await serveProcess(openAiDataDir);
     const form = new FormData();
     form.append('model', 'whisper-1');
     form.append('file', new Blob([new Uint8Array(fs.readFileSync(longFile))]), 'long.wav');
-    const answer = fetch(`${server.url}/v1/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form }).catch((e: unknown) => e);
+    const answer = fetch(`${server.url}/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    }).catch((e: unknown) => e);
     // Kill while the engine is at work: the job is running, its upload and decoded PCM on disk.
     for (;;) {
       if (jobs()[0]?.state === 'active' && pcms().length > 0) break;
@@ -116,7 +130,9 @@ describe('crash recovery', () => {
 
     server = await serveProcess(openAiDataDir);
     await expect.poll(() => jobs()[0]?.state, { timeout: 60_000, interval: 200 }).toBe('failed');
-    expect(jobs()).toEqual([{ state: 'failed', attempts: 2, last_error: expect.stringMatching(/stopped while working on this request/) }]);
+    expect(jobs()).toEqual([
+      { state: 'failed', attempts: 2, last_error: expect.stringMatching(/stopped while working on this request/) },
+    ]);
     await expect.poll(uploads, { timeout: 10_000, interval: 100 }).toEqual([]);
     expect(pcms()).toEqual([]);
   }, 360_000);

@@ -39,7 +39,9 @@ describe('deleting a transcription', () => {
     expect((await waitForStatus(server, key, id, ['COMPLETED', 'FAILED'])).json.status).toBe('COMPLETED');
     // Saved three times, as a reviewer does: the earlier versions' pages are freed or old by the time of the delete.
     for (const text of [REVIEW, `${REVIEW} Checked.`, `${REVIEW} Checked twice.`]) {
-      expect((await server.api(key, 'POST', `/api/v1/transcriptions/${id}/review`, { reviewed_text: text })).status).toBe(200);
+      expect(
+        (await server.api(key, 'POST', `/api/v1/transcriptions/${id}/review`, { reviewed_text: text })).status,
+      ).toBe(200);
     }
     // The scan finds it while it is there, in the database file too.
     expect(filesContaining(server.dataDir, WORD)).toContain('kikitori.sqlite');

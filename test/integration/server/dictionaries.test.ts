@@ -17,7 +17,10 @@ const create = (body: unknown) => server.api(key, 'POST', '/api/v1/dictionaries'
 
 describe('dictionaries', () => {
   it('creates with words, defaults is_temporary to false, and gets it back', async () => {
-    const created = await create({ name: 'Product names', words: [{ word: 'Zintrix', reading: 'zin tricks' }, { word: 'Kikitori' }] });
+    const created = await create({
+      name: 'Product names',
+      words: [{ word: 'Zintrix', reading: 'zin tricks' }, { word: 'Kikitori' }],
+    });
     expect(created.status).toBe(200);
     expect(created.json).toMatchObject({ name: 'Product names', is_temporary: false, team_id: 'acme' });
     expect(created.json.words.map((w: any) => [w.word, w.reading])).toEqual([
@@ -43,7 +46,10 @@ describe('dictionaries', () => {
 
   it('patches name and is_temporary', async () => {
     const created = await create({ name: 'old' });
-    const patched = await server.api(key, 'PATCH', `/api/v1/dictionaries/${created.json.dictionary_id}`, { name: 'new', is_temporary: true });
+    const patched = await server.api(key, 'PATCH', `/api/v1/dictionaries/${created.json.dictionary_id}`, {
+      name: 'new',
+      is_temporary: true,
+    });
     expect(patched.status).toBe(200);
     expect(patched.json).toMatchObject({ name: 'new', is_temporary: true });
     const bad = await server.api(key, 'PATCH', `/api/v1/dictionaries/${created.json.dictionary_id}`, { name: 42 });
@@ -78,7 +84,10 @@ describe('dictionaries', () => {
     const created = await create({ name: 'doomed', words: [{ word: 'a' }] });
     const id = created.json.dictionary_id;
     const word = created.json.words[0].word_id;
-    const rule = await server.api(key, 'POST', `/api/v1/dictionaries/${id}/blacklist_words`, { pattern: 'x', replacement: 'y' });
+    const rule = await server.api(key, 'POST', `/api/v1/dictionaries/${id}/blacklist_words`, {
+      pattern: 'x',
+      replacement: 'y',
+    });
     const deleted = await server.api(key, 'DELETE', `/api/v1/dictionaries/${id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.text).toBe('');
@@ -86,7 +95,13 @@ describe('dictionaries', () => {
     expect((await server.api(key, 'DELETE', `/api/v1/dictionaries/${id}`)).status).toBe(404);
     const db = server.runtime.db.kysely;
     expect(await db.selectFrom('words').select('word_id').where('word_id', '=', word).execute()).toEqual([]);
-    expect(await db.selectFrom('blacklist_words').select('blacklist_word_id').where('blacklist_word_id', '=', rule.json.blacklist_word_id).execute()).toEqual([]);
+    expect(
+      await db
+        .selectFrom('blacklist_words')
+        .select('blacklist_word_id')
+        .where('blacklist_word_id', '=', rule.json.blacklist_word_id)
+        .execute(),
+    ).toEqual([]);
   });
 });
 
@@ -96,7 +111,11 @@ describe('words', () => {
     const base = `/api/v1/dictionaries/${dictionary.json.dictionary_id}/words`;
     const added = await server.api(key, 'POST', base, { word: 'Zintrix', reading: 'zin tricks' });
     expect(added.status).toBe(200);
-    expect(added.json).toMatchObject({ word: 'Zintrix', reading: 'zin tricks', dictionary_id: dictionary.json.dictionary_id });
+    expect(added.json).toMatchObject({
+      word: 'Zintrix',
+      reading: 'zin tricks',
+      dictionary_id: dictionary.json.dictionary_id,
+    });
     const fetched = await server.api(key, 'GET', `${base}/${added.json.word_id}`);
     expect(fetched.json).toEqual(added.json);
     const deleted = await server.api(key, 'DELETE', `${base}/${added.json.word_id}`);
@@ -149,12 +168,19 @@ describe('blacklist words', () => {
     const dictionary = await create({ name: 'full' });
     const id = dictionary.json.dictionary_id as string;
     const base = `/api/v1/dictionaries/${id}/blacklist_words`;
-    const rules = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ pattern: `p${from + i}`, replacement: `r${from + i}` }));
+    const rules = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ pattern: `p${from + i}`, replacement: `r${from + i}` }));
     for (let from = 0; from < max - 1; from += LIMITS.bulkItems) {
-      const bulk = await server.api(key, 'POST', `${base}/bulk`, rules(from, Math.min(LIMITS.bulkItems, max - 1 - from)));
+      const bulk = await server.api(
+        key,
+        'POST',
+        `${base}/bulk`,
+        rules(from, Math.min(LIMITS.bulkItems, max - 1 - from)),
+      );
       expect(bulk.status).toBe(200);
     }
-    const count = async () => (await server.api(key, 'GET', `/api/v1/dictionaries/${id}`)).json.blacklist_words.length as number;
+    const count = async () =>
+      (await server.api(key, 'GET', `/api/v1/dictionaries/${id}`)).json.blacklist_words.length as number;
     expect(await count()).toBe(max - 1);
 
     const over = await server.api(key, 'POST', `${base}/bulk`, rules(max, 2));
@@ -174,11 +200,23 @@ describe('blacklist words', () => {
     expect((await server.api(key, 'DELETE', `${base}/${last.json.blacklist_word_id}`)).status).toBe(200);
     expect((await server.api(key, 'POST', base, { pattern: 'one', replacement: 'more' })).status).toBe(200);
     const other = await create({ name: 'other' });
-    expect((await server.api(key, 'POST', `/api/v1/dictionaries/${other.json.dictionary_id}/blacklist_words`, { pattern: 'x', replacement: 'y' })).status).toBe(200);
+    expect(
+      (
+        await server.api(key, 'POST', `/api/v1/dictionaries/${other.json.dictionary_id}/blacklist_words`, {
+          pattern: 'x',
+          replacement: 'y',
+        })
+      ).status,
+    ).toBe(200);
 
     // The contract says so.
-    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: object }>> };
-    for (const route of ['/api/v1/dictionaries/{dictionary_id}/blacklist_words', '/api/v1/dictionaries/{dictionary_id}/blacklist_words/bulk']) {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: object }>>;
+    };
+    for (const route of [
+      '/api/v1/dictionaries/{dictionary_id}/blacklist_words',
+      '/api/v1/dictionaries/{dictionary_id}/blacklist_words/bulk',
+    ]) {
       expect(doc.paths[route]!.post!.responses).toHaveProperty('409');
     }
   });

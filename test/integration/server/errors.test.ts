@@ -15,7 +15,11 @@ describe('error bodies', () => {
   it('answers malformed JSON with 400 and the spec body', async () => {
     const response = await server.api(key, 'POST', '/api/v1/dictionaries', '{"name": ');
     expect(response.status).toBe(400);
-    expect(response.json).toEqual({ error_id: expect.any(String), error_code: ErrorCode.MALFORMED_JSON, error_message: expect.stringMatching(/JSON/) });
+    expect(response.json).toEqual({
+      error_id: expect.any(String),
+      error_code: ErrorCode.MALFORMED_JSON,
+      error_message: expect.stringMatching(/JSON/),
+    });
   });
 
   it('answers unknown routes and unknown ids with 404 and the spec body', async () => {
@@ -34,7 +38,11 @@ describe('error bodies', () => {
     expect(a.json.error_id).not.toBe(b.json.error_id);
     const line = server.logLines.find((l) => l.includes(a.json.error_id));
     expect(line).toBeDefined();
-    expect(JSON.parse(line!)).toMatchObject({ error_id: a.json.error_id, error_code: ErrorCode.DICTIONARY_NOT_FOUND, reqId: expect.anything() });
+    expect(JSON.parse(line!)).toMatchObject({
+      error_id: a.json.error_id,
+      error_code: ErrorCode.DICTIONARY_NOT_FOUND,
+      reqId: expect.anything(),
+    });
   });
 
   it('answers a body sent with a non-JSON content type with 415', async () => {
@@ -48,7 +56,16 @@ describe('error bodies', () => {
   });
 
   it('never answers 500 for garbage input', async () => {
-    const bodies = ['null', '"text"', '123', '[]', '{"name":{"deep":[1,2,{}]}}', '\u0000', '{"name":"x","words":"nope"}', '{"name":"x","words":[null]}'];
+    const bodies = [
+      'null',
+      '"text"',
+      '123',
+      '[]',
+      '{"name":{"deep":[1,2,{}]}}',
+      '\u0000',
+      '{"name":"x","words":"nope"}',
+      '{"name":"x","words":[null]}',
+    ];
     for (const body of bodies) {
       for (const route of ['/api/v1/dictionaries', '/api/v1/transcriptions/upload']) {
         const response = await server.api(key, 'POST', route, body);

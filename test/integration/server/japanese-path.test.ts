@@ -8,7 +8,13 @@ import type { TranscriptDocument } from '../../../src-shared/transcript-document
 import { concatWithSilence, synthesizeSpeech } from '../../support/audio-fixtures.js';
 import { startFakeChatServer, type FakeChatServer } from '../../support/fake-chat-server.js';
 import { startVerboseJsonServer, type VerboseJsonServer } from '../../support/openai-test-server.js';
-import { engineRegistryFromEnv, startTestServer, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
+import {
+  engineRegistryFromEnv,
+  startTestServer,
+  uploadFile,
+  waitForStatus,
+  type TestServer,
+} from '../../support/test-server.js';
 
 const JAPANESE = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u;
 
@@ -25,11 +31,27 @@ const VERBOSE_JSON = {
     { id: 2, start: 3.0, end: 4.6, text: '田中さんは金曜日までに資料を送ってください。とても嬉しいです。' },
   ],
   words: [
-    word('今日', 0, 0.3), word('は', 0.3, 0.4), word('聞き', 0.4, 0.7), word('とり', 0.7, 0.9), word('の', 0.9, 1.0),
-    word('新しい', 1.0, 1.2), word('機能', 1.2, 1.3), word('について', 1.3, 1.45), word('話します。', 1.45, 1.6),
-    word('来週', 1.6, 1.9), word('リリース', 1.9, 2.3), word('することに', 2.3, 2.6), word('決まりました。', 2.6, 3.0),
-    word('田中', 3.0, 3.2), word('さんは', 3.2, 3.4), word('金曜日', 3.4, 3.6), word('までに', 3.6, 3.7), word('資料を', 3.7, 3.9),
-    word('送ってください。', 3.9, 4.2), word('とても', 4.2, 4.35), word('嬉しいです。', 4.35, 4.6),
+    word('今日', 0, 0.3),
+    word('は', 0.3, 0.4),
+    word('聞き', 0.4, 0.7),
+    word('とり', 0.7, 0.9),
+    word('の', 0.9, 1.0),
+    word('新しい', 1.0, 1.2),
+    word('機能', 1.2, 1.3),
+    word('について', 1.3, 1.45),
+    word('話します。', 1.45, 1.6),
+    word('来週', 1.6, 1.9),
+    word('リリース', 1.9, 2.3),
+    word('することに', 2.3, 2.6),
+    word('決まりました。', 2.6, 3.0),
+    word('田中', 3.0, 3.2),
+    word('さんは', 3.2, 3.4),
+    word('金曜日', 3.4, 3.6),
+    word('までに', 3.6, 3.7),
+    word('資料を', 3.7, 3.9),
+    word('送ってください。', 3.9, 4.2),
+    word('とても', 4.2, 4.35),
+    word('嬉しいです。', 4.35, 4.6),
   ],
 };
 
@@ -44,7 +66,14 @@ beforeAll(async () => {
     const prompt = request.body.messages.map((m) => m.content).join('\n');
     if (prompt.includes('Rate the emotion')) {
       const ids = [...prompt.matchAll(/^\[(\d+)\]/gm)].map((m) => Number(m[1]));
-      return { content: JSON.stringify({ segments: ids.map((id) => ({ segment_id: id, scores: { joy: id === 2 ? 0.8 : 0.1, neutral: id === 2 ? 0.2 : 0.9 } })) }) };
+      return {
+        content: JSON.stringify({
+          segments: ids.map((id) => ({
+            segment_id: id,
+            scores: { joy: id === 2 ? 0.8 : 0.1, neutral: id === 2 ? 0.2 : 0.9 },
+          })),
+        }),
+      };
     }
     return {
       content: JSON.stringify({
@@ -56,7 +85,10 @@ beforeAll(async () => {
       }),
     };
   });
-  wav = await concatWithSilence([await synthesizeSpeech('the budget meeting moved to next week'), await synthesizeSpeech('thank you everyone')], 1);
+  wav = await concatWithSilence(
+    [await synthesizeSpeech('the budget meeting moved to next week'), await synthesizeSpeech('thank you everyone')],
+    1,
+  );
 });
 afterAll(async () => {
   await asr.close();
@@ -83,7 +115,10 @@ async function startServer(extraEnv: Record<string, string>): Promise<TestServer
 }
 
 /** A Japanese transcription with a dictionary of words with readings and forced replacements. */
-async function transcribeJapanese(server: TestServer, key: string): Promise<{ id: string; path: string; document: TranscriptDocument }> {
+async function transcribeJapanese(
+  server: TestServer,
+  key: string,
+): Promise<{ id: string; path: string; document: TranscriptDocument }> {
   const dictionary = await server.api(key, 'POST', '/api/v1/dictionaries', {
     name: '製品用語',
     words: [
@@ -123,7 +158,7 @@ describe('Japanese through the remote OpenAI-compatible engine', () => {
   });
   afterAll(() => server.close());
 
-  it('sends the dictionary\'s words with their kana readings in the prompt, and the language', () => {
+  it("sends the dictionary's words with their kana readings in the prompt, and the language", () => {
     const request = asr.received.at(-1)!;
     expect(request.fields.language).toEqual(['ja']);
     expect(request.fields.prompt).toEqual(['用語: 聞き取り（ききとり）、議事録（ぎじろく）、Kikitori（キキトリ）。']);
@@ -131,10 +166,18 @@ describe('Japanese through the remote OpenAI-compatible engine', () => {
     expect(request.fileBytes).toBeGreaterThan(44);
   });
 
-  it('applies forced replacements across the engine\'s token boundaries, with sane word timings', () => {
+  it("applies forced replacements across the engine's token boundaries, with sane word timings", () => {
     expect(document.language).toBe('ja');
     expect(document.segments[0]!.text).toBe('今日は聞き取りの新機能について話します。');
-    expect(document.segments[0]!.words.map((w) => w.word)).toEqual(['今日', 'は', '聞き取り', 'の', '新機能', 'について', '話します。']);
+    expect(document.segments[0]!.words.map((w) => w.word)).toEqual([
+      '今日',
+      'は',
+      '聞き取り',
+      'の',
+      '新機能',
+      'について',
+      '話します。',
+    ]);
     // The merged words span the words they replaced: 聞き (0.4) + とり (0.9), 新しい (1.0) + 機能 (1.3).
     expect(document.segments[0]!.words[2]).toMatchObject({ word: '聞き取り', start: 0.4, end: 0.9 });
     expect(document.segments[0]!.words[4]).toMatchObject({ word: '新機能', start: 1.0, end: 1.3 });
@@ -149,7 +192,9 @@ describe('Japanese through the remote OpenAI-compatible engine', () => {
   });
 
   it('keeps the text unspaced, and breaks subtitle lines at sentence ends', async () => {
-    expect(document.text).toBe('今日は聞き取りの新機能について話します。来週リリースすることに決まりました。田中さんは金曜日までに資料を送ってください。とても嬉しいです。');
+    expect(document.text).toBe(
+      '今日は聞き取りの新機能について話します。来週リリースすることに決まりました。田中さんは金曜日までに資料を送ってください。とても嬉しいです。',
+    );
     const srt = await fetch(`${transcriptPath}&format=srt`);
     expect(srt.status).toBe(200);
     // Cues of at most two lines of 13 characters (decision 0021), cut at the engine's words, sentences
@@ -183,15 +228,21 @@ describe('Japanese through the remote OpenAI-compatible engine', () => {
 });
 
 describe('Japanese summary and emotion through an LLM endpoint', () => {
-  it('asks for Japanese and returns the model\'s Japanese results, with Japanese headings', async () => {
-    const server = await startServer({ KIKITORI_LLM_BASE_URL: chat.baseUrl, KIKITORI_LLM_MODEL: 'test-model', KIKITORI_LLM_API_KEY: 'sk-test' });
+  it("asks for Japanese and returns the model's Japanese results, with Japanese headings", async () => {
+    const server = await startServer({
+      KIKITORI_LLM_BASE_URL: chat.baseUrl,
+      KIKITORI_LLM_MODEL: 'test-model',
+      KIKITORI_LLM_API_KEY: 'sk-test',
+    });
     try {
       const key = await server.key('acme');
       const { id } = await transcribeJapanese(server, key);
       const summaryAck = await server.api(key, 'POST', `/api/v1/transcriptions/${id}/summary`);
       const summary = await settle(server, key, summaryAck.json.status_url);
       expect(summary.status, JSON.stringify(summary.error)).toBe('COMPLETED');
-      const summaryPrompt = chat.requests.map((r) => r.body.messages.map((m) => m.content).join('\n')).find((p) => p.includes('Summarise'))!;
+      const summaryPrompt = chat.requests
+        .map((r) => r.body.messages.map((m) => m.content).join('\n'))
+        .find((p) => p.includes('Summarise'))!;
       expect(summaryPrompt).toMatch(/Japanese/);
       expect(summaryPrompt).toContain('聞き取りの新機能');
       expect(summary.summarized_text).toContain('聞き取りの新機能を来週リリースすることが決まりました。');

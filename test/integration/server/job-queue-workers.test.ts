@@ -46,7 +46,9 @@ afterEach(async () => {
 });
 
 function startWorker(dataDir: string, name: string, o: { staleAfterMs: number; workMs: number }): Worker {
-  const child = spawn(process.execPath, [SCRIPT, dataDir, name, String(o.staleAfterMs), String(o.workMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [SCRIPT, dataDir, name, String(o.staleAfterMs), String(o.workMs)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   const events: WorkerEvent[] = [];
   const waiters: Array<() => void> = [];
@@ -74,14 +76,26 @@ async function setup() {
   dirs.push(dataDir);
   const db = (await openSqliteDatabase(dataDir)).sqlite;
   dbs.push(db);
-  db.exec('CREATE TABLE IF NOT EXISTS test_results (job_id TEXT NOT NULL, transcription_id TEXT NOT NULL, worker TEXT NOT NULL)');
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS test_results (job_id TEXT NOT NULL, transcription_id TEXT NOT NULL, worker TEXT NOT NULL)',
+  );
   // The sending side: an API process's queue, which runs nothing itself.
   const queue = new SqliteJobQueue(db, { staleAfterMs: 60_000, logger: pino({ level: 'silent' }) });
   return { dataDir, db, queue };
 }
 
-const jobs = (db: Db) => db.prepare('SELECT job_id, state, worker_id FROM jobs ORDER BY created_at').all() as Array<{ job_id: string; state: string; worker_id: string | null }>;
-const results = (db: Db) => db.prepare('SELECT job_id, transcription_id, worker FROM test_results').all() as Array<{ job_id: string; transcription_id: string; worker: string }>;
+const jobs = (db: Db) =>
+  db.prepare('SELECT job_id, state, worker_id FROM jobs ORDER BY created_at').all() as Array<{
+    job_id: string;
+    state: string;
+    worker_id: string | null;
+  }>;
+const results = (db: Db) =>
+  db.prepare('SELECT job_id, transcription_id, worker FROM test_results').all() as Array<{
+    job_id: string;
+    transcription_id: string;
+    worker: string;
+  }>;
 
 describe('the SQLite queue with two worker processes', () => {
   it('completes each of several jobs exactly once', async () => {
@@ -91,19 +105,26 @@ describe('the SQLite queue with two worker processes', () => {
     await Promise.all([a.until((e) => e.event === 'ready'), b.until((e) => e.event === 'ready')]);
 
     const ids = [];
-    for (let i = 0; i < 8; i++) ids.push(await queue.send('transcribe', { transcriptionId: `t${i}` }, { singletonKey: `transcribe:t${i}` }));
-    await expect.poll(() => jobs(db).filter((j) => j.state === 'completed').length, { timeout: 30_000, interval: 100 }).toBe(8);
+    for (let i = 0; i < 8; i++)
+      ids.push(await queue.send('transcribe', { transcriptionId: `t${i}` }, { singletonKey: `transcribe:t${i}` }));
+    await expect
+      .poll(() => jobs(db).filter((j) => j.state === 'completed').length, { timeout: 30_000, interval: 100 })
+      .toBe(8);
 
     const written = results(db);
     expect(written.map((r) => r.transcription_id).sort()).toEqual(ids.map((_, i) => `t${i}`).sort());
     expect(new Set(written.map((r) => r.job_id)).size).toBe(8);
     // Both took part, and each completed row names the worker that owned it.
     expect(new Set(written.map((r) => r.worker))).toEqual(new Set(['A', 'B']));
-    const workerIds = { A: (await a.until((e) => e.event === 'ready')).workerId, B: (await b.until((e) => e.event === 'ready')).workerId };
-    for (const row of written) expect(jobs(db).find((j) => j.job_id === row.job_id)!.worker_id).toBe(workerIds[row.worker as 'A' | 'B']);
+    const workerIds = {
+      A: (await a.until((e) => e.event === 'ready')).workerId,
+      B: (await b.until((e) => e.event === 'ready')).workerId,
+    };
+    for (const row of written)
+      expect(jobs(db).find((j) => j.job_id === row.job_id)!.worker_id).toBe(workerIds[row.worker as 'A' | 'B']);
   });
 
-  it("writes nothing from a worker whose lease expired while it ran, once another took the job over", async () => {
+  it('writes nothing from a worker whose lease expired while it ran, once another took the job over', async () => {
     const { dataDir, db, queue } = await setup();
     const a = startWorker(dataDir, 'A', { staleAfterMs: 1000, workMs: 2500 });
     await a.until((e) => e.event === 'ready');

@@ -12,7 +12,14 @@ import { ErrorCode } from '../../../src-shared/error-codes.js';
 import type { TranscriptDocument } from '../../../src-shared/transcript-document.js';
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
 import { randomWhisperModel } from '../../support/ggml-model.js';
-import { engineRegistryFromEnv, startTestServer, tempDir, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
+import {
+  engineRegistryFromEnv,
+  startTestServer,
+  tempDir,
+  uploadFile,
+  waitForStatus,
+  type TestServer,
+} from '../../support/test-server.js';
 
 const run = promisify(execFile);
 let scratch: string;
@@ -22,7 +29,8 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-const ticket = (server: TestServer, key: string, body: Record<string, unknown>) => server.api(key, 'POST', '/api/v1/transcriptions/upload', body);
+const ticket = (server: TestServer, key: string, body: Record<string, unknown>) =>
+  server.api(key, 'POST', '/api/v1/transcriptions/upload', body);
 
 async function transcribe(server: TestServer, key: string, id: string) {
   await server.api(key, 'POST', `/api/v1/transcriptions/${id}/transcribe`);
@@ -56,14 +64,26 @@ describe('languages with the built-in engine (English only, cannot detect)', () 
 
   it.each([
     ['ja', 'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.'],
-    [['en', 'ja', 'ko'], 'Japanese and Korean need a speech model that knows them: download one in Settings → Speech recognition.'],
-    ['zu', 'Zulu cannot be transcribed here: no speech model knows it. Choose the language spoken in the recording from the list.'],
+    [
+      ['en', 'ja', 'ko'],
+      'Japanese and Korean need a speech model that knows them: download one in Settings → Speech recognition.',
+    ],
+    [
+      'zu',
+      'Zulu cannot be transcribed here: no speech model knows it. Choose the language spoken in the recording from the list.',
+    ],
   ])('refuses %j by name, with what to do, and names the engine only in the log', async (language, message) => {
     const response = await ticket(server, key, { filename: 'a.wav', language });
     expect(response.status).toBe(400);
-    expect(response.json).toMatchObject({ error_code: ErrorCode.UNSUPPORTED_LANGUAGE, error_message: message, field: 'language' });
+    expect(response.json).toMatchObject({
+      error_code: ErrorCode.UNSUPPORTED_LANGUAGE,
+      error_message: message,
+      field: 'language',
+    });
     expect(response.json.error_message).not.toMatch(/pocketsphinx|engine/);
-    const logged = server.logLines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.error_id === response.json.error_id);
+    const logged = server.logLines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.error_id === response.json.error_id);
     expect(logged?.detail).toMatch(/speech engine "pocketsphinx" recognizes en; asked for/);
   });
 });
@@ -76,7 +96,13 @@ describe('languages with whisper (detects)', () => {
     const model = await randomWhisperModel();
     speech = await synthesizeSpeech('Please call Stella and ask her to bring these things with her from the store.');
     server = await startTestServer({
-      runtime: { engines: engineRegistryFromEnv({ KIKITORI_ENGINE_DEFAULT: 'whisper', KIKITORI_WHISPER_MODEL: model, KIKITORI_WHISPER_THREADS: '1' }) },
+      runtime: {
+        engines: engineRegistryFromEnv({
+          KIKITORI_ENGINE_DEFAULT: 'whisper',
+          KIKITORI_WHISPER_MODEL: model,
+          KIKITORI_WHISPER_THREADS: '1',
+        }),
+      },
     });
     key = await server.key('acme');
   });
@@ -101,7 +127,19 @@ describe('languages with whisper (detects)', () => {
 
   it('does not guess a language when there was nothing to detect it from', async () => {
     const silence = path.join(scratch, 'silence.wav');
-    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '3', silence]);
+    await run('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'anullsrc=r=16000:cl=mono',
+      '-t',
+      '3',
+      silence,
+    ]);
     const t = await uploadFile(server, key, silence);
     const { record, document } = await transcribe(server, key, t.transcription_id);
     expect(document.segments).toEqual([]);
@@ -114,13 +152,21 @@ describe('languages with an English-only whisper model', () => {
   it('refuses Japanese by name and says what to do', async () => {
     const model = await randomWhisperModel({ multilingual: false });
     const server = await startTestServer({
-      runtime: { engines: engineRegistryFromEnv({ KIKITORI_ENGINE_DEFAULT: 'whisper', KIKITORI_WHISPER_MODEL: model, KIKITORI_WHISPER_THREADS: '1' }) },
+      runtime: {
+        engines: engineRegistryFromEnv({
+          KIKITORI_ENGINE_DEFAULT: 'whisper',
+          KIKITORI_WHISPER_MODEL: model,
+          KIKITORI_WHISPER_THREADS: '1',
+        }),
+      },
     });
     try {
       const key = await server.key('acme');
       const response = await ticket(server, key, { filename: 'a.wav', language: 'ja' });
       expect(response.status).toBe(400);
-      expect(response.json.error_message).toBe('Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.');
+      expect(response.json.error_message).toBe(
+        'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.',
+      );
       // Without a language the model detects (between English and nothing else): left to detection.
       expect((await ticket(server, key, { filename: 'a.wav' })).json.language).toEqual([]);
     } finally {

@@ -14,7 +14,16 @@ import type { SpeechEngine } from '../../../src-server/engines/speech/speech-eng
 import type { TranscriptionModel } from '../../../src-server/domain/records.js';
 import { cli } from '../../support/cli-process.js';
 import { listJobs } from '../../support/test-jobs.js';
-import { engineRegistryFromEnv, startTestServer, tempDir, testDatabaseEnv, uploadFile, waitForStatus, workLeftovers, type TestServer } from '../../support/test-server.js';
+import {
+  engineRegistryFromEnv,
+  startTestServer,
+  tempDir,
+  testDatabaseEnv,
+  uploadFile,
+  waitForStatus,
+  workLeftovers,
+  type TestServer,
+} from '../../support/test-server.js';
 
 const run = promisify(execFile);
 const dir = tempDir('kikitori-limits-');
@@ -35,7 +44,10 @@ async function silence(name: string, seconds: number): Promise<string> {
 }
 
 /** Bytes written to a raw socket, and what the server answers until it closes the connection. */
-function rawExchange(url: string, write: (socket: net.Socket) => void): Promise<{ received: string; closedBy: 'server' }> {
+function rawExchange(
+  url: string,
+  write: (socket: net.Socket) => void,
+): Promise<{ received: string; closedBy: 'server' }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname, () => write(socket));
@@ -46,8 +58,10 @@ function rawExchange(url: string, write: (socket: net.Socket) => void): Promise<
   });
 }
 
-const transcribe = (server: TestServer, key: string, id: string) => server.api(key, 'POST', `/api/v1/transcriptions/${id}/transcribe`);
-const ticket = (server: TestServer, key: string, filename = 'meeting.flac') => server.api(key, 'POST', '/api/v1/transcriptions/upload', { filename });
+const transcribe = (server: TestServer, key: string, id: string) =>
+  server.api(key, 'POST', `/api/v1/transcriptions/${id}/transcribe`);
+const ticket = (server: TestServer, key: string, filename = 'meeting.flac') =>
+  server.api(key, 'POST', '/api/v1/transcriptions/upload', { filename });
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -55,7 +69,9 @@ describe('maximum audio duration', () => {
   let server: TestServer;
   let key: string;
   beforeAll(async () => {
-    server = await startTestServer({ env: { KIKITORI_MAX_AUDIO_SECONDS: '5', KIKITORI_ENGINE_DEFAULT: 'pocketsphinx' } });
+    server = await startTestServer({
+      env: { KIKITORI_MAX_AUDIO_SECONDS: '5', KIKITORI_ENGINE_DEFAULT: 'pocketsphinx' },
+    });
     key = await server.key('acme');
   });
   afterAll(() => server.close());
@@ -81,7 +97,9 @@ describe('maximum audio duration', () => {
     const ended = (await waitForStatus(server, key, id, ['COMPLETED', 'FAILED'])).json;
     expect(ended.status).toBe('FAILED');
     expect(ended.failure_reason).toMatch(/longer than the 5-second limit/);
-    expect(server.logLines.some((line) => line.includes('duration 30 s, over KIKITORI_MAX_AUDIO_SECONDS=5'))).toBe(true);
+    expect(server.logLines.some((line) => line.includes('duration 30 s, over KIKITORI_MAX_AUDIO_SECONDS=5'))).toBe(
+      true,
+    );
     expect(workLeftovers(server)).toEqual([]);
   });
 
@@ -129,7 +147,9 @@ describe('free disk space', () => {
     await transcribe(server, key, id);
     const ended = (await waitForStatus(server, key, id, ['COMPLETED', 'FAILED'])).json;
     expect(ended.status).toBe('FAILED');
-    expect(ended.failure_reason).toMatch(/^There is not enough free disk space on the server to convert this recording\. Try again later/);
+    expect(ended.failure_reason).toMatch(
+      /^There is not enough free disk space on the server to convert this recording\. Try again later/,
+    );
     expect(await jobAttempts(server, id)).toBe(3);
     expect(workLeftovers(server)).toEqual([]);
   });
@@ -176,7 +196,9 @@ describe('free disk space, for an upload the server stores', () => {
     expect(body.error_code).toBe(ErrorCode.INSUFFICIENT_STORAGE);
     expect(body.error_message).toMatch(/not have enough free disk space to store this file/);
     expect(fs.existsSync(path.join(server.dataDir, 'storage', 'audio', t.transcription_id))).toBe(false);
-    expect((await server.api(key, 'GET', `/api/v1/transcriptions/${t.transcription_id}`)).json.upload_status).not.toBe('COMPLETED');
+    expect((await server.api(key, 'GET', `/api/v1/transcriptions/${t.transcription_id}`)).json.upload_status).not.toBe(
+      'COMPLETED',
+    );
 
     // Once space is free, the same URL takes the file.
     free = [10 * GB];
@@ -241,7 +263,9 @@ describe('storage quota per team', () => {
     const refused = await ticket(server, alice);
     expect(refused.status).toBe(403);
     expect(refused.json.error_code).toBe(ErrorCode.QUOTA_EXCEEDED);
-    expect(refused.json.error_message).toMatch(/^Your team has used its storage quota of 100 kB \(100 kB stored\)\. Delete transcriptions/);
+    expect(refused.json.error_message).toMatch(
+      /^Your team has used its storage quota of 100 kB \(100 kB stored\)\. Delete transcriptions/,
+    );
     expect((await ticket(server, other)).status).toBe(200);
   });
 });
@@ -256,7 +280,12 @@ describe("a team's own storage quota", () => {
   let file60k: string;
   // The CLI reads the same settings as the server (its default quota, its database).
   const quota = async (...args: string[]) =>
-    (await cli(['teams', 'quota', '--team', 'acme', '--data-dir', server.dataDir, ...args], { ...databaseEnv, KIKITORI_TEAM_QUOTA_BYTES: '100000' })).stdout;
+    (
+      await cli(['teams', 'quota', '--team', 'acme', '--data-dir', server.dataDir, ...args], {
+        ...databaseEnv,
+        KIKITORI_TEAM_QUOTA_BYTES: '100000',
+      })
+    ).stdout;
   beforeAll(async () => {
     databaseEnv = await testDatabaseEnv();
     // File storage: the PUT itself is checked here (with S3 storage the PUT goes to the store, and
@@ -270,8 +299,12 @@ describe("a team's own storage quota", () => {
   afterAll(() => server.close());
 
   it('is honoured by the ticket and the PUT, per team, and can be lifted or reset', async () => {
-    expect(await quota()).toMatch(/^Team "acme" has a storage quota of 100 kB \(100000 bytes\): the server's default\./);
-    expect(await quota('--bytes', '150000')).toMatch(/^Team "acme" has a storage quota of 150 kB \(150000 bytes\): its own\./);
+    expect(await quota()).toMatch(
+      /^Team "acme" has a storage quota of 100 kB \(100000 bytes\): the server's default\./,
+    );
+    expect(await quota('--bytes', '150000')).toMatch(
+      /^Team "acme" has a storage quota of 150 kB \(150000 bytes\): its own\./,
+    );
 
     // Two 60 kB files fit in acme's own 150 kB, not in the default 100 kB other teams keep.
     await uploadFile(server, alice, file60k);
@@ -279,22 +312,33 @@ describe("a team's own storage quota", () => {
     const third = (await ticket(server, alice)).json;
     const refused = await fetch(third.audio_upload_url, { method: 'PUT', body: fs.readFileSync(file60k) });
     expect(refused.status).toBe(403);
-    expect(((await refused.json()) as { error_message: string }).error_message).toMatch(/past its storage quota of 150 kB \(120 kB already stored\)/);
+    expect(((await refused.json()) as { error_message: string }).error_message).toMatch(
+      /past its storage quota of 150 kB \(120 kB already stored\)/,
+    );
     await uploadFile(server, other, file60k);
     const otherSecond = (await ticket(server, other)).json;
-    expect((await fetch(otherSecond.audio_upload_url, { method: 'PUT', body: fs.readFileSync(file60k) })).status).toBe(403);
+    expect((await fetch(otherSecond.audio_upload_url, { method: 'PUT', body: fs.readFileSync(file60k) })).status).toBe(
+      403,
+    );
 
-    expect(await quota('--unlimited')).toMatch(/^Team "acme" has no storage quota: its own\. It stores 120 kB of audio\./);
+    expect(await quota('--unlimited')).toMatch(
+      /^Team "acme" has no storage quota: its own\. It stores 120 kB of audio\./,
+    );
     expect((await fetch(third.audio_upload_url, { method: 'PUT', body: fs.readFileSync(file60k) })).status).toBe(200);
 
-    expect(await quota('--default')).toMatch(/^Team "acme" has a storage quota of 100 kB \(100000 bytes\): the server's default\./);
+    expect(await quota('--default')).toMatch(
+      /^Team "acme" has a storage quota of 100 kB \(100000 bytes\): the server's default\./,
+    );
     const refusedTicket = await ticket(server, alice);
     expect(refusedTicket.status).toBe(403);
     expect(refusedTicket.json.error_code).toBe(ErrorCode.QUOTA_EXCEEDED);
   });
 
   it('refuses a quota that is not a whole number of bytes, or two choices at once', async () => {
-    await expect(quota('--bytes', '12x')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/--bytes N/) });
+    await expect(quota('--bytes', '12x')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/--bytes N/),
+    });
     await expect(quota('--bytes', '0')).rejects.toMatchObject({ code: 1 });
     await expect(quota('--bytes', '5', '--unlimited')).rejects.toMatchObject({ code: 1 });
   });
@@ -322,7 +366,11 @@ function slowerThanIdle(real: EngineRegistry): EngineRegistry {
   const byName = new Map([...real.speechEngines].map(([name, engine]) => [name, delayed(engine)]));
   return new Proxy(real, {
     get: (target, prop) =>
-      prop === 'speechFor' ? (model: TranscriptionModel) => delayed(target.speechFor(model)) : prop === 'speechEngines' ? byName : bound(target, prop),
+      prop === 'speechFor'
+        ? (model: TranscriptionModel) => delayed(target.speechFor(model))
+        : prop === 'speechEngines'
+          ? byName
+          : bound(target, prop),
   });
 }
 
@@ -365,10 +413,11 @@ describe('timeouts', () => {
       // ...and nothing more.
     });
     expect(received).toBe('');
-    expect((await server.api(key, 'GET', `/api/v1/transcriptions/${t.transcription_id}`)).json.upload_status).not.toBe('COMPLETED');
+    expect((await server.api(key, 'GET', `/api/v1/transcriptions/${t.transcription_id}`)).json.upload_status).not.toBe(
+      'COMPLETED',
+    );
     expect((await fetch(t.audio_upload_url, { method: 'PUT', body: Buffer.alloc(5000, 1) })).status).toBe(200);
   });
-
 
   it('keeps the connection of a client waiting for the server past the idle timeout (a synchronous transcription)', async () => {
     const speech = await synthesizeSpeech('the server takes its time to answer this one');
@@ -376,7 +425,11 @@ describe('timeouts', () => {
     form.append('file', await fs.openAsBlob(speech), 'speech.wav');
     form.append('model', 'whisper-1');
     form.append('response_format', 'json');
-    const response = await fetch(`${server.url}/v1/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    const response = await fetch(`${server.url}/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { text: string }).text.length).toBeGreaterThan(0);
     expect(delayedRecognitions).toBe(1);
@@ -390,13 +443,16 @@ describe('rate limits', () => {
   });
   afterAll(() => server.close());
 
-  it('answers 429 with Retry-After and the error body past a key\'s budget; another key is not affected', async () => {
+  it("answers 429 with Retry-After and the error body past a key's budget; another key is not affected", async () => {
     const busy = await server.key('acme', 'alice');
     const calm = await server.key('acme', 'bob');
     for (let i = 0; i < 3; i++) {
       const allowed = await server.api(busy, 'GET', '/api/v1/transcriptions');
       expect(allowed.status).toBe(200);
-      expect([allowed.headers.get('x-ratelimit-limit'), allowed.headers.get('x-ratelimit-remaining')]).toEqual(['3', String(2 - i)]);
+      expect([allowed.headers.get('x-ratelimit-limit'), allowed.headers.get('x-ratelimit-remaining')]).toEqual([
+        '3',
+        String(2 - i),
+      ]);
     }
     const limited = await server.api(busy, 'GET', '/api/v1/dictionaries');
     expect(limited.status).toBe(429);
@@ -404,7 +460,9 @@ describe('rate limits', () => {
     expect(limited.json).toEqual({
       error_id: expect.any(String),
       error_code: ErrorCode.RATE_LIMITED,
-      error_message: expect.stringMatching(/^Too many requests with this API key: this server allows 3 a minute\. Wait \d+ seconds? \(the Retry-After header\) and try again\.$/),
+      error_message: expect.stringMatching(
+        /^Too many requests with this API key: this server allows 3 a minute\. Wait \d+ seconds? \(the Retry-After header\) and try again\.$/,
+      ),
     });
     expect((await server.api(calm, 'GET', '/api/v1/transcriptions')).status).toBe(200);
 
@@ -412,7 +470,9 @@ describe('rate limits', () => {
     const openai = await fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${busy}` } });
     expect(openai.status).toBe(429);
     expect(Number(openai.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await openai.json()).toMatchObject({ error: { type: 'rate_limit_error', code: 'rate_limited', param: null } });
+    expect(await openai.json()).toMatchObject({
+      error: { type: 'rate_limit_error', code: 'rate_limited', param: null },
+    });
   });
 
   it('limits requests without a key by address, and never /healthz', async () => {

@@ -52,7 +52,12 @@ describe('secrets and files', () => {
 
   it('runs a full upload and transcription, with signed URLs and both kinds of key header', async () => {
     const wav = await synthesizeSpeech('please send the report by friday');
-    const ticket = await api('POST', '/api/v1/transcriptions/upload', { 'x-api-key': key }, { filename: 'report.wav', language: 'en' });
+    const ticket = await api(
+      'POST',
+      '/api/v1/transcriptions/upload',
+      { 'x-api-key': key },
+      { filename: 'report.wav', language: 'en' },
+    );
     expect(ticket.status).toBe(200);
     const uploadUrl = new URL(ticket.json.audio_upload_url as string);
     signatures.push(uploadUrl.searchParams.get('signature')!);
@@ -103,14 +108,21 @@ describe('secrets and files', () => {
     const files = entries.filter((e) => !e.directory).map((e) => e.file);
     expect(files).toEqual(expect.arrayContaining(['kikitori.sqlite', 'signing.key']));
     expect(files.filter((f) => f.startsWith(`storage${path.sep}`)).length).toBeGreaterThanOrEqual(2);
-    for (const entry of entries) expect({ file: entry.file, mode: entry.mode.toString(8) }).toEqual({ file: entry.file, mode: entry.directory ? '700' : '600' });
+    for (const entry of entries)
+      expect({ file: entry.file, mode: entry.mode.toString(8) }).toEqual({
+        file: entry.file,
+        mode: entry.directory ? '700' : '600',
+      });
   });
 
   it('refuses to start with a signing secret under 32 bytes, saying so', async () => {
-    const failure = await cli(['serve', '--port', '0', '--data-dir', dataDir], { KIKITORI_SIGNING_SECRET: 'too-short-secret' }).catch(
-      (e: { code: number; stderr: string }) => e,
-    );
-    expect(failure).toMatchObject({ code: 1, stderr: expect.stringMatching(/^Configuration error: KIKITORI_SIGNING_SECRET must be at least 32 bytes/) });
+    const failure = await cli(['serve', '--port', '0', '--data-dir', dataDir], {
+      KIKITORI_SIGNING_SECRET: 'too-short-secret',
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect(failure).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^Configuration error: KIKITORI_SIGNING_SECRET must be at least 32 bytes/),
+    });
     expect((failure as { stderr: string }).stderr).not.toContain('too-short-secret');
   });
 });

@@ -13,7 +13,14 @@ import type { TranscriptDocument } from '../../../src-shared/transcript-document
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
 import { cli } from '../../support/cli-process.js';
 import { randomWhisperModel } from '../../support/ggml-model.js';
-import { startTestServer, tempDir, testDatabaseEnv, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
+import {
+  startTestServer,
+  tempDir,
+  testDatabaseEnv,
+  uploadFile,
+  waitForStatus,
+  type TestServer,
+} from '../../support/test-server.js';
 
 interface Served {
   /** Requests seen, with their Range header. */
@@ -45,7 +52,10 @@ async function serveFiles(files: Record<string, Buffer>): Promise<Served> {
         res.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
         return;
       }
-      res.writeHead(206, { 'content-length': body.length - start, 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` });
+      res.writeHead(206, {
+        'content-length': body.length - start,
+        'content-range': `bytes ${start}-${body.length - 1}/${body.length}`,
+      });
     } else {
       res.writeHead(200, { 'content-length': body.length });
     }
@@ -147,7 +157,12 @@ afterAll(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-async function waitForDownload(server: TestServer, key: string, name: string, statuses: string[]): Promise<ModelDownload> {
+async function waitForDownload(
+  server: TestServer,
+  key: string,
+  name: string,
+  statuses: string[],
+): Promise<ModelDownload> {
   for (;;) {
     const response = await server.api(key, 'GET', `/api/v1/models/${name}/download`);
     expect(response.status, response.text).toBe(200);
@@ -165,7 +180,9 @@ describe('speech models over HTTP', () => {
   let modelsDir: string;
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { KIKITORI_MODEL_CATALOG: catalog, KIKITORI_MODEL_BASE_URL: files.url, KIKITORI_WHISPER_THREADS: '1' } });
+    server = await startTestServer({
+      env: { KIKITORI_MODEL_CATALOG: catalog, KIKITORI_MODEL_BASE_URL: files.url, KIKITORI_WHISPER_THREADS: '1' },
+    });
     operator = await server.key('acme', 'operator', ['OPERATOR']);
     member = await server.key('acme', 'member');
     // ADMIN is a team's role: it manages nothing the whole server shares.
@@ -180,16 +197,38 @@ describe('speech models over HTTP', () => {
     expect(list.status).toBe(200);
     const body = list.json as ModelsResponse;
     expect(body.can_manage).toBe(false);
-    expect(body.models.map((m) => m.name)).toEqual(['test-base', 'test-corrupt', 'test-slow', 'test-offline', 'test-missing', 'test-huge']);
-    expect(body.models[0]).toMatchObject({ file: 'ggml-test-base.bin', bytes: modelBytes.length, installed: false, download: null, quantized: false, speed: 'fastest', accuracy: 'good' });
+    expect(body.models.map((m) => m.name)).toEqual([
+      'test-base',
+      'test-corrupt',
+      'test-slow',
+      'test-offline',
+      'test-missing',
+      'test-huge',
+    ]);
+    expect(body.models[0]).toMatchObject({
+      file: 'ggml-test-base.bin',
+      bytes: modelBytes.length,
+      installed: false,
+      download: null,
+      quantized: false,
+      speed: 'fastest',
+      accuracy: 'good',
+    });
     expect(body.models[0]!.languages).toEqual(expect.arrayContaining(['en', 'ja', 'es']));
     // Nothing installed: engine auto falls back to pocketsphinx, which cannot detect the language.
-    expect(body.serving.default).toMatchObject({ engine: 'pocketsphinx', model: null, detects_language: false, languages: ['en'] });
+    expect(body.serving.default).toMatchObject({
+      engine: 'pocketsphinx',
+      model: null,
+      detects_language: false,
+      languages: ['en'],
+    });
     expect(body.serving['diarization-high'].engine).toBe('pocketsphinx');
     expect((await server.api(operator, 'GET', '/api/v1/models')).json.can_manage).toBe(true);
 
     // The operations are in the OpenAPI document, generated from the contract, with their error answers.
-    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: object; tags?: string[] }>> };
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: object; tags?: string[] }>>;
+    };
     expect(doc.paths['/api/v1/models']!.get!.tags).toEqual(['models']);
     expect(Object.keys(doc.paths['/api/v1/models/{name}/download']!).sort()).toEqual(['delete', 'get', 'post']);
     expect(doc.paths['/api/v1/models/{name}/download']!.post!.responses).toHaveProperty('507');
@@ -206,7 +245,11 @@ describe('speech models over HTTP', () => {
       ] as const) {
         const refused = await server.api(key, method, route);
         expect(refused.status).toBe(403);
-        expect(refused.json).toMatchObject({ error_code: 4030, error_message: expect.stringMatching(/OPERATOR role/), error_id: expect.any(String) });
+        expect(refused.json).toMatchObject({
+          error_code: 4030,
+          error_message: expect.stringMatching(/OPERATOR role/),
+          error_id: expect.any(String),
+        });
       }
     }
     // Roles come from the key's record only: headers claiming one change nothing.
@@ -221,19 +264,28 @@ describe('speech models over HTTP', () => {
       for (const key of [member, otherTeamAdmin]) {
         const listed = await fetch(`${server.url}/api/v1/models`, { headers: { ...headers, 'x-api-key': key } });
         expect(((await listed.json()) as ModelsResponse).can_manage).toBe(false);
-        const refused = await fetch(`${server.url}/api/v1/models/test-base/download`, { method: 'POST', headers: { ...headers, 'x-api-key': key } });
+        const refused = await fetch(`${server.url}/api/v1/models/test-base/download`, {
+          method: 'POST',
+          headers: { ...headers, 'x-api-key': key },
+        });
         expect(refused.status).toBe(403);
         expect(((await refused.json()) as { error_code: number }).error_code).toBe(4030);
       }
     }
     const unknown = await server.api(operator, 'POST', '/api/v1/models/nope/download');
     expect(unknown.status).toBe(404);
-    expect(unknown.json).toMatchObject({ error_code: 4048, error_message: expect.stringMatching(/no speech model called "nope".*test-base/) });
+    expect(unknown.json).toMatchObject({
+      error_code: 4048,
+      error_message: expect.stringMatching(/no speech model called "nope".*test-base/),
+    });
     expect((await server.api(member, 'GET', '/api/v1/models/nope/download')).json.error_code).toBe(4048);
     const none = await server.api(member, 'GET', '/api/v1/models/test-base/download');
     expect(none.status).toBe(404);
     expect(none.json.error_code).toBe(4049);
-    expect((await server.api(operator, 'DELETE', '/api/v1/models/test-base')).json).toMatchObject({ error_code: 4096, error_message: expect.stringMatching(/not installed/) });
+    expect((await server.api(operator, 'DELETE', '/api/v1/models/test-base')).json).toMatchObject({
+      error_code: 4096,
+      error_message: expect.stringMatching(/not installed/),
+    });
     const bad = await server.api(operator, 'POST', '/api/v1/models/..%2Fetc/download');
     expect(bad.status).toBe(400);
   });
@@ -241,7 +293,10 @@ describe('speech models over HTTP', () => {
   it('answers 507 before starting when the disk cannot hold the model', async () => {
     const full = await server.api(operator, 'POST', '/api/v1/models/test-huge/download');
     expect(full.status).toBe(507);
-    expect(full.json).toMatchObject({ error_code: 5070, error_message: expect.stringMatching(/Not enough disk space.*Free some space/) });
+    expect(full.json).toMatchObject({
+      error_code: 5070,
+      error_message: expect.stringMatching(/Not enough disk space.*Free some space/),
+    });
     expect(fs.existsSync(modelsDir) ? fs.readdirSync(modelsDir) : []).toEqual([]);
   });
 
@@ -250,10 +305,18 @@ describe('speech models over HTTP', () => {
     files.requests.length = 0;
     const ack = await server.api(operator, 'POST', '/api/v1/models/test-base/download');
     expect(ack.status).toBe(202);
-    expect(ack.json).toEqual({ model: 'test-base', is_async: true, status_url: `${server.url}/api/v1/models/test-base/download` });
+    expect(ack.json).toEqual({
+      model: 'test-base',
+      is_async: true,
+      status_url: `${server.url}/api/v1/models/test-base/download`,
+    });
 
     const failed = await waitForDownload(server, member, 'test-base', ['FAILED', 'COMPLETED']);
-    expect(failed).toMatchObject({ status: 'FAILED', total_bytes: modelBytes.length, error: expect.stringMatching(/stopped at \d+ of \d+ bytes.*Download it again to continue/) });
+    expect(failed).toMatchObject({
+      status: 'FAILED',
+      total_bytes: modelBytes.length,
+      error: expect.stringMatching(/stopped at \d+ of \d+ bytes.*Download it again to continue/),
+    });
     expect(failed.received_bytes).toBeGreaterThan(0);
     expect(failed.received_bytes).toBeLessThan(modelBytes.length);
     // Nothing at the final name; the part waits for the resume.
@@ -264,7 +327,12 @@ describe('speech models over HTTP', () => {
     const again = await server.api(operator, 'POST', '/api/v1/models/test-base/download');
     expect(again.status).toBe(202);
     const done = await waitForDownload(server, member, 'test-base', ['COMPLETED', 'FAILED']);
-    expect(done, done.error ?? '').toMatchObject({ status: 'COMPLETED', received_bytes: modelBytes.length, total_bytes: modelBytes.length, error: null });
+    expect(done, done.error ?? '').toMatchObject({
+      status: 'COMPLETED',
+      received_bytes: modelBytes.length,
+      total_bytes: modelBytes.length,
+      error: null,
+    });
     expect(Date.parse(done.updated_at)).toBeGreaterThanOrEqual(Date.parse(done.started_at));
 
     expect(files.requests.map((r) => r.range)).toEqual([undefined, `bytes=${partSize}-`]);
@@ -275,13 +343,22 @@ describe('speech models over HTTP', () => {
     expect(list.models[0]).toMatchObject({ name: 'test-base', installed: true, download: { status: 'COMPLETED' } });
     // Asking again for an installed model checks the file instead of fetching it again.
     expect((await server.api(operator, 'POST', '/api/v1/models/test-base/download')).status).toBe(202);
-    expect(await waitForDownload(server, member, 'test-base', ['COMPLETED', 'FAILED'])).toMatchObject({ status: 'COMPLETED', received_bytes: modelBytes.length });
+    expect(await waitForDownload(server, member, 'test-base', ['COMPLETED', 'FAILED'])).toMatchObject({
+      status: 'COMPLETED',
+      received_bytes: modelBytes.length,
+    });
     expect(files.requests).toHaveLength(2);
   });
 
   it('runs the next upload with whisper and the new model, without a restart', async () => {
     const serving = ((await server.api(member, 'GET', '/api/v1/models')).json as ModelsResponse).serving;
-    expect(serving.default).toMatchObject({ engine: 'whisper', model: 'test-base', detects_language: true, usable: true, reason: null });
+    expect(serving.default).toMatchObject({
+      engine: 'whisper',
+      model: 'test-base',
+      detects_language: true,
+      usable: true,
+      reason: null,
+    });
     expect(serving.default.languages).toEqual(expect.arrayContaining(['en', 'ja']));
 
     const ticket = await uploadFile(server, member, sentence, { language: 'en' });
@@ -292,7 +369,11 @@ describe('speech models over HTTP', () => {
     expect(document.engine).toMatchObject({ name: 'whisper', transcription_model: 'default' });
     expect(document.engine.model).toMatch(/^whisper\.cpp\/test-base/);
     // The record names the engine that actually ran, not `auto`.
-    const row = await server.runtime.db.kysely.selectFrom('transcriptions').select('engine').where('transcription_id', '=', ticket.transcription_id).executeTakeFirstOrThrow();
+    const row = await server.runtime.db.kysely
+      .selectFrom('transcriptions')
+      .select('engine')
+      .where('transcription_id', '=', ticket.transcription_id)
+      .executeTakeFirstOrThrow();
     expect(row.engine).toBe('whisper/whisper.cpp/test-base');
   });
 
@@ -301,13 +382,17 @@ describe('speech models over HTTP', () => {
     const failed = await waitForDownload(server, member, 'test-corrupt', ['FAILED', 'COMPLETED']);
     expect(failed).toMatchObject({ status: 'FAILED', error: expect.stringMatching(/damaged.*not kept/) });
     expect(fs.readdirSync(modelsDir).filter((f) => f.includes('test-corrupt'))).toEqual([]);
-    expect(((await server.api(member, 'GET', '/api/v1/models')).json as ModelsResponse).models[1]).toMatchObject({ installed: false });
+    expect(((await server.api(member, 'GET', '/api/v1/models')).json as ModelsResponse).models[1]).toMatchObject({
+      installed: false,
+    });
   });
 
   it('says plainly when the model server cannot be reached or lacks the file', async () => {
     await server.api(operator, 'POST', '/api/v1/models/test-offline/download');
     const offline = await waitForDownload(server, member, 'test-offline', ['FAILED', 'COMPLETED']);
-    expect(offline.error).toMatch(/^Could not reach the model server.*Check the network connection, or ask an administrator to set a mirror/);
+    expect(offline.error).toMatch(
+      /^Could not reach the model server.*Check the network connection, or ask an administrator to set a mirror/,
+    );
     expect(offline.error).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
     expect(server.logLines.join('\n')).toMatch(/ECONNREFUSED.*speech model download failed/);
 
@@ -335,7 +420,9 @@ describe('speech models over HTTP', () => {
     expect((await server.api(member, 'GET', '/api/v1/models/test-slow/download')).json.status).toBe('DOWNLOADING');
     const cancel = await server.api(operator, 'DELETE', '/api/v1/models/test-slow/download');
     expect(cancel.status).toBe(204);
-    expect((await waitForDownload(server, member, 'test-slow', ['CANCELLED', 'FAILED', 'COMPLETED'])).status).toBe('CANCELLED');
+    expect((await waitForDownload(server, member, 'test-slow', ['CANCELLED', 'FAILED', 'COMPLETED'])).status).toBe(
+      'CANCELLED',
+    );
     expect(fs.readdirSync(modelsDir).filter((f) => f.includes('test-slow'))).toEqual([]);
     expect((await server.api(operator, 'DELETE', '/api/v1/models/test-slow/download')).json.error_code).toBe(4049);
 
@@ -343,12 +430,15 @@ describe('speech models over HTTP', () => {
     await server.api(operator, 'POST', '/api/v1/models/test-slow/download');
     await waitForDownload(server, member, 'test-slow', ['DOWNLOADING']);
     expect((await server.api(operator, 'DELETE', '/api/v1/models/test-slow')).json.error_code).toBe(4096);
-    expect((await waitForDownload(server, member, 'test-slow', ['CANCELLED', 'FAILED', 'COMPLETED'])).status).toBe('CANCELLED');
+    expect((await waitForDownload(server, member, 'test-slow', ['CANCELLED', 'FAILED', 'COMPLETED'])).status).toBe(
+      'CANCELLED',
+    );
     expect(fs.readdirSync(modelsDir).filter((f) => f.includes('test-slow'))).toEqual([]);
   });
 
   it('deletes an installed model only with OPERATOR; the next job falls back to pocketsphinx', async () => {
-    for (const key of [teamAdmin, otherTeamAdmin]) expect((await server.api(key, 'DELETE', '/api/v1/models/test-base')).status).toBe(403);
+    for (const key of [teamAdmin, otherTeamAdmin])
+      expect((await server.api(key, 'DELETE', '/api/v1/models/test-base')).status).toBe(403);
     expect(fs.readdirSync(modelsDir)).toEqual(['ggml-test-base.bin']);
     expect((await server.api(operator, 'DELETE', '/api/v1/models/test-base')).status).toBe(204);
     expect(fs.readdirSync(modelsDir)).toEqual([]);
@@ -364,9 +454,16 @@ describe('speech models on the command line', () => {
     const dataDir = tempDir();
     const env = { KIKITORI_MODEL_CATALOG: catalog, KIKITORI_MODEL_BASE_URL: files.url };
     try {
-      const list = JSON.parse((await cli(['models', 'list', '--json', '--data-dir', dataDir], env)).stdout) as ModelsResponse['models'];
+      const list = JSON.parse(
+        (await cli(['models', 'list', '--json', '--data-dir', dataDir], env)).stdout,
+      ) as ModelsResponse['models'];
       expect(list.map((m) => [m.name, m.installed, m.download])).toContainEqual(['test-base', false, null]);
-      expect(list[0]).toMatchObject({ file: 'ggml-test-base.bin', bytes: modelBytes.length, sha256: sha256(modelBytes), memory_bytes: modelBytes.length * 2 });
+      expect(list[0]).toMatchObject({
+        file: 'ggml-test-base.bin',
+        bytes: modelBytes.length,
+        sha256: sha256(modelBytes),
+        memory_bytes: modelBytes.length * 2,
+      });
 
       // Half a file from an earlier attempt: the CLI continues it.
       const dir = path.join(dataDir, 'models');
@@ -381,24 +478,40 @@ describe('speech models on the command line', () => {
       expect(files.requests).toEqual([{ url: '/ggml-test-base.bin', range: `bytes=${half}-` }]);
       expect(fs.readFileSync(path.join(dir, 'ggml-test-base.bin')).equals(modelBytes)).toBe(true);
 
-      expect((await cli(['models', 'verify', 'test-base', '--data-dir', dataDir], env)).stdout).toMatch(/^test-base: OK/);
-      const installed = JSON.parse((await cli(['models', 'list', '--json', '--data-dir', dataDir], env)).stdout) as ModelsResponse['models'];
+      expect((await cli(['models', 'verify', 'test-base', '--data-dir', dataDir], env)).stdout).toMatch(
+        /^test-base: OK/,
+      );
+      const installed = JSON.parse(
+        (await cli(['models', 'list', '--json', '--data-dir', dataDir], env)).stdout,
+      ) as ModelsResponse['models'];
       expect(installed.find((m) => m.name === 'test-base')?.installed).toBe(true);
 
       // A damaged file is reported by verify.
       const damaged = Buffer.from(modelBytes);
       damaged.writeUInt8(damaged.readUInt8(damaged.length - 1) ^ 0xff, damaged.length - 1);
       fs.writeFileSync(path.join(dir, 'ggml-test-base.bin'), damaged);
-      const verify = await cli(['models', 'verify', '--data-dir', dataDir], env).catch((e: { code: number; stdout: string }) => e);
-      expect(verify).toMatchObject({ code: 1, stdout: expect.stringMatching(/test-base: FAILED: SHA-256 is [0-9a-f]{64}/) });
+      const verify = await cli(['models', 'verify', '--data-dir', dataDir], env).catch(
+        (e: { code: number; stdout: string }) => e,
+      );
+      expect(verify).toMatchObject({
+        code: 1,
+        stdout: expect.stringMatching(/test-base: FAILED: SHA-256 is [0-9a-f]{64}/),
+      });
 
       expect((await cli(['models', 'delete', 'test-base', '--data-dir', dataDir], env)).stdout).toMatch(/Deleted/);
       expect(fs.readdirSync(dir)).toEqual([]);
-      const again = await cli(['models', 'delete', 'test-base', '--data-dir', dataDir], env).catch((e: { code: number; stderr: string }) => e);
+      const again = await cli(['models', 'delete', 'test-base', '--data-dir', dataDir], env).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
       expect(again).toMatchObject({ code: 1, stderr: expect.stringMatching(/not installed/) });
 
-      const corrupt = await cli(['models', 'download', 'test-corrupt', '--data-dir', dataDir], env).catch((e: { code: number; stderr: string }) => e);
-      expect(corrupt).toMatchObject({ code: 1, stderr: expect.stringMatching(/damaged[^]*SHA-256 [0-9a-f]{64}, expected/) });
+      const corrupt = await cli(['models', 'download', 'test-corrupt', '--data-dir', dataDir], env).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(corrupt).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/damaged[^]*SHA-256 [0-9a-f]{64}, expected/),
+      });
       expect(fs.readdirSync(dir)).toEqual([]);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -407,12 +520,26 @@ describe('speech models on the command line', () => {
 
   it('refuses a malformed catalogue at start, naming the file and the problem', async () => {
     const bad = path.join(scratch, 'bad.json');
-    fs.writeFileSync(bad, JSON.stringify({ models: [{ name: 'x', file: 'ggml-x.bin', bytes: 10, sha256: 'abc', multilingual: true }] }));
-    const listed = await cli(['models', 'list'], { KIKITORI_MODEL_CATALOG: bad }).catch((e: { code: number; stderr: string }) => e);
-    expect(listed).toMatchObject({ code: 1, stderr: expect.stringMatching(/Configuration error: KIKITORI_MODEL_CATALOG \(.*bad\.json\) does not match the catalogue format at \/models\/0\/sha256/) });
+    fs.writeFileSync(
+      bad,
+      JSON.stringify({ models: [{ name: 'x', file: 'ggml-x.bin', bytes: 10, sha256: 'abc', multilingual: true }] }),
+    );
+    const listed = await cli(['models', 'list'], { KIKITORI_MODEL_CATALOG: bad }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(listed).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(
+        /Configuration error: KIKITORI_MODEL_CATALOG \(.*bad\.json\) does not match the catalogue format at \/models\/0\/sha256/,
+      ),
+    });
     fs.writeFileSync(bad, '{ "models": [');
-    await expect(startTestServer({ env: { KIKITORI_MODEL_CATALOG: bad } })).rejects.toThrow(/KIKITORI_MODEL_CATALOG .* is not valid JSON/);
-    await expect(startTestServer({ env: { KIKITORI_MODEL_CATALOG: path.join(scratch, 'absent.json') } })).rejects.toThrow(/cannot be read \(ENOENT\)/);
+    await expect(startTestServer({ env: { KIKITORI_MODEL_CATALOG: bad } })).rejects.toThrow(
+      /KIKITORI_MODEL_CATALOG .* is not valid JSON/,
+    );
+    await expect(
+      startTestServer({ env: { KIKITORI_MODEL_CATALOG: path.join(scratch, 'absent.json') } }),
+    ).rejects.toThrow(/cannot be read \(ENOENT\)/);
   });
 });
 
@@ -422,30 +549,74 @@ describe('the OPERATOR role on the command line', () => {
     // The CLI and the server on the same database: the data dir's SQLite, or the test run's PostgreSQL.
     const database = await testDatabaseEnv();
     try {
-      const created = await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'root', '--role', 'operator', '--role', 'DELETE'], database);
+      const created = await cli(
+        [
+          'keys',
+          'create',
+          '--data-dir',
+          dataDir,
+          '--team',
+          'acme',
+          '--user',
+          'root',
+          '--role',
+          'operator',
+          '--role',
+          'DELETE',
+        ],
+        database,
+      );
       expect(created.stdout).toMatch(/\(roles: DELETE, OPERATOR\)/);
       const rootKey = created.stdout.trim().split('\n').at(-1)!;
-      const refused = await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'eve', '--role', 'SUPERUSER'], database).catch((e: { code: number; stderr: string }) => e);
-      expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/Unknown role "SUPERUSER". Roles: DELETE, ADMIN, OPERATOR\..*OPERATOR lets it download, cancel and delete the server's speech models/) });
+      const refused = await cli(
+        ['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'eve', '--role', 'SUPERUSER'],
+        database,
+      ).catch((e: { code: number; stderr: string }) => e);
+      expect(refused).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(
+          /Unknown role "SUPERUSER". Roles: DELETE, ADMIN, OPERATOR\..*OPERATOR lets it download, cancel and delete the server's speech models/,
+        ),
+      });
 
       // A key made before OPERATOR existed, with ADMIN: it keeps working, but manages models only once granted OPERATOR.
-      const older = (await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'bob', '--role', 'ADMIN'], database)).stdout.trim().split('\n').at(-1)!;
+      const older = (
+        await cli(
+          ['keys', 'create', '--data-dir', dataDir, '--team', 'acme', '--user', 'bob', '--role', 'ADMIN'],
+          database,
+        )
+      ).stdout
+        .trim()
+        .split('\n')
+        .at(-1)!;
       const server = await startTestServer({ dataDir, env: database });
       try {
         expect((await server.api(rootKey, 'GET', '/api/v1/models')).json.can_manage).toBe(true);
         expect((await server.api(older, 'GET', '/api/v1/models')).json.can_manage).toBe(false);
         expect((await server.api(older, 'DELETE', '/api/v1/models/base')).json.error_code).toBe(4030);
-        const granted = await cli(['keys', 'grant', older.slice(0, 10), '--role', 'OPERATOR', '--data-dir', dataDir], database);
+        const granted = await cli(
+          ['keys', 'grant', older.slice(0, 10), '--role', 'OPERATOR', '--data-dir', dataDir],
+          database,
+        );
         expect(granted.stdout).toMatch(/of user "bob" now has roles: ADMIN, OPERATOR/);
         // The granted key manages models at once.
         expect((await server.api(older, 'GET', '/api/v1/models')).json.can_manage).toBe(true);
-        const keys = JSON.parse((await cli(['keys', 'list', '--json', '--data-dir', dataDir], database)).stdout) as { userId: string; roles: string[] }[];
+        const keys = JSON.parse((await cli(['keys', 'list', '--json', '--data-dir', dataDir], database)).stdout) as {
+          userId: string;
+          roles: string[];
+        }[];
         expect(keys.map((k) => [k.userId, k.roles])).toEqual([
           ['root', ['DELETE', 'OPERATOR']],
           ['bob', ['ADMIN', 'OPERATOR']],
         ]);
-        const unknown = await cli(['keys', 'grant', 'kk_nothing', '--role', 'OPERATOR', '--data-dir', dataDir], database).catch((e: { code: number; stderr: string }) => e);
-        expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/No single active key matches "kk_nothing"/) });
+        const unknown = await cli(
+          ['keys', 'grant', 'kk_nothing', '--role', 'OPERATOR', '--data-dir', dataDir],
+          database,
+        ).catch((e: { code: number; stderr: string }) => e);
+        expect(unknown).toMatchObject({
+          code: 1,
+          stderr: expect.stringMatching(/No single active key matches "kk_nothing"/),
+        });
       } finally {
         await server.close();
       }
@@ -462,7 +633,9 @@ describe('a model that does not load', () => {
   let modelsDir: string;
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { KIKITORI_MODEL_CATALOG: damageCatalog, KIKITORI_MODEL_BASE_URL: files.url, KIKITORI_WHISPER_THREADS: '1' } });
+    server = await startTestServer({
+      env: { KIKITORI_MODEL_CATALOG: damageCatalog, KIKITORI_MODEL_BASE_URL: files.url, KIKITORI_WHISPER_THREADS: '1' },
+    });
     operator = await server.key('acme', 'operator', ['OPERATOR']);
     member = await server.key('acme', 'member');
     modelsDir = path.join(server.dataDir, 'models');
@@ -482,9 +655,16 @@ describe('a model that does not load', () => {
   it('is not installed when its bytes match the catalogue but are no whisper model', async () => {
     expect((await server.api(operator, 'POST', '/api/v1/models/test-notggml/download')).status).toBe(202);
     const failed = await waitForDownload(server, member, 'test-notggml', ['FAILED', 'COMPLETED']);
-    expect(failed).toMatchObject({ status: 'FAILED', error: expect.stringMatching(/^The speech model "test-notggml" was downloaded, but it is not a speech model this server can load, so it was not installed\./) });
+    expect(failed).toMatchObject({
+      status: 'FAILED',
+      error: expect.stringMatching(
+        /^The speech model "test-notggml" was downloaded, but it is not a speech model this server can load, so it was not installed\./,
+      ),
+    });
     expect(failed.error).not.toMatch(/magic|\.bin|127\.0\.0\.1/);
-    expect(server.logLines.join('\n')).toMatch(/SHA-256 matches the catalogue, but .*wrong magic number.*speech model download failed/);
+    expect(server.logLines.join('\n')).toMatch(
+      /SHA-256 matches the catalogue, but .*wrong magic number.*speech model download failed/,
+    );
     expect(fs.readdirSync(modelsDir).filter((f) => f.includes('test-notggml'))).toEqual([]);
     expect(entryOf(await list(), 'test-notggml')).toMatchObject({ installed: false, damaged: false });
   });
@@ -515,7 +695,9 @@ describe('a model that does not load', () => {
     // Deleted and downloaded again, the best model serves once more.
     expect((await server.api(operator, 'DELETE', '/api/v1/models/test-base')).status).toBe(204);
     expect((await server.api(operator, 'POST', '/api/v1/models/test-base/download')).status).toBe(202);
-    expect(await waitForDownload(server, member, 'test-base', ['COMPLETED', 'FAILED'])).toMatchObject({ status: 'COMPLETED' });
+    expect(await waitForDownload(server, member, 'test-base', ['COMPLETED', 'FAILED'])).toMatchObject({
+      status: 'COMPLETED',
+    });
     const after = await list();
     expect(entryOf(after, 'test-base')).toMatchObject({ installed: true, damaged: false });
     expect(after.serving.default).toMatchObject({ engine: 'whisper', model: 'test-base' });
@@ -530,7 +712,11 @@ describe('free disk space for downloads', () => {
 
   beforeAll(async () => {
     server = await startTestServer({
-      env: { KIKITORI_MODEL_CATALOG: damageCatalog, KIKITORI_MODEL_BASE_URL: files.url, KIKITORI_MIN_FREE_DISK_BYTES: String(reserve) },
+      env: {
+        KIKITORI_MODEL_CATALOG: damageCatalog,
+        KIKITORI_MODEL_BASE_URL: files.url,
+        KIKITORI_MIN_FREE_DISK_BYTES: String(reserve),
+      },
       runtime: { freeSpace: async () => free },
     });
     operator = await server.key('ops', 'operator', ['OPERATOR']);
@@ -541,7 +727,10 @@ describe('free disk space for downloads', () => {
     free = reserve + modelBytes.length - 1;
     const full = await server.api(operator, 'POST', '/api/v1/models/test-spare/download');
     expect(full.status).toBe(507);
-    expect(full.json).toMatchObject({ error_code: 5070, error_message: expect.stringMatching(/Not enough disk space for the speech model "test-spare".*Free some space/) });
+    expect(full.json).toMatchObject({
+      error_code: 5070,
+      error_message: expect.stringMatching(/Not enough disk space for the speech model "test-spare".*Free some space/),
+    });
     expect(server.logLines.join('\n')).not.toMatch(/test-spare.*speech model download/);
   });
 
@@ -559,7 +748,9 @@ describe('free disk space for downloads', () => {
     // Once the first stops, the second fits.
     expect((await server.api(operator, 'DELETE', '/api/v1/models/test-slow/download')).status).toBe(204);
     expect((await server.api(operator, 'POST', '/api/v1/models/test-spare/download')).status).toBe(202);
-    expect(await waitForDownload(server, operator, 'test-spare', ['COMPLETED', 'FAILED'])).toMatchObject({ status: 'COMPLETED' });
+    expect(await waitForDownload(server, operator, 'test-spare', ['COMPLETED', 'FAILED'])).toMatchObject({
+      status: 'COMPLETED',
+    });
   });
 
   it('lets only one of two downloads started at the same moment take the room there is for one', async () => {
@@ -583,21 +774,38 @@ describe('damaged models on the command line', () => {
       // The catalogue's bytes, but no whisper model: only a hand copy puts it there.
       fs.writeFileSync(path.join(dir, 'ggml-test-notggml.bin'), notModel);
       fs.writeFileSync(path.join(dir, 'ggml-test-spare.bin'), modelBytes);
-      const verify = await cli(['models', 'verify', '--data-dir', dataDir], env).catch((e: { code: number; stdout: string }) => e);
+      const verify = await cli(['models', 'verify', '--data-dir', dataDir], env).catch(
+        (e: { code: number; stdout: string }) => e,
+      );
       expect(verify).toMatchObject({ code: 1 });
       expect(verify.stdout).toMatch(/^test-spare: OK/m);
-      expect(verify.stdout).toMatch(/^test-notggml: FAILED: damaged, engine auto skips it: .*wrong magic number.*Delete it and download it again/m);
+      expect(verify.stdout).toMatch(
+        /^test-notggml: FAILED: damaged, engine auto skips it: .*wrong magic number.*Delete it and download it again/m,
+      );
 
-      const list = JSON.parse((await cli(['models', 'list', '--json', '--data-dir', dataDir], env)).stdout) as ModelsResponse['models'];
+      const list = JSON.parse(
+        (await cli(['models', 'list', '--json', '--data-dir', dataDir], env)).stdout,
+      ) as ModelsResponse['models'];
       expect(list.filter((m) => m.damaged).map((m) => m.name)).toEqual(['test-notggml']);
-      expect((await cli(['models', 'list', '--data-dir', dataDir], env)).stdout).toMatch(/test-notggml .*DAMAGED: delete it and download it again/);
+      expect((await cli(['models', 'list', '--data-dir', dataDir], env)).stdout).toMatch(
+        /test-notggml .*DAMAGED: delete it and download it again/,
+      );
 
       const engines = (await cli(['engines', '--data-dir', dataDir], env)).stdout;
-      expect(engines).toMatch(/speech model test-notggml: DAMAGED, engine auto skips it\n {2}why: .*wrong magic number/);
+      expect(engines).toMatch(
+        /speech model test-notggml: DAMAGED, engine auto skips it\n {2}why: .*wrong magic number/,
+      );
 
       fs.rmSync(path.join(dir, 'ggml-test-notggml.bin'));
-      const download = await cli(['models', 'download', 'test-notggml', '--data-dir', dataDir], env).catch((e: { code: number; stderr: string }) => e);
-      expect(download).toMatchObject({ code: 1, stderr: expect.stringMatching(/not a speech model this server can load, so it was not installed[^]*wrong magic number/) });
+      const download = await cli(['models', 'download', 'test-notggml', '--data-dir', dataDir], env).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(download).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(
+          /not a speech model this server can load, so it was not installed[^]*wrong magic number/,
+        ),
+      });
       expect(fs.readdirSync(dir)).toEqual(['ggml-test-spare.bin']);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });

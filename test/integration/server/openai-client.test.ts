@@ -18,7 +18,9 @@ beforeAll(async () => {
   const model = await randomWhisperModel();
   // whisper-1 (the default engine) is pocketsphinx here, beside a whisper engine with a random model: pinned,
   // since engine `auto` would pick whisper once a model is configured.
-  server = await startOpenAiTestServer({ env: { KIKITORI_ENGINE_DEFAULT: 'pocketsphinx', KIKITORI_WHISPER_MODEL: model, KIKITORI_WHISPER_THREADS: '1' } });
+  server = await startOpenAiTestServer({
+    env: { KIKITORI_ENGINE_DEFAULT: 'pocketsphinx', KIKITORI_WHISPER_MODEL: model, KIKITORI_WHISPER_THREADS: '1' },
+  });
   client = new OpenAI({ apiKey: await server.key('acme'), baseURL: `${server.url}/v1`, maxRetries: 0 });
   speech = await synthesizeSpeech('the budget meeting moved to next week');
 });
@@ -41,7 +43,11 @@ describe('the official openai client against /v1/', () => {
     const json = await client.audio.transcriptions.create({ file: audio(), model: 'whisper-1' });
     expect(json.text).toMatch(/budget/);
 
-    const text = await client.audio.transcriptions.create({ file: audio(), model: 'whisper-1', response_format: 'text' });
+    const text = await client.audio.transcriptions.create({
+      file: audio(),
+      model: 'whisper-1',
+      response_format: 'text',
+    });
     expect(text).toMatch(/budget.*\n$/);
 
     const verbose = await client.audio.transcriptions.create({
@@ -78,19 +84,32 @@ describe('the official openai client against /v1/', () => {
   it('raises BadRequestError naming the param for a bad model or response_format', async () => {
     const model = await failure(client.audio.transcriptions.create({ file: audio(), model: 'gpt-9-ultra' }));
     expect(model).toBeInstanceOf(BadRequestError);
-    expect(model).toMatchObject({ status: 400, param: 'model', type: 'invalid_request_error', code: 'validation_failed' });
+    expect(model).toMatchObject({
+      status: 400,
+      param: 'model',
+      type: 'invalid_request_error',
+      code: 'validation_failed',
+    });
     expect((model as BadRequestError).message).toMatch(/model "gpt-9-ultra" is not available.*whisper-1/);
 
-    const format = await failure(client.audio.transcriptions.create({ file: audio(), model: 'whisper-1', response_format: 'xml' as 'json' }));
+    const format = await failure(
+      client.audio.transcriptions.create({ file: audio(), model: 'whisper-1', response_format: 'xml' as 'json' }),
+    );
     expect(format).toBeInstanceOf(BadRequestError);
     expect(format).toMatchObject({ param: 'response_format', code: 'validation_failed' });
 
-    const language = await failure(client.audio.transcriptions.create({ file: audio(), model: 'pocketsphinx', language: 'ja' }));
+    const language = await failure(
+      client.audio.transcriptions.create({ file: audio(), model: 'pocketsphinx', language: 'ja' }),
+    );
     expect(language).toMatchObject({ status: 400, param: 'language', code: 'unsupported_language' });
   });
 
   it('raises BadRequestError naming the file for audio it cannot read (400, as OpenAI; issue 22)', async () => {
-    const garbage = new File([new TextEncoder().encode('this is not audio at all, just text in a .mp3 file\n'.repeat(50))], 'notes.mp3', { type: 'audio/mpeg' });
+    const garbage = new File(
+      [new TextEncoder().encode('this is not audio at all, just text in a .mp3 file\n'.repeat(50))],
+      'notes.mp3',
+      { type: 'audio/mpeg' },
+    );
     const error = await failure(client.audio.transcriptions.create({ file: garbage, model: 'whisper-1' }));
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error).toMatchObject({ status: 400, type: 'invalid_request_error', param: 'file' });
@@ -123,7 +142,11 @@ describe('the official openai client against /v1/', () => {
     expect(typeof json.text).toBe('string');
 
     // The client's overloads type every translation as Translation; verbose_json answers TranslationVerbose.
-    const verbose = (await client.audio.translations.create({ file: audio(), model: 'whisper', response_format: 'verbose_json' })) as unknown as OpenAI.Audio.TranslationVerbose;
+    const verbose = (await client.audio.translations.create({
+      file: audio(),
+      model: 'whisper',
+      response_format: 'verbose_json',
+    })) as unknown as OpenAI.Audio.TranslationVerbose;
     expect(verbose).toMatchObject({ task: 'translate', language: 'english', engine: { name: 'whisper' } });
     expect(verbose.duration).toBeGreaterThan(1);
     expect(verbose.text).toBe(verbose.segments?.map((segment) => segment.text).join(' '));
@@ -139,7 +162,11 @@ describe('the official openai client against /v1/', () => {
     expect((error as BadRequestError).message).toMatch(/"pocketsphinx", which cannot translate.*model "whisper"/);
 
     const language = await failure(
-      client.audio.translations.create({ file: audio(), model: 'whisper', language: 'de' } as OpenAI.Audio.TranslationCreateParams),
+      client.audio.translations.create({
+        file: audio(),
+        model: 'whisper',
+        language: 'de',
+      } as OpenAI.Audio.TranslationCreateParams),
     );
     expect(language).toMatchObject({ status: 400, param: 'language', code: 'validation_failed' });
   });

@@ -45,11 +45,20 @@ afterEach(async () => {
 });
 
 async function backend(storage: 'files' | 'run' = 'run') {
-  const env = { ...(await testDatabaseEnv()), ...(storage === 'files' ? {} : await testStorageEnv()), KIKITORI_ENGINE_DEFAULT: 'pocketsphinx' };
+  const env = {
+    ...(await testDatabaseEnv()),
+    ...(storage === 'files' ? {} : await testStorageEnv()),
+    KIKITORI_ENGINE_DEFAULT: 'pocketsphinx',
+  };
   const dataDir = tempDir();
   return {
     start: async (runJobs = true) => {
-      const server = await startTestServer({ env, dataDir, runtime: { runJobs }, ...(storage === 'files' ? { storage: 'files' as const } : {}) });
+      const server = await startTestServer({
+        env,
+        dataDir,
+        runtime: { runJobs },
+        ...(storage === 'files' ? { storage: 'files' as const } : {}),
+      });
       running.push(server);
       return server;
     },
@@ -65,7 +74,11 @@ function post(server: TestServer, key: string, file: string) {
   const body = new FormData();
   body.append('model', 'whisper-1');
   body.append('file', new Blob([new Uint8Array(fs.readFileSync(file))]), path.basename(file));
-  return fetch(server.url + ROUTE, { method: 'POST', headers: { authorization: `Bearer ${key}`, connection: 'close' }, body }).then(toApiResponse);
+  return fetch(server.url + ROUTE, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, connection: 'close' },
+    body,
+  }).then(toApiResponse);
 }
 
 const payload = (audioKey: string, teamId = 'acme'): OpenAiTranscribePayload => ({
@@ -102,7 +115,12 @@ describe('the OpenAI route leaves nothing behind', () => {
     const first = await start();
     const key = await first.key('acme');
     const answer = post(first, key, longSpeech).catch((error: unknown) => error);
-    await expect.poll(async () => (await listJobs(first, { name: 'openai-transcribe' }))[0]?.state, { timeout: 60_000, interval: 50 }).toBe('active');
+    await expect
+      .poll(async () => (await listJobs(first, { name: 'openai-transcribe' }))[0]?.state, {
+        timeout: 60_000,
+        interval: 50,
+      })
+      .toBe('active');
     await stop(first);
     // The waiter was still connected: it hears the server stopped, as a 503 OpenAI's clients retry.
     const answered = (await answer) as Awaited<ReturnType<typeof post>>;
@@ -128,13 +146,22 @@ describe('the OpenAI route leaves nothing behind', () => {
     const { storage, queue } = api.runtime.ctx;
     const folder = `openai/${randomUUID()}`;
     await storage.put(`${folder}/upload.wav`, Readable.from(fs.readFileSync(speech)));
-    const jobId = (await queue.send('openai-transcribe', payload(`${folder}/upload.wav`), { singletonKey: `openai:${randomUUID()}`, maxAttempts: 1 }))!;
+    const jobId = (await queue.send('openai-transcribe', payload(`${folder}/upload.wav`), {
+      singletonKey: `openai:${randomUUID()}`,
+      maxAttempts: 1,
+    }))!;
     const db = await otherConnection(api);
     if (api.runtime.db.dialect === 'sqlite') {
-      await db.run(`UPDATE jobs SET state = 'active', attempts = 1, worker_id = 'elsewhere:1:gone', heartbeat_at = '2000-01-01T00:00:00.000Z' WHERE job_id = ?`, [jobId]);
+      await db.run(
+        `UPDATE jobs SET state = 'active', attempts = 1, worker_id = 'elsewhere:1:gone', heartbeat_at = '2000-01-01T00:00:00.000Z' WHERE job_id = ?`,
+        [jobId],
+      );
     } else {
       // What pg-boss leaves when the worker of attempt 1 stopped heartbeating: the job in retry.
-      await db.run(`UPDATE pgboss.job SET state = 'retry', started_on = now(), output = '{"value":{"message":"job heartbeat timeout"}}' WHERE id = ?::uuid`, [jobId]);
+      await db.run(
+        `UPDATE pgboss.job SET state = 'retry', started_on = now(), output = '{"value":{"message":"job heartbeat timeout"}}' WHERE id = ?::uuid`,
+        [jobId],
+      );
     }
     await db.close();
     fs.mkdirSync(path.join(api.dataDir, 'work'), { recursive: true });
@@ -142,9 +169,16 @@ describe('the OpenAI route leaves nothing behind', () => {
     await stop(api);
 
     const worker = await start();
-    await expect.poll(async () => (await listJobs(worker, { name: 'openai-transcribe' }))[0]?.state, { timeout: 60_000, interval: 100 }).toBe('failed');
+    await expect
+      .poll(async () => (await listJobs(worker, { name: 'openai-transcribe' }))[0]?.state, {
+        timeout: 60_000,
+        interval: 100,
+      })
+      .toBe('failed');
     const lines = worker.logLines.map((line) => JSON.parse(line) as { msg: string; jobId?: string });
-    expect(lines.filter((line) => line.jobId === jobId).map((line) => line.msg)).not.toContain('openai transcription timings');
+    expect(lines.filter((line) => line.jobId === jobId).map((line) => line.msg)).not.toContain(
+      'openai transcription timings',
+    );
     await expect.poll(() => storedKeys(worker, 'openai'), { timeout: 10_000, interval: 100 }).toEqual([]);
     expect(pcmFiles(worker)).toEqual([]);
   });
@@ -155,10 +189,15 @@ describe('the OpenAI route leaves nothing behind', () => {
     const api = await start(false);
     const { storage, queue } = api.runtime.ctx;
     const [abandoned, recent, queued] = [randomUUID(), randomUUID(), randomUUID()];
-    for (const id of [abandoned, recent, queued]) await storage.put(`openai/${id}/upload.wav`, Readable.from(Buffer.alloc(2000, 1)));
+    for (const id of [abandoned, recent, queued])
+      await storage.put(`openai/${id}/upload.wav`, Readable.from(Buffer.alloc(2000, 1)));
     const hourAgo = new Date(Date.now() - 3600_000);
-    for (const id of [abandoned, queued]) fs.utimesSync(path.join(api.dataDir, 'storage', 'openai', id, 'upload.wav'), hourAgo, hourAgo);
-    const jobId = (await queue.send('openai-transcribe', payload(`openai/${queued}/upload.wav`), { singletonKey: `openai:${queued}`, maxAttempts: 1 }))!;
+    for (const id of [abandoned, queued])
+      fs.utimesSync(path.join(api.dataDir, 'storage', 'openai', id, 'upload.wav'), hourAgo, hourAgo);
+    const jobId = (await queue.send('openai-transcribe', payload(`openai/${queued}/upload.wav`), {
+      singletonKey: `openai:${queued}`,
+      maxAttempts: 1,
+    }))!;
     const work = path.join(api.dataDir, 'work');
     fs.mkdirSync(work, { recursive: true });
     const strayPcm = `openai-${randomUUID()}.pcm`;
@@ -166,9 +205,13 @@ describe('the OpenAI route leaves nothing behind', () => {
     await stop(api);
 
     const next = await start(false);
-    expect(await storedKeys(next, 'openai')).toEqual([`openai/${queued}/upload.wav`, `openai/${recent}/upload.wav`].sort());
+    expect(await storedKeys(next, 'openai')).toEqual(
+      [`openai/${queued}/upload.wav`, `openai/${recent}/upload.wav`].sort(),
+    );
     expect(pcmFiles(next)).toEqual([`openai-${jobId}.pcm`]);
-    expect(next.logLines.some((line) => line.includes('removed what interrupted OpenAI requests left behind'))).toBe(true);
+    expect(next.logLines.some((line) => line.includes('removed what interrupted OpenAI requests left behind'))).toBe(
+      true,
+    );
   });
 
   it("sweeps the run's storage (S3 in postgres-s3) once an unqueued upload is older than the grace", async () => {
@@ -176,12 +219,19 @@ describe('the OpenAI route leaves nothing behind', () => {
     const api = await start(false);
     const { storage, queue, logger } = api.runtime.ctx;
     const [abandoned, queued] = [randomUUID(), randomUUID()];
-    for (const id of [abandoned, queued]) await storage.put(`openai/${id}/upload.wav`, Readable.from(Buffer.alloc(2000, 1)));
-    await queue.send('openai-transcribe', payload(`openai/${queued}/upload.wav`), { singletonKey: `openai:${queued}`, maxAttempts: 1 });
+    for (const id of [abandoned, queued])
+      await storage.put(`openai/${id}/upload.wav`, Readable.from(Buffer.alloc(2000, 1)));
+    await queue.send('openai-transcribe', payload(`openai/${queued}/upload.wav`), {
+      singletonKey: `openai:${queued}`,
+      maxAttempts: 1,
+    });
     const deps = { storage, queue, logger, workDir: path.join(api.dataDir, 'work') };
     // Within the grace, both stay: the abandoned one might be a request about to queue its job.
     expect(await sweepOpenAiLeftovers(deps)).toEqual({ uploads: 0, workFiles: 0 });
-    expect(await sweepOpenAiLeftovers(deps, Date.now() + UNQUEUED_UPLOAD_GRACE_MS + 1000)).toEqual({ uploads: 1, workFiles: 0 });
+    expect(await sweepOpenAiLeftovers(deps, Date.now() + UNQUEUED_UPLOAD_GRACE_MS + 1000)).toEqual({
+      uploads: 1,
+      workFiles: 0,
+    });
     expect(await storedKeys(api, 'openai')).toEqual([`openai/${queued}/upload.wav`]);
   });
 });

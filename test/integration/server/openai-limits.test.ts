@@ -40,7 +40,9 @@ function rawRequest(url: string, head: string, body: Buffer | string = ''): Prom
       }
     });
     socket.on('error', reject);
-    socket.on('close', () => reject(new Error(`connection closed without a whole answer: ${JSON.stringify(answer.slice(0, 200))}`)));
+    socket.on('close', () =>
+      reject(new Error(`connection closed without a whole answer: ${JSON.stringify(answer.slice(0, 200))}`)),
+    );
   });
 }
 
@@ -59,8 +61,14 @@ describe('the OpenAI route and the team quota', () => {
   });
   afterAll(() => server.close());
 
-  it('refuses a body whose Content-Length passes the quota before reading it, as OpenAI\'s insufficient_quota', async () => {
-    const response = await toApiResponse(await fetch(server.url + ROUTE, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form(speech) }));
+  it("refuses a body whose Content-Length passes the quota before reading it, as OpenAI's insufficient_quota", async () => {
+    const response = await toApiResponse(
+      await fetch(server.url + ROUTE, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        body: form(speech),
+      }),
+    );
     expect(response.status).toBe(429);
     expect(response.headers.get('x-should-retry')).toBe('false');
     expect(response.json.error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota', param: null });
@@ -70,17 +78,23 @@ describe('the OpenAI route and the team quota', () => {
     expect(await listJobs(server, { name: 'openai-transcribe' })).toEqual([]);
 
     // Another team is not held by acme's quota.
-    const theirs = await fetch(server.url + ROUTE, { method: 'POST', headers: { authorization: `Bearer ${other}` }, body: form(speech) });
+    const theirs = await fetch(server.url + ROUTE, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${other}` },
+      body: form(speech),
+    });
     expect(theirs.status).toBe(200);
   });
 
   it('raises RateLimitError with code insufficient_quota in the official client, which does not retry it', async () => {
     const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 2 });
     const before = server.logLines.filter((line) => line.includes('"error_code":4033')).length;
-    const error = await client.audio.transcriptions.create({ file: new File([new Uint8Array(speech)], 'speech.wav'), model: 'whisper-1' }).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const error = await client.audio.transcriptions
+      .create({ file: new File([new Uint8Array(speech)], 'speech.wav'), model: 'whisper-1' })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error).toMatchObject({ status: 429, code: 'insufficient_quota', type: 'insufficient_quota' });
     expect(server.logLines.filter((line) => line.includes('"error_code":4033')).length - before).toBe(1);
@@ -93,7 +107,9 @@ describe('the OpenAI route and the team quota', () => {
       `POST ${ROUTE} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: multipart/form-data; boundary=b\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`,
       Buffer.concat([
         ...[
-          Buffer.from('--b\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n'),
+          Buffer.from(
+            '--b\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n',
+          ),
           speech,
           Buffer.from('\r\n--b--\r\n'),
         ].map((part) => Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')])),
@@ -128,7 +144,10 @@ describe('the OpenAI route and the team quota', () => {
         `POST ${ROUTE} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${other}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${length}\r\n\r\n`,
       );
       expect(malformed.status, length).toBe(400);
-      expect(JSON.parse(malformed.body).error, length).toMatchObject({ type: 'invalid_request_error', code: 'malformed_request' });
+      expect(JSON.parse(malformed.body).error, length).toMatchObject({
+        type: 'invalid_request_error',
+        code: 'malformed_request',
+      });
     }
     // Shorter than the body: the form is cut short, and what follows is not a request: 400 either way.
     const jobsBefore = (await listJobs(server, { name: 'openai-transcribe' })).length;
@@ -143,15 +162,31 @@ describe('the OpenAI route and the team quota', () => {
   });
 
   it("refuses another team's dictionary with 404 naming dictionary_id, before any job", async () => {
-    const theirs = (await server.api(other, 'POST', '/api/v1/dictionaries', { name: 'Theirs' })).json.dictionary_id as string;
+    const theirs = (await server.api(other, 'POST', '/api/v1/dictionaries', { name: 'Theirs' })).json
+      .dictionary_id as string;
     const client = new OpenAI({ apiKey: other, baseURL: `${server.url}/v1`, maxRetries: 0 });
-    const own = await client.audio.transcriptions.create({ file: new File([new Uint8Array(speech)], 's.wav'), model: 'whisper-1', dictionary_id: theirs } as OpenAI.Audio.TranscriptionCreateParamsNonStreaming);
+    const own = await client.audio.transcriptions.create({
+      file: new File([new Uint8Array(speech)], 's.wav'),
+      model: 'whisper-1',
+      dictionary_id: theirs,
+    } as OpenAI.Audio.TranscriptionCreateParamsNonStreaming);
     expect(own.text).toMatch(/budget/);
     const stranger = await server.key('initech', 'eve');
     const jobsBefore = (await listJobs(server, { name: 'openai-transcribe' })).length;
-    const error = await new OpenAI({ apiKey: stranger, baseURL: `${server.url}/v1`, maxRetries: 0 }).audio.transcriptions
-      .create({ file: new File([new Uint8Array(speech)], 's.wav'), model: 'whisper-1', dictionary_id: theirs } as OpenAI.Audio.TranscriptionCreateParamsNonStreaming)
-      .then(() => null, (e: unknown) => e);
+    const error = await new OpenAI({
+      apiKey: stranger,
+      baseURL: `${server.url}/v1`,
+      maxRetries: 0,
+    }).audio.transcriptions
+      .create({
+        file: new File([new Uint8Array(speech)], 's.wav'),
+        model: 'whisper-1',
+        dictionary_id: theirs,
+      } as OpenAI.Audio.TranscriptionCreateParamsNonStreaming)
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ status: 404, code: 'dictionary_not_found', param: 'dictionary_id' });
     expect((await listJobs(server, { name: 'openai-transcribe' })).length).toBe(jobsBefore);
@@ -178,7 +213,13 @@ describe('the OpenAI route and the disk reserve', () => {
 
   it('refuses a body the disk cannot hold beyond its reserve with 503, before reading it', async () => {
     free = reserve + 1000;
-    const response = await toApiResponse(await fetch(server.url + ROUTE, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form(speech) }));
+    const response = await toApiResponse(
+      await fetch(server.url + ROUTE, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        body: form(speech),
+      }),
+    );
     expect(response.status).toBe(503);
     expect(response.json.error).toMatchObject({ type: 'server_error', code: 'insufficient_storage', param: null });
     expect(response.json.error.message).toMatch(/not have enough free disk space/);
@@ -187,7 +228,13 @@ describe('the OpenAI route and the disk reserve', () => {
 
     // With the space there, the same request is transcribed.
     free = 10 * reserve;
-    const ok = await toApiResponse(await fetch(server.url + ROUTE, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form(speech) }));
+    const ok = await toApiResponse(
+      await fetch(server.url + ROUTE, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        body: form(speech),
+      }),
+    );
     expect(ok.status).toBe(200);
     expect(ok.json.text).toMatch(/budget/);
   });

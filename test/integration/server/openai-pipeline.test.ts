@@ -28,7 +28,14 @@ describe('the OpenAI route on the transcription pipeline', () => {
   it("applies the caller's dictionary and labels speakers where asked", async () => {
     const dictionary = await server.api(key, 'POST', '/api/v1/dictionaries', { name: 'Finance' });
     const dictionaryId = dictionary.json.dictionary_id as string;
-    expect((await server.api(key, 'POST', `/api/v1/dictionaries/${dictionaryId}/blacklist_words`, { pattern: 'budget', replacement: 'Q3 budget' })).status).toBe(200);
+    expect(
+      (
+        await server.api(key, 'POST', `/api/v1/dictionaries/${dictionaryId}/blacklist_words`, {
+          pattern: 'budget',
+          replacement: 'Q3 budget',
+        })
+      ).status,
+    ).toBe(200);
     // Two clearly different voices, one after the other.
     const a = await synthesizeSpeech('the quarterly numbers look strong this time', undefined, { voice: 'espeak' });
     const b = await synthesizeSpeech('the budget meeting moved to next week', undefined, { voice: 'festival' });
@@ -51,12 +58,19 @@ describe('the OpenAI route on the transcription pipeline', () => {
       engine: { speakers?: string };
     };
     expect(verbose.text).toMatch(/Q3 budget meeting/);
-    expect(verbose.replacements).toEqual([expect.objectContaining({ pattern: 'budget', replacement: 'Q3 budget', count: 1 })]);
+    expect(verbose.replacements).toEqual([
+      expect.objectContaining({ pattern: 'budget', replacement: 'Q3 budget', count: 1 }),
+    ]);
     expect(verbose.engine.speakers).toBe('embedded-mfcc');
     expect(new Set(verbose.segments.map((s) => s.speaker))).toEqual(new Set(['SPEAKER_1', 'SPEAKER_2']));
 
     // Without the fields: no speakers, no replacements.
-    const plain = await client.audio.transcriptions.create({ file: fs.createReadStream(dialogue), model: 'whisper-1', language: 'en', response_format: 'verbose_json' });
+    const plain = await client.audio.transcriptions.create({
+      file: fs.createReadStream(dialogue),
+      model: 'whisper-1',
+      language: 'en',
+      response_format: 'verbose_json',
+    });
     expect(plain.text).toMatch(/budget/);
     expect(plain.text).not.toMatch(/Q3/);
     expect(plain.segments?.every((s) => !('speaker' in s))).toBe(true);
@@ -67,14 +81,22 @@ describe('the OpenAI route on the transcription pipeline', () => {
     expect(await storedKeys(server, 'openai')).toEqual([]);
   });
 
-  it('refuses a dictionary of another team with 404 in OpenAI\'s error body', async () => {
+  it("refuses a dictionary of another team with 404 in OpenAI's error body", async () => {
     const other = await server.key('globex', 'bob');
-    const theirs = (await server.api(other, 'POST', '/api/v1/dictionaries', { name: 'Theirs' })).json.dictionary_id as string;
+    const theirs = (await server.api(other, 'POST', '/api/v1/dictionaries', { name: 'Theirs' })).json
+      .dictionary_id as string;
     const speech = await synthesizeSpeech('the budget meeting moved to next week');
     const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
     const error = await client.audio.transcriptions
-      .create({ file: fs.createReadStream(speech), model: 'whisper-1', dictionary_id: theirs } as OpenAI.Audio.TranscriptionCreateParamsNonStreaming)
-      .then(() => null, (e: unknown) => e);
+      .create({
+        file: fs.createReadStream(speech),
+        model: 'whisper-1',
+        dictionary_id: theirs,
+      } as OpenAI.Audio.TranscriptionCreateParamsNonStreaming)
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(APIError);
     expect((error as APIError).status).toBe(404);
     expect((error as APIError).code).toBe('dictionary_not_found');
@@ -88,7 +110,12 @@ describe('the OpenAI route on the transcription pipeline', () => {
     const ticket = await uploadFile(server, key, longFile);
     const id = ticket.transcription_id;
     expect((await server.api(key, 'POST', `/api/v1/transcriptions/${id}/transcribe`)).status).toBe(200);
-    await expect.poll(async () => (await server.api(key, 'GET', `/api/v1/transcriptions/${id}`)).json.status, { timeout: 60_000, interval: 50 }).toBe('IN_PROGRESS');
+    await expect
+      .poll(async () => (await server.api(key, 'GET', `/api/v1/transcriptions/${id}`)).json.status, {
+        timeout: 60_000,
+        interval: 50,
+      })
+      .toBe('IN_PROGRESS');
 
     expect((await server.api(key, 'DELETE', `/api/v1/transcriptions/${id}`)).status).toBeLessThan(300);
     const [job, ...others] = await listJobs(server, { singletonKey: `transcribe:${id}` });
@@ -108,7 +135,9 @@ describe("the OpenAI route's bounded wait queue", () => {
 
   it('answers 503 with Retry-After beyond its places, before reading the upload, and frees a place when a client leaves', async () => {
     // One job slot and no waiting places: one request in flight fills the queue.
-    server = await startTestServer({ env: { KIKITORI_ENGINE_DEFAULT: 'pocketsphinx', KIKITORI_JOB_CONCURRENCY: '1', KIKITORI_OPENAI_MAX_WAITING: '0' } });
+    server = await startTestServer({
+      env: { KIKITORI_ENGINE_DEFAULT: 'pocketsphinx', KIKITORI_JOB_CONCURRENCY: '1', KIKITORI_OPENAI_MAX_WAITING: '0' },
+    });
     const key = await server.key('acme');
     const url = new URL(`${server.url}/v1/audio/transcriptions`);
     // A client that starts an upload and keeps it open holds the one place.
@@ -118,19 +147,27 @@ describe("the OpenAI route's bounded wait queue", () => {
       port: url.port,
       path: url.pathname,
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' },
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'transfer-encoding': 'chunked',
+      },
     });
     held.on('error', () => undefined);
-    held.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+    held.write(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+    );
     held.write(Buffer.alloc(64 * 1024));
     const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
     const speech = await synthesizeSpeech('the budget meeting moved to next week');
     // The held request has its place once the server has taken it in (before its upload is read).
     await expect.poll(() => admissionOf(server.runtime.ctx).occupied(), { timeout: 10_000, interval: 50 }).toBe(1);
-    const refused = (await client.audio.transcriptions.create({ file: fs.createReadStream(speech), model: 'whisper-1' }).then(
-      () => null,
-      (e: unknown) => e,
-    )) as APIError;
+    const refused = (await client.audio.transcriptions
+      .create({ file: fs.createReadStream(speech), model: 'whisper-1' })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      )) as APIError;
     expect(refused).toBeInstanceOf(APIError);
     expect(refused.status).toBe(503);
     expect(refused.code).toBe('server_busy');
@@ -142,12 +179,18 @@ describe("the OpenAI route's bounded wait queue", () => {
 
     // The holder gives up: its place is free again, and the next request is transcribed.
     held.destroy();
-    await expect.poll(async () => {
-      try {
-        return (await client.audio.transcriptions.create({ file: fs.createReadStream(speech), model: 'whisper-1' })).text;
-      } catch (e) {
-        return String(e);
-      }
-    }, { timeout: 60_000, interval: 200 }).toMatch(/budget/);
+    await expect
+      .poll(
+        async () => {
+          try {
+            return (await client.audio.transcriptions.create({ file: fs.createReadStream(speech), model: 'whisper-1' }))
+              .text;
+          } catch (e) {
+            return String(e);
+          }
+        },
+        { timeout: 60_000, interval: 200 },
+      )
+      .toMatch(/budget/);
   });
 });

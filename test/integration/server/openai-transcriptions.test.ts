@@ -63,11 +63,17 @@ describe('POST /v1/audio/transcriptions', () => {
     expect(text.text).toMatch(/budget.*\n$/);
   });
 
-  it('needs an API key (Bearer), and answers in OpenAI\'s error body', async () => {
+  it("needs an API key (Bearer), and answers in OpenAI's error body", async () => {
     const missing = await postTranscription(server, null, speech, { model: 'whisper-1' });
     expect(missing.status).toBe(401);
     expect(missing.json).toEqual({
-      error: { message: expect.stringMatching(/No API key was sent/), type: 'authentication_error', param: null, code: 'missing_api_key', error_id: expect.any(String) },
+      error: {
+        message: expect.stringMatching(/No API key was sent/),
+        type: 'authentication_error',
+        param: null,
+        code: 'missing_api_key',
+        error_id: expect.any(String),
+      },
     });
     const wrong = await postTranscription(server, 'kk_wrong', speech, { model: 'whisper-1' });
     expect(wrong.status).toBe(401);
@@ -76,12 +82,22 @@ describe('POST /v1/audio/transcriptions', () => {
   });
 
   // Found by `npm run drill`: the form parser's own errors were answered 500.
-  it('answers 400 in OpenAI\'s body to a multipart body without a boundary, or cut short', async () => {
+  it("answers 400 in OpenAI's body to a multipart body without a boundary, or cut short", async () => {
     for (const url of ['/v1/audio/transcriptions', '/v1/audio/translations']) {
-      const noBoundary = await fetch(`${server.url}${url}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'multipart/form-data' }, body: 'x' });
+      const noBoundary = await fetch(`${server.url}${url}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'multipart/form-data' },
+        body: 'x',
+      });
       expect(noBoundary.status, url).toBe(400);
       expect(await noBoundary.json()).toEqual({
-        error: { message: expect.stringMatching(/^The multipart body is not usable: Multipart: Boundary not found/), type: 'invalid_request_error', param: null, code: 'validation_failed', error_id: expect.any(String) },
+        error: {
+          message: expect.stringMatching(/^The multipart body is not usable: Multipart: Boundary not found/),
+          type: 'invalid_request_error',
+          param: null,
+          code: 'validation_failed',
+          error_id: expect.any(String),
+        },
       });
       const cutShort = await fetch(`${server.url}${url}`, {
         method: 'POST',
@@ -89,14 +105,25 @@ describe('POST /v1/audio/transcriptions', () => {
         body: '--xyz\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1',
       });
       expect(cutShort.status, url).toBe(400);
-      expect(await cutShort.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'validation_failed', message: expect.stringMatching(/^The multipart body is not usable/) } });
+      expect(await cutShort.json()).toMatchObject({
+        error: {
+          type: 'invalid_request_error',
+          code: 'validation_failed',
+          message: expect.stringMatching(/^The multipart body is not usable/),
+        },
+      });
     }
   });
 
-  it('answers OpenAI\'s error body for unknown /v1/ routes, and the spec\'s body elsewhere', async () => {
-    const unknown = await fetch(`${server.url}/v1/audio/speech`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+  it("answers OpenAI's error body for unknown /v1/ routes, and the spec's body elsewhere", async () => {
+    const unknown = await fetch(`${server.url}/v1/audio/speech`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'route_not_found', param: null } });
+    expect(await unknown.json()).toMatchObject({
+      error: { type: 'invalid_request_error', code: 'route_not_found', param: null },
+    });
     const api = await server.api(key, 'GET', '/api/v1/no-such-thing');
     expect(api.status).toBe(404);
     expect(api.json).toMatchObject({ error_code: ErrorCode.ROUTE_NOT_FOUND });
@@ -105,7 +132,11 @@ describe('POST /v1/audio/transcriptions', () => {
   it('rejects an unknown model, a missing file, an unsupported language, an unusable engine and an oversized file', async () => {
     const model = await postTranscription(server, key, speech, { model: 'gpt-9-ultra' });
     expect(model.status).toBe(400);
-    expect(model.json.error).toMatchObject({ param: 'model', code: 'validation_failed', type: 'invalid_request_error' });
+    expect(model.json.error).toMatchObject({
+      param: 'model',
+      code: 'validation_failed',
+      type: 'invalid_request_error',
+    });
     expect(model.json.error.message).toMatch(/model "gpt-9-ultra".*whisper-1.*pocketsphinx/);
     const noFile = await postTranscription(server, key, null, { model: 'whisper-1' });
     expect(noFile.status).toBe(400);
@@ -118,9 +149,13 @@ describe('POST /v1/audio/transcriptions', () => {
     expect(noModel.status).toBe(503);
     expect(noModel.json.error).toMatchObject({ type: 'server_error', code: 'engine_unavailable', param: null });
     // In the user's terms; the engine and why it cannot run are in the job runner's log line.
-    expect(noModel.json.error.message).toMatch(/^Speech recognition with a downloaded model is not set up on this server\..*models download/);
+    expect(noModel.json.error.message).toMatch(
+      /^Speech recognition with a downloaded model is not set up on this server\..*models download/,
+    );
     expect(noModel.json.error.message).not.toMatch(/whisper/i);
-    expect(server.logLines.filter((line) => line.includes('"detail":"whisper: No whisper model is installed')).length).toBeGreaterThan(0);
+    expect(
+      server.logLines.filter((line) => line.includes('"detail":"whisper: No whisper model is installed')).length,
+    ).toBeGreaterThan(0);
     const big = await fetch(`${server.url}/v1/audio/transcriptions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}` },
@@ -146,7 +181,11 @@ describe('POST /v1/audio/transcriptions', () => {
     const form = new FormData();
     form.append('file', await fs.openAsBlob(speech), 'speech.wav');
     form.append('model', 'whisper-1');
-    const refused = await fetch(`${server.url}/v1/audio/translations`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    const refused = await fetch(`${server.url}/v1/audio/translations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    });
     expect(refused.status).toBe(400);
     const body = (await refused.json()) as { error: { param: string; code: string; message: string } };
     expect(body.error).toMatchObject({ param: 'model', code: 'unsupported_option' });

@@ -31,12 +31,19 @@ describe('the server on a PostgreSQL job queue', () => {
   it('transcribes an upload through a pg-boss job, one per transcription', async () => {
     const ticket = await server.api(key, 'POST', '/api/v1/transcriptions/upload', { filename: 'speech.wav' });
     const id = ticket.json.transcription_id as string;
-    expect((await fetch(ticket.json.audio_upload_url, { method: 'PUT', body: fs.readFileSync(speech) })).status).toBe(200);
+    expect((await fetch(ticket.json.audio_upload_url, { method: 'PUT', body: fs.readFileSync(speech) })).status).toBe(
+      200,
+    );
     expect((await server.api(key, 'POST', `/api/v1/transcriptions/${id}/transcribe`)).status).toBe(200);
     await expect
-      .poll(async () => (await server.api(key, 'GET', `/api/v1/transcriptions/${id}`)).json.status, { timeout: 60_000, interval: 200 })
+      .poll(async () => (await server.api(key, 'GET', `/api/v1/transcriptions/${id}`)).json.status, {
+        timeout: 60_000,
+        interval: 200,
+      })
       .toBe('COMPLETED');
-    const { rows } = await db.query(`SELECT name, state FROM pgboss.job WHERE singleton_key = $1`, [`transcribe:${id}`]);
+    const { rows } = await db.query(`SELECT name, state FROM pgboss.job WHERE singleton_key = $1`, [
+      `transcribe:${id}`,
+    ]);
     expect(rows).toEqual([{ name: 'transcribe', state: 'completed' }]);
   });
 
@@ -47,7 +54,9 @@ describe('the server on a PostgreSQL job queue', () => {
     const refused = await postTranscription(server, key, speech, { model: 'whisper-1', language: 'xx' });
     expect(refused.status).toBe(400);
     expect(refused.json.error).toMatchObject({ param: 'language' });
-    const { rows } = await db.query(`SELECT state, count(*)::int AS n FROM pgboss.job WHERE name = 'openai-transcribe' GROUP BY state ORDER BY state`);
+    const { rows } = await db.query(
+      `SELECT state, count(*)::int AS n FROM pgboss.job WHERE name = 'openai-transcribe' GROUP BY state ORDER BY state`,
+    );
     expect(rows.find((r: { state: string }) => r.state === 'completed')).toMatchObject({ n: 1 });
   });
 });

@@ -43,7 +43,9 @@ afterEach(async () => {
 });
 
 function startWorker(url: string, name: string, o: { staleAfterMs: number; workMs: number }): Worker {
-  const child = spawn(process.execPath, [SCRIPT, url, name, String(o.staleAfterMs), String(o.workMs), '1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [SCRIPT, url, name, String(o.staleAfterMs), String(o.workMs), '1'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   const events: WorkerEvent[] = [];
   const waiters: Array<() => void> = [];
@@ -62,7 +64,8 @@ function startWorker(url: string, name: string, o: { staleAfterMs: number; workM
     for (;;) {
       const found = events.find(match);
       if (found) return found;
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`worker ${name} exited (${child.exitCode ?? child.signalCode})`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`worker ${name} exited (${child.exitCode ?? child.signalCode})`);
       await new Promise<void>((resolve) => waiters.push(resolve));
     }
   };
@@ -73,9 +76,16 @@ async function setup() {
   const url = await server.createDatabase('kikitori_workers');
   const db = new pg.Client({ connectionString: url });
   await db.connect();
-  await db.query('CREATE TABLE test_results (job_id uuid NOT NULL, transcription_id text NOT NULL, worker text NOT NULL)');
+  await db.query(
+    'CREATE TABLE test_results (job_id uuid NOT NULL, transcription_id text NOT NULL, worker text NOT NULL)',
+  );
   // The sending side: an API process's queue, which runs nothing itself.
-  const queue = new PgBossJobQueue({ connectionString: url, staleAfterMs: 10_000, pollIntervalMs: 100, logger: pino({ level: 'silent' }) });
+  const queue = new PgBossJobQueue({
+    connectionString: url,
+    staleAfterMs: 10_000,
+    pollIntervalMs: 100,
+    logger: pino({ level: 'silent' }),
+  });
   closers.push(async () => {
     await queue.stop();
     await db.end();
@@ -84,8 +94,17 @@ async function setup() {
 }
 
 const jobs = async (db: pg.Client) =>
-  (await db.query<{ id: string; state: string; retry_count: number }>(`SELECT id, state, retry_count FROM pgboss.job WHERE name = 'transcribe' ORDER BY created_on`)).rows;
-const results = async (db: pg.Client) => (await db.query<{ job_id: string; transcription_id: string; worker: string }>('SELECT job_id, transcription_id, worker FROM test_results')).rows;
+  (
+    await db.query<{ id: string; state: string; retry_count: number }>(
+      `SELECT id, state, retry_count FROM pgboss.job WHERE name = 'transcribe' ORDER BY created_on`,
+    )
+  ).rows;
+const results = async (db: pg.Client) =>
+  (
+    await db.query<{ job_id: string; transcription_id: string; worker: string }>(
+      'SELECT job_id, transcription_id, worker FROM test_results',
+    )
+  ).rows;
 
 describe('the pg-boss queue with two worker processes', () => {
   it('completes each of several jobs exactly once', async () => {
@@ -95,8 +114,14 @@ describe('the pg-boss queue with two worker processes', () => {
     await Promise.all([a.until((e) => e.event === 'ready'), b.until((e) => e.event === 'ready')]);
 
     const ids: string[] = [];
-    for (let i = 0; i < 12; i++) ids.push((await queue.send('transcribe', { transcriptionId: `t${i}` }, { singletonKey: `transcribe:t${i}` }))!);
-    await expect.poll(async () => (await jobs(db)).filter((j) => j.state === 'completed').length, { timeout: 60_000, interval: 200 }).toBe(12);
+    for (let i = 0; i < 12; i++)
+      ids.push((await queue.send('transcribe', { transcriptionId: `t${i}` }, { singletonKey: `transcribe:t${i}` }))!);
+    await expect
+      .poll(async () => (await jobs(db)).filter((j) => j.state === 'completed').length, {
+        timeout: 60_000,
+        interval: 200,
+      })
+      .toBe(12);
 
     const written = await results(db);
     expect(written.map((r) => r.transcription_id).sort()).toEqual(ids.map((_, i) => `t${i}`).sort());
@@ -107,11 +132,15 @@ describe('the pg-boss queue with two worker processes', () => {
     expect(starts).toHaveLength(12);
   });
 
-  it("completes on the other worker a job whose worker was SIGKILLed mid-job", async () => {
+  it('completes on the other worker a job whose worker was SIGKILLed mid-job', async () => {
     const { url, db, queue } = await setup();
     const a = startWorker(url, 'A', { staleAfterMs: 10_000, workMs: 120_000 });
     await a.until((e) => e.event === 'ready');
-    const jobId = (await queue.send('transcribe', { transcriptionId: 'killed' }, { singletonKey: 'transcribe:killed' }))!;
+    const jobId = (await queue.send(
+      'transcribe',
+      { transcriptionId: 'killed' },
+      { singletonKey: 'transcribe:killed' },
+    ))!;
     await a.until((e) => e.event === 'started' && e.jobId === jobId);
 
     a.child.kill('SIGKILL');

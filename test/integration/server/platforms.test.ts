@@ -46,7 +46,10 @@ async function api(server: ServerProcess, key: string, method: string, route: st
 
 /** Upload ticket, PUT, then POST /transcribe; resolves with the record once it has ended. */
 async function transcribe(server: ServerProcess, key: string, file: string, body: Record<string, unknown> = {}) {
-  const ticket = await api(server, key, 'POST', '/api/v1/transcriptions/upload', { filename: path.basename(file), ...body });
+  const ticket = await api(server, key, 'POST', '/api/v1/transcriptions/upload', {
+    filename: path.basename(file),
+    ...body,
+  });
   expect(ticket.status).toBe(200);
   expect((await fetch(ticket.json.audio_upload_url, { method: 'PUT', body: fs.readFileSync(file) })).status).toBe(200);
   const id = ticket.json.transcription_id as string;
@@ -67,7 +70,9 @@ describe('kikitori-server engines on a machine without pocketsphinx, ffmpeg or e
   it('says plainly what is missing, and finds the bundled ffmpeg and ffprobe', async () => {
     const { stdout } = await cli(['engines', '--data-dir', dataDir()], { ...NO_POCKETSPHINX, ...NO_TOOLS_ON_PATH });
     expect(stdout).toMatch(/^pocketsphinx: NOT USABLE\s+\[transcription_model: default, diarization-high\]$/m);
-    expect(stdout).toMatch(/why: The built-in English speech engine is not installed on this computer\. Download a speech model in Settings → Speech recognition/);
+    expect(stdout).toMatch(
+      /why: The built-in English speech engine is not installed on this computer\. Download a speech model in Settings → Speech recognition/,
+    );
     expect(stdout).toContain('pocketsphinx is missing: cannot load /nonexistent/libpocketsphinx.so.3');
     expect(stdout).toMatch(/^ffmpeg: \S+ \(bundled: .*@ffmpeg-installer\/[a-z0-9]+-[a-z0-9]+\/ffmpeg\)$/m);
     expect(stdout).toMatch(/^ffprobe: \S+ \(bundled: .*@ffprobe-installer\/[a-z0-9]+-[a-z0-9]+\/ffprobe\)$/m);
@@ -77,46 +82,64 @@ describe('kikitori-server engines on a machine without pocketsphinx, ffmpeg or e
   it('prefers the system ffmpeg on PATH, and a configured path over both', async () => {
     const onPath = await cli(['engines', '--data-dir', dataDir()]);
     expect(onPath.stdout).toMatch(/^ffmpeg: \S+ \(ffmpeg on PATH\)$/m);
-    const bundled = /^ffmpeg: \S+ \(bundled: (.*)\)$/m.exec((await cli(['engines', '--data-dir', dataDir()], NO_TOOLS_ON_PATH)).stdout)![1]!;
+    const bundled = /^ffmpeg: \S+ \(bundled: (.*)\)$/m.exec(
+      (await cli(['engines', '--data-dir', dataDir()], NO_TOOLS_ON_PATH)).stdout,
+    )![1]!;
     const configured = await cli(['engines', '--data-dir', dataDir()], { KIKITORI_FFMPEG_PATH: bundled });
     expect(configured.stdout).toContain(`(configured: ${bundled})`);
     const broken = await cli(['engines', '--data-dir', dataDir()], { KIKITORI_FFMPEG_PATH: '/nonexistent/ffmpeg' });
-    expect(broken.stdout).toMatch(/^ffmpeg: MISSING\n {2}why: Audio files cannot be converted on this server .*KIKITORI_FFMPEG_PATH=\/nonexistent\/ffmpeg does not run/m);
+    expect(broken.stdout).toMatch(
+      /^ffmpeg: MISSING\n {2}why: Audio files cannot be converted on this server .*KIKITORI_FFMPEG_PATH=\/nonexistent\/ffmpeg does not run/m,
+    );
   });
 });
 
 describe('the server without pocketsphinx', () => {
   it('transcribes with whisper and the bundled ffmpeg, and names whisper', async () => {
-    const env = { ...NO_POCKETSPHINX, ...NO_TOOLS_ON_PATH, KIKITORI_ENGINE_DEFAULT: 'whisper', KIKITORI_WHISPER_MODEL: await randomWhisperModel() };
+    const env = {
+      ...NO_POCKETSPHINX,
+      ...NO_TOOLS_ON_PATH,
+      KIKITORI_ENGINE_DEFAULT: 'whisper',
+      KIKITORI_WHISPER_MODEL: await randomWhisperModel(),
+    };
     const dir = dataDir();
     const key = await createKey(dir, env);
     const server = await serveProcess(dir, env);
     try {
       const record = await transcribe(server, key, speech, { transcription_model: 'default', language: 'en' });
       expect(record).toMatchObject({ status: 'COMPLETED', transcription_model: expect.stringMatching(/^whisper\//) });
-      const document = (await (await fetch(record.transcription_path)).json()) as { engine: { name: string; transcription_model: string } };
+      const document = (await (await fetch(record.transcription_path)).json()) as {
+        engine: { name: string; transcription_model: string };
+      };
       expect(document.engine).toMatchObject({ name: 'whisper', transcription_model: 'default' });
       // The OpenAI list names only engines that run here: whisper, not pocketsphinx.
-      const models = (await (await fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { id: string }[] };
+      const models = (await (
+        await fetch(`${server.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })
+      ).json()) as { data: { id: string }[] };
       expect(models.data.map((m) => m.id)).toEqual(['whisper-1', 'diarization-high', 'whisper']);
     } finally {
       await stop(server);
     }
   });
 
-  it('with no speech model, fails the transcription with a reason in the user\'s words, and keeps serving', async () => {
+  it("with no speech model, fails the transcription with a reason in the user's words, and keeps serving", async () => {
     const dir = dataDir();
     const key = await createKey(dir, NO_POCKETSPHINX);
     const server = await serveProcess(dir, NO_POCKETSPHINX);
     try {
       const record = await transcribe(server, key, speech, { transcription_model: 'default', language: 'en' });
       expect(record.status).toBe('FAILED');
-      expect(record.failure_reason).toMatch(/^The built-in English speech engine is not installed on this computer\. Download a speech model/);
+      expect(record.failure_reason).toMatch(
+        /^The built-in English speech engine is not installed on this computer\. Download a speech model/,
+      );
       expect(record.failure_reason).not.toMatch(/pocketsphinx|koffi|\.so/);
 
       const sync = await postTranscription(server, key, speech, { model: 'whisper-1' });
       expect(sync.status).toBe(503);
-      expect(sync.json.error).toMatchObject({ code: 'engine_unavailable', message: expect.stringMatching(/^The built-in English speech engine is not installed/) });
+      expect(sync.json.error).toMatchObject({
+        code: 'engine_unavailable',
+        message: expect.stringMatching(/^The built-in English speech engine is not installed/),
+      });
 
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
       expect(server.child.exitCode).toBeNull();
@@ -134,10 +157,19 @@ describe('the server without espeak-ng', () => {
     let log = '';
     server.child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     try {
-      const dictionary = await api(server, key, 'POST', '/api/v1/dictionaries', { name: 'Products', words: [{ word: 'Zintrix' }, { word: 'Qwuxle' }, { word: 'budget' }] });
+      const dictionary = await api(server, key, 'POST', '/api/v1/dictionaries', {
+        name: 'Products',
+        words: [{ word: 'Zintrix' }, { word: 'Qwuxle' }, { word: 'budget' }],
+      });
       expect(dictionary.status).toBe(200);
-      const record = await transcribe(server, key, speech, { dictionary_id: dictionary.json.dictionary_id, language: 'en' });
-      expect(record).toMatchObject({ status: 'COMPLETED', transcription_model: expect.stringMatching(/^pocketsphinx\//) });
+      const record = await transcribe(server, key, speech, {
+        dictionary_id: dictionary.json.dictionary_id,
+        language: 'en',
+      });
+      expect(record).toMatchObject({
+        status: 'COMPLETED',
+        transcription_model: expect.stringMatching(/^pocketsphinx\//),
+      });
       const warnings = log.split('\n').filter((line) => line.includes('espeak-ng is not installed'));
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain('dictionary words that are not in the CMU dictionary');

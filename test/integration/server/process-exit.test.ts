@@ -61,7 +61,9 @@ function serveUnread(args: string[], env: Record<string, string> = {}): Promise<
 async function fillStdout(url: string): Promise<void> {
   const query = 'x'.repeat(4096);
   for (let round = 0; round < 50; round++) {
-    await Promise.all(Array.from({ length: 8 }, () => fetch(`${url}/api/v1/transcriptions?q=${query}`).then((r) => r.arrayBuffer())));
+    await Promise.all(
+      Array.from({ length: 8 }, () => fetch(`${url}/api/v1/transcriptions?q=${query}`).then((r) => r.arrayBuffer())),
+    );
   }
 }
 
@@ -80,14 +82,18 @@ function stderrSays(server: Server, text: string): Promise<void> {
 }
 
 describe('exit with a stdout nobody reads', () => {
-  it('SIGTERM ends `serve`: the last log lines get a bounded time, then it exits 0 without them', { timeout: TIMEOUT }, async () => {
-    const server = await serveUnread([]);
-    await fillStdout(server.url);
-    server.child.kill('SIGTERM');
-    await exited(server.child);
-    expect(server.child.exitCode).toBe(0);
-    expect(server.stderr()).toContain('stdout is not being read; waiting up to 2 s');
-  });
+  it(
+    'SIGTERM ends `serve`: the last log lines get a bounded time, then it exits 0 without them',
+    { timeout: TIMEOUT },
+    async () => {
+      const server = await serveUnread([]);
+      await fillStdout(server.url);
+      server.child.kill('SIGTERM');
+      await exited(server.child);
+      expect(server.child.exitCode).toBe(0);
+      expect(server.stderr()).toContain('stdout is not being read; waiting up to 2 s');
+    },
+  );
 
   it('SIGTERM ends `serve` whose data dir was removed under it', { timeout: TIMEOUT }, async () => {
     const server = await serveUnread([]);
@@ -99,15 +105,22 @@ describe('exit with a stdout nobody reads', () => {
     expect([0, 1]).toContain(server.child.exitCode);
   });
 
-  it('a second SIGTERM ends a process still waiting for its stdout, by the signal itself', { timeout: TIMEOUT }, async () => {
-    // An hour to flush: only the second signal can end it within the test's time.
-    const server = await serveUnread(['--role', 'api'], { KIKITORI_SIGNING_SECRET: SECRET, KIKITORI_LOG_FLUSH_SECONDS: '3600' });
-    await fillStdout(server.url);
-    server.child.kill('SIGTERM');
-    await stderrSays(server, 'stdout is not being read; waiting up to 3600 s');
-    server.child.kill('SIGTERM');
-    await exited(server.child);
-    // Killed by SIGTERM's default action: no JavaScript had to run, so a busy or blocked thread cannot stop it.
-    expect(server.child.signalCode).toBe('SIGTERM');
-  });
+  it(
+    'a second SIGTERM ends a process still waiting for its stdout, by the signal itself',
+    { timeout: TIMEOUT },
+    async () => {
+      // An hour to flush: only the second signal can end it within the test's time.
+      const server = await serveUnread(['--role', 'api'], {
+        KIKITORI_SIGNING_SECRET: SECRET,
+        KIKITORI_LOG_FLUSH_SECONDS: '3600',
+      });
+      await fillStdout(server.url);
+      server.child.kill('SIGTERM');
+      await stderrSays(server, 'stdout is not being read; waiting up to 3600 s');
+      server.child.kill('SIGTERM');
+      await exited(server.child);
+      // Killed by SIGTERM's default action: no JavaScript had to run, so a busy or blocked thread cannot stop it.
+      expect(server.child.signalCode).toBe('SIGTERM');
+    },
+  );
 });

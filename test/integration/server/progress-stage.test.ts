@@ -30,8 +30,14 @@ const get = async (id: string) => (await server.api(key, 'GET', `/api/v1/transcr
 describe('processing_started_at and stage', () => {
   it('are null until processing starts, then say when it started and what it is doing', async () => {
     const dictionary = await server.api(key, 'POST', '/api/v1/dictionaries', { name: 'Numbers' });
-    await server.api(key, 'POST', `/api/v1/dictionaries/${dictionary.json.dictionary_id}/blacklist_words`, { pattern: 'quarterly', replacement: 'Q3' });
-    const ticket = await uploadFile(server, key, longWav, { language: 'en', dictionary_id: dictionary.json.dictionary_id });
+    await server.api(key, 'POST', `/api/v1/dictionaries/${dictionary.json.dictionary_id}/blacklist_words`, {
+      pattern: 'quarterly',
+      replacement: 'Q3',
+    });
+    const ticket = await uploadFile(server, key, longWav, {
+      language: 'en',
+      dictionary_id: dictionary.json.dictionary_id,
+    });
     const id = ticket.transcription_id;
 
     const uploaded = await get(id);
@@ -44,8 +50,14 @@ describe('processing_started_at and stage', () => {
     // One job at a time (the default): another one started now waits for the worker, and says so.
     const corrupt = await makeCorruptFile(path.join(tempDir(), 'waits.wav'));
     const waiting = await uploadFile(server, key, corrupt);
-    expect((await server.api(key, 'POST', `/api/v1/transcriptions/${waiting.transcription_id}/transcribe`)).status).toBe(200);
-    expect(await get(waiting.transcription_id)).toMatchObject({ status: 'CONVERTING', stage: 'queued', processing_started_at: null });
+    expect(
+      (await server.api(key, 'POST', `/api/v1/transcriptions/${waiting.transcription_id}/transcribe`)).status,
+    ).toBe(200);
+    expect(await get(waiting.transcription_id)).toMatchObject({
+      status: 'CONVERTING',
+      stage: 'queued',
+      processing_started_at: null,
+    });
 
     // Watch it run: every stage seen is in the vocabulary, in pipeline order, under one start time.
     const seen: string[] = [];
@@ -75,13 +87,18 @@ describe('processing_started_at and stage', () => {
     expect(record.stage).toBeNull();
     expect(record.progress).toBe(1);
     const listed = (await server.api(key, 'GET', '/api/v1/transcriptions')).json as Array<{ transcription_id: string }>;
-    expect(listed.find((t) => t.transcription_id === id)).toMatchObject({ processing_started_at: startedAt, stage: null });
+    expect(listed.find((t) => t.transcription_id === id)).toMatchObject({
+      processing_started_at: startedAt,
+      stage: null,
+    });
   }, 300_000);
 
   it('a failed transcription keeps its start time and has no stage', async () => {
     const corrupt = await makeCorruptFile(path.join(tempDir(), 'not-audio.wav'));
     const ticket = await uploadFile(server, key, corrupt);
-    expect((await server.api(key, 'POST', `/api/v1/transcriptions/${ticket.transcription_id}/transcribe`)).status).toBe(200);
+    expect((await server.api(key, 'POST', `/api/v1/transcriptions/${ticket.transcription_id}/transcribe`)).status).toBe(
+      200,
+    );
     const failed = (await waitForStatus(server, key, ticket.transcription_id, ['COMPLETED', 'FAILED'])).json;
     expect(failed.status).toBe('FAILED');
     expect(failed.stage).toBeNull();

@@ -27,7 +27,7 @@ async function failingHealth(s: TestServer): Promise<{ status: number; errorId: 
 }
 
 describe('request lines in the server log', () => {
-  it('above info, writes no line per request, and still writes a request\'s own warning with its request', async () => {
+  it("above info, writes no line per request, and still writes a request's own warning with its request", async () => {
     server = await startTestServer({ logLevel: 'warn' });
     const key = await server.key('acme');
     expect((await server.api(key, 'GET', '/api/v1/transcriptions')).status).toBe(200);
@@ -50,7 +50,7 @@ describe('request lines in the server log', () => {
     expect(server.logLines.join('\n')).not.toContain('c2VjcmV0');
   });
 
-  it('at info, writes Fastify\'s lines for every request, and binds a request\'s own lines to its id', async () => {
+  it("at info, writes Fastify's lines for every request, and binds a request's own lines to its id", async () => {
     server = await startTestServer();
     const key = await server.key('acme');
     expect((await server.api(key, 'GET', '/api/v1/transcriptions')).status).toBe(200);

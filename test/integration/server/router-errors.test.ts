@@ -14,7 +14,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const errorBody = (code: number) => ({ error_id: expect.any(String), error_code: code, error_message: expect.any(String) });
+const errorBody = (code: number) => ({
+  error_id: expect.any(String),
+  error_code: code,
+  error_message: expect.any(String),
+});
 
 /** Sends raw bytes and reads the whole answer until the server closes the connection. */
 function rawRequest(bytes: string): Promise<{ status: number; headers: string; body: string; json: unknown }> {
@@ -27,7 +31,12 @@ function rawRequest(bytes: string): Promise<{ status: number; headers: string; b
     socket.on('close', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       const [head = '', body = ''] = text.split('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), headers: head, body, json: body ? (JSON.parse(body) as unknown) : undefined });
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]),
+        headers: head,
+        body,
+        json: body ? (JSON.parse(body) as unknown) : undefined,
+      });
     });
   });
 }
@@ -63,21 +72,32 @@ describe('router-level errors carry the spec body', () => {
   });
 
   it('answers a JSON body over the limit with 413', async () => {
-    const response = await server.api(key, 'POST', '/api/v1/dictionaries', JSON.stringify({ name: 'x'.repeat(9 * 1024 * 1024) }));
+    const response = await server.api(
+      key,
+      'POST',
+      '/api/v1/dictionaries',
+      JSON.stringify({ name: 'x'.repeat(9 * 1024 * 1024) }),
+    );
     expect(response.status).toBe(413);
     expect(response.json).toEqual(errorBody(ErrorCode.PAYLOAD_TOO_LARGE));
   });
 
   it('answers a non-JSON body with 415', async () => {
     const response = await toApiResponse(
-      await fetch(`${server.url}/api/v1/dictionaries`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/xml' }, body: '<a/>' }),
+      await fetch(`${server.url}/api/v1/dictionaries`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/xml' },
+        body: '<a/>',
+      }),
     );
     expect(response.status).toBe(415);
     expect(response.json).toEqual(errorBody(ErrorCode.UNSUPPORTED_MEDIA_TYPE));
   });
 
   it('answers a request line over the HTTP parser limit with 431 from the parser', async () => {
-    const response = await rawRequest(`GET /api/v1/transcriptions?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    const response = await rawRequest(
+      `GET /api/v1/transcriptions?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+    );
     expect(response.status).toBe(431);
     expect(response.json).toEqual(errorBody(ErrorCode.HEADERS_TOO_LARGE));
   });
@@ -110,10 +130,14 @@ describe('router-level errors carry the spec body', () => {
 // Found by `npm run drill`: what the parser rejects was always answered in the spec's body, even under
 // /v1/ where clients read OpenAI's, and with a body after HEAD (clients then fail to parse the answer).
 describe("the parser's own errors under /v1/ and after HEAD", () => {
-  const openAiBody = (code: string, type: string) => ({ error: { message: expect.any(String), type, param: null, code, error_id: expect.any(String) } });
+  const openAiBody = (code: string, type: string) => ({
+    error: { message: expect.any(String), type, param: null, code, error_id: expect.any(String) },
+  });
 
   it("answers headers over the limit on a /v1/ route in OpenAI's error body", async () => {
-    const response = await rawRequest(`POST /v1/audio/transcriptions HTTP/1.1\r\nHost: localhost\r\nX-Huge: ${'h'.repeat(40_000)}\r\n\r\n`);
+    const response = await rawRequest(
+      `POST /v1/audio/transcriptions HTTP/1.1\r\nHost: localhost\r\nX-Huge: ${'h'.repeat(40_000)}\r\n\r\n`,
+    );
     expect(response.status).toBe(431);
     expect(response.json).toEqual(openAiBody('headers_too_large', 'invalid_request_error'));
   });
@@ -131,7 +155,9 @@ describe("the parser's own errors under /v1/ and after HEAD", () => {
   });
 
   it('answers a HEAD the parser rejects with the status and headers only', async () => {
-    const response = await rawRequest(`HEAD /api/v1/transcriptions?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    const response = await rawRequest(
+      `HEAD /api/v1/transcriptions?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+    );
     expect(response.status).toBe(431);
     expect(response.headers).toMatch(/content-type: application\/json/i);
     expect(response.body).toBe('');
@@ -150,7 +176,9 @@ async function keptAlive(): Promise<{
   let received = Buffer.alloc(0);
   socket.on('data', (chunk: Buffer) => (received = Buffer.concat([received, chunk])));
   socket.on('error', () => undefined);
-  const closed = new Promise<() => string>((resolve) => socket.on('close', () => resolve(() => received.toString('latin1'))));
+  const closed = new Promise<() => string>((resolve) =>
+    socket.on('close', () => resolve(() => received.toString('latin1'))),
+  );
   await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
   const next = async () => {
     for (;;) {
@@ -161,7 +189,11 @@ async function keptAlive(): Promise<{
         const headers = text.slice(0, end);
         const body = received.subarray(end + 4, end + 4 + Number(length)).toString('utf8');
         received = received.subarray(end + 4 + Number(length));
-        return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1]), headers, json: body ? (JSON.parse(body) as unknown) : undefined };
+        return {
+          status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1]),
+          headers,
+          json: body ? (JSON.parse(body) as unknown) : undefined,
+        };
       }
       if (socket.destroyed) throw new Error(`connection closed with ${received.length} bytes of an answer`);
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -173,7 +205,15 @@ async function keptAlive(): Promise<{
 // Decision 0048: what the parser rejects is answered by the first line of the read it failed in. A
 // client that waits for each answer before its next request sends each request in a read of its own.
 describe('the parser rejects a request on a kept-alive connection', () => {
-  const openAiBody = (code: string) => ({ error: { message: expect.any(String), type: 'invalid_request_error', param: null, code, error_id: expect.any(String) } });
+  const openAiBody = (code: string) => ({
+    error: {
+      message: expect.any(String),
+      type: 'invalid_request_error',
+      param: null,
+      code,
+      error_id: expect.any(String),
+    },
+  });
 
   it("answers by the failing request's own line, not by the /v1/ request before it", async () => {
     const connection = await keptAlive();
@@ -188,7 +228,9 @@ describe('the parser rejects a request on a kept-alive connection', () => {
 
   it('answers a malformed request that came in the same read as the end of a body refused before it was read', async () => {
     const connection = await keptAlive();
-    connection.socket.write('POST /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: kk_not_a_key\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n');
+    connection.socket.write(
+      'POST /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: kk_not_a_key\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n',
+    );
     expect((await connection.next()).status).toBe(401);
     connection.socket.write('{"a":"bc"}GET /api/v1/transcriptions?x=a b HTTP/1.1\r\nHost: localhost\r\n\r\n');
     const rejected = await connection.next();
@@ -199,7 +241,9 @@ describe('the parser rejects a request on a kept-alive connection', () => {
 
   it('gives no second answer to an error in the body of a request answered before its body was read', async () => {
     const connection = await keptAlive();
-    connection.socket.write('POST /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: kk_not_a_key\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+    connection.socket.write(
+      'POST /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: kk_not_a_key\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+    );
     expect((await connection.next()).status).toBe(401);
     connection.socket.write('zz\r\n');
     const rest = await connection.closed;
@@ -224,7 +268,11 @@ describe('the parser rejects a request on a kept-alive connection', () => {
  * everything, as many HTTP clients do: a server that closes with request bytes unread then sends a TCP
  * reset, which discards the answer waiting unread here (the answer is then empty).
  */
-function rawExchange(parts: (string | Buffer)[], pauseMs = 0, readAfterSending = false): Promise<{ status: number; body: string; json: unknown }> {
+function rawExchange(
+  parts: (string | Buffer)[],
+  pauseMs = 0,
+  readAfterSending = false,
+): Promise<{ status: number; body: string; json: unknown }> {
   return new Promise((resolve) => {
     const { hostname, port } = new URL(server.url);
     const socket = net.connect(Number(port), hostname);
@@ -271,7 +319,7 @@ describe('the parser rejects a request while its body is still coming', () => {
     }
   });
 
-  it('answers a /v1/ request line over the limit followed by a large body in OpenAI\'s body', async () => {
+  it("answers a /v1/ request line over the limit followed by a large body in OpenAI's body", async () => {
     const body = Buffer.alloc(9 * 1024 * 1024, 0x41);
     const head = `POST /v1/audio/transcriptions?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${body.length}\r\n\r\n`;
     const response = await rawExchange([head, body], 0, true);
@@ -282,16 +330,29 @@ describe('the parser rejects a request while its body is still coming', () => {
   // Decision 0048: the parser fails on a later read, which begins mid-line. The request has no
   // trustworthy target, so it gets the spec's body even under /v1/, and a body even after HEAD.
   it("answers a request line split across reads in the spec's body, even under /v1/: the failing read begins mid-line", async () => {
-    const response = await rawExchange(['POST /v1/audio/transcriptions?x=', 'a'.repeat(8_000), `${'a'.repeat(12_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`], 150);
+    const response = await rawExchange(
+      [
+        'POST /v1/audio/transcriptions?x=',
+        'a'.repeat(8_000),
+        `${'a'.repeat(12_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+      ],
+      150,
+    );
     expect(response.status).toBe(431);
     expect(response.json).toEqual(errorBody(ErrorCode.HEADERS_TOO_LARGE));
   });
 
   it('keeps the spec body for a long split request line outside /v1/, and answers a split HEAD with a body (its method is not known)', async () => {
-    const spec = await rawExchange(['GET /api/v1/transcriptions?x=', 'a'.repeat(8_000), `${'a'.repeat(12_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`], 150);
+    const spec = await rawExchange(
+      ['GET /api/v1/transcriptions?x=', 'a'.repeat(8_000), `${'a'.repeat(12_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`],
+      150,
+    );
     expect(spec.status).toBe(431);
     expect(spec.json).toEqual(errorBody(ErrorCode.HEADERS_TOO_LARGE));
-    const head = await rawExchange(['HEAD /v1/models?x=', 'a'.repeat(8_000), `${'a'.repeat(12_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`], 150);
+    const head = await rawExchange(
+      ['HEAD /v1/models?x=', 'a'.repeat(8_000), `${'a'.repeat(12_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`],
+      150,
+    );
     expect(head.status).toBe(431);
     expect(head.json).toEqual(errorBody(ErrorCode.HEADERS_TOO_LARGE));
   });
@@ -321,12 +382,18 @@ describe('the parser rejects a request while its body is still coming', () => {
       const text = received.toString('latin1');
       const end = text.indexOf('\r\n\r\n');
       const length = /content-length: (\d+)/i.exec(text)?.[1];
-      return end >= 0 && length !== undefined && received.length >= end + 4 + Number(length) ? end + 4 + Number(length) : null;
+      return end >= 0 && length !== undefined && received.length >= end + 4 + Number(length)
+        ? end + 4 + Number(length)
+        : null;
     };
     while (firstLength() === null) await new Promise((resolve) => setTimeout(resolve, 20));
     const first = firstLength()!;
     expect(received.subarray(0, 12).toString('latin1')).toBe('HTTP/1.1 200');
-    for (const part of ['POST /v1/audio/transcriptions?x=', 'a'.repeat(8_000), `${'a'.repeat(12_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`]) {
+    for (const part of [
+      'POST /v1/audio/transcriptions?x=',
+      'a'.repeat(8_000),
+      `${'a'.repeat(12_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+    ]) {
       await new Promise((resolve) => setTimeout(resolve, 150));
       socket.write(part);
     }
@@ -339,7 +406,9 @@ describe('the parser rejects a request while its body is still coming', () => {
   it('keeps the connection after refusing a body before reading it: the body is discarded, and the next request is served', async () => {
     const connection = await keptAlive();
     const body = Buffer.alloc(9 * 1024 * 1024, 0x41);
-    connection.socket.write(`POST /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    connection.socket.write(
+      `POST /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     connection.socket.write(body);
     const refused = await connection.next();
     expect(refused.status).toBe(413);

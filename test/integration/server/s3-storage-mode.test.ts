@@ -20,7 +20,11 @@ let speechWav: string;
 beforeAll(async () => {
   s3 = await startS3({ buckets: [BUCKET] });
   server = await startTestServer({
-    env: { ...s3.env(BUCKET, 'site/a'), KIKITORI_MAX_UPLOAD_BYTES: String(MAX_UPLOAD), KIKITORI_TEAM_QUOTA_BYTES: '3000000' },
+    env: {
+      ...s3.env(BUCKET, 'site/a'),
+      KIKITORI_MAX_UPLOAD_BYTES: String(MAX_UPLOAD),
+      KIKITORI_TEAM_QUOTA_BYTES: '3000000',
+    },
   });
   key = await server.key('acme', 'alice', ['DELETE']);
   speechWav = path.join(tempDir(), 'meeting.wav');
@@ -36,7 +40,8 @@ const ticketFor = async (k: string, filename: string) => {
   expect(ticket.status).toBe(200);
   return ticket.json as { transcription_id: string; audio_upload_url: string };
 };
-const put = (url: string, body: Buffer) => fetch(url, { method: 'PUT', body: new Uint8Array(body), headers: { 'content-type': 'audio/wav' } });
+const put = (url: string, body: Buffer) =>
+  fetch(url, { method: 'PUT', body: new Uint8Array(body), headers: { 'content-type': 'audio/wav' } });
 const transcribe = (k: string, id: string) => server.api(k, 'POST', `/api/v1/transcriptions/${id}/transcribe`);
 const storage = () => server.runtime.ctx.storage;
 const noise = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7919) % 256));
@@ -73,7 +78,10 @@ describe('S3 mode', () => {
     expect((await storage().stat(record!.audioKey!))?.size).toBe(audio.length);
     // The private local copy ffmpeg read is gone too.
     const work = path.join(server.dataDir, 'work');
-    const leftovers = fs.readdirSync(work).filter((d) => d.startsWith('s3-')).flatMap((d) => fs.readdirSync(path.join(work, d)));
+    const leftovers = fs
+      .readdirSync(work)
+      .filter((d) => d.startsWith('s3-'))
+      .flatMap((d) => fs.readdirSync(path.join(work, d)));
     expect(leftovers).toEqual([]);
   });
 
@@ -113,7 +121,9 @@ describe('S3 mode', () => {
 
     expect((await put(ticket.audio_upload_url, audio)).status).toBe(200);
     expect((await transcribe(key, ticket.transcription_id)).status).toBe(200);
-    expect((await waitForStatus(server, key, ticket.transcription_id, ['COMPLETED', 'FAILED'])).json.status).toBe('COMPLETED');
+    expect((await waitForStatus(server, key, ticket.transcription_id, ['COMPLETED', 'FAILED'])).json.status).toBe(
+      'COMPLETED',
+    );
   });
 
   it('refuses an object past the team quota, and an empty one, at /transcribe', async () => {
@@ -147,7 +157,8 @@ describe('S3 mode', () => {
     expect(await storage().stat(`uploads/${id}`)).not.toBeNull();
     const deleted = await server.api(key, 'DELETE', `/api/v1/transcriptions/${id}`);
     expect(deleted.status).toBeLessThan(300);
-    for (const k of [record!.audioKey!, record!.transcriptKey!, `uploads/${id}`]) expect(await storage().stat(k)).toBeNull();
+    for (const k of [record!.audioKey!, record!.transcriptKey!, `uploads/${id}`])
+      expect(await storage().stat(k)).toBeNull();
   });
 
   it('logs no credentials and no presigned URL', () => {
@@ -187,7 +198,10 @@ describe('S3 mode upload expiry', () => {
     const short = await startTestServer({ env: { ...s3.env(BUCKET, 'site/b'), KIKITORI_UPLOAD_URL_TTL: '5' } });
     try {
       const k = await short.key('acme');
-      const ticket = await short.api(k, 'POST', '/api/v1/transcriptions/upload', { filename: 'late.wav', language: 'en' });
+      const ticket = await short.api(k, 'POST', '/api/v1/transcriptions/upload', {
+        filename: 'late.wav',
+        language: 'en',
+      });
       expect((await put(ticket.json.audio_upload_url, noise(1000))).status).toBe(200);
       expect(await short.runtime.ctx.storage.stat(`uploads/${ticket.json.transcription_id}`)).not.toBeNull();
       await waitForStatus(short, k, ticket.json.transcription_id, ['CANCELLED']);

@@ -78,7 +78,10 @@ async function until<T>(what: string, check: () => Promise<T | undefined> | T | 
 }
 
 /** A `worker` process; resolves with it and its pid once it prints its ready line. */
-function startWorker(dir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; logs: Array<Record<string, unknown>> }> {
+function startWorker(
+  dir: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; logs: Array<Record<string, unknown>> }> {
   const child = spawn(process.execPath, [CLI, 'serve', '--role', 'worker', '--data-dir', dir], {
     env: { ...process.env, KIKITORI_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -96,7 +99,10 @@ function startWorker(dir: string, env: Record<string, string> = {}): Promise<{ c
 }
 
 /** `serve` (role from env), its log lines read from the start: an `all` process's worker logs before the URL. */
-function serve(dir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; logs: Array<Record<string, unknown>> }> {
+function serve(
+  dir: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string; logs: Array<Record<string, unknown>> }> {
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dir], {
     env: { ...process.env, KIKITORI_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -129,15 +135,23 @@ function client(url: string, key: string) {
     async transcribe(extra: Record<string, unknown> = {}): Promise<string> {
       const ticket = await api('/api/v1/transcriptions/upload', 'POST', { filename: 'long.wav', ...extra });
       expect(ticket.status).toBe(200);
-      expect((await fetch(ticket.json.audio_upload_url, { method: 'PUT', body: fs.readFileSync(longFile) })).status).toBe(200);
+      expect(
+        (await fetch(ticket.json.audio_upload_url, { method: 'PUT', body: fs.readFileSync(longFile) })).status,
+      ).toBe(200);
       expect((await api(`/api/v1/transcriptions/${ticket.json.transcription_id}/transcribe`, 'POST')).status).toBe(200);
       return ticket.json.transcription_id as string;
     },
-    status: async (id: string) => (await api(`/api/v1/transcriptions/${id}`)).json as { status: string; progress: number; transcription_path: string },
+    status: async (id: string) =>
+      (await api(`/api/v1/transcriptions/${id}`)).json as {
+        status: string;
+        progress: number;
+        transcription_path: string;
+      },
   };
 }
 
-const working = (record: { status: string; progress: number }) => record.status === 'IN_PROGRESS' && record.progress > 0.1;
+const working = (record: { status: string; progress: number }) =>
+  record.status === 'IN_PROGRESS' && record.progress > 0.1;
 
 function jobRows(dir: string): Array<{ name: string; state: string; attempts: number; worker_id: string | null }> {
   const db = new Database(path.join(dir, 'kikitori.sqlite'), { readonly: true });
@@ -149,159 +163,232 @@ function jobRows(dir: string): Array<{ name: string; state: string; attempts: nu
 }
 
 describe('server roles', () => {
-  it('api and worker processes on one data dir complete a transcription; a worker stopped by SIGTERM hands its job to the next', { timeout: HEAVY }, async () => {
-    const dir = dataDir();
-    const key = await createKey(dir);
-    const env = { KIKITORI_SIGNING_SECRET: SECRET };
-    const first = await startWorker(dir, { ...env, KIKITORI_DRAIN_SECONDS: '0' });
-    const api = await serve(dir, { ...env, KIKITORI_ROLE: 'api' });
-    const c = client(api.url, key);
-    // The api process checks its backends; it supervises no worker.
-    const health = await (await fetch(`${api.url}/healthz`)).json();
-    expect(health).toMatchObject({ status: 'ok', role: 'api', components: { database: { status: 'ok' }, storage: { status: 'ok' }, queue: { status: 'ok' } } });
-    expect(health.components.worker).toBeUndefined();
+  it(
+    'api and worker processes on one data dir complete a transcription; a worker stopped by SIGTERM hands its job to the next',
+    { timeout: HEAVY },
+    async () => {
+      const dir = dataDir();
+      const key = await createKey(dir);
+      const env = { KIKITORI_SIGNING_SECRET: SECRET };
+      const first = await startWorker(dir, { ...env, KIKITORI_DRAIN_SECONDS: '0' });
+      const api = await serve(dir, { ...env, KIKITORI_ROLE: 'api' });
+      const c = client(api.url, key);
+      // The api process checks its backends; it supervises no worker.
+      const health = await (await fetch(`${api.url}/healthz`)).json();
+      expect(health).toMatchObject({
+        status: 'ok',
+        role: 'api',
+        components: { database: { status: 'ok' }, storage: { status: 'ok' }, queue: { status: 'ok' } },
+      });
+      expect(health.components.worker).toBeUndefined();
 
-    const id = await c.transcribe();
-    await until('the worker at work', async () => (working(await c.status(id)) ? true : undefined));
-    first.child.kill('SIGTERM');
-    await exited(first.child);
-    expect(first.child.exitCode).toBe(0);
-    // No grace (KIKITORI_DRAIN_SECONDS=0): the job went back to the queue, its attempt given back.
-    expect(jobRows(dir)).toEqual([{ name: 'transcribe', state: 'queued', attempts: 0, worker_id: null }]);
-    expect(first.logs.some((l) => l.msg === 'job interrupted by shutdown; queued again')).toBe(true);
+      const id = await c.transcribe();
+      await until('the worker at work', async () => (working(await c.status(id)) ? true : undefined));
+      first.child.kill('SIGTERM');
+      await exited(first.child);
+      expect(first.child.exitCode).toBe(0);
+      // No grace (KIKITORI_DRAIN_SECONDS=0): the job went back to the queue, its attempt given back.
+      expect(jobRows(dir)).toEqual([{ name: 'transcribe', state: 'queued', attempts: 0, worker_id: null }]);
+      expect(first.logs.some((l) => l.msg === 'job interrupted by shutdown; queued again')).toBe(true);
 
-    const second = await startWorker(dir, env);
-    const done = await until('the transcription to end', async () => {
-      const record = await c.status(id);
-      return ['COMPLETED', 'FAILED'].includes(record.status) ? record : undefined;
-    });
-    expect(done.status).toBe('COMPLETED');
-    const document = await (await fetch(done.transcription_path)).json();
-    expect(document.text).toMatch(/quarterly|numbers|monday/);
-    // The second worker ran it; the api process ran no job.
-    expect(second.logs.find((l) => l.msg === 'job completed')).toMatchObject({ pid: second.child.pid, job: 'transcribe' });
-    expect(api.logs.some((l) => typeof l.jobId === 'string')).toBe(false);
-    expect(jobRows(dir)).toEqual([{ name: 'transcribe', state: 'completed', attempts: 1, worker_id: expect.stringContaining(`:${second.child.pid}:`) }]);
-  });
+      const second = await startWorker(dir, env);
+      const done = await until('the transcription to end', async () => {
+        const record = await c.status(id);
+        return ['COMPLETED', 'FAILED'].includes(record.status) ? record : undefined;
+      });
+      expect(done.status).toBe('COMPLETED');
+      const document = await (await fetch(done.transcription_path)).json();
+      expect(document.text).toMatch(/quarterly|numbers|monday/);
+      // The second worker ran it; the api process ran no job.
+      expect(second.logs.find((l) => l.msg === 'job completed')).toMatchObject({
+        pid: second.child.pid,
+        job: 'transcribe',
+      });
+      expect(api.logs.some((l) => typeof l.jobId === 'string')).toBe(false);
+      expect(jobRows(dir)).toEqual([
+        {
+          name: 'transcribe',
+          state: 'completed',
+          attempts: 1,
+          worker_id: expect.stringContaining(`:${second.child.pid}:`),
+        },
+      ]);
+    },
+  );
 
-  it('`all` runs jobs in its worker process: /healthz answers while a transcription with 2,000 forced replacements runs', { timeout: HEAVY }, async () => {
-    const dir = dataDir();
-    const key = await createKey(dir);
-    const server = await serve(dir);
-    const c = client(server.url, key);
-    const workerPid = await until('the worker process', () => server.logs.find((l) => l.msg === 'worker ready')?.pid as number | undefined);
-    expect(workerPid).not.toBe(server.child.pid);
+  it(
+    '`all` runs jobs in its worker process: /healthz answers while a transcription with 2,000 forced replacements runs',
+    { timeout: HEAVY },
+    async () => {
+      const dir = dataDir();
+      const key = await createKey(dir);
+      const server = await serve(dir);
+      const c = client(server.url, key);
+      const workerPid = await until(
+        'the worker process',
+        () => server.logs.find((l) => l.msg === 'worker ready')?.pid as number | undefined,
+      );
+      expect(workerPid).not.toBe(server.child.pid);
 
-    // 2,000 forced replacements (the bulk route takes 1,000 at a time); one of them matches the speech.
-    const dictionary = (await c.api('/api/v1/dictionaries', 'POST', { name: 'large' })).json.dictionary_id as string;
-    const rules = Array.from({ length: 2000 }, (_, k) =>
-      k === 0 ? { pattern: 'quarterly', replacement: 'QUARTERLY' } : k % 2 ? { pattern: `term${k}`, replacement: `T${k}` } : { pattern: `term${k} part${k}`, replacement: `TP${k}` },
-    );
-    for (const chunk of [rules.slice(0, 1000), rules.slice(1000)]) {
-      expect((await c.api(`/api/v1/dictionaries/${dictionary}/blacklist_words/bulk`, 'POST', chunk)).status).toBe(200);
-    }
-
-    const id = await c.transcribe({ dictionary_id: dictionary });
-    const latencies: number[] = [];
-    let answeredWhileRunning = 0;
-    for (;;) {
-      const t0 = performance.now();
-      const health = await fetch(`${server.url}/healthz`);
-      latencies.push(performance.now() - t0);
-      expect(health.status).toBe(200);
-      const body = await health.json();
-      expect(body.components.worker).toEqual({ status: 'ok', detail: `pid ${workerPid}` });
-      const record = await c.status(id);
-      if (record.status === 'IN_PROGRESS') answeredWhileRunning++;
-      if (['COMPLETED', 'FAILED'].includes(record.status)) {
-        expect(record.status).toBe('COMPLETED');
-        break;
+      // 2,000 forced replacements (the bulk route takes 1,000 at a time); one of them matches the speech.
+      const dictionary = (await c.api('/api/v1/dictionaries', 'POST', { name: 'large' })).json.dictionary_id as string;
+      const rules = Array.from({ length: 2000 }, (_, k) =>
+        k === 0
+          ? { pattern: 'quarterly', replacement: 'QUARTERLY' }
+          : k % 2
+            ? { pattern: `term${k}`, replacement: `T${k}` }
+            : { pattern: `term${k} part${k}`, replacement: `TP${k}` },
+      );
+      for (const chunk of [rules.slice(0, 1000), rules.slice(1000)]) {
+        expect((await c.api(`/api/v1/dictionaries/${dictionary}/blacklist_words/bulk`, 'POST', chunk)).status).toBe(
+          200,
+        );
       }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    latencies.sort((a, b) => a - b);
-    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
-    console.log(`/healthz during a transcription with 2,000 forced replacements (\`all\`): ${latencies.length} requests, median ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms`);
-    expect(answeredWhileRunning).toBeGreaterThan(0);
 
-    const document = await (await fetch((await c.status(id)).transcription_path)).json();
-    expect(document.text).toContain('QUARTERLY');
-    // The job ran in the worker process, not in the HTTP one.
-    expect(server.logs.find((l) => l.msg === 'job completed')).toMatchObject({ pid: workerPid, job: 'transcribe' });
-
-    // Applying the dictionary again to the finished transcript is a job of the worker too.
-    expect((await c.api(`/api/v1/transcriptions/${id}/replacements/apply`, 'POST', { dictionary_id: dictionary })).status).toBe(200);
-    expect(server.logs.find((l) => l.msg === 'forced replacements applied')).toMatchObject({ pid: workerPid, job: 'apply-replacements' });
-  });
-
-  it('SIGTERM drains `all`: /readyz answers 503 while the running job finishes, then the process exits 0', { timeout: HEAVY }, async () => {
-    const dir = dataDir();
-    const key = await createKey(dir);
-    const server = await serve(dir, { KIKITORI_DRAIN_SECONDS: '600' });
-    const c = client(server.url, key);
-    expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: 'ready' });
-    await until('the worker process', () => server.logs.find((l) => l.msg === 'worker ready'));
-    const id = await c.transcribe();
-    await until('the worker at work', async () => (working(await c.status(id)) ? true : undefined));
-
-    server.child.kill('SIGTERM');
-    const notReady = await until('/readyz to turn 503', async () => {
-      const response = await fetch(`${server.url}/readyz`);
-      return response.status === 503 ? response.json() : undefined;
-    });
-    expect(notReady).toEqual({ error_id: expect.any(String), error_code: ErrorCode.NOT_READY, error_message: expect.stringContaining('shutting down') });
-    // Still draining: the job runs on, and HTTP still answers its status.
-    expect((await c.status(id)).status).toBe('IN_PROGRESS');
-
-    await exited(server.child);
-    expect(server.child.exitCode).toBe(0);
-    expect(jobRows(dir)).toEqual([{ name: 'transcribe', state: 'completed', attempts: 1, worker_id: expect.any(String) }]);
-    expect(server.logs.some((l) => l.msg === 'draining: letting running jobs finish; taking no new ones')).toBe(true);
-  });
-
-  it('`all` restarts a worker process that dies, reporting it in /healthz meanwhile; its own death takes the worker with it', { timeout: HEAVY }, async () => {
-    const dir = dataDir();
-    const server = await serve(dir);
-    const firstPid = await until('the worker process', () => server.logs.find((l) => l.msg === 'worker ready')?.pid as number | undefined);
-    process.kill(firstPid, 'SIGKILL');
-    const failing = await until('/healthz to report the dead worker', async () => {
-      const response = await fetch(`${server.url}/healthz`);
-      return response.status === 503 ? response.json() : undefined;
-    });
-    expect(failing).toMatchObject({
-      error_code: ErrorCode.UNHEALTHY,
-      status: 'failing',
-      components: { database: { status: 'ok' }, worker: { status: 'failing', detail: expect.stringMatching(/^worker process was killed \(SIGKILL\); restarting in \d+ s$/) } },
-    });
-    expect(failing.error_message).toContain('worker');
-
-    const secondPid = await until('a new worker process', () => server.logs.find((l) => l.msg === 'worker ready' && l.pid !== firstPid)?.pid as number | undefined);
-    const healthy = await until('/healthz to be ok again', async () => {
-      const response = await fetch(`${server.url}/healthz`);
-      return response.status === 200 ? response.json() : undefined;
-    });
-    expect(healthy.components.worker).toEqual({ status: 'ok', detail: `pid ${secondPid}` });
-
-    server.child.kill('SIGKILL');
-    await exited(server.child);
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
+      const id = await c.transcribe({ dictionary_id: dictionary });
+      const latencies: number[] = [];
+      let answeredWhileRunning = 0;
+      for (;;) {
+        const t0 = performance.now();
+        const health = await fetch(`${server.url}/healthz`);
+        latencies.push(performance.now() - t0);
+        expect(health.status).toBe(200);
+        const body = await health.json();
+        expect(body.components.worker).toEqual({ status: 'ok', detail: `pid ${workerPid}` });
+        const record = await c.status(id);
+        if (record.status === 'IN_PROGRESS') answeredWhileRunning++;
+        if (['COMPLETED', 'FAILED'].includes(record.status)) {
+          expect(record.status).toBe('COMPLETED');
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
       }
-    };
-    await until('the worker process to exit with its parent', () => (alive(secondPid) ? undefined : true));
-  });
+      latencies.sort((a, b) => a - b);
+      const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
+      console.log(
+        `/healthz during a transcription with 2,000 forced replacements (\`all\`): ${latencies.length} requests, median ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms`,
+      );
+      expect(answeredWhileRunning).toBeGreaterThan(0);
+
+      const document = await (await fetch((await c.status(id)).transcription_path)).json();
+      expect(document.text).toContain('QUARTERLY');
+      // The job ran in the worker process, not in the HTTP one.
+      expect(server.logs.find((l) => l.msg === 'job completed')).toMatchObject({ pid: workerPid, job: 'transcribe' });
+
+      // Applying the dictionary again to the finished transcript is a job of the worker too.
+      expect(
+        (await c.api(`/api/v1/transcriptions/${id}/replacements/apply`, 'POST', { dictionary_id: dictionary })).status,
+      ).toBe(200);
+      expect(server.logs.find((l) => l.msg === 'forced replacements applied')).toMatchObject({
+        pid: workerPid,
+        job: 'apply-replacements',
+      });
+    },
+  );
+
+  it(
+    'SIGTERM drains `all`: /readyz answers 503 while the running job finishes, then the process exits 0',
+    { timeout: HEAVY },
+    async () => {
+      const dir = dataDir();
+      const key = await createKey(dir);
+      const server = await serve(dir, { KIKITORI_DRAIN_SECONDS: '600' });
+      const c = client(server.url, key);
+      expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: 'ready' });
+      await until('the worker process', () => server.logs.find((l) => l.msg === 'worker ready'));
+      const id = await c.transcribe();
+      await until('the worker at work', async () => (working(await c.status(id)) ? true : undefined));
+
+      server.child.kill('SIGTERM');
+      const notReady = await until('/readyz to turn 503', async () => {
+        const response = await fetch(`${server.url}/readyz`);
+        return response.status === 503 ? response.json() : undefined;
+      });
+      expect(notReady).toEqual({
+        error_id: expect.any(String),
+        error_code: ErrorCode.NOT_READY,
+        error_message: expect.stringContaining('shutting down'),
+      });
+      // Still draining: the job runs on, and HTTP still answers its status.
+      expect((await c.status(id)).status).toBe('IN_PROGRESS');
+
+      await exited(server.child);
+      expect(server.child.exitCode).toBe(0);
+      expect(jobRows(dir)).toEqual([
+        { name: 'transcribe', state: 'completed', attempts: 1, worker_id: expect.any(String) },
+      ]);
+      expect(server.logs.some((l) => l.msg === 'draining: letting running jobs finish; taking no new ones')).toBe(true);
+    },
+  );
+
+  it(
+    '`all` restarts a worker process that dies, reporting it in /healthz meanwhile; its own death takes the worker with it',
+    { timeout: HEAVY },
+    async () => {
+      const dir = dataDir();
+      const server = await serve(dir);
+      const firstPid = await until(
+        'the worker process',
+        () => server.logs.find((l) => l.msg === 'worker ready')?.pid as number | undefined,
+      );
+      process.kill(firstPid, 'SIGKILL');
+      const failing = await until('/healthz to report the dead worker', async () => {
+        const response = await fetch(`${server.url}/healthz`);
+        return response.status === 503 ? response.json() : undefined;
+      });
+      expect(failing).toMatchObject({
+        error_code: ErrorCode.UNHEALTHY,
+        status: 'failing',
+        components: {
+          database: { status: 'ok' },
+          worker: {
+            status: 'failing',
+            detail: expect.stringMatching(/^worker process was killed \(SIGKILL\); restarting in \d+ s$/),
+          },
+        },
+      });
+      expect(failing.error_message).toContain('worker');
+
+      const secondPid = await until(
+        'a new worker process',
+        () => server.logs.find((l) => l.msg === 'worker ready' && l.pid !== firstPid)?.pid as number | undefined,
+      );
+      const healthy = await until('/healthz to be ok again', async () => {
+        const response = await fetch(`${server.url}/healthz`);
+        return response.status === 200 ? response.json() : undefined;
+      });
+      expect(healthy.components.worker).toEqual({ status: 'ok', detail: `pid ${secondPid}` });
+
+      server.child.kill('SIGKILL');
+      await exited(server.child);
+      const alive = (pid: number) => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      await until('the worker process to exit with its parent', () => (alive(secondPid) ? undefined : true));
+    },
+  );
 
   it('refuses to start an api process, or a server on a shared database, without KIKITORI_SIGNING_SECRET', async () => {
     const dir = dataDir();
-    await expect(cli(['serve', '--role', 'api', '--port', '0', '--data-dir', dir], { KIKITORI_SIGNING_SECRET: '' })).rejects.toMatchObject({
-      stderr: expect.stringMatching(/Configuration error: KIKITORI_SIGNING_SECRET is required: KIKITORI_ROLE=api runs beside other processes.*openssl rand/),
+    await expect(
+      cli(['serve', '--role', 'api', '--port', '0', '--data-dir', dir], { KIKITORI_SIGNING_SECRET: '' }),
+    ).rejects.toMatchObject({
+      stderr: expect.stringMatching(
+        /Configuration error: KIKITORI_SIGNING_SECRET is required: KIKITORI_ROLE=api runs beside other processes.*openssl rand/,
+      ),
     });
     await expect(
-      cli(['serve', '--port', '0', '--data-dir', dir], { KIKITORI_SIGNING_SECRET: '', KIKITORI_DATABASE_URL: 'postgres://kikitori@127.0.0.1:1/kikitori' }),
-    ).rejects.toMatchObject({ stderr: expect.stringContaining('KIKITORI_SIGNING_SECRET is required: KIKITORI_DATABASE_URL is set') });
+      cli(['serve', '--port', '0', '--data-dir', dir], {
+        KIKITORI_SIGNING_SECRET: '',
+        KIKITORI_DATABASE_URL: 'postgres://kikitori@127.0.0.1:1/kikitori',
+      }),
+    ).rejects.toMatchObject({
+      stderr: expect.stringContaining('KIKITORI_SIGNING_SECRET is required: KIKITORI_DATABASE_URL is set'),
+    });
   });
 });

@@ -24,7 +24,8 @@ afterAll(async () => {
   await s3?.stop();
 });
 
-const s3Storage = (prefix = 'kikitori/test') => new S3Storage({ bucket: BUCKET, prefix, endpoint: s3.endpoint, tmpDir: path.join(tempDir(), 's3tmp') });
+const s3Storage = (prefix = 'kikitori/test') =>
+  new S3Storage({ bucket: BUCKET, prefix, endpoint: s3.endpoint, tmpDir: path.join(tempDir(), 's3tmp') });
 
 const backends: Array<[string, () => Storage]> = [
   ['FileSystemStorage', () => new FileSystemStorage(tempDir())],
@@ -32,9 +33,12 @@ const backends: Array<[string, () => Storage]> = [
 ];
 
 const bytes = (n: number, seed = 7) => Buffer.from(Array.from({ length: n }, (_, i) => (i * seed + (i >> 8)) % 256));
-const from = (buffer: Buffer, chunk = 64 * 1024) => Readable.from((function* () {
-  for (let i = 0; i < buffer.length; i += chunk) yield buffer.subarray(i, i + chunk);
-})());
+const from = (buffer: Buffer, chunk = 64 * 1024) =>
+  Readable.from(
+    (function* () {
+      for (let i = 0; i < buffer.length; i += chunk) yield buffer.subarray(i, i + chunk);
+    })(),
+  );
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of stream) chunks.push(c as Buffer);
@@ -60,8 +64,12 @@ describe.each(backends)('%s', (_name, make) => {
   it('reads an inclusive byte range', async () => {
     const data = bytes(10_000, 13);
     await storage.put('audio/r/original', from(data));
-    expect(await readAll(await storage.read('audio/r/original', { start: 100, end: 1099 }))).toEqual(data.subarray(100, 1100));
-    expect(await readAll(await storage.read('audio/r/original', { start: 9_999, end: 9_999 }))).toEqual(data.subarray(9_999));
+    expect(await readAll(await storage.read('audio/r/original', { start: 100, end: 1099 }))).toEqual(
+      data.subarray(100, 1100),
+    );
+    expect(await readAll(await storage.read('audio/r/original', { start: 9_999, end: 9_999 }))).toEqual(
+      data.subarray(9_999),
+    );
   });
 
   it('says null for a missing object', async () => {
@@ -72,9 +80,11 @@ describe.each(backends)('%s', (_name, make) => {
     const data = bytes(12 * 1024 * 1024, 31);
     expect(await storage.put('audio/big/original', from(data, 1024 * 1024))).toEqual({ size: data.length });
     expect((await storage.stat('audio/big/original'))?.size).toBe(data.length);
-    expect(await readAll(await storage.read('audio/big/original', { start: 5 * 1024 * 1024 - 10, end: 5 * 1024 * 1024 + 9 }))).toEqual(
-      data.subarray(5 * 1024 * 1024 - 10, 5 * 1024 * 1024 + 10),
-    );
+    expect(
+      await readAll(
+        await storage.read('audio/big/original', { start: 5 * 1024 * 1024 - 10, end: 5 * 1024 * 1024 + 9 }),
+      ),
+    ).toEqual(data.subarray(5 * 1024 * 1024 - 10, 5 * 1024 * 1024 + 10));
   });
 
   it('refuses a stream past maxBytes while streaming, storing nothing and keeping the previous object', async () => {
@@ -82,9 +92,13 @@ describe.each(backends)('%s', (_name, make) => {
     await storage.put('audio/limit/original', from(before));
     // Larger than one multipart part, so S3 had parts in flight when the limit struck.
     const source = from(bytes(7 * 1024 * 1024), 256 * 1024);
-    await expect(storage.put('audio/limit/original', source, { maxBytes: 6 * 1024 * 1024 })).rejects.toBeInstanceOf(ObjectTooLargeError);
+    await expect(storage.put('audio/limit/original', source, { maxBytes: 6 * 1024 * 1024 })).rejects.toBeInstanceOf(
+      ObjectTooLargeError,
+    );
     expect(await readAll(await storage.read('audio/limit/original'))).toEqual(before);
-    await expect(storage.put('audio/limit2/original', from(bytes(5000)), { maxBytes: 4999 })).rejects.toBeInstanceOf(ObjectTooLargeError);
+    await expect(storage.put('audio/limit2/original', from(bytes(5000)), { maxBytes: 4999 })).rejects.toBeInstanceOf(
+      ObjectTooLargeError,
+    );
     expect(await storage.stat('audio/limit2/original')).toBeNull();
     expect(await storage.put('audio/limit3/original', from(bytes(5000)), { maxBytes: 5000 })).toEqual({ size: 5000 });
   });
@@ -117,7 +131,8 @@ describe.each(backends)('%s', (_name, make) => {
 
     // More than one listing page (1,000 keys) under the prefix.
     const keys = Array.from({ length: 1005 }, (_, i) => `audio/many/${i}`);
-    for (let i = 0; i < keys.length; i += 50) await Promise.all(keys.slice(i, i + 50).map((k) => storage.put(k, from(Buffer.from(k)))));
+    for (let i = 0; i < keys.length; i += 50)
+      await Promise.all(keys.slice(i, i + 50).map((k) => storage.put(k, from(Buffer.from(k)))));
     await storage.put('audio/many-other/original', from(Buffer.from('keep')));
     await storage.delete('audio/many');
     for (const k of [keys[0]!, keys[999]!, keys[1004]!]) expect(await storage.stat(k)).toBeNull();
@@ -127,11 +142,14 @@ describe.each(backends)('%s', (_name, make) => {
   it('lists every object under a prefix, across pages, with when it was written, and nothing beside it', async () => {
     const before = Date.now() - 1000;
     const keys = Array.from({ length: 1003 }, (_, i) => `listed/${i % 2 === 0 ? 'a' : 'b'}/${i}`);
-    for (let i = 0; i < keys.length; i += 50) await Promise.all(keys.slice(i, i + 50).map((k) => storage.put(k, from(Buffer.from(k)))));
+    for (let i = 0; i < keys.length; i += 50)
+      await Promise.all(keys.slice(i, i + 50).map((k) => storage.put(k, from(Buffer.from(k)))));
     await storage.put('listed-not/x', from(Buffer.from('x')));
     const listed = await storage.list('listed');
     expect(listed.map((o) => o.key).sort()).toEqual(keys.map((k) => k.slice('listed/'.length)).sort());
-    expect(listed.every((o) => o.modifiedAt.getTime() >= before && o.modifiedAt.getTime() <= Date.now() + 1000)).toBe(true);
+    expect(listed.every((o) => o.modifiedAt.getTime() >= before && o.modifiedAt.getTime() <= Date.now() + 1000)).toBe(
+      true,
+    );
     expect(await storage.list('never-there')).toEqual([]);
     await storage.delete('listed');
     expect(await storage.list('listed')).toEqual([]);
@@ -170,10 +188,16 @@ describe('S3Storage', () => {
   it('accepts a PUT to a presigned URL and serves Range requests from a presigned GET', async () => {
     const storage = s3Storage();
     const data = bytes(30_000, 11);
-    const put = await fetch(await storage.presignPut('uploads/p1', 600), { method: 'PUT', body: data, headers: { 'content-type': 'audio/wav' } });
+    const put = await fetch(await storage.presignPut('uploads/p1', 600), {
+      method: 'PUT',
+      body: data,
+      headers: { 'content-type': 'audio/wav' },
+    });
     expect(put.status).toBe(200);
     expect(await storage.stat('uploads/p1')).toEqual({ size: data.length, contentType: 'audio/wav' });
-    const get = await fetch(await storage.presignGet('uploads/p1', 600, { contentType: 'audio/x-wav' }), { headers: { range: 'bytes=1000-1999' } });
+    const get = await fetch(await storage.presignGet('uploads/p1', 600, { contentType: 'audio/x-wav' }), {
+      headers: { range: 'bytes=1000-1999' },
+    });
     expect(get.status).toBe(206);
     expect(get.headers.get('content-range')).toBe(`bytes 1000-1999/${data.length}`);
     expect(get.headers.get('content-type')).toBe('audio/x-wav');
@@ -197,7 +221,12 @@ describe('S3Storage', () => {
         probe.close(() => resolve(port));
       });
     });
-    const down = new S3Storage({ bucket: BUCKET, prefix: '', endpoint: `http://127.0.0.1:${closedPort}`, tmpDir: tempDir() });
+    const down = new S3Storage({
+      bucket: BUCKET,
+      prefix: '',
+      endpoint: `http://127.0.0.1:${closedPort}`,
+      tmpDir: tempDir(),
+    });
     const failure = await down.stat('a').catch((e: unknown) => e);
     expect(isEngineError(failure, 'transient')).toBe(true);
   });
@@ -210,7 +239,9 @@ describe('S3Storage', () => {
     process.env.AWS_CONFIG_FILE = path.join(tempDir(), 'none');
     process.env.AWS_EC2_METADATA_DISABLED = 'true';
     try {
-      const failure = await s3Storage().presignPut('uploads/x', 60).catch((e: unknown) => e);
+      const failure = await s3Storage()
+        .presignPut('uploads/x', 60)
+        .catch((e: unknown) => e);
       expect(isEngineError(failure, 'unavailable')).toBe(true);
     } finally {
       process.env = saved;

@@ -46,7 +46,10 @@ describe('transcription pipeline', () => {
       pattern: 'marketing team',
       replacement: 'Growth Squad',
     });
-    const ticket = await uploadFile(server, key, meetingWav, { dictionary_id: dictionary.json.dictionary_id, language: 'en' });
+    const ticket = await uploadFile(server, key, meetingWav, {
+      dictionary_id: dictionary.json.dictionary_id,
+      language: 'en',
+    });
     id = ticket.transcription_id;
 
     const started = await transcribe(id);
@@ -79,7 +82,11 @@ describe('transcription pipeline', () => {
   });
 
   it('produces a transcript document with timed words and the engine that ran', () => {
-    expect(document).toMatchObject({ transcription_id: id, language: 'en', engine: { name: 'pocketsphinx', transcription_model: 'default' } });
+    expect(document).toMatchObject({
+      transcription_id: id,
+      language: 'en',
+      engine: { name: 'pocketsphinx', transcription_model: 'default' },
+    });
     expect(document.text).toMatch(/report/);
     expect(document.text).toMatch(/budget|meeting/);
     expect(document.segments.length).toBeGreaterThanOrEqual(2);
@@ -98,7 +105,9 @@ describe('transcription pipeline', () => {
   it('applies forced replacements whole-word and shows them in the document', () => {
     expect(document.text).toContain('Growth Squad');
     expect(document.text).not.toMatch(/marketing team/i);
-    expect(document.replacements).toEqual([{ pattern: 'marketing team', replacement: 'Growth Squad', count: 1, segment_ids: [expect.any(Number)] }]);
+    expect(document.replacements).toEqual([
+      { pattern: 'marketing team', replacement: 'Growth Squad', count: 1, segment_ids: [expect.any(Number)] },
+    ]);
   });
 
   it('serves the transcript as SRT, WebVTT and text', async () => {
@@ -123,9 +132,14 @@ describe('transcription pipeline', () => {
   it('stores and returns a review of the completed transcription', async () => {
     const route = `/api/v1/transcriptions/${id}/review`;
     expect((await server.api(key, 'GET', route)).json.error_code).toBe(ErrorCode.REVIEW_NOT_FOUND);
-    const saved = await server.api(key, 'POST', route, { reviewed_text: 'Please send the report to the Growth Squad by Friday.' });
+    const saved = await server.api(key, 'POST', route, {
+      reviewed_text: 'Please send the report to the Growth Squad by Friday.',
+    });
     expect(saved.status).toBe(200);
-    expect(saved.json).toEqual({ transcription_id: id, reviewed_text: 'Please send the report to the Growth Squad by Friday.' });
+    expect(saved.json).toEqual({
+      transcription_id: id,
+      reviewed_text: 'Please send the report to the Growth Squad by Friday.',
+    });
     await server.api(key, 'POST', route, { reviewed_text: 'second version' });
     expect((await server.api(key, 'GET', route)).json.reviewed_text).toBe('second version');
     expect((await server.api(key, 'POST', route, { reviewed_text: 7 })).status).toBe(400);
@@ -148,7 +162,13 @@ describe('transcription pipeline', () => {
     expect((await server.api(key, 'GET', `/api/v1/transcriptions/${id}`)).status).toBe(404);
     expect((await server.api(key, 'GET', `/api/v1/transcriptions/${id}/review`)).status).toBe(404);
     expect((await fetch(completed.audio_path)).status).toBe(404);
-    expect(await server.runtime.db.kysely.selectFrom('reviews').select('transcription_id').where('transcription_id', '=', id).execute()).toEqual([]);
+    expect(
+      await server.runtime.db.kysely
+        .selectFrom('reviews')
+        .select('transcription_id')
+        .where('transcription_id', '=', id)
+        .execute(),
+    ).toEqual([]);
   });
 });
 
@@ -161,7 +181,10 @@ describe('speaker separation', () => {
     const b2 = await synthesizeSpeech('let us talk about that next week', undefined, { voice: 'espeak' });
     const dialogue = path.join(tempDir(), 'dialogue.wav');
     fs.copyFileSync(await concatWithSilence([a1, b1, a2, b2], 1), dialogue);
-    const ticket = await uploadFile(server, key, dialogue, { num_speakers: '2', transcription_model: 'diarization-high' });
+    const ticket = await uploadFile(server, key, dialogue, {
+      num_speakers: '2',
+      transcription_model: 'diarization-high',
+    });
     await transcribe(ticket.transcription_id);
     const done = await waitForStatus(server, key, ticket.transcription_id, ['COMPLETED', 'FAILED']);
     expect(done.json.failure_reason).toBeNull();
@@ -201,8 +224,12 @@ describe('temporary dictionaries and failures', () => {
     expect(failed.json.status).toBe('FAILED');
     expect(failed.json.failure_reason).toMatch(/audio/i);
     // In the user's terms: the converter's name and its own words are in the log, not the reason.
-    expect(failed.json.failure_reason).toBe('The file is not an audio or video file this server can read. Upload a recording in a common format, e.g. WAV, MP3, M4A, FLAC, Ogg or WebM.');
-    expect(server.logLines.some((line) => line.includes('"detail":"ffprobe: ') && line.includes('job failed'))).toBe(true);
+    expect(failed.json.failure_reason).toBe(
+      'The file is not an audio or video file this server can read. Upload a recording in a common format, e.g. WAV, MP3, M4A, FLAC, Ogg or WebM.',
+    );
+    expect(server.logLines.some((line) => line.includes('"detail":"ffprobe: ') && line.includes('job failed'))).toBe(
+      true,
+    );
     expect(failed.json.transcription_path).toBeNull();
     // Failed at once: one attempt, no retries for an input that can never succeed.
     const jobs = await listJobs(server, { payloadContains: ticket.transcription_id });

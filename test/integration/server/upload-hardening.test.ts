@@ -14,7 +14,13 @@ import { sweepTusUploads } from '../../../src-server/http/routes/files/tus-uploa
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
 import { startS3, type S3Server } from '../../support/s3.js';
 import { tusUpload } from '../../support/tus-client.js';
-import { otherConnection, startTestServer, storedAudioPath, waitForStatus, type TestServer } from '../../support/test-server.js';
+import {
+  otherConnection,
+  startTestServer,
+  storedAudioPath,
+  waitForStatus,
+  type TestServer,
+} from '../../support/test-server.js';
 
 let speech: Buffer<ArrayBuffer>;
 let otherSpeech: Buffer<ArrayBuffer>;
@@ -36,7 +42,13 @@ function rawRequest(url: string, method: string, headers: Record<string, string>
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: target.hostname, port: target.port, path: target.pathname + target.search, method, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method,
+        headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) },
+      },
       (response) => {
         let text = '';
         response.setEncoding('utf8');
@@ -57,13 +69,19 @@ async function ticket(server: TestServer, key: string, filename = 'meeting.wav')
 
 const TUS = { 'tus-resumable': '1.0.0' };
 const APPEND = { ...TUS, 'content-type': 'application/offset+octet-stream' };
-const partials = (server: TestServer) => fs.readdirSync(path.join(server.dataDir, 'tus-uploads'), { withFileTypes: true });
+const partials = (server: TestServer) =>
+  fs.readdirSync(path.join(server.dataDir, 'tus-uploads'), { withFileTypes: true });
 
 /**
  * The attack of issue 22: the attacker holds only their own signed URL and names the victim's transcription in
  * a header that once became the URL handed to @tus/server. Returns what each step answered.
  */
-async function hostileUpload(server: TestServer, attackerUrl: string, victimId: string, header: 'host' | 'x-forwarded-host') {
+async function hostileUpload(
+  server: TestServer,
+  attackerUrl: string,
+  victimId: string,
+  header: 'host' | 'x-forwarded-host',
+) {
   const attacker = new URL(attackerUrl);
   const attackerId = decodeURIComponent(attacker.pathname.split('/').pop()!);
   const hostile = (victimPath: string) => ({ [header]: `${new URL(server.url).host}${victimPath}?` });
@@ -99,13 +117,24 @@ describe('tus takes its ids only from the verified signed URL', () => {
   it('a hostile Host naming another team’s transcription reaches only the attacker’s own ticket; the victim’s upload still succeeds', async () => {
     const victim = await ticket(server, victimKey);
     const attacker = await ticket(server, attackerKey);
-    const { created, createdId, patched } = await hostileUpload(server, attacker.audio_upload_url, victim.transcription_id, 'host');
+    const { created, createdId, patched } = await hostileUpload(
+      server,
+      attacker.audio_upload_url,
+      victim.transcription_id,
+      'host',
+    );
     // Whatever the attacker's requests did, they did it to their own ticket.
     expect(createdId.startsWith(`${attacker.transcription_id}_`)).toBe(true);
-    expect(created.headers.location).toBe(`/files/upload/${attacker.transcription_id}/tus/${createdId}${new URL(attacker.audio_upload_url).search}`);
+    expect(created.headers.location).toBe(
+      `/files/upload/${attacker.transcription_id}/tus/${createdId}${new URL(attacker.audio_upload_url).search}`,
+    );
     expect(patched.status).toBe(404);
     expect(JSON.parse(patched.body).error_code).toBe(ErrorCode.ROUTE_NOT_FOUND);
-    expect(partials(server).map((e) => e.name).filter((name) => name.startsWith(victim.transcription_id))).toEqual([]);
+    expect(
+      partials(server)
+        .map((e) => e.name)
+        .filter((name) => name.startsWith(victim.transcription_id)),
+    ).toEqual([]);
     const untouched = await server.runtime.ctx.transcriptions.getById(victim.transcription_id);
     expect(untouched).toMatchObject({ uploadStatus: 'PENDING', audioKey: null });
 
@@ -115,8 +144,13 @@ describe('tus takes its ids only from the verified signed URL', () => {
 
   it('other ways of naming the victim under the attacker’s signature reach nothing of the victim’s', async () => {
     const victim = await ticket(server, victimKey);
-    const victimUpload = await fetch(victim.audio_upload_url, { method: 'POST', headers: { ...TUS, 'upload-length': String(speech.length) } });
-    const victimUploadId = decodeURIComponent(new URL(victimUpload.headers.get('location')!, server.url).pathname.split('/').pop()!);
+    const victimUpload = await fetch(victim.audio_upload_url, {
+      method: 'POST',
+      headers: { ...TUS, 'upload-length': String(speech.length) },
+    });
+    const victimUploadId = decodeURIComponent(
+      new URL(victimUpload.headers.get('location')!, server.url).pathname.split('/').pop()!,
+    );
     const attacker = await ticket(server, attackerKey);
     const signed = new URL(attacker.audio_upload_url).search;
     const origin = new URL(server.url).host;
@@ -124,13 +158,26 @@ describe('tus takes its ids only from the verified signed URL', () => {
     const attempts: RawAnswer[] = [];
     // The victim's upload URL under the attacker's signature, with each method.
     for (const method of ['HEAD', 'PATCH', 'DELETE']) {
-      attempts.push(await rawRequest(`${server.url}${victimPath}${signed}`, method, { ...APPEND, 'upload-offset': '0' }, method === 'PATCH' ? otherSpeech : undefined));
+      attempts.push(
+        await rawRequest(
+          `${server.url}${victimPath}${signed}`,
+          method,
+          { ...APPEND, 'upload-offset': '0' },
+          method === 'PATCH' ? otherSpeech : undefined,
+        ),
+      );
     }
     // An absolute-form request target naming the victim.
     attempts.push(
       await new Promise<RawAnswer>((resolve, reject) => {
         const request = http.request(
-          { host: '127.0.0.1', port: new URL(server.url).port, method: 'PATCH', path: `http://${origin}${victimPath}${signed}`, headers: { ...APPEND, 'upload-offset': '0', 'content-length': '10' } },
+          {
+            host: '127.0.0.1',
+            port: new URL(server.url).port,
+            method: 'PATCH',
+            path: `http://${origin}${victimPath}${signed}`,
+            headers: { ...APPEND, 'upload-offset': '0', 'content-length': '10' },
+          },
           (response) => {
             response.resume();
             response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: '' }));
@@ -148,20 +195,44 @@ describe('tus takes its ids only from the verified signed URL', () => {
       { 'x-rewrite-url': `${victimPath}${signed}` },
     ] as Record<string, string>[]) {
       attempts.push(
-        await rawRequest(`${server.url}/files/upload/${attacker.transcription_id}/tus/${attacker.transcription_id}_${'0'.repeat(32)}${signed}`, 'PATCH', { ...APPEND, 'upload-offset': '0', ...headers }, otherSpeech),
+        await rawRequest(
+          `${server.url}/files/upload/${attacker.transcription_id}/tus/${attacker.transcription_id}_${'0'.repeat(32)}${signed}`,
+          'PATCH',
+          { ...APPEND, 'upload-offset': '0', ...headers },
+          otherSpeech,
+        ),
       );
     }
     // Path tricks in the upload id.
-    for (const trick of [`${attacker.transcription_id}_${'0'.repeat(32)}%2F..%2F${victimUploadId}`, `..%2F..%2F${victimUploadId}`, `${attacker.transcription_id}_${'0'.repeat(32)}%00`]) {
-      attempts.push(await rawRequest(`${server.url}/files/upload/${attacker.transcription_id}/tus/${trick}${signed}`, 'PATCH', { ...APPEND, 'upload-offset': '0' }, otherSpeech));
+    for (const trick of [
+      `${attacker.transcription_id}_${'0'.repeat(32)}%2F..%2F${victimUploadId}`,
+      `..%2F..%2F${victimUploadId}`,
+      `${attacker.transcription_id}_${'0'.repeat(32)}%00`,
+    ]) {
+      attempts.push(
+        await rawRequest(
+          `${server.url}/files/upload/${attacker.transcription_id}/tus/${trick}${signed}`,
+          'PATCH',
+          { ...APPEND, 'upload-offset': '0' },
+          otherSpeech,
+        ),
+      );
     }
     expect(attempts.map((a) => a.status)).toEqual([403, 403, 403, 403, 404, 404, 404, 404, 414, 404, 404]);
     // The victim's upload is as it was (nothing appended, still there), and finishes.
-    const head = await fetch(new URL(victimUpload.headers.get('location')!, server.url), { method: 'HEAD', headers: TUS });
+    const head = await fetch(new URL(victimUpload.headers.get('location')!, server.url), {
+      method: 'HEAD',
+      headers: TUS,
+    });
     expect(head.status).toBe(200);
     expect(head.headers.get('upload-offset')).toBe('0');
-    expect(await server.runtime.ctx.transcriptions.getById(victim.transcription_id)).toMatchObject({ uploadStatus: 'PENDING', audioKey: null });
-    await tusUpload(victim.audio_upload_url, speech, { uploadUrl: new URL(victimUpload.headers.get('location')!, server.url).toString() });
+    expect(await server.runtime.ctx.transcriptions.getById(victim.transcription_id)).toMatchObject({
+      uploadStatus: 'PENDING',
+      audioKey: null,
+    });
+    await tusUpload(victim.audio_upload_url, speech, {
+      uploadUrl: new URL(victimUpload.headers.get('location')!, server.url).toString(),
+    });
     expect(sha256(fs.readFileSync(await storedAudioPath(server, victim.transcription_id)))).toBe(sha256(speech));
   });
 
@@ -176,7 +247,9 @@ describe('tus takes its ids only from the verified signed URL', () => {
         host: `${new URL(server.url).host}/files/upload/${trick}?`,
       });
       expect(answer.status).toBe(201);
-      expect(decodeURIComponent(answer.headers.location!.split('?')[0]!.split('/').pop()!)).toMatch(new RegExp(`^${attacker.transcription_id}_[0-9a-f]{32}$`));
+      expect(decodeURIComponent(answer.headers.location!.split('?')[0]!.split('/').pop()!)).toMatch(
+        new RegExp(`^${attacker.transcription_id}_[0-9a-f]{32}$`),
+      );
     }
     expect(partials(server).filter((e) => !e.isFile())).toEqual([]);
     for (const entry of partials(server)) expect(entry.name).toMatch(/^[0-9a-f-]{36}_[0-9a-f]{32}(\.json)?$/);
@@ -204,7 +277,15 @@ describe('tus takes its ids only from the verified signed URL', () => {
     expect(left.map((e) => e.name)).not.toContain(`${live.transcription_id}_${'b'.repeat(32)}`);
     // The upload kept is still one: it takes its bytes.
     const location = new URL(created.headers.get('location')!, server.url);
-    expect((await fetch(location, { method: 'PATCH', headers: { ...APPEND, 'upload-offset': '0' }, body: speech.subarray(0, 100) })).status).toBe(204);
+    expect(
+      (
+        await fetch(location, {
+          method: 'PATCH',
+          headers: { ...APPEND, 'upload-offset': '0' },
+          body: speech.subarray(0, 100),
+        })
+      ).status,
+    ).toBe(204);
   });
 });
 
@@ -220,7 +301,13 @@ describe('behind a proxy (KIKITORI_PUBLIC_URL set, X-Forwarded-* trusted)', () =
     proxy = http.createServer((request, response) => {
       const target = new URL(upstream);
       const forwarded = http.request(
-        { host: target.hostname, port: target.port, path: request.url, method: request.method, headers: { ...request.headers, 'x-forwarded-host': request.headers.host } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: request.url,
+          method: request.method,
+          headers: { ...request.headers, 'x-forwarded-host': request.headers.host },
+        },
         (answer) => {
           response.writeHead(answer.statusCode!, answer.headers);
           answer.pipe(response);
@@ -245,14 +332,24 @@ describe('behind a proxy (KIKITORI_PUBLIC_URL set, X-Forwarded-* trusted)', () =
     const victim = await ticket(server, victimKey);
     const attacker = await ticket(server, attackerKey);
     expect(attacker.audio_upload_url.startsWith(`${publicUrl}/files/upload/`)).toBe(true);
-    const { createdId, patched } = await hostileUpload(server, attacker.audio_upload_url, victim.transcription_id, 'x-forwarded-host');
+    const { createdId, patched } = await hostileUpload(
+      server,
+      attacker.audio_upload_url,
+      victim.transcription_id,
+      'x-forwarded-host',
+    );
     expect(createdId.startsWith(`${attacker.transcription_id}_`)).toBe(true);
     expect(patched.status).toBe(404);
-    expect(await server.runtime.ctx.transcriptions.getById(victim.transcription_id)).toMatchObject({ uploadStatus: 'PENDING', audioKey: null });
+    expect(await server.runtime.ctx.transcriptions.getById(victim.transcription_id)).toMatchObject({
+      uploadStatus: 'PENDING',
+      audioKey: null,
+    });
 
     // The upload's URL is absolute at the public URL (which could carry a path), and tus-js-client follows it.
     const upload = await tusUpload(victim.audio_upload_url, speech);
-    expect(upload.url!.startsWith(`${publicUrl}/files/upload/${victim.transcription_id}/tus/${victim.transcription_id}_`)).toBe(true);
+    expect(
+      upload.url!.startsWith(`${publicUrl}/files/upload/${victim.transcription_id}/tus/${victim.transcription_id}_`),
+    ).toBe(true);
     expect(sha256(fs.readFileSync(await storedAudioPath(server, victim.transcription_id)))).toBe(sha256(speech));
   });
 });
@@ -297,11 +394,17 @@ describe('the file routes serve types and names of their own', () => {
 
   it('stores a PUT Content-Type of another shape as application/octet-stream; one that is no media type at all is refused', async () => {
     const t = await ticket(server, key, 'recording');
-    const malformed = await fetch(t.audio_upload_url, { method: 'PUT', body: html, headers: { 'content-type': 'audio/x,text/html' } });
+    const malformed = await fetch(t.audio_upload_url, {
+      method: 'PUT',
+      body: html,
+      headers: { 'content-type': 'audio/x,text/html' },
+    });
     expect(malformed.status).toBe(415);
     expect(((await malformed.json()) as { error_code: number }).error_code).toBe(ErrorCode.UNSUPPORTED_MEDIA_TYPE);
     expectFileHeaders(malformed.headers);
-    expect((await fetch(t.audio_upload_url, { method: 'PUT', body: html, headers: { 'content-type': 'text/html' } })).status).toBe(200);
+    expect(
+      (await fetch(t.audio_upload_url, { method: 'PUT', body: html, headers: { 'content-type': 'text/html' } })).status,
+    ).toBe(200);
     const answer = await download(t.transcription_id);
     expect(answer.headers.get('content-type')).toBe('application/octet-stream');
     expectFileHeaders(answer.headers);
@@ -312,7 +415,10 @@ describe('the file routes serve types and names of their own', () => {
     await tusUpload(t.audio_upload_url, html);
     const other = await otherConnection(server);
     try {
-      await other.run('UPDATE transcriptions SET audio_content_type = ? WHERE transcription_id = ?', ['audio/x\r\nSet-Cookie: a=b', t.transcription_id]);
+      await other.run('UPDATE transcriptions SET audio_content_type = ? WHERE transcription_id = ?', [
+        'audio/x\r\nSet-Cookie: a=b',
+        t.transcription_id,
+      ]);
     } finally {
       await other.close();
     }
@@ -335,7 +441,10 @@ describe('the file routes serve types and names of their own', () => {
     expect(parsed.type).toBe('attachment');
     expect(parsed.parameters.filename).toBe('会議の"記録"_第2回.wav');
     // Ranged answers carry the same headers.
-    const ranged = await fetch((await server.api(key, 'GET', `/api/v1/transcriptions/${t.transcription_id}`)).json.audio_path, { headers: { range: 'bytes=0-99' } });
+    const ranged = await fetch(
+      (await server.api(key, 'GET', `/api/v1/transcriptions/${t.transcription_id}`)).json.audio_path,
+      { headers: { range: 'bytes=0-99' } },
+    );
     expect(ranged.status).toBe(206);
     expect(ranged.headers.get('content-disposition')).toBe(header);
     expectFileHeaders(ranged.headers);
@@ -373,14 +482,22 @@ describe('S3 storage: the presigned audio GET names the same type and file', () 
 
   it('stores a client type of another shape as octet-stream and signs the download with it and a Content-Disposition', async () => {
     const t = await ticket(server, key, '会議"1".wav');
-    const put = await fetch(t.audio_upload_url, { method: 'PUT', body: speech, headers: { 'content-type': 'audio/x,text/html' } });
+    const put = await fetch(t.audio_upload_url, {
+      method: 'PUT',
+      body: speech,
+      headers: { 'content-type': 'audio/x,text/html' },
+    });
     expect(put.status).toBe(200);
     // A name with an audio extension wins over what the client sent; without one, the client's claim would have counted.
     expect((await server.api(key, 'POST', `/api/v1/transcriptions/${t.transcription_id}/transcribe`)).status).toBe(200);
     const t2 = await ticket(server, key, 'recording');
     await fetch(t2.audio_upload_url, { method: 'PUT', body: speech, headers: { 'content-type': 'audio/x,text/html' } });
-    expect((await server.api(key, 'POST', `/api/v1/transcriptions/${t2.transcription_id}/transcribe`)).status).toBe(200);
-    expect((await server.runtime.ctx.transcriptions.getById(t2.transcription_id))?.audioContentType).toBe('application/octet-stream');
+    expect((await server.api(key, 'POST', `/api/v1/transcriptions/${t2.transcription_id}/transcribe`)).status).toBe(
+      200,
+    );
+    expect((await server.runtime.ctx.transcriptions.getById(t2.transcription_id))?.audioContentType).toBe(
+      'application/octet-stream',
+    );
 
     for (const [id, type, filename] of [
       [t.transcription_id, 'audio/wav', '会議"1".wav'],
@@ -392,7 +509,9 @@ describe('S3 storage: the presigned audio GET names the same type and file', () 
       expect(redirect.headers.get('x-content-type-options')).toBe('nosniff');
       const signed = new URL(redirect.headers.get('location')!);
       expect(signed.searchParams.get('response-content-type')).toBe(type);
-      expect(parseContentDisposition(signed.searchParams.get('response-content-disposition')!).parameters.filename).toBe(filename);
+      expect(
+        parseContentDisposition(signed.searchParams.get('response-content-disposition')!).parameters.filename,
+      ).toBe(filename);
       const served = await fetch(signed);
       expect(served.status).toBe(200);
       expect(served.headers.get('content-type')).toBe(type);
@@ -409,15 +528,23 @@ describe('open tus uploads hold their size of the team quota', () => {
   const noise = (n: number, seed = 1) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7919 + seed) % 256));
   const usage = () => server.runtime.ctx.storageUsage;
   beforeAll(async () => {
-    server = await startTestServer({ storage: 'files', env: { KIKITORI_TEAM_QUOTA_BYTES: String(QUOTA), KIKITORI_MAX_OPEN_UPLOADS_PER_TEAM: '20' } });
+    server = await startTestServer({
+      storage: 'files',
+      env: { KIKITORI_TEAM_QUOTA_BYTES: String(QUOTA), KIKITORI_MAX_OPEN_UPLOADS_PER_TEAM: '20' },
+    });
     key = await server.key('acme');
     otherKey = await server.key('globex');
   });
   afterAll(() => server.close());
 
-  const create = (url: string, length: number) => fetch(url, { method: 'POST', headers: { ...TUS, 'upload-length': String(length) } });
+  const create = (url: string, length: number) =>
+    fetch(url, { method: 'POST', headers: { ...TUS, 'upload-length': String(length) } });
   const patch = (location: string, offset: number, bytes: Buffer<ArrayBuffer>) =>
-    fetch(new URL(location, server.url), { method: 'PATCH', headers: { ...APPEND, 'upload-offset': String(offset) }, body: bytes });
+    fetch(new URL(location, server.url), {
+      method: 'PATCH',
+      headers: { ...APPEND, 'upload-offset': String(offset) },
+      body: bytes,
+    });
 
   it('many tickets cannot hold more than what is left, and finishing them cannot pass the quota', async () => {
     const stored = await ticket(server, key);
@@ -431,7 +558,9 @@ describe('open tus uploads hold their size of the team quota', () => {
       expect(refused.status).toBe(403);
       const body = (await refused.json()) as { error_code: number; error_message: string };
       expect(body.error_code).toBe(ErrorCode.QUOTA_EXCEEDED);
-      expect(body.error_message).toMatch(/^This file \(150 kB\) would take your team past its storage quota of 400 kB \(219 kB already stored, 150 kB held by uploads in progress\)\./);
+      expect(body.error_message).toMatch(
+        /^This file \(150 kB\) would take your team past its storage quota of 400 kB \(219 kB already stored, 150 kB held by uploads in progress\)\./,
+      );
     }
     expect(await usage().reservedBytes('acme')).toBe(150_000);
     // A PUT counts what the open upload holds; another team does not.
@@ -470,7 +599,10 @@ describe('open tus uploads hold their size of the team quota', () => {
     const last = await patch(location, 60_000, bytes.subarray(60_000));
     expect(last.status).toBe(403);
     expect(((await last.json()) as { error_code: number }).error_code).toBe(ErrorCode.QUOTA_EXCEEDED);
-    expect(await server.runtime.ctx.transcriptions.getById(t.transcription_id)).toMatchObject({ uploadStatus: 'PENDING', audioKey: null });
+    expect(await server.runtime.ctx.transcriptions.getById(t.transcription_id)).toMatchObject({
+      uploadStatus: 'PENDING',
+      audioKey: null,
+    });
     await usage().setQuotaOverride('globex', undefined);
   });
 
@@ -493,7 +625,9 @@ describe('open tus uploads hold their size of the team quota', () => {
       (error: unknown) => error as tus.DetailedError,
     );
     expect(failure?.originalResponse?.getStatus()).toBe(403);
-    expect((JSON.parse(failure!.originalResponse!.getBody()) as { error_code: number }).error_code).toBe(ErrorCode.QUOTA_EXCEEDED);
+    expect((JSON.parse(failure!.originalResponse!.getBody()) as { error_code: number }).error_code).toBe(
+      ErrorCode.QUOTA_EXCEEDED,
+    );
     await usage().setQuotaOverride(team, undefined);
   });
 
@@ -527,12 +661,21 @@ describe('open tus uploads hold their size of the team quota', () => {
   });
 
   it('refuses the upload past KIKITORI_MAX_OPEN_UPLOADS_PER_TEAM; terminating or expiring one releases its place and its bytes', async () => {
-    const capped = await startTestServer({ storage: 'files', env: { KIKITORI_TEAM_QUOTA_BYTES: '1000000', KIKITORI_MAX_OPEN_UPLOADS_PER_TEAM: '3' } });
+    const capped = await startTestServer({
+      storage: 'files',
+      env: { KIKITORI_TEAM_QUOTA_BYTES: '1000000', KIKITORI_MAX_OPEN_UPLOADS_PER_TEAM: '3' },
+    });
     try {
       const k = await capped.key('acme');
       const open = async () => {
         const t = await capped.api(k, 'POST', '/api/v1/transcriptions/upload', { filename: 'a.wav' });
-        return { id: t.json.transcription_id as string, answer: await fetch(t.json.audio_upload_url, { method: 'POST', headers: { ...TUS, 'upload-length': '300000' } }) };
+        return {
+          id: t.json.transcription_id as string,
+          answer: await fetch(t.json.audio_upload_url, {
+            method: 'POST',
+            headers: { ...TUS, 'upload-length': '300000' },
+          }),
+        };
       };
       const first = await open();
       const second = await open();
@@ -546,11 +689,21 @@ describe('open tus uploads hold their size of the team quota', () => {
       // Another team has places of its own.
       const other = await capped.key('globex');
       const otherTicket = await capped.api(other, 'POST', '/api/v1/transcriptions/upload', { filename: 'a.wav' });
-      expect((await fetch(otherTicket.json.audio_upload_url, { method: 'POST', headers: { ...TUS, 'upload-length': '300000' } })).status).toBe(201);
+      expect(
+        (
+          await fetch(otherTicket.json.audio_upload_url, {
+            method: 'POST',
+            headers: { ...TUS, 'upload-length': '300000' },
+          })
+        ).status,
+      ).toBe(201);
 
       // Terminated: its place and its 300 kB are free again.
       expect(await capped.runtime.ctx.storageUsage.reservedBytes('acme')).toBe(900_000);
-      const terminated = await fetch(new URL(first.answer.headers.get('location')!, capped.url), { method: 'DELETE', headers: TUS });
+      const terminated = await fetch(new URL(first.answer.headers.get('location')!, capped.url), {
+        method: 'DELETE',
+        headers: TUS,
+      });
       expect(terminated.status).toBe(204);
       expect(await capped.runtime.ctx.storageUsage.reservedBytes('acme')).toBe(600_000);
       expect((await open()).answer.status).toBe(201);
@@ -559,7 +712,10 @@ describe('open tus uploads hold their size of the team quota', () => {
       // Expired: the ticket is cancelled by the sweep, which releases its upload and removes its partial file.
       const other2 = await otherConnection(capped);
       try {
-        await other2.run('UPDATE transcriptions SET upload_expires_at = ? WHERE transcription_id = ?', [new Date(Date.now() - 1000).toISOString(), second.id]);
+        await other2.run('UPDATE transcriptions SET upload_expires_at = ? WHERE transcription_id = ?', [
+          new Date(Date.now() - 1000).toISOString(),
+          second.id,
+        ]);
       } finally {
         await other2.close();
       }
@@ -568,7 +724,11 @@ describe('open tus uploads hold their size of the team quota', () => {
         if (!partials(capped).some((e) => e.name.startsWith(second.id))) break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      expect(await capped.runtime.ctx.storageUsage.reservation(decodeURIComponent(second.answer.headers.get('location')!.split('?')[0]!.split('/').pop()!))).toBeNull();
+      expect(
+        await capped.runtime.ctx.storageUsage.reservation(
+          decodeURIComponent(second.answer.headers.get('location')!.split('?')[0]!.split('/').pop()!),
+        ),
+      ).toBeNull();
       expect(await capped.runtime.ctx.storageUsage.reservedBytes('acme')).toBe(600_000);
       expect((await open()).answer.status).toBe(201);
     } finally {

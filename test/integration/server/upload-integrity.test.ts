@@ -9,7 +9,14 @@ import { ErrorCode } from '../../../src-shared/error-codes.js';
 import { loadSigningSecret, UrlSigner } from '../../../src-server/signing/url-signer.js';
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
 import { tusUpload } from '../../support/tus-client.js';
-import { otherConnection, startTestServer, storedAudioPath, tempDir, waitForStatus, type TestServer } from '../../support/test-server.js';
+import {
+  otherConnection,
+  startTestServer,
+  storedAudioPath,
+  tempDir,
+  waitForStatus,
+  type TestServer,
+} from '../../support/test-server.js';
 
 let server: TestServer;
 let key: string;
@@ -61,7 +68,10 @@ describe('plain PUT integrity', () => {
   });
 
   it('stores a PUT whose Content-Digest or x-amz-checksum-sha256 matches', async () => {
-    for (const header of [{ 'content-digest': `sha-256=:${base64Sha256(speech)}:` }, { 'x-amz-checksum-sha256': base64Sha256(speech) }] as Array<Record<string, string>>) {
+    for (const header of [
+      { 'content-digest': `sha-256=:${base64Sha256(speech)}:` },
+      { 'x-amz-checksum-sha256': base64Sha256(speech) },
+    ] as Array<Record<string, string>>) {
       const { transcription_id: id, audio_upload_url: url } = await ticket();
       const put = await fetch(url, { method: 'PUT', body: speech, headers: header });
       expect(put.status).toBe(200);
@@ -72,14 +82,20 @@ describe('plain PUT integrity', () => {
   it('answers 400 CHECKSUM_MISMATCH for bytes that do not match the checksum, stores nothing, and the URL still works', async () => {
     const { transcription_id: id, audio_upload_url: url } = await ticket();
     const wrong = base64Sha256(Buffer.from('another file'));
-    for (const header of [{ 'content-digest': `sha-256=:${wrong}:` }, { 'x-amz-checksum-sha256': wrong }] as Array<Record<string, string>>) {
+    for (const header of [{ 'content-digest': `sha-256=:${wrong}:` }, { 'x-amz-checksum-sha256': wrong }] as Array<
+      Record<string, string>
+    >) {
       const put = await fetch(url, { method: 'PUT', body: speech, headers: header });
       expect(put.status).toBe(400);
       expectErrorBody(await put.json(), ErrorCode.CHECKSUM_MISMATCH);
       expect((await record(id)).upload_status).toBe('PENDING');
       expect(audioObjects(id)).toEqual([]);
     }
-    const malformed = await fetch(url, { method: 'PUT', body: speech, headers: { 'content-digest': 'sha-256=:not-base64:' } });
+    const malformed = await fetch(url, {
+      method: 'PUT',
+      body: speech,
+      headers: { 'content-digest': 'sha-256=:not-base64:' },
+    });
     expect(malformed.status).toBe(400);
     expectErrorBody(await malformed.json(), ErrorCode.VALIDATION_FAILED);
     expect((await fetch(url, { method: 'PUT', body: speech })).status).toBe(200);
@@ -88,7 +104,10 @@ describe('plain PUT integrity', () => {
   it('lets exactly one of two concurrent PUTs win: one 200, one 409, and the stored bytes are the winner’s', async () => {
     const { transcription_id: id, audio_upload_url: url } = await ticket();
     const other = Buffer.concat([speech, Buffer.from('a different tail')]);
-    const [a, b] = await Promise.all([fetch(url, { method: 'PUT', body: speech }), fetch(url, { method: 'PUT', body: other })]);
+    const [a, b] = await Promise.all([
+      fetch(url, { method: 'PUT', body: speech }),
+      fetch(url, { method: 'PUT', body: other }),
+    ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const loser = a.status === 409 ? a : b;
     expectErrorBody(await loser.json(), ErrorCode.UPLOAD_ALREADY_COMPLETED);
@@ -106,7 +125,13 @@ describe('plain PUT integrity', () => {
     const target = new URL(url);
     const slow = new Promise<{ status: number; body: any }>((resolve, reject) => {
       const request = http.request(
-        { host: target.hostname, port: target.port, path: target.pathname + target.search, method: 'PUT', headers: { 'content-length': slowBytes.length } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname + target.search,
+          method: 'PUT',
+          headers: { 'content-length': slowBytes.length },
+        },
         (response) => {
           let text = '';
           response.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -236,14 +261,19 @@ describe('tus resumable uploads', () => {
     expect(invalid.status).toBe(403);
     expectErrorBody(await invalid.json(), ErrorCode.INVALID_SIGNATURE);
     // An upload URL of another transcription, under this one's signature, reaches nothing.
-    const otherUpload = upload.url!.replace(`/files/upload/${id}/`, `/files/upload/${fresh.transcription_id}/`).replace(/\?.*$/, new URL(fresh.audio_upload_url).search);
+    const otherUpload = upload
+      .url!.replace(`/files/upload/${id}/`, `/files/upload/${fresh.transcription_id}/`)
+      .replace(/\?.*$/, new URL(fresh.audio_upload_url).search);
     const crossed = await fetch(otherUpload, { method: 'HEAD', headers: { 'tus-resumable': '1.0.0' } });
     expect(crossed.status).toBe(404);
 
     const tooLarge = await create(fresh.audio_upload_url, String(server.runtime.ctx.config.uploads.maxBytes + 1));
     expect(tooLarge.status).toBe(413);
     expectErrorBody(await tooLarge.json(), ErrorCode.PAYLOAD_TOO_LARGE);
-    const noLength = await fetch(fresh.audio_upload_url, { method: 'POST', headers: { 'tus-resumable': '1.0.0', 'upload-defer-length': '1' } });
+    const noLength = await fetch(fresh.audio_upload_url, {
+      method: 'POST',
+      headers: { 'tus-resumable': '1.0.0', 'upload-defer-length': '1' },
+    });
     expect(noLength.status).toBe(400);
     expectErrorBody(await noLength.json(), ErrorCode.TUS_REQUEST_INVALID);
 
@@ -288,7 +318,10 @@ describe('tus resumable uploads', () => {
       // lifetime made this race the clock: a URL signed late in a second had milliseconds left.)
       const other = await otherConnection(expiring);
       try {
-        await other.run('UPDATE transcriptions SET upload_expires_at = ? WHERE transcription_id = ?', [new Date(Date.now() - 1000).toISOString(), response.json.transcription_id]);
+        await other.run('UPDATE transcriptions SET upload_expires_at = ? WHERE transcription_id = ?', [
+          new Date(Date.now() - 1000).toISOString(),
+          response.json.transcription_id,
+        ]);
       } finally {
         await other.close();
       }

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
 import { loadSigningSecret, UrlSigner } from '../../../src-server/signing/url-signer.js';
-import { otherConnection, startTestServer, storedAudioPath, waitForStatus, type TestServer } from '../../support/test-server.js';
+import {
+  otherConnection,
+  startTestServer,
+  storedAudioPath,
+  waitForStatus,
+  type TestServer,
+} from '../../support/test-server.js';
 
 let server: TestServer;
 let key: string;
@@ -56,23 +62,39 @@ describe('upload request validation', () => {
     const response = await ticket({ filename: 'a.wav', language: 'ja' });
     expect(response.status).toBe(400);
     expect(response.json.error_code).toBe(ErrorCode.UNSUPPORTED_LANGUAGE);
-    expect(response.json.error_message).toBe('Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.');
+    expect(response.json.error_message).toBe(
+      'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.',
+    );
     expect(response.json.error_message).not.toMatch(/pocketsphinx/);
     expect(response.json.field).toBe('language');
   });
 
   it('accepts speaker counts as strings or integers', async () => {
-    const response = await ticket({ filename: 'a.wav', num_speakers: '2', min_speakers: 1, max_speakers: '3', transcription_model: 'diarization-high' });
+    const response = await ticket({
+      filename: 'a.wav',
+      num_speakers: '2',
+      min_speakers: 1,
+      max_speakers: '3',
+      transcription_model: 'diarization-high',
+    });
     expect(response.status).toBe(200);
     const record = await server.api(key, 'GET', `/api/v1/transcriptions/${response.json.transcription_id}`);
-    expect(record.json).toMatchObject({ num_speakers: 2, min_speakers: 1, max_speakers: 3, requested_model: 'diarization-high' });
+    expect(record.json).toMatchObject({
+      num_speakers: 2,
+      min_speakers: 1,
+      max_speakers: 3,
+      requested_model: 'diarization-high',
+    });
   });
 
   it('refuses speaker separation when no speaker engine is configured', async () => {
     const plain = await startTestServer({ env: { KIKITORI_SPEAKER_ENGINE: 'none' } });
     try {
       const k = await plain.key('acme');
-      const response = await plain.api(k, 'POST', '/api/v1/transcriptions/upload', { filename: 'a.wav', num_speakers: 2 });
+      const response = await plain.api(k, 'POST', '/api/v1/transcriptions/upload', {
+        filename: 'a.wav',
+        num_speakers: 2,
+      });
       expect(response.status).toBe(400);
       expect(response.json.error_code).toBe(ErrorCode.UNSUPPORTED_OPTION);
       expect(response.json.error_message).toMatch(/KIKITORI_SPEAKER_ENGINE/);
@@ -88,7 +110,9 @@ describe('upload ticket', () => {
     const response = await ticket({ filename: 'meeting.wav', language: 'en' });
     expect(response.status).toBe(200);
     expect(response.json).toMatchObject({ team_id: 'acme', transcription_model: 'default', dictionary_id: null });
-    expect(response.json.audio_upload_url.startsWith(`${server.url}/files/upload/${response.json.transcription_id}?`)).toBe(true);
+    expect(
+      response.json.audio_upload_url.startsWith(`${server.url}/files/upload/${response.json.transcription_id}?`),
+    ).toBe(true);
     const record = await server.api(key, 'GET', `/api/v1/transcriptions/${response.json.transcription_id}`);
     expect(record.json).toMatchObject({
       status: 'IN_PROGRESS',
@@ -114,7 +138,10 @@ describe('upload ticket', () => {
     const theirs = await server.api(other, 'POST', '/api/v1/transcriptions/upload', { filename: 'theirs.wav' });
     const list = await server.api(key, 'GET', '/api/v1/transcriptions');
     const byId = new Map(list.json.map((t: any) => [t.transcription_id, t]));
-    expect(byId.get(mine.json.transcription_id)).toMatchObject({ user: { user_id: 'alice' }, transcription_model: 'default' });
+    expect(byId.get(mine.json.transcription_id)).toMatchObject({
+      user: { user_id: 'alice' },
+      transcription_model: 'default',
+    });
     expect(byId.get(theirs.json.transcription_id)).toMatchObject({ user: { user_id: 'dave', name: 'dave name' } });
     expect(list.json[0].transcription_id).toBe(theirs.json.transcription_id);
   });
@@ -130,14 +157,21 @@ describe('list freshness', () => {
     expect(after.json[0]).toMatchObject({ transcription_id: created.json.transcription_id, upload_status: 'PENDING' });
     await fetch(created.json.audio_upload_url, { method: 'PUT', body: bytes });
     const uploaded = await server.api(key, 'GET', '/api/v1/transcriptions');
-    expect(uploaded.json[0]).toMatchObject({ transcription_id: created.json.transcription_id, upload_status: 'COMPLETED' });
+    expect(uploaded.json[0]).toMatchObject({
+      transcription_id: created.json.transcription_id,
+      upload_status: 'COMPLETED',
+    });
     expect(uploaded.json[0].audio_path).toContain('/files/audio/');
   });
 
   it('shows a change that another process made (a worker, say), although the page was served from cache', async () => {
     const created = await ticket({ filename: 'before.wav' });
     const id = created.json.transcription_id;
-    for (let i = 0; i < 2; i++) expect((await server.api(key, 'GET', '/api/v1/transcriptions')).json[0]).toMatchObject({ transcription_id: id, name: 'before.wav' });
+    for (let i = 0; i < 2; i++)
+      expect((await server.api(key, 'GET', '/api/v1/transcriptions')).json[0]).toMatchObject({
+        transcription_id: id,
+        name: 'before.wav',
+      });
     const other = await otherConnection(server);
     try {
       await other.run('UPDATE transcriptions SET name = ? WHERE transcription_id = ?', ['after.wav', id]);
@@ -153,7 +187,11 @@ describe('list freshness', () => {
 describe('signed upload URL', () => {
   it('stores the raw PUT body, then refuses reuse', async () => {
     const { json } = await ticket({ filename: 'clip.wav' });
-    const put = await fetch(json.audio_upload_url, { method: 'PUT', body: bytes, headers: { 'content-type': 'audio/wav' } });
+    const put = await fetch(json.audio_upload_url, {
+      method: 'PUT',
+      body: bytes,
+      headers: { 'content-type': 'audio/wav' },
+    });
     expect(put.status).toBe(200);
     expect(await put.json()).toMatchObject({ size: bytes.length, upload_status: 'COMPLETED' });
     const stored = await storedAudioPath(server, json.transcription_id);
@@ -252,11 +290,18 @@ describe('tickets never uploaded', () => {
     const shortLived = await startTestServer({ env: { KIKITORI_UPLOAD_URL_TTL: '1' } });
     try {
       const k = await shortLived.key('acme');
-      const response = await shortLived.api(k, 'POST', '/api/v1/transcriptions/upload', { filename: 'x.wav', words: [{ word: 'temp' }] });
+      const response = await shortLived.api(k, 'POST', '/api/v1/transcriptions/upload', {
+        filename: 'x.wav',
+        words: [{ word: 'temp' }],
+      });
       const cancelled = await waitForStatus(shortLived, k, response.json.transcription_id, ['CANCELLED']);
       expect(cancelled.json.failure_reason).toMatch(/never uploaded/);
       expect((await shortLived.api(k, 'GET', `/api/v1/dictionaries/${response.json.dictionary_id}`)).status).toBe(404);
-      const transcribe = await shortLived.api(k, 'POST', `/api/v1/transcriptions/${response.json.transcription_id}/transcribe`);
+      const transcribe = await shortLived.api(
+        k,
+        'POST',
+        `/api/v1/transcriptions/${response.json.transcription_id}/transcribe`,
+      );
       expect(transcribe.status).toBe(409);
     } finally {
       await shortLived.close();

@@ -17,7 +17,9 @@ let dialogue: string;
 
 beforeAll(async () => {
   const model = await randomWhisperModel();
-  server = await startTestServer({ env: { KIKITORI_ENGINE_DEFAULT: 'whisper', KIKITORI_WHISPER_MODEL: model, KIKITORI_WHISPER_THREADS: '1' } });
+  server = await startTestServer({
+    env: { KIKITORI_ENGINE_DEFAULT: 'whisper', KIKITORI_WHISPER_MODEL: model, KIKITORI_WHISPER_THREADS: '1' },
+  });
   key = await server.key('acme');
   // Two clearly different voices taking turns: festival's female HTS voice and espeak-ng's male voice.
   const parts = await Promise.all([
@@ -32,19 +34,29 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function transcribe(dictionaryId: string): Promise<{ record: any; document: TranscriptDocument }> {
-  const ticket = await uploadFile(server, key, dialogue, { language: 'en', num_speakers: '2', dictionary_id: dictionaryId });
+  const ticket = await uploadFile(server, key, dialogue, {
+    language: 'en',
+    num_speakers: '2',
+    dictionary_id: dictionaryId,
+  });
   const started = await server.api(key, 'POST', `/api/v1/transcriptions/${ticket.transcription_id}/transcribe`);
   expect(started.status).toBe(200);
   const done = await waitForStatus(server, key, ticket.transcription_id, ['COMPLETED', 'FAILED']);
   expect(done.json.status, done.json.failure_reason).toBe('COMPLETED');
-  return { record: done.json, document: (await (await fetch(done.json.transcription_path)).json()) as TranscriptDocument };
+  return {
+    record: done.json,
+    document: (await (await fetch(done.json.transcription_path)).json()) as TranscriptDocument,
+  };
 }
 
 const bare = (word: string) => word.toLowerCase().replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, '');
 
 describe('whisper in the transcription pipeline', () => {
   it('gets vocabulary, speaker separation and forced replacements like every engine', async () => {
-    const dictionary = await server.api(key, 'POST', '/api/v1/dictionaries', { name: 'Team', words: [{ word: 'Kikitori' }] });
+    const dictionary = await server.api(key, 'POST', '/api/v1/dictionaries', {
+      name: 'Team',
+      words: [{ word: 'Kikitori' }],
+    });
     expect(dictionary.status).toBe(200);
     const dictionaryId = dictionary.json.dictionary_id as string;
 
@@ -72,19 +84,33 @@ describe('whisper in the transcription pipeline', () => {
     const timings = server.logLines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'transcription timings');
     expect(timings.at(-1)).toMatchObject({
       outcome: 'completed',
-      timings: { decode: expect.any(Number), recognize: expect.any(Number), 'recognize.vad': expect.any(Number), speakers: expect.any(Number), total: expect.any(Number) },
+      timings: {
+        decode: expect.any(Number),
+        recognize: expect.any(Number),
+        'recognize.vad': expect.any(Number),
+        speakers: expect.any(Number),
+        total: expect.any(Number),
+      },
     });
     // A small upload is decoded without a separate probe: one ffmpeg start instead of two.
     expect(timings.at(-1).timings.probe).toBeUndefined();
 
     // A word whisper produced becomes a forced replacement: the same audio again carries the replacement.
-    const target = first.document.segments.flatMap((s) => s.words).map((w) => bare(w.word)).find((w) => /^[a-z]{3,}$/.test(w));
+    const target = first.document.segments
+      .flatMap((s) => s.words)
+      .map((w) => bare(w.word))
+      .find((w) => /^[a-z]{3,}$/.test(w));
     expect(target).toBeDefined();
-    const rule = await server.api(key, 'POST', `/api/v1/dictionaries/${dictionaryId}/blacklist_words`, { pattern: target, replacement: 'Zintrix' });
+    const rule = await server.api(key, 'POST', `/api/v1/dictionaries/${dictionaryId}/blacklist_words`, {
+      pattern: target,
+      replacement: 'Zintrix',
+    });
     expect(rule.status).toBe(200);
     const second = await transcribe(dictionaryId);
     const occurrences = first.document.segments.flatMap((s) => s.words).filter((w) => bare(w.word) === target).length;
-    expect(second.document.replacements).toEqual([{ pattern: target, replacement: 'Zintrix', count: occurrences, segment_ids: expect.any(Array) }]);
+    expect(second.document.replacements).toEqual([
+      { pattern: target, replacement: 'Zintrix', count: occurrences, segment_ids: expect.any(Array) },
+    ]);
     expect(second.document.text).toContain('Zintrix');
     expect(second.document.segments.flatMap((s) => s.words).some((w) => bare(w.word) === target)).toBe(false);
   });

@@ -12,7 +12,13 @@ import { migration0005 } from './0005-audio-sha256.js';
 
 export type { Migration };
 
-export const legacyMigrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];
+export const legacyMigrations: readonly Migration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+];
 
 /** Writes DATA_DIR/kikitori.sqlite at `version` exactly as the old openDatabase did, and returns the open handle. */
 export function createLegacyDatabase(dataDir: string, version = legacyMigrations.length): Database.Database {

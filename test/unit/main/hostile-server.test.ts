@@ -43,7 +43,10 @@ function hostileRecord(url: string) {
 
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => path.join(dir, f)).filter((f) => fs.statSync(f).isFile());
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => path.join(dir, f))
+    .filter((f) => fs.statSync(f).isFile());
 }
 
 describe('a hostile server', () => {
@@ -69,7 +72,8 @@ describe('a hostile server', () => {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end(JSON.stringify(body));
       };
-      if (pathname === '/api/v1/transcriptions') return json((parsed.searchParams.get('page') ?? '1') === '1' ? [hostileRecord(url)] : []);
+      if (pathname === '/api/v1/transcriptions')
+        return json((parsed.searchParams.get('page') ?? '1') === '1' ? [hostileRecord(url)] : []);
       if (pathname === `/api/v1/transcriptions/${EVIL}`) return json(hostileRecord(url));
       if (pathname === '/audio/evil') {
         response.writeHead(200, { 'content-type': 'audio/wav' });
@@ -113,16 +117,32 @@ describe('a hostile server', () => {
     expect(requests.some((r) => r.startsWith('/audio/'))).toBe(false);
     expect(fs.readFileSync(victim, 'utf8')).toBe('precious');
     // Nothing outside the profile folder but the victim and the test's own file; nothing named evil inside it.
-    expect(filesUnder(base).filter((f) => !f.startsWith(profileDir + path.sep)).sort()).toEqual([source, victim].sort());
+    expect(
+      filesUnder(base)
+        .filter((f) => !f.startsWith(profileDir + path.sep))
+        .sort(),
+    ).toEqual([source, victim].sort());
     expect(filesUnder(profileDir).filter((f) => /evil/.test(f))).toEqual([]);
   });
 
   it('neither serves nor deletes a cached file recorded outside the audio folder', async () => {
     // As an older version could have recorded it.
-    session.store.audio.put({ transcriptionId: EVIL, file: victim, size: 8, contentType: 'audio/wav', source: 'download' });
+    session.store.audio.put({
+      transcriptionId: EVIL,
+      file: victim,
+      size: 8,
+      contentType: 'audio/wav',
+      source: 'download',
+    });
     expect(session.transcripts.localAudio(EVIL)).toBeNull();
 
-    session.store.audio.put({ transcriptionId: EVIL, file: victim, size: 8, contentType: 'audio/wav', source: 'download' });
+    session.store.audio.put({
+      transcriptionId: EVIL,
+      file: victim,
+      size: 8,
+      contentType: 'audio/wav',
+      source: 'download',
+    });
     await session.transcripts.forget(EVIL);
     expect(fs.readFileSync(victim, 'utf8')).toBe('precious');
   });

@@ -17,7 +17,11 @@ export function copyAs(file: string, dir: string, name: string): string {
 }
 
 export function clientOf(server: { url: string }, key: string, options: Partial<ApiClientOptions> = {}): ApiClient {
-  return new ApiClient({ connection: () => ({ baseUrl: server.url, apiKey: key }), retry: { retries: 2, baseDelayMs: 20, maxDelayMs: 50 }, ...options });
+  return new ApiClient({
+    connection: () => ({ baseUrl: server.url, apiKey: key }),
+    retry: { retries: 2, baseDelayMs: 20, maxDelayMs: 50 },
+    ...options,
+  });
 }
 
 export interface RecordedEvent<E extends IpcEvent = IpcEvent> {
@@ -51,7 +55,10 @@ export function eventRecorder() {
       return new Promise((resolve) => waiters.push({ event, test, resolve }));
     },
     /** Like next(), but only events emitted from now on. */
-    upcoming<E extends IpcEvent>(event: E, test: (payload: IpcEvents[E]) => boolean = () => true): Promise<IpcEvents[E]> {
+    upcoming<E extends IpcEvent>(
+      event: E,
+      test: (payload: IpcEvents[E]) => boolean = () => true,
+    ): Promise<IpcEvents[E]> {
       return new Promise((resolve) => waiters.push({ event, test, resolve }));
     },
   };
@@ -75,7 +82,10 @@ export function notificationRecorder() {
 }
 
 /** Polls a condition (a state, not a sleep) until it holds; the test timeout bounds it. */
-export async function until<T>(probe: () => T | Promise<T>, intervalMs = 50): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
+export async function until<T>(
+  probe: () => T | Promise<T>,
+  intervalMs = 50,
+): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
   for (;;) {
     const value = await probe();
     if (value) return value as Exclude<T, false | null | undefined | 0 | ''>;

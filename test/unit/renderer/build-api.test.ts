@@ -31,7 +31,9 @@ describe('buildKikitoriApi', () => {
     });
     const result = await fake.api.transcripts.renameSpeaker({ id: 't1', speaker: 'SPEAKER_0', name: 'Ann' });
     expect(result).toEqual({ ok: false, error: { code: 'not-found', message: 'no t1' } });
-    expect(fake.calls).toEqual([{ channel: 'transcripts:rename-speaker', request: { id: 't1', speaker: 'SPEAKER_0', name: 'Ann' } }]);
+    expect(fake.calls).toEqual([
+      { channel: 'transcripts:rename-speaker', request: { id: 't1', speaker: 'SPEAKER_0', name: 'Ann' } },
+    ]);
   });
 
   it('delivers events to subscribers until they unsubscribe, and refuses unknown events', () => {

@@ -1,9 +1,21 @@
 // A window.kikitori for renderer tests: the real API builder over fake handlers, so stores and
 // components see exactly the shape the preload exposes.
-import type { FileOffer, IpcChannel, IpcEvent, IpcEvents, IpcRequest, IpcResponse, IpcResult } from '../../../src-shared/ipc-contract';
+import type {
+  FileOffer,
+  IpcChannel,
+  IpcEvent,
+  IpcEvents,
+  IpcRequest,
+  IpcResponse,
+  IpcResult,
+} from '../../../src-shared/ipc-contract';
 import { buildKikitoriApi, type RendererApi } from '../../../src-preload/build-api';
 
-export type FakeHandlers = { [C in IpcChannel]?: (request: IpcRequest<C>) => IpcResponse<C> | IpcResult<IpcResponse<C>> | Promise<IpcResponse<C> | IpcResult<IpcResponse<C>>> };
+export type FakeHandlers = {
+  [C in IpcChannel]?: (
+    request: IpcRequest<C>,
+  ) => IpcResponse<C> | IpcResult<IpcResponse<C>> | Promise<IpcResponse<C> | IpcResult<IpcResponse<C>>>;
+};
 
 export interface FakeApi {
   api: RendererApi;
@@ -17,7 +29,12 @@ function isResult(value: unknown): value is IpcResult<unknown> {
 }
 
 /** What main answers for a dropped File (the preload registers its path): a handle naming the file. */
-export const offerOf = (file: File): FileOffer => ({ handle: `handle of ${file.name}`, kind: 'file', name: file.name, size: file.size });
+export const offerOf = (file: File): FileOffer => ({
+  handle: `handle of ${file.name}`,
+  kind: 'file',
+  name: file.name,
+  size: file.size,
+});
 
 export function installFakeApi(handlers: FakeHandlers = {}, offered: (file: File) => FileOffer = offerOf): FakeApi {
   const listeners = new Map<IpcEvent, Set<(payload: unknown) => void>>();
@@ -49,7 +66,10 @@ export function installFakeApi(handlers: FakeHandlers = {}, offered: (file: File
   };
 }
 
-export function summary(id: string, patch: Partial<import('../../../src-shared/ipc-contract').TranscriptionSummary> = {}) {
+export function summary(
+  id: string,
+  patch: Partial<import('../../../src-shared/ipc-contract').TranscriptionSummary> = {},
+) {
   return {
     id,
     name: `${id}.wav`,

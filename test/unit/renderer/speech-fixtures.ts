@@ -20,8 +20,22 @@ export function speechModel(name: string, patch: Partial<SpeechModel> = {}): Spe
   };
 }
 
-export const BUILTIN: SpeechEngineInUse = { engine: 'pocketsphinx', model: 'en-us', detectsLanguage: false, languages: ['en'], usable: true, reason: null };
-export const WHISPER_BASE: SpeechEngineInUse = { engine: 'whisper', model: 'base', detectsLanguage: true, languages: ['en', 'ja'], usable: true, reason: null };
+export const BUILTIN: SpeechEngineInUse = {
+  engine: 'pocketsphinx',
+  model: 'en-us',
+  detectsLanguage: false,
+  languages: ['en'],
+  usable: true,
+  reason: null,
+};
+export const WHISPER_BASE: SpeechEngineInUse = {
+  engine: 'whisper',
+  model: 'base',
+  detectsLanguage: true,
+  languages: ['en', 'ja'],
+  usable: true,
+  reason: null,
+};
 
 export function speechModels(patch: Partial<SpeechModels> = {}): SpeechModels {
   return {

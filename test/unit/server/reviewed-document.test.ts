@@ -11,8 +11,29 @@ const document: TranscriptDocument = {
   duration: 5,
   speaking_duration: 5,
   segments: [
-    { id: 0, start: 0, end: 2, speaker: 'SPEAKER_1', text: 'Hello there.', words: [{ word: 'Hello', start: 0, end: 1, confidence: 1 }, { word: 'there.', start: 1, end: 2, confidence: 1 }] },
-    { id: 1, start: 2, end: 5, speaker: 'SPEAKER_2', text: 'How are you?', words: [{ word: 'How', start: 2, end: 3, confidence: 1 }, { word: 'are', start: 3, end: 4, confidence: 1 }, { word: 'you?', start: 4, end: 5, confidence: 1 }] },
+    {
+      id: 0,
+      start: 0,
+      end: 2,
+      speaker: 'SPEAKER_1',
+      text: 'Hello there.',
+      words: [
+        { word: 'Hello', start: 0, end: 1, confidence: 1 },
+        { word: 'there.', start: 1, end: 2, confidence: 1 },
+      ],
+    },
+    {
+      id: 1,
+      start: 2,
+      end: 5,
+      speaker: 'SPEAKER_2',
+      text: 'How are you?',
+      words: [
+        { word: 'How', start: 2, end: 3, confidence: 1 },
+        { word: 'are', start: 3, end: 4, confidence: 1 },
+        { word: 'you?', start: 4, end: 5, confidence: 1 },
+      ],
+    },
   ],
   replacements: [],
   engine: { name: 'e', model: 'm', transcription_model: 'default' },
@@ -24,9 +45,16 @@ const reviews = (text: string | null): ReviewRepository => ({ get: async () => t
 
 describe('analyses read the corrected transcript', () => {
   it('maps a review saved by the app, structure included, onto the document', async () => {
-    const merged = applyOperation(document.segments, { kind: 'merge', segmentId: 0 }, { language: 'en', speakers: new Set(['SPEAKER_1', 'SPEAKER_2']) });
+    const merged = applyOperation(
+      document.segments,
+      { kind: 'merge', segmentId: 0 },
+      { language: 'en', speakers: new Set(['SPEAKER_1', 'SPEAKER_2']) },
+    );
     if (!merged.ok) throw new Error(merged.message);
-    const review = encodeReview(document, merged.segments.map((s) => ({ ...s, text: s.text.replace('there', 'everyone') })));
+    const review = encodeReview(
+      document,
+      merged.segments.map((s) => ({ ...s, text: s.text.replace('there', 'everyone') })),
+    );
     const read = await reviewedDocument(document, reviews(review), 't1');
     expect(read.text).toBe('Hello everyone. How are you?');
     expect(read.segments).toHaveLength(1);

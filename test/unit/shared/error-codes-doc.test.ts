@@ -7,7 +7,11 @@ import { ErrorCode } from '../../../src-shared/error-codes.js';
 
 const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../../docs/api/errors.md'), 'utf8');
 /** The rows of the table: `| 4033 | 403 | QUOTA_EXCEEDED | when… |`. */
-const rows = [...doc.matchAll(/^\| (\d{4}) \| (\d{3}) \| ([A-Z_]+) \|/gm)].map(([, code, status, name]) => ({ code: Number(code), status: Number(status), name: name! }));
+const rows = [...doc.matchAll(/^\| (\d{4}) \| (\d{3}) \| ([A-Z_]+) \|/gm)].map(([, code, status, name]) => ({
+  code: Number(code),
+  status: Number(status),
+  name: name!,
+}));
 
 describe('docs/api/errors.md', () => {
   it('documents every error code once, by its name and number, and nothing else', () => {
@@ -16,7 +20,7 @@ describe('docs/api/errors.md', () => {
     expect(new Set(rows.map((row) => row.code)).size).toBe(rows.length);
   });
 
-  it("gives each code the HTTP status its number is grouped under (1000 is 500)", () => {
+  it('gives each code the HTTP status its number is grouped under (1000 is 500)', () => {
     for (const row of rows) expect(row.status, row.name).toBe(row.code === 1000 ? 500 : Math.floor(row.code / 10));
   });
 

@@ -1,14 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { ETA_STALL_SECONDS, estimateRemaining, etaWords, type EtaEstimate, type EtaInput } from '../../../src-shared/eta.js';
+import {
+  ETA_STALL_SECONDS,
+  estimateRemaining,
+  etaWords,
+  type EtaEstimate,
+  type EtaInput,
+} from '../../../src-shared/eta.js';
 
 const startedAt = '2026-01-02T03:00:00.000Z';
 const t0 = Date.parse(startedAt);
 const at = (seconds: number) => t0 + seconds * 1000;
 
 /** Feeds polls in order, as the app does, and returns the last estimate. */
-function polls(samples: Array<Omit<EtaInput, 'previous' | 'startedAt' | 'now'> & { t: number; startedAt?: string }>, from: EtaEstimate | null = null) {
+function polls(
+  samples: Array<Omit<EtaInput, 'previous' | 'startedAt' | 'now'> & { t: number; startedAt?: string }>,
+  from: EtaEstimate | null = null,
+) {
   let estimate = from;
-  for (const { t, ...sample } of samples) estimate = estimateRemaining({ startedAt, ...sample, now: at(t), previous: estimate });
+  for (const { t, ...sample } of samples)
+    estimate = estimateRemaining({ startedAt, ...sample, now: at(t), previous: estimate });
   return estimate;
 }
 
@@ -42,11 +52,19 @@ describe('estimateRemaining', () => {
     // First seen: nothing measured yet.
     expect(estimateRemaining({ progress: 0.5, startedAt, stage: 'recognizing', now: at(60) })?.seconds).toBeNull();
     // Too little done, even measured.
-    expect(polls([{ t: 10, progress: 0.01 }, { t: 20, progress: 0.05 }])?.seconds).toBeNull();
+    expect(
+      polls([
+        { t: 10, progress: 0.01 },
+        { t: 20, progress: 0.05 },
+      ])?.seconds,
+    ).toBeNull();
   });
 
   it('counts down steadily when the speed holds', () => {
-    const first = polls([{ t: 10, progress: 0.2 }, { t: 20, progress: 0.3 }])!;
+    const first = polls([
+      { t: 10, progress: 0.2 },
+      { t: 20, progress: 0.3 },
+    ])!;
     expect(first.seconds).toBeCloseTo(70);
     const second = polls([{ t: 30, progress: 0.4 }], first)!;
     expect(second.seconds).toBeCloseTo(60);
@@ -55,14 +73,20 @@ describe('estimateRemaining', () => {
   });
 
   it('moves only part of the way when a measurement jumps', () => {
-    const first = polls([{ t: 10, progress: 0.2 }, { t: 20, progress: 0.3 }])!; // 70 s left
+    const first = polls([
+      { t: 10, progress: 0.2 },
+      { t: 20, progress: 0.3 },
+    ])!; // 70 s left
     // Progress leaps to 70% at 30 s: the raw figure is 20 * 0.3 / 0.5 = 12 s; the counted-down one 60 s.
     const second = polls([{ t: 30, progress: 0.7 }], first)!;
     expect(second.seconds).toBeCloseTo(60 + 0.3 * (12 - 60));
   });
 
   it('grows when the work stalls', () => {
-    const first = polls([{ t: 10, progress: 0.4 }, { t: 20, progress: 0.5 }])!; // 50 s left
+    const first = polls([
+      { t: 10, progress: 0.4 },
+      { t: 20, progress: 0.5 },
+    ])!; // 50 s left
     const stalled = polls(
       Array.from({ length: 12 }, (_, i) => ({ t: 25 + i * 5, progress: 0.5 })),
       first,
@@ -72,7 +96,10 @@ describe('estimateRemaining', () => {
   });
 
   it('starts again for another run (a retry)', () => {
-    const first = polls([{ t: 10, progress: 0.2 }, { t: 20, progress: 0.5 }])!;
+    const first = polls([
+      { t: 10, progress: 0.2 },
+      { t: 20, progress: 0.5 },
+    ])!;
     const retryStart = new Date(at(700)).toISOString();
     const retry = estimateRemaining({ progress: 0.3, startedAt: retryStart, now: at(710), previous: first })!;
     expect(retry.seconds).toBeNull();
@@ -86,7 +113,12 @@ describe('estimateRemaining', () => {
       { t: 34, progress: 0.4, durationSeconds: 600 },
     ]);
     expect(estimate?.speed).toBeCloseTo(5);
-    expect(polls([{ t: 10, progress: 0.2 }, { t: 34, progress: 0.4 }])?.speed).toBeNull();
+    expect(
+      polls([
+        { t: 10, progress: 0.2 },
+        { t: 34, progress: 0.4 },
+      ])?.speed,
+    ).toBeNull();
   });
 });
 

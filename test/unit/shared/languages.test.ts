@@ -45,7 +45,12 @@ describe('language options and search', () => {
   it('sorts by the name in the UI language and carries both names', () => {
     const names = en.map((o) => o.name);
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));
-    expect(ja.find((o) => o.code === 'fr')).toEqual({ code: 'fr', name: 'フランス語', english: 'French', japanese: 'フランス語' });
+    expect(ja.find((o) => o.code === 'fr')).toEqual({
+      code: 'fr',
+      name: 'フランス語',
+      english: 'French',
+      japanese: 'フランス語',
+    });
   });
 
   it('limits the options to the codes given', () => {
@@ -86,8 +91,12 @@ describe('language options and search', () => {
 
 describe("the server's words for a language it cannot serve", () => {
   it('names the language and says what to do', () => {
-    expect(needsSpeechModelMessage(['ja'])).toBe('Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.');
-    expect(needsSpeechModelMessage(['ja', 'ko'])).toBe('Japanese and Korean need a speech model that knows them: download one in Settings → Speech recognition.');
+    expect(needsSpeechModelMessage(['ja'])).toBe(
+      'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.',
+    );
+    expect(needsSpeechModelMessage(['ja', 'ko'])).toBe(
+      'Japanese and Korean need a speech model that knows them: download one in Settings → Speech recognition.',
+    );
     expect(noSpeechModelMessage(['zu'])).toMatch(/^Zulu cannot be transcribed here: no speech model knows it\./);
   });
 });

@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { buildCues, DEFAULT_CUE_OPTIONS, languagePreset, MIN_CUE_DURATION, type CueOptions } from '../../../src-shared/subtitle-cues.js';
+import {
+  buildCues,
+  DEFAULT_CUE_OPTIONS,
+  languagePreset,
+  MIN_CUE_DURATION,
+  type CueOptions,
+} from '../../../src-shared/subtitle-cues.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../../src-shared/transcript-document.js';
 
 /** A segment whose words are timed one after another, `pace` seconds each. */
 function spoken(id: number, start: number, text: string, speaker: string | null = null, pace = 0.3): TranscriptSegment {
-  const words = text.split(' ').map((word, k) => ({ word, start: start + k * pace, end: start + k * pace + pace * 0.9, confidence: 0.9 }));
+  const words = text
+    .split(' ')
+    .map((word, k) => ({ word, start: start + k * pace, end: start + k * pace + pace * 0.9, confidence: 0.9 }));
   return { id, start, end: words[words.length - 1]!.end, speaker, text, words };
 }
 
@@ -22,7 +30,11 @@ function doc(segments: TranscriptSegment[], language = 'en'): TranscriptDocument
   };
 }
 
-const options = (patch: Partial<CueOptions> = {}): CueOptions => ({ ...DEFAULT_CUE_OPTIONS, speakers: 'none', ...patch });
+const options = (patch: Partial<CueOptions> = {}): CueOptions => ({
+  ...DEFAULT_CUE_OPTIONS,
+  speakers: 'none',
+  ...patch,
+});
 const lines = (text: string) => text.split('\n');
 const plain = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -79,7 +91,10 @@ describe('subtitle cues', () => {
   });
 
   it('holds a short cue for the minimum duration when the next cue leaves room, never into the gap', () => {
-    const { cues } = buildCues(doc([spoken(0, 0, 'Yes.', null, 0.2), spoken(1, 0.5, 'No.', null, 0.2), spoken(2, 5, 'Maybe.', null, 0.2)]), options());
+    const { cues } = buildCues(
+      doc([spoken(0, 0, 'Yes.', null, 0.2), spoken(1, 0.5, 'No.', null, 0.2), spoken(2, 5, 'Maybe.', null, 0.2)]),
+      options(),
+    );
     expect(cues[0]!.end).toBe(500 - 80);
     expect(cues[1]!.end).toBe(Math.round((0.5 + MIN_CUE_DURATION) * 1000));
   });
@@ -99,7 +114,11 @@ describe('subtitle cues', () => {
   });
 
   it('names speakers with a prefix at each change of speaker, or a voice tag on every WebVTT cue', () => {
-    const segments = [spoken(0, 0, LONG, 'Alice'), spoken(1, 30, 'And me.', 'Bob'), spoken(2, 40, 'Me again.', 'Alice')];
+    const segments = [
+      spoken(0, 0, LONG, 'Alice'),
+      spoken(1, 30, 'And me.', 'Bob'),
+      spoken(2, 40, 'Me again.', 'Alice'),
+    ];
     const prefixed = buildCues(doc(segments), options({ speakers: 'prefix' })).cues;
     expect(prefixed[0]!.text.startsWith('Alice: Welcome')).toBe(true);
     expect(prefixed[1]!.text).not.toContain('Alice');
@@ -113,12 +132,18 @@ describe('subtitle cues', () => {
   });
 
   it('escapes WebVTT markup in the text and the speaker', () => {
-    const [cue] = buildCues(doc([spoken(0, 0, 'a <b> & c', 'R&D <team>')]), options({ speakers: 'voice', format: 'vtt' })).cues;
+    const [cue] = buildCues(
+      doc([spoken(0, 0, 'a <b> & c', 'R&D <team>')]),
+      options({ speakers: 'voice', format: 'vtt' }),
+    ).cues;
     expect(cue!.text).toBe('<v R&amp;D &lt;team&gt;>a &lt;b&gt; &amp; c');
   });
 
   it('times an edited segment whose words no longer match its text by its characters', () => {
-    const segment = { ...spoken(0, 0, 'Hello world', null, 0.5), text: 'Hello brave new world, how are you doing today? I am fine, thank you very much indeed.' };
+    const segment = {
+      ...spoken(0, 0, 'Hello world', null, 0.5),
+      text: 'Hello brave new world, how are you doing today? I am fine, thank you very much indeed.',
+    };
     segment.end = 10;
     const { cues } = buildCues(doc([segment]), options({ maxCharsPerLine: 30, maxLinesPerCue: 1 }));
     expect(plain(cues.map((c) => c.text).join(' '))).toBe(segment.text);
@@ -127,7 +152,14 @@ describe('subtitle cues', () => {
   });
 
   describe('Japanese', () => {
-    const ja = (text: string, start = 0, end = 4, words: TranscriptSegment['words'] = []): TranscriptSegment => ({ id: 0, start, end, speaker: null, text, words });
+    const ja = (text: string, start = 0, end = 4, words: TranscriptSegment['words'] = []): TranscriptSegment => ({
+      id: 0,
+      start,
+      end,
+      speaker: null,
+      text,
+      words,
+    });
 
     it('counts characters, at most 13 a line, and starts lines after 。', () => {
       const { cues } = buildCues(doc([ja('今日は晴れです。明日は雨です。')], 'ja'), options());
@@ -172,7 +204,10 @@ describe('subtitle cues', () => {
       const translation = {
         language: 'ja',
         segments: [
-          { segment_id: 0, text: '皆さん、四半期レビューへようこそ。ご参加ありがとうございます。まず売上、次にコスト、そして来年の採用計画です。' },
+          {
+            segment_id: 0,
+            text: '皆さん、四半期レビューへようこそ。ご参加ありがとうございます。まず売上、次にコスト、そして来年の採用計画です。',
+          },
           { segment_id: 1, text: 'ありがとう。' },
         ],
       };
@@ -182,14 +217,31 @@ describe('subtitle cues', () => {
       const firstSegment = cues.filter((c) => c.segmentId === 0);
       expect(firstSegment.length).toBeGreaterThan(1);
       // Every cue shows its original then its share of the translation; together they are the whole translation.
-      const shares = firstSegment.map((c) => lines(c.text).filter((l) => /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(l)).join(''));
+      const shares = firstSegment.map((c) =>
+        lines(c.text)
+          .filter((l) => /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(l))
+          .join(''),
+      );
       expect(shares.every((s) => s.length > 0)).toBe(true);
       expect(shares.join('')).toBe(translation.segments[0]!.text);
-      expect(plain(firstSegment.map((c) => lines(c.text).filter((l) => /^[A-Za-z]/.test(l)).join(' ')).join(' '))).toBe(LONG);
+      expect(
+        plain(
+          firstSegment
+            .map((c) =>
+              lines(c.text)
+                .filter((l) => /^[A-Za-z]/.test(l))
+                .join(' '),
+            )
+            .join(' '),
+        ),
+      ).toBe(LONG);
     });
 
     it('leaves cues of untranslated segments with the original alone', () => {
-      const { cues } = buildCues(doc([spoken(0, 0, 'Hello.')]), options({ translation: { language: 'fr', segments: [] } }));
+      const { cues } = buildCues(
+        doc([spoken(0, 0, 'Hello.')]),
+        options({ translation: { language: 'fr', segments: [] } }),
+      );
       expect(cues[0]!.text).toBe('Hello.');
     });
   });

@@ -15,7 +15,13 @@ import {
 } from '../../../src-shared/transcript-editing.js';
 
 /** A segment whose words are timed one second each from `start`. */
-function segment(id: number, start: number, words: string[], speaker: string | null = 'SPEAKER_1', separator = ' '): TranscriptSegment {
+function segment(
+  id: number,
+  start: number,
+  words: string[],
+  speaker: string | null = 'SPEAKER_1',
+  separator = ' ',
+): TranscriptSegment {
   return {
     id,
     start,
@@ -88,7 +94,9 @@ describe('find and replace', () => {
     const segments = [segment(0, 0, ['Cat', 'concat', 'cat.']), segment(1, 3, ['category'])];
     expect(findMatches(segments, 'cat', { matchCase: false, wholeWord: false })).toHaveLength(4);
     expect(findMatches(segments, 'cat', { matchCase: true, wholeWord: false })).toHaveLength(3);
-    expect(findMatches(segments, 'cat', { matchCase: false, wholeWord: true }).map((m) => [m.segmentId, m.start])).toEqual([
+    expect(
+      findMatches(segments, 'cat', { matchCase: false, wholeWord: true }).map((m) => [m.segmentId, m.start]),
+    ).toEqual([
       [0, 0],
       [0, 11],
     ]);
@@ -103,7 +111,12 @@ describe('find and replace', () => {
 
   it('replaces all over Latin text, re-timing only the touched words', () => {
     const segments = [segment(0, 0, ['the', 'colour', 'and', 'Colour']), segment(1, 4, ['no', 'match'])];
-    const next = apply(segments, { kind: 'replace', query: 'colour', replacement: 'color', options: { matchCase: false, wholeWord: true } });
+    const next = apply(segments, {
+      kind: 'replace',
+      query: 'colour',
+      replacement: 'color',
+      options: { matchCase: false, wholeWord: true },
+    });
     expect(next[0]!.text).toBe('the color and color');
     expect(next[0]!.words.map((w) => [w.word, w.start, w.end])).toEqual([
       ['the', 0, 1],
@@ -115,8 +128,15 @@ describe('find and replace', () => {
   });
 
   it('replaces all over Japanese, across recognition units, keeping the other units’ times', () => {
-    const segments = [segment(0, 0, ['東', '京都', 'に', '行き', 'ます'], 'SPEAKER_1', ''), segment(1, 5, ['東京', 'です'], 'SPEAKER_1', '')];
-    const next = apply(segments, { kind: 'replace', query: '東京', replacement: '大阪', options: { matchCase: false, wholeWord: true } }, ja);
+    const segments = [
+      segment(0, 0, ['東', '京都', 'に', '行き', 'ます'], 'SPEAKER_1', ''),
+      segment(1, 5, ['東京', 'です'], 'SPEAKER_1', ''),
+    ];
+    const next = apply(
+      segments,
+      { kind: 'replace', query: '東京', replacement: '大阪', options: { matchCase: false, wholeWord: true } },
+      ja,
+    );
     expect(next.map((s) => s.text)).toEqual(['大阪都に行きます', '大阪です']);
     // "東" + "京都" were one stretch of time: it becomes "大阪都" over 0..2; the rest keep theirs.
     expect(next[0]!.words.map((w) => [w.word, w.start, w.end])).toEqual([
@@ -130,14 +150,30 @@ describe('find and replace', () => {
 
   it('replaces one chosen match only', () => {
     const segments = [segment(0, 0, ['a', 'b', 'a'])];
-    const [only] = apply(segments, { kind: 'replace', query: 'a', replacement: 'x', options: { matchCase: true, wholeWord: true }, only: { segmentId: 0, start: 4 } });
+    const [only] = apply(segments, {
+      kind: 'replace',
+      query: 'a',
+      replacement: 'x',
+      options: { matchCase: true, wholeWord: true },
+      only: { segmentId: 0, start: 4 },
+    });
     expect(only!.text).toBe('a b x');
-    expect(applyOperation(segments, { kind: 'replace', query: 'zzz', replacement: 'x', options: { matchCase: true, wholeWord: false } }, en).ok).toBe(false);
+    expect(
+      applyOperation(
+        segments,
+        { kind: 'replace', query: 'zzz', replacement: 'x', options: { matchCase: true, wholeWord: false } },
+        en,
+      ).ok,
+    ).toBe(false);
   });
 });
 
 describe('merge, split and speaker', () => {
-  const segments = [segment(0, 0, ['Hello', 'there.']), segment(1, 2, ['How', 'are', 'you?'], 'SPEAKER_2'), segment(2, 5, ['Fine.'])];
+  const segments = [
+    segment(0, 0, ['Hello', 'there.']),
+    segment(1, 2, ['How', 'are', 'you?'], 'SPEAKER_2'),
+    segment(2, 5, ['Fine.']),
+  ];
 
   it('merges a segment with the next: one span, both texts and words, the first speaker', () => {
     const next = apply(segments, { kind: 'merge', segmentId: 0 });
@@ -148,7 +184,10 @@ describe('merge, split and speaker', () => {
   });
 
   it('merges Japanese segments without a space', () => {
-    const jp = [segment(0, 0, ['こんにちは', '。'], 'SPEAKER_1', ''), segment(1, 2, ['元気', 'です', 'か'], 'SPEAKER_1', '')];
+    const jp = [
+      segment(0, 0, ['こんにちは', '。'], 'SPEAKER_1', ''),
+      segment(1, 2, ['元気', 'です', 'か'], 'SPEAKER_1', ''),
+    ];
     expect(apply(jp, { kind: 'merge', segmentId: 0 }, ja)[0]!.text).toBe('こんにちは。元気ですか');
   });
 
@@ -167,7 +206,10 @@ describe('merge, split and speaker', () => {
 
   it("changes a segment's speaker to one of the transcript's, and refuses others", () => {
     expect(apply(segments, { kind: 'speaker', segmentId: 2, speaker: 'SPEAKER_2' })[2]!.speaker).toBe('SPEAKER_2');
-    expect(applyOperation(segments, { kind: 'speaker', segmentId: 2, speaker: 'SPEAKER_9' }, en)).toMatchObject({ ok: false, field: 'speaker' });
+    expect(applyOperation(segments, { kind: 'speaker', segmentId: 2, speaker: 'SPEAKER_9' }, en)).toMatchObject({
+      ok: false,
+      field: 'speaker',
+    });
   });
 });
 

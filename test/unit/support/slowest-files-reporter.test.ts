@@ -14,14 +14,19 @@ function testModule(file: string, project: string, collectMs: number, runMs: num
 function run(modules: TestModule[]): string[] {
   const lines: string[] = [];
   const reporter = new SlowestFilesReporter();
-  reporter.onInit({ config: { root: '/repo' }, logger: { log: (line: string) => lines.push(line) } } as unknown as Vitest);
+  reporter.onInit({
+    config: { root: '/repo' },
+    logger: { log: (line: string) => lines.push(line) },
+  } as unknown as Vitest);
   reporter.onTestRunEnd(modules);
   return lines;
 }
 
 describe('slowest files reporter', () => {
   it('prints the 15 slowest files, slowest first, with project and seconds of import plus tests', () => {
-    const modules = Array.from({ length: 20 }, (_, i) => testModule(`test/unit/f${i}.test.ts`, i % 2 ? 'postgres-s3' : 'sqlite-files', 100 * i, 1000 * i));
+    const modules = Array.from({ length: 20 }, (_, i) =>
+      testModule(`test/unit/f${i}.test.ts`, i % 2 ? 'postgres-s3' : 'sqlite-files', 100 * i, 1000 * i),
+    );
     const lines = run(modules);
     expect(lines[0]).toContain('Slowest 15 test files');
     const rows = lines.slice(1);

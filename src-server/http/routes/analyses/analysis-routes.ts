@@ -1,7 +1,12 @@
 // Summary, emotion and translation share one shape: POST queues the analysis and answers the
 // asynchronous acknowledgment; GET reads the latest result with its status.
 import type { AppContext } from '../../../app-context.js';
-import { readAnalysis, requestAnalysis, type AnalysisKind, type AnalysisRecord } from '../../../application/analyses.js';
+import {
+  readAnalysis,
+  requestAnalysis,
+  type AnalysisKind,
+  type AnalysisRecord,
+} from '../../../application/analyses.js';
 import { callerOf } from '../../auth.js';
 import { baseUrl } from '../../representations.js';
 import type { ApiApp, RouteModule } from '../../api-app.js';
@@ -41,7 +46,11 @@ export function analysisRoutes(spec: AnalysisRouteSpec): RouteModule[] {
       const asked = (request.body as { language?: string } | undefined)?.language;
       const { transcriptionId, language } = await requestAnalysis(ctx, callerOf(request), id, spec.kind, asked);
       const statusPath = `/api/v1/transcriptions/${encodeURIComponent(id)}/${spec.segment}${isTranslation ? `?language=${language}` : ''}`;
-      return { transcription_id: transcriptionId, is_async: true as const, status_url: `${baseUrl(ctx, request)}${statusPath}` };
+      return {
+        transcription_id: transcriptionId,
+        is_async: true as const,
+        status_url: `${baseUrl(ctx, request)}${statusPath}`,
+      };
     });
 
   const read = (app: ApiApp, ctx: AppContext) =>

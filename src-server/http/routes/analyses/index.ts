@@ -21,7 +21,10 @@ const emotion = analysisRoutes({
   segment: 'emotion',
   label: 'emotion analysis',
   operations: { request: contract.requestEmotion, read: contract.getEmotion },
-  toBody: (record) => ({ ...commonResult(record), emotions: (record.result as { emotions: EmotionEntry[] } | null)?.emotions ?? [] }),
+  toBody: (record) => ({
+    ...commonResult(record),
+    emotions: (record.result as { emotions: EmotionEntry[] } | null)?.emotions ?? [],
+  }),
 });
 
 const translation = analysisRoutes({
@@ -30,7 +33,11 @@ const translation = analysisRoutes({
   label: 'translation',
   operations: { request: contract.requestTranslation, read: contract.getTranslation },
   toBody: (record) => {
-    const result = record.result as { translated_text: string; source_language: string; segments: TranslatedSegment[] } | null;
+    const result = record.result as {
+      translated_text: string;
+      source_language: string;
+      segments: TranslatedSegment[];
+    } | null;
     return {
       ...commonResult(record),
       translated_text: result?.translated_text ?? '',

@@ -3,4 +3,8 @@ import { blacklistWords } from '../../../application/dictionaries.js';
 import { blacklistWordBody } from '../../representations.js';
 import { entryRoutes } from './dictionary-entries.js';
 
-export const blacklistWordRoutes = entryRoutes({ operations: blacklistWordOperations, entries: blacklistWords, body: blacklistWordBody });
+export const blacklistWordRoutes = entryRoutes({
+  operations: blacklistWordOperations,
+  entries: blacklistWords,
+  body: blacklistWordBody,
+});

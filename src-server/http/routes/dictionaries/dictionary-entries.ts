@@ -13,12 +13,18 @@ export interface EntryKind<Input extends TSchema, Entry> {
   body: (entry: Entry) => unknown;
 }
 
-export function entryRoutes<Input extends TSchema, Entry>({ operations, entries, body }: EntryKind<Input, Entry>): RouteModule[] {
+export function entryRoutes<Input extends TSchema, Entry>({
+  operations,
+  entries,
+  body,
+}: EntryKind<Input, Entry>): RouteModule[] {
   const itemId = (p: Record<string, string>) => p[operations.idParam]!;
 
   const create = (app: ApiApp, ctx: AppContext) =>
     app.post(operations.create.path, { schema: operations.create.schema }, async (request) => {
-      const [entry] = await entries.add(ctx, callerOf(request), request.params.dictionary_id, [request.body as Static<Input>]);
+      const [entry] = await entries.add(ctx, callerOf(request), request.params.dictionary_id, [
+        request.body as Static<Input>,
+      ]);
       return body(entry!);
     });
 

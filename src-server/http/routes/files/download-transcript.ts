@@ -6,15 +6,12 @@ import type { RouteModule } from '../../api-app.js';
 import { verifiedTranscription } from './signed-request.js';
 
 export const downloadTranscript: RouteModule = (app, ctx) =>
-  app.get(
-    operation.path,
-    { schema: operation.schema },
-    async (request, reply) => {
-      const record = await verifiedTranscription(ctx, request, 'transcript');
-      if (!record.transcriptKey) throw errors.resultNotReady(record.transcriptionId);
-      const format = request.query.format ?? 'json';
-      if (format === 'json') return reply.header('content-type', CONTENT_TYPES.json).send(await ctx.storage.read(record.transcriptKey));
-      const document = await ctx.service.readDocument(record);
-      return reply.header('content-type', CONTENT_TYPES[format]).send(renderTranscript(document, format));
-    },
-  );
+  app.get(operation.path, { schema: operation.schema }, async (request, reply) => {
+    const record = await verifiedTranscription(ctx, request, 'transcript');
+    if (!record.transcriptKey) throw errors.resultNotReady(record.transcriptionId);
+    const format = request.query.format ?? 'json';
+    if (format === 'json')
+      return reply.header('content-type', CONTENT_TYPES.json).send(await ctx.storage.read(record.transcriptKey));
+    const document = await ctx.service.readDocument(record);
+    return reply.header('content-type', CONTENT_TYPES[format]).send(renderTranscript(document, format));
+  });

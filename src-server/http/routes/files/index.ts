@@ -6,4 +6,10 @@ import { tusUploadRoutes } from './tus-upload.js';
 import { uploadAudio } from './upload-audio.js';
 
 /** Signed-URL routes: no API key; the URL's signature is the credential. */
-export const fileRoutes: RouteModule[] = [fileResponseHeaders, uploadAudio, tusUploadRoutes, downloadAudio, downloadTranscript];
+export const fileRoutes: RouteModule[] = [
+  fileResponseHeaders,
+  uploadAudio,
+  tusUploadRoutes,
+  downloadAudio,
+  downloadTranscript,
+];

@@ -27,7 +27,10 @@ export function audioContentType(filename: string, sent: string | null | undefin
  * stored before the check above may hold anything. The name is the transcription's (any language, quotes,
  * control characters): RFC 6266 with an ASCII fallback and the UTF-8 name in filename*.
  */
-export function audioResponseHeaders(record: Pick<TranscriptionRecord, 'name' | 'audioContentType'>): { contentType: string; contentDisposition: string } {
+export function audioResponseHeaders(record: Pick<TranscriptionRecord, 'name' | 'audioContentType'>): {
+  contentType: string;
+  contentDisposition: string;
+} {
   const name = record.name.trim().replace(/[\u0000-\u001f\u007f-\u009f/\\]+/g, '_') || 'audio';
   const fallback = name.replace(/[^\x20-\x7e]|["%\\]/g, '_');
   return {

@@ -84,9 +84,18 @@ function tusError(status: number, body: string): AppError {
   if (status === 409) return errors.uploadOffsetMismatch();
   if (status === 412) return errors.tusVersionUnsupported();
   if (status === 413) {
-    return new AppError(413, 'PAYLOAD_TOO_LARGE', `The upload sent more bytes than its Upload-Length (${detail}). Create a new upload with the file's real size.`);
+    return new AppError(
+      413,
+      'PAYLOAD_TOO_LARGE',
+      `The upload sent more bytes than its Upload-Length (${detail}). Create a new upload with the file's real size.`,
+    );
   }
-  if (status >= 500 && status !== 501) return new AppError(500, 'INTERNAL_ERROR', "The upload could not be stored. Try again; if it keeps failing, tell the server's administrator.");
+  if (status >= 500 && status !== 501)
+    return new AppError(
+      500,
+      'INTERNAL_ERROR',
+      "The upload could not be stored. Try again; if it keeps failing, tell the server's administrator.",
+    );
   return errors.tusRequestInvalid(detail);
 }
 
@@ -132,11 +141,23 @@ class TusUploads {
       const expected = upload.metadata?.sha256 ?? undefined;
       let outcome;
       try {
-        outcome = await this.ctx.service.receiveUpload(record, fs.createReadStream(file), contentType, this.ctx.config.uploads.maxBytes, expected);
+        outcome = await this.ctx.service.receiveUpload(
+          record,
+          fs.createReadStream(file),
+          contentType,
+          this.ctx.config.uploads.maxBytes,
+          expected,
+        );
       } catch (error) {
-        if (error instanceof ObjectTooLargeError) refuse(request, errors.payloadTooLarge(this.ctx.config.uploads.maxBytes));
+        if (error instanceof ObjectTooLargeError)
+          refuse(request, errors.payloadTooLarge(this.ctx.config.uploads.maxBytes));
         if (isDiskFull(error)) {
-          refuse(request, errors.insufficientStorage("The server ran out of disk space while storing this file. Try again later, or ask the server's administrator to free some space."));
+          refuse(
+            request,
+            errors.insufficientStorage(
+              "The server ran out of disk space while storing this file. Try again later, or ask the server's administrator to free some space.",
+            ),
+          );
         }
         throw error;
       }
@@ -145,7 +166,8 @@ class TusUploads {
       if (outcome.kind === 'checksum-mismatch') refuse(request, errors.checksumMismatch());
       return {};
     } catch (error) {
-      if (!hookErrors.has(request)) this.ctx.logger.error({ err: error, transcriptionId }, 'a finished tus upload could not be stored');
+      if (!hookErrors.has(request))
+        this.ctx.logger.error({ err: error, transcriptionId }, 'a finished tus upload could not be stored');
       throw error;
     } finally {
       await this.server.datastore.remove(upload.id).catch(() => undefined);
@@ -235,7 +257,9 @@ class TusUploads {
     const uploadIdOf = (name: string) => (name.endsWith('.json') ? name.slice(0, -5) : name);
     // Listed after the release above, and every reservation is written before its upload's files: a file
     // listed here whose upload is still open is held now.
-    const candidates = entries.filter((e) => e.isFile() && uploadIdPattern.test(uploadIdOf(e.name))).map((e) => uploadIdOf(e.name));
+    const candidates = entries
+      .filter((e) => e.isFile() && uploadIdPattern.test(uploadIdOf(e.name)))
+      .map((e) => uploadIdOf(e.name));
     const held = await usage.heldUploads([...new Set(candidates)]);
     let removed = 0;
     for (const entry of entries) {
@@ -248,7 +272,14 @@ class TusUploads {
 }
 
 /** What a client may send to say where it thinks it is; none of it is handed to @tus/server. */
-const FORWARDING_HEADERS = new Set(['host', 'forwarded', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for', 'x-forwarded-port']);
+const FORWARDING_HEADERS = new Set([
+  'host',
+  'forwarded',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-for',
+  'x-forwarded-port',
+]);
 
 export const sweepTusUploads = TusUploads.sweep.bind(TusUploads);
 
@@ -284,10 +315,13 @@ export const tusUploadRoutes: RouteModule = (app, ctx) => {
   app.post(tusCreate.path, { schema: tusCreate.schema }, async (request, reply) => {
     const record = await checkedRecord(ctx, request);
     if (request.headers['tus-resumable'] === undefined) throw errors.tusVersionUnsupported();
-    if (request.headers['upload-concat'] !== undefined) throw errors.tusRequestInvalid('Upload-Concat: parallel uploads are not supported');
+    if (request.headers['upload-concat'] !== undefined)
+      throw errors.tusRequestInvalid('Upload-Concat: parallel uploads are not supported');
     const length = request.headers['upload-length'];
     if (typeof length !== 'string' || !/^\d{1,16}$/.test(length)) {
-      throw errors.tusRequestInvalid('Upload-Length is required: the file size in bytes, known before the upload starts');
+      throw errors.tusRequestInvalid(
+        'Upload-Length is required: the file size in bytes, known before the upload starts',
+      );
     }
     const size = Number(length);
     if (size === 0) throw errors.validation('The uploaded file is empty. Upload the audio file.');
@@ -297,7 +331,12 @@ export const tusUploadRoutes: RouteModule = (app, ctx) => {
     await reserveTusUpload(ctx, record, uploadId, size);
     // A whole-file checksum sent at creation is checked when the last byte arrives.
     const sha256 = expectedSha256(request.headers);
-    if (sha256 !== undefined) request.raw.headers['upload-metadata'] = withMetadata(String(request.headers['upload-metadata'] ?? ''), 'sha256', sha256);
+    if (sha256 !== undefined)
+      request.raw.headers['upload-metadata'] = withMetadata(
+        String(request.headers['upload-metadata'] ?? ''),
+        'sha256',
+        sha256,
+      );
     try {
       return await tus.relay(request, reply, { record, uploadId, search: signedSearch(request) });
     } catch (error) {

@@ -9,7 +9,8 @@ import { requestLog } from '../../request-log.js';
 const NOT_READY = {
   starting: 'This server is still starting. Send the request to another node, or try again in a few seconds.',
   draining: 'This server is shutting down and takes no new work. Send the request to another node.',
-  database: 'This server cannot reach its database. Send the request to another node; its administrator should look at the server log.',
+  database:
+    'This server cannot reach its database. Send the request to another node; its administrator should look at the server log.',
 } as const;
 
 export const healthRoutes: RouteModule[] = [
@@ -24,7 +25,16 @@ export const healthRoutes: RouteModule[] = [
       const errorId = randomUUID();
       const message = `This server cannot do its work: ${failing.join(', ')} failing. Its administrator should look at the server log, quoting the error id.`;
       requestLog(request).warn({ error_id: errorId, error_code: ErrorCode.UNHEALTHY, components }, message);
-      return reply.code(503).send({ error_id: errorId, error_code: ErrorCode.UNHEALTHY, error_message: message, status: 'failing' as const, role, components });
+      return reply
+        .code(503)
+        .send({
+          error_id: errorId,
+          error_code: ErrorCode.UNHEALTHY,
+          error_message: message,
+          status: 'failing' as const,
+          role,
+          components,
+        });
     }),
   (app, ctx) =>
     app.get(getReadiness.path, { schema: getReadiness.schema }, async () => {

@@ -6,4 +6,10 @@ import { downloadModel } from './download-model.js';
 import { getModelDownload } from './get-model-download.js';
 import { listModels } from './list-models.js';
 
-export const modelRoutes: RouteModule[] = [listModels, downloadModel, getModelDownload, cancelModelDownload, deleteModel];
+export const modelRoutes: RouteModule[] = [
+  listModels,
+  downloadModel,
+  getModelDownload,
+  cancelModelDownload,
+  deleteModel,
+];

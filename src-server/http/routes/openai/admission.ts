@@ -47,6 +47,7 @@ const admissions = new WeakMap<AppContext, Admission>();
 
 export function admissionOf(ctx: AppContext): Admission {
   let admission = admissions.get(ctx);
-  if (!admission) admissions.set(ctx, (admission = new Admission(ctx.config.jobs.concurrency, ctx.config.openai.maxWaiting)));
+  if (!admission)
+    admissions.set(ctx, (admission = new Admission(ctx.config.jobs.concurrency, ctx.config.openai.maxWaiting)));
   return admission;
 }

@@ -39,13 +39,25 @@ const EXTENSION_FIELDS = ['dictionary_id', 'num_speakers', 'min_speakers', 'max_
 
 function one(fields: Record<string, string[]>, name: string): string | undefined {
   const values = fields[name];
-  if (values && values.length > 1) throw errors.validation(`Field "${name}" was sent ${values.length} times; send it once.`, name);
+  if (values && values.length > 1)
+    throw errors.validation(`Field "${name}" was sent ${values.length} times; send it once.`, name);
   return values?.[0];
 }
 
 /** The form fields each task takes, as OpenAI's API: translations have no language and no timestamp granularities. */
 const FIELDS: Record<AudioTask, readonly string[]> = {
-  transcribe: [...EXTENSION_FIELDS, 'model', 'language', 'prompt', 'response_format', 'temperature', 'timestamp_granularities[]', 'timestamp_granularities', 'stream', 'chunking_strategy'],
+  transcribe: [
+    ...EXTENSION_FIELDS,
+    'model',
+    'language',
+    'prompt',
+    'response_format',
+    'temperature',
+    'timestamp_granularities[]',
+    'timestamp_granularities',
+    'stream',
+    'chunking_strategy',
+  ],
   translate: ['model', 'prompt', 'response_format', 'temperature', 'dictionary_id'],
 };
 
@@ -58,25 +70,41 @@ function parseFields(raw: Record<string, string[]>, task: AudioTask): Fields {
   }
   const responseFormat = (one(raw, 'response_format')?.trim() || 'json') as ResponseFormat;
   if (!RESPONSE_FORMATS.includes(responseFormat)) {
-    throw errors.validation(`response_format must be one of ${RESPONSE_FORMATS.join(', ')}; got "${responseFormat}".`, 'response_format');
+    throw errors.validation(
+      `response_format must be one of ${RESPONSE_FORMATS.join(', ')}; got "${responseFormat}".`,
+      'response_format',
+    );
   }
   const language = one(raw, 'language')?.trim().toLowerCase() || null;
   if (language !== null && !isLanguageCode(language)) {
     throw errors.validation(`language: "${language}" is not an ISO 639-1 code (for example "en" or "ja").`, 'language');
   }
-  const granularities = new Set([...(raw['timestamp_granularities[]'] ?? []), ...(raw.timestamp_granularities ?? [])].flatMap((g) => g.split(',')).map((g) => g.trim()).filter(Boolean));
+  const granularities = new Set(
+    [...(raw['timestamp_granularities[]'] ?? []), ...(raw.timestamp_granularities ?? [])]
+      .flatMap((g) => g.split(','))
+      .map((g) => g.trim())
+      .filter(Boolean),
+  );
   for (const g of granularities) {
     if (!(GRANULARITIES as readonly string[]).includes(g)) {
-      throw errors.validation(`timestamp_granularities[] must be "word" or "segment"; got "${g}".`, 'timestamp_granularities[]');
+      throw errors.validation(
+        `timestamp_granularities[] must be "word" or "segment"; got "${g}".`,
+        'timestamp_granularities[]',
+      );
     }
   }
   const prompt = one(raw, 'prompt') ?? '';
-  if (prompt.length > MAX_PROMPT_CHARS) throw errors.validation(`prompt is longer than ${MAX_PROMPT_CHARS} characters.`, 'prompt');
+  if (prompt.length > MAX_PROMPT_CHARS)
+    throw errors.validation(`prompt is longer than ${MAX_PROMPT_CHARS} characters.`, 'prompt');
   const temperature = one(raw, 'temperature');
   if (temperature !== undefined && !(Number(temperature) >= 0 && Number(temperature) <= 1)) {
     throw errors.validation('temperature must be a number from 0 to 1.', 'temperature');
   }
-  if (one(raw, 'stream') === 'true') throw errors.unsupportedOption('stream=true is not supported; omit it to get the whole transcript in one response.', 'stream');
+  if (one(raw, 'stream') === 'true')
+    throw errors.unsupportedOption(
+      'stream=true is not supported; omit it to get the whole transcript in one response.',
+      'stream',
+    );
   // Numbers here; the use case holds them to the speaker-count rule (LIMITS' bounds, min <= num <= max).
   const speakers: SpeakerCounts = { numSpeakers: null, minSpeakers: null, maxSpeakers: null };
   for (const [name, field] of Object.entries(SPEAKER_FIELD) as [SpeakerCountField, string][]) {
@@ -116,7 +144,7 @@ export const createTranscription: RouteModule = (app, ctx) =>
       '"pocketsphinx", "whisper", "remote"; GET /v1/models lists those usable), language (ISO 639-1; omitted = detected where the engine can, else its first language), ' +
       'prompt (terms to favour), response_format (json, text, srt, vtt, verbose_json), timestamp_granularities[] (word, segment; ' +
       'for verbose_json). Uses the same API keys, as "Authorization: Bearer <key>". Words in verbose_json carry a ' +
-      '`probability` when the engine gives one. Errors use OpenAI\'s error body.',
+      "`probability` when the engine gives one. Errors use OpenAI's error body.",
   });
 
 /** One audio operation of OpenAI's API (transcriptions or translations): the same form, upload, engines and answers. */
@@ -143,7 +171,9 @@ export function registerAudioOperation(
       },
       async (request, reply) => {
         if (!request.isMultipart()) {
-          throw errors.unsupportedMediaType(`Send the audio as multipart/form-data with a "file" field, as for OpenAI's ${operation.url}.`);
+          throw errors.unsupportedMediaType(
+            `Send the audio as multipart/form-data with a "file" field, as for OpenAI's ${operation.url}.`,
+          );
         }
         // Bounded wait: beyond the job slots and KIKITORI_OPENAI_MAX_WAITING, answer 503 before reading the body.
         const admission = admissionOf(ctx);
@@ -190,11 +220,19 @@ export function registerAudioOperation(
           } catch (error) {
             const code = (error as { code?: string }).code;
             if (code === 'FST_REQ_FILE_TOO_LARGE') refusingBody(errors.payloadTooLarge(limit));
-            if (typeof code === 'string' && code.startsWith('FST_')) throw errors.validation(`The multipart body is not usable: ${(error as Error).message}.`);
+            if (typeof code === 'string' && code.startsWith('FST_'))
+              throw errors.validation(`The multipart body is not usable: ${(error as Error).message}.`);
             // The form parser's own complaints (no boundary, a malformed part, a body cut short) are plain
             // Errors without a code: the client's body, not the server (found by `npm run drill`: they were 500s).
-            if (code === undefined && error instanceof Error && !(error instanceof AppError) && /^(Multipart|Unexpected end|Malformed)/.test(error.message)) {
-              throw errors.validation(`The multipart body is not usable: ${error.message}. Send multipart/form-data with a boundary and a "file" field.`);
+            if (
+              code === undefined &&
+              error instanceof Error &&
+              !(error instanceof AppError) &&
+              /^(Multipart|Unexpected end|Malformed)/.test(error.message)
+            ) {
+              throw errors.validation(
+                `The multipart body is not usable: ${error.message}. Send multipart/form-data with a boundary and a "file" field.`,
+              );
             }
             throw error;
           }
@@ -235,7 +273,9 @@ export function registerAudioOperation(
                       text: s.text,
                       tokens: [] as number[],
                       temperature: 0,
-                      avg_logprob: round(confident.reduce((sum, w) => sum + Math.log(w.confidence!), 0) / (confident.length || 1)),
+                      avg_logprob: round(
+                        confident.reduce((sum, w) => sum + Math.log(w.confidence!), 0) / (confident.length || 1),
+                      ),
                       compression_ratio: round(s.text ? Buffer.byteLength(s.text) / deflateSync(s.text).length : 0),
                       no_speech_prob: 0,
                       ...(s.speaker !== null && { speaker: s.speaker }),
@@ -244,10 +284,19 @@ export function registerAudioOperation(
                 }),
                 ...(wantWords && {
                   words: segments.flatMap((s) =>
-                    s.words.map((w) => ({ word: w.word, start: w.start, end: w.end, ...(w.confidence !== null && { probability: w.confidence }) })),
+                    s.words.map((w) => ({
+                      word: w.word,
+                      start: w.start,
+                      end: w.end,
+                      ...(w.confidence !== null && { probability: w.confidence }),
+                    })),
                   ),
                 }),
-                engine: { name: engine, model: result.model, ...(document.engine.speakers && { speakers: document.engine.speakers }) },
+                engine: {
+                  name: engine,
+                  model: result.model,
+                  ...(document.engine.speakers && { speakers: document.engine.speakers }),
+                },
                 ...(document.replacements.length > 0 && { replacements: document.replacements }),
               };
             }
@@ -255,7 +304,9 @@ export function registerAudioOperation(
         } finally {
           reply.raw.off('close', onClose);
           admission.leave();
-          await session?.end((error) => requestLog(request).warn({ err: error }, 'could not cancel the job of an OpenAI request'));
+          await session?.end((error) =>
+            requestLog(request).warn({ err: error }, 'could not cancel the job of an OpenAI request'),
+          );
         }
       },
     );

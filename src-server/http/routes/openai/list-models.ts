@@ -34,4 +34,3 @@ export const listModels: RouteModule = (app, ctx) => {
     },
   );
 };
-

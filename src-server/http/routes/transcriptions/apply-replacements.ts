@@ -17,5 +17,9 @@ export const applyReplacements: RouteModule = (app, ctx) =>
       },
     },
     async (request) =>
-      transcriptionBody(ctx, request, await applyDictionary(ctx, callerOf(request), request.params.transcription_id, request.body.dictionary_id)),
+      transcriptionBody(
+        ctx,
+        request,
+        await applyDictionary(ctx, callerOf(request), request.params.transcription_id, request.body.dictionary_id),
+      ),
   );

@@ -12,7 +12,8 @@ export const listTranscriptions: RouteModule = (app, ctx) => {
   // team's list_version while the watch cannot see changes (decision 0039). The two never share an entry.
   const cache = new VersionedCache<Buffer>();
   // A Buffer is sent as is, skipping serialization.
-  const send = (reply: FastifyReply, body: Buffer): void => void reply.type('application/json; charset=utf-8').send(body);
+  const send = (reply: FastifyReply, body: Buffer): void =>
+    void reply.type('application/json; charset=utf-8').send(body);
   const fill = async (request: FastifyRequest, key: string, caller: Caller, page: number): Promise<Buffer> => {
     const version = request.changeGeneration ?? (await listVersion(ctx, caller));
     const cached = cache.get(key, version);

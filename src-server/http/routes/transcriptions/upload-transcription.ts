@@ -28,7 +28,11 @@ export const uploadTranscription: RouteModule = (app, ctx) =>
       dictionaryId: body.dictionary_id ?? null,
       languages,
       model,
-      speakers: { numSpeakers: count(body.num_speakers), minSpeakers: count(body.min_speakers), maxSpeakers: count(body.max_speakers) },
+      speakers: {
+        numSpeakers: count(body.num_speakers),
+        minSpeakers: count(body.min_speakers),
+        maxSpeakers: count(body.max_speakers),
+      },
       words: body.words ?? [],
     });
     return {

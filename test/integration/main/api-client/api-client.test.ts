@@ -42,7 +42,11 @@ async function failed(promise: Promise<unknown>): Promise<ApiError> {
 
 describe('ApiClient retries', () => {
   it('retries a 5xx and then succeeds', async () => {
-    const fake = await scriptedServer([json(503, { error_id: 'e1', error_code: ErrorCode.INTERNAL_ERROR, error_message: 'busy' }), json(502, {}), json(200, [])]);
+    const fake = await scriptedServer([
+      json(503, { error_id: 'e1', error_code: ErrorCode.INTERNAL_ERROR, error_message: 'busy' }),
+      json(502, {}),
+      json(200, []),
+    ]);
     try {
       await expect(clientOf(fake, 'k').listTranscriptions()).resolves.toEqual([]);
       expect(fake.calls()).toBe(3);
@@ -52,7 +56,11 @@ describe('ApiClient retries', () => {
   });
 
   it('retries a 429 (rate limited), and says what happened when the server keeps refusing', async () => {
-    const limited = json(429, { error_id: 'r1', error_code: ErrorCode.RATE_LIMITED, error_message: 'Too many requests with this API key…' });
+    const limited = json(429, {
+      error_id: 'r1',
+      error_code: ErrorCode.RATE_LIMITED,
+      error_message: 'Too many requests with this API key…',
+    });
     const fake = await scriptedServer([limited, json(200, [])]);
     try {
       await expect(clientOf(fake, 'k').listTranscriptions()).resolves.toEqual([]);
@@ -64,7 +72,9 @@ describe('ApiClient retries', () => {
     try {
       const error = await failed(clientOf(busy, 'k').getTranscription('x'));
       expect(error.error.code).toBe('server');
-      expect(error.message).toMatch(/^The server is receiving too many requests with this API key and asked Kikitori to wait\. Try again in a minute/);
+      expect(error.message).toMatch(
+        /^The server is receiving too many requests with this API key and asked Kikitori to wait\. Try again in a minute/,
+      );
     } finally {
       await busy.close();
     }
@@ -73,7 +83,13 @@ describe('ApiClient retries', () => {
   it("waits as long as the server's Retry-After asks, for every call of the client, and gives up at once when it asks too much", async () => {
     const limitedFor = (seconds: number) => (_req: http.IncomingMessage, res: http.ServerResponse) => {
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(seconds) });
-      res.end(JSON.stringify({ error_id: 'r1', error_code: ErrorCode.RATE_LIMITED, error_message: 'Too many requests with this API key…' }));
+      res.end(
+        JSON.stringify({
+          error_id: 'r1',
+          error_code: ErrorCode.RATE_LIMITED,
+          error_message: 'Too many requests with this API key…',
+        }),
+      );
     };
     const fake = await scriptedServer([limitedFor(7), json(200, [])]);
     const waits: number[] = [];
@@ -113,7 +129,9 @@ describe('ApiClient retries', () => {
   });
 
   it('gives up after its retries with a server error that keeps the error id', async () => {
-    const fake = await scriptedServer([json(500, { error_id: 'abc-123', error_code: ErrorCode.INTERNAL_ERROR, error_message: 'boom' })]);
+    const fake = await scriptedServer([
+      json(500, { error_id: 'abc-123', error_code: ErrorCode.INTERNAL_ERROR, error_message: 'boom' }),
+    ]);
     try {
       const error = await failed(clientOf(fake, 'k').getTranscription('x'));
       expect(fake.calls()).toBe(3); // 1 + 2 retries
@@ -134,14 +152,24 @@ describe('ApiClient retries', () => {
     }
   });
 
-  it('never retries a 4xx, and names the field the server complained about, in the contract\'s spelling', async () => {
+  it("never retries a 4xx, and names the field the server complained about, in the contract's spelling", async () => {
     const fake = await scriptedServer([
-      json(400, { error_id: 'v1', error_code: ErrorCode.VALIDATION_FAILED, error_message: 'Speaker count too low.', field: 'num_speakers' }),
+      json(400, {
+        error_id: 'v1',
+        error_code: ErrorCode.VALIDATION_FAILED,
+        error_message: 'Speaker count too low.',
+        field: 'num_speakers',
+      }),
     ]);
     try {
       const error = await failed(clientOf(fake, 'k').requestUpload({ filename: 'a.wav', num_speakers: 0 }));
       expect(fake.calls()).toBe(1);
-      expect(error.error).toEqual({ code: 'validation', field: 'numSpeakers', errorId: 'v1', message: 'Speaker count too low.' });
+      expect(error.error).toEqual({
+        code: 'validation',
+        field: 'numSpeakers',
+        errorId: 'v1',
+        message: 'Speaker count too low.',
+      });
     } finally {
       await fake.close();
     }
@@ -149,7 +177,12 @@ describe('ApiClient retries', () => {
 
   it('keeps the path below the first field, mapping only its head', async () => {
     const fake = await scriptedServer([
-      json(400, { error_id: 'v2', error_code: ErrorCode.VALIDATION_FAILED, error_message: 'Too long.', field: 'words.3.reading' }),
+      json(400, {
+        error_id: 'v2',
+        error_code: ErrorCode.VALIDATION_FAILED,
+        error_message: 'Too long.',
+        field: 'words.3.reading',
+      }),
     ]);
     try {
       const error = await failed(clientOf(fake, 'k').requestUpload({ filename: 'a.wav' }));
@@ -161,7 +194,11 @@ describe('ApiClient retries', () => {
 
   it('never guesses the field from the message text', async () => {
     const fake = await scriptedServer([
-      json(400, { error_id: 'v3', error_code: ErrorCode.VALIDATION_FAILED, error_message: 'Invalid request: field "num_speakers" must be >= 1.' }),
+      json(400, {
+        error_id: 'v3',
+        error_code: ErrorCode.VALIDATION_FAILED,
+        error_message: 'Invalid request: field "num_speakers" must be >= 1.',
+      }),
     ]);
     try {
       const error = await failed(clientOf(fake, 'k').requestUpload({ filename: 'a.wav', num_speakers: 0 }));
@@ -175,20 +212,33 @@ describe('ApiClient retries', () => {
   it('puts a refused language on the language field, with or without the server naming it', async () => {
     const fake = await scriptedServer([
       json(400, { error_id: 'u1', error_code: ErrorCode.UNSUPPORTED_LANGUAGE, error_message: 'Cannot do ja.' }),
-      json(400, { error_id: 'u2', error_code: ErrorCode.UNSUPPORTED_OPTION, error_message: 'No speakers.', field: 'max_speakers' }),
+      json(400, {
+        error_id: 'u2',
+        error_code: ErrorCode.UNSUPPORTED_OPTION,
+        error_message: 'No speakers.',
+        field: 'max_speakers',
+      }),
       json(400, { error_id: 'u3', error_code: ErrorCode.UNSUPPORTED_OPTION, error_message: 'No speakers.' }),
     ]);
     try {
       const client = clientOf(fake, 'k');
-      expect((await failed(client.requestUpload({ filename: 'a.wav', language: 'ja' }))).error).toMatchObject({ code: 'unsupported', field: 'language' });
-      expect((await failed(client.requestUpload({ filename: 'a.wav', max_speakers: 3 }))).error).toMatchObject({ code: 'unsupported', field: 'maxSpeakers' });
-      expect((await failed(client.requestUpload({ filename: 'a.wav', max_speakers: 3 }))).error).not.toHaveProperty('field');
+      expect((await failed(client.requestUpload({ filename: 'a.wav', language: 'ja' }))).error).toMatchObject({
+        code: 'unsupported',
+        field: 'language',
+      });
+      expect((await failed(client.requestUpload({ filename: 'a.wav', max_speakers: 3 }))).error).toMatchObject({
+        code: 'unsupported',
+        field: 'maxSpeakers',
+      });
+      expect((await failed(client.requestUpload({ filename: 'a.wav', max_speakers: 3 }))).error).not.toHaveProperty(
+        'field',
+      );
     } finally {
       await fake.close();
     }
   });
 
-  it('fills the contract\'s paths with escaped ids', async () => {
+  it("fills the contract's paths with escaped ids", async () => {
     const seen: string[] = [];
     const fake = await scriptedServer([
       (req, res) => {
@@ -212,7 +262,9 @@ describe('ApiClient retries', () => {
   });
 
   it('does not repeat a non-idempotent create after a 5xx', async () => {
-    const fake = await scriptedServer([json(500, { error_id: 'x', error_code: ErrorCode.INTERNAL_ERROR, error_message: 'boom' })]);
+    const fake = await scriptedServer([
+      json(500, { error_id: 'x', error_code: ErrorCode.INTERNAL_ERROR, error_message: 'boom' }),
+    ]);
     try {
       await failed(clientOf(fake, 'k').createDictionary({ name: 'd' }));
       expect(fake.calls()).toBe(1);
@@ -263,7 +315,9 @@ describe('ApiClient against kikitori-server', () => {
 
   it('maps a refused key to an actionable unauthorized error', async () => {
     const seen: Reachability[] = [];
-    const error = await failed(clientOf(server, 'not-a-key', { onReachability: (r) => seen.push(r) }).listTranscriptions());
+    const error = await failed(
+      clientOf(server, 'not-a-key', { onReachability: (r) => seen.push(r) }).listTranscriptions(),
+    );
     expect(error.status).toBe(401);
     expect(error.error.code).toBe('unauthorized');
     expect(error.error.message).toBe(UNAUTHORIZED_MESSAGE);
@@ -273,7 +327,10 @@ describe('ApiClient against kikitori-server', () => {
 
   it('maps unknown ids, bad input and missing roles', async () => {
     const client = clientOf(server, key);
-    expect((await failed(client.getTranscription('nope'))).error).toMatchObject({ code: 'not-found', message: expect.stringContaining('no longer exists') });
+    expect((await failed(client.getTranscription('nope'))).error).toMatchObject({
+      code: 'not-found',
+      message: expect.stringContaining('no longer exists'),
+    });
     expect((await failed(client.getDictionary('nope'))).error.code).toBe('not-found');
     const bad = await failed(client.requestUpload({ filename: 'a.wav', min_speakers: 3, max_speakers: 2 }));
     expect(bad.error).toMatchObject({ code: 'validation', field: 'minSpeakers' });
@@ -288,8 +345,15 @@ describe('ApiClient against kikitori-server', () => {
 
   it('covers the dictionary API: dictionaries, words and blacklist words', async () => {
     const client = clientOf(server, key);
-    const created = await client.createDictionary({ name: 'Product names', words: [{ word: 'Kikitori', reading: 'key key tory' }] });
-    expect(created).toMatchObject({ name: 'Product names', is_temporary: false, words: [{ word: 'Kikitori', reading: 'key key tory' }] });
+    const created = await client.createDictionary({
+      name: 'Product names',
+      words: [{ word: 'Kikitori', reading: 'key key tory' }],
+    });
+    expect(created).toMatchObject({
+      name: 'Product names',
+      is_temporary: false,
+      words: [{ word: 'Kikitori', reading: 'key key tory' }],
+    });
     const id = created.dictionary_id;
     expect((await client.updateDictionary(id, { name: 'Products' })).name).toBe('Products');
     const word = await client.addWord(id, { word: 'Zintrix' });
@@ -318,7 +382,11 @@ describe('ApiClient against kikitori-server', () => {
     const ticket = await client.requestUpload({ filename: 'budget.wav', language: 'en', words: [{ word: 'budget' }] });
     expect(ticket.audio_upload_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/upload\//);
     const progress: number[] = [];
-    await client.uploadFile(ticket.audio_upload_url, wav, { contentType: 'audio/wav', chunkBytes: 16 * 1024, onProgress: (sent) => progress.push(sent) });
+    await client.uploadFile(ticket.audio_upload_url, wav, {
+      contentType: 'audio/wav',
+      chunkBytes: 16 * 1024,
+      onProgress: (sent) => progress.push(sent),
+    });
     expect(progress.at(-1)).toBe(fs.statSync(wav).size);
     expect(progress.length).toBeGreaterThan(1);
 
@@ -345,16 +413,25 @@ describe('ApiClient against kikitori-server', () => {
     await client.saveReview(id, 'The budget meeting is on Friday.');
     expect((await client.getReview(id))?.reviewed_text).toBe('The budget meeting is on Friday.');
 
-    expect((await failed(client.getSummary(id))).error).toMatchObject({ code: 'not-found', message: expect.stringContaining('not been requested') });
+    expect((await failed(client.getSummary(id))).error).toMatchObject({
+      code: 'not-found',
+      message: expect.stringContaining('not been requested'),
+    });
     expect(await client.requestSummary(id)).toMatchObject({ transcription_id: id, is_async: true });
     expect(await client.requestEmotion(id)).toMatchObject({ is_async: true });
     expect((await client.requestTranslation(id, 'es')).status_url).toContain('language=es');
-    const summary = await until(async () => ((await client.getSummary(id)).status === 'COMPLETED' ? client.getSummary(id) : null));
+    const summary = await until(async () =>
+      (await client.getSummary(id)).status === 'COMPLETED' ? client.getSummary(id) : null,
+    );
     expect(summary.summarized_text).toContain('Overview');
     expect(summary.key_points?.[0]).toMatchObject({ segment_id: 0 });
-    const emotion = await until(async () => ((await client.getEmotion(id)).status === 'COMPLETED' ? client.getEmotion(id) : null));
+    const emotion = await until(async () =>
+      (await client.getEmotion(id)).status === 'COMPLETED' ? client.getEmotion(id) : null,
+    );
     expect(emotion.emotions.at(-1)).toMatchObject({ segment_id: null, label: 'neutral' });
-    const translation = await until(async () => ((await client.getTranslation(id, 'es')).status === 'COMPLETED' ? client.getTranslation(id, 'es') : null));
+    const translation = await until(async () =>
+      (await client.getTranslation(id, 'es')).status === 'COMPLETED' ? client.getTranslation(id, 'es') : null,
+    );
     expect(translation).toMatchObject({ language: 'es', translated_text: expect.stringContaining('[es]') });
 
     await client.deleteTranscription(id);

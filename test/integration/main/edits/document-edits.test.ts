@@ -23,8 +23,19 @@ describe('edited documents', () => {
     const store = openCacheStore(':memory:');
     stores.push(store);
     const client = new ApiClient({ connection: () => ({ baseUrl: server.url, apiKey: key }), retry: { retries: 0 } });
-    const transcripts = new TranscriptService({ store, client, audioDir: path.join(dir, `audio-${stores.length}`), onChanged: () => {} });
-    const edits = new EditService({ store, client, transcripts, notify: (n) => notes.notifier.notify(n), onChanged: () => {} });
+    const transcripts = new TranscriptService({
+      store,
+      client,
+      audioDir: path.join(dir, `audio-${stores.length}`),
+      onChanged: () => {},
+    });
+    const edits = new EditService({
+      store,
+      client,
+      transcripts,
+      notify: (n) => notes.notifier.notify(n),
+      onChanged: () => {},
+    });
     return { store, transcripts, edits };
   }
 
@@ -39,7 +50,8 @@ describe('edited documents', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const serverReview = async () => (await server.api(key, 'GET', `/api/v1/transcriptions/${id}/review`)).json?.reviewed_text as string | undefined;
+  const serverReview = async () =>
+    (await server.api(key, 'GET', `/api/v1/transcriptions/${id}/review`)).json?.reviewed_text as string | undefined;
 
   it('splits, edits a word and merges; undoes and redoes them; the review carries the structure only while it differs', async () => {
     const here = machine();
@@ -58,8 +70,14 @@ describe('edited documents', () => {
     expect(review.split('\n').at(-1)!.startsWith(STRUCTURE_MARK)).toBe(true);
     expect(review.split('\n')[0]).toBe(segments[0]!.text);
 
-    const worded = await here.edits.apply(id, [{ kind: 'word', segmentId: segments[1]!.id, wordIndex: 0, text: 'Kikitori' }]);
-    expect(worded.document!.segments[1]!.words[0]).toMatchObject({ word: 'Kikitori', start: first.words[2]!.start, end: first.words[2]!.end });
+    const worded = await here.edits.apply(id, [
+      { kind: 'word', segmentId: segments[1]!.id, wordIndex: 0, text: 'Kikitori' },
+    ]);
+    expect(worded.document!.segments[1]!.words[0]).toMatchObject({
+      word: 'Kikitori',
+      start: first.words[2]!.start,
+      end: first.words[2]!.end,
+    });
     expect(worded.document!.segments[1]!.words.slice(1)).toEqual(first.words.slice(3));
     expect(here.store.search.search('Kikitori')[0]).toMatchObject({ transcriptionId: id });
 
@@ -89,10 +107,16 @@ describe('edited documents', () => {
     const here = machine();
     const detail = await here.transcripts.detail(id);
     const word = detail.document!.segments[0]!.words[0]!.word;
-    const replaced = await here.edits.apply(id, [{ kind: 'replace', query: word, replacement: 'REPLACED', options: { matchCase: true, wholeWord: true } }]);
+    const replaced = await here.edits.apply(id, [
+      { kind: 'replace', query: word, replacement: 'REPLACED', options: { matchCase: true, wholeWord: true } },
+    ]);
     expect(replaced.document!.segments[0]!.text.startsWith('REPLACED')).toBe(true);
-    await expect(here.edits.apply(id, [{ kind: 'merge', segmentId: 99_999 }])).rejects.toMatchObject({ error: { code: 'validation', field: 'segments' } });
-    await expect(here.edits.apply(id, [{ kind: 'split', segmentId: detail.document!.segments[0]!.id, wordIndex: 0 }])).rejects.toMatchObject({ error: { code: 'validation', field: 'wordIndex' } });
+    await expect(here.edits.apply(id, [{ kind: 'merge', segmentId: 99_999 }])).rejects.toMatchObject({
+      error: { code: 'validation', field: 'segments' },
+    });
+    await expect(
+      here.edits.apply(id, [{ kind: 'split', segmentId: detail.document!.segments[0]!.id, wordIndex: 0 }]),
+    ).rejects.toMatchObject({ error: { code: 'validation', field: 'wordIndex' } });
   });
 
   it('shows corrections an older cache kept per segment, and moves them into the edited document at the next edit', async () => {
@@ -103,7 +127,11 @@ describe('edited documents', () => {
     here.store.edits.replaceSegmentEdits(id, [{ segmentId: first.id, text: 'kept from an older version', words: [] }]);
     expect(here.transcripts.detailFromCache(id).document!.segments[0]!.text).toBe('kept from an older version');
     const second = here.store.documents.get(id)!.segments[1] ?? null;
-    const edited = await here.edits.apply(id, [second ? { kind: 'text', segmentId: second.id, text: 'and a new one' } : { kind: 'text', segmentId: first.id, text: 'kept from an older version, edited' }]);
+    const edited = await here.edits.apply(id, [
+      second
+        ? { kind: 'text', segmentId: second.id, text: 'and a new one' }
+        : { kind: 'text', segmentId: first.id, text: 'kept from an older version, edited' },
+    ]);
     expect(edited.document!.segments[0]!.text).toMatch(/^kept from an older version/);
     expect(here.store.edits.segmentEdits(id).size).toBe(0);
     expect(here.store.edits.editedSegments(id)).not.toBeNull();

@@ -29,7 +29,13 @@ describe('transcript corrections and the outbox', () => {
     store = openCacheStore(':memory:');
     const client = new ApiClient({ connection: () => ({ baseUrl: url, apiKey: key }), retry: { retries: 0 } });
     transcripts = new TranscriptService({ store, client, audioDir: path.join(dir, 'audio'), onChanged: () => {} });
-    edits = new EditService({ store, client, transcripts, notify: (n) => notes.notifier.notify(n), onChanged: () => {} });
+    edits = new EditService({
+      store,
+      client,
+      transcripts,
+      notify: (n) => notes.notifier.notify(n),
+      onChanged: () => {},
+    });
     await transcripts.detail(id); // caches the record and the document
   });
   afterAll(async () => {
@@ -38,7 +44,8 @@ describe('transcript corrections and the outbox', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const serverReview = async () => (await server.api(key, 'GET', `/api/v1/transcriptions/${id}/review`)).json?.reviewed_text;
+  const serverReview = async () =>
+    (await server.api(key, 'GET', `/api/v1/transcriptions/${id}/review`)).json?.reviewed_text;
   const lines = (first: string) => {
     const doc = store.documents.get(id)!;
     return [first, ...doc.segments.slice(1).map((s) => s.text)].join('\n');
@@ -77,7 +84,9 @@ describe('transcript corrections and the outbox', () => {
     const first = store.documents.get(id)!.segments[0]!;
     url = offlineUrl;
     await edits.edit(id, [{ id: first.id, text: 'mine while offline' }]);
-    await server.api(key, 'POST', `/api/v1/transcriptions/${id}/review`, { reviewed_text: lines('theirs from another computer') });
+    await server.api(key, 'POST', `/api/v1/transcriptions/${id}/review`, {
+      reviewed_text: lines('theirs from another computer'),
+    });
 
     url = server.url;
     expect(await edits.flush()).toMatchObject({ sent: 0, conflicts: 1 });

@@ -35,7 +35,13 @@ describe('transcripts:resolve-conflict', () => {
     store = openCacheStore(':memory:');
     const client = new ApiClient({ connection: () => ({ baseUrl: url, apiKey: key }), retry: { retries: 0 } });
     transcripts = new TranscriptService({ store, client, audioDir: path.join(dir, 'audio'), onChanged: () => {} });
-    edits = new EditService({ store, client, transcripts, notify: (n) => notes.notifier.notify(n), onChanged: () => {} });
+    edits = new EditService({
+      store,
+      client,
+      transcripts,
+      notify: (n) => notes.notifier.notify(n),
+      onChanged: () => {},
+    });
     const session = { transcripts, edits } as unknown as ProfileSession;
     handlers = transcriptHandlers({ session: () => session } as unknown as HandlerContext) as HandlerMap;
     await transcripts.detail(id); // caches the record, the document and the server's review
@@ -46,13 +52,15 @@ describe('transcripts:resolve-conflict', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const resolve = (request: unknown) => invokeHandler(handlers, 'transcripts:resolve-conflict', request as IpcRequest<'transcripts:resolve-conflict'>);
+  const resolve = (request: unknown) =>
+    invokeHandler(handlers, 'transcripts:resolve-conflict', request as IpcRequest<'transcripts:resolve-conflict'>);
   const resolved = async (keep: 'local' | 'server'): Promise<IpcResponse<'transcripts:resolve-conflict'>> => {
     const result = await resolve({ id, keep });
     if (!result.ok) throw new Error(`resolve-conflict failed: ${JSON.stringify(result.error)}`);
     return result.value;
   };
-  const serverReview = async () => (await server.api(key, 'GET', `/api/v1/transcriptions/${id}/review`)).json?.reviewed_text;
+  const serverReview = async () =>
+    (await server.api(key, 'GET', `/api/v1/transcriptions/${id}/review`)).json?.reviewed_text;
   const lines = (first: string) => {
     const doc = store.documents.get(id)!;
     return [first, ...doc.segments.slice(1).map((s) => s.text)].join('\n');
@@ -79,9 +87,18 @@ describe('transcripts:resolve-conflict', () => {
   });
 
   it('validates the payload', async () => {
-    expect(await resolve({ id, keep: 'both' })).toMatchObject({ ok: false, error: { code: 'validation', field: 'keep' } });
-    expect(await resolve({ id: 'a/b', keep: 'local' })).toMatchObject({ ok: false, error: { code: 'validation', field: 'id' } });
-    expect(await resolve({ id, keep: 'local', extra: true })).toMatchObject({ ok: false, error: { code: 'validation', field: 'extra' } });
+    expect(await resolve({ id, keep: 'both' })).toMatchObject({
+      ok: false,
+      error: { code: 'validation', field: 'keep' },
+    });
+    expect(await resolve({ id: 'a/b', keep: 'local' })).toMatchObject({
+      ok: false,
+      error: { code: 'validation', field: 'id' },
+    });
+    expect(await resolve({ id, keep: 'local', extra: true })).toMatchObject({
+      ok: false,
+      error: { code: 'validation', field: 'extra' },
+    });
     expect(await resolve(undefined)).toMatchObject({ ok: false, error: { code: 'validation' } });
   });
 

@@ -73,8 +73,17 @@ describe('embedded server', () => {
     await server.start();
     const { baseUrl, apiKey } = server.connection() as { baseUrl: string; apiKey: string };
     const api = async (method: string, route: string, body?: unknown) => {
-      const response = await fetch(`${baseUrl}${route}`, { method, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-      return (await response.json()) as { transcription_id: string; audio_upload_url: string; stage: string | null; status: string };
+      const response = await fetch(`${baseUrl}${route}`, {
+        method,
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return (await response.json()) as {
+        transcription_id: string;
+        audio_upload_url: string;
+        stage: string | null;
+        status: string;
+      };
     };
     // About a minute of speech: recognition runs far longer than the server has to stop.
     const long = path.join(dir, 'long-speech.wav');
@@ -82,7 +91,9 @@ describe('embedded server', () => {
     const ticket = await api('POST', '/api/v1/transcriptions/upload', { filename: 'long-speech.wav' });
     expect((await fetch(ticket.audio_upload_url, { method: 'PUT', body: fs.readFileSync(long) })).status).toBe(200);
     await api('POST', `/api/v1/transcriptions/${ticket.transcription_id}/transcribe`);
-    await until(async () => (await api('GET', `/api/v1/transcriptions/${ticket.transcription_id}`)).stage === 'recognizing');
+    await until(
+      async () => (await api('GET', `/api/v1/transcriptions/${ticket.transcription_id}`)).stage === 'recognizing',
+    );
     await server.stop();
     // Exited on its own (not killed at the end of the grace), so the job went back to the queue.
     expect(server.lastExit).toEqual({ code: 0, signal: null });
@@ -119,7 +130,9 @@ describe('embedded server', () => {
 
   const canManage = async (server: EmbeddedServer) => {
     const connection = server.connection() as { baseUrl: string; apiKey: string };
-    const response = await fetch(`${connection.baseUrl}/api/v1/models`, { headers: { 'x-api-key': connection.apiKey } });
+    const response = await fetch(`${connection.baseUrl}/api/v1/models`, {
+      headers: { 'x-api-key': connection.apiKey },
+    });
     return ((await response.json()) as { can_manage: boolean }).can_manage;
   };
 
@@ -130,30 +143,67 @@ describe('embedded server', () => {
     const server = make();
     await server.start();
     expect(await canManage(server)).toBe(true);
-    const keys = JSON.parse((await cli(['keys', 'list', '--data-dir', dataDir, '--json'])).stdout) as { roles: string[] }[];
+    const keys = JSON.parse((await cli(['keys', 'list', '--data-dir', dataDir, '--json'])).stdout) as {
+      roles: string[];
+    }[];
     expect(keys.map((k) => k.roles)).toEqual([['DELETE', 'OPERATOR']]);
     await server.stop();
 
     // An older app's key: DELETE only.
-    const { stdout } = await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'local', '--user', 'older', '--role', 'DELETE']);
+    const { stdout } = await cli([
+      'keys',
+      'create',
+      '--data-dir',
+      dataDir,
+      '--team',
+      'local',
+      '--user',
+      'older',
+      '--role',
+      'DELETE',
+    ]);
     const olderKey = stdout.trim().split('\n').at(-1)!;
     fs.writeFileSync(path.join(dir, 'server-key.bin'), secrets.encrypt(olderKey));
     const upgraded = make();
     await upgraded.start();
     expect((upgraded.connection() as { apiKey: string }).apiKey).toBe(olderKey);
     expect(await canManage(upgraded)).toBe(true);
-    const after = JSON.parse((await cli(['keys', 'list', '--data-dir', dataDir, '--json'])).stdout) as { userId: string; roles: string[] }[];
+    const after = JSON.parse((await cli(['keys', 'list', '--data-dir', dataDir, '--json'])).stdout) as {
+      userId: string;
+      roles: string[];
+    }[];
     expect(after.find((k) => k.userId === 'older')?.roles).toEqual(['DELETE', 'OPERATOR']);
     await upgraded.stop();
 
     // The previous app's key: DELETE and ADMIN, which no longer manages the server's models.
-    const previous = (await cli(['keys', 'create', '--data-dir', dataDir, '--team', 'local', '--user', 'previous', '--role', 'DELETE', '--role', 'ADMIN'])).stdout.trim().split('\n').at(-1)!;
+    const previous = (
+      await cli([
+        'keys',
+        'create',
+        '--data-dir',
+        dataDir,
+        '--team',
+        'local',
+        '--user',
+        'previous',
+        '--role',
+        'DELETE',
+        '--role',
+        'ADMIN',
+      ])
+    ).stdout
+      .trim()
+      .split('\n')
+      .at(-1)!;
     fs.writeFileSync(path.join(dir, 'server-key.bin'), secrets.encrypt(previous));
     const again = make();
     await again.start();
     expect((again.connection() as { apiKey: string }).apiKey).toBe(previous);
     expect(await canManage(again)).toBe(true);
-    const last = JSON.parse((await cli(['keys', 'list', '--data-dir', dataDir, '--json'])).stdout) as { userId: string; roles: string[] }[];
+    const last = JSON.parse((await cli(['keys', 'list', '--data-dir', dataDir, '--json'])).stdout) as {
+      userId: string;
+      roles: string[];
+    }[];
     expect(last.find((k) => k.userId === 'previous')?.roles).toEqual(['ADMIN', 'DELETE', 'OPERATOR']);
     await again.stop();
   });

@@ -3,7 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chooseResolution, computePeaks, downsample, MAX_BUCKETS, PeaksAccumulator, PeaksCache } from '../../../../src-main/peaks/peaks.js';
+import {
+  chooseResolution,
+  computePeaks,
+  downsample,
+  MAX_BUCKETS,
+  PeaksAccumulator,
+  PeaksCache,
+} from '../../../../src-main/peaks/peaks.js';
 import { tempDir } from '../../../support/test-server.js';
 import { shortSpeech } from '../main-test-support.js';
 

@@ -12,7 +12,15 @@ import { UploadManager } from '../../../../src-main/uploads/upload-manager.js';
 import { tempDir } from '../../../support/test-server.js';
 import { clientOf, shortSpeech } from '../main-test-support.js';
 
-const OPTIONS: UploadOptions = { language: 'en', model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] };
+const OPTIONS: UploadOptions = {
+  language: 'en',
+  model: 'default',
+  numSpeakers: null,
+  minSpeakers: null,
+  maxSpeakers: null,
+  dictionaryId: null,
+  words: [],
+};
 
 describe('recording service', () => {
   const root = tempDir('kikitori-recordings-');
@@ -21,8 +29,17 @@ describe('recording service', () => {
 
   function setup(dir = path.join(root, `r${++n}`)) {
     const store = openCacheStore(':memory:');
-    const uploads = new UploadManager({ uploads: store.uploads, client: clientOf({ url: 'http://127.0.0.1:9' }, 'unused'), onChange: () => {} });
-    const service = new RecordingService({ dir, uploads, repository: store.uploads, now: () => new Date(2026, 10, 24, 14, 5, 9) });
+    const uploads = new UploadManager({
+      uploads: store.uploads,
+      client: clientOf({ url: 'http://127.0.0.1:9' }, 'unused'),
+      onChange: () => {},
+    });
+    const service = new RecordingService({
+      dir,
+      uploads,
+      repository: store.uploads,
+      now: () => new Date(2026, 10, 24, 14, 5, 9),
+    });
     return { dir, store, uploads, service };
   }
 
@@ -54,9 +71,13 @@ describe('recording service', () => {
     expect(fs.readFileSync(file).equals(whole)).toBe(true);
 
     // The last chunk again (a call retried after a lost answer): nothing changes.
-    expect(await service.append(recording.id, whole.length - parts.at(-1)!.length, parts.at(-1)!)).toEqual({ size: whole.length });
+    expect(await service.append(recording.id, whole.length - parts.at(-1)!.length, parts.at(-1)!)).toEqual({
+      size: whole.length,
+    });
     // A chunk from the wrong place: refused, and the file is untouched.
-    await expect(service.append(recording.id, whole.length + 10, parts[0]!)).rejects.toMatchObject({ code: 'conflict' });
+    await expect(service.append(recording.id, whole.length + 10, parts[0]!)).rejects.toMatchObject({
+      code: 'conflict',
+    });
     await expect(service.append(recording.id, 3, parts[0]!)).rejects.toBeInstanceOf(AppFailure);
     expect(fs.readFileSync(file).equals(whole)).toBe(true);
   });
@@ -78,10 +99,19 @@ describe('recording service', () => {
     // A new session over the same folder, as after a crash.
     const after = setup(dir);
     const [listed] = await after.service.list();
-    expect(listed).toMatchObject({ id: recording.id, fileName: 'Recording 2026-11-24 14.05.09.ogg', size: parts[0]!.length + parts[1]!.length, upload: null });
+    expect(listed).toMatchObject({
+      id: recording.id,
+      fileName: 'Recording 2026-11-24 14.05.09.ogg',
+      size: parts[0]!.length + parts[1]!.length,
+      upload: null,
+    });
     // It can still be transcribed.
     const job = await after.service.finish(recording.id, OPTIONS);
-    expect(job).toMatchObject({ state: 'queued', fileName: listed!.fileName, filePath: path.join(dir, recording.id, listed!.fileName) });
+    expect(job).toMatchObject({
+      state: 'queued',
+      fileName: listed!.fileName,
+      filePath: path.join(dir, recording.id, listed!.fileName),
+    });
   });
 
   it('queues a finished recording like a dropped file, lists its upload, and discards both', async () => {
@@ -120,7 +150,10 @@ describe('recording service', () => {
   it('removes an empty recording instead of queueing it', async () => {
     const { dir, store, service } = setup();
     const recording = await service.start('audio/webm');
-    await expect(service.finish(recording.id, OPTIONS)).rejects.toMatchObject({ code: 'validation', message: expect.stringContaining('Nothing was recorded') });
+    await expect(service.finish(recording.id, OPTIONS)).rejects.toMatchObject({
+      code: 'validation',
+      message: expect.stringContaining('Nothing was recorded'),
+    });
     expect(fs.existsSync(path.join(dir, recording.id))).toBe(false);
     expect(store.uploads.list()).toEqual([]);
   });

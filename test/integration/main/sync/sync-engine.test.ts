@@ -8,7 +8,14 @@ import { SyncEngine } from '../../../../src-main/sync/sync-engine.js';
 import { TranscriptService } from '../../../../src-main/transcripts/transcript-service.js';
 import { makeCorruptFile } from '../../../support/audio-fixtures.js';
 import { startTestServer, tempDir, uploadFile, type TestServer } from '../../../support/test-server.js';
-import { clientOf, eventRecorder, notificationRecorder, shortSpeech, testAnalysisEngines, until } from '../main-test-support.js';
+import {
+  clientOf,
+  eventRecorder,
+  notificationRecorder,
+  shortSpeech,
+  testAnalysisEngines,
+  until,
+} from '../main-test-support.js';
 
 describe('sync engine', () => {
   let server: TestServer;
@@ -29,7 +36,11 @@ describe('sync engine', () => {
     const client = clientOf(server, key, { onReachability: (r) => engine?.setReachability(r) });
     const changed = (ids: string[]) => events.emit('transcripts:changed', { ids });
     transcripts = new TranscriptService({ store, client, audioDir: path.join(dir, 'audio'), onChanged: changed });
-    analyses = new AnalysisService({ store, client, onChanged: (id, kind, language) => events.emit('analysis:changed', { id, kind, language }) });
+    analyses = new AnalysisService({
+      store,
+      client,
+      onChanged: (id, kind, language) => events.emit('analysis:changed', { id, kind, language }),
+    });
     sync = engine = new SyncEngine({
       profileId: 'embedded',
       store,
@@ -72,16 +83,29 @@ describe('sync engine', () => {
     expect(notes.notifications).toEqual(
       expect.arrayContaining([
         { title: 'Transcription finished', body: '“budget.wav” is ready.', transcriptionId: ok },
-        { title: 'Transcription failed', body: expect.stringMatching(/^“broken\.wav” could not be transcribed: /), transcriptionId: bad },
+        {
+          title: 'Transcription failed',
+          body: expect.stringMatching(/^“broken\.wav” could not be transcribed: /),
+          transcriptionId: bad,
+        },
       ]),
     );
     await until(() => store.documents.has(ok));
     expect(store.documents.get(ok)!.text).toContain('budget');
     const [hit] = store.search.search('budget');
-    expect(hit).toMatchObject({ transcriptionId: ok, transcriptionName: 'budget.wav', kind: 'transcript', start: expect.any(Number) });
+    expect(hit).toMatchObject({
+      transcriptionId: ok,
+      transcriptionName: 'budget.wav',
+      kind: 'transcript',
+      start: expect.any(Number),
+    });
     expect(events.of('transcripts:changed').some((e) => e.ids.includes(ok))).toBe(true);
     await until(() => sync.status().pending === 0);
-    expect(events.of('connection:changed').at(-1)).toMatchObject({ online: true, pending: 0, activeProfileId: 'embedded' });
+    expect(events.of('connection:changed').at(-1)).toMatchObject({
+      online: true,
+      pending: 0,
+      activeProfileId: 'embedded',
+    });
   });
 
   it('polls analyses in progress and indexes finished summaries', async () => {
@@ -89,7 +113,10 @@ describe('sync engine', () => {
     const view = await analyses.request(id!, 'summary');
     expect(view.kind).toBe('summary');
     sync.kick();
-    await events.next('analysis:changed', (e) => e.id === id && store.analyses.get(id, 'summary')?.status === 'COMPLETED');
+    await events.next(
+      'analysis:changed',
+      (e) => e.id === id && store.analyses.get(id, 'summary')?.status === 'COMPLETED',
+    );
     expect(store.search.search('overview')[0]).toMatchObject({ transcriptionId: id, kind: 'summary' });
   });
 
@@ -105,7 +132,9 @@ describe('sync engine', () => {
     const [completed] = store.transcriptions.list({ statuses: ['COMPLETED'] }).items;
     expect(transcripts.localAudio(completed!.id)).toBeFalsy();
     expect(await transcripts.audioSource(completed!.id)).toEqual({ url: mediaUrlOf(completed!.id), local: true });
-    expect(fs.statSync(transcripts.localAudio(completed!.id)!).size).toBe(fs.statSync(path.join(dir, 'budget.wav')).size);
+    expect(fs.statSync(transcripts.localAudio(completed!.id)!).size).toBe(
+      fs.statSync(path.join(dir, 'budget.wav')).size,
+    );
   });
 
   it('goes offline when the server stops, and keeps serving the cache', async () => {

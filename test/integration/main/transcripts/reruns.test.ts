@@ -13,17 +13,30 @@ import { AppFailure } from '../../../../src-main/app-failure.js';
 import { startTestServer, tempDir, uploadFile, waitForStatus, type TestServer } from '../../../support/test-server.js';
 import { copyAs, eventRecorder, shortSpeech, until } from '../main-test-support.js';
 
-const FAILING: UploadOptions = { language: 'en', model: 'diarization-high', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] };
+const FAILING: UploadOptions = {
+  language: 'en',
+  model: 'diarization-high',
+  numSpeakers: null,
+  minSpeakers: null,
+  maxSpeakers: null,
+  dictionaryId: null,
+  words: [],
+};
 const WORKING: UploadOptions = { ...FAILING, model: 'default', numSpeakers: 1 };
 
 /** An OpenAI-compatible speech service that refuses every request as a bad one (HTTP 400). */
 async function startRefusingSpeechService() {
   const server = http.createServer((req, res) => {
     req.resume();
-    req.on('end', () => res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"Invalid file format."}}'));
+    req.on('end', () =>
+      res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"Invalid file format."}}'),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 describe('transcribing again', () => {
@@ -38,7 +51,12 @@ describe('transcribing again', () => {
   beforeAll(async () => {
     speechService = await startRefusingSpeechService();
     server = await startTestServer({
-      env: { KIKITORI_ENGINE_DEFAULT: 'pocketsphinx', KIKITORI_ENGINE_DIARIZATION_HIGH: 'remote', KIKITORI_REMOTE_ASR_BASE_URL: speechService.baseUrl, KIKITORI_REMOTE_ASR_API_KEY: 'sk-test' },
+      env: {
+        KIKITORI_ENGINE_DEFAULT: 'pocketsphinx',
+        KIKITORI_ENGINE_DIARIZATION_HIGH: 'remote',
+        KIKITORI_REMOTE_ASR_BASE_URL: speechService.baseUrl,
+        KIKITORI_REMOTE_ASR_API_KEY: 'sk-test',
+      },
     });
     key = await server.key('team', 'alice', ['DELETE']);
     speech = copyAs(await shortSpeech(), dir, 'weekly call.wav');
@@ -61,8 +79,10 @@ describe('transcribing again', () => {
   });
 
   const status = (id: string) => session.store.transcriptions.get(id)?.status;
-  const finished = (id: string) => until(() => ['COMPLETED', 'FAILED'].includes(status(id) ?? '') && session.store.transcriptions.get(id)!);
-  const uploaded = async (jobId: string) => (await events.next('uploads:changed', (j) => j.id === jobId && (j.state === 'done' || j.state === 'failed')));
+  const finished = (id: string) =>
+    until(() => ['COMPLETED', 'FAILED'].includes(status(id) ?? '') && session.store.transcriptions.get(id)!);
+  const uploaded = async (jobId: string) =>
+    await events.next('uploads:changed', (j) => j.id === jobId && (j.state === 'done' || j.state === 'failed'));
 
   it('re-runs a FAILED transcription from its cached audio with other options: the new one COMPLETES, the failed one goes, the audio stays', async () => {
     const [job] = await session.uploads.add([speech], FAILING);
@@ -80,7 +100,10 @@ describe('transcribing again', () => {
     fs.renameSync(speech, `${speech}.moved`);
     try {
       // Pressed twice: one new upload.
-      const [rerun, again] = await Promise.all([session.reruns.rerun(failedId, { options: WORKING }), session.reruns.rerun(failedId, { options: WORKING })]);
+      const [rerun, again] = await Promise.all([
+        session.reruns.rerun(failedId, { options: WORKING }),
+        session.reruns.rerun(failedId, { options: WORKING }),
+      ]);
       expect(again.id).toBe(rerun.id);
       expect(rerun).toMatchObject({ fileName: 'weekly call.wav', state: expect.stringMatching(/queued|uploading/) });
       const newId = (await uploaded(rerun.id)).transcriptionId!;
@@ -88,7 +111,9 @@ describe('transcribing again', () => {
 
       const done = await finished(newId);
       expect(done).toMatchObject({ status: 'COMPLETED', name: 'weekly call.wav', numSpeakers: 1 });
-      expect((await server.api(key, 'GET', `/api/v1/transcriptions/${newId}`)).json).toMatchObject({ requested_model: 'default' });
+      expect((await server.api(key, 'GET', `/api/v1/transcriptions/${newId}`)).json).toMatchObject({
+        requested_model: 'default',
+      });
       const document = await session.transcripts.ensureDocument(newId);
       expect(document!.segments.length).toBeGreaterThan(0);
 
@@ -112,7 +137,9 @@ describe('transcribing again', () => {
     const rerun = await session.reruns.rerun(id, {});
     const newId = (await uploaded(rerun.id)).transcriptionId!;
     expect(await finished(newId)).toMatchObject({ status: 'COMPLETED', numSpeakers: null });
-    expect((await server.api(key, 'GET', `/api/v1/transcriptions/${newId}`)).json).toMatchObject({ requested_model: 'default' });
+    expect((await server.api(key, 'GET', `/api/v1/transcriptions/${newId}`)).json).toMatchObject({
+      requested_model: 'default',
+    });
     expect(session.store.transcriptions.get(id)?.status).toBe('COMPLETED');
     expect(session.transcripts.localAudio(id)).not.toBeNull();
   });
@@ -175,13 +202,18 @@ describe('transcribing again', () => {
       }
       return null;
     };
-    expect(refusal({ id: 'x', options: { ...WORKING, minSpeakers: 3, maxSpeakers: 2 } })).toMatchObject({ code: 'validation', field: 'options.minSpeakers' });
+    expect(refusal({ id: 'x', options: { ...WORKING, minSpeakers: 3, maxSpeakers: 2 } })).toMatchObject({
+      code: 'validation',
+      field: 'options.minSpeakers',
+    });
     expect(refusal({ id: 'x', extra: true })).toMatchObject({ code: 'validation', field: 'extra' });
     expect(refusal({ id: 'a/b' })).toMatchObject({ code: 'validation', field: 'id' });
     // The file chosen again is a handle main issued, never a path the page names.
     expect(refusal({ id: 'x', path: '/home/me/elsewhere.wav' })).toMatchObject({ code: 'validation', field: 'path' });
     expect(refusal({ id: 'x', file: '/home/me/elsewhere.wav' })).toMatchObject({ code: 'validation', field: 'file' });
     expect(refusal({ id: 'x', options: { ...WORKING, language: 'EN' } })).toBeNull();
-    expect(validateRequest('transcripts:rerun', { id: 'x', options: { ...WORKING, language: 'EN' } }).options?.language).toBe('en');
+    expect(
+      validateRequest('transcripts:rerun', { id: 'x', options: { ...WORKING, language: 'EN' } }).options?.language,
+    ).toBe('en');
   });
 });

@@ -19,11 +19,19 @@ describe('folder scan', () => {
 
   beforeAll(async () => {
     const wav = fs.readFileSync(await shortSpeech());
-    const mp3 = fs.readFileSync(await encodeAudio(await shortSpeech(), path.join(dir, 'speech.mp3'), ['-c:a', 'libmp3lame', '-b:a', '64k']));
+    const mp3 = fs.readFileSync(
+      await encodeAudio(await shortSpeech(), path.join(dir, 'speech.mp3'), ['-c:a', 'libmp3lame', '-b:a', '64k']),
+    );
     put('take 10.wav', wav);
     put('take 2.wav', wav);
     put('notes.txt', 'Questions for the second interview\n1. Budget\n');
-    put('agenda.pdf', Buffer.concat([Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n', 'latin1'), Buffer.alloc(200, 0x20)]));
+    put(
+      'agenda.pdf',
+      Buffer.concat([
+        Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n', 'latin1'),
+        Buffer.alloc(200, 0x20),
+      ]),
+    );
     put('empty.wav', '');
     put('.DS_Store', Buffer.alloc(64, 1));
     put('.hidden/secret.wav', wav);

@@ -15,7 +15,15 @@ import { startTestServer, storedAudioPath, tempDir, type TestServer } from '../.
 import { clientOf, copyAs, shortSpeech, until } from '../main-test-support.js';
 
 const run = promisify(execFile);
-const OPTIONS: UploadOptions = { language: 'en', model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] };
+const OPTIONS: UploadOptions = {
+  language: 'en',
+  model: 'default',
+  numSpeakers: null,
+  minSpeakers: null,
+  maxSpeakers: null,
+  dictionaryId: null,
+  words: [],
+};
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 /** A proxy to `target` that records each PATCH's Upload-Offset and the bytes sent, and cuts once past `cutAfter` bytes if asked. */
@@ -28,7 +36,8 @@ async function startProxy(target: string) {
     sockets.add(client).add(upstream);
     client.on('data', (chunk: Buffer) => {
       const text = chunk.toString('latin1');
-      for (const match of text.matchAll(/^PATCH [^\r\n]+\r\n(?:[^\r\n]+\r\n)*?upload-offset: *(\d+)/gim)) state.patchOffsets.push(Number(match[1]));
+      for (const match of text.matchAll(/^PATCH [^\r\n]+\r\n(?:[^\r\n]+\r\n)*?upload-offset: *(\d+)/gim))
+        state.patchOffsets.push(Number(match[1]));
       state.sent += chunk.length;
       if (state.sent > state.cutAfter) {
         state.cutAfter = Number.POSITIVE_INFINITY;
@@ -111,7 +120,8 @@ describe('resumable uploads in the upload manager', () => {
     return { m, events };
   }
 
-  const settled = (store: CacheStore, id: string) => until(() => ['done', 'failed', 'cancelled'].includes(store.uploads.get(id)!.state) && store.uploads.get(id)!);
+  const settled = (store: CacheStore, id: string) =>
+    until(() => ['done', 'failed', 'cancelled'].includes(store.uploads.get(id)!.state) && store.uploads.get(id)!);
 
   it('continues from the server’s offset after the connection drops mid-upload', async () => {
     proxy.reset();
@@ -157,7 +167,11 @@ describe('resumable uploads in the upload manager', () => {
     await until(() => stopping !== null);
     await stopping;
     const interrupted = first.uploads.get(job!.id)!;
-    expect(interrupted).toMatchObject({ state: 'queued', transcriptionId: expect.any(String), resumeUrl: expect.stringContaining('/tus/') });
+    expect(interrupted).toMatchObject({
+      state: 'queued',
+      transcriptionId: expect.any(String),
+      resumeUrl: expect.stringContaining('/tus/'),
+    });
     first.close();
     const sentBeforeRestart = proxy.state.sent;
 
@@ -173,7 +187,9 @@ describe('resumable uploads in the upload manager', () => {
     expect(resumedAt).toBeGreaterThan(size * 0.2);
     // After the restart the client sent only what the server lacked (plus headers), not the whole file.
     expect(proxy.state.sent - sentBeforeRestart).toBeLessThan(size - resumedAt + 16 * 1024);
-    expect(after.events.find((e) => e.state === 'uploading' && e.sentBytes > 0)!.sentBytes).toBeGreaterThanOrEqual(resumedAt);
+    expect(after.events.find((e) => e.state === 'uploading' && e.sentBytes > 0)!.sentBytes).toBeGreaterThanOrEqual(
+      resumedAt,
+    );
     expect(sha256(await storedAudioPath(server, finished.transcriptionId!))).toBe(sha256(longer));
     second.close();
   });
@@ -183,9 +199,20 @@ describe('resumable uploads in the upload manager', () => {
     try {
       const store = openCacheStore(':memory:');
       const client = clientOf(server, key);
-      client.requestUpload = async () => ({ transcription_id: 'plain', audio_upload_url: `${plainPut.url}/bucket/object?X-Amz-Signature=abc` }) as Awaited<ReturnType<typeof client.requestUpload>>;
-      client.transcribe = async () => ({ transcription_id: 'plain', status: 'CONVERTING' }) as Awaited<ReturnType<typeof client.transcribe>>;
-      const m = new UploadManager({ uploads: store.uploads, client, progressIntervalMs: 0, retryDelayMs: () => 0, onChange: () => undefined });
+      client.requestUpload = async () =>
+        ({
+          transcription_id: 'plain',
+          audio_upload_url: `${plainPut.url}/bucket/object?X-Amz-Signature=abc`,
+        }) as Awaited<ReturnType<typeof client.requestUpload>>;
+      client.transcribe = async () =>
+        ({ transcription_id: 'plain', status: 'CONVERTING' }) as Awaited<ReturnType<typeof client.transcribe>>;
+      const m = new UploadManager({
+        uploads: store.uploads,
+        client,
+        progressIntervalMs: 0,
+        retryDelayMs: () => 0,
+        onChange: () => undefined,
+      });
       m.start();
       const [job] = await m.add([copyAs(longer, dir, 'plain.wav')], OPTIONS);
       const done = await settled(store, job!.id);
@@ -212,7 +239,8 @@ async function startPlainPutServer() {
       if (request.method === 'PUT') {
         received = Buffer.concat(chunks);
         response.writeHead(200).end();
-      } else response.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code></Error>');
+      } else
+        response.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code></Error>');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -10,12 +10,26 @@ import type { UploadJob, UploadOptions } from '../../../../src-shared/ipc-contra
 import type { ApiClient } from '../../../../src-main/api-client/api-client.js';
 import { openCacheStore, type CacheStore } from '../../../../src-main/cache/cache-store.js';
 import { UploadManager, type UploadManagerOptions } from '../../../../src-main/uploads/upload-manager.js';
-import { startTestServer, storedAudioPath, tempDir, waitForStatus, type TestServer } from '../../../support/test-server.js';
+import {
+  startTestServer,
+  storedAudioPath,
+  tempDir,
+  waitForStatus,
+  type TestServer,
+} from '../../../support/test-server.js';
 import { clientOf, copyAs, shortSpeech, until } from '../main-test-support.js';
 
 const run = promisify(execFile);
 
-const OPTIONS: UploadOptions = { language: 'en', model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] };
+const OPTIONS: UploadOptions = {
+  language: 'en',
+  model: 'default',
+  numSpeakers: null,
+  minSpeakers: null,
+  maxSpeakers: null,
+  dictionaryId: null,
+  words: [],
+};
 
 describe('upload manager', () => {
   let server: TestServer;
@@ -27,7 +41,10 @@ describe('upload manager', () => {
   const dir = tempDir('kikitori-uploads-');
 
   beforeAll(async () => {
-    [server, shortTtl] = await Promise.all([startTestServer(), startTestServer({ env: { KIKITORI_UPLOAD_URL_TTL: '4' } })]);
+    [server, shortTtl] = await Promise.all([
+      startTestServer(),
+      startTestServer({ env: { KIKITORI_UPLOAD_URL_TTL: '4' } }),
+    ]);
     key = await server.key('team', 'alice', ['DELETE']);
     shortTtlKey = await shortTtl.key('team', 'alice', ['DELETE']);
     speech = await shortSpeech();
@@ -55,7 +72,8 @@ describe('upload manager', () => {
     return { m, events, kept };
   }
 
-  const settled = (store: CacheStore, id: string) => until(() => ['done', 'failed', 'cancelled'].includes(store.uploads.get(id)!.state) && store.uploads.get(id)!);
+  const settled = (store: CacheStore, id: string) =>
+    until(() => ['done', 'failed', 'cancelled'].includes(store.uploads.get(id)!.state) && store.uploads.get(id)!);
   const serverAudioSize = async (s: TestServer, id: string) => fs.statSync(await storedAudioPath(s, id)).size;
 
   it('streams real files two at a time with progress, then starts their transcriptions', async () => {
@@ -66,11 +84,16 @@ describe('upload manager', () => {
     m.start();
     const files = ['one.wav', 'two.wav', 'three.wav'].map((name) => copyAs(speech, dir, name));
     const jobs = await m.add(files, OPTIONS);
-    expect(jobs.map((j) => [j.fileName, j.state, j.size])).toEqual(files.map((f) => [path.basename(f), 'queued', fs.statSync(f).size]));
+    expect(jobs.map((j) => [j.fileName, j.state, j.size])).toEqual(
+      files.map((f) => [path.basename(f), 'queued', fs.statSync(f).size]),
+    );
     const done = await Promise.all(jobs.map((j) => settled(store, j.id)));
     for (const e of events) {
       active.set(e.id, e.state);
-      mostActive = Math.max(mostActive, [...active.values()].filter((s) => s === 'uploading' || s === 'starting').length);
+      mostActive = Math.max(
+        mostActive,
+        [...active.values()].filter((s) => s === 'uploading' || s === 'starting').length,
+      );
     }
     expect(mostActive).toBe(2);
     for (const job of done) {
@@ -94,7 +117,9 @@ describe('upload manager', () => {
     const { m } = manager(store, clientOf(server, key));
     const empty = path.join(dir, 'empty.wav');
     fs.writeFileSync(empty, '');
-    await expect(m.add([speech, path.join(dir, 'missing.wav')], OPTIONS)).rejects.toMatchObject({ error: { code: 'validation', field: 'files' } });
+    await expect(m.add([speech, path.join(dir, 'missing.wav')], OPTIONS)).rejects.toMatchObject({
+      error: { code: 'validation', field: 'files' },
+    });
     await expect(m.add([empty], OPTIONS)).rejects.toMatchObject({ error: { code: 'validation' } });
     expect(m.list()).toEqual([]);
   });
@@ -105,14 +130,32 @@ describe('upload manager', () => {
     const notes = path.join(dir, 'notes.wav');
     fs.writeFileSync(notes, 'Meeting notes\n- budget moved to Friday\n- 会議は金曜日に移動\n');
     const pdf = path.join(dir, 'agenda.mp3');
-    fs.writeFileSync(pdf, Buffer.concat([Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n', 'latin1'), Buffer.alloc(2048, 7)]));
+    fs.writeFileSync(
+      pdf,
+      Buffer.concat([
+        Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n', 'latin1'),
+        Buffer.alloc(2048, 7),
+      ]),
+    );
     await expect(m.add([speech, notes], OPTIONS)).rejects.toMatchObject({
-      error: { code: 'validation', field: 'files', message: expect.stringContaining('“notes.wav” is not an audio or video file (it looks like text)') },
+      error: {
+        code: 'validation',
+        field: 'files',
+        message: expect.stringContaining('“notes.wav” is not an audio or video file (it looks like text)'),
+      },
     });
-    await expect(m.add([pdf], OPTIONS)).rejects.toMatchObject({ error: { field: 'files', message: expect.stringContaining('a PDF file') } });
+    await expect(m.add([pdf], OPTIONS)).rejects.toMatchObject({
+      error: { field: 'files', message: expect.stringContaining('a PDF file') },
+    });
     expect(m.list()).toEqual([]);
     // Real recordings in other containers pass: the server decodes them.
-    for (const [ext, args] of [['mp3', []], ['m4a', []], ['flac', []], ['ogg', ['-c:a', 'libopus']], ['webm', ['-c:a', 'libopus']]] as const) {
+    for (const [ext, args] of [
+      ['mp3', []],
+      ['m4a', []],
+      ['flac', []],
+      ['ogg', ['-c:a', 'libopus']],
+      ['webm', ['-c:a', 'libopus']],
+    ] as const) {
       const file = path.join(dir, `speech.${ext}`);
       await run('ffmpeg', ['-loglevel', 'error', '-y', '-i', speech, ...args, file]);
       const jobs = await m.add([file], OPTIONS);
@@ -137,7 +180,9 @@ describe('upload manager', () => {
     const after = store.uploads.get(job!.id)!;
     expect(after.state).toBe('cancelled');
     expect(after.sentBytes).toBeLessThan(after.size);
-    await until(async () => (await server.api(key, 'GET', `/api/v1/transcriptions/${after.transcriptionId}`)).status === 404);
+    await until(
+      async () => (await server.api(key, 'GET', `/api/v1/transcriptions/${after.transcriptionId}`)).status === 404,
+    );
     await m.stop();
   });
 
@@ -177,8 +222,19 @@ describe('upload manager', () => {
     const client = clientOf(shortTtl, shortTtlKey);
     const store = openCacheStore(':memory:');
     const queue = (name: string, ticket: { transcription_id: string; audio_upload_url: string }, expiresAt: string) => {
-      const row = store.uploads.insert({ id: name, filePath: copyAs(speech, dir, `${name}.wav`), fileName: `${name}.wav`, size: fs.statSync(speech).size, options: OPTIONS, createdAt: new Date().toISOString() });
-      store.uploads.update(row.id, { transcriptionId: ticket.transcription_id, uploadUrl: ticket.audio_upload_url, uploadExpiresAt: expiresAt });
+      const row = store.uploads.insert({
+        id: name,
+        filePath: copyAs(speech, dir, `${name}.wav`),
+        fileName: `${name}.wav`,
+        size: fs.statSync(speech).size,
+        options: OPTIONS,
+        createdAt: new Date().toISOString(),
+      });
+      store.uploads.update(row.id, {
+        transcriptionId: ticket.transcription_id,
+        uploadUrl: ticket.audio_upload_url,
+        uploadExpiresAt: expiresAt,
+      });
     };
     // Known expiry: the stored ticket says it has expired.
     const stale = await client.requestUpload({ filename: 'known.wav' });
@@ -190,7 +246,10 @@ describe('upload manager', () => {
 
     const { m } = manager(store, client);
     m.start();
-    for (const [id, old] of [['known', stale], ['server-said', cancelled]] as const) {
+    for (const [id, old] of [
+      ['known', stale],
+      ['server-said', cancelled],
+    ] as const) {
       const done = await settled(store, id);
       expect(done.state).toBe('done');
       expect(done.transcriptionId).not.toBe(old.transcription_id);
@@ -226,13 +285,19 @@ describe('upload manager', () => {
         const id = url.pathname.split('/')[3]!;
         puts.set(id, (puts.get(id) ?? 0) + 1);
         res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3600' });
-        res.end(JSON.stringify({ error_id: 'r', error_code: ErrorCode.RATE_LIMITED, error_message: 'Too many requests.' }));
+        res.end(
+          JSON.stringify({ error_id: 'r', error_code: ErrorCode.RATE_LIMITED, error_message: 'Too many requests.' }),
+        );
       } else res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
     const store = openCacheStore(':memory:');
     // The clock stands still: only the Retry-After, not the backoff (0 here), keeps the first job waiting.
-    const { m } = manager(store, clientOf({ url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}` }, key, { retry: { retries: 0 } }), { retryDelayMs: () => 0, now: () => 1_000_000 });
+    const { m } = manager(
+      store,
+      clientOf({ url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}` }, key, { retry: { retries: 0 } }),
+      { retryDelayMs: () => 0, now: () => 1_000_000 },
+    );
     try {
       m.start();
       const [first] = await m.add([copyAs(speech, dir, 'limited-1.wav')], OPTIONS);

@@ -71,7 +71,7 @@ describe('on SQLite', () => {
     expect(seldom.generation()).toBeGreaterThan(before[1]!);
   });
 
-  it('sees another connection\'s commit within its recheck time by default', async () => {
+  it("sees another connection's commit within its recheck time by default", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-watch-'));
     const db = await database({ dataDir });
     const changes = await watch(db);
@@ -96,7 +96,7 @@ describe('on PostgreSQL', () => {
     return c;
   }
 
-  it('moves on this process\'s writes at once, and on another connection\'s commits when their NOTIFY arrives', async () => {
+  it("moves on this process's writes at once, and on another connection's commits when their NOTIFY arrives", async () => {
     const url = await server.createDatabase();
     const db = await database({ url });
     const changes = await watch(db, url);
@@ -111,12 +111,14 @@ describe('on PostgreSQL', () => {
     const other = await client(url);
     // Its own NOTIFYs for the key's creation may still be on their way: wait until the generation settles.
     let settled = changes.generation();
-    await expect.poll(async () => {
-      const seen = settled;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      settled = changes.generation();
-      return settled === seen;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const seen = settled;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        settled = changes.generation();
+        return settled === seen;
+      })
+      .toBe(true);
     await other.query('UPDATE api_keys SET revoked_at = $1 WHERE key_id = $2', [new Date().toISOString(), info.keyId]);
     await expect.poll(() => changes.generation()).toBeGreaterThan(settled!);
 
@@ -182,7 +184,9 @@ describe('on PostgreSQL', () => {
  * messages ('A') the server sends, and passes everything else: queries keep working, notifications do not
  * arrive. Server messages are framed as a type byte and a 32-bit length that counts itself.
  */
-async function notificationDroppingProxy(target: string): Promise<{ url: string; dropNotifications: boolean; close(): Promise<void> }> {
+async function notificationDroppingProxy(
+  target: string,
+): Promise<{ url: string; dropNotifications: boolean; close(): Promise<void> }> {
   const upstream = new URL(target);
   const sockets = new Set<net.Socket>();
   const proxy = {

@@ -8,7 +8,10 @@ import { KyselyDictionaryRepository } from '../../../../src-server/db/dictionary
 import { KyselyKeyRepository, UnknownRoleError } from '../../../../src-server/db/key-repository.js';
 import { KyselyReviewRepository } from '../../../../src-server/db/review-repository.js';
 import { KyselyStorageUsageRepository } from '../../../../src-server/db/storage-usage-repository.js';
-import { KyselyTranscriptionRepository, type NewTranscription } from '../../../../src-server/db/transcription-repository.js';
+import {
+  KyselyTranscriptionRepository,
+  type NewTranscription,
+} from '../../../../src-server/db/transcription-repository.js';
 import { newId } from '../../../../src-server/domain/records.js';
 import { teamQuotaBytes } from '../../../../src-server/domain/team-quota.js';
 import { DIALECTS, testDatabases } from '../../../support/test-databases.js';
@@ -47,11 +50,28 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
 
   describe('keys', () => {
     it('creates the team and user with the first key, and authenticates it', async () => {
-      const { key, info } = await keys.create({ teamId: 'acme', userId: 'alice', userName: 'Alice', roles: ['delete'] });
-      expect(info).toMatchObject({ teamId: 'acme', userId: 'alice', userName: 'Alice', roles: ['DELETE'], revokedAt: null });
+      const { key, info } = await keys.create({
+        teamId: 'acme',
+        userId: 'alice',
+        userName: 'Alice',
+        roles: ['delete'],
+      });
+      expect(info).toMatchObject({
+        teamId: 'acme',
+        userId: 'alice',
+        userName: 'Alice',
+        roles: ['DELETE'],
+        revokedAt: null,
+      });
       expect(key.startsWith(info.keyPrefix)).toBe(true);
       const caller = await keys.authenticate(key);
-      expect(caller).toEqual({ teamId: 'acme', userId: 'alice', userName: 'Alice', roles: ['DELETE'], keyId: info.keyId });
+      expect(caller).toEqual({
+        teamId: 'acme',
+        userId: 'alice',
+        userName: 'Alice',
+        roles: ['DELETE'],
+        keyId: info.keyId,
+      });
       expect(await keys.authenticate(`${key}x`)).toBeNull();
     });
 
@@ -126,7 +146,9 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
       }
       await transcriptions.create(ticket('other'));
       expect((await transcriptions.list('acme', 1, 3)).map((t) => t.transcriptionId)).toEqual(ids.slice(2).reverse());
-      expect((await transcriptions.list('acme', 2, 3)).map((t) => t.transcriptionId)).toEqual(ids.slice(0, 2).reverse());
+      expect((await transcriptions.list('acme', 2, 3)).map((t) => t.transcriptionId)).toEqual(
+        ids.slice(0, 2).reverse(),
+      );
       expect(await transcriptions.list('acme', 3, 3)).toEqual([]);
     });
 
@@ -142,7 +164,13 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
         failureReason: null,
       });
       const record = await transcriptions.getById(input.transcriptionId);
-      expect(record).toMatchObject({ languages: ['de'], progress: 0.375, duration: 3723.25, audioSize: 5_000_000_000, stage: 'recognizing' });
+      expect(record).toMatchObject({
+        languages: ['de'],
+        progress: 0.375,
+        duration: 3723.25,
+        audioSize: 5_000_000_000,
+        stage: 'recognizing',
+      });
       expect(record!.updatedAt > input.createdAt || record!.updatedAt === input.createdAt).toBe(true);
       await transcriptions.update(input.transcriptionId, {});
     });
@@ -168,11 +196,24 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
     it('completes an upload once: of two at the same time, exactly one wins', async () => {
       const input = ticket('acme');
       await transcriptions.create(input);
-      const audio = { audioKey: 'audio/x', audioSize: 1234, audioContentType: 'audio/wav', audioSha256: 'ab'.repeat(32) };
-      const results = await Promise.all([transcriptions.completeUpload(input.transcriptionId, audio), transcriptions.completeUpload(input.transcriptionId, audio)]);
+      const audio = {
+        audioKey: 'audio/x',
+        audioSize: 1234,
+        audioContentType: 'audio/wav',
+        audioSha256: 'ab'.repeat(32),
+      };
+      const results = await Promise.all([
+        transcriptions.completeUpload(input.transcriptionId, audio),
+        transcriptions.completeUpload(input.transcriptionId, audio),
+      ]);
       expect(results.filter(Boolean)).toHaveLength(1);
       expect(await transcriptions.completeUpload(input.transcriptionId, audio)).toBe(false);
-      expect(await transcriptions.getById(input.transcriptionId)).toMatchObject({ uploadStatus: 'COMPLETED', audioKey: 'audio/x', audioSize: 1234, audioSha256: 'ab'.repeat(32) });
+      expect(await transcriptions.getById(input.transcriptionId)).toMatchObject({
+        uploadStatus: 'COMPLETED',
+        audioKey: 'audio/x',
+        audioSize: 1234,
+        audioSha256: 'ab'.repeat(32),
+      });
 
       const cancelled = ticket('acme');
       await transcriptions.create(cancelled);
@@ -182,14 +223,29 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
 
     it('cancels only the tickets whose upload expired unused, with their temporary dictionaries', async () => {
       const now = new Date().toISOString();
-      const temporary = await dictionaries.create('acme', { name: 'ticket words', isTemporary: true, words: [{ word: 'x' }] });
+      const temporary = await dictionaries.create('acme', {
+        name: 'ticket words',
+        isTemporary: true,
+        words: [{ word: 'x' }],
+      });
       const kept = await dictionaries.create('acme', { name: 'team words', isTemporary: false, words: [] });
-      const expired = ticket('acme', { uploadExpiresAt: '2020-01-01T00:00:00.000Z', dictionaryId: temporary.dictionaryId });
-      const expiredWithTeamDictionary = ticket('acme', { uploadExpiresAt: '2020-01-01T00:00:00.000Z', dictionaryId: kept.dictionaryId });
+      const expired = ticket('acme', {
+        uploadExpiresAt: '2020-01-01T00:00:00.000Z',
+        dictionaryId: temporary.dictionaryId,
+      });
+      const expiredWithTeamDictionary = ticket('acme', {
+        uploadExpiresAt: '2020-01-01T00:00:00.000Z',
+        dictionaryId: kept.dictionaryId,
+      });
       const fresh = ticket('acme');
       const uploaded = ticket('acme', { uploadExpiresAt: '2020-01-01T00:00:00.000Z' });
       for (const t of [expired, expiredWithTeamDictionary, fresh, uploaded]) await transcriptions.create(t);
-      await transcriptions.completeUpload(uploaded.transcriptionId, { audioKey: 'a', audioSize: 1, audioContentType: 'audio/wav', audioSha256: null });
+      await transcriptions.completeUpload(uploaded.transcriptionId, {
+        audioKey: 'a',
+        audioSize: 1,
+        audioContentType: 'audio/wav',
+        audioSha256: null,
+      });
       const cancelled = await transcriptions.cancelExpiredUploads(now);
       expect(cancelled.sort((a, b) => a.transcriptionId.localeCompare(b.transcriptionId))).toEqual(
         [
@@ -216,8 +272,18 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
       const b = ticket('acme');
       await transcriptions.create(a);
       await transcriptions.create(b);
-      await transcriptions.completeUpload(a.transcriptionId, { audioKey: 'a', audioSize: 3_000_000_000, audioContentType: 'audio/wav', audioSha256: null });
-      await transcriptions.completeUpload(b.transcriptionId, { audioKey: 'b', audioSize: 500, audioContentType: 'audio/wav', audioSha256: null });
+      await transcriptions.completeUpload(a.transcriptionId, {
+        audioKey: 'a',
+        audioSize: 3_000_000_000,
+        audioContentType: 'audio/wav',
+        audioSha256: null,
+      });
+      await transcriptions.completeUpload(b.transcriptionId, {
+        audioKey: 'b',
+        audioSize: 500,
+        audioContentType: 'audio/wav',
+        audioSha256: null,
+      });
       expect(await usage.audioBytes('acme')).toBe(3_000_000_500);
       expect(await transcriptions.delete('other', a.transcriptionId)).toBe(false);
       expect(await transcriptions.delete('acme', a.transcriptionId)).toBe(true);
@@ -238,11 +304,18 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
       const usage = new KyselyStorageUsageRepository(db.kysely);
       const stored = ticket('acme');
       await transcriptions.create(stored);
-      await transcriptions.completeUpload(stored.transcriptionId, { audioKey: 's', audioSize: 219_000, audioContentType: 'audio/wav', audioSha256: null });
+      await transcriptions.completeUpload(stored.transcriptionId, {
+        audioKey: 's',
+        audioSize: 219_000,
+        audioContentType: 'audio/wav',
+        audioSha256: null,
+      });
       const tickets = Array.from({ length: 8 }, () => ticket('acme'));
       for (const t of tickets) await transcriptions.create(t);
       // Eight at once (on PostgreSQL over several connections of the pool): 181 kB left, 150 kB each.
-      const outcomes = await Promise.all(tickets.map((t) => usage.reserveUpload(reservation(t, 150_000), { quotaBytes: 400_000, maxOpen: 20 })));
+      const outcomes = await Promise.all(
+        tickets.map((t) => usage.reserveUpload(reservation(t, 150_000), { quotaBytes: 400_000, maxOpen: 20 })),
+      );
       expect(outcomes.filter((o) => o.kind === 'reserved')).toHaveLength(1);
       expect(outcomes.filter((o) => o.kind === 'over-quota')).toEqual(
         Array.from({ length: 7 }, () => ({ kind: 'over-quota', quota: 400_000, used: 219_000, reserved: 150_000 })),
@@ -251,7 +324,9 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
       const holder = tickets[outcomes.findIndex((o) => o.kind === 'reserved')]!;
       expect(await usage.reservedBytes('acme', holder.transcriptionId)).toBe(0);
       // A second upload of the same ticket: the ticket stores one file, so it holds the larger once.
-      expect(await usage.reserveUpload(reservation(holder, 170_000, 1), { quotaBytes: 400_000, maxOpen: 20 })).toEqual({ kind: 'reserved' });
+      expect(await usage.reserveUpload(reservation(holder, 170_000, 1), { quotaBytes: 400_000, maxOpen: 20 })).toEqual({
+        kind: 'reserved',
+      });
       expect(await usage.reservedBytes('acme')).toBe(170_000);
       expect(await usage.reservation(reservation(holder, 0, 1).uploadId)).toEqual(reservation(holder, 170_000, 1));
       expect(await usage.reservedBytes('other')).toBe(0);
@@ -269,11 +344,20 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
       expect(await usage.reserveUpload(reservation(b, 10), limits)).toEqual({ kind: 'reserved' });
       expect(await usage.reserveUpload(reservation(c, 10), limits)).toEqual({ kind: 'too-many', open: 2, limit: 2 });
       // a's ticket is used by a PUT: its upload no longer counts, and the sweep drops it.
-      await transcriptions.completeUpload(a.transcriptionId, { audioKey: 'a', audioSize: 5, audioContentType: 'audio/wav', audioSha256: null });
+      await transcriptions.completeUpload(a.transcriptionId, {
+        audioKey: 'a',
+        audioSize: 5,
+        audioContentType: 'audio/wav',
+        audioSha256: null,
+      });
       expect(await usage.reservedBytes('acme')).toBe(10);
-      expect(await usage.heldUploads([reservation(a, 0).uploadId, reservation(b, 0).uploadId, 'unknown'])).toEqual(new Set([reservation(a, 0).uploadId, reservation(b, 0).uploadId]));
+      expect(await usage.heldUploads([reservation(a, 0).uploadId, reservation(b, 0).uploadId, 'unknown'])).toEqual(
+        new Set([reservation(a, 0).uploadId, reservation(b, 0).uploadId]),
+      );
       expect(await usage.releaseEnded()).toBe(1);
-      expect(await usage.heldUploads([reservation(a, 0).uploadId, reservation(b, 0).uploadId])).toEqual(new Set([reservation(b, 0).uploadId]));
+      expect(await usage.heldUploads([reservation(a, 0).uploadId, reservation(b, 0).uploadId])).toEqual(
+        new Set([reservation(b, 0).uploadId]),
+      );
       expect(await usage.reserveUpload(reservation(c, 10), limits)).toEqual({ kind: 'reserved' });
       // Deleting a transcription releases its uploads with it.
       expect(await transcriptions.delete('acme', b.transcriptionId)).toBe(true);
@@ -305,7 +389,11 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
   describe('dictionaries', () => {
     it('creates with words in order, lists newest first, and updates', async () => {
       const first = await dictionaries.create('acme', { name: 'one', isTemporary: false, words: [] });
-      const second = await dictionaries.create('acme', { name: 'two', isTemporary: true, words: [{ word: 'b' }, { word: 'a', reading: 'エー' }] });
+      const second = await dictionaries.create('acme', {
+        name: 'two',
+        isTemporary: true,
+        words: [{ word: 'b' }, { word: 'a', reading: 'エー' }],
+      });
       await dictionaries.create('other', { name: 'x', isTemporary: false, words: [] });
       expect((await dictionaries.list('acme', 1, 10)).map((d) => [d.name, d.isTemporary])).toEqual([
         ['two', true],
@@ -344,10 +432,15 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
       expect(await dictionaries.addBlacklistWords(d.dictionaryId, [rule(2), rule(3), rule(4), rule(5)], 5)).toBeNull();
       expect(await dictionaries.countBlacklistWords(d.dictionaryId)).toBe(2);
       // Three requests of two each against room for three: one fits, the others are refused whole.
-      const raced = await Promise.all([2, 4, 6].map((i) => dictionaries.addBlacklistWords(d.dictionaryId, [rule(i), rule(i + 1)], 5)));
+      const raced = await Promise.all(
+        [2, 4, 6].map((i) => dictionaries.addBlacklistWords(d.dictionaryId, [rule(i), rule(i + 1)], 5)),
+      );
       expect(raced.filter((r) => r !== null)).toHaveLength(1);
       expect(await dictionaries.countBlacklistWords(d.dictionaryId)).toBe(4);
-      expect((await dictionaries.blacklistWords(d.dictionaryId)).slice(0, 2).map((r) => r.pattern)).toEqual(['p0', 'p1']);
+      expect((await dictionaries.blacklistWords(d.dictionaryId)).slice(0, 2).map((r) => r.pattern)).toEqual([
+        'p0',
+        'p1',
+      ]);
       expect(await dictionaries.getBlacklistWord(d.dictionaryId, added![0]!.blacklistWordId)).toEqual(added![0]);
       expect(await dictionaries.deleteBlacklistWord(d.dictionaryId, added![0]!.blacklistWordId)).toBe(true);
       expect(await dictionaries.deleteBlacklistWord(d.dictionaryId, added![0]!.blacklistWordId)).toBe(false);
@@ -383,10 +476,19 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
       const analyses = new KyselyAnalysisRepository(db.kysely);
       await analyses.begin(transcriptionId, 'summary', '');
       await analyses.complete(transcriptionId, 'summary', '', { text: 'short', points: [1, 2] }, 'extractive');
-      expect(await analyses.get(transcriptionId, 'summary')).toMatchObject({ status: 'COMPLETED', result: { text: 'short', points: [1, 2] }, engine: 'extractive', error: null });
+      expect(await analyses.get(transcriptionId, 'summary')).toMatchObject({
+        status: 'COMPLETED',
+        result: { text: 'short', points: [1, 2] },
+        engine: 'extractive',
+        error: null,
+      });
       // Beginning again clears the earlier result.
       await analyses.begin(transcriptionId, 'summary', '');
-      expect(await analyses.get(transcriptionId, 'summary', '')).toMatchObject({ status: 'IN_PROGRESS', result: null, engine: null });
+      expect(await analyses.get(transcriptionId, 'summary', '')).toMatchObject({
+        status: 'IN_PROGRESS',
+        result: null,
+        engine: null,
+      });
       await analyses.fail(transcriptionId, 'summary', '', 'no engine');
       expect(await analyses.get(transcriptionId, 'summary')).toMatchObject({ status: 'FAILED', error: 'no engine' });
 
@@ -415,7 +517,9 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
         runs.push(performance.now() - started);
       }
       runs.sort((a, b) => a - b);
-      console.log(`[${dialect}] list page ${page} (100 of 10,000 transcriptions): median ${runs[10]!.toFixed(2)} ms, max ${runs.at(-1)!.toFixed(2)} ms`);
+      console.log(
+        `[${dialect}] list page ${page} (100 of 10,000 transcriptions): median ${runs[10]!.toFixed(2)} ms, max ${runs.at(-1)!.toFixed(2)} ms`,
+      );
     }
   });
 });

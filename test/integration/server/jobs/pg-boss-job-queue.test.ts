@@ -29,10 +29,24 @@ async function sql(url: string) {
   return client;
 }
 
-const STATES: Record<string, ContractState> = { created: 'queued', retry: 'queued', active: 'active', completed: 'completed', failed: 'failed', cancelled: 'cancelled' };
+const STATES: Record<string, ContractState> = {
+  created: 'queued',
+  retry: 'queued',
+  active: 'active',
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
 
 function queueOn(url: string, options: Partial<PgBossJobQueueOptions> = {}) {
-  const queue = new PgBossJobQueue({ connectionString: url, staleAfterMs: 60_000, pollIntervalMs: 50, retryBaseMs: 10, logger, ...options });
+  const queue = new PgBossJobQueue({
+    connectionString: url,
+    staleAfterMs: 60_000,
+    pollIntervalMs: 50,
+    retryBaseMs: 10,
+    logger,
+    ...options,
+  });
   queues.push(queue);
   return queue;
 }
@@ -42,7 +56,14 @@ describeJobQueueContract('PgBossJobQueue', {
     const url = await server.createDatabase('kikitori_queue');
     const client = await sql(url);
     return {
-      queue: (options) => new PgBossJobQueue({ connectionString: url, staleAfterMs: 60_000, pollIntervalMs: 50, retryBaseMs: 10, logger: options?.logger ?? logger }),
+      queue: (options) =>
+        new PgBossJobQueue({
+          connectionString: url,
+          staleAfterMs: 60_000,
+          pollIntervalMs: 50,
+          retryBaseMs: 10,
+          logger: options?.logger ?? logger,
+        }),
       state: async (id) => {
         const { rows } = await client.query<{ state: string }>('SELECT state FROM pgboss.job WHERE id = $1', [id]);
         return rows[0] ? STATES[rows[0].state] : undefined;
@@ -56,10 +77,28 @@ describe('PgBossJobQueue: on pg-boss', () => {
     const url = await server.createDatabase('kikitori_queue');
     const queue = queueOn(url, { staleAfterMs: 30_000, retentionMs: 3 * 24 * 3600_000, retryBaseMs: 5000 });
     await queue.send('summarize', { transcriptionId: 't' });
-    const { rows } = await (await sql(url)).query('SELECT name, policy, heartbeat_seconds, deletion_seconds, retry_backoff, retry_delay, retry_delay_max FROM pgboss.queue ORDER BY name');
-    expect(rows.map((r: { name: string }) => r.name)).toEqual(['analyze-emotion', 'apply-replacements', 'openai-transcribe', 'summarize', 'transcribe', 'translate']);
+    const { rows } = await (
+      await sql(url)
+    ).query(
+      'SELECT name, policy, heartbeat_seconds, deletion_seconds, retry_backoff, retry_delay, retry_delay_max FROM pgboss.queue ORDER BY name',
+    );
+    expect(rows.map((r: { name: string }) => r.name)).toEqual([
+      'analyze-emotion',
+      'apply-replacements',
+      'openai-transcribe',
+      'summarize',
+      'transcribe',
+      'translate',
+    ]);
     for (const row of rows) {
-      expect(row).toMatchObject({ policy: 'exclusive', heartbeat_seconds: 30, deletion_seconds: 3 * 24 * 3600, retry_backoff: true, retry_delay: 5, retry_delay_max: 900 });
+      expect(row).toMatchObject({
+        policy: 'exclusive',
+        heartbeat_seconds: 30,
+        deletion_seconds: 3 * 24 * 3600,
+        retry_backoff: true,
+        retry_delay: 5,
+        retry_delay_max: 900,
+      });
     }
   });
 
@@ -81,7 +120,8 @@ describe('PgBossJobQueue: on pg-boss', () => {
     // Nobody works on summaries here: this one stays queued.
     const waiting = (await queue.send('summarize', { transcriptionId: 't' }))!;
     const client = await sql(url);
-    const ids = async () => (await client.query<{ id: string }>('SELECT id FROM pgboss.job ORDER BY id')).rows.map((r) => r.id);
+    const ids = async () =>
+      (await client.query<{ id: string }>('SELECT id FROM pgboss.job ORDER BY id')).rows.map((r) => r.id);
     await expect.poll(ids, { timeout: 60_000, interval: 250 }).toEqual([waiting]);
   });
 
@@ -95,7 +135,10 @@ describe('PgBossJobQueue: on pg-boss', () => {
       handle: async (_p, context) => {
         started.resolve();
         await release.promise;
-        owned = await context.ensureOwned().then(() => true, (e: unknown) => e);
+        owned = await context.ensureOwned().then(
+          () => true,
+          (e: unknown) => e,
+        );
         return undefined;
       },
     });
@@ -124,9 +167,21 @@ describe('PgBossJobQueue: on pg-boss', () => {
       },
       onFailed: async (_p, error) => failed.resolve(error),
     });
-    const id = (await queue.send('openai-transcribe', { audioKey: 'a', engine: 'e', language: 'en', task: 'transcribe', model: 'm', vocabulary: [], teamId: 't', dictionaryId: null, speakers: null }))!;
+    const id = (await queue.send('openai-transcribe', {
+      audioKey: 'a',
+      engine: 'e',
+      language: 'en',
+      task: 'transcribe',
+      model: 'm',
+      vocabulary: [],
+      teamId: 't',
+      dictionaryId: null,
+      speakers: null,
+    }))!;
     // What pg-boss leaves when the worker of attempt 1 stopped heartbeating: the job in retry, its one spare attempt left.
-    await (await sql(url)).query(
+    await (
+      await sql(url)
+    ).query(
       `UPDATE pgboss.job SET state = 'retry', started_on = now(), output = '{"value":{"message":"job heartbeat timeout"}}' WHERE id = $1`,
       [id],
     );

@@ -5,7 +5,12 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { Dictionary, DictionaryView } from '../../../../src-shared/api/dictionaries.js';
 import { Transcription, TranscriptionView } from '../../../../src-shared/api/transcriptions.js';
-import type { ApiDictionary, ApiEmotionResult, ApiTranscription, ApiTranscriptionStatus } from '../../../../src-shared/api-types.js';
+import type {
+  ApiDictionary,
+  ApiEmotionResult,
+  ApiTranscription,
+  ApiTranscriptionStatus,
+} from '../../../../src-shared/api-types.js';
 
 describe('client views of the contract', () => {
   it('type the spec fields as required and the extensions as optional', () => {

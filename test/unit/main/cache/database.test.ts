@@ -25,7 +25,10 @@ describe('cache database', () => {
 
   it('rolls a failing migration back whole', () => {
     const db = new Database(':memory:');
-    const broken = [...cacheMigrations, { version: cacheMigrations.length + 1, name: 'broken', up: 'CREATE TABLE half (x); SELECT * FROM missing;' }];
+    const broken = [
+      ...cacheMigrations,
+      { version: cacheMigrations.length + 1, name: 'broken', up: 'CREATE TABLE half (x); SELECT * FROM missing;' },
+    ];
     expect(() => migrateCache(db, broken)).toThrow();
     expect(db.pragma('user_version', { simple: true })).toBe(cacheMigrations.length);
     expect(db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE name = 'half'`).get()).toEqual({ n: 0 });

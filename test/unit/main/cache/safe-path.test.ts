@@ -7,7 +7,9 @@ const root = path.resolve('/tmp/kikitori-cache/audio');
 
 describe('pathInside', () => {
   it('joins plain ids and names under the root', () => {
-    expect(pathInside(root, '3f2a9c4e-1b7d-4c1e-9a8b-0d6e5f4a3b2c.wav')).toBe(path.join(root, '3f2a9c4e-1b7d-4c1e-9a8b-0d6e5f4a3b2c.wav'));
+    expect(pathInside(root, '3f2a9c4e-1b7d-4c1e-9a8b-0d6e5f4a3b2c.wav')).toBe(
+      path.join(root, '3f2a9c4e-1b7d-4c1e-9a8b-0d6e5f4a3b2c.wav'),
+    );
     expect(pathInside(root, 'profile-1', 'peaks', 'x.json')).toBe(path.join(root, 'profile-1', 'peaks', 'x.json'));
     expect(pathInside(root, '...json')).toBe(path.join(root, '...json'));
   });

@@ -60,7 +60,13 @@ describe('search index', () => {
       key_points: [{ segment_id: 1, start: 12.25, end: 15, text: 'Budget review moved to Friday' }],
     });
     store.search.indexTranslations('t1', [
-      { transcription_id: 't1', status: 'COMPLETED', translated_text: '', language: 'es', segments: [{ segment_id: 1, start: 12.25, end: 15, text: 'La reunión de presupuesto' }] },
+      {
+        transcription_id: 't1',
+        status: 'COMPLETED',
+        translated_text: '',
+        language: 'es',
+        segments: [{ segment_id: 1, start: 12.25, end: 15, text: 'La reunión de presupuesto' }],
+      },
     ]);
     expect(store.search.search('money')[0]).toMatchObject({ kind: 'summary', segmentId: null, start: null });
     expect(store.search.search('review')[0]).toMatchObject({ kind: 'summary', segmentId: 1, start: 12.25 });
@@ -81,7 +87,9 @@ describe('search index', () => {
       expect(hit.start).toEqual(expect.any(Number));
       expect(hit.snippet).toMatch(/\[\[budget\]\]/i);
     }
-    expect(store.transcriptions.list({ ids: store.search.matchingTranscriptionIds('budget'), limit: 1000 }).total).toBeGreaterThan(20);
+    expect(
+      store.transcriptions.list({ ids: store.search.matchingTranscriptionIds('budget'), limit: 1000 }).total,
+    ).toBeGreaterThan(20);
   });
 
   it('turns queries into safe FTS5 expressions and snippets', () => {

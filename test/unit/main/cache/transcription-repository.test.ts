@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { openCacheStore } from '../../../../src-main/cache/cache-store.js';
 import type { ApiTranscription } from '../../../../src-shared/api-types.js';
 
-const running = (stage: NonNullable<ApiTranscription['stage']>, updatedAt: string, progress: number): ApiTranscription => ({
+const running = (
+  stage: NonNullable<ApiTranscription['stage']>,
+  updatedAt: string,
+  progress: number,
+): ApiTranscription => ({
   transcription_id: 't1',
   dictionary_id: null,
   team_id: 'team',
@@ -24,14 +28,24 @@ describe('transcription cache', () => {
   it('never takes a transcription back to an older answer, and takes every newer one', () => {
     const store = openCacheStore(':memory:');
     expect(store.transcriptions.upsertFromApi(running('queued', '2026-11-24T10:00:00.500Z', 0)).changed).toBe(true);
-    expect(store.transcriptions.upsertFromApi(running('converting', '2026-11-24T10:00:01.000Z', 0.05)).changed).toBe(true);
+    expect(store.transcriptions.upsertFromApi(running('converting', '2026-11-24T10:00:01.000Z', 0.05)).changed).toBe(
+      true,
+    );
     // The list page from before the job was picked up, arriving last.
     const stale = store.transcriptions.upsertFromApi(running('queued', '2026-11-24T10:00:00.500Z', 0));
     expect(stale).toMatchObject({ changed: false, status: 'CONVERTING' });
-    expect(store.transcriptions.get('t1')).toMatchObject({ stage: 'converting', progress: 0.05, updatedAt: '2026-11-24T10:00:01.000Z' });
+    expect(store.transcriptions.get('t1')).toMatchObject({
+      stage: 'converting',
+      progress: 0.05,
+      updatedAt: '2026-11-24T10:00:01.000Z',
+    });
     // The same answer again, and a newer one, go through.
-    expect(store.transcriptions.upsertFromApi(running('converting', '2026-11-24T10:00:01.000Z', 0.05)).changed).toBe(false);
-    expect(store.transcriptions.upsertFromApi(running('recognizing', '2026-11-24T10:00:04.000Z', 0.3)).changed).toBe(true);
+    expect(store.transcriptions.upsertFromApi(running('converting', '2026-11-24T10:00:01.000Z', 0.05)).changed).toBe(
+      false,
+    );
+    expect(store.transcriptions.upsertFromApi(running('recognizing', '2026-11-24T10:00:04.000Z', 0.3)).changed).toBe(
+      true,
+    );
     expect(store.transcriptions.get('t1')).toMatchObject({ stage: 'recognizing', progress: 0.3 });
   });
 });

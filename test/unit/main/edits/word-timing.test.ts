@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { withSpeakerNames } from '../../../../src-shared/speaker-names.js';
-import { applyEdits, editsFromReviewedText, mergeEdits, reviewedTextOf } from '../../../../src-main/edits/transcript-edits.js';
+import {
+  applyEdits,
+  editsFromReviewedText,
+  mergeEdits,
+  reviewedTextOf,
+} from '../../../../src-main/edits/transcript-edits.js';
 import { alignWords, retimeWords } from '../../../../src-shared/word-timing.js';
 import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
 
@@ -68,7 +73,10 @@ describe('word timing through corrections', () => {
     const shown = applyEdits(doc, new Map(edits.map((e) => [e.segmentId, e])));
     // Speakers keep their labels: a name is looked up, never written over the label (issue 12).
     expect(shown.segments[1]).toMatchObject({ speaker: 'SPEAKER_2', text: 'See you then' });
-    expect(withSpeakerNames(shown, { SPEAKER_2: 'Bob' }, 'Speaker').segments.map((s) => s.speaker)).toEqual(['Speaker 1', 'Bob']);
+    expect(withSpeakerNames(shown, { SPEAKER_2: 'Bob' }, 'Speaker').segments.map((s) => s.speaker)).toEqual([
+      'Speaker 1',
+      'Bob',
+    ]);
     expect(shown.text).toBe('the budget meeting is friday See you then');
     const review = reviewedTextOf(applyEdits(doc, new Map(edits.map((e) => [e.segmentId, e]))));
     expect(review).toBe('the budget meeting is friday\nSee you then');

@@ -11,7 +11,14 @@ const doc: TranscriptDocument = {
   duration: 5,
   speaking_duration: 4,
   segments: [
-    { id: 0, start: 0.5, end: 1.75, speaker: 'Alice', text: 'Hello there.', words: [{ word: 'Hello', start: 0.5, end: 1, confidence: 0.9 }] },
+    {
+      id: 0,
+      start: 0.5,
+      end: 1.75,
+      speaker: 'Alice',
+      text: 'Hello there.',
+      words: [{ word: 'Hello', start: 0.5, end: 1, confidence: 0.9 }],
+    },
     { id: 1, start: 62.25, end: 64, speaker: null, text: 'General Kenobi.', words: [] },
     { id: 2, start: 65, end: 65, speaker: 'Alice', text: '', words: [] },
   ],
@@ -51,7 +58,9 @@ describe('transcript export', () => {
   });
 
   it('TXT with and without speakers and timestamps', async () => {
-    expect(await text('txt', true, true)).toBe('[00:00:00] Alice: Hello there.\n[00:01:02] General Kenobi.\n[00:01:05] Alice: \n');
+    expect(await text('txt', true, true)).toBe(
+      '[00:00:00] Alice: Hello there.\n[00:01:02] General Kenobi.\n[00:01:05] Alice: \n',
+    );
     expect(await text('txt', false, false)).toBe('Hello there.\nGeneral Kenobi.\n\n');
   });
 
@@ -67,7 +76,10 @@ describe('transcript export', () => {
   });
 
   it('cuts SRT and VTT cues by the subtitle options, and reports how many read too fast', async () => {
-    const words = 'So this is a rather long sentence that somebody said quite quickly in the meeting, and it goes on and on.'.split(' ');
+    const words =
+      'So this is a rather long sentence that somebody said quite quickly in the meeting, and it goes on and on.'.split(
+        ' ',
+      );
     const long: TranscriptDocument = {
       ...doc,
       segments: [
@@ -81,7 +93,14 @@ describe('transcript export', () => {
         },
       ],
     };
-    const subtitles = { maxCharsPerLine: 24, maxLinesPerCue: 1, maxCueDuration: 3, minGap: 0.1, speakerStyle: 'prefix' as const, translation: null };
+    const subtitles = {
+      maxCharsPerLine: 24,
+      maxLinesPerCue: 1,
+      maxCueDuration: 3,
+      minGap: 0.1,
+      speakerStyle: 'prefix' as const,
+      translation: null,
+    };
     const result = await exportTranscript(long, { format: 'srt', speakers: true, timestamps: false, subtitles }, 'T');
     const cues = (result.data as string).trim().split(/\r?\n\r?\n/);
     expect(cues.length).toBeGreaterThan(4);
@@ -89,24 +108,52 @@ describe('transcript export', () => {
       const [, times, ...text] = cue.split(/\r?\n/);
       expect(text).toHaveLength(1);
       expect(text[0]!.length).toBeLessThanOrEqual(24);
-      const [from, to] = times!.split(' --> ').map((t) => Number(t.replace(',', '.').split(':').reduce((a, b) => String(Number(a) * 60 + Number(b)))));
+      const [from, to] = times!.split(' --> ').map((t) =>
+        Number(
+          t
+            .replace(',', '.')
+            .split(':')
+            .reduce((a, b) => String(Number(a) * 60 + Number(b))),
+        ),
+      );
       expect(to! - from!).toBeLessThanOrEqual(3);
     }
     expect(cues[0]).toMatch(/\nAlice: So/);
     expect(result.subtitles).toEqual({ cues: cues.length, tooFast: expect.any(Number), maxCps: 17 });
     expect(result.subtitles!.tooFast).toBeGreaterThan(0);
 
-    const vtt = await exportTranscript(long, { format: 'vtt', speakers: true, timestamps: false, subtitles: { ...subtitles, speakerStyle: 'voice' } }, 'T');
+    const vtt = await exportTranscript(
+      long,
+      { format: 'vtt', speakers: true, timestamps: false, subtitles: { ...subtitles, speakerStyle: 'voice' } },
+      'T',
+    );
     expect((vtt.data as string).match(/<v Alice>/g)).toHaveLength(vtt.subtitles!.cues);
   });
 
   it('puts the translation under the original in dual-language subtitles', async () => {
-    const translation = { language: 'fr', segments: [{ segment_id: 0, start: 0.5, end: 1.75, text: 'Bonjour.' }, { segment_id: 1, start: 62.25, end: 64, text: 'Général Kenobi.' }] };
-    const subtitles = { maxCharsPerLine: null, maxLinesPerCue: 2, maxCueDuration: 7, minGap: 0.08, speakerStyle: 'voice' as const, translation: 'fr' };
-    const srt = (await exportTranscript(doc, { format: 'srt', speakers: true, timestamps: false, subtitles }, 'T', translation)).data as string;
+    const translation = {
+      language: 'fr',
+      segments: [
+        { segment_id: 0, start: 0.5, end: 1.75, text: 'Bonjour.' },
+        { segment_id: 1, start: 62.25, end: 64, text: 'Général Kenobi.' },
+      ],
+    };
+    const subtitles = {
+      maxCharsPerLine: null,
+      maxLinesPerCue: 2,
+      maxCueDuration: 7,
+      minGap: 0.08,
+      speakerStyle: 'voice' as const,
+      translation: 'fr',
+    };
+    const srt = (
+      await exportTranscript(doc, { format: 'srt', speakers: true, timestamps: false, subtitles }, 'T', translation)
+    ).data as string;
     expect(srt).toContain('Alice: Hello there.\nBonjour.\n');
     expect(srt).toContain('General Kenobi.\nGénéral Kenobi.\n');
-    const vtt = (await exportTranscript(doc, { format: 'vtt', speakers: true, timestamps: false, subtitles }, 'T', translation)).data as string;
+    const vtt = (
+      await exportTranscript(doc, { format: 'vtt', speakers: true, timestamps: false, subtitles }, 'T', translation)
+    ).data as string;
     expect(vtt).toContain('<v Alice>Hello there.\nBonjour.\n');
   });
 
@@ -118,7 +165,11 @@ describe('transcript export', () => {
   });
 
   it('DOCX is a Word document with the title and the segments', async () => {
-    const { data, extension } = await exportTranscript(doc, { format: 'docx', speakers: true, timestamps: true }, 'Meeting notes');
+    const { data, extension } = await exportTranscript(
+      doc,
+      { format: 'docx', speakers: true, timestamps: true },
+      'Meeting notes',
+    );
     expect(extension).toBe('docx');
     const body = zipEntry(data as Buffer, 'word/document.xml');
     expect(body).toContain('Meeting notes');

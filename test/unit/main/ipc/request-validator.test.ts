@@ -2,11 +2,24 @@ import { describe, expect, it } from 'vitest';
 import type { HandlerMap } from '../../../../src-main/ipc/handler-registry.js';
 import { invokeHandler } from '../../../../src-main/ipc/handler-registry.js';
 import { validateRequest } from '../../../../src-main/ipc/request-validator.js';
-import { IPC_CHANNELS, type IpcChannel, type IpcError, type UploadOptions } from '../../../../src-shared/ipc-contract.js';
+import {
+  IPC_CHANNELS,
+  type IpcChannel,
+  type IpcError,
+  type UploadOptions,
+} from '../../../../src-shared/ipc-contract.js';
 import { LIMITS } from '../../../../src-shared/limits.js';
 import { checkSpeakerCounts } from '../../../../src-shared/speaker-count.js';
 
-const OPTIONS: UploadOptions = { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [] };
+const OPTIONS: UploadOptions = {
+  language: null,
+  model: 'default',
+  numSpeakers: null,
+  minSpeakers: null,
+  maxSpeakers: null,
+  dictionaryId: null,
+  words: [],
+};
 /** A handle as main issues them (src-main/uploads/file-handles.ts). */
 const HANDLE = `file-${'a'.repeat(32)}`;
 
@@ -21,24 +34,50 @@ function refusal(channel: IpcChannel, request: unknown): IpcError {
 
 describe('IPC request validation', () => {
   it('refuses a wrong type, naming the field', () => {
-    expect(refusal('transcripts:get', { id: 5 })).toEqual({ code: 'validation', field: 'id', message: 'id must be text.' });
-    expect(refusal('search:query', { text: 'x', limit: 2.5 })).toEqual({ code: 'validation', field: 'limit', message: 'limit must be a whole number.' });
-    expect(refusal('transcripts:export', { id: 'x', options: { format: 'txt', speakers: 'yes', timestamps: true } })).toMatchObject({
+    expect(refusal('transcripts:get', { id: 5 })).toEqual({
+      code: 'validation',
+      field: 'id',
+      message: 'id must be text.',
+    });
+    expect(refusal('search:query', { text: 'x', limit: 2.5 })).toEqual({
+      code: 'validation',
+      field: 'limit',
+      message: 'limit must be a whole number.',
+    });
+    expect(
+      refusal('transcripts:export', { id: 'x', options: { format: 'txt', speakers: 'yes', timestamps: true } }),
+    ).toMatchObject({
       field: 'options.speakers',
       message: 'Speakers must be true or false.',
     });
-    expect(refusal('transcripts:get', 'x')).toMatchObject({ field: 'request', message: 'Expected an object for the request.' });
+    expect(refusal('transcripts:get', 'x')).toMatchObject({
+      field: 'request',
+      message: 'Expected an object for the request.',
+    });
   });
 
   it('refuses an unknown field, at any depth', () => {
-    expect(refusal('dictionaries:rename', { id: 'd1', name: 'x', colour: 'red' })).toEqual({ code: 'validation', field: 'colour', message: 'Unknown field "colour".' });
-    expect(refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, speed: 2 } })).toMatchObject({ field: 'options.speed', message: 'Unknown field "speed".' });
-    expect(refusal('connection:status', { surprise: true })).toMatchObject({ code: 'validation', message: 'This operation takes no request.' });
+    expect(refusal('dictionaries:rename', { id: 'd1', name: 'x', colour: 'red' })).toEqual({
+      code: 'validation',
+      field: 'colour',
+      message: 'Unknown field "colour".',
+    });
+    expect(refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, speed: 2 } })).toMatchObject({
+      field: 'options.speed',
+      message: 'Unknown field "speed".',
+    });
+    expect(refusal('connection:status', { surprise: true })).toMatchObject({
+      code: 'validation',
+      message: 'This operation takes no request.',
+    });
   });
 
   it('refuses a missing field', () => {
     const { words: _, ...withoutWords } = OPTIONS;
-    expect(refusal('uploads:add', { files: [HANDLE], options: withoutWords })).toMatchObject({ field: 'options.words', message: 'Missing field "words".' });
+    expect(refusal('uploads:add', { files: [HANDLE], options: withoutWords })).toMatchObject({
+      field: 'options.words',
+      message: 'Missing field "words".',
+    });
   });
 
   it('refuses a too-long or blank string with the limit in the message', () => {
@@ -47,7 +86,10 @@ describe('IPC request validation', () => {
       field: 'name',
       message: `Name must have at most ${LIMITS.name} characters.`,
     });
-    expect(refusal('dictionaries:create', { name: '   ' })).toMatchObject({ field: 'name', message: 'Name must not be empty.' });
+    expect(refusal('dictionaries:create', { name: '   ' })).toMatchObject({
+      field: 'name',
+      message: 'Name must not be empty.',
+    });
     expect(refusal('transcripts:get', { id: 'a/b' })).toMatchObject({ field: 'id', message: 'id is not a valid id.' });
   });
 
@@ -58,39 +100,74 @@ describe('IPC request validation', () => {
       field: 'words.1.reading',
       message: `Reading must have at most ${LIMITS.reading} characters.`,
     });
-    expect(refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, words: [{ word: '' }] } })).toMatchObject({ field: 'options.words.0.word', message: 'Word must not be empty.' });
-    expect(refusal('transcripts:list', { filter: { status: ['DONE'] } })).toMatchObject({ field: 'filter.status.0', message: expect.stringContaining('must be one of IN_PROGRESS') });
+    expect(refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, words: [{ word: '' }] } })).toMatchObject({
+      field: 'options.words.0.word',
+      message: 'Word must not be empty.',
+    });
+    expect(refusal('transcripts:list', { filter: { status: ['DONE'] } })).toMatchObject({
+      field: 'filter.status.0',
+      message: expect.stringContaining('must be one of IN_PROGRESS'),
+    });
   });
 
   it('keeps speaker counts within the shared limit, and applies the cross-field speaker rule', () => {
-    expect(refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, numSpeakers: LIMITS.speakers.max + 1 } })).toEqual({
+    expect(
+      refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, numSpeakers: LIMITS.speakers.max + 1 } }),
+    ).toEqual({
       code: 'validation',
       field: 'options.numSpeakers',
       message: `Number of speakers must be between ${LIMITS.speakers.min} and ${LIMITS.speakers.max}.`,
     });
-    expect(refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, minSpeakers: 3, maxSpeakers: 2 } })).toEqual({
+    expect(
+      refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, minSpeakers: 3, maxSpeakers: 2 } }),
+    ).toEqual({
       code: 'validation',
       field: 'options.minSpeakers',
       message: 'The minimum number of speakers is above the maximum.',
     });
-    expect(refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, numSpeakers: 5, maxSpeakers: 4 } })).toMatchObject({ field: 'options.numSpeakers' });
-    expect(refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, dictionaryId: 'd1', words: [{ word: 'x' }] } })).toMatchObject({ field: 'options.words' });
+    expect(
+      refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, numSpeakers: 5, maxSpeakers: 4 } }),
+    ).toMatchObject({ field: 'options.numSpeakers' });
+    expect(
+      refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, dictionaryId: 'd1', words: [{ word: 'x' }] } }),
+    ).toMatchObject({ field: 'options.words' });
   });
 
   it('applies the cross-field analysis language rule', () => {
-    expect(refusal('analysis:request', { id: 'x', kind: 'translation' })).toMatchObject({ field: 'language', message: 'Choose the language to translate into.' });
-    expect(refusal('analysis:get', { id: 'x', kind: 'summary', language: 'en' })).toMatchObject({ field: 'language', message: 'Only a translation takes a language.' });
+    expect(refusal('analysis:request', { id: 'x', kind: 'translation' })).toMatchObject({
+      field: 'language',
+      message: 'Choose the language to translate into.',
+    });
+    expect(refusal('analysis:get', { id: 'x', kind: 'summary', language: 'en' })).toMatchObject({
+      field: 'language',
+      message: 'Only a translation takes a language.',
+    });
   });
 
   it('normalises once, without touching the caller’s object', () => {
-    const request = { files: [HANDLE], options: { ...OPTIONS, language: 'EN', words: [{ word: ' Kikitori ', reading: '  ' }, { word: 'Zin', reading: ' zin ' }] } };
+    const request = {
+      files: [HANDLE],
+      options: {
+        ...OPTIONS,
+        language: 'EN',
+        words: [
+          { word: ' Kikitori ', reading: '  ' },
+          { word: 'Zin', reading: ' zin ' },
+        ],
+      },
+    };
     expect(validateRequest('uploads:add', request)).toEqual({
       files: [HANDLE],
       options: { ...OPTIONS, language: 'en', words: [{ word: 'Kikitori' }, { word: 'Zin', reading: 'zin' }] },
     });
     expect(request.options.language).toBe('EN');
-    expect(validateRequest('dictionaries:add-replacements', { id: 'd', replacements: [{ pattern: ' gonna ' }] })).toEqual({ id: 'd', replacements: [{ pattern: 'gonna', replacement: '' }] });
-    expect(validateRequest('dictionaries:rename', { id: 'd', name: '  Products ' })).toEqual({ id: 'd', name: 'Products' });
+    expect(
+      validateRequest('dictionaries:add-replacements', { id: 'd', replacements: [{ pattern: ' gonna ' }] }),
+    ).toEqual({ id: 'd', replacements: [{ pattern: 'gonna', replacement: '' }] });
+    expect(validateRequest('dictionaries:rename', { id: 'd', name: '  Products ' })).toEqual({
+      id: 'd',
+      name: 'Products',
+    });
   });
 
   it('accepts nothing, null or {} on channels without a request', () => {
@@ -100,8 +177,13 @@ describe('IPC request validation', () => {
 
   it('runs no handler for a refused request, and answers the refusal as data', async () => {
     let calls = 0;
-    const handlers = Object.fromEntries(IPC_CHANNELS.map((channel) => [channel, async () => void calls++])) as unknown as HandlerMap;
-    expect(await invokeHandler(handlers, 'dictionaries:get', { id: '' })).toEqual({ ok: false, error: { code: 'validation', field: 'id', message: 'id must not be empty.' } });
+    const handlers = Object.fromEntries(
+      IPC_CHANNELS.map((channel) => [channel, async () => void calls++]),
+    ) as unknown as HandlerMap;
+    expect(await invokeHandler(handlers, 'dictionaries:get', { id: '' })).toEqual({
+      ok: false,
+      error: { code: 'validation', field: 'id', message: 'id must not be empty.' },
+    });
     expect(calls).toBe(0);
     expect(await invokeHandler(handlers, 'dictionaries:get', { id: 'd1' })).toEqual({ ok: true, value: undefined });
     expect(calls).toBe(1);
@@ -109,13 +191,20 @@ describe('IPC request validation', () => {
 });
 
 describe('the shared speaker-count rule', () => {
-  const counts = (numSpeakers: number | null, minSpeakers: number | null, maxSpeakers: number | null) => ({ numSpeakers, minSpeakers, maxSpeakers });
+  const counts = (numSpeakers: number | null, minSpeakers: number | null, maxSpeakers: number | null) => ({
+    numSpeakers,
+    minSpeakers,
+    maxSpeakers,
+  });
 
   it('answers the offending field and a reason code', () => {
     expect(checkSpeakerCounts(counts(null, null, null))).toBeNull();
     expect(checkSpeakerCounts(counts(3, 2, 4))).toBeNull();
     expect(checkSpeakerCounts(counts(LIMITS.speakers.max, null, null))).toBeNull();
-    expect(checkSpeakerCounts(counts(LIMITS.speakers.max + 1, null, null))).toEqual({ field: 'numSpeakers', reason: 'out-of-range' });
+    expect(checkSpeakerCounts(counts(LIMITS.speakers.max + 1, null, null))).toEqual({
+      field: 'numSpeakers',
+      reason: 'out-of-range',
+    });
     expect(checkSpeakerCounts(counts(null, 0, null))).toEqual({ field: 'minSpeakers', reason: 'out-of-range' });
     expect(checkSpeakerCounts(counts(null, null, 2.5))).toEqual({ field: 'maxSpeakers', reason: 'out-of-range' });
     expect(checkSpeakerCounts(counts(null, 4, 2))).toEqual({ field: 'minSpeakers', reason: 'min-above-max' });

@@ -34,13 +34,22 @@ function catalogueModel(name: string, patch: Partial<CatalogueModel> = {}): Cata
 }
 
 /** A server with the models routes: each status request moves a running download on by a quarter. */
-async function modelsServer(options: { models?: CatalogueModel[]; failWith?: { status: number; code: number; message: string }; body?: unknown; engine?: string } = {}) {
+async function modelsServer(
+  options: {
+    models?: CatalogueModel[];
+    failWith?: { status: number; code: number; message: string };
+    body?: unknown;
+    engine?: string;
+  } = {},
+) {
   const models = options.models ?? [catalogueModel('tiny'), catalogueModel('base'), catalogueModel('base.en')];
   const downloads = new Map<string, ModelDownload>();
   const requests: string[] = [];
   const now = () => new Date().toISOString();
   const send = (res: http.ServerResponse, status: number, body?: unknown) => {
-    res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' }).end(body === undefined ? undefined : JSON.stringify(body));
+    res
+      .writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' })
+      .end(body === undefined ? undefined : JSON.stringify(body));
   };
   const error = (res: http.ServerResponse, status: number, code: number, message: string) =>
     send(res, status, { error_id: 'err-1', error_code: code, error_message: message });
@@ -51,7 +60,14 @@ async function modelsServer(options: { models?: CatalogueModel[]; failWith?: { s
     const url = req.url ?? '';
     if (req.method === 'GET' && url === '/api/v1/models') {
       if (options.body !== undefined) return send(res, 200, options.body);
-      const serving = (engine: string, model: string | null) => ({ engine, model, detects_language: engine === 'whisper', languages: ['en'], usable: true, reason: null });
+      const serving = (engine: string, model: string | null) => ({
+        engine,
+        model,
+        detects_language: engine === 'whisper',
+        languages: ['en'],
+        usable: true,
+        reason: null,
+      });
       const installed = models.find((m) => m.installed);
       const body: ModelsResponse = {
         models: models.map((m) => ({ ...m, download: downloads.get(m.name) ?? null })),
@@ -66,10 +82,19 @@ async function modelsServer(options: { models?: CatalogueModel[]; failWith?: { s
     const match = url.match(/^\/api\/v1\/models\/([^/]+)(\/download)?$/);
     const model = match ? models.find((m) => m.name === match[1]) : undefined;
     if (!match || !model) return error(res, 404, ErrorCode.MODEL_NOT_FOUND, 'No such model.');
-    if (req.method !== 'GET' && !admin) return error(res, 403, ErrorCode.ROLE_REQUIRED, 'This needs the OPERATOR role.');
+    if (req.method !== 'GET' && !admin)
+      return error(res, 403, ErrorCode.ROLE_REQUIRED, 'This needs the OPERATOR role.');
     if (options.failWith) return error(res, options.failWith.status, options.failWith.code, options.failWith.message);
     if (match[2] && req.method === 'POST') {
-      downloads.set(model.name, { model: model.name, status: 'DOWNLOADING', received_bytes: 0, total_bytes: model.bytes, error: null, started_at: now(), updated_at: now() });
+      downloads.set(model.name, {
+        model: model.name,
+        status: 'DOWNLOADING',
+        received_bytes: 0,
+        total_bytes: model.bytes,
+        error: null,
+        started_at: now(),
+        updated_at: now(),
+      });
       return send(res, 202, { model: model.name, is_async: true, status_url: `/api/v1/models/${model.name}/download` });
     }
     const download = downloads.get(model.name);
@@ -114,7 +139,11 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-function serviceFor(server: { url: string }, key: string, options: { profile?: ServerProfile; memoryGb?: number } = {}) {
+function serviceFor(
+  server: { url: string },
+  key: string,
+  options: { profile?: ServerProfile; memoryGb?: number } = {},
+) {
   const recorder = eventRecorder();
   const lifetime = new AbortController();
   lifetimes.push(lifetime);
@@ -133,7 +162,7 @@ function serviceFor(server: { url: string }, key: string, options: { profile?: S
 }
 
 describe('ModelsService', () => {
-  it('lists the catalogue in the app\'s terms, with the engine in use and the offer of the model for this machine', async () => {
+  it("lists the catalogue in the app's terms, with the engine in use and the offer of the model for this machine", async () => {
     const server = await modelsServer();
     const { service } = serviceFor(server, 'admin');
     const view = await service.list();
@@ -154,7 +183,14 @@ describe('ModelsService', () => {
       damaged: false,
       download: null,
     });
-    expect(view.serving.default).toEqual({ engine: 'pocketsphinx', model: 'en-us', detectsLanguage: false, languages: ['en'], usable: true, reason: null });
+    expect(view.serving.default).toEqual({
+      engine: 'pocketsphinx',
+      model: 'en-us',
+      detectsLanguage: false,
+      languages: ['en'],
+      usable: true,
+      reason: null,
+    });
     expect(view).toMatchObject({ canManage: true, local: true, recommended: 'base', offer: true });
   });
 
@@ -162,7 +198,10 @@ describe('ModelsService', () => {
     const server = await modelsServer();
     const { service, progress } = serviceFor(server, 'admin');
     const started = await service.download('base');
-    expect(started.models.find((m) => m.name === 'base')?.download).toMatchObject({ status: 'DOWNLOADING', totalBytes: 100 * MB });
+    expect(started.models.find((m) => m.name === 'base')?.download).toMatchObject({
+      status: 'DOWNLOADING',
+      totalBytes: 100 * MB,
+    });
     await until(() => progress().some((p) => p.status === 'COMPLETED'));
     const seen = progress();
     expect(seen.map((p) => p.status)).toEqual(['DOWNLOADING', 'DOWNLOADING', 'DOWNLOADING', 'VERIFYING', 'COMPLETED']);
@@ -224,7 +263,13 @@ describe('ModelsService', () => {
   });
 
   it('no disk space on the server is its own kind of failure, with what to do', async () => {
-    const server = await modelsServer({ failWith: { status: 507, code: ErrorCode.INSUFFICIENT_STORAGE, message: 'The model needs 148 MB; 20 MB are free.' } });
+    const server = await modelsServer({
+      failWith: {
+        status: 507,
+        code: ErrorCode.INSUFFICIENT_STORAGE,
+        message: 'The model needs 148 MB; 20 MB are free.',
+      },
+    });
     const { service } = serviceFor(server, 'admin');
     const error = (await service.download('base').catch((e: unknown) => e)) as ApiError;
     expect(error.error).toMatchObject({ code: 'insufficient-storage', errorId: 'err-1' });
@@ -263,9 +308,11 @@ describe('ModelsService', () => {
     expect(await service.list()).toMatchObject({ recommended: 'base', offer: false });
   });
 
-  it('recommends nothing for a server elsewhere: its memory is not this computer\'s', async () => {
+  it("recommends nothing for a server elsewhere: its memory is not this computer's", async () => {
     const server = await modelsServer();
-    const { service } = serviceFor(server, 'admin', { profile: { id: 'p', name: 'Office', kind: 'remote', baseUrl: 'https://kikitori.example.com' } });
+    const { service } = serviceFor(server, 'admin', {
+      profile: { id: 'p', name: 'Office', kind: 'remote', baseUrl: 'https://kikitori.example.com' },
+    });
     // The client still talks to the loopback server; only the profile says where the server is.
     expect(await service.list()).toMatchObject({ local: false, recommended: null, offer: false, canManage: true });
   });

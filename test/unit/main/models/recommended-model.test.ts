@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { preferredModelName, recommendModel, type RecommendableModel } from '../../../../src-main/models/recommended-model.js';
+import {
+  preferredModelName,
+  recommendModel,
+  type RecommendableModel,
+} from '../../../../src-main/models/recommended-model.js';
 
 const GIB = 1024 ** 3;
 const official = (name: string, memoryGb: number, patch: Partial<RecommendableModel> = {}): RecommendableModel => ({

@@ -28,7 +28,14 @@ function transcription(store: CacheStore, id: string, text: string): void {
     created_at: '2025-01-01T00:00:00.000Z',
     updated_at: '2025-01-01T00:00:00.000Z',
   });
-  const segments = [0, 1, 2].map((n) => ({ id: n, start: n * 10, end: n * 10 + 9, speaker: null, text: `${text} part ${n}`, words: [] }));
+  const segments = [0, 1, 2].map((n) => ({
+    id: n,
+    start: n * 10,
+    end: n * 10 + 9,
+    speaker: null,
+    text: `${text} part ${n}`,
+    words: [],
+  }));
   const document: TranscriptDocument = {
     transcription_id: id,
     text: segments.map((s) => s.text).join(' '),
@@ -46,7 +53,9 @@ function transcription(store: CacheStore, id: string, text: string): void {
 
 /** The cache's files that hold `word` as UTF-8 bytes. */
 function filesContaining(word: string): string[] {
-  return fs.readdirSync(dir).filter((name) => fs.readFileSync(path.join(dir, name)).includes(Buffer.from(word, 'utf8')));
+  return fs
+    .readdirSync(dir)
+    .filter((name) => fs.readFileSync(path.join(dir, name)).includes(Buffer.from(word, 'utf8')));
 }
 
 describe('forgetting a transcription', () => {
@@ -55,13 +64,19 @@ describe('forgetting a transcription', () => {
     const filled = openCacheStore(file);
     // First: by the time it is forgotten, the index has merged its terms into an older segment.
     transcription(filled, 'secret', `Please send the ${WORD} report by Friday`);
-    for (let i = 0; i < 40; i++) transcription(filled, `other-${i}`, `The budget meeting moved to next week, item ${i}`);
+    for (let i = 0; i < 40; i++)
+      transcription(filled, `other-${i}`, `The budget meeting moved to next week, item ${i}`);
     // Closing checkpoints the WAL into the database file: both places have held the word.
     filled.close();
     expect(filesContaining(WORD)).toEqual(['cache.sqlite']);
 
     const store = openCacheStore(file);
-    const transcripts = new TranscriptService({ store, client: clientOf({ url: 'http://127.0.0.1:9' }, 'unused'), audioDir: path.join(dir, 'audio'), onChanged: () => undefined });
+    const transcripts = new TranscriptService({
+      store,
+      client: clientOf({ url: 'http://127.0.0.1:9' }, 'unused'),
+      audioDir: path.join(dir, 'audio'),
+      onChanged: () => undefined,
+    });
     await transcripts.forget('secret');
 
     expect(store.search.search(WORD)).toEqual([]);

@@ -25,12 +25,20 @@ describe('file handles', () => {
   it('offers a random handle per path with what the page may show, and answers its path once', async () => {
     const handles = new FileHandles();
     const [offered, again] = await handles.offer([file, file]);
-    expect(offered).toEqual({ handle: expect.stringMatching(/^file-[0-9a-f]{32}$/), kind: 'file', name: 'take 1.wav', size: 1234 });
+    expect(offered).toEqual({
+      handle: expect.stringMatching(/^file-[0-9a-f]{32}$/),
+      kind: 'file',
+      name: 'take 1.wav',
+      size: 1234,
+    });
     expect(again!.handle).not.toBe(offered!.handle);
     expect(JSON.stringify(offered)).not.toContain(dir);
     expect(handles.take(offered!.handle, 'file', 'file')).toBe(file);
     // Taken once: a replay is refused.
-    expect(refusal(() => handles.take(offered!.handle, 'file', 'file'))).toMatchObject({ code: 'not-found', field: 'file' });
+    expect(refusal(() => handles.take(offered!.handle, 'file', 'file'))).toMatchObject({
+      code: 'not-found',
+      field: 'file',
+    });
     const [shownFolder] = await handles.offer([folder]);
     expect(shownFolder).toMatchObject({ kind: 'folder', name: 'Interviews', size: null });
   });
@@ -39,9 +47,16 @@ describe('file handles', () => {
     let now = 1_000_000;
     const handles = new FileHandles(() => now);
     const [fileOffer, folderOffer] = await handles.offer([file, folder]);
-    expect(refusal(() => handles.take(`file-${'0'.repeat(32)}`, 'file', 'files.0'))).toMatchObject({ code: 'not-found', field: 'files.0', message: expect.stringContaining('Choose or drop it again') });
+    expect(refusal(() => handles.take(`file-${'0'.repeat(32)}`, 'file', 'files.0'))).toMatchObject({
+      code: 'not-found',
+      field: 'files.0',
+      message: expect.stringContaining('Choose or drop it again'),
+    });
     expect(refusal(() => handles.take(folderOffer!.handle, 'file', 'files.0'))).toMatchObject({ code: 'not-found' });
-    expect(refusal(() => handles.take(fileOffer!.handle, 'folder', 'folder'))).toMatchObject({ code: 'not-found', message: expect.stringContaining('folder') });
+    expect(refusal(() => handles.take(fileOffer!.handle, 'folder', 'folder'))).toMatchObject({
+      code: 'not-found',
+      message: expect.stringContaining('folder'),
+    });
     now += HANDLE_LIFETIME_MS;
     expect(refusal(() => handles.take(fileOffer!.handle, 'file', 'file'))).toMatchObject({ code: 'not-found' });
     expect(refusal(() => handles.take(folderOffer!.handle, 'folder', 'folder'))).toMatchObject({ code: 'not-found' });
@@ -50,8 +65,14 @@ describe('file handles', () => {
   it('takes all of a request or none of it, and refuses the same handle twice in one request', async () => {
     const handles = new FileHandles();
     const [a, b] = await handles.offer([file, file]);
-    expect(refusal(() => handles.takeAll([a!.handle, `file-${'1'.repeat(32)}`], 'file', 'files'))).toMatchObject({ code: 'not-found', field: 'files.1' });
-    expect(refusal(() => handles.takeAll([a!.handle, a!.handle], 'file', 'files'))).toMatchObject({ code: 'validation', field: 'files.1' });
+    expect(refusal(() => handles.takeAll([a!.handle, `file-${'1'.repeat(32)}`], 'file', 'files'))).toMatchObject({
+      code: 'not-found',
+      field: 'files.1',
+    });
+    expect(refusal(() => handles.takeAll([a!.handle, a!.handle], 'file', 'files'))).toMatchObject({
+      code: 'validation',
+      field: 'files.1',
+    });
     expect(handles.takeAll([a!.handle, b!.handle], 'file', 'files')).toEqual([file, file]);
   });
 

@@ -5,7 +5,15 @@ import { uploadFileName, uploadRequestOf } from '../../../../src-main/uploads/up
 import { UploadRequest } from '../../../../src-shared/api/transcriptions.js';
 import { LIMITS } from '../../../../src-shared/limits.js';
 
-const OPTIONS = { language: null, model: 'default' as const, numSpeakers: null, minSpeakers: 2, maxSpeakers: LIMITS.speakers.max, dictionaryId: null, words: [] };
+const OPTIONS = {
+  language: null,
+  model: 'default' as const,
+  numSpeakers: null,
+  minSpeakers: 2,
+  maxSpeakers: LIMITS.speakers.max,
+  dictionaryId: null,
+  words: [],
+};
 
 describe('the upload request', () => {
   it('keeps a name within the server’s filename limit, with its start and its extension', () => {
@@ -23,6 +31,8 @@ describe('the upload request', () => {
     expect(uploadRequestOf('a.wav', OPTIONS)).toMatchObject({ min_speakers: 2, max_speakers: LIMITS.speakers.max });
     expect(uploadRequestOf('a.wav', OPTIONS)).not.toHaveProperty('num_speakers');
     expect(Value.Check(UploadRequest, uploadRequestOf('a.wav', OPTIONS))).toBe(true);
-    expect(Value.Check(UploadRequest, uploadRequestOf('a.wav', { ...OPTIONS, maxSpeakers: LIMITS.speakers.max + 1 }))).toBe(false);
+    expect(
+      Value.Check(UploadRequest, uploadRequestOf('a.wav', { ...OPTIONS, maxSpeakers: LIMITS.speakers.max + 1 })),
+    ).toBe(false);
   });
 });

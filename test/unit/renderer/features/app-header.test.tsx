@@ -10,17 +10,34 @@ afterEach(cleanup);
 
 describe('ConnectionIndicator', () => {
   it('follows connection:changed and says when the app is offline, in the chosen language', async () => {
-    const fake = installFakeApi({ 'connection:status': () => ({ activeProfileId: 'p', online: true, detail: null, pending: 2 }) });
+    const fake = installFakeApi({
+      'connection:status': () => ({ activeProfileId: 'p', online: true, detail: null, pending: 2 }),
+    });
     await act(async () => void (await useConnectionStore.getState().init()));
     render(<ConnectionIndicator />);
     expect(screen.getByText('Connected')).toBeTruthy();
     expect(screen.getByText('2 processing')).toBeTruthy();
-    act(() => fake.emit('connection:changed', { activeProfileId: 'p', online: false, detail: 'ECONNREFUSED', pending: 0 }));
+    act(() =>
+      fake.emit('connection:changed', { activeProfileId: 'p', online: false, detail: 'ECONNREFUSED', pending: 0 }),
+    );
     expect(screen.getByTestId('connection-indicator').dataset.online).toBe('false');
     expect(screen.getByText(/Offline/)).toBeTruthy();
     act(() =>
       useSettingsStore.setState({
-        settings: { activeProfileId: 'p', uiLanguage: 'ja', defaults: { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null }, playbackRate: 1, notifications: true },
+        settings: {
+          activeProfileId: 'p',
+          uiLanguage: 'ja',
+          defaults: {
+            language: null,
+            model: 'default',
+            numSpeakers: null,
+            minSpeakers: null,
+            maxSpeakers: null,
+            dictionaryId: null,
+          },
+          playbackRate: 1,
+          notifications: true,
+        },
       }),
     );
     expect(screen.getByText(/オフライン/)).toBeTruthy();

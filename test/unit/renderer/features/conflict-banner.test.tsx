@@ -63,7 +63,10 @@ describe('ConflictBanner', () => {
   });
 
   it('keeps the banner and shows the error when resolving fails', async () => {
-    fake.handlers['transcripts:resolve-conflict'] = () => ({ ok: false, error: { code: 'offline', message: 'The server cannot be reached.' } });
+    fake.handlers['transcripts:resolve-conflict'] = () => ({
+      ok: false,
+      error: { code: 'offline', message: 'The server cannot be reached.' },
+    });
     render(<ConflictBanner />);
     fireEvent.click(screen.getByRole('button', { name: 'Keep my corrections' }));
     await screen.findByText('The server cannot be reached.');
@@ -73,7 +76,20 @@ describe('ConflictBanner', () => {
 
   it('speaks Japanese when the UI does', () => {
     useSettingsStore.setState({
-      settings: { activeProfileId: 'p', uiLanguage: 'ja', defaults: { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null }, playbackRate: 1, notifications: true },
+      settings: {
+        activeProfileId: 'p',
+        uiLanguage: 'ja',
+        defaults: {
+          language: null,
+          model: 'default',
+          numSpeakers: null,
+          minSpeakers: null,
+          maxSpeakers: null,
+          dictionaryId: null,
+        },
+        playbackRate: 1,
+        notifications: true,
+      },
     });
     render(<ConflictBanner />);
     expect(screen.getByRole('alert', { name: '修正内容はサーバーに送信されませんでした' })).toBeTruthy();

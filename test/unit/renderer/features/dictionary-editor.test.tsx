@@ -17,7 +17,10 @@ const detail: DictionaryDetail = {
 };
 
 beforeEach(() => {
-  useDictionariesStore.setState({ ...useDictionariesStore.getInitialState(), selectedId: 'd1', detail, list: [detail] }, true);
+  useDictionariesStore.setState(
+    { ...useDictionariesStore.getInitialState(), selectedId: 'd1', detail, list: [detail] },
+    true,
+  );
 });
 afterEach(cleanup);
 
@@ -31,7 +34,12 @@ describe('DictionaryEditor', () => {
   });
 
   it('puts a server error next to the field that caused it', async () => {
-    installFakeApi({ 'dictionaries:add-words': () => ({ ok: false, error: { code: 'validation', message: 'Readings use letters only.', field: 'words.0.reading' } }) });
+    installFakeApi({
+      'dictionaries:add-words': () => ({
+        ok: false,
+        error: { code: 'validation', message: 'Readings use letters only.', field: 'words.0.reading' },
+      }),
+    });
     render(<DictionaryEditor />);
     fireEvent.change(screen.getByTestId('word-input'), { target: { value: 'Zintrix' } });
     fireEvent.change(screen.getByTestId('reading-input'), { target: { value: '123' } });
@@ -43,11 +51,19 @@ describe('DictionaryEditor', () => {
   });
 
   it('imports pasted lines', async () => {
-    const fake = installFakeApi({ 'dictionaries:import': () => ({ ...detail, words: [...detail.words, { id: 'w2', word: 'Zintrix', reading: 'zin tricks' }] }) });
+    const fake = installFakeApi({
+      'dictionaries:import': () => ({
+        ...detail,
+        words: [...detail.words, { id: 'w2', word: 'Zintrix', reading: 'zin tricks' }],
+      }),
+    });
     render(<DictionaryEditor />);
     fireEvent.change(screen.getByLabelText('Lines to import'), { target: { value: 'Zintrix,zin tricks' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Import' })));
-    expect(fake.calls.at(-1)).toEqual({ channel: 'dictionaries:import', request: { id: 'd1', text: 'Zintrix,zin tricks', kind: 'words' } });
+    expect(fake.calls.at(-1)).toEqual({
+      channel: 'dictionaries:import',
+      request: { id: 'd1', text: 'Zintrix,zin tricks', kind: 'words' },
+    });
     expect(screen.getByText('zin tricks')).toBeTruthy();
   });
 });

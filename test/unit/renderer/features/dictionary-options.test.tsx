@@ -4,7 +4,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DictionarySummary } from '../../../../src-shared/ipc-contract';
 import { DictionaryOptions, dictionaryLabels } from '../../../../src-renderer/features/dictionaries/dictionary-options';
 
-const dictionary = (id: string, name: string, createdAt: string, isTemporary = false): DictionarySummary => ({ id, name, isTemporary, createdAt, updatedAt: createdAt });
+const dictionary = (id: string, name: string, createdAt: string, isTemporary = false): DictionarySummary => ({
+  id,
+  name,
+  isTemporary,
+  createdAt,
+  updatedAt: createdAt,
+});
 const list = [
   dictionary('a', 'Products', '2026-03-01T09:30:00Z'),
   dictionary('b', 'products ', '2026-05-12T14:00:00Z'),

@@ -9,7 +9,10 @@ import { useTranscriptStore } from '../../../../src-renderer/stores/transcript-s
 import { installFakeApi, type FakeApi, transcriptDetail } from '../fake-api';
 
 const detail = (language: string): TranscriptDetail =>
-  transcriptDetail([{ id: 0, start: 0, end: 2, speaker: 'SPEAKER_1', text: 'Hello.', words: [] }], { language, text: 'Hello.' });
+  transcriptDetail([{ id: 0, start: 0, end: 2, speaker: 'SPEAKER_1', text: 'Hello.', words: [] }], {
+    language,
+    text: 'Hello.',
+  });
 
 const french: AnalysisView = {
   kind: 'translation',
@@ -30,12 +33,28 @@ function setup(language = 'en', uiLanguage: 'en' | 'ja' = 'en') {
     'analysis:get': () => translation,
   });
   useSettingsStore.setState({
-    settings: { activeProfileId: 'embedded', uiLanguage, defaults: { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null }, playbackRate: 1, notifications: true },
+    settings: {
+      activeProfileId: 'embedded',
+      uiLanguage,
+      defaults: {
+        language: null,
+        model: 'default',
+        numSpeakers: null,
+        minSpeakers: null,
+        maxSpeakers: null,
+        dictionaryId: null,
+      },
+      playbackRate: 1,
+      notifications: true,
+    },
   });
   useAnalysisStore.setState({ slots: {} });
   useTranscriptStore.setState({ id: 't1', detail: detail(language), loading: false, error: null });
 }
-const exported = () => fake.calls.filter((c) => c.channel === 'transcripts:export').map((c) => (c.request as { options: ExportOptions }).options);
+const exported = () =>
+  fake.calls
+    .filter((c) => c.channel === 'transcripts:export')
+    .map((c) => (c.request as { options: ExportOptions }).options);
 
 beforeEach(() => {
   translation = null;
@@ -73,20 +92,32 @@ describe('ExportMenu', () => {
     fireEvent.change(screen.getByLabelText('Name speakers'), { target: { value: 'prefix' } });
     fireEvent.click(screen.getByRole('button', { name: 'Export' }));
     await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Saved to /tmp/out.srt'));
-    expect(screen.getByRole('status').textContent).toContain('3 of 12 subtitles read faster than 17 characters per second');
+    expect(screen.getByRole('status').textContent).toContain(
+      '3 of 12 subtitles read faster than 17 characters per second',
+    );
     expect(exported()).toEqual([
       {
         format: 'vtt',
         speakers: true,
         timestamps: true,
-        subtitles: { maxCharsPerLine: 32, maxLinesPerCue: 1, maxCueDuration: 5.5, minGap: 0.12, speakerStyle: 'prefix', translation: null },
+        subtitles: {
+          maxCharsPerLine: 32,
+          maxLinesPerCue: 1,
+          maxCueDuration: 5.5,
+          minGap: 0.12,
+          speakerStyle: 'prefix',
+          translation: null,
+        },
       },
     ]);
   });
 
   it('remembers the last subtitle options in the settings, and starts from them', async () => {
     setup('en');
-    fake.handlers['settings:update'] = ({ subtitleExport }) => ({ ...useSettingsStore.getState().settings!, ...(subtitleExport ? { subtitleExport } : {}) });
+    fake.handlers['settings:update'] = ({ subtitleExport }) => ({
+      ...useSettingsStore.getState().settings!,
+      ...(subtitleExport ? { subtitleExport } : {}),
+    });
     render(<ExportMenu />);
     fireEvent.click(screen.getByRole('button', { name: 'Export…' }));
     fireEvent.change(screen.getByLabelText('Format'), { target: { value: 'srt' } });
@@ -94,7 +125,14 @@ describe('ExportMenu', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Export' }));
     await waitFor(() => expect(useSettingsStore.getState().settings?.subtitleExport?.maxCharsPerLine).toBe(30));
     expect(fake.calls.find((c) => c.channel === 'settings:update')?.request).toEqual({
-      subtitleExport: { maxCharsPerLine: 30, maxLinesPerCue: 2, maxCueDuration: 7, minGap: 0.08, speakerStyle: 'voice', translation: null },
+      subtitleExport: {
+        maxCharsPerLine: 30,
+        maxLinesPerCue: 2,
+        maxCueDuration: 7,
+        minGap: 0.08,
+        speakerStyle: 'voice',
+        translation: null,
+      },
     });
     cleanup();
     render(<ExportMenu />);
@@ -112,7 +150,9 @@ describe('ExportMenu', () => {
     fireEvent.change(lines, { target: { value: '9' } });
     fireEvent.click(screen.getByRole('button', { name: 'Export' }));
     expect(lines.getAttribute('aria-invalid')).toBe('true');
-    expect(document.getElementById(lines.getAttribute('aria-describedby')!)!.textContent).toBe('Enter a number from 1 to 4.');
+    expect(document.getElementById(lines.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'Enter a number from 1 to 4.',
+    );
     expect(exported()).toEqual([]);
   });
 

@@ -11,7 +11,15 @@ import { installFakeApi, summary, type FakeApi, type FakeHandlers } from '../fak
 const CHOSEN = `file-${'c'.repeat(32)}`;
 const REASON =
   'The audio could not be decoded (ffmpeg: Invalid data found when processing input). The file may be damaged or in a format this server cannot read; export it again as WAV, MP3 or M4A and upload that.';
-const ORIGINAL: UploadOptions = { language: 'en', model: 'diarization-high', numSpeakers: 2, minSpeakers: null, maxSpeakers: null, dictionaryId: null, words: [{ word: 'Kikitori' }] };
+const ORIGINAL: UploadOptions = {
+  language: 'en',
+  model: 'diarization-high',
+  numSpeakers: 2,
+  minSpeakers: null,
+  maxSpeakers: null,
+  dictionaryId: null,
+  words: [{ word: 'Kikitori' }],
+};
 
 const job = (id: string): UploadJob => ({
   id: `job-${id}`,
@@ -82,7 +90,11 @@ describe('a failed row', () => {
     const off = useLibraryStore.getState().init();
     fireEvent.click(screen.getByRole('button', { name: 'Try bad.wav again with the same options' }));
     await screen.findByText('Transcribing again…');
-    const refusal = { code: 'unsupported' as const, field: 'language', message: 'Japanese needs a speech model that knows Japanese.' };
+    const refusal = {
+      code: 'unsupported' as const,
+      field: 'language',
+      message: 'Japanese needs a speech model that knows Japanese.',
+    };
     act(() => fake.emit('uploads:changed', { ...job('other'), state: 'failed', error: refusal }));
     expect(screen.getByText('Transcribing again…')).toBeTruthy(); // another upload: not this row's
     act(() => fake.emit('uploads:changed', { ...job('bad'), state: 'failed', error: refusal }));
@@ -93,7 +105,10 @@ describe('a failed row', () => {
 
   it('shows a refusal in place of the reason, in the user’s terms', async () => {
     await showList([summary('bad', { status: 'FAILED', failureReason: REASON })], {
-      'transcripts:rerun': () => ({ ok: false, error: { code: 'offline', message: 'The server cannot be reached. Try again when you are online.' } }),
+      'transcripts:rerun': () => ({
+        ok: false,
+        error: { code: 'offline', message: 'The server cannot be reached. Try again when you are online.' },
+      }),
     });
     fireEvent.click(screen.getByRole('button', { name: 'Try bad.wav again with the same options' }));
     const alert = await screen.findByRole('alert');
@@ -116,8 +131,12 @@ describe('a failed row', () => {
   });
 
   it('does nothing when the picker is closed without a file', async () => {
-    await showList([summary('elsewhere', { status: 'FAILED', failureReason: REASON, audioCached: false })], { 'uploads:pick': () => [] });
-    fireEvent.click(screen.getByRole('button', { name: 'Choose the recording of elsewhere.wav to transcribe it again' }));
+    await showList([summary('elsewhere', { status: 'FAILED', failureReason: REASON, audioCached: false })], {
+      'uploads:pick': () => [],
+    });
+    fireEvent.click(
+      screen.getByRole('button', { name: 'Choose the recording of elsewhere.wav to transcribe it again' }),
+    );
     await waitFor(() => expect(callsOf('uploads:pick')).toHaveLength(1));
     expect(callsOf('transcripts:rerun')).toEqual([]);
     expect(screen.getByTestId('failure-reason').textContent).toBe(REASON);
@@ -139,13 +158,22 @@ describe('the "other options" dialog', () => {
     fireEvent.change(within(dialog).getByLabelText('Number of speakers'), { target: { value: '' } });
     fireEvent.click(within(dialog).getByTestId('rerun-submit'));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(callsOf('transcripts:rerun')).toEqual([{ id: 'bad', options: { ...ORIGINAL, model: 'default', numSpeakers: null } }]);
+    expect(callsOf('transcripts:rerun')).toEqual([
+      { id: 'bad', options: { ...ORIGINAL, model: 'default', numSpeakers: null } },
+    ]);
     expect(screen.getByText('Transcribing again…')).toBeTruthy();
   });
 
   it('checks the speaker counts before sending, and shows main’s refusal next to its field', async () => {
     await showList([summary('bad', { status: 'FAILED', failureReason: REASON })], {
-      'transcripts:rerun': () => ({ ok: false, error: { code: 'unsupported', field: 'options.language', message: 'Japanese needs a speech model that knows Japanese.' } }),
+      'transcripts:rerun': () => ({
+        ok: false,
+        error: {
+          code: 'unsupported',
+          field: 'options.language',
+          message: 'Japanese needs a speech model that knows Japanese.',
+        },
+      }),
     });
     fireEvent.click(screen.getByRole('button', { name: 'Transcribe bad.wav again with other options…' }));
     const dialog = await screen.findByRole('dialog');
@@ -165,7 +193,11 @@ describe('the "other options" dialog', () => {
 
   it('says when the options were rebuilt and the recording has to be chosen again', async () => {
     await showList([summary('elsewhere', { status: 'FAILED', failureReason: REASON, audioCached: false })], {
-      'transcripts:rerun-plan': () => ({ options: { ...ORIGINAL, words: [] }, optionsKnown: false, audioCached: false }),
+      'transcripts:rerun-plan': () => ({
+        options: { ...ORIGINAL, words: [] },
+        optionsKnown: false,
+        audioCached: false,
+      }),
       'uploads:pick': () => [{ handle: CHOSEN, kind: 'file', name: 'elsewhere.wav', size: 1000 }],
     });
     fireEvent.click(screen.getByRole('button', { name: 'Transcribe elsewhere.wav again with other options…' }));
@@ -177,7 +209,11 @@ describe('the "other options" dialog', () => {
     expect(submit.textContent).toBe('Choose the file and transcribe');
     fireEvent.click(submit);
     await waitFor(() => expect(callsOf('transcripts:rerun')).toHaveLength(1));
-    expect(callsOf('transcripts:rerun')[0]).toEqual({ id: 'elsewhere', options: { ...ORIGINAL, words: [] }, file: CHOSEN });
+    expect(callsOf('transcripts:rerun')[0]).toEqual({
+      id: 'elsewhere',
+      options: { ...ORIGINAL, words: [] },
+      file: CHOSEN,
+    });
   });
 
   it('closes with Escape without sending', async () => {

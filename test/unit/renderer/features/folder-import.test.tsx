@@ -35,8 +35,14 @@ const IMPORTED: FolderImport = {
 
 let fake: FakeApi;
 beforeEach(() => {
-  useUploadsStore.setState({ ...useUploadsStore.getInitialState(), options: { ...DEFAULT_UPLOAD_OPTIONS, numSpeakers: 2 } }, true);
-  fake = installFakeApi({ 'uploads:pick-folder': () => ({ handle: FOLDER, kind: 'folder', name: 'Interviews', size: null }), 'uploads:add-folder': () => IMPORTED });
+  useUploadsStore.setState(
+    { ...useUploadsStore.getInitialState(), options: { ...DEFAULT_UPLOAD_OPTIONS, numSpeakers: 2 } },
+    true,
+  );
+  fake = installFakeApi({
+    'uploads:pick-folder': () => ({ handle: FOLDER, kind: 'folder', name: 'Interviews', size: null }),
+    'uploads:add-folder': () => IMPORTED,
+  });
 });
 afterEach(cleanup);
 
@@ -52,7 +58,9 @@ describe('folder import', () => {
     expect(fake.calls.map((call) => call.channel)).toEqual(['uploads:pick-folder', 'uploads:add-folder']);
     expect(fake.calls[1]!.request).toEqual({ folder: FOLDER, options: { ...DEFAULT_UPLOAD_OPTIONS, numSpeakers: 2 } });
     expect(useUploadsStore.getState().jobs.map((j) => j.fileName)).toEqual(['take 2.wav', 'take 10.wav', 'visit.mp3']);
-    expect(screen.getByTestId('folder-import-summary').textContent).toBe('3 files added from “Interviews”, 3 skipped: 2 not audio or video, 1 empty');
+    expect(screen.getByTestId('folder-import-summary').textContent).toBe(
+      '3 files added from “Interviews”, 3 skipped: 2 not audio or video, 1 empty',
+    );
     expect(screen.getByTestId('folder-import-note').textContent).toContain('PDF: 1');
     expect(screen.getByTestId('folder-import-note').textContent).toContain('TEXT: 1');
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
@@ -71,9 +79,17 @@ describe('folder import', () => {
     const ja: T = (key, params) => translate('ja', key, params);
     const oneReason = { ...IMPORTED, skipped: { 'not-media': 2 } };
     expect(folderImportSummary(en, oneReason)).toBe('3 files added from “Interviews”, 2 skipped: not audio or video');
-    expect(folderImportSummary(ja, oneReason)).toBe('「Interviews」から 3 件を追加しました。2 件をスキップ：音声・動画ではない');
-    expect(folderImportSummary(en, { ...IMPORTED, jobs: IMPORTED.jobs.slice(0, 1), skipped: {}, notMedia: {} })).toBe('1 file added from “Interviews”');
-    expect(folderImportSummary(en, { ...IMPORTED, jobs: [] })).toBe('No audio or video files found in “Interviews”, 3 skipped: 2 not audio or video, 1 empty');
-    expect(folderImportSummary(ja, IMPORTED)).toBe('「Interviews」から 3 件を追加しました。3 件をスキップ：音声・動画ではない 2 件、空のファイル 1 件');
+    expect(folderImportSummary(ja, oneReason)).toBe(
+      '「Interviews」から 3 件を追加しました。2 件をスキップ：音声・動画ではない',
+    );
+    expect(folderImportSummary(en, { ...IMPORTED, jobs: IMPORTED.jobs.slice(0, 1), skipped: {}, notMedia: {} })).toBe(
+      '1 file added from “Interviews”',
+    );
+    expect(folderImportSummary(en, { ...IMPORTED, jobs: [] })).toBe(
+      'No audio or video files found in “Interviews”, 3 skipped: 2 not audio or video, 1 empty',
+    );
+    expect(folderImportSummary(ja, IMPORTED)).toBe(
+      '「Interviews」から 3 件を追加しました。3 件をスキップ：音声・動画ではない 2 件、空のファイル 1 件',
+    );
   });
 });

@@ -10,12 +10,29 @@ import { DEFAULT_UPLOAD_OPTIONS, useUploadsStore } from '../../../../src-rendere
 import type { ServingEngine, UiLanguage } from '../../../../src-shared/ipc-contract';
 import { installFakeApi } from '../fake-api';
 
-const WHISPER: ServingEngine = { engine: 'whisper', detectsLanguage: true, languages: ['en', 'ja', 'es', 'fr', 'de', 'ko'] };
+const WHISPER: ServingEngine = {
+  engine: 'whisper',
+  detectsLanguage: true,
+  languages: ['en', 'ja', 'es', 'fr', 'de', 'ko'],
+};
 const POCKETSPHINX: ServingEngine = { engine: 'pocketsphinx', detectsLanguage: false, languages: ['en'] };
 
 function setUiLanguage(uiLanguage: UiLanguage) {
   useSettingsStore.setState({
-    settings: { activeProfileId: 'p', uiLanguage, defaults: { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null }, playbackRate: 1, notifications: true },
+    settings: {
+      activeProfileId: 'p',
+      uiLanguage,
+      defaults: {
+        language: null,
+        model: 'default',
+        numSpeakers: null,
+        minSpeakers: null,
+        maxSpeakers: null,
+        dictionaryId: null,
+      },
+      playbackRate: 1,
+      notifications: true,
+    },
   });
 }
 
@@ -159,7 +176,10 @@ describe('UploadOptionsForm languages', () => {
   };
 
   it('says which language the built-in engine uses when it cannot detect, and sends the codes chosen', async () => {
-    installFakeApi({ 'dictionaries:list': () => [], 'languages:serving': () => ({ default: POCKETSPHINX, 'diarization-high': POCKETSPHINX }) });
+    installFakeApi({
+      'dictionaries:list': () => [],
+      'languages:serving': () => ({ default: POCKETSPHINX, 'diarization-high': POCKETSPHINX }),
+    });
     await openForm();
     expect(screen.getByTestId('language-hint').textContent).toBe(
       'The built-in recognizer understands English only. For other languages, download a speech model in Settings → Speech recognition.',
@@ -170,7 +190,10 @@ describe('UploadOptionsForm languages', () => {
   });
 
   it('keeps several languages as the API’s array, and offers detection with whisper', async () => {
-    installFakeApi({ 'dictionaries:list': () => [], 'languages:serving': () => ({ default: WHISPER, 'diarization-high': POCKETSPHINX }) });
+    installFakeApi({
+      'dictionaries:list': () => [],
+      'languages:serving': () => ({ default: WHISPER, 'diarization-high': POCKETSPHINX }),
+    });
     await openForm();
     expect(screen.getByTestId('language-hint').textContent).toMatch(/detected automatically/);
     for (const name of ['japanese', 'english']) {

@@ -11,14 +11,23 @@ import { useSettingsStore } from '../../../../src-renderer/stores/settings-store
 import { useUploadsStore } from '../../../../src-renderer/stores/uploads-store';
 import { installFakeApi, type FakeApi } from '../fake-api';
 
-const kept: Recording = { id: 'r1', fileName: 'Recording 2026-11-24 14.05.09.webm', size: 48_000, createdAt: '2026-11-24T05:05:09Z', upload: null };
+const kept: Recording = {
+  id: 'r1',
+  fileName: 'Recording 2026-11-24 14.05.09.webm',
+  size: 48_000,
+  createdAt: '2026-11-24T05:05:09Z',
+  upload: null,
+};
 
 let fake: FakeApi;
 
 function microphoneFails(name: string) {
   Object.defineProperty(navigator, 'mediaDevices', {
     configurable: true,
-    value: { getUserMedia: () => Promise.reject(new DOMException('refused', name)), enumerateDevices: () => Promise.resolve([]) },
+    value: {
+      getUserMedia: () => Promise.reject(new DOMException('refused', name)),
+      enumerateDevices: () => Promise.resolve([]),
+    },
   });
   (globalThis as { MediaRecorder?: unknown }).MediaRecorder = { isTypeSupported: () => true };
 }
@@ -36,7 +45,20 @@ async function openPanel() {
 }
 
 beforeEach(() => {
-  fake = installFakeApi({ 'recordings:list': () => [kept], 'recordings:finish': ({ id }) => ({ id: 'u1', filePath: `/rec/${id}.webm`, fileName: kept.fileName, size: kept.size, sentBytes: 0, state: 'queued', transcriptionId: null, error: null, createdAt: kept.createdAt }) });
+  fake = installFakeApi({
+    'recordings:list': () => [kept],
+    'recordings:finish': ({ id }) => ({
+      id: 'u1',
+      filePath: `/rec/${id}.webm`,
+      fileName: kept.fileName,
+      size: kept.size,
+      sentBytes: 0,
+      state: 'queued',
+      transcriptionId: null,
+      error: null,
+      createdAt: kept.createdAt,
+    }),
+  });
   useRecorderStore.setState(useRecorderStore.getInitialState(), true);
   useUploadsStore.setState(useUploadsStore.getInitialState(), true);
   useSettingsStore.setState({ settings: null });
@@ -87,7 +109,10 @@ describe('RecordPanel', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: `Transcribe ${kept.fileName}` }));
     });
-    expect(fake.calls.find((call) => call.channel === 'recordings:finish')?.request).toMatchObject({ id: 'r1', options: { language: 'ja' } });
+    expect(fake.calls.find((call) => call.channel === 'recordings:finish')?.request).toMatchObject({
+      id: 'r1',
+      options: { language: 'ja' },
+    });
     expect(useUploadsStore.getState().jobs.map((job) => job.id)).toEqual(['u1']);
   });
 });

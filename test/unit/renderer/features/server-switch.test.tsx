@@ -12,7 +12,14 @@ import { speechModels } from '../speech-fixtures';
 const settings = (uiLanguage: Settings['uiLanguage']): Settings => ({
   activeProfileId: 'embedded',
   uiLanguage,
-  defaults: { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null },
+  defaults: {
+    language: null,
+    model: 'default',
+    numSpeakers: null,
+    minSpeakers: null,
+    maxSpeakers: null,
+    dictionaryId: null,
+  },
   playbackRate: 1,
   notifications: true,
 });
@@ -20,7 +27,10 @@ const PROFILES: ServerProfile[] = [
   { id: 'embedded', name: 'This computer', kind: 'embedded', baseUrl: 'http://127.0.0.1:1' },
   { id: 'p2', name: 'Shared server', kind: 'remote', baseUrl: 'https://kikitori.example.com' },
 ];
-const NOT_CONFIRMED = { ok: false, error: { code: 'cancelled', message: 'Kikitori did not switch to “Shared server”.' } } as const;
+const NOT_CONFIRMED = {
+  ok: false,
+  error: { code: 'cancelled', message: 'Kikitori did not switch to “Shared server”.' },
+} as const;
 
 let fake: FakeApi;
 let answer: (result: IpcResult<ConnectionStatus>) => void;
@@ -42,19 +52,33 @@ describe('switching to a server', () => {
     showSettings('en');
     expect(screen.getByTestId('profile-add-hint').textContent).toContain('Nothing is sent to the server until you do.');
     await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Use Shared server' })));
-    expect(screen.getByTestId('profile-confirming').textContent).toBe('Confirm the server’s address in the window Kikitori opened.');
+    expect(screen.getByTestId('profile-confirming').textContent).toBe(
+      'Confirm the server’s address in the window Kikitori opened.',
+    );
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Use Shared server' }).disabled).toBe(true);
-    expect(fake.calls.filter((call) => call.channel === 'profiles:activate').map((call) => call.request)).toEqual([{ id: 'p2' }]);
+    expect(fake.calls.filter((call) => call.channel === 'profiles:activate').map((call) => call.request)).toEqual([
+      { id: 'p2' },
+    ]);
     await act(async () => answer(NOT_CONFIRMED));
     expect(screen.queryByTestId('profile-confirming')).toBeNull();
-    expect(await screen.findByText('Still using the current server: switching to “Shared server” was not confirmed, and nothing was sent to it.')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'Still using the current server: switching to “Shared server” was not confirmed, and nothing was sent to it.',
+      ),
+    ).toBeTruthy();
   });
 
   it('says the same in Japanese', async () => {
     showSettings('ja');
     await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Shared server を使う' })));
-    expect(screen.getByTestId('profile-confirming').textContent).toBe('Kikitori が開いたウィンドウでサーバーのアドレスを確認してください。');
+    expect(screen.getByTestId('profile-confirming').textContent).toBe(
+      'Kikitori が開いたウィンドウでサーバーのアドレスを確認してください。',
+    );
     await act(async () => answer(NOT_CONFIRMED));
-    expect(await screen.findByText('切り替えが確認されなかったため、今のサーバーを使い続けます。「Shared server」には何も送っていません。')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        '切り替えが確認されなかったため、今のサーバーを使い続けます。「Shared server」には何も送っていません。',
+      ),
+    ).toBeTruthy();
   });
 });

@@ -22,7 +22,9 @@ describe('SpeechModelOffer', () => {
   it('offers the recommended model in a region, not a dialog', async () => {
     render(<SpeechModelOffer />);
     const offer = await screen.findByRole('region', { name: 'Get punctuated transcripts in about 99 languages' });
-    expect(offer.textContent).toContain('Download Whisper base (141 MB), the speech model that suits this computer. Transcriptions then use it instead of the built-in English recognizer.');
+    expect(offer.textContent).toContain(
+      'Download Whisper base (141 MB), the speech model that suits this computer. Transcriptions then use it instead of the built-in English recognizer.',
+    );
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
@@ -46,16 +48,34 @@ describe('SpeechModelOffer', () => {
     fake.handlers['models:download'] = () => speechModels();
     fake.handlers['models:list'] = () =>
       installed
-        ? speechModels({ models: [speechModel('base', { installed: true })], serving: { default: WHISPER_BASE, 'diarization-high': WHISPER_BASE }, offer: false })
+        ? speechModels({
+            models: [speechModel('base', { installed: true })],
+            serving: { default: WHISPER_BASE, 'diarization-high': WHISPER_BASE },
+            offer: false,
+          })
         : speechModels();
     render(<SpeechModelOffer />);
     fireEvent.click(await screen.findByRole('button', { name: 'Download Whisper base' }));
     await waitFor(() => expect(fake.calls).toContainEqual({ channel: 'models:download', request: { name: 'base' } }));
-    fake.emit('models:changed', { model: 'base', status: 'DOWNLOADING', receivedBytes: 14.1 * MB, totalBytes: 141 * MB, error: null });
-    expect((await screen.findByRole('progressbar', { name: 'Download of base' })).getAttribute('max')).toBe(String(141 * MB));
+    fake.emit('models:changed', {
+      model: 'base',
+      status: 'DOWNLOADING',
+      receivedBytes: 14.1 * MB,
+      totalBytes: 141 * MB,
+      error: null,
+    });
+    expect((await screen.findByRole('progressbar', { name: 'Download of base' })).getAttribute('max')).toBe(
+      String(141 * MB),
+    );
     expect(screen.getByText('10% · 14 MB of 141 MB')).toBeTruthy();
     installed = true;
-    fake.emit('models:changed', { model: 'base', status: 'COMPLETED', receivedBytes: 141 * MB, totalBytes: 141 * MB, error: null });
+    fake.emit('models:changed', {
+      model: 'base',
+      status: 'COMPLETED',
+      receivedBytes: 141 * MB,
+      totalBytes: 141 * MB,
+      error: null,
+    });
     expect(await screen.findByText('Whisper base is ready: new transcriptions use it.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByTestId('speech-offer')).toBeNull();
@@ -66,14 +86,35 @@ describe('SpeechModelOffer', () => {
     fake.handlers['models:download'] = () => speechModels();
     render(<SpeechModelOffer />);
     fireEvent.click(await screen.findByRole('button', { name: 'Download Whisper base' }));
-    fake.emit('models:changed', { model: 'base', status: 'FAILED', receivedBytes: 0, totalBytes: 0, error: 'getaddrinfo ENOTFOUND huggingface.co' });
-    expect((await screen.findByRole('alert')).textContent).toContain('If the server has no internet connection, connect it and try again.');
+    fake.emit('models:changed', {
+      model: 'base',
+      status: 'FAILED',
+      receivedBytes: 0,
+      totalBytes: 0,
+      error: 'getaddrinfo ENOTFOUND huggingface.co',
+    });
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'If the server has no internet connection, connect it and try again.',
+    );
     expect(screen.getByRole('button', { name: 'Download Whisper base' })).toBeTruthy();
   });
 
   it('leads to Settings for more models, and speaks Japanese', async () => {
     useSettingsStore.setState({
-      settings: { activeProfileId: 'embedded', uiLanguage: 'ja', defaults: { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null }, playbackRate: 1, notifications: true },
+      settings: {
+        activeProfileId: 'embedded',
+        uiLanguage: 'ja',
+        defaults: {
+          language: null,
+          model: 'default',
+          numSpeakers: null,
+          minSpeakers: null,
+          maxSpeakers: null,
+          dictionaryId: null,
+        },
+        playbackRate: 1,
+        notifications: true,
+      },
     });
     render(<SpeechModelOffer />);
     expect(await screen.findByRole('region', { name: '約 99 言語で句読点付きの文字起こしを' })).toBeTruthy();

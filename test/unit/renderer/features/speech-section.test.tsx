@@ -12,7 +12,14 @@ const MB = 1024 * 1024;
 const settings = (uiLanguage: Settings['uiLanguage'] = 'en'): Settings => ({
   activeProfileId: 'embedded',
   uiLanguage,
-  defaults: { language: null, model: 'default', numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null },
+  defaults: {
+    language: null,
+    model: 'default',
+    numSpeakers: null,
+    minSpeakers: null,
+    maxSpeakers: null,
+    dictionaryId: null,
+  },
   playbackRate: 1,
   notifications: true,
 });
@@ -20,13 +27,17 @@ const settings = (uiLanguage: Settings['uiLanguage'] = 'en'): Settings => ({
 let fake: FakeApi;
 beforeEach(() => {
   useModelsStore.setState(useModelsStore.getInitialState(), true);
-  useSettingsStore.setState({ settings: settings(), profiles: [{ id: 'embedded', name: 'This computer', kind: 'embedded', baseUrl: '' }] });
+  useSettingsStore.setState({
+    settings: settings(),
+    profiles: [{ id: 'embedded', name: 'This computer', kind: 'embedded', baseUrl: '' }],
+  });
   fake = installFakeApi({ 'models:list': () => speechModels() });
 });
 afterEach(cleanup);
 
 const row = (name: string) => screen.getAllByTestId('speech-model').find((el) => el.dataset.model === name)!;
-const findRow = async (name: string) => (await screen.findAllByTestId('speech-model')).find((el) => el.dataset.model === name)!;
+const findRow = async (name: string) =>
+  (await screen.findAllByTestId('speech-model')).find((el) => el.dataset.model === name)!;
 
 describe('SpeechSection', () => {
   it('says in plain words what transcribes now, with the engine in the details, and lists the models with their hints', async () => {
@@ -43,7 +54,10 @@ describe('SpeechSection', () => {
 
   it('names whisper and its languages once a model serves', async () => {
     fake.handlers['models:list'] = () =>
-      speechModels({ models: [speechModel('base', { installed: true }), speechModel('tiny')], serving: { default: WHISPER_BASE, 'diarization-high': WHISPER_BASE } });
+      speechModels({
+        models: [speechModel('base', { installed: true }), speechModel('tiny')],
+        serving: { default: WHISPER_BASE, 'diarization-high': WHISPER_BASE },
+      });
     render(<SpeechSection />);
     expect((await screen.findByTestId('speech-headline')).textContent).toBe('Whisper base — 99 languages');
     expect(screen.getByTestId('speech-using').textContent).toBe('Using: whisper base');
@@ -56,7 +70,13 @@ describe('SpeechSection', () => {
     render(<SpeechSection />);
     fireEvent.click(await screen.findByRole('button', { name: 'Download base' }));
     await waitFor(() => expect(fake.calls).toContainEqual({ channel: 'models:download', request: { name: 'base' } }));
-    fake.emit('models:changed', { model: 'base', status: 'DOWNLOADING', receivedBytes: 70.5 * MB, totalBytes: 141 * MB, error: null });
+    fake.emit('models:changed', {
+      model: 'base',
+      status: 'DOWNLOADING',
+      receivedBytes: 70.5 * MB,
+      totalBytes: 141 * MB,
+      error: null,
+    });
     const bar = await screen.findByRole('progressbar', { name: 'Download of base' });
     expect(bar.getAttribute('value')).toBe(String(70.5 * MB));
     expect(within(row('base')).getByTestId('speech-progress-text').textContent).toBe('50% · 71 MB of 141 MB');
@@ -64,15 +84,27 @@ describe('SpeechSection', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Cancel the download of base' }));
     await waitFor(() => expect(fake.calls).toContainEqual({ channel: 'models:cancel', request: { name: 'base' } }));
-    fake.emit('models:changed', { model: 'base', status: 'CANCELLED', receivedBytes: 70.5 * MB, totalBytes: 141 * MB, error: null });
+    fake.emit('models:changed', {
+      model: 'base',
+      status: 'CANCELLED',
+      receivedBytes: 70.5 * MB,
+      totalBytes: 141 * MB,
+      error: null,
+    });
     expect(await within(row('base')).findByText('Download cancelled.')).toBeTruthy();
     expect(screen.queryByRole('progressbar')).toBeNull();
   });
 
-  it('a failed download says what to do when the server is offline, with the server\'s reason as a detail', async () => {
+  it("a failed download says what to do when the server is offline, with the server's reason as a detail", async () => {
     render(<SpeechSection />);
     await screen.findByTestId('speech-headline');
-    fake.emit('models:changed', { model: 'base', status: 'FAILED', receivedBytes: 0, totalBytes: 0, error: 'Could not reach huggingface.co.' });
+    fake.emit('models:changed', {
+      model: 'base',
+      status: 'FAILED',
+      receivedBytes: 0,
+      totalBytes: 0,
+      error: 'Could not reach huggingface.co.',
+    });
     const failed = await within(row('base')).findByTestId('speech-download-failed');
     expect(failed.textContent).toContain('If the server has no internet connection, connect it and try again.');
     expect(failed.textContent).toContain('Details: Could not reach huggingface.co.');
@@ -96,7 +128,14 @@ describe('SpeechSection', () => {
   });
 
   it('against a server whose key is not OPERATOR: shows what it offers, without admin actions', async () => {
-    fake.handlers['models:list'] = () => speechModels({ canManage: false, local: false, recommended: null, offer: false, models: [speechModel('small', { installed: true }), speechModel('base')] });
+    fake.handlers['models:list'] = () =>
+      speechModels({
+        canManage: false,
+        local: false,
+        recommended: null,
+        offer: false,
+        models: [speechModel('small', { installed: true }), speechModel('base')],
+      });
     useSettingsStore.setState({
       settings: { ...settings(), activeProfileId: 'office' },
       profiles: [{ id: 'office', name: 'Office', kind: 'remote', baseUrl: 'https://kikitori.example.com' }],
@@ -109,7 +148,10 @@ describe('SpeechSection', () => {
   });
 
   it('says which installed model is damaged and what to do: delete it, or ask the operator', async () => {
-    fake.handlers['models:list'] = () => speechModels({ models: [speechModel('base', { installed: true, damaged: true }), speechModel('tiny', { installed: true })] });
+    fake.handlers['models:list'] = () =>
+      speechModels({
+        models: [speechModel('base', { installed: true, damaged: true }), speechModel('tiny', { installed: true })],
+      });
     const { unmount } = render(<SpeechSection />);
     expect((await within(await findRow('base')).findByTestId('speech-damaged')).textContent).toBe(
       'Damaged: the server cannot load this model, so transcriptions do not use it. Delete it and download it again.',
@@ -121,13 +163,23 @@ describe('SpeechSection', () => {
     expect(within(row('tiny')).queryByTestId('speech-damaged')).toBeNull();
     unmount();
 
-    fake.handlers['models:list'] = () => speechModels({ canManage: false, offer: false, models: [speechModel('base', { installed: true, damaged: true })] });
+    fake.handlers['models:list'] = () =>
+      speechModels({
+        canManage: false,
+        offer: false,
+        models: [speechModel('base', { installed: true, damaged: true })],
+      });
     render(<SpeechSection />);
-    expect((await within(await findRow('base')).findByTestId('speech-damaged')).textContent).toMatch(/Ask the server's operator to delete it and download it again\.$/);
+    expect((await within(await findRow('base')).findByTestId('speech-damaged')).textContent).toMatch(
+      /Ask the server's operator to delete it and download it again\.$/,
+    );
   });
 
-  it('a refused action shows in the user\'s terms under its model', async () => {
-    fake.handlers['models:download'] = () => ({ ok: false, error: { code: 'insufficient-storage', message: 'Main words it in English.', errorId: 'e-7' } });
+  it("a refused action shows in the user's terms under its model", async () => {
+    fake.handlers['models:download'] = () => ({
+      ok: false,
+      error: { code: 'insufficient-storage', message: 'Main words it in English.', errorId: 'e-7' },
+    });
     render(<SpeechSection />);
     fireEvent.click(await screen.findByRole('button', { name: 'Download base' }));
     const alert = await within(row('base')).findByRole('alert');
@@ -138,15 +190,26 @@ describe('SpeechSection', () => {
 
   it('speaks Japanese', async () => {
     useSettingsStore.setState({ settings: settings('ja') });
-    fake.handlers['models:download'] = () => ({ ok: false, error: { code: 'offline', message: 'Cannot reach the server.' } });
+    fake.handlers['models:download'] = () => ({
+      ok: false,
+      error: { code: 'offline', message: 'Cannot reach the server.' },
+    });
     render(<SpeechSection />);
     expect((await screen.findByTestId('speech-headline')).textContent).toBe('内蔵の英語音声認識');
     expect(screen.getByRole('heading', { name: '音声認識' })).toBeTruthy();
     expect(row('base').textContent).toContain('99 言語 · 速度: 速い · 精度: 良い');
     expect(row('base.en').textContent).toContain('英語のみ');
     fireEvent.click(screen.getByRole('button', { name: 'base をダウンロード' }));
-    expect((await within(row('base')).findByRole('alert')).textContent).toBe('サーバーに接続できません。接続を確認してから、もう一度お試しください。');
-    fake.emit('models:changed', { model: 'tiny', status: 'DOWNLOADING', receivedBytes: 15 * MB, totalBytes: 75 * MB, error: null });
+    expect((await within(row('base')).findByRole('alert')).textContent).toBe(
+      'サーバーに接続できません。接続を確認してから、もう一度お試しください。',
+    );
+    fake.emit('models:changed', {
+      model: 'tiny',
+      status: 'DOWNLOADING',
+      receivedBytes: 15 * MB,
+      totalBytes: 75 * MB,
+      error: null,
+    });
     expect((await within(row('tiny')).findByTestId('speech-progress-text')).textContent).toBe('20% · 75 MB 中 15 MB');
   });
 });

@@ -24,6 +24,8 @@ describe('the player time axis', () => {
   });
 
   it('places the playhead in the track column, after the lane labels', () => {
-    expect(playheadLeft(0.5)).toBe('calc(var(--lane-label) + var(--lane-gap) + (100% - var(--lane-label) - var(--lane-gap)) * 0.5)');
+    expect(playheadLeft(0.5)).toBe(
+      'calc(var(--lane-label) + var(--lane-gap) + (100% - var(--lane-label) - var(--lane-gap)) * 0.5)',
+    );
   });
 });

@@ -29,7 +29,12 @@ beforeEach(() => {
     'transcripts:edit-document': () => detail([seg(0, 0, ['hello', 'there', 'world'])], 'en', { undo: 1, redo: 0 }),
     'transcripts:undo': () => detail([seg(0, 0, ['hello', 'world'])], 'en', { undo: 0, redo: 1 }),
   });
-  useTranscriptStore.setState({ id: 't1', detail: detail([seg(0, 0, ['hello', 'world']), seg(1, 3, ['good', 'morning'])]), loading: false, error: null });
+  useTranscriptStore.setState({
+    id: 't1',
+    detail: detail([seg(0, 0, ['hello', 'world']), seg(1, 3, ['good', 'morning'])]),
+    loading: false,
+    error: null,
+  });
   usePlayerStore.setState(usePlayerStore.getInitialState(), true);
 });
 afterEach(cleanup);
@@ -41,7 +46,10 @@ describe('inline word edit', () => {
     const editor = screen.getByRole('textbox', { name: 'Edit the word “world”' });
     fireEvent.change(editor, { target: { value: 'there world' } });
     await act(async () => fireEvent.keyDown(editor, { key: 'Enter' }));
-    expect(fake.calls.at(-1)).toEqual({ channel: 'transcripts:edit-document', request: { id: 't1', operation: { kind: 'word', segmentId: 0, wordIndex: 1, text: 'there world' } } });
+    expect(fake.calls.at(-1)).toEqual({
+      channel: 'transcripts:edit-document',
+      request: { id: 't1', operation: { kind: 'word', segmentId: 0, wordIndex: 1, text: 'there world' } },
+    });
     expect(screen.getByText('there')).toBeTruthy();
   });
 
@@ -59,7 +67,9 @@ describe('inline word edit', () => {
     render(<TranscriptPane />);
     await act(async () => fireEvent.keyDown(screen.getByText('world'), { key: 's' }));
     expect(fake.calls.at(-1)?.request).toEqual({ id: 't1', operation: { kind: 'split', segmentId: 0, wordIndex: 1 } });
-    act(() => useTranscriptStore.setState({ detail: detail([seg(0, 0, ['hello', 'world']), seg(1, 3, ['good', 'morning'])]) }));
+    act(() =>
+      useTranscriptStore.setState({ detail: detail([seg(0, 0, ['hello', 'world']), seg(1, 3, ['good', 'morning'])]) }),
+    );
     await act(async () => fireEvent.keyDown(screen.getByText('hello'), { key: 'm' }));
     expect(fake.calls.at(-1)?.request).toEqual({ id: 't1', operation: { kind: 'merge', segmentId: 0 } });
   });
@@ -67,7 +77,9 @@ describe('inline word edit', () => {
 
 describe('find and replace', () => {
   it('counts matches and previews each change, then replaces all', async () => {
-    useTranscriptStore.setState({ detail: detail([seg(0, 0, ['colour', 'and', 'Colour']), seg(1, 3, ['watercolour'])]) });
+    useTranscriptStore.setState({
+      detail: detail([seg(0, 0, ['colour', 'and', 'Colour']), seg(1, 3, ['watercolour'])]),
+    });
     render(<FindReplacePanel mode="replace" onMode={() => {}} onClose={() => {}} />);
     fireEvent.change(screen.getByLabelText('Find'), { target: { value: 'colour' } });
     fireEvent.change(screen.getByLabelText('Replace with'), { target: { value: 'color' } });
@@ -80,7 +92,15 @@ describe('find and replace', () => {
       ['Colour', 'color'],
     ]);
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Replace all (2)' })));
-    expect(fake.calls.at(-1)?.request).toEqual({ id: 't1', operation: { kind: 'replace', query: 'colour', replacement: 'color', options: { matchCase: false, wholeWord: true } } });
+    expect(fake.calls.at(-1)?.request).toEqual({
+      id: 't1',
+      operation: {
+        kind: 'replace',
+        query: 'colour',
+        replacement: 'color',
+        options: { matchCase: false, wholeWord: true },
+      },
+    });
   });
 
   it('finds Japanese words inside a sentence with whole word on', () => {
@@ -97,7 +117,11 @@ describe('undo and redo', () => {
   it('are offered only when there is something to undo or redo', async () => {
     render(<EditToolbar onFind={() => {}} />);
     expect(screen.getByRole('button', { name: /Undo/ }).hasAttribute('disabled')).toBe(true);
-    act(() => useTranscriptStore.setState({ detail: detail([seg(0, 0, ['hello', 'there', 'world'])], 'en', { undo: 1, redo: 0 }) }));
+    act(() =>
+      useTranscriptStore.setState({
+        detail: detail([seg(0, 0, ['hello', 'there', 'world'])], 'en', { undo: 1, redo: 0 }),
+      }),
+    );
     await act(async () => fireEvent.click(screen.getByRole('button', { name: /Undo/ })));
     expect(fake.calls.at(-1)).toEqual({ channel: 'transcripts:undo', request: { id: 't1' } });
     expect(screen.getByRole('button', { name: /Redo/ }).hasAttribute('disabled')).toBe(false);

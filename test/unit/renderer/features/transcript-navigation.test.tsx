@@ -18,10 +18,17 @@ const segment = (id: number, start: number, speaker: string, text: string) => ({
   end: start + 3,
   speaker,
   text,
-  words: text.split(' ').map((word, i) => ({ word, start: start + i * 0.5, end: start + i * 0.5 + 0.4, confidence: 0.95 })),
+  words: text
+    .split(' ')
+    .map((word, i) => ({ word, start: start + i * 0.5, end: start + i * 0.5 + 0.4, confidence: 0.95 })),
 });
 const detail: TranscriptDetail = transcriptDetail(
-  [segment(0, 0, 'A', 'good morning all'), segment(1, 4, 'A', 'the agenda first'), segment(2, 9, 'B', 'thanks for coming'), segment(3, 20, 'A', 'next item')],
+  [
+    segment(0, 0, 'A', 'good morning all'),
+    segment(1, 4, 'A', 'the agenda first'),
+    segment(2, 9, 'B', 'thanks for coming'),
+    segment(3, 20, 'A', 'next item'),
+  ],
   { duration: 40, speaking_duration: 20 },
 );
 

@@ -14,11 +14,21 @@ afterEach(cleanup);
 
 describe('TranscriptPane in Japanese', () => {
   it('shows Japanese words unspaced, and English words spaced', () => {
-    useTranscriptStore.setState({ id: 't1', detail: detail('ja', [word('今日', 0, 1), word('は', 1, 2), word('晴れ。', 2, 3)]), loading: false, error: null });
+    useTranscriptStore.setState({
+      id: 't1',
+      detail: detail('ja', [word('今日', 0, 1), word('は', 1, 2), word('晴れ。', 2, 3)]),
+      loading: false,
+      error: null,
+    });
     const { unmount } = render(<TranscriptPane />);
     expect(screen.getByText('今日').closest('p')!.textContent).toBe('今日は晴れ。');
     unmount();
-    useTranscriptStore.setState({ id: 't1', detail: detail('en', [word('good', 0, 1), word('morning', 1, 2)]), loading: false, error: null });
+    useTranscriptStore.setState({
+      id: 't1',
+      detail: detail('en', [word('good', 0, 1), word('morning', 1, 2)]),
+      loading: false,
+      error: null,
+    });
     render(<TranscriptPane />);
     expect(screen.getByText('good').closest('p')!.textContent).toBe('good morning ');
   });

@@ -21,7 +21,14 @@ const detail = (speakerNames: Record<string, string> = {}, text = 'hello world')
     speaking_duration: 6,
     segments: [
       { id: 0, start: 0, end: 2, speaker: 'SPEAKER_0', text, words: [word('hello', 0, 0.9), word('world', 1, 2, 0.3)] },
-      { id: 1, start: 4, end: 6, speaker: 'SPEAKER_1', text: 'good morning', words: [word('good', 4, 5), word('morning', 5, 6)] },
+      {
+        id: 1,
+        start: 4,
+        end: 6,
+        speaker: 'SPEAKER_1',
+        text: 'good morning',
+        words: [word('good', 4, 5), word('morning', 5, 6)],
+      },
     ],
     replacements: [],
     engine: { name: 'test', model: 'test', transcription_model: 'default' },
@@ -65,7 +72,10 @@ describe('TranscriptPane', () => {
     const box = screen.getByRole('textbox', { name: 'Text of the segment at 0:00' });
     fireEvent.change(box, { target: { value: 'hello there world' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save' })));
-    expect(fake.calls.at(-1)).toEqual({ channel: 'transcripts:edit', request: { id: 't1', segments: [{ id: 0, text: 'hello there world' }] } });
+    expect(fake.calls.at(-1)).toEqual({
+      channel: 'transcripts:edit',
+      request: { id: 't1', segments: [{ id: 0, text: 'hello there world' }] },
+    });
     expect(useTranscriptStore.getState().detail?.document?.segments[0]?.text).toBe('hello there world');
   });
 
@@ -76,12 +86,21 @@ describe('TranscriptPane', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save' })));
     await screen.findByRole('button', { name: 'Rename Aiko' });
     // The label goes to main, never the name on screen: names are looked up, not written over labels.
-    expect(fake.calls.at(-1)).toEqual({ channel: 'transcripts:rename-speaker', request: { id: 't1', speaker: 'SPEAKER_0', name: 'Aiko' } });
+    expect(fake.calls.at(-1)).toEqual({
+      channel: 'transcripts:rename-speaker',
+      request: { id: 't1', speaker: 'SPEAKER_0', name: 'Aiko' },
+    });
   });
 
   it('marks a word a dictionary replaced, with what was heard', () => {
     const replaced = detail();
-    replaced.document!.segments[1]!.words[0] = { word: 'Good', start: 4, end: 5, confidence: 0.95, replaced: { pattern: 'good', original: 'good' } };
+    replaced.document!.segments[1]!.words[0] = {
+      word: 'Good',
+      start: 4,
+      end: 5,
+      confidence: 0.95,
+      replaced: { pattern: 'good', original: 'good' },
+    };
     useTranscriptStore.setState({ detail: replaced });
     render(<TranscriptPane />);
     const word = screen.getByText('Good');

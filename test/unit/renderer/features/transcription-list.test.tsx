@@ -28,7 +28,9 @@ describe('TranscriptionList', () => {
     const rows = screen.getAllByTestId('transcription-row');
     expect(rows.length).toBeGreaterThan(5);
     expect(rows.length).toBeLessThan(40);
-    expect(screen.getByRole('list', { name: 'Transcriptions' }).querySelectorAll('li')[0]!.getAttribute('aria-setsize')).toBe('10000');
+    expect(
+      screen.getByRole('list', { name: 'Transcriptions' }).querySelectorAll('li')[0]!.getAttribute('aria-setsize'),
+    ).toBe('10000');
     expect(screen.getByRole('button', { name: 'Open t1.wav' }).dataset.status).toBe('IN_PROGRESS');
     // A running row says how far it is, in numbers as well as the bar (a server without stages: the status).
     expect(screen.getByRole('button', { name: 'Open t1.wav' }).textContent).toContain('Transcribing · 40%');
@@ -45,8 +47,18 @@ describe('TranscriptionList', () => {
     installFakeApi({
       'transcripts:list': () => ({
         items: [
-          summary('a', { status: 'IN_PROGRESS', progress, stage: 'recognizing', processingStartedAt: new Date(start - 60_000).toISOString() }),
-          summary('b', { status: 'CONVERTING', progress: 0.02, stage: 'converting', processingStartedAt: new Date(start - 2_000).toISOString() }),
+          summary('a', {
+            status: 'IN_PROGRESS',
+            progress,
+            stage: 'recognizing',
+            processingStartedAt: new Date(start - 60_000).toISOString(),
+          }),
+          summary('b', {
+            status: 'CONVERTING',
+            progress: 0.02,
+            stage: 'converting',
+            processingStartedAt: new Date(start - 2_000).toISOString(),
+          }),
         ],
         total: 2,
       }),
@@ -72,7 +84,10 @@ describe('TranscriptionList', () => {
 
   it('says a row started on the server but not picked up yet is waiting to start, with no percent or bar', async () => {
     installFakeApi({
-      'transcripts:list': () => ({ items: [summary('q', { status: 'CONVERTING', progress: 0, stage: 'queued', processingStartedAt: null })], total: 1 }),
+      'transcripts:list': () => ({
+        items: [summary('q', { status: 'CONVERTING', progress: 0, stage: 'queued', processingStartedAt: null })],
+        total: 1,
+      }),
     });
     await act(() => useLibraryStore.getState().reload());
     render(<TranscriptionList />);
@@ -93,7 +108,16 @@ describe('SearchResults', () => {
   it('marks the matched words and opens the transcription at the moment of the hit', () => {
     useLibraryStore.setState({
       query: 'budget',
-      hits: [{ transcriptionId: 't9', transcriptionName: 'Weekly.wav', kind: 'transcript', segmentId: 4, start: 75, snippet: 'the [[budget]] is fine' }],
+      hits: [
+        {
+          transcriptionId: 't9',
+          transcriptionName: 'Weekly.wav',
+          kind: 'transcript',
+          segmentId: 4,
+          start: 75,
+          snippet: 'the [[budget]] is fine',
+        },
+      ],
     });
     render(<SearchResults />);
     expect(screen.getByText('budget').tagName).toBe('MARK');

@@ -20,7 +20,8 @@ const errorOf = (input: HTMLElement) => {
   const describedBy = input.getAttribute('aria-describedby');
   return describedBy ? (document.getElementById(describedBy)?.textContent ?? null) : null;
 };
-const chooseMode = (mode: 'auto' | 'exact' | 'range') => fireEvent.change(screen.getByTestId('speaker-mode'), { target: { value: mode } });
+const chooseMode = (mode: 'auto' | 'exact' | 'range') =>
+  fireEvent.change(screen.getByTestId('speaker-mode'), { target: { value: mode } });
 
 describe('UploadOptionsForm', () => {
   it('allows the shared speaker limit, not a renderer-only one', () => {
@@ -47,13 +48,22 @@ describe('UploadOptionsForm', () => {
 
     chooseMode('exact');
     fireEvent.change(screen.getByTestId('num-speakers-input'), { target: { value: String(LIMITS.speakers.max + 1) } });
-    expect(errorOf(screen.getByTestId('num-speakers-input'))).toBe(`Enter a whole number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}.`);
+    expect(errorOf(screen.getByTestId('num-speakers-input'))).toBe(
+      `Enter a whole number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}.`,
+    );
   });
 
   it('places main’s refusal by its field, next to the option and not in the drop zone banner', async () => {
     installFakeApi({
       'dictionaries:list': () => [],
-      'uploads:add': () => ({ ok: false, error: { code: 'validation', field: 'options.language', message: 'Language must be a two-letter ISO 639-1 code such as "en" or "ja".' } }),
+      'uploads:add': () => ({
+        ok: false,
+        error: {
+          code: 'validation',
+          field: 'options.language',
+          message: 'Language must be a two-letter ISO 639-1 code such as "en" or "ja".',
+        },
+      }),
     });
     render(
       <>
@@ -76,14 +86,19 @@ describe('UploadOptionsForm', () => {
   });
 
   it('keeps errors that are not about an option in the drop zone banner', async () => {
-    installFakeApi({ 'uploads:add': () => ({ ok: false, error: { code: 'validation', field: 'files', message: '“a.wav” is empty.' } }) });
+    installFakeApi({
+      'uploads:add': () => ({ ok: false, error: { code: 'validation', field: 'files', message: '“a.wav” is empty.' } }),
+    });
     render(<DropZone />);
     await act(() => useUploadsStore.getState().addHandles(['handle of a.wav']));
     expect(document.querySelector('.error-banner')?.textContent).toContain('“a.wav” is empty.');
   });
 
   it('offers no more speakers than the server accepts: the input’s bounds are the upload route’s', () => {
-    const serverCount = UploadRequest.properties.num_speakers.anyOf[0] as unknown as { minimum: number; maximum: number };
+    const serverCount = UploadRequest.properties.num_speakers.anyOf[0] as unknown as {
+      minimum: number;
+      maximum: number;
+    };
     render(<UploadOptionsForm />);
     chooseMode('exact');
     const input = screen.getByTestId('num-speakers-input');
@@ -91,7 +106,9 @@ describe('UploadOptionsForm', () => {
     expect(Number(input.getAttribute('min'))).toBe(serverCount.minimum);
     chooseMode('range');
     for (const testId of ['min-speakers-input', 'max-speakers-input']) {
-      expect(Number(screen.getByTestId(testId).getAttribute('max'))).toBe((UploadRequest.properties.max_speakers.anyOf[0] as unknown as { maximum: number }).maximum);
+      expect(Number(screen.getByTestId(testId).getAttribute('max'))).toBe(
+        (UploadRequest.properties.max_speakers.anyOf[0] as unknown as { maximum: number }).maximum,
+      );
     }
   });
 
@@ -113,24 +130,42 @@ describe('UploadOptionsForm', () => {
     fireEvent.change(screen.getByLabelText('Most speakers'), { target: { value: '5' } });
     expect(screen.queryByLabelText('Number of speakers')).toBeNull();
     await act(() => useUploadsStore.getState().addHandles(['handle of a.wav']));
-    expect(fake.calls.find((call) => call.channel === 'uploads:add')?.request).toMatchObject({ options: { numSpeakers: null, minSpeakers: 2, maxSpeakers: 5 } });
+    expect(fake.calls.find((call) => call.channel === 'uploads:add')?.request).toMatchObject({
+      options: { numSpeakers: null, minSpeakers: 2, maxSpeakers: 5 },
+    });
 
     // An emptied box keeps its mode (the user is typing), and sends "let the server decide".
     chooseMode('exact');
     fireEvent.change(screen.getByLabelText('Number of speakers'), { target: { value: '' } });
     expect(screen.getByTestId<HTMLSelectElement>('speaker-mode').value).toBe('exact');
-    expect(useUploadsStore.getState().options).toMatchObject({ numSpeakers: null, minSpeakers: null, maxSpeakers: null });
+    expect(useUploadsStore.getState().options).toMatchObject({
+      numSpeakers: null,
+      minSpeakers: null,
+      maxSpeakers: null,
+    });
     chooseMode('auto');
     expect(screen.queryByRole('spinbutton')).toBeNull();
   });
 
   it('remembers a valid choice in the settings, and not counts that cannot hold', () => {
-    fake.handlers['settings:update'] = (patch) => ({ ...SETTINGS, defaults: { ...SETTINGS.defaults, ...patch.defaults } });
+    fake.handlers['settings:update'] = (patch) => ({
+      ...SETTINGS,
+      defaults: { ...SETTINGS.defaults, ...patch.defaults },
+    });
     render(<UploadOptionsForm />);
     chooseMode('range');
     fireEvent.change(screen.getByLabelText('Fewest speakers'), { target: { value: '4' } });
     const updates = () => fake.calls.filter((call) => call.channel === 'settings:update').map((call) => call.request);
-    expect(updates().at(-1)).toEqual({ defaults: { language: null, model: 'default', numSpeakers: null, minSpeakers: 4, maxSpeakers: null, dictionaryId: null } });
+    expect(updates().at(-1)).toEqual({
+      defaults: {
+        language: null,
+        model: 'default',
+        numSpeakers: null,
+        minSpeakers: 4,
+        maxSpeakers: null,
+        dictionaryId: null,
+      },
+    });
     const count = updates().length;
     fireEvent.change(screen.getByLabelText('Most speakers'), { target: { value: '2' } });
     expect(updates()).toHaveLength(count);
@@ -145,7 +180,14 @@ describe('UploadOptionsForm', () => {
 const SETTINGS = {
   activeProfileId: 'embedded',
   uiLanguage: 'en' as const,
-  defaults: { language: null, model: 'default' as const, numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null },
+  defaults: {
+    language: null,
+    model: 'default' as const,
+    numSpeakers: null,
+    minSpeakers: null,
+    maxSpeakers: null,
+    dictionaryId: null,
+  },
   playbackRate: 1,
   notifications: true,
 };

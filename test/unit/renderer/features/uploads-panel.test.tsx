@@ -26,7 +26,12 @@ beforeEach(() => {
   useUploadsStore.setState(useUploadsStore.getInitialState(), true);
   useLibraryStore.setState({ ...useLibraryStore.getInitialState(), requestedPages: new Set() }, true);
   useUploadsStore.setState({
-    jobs: [job('monday', 'done', '2026-01-01T00:00:01Z'), job('tuesday', 'cancelled', '2026-01-01T00:00:02Z'), job('wednesday', 'uploading', '2026-01-01T00:00:03Z'), job('thursday', 'failed', '2026-01-01T00:00:04Z')],
+    jobs: [
+      job('monday', 'done', '2026-01-01T00:00:01Z'),
+      job('tuesday', 'cancelled', '2026-01-01T00:00:02Z'),
+      job('wednesday', 'uploading', '2026-01-01T00:00:03Z'),
+      job('thursday', 'failed', '2026-01-01T00:00:04Z'),
+    ],
   });
 });
 afterEach(cleanup);
@@ -34,7 +39,12 @@ afterEach(cleanup);
 describe('UploadsPanel', () => {
   it('lists every upload newest first, with a summary line', () => {
     render(<UploadsPanel />);
-    expect(screen.getAllByTestId('upload-item').map((item) => item.dataset.state)).toEqual(['failed', 'uploading', 'cancelled', 'done']);
+    expect(screen.getAllByTestId('upload-item').map((item) => item.dataset.state)).toEqual([
+      'failed',
+      'uploading',
+      'cancelled',
+      'done',
+    ]);
     expect(screen.getByTestId('uploads-summary').textContent).toBe('1 in progress · 2 uploaded · 1 failed');
   });
 
@@ -60,7 +70,17 @@ describe('UploadsPanel', () => {
 
   it('words a refused language in the UI language, keeping the server message as the detail', () => {
     useUploadsStore.setState({
-      jobs: [{ ...job('friday', 'failed', '2026-01-01T00:00:05Z'), error: { code: 'unsupported', field: 'language', message: 'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.' } }],
+      jobs: [
+        {
+          ...job('friday', 'failed', '2026-01-01T00:00:05Z'),
+          error: {
+            code: 'unsupported',
+            field: 'language',
+            message:
+              'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.',
+          },
+        },
+      ],
     });
     render(<UploadsPanel />);
     const item = screen.getByTestId('upload-item');
@@ -78,11 +98,23 @@ describe('UploadsPanel', () => {
       return queued;
     };
     useUploadsStore.setState({
-      jobs: [...useUploadsStore.getState().jobs, { ...job('friday', 'queued', '2026-01-01T00:00:05Z'), error: { code: 'offline', message: 'Cannot reach the server.' } }],
+      jobs: [
+        ...useUploadsStore.getState().jobs,
+        {
+          ...job('friday', 'queued', '2026-01-01T00:00:05Z'),
+          error: { code: 'offline', message: 'Cannot reach the server.' },
+        },
+      ],
     });
     render(<UploadsPanel />);
-    const retryable = screen.getAllByRole('button', { name: /^Try uploading / }).map((button) => button.getAttribute('aria-label'));
-    expect(retryable).toEqual(['Try uploading friday.wav again', 'Try uploading thursday.wav again', 'Try uploading tuesday.wav again']);
+    const retryable = screen
+      .getAllByRole('button', { name: /^Try uploading / })
+      .map((button) => button.getAttribute('aria-label'));
+    expect(retryable).toEqual([
+      'Try uploading friday.wav again',
+      'Try uploading thursday.wav again',
+      'Try uploading tuesday.wav again',
+    ]);
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Try uploading thursday.wav again' })));
     expect(fake.calls.at(-1)).toEqual({ channel: 'uploads:retry', request: { id: 'thursday' } });
     expect(useUploadsStore.getState().jobs.find((item) => item.id === 'thursday')?.state).toBe('queued');
@@ -115,7 +147,10 @@ describe('UploadsPanel', () => {
       return { queue: item.dataset.queue, text: item.querySelector('[data-testid="upload-state"]')!.textContent, item };
     };
     expect(line('waits')).toMatchObject({ queue: 'waiting', text: 'Waiting · 1000 B' });
-    expect(line('sends')).toMatchObject({ queue: 'uploading', text: expect.stringMatching(/^Uploading 45% · 450 B \/ 1000 B$/) });
+    expect(line('sends')).toMatchObject({
+      queue: 'uploading',
+      text: expect.stringMatching(/^Uploading 45% · 450 B \/ 1000 B$/),
+    });
     expect(line('works')).toMatchObject({ queue: 'transcribing', text: expect.stringMatching(/^Transcribing 42%/) });
     expect(line('ends')).toMatchObject({ queue: 'done', text: expect.stringMatching(/^Done/) });
     expect(line('breaks')).toMatchObject({ queue: 'failed', text: expect.stringMatching(/^Failed/) });
@@ -129,11 +164,22 @@ describe('UploadsPanel', () => {
 
   it('words a refused speaker count in the user’s terms, keeping the server’s message as the detail', () => {
     useUploadsStore.setState({
-      jobs: [{ ...job('saturday', 'failed', '2026-01-01T00:00:06Z'), error: { code: 'validation', field: 'numSpeakers', message: 'num_speakers must be a whole number from 1 to 99; got 120.' } }],
+      jobs: [
+        {
+          ...job('saturday', 'failed', '2026-01-01T00:00:06Z'),
+          error: {
+            code: 'validation',
+            field: 'numSpeakers',
+            message: 'num_speakers must be a whole number from 1 to 99; got 120.',
+          },
+        },
+      ],
     });
     render(<UploadsPanel />);
     const item = screen.getByTestId('upload-item');
-    expect(item.textContent).toContain(`The server refused the number of speakers. Choose “Detect automatically”, or a number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}`);
+    expect(item.textContent).toContain(
+      `The server refused the number of speakers. Choose “Detect automatically”, or a number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}`,
+    );
     expect(item.querySelector('small')?.textContent).toBe('num_speakers must be a whole number from 1 to 99; got 120.');
   });
 });

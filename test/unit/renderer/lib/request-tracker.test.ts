@@ -18,7 +18,11 @@ function harness() {
 function deferred<T>() {
   let resolve!: (result: IpcResult<T>) => void;
   const promise = new Promise<IpcResult<T>>((r) => (resolve = r));
-  return { call: () => promise, answer: (value: T) => resolve({ ok: true, value }), fail: (error: IpcError) => resolve({ ok: false, error }) };
+  return {
+    call: () => promise,
+    answer: (value: T) => resolve({ ok: true, value }),
+    fail: (error: IpcError) => resolve({ ok: false, error }),
+  };
 }
 
 describe('request tracker', () => {
@@ -60,7 +64,9 @@ describe('request tracker', () => {
     const { state, tracker } = harness();
     const landed: string[] = [];
     const [a, b, c] = [deferred<string>(), deferred<string>(), deferred<string>()];
-    const runs = [a, b].map((d) => tracker.run(d.call, (value) => (landed.push(value), {}), { supersede: false, markBusy: false }));
+    const runs = [a, b].map((d) =>
+      tracker.run(d.call, (value) => (landed.push(value), {}), { supersede: false, markBusy: false }),
+    );
     a.answer('a');
     b.answer('b');
     await Promise.all(runs);
@@ -75,7 +81,16 @@ describe('request tracker', () => {
   });
 
   it('combines calls so each part lands on its own', async () => {
-    const result = await together(Promise.resolve({ ok: true as const, value: 1 }), Promise.resolve({ ok: false as const, error: { code: 'not-found' as const, message: 'x' } }));
-    expect(result).toEqual({ ok: true, value: [{ ok: true, value: 1 }, { ok: false, error: { code: 'not-found', message: 'x' } }] });
+    const result = await together(
+      Promise.resolve({ ok: true as const, value: 1 }),
+      Promise.resolve({ ok: false as const, error: { code: 'not-found' as const, message: 'x' } }),
+    );
+    expect(result).toEqual({
+      ok: true,
+      value: [
+        { ok: true, value: 1 },
+        { ok: false, error: { code: 'not-found', message: 'x' } },
+      ],
+    });
   });
 });

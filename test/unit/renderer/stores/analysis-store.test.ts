@@ -9,7 +9,10 @@ const view = (status: AnalysisView['status']): AnalysisView => ({
   status,
   language: null,
   error: null,
-  summary: status === 'COMPLETED' ? { text: 'Short.', overview: 'Short.', key_points: [], action_items: [], decisions: [], dates: [] } : null,
+  summary:
+    status === 'COMPLETED'
+      ? { text: 'Short.', overview: 'Short.', key_points: [], action_items: [], decisions: [], dates: [] }
+      : null,
   emotions: null,
   translation: null,
   updatedAt: '2026-01-01T00:00:00Z',
@@ -30,7 +33,9 @@ describe('analysis store', () => {
 
     status = 'COMPLETED';
     fake.emit('analysis:changed', { id: 't1', kind: 'summary', language: null });
-    await expect.poll(() => useAnalysisStore.getState().slots[analysisKey('t1', 'summary')]?.view?.status).toBe('COMPLETED');
+    await expect
+      .poll(() => useAnalysisStore.getState().slots[analysisKey('t1', 'summary')]?.view?.status)
+      .toBe('COMPLETED');
     // Another transcription's change is not fetched.
     const before = fake.calls.length;
     fake.emit('analysis:changed', { id: 'other', kind: 'summary', language: null });
@@ -39,18 +44,31 @@ describe('analysis store', () => {
   });
 
   it('keeps the error of a refused request in the slot', async () => {
-    installFakeApi({ 'analysis:request': () => ({ ok: false, error: { code: 'conflict', message: 'Not finished yet.' } }) });
+    installFakeApi({
+      'analysis:request': () => ({ ok: false, error: { code: 'conflict', message: 'Not finished yet.' } }),
+    });
     const error = await useAnalysisStore.getState().request('t1', 'emotion');
     expect(error?.code).toBe('conflict');
-    expect(useAnalysisStore.getState().slots[analysisKey('t1', 'emotion')]).toMatchObject({ requesting: false, error: { code: 'conflict' } });
+    expect(useAnalysisStore.getState().slots[analysisKey('t1', 'emotion')]).toMatchObject({
+      requesting: false,
+      error: { code: 'conflict' },
+    });
   });
 
   it('shows a refused translation in the slot the panel reads, the latest translation (issue 12)', async () => {
     installFakeApi({
-      'analysis:request': () => ({ ok: false, error: { code: 'unsupported', field: 'language', message: 'This server cannot translate into Klingon.' } }),
+      'analysis:request': () => ({
+        ok: false,
+        error: { code: 'unsupported', field: 'language', message: 'This server cannot translate into Klingon.' },
+      }),
     });
     await useAnalysisStore.getState().request('t1', 'translation', 'tlh');
-    expect(useAnalysisStore.getState().slots[analysisKey('t1', 'translation')]).toMatchObject({ requesting: false, error: { field: 'language' } });
-    expect(useAnalysisStore.getState().slots[analysisKey('t1', 'translation', 'tlh')]).toMatchObject({ error: { field: 'language' } });
+    expect(useAnalysisStore.getState().slots[analysisKey('t1', 'translation')]).toMatchObject({
+      requesting: false,
+      error: { field: 'language' },
+    });
+    expect(useAnalysisStore.getState().slots[analysisKey('t1', 'translation', 'tlh')]).toMatchObject({
+      error: { field: 'language' },
+    });
   });
 });

@@ -22,19 +22,25 @@ describe('dictionaries store', () => {
   it('creates, selects and adds words, keeping the list in step', async () => {
     installFakeApi({
       'dictionaries:create': ({ name }) => detail({ name }),
-      'dictionaries:add-words': ({ words }) => detail({ words: words.map((w, i) => ({ id: `w${i}`, word: w.word, reading: w.reading ?? null })) }),
+      'dictionaries:add-words': ({ words }) =>
+        detail({ words: words.map((w, i) => ({ id: `w${i}`, word: w.word, reading: w.reading ?? null })) }),
     });
     expect(await useDictionariesStore.getState().create('Product names')).toBeNull();
     expect(useDictionariesStore.getState().selectedId).toBe('d1');
     expect(await useDictionariesStore.getState().addWords([{ word: 'Zintrix', reading: 'zin tricks' }])).toBeNull();
-    expect(useDictionariesStore.getState().detail?.words).toEqual([{ id: 'w0', word: 'Zintrix', reading: 'zin tricks' }]);
+    expect(useDictionariesStore.getState().detail?.words).toEqual([
+      { id: 'w0', word: 'Zintrix', reading: 'zin tricks' },
+    ]);
     expect(useDictionariesStore.getState().list.map((d) => d.name)).toEqual(['Product names']);
   });
 
   it('answers the server error with its field so the form can place it', async () => {
     installFakeApi({
       'dictionaries:create': () => detail(),
-      'dictionaries:add-words': () => ({ ok: false, error: { code: 'validation', message: 'Reading too long', field: 'words.0.reading' } }),
+      'dictionaries:add-words': () => ({
+        ok: false,
+        error: { code: 'validation', message: 'Reading too long', field: 'words.0.reading' },
+      }),
     });
     await useDictionariesStore.getState().create('x');
     const error = await useDictionariesStore.getState().addWords([{ word: 'a', reading: 'b'.repeat(999) }]);
@@ -42,7 +48,9 @@ describe('dictionaries store', () => {
     expect(errorFor(error, ['word', 'words', 'words.*.word'])).toBeNull();
     expect(errorFor(error, ['reading'])).toBeNull();
     expect(formLevelError(error, ['words.*.word', 'words.*.reading'])).toBeNull();
-    expect(errorFor({ code: 'validation', message: 'x', field: 'options.numSpeakers' }, ['options.numSpeakers'])).not.toBeNull();
+    expect(
+      errorFor({ code: 'validation', message: 'x', field: 'options.numSpeakers' }, ['options.numSpeakers']),
+    ).not.toBeNull();
     expect(errorFor({ code: 'validation', message: 'x' }, ['name'])).toBeNull();
     expect(formLevelError({ code: 'server', message: 'down' }, ['word'])?.message).toBe('down');
   });

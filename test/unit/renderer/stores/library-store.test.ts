@@ -9,10 +9,21 @@ function library() {
   return installFakeApi({
     'transcripts:list': ({ offset = 0, limit = 50, filter }) => {
       const total = filter?.language === 'ja' ? 3 : TOTAL;
-      const items = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => summary(`t${offset + i}`));
+      const items = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) =>
+        summary(`t${offset + i}`),
+      );
       return { items, total };
     },
-    'search:query': ({ text }) => [{ transcriptionId: 't1', transcriptionName: 't1.wav', kind: 'transcript' as const, segmentId: 3, start: 12.5, snippet: `a [[${text}]] b` }],
+    'search:query': ({ text }) => [
+      {
+        transcriptionId: 't1',
+        transcriptionName: 't1.wav',
+        kind: 'transcript' as const,
+        segmentId: 3,
+        start: 12.5,
+        snippet: `a [[${text}]] b`,
+      },
+    ],
   });
 }
 
@@ -34,7 +45,11 @@ describe('library store', () => {
     state = useLibraryStore.getState();
     expect(state.rows[5_050]?.id).toBe('t5050');
     // Page 50 only: 5000..5099.
-    expect(fake.calls.filter((call) => call.channel === 'transcripts:list').map((call) => (call.request as { offset: number }).offset)).toEqual([0, 5_000]);
+    expect(
+      fake.calls
+        .filter((call) => call.channel === 'transcripts:list')
+        .map((call) => (call.request as { offset: number }).offset),
+    ).toEqual([0, 5_000]);
 
     await useLibraryStore.getState().ensureRange(5_000, 5_010);
     expect(fake.calls.length).toBe(2);

@@ -25,7 +25,14 @@ describe('models store', () => {
   it('follows pushed progress, and reloads the list when the download ends', async () => {
     let installed = false;
     const fake = installFakeApi({
-      'models:list': () => (installed ? speechModels({ models: [speechModel('base', { installed: true })], serving: { default: WHISPER_BASE, 'diarization-high': WHISPER_BASE }, offer: false }) : speechModels()),
+      'models:list': () =>
+        installed
+          ? speechModels({
+              models: [speechModel('base', { installed: true })],
+              serving: { default: WHISPER_BASE, 'diarization-high': WHISPER_BASE },
+              offer: false,
+            })
+          : speechModels(),
       'models:download': () => speechModels(),
     });
     offs.push(useModelsStore.getState().follow());
@@ -33,14 +40,26 @@ describe('models store', () => {
     expect(await useModelsStore.getState().download('base')).toBeNull();
     expect(fake.calls).toContainEqual({ channel: 'models:download', request: { name: 'base' } });
 
-    fake.emit('models:changed', { model: 'base', status: 'DOWNLOADING', receivedBytes: 40 * MB, totalBytes: 141 * MB, error: null });
+    fake.emit('models:changed', {
+      model: 'base',
+      status: 'DOWNLOADING',
+      receivedBytes: 40 * MB,
+      totalBytes: 141 * MB,
+      error: null,
+    });
     const base = () => useModelsStore.getState().models!.models.find((m) => m.name === 'base')!;
     expect(downloadOf(useModelsStore.getState(), base())).toMatchObject({ receivedBytes: 40 * MB });
     expect(isRunning(downloadOf(useModelsStore.getState(), base()))).toBe(true);
 
     installed = true;
     const listsBefore = fake.calls.filter((c) => c.channel === 'models:list').length;
-    fake.emit('models:changed', { model: 'base', status: 'COMPLETED', receivedBytes: 141 * MB, totalBytes: 141 * MB, error: null });
+    fake.emit('models:changed', {
+      model: 'base',
+      status: 'COMPLETED',
+      receivedBytes: 141 * MB,
+      totalBytes: 141 * MB,
+      error: null,
+    });
     await expect.poll(() => base().installed).toBe(true);
     expect(fake.calls.filter((c) => c.channel === 'models:list').length).toBe(listsBefore + 1);
     expect(useModelsStore.getState().models?.serving.default.engine).toBe('whisper');
@@ -76,7 +95,10 @@ describe('models store', () => {
   });
 
   it('hides the offer at once when dismissed, and tells main', async () => {
-    const fake = installFakeApi({ 'models:list': () => speechModels(), 'models:dismiss-offer': () => speechModels({ offer: false }) });
+    const fake = installFakeApi({
+      'models:list': () => speechModels(),
+      'models:dismiss-offer': () => speechModels({ offer: false }),
+    });
     await useModelsStore.getState().load();
     const dismissing = useModelsStore.getState().dismissOffer();
     expect(selectOffer(useModelsStore.getState())).toBeNull();
@@ -87,7 +109,20 @@ describe('models store', () => {
   it('reloads for the new server when the active profile changes', async () => {
     let server = 'a';
     installFakeApi({ 'models:list': () => speechModels({ canManage: server === 'a' }) });
-    const settings = { activeProfileId: 'a', uiLanguage: 'en' as const, defaults: { language: null, model: 'default' as const, numSpeakers: null, minSpeakers: null, maxSpeakers: null, dictionaryId: null }, playbackRate: 1, notifications: true };
+    const settings = {
+      activeProfileId: 'a',
+      uiLanguage: 'en' as const,
+      defaults: {
+        language: null,
+        model: 'default' as const,
+        numSpeakers: null,
+        minSpeakers: null,
+        maxSpeakers: null,
+        dictionaryId: null,
+      },
+      playbackRate: 1,
+      notifications: true,
+    };
     useSettingsStore.setState({ settings });
     offs.push(useModelsStore.getState().follow());
     await useModelsStore.getState().load();

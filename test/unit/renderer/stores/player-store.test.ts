@@ -6,7 +6,12 @@ import { nextRate } from '../../../../src-renderer/features/transcript/use-trans
 import { installFakeApi } from '../fake-api';
 
 function controller() {
-  return { play: vi.fn<() => void>(), pause: vi.fn<() => void>(), seek: vi.fn<(seconds: number) => void>(), setRate: vi.fn<(rate: number) => void>() } satisfies PlayerController;
+  return {
+    play: vi.fn<() => void>(),
+    pause: vi.fn<() => void>(),
+    seek: vi.fn<(seconds: number) => void>(),
+    setRate: vi.fn<(rate: number) => void>(),
+  } satisfies PlayerController;
 }
 
 beforeEach(() => usePlayerStore.setState(usePlayerStore.getInitialState(), true));
@@ -18,7 +23,12 @@ describe('player store', () => {
       'audio:source': ({ id }) => ({ url: `kikitori-media://audio/${id}`, local: true }),
     });
     await usePlayerStore.getState().load('t1', 42);
-    expect(usePlayerStore.getState()).toMatchObject({ duration: 120, source: { local: true }, pendingSeek: 42, currentTime: 42 });
+    expect(usePlayerStore.getState()).toMatchObject({
+      duration: 120,
+      source: { local: true },
+      pendingSeek: 42,
+      currentTime: 42,
+    });
     const c = controller();
     usePlayerStore.getState().attach(c);
     expect(c.seek).toHaveBeenCalledWith(42);

@@ -4,7 +4,13 @@ import { useTranscriptStore } from '../../../../src-renderer/stores/transcript-s
 import type { IpcResult, TranscriptDetail } from '../../../../src-shared/ipc-contract';
 import { installFakeApi, summary } from '../fake-api';
 
-const detailOf = (id: string): TranscriptDetail => ({ summary: summary(id), document: null, speakerNames: {}, unsyncedEdits: false, conflict: null });
+const detailOf = (id: string): TranscriptDetail => ({
+  summary: summary(id),
+  document: null,
+  speakerNames: {},
+  unsyncedEdits: false,
+  conflict: null,
+});
 
 beforeEach(() => {
   useTranscriptStore.setState(useTranscriptStore.getInitialState(), true);
@@ -20,21 +26,34 @@ describe('transcript store', () => {
     pending.get('b')!({ ok: true, value: detailOf('b') });
     pending.get('a')!({ ok: true, value: detailOf('a') });
     await Promise.all([first, second]);
-    expect(useTranscriptStore.getState()).toMatchObject({ id: 'b', loading: false, error: null, detail: { summary: { id: 'b' } } });
+    expect(useTranscriptStore.getState()).toMatchObject({
+      id: 'b',
+      loading: false,
+      error: null,
+      detail: { summary: { id: 'b' } },
+    });
   });
 
   it('keeps the shown transcript when a background reload fails, with the error', async () => {
     let fail = false;
-    installFakeApi({ 'transcripts:get': ({ id }) => (fail ? { ok: false, error: { code: 'offline', message: 'down' } } : detailOf(id)) });
+    installFakeApi({
+      'transcripts:get': ({ id }) => (fail ? { ok: false, error: { code: 'offline', message: 'down' } } : detailOf(id)),
+    });
     await useTranscriptStore.getState().open('a');
     fail = true;
     await useTranscriptStore.getState().reload();
-    expect(useTranscriptStore.getState()).toMatchObject({ detail: { summary: { id: 'a' } }, loading: false, error: { code: 'offline' } });
+    expect(useTranscriptStore.getState()).toMatchObject({
+      detail: { summary: { id: 'a' } },
+      loading: false,
+      error: { code: 'offline' },
+    });
   });
 
   it('ignores an answer that arrives after the transcript was closed', async () => {
     let release!: () => void;
-    installFakeApi({ 'transcripts:get': ({ id }) => new Promise((resolve) => (release = () => resolve(detailOf(id)))) });
+    installFakeApi({
+      'transcripts:get': ({ id }) => new Promise((resolve) => (release = () => resolve(detailOf(id)))),
+    });
     const opening = useTranscriptStore.getState().open('a');
     useTranscriptStore.getState().close();
     release();

@@ -68,7 +68,12 @@ describe('uploads store', () => {
         'uploads:add': () => [job('queued', 'd1')],
         'uploads:add-folder': () => ({ folder: 'Interviews', jobs: [], skipped: {}, notMedia: {}, foldersTooDeep: 0 }),
       },
-      (file) => ({ handle: `handle of ${file.name}`, kind: file === folder ? 'folder' : 'file', name: file.name, size: file === folder ? null : file.size }),
+      (file) => ({
+        handle: `handle of ${file.name}`,
+        kind: file === folder ? 'folder' : 'file',
+        name: file.name,
+        size: file === folder ? null : file.size,
+      }),
     );
     await useUploadsStore.getState().addFiles([new File(['RIFF'], 'd1.wav'), folder]);
     expect(offered.calls.map((call) => [call.channel, call.request])).toEqual([

@@ -3,7 +3,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../../src-shared/limits.js';
 import type { AppContext } from '../../../../src-server/app-context.js';
-import { createUploadTicket, type UploadTicketRequest } from '../../../../src-server/application/create-upload-ticket.js';
+import {
+  createUploadTicket,
+  type UploadTicketRequest,
+} from '../../../../src-server/application/create-upload-ticket.js';
 import type { TicketRequest } from '../../../../src-server/domain/transcription-service.js';
 import type { SpeechEngine } from '../../../../src-server/engines/speech/speech-engine.js';
 import { AppError } from '../../../../src-server/http/errors.js';
@@ -13,7 +16,10 @@ let tickets: TicketRequest[];
 
 function context(languages: string[], detects: boolean, separates: boolean): AppContext {
   const capabilities = { languages, wordTimestamps: true, customVocabulary: false, speakerSeparation: separates };
-  const engine: SpeechEngine = Object.assign({ name: 'engine', capabilities, recognize: () => Promise.reject(new Error('not run')) }, detects ? { detectsLanguage: true } : {});
+  const engine: SpeechEngine = Object.assign(
+    { name: 'engine', capabilities, recognize: () => Promise.reject(new Error('not run')) },
+    detects ? { detectsLanguage: true } : {},
+  );
   return {
     config: { uploads: { teamQuotaBytes: undefined } },
     engines: {
@@ -47,7 +53,10 @@ const request = (over: Partial<UploadTicketRequest> = {}): UploadTicketRequest =
 });
 
 async function refusal(run: Promise<unknown>): Promise<AppError> {
-  const error = await run.then(() => null, (e: unknown) => e);
+  const error = await run.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (error instanceof AppError) return error;
   throw new Error(`expected an AppError, got ${String(error)}`);
 }
@@ -68,15 +77,31 @@ describe('create an upload ticket', () => {
     const ctx = context(['en'], false, true);
     await createUploadTicket(ctx, caller, request({ speakers: { ...none, maxSpeakers: LIMITS.speakers.max } }));
     expect(tickets[0]).toMatchObject({ numSpeakers: null, minSpeakers: null, maxSpeakers: LIMITS.speakers.max });
-    expect(await refusal(createUploadTicket(ctx, caller, request({ speakers: { ...none, minSpeakers: 3, maxSpeakers: 2 } })))).toMatchObject({ field: 'min_speakers' });
-    expect(await refusal(createUploadTicket(ctx, caller, request({ speakers: { ...none, numSpeakers: LIMITS.speakers.max + 1 } })))).toMatchObject({ field: 'num_speakers' });
+    expect(
+      await refusal(
+        createUploadTicket(ctx, caller, request({ speakers: { ...none, minSpeakers: 3, maxSpeakers: 2 } })),
+      ),
+    ).toMatchObject({ field: 'min_speakers' });
+    expect(
+      await refusal(
+        createUploadTicket(ctx, caller, request({ speakers: { ...none, numSpeakers: LIMITS.speakers.max + 1 } })),
+      ),
+    ).toMatchObject({ field: 'num_speakers' });
     expect(tickets).toHaveLength(1);
   });
 
   it("refuses a language the engine does not know, speakers where none are separated (naming the field sent), and another team's dictionary", async () => {
-    expect(await refusal(createUploadTicket(context(['en'], false, false), caller, request({ languages: ['ja'] })))).toMatchObject({ code: 'UNSUPPORTED_LANGUAGE', field: 'language' });
-    expect(await refusal(createUploadTicket(context(['en'], false, false), caller, request({ speakers: { ...none, maxSpeakers: 3 } })))).toMatchObject({ code: 'UNSUPPORTED_OPTION', field: 'max_speakers' });
-    expect(await refusal(createUploadTicket(context(['en'], false, false), caller, request({ dictionaryId: 'theirs' })))).toMatchObject({ code: 'DICTIONARY_NOT_FOUND' });
+    expect(
+      await refusal(createUploadTicket(context(['en'], false, false), caller, request({ languages: ['ja'] }))),
+    ).toMatchObject({ code: 'UNSUPPORTED_LANGUAGE', field: 'language' });
+    expect(
+      await refusal(
+        createUploadTicket(context(['en'], false, false), caller, request({ speakers: { ...none, maxSpeakers: 3 } })),
+      ),
+    ).toMatchObject({ code: 'UNSUPPORTED_OPTION', field: 'max_speakers' });
+    expect(
+      await refusal(createUploadTicket(context(['en'], false, false), caller, request({ dictionaryId: 'theirs' }))),
+    ).toMatchObject({ code: 'DICTIONARY_NOT_FOUND' });
     expect(tickets).toEqual([]);
   });
 });

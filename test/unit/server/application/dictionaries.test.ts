@@ -24,9 +24,11 @@ function context(blacklistCount = 0) {
   const ctx = {
     config: { pageSize: 5 },
     dictionaries: {
-      list: (teamId: string, page: number, size: number) => Promise.resolve([{ ...dictionary, teamId, name: `${page}/${size}` }]),
+      list: (teamId: string, page: number, size: number) =>
+        Promise.resolve([{ ...dictionary, teamId, name: `${page}/${size}` }]),
       get: (teamId: string, id: string) => Promise.resolve(mine(teamId, id) ? dictionary : null),
-      update: (teamId: string, id: string, patch: { name?: string }) => Promise.resolve(mine(teamId, id) ? { ...dictionary, ...patch } : null),
+      update: (teamId: string, id: string, patch: { name?: string }) =>
+        Promise.resolve(mine(teamId, id) ? { ...dictionary, ...patch } : null),
       delete: (teamId: string, id: string) => Promise.resolve(mine(teamId, id)),
       words: () => Promise.resolve([{ wordId: 'w1' }]),
       blacklistWords: () => Promise.resolve([]),
@@ -36,7 +38,8 @@ function context(blacklistCount = 0) {
       },
       getWord: (_: string, id: string) => Promise.resolve(id === 'w1' ? { wordId: 'w1' } : null),
       deleteWord: (_: string, id: string) => Promise.resolve(id === 'w1' && touched.push(`delete ${id}`) > 0),
-      addBlacklistWords: (_: string, items: unknown[], max: number) => Promise.resolve(blacklistCount + items.length > max ? null : []),
+      addBlacklistWords: (_: string, items: unknown[], max: number) =>
+        Promise.resolve(blacklistCount + items.length > max ? null : []),
       countBlacklistWords: () => Promise.resolve(blacklistCount),
     },
   } as unknown as AppContext;
@@ -44,7 +47,10 @@ function context(blacklistCount = 0) {
 }
 
 async function refusal(run: Promise<unknown>): Promise<AppError> {
-  const error = await run.then(() => null, (e: unknown) => e);
+  const error = await run.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (error instanceof AppError) return error;
   throw new Error(`expected an AppError, got ${String(error)}`);
 }
@@ -53,8 +59,14 @@ describe('dictionaries', () => {
   it("lists the caller's team's page, and reads a dictionary with its entries", async () => {
     const { ctx } = context();
     expect(await listDictionaries(ctx, bob, 3)).toEqual([expect.objectContaining({ teamId: 'globex', name: '3/5' })]);
-    expect(await getDictionary(ctx, alice, 'd1')).toMatchObject({ dictionary: { dictionaryId: 'd1' }, words: [{ wordId: 'w1' }], blacklistWords: [] });
-    expect(await updateDictionary(ctx, alice, 'd1', { name: 'renamed' })).toMatchObject({ dictionary: { name: 'renamed' } });
+    expect(await getDictionary(ctx, alice, 'd1')).toMatchObject({
+      dictionary: { dictionaryId: 'd1' },
+      words: [{ wordId: 'w1' }],
+      blacklistWords: [],
+    });
+    expect(await updateDictionary(ctx, alice, 'd1', { name: 'renamed' })).toMatchObject({
+      dictionary: { name: 'renamed' },
+    });
   });
 
   it("answers another team's dictionary as unknown for every operation", async () => {
@@ -83,6 +95,8 @@ describe('dictionaries', () => {
 
   it('refuses blacklist words past the limit per dictionary', async () => {
     const { ctx } = context(LIMITS.blacklistWordsPerDictionary);
-    expect(await refusal(blacklistWords.add(ctx, alice, 'd1', [{ pattern: 'a', replacement: 'b' }]))).toMatchObject({ code: 'TOO_MANY_BLACKLIST_WORDS' });
+    expect(await refusal(blacklistWords.add(ctx, alice, 'd1', [{ pattern: 'a', replacement: 'b' }]))).toMatchObject({
+      code: 'TOO_MANY_BLACKLIST_WORDS',
+    });
   });
 });

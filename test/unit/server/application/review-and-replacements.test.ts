@@ -15,7 +15,8 @@ function context(status: string, outcome: ApplyOutcome = { kind: 'applied', repl
   const applied: Array<string | undefined> = [];
   const ctx = {
     transcriptions: {
-      get: (teamId: string, id: string) => Promise.resolve(teamId === 'acme' && id === 't1' ? { transcriptionId: 't1', teamId, status } : null),
+      get: (teamId: string, id: string) =>
+        Promise.resolve(teamId === 'acme' && id === 't1' ? { transcriptionId: 't1', teamId, status } : null),
     },
     reviews: {
       get: (id: string) => Promise.resolve(reviews.get(id) ?? null),
@@ -32,7 +33,10 @@ function context(status: string, outcome: ApplyOutcome = { kind: 'applied', repl
 }
 
 async function refusal(run: Promise<unknown>): Promise<AppError> {
-  const error = await run.then(() => null, (e: unknown) => e);
+  const error = await run.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (error instanceof AppError) return error;
   throw new Error(`expected an AppError, got ${String(error)}`);
 }
@@ -41,7 +45,10 @@ describe('review', () => {
   it('keeps the text of a completed transcription and reads it back', async () => {
     const { ctx } = context('COMPLETED');
     expect(await refusal(readReview(ctx, alice, 't1'))).toMatchObject({ code: 'REVIEW_NOT_FOUND' });
-    expect(await saveReview(ctx, alice, 't1', 'corrected')).toEqual({ transcriptionId: 't1', reviewedText: 'corrected' });
+    expect(await saveReview(ctx, alice, 't1', 'corrected')).toEqual({
+      transcriptionId: 't1',
+      reviewedText: 'corrected',
+    });
     expect(await readReview(ctx, alice, 't1')).toEqual({ transcriptionId: 't1', reviewedText: 'corrected' });
   });
 
@@ -55,7 +62,7 @@ describe('review', () => {
 });
 
 describe('apply replacements', () => {
-  it('applies the dictionary asked for, or the transcription\'s own, and answers the record', async () => {
+  it("applies the dictionary asked for, or the transcription's own, and answers the record", async () => {
     const { ctx, applied } = context('COMPLETED');
     expect(await applyDictionary(ctx, alice, 't1', 'd1')).toMatchObject({ transcriptionId: 't1' });
     await applyDictionary(ctx, alice, 't1', undefined);
@@ -63,9 +70,24 @@ describe('apply replacements', () => {
   });
 
   it("answers each refusal with its closed error, and another team's transcription as unknown", async () => {
-    expect(await refusal(applyDictionary(context('COMPLETED', { kind: 'not-completed', status: 'FAILED' }).ctx, alice, 't1', undefined))).toMatchObject({ code: 'TRANSCRIPTION_NOT_COMPLETED' });
-    expect(await refusal(applyDictionary(context('COMPLETED', { kind: 'no-dictionary' }).ctx, alice, 't1', undefined))).toMatchObject({ code: 'VALIDATION_FAILED', field: 'dictionary_id' });
-    expect(await refusal(applyDictionary(context('COMPLETED', { kind: 'dictionary-not-found', dictionaryId: 'd9' }).ctx, alice, 't1', 'd9'))).toMatchObject({ code: 'DICTIONARY_NOT_FOUND' });
+    expect(
+      await refusal(
+        applyDictionary(context('COMPLETED', { kind: 'not-completed', status: 'FAILED' }).ctx, alice, 't1', undefined),
+      ),
+    ).toMatchObject({ code: 'TRANSCRIPTION_NOT_COMPLETED' });
+    expect(
+      await refusal(applyDictionary(context('COMPLETED', { kind: 'no-dictionary' }).ctx, alice, 't1', undefined)),
+    ).toMatchObject({ code: 'VALIDATION_FAILED', field: 'dictionary_id' });
+    expect(
+      await refusal(
+        applyDictionary(
+          context('COMPLETED', { kind: 'dictionary-not-found', dictionaryId: 'd9' }).ctx,
+          alice,
+          't1',
+          'd9',
+        ),
+      ),
+    ).toMatchObject({ code: 'DICTIONARY_NOT_FOUND' });
     const { ctx, applied } = context('COMPLETED');
     expect(await refusal(applyDictionary(ctx, bob, 't1', 'd1'))).toMatchObject({ code: 'TRANSCRIPTION_NOT_FOUND' });
     expect(applied).toEqual([]);

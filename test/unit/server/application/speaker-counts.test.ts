@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../../src-shared/limits.js';
-import { asksForSpeakers, assertSpeakerCounts, speakerOptions } from '../../../../src-server/application/speaker-counts.js';
+import {
+  asksForSpeakers,
+  assertSpeakerCounts,
+  speakerOptions,
+} from '../../../../src-server/application/speaker-counts.js';
 import { AppError } from '../../../../src-server/http/errors.js';
 
 const none = { numSpeakers: null, minSpeakers: null, maxSpeakers: null };
@@ -25,13 +29,18 @@ describe('the speaker-count rule as an API error', () => {
   it('refuses a count out of range, naming the field and what was sent', () => {
     const past = refusal({ ...none, maxSpeakers: LIMITS.speakers.max + 1 });
     expect(past).toMatchObject({ code: 'VALIDATION_FAILED', field: 'max_speakers' });
-    expect(past.message).toBe(`max_speakers must be a whole number from 1 to ${LIMITS.speakers.max}; got ${LIMITS.speakers.max + 1}.`);
+    expect(past.message).toBe(
+      `max_speakers must be a whole number from 1 to ${LIMITS.speakers.max}; got ${LIMITS.speakers.max + 1}.`,
+    );
     expect(refusal({ ...none, numSpeakers: 2.5 }).message).toMatch(/got 2\.5\.$/);
     expect(refusal({ ...none, minSpeakers: 0 }).field).toBe('min_speakers');
   });
 
   it('refuses min above max, and num outside them', () => {
-    expect(refusal({ ...none, minSpeakers: 5, maxSpeakers: 2 })).toMatchObject({ field: 'min_speakers', message: 'min_speakers (5) must not be greater than max_speakers (2).' });
+    expect(refusal({ ...none, minSpeakers: 5, maxSpeakers: 2 })).toMatchObject({
+      field: 'min_speakers',
+      message: 'min_speakers (5) must not be greater than max_speakers (2).',
+    });
     expect(refusal({ numSpeakers: 6, minSpeakers: 2, maxSpeakers: 4 }).field).toBe('num_speakers');
   });
 

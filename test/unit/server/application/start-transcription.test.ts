@@ -9,7 +9,9 @@ import { AppError } from '../../../../src-server/http/errors.js';
 const caller = { teamId: 'acme', userId: 'alice' } as never;
 
 function context(outcome: StartOutcome): AppContext {
-  const records = new Map([['t1', { transcriptionId: 't1', teamId: 'acme', status: outcome === 'ended' ? 'COMPLETED' : 'IN_PROGRESS' }]]);
+  const records = new Map([
+    ['t1', { transcriptionId: 't1', teamId: 'acme', status: outcome === 'ended' ? 'COMPLETED' : 'IN_PROGRESS' }],
+  ]);
   return {
     storage: {},
     transcriptions: {
@@ -21,20 +23,32 @@ function context(outcome: StartOutcome): AppContext {
 }
 
 async function refusal(run: Promise<unknown>): Promise<AppError> {
-  const error = await run.then(() => null, (e: unknown) => e);
+  const error = await run.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (error instanceof AppError) return error;
   throw new Error(`expected an AppError, got ${String(error)}`);
 }
 
 describe('start a transcription', () => {
   it('answers the record as it is once started', async () => {
-    expect(await startTranscription(context('started'), caller, 't1')).toMatchObject({ transcriptionId: 't1', progress: 0.01 });
+    expect(await startTranscription(context('started'), caller, 't1')).toMatchObject({
+      transcriptionId: 't1',
+      progress: 0.01,
+    });
     expect(await startTranscription(context('already-running'), caller, 't1')).toMatchObject({ transcriptionId: 't1' });
   });
 
   it("refuses another team's ticket as unknown, a ticket without audio, and one that has ended", async () => {
-    expect(await refusal(startTranscription(context('started'), { teamId: 'globex', userId: 'bob' } as never, 't1'))).toMatchObject({ code: 'TRANSCRIPTION_NOT_FOUND' });
-    expect(await refusal(startTranscription(context('upload-missing'), caller, 't1'))).toMatchObject({ code: 'UPLOAD_NOT_COMPLETE' });
-    expect(await refusal(startTranscription(context('ended'), caller, 't1'))).toMatchObject({ code: 'TRANSCRIPTION_ALREADY_ENDED' });
+    expect(
+      await refusal(startTranscription(context('started'), { teamId: 'globex', userId: 'bob' } as never, 't1')),
+    ).toMatchObject({ code: 'TRANSCRIPTION_NOT_FOUND' });
+    expect(await refusal(startTranscription(context('upload-missing'), caller, 't1'))).toMatchObject({
+      code: 'UPLOAD_NOT_COMPLETE',
+    });
+    expect(await refusal(startTranscription(context('ended'), caller, 't1'))).toMatchObject({
+      code: 'TRANSCRIPTION_ALREADY_ENDED',
+    });
   });
 });

@@ -15,7 +15,13 @@ import { AppError } from '../../../../src-server/http/errors.js';
 import { FileSystemStorage } from '../../../../src-server/storage/file-system-storage.js';
 
 function engine(name: string, languages: string[], detects: boolean): SpeechEngine {
-  const capabilities = { languages, wordTimestamps: true, customVocabulary: false, speakerSeparation: false, translatesToEnglish: detects };
+  const capabilities = {
+    languages,
+    wordTimestamps: true,
+    customVocabulary: false,
+    speakerSeparation: false,
+    translatesToEnglish: detects,
+  };
   const recognize = () => Promise.reject(new Error('not run in this test'));
   return Object.assign({ name, capabilities, recognize }, detects ? { detectsLanguage: true } : {});
 }
@@ -31,9 +37,17 @@ function context(defaultEngine: SpeechEngine, speakers: boolean): AppContext {
     logger: pino({ level: 'silent' }),
     storage: new FileSystemStorage(path.join(dir, 'storage')),
     freeSpace: () => Promise.resolve(Number.MAX_SAFE_INTEGER),
-    storageUsage: { quotaOverride: () => Promise.resolve(undefined), audioBytes: () => Promise.resolve(0), reservedBytes: () => Promise.resolve(0) },
+    storageUsage: {
+      quotaOverride: () => Promise.resolve(undefined),
+      audioBytes: () => Promise.resolve(0),
+      reservedBytes: () => Promise.resolve(0),
+    },
     dictionaries: { get: () => Promise.resolve(null) },
-    engines: { speechEngines: engines, speechFor: () => defaultEngine, speakers: speakers ? { name: 'embedded-mfcc' } : null },
+    engines: {
+      speechEngines: engines,
+      speechFor: () => defaultEngine,
+      speakers: speakers ? { name: 'embedded-mfcc' } : null,
+    },
     queue: {
       send: (name: string, payload: Record<string, unknown>) => {
         sent.push({ name, payload });
@@ -62,7 +76,10 @@ async function session(): Promise<TranscribeNow> {
 }
 
 async function refusal(run: Promise<unknown>): Promise<AppError> {
-  const error = await run.then(() => null, (e: unknown) => e);
+  const error = await run.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (error instanceof AppError) return error;
   throw new Error(`expected an AppError, got ${String(error)}`);
 }
@@ -79,12 +96,17 @@ describe('transcribe now', () => {
     const now = await session();
     const result = await now.run(request(), new AbortController().signal);
     expect(result.engine).toBe('whisper');
-    expect(sent).toEqual([{ name: 'openai-transcribe', payload: expect.objectContaining({ language: 'auto', speakers: null, engine: 'whisper' }) }]);
+    expect(sent).toEqual([
+      {
+        name: 'openai-transcribe',
+        payload: expect.objectContaining({ language: 'auto', speakers: null, engine: 'whisper' }),
+      },
+    ]);
     await now.end(() => undefined);
     expect(await ctx.storage.list('openai')).toEqual([]);
   });
 
-  it("runs any other engine in its first language, and keeps a language it was given", async () => {
+  it('runs any other engine in its first language, and keeps a language it was given', async () => {
     ctx = context(engine('pocketsphinx', ['ja', 'en'], false), false);
     await (await session()).run(request(), new AbortController().signal);
     await (await session()).run(request({ language: 'en' }), new AbortController().signal);
@@ -93,21 +115,44 @@ describe('transcribe now', () => {
 
   it(`takes speaker counts up to ${LIMITS.speakers.max} and refuses min above max before any job`, async () => {
     ctx = context(engine('pocketsphinx', ['en'], false), true);
-    await (await session()).run(request({ speakers: { numSpeakers: null, minSpeakers: null, maxSpeakers: LIMITS.speakers.max } }), new AbortController().signal);
+    await (
+      await session()
+    ).run(
+      request({ speakers: { numSpeakers: null, minSpeakers: null, maxSpeakers: LIMITS.speakers.max } }),
+      new AbortController().signal,
+    );
     expect(sent[0]!.payload.speakers).toEqual({ maxSpeakers: LIMITS.speakers.max });
 
-    const error = await refusal((await session()).run(request({ speakers: { numSpeakers: null, minSpeakers: 5, maxSpeakers: 2 } }), new AbortController().signal));
+    const error = await refusal(
+      (await session()).run(
+        request({ speakers: { numSpeakers: null, minSpeakers: 5, maxSpeakers: 2 } }),
+        new AbortController().signal,
+      ),
+    );
     expect(error).toMatchObject({ code: 'VALIDATION_FAILED', field: 'min_speakers' });
-    const past = await refusal((await session()).run(request({ speakers: { numSpeakers: LIMITS.speakers.max + 1, minSpeakers: null, maxSpeakers: null } }), new AbortController().signal));
+    const past = await refusal(
+      (await session()).run(
+        request({ speakers: { numSpeakers: LIMITS.speakers.max + 1, minSpeakers: null, maxSpeakers: null } }),
+        new AbortController().signal,
+      ),
+    );
     expect(past).toMatchObject({ code: 'VALIDATION_FAILED', field: 'num_speakers' });
     expect(sent).toHaveLength(1);
   });
 
   it('refuses speakers where the server separates none, and a language the engine does not know', async () => {
     ctx = context(engine('pocketsphinx', ['en'], false), false);
-    const speakers = await refusal((await session()).run(request({ speakers: { numSpeakers: 2, minSpeakers: null, maxSpeakers: null } }), new AbortController().signal));
+    const speakers = await refusal(
+      (await session()).run(
+        request({ speakers: { numSpeakers: 2, minSpeakers: null, maxSpeakers: null } }),
+        new AbortController().signal,
+      ),
+    );
     expect(speakers).toMatchObject({ code: 'UNSUPPORTED_OPTION', field: 'num_speakers' });
-    const language = await (await session()).run(request({ language: 'ja' }), new AbortController().signal).then(() => null, (e: unknown) => e);
+    const language = await (await session()).run(request({ language: 'ja' }), new AbortController().signal).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(language).toMatchObject({ kind: 'unsupported' });
     expect(sent).toEqual([]);
   });
@@ -115,9 +160,15 @@ describe('transcribe now', () => {
   it('refuses a form without a file, and an empty file', async () => {
     ctx = context(engine('pocketsphinx', ['en'], false), false);
     const none = await TranscribeNow.begin(ctx, { teamId: 'team' } as never, null);
-    expect(await refusal(none.checkUpload())).toMatchObject({ field: 'file', message: expect.stringMatching(/Missing the "file" field/) });
+    expect(await refusal(none.checkUpload())).toMatchObject({
+      field: 'file',
+      message: expect.stringMatching(/Missing the "file" field/),
+    });
     const empty = await TranscribeNow.begin(ctx, { teamId: 'team' } as never, null);
     await empty.storeUpload('empty.wav', Readable.from([]));
-    expect(await refusal(empty.run(request(), new AbortController().signal))).toMatchObject({ field: 'file', message: 'The uploaded file is empty.' });
+    expect(await refusal(empty.run(request(), new AbortController().signal))).toMatchObject({
+      field: 'file',
+      message: 'The uploaded file is empty.',
+    });
   });
 });

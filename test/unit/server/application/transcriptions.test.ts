@@ -2,7 +2,12 @@
 // boundary this test is not about; what is tested is team scoping, the DELETE role and the closed errors.
 import { describe, expect, it } from 'vitest';
 import type { AppContext } from '../../../../src-server/app-context.js';
-import { deleteTranscription, getTranscription, listTranscriptions, listVersion } from '../../../../src-server/application/transcriptions.js';
+import {
+  deleteTranscription,
+  getTranscription,
+  listTranscriptions,
+  listVersion,
+} from '../../../../src-server/application/transcriptions.js';
 import { AppError } from '../../../../src-server/http/errors.js';
 
 const alice = { teamId: 'acme', userId: 'alice', roles: ['READ', 'DELETE'] } as never;
@@ -15,7 +20,8 @@ function context() {
   const ctx = {
     config: { pageSize: 7 },
     transcriptions: {
-      get: (teamId: string, id: string) => Promise.resolve(teamId === 'acme' && id === 't1' ? { transcriptionId: 't1', teamId } : null),
+      get: (teamId: string, id: string) =>
+        Promise.resolve(teamId === 'acme' && id === 't1' ? { transcriptionId: 't1', teamId } : null),
       list: (teamId: string, page: number, pageSize: number) => {
         lists.push([teamId, page, pageSize]);
         return Promise.resolve([]);
@@ -23,14 +29,18 @@ function context() {
       listVersion: (teamId: string) => Promise.resolve(teamId === 'acme' ? 3 : 9),
     },
     service: {
-      delete: (_caller: unknown, record: { transcriptionId: string }) => Promise.resolve(void deleted.push(record.transcriptionId)),
+      delete: (_caller: unknown, record: { transcriptionId: string }) =>
+        Promise.resolve(void deleted.push(record.transcriptionId)),
     },
   } as unknown as AppContext;
   return { ctx, deleted, lists };
 }
 
 async function refusal(run: Promise<unknown>): Promise<AppError> {
-  const error = await run.then(() => null, (e: unknown) => e);
+  const error = await run.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (error instanceof AppError) return error;
   throw new Error(`expected an AppError, got ${String(error)}`);
 }

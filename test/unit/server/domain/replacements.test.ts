@@ -13,15 +13,27 @@ const segment = (id: number, words: string[]): TranscriptSegment => ({
 
 describe('applyReplacements', () => {
   it('matches whole words, case-insensitively', () => {
-    const { segments, applied } = applyReplacements([segment(0, ['The', 'CAT', 'scattered', 'cats'])], [{ pattern: 'cat', replacement: 'dog' }]);
+    const { segments, applied } = applyReplacements(
+      [segment(0, ['The', 'CAT', 'scattered', 'cats'])],
+      [{ pattern: 'cat', replacement: 'dog' }],
+    );
     expect(segments[0]!.text).toBe('The dog scattered cats');
     expect(applied).toEqual([{ pattern: 'cat', replacement: 'dog', count: 1, segment_ids: [0] }]);
   });
 
   it('merges a multi-word match into one word spanning its timing', () => {
-    const { segments } = applyReplacements([segment(3, ['we', 'use', 'kiki', 'tory', 'daily'])], [{ pattern: 'Kiki Tory', replacement: 'Kikitori' }]);
+    const { segments } = applyReplacements(
+      [segment(3, ['we', 'use', 'kiki', 'tory', 'daily'])],
+      [{ pattern: 'Kiki Tory', replacement: 'Kikitori' }],
+    );
     expect(segments[0]!.text).toBe('we use Kikitori daily');
-    expect(segments[0]!.words[2]).toEqual({ word: 'Kikitori', start: 2, end: 4, confidence: 0.87, replaced: { pattern: 'Kiki Tory', original: 'kiki tory' } });
+    expect(segments[0]!.words[2]).toEqual({
+      word: 'Kikitori',
+      start: 2,
+      end: 4,
+      confidence: 0.87,
+      replaced: { pattern: 'Kiki Tory', original: 'kiki tory' },
+    });
   });
 
   it('prefers the longer pattern and counts across segments', () => {
@@ -43,7 +55,10 @@ describe('applyReplacements', () => {
 
   it('ignores punctuation around words and leaves untouched segments as they were', () => {
     const untouched = segment(1, ['nothing', 'here']);
-    const { segments, applied } = applyReplacements([segment(0, ['hello,', 'world!']), untouched], [{ pattern: 'world', replacement: 'there' }]);
+    const { segments, applied } = applyReplacements(
+      [segment(0, ['hello,', 'world!']), untouched],
+      [{ pattern: 'world', replacement: 'there' }],
+    );
     expect(segments[0]!.text).toBe('hello, there');
     expect(segments[1]).toBe(untouched);
     expect(applied[0]!.count).toBe(1);
@@ -55,7 +70,11 @@ describe('applyReplacements', () => {
   });
 
   it('joins words without spaces for languages written without them', () => {
-    const { segments } = applyReplacements([segment(0, ['きき', 'とり', 'です'])], [{ pattern: 'きき とり', replacement: '聞き取り' }], 'ja');
+    const { segments } = applyReplacements(
+      [segment(0, ['きき', 'とり', 'です'])],
+      [{ pattern: 'きき とり', replacement: '聞き取り' }],
+      'ja',
+    );
     expect(segments[0]!.text).toBe('聞き取りです');
   });
 });
@@ -85,7 +104,10 @@ describe('applyReplacements: overlaps and scale', () => {
       { pattern: 'new york', replacement: 'NY' },
       { pattern: 'new york city hall', replacement: 'NYCH' },
     ];
-    const { segments, applied } = applyReplacements([segment(0, ['New', 'York', 'City', 'Hall', 'new', 'york', 'city', 'new'])], rules);
+    const { segments, applied } = applyReplacements(
+      [segment(0, ['New', 'York', 'City', 'Hall', 'new', 'york', 'city', 'new'])],
+      rules,
+    );
     expect(segments[0]!.text).toBe('NYCH NY city N');
     expect(segments[0]!.words.map((w) => [w.word, w.start, w.end])).toEqual([
       ['NYCH', 0, 4],
@@ -121,15 +143,21 @@ describe('applyReplacements: overlaps and scale', () => {
   });
 
   it('does not match a replacement again, and the first of two equal patterns wins', () => {
-    const chained = applyReplacements([segment(0, ['a', 'b', 'c'])], [
-      { pattern: 'a b', replacement: 'c' },
-      { pattern: 'c', replacement: 'd' },
-    ]);
+    const chained = applyReplacements(
+      [segment(0, ['a', 'b', 'c'])],
+      [
+        { pattern: 'a b', replacement: 'c' },
+        { pattern: 'c', replacement: 'd' },
+      ],
+    );
     expect(texts(chained)).toEqual(['c d']);
-    const duplicate = applyReplacements([segment(0, ['Um', 'yes'])], [
-      { pattern: 'um', replacement: '' },
-      { pattern: 'UM', replacement: 'uh' },
-    ]);
+    const duplicate = applyReplacements(
+      [segment(0, ['Um', 'yes'])],
+      [
+        { pattern: 'um', replacement: '' },
+        { pattern: 'UM', replacement: 'uh' },
+      ],
+    );
     expect(texts(duplicate)).toEqual(['yes']);
     expect(duplicate.applied).toEqual([{ pattern: 'um', replacement: '', count: 1, segment_ids: [0] }]);
   });
@@ -174,7 +202,10 @@ describe('applyReplacements: overlaps and scale', () => {
     const WORDS = 10_000;
     const rules = [
       ...Array.from({ length: 1000 }, (_, k) => ({ pattern: `W${k}`, replacement: `R${k}` })),
-      ...Array.from({ length: 1000 }, (_, j) => ({ pattern: `w${1000 + j} w${1001 + j}`, replacement: `P${1000 + j}` })),
+      ...Array.from({ length: 1000 }, (_, j) => ({
+        pattern: `w${1000 + j} w${1001 + j}`,
+        replacement: `P${1000 + j}`,
+      })),
     ];
     const words = Array.from({ length: WORDS }, (_, i) => `w${i % 3000}${i % 7 === 0 ? ',' : ''}`);
     const per = 100;
@@ -212,6 +243,8 @@ describe('applyReplacements: overlaps and scale', () => {
     expect(counts.get('R999')).toBe(4);
     expect(counts.get('P1000')).toBe(3);
     expect(counts.has('P1001')).toBe(false);
-    expect(result.applied.reduce((n, a) => n + a.count, 0)).toBe(expected.flat().filter((w) => /^[RP]\d+$/.test(w)).length);
+    expect(result.applied.reduce((n, a) => n + a.count, 0)).toBe(
+      expected.flat().filter((w) => /^[RP]\d+$/.test(w)).length,
+    );
   });
 });

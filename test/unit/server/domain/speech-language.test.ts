@@ -5,7 +5,9 @@ import type { SpeechEngine } from '../../../../src-server/engines/speech/speech-
 function engine(languages: string[], detects: boolean): SpeechEngine {
   const capabilities = { languages, wordTimestamps: true, customVocabulary: false, speakerSeparation: false };
   const recognize = () => Promise.reject(new Error('not run'));
-  return detects ? Object.assign({ name: 'detecting', capabilities, recognize }, { detectsLanguage: true }) : { name: 'fixed', capabilities, recognize };
+  return detects
+    ? Object.assign({ name: 'detecting', capabilities, recognize }, { detectsLanguage: true })
+    : { name: 'fixed', capabilities, recognize };
 }
 
 describe('the language default (one rule for the ticket, the job and the OpenAI route)', () => {

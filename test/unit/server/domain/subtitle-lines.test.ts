@@ -7,12 +7,16 @@ import { joinWords, wordSeparator } from '../../../../src-shared/word-text.js';
 
 describe('subtitleLines', () => {
   it('breaks Japanese after each sentence end', () => {
-    expect(subtitleLines('今日は晴れです。明日は雨でしょうか？はい！', 'ja')).toBe('今日は晴れです。\n明日は雨でしょうか？\nはい！');
+    expect(subtitleLines('今日は晴れです。明日は雨でしょうか？はい！', 'ja')).toBe(
+      '今日は晴れです。\n明日は雨でしょうか？\nはい！',
+    );
   });
 
   it('breaks after a comma only once the line is long enough to stand alone', () => {
     expect(subtitleLines('はい、そうです。', 'ja')).toBe('はい、そうです。');
-    expect(subtitleLines('新しい聞き取りの仕組みについては、来週の会議で説明します。', 'ja')).toBe('新しい聞き取りの仕組みについては、\n来週の会議で説明します。');
+    expect(subtitleLines('新しい聞き取りの仕組みについては、来週の会議で説明します。', 'ja')).toBe(
+      '新しい聞き取りの仕組みについては、\n来週の会議で説明します。',
+    );
   });
 
   it('keeps closing quotes and repeated marks with their sentence, and drops no text', () => {

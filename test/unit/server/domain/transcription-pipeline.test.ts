@@ -82,7 +82,11 @@ describe('TranscriptionPipeline', () => {
     const reports: Array<[PipelineStep, number]> = [];
     const { document, speakers: by } = await pipeline(calls).run(
       request(calls, { rules: [{ pattern: 'budget', replacement: 'Q3 budget' }] }),
-      { signal: new AbortController().signal, timings: new StageTimings(), report: (stage, f) => reports.push([stage, f]) },
+      {
+        signal: new AbortController().signal,
+        timings: new StageTimings(),
+        report: (stage, f) => reports.push([stage, f]),
+      },
     );
     expect(calls).toEqual(['decode:/audio.wav', 'recognize:en:budget', 'replacements:1']);
     expect(by).toBeNull();
@@ -108,7 +112,11 @@ describe('TranscriptionPipeline', () => {
   it('labels speakers when asked, unless the recognizer separates them itself', async () => {
     const calls: string[] = [];
     const run = (overrides: Partial<PipelineRequest>) =>
-      pipeline(calls).run(request(calls, overrides), { signal: new AbortController().signal, timings: new StageTimings(), report: () => undefined });
+      pipeline(calls).run(request(calls, overrides), {
+        signal: new AbortController().signal,
+        timings: new StageTimings(),
+        report: () => undefined,
+      });
     const asked = await run({ speakers: { numSpeakers: 2 } });
     expect(calls).toContain('speakers:2:2');
     expect(asked.speakers).toBe('test-speakers');
@@ -125,7 +133,11 @@ describe('TranscriptionPipeline', () => {
     const calls: string[] = [];
     const controller = new AbortController();
     const running = pipeline(calls).run(
-      request(calls, { recognizer: recognizer(calls, () => controller.abort(new Error('job cancelled'))), speakers: {}, rules: [{ pattern: 'a', replacement: 'b' }] }),
+      request(calls, {
+        recognizer: recognizer(calls, () => controller.abort(new Error('job cancelled'))),
+        speakers: {},
+        rules: [{ pattern: 'a', replacement: 'b' }],
+      }),
       { signal: controller.signal, timings: new StageTimings(), report: () => undefined },
     );
     await expect(running).rejects.toThrow('job cancelled');

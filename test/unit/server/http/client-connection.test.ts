@@ -7,7 +7,12 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { discardUnreadBody, LINGER_MAX_BYTES, type RequestLine, rawRequestLine } from '../../../../src-server/http/client-connection.js';
+import {
+  discardUnreadBody,
+  LINGER_MAX_BYTES,
+  type RequestLine,
+  rawRequestLine,
+} from '../../../../src-server/http/client-connection.js';
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -27,13 +32,19 @@ async function serve(onRequest: http.RequestListener): Promise<{ port: number; f
 }
 
 /** A raw connection: write parts, each once the answers to the requests before it have come. */
-async function connect(port: number): Promise<{ socket: net.Socket; answers: () => number; send: (bytes: string) => void }> {
+async function connect(
+  port: number,
+): Promise<{ socket: net.Socket; answers: () => number; send: (bytes: string) => void }> {
   const socket = net.connect(port, '127.0.0.1');
   let received = '';
   socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
   socket.on('error', () => undefined);
   await new Promise((resolve) => socket.once('connect', resolve));
-  return { socket, answers: () => received.split('HTTP/1.1 ').length - 1, send: (bytes) => socket.write(Buffer.from(bytes, 'latin1')) };
+  return {
+    socket,
+    answers: () => received.split('HTTP/1.1 ').length - 1,
+    send: (bytes) => socket.write(Buffer.from(bytes, 'latin1')),
+  };
 }
 
 const GOOD = 'GET /whole HTTP/1.1\r\nHost: x\r\n\r\n';
@@ -41,9 +52,17 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 describe('rawRequestLine', () => {
   it('reads the first line only, after the empty lines the parser skips', () => {
-    expect(rawRequestLine(Buffer.from('\r\n\r\nGET /v1/models?x=a b HTTP/1.1\r\nHost: x\r\n\r\n'))).toEqual({ method: 'GET', target: '/v1/models?x=a' });
-    expect(rawRequestLine(Buffer.from('GET /api/x HTTP/1.1\r\nHost: x\r\n\r\nPOST /v1/audio/transcriptions HTTP/1.1\r\n'))).toEqual({ method: 'GET', target: '/api/x' });
-    expect(rawRequestLine(Buffer.from(`HEAD /v1/models?x=${'a'.repeat(20_000)}`))).toEqual({ method: 'HEAD', target: `/v1/models?x=${'a'.repeat(20_000)}` });
+    expect(rawRequestLine(Buffer.from('\r\n\r\nGET /v1/models?x=a b HTTP/1.1\r\nHost: x\r\n\r\n'))).toEqual({
+      method: 'GET',
+      target: '/v1/models?x=a',
+    });
+    expect(
+      rawRequestLine(Buffer.from('GET /api/x HTTP/1.1\r\nHost: x\r\n\r\nPOST /v1/audio/transcriptions HTTP/1.1\r\n')),
+    ).toEqual({ method: 'GET', target: '/api/x' });
+    expect(rawRequestLine(Buffer.from(`HEAD /v1/models?x=${'a'.repeat(20_000)}`))).toEqual({
+      method: 'HEAD',
+      target: `/v1/models?x=${'a'.repeat(20_000)}`,
+    });
     // A line that is no request line, or a target that is not a path.
     expect(rawRequestLine(Buffer.from('aaaa HTTP/1.1\r\n'))).toBeNull();
     expect(rawRequestLine(Buffer.from('NOT HTTP AT ALL\r\n\r\n'))).toBeNull();
@@ -61,7 +80,9 @@ describe("the bytes Node's parser failed on, on a kept-alive connection", () => 
     });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     for (let i = 0; i < 2; i++) {
-      const status = await new Promise<number | undefined>((resolve) => http.get({ port, host: '127.0.0.1', agent, path: '/' }, (r) => (r.resume(), resolve(r.statusCode))));
+      const status = await new Promise<number | undefined>((resolve) =>
+        http.get({ port, host: '127.0.0.1', agent, path: '/' }, (r) => (r.resume(), resolve(r.statusCode))),
+      );
       expect(status).toBe(200);
     }
     agent.destroy();
@@ -111,7 +132,9 @@ describe("the bytes Node's parser failed on, on a kept-alive connection", () => 
     const { socket, answers, send } = await connect(port);
     send('PUT /early HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n0123456789');
     await expect.poll(answers).toBe(1);
-    send(`0123456789PATCH /v1/audio/x HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc${GOOD}HEAD /v1/models HTTP/1.1\r\nBad Header\r\n`);
+    send(
+      `0123456789PATCH /v1/audio/x HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc${GOOD}HEAD /v1/models HTTP/1.1\r\nBad Header\r\n`,
+    );
     await expect.poll(() => failures.length).toBe(1);
     // "0123456789PATCH" is a token, so this reads as a request line; the HEAD it failed on is not known.
     expect(failures[0]).toEqual({ method: '0123456789PATCH', target: '/v1/audio/x' });
@@ -126,7 +149,9 @@ describe("the bytes Node's parser failed on, on a kept-alive connection", () => 
     await expect.poll(() => failures.length).toBe(1);
     expect(failures[0]).toEqual({ method: 'GET', target: '/v1/models' });
     const second = await connect(port);
-    second.send('PUT /chunked HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\nGET /split HTTP/1.1\r\nHost: x\r\n\r');
+    second.send(
+      'PUT /chunked HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\nGET /split HTTP/1.1\r\nHost: x\r\n\r',
+    );
     await pause();
     second.send('\nDELETE /v1/files HTTP/1.1\r\nBad Header\r\n');
     await expect.poll(() => failures.length).toBe(2);

@@ -9,19 +9,32 @@ import { installRequestLogging, requestLogging } from '../../../../src-server/ht
 
 describe('engineErrorToAppError', () => {
   it('answers 503 ENGINE_UNAVAILABLE for an engine that cannot run here', () => {
-    const error = engineErrorToAppError(new EngineError('unavailable', 'The built-in speech engine cannot run on this server.', { detail: 'libpocketsphinx.so.3: not found' }));
-    expect(error).toMatchObject({ statusCode: 503, code: 'ENGINE_UNAVAILABLE', message: 'The built-in speech engine cannot run on this server.' });
+    const error = engineErrorToAppError(
+      new EngineError('unavailable', 'The built-in speech engine cannot run on this server.', {
+        detail: 'libpocketsphinx.so.3: not found',
+      }),
+    );
+    expect(error).toMatchObject({
+      statusCode: 503,
+      code: 'ENGINE_UNAVAILABLE',
+      message: 'The built-in speech engine cannot run on this server.',
+    });
     expect(error.errorCode).toBe(ErrorCode.ENGINE_UNAVAILABLE);
     expect(error.detail).toBe('libpocketsphinx.so.3: not found');
     expect(error.logFields()).toEqual({ engine_error: 'unavailable', detail: 'libpocketsphinx.so.3: not found' });
   });
 
   it('answers 503 ENGINE_UNAVAILABLE for a passing failure too: the client may try again later', () => {
-    expect(engineErrorToAppError(new EngineError('transient', 'busy'))).toMatchObject({ statusCode: 503, code: 'ENGINE_UNAVAILABLE' });
+    expect(engineErrorToAppError(new EngineError('transient', 'busy'))).toMatchObject({
+      statusCode: 503,
+      code: 'ENGINE_UNAVAILABLE',
+    });
   });
 
   it('answers 400 UNSUPPORTED_LANGUAGE for a language, UNSUPPORTED_OPTION for anything else, with the field', () => {
-    expect(engineErrorToAppError(new EngineError('unsupported', 'Japanese needs another model.', { field: 'language' }))).toMatchObject({
+    expect(
+      engineErrorToAppError(new EngineError('unsupported', 'Japanese needs another model.', { field: 'language' })),
+    ).toMatchObject({
       statusCode: 400,
       code: 'UNSUPPORTED_LANGUAGE',
       field: 'language',
@@ -31,17 +44,28 @@ describe('engineErrorToAppError', () => {
       code: 'UNSUPPORTED_OPTION',
       field: 'stream',
     });
-    expect(engineErrorToAppError(new EngineError('unsupported', 'No such pair.'))).toMatchObject({ statusCode: 400, code: 'UNSUPPORTED_OPTION', field: undefined });
+    expect(engineErrorToAppError(new EngineError('unsupported', 'No such pair.'))).toMatchObject({
+      statusCode: 400,
+      code: 'UNSUPPORTED_OPTION',
+      field: undefined,
+    });
   });
 
   it('answers 400 for bad input, and 415 when the uploaded file is not usable media', () => {
-    expect(engineErrorToAppError(new EngineError('bad-input', 'The audio could not be decoded.'))).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED' });
+    expect(engineErrorToAppError(new EngineError('bad-input', 'The audio could not be decoded.'))).toMatchObject({
+      statusCode: 400,
+      code: 'VALIDATION_FAILED',
+    });
     expect(engineErrorToAppError(new EngineError('bad-input', 'Too long.', { field: 'prompt' }))).toMatchObject({
       statusCode: 400,
       code: 'VALIDATION_FAILED',
       field: 'prompt',
     });
-    expect(engineErrorToAppError(new EngineError('bad-input', 'The file is not a readable audio or video file.', { field: 'file' }))).toMatchObject({
+    expect(
+      engineErrorToAppError(
+        new EngineError('bad-input', 'The file is not a readable audio or video file.', { field: 'file' }),
+      ),
+    ).toMatchObject({
       statusCode: 415,
       code: 'UNSUPPORTED_MEDIA_TYPE',
       field: 'file',

@@ -5,7 +5,11 @@ import { installErrorHandling, validationField } from '../../../../src-server/ht
 import { errors } from '../../../../src-server/http/errors.js';
 import { installRequestLogging, requestLogging } from '../../../../src-server/http/request-log.js';
 
-const issue = (instancePath: string, keyword: string, params: Record<string, unknown> = {}) => ({ instancePath, keyword, params });
+const issue = (instancePath: string, keyword: string, params: Record<string, unknown> = {}) => ({
+  instancePath,
+  keyword,
+  params,
+});
 
 describe('validationField', () => {
   it('turns the instance path into a dot-separated field', () => {
@@ -19,7 +23,11 @@ describe('validationField', () => {
   });
 
   it('takes the deepest path among the branches of a union', () => {
-    const issues = [issue('/language', 'type', { type: 'string' }), issue('/language/1', 'pattern'), issue('/language', 'anyOf')];
+    const issues = [
+      issue('/language', 'type', { type: 'string' }),
+      issue('/language/1', 'pattern'),
+      issue('/language', 'anyOf'),
+    ];
     expect(validationField(issues)).toBe('language.1');
   });
 
@@ -34,7 +42,7 @@ describe('validationField', () => {
 });
 
 describe('the error body by route prefix', () => {
-  it('answers OpenAI\'s body under /v1/ and the spec\'s elsewhere, for bugs, coded errors and unknown routes', async () => {
+  it("answers OpenAI's body under /v1/ and the spec's elsewhere, for bugs, coded errors and unknown routes", async () => {
     const logging = requestLogging(pino({ level: 'silent' }));
     const app = Fastify({ loggerInstance: logging.fastify });
     installRequestLogging(app, logging);
@@ -55,13 +63,31 @@ describe('the error body by route prefix', () => {
     const bug = await get('/v1/bug');
     expect(bug).toEqual({
       status: 500,
-      body: { error: { message: expect.stringMatching(/Internal server error.*error_id/), type: 'server_error', param: null, code: 'internal_error', error_id: expect.any(String) } },
+      body: {
+        error: {
+          message: expect.stringMatching(/Internal server error.*error_id/),
+          type: 'server_error',
+          param: null,
+          code: 'internal_error',
+          error_id: expect.any(String),
+        },
+      },
     });
-    expect(await get('/v1/bad?x=1')).toMatchObject({ status: 400, body: { error: { type: 'invalid_request_error', param: 'model', code: 'validation_failed' } } });
-    expect(await get('/v1/nothing')).toMatchObject({ status: 404, body: { error: { code: 'route_not_found', param: null } } });
+    expect(await get('/v1/bad?x=1')).toMatchObject({
+      status: 400,
+      body: { error: { type: 'invalid_request_error', param: 'model', code: 'validation_failed' } },
+    });
+    expect(await get('/v1/nothing')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'route_not_found', param: null } },
+    });
     expect(await get('/v1')).toMatchObject({ status: 404, body: { error: { code: 'route_not_found' } } });
 
-    expect((await get('/api/v1/bug')).body).toEqual({ error_id: expect.any(String), error_code: 1000, error_message: expect.any(String) });
+    expect((await get('/api/v1/bug')).body).toEqual({
+      error_id: expect.any(String),
+      error_code: 1000,
+      error_message: expect.any(String),
+    });
     expect((await get('/api/v1/bad')).body).toMatchObject({ error_code: 4000, field: 'model' });
     expect((await get('/v1x/nothing')).body).toMatchObject({ error_code: 4040 });
     await app.close();

@@ -11,7 +11,9 @@ describe('redactUrl', () => {
 
   it('keeps other queries but hides signing parameters wherever they appear', () => {
     expect(redactUrl('/api/v1/transcriptions?page=2')).toBe('/api/v1/transcriptions?page=2');
-    expect(redactUrl('/api/v1/x?a=1&SIGNATURE=abc&expires=9&b=2')).toBe('/api/v1/x?a=1&SIGNATURE=[redacted]&expires=[redacted]&b=2');
+    expect(redactUrl('/api/v1/x?a=1&SIGNATURE=abc&expires=9&b=2')).toBe(
+      '/api/v1/x?a=1&SIGNATURE=[redacted]&expires=[redacted]&b=2',
+    );
   });
 });
 

@@ -28,7 +28,8 @@ beforeAll(async () => {
 function migratedDb() {
   return new Database(migrated);
 }
-const jobRow = (db: Db, id: string) => db.prepare('SELECT state, attempts, last_error FROM jobs WHERE job_id = ?').get(id) as any;
+const jobRow = (db: Db, id: string) =>
+  db.prepare('SELECT state, attempts, last_error FROM jobs WHERE job_id = ?').get(id) as any;
 const deferred = <T = void>() => {
   let resolve!: (v: T) => void;
   const promise = new Promise<T>((r) => (resolve = r));
@@ -43,8 +44,15 @@ describeJobQueueContract('SqliteJobQueue', {
   async open() {
     const db = migratedDb();
     return {
-      queue: (options) => new SqliteJobQueue(db, { staleAfterMs: 60_000, pollIntervalMs: 20, retryBaseMs: 10, logger: options?.logger ?? logger }),
-      state: async (id) => (db.prepare('SELECT state FROM jobs WHERE job_id = ?').get(id) as { state: ContractState } | undefined)?.state,
+      queue: (options) =>
+        new SqliteJobQueue(db, {
+          staleAfterMs: 60_000,
+          pollIntervalMs: 20,
+          retryBaseMs: 10,
+          logger: options?.logger ?? logger,
+        }),
+      state: async (id) =>
+        (db.prepare('SELECT state FROM jobs WHERE job_id = ?').get(id) as { state: ContractState } | undefined)?.state,
     };
   },
 });
@@ -58,7 +66,9 @@ describe('SqliteJobQueue: its rows', () => {
       maxAttempts: 5,
       handle: async () => {
         runs += 1;
-        throw new EngineError('bad-input', 'corrupt input', { detail: 'ffmpeg: invalid data found when processing input' });
+        throw new EngineError('bad-input', 'corrupt input', {
+          detail: 'ffmpeg: invalid data found when processing input',
+        });
       },
       onFailed: async (_p, error) => failed.resolve(error),
     });
@@ -70,7 +80,9 @@ describe('SqliteJobQueue: its rows', () => {
   });
 
   it('fails at once on every EngineError kind but transient, and retries anything else', () => {
-    const verdicts = (['unavailable', 'unsupported', 'bad-input', 'transient'] as EngineErrorKind[]).map((kind) => failsAtOnce(new EngineError(kind, 'x')));
+    const verdicts = (['unavailable', 'unsupported', 'bad-input', 'transient'] as EngineErrorKind[]).map((kind) =>
+      failsAtOnce(new EngineError(kind, 'x')),
+    );
     expect(verdicts).toEqual([true, true, true, false]);
     expect(failsAtOnce(new Error('disk full'))).toBe(false);
     expect(failsAtOnce('a string')).toBe(false);
@@ -94,7 +106,11 @@ describe('SqliteJobQueue: its rows', () => {
     const id = await queue.send('transcribe', { transcriptionId: 't' });
     await failed.promise;
     // Once, in the users' words: an unexpected error's own text stays in the job row and the log.
-    expect(reports).toEqual([expect.stringMatching(/^The server could not finish this because of an internal problem \(error id [0-9a-f-]{36}\)/)]);
+    expect(reports).toEqual([
+      expect.stringMatching(
+        /^The server could not finish this because of an internal problem \(error id [0-9a-f-]{36}\)/,
+      ),
+    ]);
     expect(jobRow(db, id!)).toMatchObject({ state: 'failed', attempts: 2, last_error: 'always' });
   });
 
@@ -146,7 +162,10 @@ describe('SqliteJobQueue: its rows', () => {
       handle: async (_p, context) => {
         started.resolve();
         await release.promise;
-        owned = await context.ensureOwned().then(() => true, (e: unknown) => e);
+        owned = await context.ensureOwned().then(
+          () => true,
+          (e: unknown) => e,
+        );
       },
     });
     await queue.start();
@@ -157,7 +176,11 @@ describe('SqliteJobQueue: its rows', () => {
     release.resolve();
     await expect.poll(() => owned).toBeInstanceOf(JobLostError);
     await expect.poll(() => (queue as unknown as { running: Map<string, unknown> }).running.size).toBe(0);
-    expect(db.prepare('SELECT state, worker_id, attempts FROM jobs WHERE job_id = ?').get(id)).toEqual({ state: 'active', worker_id: 'elsewhere:1:b', attempts: 2 });
+    expect(db.prepare('SELECT state, worker_id, attempts FROM jobs WHERE job_id = ?').get(id)).toEqual({
+      state: 'active',
+      worker_id: 'elsewhere:1:b',
+      attempts: 2,
+    });
   });
 
   it('logs, rather than leaves unhandled, an outcome it cannot record because the database is gone', async () => {
@@ -179,7 +202,11 @@ describe('SqliteJobQueue: its rows', () => {
     db.close();
     release.resolve();
     await expect
-      .poll(() => lines.map((line) => JSON.parse(line) as { msg?: string }).some((entry) => entry.msg === 'job queue could not record the outcome of a job'))
+      .poll(() =>
+        lines
+          .map((line) => JSON.parse(line) as { msg?: string })
+          .some((entry) => entry.msg === 'job queue could not record the outcome of a job'),
+      )
       .toBe(true);
   });
 
@@ -189,12 +216,24 @@ describe('SqliteJobQueue: its rows', () => {
     const insert = db.prepare(
       `INSERT INTO jobs (job_id, name, payload, state, attempts, max_attempts, run_after, created_at, updated_at) VALUES (?, 'summarize', '{}', ?, 1, 3, ?, ?, ?)`,
     );
-    for (const [id, state, at] of [['done-old', 'completed', old], ['failed-old', 'failed', old], ['done-new', 'completed', new Date().toISOString()], ['queued-old', 'queued', '9999']] as const) {
+    for (const [id, state, at] of [
+      ['done-old', 'completed', old],
+      ['failed-old', 'failed', old],
+      ['done-new', 'completed', new Date().toISOString()],
+      ['queued-old', 'queued', '9999'],
+    ] as const) {
       insert.run(id, state, at, at, at);
     }
-    const queue = new SqliteJobQueue(db, { staleAfterMs: 60_000, retentionMs: 7 * 24 * 3600_000, pollIntervalMs: 20, logger });
+    const queue = new SqliteJobQueue(db, {
+      staleAfterMs: 60_000,
+      retentionMs: 7 * 24 * 3600_000,
+      pollIntervalMs: 20,
+      logger,
+    });
     queues.push(queue);
     await queue.start();
-    expect((db.prepare('SELECT job_id FROM jobs ORDER BY job_id').all() as Array<{ job_id: string }>).map((r) => r.job_id)).toEqual(['done-new', 'queued-old']);
+    expect(
+      (db.prepare('SELECT job_id FROM jobs ORDER BY job_id').all() as Array<{ job_id: string }>).map((r) => r.job_id),
+    ).toEqual(['done-new', 'queued-old']);
   });
 });

@@ -70,11 +70,17 @@ describe('downloadModelFile', () => {
 
   it('does not install bytes that match the catalogue but are no whisper model, and keeps no part', async () => {
     mode = 'not-a-model';
-    const entry = { ...target(), bytes: notAModel.length, sha256: createHash('sha256').update(notAModel).digest('hex') };
+    const entry = {
+      ...target(),
+      bytes: notAModel.length,
+      sha256: createHash('sha256').update(notAModel).digest('hex'),
+    };
     const refused = await downloadModelFile(entry).catch((e: unknown) => e);
     expect(refused).toMatchObject({
       kind: 'unusable',
-      message: expect.stringMatching(/^The speech model "m" was downloaded, but it is not a speech model this server can load, so it was not installed\./),
+      message: expect.stringMatching(
+        /^The speech model "m" was downloaded, but it is not a speech model this server can load, so it was not installed\./,
+      ),
       detail: expect.stringMatching(/SHA-256 matches the catalogue, but .*wrong magic number/),
     });
     expect(fs.readdirSync(dir)).toEqual([]);
@@ -93,7 +99,13 @@ describe('downloadModelFile', () => {
 describe('rankModels', () => {
   it('prefers the most accurate model, then the faster, multilingual and full precision', () => {
     const names = rankModels(OFFICIAL_MODELS).map((m) => m.name);
-    expect(names.slice(0, 5)).toEqual(['large-v3-turbo', 'large-v3-turbo-q8_0', 'large-v3-turbo-q5_0', 'large-v3', 'large-v3-q5_0']);
+    expect(names.slice(0, 5)).toEqual([
+      'large-v3-turbo',
+      'large-v3-turbo-q8_0',
+      'large-v3-turbo-q5_0',
+      'large-v3',
+      'large-v3-q5_0',
+    ]);
     expect(names.indexOf('small')).toBeLessThan(names.indexOf('small.en'));
     expect(names.indexOf('base')).toBeLessThan(names.indexOf('base-q5_1'));
     expect(names.at(-1)).toMatch(/^tiny/);

@@ -6,7 +6,11 @@ import { loadSigningSecret, UrlSigner } from '../../../../src-server/signing/url
 
 const parse = (path: string) => {
   const url = new URL(path, 'http://x');
-  return { id: decodeURIComponent(url.pathname.split('/').at(-1)!), expires: url.searchParams.get('expires')!, signature: url.searchParams.get('signature')! };
+  return {
+    id: decodeURIComponent(url.pathname.split('/').at(-1)!),
+    expires: url.searchParams.get('expires')!,
+    signature: url.searchParams.get('signature')!,
+  };
 };
 
 describe('UrlSigner', () => {

@@ -2,7 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkDecodedDuration, checkDuration, describeDuration, ensureDecodeSpace } from '../../../../../src-server/engines/audio/audio-limits.js';
+import {
+  checkDecodedDuration,
+  checkDuration,
+  describeDuration,
+  ensureDecodeSpace,
+} from '../../../../../src-server/engines/audio/audio-limits.js';
 import { decodeToPcm, probeAudio } from '../../../../../src-server/engines/audio/ffmpeg.js';
 import { isEngineError } from '../../../../../src-server/domain/engine-error.js';
 import { tempDir } from '../../../../support/test-server.js';
@@ -37,7 +42,12 @@ describe('audio limits', () => {
     expect((error as { detail?: string }).detail).toBe('duration 43200.5 s, over KIKITORI_MAX_AUDIO_SECONDS=43200');
     // A decode may run a few milliseconds past a probe's length; -t lets it run a second past the limit.
     expect(caught(() => checkDecodedDuration(5.2, { maxSeconds: 5 }))).toBeNull();
-    expect(isEngineError(caught(() => checkDecodedDuration(6, { maxSeconds: 5 })), 'bad-input')).toBe(true);
+    expect(
+      isEngineError(
+        caught(() => checkDecodedDuration(6, { maxSeconds: 5 })),
+        'bad-input',
+      ),
+    ).toBe(true);
   });
 
   it('needs room for the PCM beyond the reserve, as a transient failure', async () => {
@@ -46,9 +56,13 @@ describe('audio limits', () => {
     await expect(ensureDecodeSpace(dir, 10, limits(321_000))).resolves.toBeUndefined();
     const full = await ensureDecodeSpace(dir, 10, limits(320_999)).catch((error: unknown) => error);
     expect(isEngineError(full, 'transient')).toBe(true);
-    expect((full as Error).message).toMatch(/^There is not enough free disk space on the server to convert this recording \(it needs about 320 kB\)\./);
+    expect((full as Error).message).toMatch(
+      /^There is not enough free disk space on the server to convert this recording \(it needs about 320 kB\)\./,
+    );
     // Length unknown (small files): nothing may be written into the reserve.
-    expect(isEngineError(await ensureDecodeSpace(dir, 0, limits(1000)).catch((error: unknown) => error), 'transient')).toBe(true);
+    expect(
+      isEngineError(await ensureDecodeSpace(dir, 0, limits(1000)).catch((error: unknown) => error), 'transient'),
+    ).toBe(true);
     await expect(ensureDecodeSpace(dir, 0, limits(1001))).resolves.toBeUndefined();
   });
 

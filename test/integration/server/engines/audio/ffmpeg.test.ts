@@ -4,7 +4,13 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeFailure, decodeToPcm, PCM_BYTES_PER_SECOND, probeAudio, SAMPLE_RATE } from '../../../../../src-server/engines/audio/ffmpeg.js';
+import {
+  decodeFailure,
+  decodeToPcm,
+  PCM_BYTES_PER_SECOND,
+  probeAudio,
+  SAMPLE_RATE,
+} from '../../../../../src-server/engines/audio/ffmpeg.js';
 import { EngineError } from '../../../../../src-server/domain/engine-error.js';
 import { audioDuration, encodeAudio, makeCorruptFile, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
 
@@ -27,9 +33,23 @@ describe('probeAudio', () => {
   });
 
   it('describes compressed files', async () => {
-    const mp3 = await encodeAudio(wav, path.join(dir, 'a.mp3'), ['-ac', '2', '-ar', '44100', '-c:a', 'libmp3lame', '-b:a', '96k']);
+    const mp3 = await encodeAudio(wav, path.join(dir, 'a.mp3'), [
+      '-ac',
+      '2',
+      '-ar',
+      '44100',
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '96k',
+    ]);
     const ogg = await encodeAudio(wav, path.join(dir, 'a.ogg'), ['-ar', '48000', '-c:a', 'libopus']);
-    expect(await probeAudio(mp3)).toMatchObject({ formatName: 'mp3', codecName: 'mp3', sampleRate: 44100, channels: 2 });
+    expect(await probeAudio(mp3)).toMatchObject({
+      formatName: 'mp3',
+      codecName: 'mp3',
+      sampleRate: 44100,
+      channels: 2,
+    });
     const probe = await probeAudio(ogg);
     expect(probe).toMatchObject({ formatName: 'ogg', codecName: 'opus', sampleRate: 48000, channels: 1 });
     expect(probe.durationSeconds).toBeCloseTo(wavSeconds, 1);
@@ -68,7 +88,9 @@ describe('probeAudio', () => {
     const video = path.join(dir, 'video.mp4');
     execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=d=1:s=64x64', '-c:v', 'mpeg4', video]);
     const videoError = (await probeAudio(video).catch((e: unknown) => e)) as EngineError;
-    expect(videoError.message).toBe('The file contains no sound to transcribe (it is a video without an audio track). Upload a recording that has sound.');
+    expect(videoError.message).toBe(
+      'The file contains no sound to transcribe (it is a video without an audio track). Upload a recording that has sound.',
+    );
     expect(videoError.detail).toMatch(/no audio stream; streams: video/);
   });
 });
@@ -79,14 +101,25 @@ describe('hostile inputs', () => {
     'concat of a local file': `ffconcat version 1.0\nfile '${path.basename(wav)}'\n`,
     'concat of a URL': "ffconcat version 1.0\nfile 'http://127.0.0.1:9/secret.wav'\n",
     'HLS of a local file': `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:10,\n${wav}\n#EXT-X-ENDLIST\n`,
-    'HLS of a URL': '#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:10,\nhttp://127.0.0.1:9/secret.wav\n#EXT-X-ENDLIST\n',
+    'HLS of a URL':
+      '#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:10,\nhttp://127.0.0.1:9/secret.wav\n#EXT-X-ENDLIST\n',
   });
 
   it('the concat fixture really reads the other file when ffmpeg is not restricted', async () => {
     const playlist = path.join(path.dirname(wav), `playlist-${process.pid}.ffconcat`);
     await fsp.writeFile(playlist, playlists()['concat of a local file']);
     try {
-      const out = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=format_name', '-of', 'csv=p=0', playlist]).toString().trim();
+      const out = execFileSync('ffprobe', [
+        '-v',
+        'error',
+        '-show_entries',
+        'format=format_name',
+        '-of',
+        'csv=p=0',
+        playlist,
+      ])
+        .toString()
+        .trim();
       expect(out).toBe('concat');
     } finally {
       await fsp.rm(playlist, { force: true });
@@ -171,17 +204,23 @@ describe('decodeFailure', () => {
     const reason = 'Error submitting a packet to the muxer: No space left on device; Error muxing a packet';
     const error = decodeFailure(reason, null, 228, '/data/work/abc.pcm.part');
     expect(error).toMatchObject({ kind: 'transient' });
-    expect(error.message).toBe("There is not enough free disk space on the server to convert this recording. Try again later, or ask the server's administrator to free some space.");
+    expect(error.message).toBe(
+      "There is not enough free disk space on the server to convert this recording. Try again later, or ask the server's administrator to free some space.",
+    );
     expect(error.detail).toContain('/data/work/abc.pcm.part');
     expect(error.detail).toContain('No space left on device');
   });
 
   it('keeps other machine problems retryable, and the file at fault otherwise', () => {
-    expect(decodeFailure('Too many open files', null, 1, 'x.part')).toMatchObject({ kind: 'transient', message: 'The audio could not be decoded because of a problem on the server. Try again later.' });
+    expect(decodeFailure('Too many open files', null, 1, 'x.part')).toMatchObject({
+      kind: 'transient',
+      message: 'The audio could not be decoded because of a problem on the server. Try again later.',
+    });
     expect(decodeFailure('', 'SIGKILL', null, 'x.part')).toMatchObject({ kind: 'transient' });
     expect(decodeFailure('Invalid data found when processing input', null, 1, 'x.part')).toMatchObject({
       kind: 'bad-input',
-      message: 'The audio could not be decoded: the file may be damaged or incomplete. Export the recording again, e.g. as WAV, MP3 or M4A, and upload that.',
+      message:
+        'The audio could not be decoded: the file may be damaged or incomplete. Export the recording again, e.g. as WAV, MP3 or M4A, and upload that.',
       detail: 'ffmpeg: Invalid data found when processing input',
     });
   });

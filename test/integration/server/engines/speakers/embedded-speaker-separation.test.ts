@@ -1,11 +1,22 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { averageLinkage, cosineDistanceMatrix, cutTree, l2Normalize } from '../../../../../src-server/engines/speakers/clustering.js';
+import {
+  averageLinkage,
+  cosineDistanceMatrix,
+  cutTree,
+  l2Normalize,
+} from '../../../../../src-server/engines/speakers/clustering.js';
 import { diarizationError } from '../../../../../src-server/engines/speakers/diarization-error.js';
 import { EmbeddedSpeakerSeparation } from '../../../../../src-server/engines/speakers/embedded-speaker-separation.js';
 import type { SpeakerTurn } from '../../../../../src-server/engines/speakers/speaker-separation.js';
 import { SileroVad } from '../../../../../src-server/engines/vad/silero-vad.js';
 import type { SpeechSegment } from '../../../../../src-server/engines/vad/vad.js';
-import { audioDuration, concatWithSilence, pcmOf, synthesizeSpeech, toWav16k } from '../../../../support/audio-fixtures.js';
+import {
+  audioDuration,
+  concatWithSilence,
+  pcmOf,
+  synthesizeSpeech,
+  toWav16k,
+} from '../../../../support/audio-fixtures.js';
 
 // A ~20 s dialogue: festival's HTS female voice (slt) and espeak-ng's default male voice take turns.
 const LINES: [voice: 'festival' | 'espeak', text: string][] = [
@@ -42,13 +53,22 @@ describe('EmbeddedSpeakerSeparation', () => {
     const vad = new SileroVad();
     speech = await vad.detect(pcm);
     // One speaker only: festival's lines.
-    monoPcm = await pcmOf(await concatWithSilence(parts.filter((_, i) => LINES[i]![0] === 'festival'), GAP));
+    monoPcm = await pcmOf(
+      await concatWithSilence(
+        parts.filter((_, i) => LINES[i]![0] === 'festival'),
+        GAP,
+      ),
+    );
     monoSpeech = await vad.detect(monoPcm);
   });
 
   it('separates two voices with num_speakers=2, labelled in order of appearance', async () => {
     const progress: number[] = [];
-    const turns = await separation.separate(pcm, speech, { numSpeakers: 2, signal, onProgress: (f) => progress.push(f) });
+    const turns = await separation.separate(pcm, speech, {
+      numSpeakers: 2,
+      signal,
+      onProgress: (f) => progress.push(f),
+    });
     expect(speakers(turns)).toBe(2);
     expect(turns[0]!.speaker).toBe('SPEAKER_1');
     expect(turns.find((x) => x.speaker !== 'SPEAKER_1')!.speaker).toBe('SPEAKER_2');

@@ -7,13 +7,24 @@ import { OpenAiRemoteEngine, toSegments } from '../../../../../src-server/engine
 import type { TranscriptDocument } from '../../../../../src-shared/transcript-document.js';
 import { pcmOf, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
 import { startOpenAiTestServer } from '../../../../support/openai-test-server.js';
-import { engineRegistryFromEnv, startTestServer, uploadFile, waitForStatus, type TestServer } from '../../../../support/test-server.js';
+import {
+  engineRegistryFromEnv,
+  startTestServer,
+  uploadFile,
+  waitForStatus,
+  type TestServer,
+} from '../../../../support/test-server.js';
 
 let b: TestServer;
 let bKey: string;
 let wav: string;
 
-const request = (pcmPath: string) => ({ pcmPath, language: 'en', vocabulary: [{ word: 'budget' }], signal: new AbortController().signal });
+const request = (pcmPath: string) => ({
+  pcmPath,
+  language: 'en',
+  vocabulary: [{ word: 'budget' }],
+  signal: new AbortController().signal,
+});
 
 beforeAll(async () => {
   b = await startOpenAiTestServer();
@@ -57,26 +68,41 @@ describe('OpenAiRemoteEngine', () => {
     const badKey = new OpenAiRemoteEngine({ baseUrl: `${b.url}/v1`, apiKey: 'kk_not_a_key' });
     const refused = await badKey.recognize(request(pcm)).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(EngineError);
-    expect(refused).toMatchObject({ kind: 'unavailable', detail: expect.stringMatching(/HTTP 401.*KIKITORI_REMOTE_ASR_API_KEY/) });
+    expect(refused).toMatchObject({
+      kind: 'unavailable',
+      detail: expect.stringMatching(/HTTP 401.*KIKITORI_REMOTE_ASR_API_KEY/),
+    });
     // The user's message names neither the host nor the service's answer; the detail (for the log) does.
     expect((refused as EngineError).message).not.toContain(new URL(b.url).host);
     expect((refused as EngineError).detail).toContain(new URL(b.url).host);
 
     const badModel = new OpenAiRemoteEngine({ baseUrl: `${b.url}/v1`, apiKey: bKey, model: 'no-such-model' });
-    await expect(badModel.recognize(request(pcm))).rejects.toMatchObject({ kind: 'bad-input', detail: expect.stringMatching(/HTTP 400/) });
+    await expect(badModel.recognize(request(pcm))).rejects.toMatchObject({
+      kind: 'bad-input',
+      detail: expect.stringMatching(/HTTP 400/),
+    });
 
     const port = await closedPort();
     const down = new OpenAiRemoteEngine({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'x' });
     const error = await down.recognize(request(pcm)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EngineError);
-    expect(error).toMatchObject({ kind: 'transient', detail: expect.stringMatching(/could not be reached \(ECONNREFUSED\)/) });
+    expect(error).toMatchObject({
+      kind: 'transient',
+      detail: expect.stringMatching(/could not be reached \(ECONNREFUSED\)/),
+    });
     expect((error as Error).message).toMatch(/could not be reached\. Try again later/);
 
     // A used-up quota on the service (429 insufficient_quota) is not worth retrying.
     const limited = await b.key('limited-users');
     await b.runtime.ctx.storageUsage.setQuotaOverride('limited-users', 1000);
-    const overQuota = await new OpenAiRemoteEngine({ baseUrl: `${b.url}/v1`, apiKey: limited }).recognize(request(pcm)).catch((e: unknown) => e);
-    expect(overQuota).toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/quota for this server is used up/), detail: expect.stringMatching(/HTTP 429.*storage quota/) });
+    const overQuota = await new OpenAiRemoteEngine({ baseUrl: `${b.url}/v1`, apiKey: limited })
+      .recognize(request(pcm))
+      .catch((e: unknown) => e);
+    expect(overQuota).toMatchObject({
+      kind: 'unavailable',
+      message: expect.stringMatching(/quota for this server is used up/),
+      detail: expect.stringMatching(/HTTP 429.*storage quota/),
+    });
 
     await expect(new OpenAiRemoteEngine({}).recognize(request(pcm))).rejects.toMatchObject({ kind: 'unavailable' });
     expect((await new OpenAiRemoteEngine({}).checkUsable()).reason).toMatch(/KIKITORI_REMOTE_ASR_BASE_URL/);
@@ -85,8 +111,15 @@ describe('OpenAiRemoteEngine', () => {
   it('maps verbose_json with or without words', () => {
     const withWords = toSegments(
       {
-        segments: [{ start: 0, end: 2, text: 'hello there' }, { start: 2, end: 4, text: 'again' }],
-        words: [{ word: ' hello', start: 0.1, end: 0.5 }, { word: 'there', start: 0.6, end: 1 }, { word: 'again', start: 2.2, end: 9 }],
+        segments: [
+          { start: 0, end: 2, text: 'hello there' },
+          { start: 2, end: 4, text: 'again' },
+        ],
+        words: [
+          { word: ' hello', start: 0.1, end: 0.5 },
+          { word: 'there', start: 0.6, end: 1 },
+          { word: 'again', start: 2.2, end: 9 },
+        ],
       },
       3,
     );

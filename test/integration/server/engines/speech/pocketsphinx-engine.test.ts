@@ -13,7 +13,12 @@ const SENTENCES = [
 const SILENCE = 4;
 
 const engine = new PocketsphinxEngine();
-const words = (text: string) => text.toLowerCase().replace(/[^a-z' ]/g, ' ').split(/\s+/).filter(Boolean);
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z' ]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
 const transcript = (r: RecognizeResult) => r.segments.flatMap((s) => s.words.map((w) => w.word)).join(' ');
 const recognize = (pcmPath: string, extra: Partial<RecognizeRequest> = {}) =>
   engine.recognize({ pcmPath, language: 'en', vocabulary: [], signal: new AbortController().signal, ...extra });
@@ -85,7 +90,7 @@ describe('PocketsphinxEngine', () => {
     expect(custom).toContain('to McKibbin before');
   });
 
-  it('keeps a decoder warm between calls, and a call\'s vocabulary does not outlive it', async () => {
+  it("keeps a decoder warm between calls, and a call's vocabulary does not outlive it", async () => {
     const warm = new PocketsphinxEngine();
     const wav = await synthesizeSpeech('I had a long meeting with Zintrix about the new budget.');
     const zintrixPcm = await pcmOf(wav);
@@ -95,7 +100,11 @@ describe('PocketsphinxEngine', () => {
       expect(warm.warmDecoders).toBe(0);
       const first = await run();
       expect(warm.warmDecoders).toBe(1);
-      expect(first.timings).toMatchObject({ vad: expect.any(Number), decoder: expect.any(Number), decode: expect.any(Number) });
+      expect(first.timings).toMatchObject({
+        vad: expect.any(Number),
+        decoder: expect.any(Number),
+        decode: expect.any(Number),
+      });
       // Same audio, same answer from the warm decoder.
       expect(transcript(await run())).toBe(transcript(first));
       expect(warm.warmDecoders).toBe(1);
@@ -114,15 +123,23 @@ describe('PocketsphinxEngine', () => {
     const err = await recognize(pcm, { language: 'ja' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EngineError);
     expect(err).toMatchObject({ kind: 'unsupported', field: 'language' });
-    expect((err as Error).message).toBe('Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.');
+    expect((err as Error).message).toBe(
+      'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.',
+    );
     expect((err as EngineError).detail).toMatch(/"pocketsphinx" recognizes en; asked for ja/);
   });
 
   it('says when it moves from finding the speech to recognizing it, before the progress of each', async () => {
     const events: string[] = [];
-    await recognize(pcm, { onStage: (stage) => events.push(stage), onProgress: (f) => events.push(f === 1 ? 'done' : 'progress') });
+    await recognize(pcm, {
+      onStage: (stage) => events.push(stage),
+      onProgress: (f) => events.push(f === 1 ? 'done' : 'progress'),
+    });
     expect(events[0]).toBe('detecting-speech');
-    expect(events.filter((e) => e === 'detecting-speech' || e === 'recognizing')).toEqual(['detecting-speech', 'recognizing']);
+    expect(events.filter((e) => e === 'detecting-speech' || e === 'recognizing')).toEqual([
+      'detecting-speech',
+      'recognizing',
+    ]);
     expect(events.at(-1)).toBe('done');
     expect(events.indexOf('recognizing')).toBeLessThan(events.indexOf('done'));
   });

@@ -9,7 +9,19 @@ const transcript = (r: RecognizeResult) => r.segments.flatMap((s) => s.words.map
 describe('pocketsphinx custom vocabulary', () => {
   it('writes a uniform unigram ARPA model with improbable sentence markers', () => {
     expect(arpaUnigrams(['zintrix', 'drovana'])).toBe(
-      ['\\data\\', 'ngram 1=4', '', '\\1-grams:', '-99.0000 <s> 0.0000', '-99.0000 </s> 0.0000', '-0.3010 zintrix 0.0000', '-0.3010 drovana 0.0000', '', '\\end\\', ''].join('\n'),
+      [
+        '\\data\\',
+        'ngram 1=4',
+        '',
+        '\\1-grams:',
+        '-99.0000 <s> 0.0000',
+        '-99.0000 </s> 0.0000',
+        '-0.3010 zintrix 0.0000',
+        '-0.3010 drovana 0.0000',
+        '',
+        '\\end\\',
+        '',
+      ].join('\n'),
     );
   });
 
@@ -37,7 +49,9 @@ describe('pocketsphinx custom vocabulary', () => {
     ];
     const pcm = await pcmOf(await concatWithSilence(await Promise.all(sentences.map((s) => synthesizeSpeech(s))), 0.8));
     const engine = new PocketsphinxEngine({ vadLog: () => {} });
-    const text = transcript(await engine.recognize({ pcmPath: pcm, language: 'en', vocabulary, signal: new AbortController().signal }));
+    const text = transcript(
+      await engine.recognize({ pcmPath: pcm, language: 'en', vocabulary, signal: new AbortController().signal }),
+    );
     const found = vocabulary.filter((v) => text.split(' ').includes(v.word));
     expect(found.length).toBeGreaterThanOrEqual(8);
   });

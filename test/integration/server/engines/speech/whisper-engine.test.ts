@@ -13,7 +13,13 @@ import { WhisperEngine } from '../../../../../src-server/engines/speech/whisper-
 import type { TranscriptDocument } from '../../../../../src-shared/transcript-document.js';
 import { audioDuration, concatWithSilence, pcmOf, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
 import { randomWhisperModel } from '../../../../support/ggml-model.js';
-import { engineRegistryFromEnv, startTestServer, tempDir, uploadFile, waitForStatus } from '../../../../support/test-server.js';
+import {
+  engineRegistryFromEnv,
+  startTestServer,
+  tempDir,
+  uploadFile,
+  waitForStatus,
+} from '../../../../support/test-server.js';
 
 let model: string;
 let sentence: string;
@@ -26,8 +32,11 @@ beforeAll(async () => {
 });
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-const recognize = (engine: WhisperEngine, pcmPath: string, extra: Partial<Parameters<WhisperEngine['recognize']>[0]> = {}) =>
-  engine.recognize({ pcmPath, language: 'en', vocabulary: [], signal: new AbortController().signal, ...extra });
+const recognize = (
+  engine: WhisperEngine,
+  pcmPath: string,
+  extra: Partial<Parameters<WhisperEngine['recognize']>[0]> = {},
+) => engine.recognize({ pcmPath, language: 'en', vocabulary: [], signal: new AbortController().signal, ...extra });
 
 function expectOrderedWithin(result: RecognizeResult, duration: number) {
   expect(result.segments.length).toBeGreaterThan(0);
@@ -61,7 +70,12 @@ describe('WhisperEngine', () => {
     const foreign = path.join(scratch, 'foreign.bin');
     fs.writeFileSync(foreign, 'GGUF not a whisper ggml file at all');
     expect(() => inspectWhisperModel(foreign)).toThrow(EngineError);
-    expect(() => inspectWhisperModel(foreign)).toThrow(expect.objectContaining({ kind: 'unavailable', detail: expect.stringMatching(/foreign\.bin .*wrong magic number/) }));
+    expect(() => inspectWhisperModel(foreign)).toThrow(
+      expect.objectContaining({
+        kind: 'unavailable',
+        detail: expect.stringMatching(/foreign\.bin .*wrong magic number/),
+      }),
+    );
   });
 
   it('feeds whisper only speech: a 28 s silence never reaches it, and times map back to the file', async () => {
@@ -72,8 +86,13 @@ describe('WhisperEngine', () => {
     const engine = new WhisperEngine({ model, dataDir: scratch, threads: 1 });
     const progress: number[] = [];
     const started = Date.now();
-    const result = await recognize(engine, await pcmOf(wav), { vocabulary: [{ word: 'Stella' }, { word: 'Kikitori' }], onProgress: (f) => progress.push(f) });
-    console.log(`whisper, random model: ${duration.toFixed(1)} s of audio in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const result = await recognize(engine, await pcmOf(wav), {
+      vocabulary: [{ word: 'Stella' }, { word: 'Kikitori' }],
+      onProgress: (f) => progress.push(f),
+    });
+    console.log(
+      `whisper, random model: ${duration.toFixed(1)} s of audio in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     expectOrderedWithin(result, duration);
     expect(result.model).toMatch(/^whisper\.cpp\/random-/);
     // Speaking duration is the detected speech: both sentences, not the silence.
@@ -93,7 +112,19 @@ describe('WhisperEngine', () => {
     const engine = new WhisperEngine({ model, dataDir: scratch, threads: 1 });
     for (const effect of [[], ['whitenoise', 'vol', '0.05'], ['brownnoise', 'vol', '0.3']]) {
       const wav = path.join(scratch, `quiet-${effect.join('-') || 'silence'}.wav`);
-      execFileSync('sox', ['-n', '-r', '16000', '-c', '1', '-b', '16', wav, 'synth', '6', ...(effect.length ? effect : ['sine', '0', 'vol', '0'])]);
+      execFileSync('sox', [
+        '-n',
+        '-r',
+        '16000',
+        '-c',
+        '1',
+        '-b',
+        '16',
+        wav,
+        'synth',
+        '6',
+        ...(effect.length ? effect : ['sine', '0', 'vol', '0']),
+      ]);
       const result = await recognize(engine, await pcmOf(wav));
       expect(result.segments, effect.join(' ') || 'silence').toEqual([]);
       expect(result.speakingDuration).toBe(0);
@@ -106,7 +137,11 @@ describe('WhisperEngine', () => {
 
   it('decodes a looping window again at higher temperatures, and cuts a loop that survives them to one copy', async () => {
     // No positional signal in the decoder: the next token depends on the previous ones only, and it loops.
-    const looping = new WhisperEngine({ model: await randomWhisperModel({ decoderPositionScale: 0 }), dataDir: scratch, threads: 1 });
+    const looping = new WhisperEngine({
+      model: await randomWhisperModel({ decoderPositionScale: 0 }),
+      dataDir: scratch,
+      threads: 1,
+    });
     const result = await recognize(looping, await pcmOf(sentence));
     expect(result.timings?.fallbacks).toBe(1);
     const words = result.segments.flatMap((s) => s.words.map((w) => w.word));
@@ -138,7 +173,13 @@ describe('WhisperEngine', () => {
 
   it('runs the pipeline: upload -> COMPLETED with transcription_model "default" mapped to whisper', async () => {
     const server = await startTestServer({
-      runtime: { engines: engineRegistryFromEnv({ KIKITORI_ENGINE_DEFAULT: 'whisper', KIKITORI_WHISPER_MODEL: model, KIKITORI_WHISPER_THREADS: '1' }) },
+      runtime: {
+        engines: engineRegistryFromEnv({
+          KIKITORI_ENGINE_DEFAULT: 'whisper',
+          KIKITORI_WHISPER_MODEL: model,
+          KIKITORI_WHISPER_THREADS: '1',
+        }),
+      },
     });
     try {
       const key = await server.key('acme');
@@ -154,7 +195,9 @@ describe('WhisperEngine', () => {
 
       // Without a language, whisper detects it, and the record takes the detected one.
       const auto = await uploadFile(server, key, sentence);
-      expect((await server.api(key, 'GET', `/api/v1/transcriptions/${auto.transcription_id}`)).json.language).toEqual([]);
+      expect((await server.api(key, 'GET', `/api/v1/transcriptions/${auto.transcription_id}`)).json.language).toEqual(
+        [],
+      );
       await server.api(key, 'POST', `/api/v1/transcriptions/${auto.transcription_id}/transcribe`);
       const detected = await waitForStatus(server, key, auto.transcription_id, ['COMPLETED', 'FAILED']);
       expect(detected.json.status, detected.json.failure_reason).toBe('COMPLETED');
@@ -183,7 +226,10 @@ describe('WhisperEngine', () => {
     const engine = new WhisperEngine({ dataDir, threads: 1 });
     // Only the damaged one: it is named, and the reason says why it cannot run.
     expect(engine.resolveModel().name).toBe('large-v3');
-    expect(await engine.checkUsable()).toMatchObject({ usable: false, reason: expect.stringMatching(/cannot be used/) });
+    expect(await engine.checkUsable()).toMatchObject({
+      usable: false,
+      reason: expect.stringMatching(/cannot be used/),
+    });
 
     fs.copyFileSync(model, path.join(models, 'ggml-tiny.bin'));
     expect(engine.resolveModel()).toEqual({ name: 'tiny', file: path.join(models, 'ggml-tiny.bin') });
@@ -198,20 +244,40 @@ describe('WhisperEngine', () => {
     const none = new WhisperEngine({ dataDir: scratch });
     await expect(recognize(none, pcm)).rejects.toThrow(EngineError);
     await expect(recognize(none, pcm)).rejects.toMatchObject({ kind: 'unavailable' });
-    await expect(recognize(none, pcm)).rejects.toThrow(/^Speech recognition with a downloaded model is not set up on this server\..*models download base/);
+    await expect(recognize(none, pcm)).rejects.toThrow(
+      /^Speech recognition with a downloaded model is not set up on this server\..*models download base/,
+    );
     // The engine and the operator's instructions are in the detail (logged), not in the user's message.
-    await expect(recognize(none, pcm)).rejects.toMatchObject({ detail: expect.stringMatching(/^whisper: No whisper model is installed.*models download base/) as unknown });
+    await expect(recognize(none, pcm)).rejects.toMatchObject({
+      detail: expect.stringMatching(/^whisper: No whisper model is installed.*models download base/) as unknown,
+    });
     await expect(recognize(none, pcm)).rejects.not.toThrow(/whisper/i);
     expect((await none.checkUsable()).reason).toMatch(/models download/);
     expect(none.capabilities.languages).toContain('ja');
 
-    const englishOnly = new WhisperEngine({ model: await randomWhisperModel({ multilingual: false }), dataDir: scratch, threads: 1 });
+    const englishOnly = new WhisperEngine({
+      model: await randomWhisperModel({ multilingual: false }),
+      dataDir: scratch,
+      threads: 1,
+    });
     expect(englishOnly.capabilities.languages).toEqual(['en']);
-    await expect(recognize(englishOnly, pcm, { language: 'ja' })).rejects.toMatchObject({ kind: 'unsupported', field: 'language' });
-    await expect(recognize(englishOnly, pcm, { language: 'ja' })).rejects.toThrow(/^Japanese needs a speech model that knows Japanese/);
-    await expect(recognize(englishOnly, pcm, { language: 'xx' })).rejects.toMatchObject({ kind: 'unsupported', field: 'language', message: expect.stringMatching(/^xx cannot be transcribed here/) });
+    await expect(recognize(englishOnly, pcm, { language: 'ja' })).rejects.toMatchObject({
+      kind: 'unsupported',
+      field: 'language',
+    });
+    await expect(recognize(englishOnly, pcm, { language: 'ja' })).rejects.toThrow(
+      /^Japanese needs a speech model that knows Japanese/,
+    );
+    await expect(recognize(englishOnly, pcm, { language: 'xx' })).rejects.toMatchObject({
+      kind: 'unsupported',
+      field: 'language',
+      message: expect.stringMatching(/^xx cannot be transcribed here/),
+    });
     expect(englishOnly.capabilities.translatesToEnglish).toBe(false);
-    await expect(recognize(englishOnly, pcm, { language: 'auto', task: 'translate' })).rejects.toMatchObject({ kind: 'unsupported', field: 'model' });
+    await expect(recognize(englishOnly, pcm, { language: 'auto', task: 'translate' })).rejects.toMatchObject({
+      kind: 'unsupported',
+      field: 'model',
+    });
 
     const aborted = new AbortController();
     aborted.abort(new Error('stop'));

@@ -10,13 +10,32 @@ import {
 } from '../../../../../src-server/engines/translation/apertium-engine.js';
 import { meetingDocument, standupUnpunctuated } from '../../../../fixtures/meetings/meetings.js';
 
-const input = (document: ReturnType<typeof meetingDocument>, language = 'en', signal = new AbortController().signal) => ({ document, language, signal });
+const input = (
+  document: ReturnType<typeof meetingDocument>,
+  language = 'en',
+  signal = new AbortController().signal,
+) => ({ document, language, signal });
 
 describe('parseApertiumModes', () => {
   it('keeps plain pairs with ISO 639-1 codes and drops variants', () => {
     const pairs = parseApertiumModes([
-      'cat-eng', 'cat-eng_US', 'en-eo-bytecode', 'en-eo', 'en-gl', 'eng-cat', 'eng-cat_valencia', 'eng-spa', 'eo-en',
-      'eu-en', 'gl-en', 'isl-eng', 'mkd-eng', 'spa-eng', 'spa-eng_US', 'hbs-eng', 'spa-ast',
+      'cat-eng',
+      'cat-eng_US',
+      'en-eo-bytecode',
+      'en-eo',
+      'en-gl',
+      'eng-cat',
+      'eng-cat_valencia',
+      'eng-spa',
+      'eo-en',
+      'eu-en',
+      'gl-en',
+      'isl-eng',
+      'mkd-eng',
+      'spa-eng',
+      'spa-eng_US',
+      'hbs-eng',
+      'spa-ast',
     ]);
     const key = (p: { source: string; target: string }) => `${p.source}>${p.target}`;
     expect(pairs.map(key).sort()).toEqual(
@@ -82,7 +101,9 @@ describe('ApertiumTranslationEngine translate', () => {
       { text: 'car is red' },
     ]);
     const result = await engine.translate(input(document), 'es');
-    expect(result.segments.map((s) => [s.segment_id, s.start, s.end])).toEqual(document.segments.map((s) => [s.id, s.start, s.end]));
+    expect(result.segments.map((s) => [s.segment_id, s.start, s.end])).toEqual(
+      document.segments.map((s) => [s.id, s.start, s.end]),
+    );
     const [meeting, empty, report, amp, blue, car] = result.segments.map((s) => s.text.toLowerCase());
     expect(meeting).toContain('reunión');
     expect(meeting).toContain('mañana');
@@ -94,12 +115,20 @@ describe('ApertiumTranslationEngine translate', () => {
     // Words do not move across segments ("the blue | car" is not "el coche azul").
     expect(blue).not.toContain('coche');
     expect(car).toContain('rojo');
-    expect(result.translatedText).toBe(result.segments.map((s) => s.text).filter(Boolean).join(' '));
+    expect(result.translatedText).toBe(
+      result.segments
+        .map((s) => s.text)
+        .filter(Boolean)
+        .join(' '),
+    );
     expect(result.translatedText).not.toMatch(/(^|\s)[*#@]\p{L}/u);
   });
 
   it('translates into English from Spanish and Catalan', async () => {
-    const es = await engine.translate(input(meetingDocument('t2', 'es', [{ text: 'La reunión es importante.' }]), 'es'), 'en');
+    const es = await engine.translate(
+      input(meetingDocument('t2', 'es', [{ text: 'La reunión es importante.' }]), 'es'),
+      'en',
+    );
     expect(es.segments[0]!.text.toLowerCase()).toContain('meeting');
     const ca = await engine.translate(input(meetingDocument('t3', 'ca', [{ text: 'La reunió és demà.' }]), 'ca'), 'en');
     expect(ca.segments[0]!.text.toLowerCase()).toContain('tomorrow');
@@ -121,9 +150,16 @@ describe('ApertiumTranslationEngine translate', () => {
   it('translates a paragraph apertium lost on its own', async () => {
     const lossy = path.join(dir, 'apertium-lossy');
     // Drops the paragraph of segment 1 from HTML runs; plain-text runs pass through.
-    await writeFile(lossy, `#!/bin/sh\nfor a; do f=$a; done\nif [ "$1" = "-l" ] || [ "$3" != "html" ]; then exec apertium "$@"; fi\napertium "$@" | grep -v 'id="s1"'\n`);
+    await writeFile(
+      lossy,
+      `#!/bin/sh\nfor a; do f=$a; done\nif [ "$1" = "-l" ] || [ "$3" != "html" ]; then exec apertium "$@"; fi\napertium "$@" | grep -v 'id="s1"'\n`,
+    );
     await chmod(lossy, 0o755);
-    const document = meetingDocument('t6', 'en', [{ text: 'the meeting is tomorrow' }, { text: 'the report is ready & late' }, { text: 'thank you' }]);
+    const document = meetingDocument('t6', 'en', [
+      { text: 'the meeting is tomorrow' },
+      { text: 'the report is ready & late' },
+      { text: 'thank you' },
+    ]);
     const result = await new ApertiumTranslationEngine({ command: lossy }).translate(input(document), 'es');
     expect(result.segments.map((s) => s.segment_id)).toEqual([0, 1, 2]);
     expect(result.segments[1]!.text.toLowerCase()).toContain('informe');
@@ -135,10 +171,12 @@ describe('ApertiumTranslationEngine translate', () => {
     await expect(engine.translate(input(meetingDocument('t4', 'en', [{ text: 'hello' }])), 'ja')).rejects.toThrow(
       /no installed pair from "en" to "ja".*Targets from "en": .*es/,
     );
-    await expect(engine.translate(input(meetingDocument('t4', 'en', [{ text: 'hello' }])), 'ja')).rejects.toMatchObject({
-      kind: 'unsupported',
-      field: 'language',
-    });
+    await expect(engine.translate(input(meetingDocument('t4', 'en', [{ text: 'hello' }])), 'ja')).rejects.toMatchObject(
+      {
+        kind: 'unsupported',
+        field: 'language',
+      },
+    );
   });
 
   it('fails with a closed kind and a message for the user, keeping what apertium said for the log', async () => {
@@ -146,32 +184,59 @@ describe('ApertiumTranslationEngine translate', () => {
     // Not installed: the operator must act.
     const missing = new ApertiumTranslationEngine({ command: path.join(dir, 'no-such-apertium'), modes: ['eng-spa'] });
     const notInstalled = await missing.translate(input(document), 'es').catch((error: unknown) => error);
-    expect(notInstalled).toMatchObject({ name: 'EngineError', kind: 'unavailable', detail: expect.stringContaining('apertium is not installed') });
+    expect(notInstalled).toMatchObject({
+      name: 'EngineError',
+      kind: 'unavailable',
+      detail: expect.stringContaining('apertium is not installed'),
+    });
     expect((notInstalled as Error).message).not.toMatch(/apertium/i);
     // A failed run: passing, try again.
     const failing = path.join(dir, 'apertium-failing');
-    await writeFile(failing, `#!/bin/sh\nif [ "$1" = "-l" ]; then echo eng-spa; exit 0; fi\necho 'Error: transfer file corrupt' >&2\nexit 3\n`);
+    await writeFile(
+      failing,
+      `#!/bin/sh\nif [ "$1" = "-l" ]; then echo eng-spa; exit 0; fi\necho 'Error: transfer file corrupt' >&2\nexit 3\n`,
+    );
     await chmod(failing, 0o755);
-    const failed = await new ApertiumTranslationEngine({ command: failing }).translate(input(document), 'es').catch((error: unknown) => error);
-    expect(failed).toMatchObject({ name: 'EngineError', kind: 'transient', detail: expect.stringContaining('exit 3): Error: transfer file corrupt') });
-    expect((failed as Error).message).toBe('The translation failed because of a problem on the server. Try again later.');
+    const failed = await new ApertiumTranslationEngine({ command: failing })
+      .translate(input(document), 'es')
+      .catch((error: unknown) => error);
+    expect(failed).toMatchObject({
+      name: 'EngineError',
+      kind: 'transient',
+      detail: expect.stringContaining('exit 3): Error: transfer file corrupt'),
+    });
+    expect((failed as Error).message).toBe(
+      'The translation failed because of a problem on the server. Try again later.',
+    );
     // Past its time limit: stopped, passing.
     const stuck = path.join(dir, 'apertium-stuck');
     await writeFile(stuck, `#!/bin/sh\nif [ "$1" = "-l" ]; then echo eng-spa; exit 0; fi\nsleep 30\n`);
     await chmod(stuck, 0o755);
-    const timedOut = await new ApertiumTranslationEngine({ command: stuck, timeoutMs: 200 }).translate(input(document), 'es').catch((error: unknown) => error);
-    expect(timedOut).toMatchObject({ name: 'EngineError', kind: 'transient', detail: expect.stringContaining('apertium (eng-spa) took longer than') });
+    const timedOut = await new ApertiumTranslationEngine({ command: stuck, timeoutMs: 200 })
+      .translate(input(document), 'es')
+      .catch((error: unknown) => error);
+    expect(timedOut).toMatchObject({
+      name: 'EngineError',
+      kind: 'transient',
+      detail: expect.stringContaining('apertium (eng-spa) took longer than'),
+    });
   });
 
   it('stops apertium when the analysis is cancelled', async () => {
     const pidFile = path.join(dir, 'slow.pid');
     const slow = path.join(dir, 'apertium-slow');
-    await writeFile(slow, `#!/bin/sh\nif [ "$1" = "-l" ]; then echo eng-spa; exit 0; fi\necho $$ > '${pidFile}'\nsleep 30\n`);
+    await writeFile(
+      slow,
+      `#!/bin/sh\nif [ "$1" = "-l" ]; then echo eng-spa; exit 0; fi\necho $$ > '${pidFile}'\nsleep 30\n`,
+    );
     await chmod(slow, 0o755);
     const slowEngine = new ApertiumTranslationEngine({ command: slow });
     const controller = new AbortController();
     const started = Date.now();
-    const running = slowEngine.translate(input(meetingDocument('t5', 'en', [{ text: 'hello there' }]), 'en', controller.signal), 'es');
+    const running = slowEngine.translate(
+      input(meetingDocument('t5', 'en', [{ text: 'hello there' }]), 'en', controller.signal),
+      'es',
+    );
     setTimeout(() => controller.abort(new Error('cancelled by test')), 300);
     await expect(running).rejects.toThrow('cancelled by test');
     expect(Date.now() - started).toBeLessThan(5000);

@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EnergyVad, frameEnergiesDb } from '../../../../../src-server/engines/vad/energy-vad.js';
 import { speechSeconds } from '../../../../../src-server/engines/vad/vad.js';
-import { audioDuration, concatWithSilence, pcmOf, synthesizeSpeech, toWav16k } from '../../../../support/audio-fixtures.js';
+import {
+  audioDuration,
+  concatWithSilence,
+  pcmOf,
+  synthesizeSpeech,
+  toWav16k,
+} from '../../../../support/audio-fixtures.js';
 
 const RATE = 16000;
 
@@ -67,7 +73,9 @@ describe('EnergyVad decisions', () => {
   const vad = new EnergyVad();
 
   it('frameEnergiesDb gives -100 dB for digital silence and ~-3 dB for a full-scale sine', () => {
-    const sine = Int16Array.from({ length: 1600 }, (_, i) => Math.round(32767 * Math.sin((2 * Math.PI * 440 * i) / RATE)));
+    const sine = Int16Array.from({ length: 1600 }, (_, i) =>
+      Math.round(32767 * Math.sin((2 * Math.PI * 440 * i) / RATE)),
+    );
     const e = frameEnergiesDb(concat(new Int16Array(160), sine), 160);
     expect(e[0]).toBeCloseTo(-100, 0);
     expect(e[5]).toBeCloseTo(-3, 0);
@@ -85,7 +93,9 @@ describe('EnergyVad decisions', () => {
 
   it('bridges short pauses but splits at long ones', () => {
     const quiet = (s: number) => babble(s, { amplitude: 0 });
-    const segments = vad.detectInSamples(concat(quiet(1), babble(2), quiet(0.2), babble(1), quiet(1.5), babble(1), quiet(1)));
+    const segments = vad.detectInSamples(
+      concat(quiet(1), babble(2), quiet(0.2), babble(1), quiet(1.5), babble(1), quiet(1)),
+    );
     expect(segments).toHaveLength(2);
     expect(segments[0]!.start).toBeCloseTo(1, 1);
     expect(segments[0]!.end).toBeCloseTo(4.2, 0);

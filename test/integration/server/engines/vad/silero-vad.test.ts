@@ -13,8 +13,18 @@ import {
   SILERO_WINDOW,
   DEFAULT_SILERO_VAD_OPTIONS,
 } from '../../../../../src-server/engines/vad/silero-vad.js';
-import { speechSeconds, type SpeechSegment, type VoiceActivityDetector } from '../../../../../src-server/engines/vad/vad.js';
-import { audioDuration, concatWithSilence, pcmOf, synthesizeSpeech, toWav16k } from '../../../../support/audio-fixtures.js';
+import {
+  speechSeconds,
+  type SpeechSegment,
+  type VoiceActivityDetector,
+} from '../../../../../src-server/engines/vad/vad.js';
+import {
+  audioDuration,
+  concatWithSilence,
+  pcmOf,
+  synthesizeSpeech,
+  toWav16k,
+} from '../../../../support/audio-fixtures.js';
 
 const RATE = 16000;
 const WINDOW_S = SILERO_WINDOW / RATE; // 0.032
@@ -69,7 +79,9 @@ describe('SileroVad (bundled ONNX model through onnxruntime-node)', () => {
   it('rejects white noise, silence and a steady hum', async () => {
     expect(await vad.detectInSamples(noise(4, 3000))).toEqual([]);
     expect(await vad.detectInSamples(new Int16Array(3 * RATE))).toEqual([]);
-    const hum = Int16Array.from({ length: 3 * RATE }, (_, i) => Math.round(4000 * Math.sin((2 * Math.PI * 120 * i) / RATE)));
+    const hum = Int16Array.from({ length: 3 * RATE }, (_, i) =>
+      Math.round(4000 * Math.sin((2 * Math.PI * 120 * i) / RATE)),
+    );
     expect(await vad.detectInSamples(hum)).toEqual([]);
     const probs = await vad.probabilities(noise(2, 3000, 7));
     expect(Math.max(...probs)).toBeLessThan(DEFAULT_SILERO_VAD_OPTIONS.threshold);
@@ -169,7 +181,9 @@ describe('FallbackVad', () => {
       name: 'silero',
       detect: async () => {
         calls++;
-        throw new EngineError('unavailable', 'Voice activity detection cannot run on this server.', { detail: 'onnxruntime-node cannot be loaded' });
+        throw new EngineError('unavailable', 'Voice activity detection cannot run on this server.', {
+          detail: 'onnxruntime-node cannot be loaded',
+        });
       },
     };
     const vad = new FallbackVad(preferred, new EnergyVad(), (level, m) => log.push(`${level}: ${m}`));
@@ -183,7 +197,9 @@ describe('FallbackVad', () => {
     }
     expect(calls).toBe(1);
     expect(vad.name).toBe('energy');
-    expect(log[0]).toMatch(/^warn: voice activity detection: silero is unavailable \(onnxruntime-node cannot be loaded\); using energy/);
+    expect(log[0]).toMatch(
+      /^warn: voice activity detection: silero is unavailable \(onnxruntime-node cannot be loaded\); using energy/,
+    );
   });
 
   it('does not hide other errors', async () => {

@@ -5,7 +5,9 @@ describe('cache migration 0003 analyses', () => {
   it('keeps one result per transcription, kind and target language', () => {
     const db = migratedThrough(3);
     insertTranscription(db, 't1');
-    const insert = db.prepare(`INSERT INTO analyses (transcription_id, kind, language, status, updated_at) VALUES ('t1', ?, ?, 'IN_PROGRESS', 'now')`);
+    const insert = db.prepare(
+      `INSERT INTO analyses (transcription_id, kind, language, status, updated_at) VALUES ('t1', ?, ?, 'IN_PROGRESS', 'now')`,
+    );
     insert.run('translation', 'es');
     insert.run('translation', 'fr');
     insert.run('summary', '');

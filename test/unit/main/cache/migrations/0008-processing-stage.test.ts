@@ -15,6 +15,8 @@ describe('cache migration 0008 processing stage', () => {
     migrateCache(db, cacheMigrations.slice(0, 7));
     insertTranscription(db, 't1');
     migrateCache(db, cacheMigrations.slice(0, 8));
-    expect(db.prepare('SELECT id, processing_started_at, stage FROM transcriptions').all()).toEqual([{ id: 't1', processing_started_at: null, stage: null }]);
+    expect(db.prepare('SELECT id, processing_started_at, stage FROM transcriptions').all()).toEqual([
+      { id: 't1', processing_started_at: null, stage: null },
+    ]);
   });
 });

@@ -19,5 +19,7 @@ export function columns(db: CacheDb, table: string): string[] {
 }
 
 export function insertTranscription(db: CacheDb, id: string) {
-  db.prepare(`INSERT INTO transcriptions (id, name, status, created_at, updated_at, synced_at) VALUES (?, 'a.wav', 'COMPLETED', 't', 't', 't')`).run(id);
+  db.prepare(
+    `INSERT INTO transcriptions (id, name, status, created_at, updated_at, synced_at) VALUES (?, 'a.wav', 'COMPLETED', 't', 't', 't')`,
+  ).run(id);
 }

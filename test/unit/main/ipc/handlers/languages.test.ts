@@ -28,15 +28,27 @@ async function serve(status: number, body: unknown): Promise<{ url: string; seen
 }
 
 const serving = (target: { url: string }) =>
-  languageHandlers({ session: () => ({ client: clientOf(target, 'k1') }) } as unknown as HandlerContext)['languages:serving']();
+  languageHandlers({ session: () => ({ client: clientOf(target, 'k1') }) } as unknown as HandlerContext)[
+    'languages:serving'
+  ]();
 
-const engine = (name: string, detects: boolean, languages: string[]) => ({ engine: name, model: null, detects_language: detects, languages, usable: true, reason: null });
+const engine = (name: string, detects: boolean, languages: string[]) => ({
+  engine: name,
+  model: null,
+  detects_language: detects,
+  languages,
+  usable: true,
+  reason: null,
+});
 
 describe('languages:serving', () => {
   it("maps the server's serving engines, per transcription model", async () => {
     const body: ModelsResponse = {
       models: [],
-      serving: { default: engine('whisper', true, ['en', 'ja']), 'diarization-high': engine('pocketsphinx', false, ['en']) },
+      serving: {
+        default: engine('whisper', true, ['en', 'ja']),
+        'diarization-high': engine('pocketsphinx', false, ['en']),
+      },
       can_manage: false,
     };
     const server = await serve(200, body);
@@ -48,7 +60,11 @@ describe('languages:serving', () => {
   });
 
   it('answers null (unknown) for a server without the route', async () => {
-    const server = await serve(404, { error_id: 'e', error_code: ErrorCode.ROUTE_NOT_FOUND, error_message: 'No operation GET /api/v1/models.' });
+    const server = await serve(404, {
+      error_id: 'e',
+      error_code: ErrorCode.ROUTE_NOT_FOUND,
+      error_message: 'No operation GET /api/v1/models.',
+    });
     expect(await serving(server)).toBeNull();
   });
 

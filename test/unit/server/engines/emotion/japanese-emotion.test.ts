@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EmotionLabel } from '../../../../../src-shared/analysis.js';
 import { topLabel } from '../../../../../src-server/engines/emotion/emotion-scores.js';
-import { getJapaneseEmotionAnalyzer, type JapaneseEmotionAnalyzer } from '../../../../../src-server/engines/emotion/japanese-emotion.js';
+import {
+  getJapaneseEmotionAnalyzer,
+  type JapaneseEmotionAnalyzer,
+} from '../../../../../src-server/engines/emotion/japanese-emotion.js';
 
 let analyzer: JapaneseEmotionAnalyzer;
 beforeAll(async () => {

@@ -3,8 +3,19 @@ import { EMOTION_LABELS } from '../../../../../src-shared/analysis.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../../../../src-shared/transcript-document.js';
 import { LocalEmotionEngine } from '../../../../../src-server/engines/emotion/local-emotion-engine.js';
 
-function doc(language: string, texts: Array<[string, number, number, string | null]>, duration = 30): TranscriptDocument {
-  const segments: TranscriptSegment[] = texts.map(([text, start, end, speaker], id) => ({ id, start, end, speaker, text, words: [] }));
+function doc(
+  language: string,
+  texts: Array<[string, number, number, string | null]>,
+  duration = 30,
+): TranscriptDocument {
+  const segments: TranscriptSegment[] = texts.map(([text, start, end, speaker], id) => ({
+    id,
+    start,
+    end,
+    speaker,
+    text,
+    words: [],
+  }));
   return {
     transcription_id: 't1',
     text: texts.map((t) => t[0]).join(' '),
@@ -56,11 +67,15 @@ describe('LocalEmotionEngine', () => {
   });
 
   it('routes Japanese through the Japanese analyser', async () => {
-    const document = doc('ja', [
-      ['嬉しいです', 0, 2, null],
-      ['全然嬉しくない', 2, 4, null],
-      ['怖い', 4, 5, null],
-    ], 5);
+    const document = doc(
+      'ja',
+      [
+        ['嬉しいです', 0, 2, null],
+        ['全然嬉しくない', 2, 4, null],
+        ['怖い', 4, 5, null],
+      ],
+      5,
+    );
     const entries = await engine.analyze({ document, language: 'ja', signal: new AbortController().signal });
     expectWellFormed(entries);
     expect(entries.map((e) => e.label).slice(0, 3)).toEqual(['joy', 'sadness', 'fear']);
@@ -68,7 +83,11 @@ describe('LocalEmotionEngine', () => {
   });
 
   it('is neutral for a transcript without speech', async () => {
-    const entries = await engine.analyze({ document: doc('en', [], 12), language: 'en', signal: new AbortController().signal });
+    const entries = await engine.analyze({
+      document: doc('en', [], 12),
+      language: 'en',
+      signal: new AbortController().signal,
+    });
     expect(entries).toEqual([
       expect.objectContaining({ segment_id: null, start: 0, end: 12, label: 'neutral', score: 1 }),
     ]);
@@ -76,11 +95,18 @@ describe('LocalEmotionEngine', () => {
 
   it('stops between segments when aborted', async () => {
     const controller = new AbortController();
-    const segments: Array<[string, number, number, string | null]> = Array.from({ length: 1000 }, (_, i) => ['i am happy', i, i + 1, null]);
+    const segments: Array<[string, number, number, string | null]> = Array.from({ length: 1000 }, (_, i) => [
+      'i am happy',
+      i,
+      i + 1,
+      null,
+    ]);
     const promise = engine.analyze({ document: doc('en', segments, 1000), language: 'en', signal: controller.signal });
     controller.abort(new Error('cancelled'));
     await expect(promise).rejects.toThrow('cancelled');
     const aborted = AbortSignal.abort(new Error('already'));
-    await expect(engine.analyze({ document: doc('en', segments), language: 'en', signal: aborted })).rejects.toThrow('already');
+    await expect(engine.analyze({ document: doc('en', segments), language: 'en', signal: aborted })).rejects.toThrow(
+      'already',
+    );
   });
 });

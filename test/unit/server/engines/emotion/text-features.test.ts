@@ -3,7 +3,18 @@ import { featureCounts, markNegation, tokenize } from '../../../../../src-server
 
 describe('tokenize', () => {
   it('lowercases, expands negative contractions and merges other apostrophes', () => {
-    expect(tokenize("I DON'T like it, it's awful!!!")).toEqual(['i', 'do', 'not', 'like', 'it', ',', 'its', 'awful', '!', '!']);
+    expect(tokenize("I DON'T like it, it's awful!!!")).toEqual([
+      'i',
+      'do',
+      'not',
+      'like',
+      'it',
+      ',',
+      'its',
+      'awful',
+      '!',
+      '!',
+    ]);
     expect(tokenize('i can’t and won’t')).toEqual(['i', 'can', 'not', 'and', 'will', 'not']);
     expect(tokenize('dont cannot didnt')).toEqual(['do', 'not', 'can', 'not', 'did', 'not']);
   });
@@ -16,13 +27,27 @@ describe('tokenize', () => {
 describe('markNegation', () => {
   it('marks a bounded scope after a negator', () => {
     expect(markNegation(tokenize('i am not happy about this at all'), 3)).toEqual([
-      'i', 'am', 'not', 'NOT_happy', 'NOT_about', 'NOT_this', 'at', 'all',
+      'i',
+      'am',
+      'not',
+      'NOT_happy',
+      'NOT_about',
+      'NOT_this',
+      'at',
+      'all',
     ]);
   });
 
   it('ends the scope at punctuation and clause words', () => {
     expect(markNegation(tokenize('not bad, happy'), 3)).toEqual(['not', 'NOT_bad', ',', 'happy']);
-    expect(markNegation(tokenize('i was not sad but happy'), 3)).toEqual(['i', 'was', 'not', 'NOT_sad', 'but', 'happy']);
+    expect(markNegation(tokenize('i was not sad but happy'), 3)).toEqual([
+      'i',
+      'was',
+      'not',
+      'NOT_sad',
+      'but',
+      'happy',
+    ]);
   });
 
   it('works on unpunctuated transcripts thanks to the window', () => {

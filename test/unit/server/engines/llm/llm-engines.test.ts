@@ -6,7 +6,12 @@ import { LlmSummaryEngine } from '../../../../../src-server/engines/llm/llm-summ
 import { LlmTranslationEngine } from '../../../../../src-server/engines/llm/llm-translation-engine.js';
 import { OpenAiChatClient } from '../../../../../src-server/engines/llm/openai-chat-client.js';
 import { meetingDocument, standupUnpunctuated } from '../../../../fixtures/meetings/meetings.js';
-import { promptSegmentIds, startFakeChatServer, type FakeChatServer, type Handler } from '../../../../support/fake-chat-server.js';
+import {
+  promptSegmentIds,
+  startFakeChatServer,
+  type FakeChatServer,
+  type Handler,
+} from '../../../../support/fake-chat-server.js';
 
 let server: FakeChatServer | undefined;
 afterEach(async () => {
@@ -16,10 +21,22 @@ afterEach(async () => {
 
 async function clientFor(handler: Handler) {
   server = await startFakeChatServer(handler);
-  return { server, client: new OpenAiChatClient({ baseUrl: server.baseUrl, apiKey: 'sk-local', model: 'meeting-model', maxRetries: 0 }) };
+  return {
+    server,
+    client: new OpenAiChatClient({
+      baseUrl: server.baseUrl,
+      apiKey: 'sk-local',
+      model: 'meeting-model',
+      maxRetries: 0,
+    }),
+  };
 }
 
-const input = (document = standupUnpunctuated.document, language = 'en') => ({ document, language, signal: new AbortController().signal });
+const input = (document = standupUnpunctuated.document, language = 'en') => ({
+  document,
+  language,
+  signal: new AbortController().signal,
+});
 const doc = standupUnpunctuated.document;
 const seg = (id: number) => doc.segments[id]!;
 
@@ -53,28 +70,63 @@ describe('LlmSummaryEngine', () => {
     expect(request.body.messages[0]!.role).toBe('system');
     const prompt = s.prompt(0);
     expect(promptSegmentIds(prompt)).toEqual(doc.segments.map((x) => x.id));
-    expect(prompt).toContain(`[8] 00:01:05.8-00:01:15.0 ${seg(8).text}`.replace('00:01:05.8', fmt(seg(8).start)).replace('00:01:15.0', fmt(seg(8).end)));
+    expect(prompt).toContain(
+      `[8] 00:01:05.8-00:01:15.0 ${seg(8).text}`
+        .replace('00:01:05.8', fmt(seg(8).start))
+        .replace('00:01:15.0', fmt(seg(8).end)),
+    );
     expect(prompt).toContain('English (en)');
 
     const { details } = result;
     expect(details.overview).toBe(answer.overview);
-    expect(details.key_points).toEqual([{ segment_id: 6, start: seg(6).start, end: seg(6).end, text: answer.key_points[0]!.text }]);
+    expect(details.key_points).toEqual([
+      { segment_id: 6, start: seg(6).start, end: seg(6).end, text: answer.key_points[0]!.text },
+    ]);
     expect(details.action_items).toEqual([
-      { segment_id: 8, start: seg(8).start, end: seg(8).end, text: 'Alice will send the updated budget report.', owner: 'Alice', due: 'by Friday' },
-      { segment_id: 18, start: seg(18).start, end: seg(18).end, text: 'Patch the staging servers.', owner: null, due: 'end of day' },
-      { segment_id: 13, start: seg(13).start, end: seg(13).end, text: 'Someone will look into it.', owner: null, due: null },
+      {
+        segment_id: 8,
+        start: seg(8).start,
+        end: seg(8).end,
+        text: 'Alice will send the updated budget report.',
+        owner: 'Alice',
+        due: 'by Friday',
+      },
+      {
+        segment_id: 18,
+        start: seg(18).start,
+        end: seg(18).end,
+        text: 'Patch the staging servers.',
+        owner: null,
+        due: 'end of day',
+      },
+      {
+        segment_id: 13,
+        start: seg(13).start,
+        end: seg(13).end,
+        text: 'Someone will look into it.',
+        owner: null,
+        due: null,
+      },
     ]);
     expect(details.decisions[0]).toMatchObject({ segment_id: 14, start: seg(14).start });
     expect(details.dates).toEqual([{ segment_id: 8, start: seg(8).start, end: seg(8).end, text: 'friday' }]);
     const text = result.summarizedText;
-    expect(text.startsWith(`${answer.overview}\n\nKey points:\n- [${mmss(seg(6).start)}] The database cluster`)).toBe(true);
-    expect(text).toContain(`Action items:\n- [${mmss(seg(8).start)}] Alice will send the updated budget report. (owner: Alice, due: by Friday)\n`);
+    expect(text.startsWith(`${answer.overview}\n\nKey points:\n- [${mmss(seg(6).start)}] The database cluster`)).toBe(
+      true,
+    );
+    expect(text).toContain(
+      `Action items:\n- [${mmss(seg(8).start)}] Alice will send the updated budget report. (owner: Alice, due: by Friday)\n`,
+    );
     expect(text).toContain(`- [${mmss(seg(18).start)}] Patch the staging servers. (due: end of day)\n`);
-    expect(text).toContain(`Decisions:\n- [${mmss(seg(14).start)}] Run both clusters in parallel during the migration.`);
+    expect(text).toContain(
+      `Decisions:\n- [${mmss(seg(14).start)}] Run both clusters in parallel during the migration.`,
+    );
   });
 
   it('asks again once after malformed JSON, then uses the good answer', async () => {
-    const { server: s, client } = await clientFor((_, i) => ({ content: i === 0 ? '{"overview": "cut off' : JSON.stringify(answer) }));
+    const { server: s, client } = await clientFor((_, i) => ({
+      content: i === 0 ? '{"overview": "cut off' : JSON.stringify(answer),
+    }));
     const result = await new LlmSummaryEngine({ client }).summarize(input());
     expect(result.details.action_items).toHaveLength(3);
     expect(s.requests).toHaveLength(2);
@@ -83,12 +135,16 @@ describe('LlmSummaryEngine', () => {
   });
 
   it('fails with a clear error when the JSON stays malformed or has the wrong shape', async () => {
-    const { server: s, client } = await clientFor((_, i) => ({ content: i === 0 ? 'Sure! Here is the summary: the team met.' : '{"summary": "no overview field"}' }));
+    const { server: s, client } = await clientFor((_, i) => ({
+      content: i === 0 ? 'Sure! Here is the summary: the team met.' : '{"summary": "no overview field"}',
+    }));
     const error = await new LlmSummaryEngine({ client }).summarize(input()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EngineError);
     expect((error as EngineError).kind).toBe('unavailable');
     expect((error as Error).message).toMatch(/language model gave an answer this server cannot use/);
-    expect((error as EngineError).detail).toMatch(/model "meeting-model"\) returned JSON of the wrong shape for the summary of segments 0–21: "overview" is missing/);
+    expect((error as EngineError).detail).toMatch(
+      /model "meeting-model"\) returned JSON of the wrong shape for the summary of segments 0–21: "overview" is missing/,
+    );
     expect(s.requests).toHaveLength(2);
   });
 
@@ -96,7 +152,12 @@ describe('LlmSummaryEngine', () => {
     const { server: s, client } = await clientFor((r) => {
       const prompt = r.body.messages.map((m) => m.content).join('\n');
       if (prompt.includes('Candidate key points')) {
-        return { content: JSON.stringify({ overview: 'Combined overview.', key_points: [{ text: 'A combined point.', segment_id: 12 }] }) };
+        return {
+          content: JSON.stringify({
+            overview: 'Combined overview.',
+            key_points: [{ text: 'A combined point.', segment_id: 12 }],
+          }),
+        };
       }
       const ids = promptSegmentIds(prompt);
       const first = ids[0]!;
@@ -118,7 +179,9 @@ describe('LlmSummaryEngine', () => {
     const sent = Array.from({ length: parts }, (_, i) => promptSegmentIds(s.prompt(i))).flat();
     expect(sent).toEqual(doc.segments.map((x) => x.id));
     expect(result.details.overview).toBe('Combined overview.');
-    expect(result.details.key_points).toEqual([{ segment_id: 12, start: seg(12).start, end: seg(12).end, text: 'A combined point.' }]);
+    expect(result.details.key_points).toEqual([
+      { segment_id: 12, start: seg(12).start, end: seg(12).end, text: 'A combined point.' },
+    ]);
     expect(result.details.action_items).toHaveLength(parts);
   });
 
@@ -131,7 +194,8 @@ describe('LlmSummaryEngine', () => {
   });
 });
 
-const mmss = (seconds: number) => `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
+const mmss = (seconds: number) =>
+  `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
 
 function fmt(seconds: number): string {
   const h = Math.floor(seconds / 3600);
@@ -175,7 +239,12 @@ describe('LlmEmotionEngine', () => {
     expect(e2!.scores.anger).toBeCloseTo(0.8);
     expect(e3!.scores.neutral).toBeCloseTo(0.5);
     for (const e of entries) expect(EMOTION_LABELS.reduce((sum, l) => sum + e.scores[l], 0)).toBeCloseTo(1);
-    expect(whole).toMatchObject({ segment_id: null, speaker: null, start: small.segments[0]!.start, end: small.segments[3]!.end });
+    expect(whole).toMatchObject({
+      segment_id: null,
+      speaker: null,
+      start: small.segments[0]!.start,
+      end: small.segments[3]!.end,
+    });
   });
 
   it('asks again for segments the model skipped', async () => {
@@ -183,7 +252,9 @@ describe('LlmEmotionEngine', () => {
       const ids = promptSegmentIds(r.body.messages.map((m) => m.content).join('\n'));
       // First answer forgets the last segment.
       const answered = ids.length > 1 ? ids.slice(0, -1) : ids;
-      return { content: JSON.stringify({ segments: answered.map((id) => ({ segment_id: id, scores: { neutral: 1 } })) }) };
+      return {
+        content: JSON.stringify({ segments: answered.map((id) => ({ segment_id: id, scores: { neutral: 1 } })) }),
+      };
     });
     const entries = await new LlmEmotionEngine({ client }).analyze(input(small));
     expect(s.requests).toHaveLength(2);
@@ -192,18 +263,26 @@ describe('LlmEmotionEngine', () => {
   });
 
   it('fails clearly on malformed JSON and on impossible scores', async () => {
-    const { client } = await clientFor((_, i) => ({ content: i < 2 ? 'not json at all' : '{"segments": [{"segment_id": 0, "scores": {"joy": "lots"}}]}' }));
+    const { client } = await clientFor((_, i) => ({
+      content: i < 2 ? 'not json at all' : '{"segments": [{"segment_id": 0, "scores": {"joy": "lots"}}]}',
+    }));
     const engine = new LlmEmotionEngine({ client });
     await expect(engine.analyze(input(small))).rejects.toMatchObject({
       detail: expect.stringMatching(/returned malformed JSON for emotion scores of segments 0–3: no JSON object/),
     });
-    await expect(engine.analyze(input(small))).rejects.toMatchObject({ detail: expect.stringMatching(/the score for "joy" is not a number/) });
+    await expect(engine.analyze(input(small))).rejects.toMatchObject({
+      detail: expect.stringMatching(/the score for "joy" is not a number/),
+    });
   });
 
   it('batches long transcripts', async () => {
     const { server: s, client } = await clientFor((r) => {
       const ids = promptSegmentIds(r.body.messages.map((m) => m.content).join('\n'));
-      return { content: JSON.stringify({ segments: ids.map((id) => ({ segment_id: id, scores: { neutral: 0.7, joy: 0.3 } })) }) };
+      return {
+        content: JSON.stringify({
+          segments: ids.map((id) => ({ segment_id: id, scores: { neutral: 0.7, joy: 0.3 } })),
+        }),
+      };
     });
     const entries = await new LlmEmotionEngine({ client, maxSegmentsPerRequest: 8 }).analyze(input());
     expect(s.requests).toHaveLength(Math.ceil(doc.segments.length / 8));
@@ -231,19 +310,27 @@ describe('LlmTranslationEngine', () => {
   it('translates in numbered batches and keeps every segment aligned', async () => {
     const { server: s, client } = await clientFor((r) => {
       const prompt = r.body.messages.map((m) => m.content).join('\n');
-      const { lines } = JSON.parse(prompt.slice(prompt.indexOf('{"lines"'))) as { lines: Array<{ id: number; text: string }> };
+      const { lines } = JSON.parse(prompt.slice(prompt.indexOf('{"lines"'))) as {
+        lines: Array<{ id: number; text: string }>;
+      };
       // Out of order, as models sometimes answer.
-      return { content: JSON.stringify({ translations: lines.reverse().map((l) => ({ id: l.id, text: `ES(${l.text})` })) }) };
+      return {
+        content: JSON.stringify({ translations: lines.reverse().map((l) => ({ id: l.id, text: `ES(${l.text})` })) }),
+      };
     });
     const engine = new LlmTranslationEngine({ client, maxSegmentsPerRequest: 5 });
     expect(engine.targets()).toBe('any');
     const result = await engine.translate(input(), 'es');
     expect(s.requests).toHaveLength(Math.ceil(doc.segments.length / 5));
     expect(s.prompt(0)).toContain('from English (en) into Spanish (es)');
-    const { lines } = JSON.parse(s.prompt(0).slice(s.prompt(0).indexOf('{"lines"'))) as { lines: Array<{ id: number; start: string; end: string }> };
+    const { lines } = JSON.parse(s.prompt(0).slice(s.prompt(0).indexOf('{"lines"'))) as {
+      lines: Array<{ id: number; start: string; end: string }>;
+    };
     expect(lines.map((l) => l.id)).toEqual([0, 1, 2, 3, 4]);
     expect(lines[1]).toMatchObject({ start: fmt(seg(1).start), end: fmt(seg(1).end) });
-    expect(result.segments.map((x) => [x.segment_id, x.start, x.end])).toEqual(doc.segments.map((x) => [x.id, x.start, x.end]));
+    expect(result.segments.map((x) => [x.segment_id, x.start, x.end])).toEqual(
+      doc.segments.map((x) => [x.id, x.start, x.end]),
+    );
     expect(result.segments.map((x) => x.text)).toEqual(doc.segments.map((x) => `ES(${x.text})`));
     expect(result.translatedText.startsWith(`ES(${seg(0).text}) ES(${seg(1).text})`)).toBe(true);
   });
@@ -251,7 +338,10 @@ describe('LlmTranslationEngine', () => {
   it('asks again for missing lines and accepts an id-keyed object', async () => {
     const small = meetingDocument('tr', 'en', [{ text: 'good morning' }, { text: 'see you tomorrow' }]);
     const { server: s, client } = await clientFor((_, i) => ({
-      content: i === 0 ? JSON.stringify({ translations: [{ id: 0, text: 'buenos días' }] }) : JSON.stringify({ translations: { '1': 'hasta mañana' } }),
+      content:
+        i === 0
+          ? JSON.stringify({ translations: [{ id: 0, text: 'buenos días' }] })
+          : JSON.stringify({ translations: { '1': 'hasta mañana' } }),
     }));
     const result = await new LlmTranslationEngine({ client }).translate(input(small), 'es');
     expect(result.segments.map((x) => x.text)).toEqual(['buenos días', 'hasta mañana']);
@@ -262,12 +352,18 @@ describe('LlmTranslationEngine', () => {
 
   it('fails clearly when lines stay missing, and on a refused key', async () => {
     const small = meetingDocument('tr2', 'en', [{ text: 'good morning' }, { text: 'see you tomorrow' }]);
-    const { client } = await clientFor(() => ({ content: JSON.stringify({ translations: [{ id: 0, text: 'buenos días' }] }) }));
+    const { client } = await clientFor(() => ({
+      content: JSON.stringify({ translations: [{ id: 0, text: 'buenos días' }] }),
+    }));
     await expect(new LlmTranslationEngine({ client }).translate(input(small), 'es')).rejects.toMatchObject({
-      detail: 'The LLM (model "meeting-model") returned JSON of the wrong shape for the translation of segment 1: no translation names an id that was asked for.',
+      detail:
+        'The LLM (model "meeting-model") returned JSON of the wrong shape for the translation of segment 1: no translation names an id that was asked for.',
     });
     await server!.close();
     const { client: refused } = await clientFor(() => ({ status: 401, raw: 'Unauthorized' }));
-    await expect(new LlmTranslationEngine({ client: refused }).translate(input(small), 'ja')).rejects.toMatchObject({ kind: 'unavailable', detail: expect.stringMatching(/refused the credentials/) });
+    await expect(new LlmTranslationEngine({ client: refused }).translate(input(small), 'ja')).rejects.toMatchObject({
+      kind: 'unavailable',
+      detail: expect.stringMatching(/refused the credentials/),
+    });
   });
 });

@@ -3,7 +3,11 @@ import { assignSpeakers, speakerAt } from '../../../../../src-server/engines/spe
 import type { RecognizedSegment } from '../../../../../src-server/engines/speech/speech-engine.js';
 
 const word = (w: string, start: number, end: number) => ({ word: w, start, end, confidence: 0.9 });
-const segment = (start: number, end: number, ...words: ReturnType<typeof word>[]): RecognizedSegment => ({ start, end, words });
+const segment = (start: number, end: number, ...words: ReturnType<typeof word>[]): RecognizedSegment => ({
+  start,
+  end,
+  words,
+});
 const turns = [
   { start: 0, end: 4, speaker: 'SPEAKER_1' },
   { start: 4.2, end: 8, speaker: 'SPEAKER_2' },
@@ -22,7 +26,14 @@ describe('assignSpeakers', () => {
   });
 
   it('splits a segment whose words fall on both sides of a speaker turn', () => {
-    const s = segment(3, 6, word('yes', 3.1, 3.5), word('right', 3.6, 3.95), word('so', 4.3, 4.6), word('well', 4.7, 5.2));
+    const s = segment(
+      3,
+      6,
+      word('yes', 3.1, 3.5),
+      word('right', 3.6, 3.95),
+      word('so', 4.3, 4.6),
+      word('well', 4.7, 5.2),
+    );
     const out = assignSpeakers([s], turns);
     expect(out).toEqual([
       { start: 3, end: 3.95, speaker: 'SPEAKER_1', words: [s.words[0], s.words[1]] },

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { diarizationError, maximumWeightMatching } from '../../../../../src-server/engines/speakers/diarization-error.js';
+import {
+  diarizationError,
+  maximumWeightMatching,
+} from '../../../../../src-server/engines/speakers/diarization-error.js';
 
 const t = (start: number, end: number, speaker: string) => ({ start, end, speaker });
 

@@ -33,15 +33,25 @@ describe('espeakPronunciation', () => {
   });
 
   it('reports a missing espeak-ng clearly', async () => {
-    await expect(espeakPronunciation('hello there', '/nonexistent/espeak-ng')).rejects.toThrow(/install the Debian package espeak-ng/);
+    await expect(espeakPronunciation('hello there', '/nonexistent/espeak-ng')).rejects.toThrow(
+      /install the Debian package espeak-ng/,
+    );
   });
 });
 
 describe('pronounceWord: reading, then CMU dictionary, then espeak-ng', () => {
   it('(a) uses the reading, word by word from the CMU dictionary', async () => {
-    expect(await pronounceWord('Kubrix', 'cube ricks')).toEqual({ word: 'kubrix', phones: 'K Y UW B R IH K S', source: 'reading' });
+    expect(await pronounceWord('Kubrix', 'cube ricks')).toEqual({
+      word: 'kubrix',
+      phones: 'K Y UW B R IH K S',
+      source: 'reading',
+    });
     // A reading word cmudict lacks ("zin") is itself sounded out.
-    expect(await pronounceWord('Zintrix', 'zin tricks')).toEqual({ word: 'zintrix', phones: 'Z IH N T R IH K S', source: 'reading' });
+    expect(await pronounceWord('Zintrix', 'zin tricks')).toEqual({
+      word: 'zintrix',
+      phones: 'Z IH N T R IH K S',
+      source: 'reading',
+    });
   });
 
   it('(a) a reading wins over the dictionary entry', async () => {
@@ -92,18 +102,26 @@ describe('without espeak-ng', () => {
   it('goes on with readings and the CMU dictionary, and warns once', async () => {
     const warnings: string[] = [];
     const options = { espeakBin: '/nonexistent/espeak-ng-missing', warn: (message: string) => warnings.push(message) };
-    const [unknown, known, respelled] = await pronounceVocabulary([{ word: 'Qwuxle' }, { word: 'Zintrix cluster' }, { word: 'Zintrix', reading: 'zin tricks' }], options);
+    const [unknown, known, respelled] = await pronounceVocabulary(
+      [{ word: 'Qwuxle' }, { word: 'Zintrix cluster' }, { word: 'Zintrix', reading: 'zin tricks' }],
+      options,
+    );
     expect(unknown!.words).toEqual([null]);
     expect(known!.words).toEqual([null, expect.objectContaining({ word: 'cluster', source: 'cmudict' })]);
     // "zin" is not in the CMU dictionary, "tricks" is: the reading keeps what the dictionary knows.
     expect(respelled!.words).toEqual([{ word: 'zintrix', phones: 'T R IH K S', source: 'reading' }]);
     expect(await pronounceWord('Blorptang', null, options)).toBeNull();
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^espeak-ng is not installed \(\/nonexistent\/espeak-ng-missing was not found\): dictionary words .* Install espeak-ng/);
+    expect(warnings[0]).toMatch(
+      /^espeak-ng is not installed \(\/nonexistent\/espeak-ng-missing was not found\): dictionary words .* Install espeak-ng/,
+    );
   });
 
   it('is reported by espeakStatus, which names the version when it is there', async () => {
-    expect(await espeakStatus('/nonexistent/espeak-ng-missing')).toEqual({ usable: false, reason: expect.stringMatching(/^espeak-ng is not installed/) });
+    expect(await espeakStatus('/nonexistent/espeak-ng-missing')).toEqual({
+      usable: false,
+      reason: expect.stringMatching(/^espeak-ng is not installed/),
+    });
     expect(await espeakStatus()).toEqual({ usable: true, version: expect.stringMatching(/^\d+\.\d+/) });
   });
 });

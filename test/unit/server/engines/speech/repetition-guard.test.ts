@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { compressionRatio, findRepetition, isLooping, trimRepetitions } from '../../../../../src-server/engines/speech/repetition-guard.js';
+import {
+  compressionRatio,
+  findRepetition,
+  isLooping,
+  trimRepetitions,
+} from '../../../../../src-server/engines/speech/repetition-guard.js';
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
@@ -10,7 +15,11 @@ describe('repetition guard', () => {
   it('measures the gzip compression ratio, as openai-whisper does', () => {
     expect(compressionRatio('')).toBe(0);
     expect(compressionRatio(speech)).toBeLessThan(2.4);
-    expect(compressionRatio('the the the the the the the the the the the the the the the the the the the the the the the the')).toBeGreaterThan(2.4);
+    expect(
+      compressionRatio(
+        'the the the the the the the the the the the the the the the the the the the the the the the the',
+      ),
+    ).toBeGreaterThan(2.4);
   });
 
   it('finds a phrase repeated back to back, ignoring case and punctuation, but not ordinary repeats', () => {

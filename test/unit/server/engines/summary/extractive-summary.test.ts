@@ -29,10 +29,15 @@ describe.each(meetingFixtures.map((f) => [f.name, f] as const))('summary of %s',
 
   it('finds the planted action items with their owners and due dates', () => {
     for (const expected of fixture.actionItems) {
-      const item = details.action_items.find((a) => a.segment_id === expected.segment_id && a.text.toLowerCase().includes(expected.includes.toLowerCase()));
+      const item = details.action_items.find(
+        (a) => a.segment_id === expected.segment_id && a.text.toLowerCase().includes(expected.includes.toLowerCase()),
+      );
       expect(item, `action item "${expected.includes}"`).toBeDefined();
-      expect(item!.owner?.toLowerCase() ?? null, `owner of "${expected.includes}"`).toBe(expected.owner?.toLowerCase() ?? null);
-      if (expected.due) expect(item!.due?.toLowerCase(), `due of "${expected.includes}"`).toContain(expected.due.toLowerCase());
+      expect(item!.owner?.toLowerCase() ?? null, `owner of "${expected.includes}"`).toBe(
+        expected.owner?.toLowerCase() ?? null,
+      );
+      if (expected.due)
+        expect(item!.due?.toLowerCase(), `due of "${expected.includes}"`).toContain(expected.due.toLowerCase());
       const segment = fixture.document.segments[expected.segment_id]!;
       expect(item!.start).toBeGreaterThanOrEqual(segment.start);
       expect(item!.end).toBeLessThanOrEqual(segment.end);
@@ -42,15 +47,19 @@ describe.each(meetingFixtures.map((f) => [f.name, f] as const))('summary of %s',
   it('finds the decisions', () => {
     for (const expected of fixture.decisions) {
       expect(
-        details.decisions.some((d) => d.segment_id === expected.segment_id && d.text.toLowerCase().includes(expected.includes.toLowerCase())),
+        details.decisions.some(
+          (d) => d.segment_id === expected.segment_id && d.text.toLowerCase().includes(expected.includes.toLowerCase()),
+        ),
         `decision "${expected.includes}"`,
       ).toBe(true);
     }
   });
 
   it('leaves out look-alikes: past, negated, impersonal', () => {
-    for (const phrase of fixture.notActionItems) expect(details.action_items.map((a) => a.text.toLowerCase()).join('\n')).not.toContain(phrase.toLowerCase());
-    for (const phrase of fixture.notDecisions) expect(details.decisions.map((d) => d.text.toLowerCase()).join('\n')).not.toContain(phrase.toLowerCase());
+    for (const phrase of fixture.notActionItems)
+      expect(details.action_items.map((a) => a.text.toLowerCase()).join('\n')).not.toContain(phrase.toLowerCase());
+    for (const phrase of fixture.notDecisions)
+      expect(details.decisions.map((d) => d.text.toLowerCase()).join('\n')).not.toContain(phrase.toLowerCase());
     // Nothing more than what was planted plus at most two extras.
     expect(details.action_items.length).toBeLessThanOrEqual(fixture.actionItems.length + 2);
     expect(details.decisions.length).toBeLessThanOrEqual(fixture.decisions.length + 1);
@@ -68,7 +77,10 @@ describe.each(meetingFixtures.map((f) => [f.name, f] as const))('summary of %s',
 
   it('reads as overview, key points, action items and decisions, each bullet with its time', () => {
     // Headings in the transcript's language (issue 10: a Japanese summary reads in Japanese).
-    const headings = fixture.language === 'ja' ? ['要点：', 'アクションアイテム：', '決定事項：'] : ['Key points:', 'Action items:', 'Decisions:'];
+    const headings =
+      fixture.language === 'ja'
+        ? ['要点：', 'アクションアイテム：', '決定事項：']
+        : ['Key points:', 'Action items:', 'Decisions:'];
     const sections = headings.map((h) => text.indexOf(`\n\n${h}\n`));
     expect(sections.every((at) => at > 0)).toBe(true);
     expect([...sections].sort((a, b) => a - b)).toEqual(sections);
@@ -80,7 +92,11 @@ describe.each(meetingFixtures.map((f) => [f.name, f] as const))('summary of %s',
 
   it('scores perfectly with the shared benchmark scorer', () => {
     const score = scoreSummary(fixture, details);
-    expect(score.actionItems).toMatchObject({ matched: fixture.actionItems.length, ownersRight: fixture.actionItems.length, duesRight: fixture.actionItems.length });
+    expect(score.actionItems).toMatchObject({
+      matched: fixture.actionItems.length,
+      ownersRight: fixture.actionItems.length,
+      duesRight: fixture.actionItems.length,
+    });
     expect(score.decisions.matched).toBe(fixture.decisions.length);
     expect(score.falsePositives).toBe(0);
     expect(score.smallTalkQuoted).toBe(0);
@@ -88,7 +104,11 @@ describe.each(meetingFixtures.map((f) => [f.name, f] as const))('summary of %s',
 
   it('lists the dates mentioned where they were said', () => {
     for (const expected of fixture.actionItems.filter((a) => a.due)) {
-      expect(details.dates.some((d) => d.segment_id === expected.segment_id && d.text.toLowerCase().includes(expected.due!.toLowerCase()))).toBe(true);
+      expect(
+        details.dates.some(
+          (d) => d.segment_id === expected.segment_id && d.text.toLowerCase().includes(expected.due!.toLowerCase()),
+        ),
+      ).toBe(true);
     }
   });
 });
@@ -96,12 +116,22 @@ describe.each(meetingFixtures.map((f) => [f.name, f] as const))('summary of %s',
 describe('ExtractiveSummaryEngine', () => {
   it('writes owners and due dates into the action item bullets', async () => {
     const { summarizedText } = await run(standupUnpunctuated.document, 'en');
-    expect(summarizedText).toMatch(/- \[\d\d:\d\d\] Alice will send the updated budget report by friday\. \(owner: Alice, due: by friday\)/);
-    expect(summarizedText).toMatch(/Bob needs to review the migration plan before next tuesday\. \(owner: Bob, due: before next tuesday\)/);
-    expect(summarizedText).toMatch(/Please make sure the staging servers are patched by end of day\. \(due: by end of day\)/);
+    expect(summarizedText).toMatch(
+      /- \[\d\d:\d\d\] Alice will send the updated budget report by friday\. \(owner: Alice, due: by friday\)/,
+    );
+    expect(summarizedText).toMatch(
+      /Bob needs to review the migration plan before next tuesday\. \(owner: Bob, due: before next tuesday\)/,
+    );
+    expect(summarizedText).toMatch(
+      /Please make sure the staging servers are patched by end of day\. \(due: by end of day\)/,
+    );
     const planning = await run(planningPunctuated.document, 'en');
-    expect(planning.summarizedText).toContain('Dana, can you draft the release notes by Wednesday? (owner: Dana, due: by Wednesday)');
-    expect(planning.summarizedText).toContain("I'll update the release checklist tomorrow morning. (owner: SPEAKER_2, due: tomorrow morning)");
+    expect(planning.summarizedText).toContain(
+      'Dana, can you draft the release notes by Wednesday? (owner: Dana, due: by Wednesday)',
+    );
+    expect(planning.summarizedText).toContain(
+      "I'll update the release checklist tomorrow morning. (owner: SPEAKER_2, due: tomorrow morning)",
+    );
   });
 
   it('ranks by centrality, not position: the point of a meeting that starts with chatter comes last', async () => {
@@ -121,7 +151,11 @@ describe('ExtractiveSummaryEngine', () => {
       'we need a connection limit in the payment service so retries cannot exhaust the database',
       'the payment database connections should be monitored so the outage is caught before customers notice',
     ];
-    const document = meetingDocument('late', 'en', [...chatter, ...matter].map((text) => ({ text })));
+    const document = meetingDocument(
+      'late',
+      'en',
+      [...chatter, ...matter].map((text) => ({ text })),
+    );
     const { details } = await run(document, 'en');
     const picked = [...details.key_points.map((k) => k.segment_id)];
     expect(picked.length).toBeGreaterThan(0);
@@ -151,22 +185,39 @@ describe('ExtractiveSummaryEngine', () => {
   });
 
   it('splits Japanese into sentences, with or without 。', async () => {
-    const document = meetingDocument('ja-units', 'ja', [{ text: '移行計画については来週もう一度確認しましょうそれでは以上です' }, ...japaneseMeeting.document.segments.slice(1, 2)]);
+    const document = meetingDocument('ja-units', 'ja', [
+      { text: '移行計画については来週もう一度確認しましょうそれでは以上です' },
+      ...japaneseMeeting.document.segments.slice(1, 2),
+    ]);
     const units = await engine.units(document, 'ja');
-    expect(units.filter((u) => u.segment_id === 0).map((u) => u.text)).toEqual(['移行計画については来週もう一度確認しましょう', '以上です']);
+    expect(units.filter((u) => u.segment_id === 0).map((u) => u.text)).toEqual([
+      '移行計画については来週もう一度確認しましょう',
+      '以上です',
+    ]);
     expect(units.filter((u) => u.segment_id === 1)).toHaveLength(3);
   });
 
   it('says so when nothing was said', async () => {
     const { summarizedText, details } = await run(meetingDocument('empty', 'en', [{ text: '' }]), 'en');
-    expect(details).toEqual({ overview: 'Nothing was said in this recording.', key_points: [], action_items: [], decisions: [], dates: [] });
-    expect(summarizedText).toBe('Nothing was said in this recording.\n\nAction items:\n- None identified.\n\nDecisions:\n- None identified.\n');
+    expect(details).toEqual({
+      overview: 'Nothing was said in this recording.',
+      key_points: [],
+      action_items: [],
+      decisions: [],
+      dates: [],
+    });
+    expect(summarizedText).toBe(
+      'Nothing was said in this recording.\n\nAction items:\n- None identified.\n\nDecisions:\n- None identified.\n',
+    );
   });
 
   it('refuses languages it has no rules for, and stops when cancelled', async () => {
     expect(engine.languages).toEqual(['en', 'ja']);
     await expect(run(standupUnpunctuated.document, 'fr')).rejects.toThrow('handles en, ja, not "fr"');
-    await expect(run(standupUnpunctuated.document, 'fr')).rejects.toMatchObject({ kind: 'unsupported', field: 'language' });
+    await expect(run(standupUnpunctuated.document, 'fr')).rejects.toMatchObject({
+      kind: 'unsupported',
+      field: 'language',
+    });
     const controller = new AbortController();
     controller.abort(new Error('cancelled'));
     await expect(run(standupUnpunctuated.document, 'en', controller.signal)).rejects.toThrow('cancelled');
@@ -187,6 +238,8 @@ describe('textRank', () => {
   });
 
   it('formats an empty summary consistently', () => {
-    expect(formatSummaryText({ overview: 'x', key_points: [], action_items: [], decisions: [], dates: [] })).toContain('Action items:\n- None identified.');
+    expect(formatSummaryText({ overview: 'x', key_points: [], action_items: [], decisions: [], dates: [] })).toContain(
+      'Action items:\n- None identified.',
+    );
   });
 });
