@@ -203,13 +203,63 @@ describe('the OpenAI route and the disk reserve', () => {
   beforeAll(async () => {
     server = await startTestServer({
       env: { KIKITORI_ENGINE_DEFAULT: 'pocketsphinx', KIKITORI_MIN_FREE_DISK_BYTES: String(reserve) },
-      runtime: { freeSpace: async () => free },
+      // As the real statfs, the answer comes on a later turn of the event loop (the parser has then read
+      // what had arrived of the request).
+      runtime: { freeSpace: () => new Promise((resolve) => setImmediate(() => resolve(free))) },
     });
     key = await server.key('acme');
     speech = fs.readFileSync(await synthesizeSpeech('the budget meeting moved to next week'));
   });
   afterAll(() => server.close());
   afterEach(() => (free = 0));
+
+  // Decision 0048: every early answer follows sendError's one rule: the connection is kept, and what is
+  // left of the body is discarded. A refused body that has all arrived leaves nothing to discard and no
+  // reason to close (the route used to say `Connection: close` on its own).
+  it('keeps the connection after refusing a body that had all arrived: the next request on it is answered', async () => {
+    free = reserve + 100;
+    const body =
+      '--b\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n' +
+      '--b\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n' +
+      'x'.repeat(500) +
+      '\r\n--b--\r\n';
+    const { hostname, port } = new URL(server.url);
+    const socket = net.connect(Number(port), hostname);
+    const answers: string[] = [];
+    let received = '';
+    let closed = false;
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+      for (;;) {
+        const end = received.indexOf('\r\n\r\n');
+        const length = end >= 0 ? /content-length: *(\d+)/i.exec(received.slice(0, end)) : null;
+        if (!length || received.length < end + 4 + Number(length[1])) break;
+        answers.push(received.slice(0, end + 4 + Number(length[1])));
+        received = received.slice(end + 4 + Number(length[1]));
+      }
+    });
+    socket.on('close', () => (closed = true));
+    socket.on('error', () => undefined);
+    try {
+      await new Promise<void>((resolve) => socket.once('connect', resolve));
+      // Head and body in one write: the body has all arrived when the route refuses it on its length.
+      socket.write(
+        `POST ${ROUTE} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
+      await expect.poll(() => answers.length > 0 || closed, { timeout: 10_000, interval: 20 }).toBe(true);
+      expect(answers[0]).toMatch(/^HTTP\/1\.1 503 /);
+      expect(answers[0]).toMatch(/"code":"insufficient_storage"/);
+      expect(answers[0]).not.toMatch(/\r\nconnection: *close\r\n/i);
+      socket.write(`GET /v1/models HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+      await expect.poll(() => answers.length > 1 || closed, { timeout: 10_000, interval: 20 }).toBe(true);
+      expect(answers[1]).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      socket.destroy();
+    }
+    expect(await storedKeys(server, 'openai')).toEqual([]);
+    expect(await listJobs(server, { name: 'openai-transcribe' })).toEqual([]);
+  });
 
   it('refuses a body the disk cannot hold beyond its reserve with 503, before reading it', async () => {
     free = reserve + 1000;

@@ -178,7 +178,7 @@ export function registerAudioOperation(
         // Bounded wait: beyond the job slots and KIKITORI_OPENAI_MAX_WAITING, answer 503 before reading the body.
         const admission = admissionOf(ctx);
         if (!admission.tryEnter()) {
-          reply.header('retry-after', String(admission.retryAfterSeconds())).header('connection', 'close');
+          reply.header('retry-after', String(admission.retryAfterSeconds()));
           throw errors.serverBusy(admission.retryAfterSeconds());
         }
         const startedAt = Date.now();
@@ -188,17 +188,12 @@ export function registerAudioOperation(
           if (!reply.raw.writableFinished) controller.abort(new Error('the client closed the connection'));
         };
         reply.raw.on('close', onClose);
-        // A refused body (quota, size, disk) closes the connection rather than read the rest of it.
-        const refusingBody = (error: unknown): never => {
-          reply.header('connection', 'close');
-          throw error;
-        };
         let session: TranscribeNow | null = null;
         try {
           // (Node's parser has refused a length that is not a number; one past 2^53 is simply too large.)
           const declared = Number(request.headers['content-length'] ?? NaN);
           const declaredBytes = Number.isNaN(declared) ? null : Math.min(declared, Number.MAX_SAFE_INTEGER);
-          session = await TranscribeNow.begin(ctx, callerOf(request), declaredBytes).catch(refusingBody);
+          session = await TranscribeNow.begin(ctx, callerOf(request), declaredBytes);
           const raw: Record<string, string[]> = {};
           try {
             for await (const part of request.parts()) {
@@ -207,19 +202,14 @@ export function registerAudioOperation(
                   part.file.resume();
                   continue;
                 }
-                try {
-                  await session.storeUpload(part.filename, part.file);
-                } catch (error) {
-                  if (error instanceof AppError) refusingBody(error);
-                  throw error;
-                }
+                await session.storeUpload(part.filename, part.file);
               } else {
                 (raw[part.fieldname] ??= []).push(String(part.value));
               }
             }
           } catch (error) {
             const code = (error as { code?: string }).code;
-            if (code === 'FST_REQ_FILE_TOO_LARGE') refusingBody(errors.payloadTooLarge(limit));
+            if (code === 'FST_REQ_FILE_TOO_LARGE') throw errors.payloadTooLarge(limit);
             if (typeof code === 'string' && code.startsWith('FST_'))
               throw errors.validation(`The multipart body is not usable: ${(error as Error).message}.`);
             // The form parser's own complaints (no boundary, a malformed part, a body cut short) are plain
