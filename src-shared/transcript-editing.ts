@@ -4,6 +4,7 @@
 // Pure and shared: main applies edits, the renderer previews find & replace with the same matching,
 // and the server reads a review back into a document for analyses.
 import type { TranscriptDocument, TranscriptSegment, TranscriptWord } from './transcript-document.js';
+import { assertNever } from './assert-never.js';
 import { joinSegmentTexts, joinWords } from './word-text.js';
 import { retimeWords, spreadWords, tokenize } from './word-timing.js';
 
@@ -261,6 +262,9 @@ export function applyOperation(
       next[index] = { ...segment, speaker: operation.speaker };
       return { ok: true, segments: next };
     }
+    default:
+      // An edit queued by a newer app, or a damaged row of the outbox.
+      return assertNever(operation, 'edit operation');
   }
 }
 

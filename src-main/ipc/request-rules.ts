@@ -1,6 +1,7 @@
 // What a request schema cannot say: rules that span several fields. They run after the schema
 // accepted and decoded the request, so they see typed, normalised values.
 import type { AnalysisKind, IpcChannel, IpcValidRequest, UploadOptions } from '../../src-shared/ipc-contract.js';
+import { assertNever } from '../../src-shared/assert-never.js';
 import { LIMITS } from '../../src-shared/limits.js';
 import { checkSpeakerCounts, type SpeakerCountProblem } from '../../src-shared/speaker-count.js';
 
@@ -59,5 +60,7 @@ function speakerCountMessage(problem: SpeakerCountProblem): string {
       return 'The minimum number of speakers is above the maximum.';
     case 'outside-min-max':
       return 'The number of speakers must lie between the minimum and the maximum.';
+    default:
+      return assertNever(problem.reason, 'speaker count problem');
   }
 }

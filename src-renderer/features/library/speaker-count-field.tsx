@@ -4,6 +4,7 @@
 // dialog; the bounds come from LIMITS, the same ones main and the server check.
 import { useState } from 'react';
 import type { IpcError } from '../../../src-shared/ipc-contract';
+import { assertNever } from '../../../src-shared/assert-never';
 import { LIMITS } from '../../../src-shared/limits';
 import type { SpeakerCountField as Field, SpeakerCounts } from '../../../src-shared/speaker-count';
 import { useT } from '../../i18n/use-t';
@@ -35,6 +36,8 @@ export function countsForMode(mode: SpeakerMode, counts: SpeakerCounts): Speaker
         minSpeakers: counts.minSpeakers ?? counts.numSpeakers,
         maxSpeakers: counts.maxSpeakers ?? counts.numSpeakers,
       };
+    default:
+      return assertNever(mode, 'speaker mode');
   }
 }
 

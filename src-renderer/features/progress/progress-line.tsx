@@ -2,6 +2,7 @@
 // and, once the measured speed says, how long it still needs. Used by the library row and the
 // transcript view, so both say the same thing.
 import { etaWords, type EtaEstimate } from '../../../src-shared/eta';
+import { assertNever } from '../../../src-shared/assert-never';
 import type { TranscriptionSummary } from '../../../src-shared/ipc-contract';
 import type { T } from '../../i18n/use-t';
 import { useT } from '../../i18n/use-t';
@@ -42,6 +43,8 @@ export function etaText(t: T, seconds: number): string {
       return words.minutes === 0
         ? t('progress.eta.wholeHours', { hours: words.hours })
         : t('progress.eta.hours', { hours: words.hours, minutes: words.minutes });
+    default:
+      return assertNever(words, 'time left');
   }
 }
 

@@ -213,6 +213,16 @@ describe('merge, split and speaker', () => {
   });
 });
 
+describe('an edit of a kind this version does not know', () => {
+  it('fails loudly, naming it, rather than answering nothing (an edit queued by a newer app, or a damaged outbox row)', () => {
+    const segments = [segment(0, 0, ['Hello', 'there.'])];
+    const unknown = { kind: 'translate', segmentId: 0 } as unknown as Parameters<typeof applyOperation>[1];
+    expect(() => applyOperation(segments, unknown, en)).toThrow(
+      'Unhandled edit operation: {"kind":"translate","segmentId":0}',
+    );
+  });
+});
+
 describe('undo and redo', () => {
   it('walks back and forth through edits, and a new edit drops what could be redone', () => {
     let history = emptyHistory<string>();
