@@ -236,7 +236,7 @@ export interface DictionaryWord {
   reading: string | null;
 }
 
-export interface DictionaryReplacement {
+export interface ReplacementRule {
   id: string;
   pattern: string;
   replacement: string;
@@ -244,7 +244,7 @@ export interface DictionaryReplacement {
 
 export interface DictionaryDetail extends DictionarySummary {
   words: DictionaryWord[];
-  replacements: DictionaryReplacement[];
+  replacementRules: ReplacementRule[];
 }
 
 export const ANALYSIS_KINDS = ['summary', 'emotion', 'translation'] as const;
@@ -444,9 +444,9 @@ export interface IpcResponses {
   'dictionaries:delete': void;
   'dictionaries:add-words': DictionaryDetail;
   'dictionaries:remove-word': DictionaryDetail;
-  'dictionaries:add-replacements': DictionaryDetail;
-  'dictionaries:remove-replacement': DictionaryDetail;
-  /** CSV or pasted lines: "word,reading" for words, "pattern => replacement" or "pattern,replacement" with kind 'replacements'. */
+  'dictionaries:add-replacement-rules': DictionaryDetail;
+  'dictionaries:remove-replacement-rule': DictionaryDetail;
+  /** CSV or pasted lines: "word,reading" for words, "pattern => replacement" or "pattern,replacement" with kind 'replacement-rules'. */
   'dictionaries:import': DictionaryDetail;
 
   'analysis:request': AnalysisView;
@@ -537,8 +537,8 @@ const CHANNEL_NAMES = {
   'dictionaries:delete': true,
   'dictionaries:add-words': true,
   'dictionaries:remove-word': true,
-  'dictionaries:add-replacements': true,
-  'dictionaries:remove-replacement': true,
+  'dictionaries:add-replacement-rules': true,
+  'dictionaries:remove-replacement-rule': true,
   'dictionaries:import': true,
   'analysis:request': true,
   'analysis:get': true,

@@ -13,8 +13,8 @@ export const LIMITS = {
   replacement: 200,
   /** Items in one bulk request, or `words` on create and upload. */
   bulkItems: 1000,
-  /** Forced-replacement rules (blacklist words) in one dictionary. */
-  blacklistWordsPerDictionary: 10_000,
+  /** Replacement rules (`blacklist_words` on the wire) in one dictionary. */
+  replacementRulesPerDictionary: 10_000,
   reviewedText: 2_000_000,
   /** Files queued by one "add files" or one folder import (uploads:add, uploads:add-folder). */
   uploadsPerRequest: 500,

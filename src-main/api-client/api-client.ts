@@ -495,7 +495,7 @@ export class ApiClient {
     });
   }
 
-  addBlacklistWord(
+  addReplacementRule(
     dictionaryId: string,
     entry: ApiBlacklistWordCreate,
     o: CallOptions = {},
@@ -509,7 +509,7 @@ export class ApiClient {
     });
   }
 
-  addBlacklistWords(
+  addReplacementRules(
     dictionaryId: string,
     entries: ApiBlacklistWordCreate[],
     o: CallOptions = {},
@@ -523,22 +523,22 @@ export class ApiClient {
     });
   }
 
-  getBlacklistWord(dictionaryId: string, id: string, o: CallOptions = {}): Promise<ApiBlacklistWord> {
+  getReplacementRule(dictionaryId: string, id: string, o: CallOptions = {}): Promise<ApiBlacklistWord> {
     return this.json({
       ...requestLine(dictionaries.blacklistWordOperations.get, { dictionary_id: dictionaryId, blacklist_word_id: id }),
-      resource: 'replacement',
+      resource: 'replacement-rule',
       idempotent: true,
       ...o,
     });
   }
 
-  async deleteBlacklistWord(dictionaryId: string, id: string, o: CallOptions = {}): Promise<void> {
+  async deleteReplacementRule(dictionaryId: string, id: string, o: CallOptions = {}): Promise<void> {
     await this.send({
       ...requestLine(dictionaries.blacklistWordOperations.remove, {
         dictionary_id: dictionaryId,
         blacklist_word_id: id,
       }),
-      resource: 'replacement',
+      resource: 'replacement-rule',
       idempotent: true,
       ...o,
     });

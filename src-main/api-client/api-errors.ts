@@ -14,7 +14,7 @@ export type ApiResource =
   | 'analysis'
   | 'dictionary'
   | 'word'
-  | 'replacement'
+  | 'replacement-rule'
   | 'model'
   | 'model-download'
   | 'server';
@@ -80,7 +80,7 @@ const NOT_FOUND: Record<ApiResource, string> = {
   analysis: 'This analysis has not been requested yet.',
   dictionary: 'This dictionary no longer exists on the server; it may have been deleted.',
   word: 'This word is no longer in the dictionary.',
-  replacement: 'This replacement is no longer in the dictionary.',
+  'replacement-rule': 'This replacement is no longer in the dictionary.',
   model: 'The server does not offer this speech model. Refresh Settings → Speech recognition to see the models it has.',
   'model-download':
     'This download is no longer running on the server (it may have restarted). Start the download again.',
@@ -150,7 +150,7 @@ export function errorFromResponse(
       [ErrorCode.TRANSCRIPTION_NOT_FOUND]: 'transcription',
       [ErrorCode.DICTIONARY_NOT_FOUND]: 'dictionary',
       [ErrorCode.WORD_NOT_FOUND]: 'word',
-      [ErrorCode.BLACKLIST_WORD_NOT_FOUND]: 'replacement',
+      [ErrorCode.BLACKLIST_WORD_NOT_FOUND]: 'replacement-rule',
       [ErrorCode.REVIEW_NOT_FOUND]: 'review',
       [ErrorCode.RESULT_NOT_READY]: 'transcript',
       [ErrorCode.ANALYSIS_NOT_FOUND]: 'analysis',

@@ -1,4 +1,4 @@
-// Dictionaries, their words and forced-replacement (blacklist) words, as last seen on the server.
+// Dictionaries, their words and replacement rules (table `blacklist_words`), as last seen on the server.
 import type { ApiDictionary, ApiDictionaryListItem } from '../../src-shared/api-types.js';
 import type { DictionaryDetail, DictionarySummary } from '../../src-shared/ipc-contract.js';
 import type { CacheDb } from './database.js';
@@ -42,7 +42,7 @@ export class DictionaryRepository {
     })();
   }
 
-  /** Records a full dictionary with its words and blacklist words, replacing what was cached. */
+  /** Records a full dictionary with its words and replacement rules, replacing what was cached. */
   putDetail(d: ApiDictionary): void {
     this.db.transaction(() => {
       this.db
@@ -58,11 +58,11 @@ export class DictionaryRepository {
         'INSERT OR REPLACE INTO dictionary_words (id, dictionary_id, word, reading, position) VALUES (?, ?, ?, ?, ?)',
       );
       d.words.forEach((w, i) => word.run(w.word_id, d.dictionary_id, w.word, w.reading ?? null, i));
-      const blacklist = this.db.prepare(
+      const rules = this.db.prepare(
         'INSERT OR REPLACE INTO blacklist_words (id, dictionary_id, pattern, replacement, position) VALUES (?, ?, ?, ?, ?)',
       );
       (d.blacklist_words ?? []).forEach((b, i) =>
-        blacklist.run(b.blacklist_word_id, d.dictionary_id, b.pattern, b.replacement, i),
+        rules.run(b.blacklist_word_id, d.dictionary_id, b.pattern, b.replacement, i),
       );
     })();
   }
@@ -91,10 +91,10 @@ export class DictionaryRepository {
       word: string;
       reading: string | null;
     }>;
-    const replacements = this.db
+    const replacementRules = this.db
       .prepare('SELECT id, pattern, replacement FROM blacklist_words WHERE dictionary_id = ? ORDER BY position')
       .all(id) as Array<{ id: string; pattern: string; replacement: string }>;
-    return { ...summaryOf(row), words, replacements };
+    return { ...summaryOf(row), words, replacementRules };
   }
 
   delete(id: string): void {

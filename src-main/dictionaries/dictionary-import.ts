@@ -1,8 +1,8 @@
 // Parses pasted or CSV lines into dictionary entries: "word,reading" for words; "pattern => replacement"
-// or "pattern,replacement" for replacements. Blank lines and a header line are skipped.
+// or "pattern,replacement" for replacement rules. Blank lines and a header line are skipped.
 import { AppFailure } from '../app-failure.js';
 
-export type ImportKind = 'words' | 'replacements';
+export type ImportKind = 'words' | 'replacement-rules';
 
 /** One CSV (or tab-separated) line: fields split on the first separator found, "quoted, fields" kept whole. */
 export function splitCsvLine(line: string): string[] {
@@ -52,7 +52,7 @@ export function parseWords(text: string): Array<{ word: string; reading?: string
   return entries;
 }
 
-export function parseReplacements(text: string): Array<{ pattern: string; replacement: string }> {
+export function parseReplacementRules(text: string): Array<{ pattern: string; replacement: string }> {
   const entries: Array<{ pattern: string; replacement: string }> = [];
   text.split(/\r?\n/).forEach((raw, index) => {
     const line = raw.replace(/^\uFEFF/, '');
@@ -75,6 +75,6 @@ export function parseReplacements(text: string): Array<{ pattern: string; replac
     entries.push({ pattern, replacement });
   });
   if (entries.length === 0)
-    throw new AppFailure({ code: 'validation', field: 'text', message: 'There are no replacements to import.' });
+    throw new AppFailure({ code: 'validation', field: 'text', message: 'There are no replacement rules to import.' });
   return entries;
 }

@@ -8,7 +8,7 @@ import type { ApiClient } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import { LIMITS } from '../../src-shared/limits.js';
 import { AppFailure } from '../app-failure.js';
-import { parseReplacements, parseWords, type ImportKind } from './dictionary-import.js';
+import { parseReplacementRules, parseWords, type ImportKind } from './dictionary-import.js';
 
 function offlineRefusal(): AppFailure {
   return new AppFailure({
@@ -101,26 +101,28 @@ export class DictionaryService {
     });
   }
 
-  addReplacements(
+  addReplacementRules(
     id: string,
-    replacements: Array<{ pattern: string; replacement: string }>,
+    replacementRules: Array<{ pattern: string; replacement: string }>,
   ): Promise<DictionaryDetail> {
     return this.change(async () => {
-      for (const part of chunks(replacements, LIMITS.bulkItems)) await this.client.addBlacklistWords(id, part);
+      for (const part of chunks(replacementRules, LIMITS.bulkItems)) await this.client.addReplacementRules(id, part);
       return this.refresh(id);
     });
   }
 
-  removeReplacement(id: string, replacementId: string): Promise<DictionaryDetail> {
+  removeReplacementRule(id: string, replacementRuleId: string): Promise<DictionaryDetail> {
     return this.change(async () => {
-      await this.client.deleteBlacklistWord(id, replacementId);
+      await this.client.deleteReplacementRule(id, replacementRuleId);
       return this.refresh(id);
     });
   }
 
   /** Parses first, so a bad line refuses the whole import before anything is sent. */
   import(id: string, text: string, kind: ImportKind): Promise<DictionaryDetail> {
-    return kind === 'words' ? this.addWords(id, parseWords(text)) : this.addReplacements(id, parseReplacements(text));
+    return kind === 'words'
+      ? this.addWords(id, parseWords(text))
+      : this.addReplacementRules(id, parseReplacementRules(text));
   }
 
   private async refresh(id: string): Promise<DictionaryDetail> {

@@ -21,9 +21,9 @@ interface DictionariesState {
   remove: () => Promise<IpcError | null>;
   addWords: (words: Word[]) => Promise<IpcError | null>;
   removeWord: (wordId: string) => Promise<IpcError | null>;
-  addReplacements: (replacements: Array<{ pattern: string; replacement: string }>) => Promise<IpcError | null>;
-  removeReplacement: (replacementId: string) => Promise<IpcError | null>;
-  importText: (text: string, kind: 'words' | 'replacements') => Promise<IpcError | null>;
+  addReplacementRules: (replacementRules: Array<{ pattern: string; replacement: string }>) => Promise<IpcError | null>;
+  removeReplacementRule: (replacementRuleId: string) => Promise<IpcError | null>;
+  importText: (text: string, kind: 'words' | 'replacement-rules') => Promise<IpcError | null>;
 }
 
 export const useDictionariesStore = create<DictionariesState>()((set, get) => {
@@ -80,8 +80,10 @@ export const useDictionariesStore = create<DictionariesState>()((set, get) => {
     },
     addWords: (words) => change((id) => api().dictionaries.addWords({ id, words })),
     removeWord: (wordId) => change((id) => api().dictionaries.removeWord({ id, wordId })),
-    addReplacements: (replacements) => change((id) => api().dictionaries.addReplacements({ id, replacements })),
-    removeReplacement: (replacementId) => change((id) => api().dictionaries.removeReplacement({ id, replacementId })),
+    addReplacementRules: (replacementRules) =>
+      change((id) => api().dictionaries.addReplacementRules({ id, replacementRules })),
+    removeReplacementRule: (replacementRuleId) =>
+      change((id) => api().dictionaries.removeReplacementRule({ id, replacementRuleId })),
     importText: (text, kind) => change((id) => api().dictionaries.import({ id, text, kind })),
   };
 });

@@ -1,9 +1,9 @@
-// A team's dictionaries and their entries (words, blacklist words). Every operation is scoped to the
+// A team's dictionaries and their entries (words, replacement rules). Every operation is scoped to the
 // caller's team: another team's dictionary answers as unknown, and so do its entries.
 import { LIMITS } from '../../src-shared/limits.js';
 import type { AppContext } from '../app-context.js';
-import type { NewBlacklistWord, NewWord } from '../db/dictionary-repository.js';
-import type { BlacklistWordRecord, Caller, DictionaryRecord, WordRecord } from '../domain/records.js';
+import type { NewReplacementRule, NewWord } from '../db/dictionary-repository.js';
+import type { ReplacementRuleRecord, Caller, DictionaryRecord, WordRecord } from '../domain/records.js';
 import { errors, type AppError } from '../http/errors.js';
 import { findDictionary } from '../http/lookups.js';
 
@@ -11,15 +11,15 @@ import { findDictionary } from '../http/lookups.js';
 export interface DictionaryView {
   dictionary: DictionaryRecord;
   words: WordRecord[];
-  blacklistWords: BlacklistWordRecord[];
+  replacementRules: ReplacementRuleRecord[];
 }
 
 async function view(ctx: AppContext, dictionary: DictionaryRecord): Promise<DictionaryView> {
-  const [words, blacklistWords] = await Promise.all([
+  const [words, replacementRules] = await Promise.all([
     ctx.dictionaries.words(dictionary.dictionaryId),
-    ctx.dictionaries.blacklistWords(dictionary.dictionaryId),
+    ctx.dictionaries.replacementRules(dictionary.dictionaryId),
   ]);
-  return { dictionary, words, blacklistWords };
+  return { dictionary, words, replacementRules };
 }
 
 /** One page of the caller's team's dictionaries, the configured page size long. */
@@ -54,7 +54,7 @@ export async function deleteDictionary(ctx: AppContext, caller: Caller, dictiona
   if (!(await ctx.dictionaries.delete(caller.teamId, dictionaryId))) throw errors.dictionaryNotFound(dictionaryId);
 }
 
-/** The four operations words and blacklist words share, each on a dictionary of the caller's team. */
+/** The four operations words and replacement rules share, each on a dictionary of the caller's team. */
 export interface DictionaryEntries<Input, Entry> {
   /** All or nothing. */
   add(ctx: AppContext, caller: Caller, dictionaryId: string, items: Input[]): Promise<Entry[]>;
@@ -90,15 +90,19 @@ export const words = entries<NewWord, WordRecord>({
   notFound: errors.wordNotFound,
 });
 
-export const blacklistWords = entries<NewBlacklistWord, BlacklistWordRecord>({
+export const replacementRules = entries<NewReplacementRule, ReplacementRuleRecord>({
   add: async (ctx, dictionaryId, items) => {
-    const max = LIMITS.blacklistWordsPerDictionary;
-    const added = await ctx.dictionaries.addBlacklistWords(dictionaryId, items, max);
+    const max = LIMITS.replacementRulesPerDictionary;
+    const added = await ctx.dictionaries.addReplacementRules(dictionaryId, items, max);
     if (!added)
-      throw errors.tooManyBlacklistWords(max, await ctx.dictionaries.countBlacklistWords(dictionaryId), items.length);
+      throw errors.tooManyReplacementRules(
+        max,
+        await ctx.dictionaries.countReplacementRules(dictionaryId),
+        items.length,
+      );
     return added;
   },
-  get: (ctx, dictionaryId, id) => ctx.dictionaries.getBlacklistWord(dictionaryId, id),
-  remove: (ctx, dictionaryId, id) => ctx.dictionaries.deleteBlacklistWord(dictionaryId, id),
-  notFound: errors.blacklistWordNotFound,
+  get: (ctx, dictionaryId, id) => ctx.dictionaries.getReplacementRule(dictionaryId, id),
+  remove: (ctx, dictionaryId, id) => ctx.dictionaries.deleteReplacementRule(dictionaryId, id),
+  notFound: errors.replacementRuleNotFound,
 });

@@ -1,15 +1,21 @@
-// Dictionaries, their words and blacklist (forced-replacement) words.
+// Dictionaries, their words and replacement rules (table `blacklist_words`, the spec's name).
 import type { Selectable } from 'kysely';
 import { truncateWalAfterDelete } from './database.js';
 import type { BlacklistWordTable, DictionaryTable, Kdb, WordTable } from './schema.js';
 import { isPostgres } from './migrations/dialect.js';
-import { newId, nowIso, type BlacklistWordRecord, type DictionaryRecord, type WordRecord } from '../domain/records.js';
+import {
+  newId,
+  nowIso,
+  type ReplacementRuleRecord,
+  type DictionaryRecord,
+  type WordRecord,
+} from '../domain/records.js';
 
 export interface NewWord {
   word: string;
   reading?: string | null;
 }
-export interface NewBlacklistWord {
+export interface NewReplacementRule {
   pattern: string;
   replacement: string;
 }
@@ -24,23 +30,23 @@ export interface DictionaryRepository {
     dictionaryId: string,
     patch: { name?: string; isTemporary?: boolean },
   ): Promise<DictionaryRecord | null>;
-  /** Deletes the dictionary with its words and blacklist words. */
+  /** Deletes the dictionary with its words and replacement rules. */
   delete(teamId: string, dictionaryId: string): Promise<boolean>;
   words(dictionaryId: string): Promise<WordRecord[]>;
   /** All or nothing. */
   addWords(dictionaryId: string, words: NewWord[]): Promise<WordRecord[]>;
   getWord(dictionaryId: string, wordId: string): Promise<WordRecord | null>;
   deleteWord(dictionaryId: string, wordId: string): Promise<boolean>;
-  blacklistWords(dictionaryId: string): Promise<BlacklistWordRecord[]>;
+  replacementRules(dictionaryId: string): Promise<ReplacementRuleRecord[]>;
   /** All or nothing: refused (null) when the dictionary would then hold more than `max` of them. */
-  addBlacklistWords(
+  addReplacementRules(
     dictionaryId: string,
-    items: NewBlacklistWord[],
+    items: NewReplacementRule[],
     max?: number,
-  ): Promise<BlacklistWordRecord[] | null>;
-  countBlacklistWords(dictionaryId: string): Promise<number>;
-  getBlacklistWord(dictionaryId: string, blacklistWordId: string): Promise<BlacklistWordRecord | null>;
-  deleteBlacklistWord(dictionaryId: string, blacklistWordId: string): Promise<boolean>;
+  ): Promise<ReplacementRuleRecord[] | null>;
+  countReplacementRules(dictionaryId: string): Promise<number>;
+  getReplacementRule(dictionaryId: string, replacementRuleId: string): Promise<ReplacementRuleRecord | null>;
+  deleteReplacementRule(dictionaryId: string, replacementRuleId: string): Promise<boolean>;
 }
 
 const toDictionary = (r: Selectable<DictionaryTable>): DictionaryRecord => ({
@@ -59,8 +65,8 @@ const toWord = (r: Selectable<WordTable>): WordRecord => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
-const toBlacklistWord = (r: Selectable<BlacklistWordTable>): BlacklistWordRecord => ({
-  blacklistWordId: r.blacklist_word_id,
+const toReplacementRule = (r: Selectable<BlacklistWordTable>): ReplacementRuleRecord => ({
+  replacementRuleId: r.blacklist_word_id,
   dictionaryId: r.dictionary_id,
   pattern: r.pattern,
   replacement: r.replacement,
@@ -138,7 +144,7 @@ export class KyselyDictionaryRepository implements DictionaryRepository {
   }
 
   async delete(teamId: string, dictionaryId: string) {
-    // Words and blacklist words go with it through ON DELETE CASCADE.
+    // Words and replacement rules go with it through ON DELETE CASCADE.
     const result = await this.db
       .deleteFrom('dictionaries')
       .where('team_id', '=', teamId)
@@ -190,7 +196,7 @@ export class KyselyDictionaryRepository implements DictionaryRepository {
     return deleted;
   }
 
-  async blacklistWords(dictionaryId: string) {
+  async replacementRules(dictionaryId: string) {
     const rows = await this.db
       .selectFrom('blacklist_words')
       .selectAll()
@@ -198,10 +204,10 @@ export class KyselyDictionaryRepository implements DictionaryRepository {
       .orderBy('created_at')
       .orderBy('rowid')
       .execute();
-    return rows.map(toBlacklistWord);
+    return rows.map(toReplacementRule);
   }
 
-  async addBlacklistWords(dictionaryId: string, items: NewBlacklistWord[], max = Infinity) {
+  async addReplacementRules(dictionaryId: string, items: NewReplacementRule[], max = Infinity) {
     const now = nowIso();
     const created = await this.db.transaction().execute(async (trx) => {
       // Counted inside the transaction, with the dictionary's row locked on PostgreSQL (SQLite has one writer
@@ -214,7 +220,7 @@ export class KyselyDictionaryRepository implements DictionaryRepository {
           .forUpdate()
           .execute();
       }
-      if ((await countBlacklistWords(trx, dictionaryId)) + items.length > max) return null;
+      if ((await countReplacementRules(trx, dictionaryId)) + items.length > max) return null;
       const rows = items.map((item) => ({
         blacklist_word_id: newId(),
         dictionary_id: dictionaryId,
@@ -224,31 +230,31 @@ export class KyselyDictionaryRepository implements DictionaryRepository {
         updated_at: now,
       }));
       await inChunks(rows, (chunk) => trx.insertInto('blacklist_words').values(chunk).execute());
-      return rows.map((r) => toBlacklistWord({ ...r, rowid: 0 }));
+      return rows.map((r) => toReplacementRule({ ...r, rowid: 0 }));
     });
     if (created) await this.touch(dictionaryId, now);
     return created;
   }
 
-  async countBlacklistWords(dictionaryId: string) {
-    return countBlacklistWords(this.db, dictionaryId);
+  async countReplacementRules(dictionaryId: string) {
+    return countReplacementRules(this.db, dictionaryId);
   }
 
-  async getBlacklistWord(dictionaryId: string, blacklistWordId: string) {
+  async getReplacementRule(dictionaryId: string, replacementRuleId: string) {
     const row = await this.db
       .selectFrom('blacklist_words')
       .selectAll()
       .where('dictionary_id', '=', dictionaryId)
-      .where('blacklist_word_id', '=', blacklistWordId)
+      .where('blacklist_word_id', '=', replacementRuleId)
       .executeTakeFirst();
-    return row ? toBlacklistWord(row) : null;
+    return row ? toReplacementRule(row) : null;
   }
 
-  async deleteBlacklistWord(dictionaryId: string, blacklistWordId: string) {
+  async deleteReplacementRule(dictionaryId: string, replacementRuleId: string) {
     const result = await this.db
       .deleteFrom('blacklist_words')
       .where('dictionary_id', '=', dictionaryId)
-      .where('blacklist_word_id', '=', blacklistWordId)
+      .where('blacklist_word_id', '=', replacementRuleId)
       .executeTakeFirst();
     const deleted = result.numDeletedRows > 0n;
     if (deleted) {
@@ -267,7 +273,7 @@ export class KyselyDictionaryRepository implements DictionaryRepository {
   }
 }
 
-async function countBlacklistWords(db: Pick<Kdb, 'selectFrom'>, dictionaryId: string): Promise<number> {
+async function countReplacementRules(db: Pick<Kdb, 'selectFrom'>, dictionaryId: string): Promise<number> {
   const row = await db
     .selectFrom('blacklist_words')
     .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -1,6 +1,8 @@
 // Records as the domain sees them, independent of the storage engine.
 import { randomUUID } from 'node:crypto';
 
+import type { ReplacementRule } from './replacements.js';
+
 import {
   FINAL_TRANSCRIPTION_STATUSES,
   type TranscriptionModel,
@@ -39,11 +41,10 @@ export interface WordRecord {
   updatedAt: string;
 }
 
-export interface BlacklistWordRecord {
-  blacklistWordId: string;
+/** A dictionary's replacement rule: `blacklist_words` on the wire and in the database (the spec's name). */
+export interface ReplacementRuleRecord extends ReplacementRule {
+  replacementRuleId: string;
   dictionaryId: string;
-  pattern: string;
-  replacement: string;
   createdAt: string;
   updatedAt: string;
 }

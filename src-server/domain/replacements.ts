@@ -1,4 +1,4 @@
-// Forced replacements (blacklist words): pattern -> replacement over the recognised words.
+// Replacement rules (`blacklist_words` on the wire): pattern -> replacement over the recognised words.
 // Matching is whole-word and case-insensitive: a pattern of one or more words matches the same
 // run of recognised words, ignoring case and surrounding punctuation. The matched words merge into
 // one word carrying the replacement, timed from the first matched word's start to the last one's

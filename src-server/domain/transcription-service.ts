@@ -211,7 +211,7 @@ export class TranscriptionService {
   async applyDictionaryNow(transcriptionId: string, dictionaryId: string): Promise<{ replaced: number }> {
     const record = await this.transcriptions.getById(transcriptionId);
     if (!record || record.status !== 'COMPLETED' || !record.transcriptKey) return { replaced: 0 };
-    const rules = await this.dictionaries.blacklistWords(dictionaryId);
+    const rules = await this.dictionaries.replacementRules(dictionaryId);
     const document = await this.readDocument(record);
     const { segments, applied } = applyReplacements(document.segments, rules, document.language);
     const updated: TranscriptDocument = {

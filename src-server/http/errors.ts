@@ -90,7 +90,7 @@ export const errors = {
   dictionaryNotFound: (id: string, field?: string) =>
     new AppError(404, 'DICTIONARY_NOT_FOUND', `No dictionary with id "${id}" in your team.`, field),
   wordNotFound: (id: string) => new AppError(404, 'WORD_NOT_FOUND', `No word with id "${id}" in this dictionary.`),
-  blacklistWordNotFound: (id: string) =>
+  replacementRuleNotFound: (id: string) =>
     new AppError(404, 'BLACKLIST_WORD_NOT_FOUND', `No blacklist word with id "${id}" in this dictionary.`),
   reviewNotFound: (id: string) =>
     new AppError(
@@ -168,7 +168,7 @@ export const errors = {
       'UPLOAD_CLOSED',
       `This transcription is ${status} and no longer accepts audio. Request a new upload ticket.`,
     ),
-  tooManyBlacklistWords: (limit: number, existing: number, adding: number) =>
+  tooManyReplacementRules: (limit: number, existing: number, adding: number) =>
     new AppError(
       409,
       'TOO_MANY_BLACKLIST_WORDS',

@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { DictionaryView } from '../application/dictionaries.js';
-import type { BlacklistWordRecord, DictionaryRecord, TranscriptionRecord, WordRecord } from '../domain/records.js';
+import type { ReplacementRuleRecord, DictionaryRecord, TranscriptionRecord, WordRecord } from '../domain/records.js';
 import type { SignedPurpose } from '../signing/url-signer.js';
 import type { TranscriptionBody } from '../../src-shared/api/transcriptions.js';
 
@@ -62,8 +62,8 @@ export const wordBody = (w: WordRecord) => ({
   updated_at: w.updatedAt,
 });
 
-export const blacklistWordBody = (b: BlacklistWordRecord) => ({
-  blacklist_word_id: b.blacklistWordId,
+export const replacementRuleBody = (b: ReplacementRuleRecord) => ({
+  blacklist_word_id: b.replacementRuleId,
   dictionary_id: b.dictionaryId,
   pattern: b.pattern,
   replacement: b.replacement,
@@ -79,11 +79,11 @@ export const dictionaryListItemBody = (d: DictionaryRecord) => ({
   updated_at: d.updatedAt,
 });
 
-export function dictionaryBody({ dictionary: d, words, blacklistWords }: DictionaryView) {
+export function dictionaryBody({ dictionary: d, words, replacementRules }: DictionaryView) {
   return {
     ...dictionaryListItemBody(d),
     words: words.map(wordBody),
-    blacklist_words: blacklistWords.map(blacklistWordBody),
+    blacklist_words: replacementRules.map(replacementRuleBody),
     is_temporary: d.isTemporary,
   };
 }

@@ -114,7 +114,7 @@ export function openAiTranscribeJob(deps: OpenAiTranscribeJobDeps): JobDefinitio
       const [words, rules] = dictionary
         ? await Promise.all([
             dictionaries.words(dictionary.dictionaryId),
-            dictionaries.blacklistWords(dictionary.dictionaryId),
+            dictionaries.replacementRules(dictionary.dictionaryId),
           ])
         : [[], []];
       const audioPath = await storage.localPath(payload.audioKey);

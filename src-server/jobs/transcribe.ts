@@ -122,7 +122,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
       return dictionary
         ? Promise.all([
             dictionaries.words(dictionary.dictionaryId),
-            dictionaries.blacklistWords(dictionary.dictionaryId),
+            dictionaries.replacementRules(dictionary.dictionaryId),
           ])
         : [[], []];
     });

@@ -238,7 +238,7 @@ export const blacklistWordOperations = entryOperations({
   label: 'blacklist (forced-replacement) word',
   input: BlacklistWordCreateRequest,
   responseRef: 'BlacklistWord',
-  // 409 TOO_MANY_BLACKLIST_WORDS: LIMITS.blacklistWordsPerDictionary.
+  // 409 TOO_MANY_BLACKLIST_WORDS: LIMITS.replacementRulesPerDictionary.
   addErrors: [400, 401, 404, 409],
 });
 

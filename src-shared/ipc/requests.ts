@@ -134,7 +134,7 @@ export const WordInput = Type.Decode(
 );
 export type WordInput = Static<typeof WordInput>;
 
-export const ReplacementInput = Type.Decode(
+export const ReplacementRuleInput = Type.Decode(
   Strict({
     pattern: Text('Pattern', LIMITS.pattern),
     replacement: Type.Optional(AnyText('Replacement', LIMITS.replacement)),
@@ -357,15 +357,15 @@ export const IPC_REQUESTS = {
     words: Type.Array(WordInput, { title: 'Words', minItems: 1, maxItems: BULK }),
   }),
   'dictionaries:remove-word': Strict({ id: Id(), wordId: Id('Word') }),
-  'dictionaries:add-replacements': Strict({
+  'dictionaries:add-replacement-rules': Strict({
     id: Id(),
-    replacements: Type.Array(ReplacementInput, { title: 'Replacements', minItems: 1, maxItems: BULK }),
+    replacementRules: Type.Array(ReplacementRuleInput, { title: 'Replacement rules', minItems: 1, maxItems: BULK }),
   }),
-  'dictionaries:remove-replacement': Strict({ id: Id(), replacementId: Id('Replacement') }),
+  'dictionaries:remove-replacement-rule': Strict({ id: Id(), replacementRuleId: Id('Replacement rule') }),
   'dictionaries:import': Strict({
     id: Id(),
     text: Text('Text', 5_000_000),
-    kind: OneOf(['words', 'replacements'] as const),
+    kind: OneOf(['words', 'replacement-rules'] as const),
   }),
 
   'analysis:request': Strict({ id: Id(), kind: OneOf(ANALYSIS_KINDS), language: Type.Optional(LanguageCode()) }),

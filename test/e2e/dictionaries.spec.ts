@@ -20,8 +20,8 @@ test('dictionary edits persist across a reload, and server errors sit next to th
   await dictionaries.create('Product names');
   await dictionaries.addWord('Zintrix', 'zin tricks');
   await expect(dictionaries.wordsTable).toContainText('Zintrix');
-  await dictionaries.addReplacement('kiki tory', 'Kikitori');
-  await expect(dictionaries.replacementsTable).toContainText('Kikitori');
+  await dictionaries.addReplacementRule('kiki tory', 'Kikitori');
+  await expect(dictionaries.replacementRulesTable).toContainText('Kikitori');
 
   // The server refuses a reading longer than its limit: the message shows under Reading.
   await dictionaries.addWord('Overlong', 'x'.repeat(401));
@@ -36,7 +36,7 @@ test('dictionary edits persist across a reload, and server errors sit next to th
   await expect(dictionaries.wordsTable).toContainText('Zintrix');
   await expect(dictionaries.wordsTable).toContainText('zin tricks');
   await expect(dictionaries.wordsTable).not.toContainText('Overlong');
-  await expect(dictionaries.replacementsTable).toContainText('kiki tory');
+  await expect(dictionaries.replacementRulesTable).toContainText('kiki tory');
 });
 
 test('the interface language is a setting that survives a reload', async ({ page }) => {

@@ -115,9 +115,9 @@ test('a dropped WAV uploads, completes and shows its transcript; clicking a word
   expect(created).toMatchObject({ ok: true });
   const dictionaryId = (created as { value: { id: string } }).value.id;
   expect(
-    await host.invoke('dictionaries:add-replacements', {
+    await host.invoke('dictionaries:add-replacement-rules', {
       id: dictionaryId,
-      replacements: [{ pattern: 'budget', replacement: 'Q3 budget' }],
+      replacementRules: [{ pattern: 'budget', replacement: 'Q3 budget' }],
     }),
   ).toMatchObject({ ok: true });
   await page.getByRole('button', { name: 'Apply dictionary…' }).click();

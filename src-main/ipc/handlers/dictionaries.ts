@@ -10,9 +10,10 @@ export function dictionaryHandlers(ctx: HandlerContext): DomainHandlers<'diction
     'dictionaries:delete': async ({ id }) => dictionaries().delete(id),
     'dictionaries:add-words': async ({ id, words }) => dictionaries().addWords(id, words),
     'dictionaries:remove-word': async ({ id, wordId }) => dictionaries().removeWord(id, wordId),
-    'dictionaries:add-replacements': async ({ id, replacements }) => dictionaries().addReplacements(id, replacements),
-    'dictionaries:remove-replacement': async ({ id, replacementId }) =>
-      dictionaries().removeReplacement(id, replacementId),
+    'dictionaries:add-replacement-rules': async ({ id, replacementRules }) =>
+      dictionaries().addReplacementRules(id, replacementRules),
+    'dictionaries:remove-replacement-rule': async ({ id, replacementRuleId }) =>
+      dictionaries().removeReplacementRule(id, replacementRuleId),
     'dictionaries:import': async ({ id, text, kind }) => dictionaries().import(id, text, kind),
   };
 }

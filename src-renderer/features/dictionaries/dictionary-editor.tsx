@@ -32,7 +32,7 @@ export function DictionaryEditor() {
       </div>
       <div className="dict-columns">
         <WordsSection />
-        <ReplacementsSection />
+        <ReplacementRulesSection />
       </div>
       <ImportSection />
     </div>
@@ -110,7 +110,7 @@ interface EntrySectionProps<E extends { id: string }> {
   tableTestId: string;
 }
 
-/** A two-field add form over a table of entries: words (word, reading) or replacements (pattern, replacement). */
+/** A two-field add form over a table of entries: words (word, reading) or replacement rules (pattern, replacement). */
 function EntrySection<E extends { id: string }>(props: EntrySectionProps<E>) {
   const t = useT();
   const id = useId();
@@ -218,10 +218,10 @@ function WordsSection() {
   );
 }
 
-function ReplacementsSection() {
+function ReplacementRulesSection() {
   const t = useT();
   const detail = useDictionariesStore((state) => state.detail)!;
-  const { addReplacements, removeReplacement } = useDictionariesStore.getState();
+  const { addReplacementRules, removeReplacementRule } = useDictionariesStore.getState();
   return (
     <EntrySection
       title={t('dict.replacements')}
@@ -229,21 +229,21 @@ function ReplacementsSection() {
         {
           label: t('dict.pattern'),
           testId: 'pattern-input',
-          errorFields: ['replacements', 'replacements.*', 'replacements.*.pattern', 'pattern'],
+          errorFields: ['replacementRules', 'replacementRules.*', 'replacementRules.*.pattern', 'pattern'],
         },
         {
           label: t('dict.replacement'),
           testId: 'replacement-input',
-          errorFields: ['replacements.*.replacement', 'replacement'],
+          errorFields: ['replacementRules.*.replacement', 'replacement'],
         },
       ]}
-      add={(pattern, replacement) => addReplacements([{ pattern, replacement }])}
-      entries={detail.replacements}
+      add={(pattern, replacement) => addReplacementRules([{ pattern, replacement }])}
+      entries={detail.replacementRules}
       cells={[(entry) => entry.pattern, (entry) => `→ ${entry.replacement}`]}
-      remove={removeReplacement}
+      remove={removeReplacementRule}
       removeLabel={(entry) => t('dict.replacement.remove', { pattern: entry.pattern })}
       empty={t('dict.replacements.empty')}
-      tableTestId="replacements-table"
+      tableTestId="replacement-rules-table"
     />
   );
 }
@@ -252,7 +252,7 @@ function ImportSection() {
   const t = useT();
   const id = useId();
   const importText = useDictionariesStore((state) => state.importText);
-  const [kind, setKind] = useState<'words' | 'replacements'>('words');
+  const [kind, setKind] = useState<'words' | 'replacement-rules'>('words');
   const [text, setText] = useState('');
   const { error, busy, submit } = useSubmit(
     () => importText(text, kind),
@@ -268,10 +268,10 @@ function ImportSection() {
           <select
             id={`${id}-kind`}
             value={kind}
-            onChange={(event) => setKind(event.target.value as 'words' | 'replacements')}
+            onChange={(event) => setKind(event.target.value as 'words' | 'replacement-rules')}
           >
             <option value="words">{t('dict.words')}</option>
-            <option value="replacements">{t('dict.replacements')}</option>
+            <option value="replacement-rules">{t('dict.replacements')}</option>
           </select>
           <label htmlFor={`${id}-file`} className="button">
             {t('dict.import.file')}

@@ -3,12 +3,12 @@ import { expect, type Locator, type Page } from '@playwright/test';
 export class DictionariesPage {
   readonly editor: Locator;
   readonly wordsTable: Locator;
-  readonly replacementsTable: Locator;
+  readonly replacementRulesTable: Locator;
 
   constructor(readonly page: Page) {
     this.editor = page.getByTestId('dictionary-editor');
     this.wordsTable = page.getByTestId('words-table');
-    this.replacementsTable = page.getByTestId('replacements-table');
+    this.replacementRulesTable = page.getByTestId('replacement-rules-table');
   }
 
   async create(name: string) {
@@ -28,7 +28,7 @@ export class DictionariesPage {
     await this.page.getByTestId('word-input').press('Enter');
   }
 
-  async addReplacement(pattern: string, replacement: string) {
+  async addReplacementRule(pattern: string, replacement: string) {
     await this.page.getByTestId('pattern-input').fill(pattern);
     await this.page.getByTestId('replacement-input').fill(replacement);
     await this.page.getByTestId('pattern-input').press('Enter');

@@ -203,9 +203,9 @@ describe('main services', () => {
 
     // A dictionary applied afterwards rewrites the transcript on the server; the rewritten word is marked.
     const rules = await ok('dictionaries:create', { name: 'Applied later', words: [] });
-    await ok('dictionaries:add-replacements', {
+    await ok('dictionaries:add-replacement-rules', {
       id: rules.id,
-      replacements: [{ pattern: 'budget', replacement: 'Q3 budget' }],
+      replacementRules: [{ pattern: 'budget', replacement: 'Q3 budget' }],
     });
     const applied = await ok('transcripts:apply-dictionary', { id, dictionaryId: rules.id });
     const replaced = applied.document!.segments.flatMap((s) => s.words).find((w) => w.word === 'Q3 budget');
@@ -297,7 +297,7 @@ describe('main services', () => {
       name: 'Products',
       isTemporary: false,
       words: [{ word: 'Kikitori', reading: 'key key tory' }],
-      replacements: [],
+      replacementRules: [],
     });
     expect((await ok('dictionaries:rename', { id, name: 'Product names' })).name).toBe('Product names');
     await ok('dictionaries:add-words', { id, words: [{ word: 'Zintrix' }] });
@@ -313,13 +313,16 @@ describe('main services', () => {
       code: 'validation',
       message: 'Line 2: the word is empty.',
     });
-    await ok('dictionaries:add-replacements', { id, replacements: [{ pattern: 'gonna', replacement: 'going to' }] });
+    await ok('dictionaries:add-replacement-rules', {
+      id,
+      replacementRules: [{ pattern: 'gonna', replacement: 'going to' }],
+    });
     const rules = await ok('dictionaries:import', {
       id,
-      kind: 'replacements',
+      kind: 'replacement-rules',
       text: 'key key tory => Kikitori\nwanna,want to',
     });
-    expect(rules.replacements.map((r) => [r.pattern, r.replacement])).toEqual([
+    expect(rules.replacementRules.map((r) => [r.pattern, r.replacement])).toEqual([
       ['gonna', 'going to'],
       ['key key tory', 'Kikitori'],
       ['wanna', 'want to'],
@@ -329,7 +332,8 @@ describe('main services', () => {
       'Zintrix',
     );
     expect(
-      (await ok('dictionaries:remove-replacement', { id, replacementId: rules.replacements[0]!.id })).replacements,
+      (await ok('dictionaries:remove-replacement-rule', { id, replacementRuleId: rules.replacementRules[0]!.id }))
+        .replacementRules,
     ).toHaveLength(2);
     expect((await ok('dictionaries:get', { id })).name).toBe('Product names');
     expect((await ok('dictionaries:list')).find((d) => d.id === id)).toMatchObject({

@@ -163,8 +163,8 @@ describe('blacklist words', () => {
     expect(gone.json.error_code).toBe(ErrorCode.BLACKLIST_WORD_NOT_FOUND);
   });
 
-  it(`holds at most ${LIMITS.blacklistWordsPerDictionary} per dictionary, refusing with 409 and adding nothing`, async () => {
-    const max = LIMITS.blacklistWordsPerDictionary;
+  it(`holds at most ${LIMITS.replacementRulesPerDictionary} per dictionary, refusing with 409 and adding nothing`, async () => {
+    const max = LIMITS.replacementRulesPerDictionary;
     const dictionary = await create({ name: 'full' });
     const id = dictionary.json.dictionary_id as string;
     const base = `/api/v1/dictionaries/${id}/blacklist_words`;

@@ -1,4 +1,4 @@
-// Words and blacklist words are both entries of a dictionary with the same four operations
+// Words and replacement rules (`blacklist_words`) are both entries of a dictionary with the same four operations
 // (create, bulk create, get, delete); one set of handlers serves both, as the contract declares them.
 import type { TSchema, Static } from 'typebox';
 import type { EntryOperations } from '../../../../src-shared/api/dictionaries.js';

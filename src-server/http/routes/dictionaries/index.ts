@@ -1,5 +1,5 @@
 import type { RouteModule } from '../../api-app.js';
-import { blacklistWordRoutes } from './blacklist-words.js';
+import { replacementRuleRoutes } from './replacement-rules.js';
 import { createDictionary } from './create-dictionary.js';
 import { deleteDictionary } from './delete-dictionary.js';
 import { getDictionary } from './get-dictionary.js';
@@ -14,5 +14,5 @@ export const dictionaryRoutes: RouteModule[] = [
   updateDictionary,
   deleteDictionary,
   ...wordRoutes,
-  ...blacklistWordRoutes,
+  ...replacementRuleRoutes,
 ];

@@ -249,7 +249,7 @@ describe('ApiClient retries', () => {
     try {
       const client = clientOf(fake, 'k');
       await client.getTranscription('a/b c');
-      await client.getBlacklistWord('d?1', 'w#2');
+      await client.getReplacementRule('d?1', 'w#2');
       await client.requestTranslation('t', 'es');
       expect(seen).toEqual([
         'GET /api/v1/transcriptions/a%2Fb%20c',
@@ -363,11 +363,11 @@ describe('ApiClient against kikitori-server', () => {
     await client.deleteWord(id, word.word_id);
     expect((await failed(client.getWord(id, word.word_id))).error.code).toBe('not-found');
 
-    const rule = await client.addBlacklistWord(id, { pattern: 'key key tory', replacement: 'Kikitori' });
-    const rules = await client.addBlacklistWords(id, [{ pattern: 'gonna', replacement: 'going to' }]);
+    const rule = await client.addReplacementRule(id, { pattern: 'key key tory', replacement: 'Kikitori' });
+    const rules = await client.addReplacementRules(id, [{ pattern: 'gonna', replacement: 'going to' }]);
     expect(rules[0]).toMatchObject({ pattern: 'gonna', replacement: 'going to' });
-    expect(await client.getBlacklistWord(id, rule.blacklist_word_id)).toMatchObject({ pattern: 'key key tory' });
-    await client.deleteBlacklistWord(id, rule.blacklist_word_id);
+    expect(await client.getReplacementRule(id, rule.blacklist_word_id)).toMatchObject({ pattern: 'key key tory' });
+    await client.deleteReplacementRule(id, rule.blacklist_word_id);
 
     const full = await client.getDictionary(id);
     expect(full.words.map((w) => w.word).sort()).toEqual(['Alpha', 'Beta', 'Kikitori']);

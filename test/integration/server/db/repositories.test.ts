@@ -427,32 +427,34 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
     it('keeps blacklist words under the limit, all or nothing, even when requests race', async () => {
       const d = await dictionaries.create('acme', { name: 'd', isTemporary: false, words: [] });
       const rule = (i: number) => ({ pattern: `p${i}`, replacement: `r${i}` });
-      const added = await dictionaries.addBlacklistWords(d.dictionaryId, [rule(0), rule(1)], 5);
+      const added = await dictionaries.addReplacementRules(d.dictionaryId, [rule(0), rule(1)], 5);
       expect(added?.map((r) => r.pattern)).toEqual(['p0', 'p1']);
-      expect(await dictionaries.addBlacklistWords(d.dictionaryId, [rule(2), rule(3), rule(4), rule(5)], 5)).toBeNull();
-      expect(await dictionaries.countBlacklistWords(d.dictionaryId)).toBe(2);
+      expect(
+        await dictionaries.addReplacementRules(d.dictionaryId, [rule(2), rule(3), rule(4), rule(5)], 5),
+      ).toBeNull();
+      expect(await dictionaries.countReplacementRules(d.dictionaryId)).toBe(2);
       // Three requests of two each against room for three: one fits, the others are refused whole.
       const raced = await Promise.all(
-        [2, 4, 6].map((i) => dictionaries.addBlacklistWords(d.dictionaryId, [rule(i), rule(i + 1)], 5)),
+        [2, 4, 6].map((i) => dictionaries.addReplacementRules(d.dictionaryId, [rule(i), rule(i + 1)], 5)),
       );
       expect(raced.filter((r) => r !== null)).toHaveLength(1);
-      expect(await dictionaries.countBlacklistWords(d.dictionaryId)).toBe(4);
-      expect((await dictionaries.blacklistWords(d.dictionaryId)).slice(0, 2).map((r) => r.pattern)).toEqual([
+      expect(await dictionaries.countReplacementRules(d.dictionaryId)).toBe(4);
+      expect((await dictionaries.replacementRules(d.dictionaryId)).slice(0, 2).map((r) => r.pattern)).toEqual([
         'p0',
         'p1',
       ]);
-      expect(await dictionaries.getBlacklistWord(d.dictionaryId, added![0]!.blacklistWordId)).toEqual(added![0]);
-      expect(await dictionaries.deleteBlacklistWord(d.dictionaryId, added![0]!.blacklistWordId)).toBe(true);
-      expect(await dictionaries.deleteBlacklistWord(d.dictionaryId, added![0]!.blacklistWordId)).toBe(false);
+      expect(await dictionaries.getReplacementRule(d.dictionaryId, added![0]!.replacementRuleId)).toEqual(added![0]);
+      expect(await dictionaries.deleteReplacementRule(d.dictionaryId, added![0]!.replacementRuleId)).toBe(true);
+      expect(await dictionaries.deleteReplacementRule(d.dictionaryId, added![0]!.replacementRuleId)).toBe(false);
     });
 
     it('deletes a dictionary with its words and blacklist words', async () => {
       const d = await dictionaries.create('acme', { name: 'd', isTemporary: false, words: [{ word: 'x' }] });
-      await dictionaries.addBlacklistWords(d.dictionaryId, [{ pattern: 'p', replacement: 'r' }]);
+      await dictionaries.addReplacementRules(d.dictionaryId, [{ pattern: 'p', replacement: 'r' }]);
       expect(await dictionaries.delete('other', d.dictionaryId)).toBe(false);
       expect(await dictionaries.delete('acme', d.dictionaryId)).toBe(true);
       expect(await dictionaries.words(d.dictionaryId)).toEqual([]);
-      expect(await dictionaries.countBlacklistWords(d.dictionaryId)).toBe(0);
+      expect(await dictionaries.countReplacementRules(d.dictionaryId)).toBe(0);
     });
   });
 

@@ -162,8 +162,8 @@ describe('IPC request validation', () => {
     });
     expect(request.options.language).toBe('EN');
     expect(
-      validateRequest('dictionaries:add-replacements', { id: 'd', replacements: [{ pattern: ' gonna ' }] }),
-    ).toEqual({ id: 'd', replacements: [{ pattern: 'gonna', replacement: '' }] });
+      validateRequest('dictionaries:add-replacement-rules', { id: 'd', replacementRules: [{ pattern: ' gonna ' }] }),
+    ).toEqual({ id: 'd', replacementRules: [{ pattern: 'gonna', replacement: '' }] });
     expect(validateRequest('dictionaries:rename', { id: 'd', name: '  Products ' })).toEqual({
       id: 'd',
       name: 'Products',

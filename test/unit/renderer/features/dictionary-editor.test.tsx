@@ -13,7 +13,7 @@ const detail: DictionaryDetail = {
   createdAt: '2026-01-01T00:00:00Z',
   updatedAt: '2026-01-01T00:00:00Z',
   words: [{ id: 'w1', word: 'Kikitori', reading: 'key key tory' }],
-  replacements: [{ id: 'r1', pattern: 'kiki tory', replacement: 'Kikitori' }],
+  replacementRules: [{ id: 'r1', pattern: 'kiki tory', replacement: 'Kikitori' }],
 };
 
 beforeEach(() => {
@@ -25,7 +25,7 @@ beforeEach(() => {
 afterEach(cleanup);
 
 describe('DictionaryEditor', () => {
-  it('shows words, replacements and the temporary mark', () => {
+  it('shows words, replacement rules and the temporary mark', () => {
     installFakeApi();
     render(<DictionaryEditor />);
     expect(screen.getByText('key key tory')).toBeTruthy();

@@ -12,7 +12,7 @@ const detail = (patch: Partial<DictionaryDetail> = {}): DictionaryDetail => ({
   createdAt: '2026-01-01T00:00:00Z',
   updatedAt: '2026-01-01T00:00:00Z',
   words: [],
-  replacements: [],
+  replacementRules: [],
   ...patch,
 });
 

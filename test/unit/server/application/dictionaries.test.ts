@@ -1,11 +1,11 @@
 // The dictionary use cases on their own: the repository is the boundary this test is not about; what is
 // tested is team scoping (another team's dictionary and its entries answer as unknown), not-found and
-// the blacklist word limit.
+// the replacement rule limit.
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../../src-shared/limits.js';
 import type { AppContext } from '../../../../src-server/app-context.js';
 import {
-  blacklistWords,
+  replacementRules,
   deleteDictionary,
   getDictionary,
   listDictionaries,
@@ -17,7 +17,7 @@ import { AppError } from '../../../../src-server/http/errors.js';
 const alice = { teamId: 'acme', userId: 'alice' } as never;
 const bob = { teamId: 'globex', userId: 'bob' } as never;
 
-function context(blacklistCount = 0) {
+function context(ruleCount = 0) {
   const dictionary = { dictionaryId: 'd1', teamId: 'acme', name: 'terms', isTemporary: false };
   const touched: string[] = [];
   const mine = (teamId: string, id: string) => teamId === 'acme' && id === 'd1';
@@ -31,16 +31,16 @@ function context(blacklistCount = 0) {
         Promise.resolve(mine(teamId, id) ? { ...dictionary, ...patch } : null),
       delete: (teamId: string, id: string) => Promise.resolve(mine(teamId, id)),
       words: () => Promise.resolve([{ wordId: 'w1' }]),
-      blacklistWords: () => Promise.resolve([]),
+      replacementRules: () => Promise.resolve([]),
       addWords: (id: string, items: unknown[]) => {
         touched.push(`add ${id}`);
         return Promise.resolve(items.map(() => ({ wordId: 'w2' })));
       },
       getWord: (_: string, id: string) => Promise.resolve(id === 'w1' ? { wordId: 'w1' } : null),
       deleteWord: (_: string, id: string) => Promise.resolve(id === 'w1' && touched.push(`delete ${id}`) > 0),
-      addBlacklistWords: (_: string, items: unknown[], max: number) =>
-        Promise.resolve(blacklistCount + items.length > max ? null : []),
-      countBlacklistWords: () => Promise.resolve(blacklistCount),
+      addReplacementRules: (_: string, items: unknown[], max: number) =>
+        Promise.resolve(ruleCount + items.length > max ? null : []),
+      countReplacementRules: () => Promise.resolve(ruleCount),
     },
   } as unknown as AppContext;
   return { ctx, touched };
@@ -62,7 +62,7 @@ describe('dictionaries', () => {
     expect(await getDictionary(ctx, alice, 'd1')).toMatchObject({
       dictionary: { dictionaryId: 'd1' },
       words: [{ wordId: 'w1' }],
-      blacklistWords: [],
+      replacementRules: [],
     });
     expect(await updateDictionary(ctx, alice, 'd1', { name: 'renamed' })).toMatchObject({
       dictionary: { name: 'renamed' },
@@ -78,7 +78,7 @@ describe('dictionaries', () => {
       words.add(ctx, bob, 'd1', [{ word: 'x' }]),
       words.get(ctx, bob, 'd1', 'w1'),
       words.remove(ctx, bob, 'd1', 'w1'),
-      blacklistWords.add(ctx, bob, 'd1', [{ pattern: 'a', replacement: 'b' }]),
+      replacementRules.add(ctx, bob, 'd1', [{ pattern: 'a', replacement: 'b' }]),
     ]) {
       expect(await refusal(run)).toMatchObject({ code: 'DICTIONARY_NOT_FOUND' });
     }
@@ -93,9 +93,9 @@ describe('dictionaries', () => {
     expect(touched).toEqual(['delete w1']);
   });
 
-  it('refuses blacklist words past the limit per dictionary', async () => {
-    const { ctx } = context(LIMITS.blacklistWordsPerDictionary);
-    expect(await refusal(blacklistWords.add(ctx, alice, 'd1', [{ pattern: 'a', replacement: 'b' }]))).toMatchObject({
+  it('refuses replacement rules past the limit per dictionary', async () => {
+    const { ctx } = context(LIMITS.replacementRulesPerDictionary);
+    expect(await refusal(replacementRules.add(ctx, alice, 'd1', [{ pattern: 'a', replacement: 'b' }]))).toMatchObject({
       code: 'TOO_MANY_BLACKLIST_WORDS',
     });
   });
