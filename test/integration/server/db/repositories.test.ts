@@ -424,7 +424,7 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
       expect((await dictionaries.get('acme', d.dictionaryId))!.updatedAt >= d.updatedAt).toBe(true);
     });
 
-    it('keeps blacklist words under the limit, all or nothing, even when requests race', async () => {
+    it('keeps replacement rules under the limit, all or nothing, even when requests race', async () => {
       const d = await dictionaries.create('acme', { name: 'd', isTemporary: false, words: [] });
       const rule = (i: number) => ({ pattern: `p${i}`, replacement: `r${i}` });
       const added = await dictionaries.addReplacementRules(d.dictionaryId, [rule(0), rule(1)], 5);
@@ -448,7 +448,7 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
       expect(await dictionaries.deleteReplacementRule(d.dictionaryId, added![0]!.replacementRuleId)).toBe(false);
     });
 
-    it('deletes a dictionary with its words and blacklist words', async () => {
+    it('deletes a dictionary with its words and replacement rules', async () => {
       const d = await dictionaries.create('acme', { name: 'd', isTemporary: false, words: [{ word: 'x' }] });
       await dictionaries.addReplacementRules(d.dictionaryId, [{ pattern: 'p', replacement: 'r' }]);
       expect(await dictionaries.delete('other', d.dictionaryId)).toBe(false);
