@@ -358,7 +358,8 @@ describe('the parser rejects a request while its body is still coming', () => {
   });
 
   it('answers a JSON body over the limit with 413 to a client that reads only after sending it all', async () => {
-    // The route answers before reading the body and closes (Connection: close): the same reset, from Node.
+    // The route answers before the body has all arrived and discards the rest (decision 0048); the client must
+    // still read the 413, whatever Node does with the connection afterwards.
     const body = Buffer.alloc(9 * 1024 * 1024, 0x41);
     for (let attempt = 0; attempt < 3; attempt++) {
       const head = `POST /api/v1/dictionaries HTTP/1.1\r\nHost: localhost\r\nX-API-KEY: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
