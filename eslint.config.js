@@ -4,7 +4,9 @@
 // Layers, lowest first. An arrow means "may import":
 //   src-shared   <- everything. Contracts and pure helpers: no Node, Electron, DOM or other layer.
 //   src-server   -> src-shared. Runs on its own, so never a desktop layer or electron.
-//                   Inside it: engines never import jobs, the domain never imports engines.
+//                   Inside it: engines never import jobs, the domain never imports engines, and neither
+//                   application/ (use cases) nor domain/ imports http/; routes import no db/, engines/,
+//                   jobs/ or storage/ (decision 0050).
 //   src-main     -> src-shared. Never the renderer, the preload or the server (embedded-server/ starts
 //                   the server as a child process through bin/kikitori-server.js, not by import).
 //   src-preload  -> src-shared.
@@ -69,6 +71,10 @@ const NO = {
   engines: restriction(
     through('engines'),
     'The domain does not depend on engines: declare the type or interface in src-server/domain and let the engine implement it.',
+  ),
+  http: restriction(
+    through('http'),
+    'Use cases and the domain do not depend on the HTTP layer (decision 0050): throw the closed errors of src-server/application/errors.ts, and let http/ render them at its one boundary (error-handler.ts).',
   ),
   jobs: restriction(
     through('jobs'),
@@ -196,7 +202,8 @@ const layerRules = [
   { files: ['src-server/**'], rules: restrict({ patterns: SERVER }) },
   { files: ADAPTER_ROUTES, rules: restrict(ADAPTER) },
   { files: ['src-server/engines/**'], rules: restrict({ patterns: [...SERVER, NO.jobs] }) },
-  { files: ['src-server/domain/**'], rules: restrict({ patterns: [...SERVER, NO.engines] }) },
+  { files: ['src-server/application/**'], rules: restrict({ patterns: [...SERVER, NO.http] }) },
+  { files: ['src-server/domain/**'], rules: restrict({ patterns: [...SERVER, NO.engines, NO.http] }) },
   { files: ['src-main/**'], rules: restrict({ patterns: MAIN }) },
   { files: ['src-main/ipc/typed-ipc.ts'], rules: restrict({ patterns: MAIN, ipc: false }) },
   { files: ['src-preload/**'], rules: restrict({ patterns: [NO.main, NO.renderer, NO.server] }) },

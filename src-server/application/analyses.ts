@@ -4,8 +4,8 @@ import { isLanguageCode } from '../../src-shared/languages.js';
 import type { AppContext } from '../app-context.js';
 import type { AnalysisKind, AnalysisRecord } from '../db/analysis-repository.js';
 import type { Caller } from '../domain/records.js';
-import { errors } from '../http/errors.js';
-import { findTranscription } from '../http/lookups.js';
+import { errors } from './errors.js';
+import { findTranscription } from './lookups.js';
 
 // Adapters name an analysis's kind and record through this layer, not db/.
 export type { AnalysisKind, AnalysisRecord };

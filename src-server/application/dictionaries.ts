@@ -4,8 +4,8 @@ import { LIMITS } from '../../src-shared/limits.js';
 import type { AppContext } from '../app-context.js';
 import type { NewBlacklistWord, NewWord } from '../db/dictionary-repository.js';
 import type { BlacklistWordRecord, Caller, DictionaryRecord, WordRecord } from '../domain/records.js';
-import { errors, type AppError } from '../http/errors.js';
-import { findDictionary } from '../http/lookups.js';
+import { errors, type AppError } from './errors.js';
+import { findDictionary } from './lookups.js';
 
 /** A dictionary with all its entries, as the API shows one. */
 export interface DictionaryView {

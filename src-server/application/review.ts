@@ -1,8 +1,8 @@
 // Review (spec revision 1.2.0): a human-corrected text kept beside a completed transcription.
 import type { AppContext } from '../app-context.js';
 import type { Caller } from '../domain/records.js';
-import { errors } from '../http/errors.js';
-import { findTranscription } from '../http/lookups.js';
+import { errors } from './errors.js';
+import { findTranscription } from './lookups.js';
 
 export interface Review {
   transcriptionId: string;

@@ -18,8 +18,8 @@ import { recognizesDetail, unsupportedLanguageError } from '../engines/speech/un
 import { JobCancelledError } from '../jobs/job-queue.js';
 import { openAiAudioPrefix } from '../jobs/openai-transcribe.js';
 import { ObjectTooLargeError } from '../storage/storage.js';
-import { errors } from '../http/errors.js';
-import { isDiskFull, quotaExceededBy, uploadAllowance, type UploadAllowance } from '../http/storage-guards.js';
+import { errors } from './errors.js';
+import { isDiskFull, quotaExceededBy, uploadAllowance, type UploadAllowance } from './storage-guards.js';
 import { asksForSpeakers, assertSpeakerCounts, speakerOptions } from './speaker-counts.js';
 
 /** OpenAI model names that mean "this server's default engine". */

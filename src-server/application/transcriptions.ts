@@ -1,8 +1,8 @@
 // Reading and deleting a team's transcriptions: the list page and its version, one record, deletion.
 import type { AppContext } from '../app-context.js';
 import type { Caller, TranscriptionRecord } from '../domain/records.js';
-import { errors } from '../http/errors.js';
-import { findTranscription } from '../http/lookups.js';
+import { errors } from './errors.js';
+import { findTranscription } from './lookups.js';
 
 /** The version the caller's team's list is at; a page read under it stays valid while it holds. */
 export function listVersion(ctx: AppContext, caller: Caller): Promise<number> {

@@ -61,6 +61,24 @@ const cases: Array<[file: string, code: string, expected: string | null]> = [
   ],
   ['src-server/domain/replacements.ts', "import { app } from 'electron';", 'no-restricted-imports'],
   ['src-server/jobs/transcribe.ts', "import { x } from '../engines/speech/whisper-engine.js';", null],
+  // Use cases and the domain do not depend on the HTTP layer (decision 0050).
+  ['src-server/application/review.ts', "import { errors } from '../http/errors.js';", 'no-restricted-imports'],
+  [
+    'src-server/application/review.ts',
+    "export { signedUrl } from '../http/representations.js';",
+    'no-restricted-imports',
+  ],
+  [
+    'src-server/application/review.ts',
+    "export type R = import('../http/api-app.js').RouteModule;",
+    'no-restricted-syntax',
+  ],
+  ['src-server/domain/records.ts', "import { errors } from '../http/errors.js';", 'no-restricted-imports'],
+  [
+    'src-server/application/review.ts',
+    "import { errors } from './errors.js';\nimport { findTranscription } from './lookups.js';\nimport http from 'node:http';",
+    null,
+  ],
   ['src-server/http/routes/x.ts', "import { x } from '../../engines/registry.js';", null],
   // The server's configuration is read once, by the CLI.
   [

@@ -1,11 +1,11 @@
 // GET of the uploaded audio from a signed audio_path, with HTTP Range so players can seek.
 import rangeParser from 'range-parser';
 import { downloadAudio as operation } from '../../../../src-shared/api/files.js';
-import { errors } from '../../errors.js';
+import { errors } from '../../../application/errors.js';
 import type { RouteModule } from '../../api-app.js';
 import { verifiedTranscription } from './signed-request.js';
-import { audioDownloadRedirect } from '../../direct-uploads.js';
-import { audioResponseHeaders } from './served-audio.js';
+import { audioDownloadRedirect } from '../../../application/direct-uploads.js';
+import { audioResponseHeaders } from '../../../domain/served-audio.js';
 
 export const downloadAudio: RouteModule = (app, ctx) =>
   app.get(operation.path, { schema: operation.schema }, async (request, reply) => {

@@ -1,7 +1,7 @@
 // GET of the transcript document from a signed transcription_path, as JSON, SRT, WebVTT or text.
 import { downloadTranscript as operation } from '../../../../src-shared/api/files.js';
 import { CONTENT_TYPES, renderTranscript } from '../../../domain/transcript-formats.js';
-import { errors } from '../../errors.js';
+import { errors } from '../../../application/errors.js';
 import type { RouteModule } from '../../api-app.js';
 import { verifiedTranscription } from './signed-request.js';
 

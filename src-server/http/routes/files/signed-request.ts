@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../app-context.js';
 import type { SignedPurpose } from '../../../signing/url-signer.js';
-import { errors } from '../../errors.js';
+import { errors } from '../../../application/errors.js';
 
 /** Checks the URL's signature and expiry, then loads the transcription it names (404 if gone). */
 export async function verifiedTranscription(ctx: AppContext, request: FastifyRequest, purpose: SignedPurpose) {

@@ -22,10 +22,16 @@ import type { TranscriptionRecord } from '../../../domain/records.js';
 import { ObjectTooLargeError } from '../../../storage/storage.js';
 import type { RouteModule } from '../../api-app.js';
 import { expectedSha256 } from '../../content-digest.js';
-import { AppError, errors } from '../../errors.js';
-import { checkTusSize, isDiskFull, openTusUpload, reserveTusUpload, tusAppendAllowance } from '../../storage-guards.js';
+import { AppError, errors } from '../../../application/errors.js';
+import {
+  checkTusSize,
+  isDiskFull,
+  openTusUpload,
+  reserveTusUpload,
+  tusAppendAllowance,
+} from '../../../application/storage-guards.js';
 import { verifiedTranscription } from './signed-request.js';
-import { audioContentType } from './served-audio.js';
+import { audioContentType } from '../../../domain/served-audio.js';
 
 /** Where partial tus uploads live: `<transcription id>_<random>` plus @tus/file-store's `.json` beside it. */
 export const tusDirectory = (dataDir: string) => path.join(dataDir, 'tus-uploads');

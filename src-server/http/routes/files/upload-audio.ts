@@ -1,12 +1,17 @@
 // PUT of the raw audio to a signed upload URL. The body is streamed to storage, never buffered whole.
 import { uploadAudio as operation } from '../../../../src-shared/api/files.js';
 import { ObjectTooLargeError } from '../../../storage/storage.js';
-import { errors } from '../../errors.js';
+import { errors } from '../../../application/errors.js';
 import type { RouteModule } from '../../api-app.js';
 import { verifiedTranscription } from './signed-request.js';
 import { expectedSha256 } from '../../content-digest.js';
-import { audioContentType } from './served-audio.js';
-import { isDiskFull, quotaExceededBy, uploadAllowance, type UploadAllowance } from '../../storage-guards.js';
+import { audioContentType } from '../../../domain/served-audio.js';
+import {
+  isDiskFull,
+  quotaExceededBy,
+  uploadAllowance,
+  type UploadAllowance,
+} from '../../../application/storage-guards.js';
 
 export const uploadAudio: RouteModule = (app, ctx) =>
   app.put(operation.path, { schema: operation.schema }, async (request) => {

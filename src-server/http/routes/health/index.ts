@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { getHealth, getReadiness } from '../../../../src-shared/api/health.js';
 import { ErrorCode } from '../../../../src-shared/error-codes.js';
 import type { RouteModule } from '../../api-app.js';
-import { errors } from '../../errors.js';
+import { errors } from '../../../application/errors.js';
 import { requestLog } from '../../request-log.js';
 
 const NOT_READY = {
@@ -25,16 +25,14 @@ export const healthRoutes: RouteModule[] = [
       const errorId = randomUUID();
       const message = `This server cannot do its work: ${failing.join(', ')} failing. Its administrator should look at the server log, quoting the error id.`;
       requestLog(request).warn({ error_id: errorId, error_code: ErrorCode.UNHEALTHY, components }, message);
-      return reply
-        .code(503)
-        .send({
-          error_id: errorId,
-          error_code: ErrorCode.UNHEALTHY,
-          error_message: message,
-          status: 'failing' as const,
-          role,
-          components,
-        });
+      return reply.code(503).send({
+        error_id: errorId,
+        error_code: ErrorCode.UNHEALTHY,
+        error_message: message,
+        status: 'failing' as const,
+        role,
+        components,
+      });
     }),
   (app, ctx) =>
     app.get(getReadiness.path, { schema: getReadiness.schema }, async () => {
