@@ -5,9 +5,12 @@ import type { Caller, TranscriptionRecord } from '../domain/records.js';
 import { errors } from './errors.js';
 import { findTranscription } from './lookups.js';
 
+/** What applying replacements reaches: only these parts of the context. */
+export type ApplyDictionaryContext = Pick<AppContext, 'transcriptions' | 'service'>;
+
 /** `dictionaryId` undefined: the transcription's own dictionary. Answers the record the route renders. */
 export async function applyDictionary(
-  ctx: AppContext,
+  ctx: ApplyDictionaryContext,
   caller: Caller,
   transcriptionId: string,
   dictionaryId: string | undefined,

@@ -4,6 +4,9 @@ import type { AppContext } from '../app-context.js';
 import type { ComponentHealth } from '../process/health.js';
 import { errors } from './errors.js';
 
+/** What the health answers read: only these parts of the context. */
+export type HealthContext = Pick<AppContext, 'health' | 'config'>;
+
 const NOT_READY = {
   starting: 'This server is still starting. Send the request to another node, or try again in a few seconds.',
   draining: 'This server is shutting down and takes no new work. Send the request to another node.',
@@ -18,7 +21,7 @@ type Role = AppContext['config']['server']['role'];
 export type ServerHealth =
   { ok: true; role: Role; components: Components } | { ok: false; role: Role; components: Components; message: string };
 
-export async function serverHealth(ctx: AppContext): Promise<ServerHealth> {
+export async function serverHealth(ctx: HealthContext): Promise<ServerHealth> {
   const { ok, components } = await ctx.health.report();
   const role = ctx.config.server.role;
   if (ok) return { ok, role, components };
@@ -30,7 +33,7 @@ export async function serverHealth(ctx: AppContext): Promise<ServerHealth> {
 }
 
 /** Resolves when this node takes new work; else a NOT_READY error saying why and where to go instead. */
-export async function assertReady(ctx: AppContext): Promise<void> {
+export async function assertReady(ctx: HealthContext): Promise<void> {
   const readiness = await ctx.health.readiness();
   if (!readiness.ready) throw errors.notReady(NOT_READY[readiness.reason]);
 }
