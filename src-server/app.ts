@@ -9,7 +9,7 @@ import addFormats from 'ajv-formats';
 import type { AppContext } from './app-context.js';
 import { authenticateWith } from './http/auth.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/error-handler.js';
-import { errors } from './http/errors.js';
+import { errors } from './application/errors.js';
 import { installRateLimits } from './http/rate-limit.js';
 import { installRequestLogging, requestLogging } from './http/request-log.js';
 import { installIdleTimeout, timeoutOptions } from './http/timeouts.js';

@@ -40,7 +40,7 @@ import { speakerStage } from './engines/speakers/speaker-stage.js';
 import { loadSigningSecret, UrlSigner } from './signing/url-signer.js';
 import { FileSystemStorage } from './storage/file-system-storage.js';
 import { parseStorageUrl, S3Storage } from './storage/s3-storage.js';
-import { sweepTusUploads } from './http/routes/files/tus-upload.js';
+import { sweepTusUploads } from './application/resumable-uploads.js';
 import { statfsFreeSpace, type FreeSpaceReader } from './storage/free-space.js';
 import { KyselyStorageUsageRepository } from './db/storage-usage-repository.js';
 import { HealthMonitor } from './process/health.js';

@@ -4,8 +4,11 @@ import { isLanguageCode } from '../../src-shared/languages.js';
 import type { AppContext } from '../app-context.js';
 import type { AnalysisKind, AnalysisRecord } from '../db/analysis-repository.js';
 import type { Caller } from '../domain/records.js';
-import { errors } from '../http/errors.js';
-import { findTranscription } from '../http/lookups.js';
+import { errors } from './errors.js';
+import { findTranscription } from './lookups.js';
+
+/** What the analysis use cases reach: only these parts of the context. */
+export type AnalysesContext = Pick<AppContext, 'transcriptions' | 'analyses' | 'analysisService'>;
 
 // Adapters name an analysis's kind and record through this layer, not db/.
 export type { AnalysisKind, AnalysisRecord };
@@ -22,7 +25,7 @@ export interface AnalysisNames {
  * (any case; answered in lower case), ignored otherwise. Another team's transcription answers as unknown.
  */
 export async function requestAnalysis(
-  ctx: AppContext,
+  ctx: AnalysesContext,
   caller: Caller,
   transcriptionId: string,
   kind: AnalysisKind,
@@ -44,7 +47,7 @@ export async function requestAnalysis(
 
 /** The latest result of the caller's transcription's analysis; none requested yet is an error. */
 export async function readAnalysis(
-  ctx: AppContext,
+  ctx: AnalysesContext,
   caller: Caller,
   transcriptionId: string,
   kind: AnalysisKind,

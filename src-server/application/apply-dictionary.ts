@@ -2,12 +2,15 @@
 // forced replacements applied to a finished transcript, without transcribing again.
 import type { AppContext } from '../app-context.js';
 import type { Caller, TranscriptionRecord } from '../domain/records.js';
-import { errors } from '../http/errors.js';
-import { findTranscription } from '../http/lookups.js';
+import { errors } from './errors.js';
+import { findTranscription } from './lookups.js';
+
+/** What applying replacements reaches: only these parts of the context. */
+export type ApplyDictionaryContext = Pick<AppContext, 'transcriptions' | 'service'>;
 
 /** `dictionaryId` undefined: the transcription's own dictionary. Answers the record the route renders. */
 export async function applyDictionary(
-  ctx: AppContext,
+  ctx: ApplyDictionaryContext,
   caller: Caller,
   transcriptionId: string,
   dictionaryId: string | undefined,

@@ -8,10 +8,10 @@ import type { NewWord } from '../db/dictionary-repository.js';
 import { EngineError } from '../domain/engine-error.js';
 import type { Caller, TranscriptionModel, TranscriptionRecord } from '../domain/records.js';
 import { ticketLanguages } from '../domain/speech-language.js';
-import { engineErrorToAppError } from '../http/engine-errors.js';
-import { errors } from '../http/errors.js';
-import { findDictionary } from '../http/lookups.js';
-import { checkTeamQuota } from '../http/storage-guards.js';
+import { engineErrorToAppError } from './engine-errors.js';
+import { errors } from './errors.js';
+import { findDictionary } from './lookups.js';
+import { checkTeamQuota } from './storage-guards.js';
 import { asksForSpeakers, assertSpeakerCounts, SPEAKER_FIELD } from './speaker-counts.js';
 
 export interface UploadTicketRequest {

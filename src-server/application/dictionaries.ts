@@ -4,8 +4,11 @@ import { LIMITS } from '../../src-shared/limits.js';
 import type { AppContext } from '../app-context.js';
 import type { NewReplacementRule, NewWord } from '../db/dictionary-repository.js';
 import type { ReplacementRuleRecord, Caller, DictionaryRecord, WordRecord } from '../domain/records.js';
-import { errors, type AppError } from '../http/errors.js';
-import { findDictionary } from '../http/lookups.js';
+import { errors, type AppError } from './errors.js';
+import { findDictionary } from './lookups.js';
+
+/** What the dictionary use cases reach: only these parts of the context. */
+export type DictionariesContext = Pick<AppContext, 'dictionaries' | 'config'>;
 
 /** A dictionary with all its entries, as the API shows one. */
 export interface DictionaryView {
@@ -14,7 +17,7 @@ export interface DictionaryView {
   replacementRules: ReplacementRuleRecord[];
 }
 
-async function view(ctx: AppContext, dictionary: DictionaryRecord): Promise<DictionaryView> {
+async function view(ctx: DictionariesContext, dictionary: DictionaryRecord): Promise<DictionaryView> {
   const [words, replacementRules] = await Promise.all([
     ctx.dictionaries.words(dictionary.dictionaryId),
     ctx.dictionaries.replacementRules(dictionary.dictionaryId),
@@ -23,24 +26,28 @@ async function view(ctx: AppContext, dictionary: DictionaryRecord): Promise<Dict
 }
 
 /** One page of the caller's team's dictionaries, the configured page size long. */
-export function listDictionaries(ctx: AppContext, caller: Caller, page: number): Promise<DictionaryRecord[]> {
+export function listDictionaries(ctx: DictionariesContext, caller: Caller, page: number): Promise<DictionaryRecord[]> {
   return ctx.dictionaries.list(caller.teamId, page, ctx.config.pageSize);
 }
 
 export async function createDictionary(
-  ctx: AppContext,
+  ctx: DictionariesContext,
   caller: Caller,
   input: { name: string; isTemporary: boolean; words: NewWord[] },
 ): Promise<DictionaryView> {
   return view(ctx, await ctx.dictionaries.create(caller.teamId, input));
 }
 
-export async function getDictionary(ctx: AppContext, caller: Caller, dictionaryId: string): Promise<DictionaryView> {
+export async function getDictionary(
+  ctx: DictionariesContext,
+  caller: Caller,
+  dictionaryId: string,
+): Promise<DictionaryView> {
   return view(ctx, await findDictionary(ctx, caller, dictionaryId));
 }
 
 export async function updateDictionary(
-  ctx: AppContext,
+  ctx: DictionariesContext,
   caller: Caller,
   dictionaryId: string,
   patch: { name?: string; isTemporary?: boolean },
@@ -50,22 +57,22 @@ export async function updateDictionary(
   return view(ctx, updated);
 }
 
-export async function deleteDictionary(ctx: AppContext, caller: Caller, dictionaryId: string): Promise<void> {
+export async function deleteDictionary(ctx: DictionariesContext, caller: Caller, dictionaryId: string): Promise<void> {
   if (!(await ctx.dictionaries.delete(caller.teamId, dictionaryId))) throw errors.dictionaryNotFound(dictionaryId);
 }
 
 /** The four operations words and replacement rules share, each on a dictionary of the caller's team. */
 export interface DictionaryEntries<Input, Entry> {
   /** All or nothing. */
-  add(ctx: AppContext, caller: Caller, dictionaryId: string, items: Input[]): Promise<Entry[]>;
-  get(ctx: AppContext, caller: Caller, dictionaryId: string, id: string): Promise<Entry>;
-  remove(ctx: AppContext, caller: Caller, dictionaryId: string, id: string): Promise<void>;
+  add(ctx: DictionariesContext, caller: Caller, dictionaryId: string, items: Input[]): Promise<Entry[]>;
+  get(ctx: DictionariesContext, caller: Caller, dictionaryId: string, id: string): Promise<Entry>;
+  remove(ctx: DictionariesContext, caller: Caller, dictionaryId: string, id: string): Promise<void>;
 }
 
 function entries<Input, Entry>(kind: {
-  add(ctx: AppContext, dictionaryId: string, items: Input[]): Promise<Entry[]>;
-  get(ctx: AppContext, dictionaryId: string, id: string): Promise<Entry | null>;
-  remove(ctx: AppContext, dictionaryId: string, id: string): Promise<boolean>;
+  add(ctx: DictionariesContext, dictionaryId: string, items: Input[]): Promise<Entry[]>;
+  get(ctx: DictionariesContext, dictionaryId: string, id: string): Promise<Entry | null>;
+  remove(ctx: DictionariesContext, dictionaryId: string, id: string): Promise<boolean>;
   notFound(id: string): AppError;
 }): DictionaryEntries<Input, Entry> {
   return {

@@ -1,6 +1,6 @@
 // ModelErrors as the API's coded errors. Only what a request can meet synchronously is mapped here;
 // a background download's failure is its status (FAILED, with `error`).
-import { AppError } from '../http/errors.js';
+import { AppError } from './errors.js';
 import { isModelError } from '../models/model-error.js';
 
 export const modelErrors = {

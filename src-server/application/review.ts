@@ -1,8 +1,11 @@
 // Review (spec revision 1.2.0): a human-corrected text kept beside a completed transcription.
 import type { AppContext } from '../app-context.js';
 import type { Caller } from '../domain/records.js';
-import { errors } from '../http/errors.js';
-import { findTranscription } from '../http/lookups.js';
+import { errors } from './errors.js';
+import { findTranscription } from './lookups.js';
+
+/** What the review use cases reach: only these parts of the context. */
+export type ReviewContext = Pick<AppContext, 'transcriptions' | 'reviews'>;
 
 export interface Review {
   transcriptionId: string;
@@ -10,7 +13,7 @@ export interface Review {
 }
 
 /** The caller's transcription's reviewed text; none saved yet is an error. */
-export async function readReview(ctx: AppContext, caller: Caller, transcriptionId: string): Promise<Review> {
+export async function readReview(ctx: ReviewContext, caller: Caller, transcriptionId: string): Promise<Review> {
   const record = await findTranscription(ctx, caller, transcriptionId);
   const reviewedText = await ctx.reviews.get(record.transcriptionId);
   if (reviewedText === null) throw errors.reviewNotFound(record.transcriptionId);
@@ -19,7 +22,7 @@ export async function readReview(ctx: AppContext, caller: Caller, transcriptionI
 
 /** Keeps the reviewed text of the caller's transcription, which must have completed. */
 export async function saveReview(
-  ctx: AppContext,
+  ctx: ReviewContext,
   caller: Caller,
   transcriptionId: string,
   reviewedText: string,

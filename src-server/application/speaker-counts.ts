@@ -3,7 +3,7 @@
 import { LIMITS } from '../../src-shared/limits.js';
 import { checkSpeakerCounts, type SpeakerCountField, type SpeakerCounts } from '../../src-shared/speaker-count.js';
 import type { SpeakerOptions } from '../domain/transcription-pipeline.js';
-import { errors } from '../http/errors.js';
+import { errors } from './errors.js';
 
 /** The wire names of the rule's fields, the same in the spec's JSON and OpenAI's form. */
 export const SPEAKER_FIELD: Record<SpeakerCountField, 'num_speakers' | 'min_speakers' | 'max_speakers'> = {

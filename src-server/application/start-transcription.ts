@@ -3,9 +3,9 @@
 // queued. Answers the record as it now is; the route renders it.
 import type { AppContext } from '../app-context.js';
 import type { Caller, TranscriptionRecord } from '../domain/records.js';
-import { commitDirectUpload } from '../http/direct-uploads.js';
-import { errors } from '../http/errors.js';
-import { findTranscription } from '../http/lookups.js';
+import { commitDirectUpload } from './direct-uploads.js';
+import { errors } from './errors.js';
+import { findTranscription } from './lookups.js';
 
 export async function startTranscription(
   ctx: AppContext,

@@ -18,8 +18,14 @@ import { recognizesDetail, unsupportedLanguageError } from '../engines/speech/un
 import { JobCancelledError } from '../jobs/job-queue.js';
 import { openAiAudioPrefix } from '../jobs/openai-transcribe.js';
 import { ObjectTooLargeError } from '../storage/storage.js';
-import { errors } from '../http/errors.js';
-import { isDiskFull, quotaExceededBy, uploadAllowance, type UploadAllowance } from '../http/storage-guards.js';
+import { errors } from './errors.js';
+import {
+  diskFullWhileStoring,
+  isDiskFull,
+  quotaExceededBy,
+  uploadAllowance,
+  type UploadAllowance,
+} from './storage-guards.js';
 import { asksForSpeakers, assertSpeakerCounts, speakerOptions } from './speaker-counts.js';
 
 /** OpenAI model names that mean "this server's default engine". */
@@ -143,11 +149,7 @@ export class TranscribeNow {
         );
       }
       if (error instanceof ObjectTooLargeError) throw errors.payloadTooLarge(this.ctx.config.uploads.maxBytes);
-      if (isDiskFull(error)) {
-        throw errors.insufficientStorage(
-          "The server ran out of disk space while storing this file. Try again later, or ask the server's administrator to free some space.",
-        );
-      }
+      if (isDiskFull(error)) throw diskFullWhileStoring();
       throw error;
     }
     if (file.truncated === true) throw errors.payloadTooLarge(this.ctx.config.uploads.maxBytes);

@@ -1,5 +1,5 @@
 // The one error engines throw. Its kind is a closed set; the job runner maps it to "fail now" or
-// "retry", and the HTTP routes map it to a status (http/engine-errors.ts). Nothing matches on the
+// "retry", and the HTTP routes map it to a status (application/engine-errors.ts). Nothing matches on the
 // message or the class name.
 //
 // `message` is for the user: what happened and what to do, without engine names or internals.

@@ -5,7 +5,7 @@ import type { Caller } from '../domain/records.js';
 import type { ChangeWatch } from '../db/change-watch.js';
 import { hashKey, type KeyRepository } from '../db/key-repository.js';
 import type { ApiKeyRole } from '../../src-shared/api/vocabulary.js';
-import { errors } from './errors.js';
+import { errors } from '../application/errors.js';
 import { VersionedCache } from './versioned-cache.js';
 
 declare module 'fastify' {

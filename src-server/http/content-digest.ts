@@ -1,7 +1,7 @@
 // The checksum a client may send with an upload: RFC 9530 `Content-Digest: sha-256=:<base64>:` or S3's
 // `x-amz-checksum-sha256: <base64>`. Either names the SHA-256 of the whole file (decision 0032).
 import type { IncomingHttpHeaders } from 'node:http';
-import { errors } from './errors.js';
+import { errors } from '../application/errors.js';
 
 const BASE64_SHA256 = /^[A-Za-z0-9+/]{43}=$/;
 

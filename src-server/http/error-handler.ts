@@ -19,8 +19,8 @@ import {
   isLingering,
   rawRequestLine,
 } from './client-connection.js';
-import { engineErrorToAppError } from './engine-errors.js';
-import { AppError, errors } from './errors.js';
+import { engineErrorToAppError } from '../application/engine-errors.js';
+import { AppError, errors } from '../application/errors.js';
 import { requestLog } from './request-log.js';
 
 interface ValidationIssue {

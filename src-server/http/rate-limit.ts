@@ -6,7 +6,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimitsConfig } from '../config.js';
-import { errors } from './errors.js';
+import { errors } from '../application/errors.js';
 
 const WINDOW_MS = 60_000;
 const UNLIMITED_PATHS = new Set(['/healthz', '/readyz']);

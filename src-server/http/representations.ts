@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { DictionaryView } from '../application/dictionaries.js';
+import { presignedUploadUrl } from '../application/direct-uploads.js';
 import type { ReplacementRuleRecord, DictionaryRecord, TranscriptionRecord, WordRecord } from '../domain/records.js';
 import type { SignedPurpose } from '../signing/url-signer.js';
 import type { TranscriptionBody } from '../../src-shared/api/transcriptions.js';
@@ -18,6 +19,18 @@ export function signedUrl(
   ttlSeconds: number,
 ): string {
   return baseUrl(ctx, request) + ctx.signer.sign(purpose, id, ttlSeconds).path;
+}
+
+/** The ticket's audio_upload_url: a presigned PUT to the store in S3 mode, the server's signed URL otherwise. */
+export async function audioUploadUrl(
+  ctx: AppContext,
+  request: FastifyRequest,
+  record: TranscriptionRecord,
+): Promise<string> {
+  return (
+    (await presignedUploadUrl(ctx, record)) ??
+    signedUrl(ctx, request, 'upload', record.transcriptionId, ctx.config.uploads.urlTtlSeconds)
+  );
 }
 
 export function transcriptionBody(ctx: AppContext, request: FastifyRequest, t: TranscriptionRecord): TranscriptionBody {

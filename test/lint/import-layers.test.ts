@@ -61,7 +61,58 @@ const cases: Array<[file: string, code: string, expected: string | null]> = [
   ],
   ['src-server/domain/replacements.ts', "import { app } from 'electron';", 'no-restricted-imports'],
   ['src-server/jobs/transcribe.ts', "import { x } from '../engines/speech/whisper-engine.js';", null],
-  ['src-server/http/routes/x.ts', "import { x } from '../../engines/registry.js';", null],
+  // Use cases and the domain do not depend on the HTTP layer (decision 0050).
+  ['src-server/application/review.ts', "import { errors } from '../http/errors.js';", 'no-restricted-imports'],
+  [
+    'src-server/application/review.ts',
+    "export { signedUrl } from '../http/representations.js';",
+    'no-restricted-imports',
+  ],
+  [
+    'src-server/application/review.ts',
+    "export type R = import('../http/api-app.js').RouteModule;",
+    'no-restricted-syntax',
+  ],
+  ['src-server/domain/records.ts', "import { errors } from '../http/errors.js';", 'no-restricted-imports'],
+  [
+    'src-server/application/review.ts',
+    "import { errors } from './errors.js';\nimport { findTranscription } from './lookups.js';\nimport http from 'node:http';",
+    null,
+  ],
+  ['src-server/http/error-handler.ts', "import { x } from '../engines/registry.js';", null],
+  // Every route is an adapter: no db/, engines/, jobs/ or storage/, and only settings and the logger from the
+  // context (decision 0050).
+  ['src-server/http/routes/x.ts', "import { x } from '../../engines/registry.js';", 'no-restricted-imports'],
+  [
+    'src-server/http/routes/files/tus-upload.ts',
+    "import { ObjectTooLargeError } from '../../../storage/storage.js';",
+    'no-restricted-imports',
+  ],
+  [
+    'src-server/http/routes/health/index.ts',
+    "import type { X } from '../../../db/storage-usage-repository.js';",
+    'no-restricted-imports',
+  ],
+  [
+    'src-server/http/routes/openai/list-models.ts',
+    'export const f = (ctx: any) => ctx.engines.speechFor("default");',
+    'no-restricted-syntax',
+  ],
+  [
+    'src-server/http/routes/health/index.ts',
+    'export const f = (ctx: any) => ctx.health.report();',
+    'no-restricted-syntax',
+  ],
+  [
+    'src-server/http/routes/files/tus-upload.ts',
+    'export class T { constructor(private ctx: any) {} r() { return this.ctx.storageUsage.releaseUpload("u"); } }',
+    'no-restricted-syntax',
+  ],
+  [
+    'src-server/http/routes/files/upload-audio.ts',
+    "import { storeUploadedAudio } from '../../../application/signed-files.js';\nexport const f = (ctx: any) => [ctx.config.uploads.maxBytes, ctx.logger.warn('x'), storeUploadedAudio];",
+    null,
+  ],
   // The server's configuration is read once, by the CLI.
   [
     'src-server/engines/speech/x.ts',

@@ -10,7 +10,7 @@ import { parse as parseContentDisposition } from 'content-disposition';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
-import { sweepTusUploads } from '../../../src-server/http/routes/files/tus-upload.js';
+import { sweepTusUploads } from '../../../src-server/application/resumable-uploads.js';
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
 import { startS3, type S3Server } from '../../support/s3.js';
 import { tusUpload } from '../../support/tus-client.js';

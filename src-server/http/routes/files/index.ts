@@ -1,7 +1,7 @@
 import type { RouteModule } from '../../api-app.js';
 import { downloadAudio } from './download-audio.js';
 import { downloadTranscript } from './download-transcript.js';
-import { fileResponseHeaders } from './served-audio.js';
+import { fileResponseHeaders } from './response-headers.js';
 import { tusUploadRoutes } from './tus-upload.js';
 import { uploadAudio } from './upload-audio.js';
 

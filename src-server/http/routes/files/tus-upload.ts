@@ -1,15 +1,10 @@
 // Resumable uploads (tus 1.0) on the ticket's signed audio_upload_url, with @tus/server and its file store
-// (decision 0032). Fastify checks the signed URL and the limits first and renders every refusal in the spec's
-// error body; @tus/server then speaks the protocol. It is handed a request built from a fixed origin and the
-// verified ids, and its hooks take the ticket and the upload id from what was verified, never from the
-// client's URL or Host (decision 0043). When the last byte arrives the upload commits exactly as a PUT does
-// (TranscriptionService.receiveUpload: single-use winner, SHA-256, optional checksum), and the partial file is
-// dropped. Each open upload holds its Upload-Length of the team's quota until it ends; partial uploads that hold
-// nothing any more go with the expiry sweep.
+// (decision 0032). The use cases (application/resumable-uploads.ts) check the signed URL, the ticket, the upload's
+// ownership and the limits first, and every refusal is rendered in the spec's error body; @tus/server then speaks
+// the protocol. It is handed a request built from a fixed origin and the verified ids, and its hooks take the
+// ticket and the upload id from what was verified, never from the client's URL or Host (decision 0043). When the
+// last byte arrives the upload is committed by the use case, exactly as a PUT is, and the partial file is dropped.
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -17,21 +12,22 @@ import { Server as TusServer, type Upload } from '@tus/server';
 import { FileStore } from '@tus/file-store';
 import { tusAppend, tusCreate, tusOffset, tusOptions, tusTerminate } from '../../../../src-shared/api/files.js';
 import type { AppContext } from '../../../app-context.js';
-import type { StorageUsageRepository } from '../../../db/storage-usage-repository.js';
-import type { TranscriptionRecord } from '../../../domain/records.js';
-import { ObjectTooLargeError } from '../../../storage/storage.js';
+import { AppError, errors } from '../../../application/errors.js';
+import {
+  createResumableUpload,
+  finishResumableUpload,
+  releaseResumableUpload,
+  releaseUnlessCreated,
+  resumableAppend,
+  resumableOffset,
+  resumableTicket,
+  resumableUpload,
+  tusDirectory,
+  type ResumableUpload,
+} from '../../../application/resumable-uploads.js';
 import type { RouteModule } from '../../api-app.js';
 import { expectedSha256 } from '../../content-digest.js';
-import { AppError, errors } from '../../errors.js';
-import { checkTusSize, isDiskFull, openTusUpload, reserveTusUpload, tusAppendAllowance } from '../../storage-guards.js';
-import { verifiedTranscription } from './signed-request.js';
-import { audioContentType } from './served-audio.js';
-
-/** Where partial tus uploads live: `<transcription id>_<random>` plus @tus/file-store's `.json` beside it. */
-export const tusDirectory = (dataDir: string) => path.join(dataDir, 'tus-uploads');
-
-/** Upload ids carry their transcription's id, so a signed URL reaches only its own uploads. */
-const uploadIdPattern = /^(.+)_[0-9a-f]{32}$/;
+import { signedUrlOf } from './signed-request.js';
 
 /**
  * The origin of every request handed to @tus/server. The client's Host and X-Forwarded-Host never reach it: they
@@ -39,11 +35,11 @@ const uploadIdPattern = /^(.+)_[0-9a-f]{32}$/;
  */
 const TUS_ORIGIN = 'http://kikitori.invalid';
 
-/** What Fastify verified before a request reached @tus/server: the ticket, and the upload id (its own). */
-interface VerifiedUpload {
-  record: TranscriptionRecord;
-  /** The upload the URL names (HEAD, PATCH, DELETE), or the one a POST creates. */
-  uploadId: string;
+/**
+ * What was verified before a request reached @tus/server: the ticket, and the upload id (its own): the one the
+ * URL names (HEAD, PATCH, DELETE), or the one a POST creates.
+ */
+interface VerifiedUpload extends ResumableUpload {
   /** The ticket URL's signed query, carried into the upload's URL. */
   search: string;
 }
@@ -129,74 +125,29 @@ class TusUploads {
   private async commit(request: Request, upload: Upload) {
     const transcriptionId = verified(request).record.transcriptionId;
     try {
-      const record = await this.ctx.transcriptions.getById(transcriptionId);
-      if (!record) refuse(request, errors.transcriptionNotFound(transcriptionId));
-      // The whole file against the quota, now that it is all here (not just the last PATCH).
-      await checkTusSize(this.ctx, record, upload.offset).catch((error: unknown) => {
-        if (error instanceof AppError) refuse(request, error);
-        throw error;
+      await finishResumableUpload(this.ctx, transcriptionId, {
+        uploadId: upload.id,
+        size: upload.offset,
+        filetype: upload.metadata?.filetype,
+        sha256: upload.metadata?.sha256,
       });
-      const file = path.join(this.directory, upload.id);
-      const contentType = audioContentType(record.name, upload.metadata?.filetype);
-      const expected = upload.metadata?.sha256 ?? undefined;
-      let outcome;
-      try {
-        outcome = await this.ctx.service.receiveUpload(
-          record,
-          fs.createReadStream(file),
-          contentType,
-          this.ctx.config.uploads.maxBytes,
-          expected,
-        );
-      } catch (error) {
-        if (error instanceof ObjectTooLargeError)
-          refuse(request, errors.payloadTooLarge(this.ctx.config.uploads.maxBytes));
-        if (isDiskFull(error)) {
-          refuse(
-            request,
-            errors.insufficientStorage(
-              "The server ran out of disk space while storing this file. Try again later, or ask the server's administrator to free some space.",
-            ),
-          );
-        }
-        throw error;
-      }
-      if (outcome.kind === 'reused') refuse(request, errors.uploadAlreadyCompleted());
-      if (outcome.kind === 'closed') refuse(request, errors.uploadClosed(outcome.status));
-      if (outcome.kind === 'checksum-mismatch') refuse(request, errors.checksumMismatch());
       return {};
     } catch (error) {
-      if (!hookErrors.has(request))
-        this.ctx.logger.error({ err: error, transcriptionId }, 'a finished tus upload could not be stored');
+      if (error instanceof AppError) refuse(request, error);
+      this.ctx.logger.error({ err: error, transcriptionId }, 'a finished tus upload could not be stored');
       throw error;
     } finally {
       await this.server.datastore.remove(upload.id).catch(() => undefined);
-      await this.release(upload.id);
+      await releaseResumableUpload(this.ctx, upload.id);
     }
-  }
-
-  /** The upload no longer holds any of its team's quota, nor a place under the cap on open uploads. */
-  async release(uploadId: string): Promise<void> {
-    await this.ctx.storageUsage.releaseUpload(uploadId).catch((error: unknown) => {
-      // Left held, it is released by the sweep when its ticket ends.
-      this.ctx.logger.error({ err: error }, 'a resumable upload could not release its quota reservation');
-    });
-  }
-
-  /** A creation that failed: its hold is released unless @tus/server got as far as creating the upload. */
-  async releaseUnlessCreated(uploadId: string): Promise<void> {
-    const created = await fsp.stat(path.join(this.directory, uploadId)).then(
-      () => true,
-      () => false,
-    );
-    if (!created) await this.release(uploadId);
   }
 
   /**
    * Hands the request to @tus/server and relays its answer. Its refusals become the spec's error body
-   * (thrown, so the error handler renders and logs them like any other).
+   * (thrown, so the error handler renders and logs them like any other). `done` runs when @tus/server has
+   * succeeded, before the client hears so.
    */
-  async relay(request: FastifyRequest, reply: FastifyReply, upload: VerifiedUpload | null) {
+  async relay(request: FastifyRequest, reply: FastifyReply, upload: VerifiedUpload | null, done?: () => Promise<void>) {
     const raw = request.raw;
     const hasBody = request.method === 'PATCH' || request.method === 'POST';
     // A dropped client ends its PATCH body early instead of failing it: tus stores every byte that arrived
@@ -233,41 +184,12 @@ class TusUploads {
     const refused = hookErrors.get(webRequest);
     if (refused) throw refused;
     if (response.status >= 400) throw tusError(response.status, await response.text());
+    await done?.();
     reply.code(response.status);
     response.headers.forEach((value, name) => {
       if (name !== 'content-length') void reply.header(name, value);
     });
     return reply.send(response.body ? Readable.fromWeb(response.body as WebReadableStream<Uint8Array>) : undefined);
-  }
-
-  /**
-   * Everything under tus-uploads/ that holds no reservation of a ticket that still takes audio goes: partial
-   * uploads of expired, used or deleted tickets, ended uploads, and anything else (a folder, a stray file),
-   * whole. Returns how many entries were removed, not counting the uploads' `.json` files.
-   */
-  static async sweep(dataDir: string, usage: StorageUsageRepository): Promise<number> {
-    await usage.releaseEnded();
-    const directory = tusDirectory(dataDir);
-    let entries: fs.Dirent[];
-    try {
-      entries = await fsp.readdir(directory, { withFileTypes: true });
-    } catch {
-      return 0;
-    }
-    const uploadIdOf = (name: string) => (name.endsWith('.json') ? name.slice(0, -5) : name);
-    // Listed after the release above, and every reservation is written before its upload's files: a file
-    // listed here whose upload is still open is held now.
-    const candidates = entries
-      .filter((e) => e.isFile() && uploadIdPattern.test(uploadIdOf(e.name)))
-      .map((e) => uploadIdOf(e.name));
-    const held = await usage.heldUploads([...new Set(candidates)]);
-    let removed = 0;
-    for (const entry of entries) {
-      if (entry.isFile() && held.has(uploadIdOf(entry.name))) continue;
-      await fsp.rm(path.join(directory, entry.name), { recursive: true, force: true });
-      if (!entry.name.endsWith('.json')) removed += 1;
-    }
-    return removed;
   }
 }
 
@@ -281,24 +203,6 @@ const FORWARDING_HEADERS = new Set([
   'x-forwarded-port',
 ]);
 
-export const sweepTusUploads = TusUploads.sweep.bind(TusUploads);
-
-/** Before a tus request reaches @tus/server: the signed URL, single use, and that the upload is its own. */
-async function checkedRecord(ctx: AppContext, request: FastifyRequest) {
-  const record = await verifiedTranscription(ctx, request, 'upload');
-  if (record.uploadStatus === 'COMPLETED') throw errors.uploadAlreadyCompleted();
-  if (record.status !== 'IN_PROGRESS') throw errors.uploadClosed(record.status);
-  return record;
-}
-
-/** The upload a HEAD, PATCH or DELETE names, accepted only when its id begins with the verified ticket's id. */
-async function checkedUpload(ctx: AppContext, request: FastifyRequest): Promise<VerifiedUpload> {
-  const record = await checkedRecord(ctx, request);
-  const { uploadId } = request.params as { uploadId: string };
-  if (uploadIdPattern.exec(uploadId)?.[1] !== record.transcriptionId) throw errors.tusUploadNotFound();
-  return { record, uploadId, search: signedSearch(request) };
-}
-
 /** The signed query of the ticket's URL (verified with it), for the upload's own URL. */
 function signedSearch(request: FastifyRequest): string {
   const { expires, signature } = request.query as { expires?: string; signature?: string };
@@ -308,12 +212,11 @@ function signedSearch(request: FastifyRequest): string {
 /** The five tus operations on one @tus/server, created with the app. */
 export const tusUploadRoutes: RouteModule = (app, ctx) => {
   const tus = new TusUploads(ctx);
-  const limit = ctx.config.uploads.maxBytes;
 
   app.options(tusOptions.path, { schema: tusOptions.schema }, (request, reply) => tus.relay(request, reply, null));
 
   app.post(tusCreate.path, { schema: tusCreate.schema }, async (request, reply) => {
-    const record = await checkedRecord(ctx, request);
+    const record = await resumableTicket(ctx, signedUrlOf(request));
     if (request.headers['tus-resumable'] === undefined) throw errors.tusVersionUnsupported();
     if (request.headers['upload-concat'] !== undefined)
       throw errors.tusRequestInvalid('Upload-Concat: parallel uploads are not supported');
@@ -323,12 +226,7 @@ export const tusUploadRoutes: RouteModule = (app, ctx) => {
         'Upload-Length is required: the file size in bytes, known before the upload starts',
       );
     }
-    const size = Number(length);
-    if (size === 0) throw errors.validation('The uploaded file is empty. Upload the audio file.');
-    if (size > limit) throw errors.payloadTooLarge(limit);
-    // The upload's id is chosen here, so that its size is held against the quota before it exists.
-    const uploadId = `${record.transcriptionId}_${randomBytes(16).toString('hex')}`;
-    await reserveTusUpload(ctx, record, uploadId, size);
+    const upload = await createResumableUpload(ctx, record, Number(length));
     // A whole-file checksum sent at creation is checked when the last byte arrives.
     const sha256 = expectedSha256(request.headers);
     if (sha256 !== undefined)
@@ -338,9 +236,9 @@ export const tusUploadRoutes: RouteModule = (app, ctx) => {
         sha256,
       );
     try {
-      return await tus.relay(request, reply, { record, uploadId, search: signedSearch(request) });
+      return await tus.relay(request, reply, { ...upload, search: signedSearch(request) });
     } catch (error) {
-      await tus.releaseUnlessCreated(uploadId);
+      await releaseUnlessCreated(ctx, upload.uploadId);
       throw error;
     }
   });
@@ -350,27 +248,33 @@ export const tusUploadRoutes: RouteModule = (app, ctx) => {
     url: tusOffset.path,
     schema: tusOffset.schema,
     handler: async (request, reply) => {
-      const upload = await checkedUpload(ctx, request);
-      await openTusUpload(ctx, upload.record, upload.uploadId);
-      return tus.relay(request, reply, upload);
+      const upload = await resumableOffset(ctx, signedUrlOf(request), uploadIdOf(request));
+      return tus.relay(request, reply, { ...upload, search: signedSearch(request) });
     },
   });
 
   app.patch(tusAppend.path, { schema: tusAppend.schema }, async (request, reply) => {
-    const upload = await checkedUpload(ctx, request);
     const declared = Number(request.headers['content-length'] ?? NaN);
     // A refusal comes before the body is read: the error handler discards what is still coming (decision 0048).
-    await tusAppendAllowance(ctx, upload.record, upload.uploadId, Number.isFinite(declared) ? declared : null);
-    return tus.relay(request, reply, upload);
+    const upload = await resumableAppend(
+      ctx,
+      signedUrlOf(request),
+      uploadIdOf(request),
+      Number.isFinite(declared) ? declared : null,
+    );
+    return tus.relay(request, reply, { ...upload, search: signedSearch(request) });
   });
 
   app.delete(tusTerminate.path, { schema: tusTerminate.schema }, async (request, reply) => {
-    const upload = await checkedUpload(ctx, request);
-    const answer = await tus.relay(request, reply, upload);
-    await tus.release(upload.uploadId);
-    return answer;
+    const upload = await resumableUpload(ctx, signedUrlOf(request), uploadIdOf(request));
+    // Released before the 204 is sent, so a client that next opens another upload finds the place free.
+    return tus.relay(request, reply, { ...upload, search: signedSearch(request) }, () =>
+      releaseResumableUpload(ctx, upload.uploadId),
+    );
   });
 };
+
+const uploadIdOf = (request: FastifyRequest) => (request.params as { uploadId: string }).uploadId;
 
 /** Upload-Metadata (comma-separated `key base64value`) with `key` set to `value`. */
 function withMetadata(header: string, key: string, value: string): string {

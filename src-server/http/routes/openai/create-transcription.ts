@@ -6,7 +6,7 @@
 // The same operation with task "translate" is POST /v1/audio/translations (create-translation.ts).
 // Errors are AppErrors with the bad form field as `field`; the error handler renders them in OpenAI's
 // error body under /v1/ (`param` = the field); engine failures reach it as EngineErrors, mapped in
-// http/engine-errors.ts.
+// application/engine-errors.ts.
 import { deflateSync } from 'node:zlib';
 import multipart from '@fastify/multipart';
 import ISO6391 from 'iso-639-1';
@@ -17,7 +17,7 @@ import { TranscribeNow, type AudioTask, type TranscribeNowRequest } from '../../
 import type { SpeakerCountField, SpeakerCounts } from '../../../../src-shared/speaker-count.js';
 import { callerOf } from '../../auth.js';
 import { requestLog } from '../../request-log.js';
-import { AppError, errors } from '../../errors.js';
+import { AppError, errors } from '../../../application/errors.js';
 import { isLanguageCode, UNDETERMINED_LANGUAGE } from '../../../../src-shared/languages.js';
 import { admissionOf } from './admission.js';
 import { openAiErrorResponses } from '../../../../src-shared/api/openai.js';

@@ -1,7 +1,5 @@
-// GET /v1/models: OpenAI's model list, from the engine registry: "whisper-1" (the default engine, as the
-// audio operations read it), "diarization-high", and each speech engine by name, each listed only when
-// the engine behind it can run on this server (the same check as `kikitori-server engines`).
-import { describeEngines } from '../../../engines/engine-setup.js';
+// GET /v1/models: OpenAI's model list of the ids the audio operations accept (application/models.ts).
+import { audioModelIds } from '../../../application/models.js';
 import { OpenAiModelList, openAiErrorResponses, type OpenAiModel } from '../../../../src-shared/api/openai.js';
 import type { RouteModule } from '../../api-app.js';
 
@@ -23,13 +21,12 @@ export const listModels: RouteModule = (app, ctx) => {
       },
     },
     async () => {
-      const reports = await describeEngines(ctx.engines, ctx.config.engines);
-      const usable = new Set(reports.filter((r) => r.usable).map((r) => r.name));
-      const model = (id: string, ownedBy: string): OpenAiModel => ({ id, object: 'model', created, owned_by: ownedBy });
-      const data: OpenAiModel[] = [];
-      if (usable.has(ctx.engines.speechFor('default').name)) data.push(model('whisper-1', SERVER));
-      if (usable.has(ctx.engines.speechFor('diarization-high').name)) data.push(model('diarization-high', SERVER));
-      for (const name of ctx.engines.speechEngines.keys()) if (usable.has(name)) data.push(model(name, SERVER));
+      const data = (await audioModelIds(ctx)).map((id): OpenAiModel => ({
+        id,
+        object: 'model',
+        created,
+        owned_by: SERVER,
+      }));
       return { object: 'list' as const, data };
     },
   );

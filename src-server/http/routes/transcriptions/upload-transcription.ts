@@ -2,8 +2,8 @@ import { uploadTranscription as operation } from '../../../../src-shared/api/tra
 import { isLanguageCode } from '../../../../src-shared/languages.js';
 import { createUploadTicket } from '../../../application/create-upload-ticket.js';
 import { callerOf } from '../../auth.js';
-import { errors } from '../../errors.js';
-import { audioUploadUrl } from '../../direct-uploads.js';
+import { errors } from '../../../application/errors.js';
+import { audioUploadUrl } from '../../representations.js';
 import type { RouteModule } from '../../api-app.js';
 
 const count = (value: number | string | undefined): number | null => (value === undefined ? null : Number(value));

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppContext } from '../../../../src-server/app-context.js';
 import { readAnalysis, requestAnalysis } from '../../../../src-server/application/analyses.js';
 import type { AnalysisRefusal } from '../../../../src-server/domain/analysis-service.js';
-import { AppError } from '../../../../src-server/http/errors.js';
+import { AppError } from '../../../../src-server/application/errors.js';
 
 const alice = { teamId: 'acme', userId: 'alice' } as never;
 const bob = { teamId: 'globex', userId: 'bob' } as never;

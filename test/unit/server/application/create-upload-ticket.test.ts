@@ -9,7 +9,7 @@ import {
 } from '../../../../src-server/application/create-upload-ticket.js';
 import type { TicketRequest } from '../../../../src-server/domain/transcription-service.js';
 import type { SpeechEngine } from '../../../../src-server/engines/speech/speech-engine.js';
-import { AppError } from '../../../../src-server/http/errors.js';
+import { AppError } from '../../../../src-server/application/errors.js';
 
 const caller = { teamId: 'team', userId: 'user' } as never;
 let tickets: TicketRequest[];

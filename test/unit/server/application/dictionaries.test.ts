@@ -12,7 +12,7 @@ import {
   updateDictionary,
   words,
 } from '../../../../src-server/application/dictionaries.js';
-import { AppError } from '../../../../src-server/http/errors.js';
+import { AppError } from '../../../../src-server/application/errors.js';
 
 const alice = { teamId: 'acme', userId: 'alice' } as never;
 const bob = { teamId: 'globex', userId: 'bob' } as never;

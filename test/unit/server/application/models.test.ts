@@ -8,7 +8,7 @@ import {
   getModelDownload,
   startModelDownload,
 } from '../../../../src-server/application/models.js';
-import { AppError } from '../../../../src-server/http/errors.js';
+import { AppError } from '../../../../src-server/application/errors.js';
 import { ModelError } from '../../../../src-server/models/model-error.js';
 
 function context() {

@@ -5,7 +5,7 @@ import type { AppContext } from '../../../../src-server/app-context.js';
 import { applyDictionary } from '../../../../src-server/application/apply-dictionary.js';
 import { readReview, saveReview } from '../../../../src-server/application/review.js';
 import type { ApplyOutcome } from '../../../../src-server/domain/transcription-service.js';
-import { AppError } from '../../../../src-server/http/errors.js';
+import { AppError } from '../../../../src-server/application/errors.js';
 
 const alice = { teamId: 'acme', userId: 'alice' } as never;
 const bob = { teamId: 'globex', userId: 'bob' } as never;

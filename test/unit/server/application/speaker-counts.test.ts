@@ -5,7 +5,7 @@ import {
   assertSpeakerCounts,
   speakerOptions,
 } from '../../../../src-server/application/speaker-counts.js';
-import { AppError } from '../../../../src-server/http/errors.js';
+import { AppError } from '../../../../src-server/application/errors.js';
 
 const none = { numSpeakers: null, minSpeakers: null, maxSpeakers: null };
 

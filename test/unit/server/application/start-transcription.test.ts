@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppContext } from '../../../../src-server/app-context.js';
 import { startTranscription } from '../../../../src-server/application/start-transcription.js';
 import type { StartOutcome } from '../../../../src-server/domain/transcription-service.js';
-import { AppError } from '../../../../src-server/http/errors.js';
+import { AppError } from '../../../../src-server/application/errors.js';
 
 const caller = { teamId: 'acme', userId: 'alice' } as never;
 

@@ -11,7 +11,7 @@ import { LIMITS } from '../../../../src-shared/limits.js';
 import type { AppContext } from '../../../../src-server/app-context.js';
 import { TranscribeNow, type TranscribeNowRequest } from '../../../../src-server/application/transcribe-now.js';
 import type { SpeechEngine } from '../../../../src-server/engines/speech/speech-engine.js';
-import { AppError } from '../../../../src-server/http/errors.js';
+import { AppError } from '../../../../src-server/application/errors.js';
 import { FileSystemStorage } from '../../../../src-server/storage/file-system-storage.js';
 
 function engine(name: string, languages: string[], detects: boolean): SpeechEngine {

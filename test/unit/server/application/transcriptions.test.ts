@@ -8,7 +8,7 @@ import {
   listTranscriptions,
   listVersion,
 } from '../../../../src-server/application/transcriptions.js';
-import { AppError } from '../../../../src-server/http/errors.js';
+import { AppError } from '../../../../src-server/application/errors.js';
 
 const alice = { teamId: 'acme', userId: 'alice', roles: ['READ', 'DELETE'] } as never;
 const reader = { teamId: 'acme', userId: 'carol', roles: ['READ'] } as never;

@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { installErrorHandling, validationField } from '../../../../src-server/http/error-handler.js';
-import { errors } from '../../../../src-server/http/errors.js';
+import { errors } from '../../../../src-server/application/errors.js';
 import { installRequestLogging, requestLogging } from '../../../../src-server/http/request-log.js';
 
 const issue = (instancePath: string, keyword: string, params: Record<string, unknown> = {}) => ({

@@ -153,3 +153,9 @@ export function quotaExceededBy(quota: number, used: number, adding: number | nu
 
 /** The write ran out of disk space midway (another writer took it): the partial object is already gone. */
 export const isDiskFull = (error: unknown) => (error as NodeJS.ErrnoException | null)?.code === 'ENOSPC';
+
+/** The write ran out of disk space midway: nothing was stored. */
+export const diskFullWhileStoring = () =>
+  errors.insufficientStorage(
+    "The server ran out of disk space while storing this file. Try again later, or ask the server's administrator to free some space.",
+  );

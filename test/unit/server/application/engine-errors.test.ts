@@ -3,7 +3,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../../src-shared/error-codes.js';
 import { EngineError } from '../../../../src-server/domain/engine-error.js';
-import { engineErrorToAppError } from '../../../../src-server/http/engine-errors.js';
+import { engineErrorToAppError } from '../../../../src-server/application/engine-errors.js';
 import { installErrorHandling } from '../../../../src-server/http/error-handler.js';
 import { installRequestLogging, requestLogging } from '../../../../src-server/http/request-log.js';
 

@@ -5,7 +5,7 @@ import {
   acceptedMediaType,
   audioContentType,
   audioResponseHeaders,
-} from '../../../../src-server/http/routes/files/served-audio.js';
+} from '../../../../src-server/domain/served-audio.js';
 
 describe('acceptedMediaType', () => {
   it('accepts audio and video types of a plain shape, lower-cased and without parameters', () => {

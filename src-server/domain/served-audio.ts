@@ -1,11 +1,9 @@
-// What the signed file routes answer about stored audio: its media type, which only ever comes from a short list
-// of shapes (a client's Content-Type or tus `filetype` is a claim, and a browser would believe it), the file name
-// it is saved under, and the headers every /files/* answer carries so that nothing served there runs as a page
-// on the server's origin. Issue 22, decision 0043.
+// What stored audio is served as: its media type, which only ever comes from a short list of shapes (a client's
+// Content-Type or tus `filetype` is a claim, and a browser would believe it), and the file name it is saved under.
+// The same whether this server sends the bytes or the store does (S3 mode). Issue 22, decision 0043.
 import { create as contentDisposition } from 'content-disposition';
 import mime from 'mime-types';
-import type { TranscriptionRecord } from '../../../domain/records.js';
-import type { RouteModule } from '../../api-app.js';
+import type { TranscriptionRecord } from './records.js';
 
 /** The only media types stored audio is served as; anything else is application/octet-stream. */
 const AUDIO_MEDIA_TYPE = /^(audio|video)\/[a-z0-9.+-]{1,64}$/;
@@ -38,13 +36,3 @@ export function audioResponseHeaders(record: Pick<TranscriptionRecord, 'name' | 
     contentDisposition: contentDisposition(name, { fallback }),
   };
 }
-
-/**
- * Every answer of the signed file routes, errors included: no type sniffing, and a sandbox that gives whatever
- * a browser might still render an opaque origin without scripts.
- */
-export const fileResponseHeaders: RouteModule = (app) =>
-  app.addHook('onSend', async (_request, reply, payload) => {
-    void reply.header('x-content-type-options', 'nosniff').header('content-security-policy', 'sandbox');
-    return payload;
-  });

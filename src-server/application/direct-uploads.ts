@@ -1,15 +1,13 @@
 // The S3-mode branch of the upload, transcribe and audio routes (decision 0030): the ticket hands out a
 // presigned PUT, POST .../transcribe commits what arrived, and the signed audio_path redirects to a
 // presigned GET. In file mode every function here answers "not mine" and the routes work as before.
-import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { DirectUploads } from '../domain/direct-upload.js';
 import type { TranscriptionRecord } from '../domain/records.js';
 import { canPresign } from '../storage/presigning.js';
 import { errors } from './errors.js';
-import { signedUrl } from './representations.js';
 import { quotaExceededBy } from './storage-guards.js';
-import { audioContentType, audioResponseHeaders } from './routes/files/served-audio.js';
+import { audioContentType, audioResponseHeaders } from '../domain/served-audio.js';
 
 const byContext = new WeakMap<AppContext, DirectUploads | null>();
 
@@ -31,15 +29,10 @@ function directUploads(ctx: AppContext): DirectUploads | null {
   return uploads;
 }
 
-/** The ticket's audio_upload_url: a presigned PUT to the store in S3 mode, the server's signed URL otherwise. */
-export async function audioUploadUrl(
-  ctx: AppContext,
-  request: FastifyRequest,
-  record: TranscriptionRecord,
-): Promise<string> {
-  const ttl = ctx.config.uploads.urlTtlSeconds;
+/** The ticket's audio_upload_url in S3 mode: a presigned PUT to the store; null in file mode (the server's signed URL). */
+export async function presignedUploadUrl(ctx: AppContext, record: TranscriptionRecord): Promise<string | null> {
   const uploads = directUploads(ctx);
-  return uploads ? uploads.uploadUrl(record, ttl) : signedUrl(ctx, request, 'upload', record.transcriptionId, ttl);
+  return uploads ? uploads.uploadUrl(record, ctx.config.uploads.urlTtlSeconds) : null;
 }
 
 /**
