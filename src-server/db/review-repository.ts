@@ -25,12 +25,10 @@ export class KyselyReviewRepository implements ReviewRepository {
       .insertInto('reviews')
       .values({ transcription_id: transcriptionId, reviewed_text: reviewedText, created_at: now, updated_at: now })
       .onConflict((oc) =>
-        oc
-          .column('transcription_id')
-          .doUpdateSet((eb) => ({
-            reviewed_text: eb.ref('excluded.reviewed_text'),
-            updated_at: eb.ref('excluded.updated_at'),
-          })),
+        oc.column('transcription_id').doUpdateSet((eb) => ({
+          reviewed_text: eb.ref('excluded.reviewed_text'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
       )
       .execute();
   }
