@@ -1,38 +1,53 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
- * The server integration suite again on the other backend: every test server on a fresh PostgreSQL database
- * (records and the pg-boss queue) and its own S3 bucket, of one throwaway cluster and one s3rver started by
- * the global setups. Only test/integration/server: the rest of the tests do not depend on the backend.
- * Left out, as the backend of this project does not reach them (they start no test server of their own):
- * the CLI and process tests read the SQLite file and data dir the CLI makes (cli, crash-recovery,
- * deleted-data, logs-and-files, process-exit, server-roles), and the queue, storage and CLI-database tests already run each backend
- * themselves (job-queue-workers on SQLite, pg-boss-queue-workers, storage-contract, cli-database).
+ * The second backend: every test server on a fresh PostgreSQL database (records and the pg-boss queue) and its
+ * own S3 bucket, of one throwaway cluster and one s3rver started by the global setups. The rule (issue 23):
+ * a behaviour runs once per backend only where the backend matters; HTTP behaviour (parsing, validation, error
+ * bodies, engines, languages) runs once, on SQLite and files in `sqlite-files`. So this project runs only the
+ * files listed here, each for its reason, and every area keeps at least one end-to-end test over real HTTP on
+ * PostgreSQL and S3. The queue, storage, repository, migration and CLI-database contracts pick both backends
+ * themselves in `sqlite-files` (jobs/, db/, storage-contract, job-queue-workers, pg-boss-queue-workers,
+ * cli-database), as does the cluster drill (test/integration/cluster).
  */
 // One PostgreSQL cluster per run, shared by both projects; each test file takes its own databases on it.
 const RUN_CLUSTER = 'test/support/postgres-cluster-setup.ts';
 
+const POSTGRES_S3_FILES = [
+  // Keys stored hashed and looked up in the database; a key revoked by another process reaches this one
+  // through the database's change notifications (LISTEN/NOTIFY); team scoping in the queries.
+  'auth',
+  // Repository SQL: bulk adds all or nothing in one transaction, the blacklist cap counted, pages ordered.
+  'dictionaries',
+  // Stored audio summed per team in SQL, and a team's own quota written by the CLI to the same database.
+  'storage-quota',
+  // Open tus uploads hold their size of the quota as rows taken under advisory locks; the presigned S3 GET.
+  'upload-hardening',
+  // One of two concurrent PUTs wins by a conditional update; tus uploads on the database's reservations.
+  'upload-integrity',
+  // The team-wide list's join, list caches dropped on another process's write, the expiry sweep's query.
+  'uploads',
+  // Uploads through presigned S3 URLs, committed at /transcribe; audio served by the store; objects deleted.
+  's3-storage-mode',
+  // The server's jobs on pg-boss: a transcription and an OpenAI-route request.
+  'pg-boss-queue-server',
+  // The whole pipeline on pg-boss and S3: transcript, review, and delete with every object and row.
+  'transcription-pipeline',
+  // The OpenAI route's job rows taken over after a crash, and the sweep of its uploads in S3.
+  'openai-leftovers',
+  // The areas whose files are HTTP behaviour (apply replacements, analyses, models), walked once here.
+  'backend-areas',
+].map((name) => `test/integration/server/${name}.test.ts`);
+// A renamed or moved file would silently leave the project: say so instead.
+for (const file of POSTGRES_S3_FILES)
+  if (!fs.existsSync(fileURLToPath(new URL(file, import.meta.url))))
+    throw new Error(`vitest.config.ts: ${file} (postgres-s3) does not exist`);
+
 export const postgresS3Project = {
   name: 'postgres-s3',
-  include: ['test/integration/server/**/*.test.ts'],
-  exclude: [
-    'test/integration/server/cli.test.ts',
-    'test/integration/server/crash-recovery.test.ts',
-    'test/integration/server/deleted-data.test.ts',
-    'test/integration/server/logs-and-files.test.ts',
-    'test/integration/server/process-exit.test.ts',
-    'test/integration/server/server-roles.test.ts',
-    'test/integration/server/job-queue-workers.test.ts',
-    'test/integration/server/pg-boss-queue-workers.test.ts',
-    'test/integration/server/storage-contract.test.ts',
-    'test/integration/server/cli-database.test.ts',
-    // Moved from test/unit (issue 23): they start no test server on the project's backend, or pick their
-    // backends themselves (db: both dialects; jobs: pg-boss), so a second run adds nothing.
-    'test/integration/server/config.test.ts',
-    'test/integration/server/db/**',
-    'test/integration/server/engines/**',
-    'test/integration/server/jobs/**',
-  ],
+  include: POSTGRES_S3_FILES,
   globalSetup: [RUN_CLUSTER, 'test/support/s3-global-setup.ts'],
   env: { KIKITORI_TEST_DATABASE: 'postgres', KIKITORI_TEST_STORAGE: 's3' },
 };
@@ -54,6 +69,8 @@ export default defineConfig({
         test: {
           name: 'sqlite-files',
           include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+          // Each area it walks has its own file here, on SQLite.
+          exclude: ['test/integration/server/backend-areas.test.ts'],
           globalSetup: [RUN_CLUSTER],
         },
       },

@@ -85,13 +85,14 @@ beforeAll(async () => {
     KIKITORI_RATE_LIMIT_PER_KEY: '0',
     KIKITORI_RATE_LIMIT_PER_IP: '0',
   };
-  // Long enough (about 20 s of speech) that a worker can be killed in the middle of one.
+  // Long enough (about 9 s of speech, a second or more of work) that a worker can be killed in the middle of
+  // one; each second costs 20 recognitions, so no longer.
   const sentence = await synthesizeSpeech(
     'the weather report for tomorrow says rain in the morning and sun in the afternoon',
     undefined,
     { voice: 'espeak' },
   );
-  fixture = await concatWithSilence([sentence, sentence, sentence, sentence, sentence], 0.5);
+  fixture = await concatWithSilence([sentence, sentence], 0.5);
 });
 
 afterAll(async () => {
