@@ -149,6 +149,8 @@ const ADAPTER_ROUTES = [
   'src-server/http/routes/transcriptions/list-transcriptions.ts',
   'src-server/http/routes/transcriptions/get-transcription.ts',
   'src-server/http/routes/transcriptions/delete-transcription.ts',
+  'src-server/http/routes/transcriptions/*-revision*.ts',
+  'src-server/http/routes/transcriptions/revision-body.ts',
   'src-server/http/routes/dictionaries/**',
   'src-server/http/routes/analyses/**',
   'src-server/http/routes/models/**',

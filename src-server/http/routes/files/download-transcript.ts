@@ -1,4 +1,5 @@
-// GET of the transcript document from a signed transcription_path, as JSON, SRT, WebVTT or text.
+// GET of the transcript document from a signed transcription_path, as JSON, SRT, WebVTT or text: the latest
+// revision (decision 0051).
 import { downloadTranscript as operation } from '../../../../src-shared/api/files.js';
 import { CONTENT_TYPES, renderTranscript } from '../../../domain/transcript-formats.js';
 import { errors } from '../../errors.js';
@@ -10,8 +11,8 @@ export const downloadTranscript: RouteModule = (app, ctx) =>
     const record = await verifiedTranscription(ctx, request, 'transcript');
     if (!record.transcriptKey) throw errors.resultNotReady(record.transcriptionId);
     const format = request.query.format ?? 'json';
-    if (format === 'json')
-      return reply.header('content-type', CONTENT_TYPES.json).send(await ctx.storage.read(record.transcriptKey));
+    // The latest revision, whatever the format (decision 0051); its ETag is the revision.
     const document = await ctx.service.readDocument(record);
+    if (document.revision !== undefined) void reply.header('etag', `"${document.revision}"`);
     return reply.header('content-type', CONTENT_TYPES[format]).send(renderTranscript(document, format));
   });
