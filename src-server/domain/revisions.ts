@@ -255,10 +255,10 @@ function describe(operation: ServerOperation): string {
       return `Split segment ${operation.segmentId}`;
     case 'speaker':
       return `Set the speaker of segment ${operation.segmentId} to ${operation.speaker ?? 'none'}`;
-    case 'speaker-name':
-      return operation.name?.trim()
-        ? `Named ${operation.speaker} ${quote(operation.name.trim())}`
-        : `Removed the name of ${operation.speaker}`;
+    case 'speaker-name': {
+      const name = operation.name?.replace(/\s+/g, ' ').trim();
+      return name ? `Named ${operation.speaker} ${quote(name)}` : `Removed the name of ${operation.speaker}`;
+    }
   }
 }
 
