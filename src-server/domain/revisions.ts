@@ -183,7 +183,11 @@ export function rebaseOperations(
   const onBase = applyOperations(base, operations);
   if (!onBase.ok) return { kind: 'invalid', ...onBase };
   if (baseIsLatest) return { kind: 'applied', document: onBase.document, rebased: false };
-  const intended = touchedBy([diffDocuments(base, onBase.document)], base);
+  // Segments the operations created on the base (a split's new id) are theirs alone; on the latest a split
+  // gets the next free id there.
+  const inBase = new Set(base.segments.map((s) => s.id));
+  const touchedOnBase = touchedBy([diffDocuments(base, onBase.document)], base);
+  const intended = { ...touchedOnBase, segments: touchedOnBase.segments.filter((id) => inBase.has(id)) };
   const onLatest = applyOperations(latest, operations);
   if (!onLatest.ok) {
     // It applied to what the client saw and not to what is there now: someone changed what it needs.
