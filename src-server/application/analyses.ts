@@ -50,10 +50,13 @@ export async function readAnalysis(
   kind: AnalysisKind,
   language: string | undefined,
   names: AnalysisNames,
-): Promise<AnalysisRecord> {
+): Promise<AnalysisRecord & { currentRevision: number | null }> {
   const record = await findTranscription(ctx, caller, transcriptionId);
   const target = kind === 'translation' ? language?.toLowerCase() : '';
   const analysis = await ctx.analyses.get(record.transcriptionId, kind, target);
   if (!analysis) throw errors.analysisNotFound(record.transcriptionId, names.label, names.segment, target);
-  return analysis;
+  // The transcript's latest revision, so a result from an older one says so (decision 0051).
+  const currentRevision =
+    record.status === 'COMPLETED' && record.transcriptKey ? await ctx.revisions.latestNumber(record) : null;
+  return { ...analysis, currentRevision };
 }

@@ -126,6 +126,8 @@ export interface AnalysisTable {
   result: string | null;
   error: string | null;
   engine: string | null;
+  /** The transcript revision it was computed from (migration 0010); null before revisions, or while running. */
+  revision: number | null;
   created_at: string;
   updated_at: string;
 }

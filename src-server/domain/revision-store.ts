@@ -1,7 +1,6 @@
 // Where a transcript's revisions are kept and the one place that writes a new one (decision 0051). The
-// database holds them (changes, with a snapshot every SNAPSHOT_EVERY); the document at transcriptKey is
-// the latest, written after each revision so `transcription_path` and old readers see it.
-import { Readable } from 'node:stream';
+// database holds them (changes, with a snapshot every SNAPSHOT_EVERY). The object at transcriptKey stays the
+// recognized document, the source of revision 1; transcription_path serves the latest revision from here.
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
 import type { ReviewRepository } from '../db/review-repository.js';
 import type { NewRevision, RevisionInfo, RevisionRepository } from '../db/revision-repository.js';
@@ -50,6 +49,12 @@ export interface CommitOptions {
 
 /** How often a writer that lost the race for the next revision number tries again. */
 const ATTEMPTS = 8;
+/**
+ * Transcripts whose latest revision this process keeps parsed: a revision never changes once written, so a
+ * document held by its number is never stale, whichever process wrote the revisions since. Documents are
+ * never mutated (every edit makes new objects for what it changes), so one copy is shared.
+ */
+const RECENT = 8;
 
 export class RevisionStore {
   constructor(
@@ -59,6 +64,16 @@ export class RevisionStore {
     private readonly reviews: ReviewRepository,
   ) {}
 
+  private readonly recent = new Map<string, Revisioned>();
+
+  private remember(record: TranscriptionRecord, revisioned: Revisioned): void {
+    const known = this.recent.get(record.transcriptionId);
+    if (known && known.revision > revisioned.revision) return;
+    this.recent.delete(record.transcriptionId);
+    this.recent.set(record.transcriptionId, revisioned);
+    if (this.recent.size > RECENT) this.recent.delete(this.recent.keys().next().value!);
+  }
+
   /** The latest revision of a COMPLETED transcription. */
   async latest(record: TranscriptionRecord): Promise<Revisioned> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -66,13 +81,18 @@ export class RevisionStore {
       const revision = await this.revisions.latest(record.transcriptionId);
       const document = revision === null ? null : await this.at(record, revision);
       // A null here is a transcription deleted while being read: the caller's next lookup says so.
-      if (revision !== null && document) return { revision, document };
+      if (revision !== null && document) {
+        this.remember(record, { revision, document });
+        return { revision, document };
+      }
     }
     throw new Error(`transcription ${record.transcriptionId} has no readable revision`);
   }
 
   /** That revision's document, or null when there is no such revision. */
   async at(record: TranscriptionRecord, revision: number): Promise<TranscriptDocument | null> {
+    const known = this.recent.get(record.transcriptionId);
+    if (known?.revision === revision) return known.document;
     await this.ensure(record);
     const chain = await this.revisions.chain(record.transcriptionId, revision);
     const last = chain.at(-1);
@@ -80,6 +100,14 @@ export class RevisionStore {
     let document = chain[0]!.snapshot;
     for (const stored of chain.slice(1)) document = applyChange(document, stored.change!);
     return { ...document, revision };
+  }
+
+  /** The latest revision's number, without reading its document. */
+  async latestNumber(record: TranscriptionRecord): Promise<number> {
+    await this.ensure(record);
+    const latest = await this.revisions.latest(record.transcriptionId);
+    if (latest === null) throw new Error(`transcription ${record.transcriptionId} has no revision`);
+    return latest;
   }
 
   async list(record: TranscriptionRecord): Promise<RevisionInfo[]> {
@@ -131,7 +159,7 @@ export class RevisionStore {
         snapshot: number % SNAPSHOT_EVERY === 0 ? document : null,
       });
       if (!written) continue;
-      await this.publish(record, document);
+      this.remember(record, { revision: number, document });
       return { kind: 'written', info, document, rebased: produced.rebased ?? false };
     }
     throw new Error(`too many concurrent writers of transcription ${record.transcriptionId}`);
@@ -157,12 +185,10 @@ export class RevisionStore {
         snapshot: recognized,
       },
     ];
-    let latest = recognized;
     const review = await this.reviews.get(record.transcriptionId);
     if (review !== null) {
       const segments = reviewSegments(recognized, review);
       const reviewed = diffDocuments(recognized, { ...recognized, segments });
-      latest = { ...applyChange(recognized, reviewed), revision: 2 };
       first.push({
         revision: 2,
         createdAt: nowIso(),
@@ -173,20 +199,9 @@ export class RevisionStore {
         snapshot: null,
       });
     }
-    // Whoever wrote them first wins; both would have written the same.
-    if (await this.revisions.insertFirst(record.transcriptionId, first).catch(() => false))
-      await this.publish(record, latest);
-  }
-
-  /** The latest document where transcription_path serves it; a slower writer of an older one is overtaken. */
-  private async publish(record: TranscriptionRecord, document: TranscriptDocument): Promise<void> {
-    const key = record.transcriptKey!;
-    await this.storage.put(key, Readable.from([Buffer.from(JSON.stringify(document))]));
-    const now = await this.revisions.latest(record.transcriptionId);
-    if (now !== null && now > document.revision!) {
-      const newer = await this.at(record, now);
-      if (newer) await this.storage.put(key, Readable.from([Buffer.from(JSON.stringify(newer))]));
-    }
+    // Whoever wrote them first wins; both would have written the same. A failure (the transcription deleted
+    // meanwhile) is found by the caller's next read.
+    await this.revisions.insertFirst(record.transcriptionId, first).catch(() => false);
   }
 
   private async readStored(key: string): Promise<TranscriptDocument> {

@@ -58,7 +58,14 @@ export function analysisJob<N extends AnalysisJobName>(
       const document = await deps.service.readDocument(record);
       // Engines throw EngineErrors; the job runner decides from their kind whether to try again.
       const { result, engine } = await run({ document, language: sourceLanguage(record), signal }, payload);
-      await deps.analyses.complete(payload.transcriptionId, kind, languageOf(payload), result, engine);
+      await deps.analyses.complete(
+        payload.transcriptionId,
+        kind,
+        languageOf(payload),
+        result,
+        engine,
+        document.revision,
+      );
     },
     async onFailed(payload, error) {
       await deps.analyses.fail(payload.transcriptionId, kind, languageOf(payload), error.message);

@@ -349,6 +349,49 @@ describe('speaker names', () => {
   });
 });
 
+describe('analyses', () => {
+  /** Polls an analysis until it is no longer IN_PROGRESS. */
+  async function settled(id: string): Promise<Record<string, unknown>> {
+    for (;;) {
+      const response = await server.api(alice, 'GET', `${base(id)}/summary`);
+      if (response.json.status !== 'IN_PROGRESS') return response.json;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  it('record the revision they were computed from, say when the transcript moved on, and read the edits', async () => {
+    const id = await transcribed();
+    expect((await server.api(alice, 'POST', `${base(id)}/summary`)).status).toBe(200);
+    const first = await settled(id);
+    expect(first).toMatchObject({ status: 'COMPLETED', revision: 1, current_revision: 1, outdated: false });
+
+    const { revision, document } = await latest(id);
+    const edited = await edit(bob, id, revision, [
+      { kind: 'text', segmentId: document.segments[0]!.id, text: 'The quarterly plan was approved by the board.' },
+    ]);
+    expect(edited.status).toBe(200);
+    expect(await settled(id)).toMatchObject({ revision: 1, current_revision: 2, outdated: true });
+
+    await server.api(alice, 'POST', `${base(id)}/summary`);
+    const again = await settled(id);
+    expect(again).toMatchObject({ status: 'COMPLETED', revision: 2, current_revision: 2, outdated: false });
+    expect(JSON.stringify(again)).toContain('quarterly plan');
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it("lists the revision operations and the error body's details", async () => {
+    const doc = await (await fetch(`${server.url}/openapi.json`)).json();
+    const paths = doc.paths as Record<string, Record<string, unknown>>;
+    expect(Object.keys(paths['/api/v1/transcriptions/{transcription_id}/revisions']!).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(paths['/api/v1/transcriptions/{transcription_id}/revisions/{revision}']!)).toEqual(['get']);
+    expect(Object.keys(paths['/api/v1/transcriptions/{transcription_id}/revisions/{revision}/restore']!)).toEqual([
+      'post',
+    ]);
+    expect(doc.components.schemas.ErrorBody.properties.details).toMatchObject({ type: 'object' });
+  });
+});
+
 describe('hostile input', () => {
   let id: string;
   beforeAll(async () => {
