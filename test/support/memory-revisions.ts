@@ -78,7 +78,7 @@ export function memoryStorage(objects = new Map<string, Buffer>()): Storage & { 
     localPath: () => Promise.reject(new Error('not in memory storage')),
     delete: (key) => Promise.resolve(void objects.delete(key)),
     list: () => Promise.resolve([]),
-  } as Storage & { objects: Map<string, Buffer> };
+  };
 }
 
 export function memoryReviews(texts = new Map<string, string>()): ReviewRepository {
