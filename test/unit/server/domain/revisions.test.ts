@@ -206,6 +206,19 @@ describe('the review text', () => {
     ]);
   });
 
+  it('re-times a review of a few hundred thousand words onto a segment as long without a quadratic table', () => {
+    const long = Array.from({ length: 300_000 }, (_, i) => `w${i % 1000}`);
+    const big: TranscriptDocument = { ...document, segments: [segment(0, 0, long)], duration: 300_000 };
+    const edited = [...long];
+    edited[150_000] = 'changed';
+    const [only] = reviewSegments(big, edited.join(' '));
+    expect(only!.words).toHaveLength(300_000);
+    // The common start and end keep their times; the changed word takes the time of the one it replaces.
+    expect(only!.words[0]).toEqual(big.segments[0]!.words[0]);
+    expect(only!.words[299_999]).toEqual(big.segments[0]!.words[299_999]);
+    expect(only!.words[150_000]).toMatchObject({ word: 'changed', start: 150_000, end: 150_001 });
+  });
+
   it('spreads any other text over the transcript, one segment per line, and reads back as sent', () => {
     const text = 'a first line\nand a second, longer line';
     const segments = reviewSegments(document, text);
