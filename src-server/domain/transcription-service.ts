@@ -230,7 +230,12 @@ export class TranscriptionService {
     let replaced = 0;
     const commit = await this.revisions.commit<never>(
       record,
-      { author: payload.author, source: 'dictionary', ifMatch: payload.ifMatch },
+      // A job queued before revisions names no author: the transcription's owner stands in.
+      {
+        author: payload.author ?? { userId: record.userId, name: record.userName },
+        source: 'dictionary',
+        ifMatch: payload.ifMatch,
+      },
       ({ document }) => {
         const { segments, applied } = applyReplacements(document.segments, rules, document.language);
         replaced = applied.reduce((sum, a) => sum + a.count, 0);

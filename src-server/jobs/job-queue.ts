@@ -34,8 +34,8 @@ export interface JobPayloads {
   'apply-replacements': {
     transcriptionId: string;
     dictionaryId: string;
-    /** Who asked: the author of the revision it makes (decision 0051). */
-    author: { userId: string; name: string };
+    /** Who asked: the author of the revision it makes (decision 0051); absent in jobs queued before. */
+    author?: { userId: string; name: string };
     /** The revision the caller said is the latest (If-Match). */
     ifMatch?: number;
   };

@@ -29,7 +29,8 @@ export const Transcription = Type.Object(
     name: Type.String({ description: 'Name of the audio file.' }),
     user: User,
     transcription_path: Type.Union([Type.String(), Type.Null()], {
-      description: 'Signed, expiring URL of the transcript JSON (add ?format=srt|vtt|txt). Null until COMPLETED.',
+      description:
+        'Signed, expiring URL of the transcript JSON (add ?format=srt|vtt|txt): its latest revision (docs/api/revisions.md). Null until COMPLETED.',
     }),
     audio_path: Type.Union([Type.String(), Type.Null()], {
       description: 'Signed, expiring URL of the uploaded audio, with HTTP Range support. Null until uploaded.',
