@@ -257,6 +257,44 @@ describe('edits from two people', () => {
   });
 });
 
+describe('edits sent at the same moment', () => {
+  it('to different segments, all on one base revision: every one is written, each as its own revision', async () => {
+    const id = await transcribed();
+    const start = await latest(id);
+    const first = start.document.segments[0]!;
+    expect(first.words.length).toBeGreaterThanOrEqual(4);
+    // Four segments: split before words 3, 2 and 1 of the first.
+    const split = await edit(
+      alice,
+      id,
+      start.revision,
+      [3, 2, 1].map((w) => ({ kind: 'split', segmentId: first.id, wordIndex: w })),
+    );
+    expect(split.status).toBe(200);
+    const { revision, document } = await latest(id);
+    const targets = document.segments.slice(0, 4).map((s) => s.id);
+    const answers = await Promise.all(
+      targets.map((segmentId, i) =>
+        edit(i % 2 === 0 ? alice : bob, id, revision, [{ kind: 'text', segmentId, text: `parallel ${i}` }]),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(answers.map((a) => a.json.revision as number).sort((a, b) => a - b)).toEqual([
+      revision + 1,
+      revision + 2,
+      revision + 3,
+      revision + 4,
+    ]);
+    const now = await latest(id);
+    expect(targets.map((t) => now.document.segments.find((s) => s.id === t)!.text)).toEqual([
+      'parallel 0',
+      'parallel 1',
+      'parallel 2',
+      'parallel 3',
+    ]);
+  });
+});
+
 describe('If-Match', () => {
   let id: string;
   beforeAll(async () => {
