@@ -37,6 +37,8 @@ const POSTGRES_S3_FILES = [
   'transcription-pipeline',
   // The OpenAI route's job rows taken over after a crash, and the sweep of its uploads in S3.
   'openai-leftovers',
+  // Revisions: changes and snapshots in SQL, two writers racing for one number refused by the key, If-Match.
+  'revisions',
   // The areas whose files are HTTP behaviour (apply replacements, analyses, models), walked once here.
   'backend-areas',
 ].map((name) => `test/integration/server/${name}.test.ts`);

@@ -7,6 +7,7 @@ import type { AnalysisEngineRegistry } from './engines/analysis/analysis-registr
 import type { DictionaryRepository } from './db/dictionary-repository.js';
 import type { KeyRepository } from './db/key-repository.js';
 import type { ReviewRepository } from './db/review-repository.js';
+import type { RevisionStore } from './domain/revision-store.js';
 import type { TranscriptionRepository } from './db/transcription-repository.js';
 import type { TranscriptionService } from './domain/transcription-service.js';
 import type { EngineRegistry } from './engines/engine-registry.js';
@@ -26,6 +27,8 @@ export interface AppContext {
   dictionaries: DictionaryRepository;
   transcriptions: TranscriptionRepository;
   reviews: ReviewRepository;
+  /** A transcript's revisions: the one place that reads and writes them (decision 0052). */
+  revisions: RevisionStore;
   service: TranscriptionService;
   storage: Storage;
   queue: JobQueue;

@@ -21,6 +21,8 @@ import { applyReplacementsJob } from './jobs/apply-replacements.js';
 import { KyselyDictionaryRepository } from './db/dictionary-repository.js';
 import { KyselyKeyRepository } from './db/key-repository.js';
 import { KyselyReviewRepository } from './db/review-repository.js';
+import { KyselyRevisionRepository } from './db/revision-repository.js';
+import { RevisionStore } from './domain/revision-store.js';
 import { KyselyTranscriptionRepository } from './db/transcription-repository.js';
 import { TranscriptionService } from './domain/transcription-service.js';
 import { createEngineRegistry } from './engines/engine-setup.js';
@@ -95,12 +97,14 @@ async function wireCommon(config: ServerConfig, options: RuntimeOptions) {
   const records = await openRecords(config, logger);
   const storage = createStorage(config);
   const queue = createQueue(config, records, logger, options);
+  const revisions = new RevisionStore(records.revisions, storage, records.reviews);
   const service = new TranscriptionService(
     records.transcriptions,
     records.dictionaries,
     storage,
     queue,
     config.uploads.urlTtlSeconds,
+    revisions,
   );
   const freeSpace = options.freeSpace ?? statfsFreeSpace;
   const models = new ModelManager({
@@ -124,7 +128,7 @@ async function wireCommon(config: ServerConfig, options: RuntimeOptions) {
     },
     logger,
   );
-  return { logger, records, storage, queue, service, models, engines, analysisEngines, freeSpace, health };
+  return { logger, records, storage, queue, service, revisions, models, engines, analysisEngines, freeSpace, health };
 }
 type Common = Awaited<ReturnType<typeof wireCommon>>;
 export type WorkerContext = Common;
@@ -200,6 +204,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     dictionaries,
     transcriptions,
     reviews: records.reviews,
+    revisions: common.revisions,
     service,
     storage,
     queue,
@@ -300,6 +305,7 @@ async function openRecords(config: ServerConfig, logger: Logger) {
     dictionaries: new KyselyDictionaryRepository(db),
     keys: new KyselyKeyRepository(db),
     reviews: new KyselyReviewRepository(db),
+    revisions: new KyselyRevisionRepository(db),
     analyses: new KyselyAnalysisRepository(db),
     storageUsage: new KyselyStorageUsageRepository(db),
     close: () => database.close(),

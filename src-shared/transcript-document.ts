@@ -44,4 +44,11 @@ export interface TranscriptDocument {
   /** What ran: speech engine and model, the requested transcription_model, and the speaker-separation engine if any. */
   engine: { name: string; model: string; transcription_model: string; speakers?: string };
   created_at: string;
+  /**
+   * Which revision of the transcript this is (1: as recognized; each review, edit, dictionary re-apply or
+   * restore makes the next). Absent in documents stored before revisions (decision 0052).
+   */
+  revision?: number;
+  /** Names given to speaker labels ("SPEAKER_1" -> "Alice"), shared by the team; absent or {} for none. */
+  speaker_names?: Record<string, string>;
 }

@@ -15,12 +15,38 @@ export function tokenize(text: string): string[] {
   return text.trim().split(/\s+/).filter(Boolean);
 }
 
+/**
+ * The most cells the alignment's table may have (16 MB). A review saved through the API can hold hundreds of
+ * thousands of words on one line: past this, the common start and end are paired and only what lies between
+ * is aligned, when that fits (else its words are re-timed over the time they replace).
+ */
+const MAX_CELLS = 4_000_000;
+
 /** Pairs [oldIndex, newIndex] of an LCS alignment, in order. */
 export function alignWords(oldWords: string[], newWords: string[]): Array<[number, number]> {
   const a = oldWords.map(normalise);
   const b = newWords.map(normalise);
   const n = a.length;
   const m = b.length;
+  if ((n + 1) * (m + 1) > MAX_CELLS) {
+    const same = (i: number, j: number) => a[i] === b[j] && a[i] !== '';
+    let head = 0;
+    while (head < n && head < m && same(head, head)) head++;
+    let tail = 0;
+    while (tail < n - head && tail < m - head && same(n - 1 - tail, m - 1 - tail)) tail++;
+    const fits = (n - head - tail + 1) * (m - head - tail + 1) <= MAX_CELLS;
+    const middle = fits
+      ? alignWords(oldWords.slice(head, n - tail), newWords.slice(head, m - tail)).map(([i, j]): [number, number] => [
+          i + head,
+          j + head,
+        ])
+      : [];
+    return [
+      ...Array.from({ length: head }, (_, k): [number, number] => [k, k]),
+      ...middle,
+      ...Array.from({ length: tail }, (_, k): [number, number] => [n - tail + k, m - tail + k]),
+    ];
+  }
   // lengths[i][j]: LCS of a[i..] and b[j..], in one flat array.
   const lengths = new Uint32Array((n + 1) * (m + 1));
   const at = (i: number, j: number) => i * (m + 1) + j;
@@ -86,7 +112,9 @@ export function retimeWords(
       const replaced = old.slice(oldPrev + 1, oldNext);
       const start = replaced.length > 0 ? replaced[0]!.start : oldPrev >= 0 ? old[oldPrev]!.end : segment.start;
       const end = replaced.length > 0 ? replaced.at(-1)!.end : oldNext < old.length ? old[oldNext]!.start : segment.end;
-      result.push(...spreadWords(gapTokens, start, Math.max(start, end)));
+      // Not push(...): a gap can hold hundreds of thousands of words (a long review on one line), past the
+      // number of arguments a call can take.
+      for (const word of spreadWords(gapTokens, start, Math.max(start, end))) result.push(word);
     }
     if (oldNext < old.length && newNext < tokens.length) {
       const kept = old[oldNext]!;

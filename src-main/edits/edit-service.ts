@@ -246,8 +246,10 @@ export class EditService {
           changed.push(entry.targetId);
           continue;
         }
-        await client.saveReview(entry.targetId, entry.payload.reviewedText);
-        store.edits.setServerReview(entry.targetId, entry.payload.reviewedText);
+        // The server keeps the review as a revision and answers its text, one line per segment (decision
+        // 0052): that is what a later read of the review will be compared with.
+        const saved = await client.saveReview(entry.targetId, entry.payload.reviewedText);
+        store.edits.setServerReview(entry.targetId, saved.reviewed_text);
         store.outbox.removeIfUnchanged(entry);
         result.sent++;
         changed.push(entry.targetId);

@@ -8,7 +8,7 @@ import { errors } from './errors.js';
 import { findTranscription } from './lookups.js';
 
 /** What the analysis use cases reach: only these parts of the context. */
-export type AnalysesContext = Pick<AppContext, 'transcriptions' | 'analyses' | 'analysisService'>;
+export type AnalysesContext = Pick<AppContext, 'transcriptions' | 'analyses' | 'analysisService' | 'revisions'>;
 
 // Adapters name an analysis's kind and record through this layer, not db/.
 export type { AnalysisKind, AnalysisRecord };
@@ -53,10 +53,13 @@ export async function readAnalysis(
   kind: AnalysisKind,
   language: string | undefined,
   names: AnalysisNames,
-): Promise<AnalysisRecord> {
+): Promise<AnalysisRecord & { currentRevision: number | null }> {
   const record = await findTranscription(ctx, caller, transcriptionId);
   const target = kind === 'translation' ? language?.toLowerCase() : '';
   const analysis = await ctx.analyses.get(record.transcriptionId, kind, target);
   if (!analysis) throw errors.analysisNotFound(record.transcriptionId, names.label, names.segment, target);
-  return analysis;
+  // The transcript's latest revision, so a result from an older one says so (decision 0052).
+  const currentRevision =
+    record.status === 'COMPLETED' && record.transcriptKey ? await ctx.revisions.latestNumber(record) : null;
+  return { ...analysis, currentRevision };
 }

@@ -1,5 +1,6 @@
 // Apply replacements (POST /api/v1/transcriptions/{id}/replacements/apply, issue 12): a dictionary's
-// forced replacements applied to a finished transcript, without transcribing again.
+// forced replacements applied to the latest revision of a finished transcript, edits included, as a new
+// revision (decision 0052), without transcribing again.
 import type { AppContext } from '../app-context.js';
 import type { Caller, TranscriptionRecord } from '../domain/records.js';
 import { errors } from './errors.js';
@@ -14,9 +15,10 @@ export async function applyDictionary(
   caller: Caller,
   transcriptionId: string,
   dictionaryId: string | undefined,
+  ifMatch?: number,
 ): Promise<TranscriptionRecord> {
   const record = await findTranscription(ctx, caller, transcriptionId);
-  const outcome = await ctx.service.applyDictionary(caller, record, dictionaryId);
+  const outcome = await ctx.service.applyDictionary(caller, record, dictionaryId, ifMatch);
   switch (outcome.kind) {
     case 'not-completed':
       throw errors.transcriptionNotCompleted(record.transcriptionId, outcome.status);
@@ -27,6 +29,8 @@ export async function applyDictionary(
       );
     case 'dictionary-not-found':
       throw errors.dictionaryNotFound(outcome.dictionaryId);
+    case 'moved-on':
+      throw errors.revisionConflict(outcome.current);
     case 'applied':
       return record;
   }

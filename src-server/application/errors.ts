@@ -9,6 +9,8 @@ export class AppError extends Error {
     message: string,
     /** Where the bad input is ("words.0.reading"); sent as the error body's `field`. */
     readonly field?: string,
+    /** What a client needs to act on it (a conflict's segment ids); sent as the error body's `details`. */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -143,6 +145,21 @@ export const errors = {
       400,
       'TUS_REQUEST_INVALID',
       `The resumable upload request was not understood (${detail}). Use a tus 1.0 client, or PUT the whole file to the upload URL.`,
+    ),
+  /** The transcript moved on from the revision the client named (If-Match), or its edits meet another's. */
+  revisionConflict: (current: number, conflict?: { segments: number[]; speakers: string[] }) =>
+    new AppError(
+      412,
+      'REVISION_CONFLICT',
+      conflict
+        ? `Someone else changed the same part of this transcript since your revision (now revision ${current}). Reload it, check the segments named in details, and make your edit again.`
+        : `This transcript has changed since the revision you named (now revision ${current}). Reload it and try again.`,
+      undefined,
+      {
+        current_revision: current,
+        conflicting_segment_ids: conflict?.segments ?? [],
+        conflicting_speakers: conflict?.speakers ?? [],
+      },
     ),
   tusVersionUnsupported: () =>
     new AppError(

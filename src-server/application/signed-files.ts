@@ -67,17 +67,16 @@ export async function downloadAudio(ctx: AppContext, url: SignedUrl): Promise<Au
   };
 }
 
-/** The transcript in `format`: the stored JSON as it is, or rendered as SRT, WebVTT or text. */
+/** The transcript's latest revision in `format` (decision 0052), with that revision's number for the ETag. */
 export async function downloadTranscript(
   ctx: AppContext,
   url: SignedUrl,
   format: TranscriptFormat,
-): Promise<{ contentType: string; body: Readable | string }> {
+): Promise<{ contentType: string; body: string; revision: number | undefined }> {
   const record = await signedTranscription(ctx, 'transcript', url);
   if (!record.transcriptKey) throw errors.resultNotReady(record.transcriptionId);
-  if (format === 'json') return { contentType: CONTENT_TYPES.json, body: await ctx.storage.read(record.transcriptKey) };
   const document = await ctx.service.readDocument(record);
-  return { contentType: CONTENT_TYPES[format], body: renderTranscript(document, format) };
+  return { contentType: CONTENT_TYPES[format], body: renderTranscript(document, format), revision: document.revision };
 }
 
 /** The body of a PUT to a signed upload URL, as the route read its headers. */

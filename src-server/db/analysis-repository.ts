@@ -14,6 +14,8 @@ export interface AnalysisRecord {
   result: unknown;
   error: string | null;
   engine: string | null;
+  /** The transcript revision it was computed from; null before revisions were kept, and while it runs. */
+  revision: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -27,6 +29,7 @@ export interface AnalysisRepository {
     language: string,
     result: unknown,
     engine: string,
+    revision?: number,
   ): Promise<void>;
   fail(transcriptionId: string, kind: AnalysisKind, language: string, error: string): Promise<void>;
   /** With language undefined for a translation: the most recently requested one. */
@@ -41,6 +44,7 @@ const toRecord = (r: Selectable<AnalysisTable>): AnalysisRecord => ({
   result: r.result === null ? null : JSON.parse(r.result),
   error: r.error,
   engine: r.engine,
+  revision: r.revision === null ? null : Number(r.revision),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -66,6 +70,7 @@ export class KyselyAnalysisRepository implements AnalysisRepository {
           result: null,
           error: null,
           engine: null,
+          revision: null,
           created_at: eb.ref('excluded.created_at'),
           updated_at: eb.ref('excluded.updated_at'),
         })),
@@ -73,10 +78,24 @@ export class KyselyAnalysisRepository implements AnalysisRepository {
       .execute();
   }
 
-  async complete(transcriptionId: string, kind: AnalysisKind, language: string, result: unknown, engine: string) {
+  async complete(
+    transcriptionId: string,
+    kind: AnalysisKind,
+    language: string,
+    result: unknown,
+    engine: string,
+    revision?: number,
+  ) {
     await this.db
       .updateTable('analyses')
-      .set({ status: 'COMPLETED', result: JSON.stringify(result), engine, error: null, updated_at: nowIso() })
+      .set({
+        status: 'COMPLETED',
+        result: JSON.stringify(result),
+        engine,
+        error: null,
+        revision: revision ?? null,
+        updated_at: nowIso(),
+      })
       .where('transcription_id', '=', transcriptionId)
       .where('kind', '=', kind)
       .where('language', '=', language)

@@ -126,6 +126,8 @@ export interface AnalysisTable {
   result: string | null;
   error: string | null;
   engine: string | null;
+  /** The transcript revision it was computed from (migration 0010); null before revisions, or while running. */
+  revision: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -159,6 +161,22 @@ export interface UploadReservationTable {
   created_at: string;
 }
 
+/** A transcript's revisions (migration 0009, decision 0052). */
+export interface TranscriptRevisionTable {
+  transcription_id: string;
+  revision: number;
+  created_at: string;
+  author_user_id: string;
+  author_name: string;
+  /** recognized | review | edit | dictionary | restore */
+  source: string;
+  summary: string;
+  /** JSON RevisionChange against the revision before; null for the first. */
+  change: string | null;
+  /** JSON TranscriptDocument, on the first revision and every SNAPSHOT_EVERY-th. */
+  snapshot: string | null;
+}
+
 export interface Schema {
   teams: TeamTable;
   users: UserTable;
@@ -172,6 +190,7 @@ export interface Schema {
   jobs: JobTable;
   team_quotas: TeamQuotaTable;
   upload_reservations: UploadReservationTable;
+  transcript_revisions: TranscriptRevisionTable;
 }
 
 export type Kdb = Kysely<Schema>;

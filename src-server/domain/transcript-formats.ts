@@ -14,7 +14,18 @@ export const CONTENT_TYPES: Record<TranscriptFormat, string> = {
   txt: 'text/plain; charset=utf-8',
 };
 
-export function renderTranscript(document: TranscriptDocument, format: TranscriptFormat): string {
+/** Subtitles and text name speakers by the names the team gave them (`speaker_names`), else by label. */
+function withSpeakerNames(document: TranscriptDocument): TranscriptDocument {
+  const names = document.speaker_names ?? {};
+  if (Object.keys(names).length === 0) return document;
+  return {
+    ...document,
+    segments: document.segments.map((s) => (s.speaker && names[s.speaker] ? { ...s, speaker: names[s.speaker]! } : s)),
+  };
+}
+
+export function renderTranscript(stored: TranscriptDocument, format: TranscriptFormat): string {
+  const document = format === 'json' ? stored : withSpeakerNames(stored);
   switch (format) {
     case 'json':
       return JSON.stringify(document);

@@ -6,9 +6,10 @@ import type { AppliedReplacement, TranscriptDocument } from '../../src-shared/tr
 import { joinSegmentTexts } from '../../src-shared/word-text.js';
 import { applyReplacements } from './replacements.js';
 import { uploadKey } from './direct-upload.js';
+import type { RevisionStore } from './revision-store.js';
 import type { DictionaryRepository, NewWord } from '../db/dictionary-repository.js';
 import type { TranscriptionRepository } from '../db/transcription-repository.js';
-import type { JobQueue } from '../jobs/job-queue.js';
+import type { JobPayloads, JobQueue, JobResults } from '../jobs/job-queue.js';
 import type { Storage } from '../storage/storage.js';
 import {
   ENDED_STATUSES,
@@ -32,7 +33,9 @@ export interface TicketRequest {
 
 /** What applying a dictionary to a finished transcript came to. */
 export type ApplyOutcome =
-  | { kind: 'applied'; replaced: number }
+  | { kind: 'applied'; replaced: number; revision: number }
+  /** The If-Match revision is no longer the latest. */
+  | { kind: 'moved-on'; current: number }
   | { kind: 'not-completed'; status: string }
   | { kind: 'no-dictionary' }
   | { kind: 'dictionary-not-found'; dictionaryId: string };
@@ -60,6 +63,7 @@ export class TranscriptionService {
     private readonly storage: Storage,
     private readonly queue: JobQueue,
     private readonly uploadTtlSeconds: number,
+    private readonly revisions: RevisionStore,
   ) {}
 
   async createTicket(caller: Caller, request: TicketRequest): Promise<TranscriptionRecord> {
@@ -177,21 +181,24 @@ export class TranscriptionService {
     await this.dropTemporaryDictionary(caller.teamId, record.dictionaryId);
   }
 
-  /** The stored transcript document of a COMPLETED transcription. */
+  /** The latest revision of the transcript of a COMPLETED transcription (decision 0052). */
   async readDocument(record: TranscriptionRecord): Promise<TranscriptDocument> {
     if (!record.transcriptKey) throw new Error(`transcription ${record.transcriptionId} has no transcript`);
-    const chunks: Buffer[] = [];
-    for await (const chunk of await this.storage.read(record.transcriptKey)) chunks.push(chunk as Buffer);
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as TranscriptDocument;
+    return (await this.revisions.latest(record)).document;
   }
 
   /**
-   * Applies a dictionary's forced replacements (default: the transcription's own dictionary) to the
-   * stored transcript, as a transcription would have: the same matching (replacements.ts), the
-   * rewritten words marked, the document's `replacements` extended. The document is replaced in one
-   * atomic write, so a reader sees the old or the new one, never half.
+   * Applies a dictionary's forced replacements (default: the transcription's own dictionary) to the latest
+   * revision of the transcript, edits included, as a transcription would have: the same matching
+   * (replacements.ts), the rewritten words marked, the document's `replacements` extended. What it rewrote
+   * is a new revision (decision 0052); `ifMatch` is the revision the caller says is the latest.
    */
-  async applyDictionary(caller: Caller, record: TranscriptionRecord, dictionaryId?: string): Promise<ApplyOutcome> {
+  async applyDictionary(
+    caller: Caller,
+    record: TranscriptionRecord,
+    dictionaryId?: string,
+    ifMatch?: number,
+  ): Promise<ApplyOutcome> {
     if (record.status !== 'COMPLETED' || !record.transcriptKey) return { kind: 'not-completed', status: record.status };
     const id = dictionaryId ?? record.dictionaryId;
     if (!id) return { kind: 'no-dictionary' };
@@ -200,28 +207,59 @@ export class TranscriptionService {
     // of its own, waited for, so the answer still comes with the rewritten transcript in place.
     const jobId = await this.queue.send(
       'apply-replacements',
-      { transcriptionId: record.transcriptionId, dictionaryId: id },
+      {
+        transcriptionId: record.transcriptionId,
+        dictionaryId: id,
+        author: { userId: caller.userId, name: caller.userName },
+        ...(ifMatch !== undefined ? { ifMatch } : {}),
+      },
       { maxAttempts: 1 },
     );
     if (jobId === null) throw new Error('the apply-replacements job was not queued');
-    return { kind: 'applied', ...(await this.queue.wait('apply-replacements', jobId)) };
+    const result = await this.queue.wait('apply-replacements', jobId);
+    return 'movedOn' in result
+      ? { kind: 'moved-on', current: result.movedOn }
+      : { kind: 'applied', replaced: result.replaced, revision: result.revision };
   }
 
-  /** The apply-replacements job: a finished transcript rewritten by a dictionary's forced replacements. */
-  async applyDictionaryNow(transcriptionId: string, dictionaryId: string): Promise<{ replaced: number }> {
-    const record = await this.transcriptions.getById(transcriptionId);
-    if (!record || record.status !== 'COMPLETED' || !record.transcriptKey) return { replaced: 0 };
-    const rules = await this.dictionaries.replacementRules(dictionaryId);
-    const document = await this.readDocument(record);
-    const { segments, applied } = applyReplacements(document.segments, rules, document.language);
-    const updated: TranscriptDocument = {
-      ...document,
-      segments,
-      text: joinSegmentTexts(segments, document.language),
-      replacements: mergeApplied(document.replacements, applied),
-    };
-    await this.storage.put(record.transcriptKey, Readable.from([Buffer.from(JSON.stringify(updated))]));
-    return { replaced: applied.reduce((sum, a) => sum + a.count, 0) };
+  /** The apply-replacements job: the latest revision rewritten by a dictionary's replacement rules. */
+  async applyDictionaryNow(payload: JobPayloads['apply-replacements']): Promise<JobResults['apply-replacements']> {
+    const record = await this.transcriptions.getById(payload.transcriptionId);
+    if (!record || record.status !== 'COMPLETED' || !record.transcriptKey) return { replaced: 0, revision: 0 };
+    const rules = await this.dictionaries.replacementRules(payload.dictionaryId);
+    let replaced = 0;
+    const commit = await this.revisions.commit<never>(
+      record,
+      // A job queued before revisions names no author: the transcription's owner stands in.
+      {
+        author: payload.author ?? { userId: record.userId, name: record.userName },
+        source: 'dictionary',
+        ifMatch: payload.ifMatch,
+      },
+      ({ document }) => {
+        const { segments, applied } = applyReplacements(document.segments, rules, document.language);
+        replaced = applied.reduce((sum, a) => sum + a.count, 0);
+        return {
+          document: {
+            ...document,
+            segments,
+            text: joinSegmentTexts(segments, document.language),
+            replacements: mergeApplied(document.replacements, applied),
+          },
+          summary: `Applied a dictionary: ${replaced} replacement${replaced === 1 ? '' : 's'}`,
+        };
+      },
+    );
+    switch (commit.kind) {
+      case 'moved-on':
+        return { movedOn: commit.current };
+      case 'written':
+        return { replaced, revision: commit.info.revision };
+      case 'unchanged':
+        return { replaced: 0, revision: commit.revision };
+      case 'refused':
+        return commit.refusal;
+    }
   }
 
   /** Tickets never uploaded become CANCELLED once their upload URL expires. */

@@ -128,8 +128,20 @@ function openAiBody(
 }
 
 /** The spec's error body (section 2.10), with the `field` extension when there is one. */
-function specBody(errorId: string, code: ErrorCodeName, message: string, field?: string) {
-  return { error_id: errorId, error_code: ErrorCode[code], error_message: message, ...(field ? { field } : {}) };
+function specBody(
+  errorId: string,
+  code: ErrorCodeName,
+  message: string,
+  field?: string,
+  details?: Record<string, unknown>,
+) {
+  return {
+    error_id: errorId,
+    error_code: ErrorCode[code],
+    error_message: message,
+    ...(field ? { field } : {}),
+    ...(details ? { details } : {}),
+  };
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError | null, cause?: unknown) {
@@ -152,7 +164,9 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
     discardUnreadBody(request.raw);
   }
   if (!speaksOpenAi(request.url))
-    return reply.status(shown.statusCode).send(specBody(errorId, shown.code, shown.message, shown.field));
+    return reply
+      .status(shown.statusCode)
+      .send(specBody(errorId, shown.code, shown.message, shown.field, shown.details));
   const shape = openAiErrorShape(shown.statusCode, shown.code);
   if (shape.shouldRetry !== undefined) void reply.header('x-should-retry', String(shape.shouldRetry));
   return reply.status(shape.status).send(openAiBody(errorId, shape, shown.message, shown.field));

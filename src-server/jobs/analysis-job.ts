@@ -21,7 +21,8 @@ export interface AnalysisJobDeps {
 }
 
 /**
- * The transcript as its users corrected it: a review in the desktop app's shape (one line per
+ * No longer called by the jobs, which read the latest revision (decision 0052); kept with its test until
+ * the lead removes both. The transcript as its users corrected it: a review in the desktop app's shape (one line per
  * segment, docs/decisions/0025-edited-documents.md) is mapped onto the document; any other review
  * cannot be placed in time, so the recognized document is used.
  */
@@ -53,14 +54,18 @@ export function analysisJob<N extends AnalysisJobName>(
           detail: `status ${record.status}`,
         });
       }
-      const document = await reviewedDocument(
-        await deps.service.readDocument(record),
-        deps.reviews,
-        payload.transcriptionId,
-      );
+      // The latest revision: reviews, edits and dictionary re-applies included (decision 0052).
+      const document = await deps.service.readDocument(record);
       // Engines throw EngineErrors; the job runner decides from their kind whether to try again.
       const { result, engine } = await run({ document, language: sourceLanguage(record), signal }, payload);
-      await deps.analyses.complete(payload.transcriptionId, kind, languageOf(payload), result, engine);
+      await deps.analyses.complete(
+        payload.transcriptionId,
+        kind,
+        languageOf(payload),
+        result,
+        engine,
+        document.revision,
+      );
     },
     async onFailed(payload, error) {
       await deps.analyses.fail(payload.transcriptionId, kind, languageOf(payload), error.message);

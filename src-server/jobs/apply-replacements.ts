@@ -8,8 +8,8 @@ export function applyReplacementsJob(deps: { service: TranscriptionService }): J
     // The caller waits on the line: a failure is answered at once, and the client decides whether to retry.
     maxAttempts: 1,
     async handle(payload, { logger }) {
-      const result = await deps.service.applyDictionaryNow(payload.transcriptionId, payload.dictionaryId);
-      logger.info({ replaced: result.replaced }, 'forced replacements applied');
+      const result = await deps.service.applyDictionaryNow(payload);
+      logger.info(result, 'forced replacements applied');
       return result;
     },
   };

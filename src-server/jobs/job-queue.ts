@@ -31,7 +31,14 @@ export interface JobPayloads {
   summarize: { transcriptionId: string };
   'analyze-emotion': { transcriptionId: string };
   translate: { transcriptionId: string; language: string };
-  'apply-replacements': { transcriptionId: string; dictionaryId: string };
+  'apply-replacements': {
+    transcriptionId: string;
+    dictionaryId: string;
+    /** Who asked: the author of the revision it makes (decision 0052); absent in jobs queued before. */
+    author?: { userId: string; name: string };
+    /** The revision the caller said is the latest (If-Match). */
+    ifMatch?: number;
+  };
 }
 export type JobName = keyof JobPayloads;
 /** Every job name (exhaustive by type): each is one pg-boss queue. */
@@ -52,7 +59,8 @@ export interface JobResults {
   summarize: void;
   'analyze-emotion': void;
   translate: void;
-  'apply-replacements': { replaced: number };
+  /** `movedOn`: the latest revision, when it is not the If-Match one (nothing written). */
+  'apply-replacements': { replaced: number; revision: number } | { movedOn: number };
 }
 
 /** The worker no longer owns the job (its lease expired and another worker took it, or it was cancelled): write nothing more. */

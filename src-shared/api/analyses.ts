@@ -30,8 +30,27 @@ const commonResultFields = {
   error: Type.Union([Type.String(), Type.Null()], { description: 'Extension: why it FAILED.' }),
   requested_at: Type.String({ format: 'date-time', description: 'Extension: when this run was requested.' }),
   updated_at: Type.String({ format: 'date-time' }),
+  revision: Type.Union([Type.Integer(), Type.Null()], {
+    description:
+      'Extension: the transcript revision it was computed from (docs/api/revisions.md); null while it runs, and for results computed before revisions were kept.',
+  }),
+  current_revision: Type.Union([Type.Integer(), Type.Null()], {
+    description: "Extension: the transcript's latest revision now.",
+  }),
+  outdated: Type.Boolean({
+    description:
+      'Extension: true when the transcript has changed since this result was computed (revision < current_revision); request it again for the latest.',
+  }),
 };
-const commonExtensions = ['engine', 'error', 'requested_at', 'updated_at'] as const;
+const commonExtensions = [
+  'engine',
+  'error',
+  'requested_at',
+  'updated_at',
+  'revision',
+  'current_revision',
+  'outdated',
+] as const;
 
 const Anchor = { segment_id: Type.Integer(), start: Type.Number(), end: Type.Number() };
 const Item = Type.Object({ ...Anchor, text: Type.String() });

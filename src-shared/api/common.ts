@@ -28,6 +28,13 @@ export const ErrorBody = Type.Object(
           'Extension: dot-separated path of the bad input inside the body, query or path ("words.0.reading").',
       }),
     ),
+    details: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'Extension: what a client needs to act on the error, by code. REVISION_CONFLICT: `current_revision`, ' +
+          '`conflicting_segment_ids` and `conflicting_speakers` (docs/api/revisions.md).',
+      }),
+    ),
   },
   { $id: 'ErrorBody', title: 'ErrorBody' },
 );
@@ -121,3 +128,14 @@ export function requestLine<const Method extends string, const Path extends stri
   });
   return { method: operation.method, path };
 }
+
+/** The writes to a transcript take the revision the client holds (decision 0052). */
+export const IfMatchHeaders = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({
+      maxLength: 40,
+      description:
+        'The revision the client holds, as "<revision>": 412 REVISION_CONFLICT when the transcript has moved on.',
+    }),
+  ),
+});

@@ -7,6 +7,7 @@ import {
   DateTime,
   EmptyBody,
   errorResponses,
+  IfMatchHeaders,
   literalUnion,
   NullableString,
   PageQuery,
@@ -28,7 +29,8 @@ export const Transcription = Type.Object(
     name: Type.String({ description: 'Name of the audio file.' }),
     user: User,
     transcription_path: Type.Union([Type.String(), Type.Null()], {
-      description: 'Signed, expiring URL of the transcript JSON (add ?format=srt|vtt|txt). Null until COMPLETED.',
+      description:
+        'Signed, expiring URL of the transcript JSON (add ?format=srt|vtt|txt): its latest revision (docs/api/revisions.md). Null until COMPLETED.',
     }),
     audio_path: Type.Union([Type.String(), Type.Null()], {
       description: 'Signed, expiring URL of the uploaded audio, with HTTP Range support. Null until uploaded.',
@@ -254,12 +256,15 @@ export const applyReplacements = {
     description:
       "Rewrites the stored transcript document with the dictionary's forced replacements (as a transcription would have), " +
       "adds them to the document's `replacements`, and marks each rewritten word with `replaced: {pattern, original}`. " +
+      'It applies to the latest revision, edits included, and makes a new revision (docs/api/revisions.md); ' +
+      '`If-Match: "<revision>"` answers 412 REVISION_CONFLICT when the transcript has moved on. ' +
       "The body may be empty: then the transcription's own dictionary is used (400 when it has none). Answers the Transcription; " +
       'fetch `transcription_path` again for the updated document.',
     tags,
     params: TranscriptionParams,
+    headers: IfMatchHeaders,
     body: ApplyReplacementsRequest,
-    response: { 200: Type.Ref('Transcription'), ...errorResponses(400, 401, 404, 409) },
+    response: { 200: Type.Ref('Transcription'), ...errorResponses(400, 401, 404, 409, 412) },
   },
 } as const;
 
@@ -267,7 +272,10 @@ export const getReview = {
   method: 'GET',
   path: '/api/v1/transcriptions/:transcription_id/review',
   schema: {
-    summary: 'Get the reviewed (corrected) text; 404 until one is saved',
+    summary: "Get the reviewed (corrected) text: the latest revision's, one line per segment; 404 until one is saved",
+    description:
+      'The latest revision of the transcript (docs/api/revisions.md), one line per segment; 404 while the transcript is as ' +
+      'recognized (revision 1). The ETag header is the revision.',
     tags: ['review'],
     params: TranscriptionParams,
     response: { 200: Review, ...errorResponses(401, 404) },
@@ -278,10 +286,15 @@ export const saveReview = {
   method: 'POST',
   path: '/api/v1/transcriptions/:transcription_id/review',
   schema: {
-    summary: 'Save the reviewed (corrected) text of a COMPLETED transcription; replaces any earlier one',
+    summary: 'Save the reviewed (corrected) text of a COMPLETED transcription, as a new revision',
+    description:
+      'One line per segment maps onto the segments (words keep their times where they still match); any other text ' +
+      'becomes one segment per line, spread over the transcript by length. The text becomes the next revision ' +
+      '(docs/api/revisions.md); `If-Match: "<revision>"` answers 412 REVISION_CONFLICT when the transcript has moved on.',
     tags: ['review'],
     params: TranscriptionParams,
+    headers: IfMatchHeaders,
     body: ReviewRequest,
-    response: { 200: Review, ...errorResponses(400, 401, 404, 409) },
+    response: { 200: Review, ...errorResponses(400, 401, 404, 409, 412) },
   },
 } as const;

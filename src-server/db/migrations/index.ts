@@ -9,6 +9,8 @@ import { migration0005 } from './0005-audio-sha256.js';
 import { migration0006 } from './0006-team-quotas.js';
 import { migration0007 } from './0007-change-notifications.js';
 import { migration0008 } from './0008-upload-reservations.js';
+import { migration0009 } from './0009-revisions.js';
+import { migration0010 } from './0010-analysis-revision.js';
 
 export interface ServerMigration {
   /** 1, 2, ...: on SQLite also the PRAGMA user_version the database is left at, as before Kysely. */
@@ -28,4 +30,6 @@ export const migrations: readonly ServerMigration[] = [
   migration0006,
   migration0007,
   migration0008,
+  migration0009,
+  migration0010,
 ];

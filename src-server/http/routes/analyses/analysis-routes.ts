@@ -17,7 +17,10 @@ interface AnalysisOperations {
   read: { path: string; schema: object };
 }
 
-export function commonResult(record: AnalysisRecord) {
+/** A result as read, with the transcript's latest revision beside the one it was computed from. */
+export type ReadAnalysis = AnalysisRecord & { currentRevision: number | null };
+
+export function commonResult(record: ReadAnalysis) {
   return {
     transcription_id: record.transcriptionId,
     status: record.status,
@@ -25,6 +28,9 @@ export function commonResult(record: AnalysisRecord) {
     error: record.error,
     requested_at: record.createdAt,
     updated_at: record.updatedAt,
+    revision: record.revision,
+    current_revision: record.currentRevision,
+    outdated: record.revision !== null && record.currentRevision !== null && record.revision < record.currentRevision,
   };
 }
 
@@ -34,7 +40,7 @@ export interface AnalysisRouteSpec {
   segment: string;
   label: string;
   operations: AnalysisOperations;
-  toBody(record: AnalysisRecord): unknown;
+  toBody(record: ReadAnalysis): unknown;
 }
 
 export function analysisRoutes(spec: AnalysisRouteSpec): RouteModule[] {

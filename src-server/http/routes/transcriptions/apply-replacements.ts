@@ -3,6 +3,7 @@
 import { applyReplacements as operation } from '../../../../src-shared/api/transcriptions.js';
 import { applyDictionary } from '../../../application/apply-dictionary.js';
 import { callerOf } from '../../auth.js';
+import { ifMatchRevision } from '../../if-match.js';
 import { transcriptionBody } from '../../representations.js';
 import type { RouteModule } from '../../api-app.js';
 
@@ -20,6 +21,12 @@ export const applyReplacements: RouteModule = (app, ctx) =>
       transcriptionBody(
         ctx,
         request,
-        await applyDictionary(ctx, callerOf(request), request.params.transcription_id, request.body.dictionary_id),
+        await applyDictionary(
+          ctx,
+          callerOf(request),
+          request.params.transcription_id,
+          request.body.dictionary_id,
+          ifMatchRevision(request.headers['if-match']),
+        ),
       ),
   );

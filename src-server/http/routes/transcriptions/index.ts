@@ -4,6 +4,10 @@ import { deleteTranscription } from './delete-transcription.js';
 import { getTranscription } from './get-transcription.js';
 import { listTranscriptions } from './list-transcriptions.js';
 import { getReview, saveReview } from './review.js';
+import { createRevisionRoute } from './create-revision.js';
+import { getRevisionRoute } from './get-revision.js';
+import { listRevisionsRoute } from './list-revisions.js';
+import { restoreRevisionRoute } from './restore-revision.js';
 import { transcribeTranscription } from './transcribe-transcription.js';
 import { uploadTranscription } from './upload-transcription.js';
 
@@ -16,4 +20,8 @@ export const transcriptionRoutes: RouteModule[] = [
   getReview,
   saveReview,
   applyReplacements,
+  listRevisionsRoute,
+  getRevisionRoute,
+  createRevisionRoute,
+  restoreRevisionRoute,
 ];

@@ -27,6 +27,7 @@ const SERVER_TABLES = [
   'dictionaries',
   'reviews',
   'teams',
+  'transcript_revisions',
   'transcriptions',
   'users',
   'words',

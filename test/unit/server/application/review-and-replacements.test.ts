@@ -6,22 +6,48 @@ import { applyDictionary } from '../../../../src-server/application/apply-dictio
 import { readReview, saveReview } from '../../../../src-server/application/review.js';
 import type { ApplyOutcome } from '../../../../src-server/domain/transcription-service.js';
 import { AppError } from '../../../../src-server/application/errors.js';
+import { RevisionStore } from '../../../../src-server/domain/revision-store.js';
+import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
+import { MemoryRevisionRepository, memoryReviews, memoryStorage } from '../../../support/memory-revisions.js';
 
-const alice = { teamId: 'acme', userId: 'alice' } as never;
+const alice = { teamId: 'acme', userId: 'alice', userName: 'Alice' } as never;
 const bob = { teamId: 'globex', userId: 'bob' } as never;
 
-function context(status: string, outcome: ApplyOutcome = { kind: 'applied', replaced: 1 }) {
+const recognized: TranscriptDocument = {
+  transcription_id: 't1',
+  text: 'recognised',
+  language: 'en',
+  duration: 1,
+  speaking_duration: 1,
+  segments: [{ id: 0, start: 0, end: 1, speaker: null, text: 'recognised', words: [] }],
+  replacements: [],
+  engine: { name: 'e', model: 'm', transcription_model: 'default' },
+  created_at: '2026-01-01T00:00:00.000Z',
+};
+
+function context(status: string, outcome: ApplyOutcome = { kind: 'applied', replaced: 1, revision: 2 }) {
   const reviews = new Map<string, string>();
   const applied: Array<string | undefined> = [];
+  // The revision store is real; its database and object storage are in memory.
+  const revisionRows = new MemoryRevisionRepository();
+  const storage = memoryStorage(new Map([['transcripts/t1.json', Buffer.from(JSON.stringify(recognized))]]));
   const ctx = {
     transcriptions: {
       get: (teamId: string, id: string) =>
-        Promise.resolve(teamId === 'acme' && id === 't1' ? { transcriptionId: 't1', teamId, status } : null),
+        Promise.resolve(
+          teamId === 'acme' && id === 't1'
+            ? {
+                transcriptionId: 't1',
+                teamId,
+                status,
+                transcriptKey: status === 'COMPLETED' ? 'transcripts/t1.json' : null,
+                userId: 'alice',
+                userName: 'Alice',
+              }
+            : null,
+        ),
     },
-    reviews: {
-      get: (id: string) => Promise.resolve(reviews.get(id) ?? null),
-      save: (id: string, text: string) => Promise.resolve(void reviews.set(id, text)),
-    },
+    revisions: new RevisionStore(revisionRows, storage, memoryReviews(reviews)),
     service: {
       applyDictionary: (_caller: unknown, _record: unknown, dictionaryId?: string) => {
         applied.push(dictionaryId);
@@ -29,7 +55,7 @@ function context(status: string, outcome: ApplyOutcome = { kind: 'applied', repl
       },
     },
   } as unknown as AppContext;
-  return { ctx, reviews, applied };
+  return { ctx, reviews, applied, revisionRows };
 }
 
 async function refusal(run: Promise<unknown>): Promise<AppError> {
@@ -48,16 +74,22 @@ describe('review', () => {
     expect(await saveReview(ctx, alice, 't1', 'corrected')).toEqual({
       transcriptionId: 't1',
       reviewedText: 'corrected',
+      revision: 2,
     });
-    expect(await readReview(ctx, alice, 't1')).toEqual({ transcriptionId: 't1', reviewedText: 'corrected' });
+    expect(await readReview(ctx, alice, 't1')).toEqual({
+      transcriptionId: 't1',
+      reviewedText: 'corrected',
+      revision: 2,
+    });
   });
 
   it("refuses a transcription still running, and another team's as unknown", async () => {
-    const { ctx, reviews } = context('IN_PROGRESS');
+    const { ctx, reviews, revisionRows } = context('IN_PROGRESS');
     expect(await refusal(saveReview(ctx, alice, 't1', 'early'))).toMatchObject({ code: 'TRANSCRIPTION_NOT_COMPLETED' });
     expect(await refusal(saveReview(ctx, bob, 't1', 'theirs'))).toMatchObject({ code: 'TRANSCRIPTION_NOT_FOUND' });
     expect(await refusal(readReview(ctx, bob, 't1'))).toMatchObject({ code: 'TRANSCRIPTION_NOT_FOUND' });
     expect(reviews.size).toBe(0);
+    expect(revisionRows.rows.size).toBe(0);
   });
 });
 
