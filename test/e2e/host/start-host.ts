@@ -29,14 +29,23 @@ import { buildBridge } from './build-bridge.js';
 import { createHostServices, type HostServices, type TestDialogs } from './host-services.js';
 import { createApiKey, launcherOf, startServer, stopServer, type ServerChild } from './server-process.js';
 
+/** A kikitori-server the spec starts its own way (test/e2e/host/in-process-server.ts): where, a key, how to stop it. */
+export interface OwnServer {
+  url: string;
+  apiKey: string;
+  stop(): Promise<void>;
+}
+
 export interface HostOptions {
   /** Extra environment for kikitori-server. */
   serverEnv?: Record<string, string>;
   /**
    * 'real' (default): a kikitori-server child process. 'unreachable': a profile whose server never
-   * answers (a closed loopback port), for benchmarks that read a seeded cache offline.
+   * answers (a closed loopback port), for benchmarks that read a seeded cache offline. A function: the
+   * server it starts (e.g. in this process with a scripted speech engine), which the host stops at close;
+   * it cannot be restarted.
    */
-  server?: 'real' | 'unreachable';
+  server?: 'real' | 'unreachable' | (() => Promise<OwnServer>);
   /** Roles of the test's API key (default: DELETE). OPERATOR lets the app manage speech models. */
   keyRoles?: readonly string[];
 }
@@ -95,13 +104,18 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   const bridge = await buildBridge(root, workDir);
 
   let server: ServerChild | null = null;
+  let ownServer: OwnServer | null = null;
   let apiKey: string | null = null;
   const dataDir = path.join(workDir, 'server-data');
   const serverEnv = { KIKITORI_JOB_STALE_AFTER_MS: '5000', ...options.serverEnv };
-  if (options.server !== 'unreachable') {
+  if (typeof options.server === 'function') {
+    ownServer = await options.server();
+    apiKey = ownServer.apiKey;
+  } else if (options.server !== 'unreachable') {
     apiKey = await createApiKey(root, dataDir, options.keyRoles);
     server = await startServer(root, dataDir, serverEnv);
   }
+  const serverUrl = ownServer?.url ?? server?.url ?? null;
 
   const events: Host['events'] = [];
   const sseClients = new Set<http.ServerResponse>();
@@ -116,7 +130,8 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
 
   // Port 9 (discard) is closed on loopback: every request fails at once, as with a server that is down.
-  const target = server && apiKey ? { url: server.url, apiKey } : { url: 'http://127.0.0.1:9', apiKey: 'unreachable' };
+  const target =
+    serverUrl && apiKey ? { url: serverUrl, apiKey } : { url: 'http://127.0.0.1:9', apiKey: 'unreachable' };
   const services = await createHostServices({ userDataDir, events: sink, server: target, launcher: launcherOf(root) });
   const handlers: HandlerMap = services.handlers;
   // What the page may call: as in Electron, not the preload's own channels (the bridge plays the preload).
@@ -214,7 +229,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
 
   return {
     url,
-    serverUrl: server?.url ?? null,
+    serverUrl,
     apiKey,
     userDataDir,
     profileDir: path.join(userDataDir, 'profiles', services.profileId),
@@ -229,8 +244,11 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
     },
     async stopServer() {
       if (server) await stopServer(server.child);
+      await ownServer?.stop();
+      ownServer = null;
     },
     async restartServer() {
+      if (typeof options.server === 'function') throw new Error('a server the spec started cannot be restarted');
       const previous = server;
       if (!previous) return;
       await stopServer(previous.child);
@@ -242,6 +260,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
       httpServer.closeAllConnections();
       await services.stop();
       if (server) await stopServer(server.child);
+      await ownServer?.stop();
       await fsp.rm(workDir, { recursive: true, force: true });
     },
   };
