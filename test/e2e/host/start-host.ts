@@ -25,9 +25,9 @@ import {
 } from '../../../src-shared/ipc-contract.js';
 import { invokeHandler, type EventSink, type HandlerMap } from '../../../src-main/ipc/handler-registry.js';
 import { MEDIA_SCHEME, mediaIdOf, mediaResponse } from '../../../src-main/media-response.js';
-import { buildBridge } from './build-bridge.js';
+import { bridgeScript } from './build-bridge.js';
 import { createHostServices, type HostServices, type TestDialogs } from './host-services.js';
-import { createApiKey, launcherOf, startServer, stopServer, type ServerChild } from './server-process.js';
+import { createApiKeyInProcess, launcherOf, startServer, stopServer, type ServerChild } from './server-process.js';
 
 /** A kikitori-server the spec starts its own way (test/e2e/host/in-process-server.ts): where, a key, how to stop it. */
 export interface OwnServer {
@@ -101,7 +101,10 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   const stageDir = path.join(workDir, 'staged');
   await fsp.mkdir(userDataDir, { recursive: true });
   await fsp.mkdir(stageDir, { recursive: true });
-  const bridge = await buildBridge(root, workDir);
+  // Bundled while the server starts.
+  const bridgeBuilt = bridgeScript(root, workDir);
+  // Awaited below, after the server: until then a failure must not count as unhandled.
+  bridgeBuilt.catch(() => {});
 
   let server: ServerChild | null = null;
   let ownServer: OwnServer | null = null;
@@ -112,10 +115,11 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
     ownServer = await options.server();
     apiKey = ownServer.apiKey;
   } else if (options.server !== 'unreachable') {
-    apiKey = await createApiKey(root, dataDir, options.keyRoles);
+    apiKey = await createApiKeyInProcess(dataDir, options.keyRoles);
     server = await startServer(root, dataDir, serverEnv);
   }
   const serverUrl = ownServer?.url ?? server?.url ?? null;
+  const bridge = await bridgeBuilt;
 
   const events: Host['events'] = [];
   const sseClients = new Set<http.ServerResponse>();
