@@ -71,6 +71,8 @@ export interface Host {
     channel: C,
     ...request: IpcRequest<C> extends void ? [] : [IpcRequest<C>]
   ): Promise<IpcResult<IpcResponse<C>>>;
+  /** Handler failures that were not the app's own errors (bugs: the page shows "Something went wrong"). */
+  unexpectedErrors: Array<{ channel: IpcChannel; error: unknown }>;
   /** Events pushed so far, oldest first. */
   events: Array<{ event: IpcEvent; payload: unknown }>;
   /** Stops kikitori-server (the app then works from its cache). */
@@ -142,10 +144,20 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   const preloadOnly: readonly string[] = PRELOAD_CHANNELS;
   const channels: readonly string[] = IPC_CHANNELS.filter((channel) => !preloadOnly.includes(channel));
 
-  const invoke = async (channel: IpcChannel, request: unknown): Promise<IpcResult<unknown>> => {
-    const result = await invokeHandler(handlers, channel, request, (error) =>
-      console.error(`[e2e host] ${channel} failed unexpectedly:`, error),
-    );
+  const unexpectedErrors: Host['unexpectedErrors'] = [];
+  // Calls and requests being handled: closing waits for them (see close()).
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work)).catch(() => {});
+    return work;
+  };
+  const invoke = (channel: IpcChannel, request: unknown) => track(handle(channel, request));
+  const handle = async (channel: IpcChannel, request: unknown): Promise<IpcResult<unknown>> => {
+    const result = await invokeHandler(handlers, channel, request, (error) => {
+      unexpectedErrors.push({ channel, error });
+      console.error(`[e2e host] ${channel} failed unexpectedly:`, error);
+    });
     // The one transport difference from Electron: cached audio is served by this host, not a protocol.
     if (channel === 'audio:source' && result.ok) {
       const source = result.value as { url: string; local: boolean };
@@ -156,11 +168,13 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   };
 
   httpServer.on('request', (req, res) => {
-    void route(req, res).catch((error: unknown) => {
-      console.error('[e2e host]', error);
-      if (!res.headersSent) res.writeHead(500).end();
-      else res.destroy();
-    });
+    void track(
+      route(req, res).catch((error: unknown) => {
+        console.error('[e2e host]', error);
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.destroy();
+      }),
+    );
   });
 
   async function route(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -240,6 +254,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
     dialogs: services.dialogs,
     services,
     events,
+    unexpectedErrors,
     invoke: ((channel: IpcChannel, request?: unknown) => invoke(channel, request)) as Host['invoke'],
     async offer(...paths) {
       const offered = await invoke('files:offer-dropped', { paths });
@@ -259,9 +274,12 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
       server = await startServer(root, dataDir, serverEnv, Number(new URL(previous.url).port));
     },
     async close() {
+      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       for (const client of sseClients) client.end();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
-      httpServer.closeAllConnections();
+      // No new calls come in now; the ones taken finish before the services stop under them. A page closed
+      // mid-request leaves its handler running, and stopping first closed the cache database it still used.
+      while (inFlight.size > 0) await Promise.allSettled(inFlight);
+      await closed;
       await services.stop();
       if (server) await stopServer(server.child);
       await ownServer?.stop();
