@@ -18,8 +18,9 @@ export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.spec.ts',
   outputDir: 'test-results/playwright',
-  // Two cores: one spec file at a time, each with its own host and server.
-  workers: 1,
+  // Two spec files at a time, each with its own host and server (every port is picked free): much of a
+  // spec's time is waiting on the server, the page's polling and Chromium, which the other one fills.
+  workers: 2,
   fullyParallel: false,
   // Real speech recognition runs inside some tests; states are awaited, never slept on.
   timeout: 240_000,

@@ -95,11 +95,12 @@ test('a recording shows its level and time, uploads like a dropped file and comp
   await expect(panel.getByTestId('record-state')).toHaveText('Recording…');
   // Chunks reach the cache while recording.
   await expect.poll(() => keptFiles()[0]?.size ?? 0).toBeGreaterThan(0);
+  // Its name now: once stopped it uploads, and the file goes as soon as the transcription has the audio.
+  const name = keptFiles()[0]?.name ?? '';
   await screenshot(page, 'record-recording');
 
   await panel.getByTestId('record-stop').click();
   await expect(panel).toBeHidden();
-  const name = keptFiles()[0]?.name ?? '';
   expect(name).toMatch(/^Recording \d{4}-\d{2}-\d{2} \d{2}\.\d{2}\.\d{2}\.webm$/);
   await expect(library.upload(name)).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
   const row = library.row(name);

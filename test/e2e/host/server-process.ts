@@ -4,6 +4,9 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { loadConfig } from '../../../src-server/config.js';
+import { openDatabase } from '../../../src-server/db/database.js';
+import { KyselyKeyRepository } from '../../../src-server/db/key-repository.js';
 
 const run = promisify(execFile);
 
@@ -31,6 +34,22 @@ export async function createApiKey(
     ...roles.flatMap((role) => ['--role', role]),
   ]);
   return stdout.trim().split('\n').at(-1)!.trim();
+}
+
+/**
+ * The same key, made by the repository `keys create` calls, in this process: the CLI's own process loads
+ * the whole server for one row, which cost each spec's host seconds. The CLI command has its own tests
+ * (test/integration/server/cli.test.ts).
+ */
+export async function createApiKeyInProcess(dataDir: string, roles: readonly string[] = ['DELETE']): Promise<string> {
+  const database = await openDatabase(loadConfig({ dataDir }, process.env));
+  try {
+    const keys = new KyselyKeyRepository(database.kysely);
+    const { key } = await keys.create({ teamId: 'e2e', userId: 'tester', userName: 'Test User', roles: [...roles] });
+    return key;
+  } finally {
+    await database.close();
+  }
 }
 
 export interface ServerChild {

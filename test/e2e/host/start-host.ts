@@ -25,18 +25,27 @@ import {
 } from '../../../src-shared/ipc-contract.js';
 import { invokeHandler, type EventSink, type HandlerMap } from '../../../src-main/ipc/handler-registry.js';
 import { MEDIA_SCHEME, mediaIdOf, mediaResponse } from '../../../src-main/media-response.js';
-import { buildBridge } from './build-bridge.js';
+import { bridgeScript } from './build-bridge.js';
 import { createHostServices, type HostServices, type TestDialogs } from './host-services.js';
-import { createApiKey, launcherOf, startServer, stopServer, type ServerChild } from './server-process.js';
+import { createApiKeyInProcess, launcherOf, startServer, stopServer, type ServerChild } from './server-process.js';
+
+/** A kikitori-server the spec starts its own way (test/e2e/host/in-process-server.ts): where, a key, how to stop it. */
+export interface OwnServer {
+  url: string;
+  apiKey: string;
+  stop(): Promise<void>;
+}
 
 export interface HostOptions {
   /** Extra environment for kikitori-server. */
   serverEnv?: Record<string, string>;
   /**
    * 'real' (default): a kikitori-server child process. 'unreachable': a profile whose server never
-   * answers (a closed loopback port), for benchmarks that read a seeded cache offline.
+   * answers (a closed loopback port), for benchmarks that read a seeded cache offline. A function: the
+   * server it starts (e.g. in this process with a scripted speech engine), which the host stops at close;
+   * it cannot be restarted.
    */
-  server?: 'real' | 'unreachable';
+  server?: 'real' | 'unreachable' | (() => Promise<OwnServer>);
   /** Roles of the test's API key (default: DELETE). OPERATOR lets the app manage speech models. */
   keyRoles?: readonly string[];
 }
@@ -62,6 +71,8 @@ export interface Host {
     channel: C,
     ...request: IpcRequest<C> extends void ? [] : [IpcRequest<C>]
   ): Promise<IpcResult<IpcResponse<C>>>;
+  /** Handler failures that were not the app's own errors (bugs: the page shows "Something went wrong"). */
+  unexpectedErrors: Array<{ channel: IpcChannel; error: unknown }>;
   /** Events pushed so far, oldest first. */
   events: Array<{ event: IpcEvent; payload: unknown }>;
   /** Stops kikitori-server (the app then works from its cache). */
@@ -92,16 +103,25 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   const stageDir = path.join(workDir, 'staged');
   await fsp.mkdir(userDataDir, { recursive: true });
   await fsp.mkdir(stageDir, { recursive: true });
-  const bridge = await buildBridge(root, workDir);
+  // Bundled while the server starts.
+  const bridgeBuilt = bridgeScript(root, workDir);
+  // Awaited below, after the server: until then a failure must not count as unhandled.
+  bridgeBuilt.catch(() => {});
 
   let server: ServerChild | null = null;
+  let ownServer: OwnServer | null = null;
   let apiKey: string | null = null;
   const dataDir = path.join(workDir, 'server-data');
   const serverEnv = { KIKITORI_JOB_STALE_AFTER_MS: '5000', ...options.serverEnv };
-  if (options.server !== 'unreachable') {
-    apiKey = await createApiKey(root, dataDir, options.keyRoles);
+  if (typeof options.server === 'function') {
+    ownServer = await options.server();
+    apiKey = ownServer.apiKey;
+  } else if (options.server !== 'unreachable') {
+    apiKey = await createApiKeyInProcess(dataDir, options.keyRoles);
     server = await startServer(root, dataDir, serverEnv);
   }
+  const serverUrl = ownServer?.url ?? server?.url ?? null;
+  const bridge = await bridgeBuilt;
 
   const events: Host['events'] = [];
   const sseClients = new Set<http.ServerResponse>();
@@ -116,17 +136,28 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
 
   // Port 9 (discard) is closed on loopback: every request fails at once, as with a server that is down.
-  const target = server && apiKey ? { url: server.url, apiKey } : { url: 'http://127.0.0.1:9', apiKey: 'unreachable' };
+  const target =
+    serverUrl && apiKey ? { url: serverUrl, apiKey } : { url: 'http://127.0.0.1:9', apiKey: 'unreachable' };
   const services = await createHostServices({ userDataDir, events: sink, server: target, launcher: launcherOf(root) });
   const handlers: HandlerMap = services.handlers;
   // What the page may call: as in Electron, not the preload's own channels (the bridge plays the preload).
   const preloadOnly: readonly string[] = PRELOAD_CHANNELS;
   const channels: readonly string[] = IPC_CHANNELS.filter((channel) => !preloadOnly.includes(channel));
 
-  const invoke = async (channel: IpcChannel, request: unknown): Promise<IpcResult<unknown>> => {
-    const result = await invokeHandler(handlers, channel, request, (error) =>
-      console.error(`[e2e host] ${channel} failed unexpectedly:`, error),
-    );
+  const unexpectedErrors: Host['unexpectedErrors'] = [];
+  // Calls and requests being handled: closing waits for them (see close()).
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work)).catch(() => {});
+    return work;
+  };
+  const invoke = (channel: IpcChannel, request: unknown) => track(handle(channel, request));
+  const handle = async (channel: IpcChannel, request: unknown): Promise<IpcResult<unknown>> => {
+    const result = await invokeHandler(handlers, channel, request, (error) => {
+      unexpectedErrors.push({ channel, error });
+      console.error(`[e2e host] ${channel} failed unexpectedly:`, error);
+    });
     // The one transport difference from Electron: cached audio is served by this host, not a protocol.
     if (channel === 'audio:source' && result.ok) {
       const source = result.value as { url: string; local: boolean };
@@ -137,11 +168,13 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   };
 
   httpServer.on('request', (req, res) => {
-    void route(req, res).catch((error: unknown) => {
-      console.error('[e2e host]', error);
-      if (!res.headersSent) res.writeHead(500).end();
-      else res.destroy();
-    });
+    void track(
+      route(req, res).catch((error: unknown) => {
+        console.error('[e2e host]', error);
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.destroy();
+      }),
+    );
   });
 
   async function route(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -214,13 +247,14 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
 
   return {
     url,
-    serverUrl: server?.url ?? null,
+    serverUrl,
     apiKey,
     userDataDir,
     profileDir: path.join(userDataDir, 'profiles', services.profileId),
     dialogs: services.dialogs,
     services,
     events,
+    unexpectedErrors,
     invoke: ((channel: IpcChannel, request?: unknown) => invoke(channel, request)) as Host['invoke'],
     async offer(...paths) {
       const offered = await invoke('files:offer-dropped', { paths });
@@ -229,19 +263,26 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
     },
     async stopServer() {
       if (server) await stopServer(server.child);
+      await ownServer?.stop();
+      ownServer = null;
     },
     async restartServer() {
+      if (typeof options.server === 'function') throw new Error('a server the spec started cannot be restarted');
       const previous = server;
       if (!previous) return;
       await stopServer(previous.child);
       server = await startServer(root, dataDir, serverEnv, Number(new URL(previous.url).port));
     },
     async close() {
+      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       for (const client of sseClients) client.end();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
-      httpServer.closeAllConnections();
+      // No new calls come in now; the ones taken finish before the services stop under them. A page closed
+      // mid-request leaves its handler running, and stopping first closed the cache database it still used.
+      while (inFlight.size > 0) await Promise.allSettled(inFlight);
+      await closed;
       await services.stop();
       if (server) await stopServer(server.child);
+      await ownServer?.stop();
       await fsp.rm(workDir, { recursive: true, force: true });
     },
   };
