@@ -16,7 +16,7 @@ export function inProcessServer(options: {
 }): () => Promise<OwnServer> {
   return async () => {
     const server = await startTestServer({
-      env: { KIKITORI_JOB_STALE_AFTER_MS: '5000', ...options.env },
+      env: options.env,
       runtime: { engines: options.engines },
       storage: 'files',
       logLevel: 'warn',

@@ -112,7 +112,9 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
   let ownServer: OwnServer | null = null;
   let apiKey: string | null = null;
   const dataDir = path.join(workDir, 'server-data');
-  const serverEnv = { KIKITORI_JOB_STALE_AFTER_MS: '5000', ...options.serverEnv };
+  // The product's heartbeat limit (60 s): with 5 s, a worker starved of CPU on a loaded machine had its
+  // running job taken over and queued again, which the app rightly shows as going backwards.
+  const serverEnv = { ...options.serverEnv };
   if (typeof options.server === 'function') {
     ownServer = await options.server();
     apiKey = ownServer.apiKey;
