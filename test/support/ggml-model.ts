@@ -34,6 +34,11 @@ export interface RandomModelOptions {
    * loop, which exercises the repetition guard.
    */
   decoderPositionScale?: number;
+  /**
+   * The decoder's context in tokens (whisper: 448). whisper.cpp decodes at most half of it per window, so a
+   * looping model with a smaller context reaches the end of each of its many decodes sooner.
+   */
+  textCtx?: number;
 }
 
 const CACHE_DIR = path.join(os.tmpdir(), 'kikitori-test-models');
@@ -68,7 +73,7 @@ export async function writeRandomWhisperModel(file: string, options: RandomModel
     nAudioState: state,
     nAudioHead: heads,
     nAudioLayer: options.audioLayers ?? 2,
-    nTextCtx: 448,
+    nTextCtx: options.textCtx ?? 448,
     nTextState: state,
     nTextHead: heads,
     // Not 2: whisper.cpp takes a 2-layer decoder for a distil-whisper model and turns timestamps off.

@@ -138,7 +138,7 @@ describe('WhisperEngine', () => {
   it('decodes a looping window again at higher temperatures, and cuts a loop that survives them to one copy', async () => {
     // No positional signal in the decoder: the next token depends on the previous ones only, and it loops.
     const looping = new WhisperEngine({
-      model: await randomWhisperModel({ decoderPositionScale: 0 }),
+      model: await randomWhisperModel({ decoderPositionScale: 0, textCtx: 128 }),
       dataDir: scratch,
       threads: 1,
     });
