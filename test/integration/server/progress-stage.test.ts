@@ -1,27 +1,28 @@
-// A running transcription says when its processing started and which stage it is in, over real HTTP,
-// with real speech long enough (~90 s) that the running state is seen; once it ended, the start time
-// stays and the stage is null.
-import { execFile } from 'node:child_process';
+// A running transcription says when its processing started and which stage it is in, over real HTTP; once
+// it ended, the start time stays and the stage is null. Recognition is not what is tested: a scripted
+// engine holds it until the test has seen the running state, and everything around it (upload, decoding,
+// queue, replacements, storage) is real.
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSCRIPTION_STAGES } from '../../../src-shared/api/vocabulary.js';
-import { concatWithSilence, makeCorruptFile, synthesizeSpeech } from '../../support/audio-fixtures.js';
+import { makeCorruptFile, synthesizeSpeech } from '../../support/audio-fixtures.js';
+import { ScriptedSpeechEngine, scriptedEngineRegistry } from '../../support/scripted-speech-engine.js';
 import { startTestServer, tempDir, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
 
-const run = promisify(execFile);
+const SENTENCE = 'we will review the quarterly numbers on monday morning';
+const engine = new ScriptedSpeechEngine();
 let server: TestServer;
 let key: string;
-let longWav: string;
+let meeting: string;
 
 beforeAll(async () => {
   // Polled every 50 ms to see each stage: more than the default per-key budget (limits.test.ts covers that).
-  server = await startTestServer({ env: { KIKITORI_RATE_LIMIT_PER_KEY: '0' } });
+  server = await startTestServer({
+    env: { KIKITORI_RATE_LIMIT_PER_KEY: '0' },
+    runtime: { engines: scriptedEngineRegistry(engine) },
+  });
   key = await server.key('acme', 'alice');
-  const sentence = await synthesizeSpeech('we will review the quarterly numbers on monday morning');
-  const base = await concatWithSilence([sentence, sentence], 1);
-  longWav = path.join(tempDir(), 'long-meeting.wav');
-  await run('sox', [base, longWav, 'repeat', '11']);
+  meeting = await synthesizeSpeech(SENTENCE);
 }, 120_000);
 afterAll(() => server.close());
 
@@ -34,7 +35,7 @@ describe('processing_started_at and stage', () => {
       pattern: 'quarterly',
       replacement: 'Q3',
     });
-    const ticket = await uploadFile(server, key, longWav, {
+    const ticket = await uploadFile(server, key, meeting, {
       language: 'en',
       dictionary_id: dictionary.json.dictionary_id,
     });
@@ -59,20 +60,31 @@ describe('processing_started_at and stage', () => {
       processing_started_at: null,
     });
 
-    // Watch it run: every stage seen is in the vocabulary, in pipeline order, under one start time.
+    // Watch it run: every stage seen is in the vocabulary, in pipeline order, under one start time. The
+    // recognition is held until it has been seen, then ends with the words said.
+    const recognition = await engine.nextRun();
+    recognition.progress(0.5);
     const seen: string[] = [];
     const starts = new Set<string>();
     let record = await get(id);
+    let recognized = false;
     while (record.status === 'CONVERTING' || record.status === 'IN_PROGRESS') {
       if (record.stage !== null) {
         if (seen.at(-1) !== record.stage) seen.push(record.stage);
         // Waiting for the worker, it has no start time yet.
         if (record.stage !== 'queued') starts.add(record.processing_started_at);
       }
+      if (record.stage === 'recognizing' && !recognized) {
+        recognized = true;
+        recognition.finish([{ text: SENTENCE, start: 0.2, end: 3 }]);
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
       record = await get(id);
     }
     expect(record.status).toBe('COMPLETED');
+    // The stages after recognition ran: the dictionary's rule rewrote the words the engine gave.
+    const transcript = await fetch(record.transcription_path as string);
+    expect(((await transcript.json()) as { text: string }).text).toBe(SENTENCE.replace('quarterly', 'Q3'));
     expect(seen).toContain('recognizing');
     const order = seen.map((stage) => TRANSCRIPTION_STAGES.indexOf(stage as (typeof TRANSCRIPTION_STAGES)[number]));
     expect(order.every((index) => index >= 0)).toBe(true);
