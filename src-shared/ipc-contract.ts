@@ -385,7 +385,7 @@ export interface IpcResponses {
   'transcripts:delete': void;
   /** Saves edited segment texts; word timing is kept where the words still match. */
   'transcripts:edit': TranscriptDetail;
-  /** One edit (a word, find & replace, merge, split, a segment's speaker): kept, undoable, queued as the review. */
+  /** One edit (a word, find & replace, merge, split, a segment's speaker): a revision; queued offline. */
   'transcripts:edit-document': TranscriptDetail;
   'transcripts:undo': TranscriptDetail;
   'transcripts:redo': TranscriptDetail;

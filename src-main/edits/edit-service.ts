@@ -1,6 +1,8 @@
-// Transcript corrections: saved locally at once, queued in the outbox, and sent to the server through
-// POST /review when it can be reached, in order, refusing to overwrite a correction someone else saved
-// meanwhile (docs/decisions/0007-offline-edits.md).
+// Transcript corrections. Online, an edit goes to the server at once as revision operations on the
+// revision shown, and the server's new latest revision is what is shown and cached (decision 0052).
+// Offline, or when the server refuses (a teammate's conflicting edit), the edit is kept here and queued
+// in the outbox as the review text, sent in order, refusing to overwrite a correction someone else
+// saved meanwhile (docs/decisions/0007-offline-edits.md); once sent, the latest revision is shown again.
 import type { IpcError, IpcErrorCode, TranscriptDetail } from '../../src-shared/ipc-contract.js';
 import { assertNever } from '../../src-shared/assert-never.js';
 import { ApiError } from '../api-client/api-errors.js';
@@ -24,6 +26,12 @@ import {
   type EditOperation,
 } from '../../src-shared/transcript-editing.js';
 import { shownDocument } from './shown-document.js';
+
+/** A state undo and redo lead to, and the server revision that has it (null: none known). */
+interface Snapshot {
+  segments: TranscriptSegment[];
+  revision: number | null;
+}
 
 /** What the change was made against: the server's corrected text at the time, when it was known. */
 export interface ReviewBase {
@@ -58,10 +66,7 @@ const speakerLabels = (document: TranscriptDocument) =>
 export class EditService {
   private flushing: Promise<FlushResult> | null = null;
   /** Undo and redo per transcript, for this run of the app; `last` is what the history leads to. */
-  private readonly histories = new Map<
-    string,
-    { history: EditHistory<TranscriptSegment[]>; last: TranscriptSegment[] }
-  >();
+  private readonly histories = new Map<string, { history: EditHistory<Snapshot>; last: Snapshot }>();
   private again = false;
 
   constructor(private readonly options: EditServiceOptions) {}
@@ -75,8 +80,8 @@ export class EditService {
   }
 
   /**
-   * Applies edits to the transcript as shown (docs/decisions/0025-edited-documents.md): kept here at
-   * once, undoable, and queued for the server as its review text.
+   * Applies edits to the transcript as shown: checked here, sent as operations made on the revision
+   * shown, undoable. Without the server, kept here and queued (docs/decisions/0025-edited-documents.md).
    */
   async apply(id: string, operations: EditOperation[]): Promise<TranscriptDetail> {
     const server = await this.serverDocument(id);
@@ -94,7 +99,15 @@ export class EditService {
       segments = outcome.segments;
     }
     if (sameSegments(segments, before)) return this.detail(id);
-    this.histories.set(id, { history: recordEdit(this.historyOf(id, before), before), last: segments });
+    const base = this.revisionShown(id, server);
+    const history = recordEdit(this.historyOf(id, before), { segments: before, revision: base });
+    const latest =
+      base === null ? null : await this.onServer(id, () => this.options.client.createRevision(id, base, operations));
+    if (latest) {
+      this.histories.set(id, { history, last: { segments: latest.segments, revision: latest.revision ?? null } });
+      return this.detail(id);
+    }
+    this.histories.set(id, { history, last: { segments, revision: null } });
     return this.save(id, server, segments);
   }
 
@@ -115,27 +128,120 @@ export class EditService {
     return { ...detail, history: { undo: history.past.length, redo: history.future.length } };
   }
 
+  /**
+   * Undo and redo on the server restore the revision the history leads to, as a new revision (nothing
+   * is lost from the server's history); without one (an edit kept here while offline) the state is
+   * saved as today, through the review text.
+   */
   private async step(
     id: string,
     move: (
-      history: EditHistory<TranscriptSegment[]>,
-      current: TranscriptSegment[],
-    ) => { state: TranscriptSegment[]; history: EditHistory<TranscriptSegment[]> } | null,
+      history: EditHistory<Snapshot>,
+      current: Snapshot,
+    ) => { state: Snapshot; history: EditHistory<Snapshot> } | null,
   ): Promise<TranscriptDetail> {
     const server = await this.serverDocument(id);
-    const current = shownDocument(server, this.options.store.edits, id).segments;
-    const moved = move(this.historyOf(id, current), current);
+    const segments = shownDocument(server, this.options.store.edits, id).segments;
+    const history = this.historyOf(id, segments);
+    const current = this.histories.get(id)?.last ?? { segments, revision: null };
+    const moved = move(history, current);
     if (!moved) return this.detail(id);
-    this.histories.set(id, { history: moved.history, last: moved.state });
-    return this.save(id, server, moved.state);
+    const shown = this.revisionShown(id, server);
+    const target = moved.state.revision;
+    const latest =
+      shown !== null && target !== null && current.revision === shown
+        ? await this.onServer(id, () => this.options.client.restoreRevision(id, target, shown))
+        : null;
+    if (latest) {
+      // The restored revision has a new number, with the target's content: redo and undo lead back to it.
+      this.histories.set(id, {
+        history: moved.history,
+        last: { segments: latest.segments, revision: latest.revision ?? null },
+      });
+      return this.detail(id);
+    }
+    this.histories.set(id, { history: moved.history, last: { segments: moved.state.segments, revision: null } });
+    return this.save(id, server, moved.state.segments);
   }
 
   /** The history, if it still leads to what is shown (a correction from elsewhere starts a new one). */
-  private historyOf(id: string, current: TranscriptSegment[]): EditHistory<TranscriptSegment[]> {
+  private historyOf(id: string, current: TranscriptSegment[]): EditHistory<Snapshot> {
     const entry = this.histories.get(id);
-    if (entry && sameSegments(entry.last, current)) return entry.history;
+    if (entry && sameSegments(entry.last.segments, current)) return entry.history;
     this.histories.delete(id);
     return emptyHistory();
+  }
+
+  /**
+   * The server revision shown here, when what is shown is exactly that revision: nothing edited here
+   * waits to be sent, and the server is thought reachable. Null otherwise (the review-text path then).
+   */
+  private revisionShown(id: string, server: TranscriptDocument): number | null {
+    const { store } = this.options;
+    if (server.revision === undefined || this.options.isOnline?.() === false) return null;
+    if (store.outbox.hasEntriesFor(id) || store.edits.editedSegments(id) || store.edits.segmentEdits(id).size > 0)
+      return null;
+    return server.revision;
+  }
+
+  /**
+   * Once a correction kept here has reached the server and nothing else waits, shows the server's latest
+   * revision instead of the copy kept here, so later edits go as operations again. A failure to read it
+   * leaves the copy shown (it is what was sent).
+   */
+  private async adoptLatest(id: string): Promise<void> {
+    const { store, client, transcripts } = this.options;
+    if (store.outbox.hasEntriesFor(id)) return;
+    const server = store.documents.get(id);
+    const shown = server ? shownDocument(server, store.edits, id).segments : null;
+    let document: TranscriptDocument;
+    try {
+      const { latest_revision: latest } = await client.listRevisions(id);
+      document = (await client.getRevision(id, latest)).document;
+    } catch (error) {
+      if (error instanceof ApiError) return;
+      throw error;
+    }
+    if (store.outbox.hasEntriesFor(id)) return;
+    store.db.transaction(() => {
+      store.documents.put(id, document);
+      store.edits.replaceEditedSegments(id, null);
+    })();
+    transcripts.reindexTranscript(id);
+    // Undo still leads back from what is shown now.
+    const entry = this.histories.get(id);
+    if (entry && shown && sameSegments(entry.last.segments, shown))
+      this.histories.set(id, { ...entry, last: { segments: document.segments, revision: document.revision ?? null } });
+  }
+
+  /**
+   * Makes a revision on the server and caches it as the document shown (decision 0052). Null when the
+   * server could not take it (offline, a teammate's conflicting edit, a refusal): the caller then keeps
+   * the change here and queues it as today, where conflicts are shown and settled.
+   */
+  private async onServer(
+    id: string,
+    write: () => Promise<{ revision: number; changed: boolean }>,
+  ): Promise<TranscriptDocument | null> {
+    const { store, client, transcripts } = this.options;
+    let document: TranscriptDocument;
+    let review: string | null;
+    try {
+      const created = await write();
+      document = (await client.getRevision(id, created.revision)).document;
+      review = (await client.getReview(id))?.reviewed_text ?? null;
+    } catch (error) {
+      if (error instanceof ApiError) return null;
+      throw error;
+    }
+    store.db.transaction(() => {
+      store.documents.put(id, document);
+      store.edits.replaceEditedSegments(id, null);
+      store.edits.setServerReview(id, review);
+    })();
+    transcripts.reindexTranscript(id);
+    this.options.onChanged([id]);
+    return document;
   }
 
   private async serverDocument(id: string): Promise<TranscriptDocument> {
@@ -251,6 +357,7 @@ export class EditService {
         const saved = await client.saveReview(entry.targetId, entry.payload.reviewedText);
         store.edits.setServerReview(entry.targetId, saved.reviewed_text);
         store.outbox.removeIfUnchanged(entry);
+        await this.adoptLatest(entry.targetId);
         result.sent++;
         changed.push(entry.targetId);
       } catch (error) {
