@@ -190,24 +190,11 @@ export class EditService {
    * leaves the copy shown (it is what was sent).
    */
   private async adoptLatest(id: string): Promise<void> {
-    const { store, client, transcripts } = this.options;
-    if (store.outbox.hasEntriesFor(id)) return;
+    const { store, transcripts } = this.options;
     const server = store.documents.get(id);
     const shown = server ? shownDocument(server, store.edits, id).segments : null;
-    let document: TranscriptDocument;
-    try {
-      const { latest_revision: latest } = await client.listRevisions(id);
-      document = (await client.getRevision(id, latest)).document;
-    } catch (error) {
-      if (error instanceof ApiError) return;
-      throw error;
-    }
-    if (store.outbox.hasEntriesFor(id)) return;
-    store.db.transaction(() => {
-      store.documents.put(id, document);
-      store.edits.replaceEditedSegments(id, null);
-    })();
-    transcripts.reindexTranscript(id);
+    const document = await transcripts.adoptLatestRevision(id);
+    if (!document) return;
     // Undo still leads back from what is shown now.
     const entry = this.histories.get(id);
     if (entry && shown && sameSegments(entry.last.segments, shown))
@@ -318,15 +305,18 @@ export class EditService {
         } satisfies ReviewBase);
       } else {
         store.outbox.remove(entry.seq);
-        const server = store.documents.get(id);
-        const text = store.edits.serverReview(id);
-        const segments = server && text ? decodeReview(server, text) : null;
-        store.edits.replaceEditedSegments(
-          id,
-          server && segments && !sameSegments(segments, server.segments) ? segments : null,
-        );
         this.histories.delete(id);
-        transcripts.reindexTranscript(id);
+        // The server's latest revision is shown; mapping its review text here is for servers without revisions.
+        if (!(await transcripts.adoptLatestRevision(id))) {
+          const server = store.documents.get(id);
+          const text = store.edits.serverReview(id);
+          const segments = server && text ? decodeReview(server, text) : null;
+          store.edits.replaceEditedSegments(
+            id,
+            server && segments && !sameSegments(segments, server.segments) ? segments : null,
+          );
+          transcripts.reindexTranscript(id);
+        }
       }
     }
     this.options.onChanged([id]);

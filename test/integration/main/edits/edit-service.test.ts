@@ -127,5 +127,10 @@ describe('transcript corrections and the outbox', () => {
     await server.api(key, 'POST', `/api/v1/transcriptions/${id}/review`, { reviewed_text: lines('from the laptop') });
     expect(await transcripts.syncReview(id)).toBe(true);
     expect(transcripts.detailFromCache(id).document!.segments[0]!.text).toBe('from the laptop');
+    // The cache holds the server's latest revision itself, not a copy mapped from the review text.
+    const list = await server.api(key, 'GET', `/api/v1/transcriptions/${id}/revisions`);
+    expect(store.documents.get(id)!.revision).toBe((list.json as { latest_revision: number }).latest_revision);
+    expect(store.documents.get(id)!.segments[0]!.text).toBe('from the laptop');
+    expect(store.edits.editedSegments(id)).toBeNull();
   });
 });
