@@ -3,7 +3,7 @@
 // Offline, or when the server refuses (a teammate's conflicting edit), the edit is kept here and queued
 // in the outbox as the review text, sent in order, refusing to overwrite a correction someone else
 // saved meanwhile (docs/decisions/0007-offline-edits.md); once sent, the latest revision is shown again.
-import type { IpcError, IpcErrorCode, TranscriptDetail } from '../../src-shared/ipc-contract.js';
+import type { IpcError, IpcErrorCode, TranscriptDetail, TranscriptRevisions } from '../../src-shared/ipc-contract.js';
 import { assertNever } from '../../src-shared/assert-never.js';
 import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
@@ -263,6 +263,51 @@ export class EditService {
     this.options.onChanged([id]);
     // Offline, the poller flushes when the server answers again; no need to wait for retries here.
     if (this.options.isOnline?.() !== false) await this.flush();
+    return this.detail(id);
+  }
+
+  /** The transcript's revisions on the server, oldest first (History). */
+  async revisions(id: string): Promise<TranscriptRevisions> {
+    const list = await this.options.client.listRevisions(id);
+    return {
+      latest: list.latest_revision,
+      revisions: list.revisions.map((r) => ({
+        revision: r.revision,
+        createdAt: r.created_at,
+        author: r.author.name,
+        source: r.source,
+        summary: r.summary,
+      })),
+    };
+  }
+
+  /**
+   * Brings back an older revision as a new one, made on the revision shown here: refused while edits
+   * made here wait to be sent, and when the transcript changed on the server since it was read.
+   */
+  async restore(id: string, revision: number): Promise<TranscriptDetail> {
+    const { client, transcripts } = this.options;
+    const server = await this.serverDocument(id);
+    const shown = this.revisionShown(id, server);
+    if (shown === null)
+      throw new AppFailure({
+        code: 'conflict',
+        message:
+          'Your corrections on this computer have not reached the server yet. Restore a version once they are sent (or the conflict is settled).',
+      });
+    try {
+      await client.restoreRevision(id, revision, shown);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 412)
+        throw new AppFailure({
+          code: 'conflict',
+          message: 'Someone changed this transcript meanwhile. Look at its history again, then restore.',
+        });
+      throw error;
+    }
+    this.histories.delete(id);
+    await transcripts.adoptLatestRevision(id);
+    this.options.onChanged([id]);
     return this.detail(id);
   }
 
