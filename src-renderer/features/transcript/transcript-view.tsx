@@ -9,6 +9,7 @@ import { AnalysisPanels } from '../analysis/analysis-panels';
 import { ProgressLine } from '../progress/progress-line';
 import { ApplyDictionaryMenu } from './apply-dictionary-menu';
 import { ConflictBanner } from './conflict-banner';
+import { HistoryMenu } from './history-menu';
 import { EditToolbar, useEditKeys, type FindMode } from './edit-toolbar';
 import { ExportMenu } from './export-menu';
 import { FindReplacePanel } from './find-replace-panel';
@@ -69,6 +70,7 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
         {detail?.unsyncedEdits && <span className="badge badge-warn">{t('transcript.unsynced')}</span>}
         <span className="spacer" />
         {document && <ApplyDictionaryMenu />}
+        {document?.revision !== undefined && <HistoryMenu />}
         {document && <ExportMenu />}
         {summary && (
           <button
