@@ -70,7 +70,6 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
         {detail?.unsyncedEdits && <span className="badge badge-warn">{t('transcript.unsynced')}</span>}
         <span className="spacer" />
         {document && <ApplyDictionaryMenu />}
-        {document?.revision !== undefined && <HistoryMenu />}
         {document && <ExportMenu />}
         {summary && (
           <button
@@ -120,6 +119,12 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
             <TranscriptPane />
             <AnalysisPanels id={id} />
           </div>
+          {/* After the panels, so the header's Tab reach to them stays as it was (upload-and-play.spec). */}
+          {document.revision !== undefined && (
+            <div className="transcript-footer">
+              <HistoryMenu />
+            </div>
+          )}
         </>
       )}
       {shortcutsOpen && <ShortcutSheet onClose={() => setShortcutsOpen(false)} />}
