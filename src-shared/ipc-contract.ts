@@ -203,6 +203,25 @@ export interface EditHistoryCounts {
   redo: number;
 }
 
+/** One revision of a transcript on the server (decision 0052), for the History panel. */
+export interface TranscriptRevision {
+  revision: number;
+  /** ISO 8601. */
+  createdAt: string;
+  /** Who made it: the name on their API key. */
+  author: string;
+  source: 'recognized' | 'review' | 'edit' | 'dictionary' | 'restore';
+  /** A short line saying what changed, from the server. */
+  summary: string;
+}
+
+export interface TranscriptRevisions {
+  /** The revision shown when nothing waits to be sent. */
+  latest: number;
+  /** Oldest first. */
+  revisions: TranscriptRevision[];
+}
+
 export interface SearchHit {
   transcriptionId: string;
   transcriptionName: string;
@@ -385,7 +404,7 @@ export interface IpcResponses {
   'transcripts:delete': void;
   /** Saves edited segment texts; word timing is kept where the words still match. */
   'transcripts:edit': TranscriptDetail;
-  /** One edit (a word, find & replace, merge, split, a segment's speaker): kept, undoable, queued as the review. */
+  /** One edit (a word, find & replace, merge, split, a segment's speaker): a revision; queued offline. */
   'transcripts:edit-document': TranscriptDetail;
   'transcripts:undo': TranscriptDetail;
   'transcripts:redo': TranscriptDetail;
@@ -394,6 +413,10 @@ export interface IpcResponses {
   'transcripts:apply-dictionary': TranscriptDetail;
   /** Settles a conflict: 'local' sends this computer's correction over the server's, 'server' drops it. */
   'transcripts:resolve-conflict': TranscriptDetail;
+  /** The transcript's revisions on the server (History). */
+  'transcripts:revisions': TranscriptRevisions;
+  /** A new revision equal to an older one; the transcript as shown afterwards. */
+  'transcripts:restore-revision': TranscriptDetail;
   /** null: the save dialog was cancelled. `subtitles` (SRT, WebVTT): how many cues, and how many read faster than `maxCps`. */
   'transcripts:export': { path: string; subtitles?: { cues: number; tooFast: number; maxCps: number } } | null;
   'transcripts:refresh': ConnectionStatus;
@@ -510,6 +533,8 @@ const CHANNEL_NAMES = {
   'transcripts:rename-speaker': true,
   'transcripts:apply-dictionary': true,
   'transcripts:resolve-conflict': true,
+  'transcripts:revisions': true,
+  'transcripts:restore-revision': true,
   'transcripts:export': true,
   'transcripts:refresh': true,
   'transcripts:rerun-plan': true,

@@ -32,6 +32,7 @@ import * as analyses from '../../src-shared/api/analyses.js';
 import { requestLine } from '../../src-shared/api/common.js';
 import * as dictionaries from '../../src-shared/api/dictionaries.js';
 import * as models from '../../src-shared/api/models.js';
+import * as revisions from '../../src-shared/api/revisions.js';
 import * as transcriptions from '../../src-shared/api/transcriptions.js';
 import { ErrorCode } from '../../src-shared/error-codes.js';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
@@ -94,6 +95,8 @@ interface RequestSpec {
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  /** Extra request headers (If-Match). */
+  headers?: Record<string, string>;
   resource: ApiResource;
   /** Safe to repeat after a failure whose outcome is unknown (5xx, dropped connection). */
   idempotent: boolean;
@@ -192,6 +195,65 @@ export class ApiClient {
       body: { reviewed_text: reviewedText },
       resource: 'transcription',
       idempotent: true,
+      ...o,
+    });
+  }
+
+  /**
+   * Applies edit operations made on `baseRevision` as a new revision (extension, decision 0052). Not
+   * repeated after an unknown outcome: the operations could land twice.
+   */
+  createRevision(
+    id: string,
+    baseRevision: number,
+    operations: revisions.RevisionOperationBody[],
+    o: CallOptions = {},
+  ): Promise<Static<typeof revisions.CreatedRevision>> {
+    return this.json({
+      ...requestLine(revisions.createRevision, { transcription_id: id }),
+      body: { base_revision: baseRevision, operations },
+      resource: 'transcription',
+      idempotent: false,
+      ...o,
+    });
+  }
+
+  /** The transcript's revisions, oldest first, and the latest's number. */
+  listRevisions(id: string, o: CallOptions = {}): Promise<Static<typeof revisions.RevisionList>> {
+    return this.json({
+      ...requestLine(revisions.listRevisions, { transcription_id: id }),
+      resource: 'transcription',
+      idempotent: true,
+      ...o,
+    });
+  }
+
+  /** One revision with its document. */
+  getRevision(
+    id: string,
+    revision: number,
+    o: CallOptions = {},
+  ): Promise<Static<typeof revisions.RevisionWithDocument>> {
+    return this.json({
+      ...requestLine(revisions.getRevision, { transcription_id: id, revision: String(revision) }),
+      resource: 'transcription',
+      idempotent: true,
+      ...o,
+    });
+  }
+
+  /** A new revision equal to `revision`, refused (412) when the latest is no longer `latest`. */
+  restoreRevision(
+    id: string,
+    revision: number,
+    latest: number,
+    o: CallOptions = {},
+  ): Promise<Static<typeof revisions.CreatedRevision>> {
+    return this.json({
+      ...requestLine(revisions.restoreRevision, { transcription_id: id, revision: String(revision) }),
+      headers: { 'if-match': `"${latest}"` },
+      resource: 'transcription',
+      idempotent: false,
       ...o,
     });
   }
@@ -640,7 +702,7 @@ export class ApiClient {
       const url = new URL(s.signed ? s.path : connection.baseUrl.replace(/\/+$/, '') + s.path);
       for (const [key, value] of Object.entries(s.query ?? {}))
         if (value !== undefined) url.searchParams.set(key, String(value));
-      const headers: Record<string, string> = { accept: 'application/json' };
+      const headers: Record<string, string> = { ...s.headers, accept: 'application/json' };
       if (!s.signed) headers['x-api-key'] = connection.apiKey;
       if (s.body !== undefined) headers['content-type'] = 'application/json';
       return this.fetchOnce(

@@ -1,7 +1,9 @@
-// Transcript corrections: saved locally at once, queued in the outbox, and sent to the server through
-// POST /review when it can be reached, in order, refusing to overwrite a correction someone else saved
-// meanwhile (docs/decisions/0007-offline-edits.md).
-import type { IpcError, IpcErrorCode, TranscriptDetail } from '../../src-shared/ipc-contract.js';
+// Transcript corrections. Online, an edit goes to the server at once as revision operations on the
+// revision shown, and the server's new latest revision is what is shown and cached (decision 0052).
+// Offline, or when the server refuses (a teammate's conflicting edit), the edit is kept here and queued
+// in the outbox as the review text, sent in order, refusing to overwrite a correction someone else
+// saved meanwhile (docs/decisions/0007-offline-edits.md); once sent, the latest revision is shown again.
+import type { IpcError, IpcErrorCode, TranscriptDetail, TranscriptRevisions } from '../../src-shared/ipc-contract.js';
 import { assertNever } from '../../src-shared/assert-never.js';
 import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
@@ -24,6 +26,12 @@ import {
   type EditOperation,
 } from '../../src-shared/transcript-editing.js';
 import { shownDocument } from './shown-document.js';
+
+/** A state undo and redo lead to, and the server revision that has it (null: none known). */
+interface Snapshot {
+  segments: TranscriptSegment[];
+  revision: number | null;
+}
 
 /** What the change was made against: the server's corrected text at the time, when it was known. */
 export interface ReviewBase {
@@ -58,10 +66,7 @@ const speakerLabels = (document: TranscriptDocument) =>
 export class EditService {
   private flushing: Promise<FlushResult> | null = null;
   /** Undo and redo per transcript, for this run of the app; `last` is what the history leads to. */
-  private readonly histories = new Map<
-    string,
-    { history: EditHistory<TranscriptSegment[]>; last: TranscriptSegment[] }
-  >();
+  private readonly histories = new Map<string, { history: EditHistory<Snapshot>; last: Snapshot }>();
   private again = false;
 
   constructor(private readonly options: EditServiceOptions) {}
@@ -75,8 +80,8 @@ export class EditService {
   }
 
   /**
-   * Applies edits to the transcript as shown (docs/decisions/0025-edited-documents.md): kept here at
-   * once, undoable, and queued for the server as its review text.
+   * Applies edits to the transcript as shown: checked here, sent as operations made on the revision
+   * shown, undoable. Without the server, kept here and queued (docs/decisions/0025-edited-documents.md).
    */
   async apply(id: string, operations: EditOperation[]): Promise<TranscriptDetail> {
     const server = await this.serverDocument(id);
@@ -94,7 +99,15 @@ export class EditService {
       segments = outcome.segments;
     }
     if (sameSegments(segments, before)) return this.detail(id);
-    this.histories.set(id, { history: recordEdit(this.historyOf(id, before), before), last: segments });
+    const base = this.revisionShown(id, server);
+    const history = recordEdit(this.historyOf(id, before), { segments: before, revision: base });
+    const latest =
+      base === null ? null : await this.onServer(id, () => this.options.client.createRevision(id, base, operations));
+    if (latest) {
+      this.histories.set(id, { history, last: { segments: latest.segments, revision: latest.revision ?? null } });
+      return this.detail(id);
+    }
+    this.histories.set(id, { history, last: { segments, revision: null } });
     return this.save(id, server, segments);
   }
 
@@ -115,27 +128,107 @@ export class EditService {
     return { ...detail, history: { undo: history.past.length, redo: history.future.length } };
   }
 
+  /**
+   * Undo and redo on the server restore the revision the history leads to, as a new revision (nothing
+   * is lost from the server's history); without one (an edit kept here while offline) the state is
+   * saved as today, through the review text.
+   */
   private async step(
     id: string,
     move: (
-      history: EditHistory<TranscriptSegment[]>,
-      current: TranscriptSegment[],
-    ) => { state: TranscriptSegment[]; history: EditHistory<TranscriptSegment[]> } | null,
+      history: EditHistory<Snapshot>,
+      current: Snapshot,
+    ) => { state: Snapshot; history: EditHistory<Snapshot> } | null,
   ): Promise<TranscriptDetail> {
     const server = await this.serverDocument(id);
-    const current = shownDocument(server, this.options.store.edits, id).segments;
-    const moved = move(this.historyOf(id, current), current);
+    const segments = shownDocument(server, this.options.store.edits, id).segments;
+    const history = this.historyOf(id, segments);
+    const current = this.histories.get(id)?.last ?? { segments, revision: null };
+    const moved = move(history, current);
     if (!moved) return this.detail(id);
-    this.histories.set(id, { history: moved.history, last: moved.state });
-    return this.save(id, server, moved.state);
+    const shown = this.revisionShown(id, server);
+    const target = moved.state.revision;
+    const latest =
+      shown !== null && target !== null && current.revision === shown
+        ? await this.onServer(id, () => this.options.client.restoreRevision(id, target, shown))
+        : null;
+    if (latest) {
+      // The restored revision has a new number, with the target's content: redo and undo lead back to it.
+      this.histories.set(id, {
+        history: moved.history,
+        last: { segments: latest.segments, revision: latest.revision ?? null },
+      });
+      return this.detail(id);
+    }
+    this.histories.set(id, { history: moved.history, last: { segments: moved.state.segments, revision: null } });
+    return this.save(id, server, moved.state.segments);
   }
 
   /** The history, if it still leads to what is shown (a correction from elsewhere starts a new one). */
-  private historyOf(id: string, current: TranscriptSegment[]): EditHistory<TranscriptSegment[]> {
+  private historyOf(id: string, current: TranscriptSegment[]): EditHistory<Snapshot> {
     const entry = this.histories.get(id);
-    if (entry && sameSegments(entry.last, current)) return entry.history;
+    if (entry && sameSegments(entry.last.segments, current)) return entry.history;
     this.histories.delete(id);
     return emptyHistory();
+  }
+
+  /**
+   * The server revision shown here, when what is shown is exactly that revision: nothing edited here
+   * waits to be sent, and the server is thought reachable. Null otherwise (the review-text path then).
+   */
+  private revisionShown(id: string, server: TranscriptDocument): number | null {
+    const { store } = this.options;
+    if (server.revision === undefined || this.options.isOnline?.() === false) return null;
+    if (store.outbox.hasEntriesFor(id) || store.edits.editedSegments(id) || store.edits.segmentEdits(id).size > 0)
+      return null;
+    return server.revision;
+  }
+
+  /**
+   * Once a correction kept here has reached the server and nothing else waits, shows the server's latest
+   * revision instead of the copy kept here, so later edits go as operations again. A failure to read it
+   * leaves the copy shown (it is what was sent).
+   */
+  private async adoptLatest(id: string): Promise<void> {
+    const { store, transcripts } = this.options;
+    const server = store.documents.get(id);
+    const shown = server ? shownDocument(server, store.edits, id).segments : null;
+    const document = await transcripts.adoptLatestRevision(id);
+    if (!document) return;
+    // Undo still leads back from what is shown now.
+    const entry = this.histories.get(id);
+    if (entry && shown && sameSegments(entry.last.segments, shown))
+      this.histories.set(id, { ...entry, last: { segments: document.segments, revision: document.revision ?? null } });
+  }
+
+  /**
+   * Makes a revision on the server and caches it as the document shown (decision 0052). Null when the
+   * server could not take it (offline, a teammate's conflicting edit, a refusal): the caller then keeps
+   * the change here and queues it as today, where conflicts are shown and settled.
+   */
+  private async onServer(
+    id: string,
+    write: () => Promise<{ revision: number; changed: boolean }>,
+  ): Promise<TranscriptDocument | null> {
+    const { store, client, transcripts } = this.options;
+    let document: TranscriptDocument;
+    let review: string | null;
+    try {
+      const created = await write();
+      document = (await client.getRevision(id, created.revision)).document;
+      review = (await client.getReview(id))?.reviewed_text ?? null;
+    } catch (error) {
+      if (error instanceof ApiError) return null;
+      throw error;
+    }
+    store.db.transaction(() => {
+      store.documents.put(id, document);
+      store.edits.replaceEditedSegments(id, null);
+      store.edits.setServerReview(id, review);
+    })();
+    transcripts.reindexTranscript(id);
+    this.options.onChanged([id]);
+    return document;
   }
 
   private async serverDocument(id: string): Promise<TranscriptDocument> {
@@ -170,6 +263,51 @@ export class EditService {
     this.options.onChanged([id]);
     // Offline, the poller flushes when the server answers again; no need to wait for retries here.
     if (this.options.isOnline?.() !== false) await this.flush();
+    return this.detail(id);
+  }
+
+  /** The transcript's revisions on the server, oldest first (History). */
+  async revisions(id: string): Promise<TranscriptRevisions> {
+    const list = await this.options.client.listRevisions(id);
+    return {
+      latest: list.latest_revision,
+      revisions: list.revisions.map((r) => ({
+        revision: r.revision,
+        createdAt: r.created_at,
+        author: r.author.name,
+        source: r.source,
+        summary: r.summary,
+      })),
+    };
+  }
+
+  /**
+   * Brings back an older revision as a new one, made on the revision shown here: refused while edits
+   * made here wait to be sent, and when the transcript changed on the server since it was read.
+   */
+  async restore(id: string, revision: number): Promise<TranscriptDetail> {
+    const { client, transcripts } = this.options;
+    const server = await this.serverDocument(id);
+    const shown = this.revisionShown(id, server);
+    if (shown === null)
+      throw new AppFailure({
+        code: 'conflict',
+        message:
+          'Your corrections on this computer have not reached the server yet. Restore a version once they are sent (or the conflict is settled).',
+      });
+    try {
+      await client.restoreRevision(id, revision, shown);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 412)
+        throw new AppFailure({
+          code: 'conflict',
+          message: 'Someone changed this transcript meanwhile. Look at its history again, then restore.',
+        });
+      throw error;
+    }
+    this.histories.delete(id);
+    await transcripts.adoptLatestRevision(id);
+    this.options.onChanged([id]);
     return this.detail(id);
   }
 
@@ -212,15 +350,18 @@ export class EditService {
         } satisfies ReviewBase);
       } else {
         store.outbox.remove(entry.seq);
-        const server = store.documents.get(id);
-        const text = store.edits.serverReview(id);
-        const segments = server && text ? decodeReview(server, text) : null;
-        store.edits.replaceEditedSegments(
-          id,
-          server && segments && !sameSegments(segments, server.segments) ? segments : null,
-        );
         this.histories.delete(id);
-        transcripts.reindexTranscript(id);
+        // The server's latest revision is shown; mapping its review text here is for servers without revisions.
+        if (!(await transcripts.adoptLatestRevision(id))) {
+          const server = store.documents.get(id);
+          const text = store.edits.serverReview(id);
+          const segments = server && text ? decodeReview(server, text) : null;
+          store.edits.replaceEditedSegments(
+            id,
+            server && segments && !sameSegments(segments, server.segments) ? segments : null,
+          );
+          transcripts.reindexTranscript(id);
+        }
       }
     }
     this.options.onChanged([id]);
@@ -251,6 +392,7 @@ export class EditService {
         const saved = await client.saveReview(entry.targetId, entry.payload.reviewedText);
         store.edits.setServerReview(entry.targetId, saved.reviewed_text);
         store.outbox.removeIfUnchanged(entry);
+        await this.adoptLatest(entry.targetId);
         result.sent++;
         changed.push(entry.targetId);
       } catch (error) {

@@ -1,5 +1,6 @@
-// The transcript as this machine shows, searches, exports and sends it: the server's document with the
-// edits made here on top (docs/decisions/0025-edited-documents.md).
+// The transcript as this machine shows, searches, exports and sends it: the server's latest revision as
+// cached, with the edits kept here on top while they wait to be sent (offline, or a conflict to settle;
+// docs/decisions/0025-edited-documents.md, 0052-revisions.md).
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
 import { withSegments } from '../../src-shared/transcript-editing.js';
 import type { EditRepository } from '../cache/edit-repository.js';

@@ -222,11 +222,38 @@ export class TranscriptService {
     const known = this.store.edits.serverReview(id);
     this.store.edits.setServerReview(id, text);
     if (known === text || this.store.outbox.hasEntriesFor(id)) return false;
+    // The cache mirrors the server's latest revision (decision 0052); the review text mapped onto the
+    // cached document is for servers without revisions.
+    if (await this.adoptLatestRevision(id)) return true;
     const segments = text === null ? server.segments : decodeReview(server, text);
     if (segments === null) return false;
     this.store.edits.replaceEditedSegments(id, sameSegments(segments, server.segments) ? null : segments);
     this.reindexTranscript(id);
     return true;
+  }
+
+  /**
+   * Caches the server's latest revision as the document shown, dropping the copy kept here, when nothing
+   * edited here waits to be sent. Null when it was not read (no revisions on that server, offline) or
+   * an edit was queued meanwhile.
+   */
+  async adoptLatestRevision(id: string): Promise<TranscriptDocument | null> {
+    if (this.store.outbox.hasEntriesFor(id)) return null;
+    let document: TranscriptDocument;
+    try {
+      const { latest_revision: latest } = await this.client.listRevisions(id);
+      document = (await this.client.getRevision(id, latest)).document;
+    } catch (error) {
+      if (error instanceof ApiError) return null;
+      throw error;
+    }
+    if (this.store.outbox.hasEntriesFor(id)) return null;
+    this.store.db.transaction(() => {
+      this.store.documents.put(id, document);
+      this.store.edits.replaceEditedSegments(id, null);
+      this.reindexTranscript(id);
+    })();
+    return document;
   }
 
   private refreshReviewInBackground(id: string) {

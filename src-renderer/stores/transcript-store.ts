@@ -34,6 +34,8 @@ interface TranscriptState {
   applyDictionary: (dictionaryId: string | null) => Promise<IpcError | null>;
   /** Settles a correction that could not be sent: keep this computer's text, or take the server's. */
   resolveConflict: (keep: 'local' | 'server') => Promise<IpcError | null>;
+  /** Brings back an older revision from the server's history as a new one. */
+  restoreRevision: (revision: number) => Promise<IpcError | null>;
   /** `report`: for SRT and WebVTT, how many cues there are and how many read too fast. */
   exportAs: (options: ExportOptions) => Promise<{ path: string | null; error: IpcError | null; report?: ExportReport }>;
   remove: () => Promise<IpcError | null>;
@@ -111,6 +113,11 @@ export const useTranscriptStore = create<TranscriptState>()((set, get) => {
       const id = get().id;
       if (!id) return null;
       return settle(id, api().transcripts.resolveConflict({ id, keep }));
+    },
+    async restoreRevision(revision) {
+      const id = get().id;
+      if (!id) return null;
+      return settle(id, api().transcripts.restoreRevision({ id, revision }));
     },
     async exportAs(options) {
       const id = get().id;

@@ -289,6 +289,11 @@ export const IPC_REQUESTS = {
   /** dictionaryId null: the transcription's own dictionary. */
   'transcripts:apply-dictionary': Strict({ id: Id(), dictionaryId: Nullable(Id()) }),
   'transcripts:resolve-conflict': Strict({ id: Id(), keep: OneOf(['local', 'server'] as const) }),
+  'transcripts:revisions': IdRequest,
+  'transcripts:restore-revision': Strict({
+    id: Id(),
+    revision: Type.Integer({ title: 'Revision', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+  }),
   'transcripts:export': Strict({ id: Id(), options: ExportOptions }),
   'transcripts:refresh': NoRequest,
   'transcripts:rerun-plan': IdRequest,

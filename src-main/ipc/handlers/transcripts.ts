@@ -26,6 +26,8 @@ export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcr
     'transcripts:apply-dictionary': async ({ id, dictionaryId }) =>
       ctx.session().transcripts.applyDictionary(id, dictionaryId),
     'transcripts:resolve-conflict': async ({ id, keep }) => ctx.session().edits.resolveConflict(id, keep),
+    'transcripts:revisions': async ({ id }) => ctx.session().edits.revisions(id),
+    'transcripts:restore-revision': async ({ id, revision }) => ctx.session().edits.restore(id, revision),
     'transcripts:export': async ({ id, options }) => {
       const { record, document: shown, speakerNames } = await ctx.session().transcripts.shownDocument(id);
       // Exports name every speaker as the view does: the user's name, or "Speaker N".

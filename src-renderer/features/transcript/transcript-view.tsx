@@ -9,6 +9,7 @@ import { AnalysisPanels } from '../analysis/analysis-panels';
 import { ProgressLine } from '../progress/progress-line';
 import { ApplyDictionaryMenu } from './apply-dictionary-menu';
 import { ConflictBanner } from './conflict-banner';
+import { HistoryMenu } from './history-menu';
 import { EditToolbar, useEditKeys, type FindMode } from './edit-toolbar';
 import { ExportMenu } from './export-menu';
 import { FindReplacePanel } from './find-replace-panel';
@@ -118,6 +119,12 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
             <TranscriptPane />
             <AnalysisPanels id={id} />
           </div>
+          {/* After the panels, so the header's Tab reach to them stays as it was (upload-and-play.spec). */}
+          {document.revision !== undefined && (
+            <div className="transcript-footer">
+              <HistoryMenu />
+            </div>
+          )}
         </>
       )}
       {shortcutsOpen && <ShortcutSheet onClose={() => setShortcutsOpen(false)} />}

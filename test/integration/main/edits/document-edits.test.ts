@@ -1,5 +1,5 @@
-// Structural edits (split, merge, word, replace) through EditService against the real server: kept in
-// the cache's edited document, undoable, saved as the review text, and read back by another computer.
+// Structural edits (split, merge, word, replace) through EditService against the real server: sent as
+// revision operations, undoable (a restore of the revision before), and read back by another computer.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,12 @@ describe('edited documents', () => {
     return (revision.json as { document: { segments: Array<{ start: number; end: number; text: string }> } }).document
       .segments;
   };
+  const sources = async () =>
+    (
+      (await server.api(key, 'GET', `/api/v1/transcriptions/${id}/revisions`)).json as {
+        revisions: Array<{ source: string }>;
+      }
+    ).revisions.map((r) => r.source);
   const serverReview = async () =>
     (await server.api(key, 'GET', `/api/v1/transcriptions/${id}/review`)).json?.reviewed_text as string | undefined;
 
@@ -102,8 +108,12 @@ describe('edited documents', () => {
     const undone = await here.edits.undo(id);
     expect(undone.document!.segments).toEqual(segments);
     expect(undone.history).toEqual({ undo: 1, redo: 1 });
+    // Edits went to the server as operations; undo restores the revision before, as a new revision.
+    expect(await sources()).toEqual(['recognized', 'edit', 'edit', 'restore']);
+    expect(undone.document!.revision).toBe(4);
     const redone = await here.edits.redo(id);
     expect(redone.document!.segments[1]!.text).toBe(worded.document!.segments[1]!.text);
+    expect((await sources()).at(-1)).toBe('restore');
 
     // Merged back, the structure is the server's again: the review is plain lines.
     const merged = await here.edits.apply(id, [{ kind: 'merge', segmentId: first.id }]);
@@ -130,7 +140,7 @@ describe('edited documents', () => {
     ).rejects.toMatchObject({ error: { code: 'validation', field: 'wordIndex' } });
   });
 
-  it('shows corrections an older cache kept per segment, and moves them into the edited document at the next edit', async () => {
+  it('shows corrections an older cache kept per segment, sends them at the next edit, then shows the latest revision', async () => {
     const here = machine();
     await here.transcripts.detail(id);
     const first = here.store.documents.get(id)!.segments[0]!;
@@ -145,6 +155,11 @@ describe('edited documents', () => {
     ]);
     expect(edited.document!.segments[0]!.text).toMatch(/^kept from an older version/);
     expect(here.store.edits.segmentEdits(id).size).toBe(0);
-    expect(here.store.edits.editedSegments(id)).not.toBeNull();
+    // Once sent, the cache mirrors the server's latest revision, which has both corrections (decision 0052).
+    expect(here.store.edits.editedSegments(id)).toBeNull();
+    const latest = await latestServerSegments();
+    expect(here.store.documents.get(id)!.segments.map((s) => s.text)).toEqual(latest.map((s) => s.text));
+    expect(latest[0]!.text).toMatch(/^kept from an older version/);
+    expect(edited.document!.revision).toBe(here.store.documents.get(id)!.revision);
   });
 });

@@ -51,7 +51,7 @@ describe('transcript corrections and the outbox', () => {
     return [first, ...doc.segments.slice(1).map((s) => s.text)].join('\n');
   };
 
-  it('saves a correction through /review at once when online, keeping word timing', async () => {
+  it('saves a correction as a revision at once when online, keeping word timing', async () => {
     const original = store.documents.get(id)!.segments[0]!;
     const corrected = original.text.replace('budget', 'annual budget');
     const detail = await edits.edit(id, [{ id: original.id, text: corrected }]);
@@ -61,6 +61,14 @@ describe('transcript corrections and the outbox', () => {
     expect(detail.document!.segments[0]!.words.find((w) => w.word === 'budget')).toEqual(kept);
     expect(detail.document!.segments[0]!.words.find((w) => w.word === 'annual')).toMatchObject({ confidence: null });
     expect(await serverReview()).toBe(lines(corrected));
+    // Sent as an edit operation, not as a review text (decision 0052); the cache holds that revision.
+    const list = await server.api(key, 'GET', `/api/v1/transcriptions/${id}/revisions`);
+    expect((list.json as { revisions: Array<{ source: string }> }).revisions.map((r) => r.source)).toEqual([
+      'recognized',
+      'edit',
+    ]);
+    expect(store.documents.get(id)!.revision).toBe(2);
+    expect(store.edits.editedSegments(id)).toBeNull();
     expect(store.search.search('annual')[0]).toMatchObject({ transcriptionId: id, segmentId: original.id });
   });
 
@@ -119,5 +127,10 @@ describe('transcript corrections and the outbox', () => {
     await server.api(key, 'POST', `/api/v1/transcriptions/${id}/review`, { reviewed_text: lines('from the laptop') });
     expect(await transcripts.syncReview(id)).toBe(true);
     expect(transcripts.detailFromCache(id).document!.segments[0]!.text).toBe('from the laptop');
+    // The cache holds the server's latest revision itself, not a copy mapped from the review text.
+    const list = await server.api(key, 'GET', `/api/v1/transcriptions/${id}/revisions`);
+    expect(store.documents.get(id)!.revision).toBe((list.json as { latest_revision: number }).latest_revision);
+    expect(store.documents.get(id)!.segments[0]!.text).toBe('from the laptop');
+    expect(store.edits.editedSegments(id)).toBeNull();
   });
 });

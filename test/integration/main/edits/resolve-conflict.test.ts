@@ -117,6 +117,9 @@ describe('transcripts:resolve-conflict', () => {
     expect(detail).toMatchObject({ unsyncedEdits: false, conflict: null });
     expect(detail.document!.segments[0]!.text).toBe('theirs, kept');
     expect(transcripts.detailFromCache(id).document!.segments[0]!.text).toBe('theirs, kept');
+    // The cache holds the server's latest revision itself, with no local copy on top.
+    expect(store.documents.get(id)!.segments[0]!.text).toBe('theirs, kept');
+    expect(store.edits.editedSegments(id)).toBeNull();
     expect(await serverReview()).toBe(lines('theirs, kept'));
     expect(store.outbox.all()).toHaveLength(0);
     expect(store.search.search('dropped')).toHaveLength(0);

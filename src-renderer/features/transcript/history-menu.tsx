@@ -1,0 +1,101 @@
+// "History…": the transcript's revisions on the server (decision 0052), newest first, with who made each,
+// when, and what changed; Restore brings an older one back as a new revision.
+import { useEffect, useId, useState } from 'react';
+import type { IpcError, TranscriptRevisions } from '../../../src-shared/ipc-contract';
+import { useLocale, useT } from '../../i18n/use-t';
+import { api, split } from '../../lib/api';
+import { formatDate } from '../../lib/format';
+import { useTranscriptStore } from '../../stores/transcript-store';
+
+export function HistoryMenu() {
+  const t = useT();
+  const locale = useLocale();
+  const id = useId();
+  const transcriptId = useTranscriptStore((state) => state.id);
+  const shown = useTranscriptStore((state) => state.detail?.document?.revision ?? null);
+  const restoreRevision = useTranscriptStore((state) => state.restoreRevision);
+  const [open, setOpen] = useState(false);
+  const [history, setHistory] = useState<TranscriptRevisions | null>(null);
+  const [error, setError] = useState<IpcError | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!open || !transcriptId) return;
+    let live = true;
+    void api()
+      .transcripts.revisions({ id: transcriptId })
+      .then((result) => {
+        if (!live) return;
+        const [value, failure] = split(result);
+        setHistory(value);
+        setError(failure);
+      });
+    return () => {
+      live = false;
+    };
+  }, [open, transcriptId, shown]);
+
+  const restore = async (revision: number) => {
+    setBusy(true);
+    setError(null);
+    setError(await restoreRevision(revision));
+    setBusy(false);
+  };
+
+  return (
+    <div className="popover-anchor">
+      <button
+        type="button"
+        className="button"
+        aria-expanded={open}
+        aria-controls={`${id}-panel`}
+        onClick={() => setOpen(!open)}
+      >
+        {t('transcript.history.button')}
+      </button>
+      {open && (
+        <div
+          id={`${id}-panel`}
+          className="popover"
+          role="dialog"
+          aria-label={t('transcript.history.heading')}
+          onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}
+        >
+          <h2 className="section-title">{t('transcript.history.heading')}</h2>
+          {!history && !error && <p className="hint">{t('common.loading')}</p>}
+          {history && (
+            <ol className="history-list" reversed>
+              {[...history.revisions].reverse().map((r) => (
+                <li key={r.revision} data-testid="history-revision">
+                  <strong>{t('transcript.history.revision', { revision: r.revision })}</strong>{' '}
+                  <span className="hint">
+                    {t('transcript.history.byAt', { author: r.author, time: formatDate(r.createdAt, locale) })}
+                  </span>
+                  <p>{r.summary}</p>
+                  {r.revision === history.latest ? (
+                    <span className="badge">{t('transcript.history.current')}</span>
+                  ) : (
+                    <button
+                      type="button"
+                      className="button-quiet"
+                      disabled={busy}
+                      aria-label={t('transcript.history.restoreLabel', { revision: r.revision })}
+                      onClick={() => void restore(r.revision)}
+                    >
+                      {t('transcript.history.restore')}
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ol>
+          )}
+          {error && (
+            <p className="field-error" role="alert">
+              {error.message}
+            </p>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
