@@ -6,6 +6,7 @@ import type { AnalysisStatus, EmotionEntry, SummaryDetails, TranslatedSegment } 
 import type { TranscriptDocument } from './transcript-document.js';
 import type { DecodedRequestOf, RequestOf, SubtitleExportOptions, UploadOptions } from './ipc/requests.js';
 import type { CatalogueModel as ApiCatalogueModel, ModelDownload as ApiModelDownload } from './api/models.js';
+import type { RevisionSource } from './api/revisions.js';
 
 // Request shapes are TypeBox schemas in ./ipc/requests.ts; these are their Static<> types.
 export type {
@@ -210,8 +211,8 @@ export interface TranscriptRevision {
   createdAt: string;
   /** Who made it: the name on their API key. */
   author: string;
-  source: 'recognized' | 'review' | 'edit' | 'dictionary' | 'restore';
-  /** A short line saying what changed, from the server. */
+  source: RevisionSource;
+  /** A short line saying what changed, from the server, in English: shown as a detail only. */
   summary: string;
 }
 

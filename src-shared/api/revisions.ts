@@ -10,6 +10,8 @@ import { TranscriptionParams, User } from './transcriptions.js';
 const tags = ['revisions'];
 
 export const REVISION_SOURCES = ['recognized', 'review', 'edit', 'dictionary', 'restore'] as const;
+/** What made a revision. */
+export type RevisionSource = (typeof REVISION_SOURCES)[number];
 
 /** Bounds of one request's operations (docs/api/revisions.md). */
 export const REVISION_LIMITS = { operations: 500, text: 20_000, query: 1_000, speakerName: 100 } as const;

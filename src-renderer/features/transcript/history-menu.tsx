@@ -71,7 +71,8 @@ export function HistoryMenu() {
                   <span className="hint">
                     {t('transcript.history.byAt', { author: r.author, time: formatDate(r.createdAt, locale) })}
                   </span>
-                  <p>{r.summary}</p>
+                  {/* The server's summary is English prose: the UI's own words lead, it is the detail. */}
+                  <p title={r.summary}>{t(`transcript.history.source.${r.source}`)}</p>
                   {r.revision === history.latest ? (
                     <span className="badge">{t('transcript.history.current')}</span>
                   ) : (

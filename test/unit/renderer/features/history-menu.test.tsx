@@ -61,15 +61,16 @@ beforeEach(() => {
 afterEach(cleanup);
 
 describe('HistoryMenu', () => {
-  it('lists the revisions newest first with author, time and summary; the shown one cannot be restored', async () => {
+  it('lists the revisions newest first with author, time and what made each (the server summary as its detail); the shown one cannot be restored', async () => {
     render(<HistoryMenu />);
     fireEvent.click(screen.getByRole('button', { name: 'History…' }));
     const dialog = screen.getByRole('dialog', { name: 'Versions on the server' });
     const items = await within(dialog).findAllByTestId('history-revision');
     expect(items.map((i) => i.textContent)).toEqual([
-      expect.stringMatching(/Version 2.*by Bob.*Edited 1 segment.*Shown now/),
-      expect.stringMatching(/Version 1.*by Alice.*Recognized.*Restore/),
+      expect.stringMatching(/Version 2.*by Bob.*Edited.*Shown now/),
+      expect.stringMatching(/Version 1.*by Alice.*As recognized.*Restore/),
     ]);
+    expect(within(items[0]!).getByText('Edited').getAttribute('title')).toBe('Edited 1 segment');
     expect(within(dialog).queryByRole('button', { name: 'Restore version 2' })).toBeNull();
     expect(fake.calls).toContainEqual({ channel: 'transcripts:revisions', request: { id: 't1' } });
   });
@@ -83,7 +84,7 @@ describe('HistoryMenu', () => {
     expect(useTranscriptStore.getState().detail).toMatchObject({
       document: { revision: 3, segments: [{ text: 'as recognized' }] },
     });
-    expect(screen.getAllByTestId('history-revision')[0]!.textContent).toMatch(/Version 3.*Restored revision 1/);
+    expect(screen.getAllByTestId('history-revision')[0]!.textContent).toMatch(/Version 3.*An earlier version restored/);
   });
 
   it('shows why a restore was refused, and keeps the list', async () => {
@@ -121,5 +122,9 @@ describe('HistoryMenu', () => {
     expect(screen.getByRole('dialog', { name: 'サーバー上の版' })).toBeTruthy();
     expect(await screen.findByRole('button', { name: '第1版を復元' })).toBeTruthy();
     expect(screen.getByText('表示中')).toBeTruthy();
+    // What made each version is in Japanese; the server's English summary is only its detail.
+    expect(screen.getByText('編集').getAttribute('title')).toBe('Edited 1 segment');
+    expect(screen.getByText('認識した結果')).toBeTruthy();
+    expect(screen.queryByText('Edited 1 segment')).toBeNull();
   });
 });
