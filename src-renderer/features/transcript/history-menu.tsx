@@ -56,7 +56,7 @@ export function HistoryMenu() {
       {open && (
         <div
           id={`${id}-panel`}
-          className="popover"
+          className="popover history-popover"
           role="dialog"
           aria-label={t('transcript.history.heading')}
           onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}
@@ -67,15 +67,18 @@ export function HistoryMenu() {
             <ol className="history-list" reversed>
               {[...history.revisions].reverse().map((r) => (
                 <li key={r.revision} data-testid="history-revision">
-                  <strong>{t('transcript.history.revision', { revision: r.revision })}</strong>{' '}
+                  <strong>{t('transcript.history.revision', { revision: r.revision })}</strong>
+                  {r.revision === history.latest && (
+                    <span className="badge">{t('transcript.history.current')}</span>
+                  )}{' '}
                   <span className="hint">
                     {t('transcript.history.byAt', { author: r.author, time: formatDate(r.createdAt, locale) })}
                   </span>
                   {/* The server's summary is English prose: the UI's own words lead, it is the detail. */}
-                  <p title={r.summary}>{t(`transcript.history.source.${r.source}`)}</p>
-                  {r.revision === history.latest ? (
-                    <span className="badge">{t('transcript.history.current')}</span>
-                  ) : (
+                  <p className="history-what" title={r.summary}>
+                    {t(`transcript.history.source.${r.source}`)}
+                  </p>
+                  {r.revision !== history.latest && (
                     <button
                       type="button"
                       className="button-quiet"

@@ -67,7 +67,7 @@ describe('HistoryMenu', () => {
     const dialog = screen.getByRole('dialog', { name: 'Versions on the server' });
     const items = await within(dialog).findAllByTestId('history-revision');
     expect(items.map((i) => i.textContent)).toEqual([
-      expect.stringMatching(/Version 2.*by Bob.*Edited.*Shown now/),
+      expect.stringMatching(/Version 2.*Shown now.*by Bob.*Edited/),
       expect.stringMatching(/Version 1.*by Alice.*As recognized.*Restore/),
     ]);
     expect(within(items[0]!).getByText('Edited').getAttribute('title')).toBe('Edited 1 segment');
