@@ -1,7 +1,9 @@
 // Shared by the specs: a host per spec file, real speech, and screenshots for people to look at.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import type { TranscriptionSummary, UploadOptions } from '../../src-shared/ipc-contract.js';
+import type { Host } from './host/start-host.js';
 import { concatWithSilence, synthesizeSpeech } from '../support/audio-fixtures.js';
 import { repoRoot } from './host/start-host.js';
 
@@ -21,4 +23,37 @@ export async function meetingWav(dir: string, name = 'team-meeting.wav'): Promis
   const out = path.join(dir, name);
   fs.copyFileSync(await concatWithSilence([first, second], 2), out);
   return out;
+}
+
+/** Upload options as a user leaves them, in English. */
+export const DEFAULT_UPLOAD: UploadOptions = {
+  language: 'en',
+  model: 'default',
+  numSpeakers: null,
+  minSpeakers: null,
+  maxSpeakers: null,
+  dictionaryId: null,
+  words: [],
+};
+
+/** Adds `wav` through main as a dropped file would be, and waits until its transcription completes. */
+export async function uploadCompleted(host: Host, wav: string, options: Partial<UploadOptions> = {}): Promise<void> {
+  const added = await host.invoke('uploads:add', {
+    files: await host.offer(wav),
+    options: { ...DEFAULT_UPLOAD, ...options },
+  });
+  if (!added.ok) throw new Error(added.error.message);
+  const name = path.basename(wav);
+  await expect
+    .poll(
+      async () => {
+        const list = await host.invoke('transcripts:list', {});
+        const item: TranscriptionSummary | undefined = list.ok
+          ? list.value.items.find((t) => t.name === name)
+          : undefined;
+        return item?.status;
+      },
+      { timeout: 180_000, intervals: [250] },
+    )
+    .toBe('COMPLETED');
 }

@@ -5,8 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import type { TranscriptionSummary } from '../../src-shared/ipc-contract.js';
-import { meetingWav, screenshot, startHost, type Host } from './e2e-support.js';
+import { meetingWav, screenshot, startHost, uploadCompleted, type Host } from './e2e-support.js';
 import { LibraryPage } from './pages/library-page.js';
 import { TranscriptPage } from './pages/transcript-page.js';
 
@@ -18,31 +17,7 @@ test.beforeAll(async () => {
   host = await startHost();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-e2e-editing-'));
   const wav = await meetingWav(dir, 'edit-me.wav');
-  const added = await host.invoke('uploads:add', {
-    files: await host.offer(wav),
-    options: {
-      language: 'en',
-      model: 'default',
-      numSpeakers: 2,
-      minSpeakers: null,
-      maxSpeakers: null,
-      dictionaryId: null,
-      words: [],
-    },
-  });
-  if (!added.ok) throw new Error(added.error.message);
-  await expect
-    .poll(
-      async () => {
-        const list = await host.invoke('transcripts:list', {});
-        const item: TranscriptionSummary | undefined = list.ok
-          ? list.value.items.find((t) => t.name === 'edit-me.wav')
-          : undefined;
-        return item?.status;
-      },
-      { timeout: 180_000, intervals: [250] },
-    )
-    .toBe('COMPLETED');
+  await uploadCompleted(host, wav, { numSpeakers: 2 });
 });
 test.afterAll(async () => host?.close());
 
@@ -159,8 +134,10 @@ test('edits a word, finds and replaces with a preview, undoes and redoes, merges
   host.dialogs.savePath = path.join(dir, 'edit-me.srt');
   await page.getByLabel('Format').selectOption('srt');
   await page.getByRole('button', { name: 'Export', exact: true }).click();
-  await expect.poll(() => fs.existsSync(host.dialogs.savePath!)).toBe(true);
-  const srt = fs.readFileSync(host.dialogs.savePath, 'utf8');
+  // Main may still be writing it when it appears: wait for its first cue.
+  const srtPath = host.dialogs.savePath;
+  await expect.poll(() => (fs.existsSync(srtPath) ? fs.readFileSync(srtPath, 'utf8') : '')).toMatch(/-->/);
+  const srt = fs.readFileSync(srtPath, 'utf8');
   expect(srt).toContain('KIKITORI');
   // The split shows: a subtitle starts with the word the segment was split at.
   expect(

@@ -5,8 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import type { TranscriptionSummary } from '../../src-shared/ipc-contract.js';
-import { meetingWav, screenshot, startHost, type Host } from './e2e-support.js';
+import { meetingWav, screenshot, startHost, uploadCompleted, type Host } from './e2e-support.js';
 import { LibraryPage } from './pages/library-page.js';
 import { TranscriptPage } from './pages/transcript-page.js';
 
@@ -18,31 +17,7 @@ test.beforeAll(async () => {
   host = await startHost();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-e2e-revisions-'));
   const wav = await meetingWav(dir, 'versions.wav');
-  const added = await host.invoke('uploads:add', {
-    files: await host.offer(wav),
-    options: {
-      language: 'en',
-      model: 'default',
-      numSpeakers: null,
-      minSpeakers: null,
-      maxSpeakers: null,
-      dictionaryId: null,
-      words: [],
-    },
-  });
-  if (!added.ok) throw new Error(added.error.message);
-  await expect
-    .poll(
-      async () => {
-        const list = await host.invoke('transcripts:list', {});
-        const item: TranscriptionSummary | undefined = list.ok
-          ? list.value.items.find((t) => t.name === 'versions.wav')
-          : undefined;
-        return item?.status;
-      },
-      { timeout: 180_000, intervals: [250] },
-    )
-    .toBe('COMPLETED');
+  await uploadCompleted(host, wav);
 });
 test.afterAll(async () => {
   await host?.close();

@@ -38,7 +38,15 @@ export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcr
       ]);
       if (!target) return null;
       const { data, subtitles } = await exportTranscript(document, options, record.name, translation);
-      await fsp.writeFile(target, data);
+      // Whole or not at all: written beside the target, then renamed over it, so a crash or a full disk
+      // never leaves half an export where the user looks for it (nor a reader seeing it half written).
+      const partial = `${target}.${process.pid}.partial`;
+      try {
+        await fsp.writeFile(partial, data);
+        await fsp.rename(partial, target);
+      } finally {
+        await fsp.rm(partial, { force: true });
+      }
       return subtitles ? { path: target, subtitles } : { path: target };
     },
     'transcripts:refresh': async () => ctx.session().sync.refreshNow(),
