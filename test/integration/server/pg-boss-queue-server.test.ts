@@ -41,10 +41,14 @@ describe('the server on a PostgreSQL job queue', () => {
         interval: 200,
       })
       .toBe('COMPLETED');
-    const { rows } = await db.query(`SELECT name, state FROM pgboss.job WHERE singleton_key = $1`, [
-      `transcribe:${id}`,
-    ]);
-    expect(rows).toEqual([{ name: 'transcribe', state: 'completed' }]);
+    // The record is COMPLETED inside the job; pg-boss marks the job itself completed just after it returns.
+    await expect
+      .poll(
+        async () =>
+          (await db.query(`SELECT name, state FROM pgboss.job WHERE singleton_key = $1`, [`transcribe:${id}`])).rows,
+        { timeout: 30_000, interval: 100 },
+      )
+      .toEqual([{ name: 'transcribe', state: 'completed' }]);
   });
 
   it('answers /v1/audio/transcriptions from the job, and an engine refusal with its status and field', async () => {
