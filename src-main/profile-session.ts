@@ -61,7 +61,10 @@ export class ProfileSession {
     this.client = new ApiClient({
       connection: options.connection,
       retry: options.retry,
-      onReachability: (r) => sync?.setReachability(r),
+      // A request still finishing after stop() must not reach the poller, whose cache is closed by then.
+      onReachability: (r) => {
+        if (!this.lifetime.signal.aborted) sync?.setReachability(r);
+      },
     });
     this.peaks = new PeaksCache(path.join(options.dir, 'peaks'));
     const changed = (ids: string[]) => emit('transcripts:changed', { ids });

@@ -169,7 +169,14 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
     return result;
   };
 
+  // Once closing, a request on a kept-alive connection (close() does not end those) is turned away instead of
+  // reaching services that are about to stop.
+  let closing = false;
   httpServer.on('request', (req, res) => {
+    if (closing) {
+      res.writeHead(503, { connection: 'close' }).end();
+      return;
+    }
     void track(
       route(req, res).catch((error: unknown) => {
         console.error('[e2e host]', error);
@@ -276,7 +283,9 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
       server = await startServer(root, dataDir, serverEnv, Number(new URL(previous.url).port));
     },
     async close() {
+      closing = true;
       const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      httpServer.closeIdleConnections();
       for (const client of sseClients) client.end();
       // No new calls come in now; the ones taken finish before the services stop under them. A page closed
       // mid-request leaves its handler running, and stopping first closed the cache database it still used.
