@@ -10,6 +10,8 @@ import type {
   IpcResult,
 } from '../../../src-shared/ipc-contract';
 import { buildKikitoriApi, type RendererApi } from '../../../src-preload/build-api';
+import { useSettingsStore } from '../../../src-renderer/stores/settings-store';
+import type { UiLanguage } from '../../../src-shared/ipc-contract';
 
 export type FakeHandlers = {
   [C in IpcChannel]?: (
@@ -115,4 +117,24 @@ export function transcriptDetail(
       ...document,
     },
   };
+}
+
+/** The settings of a fresh profile, with the interface in `uiLanguage`. */
+export function setUiLanguage(uiLanguage: UiLanguage) {
+  useSettingsStore.setState({
+    settings: {
+      activeProfileId: 'p',
+      uiLanguage,
+      defaults: {
+        language: null,
+        model: 'default',
+        numSpeakers: null,
+        minSpeakers: null,
+        maxSpeakers: null,
+        dictionaryId: null,
+      },
+      playbackRate: 1,
+      notifications: true,
+    },
+  });
 }

@@ -3,8 +3,7 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionIndicator } from '../../../../src-renderer/features/shell/app-header';
 import { useConnectionStore } from '../../../../src-renderer/stores/connection-store';
-import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
-import { installFakeApi } from '../fake-api';
+import { installFakeApi, setUiLanguage } from '../fake-api';
 
 afterEach(cleanup);
 
@@ -22,24 +21,7 @@ describe('ConnectionIndicator', () => {
     );
     expect(screen.getByTestId('connection-indicator').dataset.online).toBe('false');
     expect(screen.getByText(/Offline/)).toBeTruthy();
-    act(() =>
-      useSettingsStore.setState({
-        settings: {
-          activeProfileId: 'p',
-          uiLanguage: 'ja',
-          defaults: {
-            language: null,
-            model: 'default',
-            numSpeakers: null,
-            minSpeakers: null,
-            maxSpeakers: null,
-            dictionaryId: null,
-          },
-          playbackRate: 1,
-          notifications: true,
-        },
-      }),
-    );
+    act(() => setUiLanguage('ja'));
     expect(screen.getByText(/オフライン/)).toBeTruthy();
   });
 });

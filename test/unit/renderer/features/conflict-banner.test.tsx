@@ -5,7 +5,7 @@ import type { TranscriptDetail } from '../../../../src-shared/ipc-contract';
 import { ConflictBanner } from '../../../../src-renderer/features/transcript/conflict-banner';
 import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
 import { useTranscriptStore } from '../../../../src-renderer/stores/transcript-store';
-import { installFakeApi, summary, type FakeApi } from '../fake-api';
+import { installFakeApi, summary, type FakeApi, setUiLanguage } from '../fake-api';
 
 const REASON = 'This transcript was corrected on the server by someone else while your changes waited to be sent.';
 const detail = (text: string, conflict: string | null): TranscriptDetail => ({
@@ -75,22 +75,7 @@ describe('ConflictBanner', () => {
   });
 
   it('speaks Japanese when the UI does', () => {
-    useSettingsStore.setState({
-      settings: {
-        activeProfileId: 'p',
-        uiLanguage: 'ja',
-        defaults: {
-          language: null,
-          model: 'default',
-          numSpeakers: null,
-          minSpeakers: null,
-          maxSpeakers: null,
-          dictionaryId: null,
-        },
-        playbackRate: 1,
-        notifications: true,
-      },
-    });
+    setUiLanguage('ja');
     render(<ConflictBanner />);
     expect(screen.getByRole('alert', { name: '修正内容はサーバーに送信されませんでした' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '自分の修正を残す' })).toBeTruthy();

@@ -5,7 +5,7 @@ import type { TranscriptDetail, TranscriptRevisions } from '../../../../src-shar
 import { HistoryMenu } from '../../../../src-renderer/features/transcript/history-menu';
 import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
 import { useTranscriptStore } from '../../../../src-renderer/stores/transcript-store';
-import { installFakeApi, summary, type FakeApi } from '../fake-api';
+import { installFakeApi, summary, type FakeApi, setUiLanguage } from '../fake-api';
 
 const detail = (text: string, revision: number): TranscriptDetail => ({
   summary: summary('t1'),
@@ -101,22 +101,7 @@ describe('HistoryMenu', () => {
   });
 
   it('speaks Japanese when the UI does', async () => {
-    useSettingsStore.setState({
-      settings: {
-        activeProfileId: 'p',
-        uiLanguage: 'ja',
-        defaults: {
-          language: null,
-          model: 'default',
-          numSpeakers: null,
-          minSpeakers: null,
-          maxSpeakers: null,
-          dictionaryId: null,
-        },
-        playbackRate: 1,
-        notifications: true,
-      },
-    });
+    setUiLanguage('ja');
     render(<HistoryMenu />);
     fireEvent.click(screen.getByRole('button', { name: '履歴…' }));
     expect(screen.getByRole('dialog', { name: 'サーバー上の版' })).toBeTruthy();

@@ -5,10 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LanguagePicker } from '../../../../src-renderer/features/languages/language-picker';
 import { UploadOptionsForm } from '../../../../src-renderer/features/library/upload-options-form';
 import { useLanguagesStore } from '../../../../src-renderer/stores/languages-store';
-import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
 import { DEFAULT_UPLOAD_OPTIONS, useUploadsStore } from '../../../../src-renderer/stores/uploads-store';
-import type { ServingEngine, UiLanguage } from '../../../../src-shared/ipc-contract';
-import { installFakeApi } from '../fake-api';
+import type { ServingEngine } from '../../../../src-shared/ipc-contract';
+import { installFakeApi, setUiLanguage } from '../fake-api';
 
 const WHISPER: ServingEngine = {
   engine: 'whisper',
@@ -16,25 +15,6 @@ const WHISPER: ServingEngine = {
   languages: ['en', 'ja', 'es', 'fr', 'de', 'ko'],
 };
 const POCKETSPHINX: ServingEngine = { engine: 'pocketsphinx', detectsLanguage: false, languages: ['en'] };
-
-function setUiLanguage(uiLanguage: UiLanguage) {
-  useSettingsStore.setState({
-    settings: {
-      activeProfileId: 'p',
-      uiLanguage,
-      defaults: {
-        language: null,
-        model: 'default',
-        numSpeakers: null,
-        minSpeakers: null,
-        maxSpeakers: null,
-        dictionaryId: null,
-      },
-      playbackRate: 1,
-      notifications: true,
-    },
-  });
-}
 
 let changes: string[][];
 function Picker({ serving, initial = [] }: { serving: ServingEngine | null; initial?: string[] }) {
