@@ -1,5 +1,10 @@
 // Helpers for the main-process integration tests: short real speech, transcriptions on a real server, and
 // the light helpers of the unit tier (re-exported, so a test imports one module).
+import { ApiClient } from '../../../src-main/api-client/api-client.js';
+import type { CacheStore } from '../../../src-main/cache/cache-store.js';
+import { EditService } from '../../../src-main/edits/edit-service.js';
+import type { UserNotification } from '../../../src-main/host-capabilities.js';
+import { TranscriptService } from '../../../src-main/transcripts/transcript-service.js';
 import { synthesizeSpeech, toWav16k } from '../../support/audio-fixtures.js';
 import { uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
 
@@ -92,4 +97,21 @@ export async function testAnalysisEngines() {
       },
     ],
   );
+}
+
+/**
+ * One computer's editing side, as the profile session wires it: a client (no retries) of the server the
+ * connection names when each request is made, and the transcripts and the edits over `store`.
+ */
+export function editingServices(options: {
+  connection: () => { baseUrl: string; apiKey: string };
+  store: CacheStore;
+  audioDir: string;
+  notify: (notification: UserNotification) => void;
+}) {
+  const { store } = options;
+  const client = new ApiClient({ connection: options.connection, retry: { retries: 0 } });
+  const transcripts = new TranscriptService({ store, client, audioDir: options.audioDir, onChanged: () => {} });
+  const edits = new EditService({ store, client, transcripts, notify: options.notify, onChanged: () => {} });
+  return { client, transcripts, edits };
 }

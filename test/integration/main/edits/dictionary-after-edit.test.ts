@@ -4,12 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../../src-main/api-client/api-client.js';
 import { openCacheStore, type CacheStore } from '../../../../src-main/cache/cache-store.js';
-import { EditService } from '../../../../src-main/edits/edit-service.js';
-import { TranscriptService } from '../../../../src-main/transcripts/transcript-service.js';
 import { startTestServer, tempDir, type TestServer } from '../../../support/test-server.js';
-import { completedTranscription, notificationRecorder, shortSpeech } from '../main-test-support.js';
+import { completedTranscription, notificationRecorder, shortSpeech, editingServices } from '../main-test-support.js';
 
 describe('a dictionary applied after an edit', () => {
   let server: TestServer;
@@ -32,19 +29,11 @@ describe('a dictionary applied after an edit', () => {
   });
 
   it('shows the edit and the replacement, the replaced word marked, as the latest revision', async () => {
-    const client = new ApiClient({ connection: () => ({ baseUrl: server.url, apiKey: key }), retry: { retries: 0 } });
-    const transcripts = new TranscriptService({
+    const { transcripts, edits } = editingServices({
+      connection: () => ({ baseUrl: server.url, apiKey: key }),
       store,
-      client,
       audioDir: path.join(dir, 'audio'),
-      onChanged: () => {},
-    });
-    const edits = new EditService({
-      store,
-      client,
-      transcripts,
       notify: (n) => notes.notifier.notify(n),
-      onChanged: () => {},
     });
     const recognized = (await transcripts.detail(id)).document!;
     expect(recognized.revision).toBe(1);

@@ -1,12 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../../src-main/api-client/api-client.js';
 import { openCacheStore, type CacheStore } from '../../../../src-main/cache/cache-store.js';
 import { EditService } from '../../../../src-main/edits/edit-service.js';
 import { TranscriptService } from '../../../../src-main/transcripts/transcript-service.js';
 import { startTestServer, tempDir, type TestServer } from '../../../support/test-server.js';
-import { completedTranscription, deadUrl, notificationRecorder, shortSpeech } from '../main-test-support.js';
+import {
+  completedTranscription,
+  deadUrl,
+  notificationRecorder,
+  shortSpeech,
+  editingServices,
+} from '../main-test-support.js';
 
 describe('transcript corrections and the outbox', () => {
   let server: TestServer;
@@ -27,15 +32,12 @@ describe('transcript corrections and the outbox', () => {
     url = server.url;
     id = await completedTranscription(server, key, await shortSpeech());
     store = openCacheStore(':memory:');
-    const client = new ApiClient({ connection: () => ({ baseUrl: url, apiKey: key }), retry: { retries: 0 } });
-    transcripts = new TranscriptService({ store, client, audioDir: path.join(dir, 'audio'), onChanged: () => {} });
-    edits = new EditService({
+    ({ transcripts, edits } = editingServices({
+      connection: () => ({ baseUrl: url, apiKey: key }),
       store,
-      client,
-      transcripts,
+      audioDir: path.join(dir, 'audio'),
       notify: (n) => notes.notifier.notify(n),
-      onChanged: () => {},
-    });
+    }));
     await transcripts.detail(id); // caches the record and the document
   });
   afterAll(async () => {

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IpcRequest, IpcResponse } from '../../../../src-shared/ipc-contract.js';
-import { ApiClient } from '../../../../src-main/api-client/api-client.js';
 import { openCacheStore, type CacheStore } from '../../../../src-main/cache/cache-store.js';
 import { EditService } from '../../../../src-main/edits/edit-service.js';
 import { invokeHandler, type HandlerMap } from '../../../../src-main/ipc/handler-registry.js';
@@ -11,7 +10,13 @@ import { transcriptHandlers } from '../../../../src-main/ipc/handlers/transcript
 import type { ProfileSession } from '../../../../src-main/profile-session.js';
 import { TranscriptService } from '../../../../src-main/transcripts/transcript-service.js';
 import { startTestServer, tempDir, type TestServer } from '../../../support/test-server.js';
-import { completedTranscription, deadUrl, notificationRecorder, shortSpeech } from '../main-test-support.js';
+import {
+  completedTranscription,
+  deadUrl,
+  notificationRecorder,
+  shortSpeech,
+  editingServices,
+} from '../main-test-support.js';
 
 describe('transcripts:resolve-conflict', () => {
   let server: TestServer;
@@ -33,15 +38,12 @@ describe('transcripts:resolve-conflict', () => {
     url = server.url;
     id = await completedTranscription(server, key, await shortSpeech());
     store = openCacheStore(':memory:');
-    const client = new ApiClient({ connection: () => ({ baseUrl: url, apiKey: key }), retry: { retries: 0 } });
-    transcripts = new TranscriptService({ store, client, audioDir: path.join(dir, 'audio'), onChanged: () => {} });
-    edits = new EditService({
+    ({ transcripts, edits } = editingServices({
+      connection: () => ({ baseUrl: url, apiKey: key }),
       store,
-      client,
-      transcripts,
+      audioDir: path.join(dir, 'audio'),
       notify: (n) => notes.notifier.notify(n),
-      onChanged: () => {},
-    });
+    }));
     const session = { transcripts, edits } as unknown as ProfileSession;
     handlers = transcriptHandlers({ session: () => session } as unknown as HandlerContext) as HandlerMap;
     await transcripts.detail(id); // caches the record, the document and the server's review

@@ -4,16 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IpcChannel, IpcRequest } from '../../../../src-shared/ipc-contract.js';
-import { ApiClient } from '../../../../src-main/api-client/api-client.js';
 import { openCacheStore, type CacheStore } from '../../../../src-main/cache/cache-store.js';
-import { EditService } from '../../../../src-main/edits/edit-service.js';
 import { invokeHandler, type HandlerMap } from '../../../../src-main/ipc/handler-registry.js';
 import type { HandlerContext } from '../../../../src-main/ipc/handlers/handler-context.js';
 import { transcriptHandlers } from '../../../../src-main/ipc/handlers/transcripts.js';
 import type { ProfileSession } from '../../../../src-main/profile-session.js';
-import { TranscriptService } from '../../../../src-main/transcripts/transcript-service.js';
 import { startTestServer, tempDir, type TestServer } from '../../../support/test-server.js';
-import { completedTranscription, notificationRecorder, shortSpeech } from '../main-test-support.js';
+import { completedTranscription, notificationRecorder, shortSpeech, editingServices } from '../main-test-support.js';
 
 describe('transcripts:revisions and transcripts:restore-revision', () => {
   let server: TestServer;
@@ -32,19 +29,11 @@ describe('transcripts:revisions and transcripts:restore-revision', () => {
     id = await completedTranscription(server, key, speech);
     foreignId = await completedTranscription(server, await server.key('other-team', 'mallory'), speech);
     store = openCacheStore(':memory:');
-    const client = new ApiClient({ connection: () => ({ baseUrl: server.url, apiKey: key }), retry: { retries: 0 } });
-    const transcripts = new TranscriptService({
+    const { transcripts, edits } = editingServices({
+      connection: () => ({ baseUrl: server.url, apiKey: key }),
       store,
-      client,
       audioDir: path.join(dir, 'audio'),
-      onChanged: () => {},
-    });
-    const edits = new EditService({
-      store,
-      client,
-      transcripts,
       notify: (n) => notes.notifier.notify(n),
-      onChanged: () => {},
     });
     const session = { transcripts, edits } as unknown as ProfileSession;
     handlers = transcriptHandlers({ session: () => session } as unknown as HandlerContext) as HandlerMap;
