@@ -3,13 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../../src-main/api-client/api-client.js';
 import { openCacheStore, type CacheStore } from '../../../../src-main/cache/cache-store.js';
-import { EditService } from '../../../../src-main/edits/edit-service.js';
-import { TranscriptService } from '../../../../src-main/transcripts/transcript-service.js';
 import { STRUCTURE_MARK } from '../../../../src-shared/transcript-editing.js';
 import { startTestServer, tempDir, type TestServer } from '../../../support/test-server.js';
-import { completedTranscription, notificationRecorder, shortSpeech } from '../main-test-support.js';
+import { completedTranscription, notificationRecorder, shortSpeech, editingServices } from '../main-test-support.js';
 
 describe('edited documents', () => {
   let server: TestServer;
@@ -22,19 +19,11 @@ describe('edited documents', () => {
   function machine() {
     const store = openCacheStore(':memory:');
     stores.push(store);
-    const client = new ApiClient({ connection: () => ({ baseUrl: server.url, apiKey: key }), retry: { retries: 0 } });
-    const transcripts = new TranscriptService({
+    const { transcripts, edits } = editingServices({
+      connection: () => ({ baseUrl: server.url, apiKey: key }),
       store,
-      client,
       audioDir: path.join(dir, `audio-${stores.length}`),
-      onChanged: () => {},
-    });
-    const edits = new EditService({
-      store,
-      client,
-      transcripts,
       notify: (n) => notes.notifier.notify(n),
-      onChanged: () => {},
     });
     return { store, transcripts, edits };
   }
