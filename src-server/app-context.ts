@@ -6,7 +6,6 @@ import type { AnalysisService } from './domain/analysis-service.js';
 import type { AnalysisEngineRegistry } from './engines/analysis/analysis-registry.js';
 import type { DictionaryRepository } from './db/dictionary-repository.js';
 import type { KeyRepository } from './db/key-repository.js';
-import type { ReviewRepository } from './db/review-repository.js';
 import type { RevisionStore } from './domain/revision-store.js';
 import type { TranscriptionRepository } from './db/transcription-repository.js';
 import type { TranscriptionService } from './domain/transcription-service.js';
@@ -26,7 +25,6 @@ export interface AppContext {
   keys: KeyRepository;
   dictionaries: DictionaryRepository;
   transcriptions: TranscriptionRepository;
-  reviews: ReviewRepository;
   /** A transcript's revisions: the one place that reads and writes them (decision 0052). */
   revisions: RevisionStore;
   service: TranscriptionService;

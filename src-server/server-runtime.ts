@@ -180,7 +180,6 @@ function registerJobs(config: ServerConfig, common: Common): void {
     analyses: records.analyses,
     service,
     engines: analysisEngines,
-    reviews: records.reviews,
   };
   // Analyses are short; two at once keeps a summary from waiting behind a long translation.
   queue.work('summarize', { ...summarizeJob(analysisDeps), concurrency: 2 });
@@ -203,7 +202,6 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     keys: records.keys,
     dictionaries,
     transcriptions,
-    reviews: records.reviews,
     revisions: common.revisions,
     service,
     storage,

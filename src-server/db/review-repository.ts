@@ -1,10 +1,9 @@
-// Reviewed (human-corrected) transcript text, one per transcription.
+// Reviews saved before revisions (decision 0052): read once, into a transcript's revision 2. Nothing writes
+// here any more; a review is a revision now.
 import type { Kdb } from './schema.js';
-import { nowIso } from '../domain/records.js';
 
 export interface ReviewRepository {
   get(transcriptionId: string): Promise<string | null>;
-  save(transcriptionId: string, reviewedText: string): Promise<void>;
 }
 
 export class KyselyReviewRepository implements ReviewRepository {
@@ -17,19 +16,5 @@ export class KyselyReviewRepository implements ReviewRepository {
       .where('transcription_id', '=', transcriptionId)
       .executeTakeFirst();
     return row?.reviewed_text ?? null;
-  }
-
-  async save(transcriptionId: string, reviewedText: string) {
-    const now = nowIso();
-    await this.db
-      .insertInto('reviews')
-      .values({ transcription_id: transcriptionId, reviewed_text: reviewedText, created_at: now, updated_at: now })
-      .onConflict((oc) =>
-        oc.column('transcription_id').doUpdateSet((eb) => ({
-          reviewed_text: eb.ref('excluded.reviewed_text'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
-      )
-      .execute();
   }
 }

@@ -1,10 +1,7 @@
 // What the three analysis jobs share: load the transcript, run the engine, store the result, and record
 // a failure once the job will not run again.
 import type { AnalysisKind, AnalysisRepository } from '../db/analysis-repository.js';
-import type { ReviewRepository } from '../db/review-repository.js';
 import type { TranscriptionRepository } from '../db/transcription-repository.js';
-import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
-import { decodeReview, withSegments } from '../../src-shared/transcript-editing.js';
 import { sourceLanguage } from '../domain/analysis-service.js';
 import type { TranscriptionService } from '../domain/transcription-service.js';
 import type { AnalysisEngines, AnalysisInput } from '../domain/analysis-engines.js';
@@ -16,24 +13,6 @@ export interface AnalysisJobDeps {
   analyses: AnalysisRepository;
   service: TranscriptionService;
   engines: AnalysisEngines;
-  /** The reviewed (corrected) text, when one is saved: analyses read the transcript as corrected. */
-  reviews?: ReviewRepository;
-}
-
-/**
- * No longer called by the jobs, which read the latest revision (decision 0052); kept with its test until
- * the lead removes both. The transcript as its users corrected it: a review in the desktop app's shape (one line per
- * segment, docs/decisions/0025-edited-documents.md) is mapped onto the document; any other review
- * cannot be placed in time, so the recognized document is used.
- */
-export async function reviewedDocument(
-  document: TranscriptDocument,
-  reviews: ReviewRepository | undefined,
-  transcriptionId: string,
-): Promise<TranscriptDocument> {
-  const text = await reviews?.get(transcriptionId);
-  const segments = text ? decodeReview(document, text) : null;
-  return segments ? withSegments(document, segments) : document;
 }
 
 type AnalysisJobName = 'summarize' | 'analyze-emotion' | 'translate';

@@ -466,11 +466,14 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
       transcriptionId = input.transcriptionId;
     });
 
-    it('saves a review and replaces it', async () => {
+    it('reads a review saved before revisions', async () => {
       const reviews = new KyselyReviewRepository(db.kysely);
       expect(await reviews.get(transcriptionId)).toBeNull();
-      await reviews.save(transcriptionId, 'first');
-      await reviews.save(transcriptionId, 'second 二回目');
+      const at = new Date().toISOString();
+      await db.kysely
+        .insertInto('reviews')
+        .values({ transcription_id: transcriptionId, reviewed_text: 'second 二回目', created_at: at, updated_at: at })
+        .execute();
       expect(await reviews.get(transcriptionId)).toBe('second 二回目');
     });
 
