@@ -18,11 +18,6 @@ import { teamQuotaBytes } from './domain/team-quota.js';
 import { formatBytes } from './storage/free-space.js';
 import { KyselyKeyRepository, normalizeRoles, UnknownRoleError, type KeyRepository } from './db/key-repository.js';
 import { API_KEY_ROLES } from '../src-shared/api/vocabulary.js';
-import { createProcessLogger } from './process/logger.js';
-import { requireSharedSigningSecret, serveAll, serveApi, serveWorker } from './process/roles.js';
-import { createEngineRegistry, describeEngines } from './engines/engine-setup.js';
-import { configureAudioTools, describeAudioTools } from './engines/audio/ffmpeg-tools.js';
-import { espeakStatus } from './engines/speech/pronunciation.js';
 import { howToGetModel } from './engines/speech/whisper-catalogue.js';
 import { formatModelSize, loadCatalogue } from './models/catalogue.js';
 import { ModelManager } from './models/manager.js';
@@ -78,6 +73,10 @@ program
       role: options.role,
       databaseUrl: options.databaseUrl,
     });
+    // Loaded here, not at the top: the server, its engines and their libraries are most of the CLI's start
+    // time, and `keys`, `migrate` and `models` do not need them.
+    const { requireSharedSigningSecret, serveAll, serveApi, serveWorker } = await import('./process/roles.js');
+    const { createProcessLogger } = await import('./process/logger.js');
     requireSharedSigningSecret(config);
     const logger = createProcessLogger(config.log.level);
     logger.debug({ config: redactConfig(config) }, 'configuration');
@@ -280,6 +279,10 @@ program
   .option('--json', 'print JSON')
   .action(async (options: { dataDir?: string; json?: boolean }) => {
     const config = configOf({ dataDir: options.dataDir });
+    // Loaded only for this command (see `serve`).
+    const { createEngineRegistry, describeEngines } = await import('./engines/engine-setup.js');
+    const { configureAudioTools, describeAudioTools } = await import('./engines/audio/ffmpeg-tools.js');
+    const { espeakStatus } = await import('./engines/speech/pronunciation.js');
     configureAudioTools(config.audio);
     const installedModels = modelManager({ dataDir: options.dataDir });
     const registry = createEngineRegistry(config.engines, { dataDir: config.dataDir, installedModels });
