@@ -23,32 +23,38 @@ async function withoutRevisions(target: string): Promise<{ url: string; close: (
   const proxy = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
-      if (/\/revisions(\/|\?|$)/.test(req.url ?? '')) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error_id: 'proxy', error_code: 4040, error_message: 'Not found.' }));
-        return;
-      }
-      const headers: Record<string, string> = {};
-      for (const name of ['authorization', 'content-type', 'x-api-key'])
-        if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];
-      const body = Buffer.concat(chunks);
-      const upstream = await fetch(target + req.url, {
-        method: req.method,
-        headers,
-        ...(body.length > 0 ? { body } : {}),
-      });
-      const type = upstream.headers.get('content-type') ?? 'application/octet-stream';
-      let text = Buffer.from(await upstream.arrayBuffer()).toString('utf8');
-      if (type.includes('json')) {
-        text = JSON.stringify(JSON.parse(text.replaceAll(target, url)), (key, value) =>
-          key === 'revision' ? undefined : value,
-        );
-      }
-      res.writeHead(upstream.status, { 'content-type': type });
-      res.end(text);
-    });
+    req.on('end', () => void answer(req.url ?? '', req.method ?? 'GET', req.headers, Buffer.concat(chunks), res));
   });
+  async function answer(
+    route: string,
+    method: string,
+    incoming: http.IncomingHttpHeaders,
+    body: Buffer,
+    res: http.ServerResponse,
+  ) {
+    if (/\/revisions(\/|\?|$)/.test(route)) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error_id: 'proxy', error_code: 4040, error_message: 'Not found.' }));
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const name of ['authorization', 'content-type', 'x-api-key'])
+      if (typeof incoming[name] === 'string') headers[name] = incoming[name];
+    const upstream = await fetch(target + route, {
+      method,
+      headers,
+      ...(body.length > 0 ? { body } : {}),
+    });
+    const type = upstream.headers.get('content-type') ?? 'application/octet-stream';
+    let text = Buffer.from(await upstream.arrayBuffer()).toString('utf8');
+    if (type.includes('json')) {
+      text = JSON.stringify(JSON.parse(text.replaceAll(target, url)), (key, value) =>
+        key === 'revision' ? undefined : value,
+      );
+    }
+    res.writeHead(upstream.status, { 'content-type': type });
+    res.end(text);
+  }
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   return { url, close: () => new Promise((resolve) => proxy.close(() => resolve())) };
