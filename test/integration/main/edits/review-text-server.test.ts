@@ -43,7 +43,7 @@ async function withoutRevisions(target: string): Promise<{ url: string; close: (
     const upstream = await fetch(target + route, {
       method,
       headers,
-      ...(body.length > 0 ? { body } : {}),
+      ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
     });
     const type = upstream.headers.get('content-type') ?? 'application/octet-stream';
     let text = Buffer.from(await upstream.arrayBuffer()).toString('utf8');

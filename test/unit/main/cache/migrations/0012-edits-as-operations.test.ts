@@ -12,6 +12,11 @@ import { columns, insertTranscription, migratedThrough } from './migration-test-
 
 const document = (revision: number | undefined, texts: string[]): TranscriptDocument => ({
   ...(revision === undefined ? {} : { revision }),
+  transcription_id: 't',
+  speaking_duration: texts.length,
+  replacements: [],
+  engine: { name: 'test', model: 'test', transcription_model: 'default' },
+  created_at: 'now',
   language: 'en',
   duration: texts.length,
   text: texts.join(' '),
