@@ -727,17 +727,17 @@ export class EditService {
     const baseDocument = await this.revisionDocument(id, base);
     const mine = withOperations(baseDocument, (entry.payload as QueuedOperations).operations);
     const since = list.revisions.filter((r) => r.revision > base);
+    // Past AUTHOR_READS revisions, none is read: every author since the base is named for every segment.
     const readEach = since.length <= AUTHOR_READS;
     const revisions: Array<{ author: string; document: TranscriptDocument | null }> = [];
     for (const r of since)
       revisions.push({
         author: r.author.name,
-        document:
-          r.revision === list.latest_revision
+        document: !readEach
+          ? null
+          : r.revision === list.latest_revision
             ? theirs
-            : readEach
-              ? (await client.getRevision(id, r.revision)).document
-              : null,
+            : (await client.getRevision(id, r.revision)).document,
       });
     const conflict = conflictOver(baseDocument, mine, { ...theirs, revision: list.latest_revision }, revisions);
     this.conflict(

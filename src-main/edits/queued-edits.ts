@@ -104,7 +104,8 @@ export const sideOf = (segment: TranscriptSegment | undefined): ConflictSide | n
 /**
  * The segments changed both by the queued operations (base → mine) and on the server (base → theirs),
  * with who changed each on the server: `revisions` are the revisions after the base, in order, with their
- * authors and documents (a null document: not read, so its author counts for every segment).
+ * authors and documents (a null document: not read, so its author counts for every segment, and the next is
+ * compared with the last one read).
  */
 export function conflictOver(
   base: TranscriptDocument,
