@@ -220,6 +220,45 @@ describe('offline edits as revision operations', () => {
     expect(here.edits.detail(id).document!.segments[0]!.text).toBe('bob again');
   });
 
+  it('bounds what waits per transcript, and settles a conflict that is not about segments whole', async () => {
+    const here = start();
+    const [a] = here.store.documents.get(id)!.segments;
+    url = offlineUrl;
+    const many = Array.from({ length: 501 }, (_, i) => ({
+      kind: 'text' as const,
+      segmentId: a!.id,
+      text: `draft ${i}`,
+    }));
+    await expect(here.edits.apply(id, many)).rejects.toMatchObject({ error: { code: 'too-large' } });
+    expect(here.store.outbox.all()).toHaveLength(0);
+
+    // Deleted on the server while an edit waited: a conflict, but not over segments.
+    const doomed = await completedTranscription(server, alice, await shortSpeech());
+    url = server.url;
+    const segment = (await here.transcripts.detail(doomed)).document!.segments[0]!;
+    url = offlineUrl;
+    await here.edits.edit(doomed, [{ id: segment.id, text: 'edited before it was deleted' }]);
+    expect(
+      (await server.api(await server.key('team', 'admin', ['DELETE']), 'DELETE', `/api/v1/transcriptions/${doomed}`))
+        .status,
+    ).toBeLessThan(300);
+    url = server.url;
+    expect(await here.edits.flush()).toMatchObject({ sent: 0, conflicts: 1 });
+    const detail = here.edits.detail(doomed);
+    expect(detail.conflict).toMatch(/deleted on the server/);
+    expect(detail.conflictSegments).toBeUndefined();
+    expect(detail.document!.segments[0]!.text).toBe('edited before it was deleted');
+    expect(
+      await here.call('transcripts:settle-conflict', {
+        id: doomed,
+        segments: [{ segmentId: segment.id, text: 'x', speaker: null }],
+      }),
+    ).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    const dropped = await here.edits.resolveConflict(doomed, 'server');
+    expect(dropped).toMatchObject({ unsyncedEdits: false, conflict: null });
+    expect(dropped.document!.segments[0]!.text).toBe(segment.text);
+  });
+
   it('keeps edits queued offline across a restart: still shown, then sent', async () => {
     url = offlineUrl;
     const first = start();
