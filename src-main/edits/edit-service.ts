@@ -209,7 +209,8 @@ export class EditService {
 
   /** The history as kept, whatever it leads to. */
   private keptHistory(id: string): KeptHistory | null {
-    return this.memoryHistories.get(id) ?? (this.options.store.edits.history(id) as KeptHistory | null);
+    const stored = this.options.store.edits.history(id) as StoredHistory | null;
+    return this.memoryHistories.get(id) ?? (stored ? unpackHistory(stored) : null);
   }
 
   /** The history, if it still leads to what is shown (a correction from elsewhere starts a new one). */
@@ -224,7 +225,7 @@ export class EditService {
       history !== null && [history.last, ...history.past, ...history.future].some((s) => 'segments' in s);
     if (inMemory) this.memoryHistories.set(id, history);
     else this.memoryHistories.delete(id);
-    this.options.store.edits.setHistory(id, inMemory ? null : history);
+    this.options.store.edits.setHistory(id, inMemory || history === null ? null : packHistory(history));
   }
 
   /**
@@ -771,6 +772,60 @@ export class EditService {
       transcriptionId: entry.targetId,
     });
   }
+}
+
+/** A queued state as kept in the cache: a prefix of one of the history's operation lists. */
+type StoredState = { revision: number } | { base: number; list: number; count: number };
+
+interface StoredHistory {
+  lists: EditOperation[][];
+  past: StoredState[];
+  future: StoredState[];
+  last: StoredState;
+}
+
+const operationKeys = new WeakMap<object, string>();
+const keyOf = (operation: EditOperation) => {
+  let key = operationKeys.get(operation);
+  if (key === undefined) operationKeys.set(operation, (key = JSON.stringify(operation)));
+  return key;
+};
+
+/**
+ * The history as kept in the cache. The queued states on one base are prefixes of one another (an edit
+ * appends, undo takes off the end, and a new edit drops what could be redone), so each operation list is
+ * kept once and a state is its length: 200 states of up to 500 operations stay one list, not 100,000.
+ */
+function packHistory(history: KeptHistory): StoredHistory {
+  const lists: Array<{ base: number; operations: EditOperation[] }> = [];
+  const queued = [history.last, ...history.past, ...history.future].flatMap((s) => ('base' in s ? [s] : []));
+  const at = new Map<EditState, number>();
+  for (const state of queued.sort((a, b) => b.operations.length - a.operations.length)) {
+    let index = lists.findIndex(
+      (l) =>
+        l.base === state.base &&
+        l.operations.length >= state.operations.length &&
+        state.operations.every((op, i) => op === l.operations[i] || keyOf(op) === keyOf(l.operations[i]!)),
+    );
+    if (index < 0) index = lists.push({ base: state.base, operations: state.operations }) - 1;
+    at.set(state, index);
+  }
+  const pack = (s: EditState): StoredState => {
+    if ('segments' in s) throw new Error('Segment lists are not kept in the cache');
+    return 'base' in s ? { base: s.base, list: at.get(s)!, count: s.operations.length } : s;
+  };
+  return {
+    lists: lists.map((l) => l.operations),
+    past: history.past.map(pack),
+    future: history.future.map(pack),
+    last: pack(history.last),
+  };
+}
+
+function unpackHistory(stored: StoredHistory): KeptHistory {
+  const unpack = (s: StoredState): EditState =>
+    'base' in s ? { base: s.base, operations: stored.lists[s.list]!.slice(0, s.count) } : s;
+  return { past: stored.past.map(unpack), future: stored.future.map(unpack), last: unpack(stored.last) };
 }
 
 /** Transient, or fixable in Settings: the outbox keeps its order and tries again later. The rest is a conflict. */

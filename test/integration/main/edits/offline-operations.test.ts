@@ -297,14 +297,23 @@ describe('offline edits as revision operations', () => {
     expect(redone.document!.segments[0]!.text).toBe('an edit to undo tomorrow');
     expect((await latest()).document.segments[0]!.text).toBe('an edit to undo tomorrow');
 
-    // Offline, an edit still waiting is taken back from the queue, across a restart too.
+    // Offline, edits still waiting are taken back from the queue, across a restart too.
     url = offlineUrl;
-    await later.edits.edit(id, [{ id: a!.id, text: 'a thought better of offline' }]);
+    for (const text of ['a thought', 'a thought better', 'a thought better of offline'])
+      await later.edits.edit(id, [{ id: a!.id, text }]);
+    // Kept compact: the queued states share one list of operations.
+    expect(later.store.edits.history(id)).toMatchObject({ lists: [expect.objectContaining({ length: 3 })] });
     const offline = start();
+    expect((await offline.edits.undo(id)).document!.segments[0]!.text).toBe('a thought better');
+    expect((await offline.edits.redo(id)).document!.segments[0]!.text).toBe('a thought better of offline');
+    for (let i = 0; i < 2; i++) await offline.edits.undo(id);
     const back = await offline.edits.undo(id);
     expect(back.document!.segments[0]!.text).toBe('an edit to undo tomorrow');
     expect(back.unsyncedEdits).toBe(false);
     expect(offline.store.outbox.all()).toHaveLength(0);
+    // Further back needs the server: refused offline, and nothing moves.
+    await expect(offline.edits.undo(id)).rejects.toMatchObject({ error: { code: 'offline' } });
+    expect(offline.edits.detail(id).history).toEqual(back.history);
     url = server.url;
   });
 });
