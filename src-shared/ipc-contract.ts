@@ -442,8 +442,11 @@ export interface IpcResponses {
   /** Settles a conflict: 'local' sends this computer's correction over the server's, 'server' drops it. */
   'transcripts:resolve-conflict': TranscriptDetail;
   /**
-   * Settles a conflict segment by segment: each conflicting segment gets the text and speaker chosen (or
-   * merged); the edits made here that met no conflict are sent too. The transcript as shown afterwards.
+   * Settles a conflict segment by segment: each listed segment gets the text and speaker chosen (or merged);
+   * conflicting segments not listed keep the server's version; a segment removed on the server (`theirs`
+   * null) cannot be listed (refused with `field: segments.<i>`). The edits made here that met no conflict
+   * are sent too. The transcript as shown afterwards; 'conflict' when someone changed those segments again
+   * meanwhile (the detail then has the new `conflictSegments`).
    */
   'transcripts:settle-conflict': TranscriptDetail;
   /** The transcript's revisions on the server (History). */
