@@ -216,8 +216,23 @@ describe('offline edits as revision operations', () => {
     expect(
       await here.call('transcripts:settle-conflict', { id, segments: [{ ...choice, segmentId: other.id }] }),
     ).toMatchObject({ ok: false, error: { code: 'conflict', field: 'segments.0.segmentId' } });
+
+    // The teammate changes it once more before the choice lands: refused, and shown anew with their change.
+    const seen = (await latest()).latest_revision;
+    await teammateEdits(a!.id, 'bob a third time');
+    const late = await here.call('transcripts:settle-conflict', { id, segments: [{ ...choice, text: 'mine wins' }] });
+    expect(late).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect((await latest()).latest_revision).toBe(seen + 1);
+    expect(here.edits.detail(id).conflictSegments).toEqual([
+      expect.objectContaining({
+        segmentId: a!.id,
+        mine: expect.objectContaining({ text: 'alice again offline' }),
+        theirs: expect.objectContaining({ text: 'bob a third time' }),
+        theirAuthors: ['bob name'],
+      }),
+    ]);
     expect(await here.call('transcripts:resolve-conflict', { id, keep: 'server' })).toMatchObject({ ok: true });
-    expect(here.edits.detail(id).document!.segments[0]!.text).toBe('bob again');
+    expect(here.edits.detail(id).document!.segments[0]!.text).toBe('bob a third time');
   });
 
   it('bounds what waits per transcript, and settles a conflict that is not about segments whole', async () => {
