@@ -274,6 +274,38 @@ describe('offline edits as revision operations', () => {
     expect(dropped.document!.segments[0]!.text).toBe(segment.text);
   });
 
+  it('online on a revision a teammate has moved past: rebased over another segment, a conflict over the same one', async () => {
+    const here = start();
+    const [a, b] = here.store.documents.get(id)!.segments;
+    await teammateEdits(b!.id, 'bob online, second part');
+    const rebased = await here.edits.edit(id, [{ id: a!.id, text: 'alice online, first part' }]);
+    expect(rebased).toMatchObject({ unsyncedEdits: false, conflict: null });
+    expect(rebased.document!.segments.map((s) => s.text)).toEqual([
+      'alice online, first part',
+      'bob online, second part',
+    ]);
+
+    await teammateEdits(a!.id, 'bob online, first part');
+    const clash = await here.edits.edit(id, [{ id: a!.id, text: 'alice online, first part again' }]);
+    expect(clash.unsyncedEdits).toBe(true);
+    expect(clash.conflictSegments).toEqual([
+      expect.objectContaining({
+        segmentId: a!.id,
+        mine: expect.objectContaining({ text: 'alice online, first part again' }),
+        theirs: expect.objectContaining({ text: 'bob online, first part' }),
+        theirAuthors: ['bob name'],
+      }),
+    ]);
+    expect((await latest()).document.segments[0]!.text).toBe('bob online, first part');
+    const kept = await here.call('transcripts:resolve-conflict', { id, keep: 'local' });
+    if (!kept.ok) throw new Error(JSON.stringify(kept.error));
+    expect((await latest()).document.segments.map((s) => s.text)).toEqual([
+      'alice online, first part again',
+      'bob online, second part',
+    ]);
+    expect(kept.value).toMatchObject({ unsyncedEdits: false, conflict: null });
+  });
+
   it('keeps edits queued offline across a restart: still shown, then sent', async () => {
     url = offlineUrl;
     const first = start();
