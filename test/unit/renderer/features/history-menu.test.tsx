@@ -191,7 +191,7 @@ describe('HistoryMenu', () => {
     expect(screen.getByText('認識した結果')).toBeTruthy();
     expect(screen.queryByText('Edited 1 segment')).toBeNull();
 
-    fireEvent.click(screen.getByRole('button', { name: /^第2版/ }));
+    fireEvent.click(screen.getByRole('button', { name: /^第2版 / }));
     const region = screen.getByRole('region', { name: '第2版の変更点' });
     const [edited] = await within(region).findAllByTestId('history-change');
     expect(edited!.textContent).toMatch(/^1:12 · Aiko → 話者 2.*変更前.*変更後/);
