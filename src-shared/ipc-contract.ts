@@ -195,8 +195,35 @@ export interface TranscriptDetail {
    * 'transcripts:resolve-conflict'.
    */
   conflict: string | null;
-  /** How many edits can be undone and redone (for this run of the app); absent where not known. */
+  /**
+   * The segments of a conflict to settle one by one ('transcripts:settle-conflict'): edits made here
+   * that met a teammate's change of the same segments on the server. Empty or absent when the conflict
+   * is not about segments (a deleted transcript, a refusal, a server without revisions), which is
+   * settled whole with 'transcripts:resolve-conflict'.
+   */
+  conflictSegments?: SegmentConflict[];
+  /** How many edits can be undone and redone (kept across restarts of the app); absent where not known. */
   history?: EditHistoryCounts;
+}
+
+/** One side of a segment in conflict. */
+export interface ConflictSide {
+  text: string;
+  speaker: string | null;
+}
+
+/** A segment changed both here (while the edits waited) and on the server since they were made. */
+export interface SegmentConflict {
+  segmentId: number;
+  /** Seconds, as the segment is on the server now (as here when it was removed there). */
+  start: number;
+  end: number;
+  /** As corrected on this computer; null: removed here (merged into another). */
+  mine: ConflictSide | null;
+  /** As on the server now; null: removed there. */
+  theirs: ConflictSide | null;
+  /** The names on the keys of those who changed it on the server since the edits here were made. */
+  theirAuthors: string[];
 }
 
 export interface EditHistoryCounts {
@@ -448,6 +475,11 @@ export interface IpcResponses {
   'transcripts:apply-dictionary': TranscriptDetail;
   /** Settles a conflict: 'local' sends this computer's correction over the server's, 'server' drops it. */
   'transcripts:resolve-conflict': TranscriptDetail;
+  /**
+   * Settles a conflict segment by segment: each conflicting segment gets the text and speaker chosen (or
+   * merged); the edits made here that met no conflict are sent too. The transcript as shown afterwards.
+   */
+  'transcripts:settle-conflict': TranscriptDetail;
   /** The transcript's revisions on the server (History). */
   'transcripts:revisions': TranscriptRevisions;
   /** A new revision equal to an older one; the transcript as shown afterwards. */
@@ -570,6 +602,7 @@ const CHANNEL_NAMES = {
   'transcripts:rename-speaker': true,
   'transcripts:apply-dictionary': true,
   'transcripts:resolve-conflict': true,
+  'transcripts:settle-conflict': true,
   'transcripts:revisions': true,
   'transcripts:restore-revision': true,
   'transcripts:revision-changes': true,

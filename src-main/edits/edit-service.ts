@@ -369,6 +369,25 @@ export class EditService {
     return this.detail(id);
   }
 
+  /**
+   * Settles a conflict segment by segment, with the text and speaker chosen for each conflicting segment.
+   * Only a conflict over segments is settled this way; any other is settled whole (resolveConflict).
+   */
+  async settleConflict(
+    id: string,
+    segments: Array<{ segmentId: number; text: string; speaker: string | null }>,
+  ): Promise<TranscriptDetail> {
+    const conflicts = this.detail(id).conflictSegments ?? [];
+    const open = new Set(conflicts.map((c) => c.segmentId));
+    if (open.size === 0 || segments.some((s) => !open.has(s.segmentId)))
+      throw new AppFailure({
+        code: 'conflict',
+        field: 'segments',
+        message: 'There is no conflict over these segments to settle. Open the transcript again to see what waits.',
+      });
+    throw new AppFailure({ code: 'unsupported', message: 'Settling segment by segment is not available yet.' });
+  }
+
   private async flushOnce(): Promise<FlushResult> {
     const { store, client } = this.options;
     const result: FlushResult = { sent: 0, conflicts: 0, interrupted: false };

@@ -6,6 +6,7 @@
 // do not bundle TypeBox.
 import { Type, type Static, type StaticDecode, type TEnum, type TSchema } from 'typebox';
 import { LIMITS } from '../limits.js';
+import { REVISION_LIMITS } from '../api/revisions.js';
 import { SUBTITLE_LIMITS } from '../subtitle-cues.js';
 import {
   ANALYSIS_KINDS,
@@ -235,6 +236,8 @@ const BULK = 100_000;
 const RECORDING_CHUNK_BASE64 = 8 * 1024 * 1024;
 
 const SegmentId = () => Type.Integer({ title: 'Segment', minimum: 0, maximum: 10_000_000 });
+/** Segments settled in one conflict: far more than two people edit apart, bounded so one call stays small. */
+const SETTLED_SEGMENTS = 10_000;
 const WordIndex = () => Type.Integer({ title: 'Word', minimum: 0, maximum: 1_000_000 });
 
 /** One edit of a transcript (src-shared/transcript-editing.ts EditOperation). */
@@ -294,6 +297,17 @@ export const IPC_REQUESTS = {
   /** dictionaryId null: the transcription's own dictionary. */
   'transcripts:apply-dictionary': Strict({ id: Id(), dictionaryId: Nullable(Id()) }),
   'transcripts:resolve-conflict': Strict({ id: Id(), keep: OneOf(['local', 'server'] as const) }),
+  'transcripts:settle-conflict': Strict({
+    id: Id(),
+    segments: Type.Array(
+      Strict({
+        segmentId: SegmentId(),
+        text: AnyText('Text', REVISION_LIMITS.text),
+        speaker: Nullable(Text('Speaker', 200)),
+      }),
+      { minItems: 1, maxItems: SETTLED_SEGMENTS },
+    ),
+  }),
   'transcripts:revisions': IdRequest,
   'transcripts:restore-revision': RevisionRequest,
   'transcripts:revision-changes': RevisionRequest,

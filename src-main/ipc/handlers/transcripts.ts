@@ -27,6 +27,7 @@ export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcr
     'transcripts:apply-dictionary': async ({ id, dictionaryId }) =>
       ctx.session().transcripts.applyDictionary(id, dictionaryId),
     'transcripts:resolve-conflict': async ({ id, keep }) => ctx.session().edits.resolveConflict(id, keep),
+    'transcripts:settle-conflict': async ({ id, segments }) => ctx.session().edits.settleConflict(id, segments),
     'transcripts:revisions': async ({ id }) => ctx.session().edits.revisions(id),
     'transcripts:restore-revision': async ({ id, revision }) => ctx.session().edits.restore(id, revision),
     'transcripts:revision-changes': async ({ id, revision }) => revisionChanges(ctx.session().client, id, revision),

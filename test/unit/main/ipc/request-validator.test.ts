@@ -9,6 +9,7 @@ import {
   type UploadOptions,
 } from '../../../../src-shared/ipc-contract.js';
 import { LIMITS } from '../../../../src-shared/limits.js';
+import { REVISION_LIMITS } from '../../../../src-shared/api/revisions.js';
 import { checkSpeakerCounts } from '../../../../src-shared/speaker-count.js';
 
 const OPTIONS: UploadOptions = {
@@ -108,6 +109,31 @@ describe('IPC request validation', () => {
       field: 'filter.status.0',
       message: expect.stringContaining('must be one of IN_PROGRESS'),
     });
+  });
+
+  it('bounds a conflict settled segment by segment', () => {
+    const settled = { segmentId: 3, text: 'merged text', speaker: null };
+    expect(() => validateRequest('transcripts:settle-conflict', { id: 't1', segments: [settled] })).not.toThrow();
+    expect(refusal('transcripts:settle-conflict', { id: 't1', segments: [] })).toMatchObject({ field: 'segments' });
+    expect(refusal('transcripts:settle-conflict', { id: '../t1', segments: [settled] })).toMatchObject({ field: 'id' });
+    expect(
+      refusal('transcripts:settle-conflict', { id: 't1', segments: [{ ...settled, segmentId: -1 }] }),
+    ).toMatchObject({ field: 'segments.0.segmentId' });
+    expect(
+      refusal('transcripts:settle-conflict', {
+        id: 't1',
+        segments: [{ ...settled, text: 'x'.repeat(REVISION_LIMITS.text + 1) }],
+      }),
+    ).toMatchObject({ field: 'segments.0.text' });
+    expect(
+      refusal('transcripts:settle-conflict', { id: 't1', segments: [{ ...settled, speaker: ' ' }] }),
+    ).toMatchObject({ field: 'segments.0.speaker' });
+    expect(
+      refusal('transcripts:settle-conflict', { id: 't1', segments: [{ ...settled, keep: 'local' }] }),
+    ).toMatchObject({ field: 'segments.0.keep' });
+    expect(
+      refusal('transcripts:settle-conflict', { id: 't1', segments: Array.from({ length: 10_001 }, () => settled) }),
+    ).toMatchObject({ field: 'segments' });
   });
 
   it('keeps speaker counts within the shared limit, and applies the cross-field speaker rule', () => {
