@@ -1,64 +1,31 @@
-// Changes made on this machine: the edited document (and, from older caches, corrected segments),
-// speaker display names, and the corrected text last known on the server (the base offline edits
-// are checked against).
-import type { TranscriptSegment, TranscriptWord } from '../../src-shared/transcript-document.js';
+// Changes made on this machine beside the outbox: the undo and redo history, speaker display names, and
+// the corrected text last known on the server (the base review texts queued offline are checked against,
+// and what a server without revisions shows).
 import type { CacheDb } from './database.js';
-
-export interface SegmentEdit {
-  segmentId: number;
-  text: string;
-  words: TranscriptWord[];
-}
 
 export class EditRepository {
   constructor(private readonly db: CacheDb) {}
 
-  segmentEdits(transcriptionId: string): Map<number, SegmentEdit> {
-    const rows = this.db
-      .prepare('SELECT segment_id, text, words FROM segment_edits WHERE transcription_id = ? ORDER BY segment_id')
-      .all(transcriptionId) as Array<{ segment_id: number; text: string; words: string }>;
-    return new Map(
-      rows.map((r) => [
-        r.segment_id,
-        { segmentId: r.segment_id, text: r.text, words: JSON.parse(r.words) as TranscriptWord[] },
-      ]),
-    );
-  }
-
-  /** Replaces every segment edit of a transcription. */
-  replaceSegmentEdits(transcriptionId: string, edits: SegmentEdit[]): void {
-    this.db.transaction(() => {
-      this.db.prepare('DELETE FROM segment_edits WHERE transcription_id = ?').run(transcriptionId);
-      const insert = this.db.prepare(
-        'INSERT INTO segment_edits (transcription_id, segment_id, text, words, edited_at) VALUES (?, ?, ?, ?, ?)',
-      );
-      const now = new Date().toISOString();
-      for (const e of edits) insert.run(transcriptionId, e.segmentId, e.text, JSON.stringify(e.words), now);
-    })();
-  }
-
-  /** The transcript's segments as edited on this machine; null when it is not edited (or only in segment_edits). */
-  editedSegments(transcriptionId: string): TranscriptSegment[] | null {
+  /** The transcript's undo and redo history as saved (JSON the edit service wrote); null when none. */
+  history(transcriptionId: string): unknown {
     const row = this.db
-      .prepare('SELECT segments FROM edited_documents WHERE transcription_id = ?')
-      .get(transcriptionId) as { segments: string } | undefined;
-    return row ? (JSON.parse(row.segments) as TranscriptSegment[]) : null;
+      .prepare('SELECT history FROM edit_histories WHERE transcription_id = ?')
+      .get(transcriptionId) as { history: string } | undefined;
+    return row ? (JSON.parse(row.history) as unknown) : null;
   }
 
-  /** Keeps the edited segments (null: none, the server's document is shown); older per-segment corrections go. */
-  replaceEditedSegments(transcriptionId: string, segments: TranscriptSegment[] | null): void {
-    this.db.transaction(() => {
-      this.db.prepare('DELETE FROM segment_edits WHERE transcription_id = ?').run(transcriptionId);
-      if (segments === null)
-        this.db.prepare('DELETE FROM edited_documents WHERE transcription_id = ?').run(transcriptionId);
-      else
-        this.db
-          .prepare(
-            `INSERT INTO edited_documents (transcription_id, segments, edited_at) VALUES (?, ?, ?)
-             ON CONFLICT (transcription_id) DO UPDATE SET segments = excluded.segments, edited_at = excluded.edited_at`,
-          )
-          .run(transcriptionId, JSON.stringify(segments), new Date().toISOString());
-    })();
+  /** null: forgets it. */
+  setHistory(transcriptionId: string, history: unknown): void {
+    if (history === null) {
+      this.db.prepare('DELETE FROM edit_histories WHERE transcription_id = ?').run(transcriptionId);
+      return;
+    }
+    this.db
+      .prepare(
+        `INSERT INTO edit_histories (transcription_id, history, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (transcription_id) DO UPDATE SET history = excluded.history, updated_at = excluded.updated_at`,
+      )
+      .run(transcriptionId, JSON.stringify(history), new Date().toISOString());
   }
 
   speakerNames(transcriptionId: string): Record<string, string> {

@@ -1,8 +1,12 @@
-// Changes waiting to reach the server, replayed in order (docs/decisions/0007-offline-edits.md).
+// Changes waiting to reach the server, replayed in order (docs/decisions/0007-offline-edits.md, 0054).
 import type { IpcError } from '../../src-shared/ipc-contract.js';
 import type { CacheDb } from './database.js';
 
-export type OutboxKind = 'review';
+/**
+ * 'revision-operations': edits made on a cached revision, as operations (decision 0054); 'review': a whole
+ * review text, for servers without revisions and for edits queued before operations.
+ */
+export type OutboxKind = 'review' | 'revision-operations';
 export type OutboxState = 'pending' | 'conflict';
 
 export interface OutboxEntry<P = unknown, B = unknown> {
@@ -16,6 +20,8 @@ export interface OutboxEntry<P = unknown, B = unknown> {
   revision: number;
   attempts: number;
   lastError: IpcError | null;
+  /** What the server had when it refused the change over segments (a conflict to settle per segment). */
+  conflict: unknown;
   createdAt: string;
   updatedAt: string;
 }
@@ -30,6 +36,7 @@ interface Row {
   revision: number;
   attempts: number;
   last_error: string | null;
+  conflict: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -44,6 +51,7 @@ const fromRow = (r: Row): OutboxEntry => ({
   revision: r.revision,
   attempts: r.attempts,
   lastError: r.last_error ? (JSON.parse(r.last_error) as IpcError) : null,
+  conflict: r.conflict === null ? null : (JSON.parse(r.conflict) as unknown),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -63,7 +71,7 @@ export class OutboxRepository {
       const rebase = existing.state === 'conflict';
       this.db
         .prepare(
-          `UPDATE outbox SET payload = ?, base = ?, state = 'pending', revision = revision + 1, last_error = NULL, updated_at = ? WHERE seq = ?`,
+          `UPDATE outbox SET payload = ?, base = ?, state = 'pending', revision = revision + 1, last_error = NULL, conflict = NULL, updated_at = ? WHERE seq = ?`,
         )
         .run(JSON.stringify(payload), JSON.stringify(rebase ? base : existing.base), now, existing.seq);
     } else {
@@ -73,6 +81,26 @@ export class OutboxRepository {
         )
         .run(kind, targetId, JSON.stringify(payload), JSON.stringify(base), now, now);
     }
+    return this.forTarget(kind, targetId)!;
+  }
+
+  /**
+   * Replaces the payload and base of an entry (or queues a new one) without touching its state: edits
+   * added to a conflict stay in it until it is settled, and are never sent over it.
+   */
+  put(kind: OutboxKind, targetId: string, payload: unknown, base: unknown): OutboxEntry {
+    const now = new Date().toISOString();
+    const existing = this.forTarget(kind, targetId);
+    if (existing)
+      this.db
+        .prepare(`UPDATE outbox SET payload = ?, base = ?, revision = revision + 1, updated_at = ? WHERE seq = ?`)
+        .run(JSON.stringify(payload), JSON.stringify(base), now, existing.seq);
+    else
+      this.db
+        .prepare(
+          `INSERT INTO outbox (kind, target_id, payload, base, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
+        )
+        .run(kind, targetId, JSON.stringify(payload), JSON.stringify(base), now, now);
     return this.forTarget(kind, targetId)!;
   }
 
@@ -101,10 +129,11 @@ export class OutboxRepository {
       .run(error ? JSON.stringify(error) : null, new Date().toISOString(), seq);
   }
 
-  markConflict(seq: number, error: IpcError): void {
+  /** `conflict`: the server's side of a conflict over segments; null when it is not about segments. */
+  markConflict(seq: number, error: IpcError, conflict: unknown = null): void {
     this.db
-      .prepare(`UPDATE outbox SET state = 'conflict', last_error = ?, updated_at = ? WHERE seq = ?`)
-      .run(JSON.stringify(error), new Date().toISOString(), seq);
+      .prepare(`UPDATE outbox SET state = 'conflict', last_error = ?, conflict = ?, updated_at = ? WHERE seq = ?`)
+      .run(JSON.stringify(error), conflict === null ? null : JSON.stringify(conflict), new Date().toISOString(), seq);
   }
 
   /** Removes an entry only if it is still the one that was sent (not replaced meanwhile). */

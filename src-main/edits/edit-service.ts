@@ -1,10 +1,19 @@
 // Transcript corrections. Online, an edit goes to the server at once as revision operations on the
 // revision shown, and the server's new latest revision is what is shown and cached (decision 0052).
-// Offline, or when the server refuses (a teammate's conflicting edit), the edit is kept here and queued
-// in the outbox as the review text, sent in order, refusing to overwrite a correction someone else
-// saved meanwhile (docs/decisions/0007-offline-edits.md); once sent, the latest revision is shown again.
-import type { IpcError, IpcErrorCode, TranscriptDetail, TranscriptRevisions } from '../../src-shared/ipc-contract.js';
+// Offline, or when the server refuses, the edit is queued in the outbox as operations on the revision
+// they were made on and sent in order when the server answers again; the server rebases them over a
+// teammate's changes of other segments, and a change of the same segments is a conflict settled segment by
+// segment (decision 0054). Servers without revisions get the whole review text, checked against the one
+// they had (docs/decisions/0007-offline-edits.md). Undo and redo are kept in the cache across restarts.
+import type {
+  IpcError,
+  IpcErrorCode,
+  SegmentConflict,
+  TranscriptDetail,
+  TranscriptRevisions,
+} from '../../src-shared/ipc-contract.js';
 import { assertNever } from '../../src-shared/assert-never.js';
+import { REVISION_LIMITS } from '../../src-shared/api/revisions.js';
 import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
@@ -15,7 +24,6 @@ import type { TranscriptService } from '../transcripts/transcript-service.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
 import {
   applyOperation,
-  decodeReview,
   emptyHistory,
   encodeReview,
   recordEdit,
@@ -26,11 +34,27 @@ import {
   type EditOperation,
 } from '../../src-shared/transcript-editing.js';
 import { shownDocument } from './shown-document.js';
+import {
+  conflictOver,
+  editContextOf,
+  operationsApart,
+  sideOf,
+  withOperations,
+  type EditConflict,
+  type QueuedBase,
+  type QueuedOperations,
+} from './queued-edits.js';
 
-/** A state undo and redo lead to, and the server revision that has it (null: none known). */
-interface Snapshot {
-  segments: TranscriptSegment[];
-  revision: number | null;
+/**
+ * A state undo and redo lead to: a revision on the server, operations queued on one, or (a server without
+ * revisions, or a review text queued before operations) the segments themselves, kept for this run only.
+ */
+type EditState =
+  { revision: number } | { base: number; operations: EditOperation[] } | { segments: TranscriptSegment[] };
+
+interface KeptHistory extends EditHistory<EditState> {
+  /** The state the history leads to: it applies only while that is what is shown. */
+  last: EditState;
 }
 
 /** What the change was made against: the server's corrected text at the time, when it was known. */
@@ -60,14 +84,21 @@ export interface EditServiceOptions {
   isOnline?: () => boolean;
 }
 
-const speakerLabels = (document: TranscriptDocument) =>
-  new Set(document.segments.flatMap((s) => (s.speaker ? [s.speaker] : [])));
+/** Revisions read one by one to name who changed each conflicting segment; past this, all their authors are named. */
+const AUTHOR_READS = 20;
+
+const OPERATIONS_KIND = 'revision-operations';
+
+const CONFLICT_MESSAGE =
+  'This transcript was corrected on the server by someone else while your changes waited to be sent. Your version is kept on this computer and was not sent; choose what to keep.';
+
+const sameState = (a: EditState, b: EditState) => JSON.stringify(a) === JSON.stringify(b);
 
 export class EditService {
   private flushing: Promise<FlushResult> | null = null;
-  /** Undo and redo per transcript, for this run of the app; `last` is what the history leads to. */
-  private readonly histories = new Map<string, { history: EditHistory<Snapshot>; last: Snapshot }>();
   private again = false;
+  /** Histories holding segments (servers without revisions): for this run of the app only. */
+  private readonly memoryHistories = new Map<string, KeptHistory>();
 
   constructor(private readonly options: EditServiceOptions) {}
 
@@ -81,13 +112,16 @@ export class EditService {
 
   /**
    * Applies edits to the transcript as shown: checked here, sent as operations made on the revision
-   * shown, undoable. Without the server, kept here and queued (docs/decisions/0025-edited-documents.md).
+   * shown, undoable. Without the server, queued as operations on that revision (decision 0054).
    */
   async apply(id: string, operations: EditOperation[]): Promise<TranscriptDetail> {
+    const { store, client } = this.options;
+    // A send under way changes what is queued: edits are made on what it leaves.
+    await this.flushing;
     const server = await this.serverDocument(id);
-    const before = shownDocument(server, this.options.store.edits, id).segments;
-    const context = { language: server.language, speakers: speakerLabels(server) };
-    let segments = before;
+    const shown = shownDocument(server, store, id);
+    const context = editContextOf(server);
+    let segments = shown.segments;
     for (const operation of operations) {
       const outcome = applyOperation(segments, operation, context);
       if (!outcome.ok)
@@ -98,20 +132,36 @@ export class EditService {
         });
       segments = outcome.segments;
     }
-    if (sameSegments(segments, before)) return this.detail(id);
-    const base = this.revisionShown(id, server);
-    const history = recordEdit(this.historyOf(id, before), { segments: before, revision: base });
-    const latest =
-      base === null ? null : await this.onServer(id, () => this.options.client.createRevision(id, base, operations));
-    if (latest) {
-      this.histories.set(id, { history, last: { segments: latest.segments, revision: latest.revision ?? null } });
-      return this.detail(id);
+    if (sameSegments(segments, shown.segments)) return this.detail(id);
+    const current = this.currentState(id, server, shown);
+    const history = recordEdit(this.historyOf(id, current), current);
+
+    if ('segments' in current) {
+      this.keepHistory(id, { ...history, last: { segments } });
+      return this.saveReview(id, server, segments);
     }
-    this.histories.set(id, { history, last: { segments, revision: null } });
-    return this.save(id, server, segments);
+    if ('revision' in current && this.options.isOnline?.() !== false) {
+      const latest = await this.onServer(id, () => client.createRevision(id, current.revision, operations));
+      if (latest?.revision !== undefined) {
+        this.keepHistory(id, { ...history, last: { revision: latest.revision } });
+        return this.detail(id);
+      }
+    }
+    const queued = 'base' in current ? current : { base: current.revision, operations: [] };
+    const next = { base: queued.base, operations: [...queued.operations, ...operations] };
+    if (next.operations.length > REVISION_LIMITS.operations)
+      throw new AppFailure({
+        code: 'too-large',
+        message: `Up to ${REVISION_LIMITS.operations} edits of one transcript can wait for the server. Connect to the server to send them, then go on editing.`,
+      });
+    this.queue(id, next);
+    this.keepHistory(id, { ...history, last: next });
+    // Offline, the poller flushes when the server answers again; no need to wait for retries here.
+    if (this.options.isOnline?.() !== false) await this.flush();
+    return this.detail(id);
   }
 
-  /** Takes back the last edit of the transcript (made in this session of the app). */
+  /** Takes back the last edit of the transcript (kept across restarts of the app). */
   undo(id: string): Promise<TranscriptDetail> {
     return this.step(id, undoEdit);
   }
@@ -120,97 +170,186 @@ export class EditService {
     return this.step(id, redoEdit);
   }
 
-  /** The transcript as shown, with how many edits can be undone and redone. */
+  /** The transcript as shown, with how many edits can be undone and redone, and a conflict over segments. */
   detail(id: string): TranscriptDetail {
-    const detail = this.options.transcripts.detailFromCache(id);
-    const server = this.options.store.documents.get(id);
-    const history = server && detail.document ? this.historyOf(id, detail.document.segments) : emptyHistory();
-    return { ...detail, history: { undo: history.past.length, redo: history.future.length } };
+    const { store, transcripts } = this.options;
+    const detail = transcripts.detailFromCache(id);
+    const server = store.documents.get(id);
+    const history =
+      server && detail.document ? this.historyOf(id, this.currentState(id, server, detail.document)) : emptyHistory();
+    const conflictSegments = detail.document ? this.conflictSegments(id, detail.document) : [];
+    return {
+      ...detail,
+      ...(conflictSegments.length > 0 ? { conflictSegments } : {}),
+      history: { undo: history.past.length, redo: history.future.length },
+    };
+  }
+
+  /** The segments of a conflict over segments, mine as shown here. */
+  private conflictSegments(id: string, shown: TranscriptDocument): SegmentConflict[] {
+    const entry = this.options.store.outbox.forTarget(OPERATIONS_KIND, id);
+    const conflict = entry?.state === 'conflict' ? (entry.conflict as EditConflict | null) : null;
+    if (!conflict) return [];
+    const mine = new Map(shown.segments.map((s) => [s.id, s]));
+    return conflict.segments.map((c) => ({ ...c, mine: sideOf(mine.get(c.segmentId)) }));
+  }
+
+  /** What is shown, as a state of the history. */
+  private currentState(id: string, server: TranscriptDocument, shown: TranscriptDocument): EditState {
+    const { outbox } = this.options.store;
+    const queued = outbox.forTarget(OPERATIONS_KIND, id);
+    if (queued)
+      return {
+        base: (queued.base as QueuedBase).revision,
+        operations: (queued.payload as QueuedOperations).operations,
+      };
+    if (server.revision === undefined || outbox.forTarget('review', id)) return { segments: shown.segments };
+    return { revision: server.revision };
+  }
+
+  /** The history as kept, whatever it leads to. */
+  private keptHistory(id: string): KeptHistory | null {
+    return this.memoryHistories.get(id) ?? (this.options.store.edits.history(id) as KeptHistory | null);
+  }
+
+  /** The history, if it still leads to what is shown (a correction from elsewhere starts a new one). */
+  private historyOf(id: string, current: EditState): KeptHistory {
+    const kept = this.keptHistory(id);
+    return kept && sameState(kept.last, current) ? kept : { ...emptyHistory<EditState>(), last: current };
+  }
+
+  /** Revisions and queued operations are kept in the cache; a history holding segments only in memory. */
+  private keepHistory(id: string, history: KeptHistory | null): void {
+    const inMemory =
+      history !== null && [history.last, ...history.past, ...history.future].some((s) => 'segments' in s);
+    if (inMemory) this.memoryHistories.set(id, history);
+    else this.memoryHistories.delete(id);
+    this.options.store.edits.setHistory(id, inMemory ? null : history);
   }
 
   /**
-   * Undo and redo on the server restore the revision the history leads to, as a new revision (nothing
-   * is lost from the server's history); without one (an edit kept here while offline) the state is
-   * saved as today, through the review text.
+   * Undo and redo reach the state the history leads to: on the server, by restoring the revision that had
+   * it (a new revision, so the server's history loses nothing); while edits are queued, by taking queued
+   * operations back or putting them back. A state that needs the server while it cannot be reached is
+   * refused, and nothing moves.
    */
   private async step(
     id: string,
     move: (
-      history: EditHistory<Snapshot>,
-      current: Snapshot,
-    ) => { state: Snapshot; history: EditHistory<Snapshot> } | null,
+      history: EditHistory<EditState>,
+      current: EditState,
+    ) => { state: EditState; history: EditHistory<EditState> } | null,
   ): Promise<TranscriptDetail> {
+    await this.flushing;
     const server = await this.serverDocument(id);
-    const segments = shownDocument(server, this.options.store.edits, id).segments;
-    const history = this.historyOf(id, segments);
-    const current = this.histories.get(id)?.last ?? { segments, revision: null };
-    const moved = move(history, current);
+    const current = this.currentState(id, server, shownDocument(server, this.options.store, id));
+    const moved = move(this.historyOf(id, current), current);
     if (!moved) return this.detail(id);
-    const shown = this.revisionShown(id, server);
-    const target = moved.state.revision;
-    const latest =
-      shown !== null && target !== null && current.revision === shown
-        ? await this.onServer(id, () => this.options.client.restoreRevision(id, target, shown))
-        : null;
-    if (latest) {
-      // The restored revision has a new number, with the target's content: redo and undo lead back to it.
-      this.histories.set(id, {
-        history: moved.history,
-        last: { segments: latest.segments, revision: latest.revision ?? null },
-      });
-      return this.detail(id);
-    }
-    this.histories.set(id, { history: moved.history, last: { segments: moved.state.segments, revision: null } });
-    return this.save(id, server, moved.state.segments);
+    const last = await this.reach(id, server, current, moved.state);
+    this.keepHistory(id, { past: moved.history.past, future: moved.history.future, last });
+    if (this.options.isOnline?.() !== false) await this.flush();
+    return this.detail(id);
   }
 
-  /** The history, if it still leads to what is shown (a correction from elsewhere starts a new one). */
-  private historyOf(id: string, current: TranscriptSegment[]): EditHistory<Snapshot> {
-    const entry = this.histories.get(id);
-    if (entry && sameSegments(entry.last.segments, current)) return entry.history;
-    this.histories.delete(id);
-    return emptyHistory();
+  /** Makes `target` what is shown; answers the state that is then shown. */
+  private async reach(
+    id: string,
+    server: TranscriptDocument,
+    current: EditState,
+    target: EditState,
+  ): Promise<EditState> {
+    const { store, client } = this.options;
+    if ('segments' in target) {
+      await this.saveReview(id, server, target.segments, false);
+      return target;
+    }
+    const queued = store.outbox.forTarget(OPERATIONS_KIND, id);
+    if (queued?.state === 'conflict')
+      throw new AppFailure({
+        code: 'conflict',
+        message: 'Your edits met someone else’s on the server. Settle that first, then undo or redo.',
+      });
+    const shown = 'base' in current ? current.base : 'revision' in current ? current.revision : null;
+    const targetRevision = 'base' in target ? target.base : target.revision;
+    const operations = 'base' in target ? target.operations : [];
+    if (shown === targetRevision) {
+      // The revision the queued edits sit on: only what is queued moves.
+      this.queue(id, operations.length > 0 ? { base: shown, operations } : null);
+      return target;
+    }
+    if (queued || shown === null || this.options.isOnline?.() === false)
+      throw new AppFailure({
+        code: 'offline',
+        message: queued
+          ? 'Undoing further needs the server, and your later edits are still waiting to be sent. Try again once they are sent.'
+          : 'Undoing further needs the server, which cannot be reached now. Try again when online.',
+      });
+    let restored: TranscriptDocument;
+    try {
+      const created = await client.restoreRevision(id, targetRevision, shown);
+      restored = (await client.getRevision(id, created.revision)).document;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 412)
+        throw new AppFailure({
+          code: 'conflict',
+          message: 'Someone changed this transcript on the server meanwhile. Open it again, then undo or redo.',
+        });
+      throw error;
+    }
+    this.cacheRevision(id, restored);
+    if (operations.length === 0) return { revision: restored.revision! };
+    const next = { base: restored.revision!, operations };
+    this.queue(id, next);
+    return next;
+  }
+
+  /** Queues operations on a revision (null: nothing queued any more), and shows them. */
+  private queue(id: string, queued: { base: number; operations: EditOperation[] } | null): void {
+    const { store, transcripts } = this.options;
+    const entry = store.outbox.forTarget(OPERATIONS_KIND, id);
+    store.db.transaction(() => {
+      if (queued)
+        store.outbox.put(
+          OPERATIONS_KIND,
+          id,
+          { operations: queued.operations } satisfies QueuedOperations,
+          { revision: queued.base } satisfies QueuedBase,
+        );
+      else if (entry) store.outbox.remove(entry.seq);
+      transcripts.reindexTranscript(id);
+    })();
+    this.options.onChanged([id]);
+  }
+
+  /** Caches a revision as the document shown, and indexes it. */
+  private cacheRevision(id: string, document: TranscriptDocument): void {
+    const { store, transcripts } = this.options;
+    store.db.transaction(() => {
+      store.documents.put(id, document);
+      transcripts.reindexTranscript(id);
+    })();
+    this.options.onChanged([id]);
   }
 
   /**
    * The server revision shown here, when what is shown is exactly that revision: nothing edited here
-   * waits to be sent, and the server is thought reachable. Null otherwise (the review-text path then).
+   * waits to be sent, and the server is thought reachable. Null otherwise.
    */
   private revisionShown(id: string, server: TranscriptDocument): number | null {
-    const { store } = this.options;
     if (server.revision === undefined || this.options.isOnline?.() === false) return null;
-    if (store.outbox.hasEntriesFor(id) || store.edits.editedSegments(id) || store.edits.segmentEdits(id).size > 0)
-      return null;
-    return server.revision;
-  }
-
-  /**
-   * Once a correction kept here has reached the server and nothing else waits, shows the server's latest
-   * revision instead of the copy kept here, so later edits go as operations again. A failure to read it
-   * leaves the copy shown (it is what was sent).
-   */
-  private async adoptLatest(id: string): Promise<void> {
-    const { store, transcripts } = this.options;
-    const server = store.documents.get(id);
-    const shown = server ? shownDocument(server, store.edits, id).segments : null;
-    const document = await transcripts.adoptLatestRevision(id);
-    if (!document) return;
-    // Undo still leads back from what is shown now.
-    const entry = this.histories.get(id);
-    if (entry && shown && sameSegments(entry.last.segments, shown))
-      this.histories.set(id, { ...entry, last: { segments: document.segments, revision: document.revision ?? null } });
+    return this.options.store.outbox.hasEntriesFor(id) ? null : server.revision;
   }
 
   /**
    * Makes a revision on the server and caches it as the document shown (decision 0052). Null when the
-   * server could not take it (offline, a teammate's conflicting edit, a refusal): the caller then keeps
-   * the change here and queues it as today, where conflicts are shown and settled.
+   * server could not take it (offline, a teammate's conflicting edit, a refusal): the caller then queues
+   * the change, where conflicts are shown and settled.
    */
   private async onServer(
     id: string,
     write: () => Promise<{ revision: number; changed: boolean }>,
   ): Promise<TranscriptDocument | null> {
-    const { store, client, transcripts } = this.options;
+    const { store, client } = this.options;
     let document: TranscriptDocument;
     let review: string | null;
     try {
@@ -221,13 +360,8 @@ export class EditService {
       if (error instanceof ApiError) return null;
       throw error;
     }
-    store.db.transaction(() => {
-      store.documents.put(id, document);
-      store.edits.replaceEditedSegments(id, null);
-      store.edits.setServerReview(id, review);
-    })();
-    transcripts.reindexTranscript(id);
-    this.options.onChanged([id]);
+    store.edits.setServerReview(id, review);
+    this.cacheRevision(id, document);
     return document;
   }
 
@@ -249,20 +383,27 @@ export class EditService {
     return server;
   }
 
-  /** Keeps the edited segments, queues them as the review text, and sends it when online. */
-  private async save(id: string, server: TranscriptDocument, segments: TranscriptSegment[]): Promise<TranscriptDetail> {
+  /**
+   * A server without revisions (or a review text queued before operations): queues the edited segments as
+   * the review text and sends it when online (decision 0007).
+   */
+  private async saveReview(
+    id: string,
+    server: TranscriptDocument,
+    segments: TranscriptSegment[],
+    send = true,
+  ): Promise<TranscriptDetail> {
     const { store, transcripts } = this.options;
     const serverReview = store.edits.serverReview(id);
     const base: ReviewBase = { known: serverReview !== undefined, text: serverReview ?? null };
     const reviewedText = encodeReview(server, segments);
     store.db.transaction(() => {
-      store.edits.replaceEditedSegments(id, sameSegments(segments, server.segments) ? null : segments);
       store.outbox.enqueue('review', id, { reviewedText } satisfies ReviewPayload, base);
+      transcripts.reindexTranscript(id);
     })();
-    transcripts.reindexTranscript(id);
     this.options.onChanged([id]);
     // Offline, the poller flushes when the server answers again; no need to wait for retries here.
-    if (this.options.isOnline?.() !== false) await this.flush();
+    if (send && this.options.isOnline?.() !== false) await this.flush();
     return this.detail(id);
   }
 
@@ -305,7 +446,7 @@ export class EditService {
         });
       throw error;
     }
-    this.histories.delete(id);
+    this.keepHistory(id, null);
     await transcripts.adoptLatestRevision(id);
     this.options.onChanged([id]);
     return this.detail(id);
@@ -334,11 +475,46 @@ export class EditService {
   }
 
   /**
-   * Settles a conflict: 'local' sends this machine's correction over the server's; 'server' drops the
-   * local correction and shows the server's.
+   * Settles a conflict whole: 'server' drops the edits kept here and shows the server's version; 'local'
+   * sends them over the server's (a conflict over segments: this computer's version of each segment).
    */
   async resolveConflict(id: string, keep: 'local' | 'server'): Promise<TranscriptDetail> {
-    const { store, transcripts } = this.options;
+    const { store, transcripts, client } = this.options;
+    const queued = store.outbox.forTarget(OPERATIONS_KIND, id);
+    if (queued?.state === 'conflict') {
+      if (keep === 'server') {
+        store.outbox.remove(queued.seq);
+        this.keepHistory(id, null);
+        if (!(await transcripts.adoptLatestRevision(id))) transcripts.reindexTranscript(id);
+        this.options.onChanged([id]);
+        return this.detail(id);
+      }
+      const conflicts = this.detail(id).conflictSegments ?? [];
+      if (conflicts.length > 0) {
+        if (conflicts.some((c) => c.mine === null || c.theirs === null))
+          throw new AppFailure({
+            code: 'conflict',
+            message:
+              'Some of these segments were merged away on one side, so yours cannot simply replace the server’s. Choose segment by segment.',
+          });
+        return this.settleConflict(
+          id,
+          conflicts.map((c) => ({ segmentId: c.segmentId, text: c.mine!.text, speaker: c.mine!.speaker })),
+        );
+      }
+      // Not about segments: the edits are made again on the server's latest revision, over it.
+      const latest = (await client.listRevisions(id)).latest_revision;
+      const document = (await client.getRevision(id, latest)).document;
+      store.db.transaction(() => {
+        store.documents.put(id, document);
+        store.outbox.enqueue(OPERATIONS_KIND, id, queued.payload, { revision: latest } satisfies QueuedBase);
+        transcripts.reindexTranscript(id);
+      })();
+      this.keepHistory(id, null);
+      this.options.onChanged([id]);
+      await this.flush();
+      return this.detail(id);
+    }
     const entry = store.outbox.forTarget('review', id);
     // Only a conflict is settled here: a correction still waiting to be sent is never dropped by a stale choice.
     if (entry?.state === 'conflict') {
@@ -350,18 +526,9 @@ export class EditService {
         } satisfies ReviewBase);
       } else {
         store.outbox.remove(entry.seq);
-        this.histories.delete(id);
-        // The server's latest revision is shown; mapping its review text here is for servers without revisions.
-        if (!(await transcripts.adoptLatestRevision(id))) {
-          const server = store.documents.get(id);
-          const text = store.edits.serverReview(id);
-          const segments = server && text ? decodeReview(server, text) : null;
-          store.edits.replaceEditedSegments(
-            id,
-            server && segments && !sameSegments(segments, server.segments) ? segments : null,
-          );
-          transcripts.reindexTranscript(id);
-        }
+        this.keepHistory(id, null);
+        // The server's latest revision is shown; a server without revisions shows its review text.
+        if (!(await transcripts.adoptLatestRevision(id))) transcripts.reindexTranscript(id);
       }
     }
     this.options.onChanged([id]);
@@ -370,33 +537,100 @@ export class EditService {
   }
 
   /**
-   * Settles a conflict segment by segment, with the text and speaker chosen for each conflicting segment.
-   * Only a conflict over segments is settled this way; any other is settled whole (resolveConflict).
+   * Settles a conflict over segments: the queued edits that met no conflict are sent first (the server
+   * rebases them), then each chosen segment gets the text and speaker chosen, made on the server's revision
+   * the conflict was shown with (so a teammate's still newer change of it is a new conflict, not
+   * overwritten). Conflicting segments not listed keep the server's version.
    */
   async settleConflict(
     id: string,
     segments: Array<{ segmentId: number; text: string; speaker: string | null }>,
   ): Promise<TranscriptDetail> {
-    const conflicts = this.detail(id).conflictSegments ?? [];
-    const open = new Set(conflicts.map((c) => c.segmentId));
-    if (open.size === 0 || segments.some((s) => !open.has(s.segmentId)))
+    const { store, client, transcripts } = this.options;
+    await this.flushing;
+    const entry = store.outbox.forTarget(OPERATIONS_KIND, id);
+    const conflict = entry?.state === 'conflict' ? (entry.conflict as EditConflict | null) : null;
+    const open = new Map((conflict?.segments ?? []).map((c) => [c.segmentId, c]));
+    const unknown = segments.findIndex((s) => !open.has(s.segmentId));
+    if (!entry || !conflict || unknown >= 0)
       throw new AppFailure({
         code: 'conflict',
-        field: 'segments',
+        field: unknown >= 0 ? `segments.${unknown}.segmentId` : 'segments',
         message: 'There is no conflict over these segments to settle. Open the transcript again to see what waits.',
       });
-    throw new AppFailure({ code: 'unsupported', message: 'Settling segment by segment is not available yet.' });
+    const removed = segments.findIndex((s) => open.get(s.segmentId)!.theirs === null);
+    if (removed >= 0)
+      throw new AppFailure({
+        code: 'validation',
+        field: `segments.${removed}`,
+        message: `Segment ${segments[removed]!.segmentId} was merged away on the server, so it cannot be given a text. Leave it out to keep the server’s version, or add its words to a neighbouring segment.`,
+      });
+    const base = (entry.base as QueuedBase).revision;
+    const operations = (entry.payload as QueuedOperations).operations;
+    const baseDocument = await this.revisionDocument(id, base);
+    const { apart, involved } = operationsApart(baseDocument, operations, new Set(open.keys()));
+    try {
+      if (apart.length > 0) {
+        await client.createRevision(id, base, apart);
+        // Sent: only what met the conflict waits now, on the same base.
+        store.outbox.put(OPERATIONS_KIND, id, { operations: involved } satisfies QueuedOperations, entry.base);
+      }
+      const theirs = await this.revisionDocument(id, conflict.latestRevision);
+      const byId = new Map(theirs.segments.map((s) => [s.id, s]));
+      const choices: EditOperation[] = segments.flatMap((s) => {
+        const segment = byId.get(s.segmentId)!;
+        const text = s.text.replace(/\s+/g, ' ').trim();
+        return [
+          ...(text !== segment.text ? [{ kind: 'text' as const, segmentId: s.segmentId, text }] : []),
+          ...(s.speaker !== segment.speaker
+            ? [{ kind: 'speaker' as const, segmentId: s.segmentId, speaker: s.speaker }]
+            : []),
+        ];
+      });
+      for (let i = 0; i < choices.length; i += REVISION_LIMITS.operations)
+        await client.createRevision(id, conflict.latestRevision, choices.slice(i, i + REVISION_LIMITS.operations));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 412) {
+        // Someone changed these segments again meanwhile: the conflict is shown anew, with what they did.
+        const still = store.outbox.forTarget(OPERATIONS_KIND, id);
+        if (still) await this.segmentConflict(still);
+        throw new AppFailure({
+          code: 'conflict',
+          message: 'Someone changed these segments on the server again meanwhile. Look at them again, then choose.',
+        });
+      }
+      throw error;
+    }
+    store.outbox.remove(entry.seq);
+    this.keepHistory(id, null);
+    await transcripts.adoptLatestRevision(id);
+    this.options.onChanged([id]);
+    return this.detail(id);
+  }
+
+  /** A revision's document: the cached one when it is that revision, else read from the server. */
+  private async revisionDocument(id: string, revision: number): Promise<TranscriptDocument> {
+    const cached = this.options.store.documents.get(id);
+    if (cached?.revision === revision) return cached;
+    return (await this.options.client.getRevision(id, revision)).document;
   }
 
   private async flushOnce(): Promise<FlushResult> {
     const { store, client } = this.options;
     const result: FlushResult = { sent: 0, conflicts: 0, interrupted: false };
     const changed: string[] = [];
-    for (const entry of store.outbox.pending() as Array<OutboxEntry<ReviewPayload, ReviewBase>>) {
+    for (const entry of store.outbox.pending()) {
       try {
+        if (entry.kind === OPERATIONS_KIND) {
+          if (await this.sendOperations(entry as OutboxEntry<QueuedOperations, QueuedBase>)) result.sent++;
+          else result.conflicts++;
+          changed.push(entry.targetId);
+          continue;
+        }
+        const review = entry as OutboxEntry<ReviewPayload, ReviewBase>;
         const current = (await client.getReview(entry.targetId))?.reviewed_text ?? null;
         store.edits.setServerReview(entry.targetId, current);
-        if (entry.base?.known && current !== entry.base.text && current !== entry.payload.reviewedText) {
+        if (review.base?.known && current !== review.base.text && current !== review.payload.reviewedText) {
           this.conflict(entry, {
             code: 'conflict',
             message:
@@ -408,10 +642,9 @@ export class EditService {
         }
         // The server keeps the review as a revision and answers its text, one line per segment (decision
         // 0052): that is what a later read of the review will be compared with.
-        const saved = await client.saveReview(entry.targetId, entry.payload.reviewedText);
+        const saved = await client.saveReview(entry.targetId, review.payload.reviewedText);
         store.edits.setServerReview(entry.targetId, saved.reviewed_text);
-        store.outbox.removeIfUnchanged(entry);
-        await this.adoptLatest(entry.targetId);
+        if (store.outbox.removeIfUnchanged(entry)) await this.adoptLatest(entry.targetId);
         result.sent++;
         changed.push(entry.targetId);
       } catch (error) {
@@ -439,8 +672,98 @@ export class EditService {
     return result;
   }
 
-  private conflict(entry: OutboxEntry, error: IpcError) {
-    this.options.store.outbox.markConflict(entry.seq, error);
+  /**
+   * Sends queued operations on their base revision; the server rebases them over changes of other
+   * segments. True when they landed (and the latest revision is cached), false on a conflict. Other
+   * failures are thrown, for the caller to keep them waiting or mark them.
+   */
+  private async sendOperations(entry: OutboxEntry<QueuedOperations, QueuedBase>): Promise<boolean> {
+    const { store, client } = this.options;
+    const id = entry.targetId;
+    const sent = entry.payload.operations;
+    let document: TranscriptDocument;
+    try {
+      const created = await client.createRevision(id, entry.base.revision, sent);
+      document = (await client.getRevision(id, created.revision)).document;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 412)) throw error;
+      await this.segmentConflict(entry);
+      return false;
+    }
+    const kept = this.keptHistory(id);
+    store.db.transaction(() => {
+      if (!store.outbox.removeIfUnchanged(entry)) {
+        // Edited again while this was on its way: the later operations wait, on the revision just made.
+        const now = store.outbox.forTarget(OPERATIONS_KIND, id);
+        const rest = ((now?.payload as QueuedOperations | undefined)?.operations ?? []).slice(sent.length);
+        if (now && rest.length > 0)
+          store.outbox.put(OPERATIONS_KIND, id, { operations: rest }, {
+            revision: document.revision!,
+          } satisfies QueuedBase);
+        else if (now) store.outbox.remove(now.seq);
+      }
+    })();
+    this.cacheRevision(id, document);
+    // Undo still leads back from what is shown now, which is that revision.
+    if (
+      kept &&
+      sameState(kept.last, { base: entry.base.revision, operations: sent }) &&
+      !store.outbox.hasEntriesFor(id)
+    )
+      this.keepHistory(id, { ...kept, last: { revision: document.revision! } });
+    return true;
+  }
+
+  /**
+   * The server refused queued operations (412): reads its latest revision and the revisions since the base,
+   * and keeps the conflict per segment (mine: the base with the queued operations; theirs: the latest).
+   */
+  private async segmentConflict(entry: OutboxEntry): Promise<void> {
+    const { client } = this.options;
+    const id = entry.targetId;
+    const base = (entry.base as QueuedBase).revision;
+    const list = await client.listRevisions(id);
+    const theirs = (await client.getRevision(id, list.latest_revision)).document;
+    const baseDocument = await this.revisionDocument(id, base);
+    const mine = withOperations(baseDocument, (entry.payload as QueuedOperations).operations);
+    const since = list.revisions.filter((r) => r.revision > base);
+    const readEach = since.length <= AUTHOR_READS;
+    const revisions: Array<{ author: string; document: TranscriptDocument | null }> = [];
+    for (const r of since)
+      revisions.push({
+        author: r.author.name,
+        document:
+          r.revision === list.latest_revision
+            ? theirs
+            : readEach
+              ? (await client.getRevision(id, r.revision)).document
+              : null,
+      });
+    const conflict = conflictOver(baseDocument, mine, { ...theirs, revision: list.latest_revision }, revisions);
+    this.conflict(
+      entry,
+      { code: 'conflict', message: CONFLICT_MESSAGE },
+      conflict.segments.length > 0 ? conflict : null,
+    );
+  }
+
+  /**
+   * Once a review text queued here has reached the server and nothing else waits, shows the server's latest
+   * revision. A failure to read it leaves the review text shown (it is what was sent).
+   */
+  private async adoptLatest(id: string): Promise<void> {
+    const { store, transcripts } = this.options;
+    const server = store.documents.get(id);
+    const shown = server ? shownDocument(server, store, id).segments : null;
+    const document = await transcripts.adoptLatestRevision(id);
+    if (!document || document.revision === undefined) return;
+    const kept = this.memoryHistories.get(id);
+    if (kept && shown && 'segments' in kept.last && sameSegments(kept.last.segments, shown))
+      this.keepHistory(id, { ...kept, last: { revision: document.revision } });
+  }
+
+  private conflict(entry: OutboxEntry, error: IpcError, conflict: EditConflict | null = null) {
+    this.options.store.outbox.markConflict(entry.seq, error, conflict);
     const name = this.options.store.transcriptions.get(entry.targetId)?.name ?? 'A transcript';
     this.options.notify({
       title: 'Corrections not sent',

@@ -1,13 +1,27 @@
-// The transcript as this machine shows, searches, exports and sends it: the server's latest revision as
-// cached, with the edits kept here on top while they wait to be sent (offline, or a conflict to settle;
-// docs/decisions/0025-edited-documents.md, 0052-revisions.md).
+// The transcript as this machine shows, searches, exports and sends it: the server's revision as cached,
+// with the edits waiting to be sent applied on top (decision 0054). Derived, never stored twice: queued
+// operations, or a queued review text (a server without revisions, or edits queued before operations)
+// mapped onto the document; a server without revisions shows the review text it answered last.
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
-import { withSegments } from '../../src-shared/transcript-editing.js';
-import type { EditRepository } from '../cache/edit-repository.js';
-import { applyEdits } from './transcript-edits.js';
+import { decodeReview, withSegments } from '../../src-shared/transcript-editing.js';
+import type { CacheStore } from '../cache/cache-store.js';
+import type { QueuedOperations } from './queued-edits.js';
+import { withOperations } from './queued-edits.js';
 
-export function shownDocument(server: TranscriptDocument, edits: EditRepository, id: string): TranscriptDocument {
-  const edited = edits.editedSegments(id);
-  // A cache from before edited documents keeps its per-segment corrections until the next edit.
-  return edited ? withSegments(server, edited) : applyEdits(server, edits.segmentEdits(id));
+export function shownDocument(
+  server: TranscriptDocument,
+  store: Pick<CacheStore, 'edits' | 'outbox'>,
+  id: string,
+): TranscriptDocument {
+  const queued = store.outbox.forTarget('revision-operations', id);
+  if (queued) return withOperations(server, (queued.payload as QueuedOperations).operations);
+  const review = store.outbox.forTarget('review', id);
+  const text =
+    review !== null
+      ? (review.payload as { reviewedText: string }).reviewedText
+      : server.revision === undefined
+        ? store.edits.serverReview(id)
+        : null;
+  const segments = text ? decodeReview(server, text) : null;
+  return segments ? withSegments(server, segments) : server;
 }

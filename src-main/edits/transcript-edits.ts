@@ -2,8 +2,15 @@
 // review text the server stores, and how a review text from the server becomes corrections again.
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
 import { joinSegmentTexts } from '../../src-shared/word-text.js';
-import type { SegmentEdit } from '../cache/edit-repository.js';
 import { retimeWords } from '../../src-shared/word-timing.js';
+import type { TranscriptWord } from '../../src-shared/transcript-document.js';
+
+/** A corrected segment text with re-timed words (the corrections of caches before decision 0025). */
+export interface SegmentEdit {
+  segmentId: number;
+  text: string;
+  words: TranscriptWord[];
+}
 
 /**
  * The document with corrected segments. Speakers keep the engine's labels: the user's names for them

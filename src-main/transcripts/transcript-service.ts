@@ -12,7 +12,6 @@ import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import type { CachedTranscription } from '../cache/transcription-repository.js';
-import { decodeReview, sameSegments } from '../../src-shared/transcript-editing.js';
 import { shownDocument } from '../edits/shown-document.js';
 import { AppFailure } from '../app-failure.js';
 import { isInside, pathInside } from '../cache/safe-path.js';
@@ -157,9 +156,9 @@ export class TranscriptService {
     if (!record)
       throw new AppFailure({ code: 'not-found', message: 'This transcription is no longer on this computer.' });
     const speakerNames = this.store.edits.speakerNames(id);
-    const document = server ? shownDocument(server, this.store.edits, id) : null;
+    const document = server ? shownDocument(server, this.store, id) : null;
     const speakers = server ? new Set(server.segments.map((s) => s.speaker).filter(Boolean)).size : undefined;
-    const queued = this.store.outbox.forTarget('review', id);
+    const queued = this.store.outbox.forTarget('revision-operations', id) ?? this.store.outbox.forTarget('review', id);
     return {
       summary: this.summaryOf(record, speakers),
       document,
@@ -222,12 +221,10 @@ export class TranscriptService {
     const known = this.store.edits.serverReview(id);
     this.store.edits.setServerReview(id, text);
     if (known === text || this.store.outbox.hasEntriesFor(id)) return false;
-    // The cache mirrors the server's latest revision (decision 0052); the review text mapped onto the
-    // cached document is for servers without revisions.
+    // The cache mirrors the server's latest revision (decision 0052); a server without revisions shows its
+    // review text mapped onto the cached document (shown-document.ts), now the one just read.
     if (await this.adoptLatestRevision(id)) return true;
-    const segments = text === null ? server.segments : decodeReview(server, text);
-    if (segments === null) return false;
-    this.store.edits.replaceEditedSegments(id, sameSegments(segments, server.segments) ? null : segments);
+    if (server.revision !== undefined) return false;
     this.reindexTranscript(id);
     return true;
   }
@@ -250,7 +247,6 @@ export class TranscriptService {
     if (this.store.outbox.hasEntriesFor(id)) return null;
     this.store.db.transaction(() => {
       this.store.documents.put(id, document);
-      this.store.edits.replaceEditedSegments(id, null);
       this.reindexTranscript(id);
     })();
     return document;
@@ -268,7 +264,7 @@ export class TranscriptService {
   reindexTranscript(id: string): void {
     const server = this.store.documents.get(id);
     if (!server) return;
-    const shown = shownDocument(server, this.store.edits, id);
+    const shown = shownDocument(server, this.store, id);
     this.store.search.indexTranscript(id, shown.segments);
   }
 
@@ -291,12 +287,13 @@ export class TranscriptService {
 
   /**
    * Applies a dictionary's forced replacements on the server (the transcription's own when
-   * `dictionaryId` is null), then caches the rewritten document. Local corrections stay on top.
+   * `dictionaryId` is null), then caches the rewritten document. While edits made here wait to be sent,
+   * the revision they were made on stays cached (they apply to it); the rewrite shows once they are sent.
    */
   async applyDictionary(id: string, dictionaryId: string | null): Promise<TranscriptDetail> {
     await this.client.applyReplacements(id, dictionaryId);
     const record = await this.freshRecord(id);
-    if (record.transcriptionPath) {
+    if (record.transcriptionPath && !this.store.outbox.hasEntriesFor(id)) {
       const document = await this.client.downloadTranscript(record.transcriptionPath);
       this.store.db.transaction(() => {
         this.store.documents.put(id, document);

@@ -9,6 +9,7 @@ import { migration0008 } from './0008-processing-stage.js';
 import { migration0009 } from './0009-edited-documents.js';
 import { migration0010 } from './0010-upload-resume-url.js';
 import { migration0011 } from './0011-search-secure-delete.js';
+import { migration0012 } from './0012-edits-as-operations.js';
 
 import type { Migration } from '../../../src-shared/sqlite-migrations.js';
 
@@ -27,4 +28,5 @@ export const cacheMigrations: readonly CacheMigration[] = [
   migration0009,
   migration0010,
   migration0011,
+  migration0012,
 ];

@@ -129,23 +129,31 @@ describe('edited documents', () => {
     ).rejects.toMatchObject({ error: { code: 'validation', field: 'wordIndex' } });
   });
 
-  it('shows corrections an older cache kept per segment, sends them at the next edit, then shows the latest revision', async () => {
+  it('shows a review text an older version queued, sends it once at the next edit, then shows the latest revision', async () => {
     const here = machine();
     await here.transcripts.detail(id);
-    const first = here.store.documents.get(id)!.segments[0]!;
-    here.store.edits.replaceEditedSegments(id, null);
-    here.store.edits.replaceSegmentEdits(id, [{ segmentId: first.id, text: 'kept from an older version', words: [] }]);
+    const cached = here.store.documents.get(id)!;
+    const first = cached.segments[0]!;
+    // What cache migration 0012 leaves of corrections queued before operations (decision 0054).
+    const lines = cached.segments.map((s) => (s.id === first.id ? 'kept from an older version' : s.text));
+    const known = here.store.edits.serverReview(id);
+    here.store.outbox.enqueue(
+      'review',
+      id,
+      { reviewedText: lines.join('\n') },
+      { known: known !== undefined, text: known ?? null },
+    );
     expect(here.transcripts.detailFromCache(id).document!.segments[0]!.text).toBe('kept from an older version');
-    const second = here.store.documents.get(id)!.segments[1] ?? null;
+    const second = cached.segments[1] ?? null;
     const edited = await here.edits.apply(id, [
       second
         ? { kind: 'text', segmentId: second.id, text: 'and a new one' }
         : { kind: 'text', segmentId: first.id, text: 'kept from an older version, edited' },
     ]);
     expect(edited.document!.segments[0]!.text).toMatch(/^kept from an older version/);
-    expect(here.store.edits.segmentEdits(id).size).toBe(0);
+    expect(here.store.outbox.all()).toHaveLength(0);
     // Once sent, the cache mirrors the server's latest revision, which has both corrections (decision 0052).
-    expect(here.store.edits.editedSegments(id)).toBeNull();
+    expect(here.transcripts.detailFromCache(id).document).toEqual(here.store.documents.get(id));
     const latest = await latestServerSegments();
     expect(here.store.documents.get(id)!.segments.map((s) => s.text)).toEqual(latest.map((s) => s.text));
     expect(latest[0]!.text).toMatch(/^kept from an older version/);

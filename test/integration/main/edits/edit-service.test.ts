@@ -70,7 +70,7 @@ describe('transcript corrections and the outbox', () => {
       'edit',
     ]);
     expect(store.documents.get(id)!.revision).toBe(2);
-    expect(store.edits.editedSegments(id)).toBeNull();
+    expect(transcripts.detailFromCache(id).document).toEqual(store.documents.get(id));
     expect(store.search.search('annual')[0]).toMatchObject({ transcriptionId: id, segmentId: original.id });
   });
 
@@ -103,13 +103,29 @@ describe('transcript corrections and the outbox', () => {
     expect(await serverReview()).toBe(lines('theirs from another computer'));
     expect(store.outbox.all()[0]).toMatchObject({ state: 'conflict', lastError: { code: 'conflict' } });
     expect(notes.notifications.at(-1)).toMatchObject({ title: 'Corrections not sent', transcriptionId: id });
-    const shown = transcripts.detailFromCache(id);
+    const shown = edits.detail(id);
     expect(shown.unsyncedEdits).toBe(true);
     expect(shown.document!.segments[0]!.text).toBe('mine while offline');
 
-    // Saving again, now knowing about theirs, replaces it.
+    expect(shown.conflictSegments).toEqual([
+      expect.objectContaining({
+        segmentId: first.id,
+        mine: { text: 'mine while offline', speaker: first.speaker },
+        theirs: { text: 'theirs from another computer', speaker: first.speaker },
+        theirAuthors: ['alice name'],
+      }),
+    ]);
+
+    // Editing again joins the edits waiting in the conflict (decision 0054): nothing is sent over theirs
+    // until the conflict is settled, segment by segment.
     const saved = await edits.edit(id, [{ id: first.id, text: 'mine, on purpose' }]);
-    expect(saved.unsyncedEdits).toBe(false);
+    expect(saved.unsyncedEdits).toBe(true);
+    expect(saved.conflictSegments![0]!.mine!.text).toBe('mine, on purpose');
+    expect(await serverReview()).toBe(lines('theirs from another computer'));
+    const settled = await edits.settleConflict(id, [
+      { segmentId: first.id, text: 'mine, on purpose', speaker: first.speaker },
+    ]);
+    expect(settled).toMatchObject({ unsyncedEdits: false, conflict: null });
     expect(await serverReview()).toBe(lines('mine, on purpose'));
   });
 
@@ -133,6 +149,6 @@ describe('transcript corrections and the outbox', () => {
     const list = await server.api(key, 'GET', `/api/v1/transcriptions/${id}/revisions`);
     expect(store.documents.get(id)!.revision).toBe((list.json as { latest_revision: number }).latest_revision);
     expect(store.documents.get(id)!.segments[0]!.text).toBe('from the laptop');
-    expect(store.edits.editedSegments(id)).toBeNull();
+    expect(transcripts.detailFromCache(id).document).toEqual(store.documents.get(id));
   });
 });

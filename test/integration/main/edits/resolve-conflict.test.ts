@@ -121,7 +121,7 @@ describe('transcripts:resolve-conflict', () => {
     expect(transcripts.detailFromCache(id).document!.segments[0]!.text).toBe('theirs, kept');
     // The cache holds the server's latest revision itself, with no local copy on top.
     expect(store.documents.get(id)!.segments[0]!.text).toBe('theirs, kept');
-    expect(store.edits.editedSegments(id)).toBeNull();
+    expect(transcripts.detailFromCache(id).document).toEqual(store.documents.get(id));
     expect(await serverReview()).toBe(lines('theirs, kept'));
     expect(store.outbox.all()).toHaveLength(0);
     expect(store.search.search('dropped')).toHaveLength(0);
