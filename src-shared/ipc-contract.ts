@@ -250,6 +250,40 @@ export interface TranscriptRevisions {
   revisions: TranscriptRevision[];
 }
 
+/** A segment's words and speaker in one version of the transcript. */
+export interface RevisionSegmentSide {
+  text: string;
+  /** The speaker label ("SPEAKER_1"), or null; shown by the user's name for it. */
+  speaker: string | null;
+}
+
+/** A segment one revision changed: `before` null when the revision added it, `after` null when it removed it. */
+export interface RevisionSegmentChange {
+  segmentId: number;
+  /** Seconds into the audio (the later version's, when there is one). */
+  start: number;
+  before: RevisionSegmentSide | null;
+  after: RevisionSegmentSide | null;
+}
+
+/** What one revision changed against the one before it (History); nothing for revision 1, as recognized. */
+export interface RevisionChanges {
+  revision: number;
+  /** The transcript's language: how its words are split for showing what changed. */
+  language: string;
+  /** In the order of the audio; at most MAX_REVISION_SEGMENT_CHANGES. */
+  segments: RevisionSegmentChange[];
+  /** Changed segments beyond those listed (a restore or a dictionary can touch thousands). */
+  moreSegments: number;
+  /** Speaker names set, changed or removed. */
+  speakerNames: Array<{ speaker: string; before: string | null; after: string | null }>;
+  /** Dictionary replacements this revision made: how many times each rule rewrote a word. */
+  replacements: Array<{ pattern: string; replacement: string; count: number }>;
+}
+
+/** How many changed segments 'transcripts:revision-changes' lists. */
+export const MAX_REVISION_SEGMENT_CHANGES = 200;
+
 export interface SearchHit {
   transcriptionId: string;
   transcriptionName: string;
@@ -453,6 +487,8 @@ export interface IpcResponses {
   'transcripts:revisions': TranscriptRevisions;
   /** A new revision equal to an older one; the transcript as shown afterwards. */
   'transcripts:restore-revision': TranscriptDetail;
+  /** What a revision changed against the one before it (History). */
+  'transcripts:revision-changes': RevisionChanges;
   /** null: the save dialog was cancelled. `subtitles` (SRT, WebVTT): how many cues, and how many read faster than `maxCps`. */
   'transcripts:export': { path: string; subtitles?: { cues: number; tooFast: number; maxCps: number } } | null;
   'transcripts:refresh': ConnectionStatus;
@@ -572,6 +608,7 @@ const CHANNEL_NAMES = {
   'transcripts:settle-conflict': true,
   'transcripts:revisions': true,
   'transcripts:restore-revision': true,
+  'transcripts:revision-changes': true,
   'transcripts:export': true,
   'transcripts:refresh': true,
   'transcripts:rerun-plan': true,

@@ -22,10 +22,17 @@ export function tokenize(text: string): string[] {
  */
 const MAX_CELLS = 4_000_000;
 
-/** Pairs [oldIndex, newIndex] of an LCS alignment, in order. */
-export function alignWords(oldWords: string[], newWords: string[]): Array<[number, number]> {
-  const a = oldWords.map(normalise);
-  const b = newWords.map(normalise);
+/**
+ * Pairs [oldIndex, newIndex] of an LCS alignment, in order. Words are compared by `key`: normalised (case
+ * and surrounding punctuation ignored) for keeping timing; exact for showing what changed (word-diff.ts).
+ */
+export function alignWords(
+  oldWords: string[],
+  newWords: string[],
+  key: (word: string) => string = normalise,
+): Array<[number, number]> {
+  const a = oldWords.map(key);
+  const b = newWords.map(key);
   const n = a.length;
   const m = b.length;
   if ((n + 1) * (m + 1) > MAX_CELLS) {
@@ -36,10 +43,9 @@ export function alignWords(oldWords: string[], newWords: string[]): Array<[numbe
     while (tail < n - head && tail < m - head && same(n - 1 - tail, m - 1 - tail)) tail++;
     const fits = (n - head - tail + 1) * (m - head - tail + 1) <= MAX_CELLS;
     const middle = fits
-      ? alignWords(oldWords.slice(head, n - tail), newWords.slice(head, m - tail)).map(([i, j]): [number, number] => [
-          i + head,
-          j + head,
-        ])
+      ? alignWords(oldWords.slice(head, n - tail), newWords.slice(head, m - tail), key).map(
+          ([i, j]): [number, number] => [i + head, j + head],
+        )
       : [];
     return [
       ...Array.from({ length: head }, (_, k): [number, number] => [k, k]),

@@ -5,6 +5,7 @@ import type {
   EditHistoryCounts,
   ExportOptions,
   IpcError,
+  IpcRequest,
   IpcResponse,
   IpcResult,
   TranscriptDetail,
@@ -14,6 +15,7 @@ import type { TranscriptSegment } from '../../src-shared/transcript-document';
 import { api, split } from '../lib/api';
 import { createRequestTracker } from '../lib/request-tracker';
 
+export type SettledSegment = IpcRequest<'transcripts:settle-conflict'>['segments'][number];
 type ExportReport = NonNullable<NonNullable<IpcResponse<'transcripts:export'>>['subtitles']>;
 
 interface TranscriptState {
@@ -34,6 +36,8 @@ interface TranscriptState {
   applyDictionary: (dictionaryId: string | null) => Promise<IpcError | null>;
   /** Settles a correction that could not be sent: keep this computer's text, or take the server's. */
   resolveConflict: (keep: 'local' | 'server') => Promise<IpcError | null>;
+  /** Settles a conflict segment by segment: the text and speaker chosen (or merged) for each. */
+  settleConflict: (segments: SettledSegment[]) => Promise<IpcError | null>;
   /** Brings back an older revision from the server's history as a new one. */
   restoreRevision: (revision: number) => Promise<IpcError | null>;
   /** `report`: for SRT and WebVTT, how many cues there are and how many read too fast. */
@@ -113,6 +117,11 @@ export const useTranscriptStore = create<TranscriptState>()((set, get) => {
       const id = get().id;
       if (!id) return null;
       return settle(id, api().transcripts.resolveConflict({ id, keep }));
+    },
+    async settleConflict(segments) {
+      const id = get().id;
+      if (!id) return null;
+      return settle(id, api().transcripts.settleConflict({ id, segments }));
     },
     async restoreRevision(revision) {
       const id = get().id;

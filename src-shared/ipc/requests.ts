@@ -111,6 +111,11 @@ const NoRequest = Type.Union([Type.Undefined(), Type.Null(), Strict({})], {
 });
 
 const IdRequest = Strict({ id: Id() });
+/** One revision of a transcript on the server. */
+const RevisionRequest = Strict({
+  id: Id(),
+  revision: Type.Integer({ title: 'Revision', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+});
 
 /** A speech model's catalogue name ("base", "large-v3-turbo", "small.en"), as the HTTP contract's ModelName. */
 const ModelNameRequest = Strict({
@@ -304,10 +309,8 @@ export const IPC_REQUESTS = {
     ),
   }),
   'transcripts:revisions': IdRequest,
-  'transcripts:restore-revision': Strict({
-    id: Id(),
-    revision: Type.Integer({ title: 'Revision', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
-  }),
+  'transcripts:restore-revision': RevisionRequest,
+  'transcripts:revision-changes': RevisionRequest,
   'transcripts:export': Strict({ id: Id(), options: ExportOptions }),
   'transcripts:refresh': NoRequest,
   'transcripts:rerun-plan': IdRequest,

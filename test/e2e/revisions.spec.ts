@@ -1,6 +1,6 @@
 // Revisions in the app (issue 24): an edit and then "Apply dictionary…" both show, the replaced word
-// marked; History lists who made each version and restores one; in Japanese too. Screenshots for people
-// to look at.
+// marked; History lists who made each version, shows what each changed (the words before and after) and
+// restores one; in Japanese too. Screenshots for people to look at.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +39,7 @@ test('an edit, then a dictionary: both show; History lists each version with its
   const transcript = await open(page);
   await expect(page.getByTestId('transcript-pane')).toContainText(/budget/i);
 
+  const original = (await transcript.words.nth(1).textContent())!.trim();
   await transcript.words.nth(1).dblclick();
   const editor = page.getByRole('textbox', { name: /^Edit the word/ });
   await editor.fill('Kikitori');
@@ -71,6 +72,23 @@ test('an edit, then a dictionary: both show; History lists each version with its
   await expect(versions.nth(1)).toContainText(/Version 2.*Edited/);
   await expect(versions.nth(2)).toContainText(/Version 1.*As recognized/);
   await expect(versions.nth(1)).toContainText(/by Test User/);
+
+  // Selecting a version shows what it changed: the edited word before and after, then the dictionary's.
+  const edit = history.getByRole('button', { name: /^Version 2/ });
+  await edit.click();
+  await expect(edit).toHaveAttribute('aria-expanded', 'true');
+  const editChanges = history.getByRole('region', { name: 'What changed in version 2' });
+  await expect(editChanges.getByTestId('history-change')).toHaveCount(1);
+  await expect(editChanges.locator('del')).toHaveText(original);
+  await expect(editChanges.locator('ins')).toHaveText('Kikitori');
+  await expect(editChanges).toContainText(/Before.*After/);
+  await history.getByRole('button', { name: /^Version 3/ }).press('Enter');
+  await expect(editChanges).toBeHidden();
+  const dictionaryChanges = history.getByRole('region', { name: 'What changed in version 3' });
+  await expect(dictionaryChanges).toContainText('Dictionary: “budget” → “Q3 budget” (replaced: 1)');
+  await expect(dictionaryChanges.locator('ins')).toHaveText(/^Q3( budget)?$/);
+  await expect(dictionaryChanges.locator('del')).toHaveCount(0);
+  await dictionaryChanges.scrollIntoViewIfNeeded();
   await screenshot(page, 'history');
 
   // Back to the edit alone: the dictionary's word goes, the edit stays, and the restore is a new version.
@@ -101,5 +119,10 @@ test('History in Japanese', async ({ page }) => {
   await expect(versions.nth(1)).toContainText(/第3版.*辞書を適用/);
   await expect(versions.nth(3)).toContainText(/第1版.*認識した結果/);
   await expect(history.getByRole('button', { name: '第2版を復元' })).toBeVisible();
+  await history.getByRole('button', { name: /^第2版 / }).click();
+  const changes = history.getByRole('region', { name: '第2版の変更点' });
+  await expect(changes).toContainText(/変更前.*変更後/);
+  await expect(changes.locator('ins')).toHaveText('Kikitori');
+  await changes.scrollIntoViewIfNeeded();
   await screenshot(page, 'history-ja');
 });

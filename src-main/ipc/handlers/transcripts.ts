@@ -5,6 +5,7 @@ import { languageName } from '../../../src-shared/languages.js';
 import type { CueTranslation } from '../../../src-shared/subtitle-cues.js';
 import { AppFailure } from '../../app-failure.js';
 import { SPEAKER_WORD, withSpeakerNames } from '../../../src-shared/speaker-names.js';
+import { revisionChanges } from '../../edits/revision-changes.js';
 import { EXPORT_FILTERS, exportFileName, exportTranscript } from '../../export/transcript-export.js';
 import type { DomainHandlers, HandlerContext } from './handler-context.js';
 
@@ -29,6 +30,7 @@ export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcr
     'transcripts:settle-conflict': async ({ id, segments }) => ctx.session().edits.settleConflict(id, segments),
     'transcripts:revisions': async ({ id }) => ctx.session().edits.revisions(id),
     'transcripts:restore-revision': async ({ id, revision }) => ctx.session().edits.restore(id, revision),
+    'transcripts:revision-changes': async ({ id, revision }) => revisionChanges(ctx.session().client, id, revision),
     'transcripts:export': async ({ id, options }) => {
       const { record, document: shown, speakerNames } = await ctx.session().transcripts.shownDocument(id);
       // Exports name every speaker as the view does: the user's name, or "Speaker N".

@@ -1,18 +1,23 @@
 // A correction that could not be sent (docs/decisions/0007-offline-edits.md): says why and lets the user
-// keep this computer's text (sent over the server's) or take the server's.
+// keep this computer's text (sent over the server's) or take the server's. A conflict over segments is
+// settled segment by segment instead (segment-conflicts.tsx).
 import { useId, useState } from 'react';
-import type { IpcError } from '../../../src-shared/ipc-contract';
+import type { IpcError, SegmentConflict } from '../../../src-shared/ipc-contract';
 import { useT } from '../../i18n/use-t';
 import { useTranscriptStore } from '../../stores/transcript-store';
+import { SegmentConflicts } from './segment-conflicts';
 
 export function ConflictBanner() {
   const t = useT();
   const conflict = useTranscriptStore((state) => state.detail?.conflict ?? null);
+  const segments = useTranscriptStore((state) => state.detail?.conflictSegments ?? NONE);
   const resolveConflict = useTranscriptStore((state) => state.resolveConflict);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<IpcError | null>(null);
   const titleId = useId();
   const reasonId = useId();
+  // Choices made start again when the conflict itself changes (someone changed those segments again).
+  if (segments.length > 0) return <SegmentConflicts key={JSON.stringify(segments)} conflicts={segments} />;
   if (!conflict) return null;
 
   const resolve = async (keep: 'local' | 'server') => {
@@ -45,3 +50,5 @@ export function ConflictBanner() {
     </section>
   );
 }
+
+const NONE: SegmentConflict[] = [];

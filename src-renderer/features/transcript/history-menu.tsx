@@ -1,11 +1,13 @@
 // "History…": the transcript's revisions on the server (decision 0052), newest first, with who made each,
-// when, and what changed; Restore brings an older one back as a new revision.
+// when, and what made it; selecting one shows what it changed, and Restore brings an older one back as a
+// new revision.
 import { useEffect, useId, useState } from 'react';
-import type { IpcError, TranscriptRevisions } from '../../../src-shared/ipc-contract';
+import type { IpcError, RevisionChanges, TranscriptRevisions } from '../../../src-shared/ipc-contract';
 import { useLocale, useT } from '../../i18n/use-t';
 import { api, split } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { useTranscriptStore } from '../../stores/transcript-store';
+import { RevisionChangesView } from './revision-changes-view';
 
 export function HistoryMenu() {
   const t = useT();
@@ -18,6 +20,28 @@ export function HistoryMenu() {
   const [history, setHistory] = useState<TranscriptRevisions | null>(null);
   const [error, setError] = useState<IpcError | null>(null);
   const [busy, setBusy] = useState(false);
+  const [selected, setSelected] = useState<number | null>(null);
+  // A revision never changes, so what it changed is read once.
+  const [changes, setChanges] = useState<Record<string, RevisionChanges>>({});
+  const [changesError, setChangesError] = useState<IpcError | null>(null);
+  const selectedChanges = selected === null ? null : (changes[`${transcriptId}/${selected}`] ?? null);
+
+  useEffect(() => {
+    if (!open || !transcriptId || selected === null || selected === 1 || selectedChanges) return;
+    let live = true;
+    setChangesError(null);
+    void api()
+      .transcripts.revisionChanges({ id: transcriptId, revision: selected })
+      .then((result) => {
+        if (!live) return;
+        const [value, failure] = split(result);
+        setChangesError(failure);
+        if (value) setChanges((before) => ({ ...before, [`${transcriptId}/${selected}`]: value }));
+      });
+    return () => {
+      live = false;
+    };
+  }, [open, transcriptId, selected, selectedChanges]);
 
   useEffect(() => {
     if (!open || !transcriptId) return;
@@ -67,17 +91,45 @@ export function HistoryMenu() {
             <ol className="history-list" reversed>
               {[...history.revisions].reverse().map((r) => (
                 <li key={r.revision} data-testid="history-revision">
-                  <strong>{t('transcript.history.revision', { revision: r.revision })}</strong>
-                  {r.revision === history.latest && (
-                    <span className="badge">{t('transcript.history.current')}</span>
-                  )}{' '}
-                  <span className="hint">
-                    {t('transcript.history.byAt', { author: r.author, time: formatDate(r.createdAt, locale) })}
-                  </span>
-                  {/* The server's summary is English prose: the UI's own words lead, it is the detail. */}
-                  <p className="history-what" title={r.summary}>
-                    {t(`transcript.history.source.${r.source}`)}
-                  </p>
+                  <button
+                    type="button"
+                    className="history-select"
+                    aria-expanded={selected === r.revision}
+                    aria-controls={`${id}-changes-${r.revision}`}
+                    onClick={() => setSelected(selected === r.revision ? null : r.revision)}
+                  >
+                    <strong>{t('transcript.history.revision', { revision: r.revision })}</strong>
+                    {r.revision === history.latest && (
+                      <span className="badge">{t('transcript.history.current')}</span>
+                    )}{' '}
+                    <span className="hint">
+                      {t('transcript.history.byAt', { author: r.author, time: formatDate(r.createdAt, locale) })}
+                    </span>
+                    {/* The server's summary is English prose: the UI's own words lead, it is the detail. */}
+                    <span className="history-what" title={r.summary}>
+                      {t(`transcript.history.source.${r.source}`)}
+                    </span>
+                  </button>
+                  <div
+                    id={`${id}-changes-${r.revision}`}
+                    className="history-changes"
+                    role="region"
+                    aria-label={t('transcript.history.changes.label', { revision: r.revision })}
+                    hidden={selected !== r.revision}
+                  >
+                    {selected === r.revision &&
+                      (r.revision === 1 ? (
+                        <p className="hint">{t('transcript.history.changes.recognized')}</p>
+                      ) : selectedChanges ? (
+                        <RevisionChangesView changes={selectedChanges} />
+                      ) : changesError ? (
+                        <p className="field-error" role="alert">
+                          {changesError.message}
+                        </p>
+                      ) : (
+                        <p className="hint">{t('common.loading')}</p>
+                      ))}
+                  </div>
                   {r.revision !== history.latest && (
                     <button
                       type="button"

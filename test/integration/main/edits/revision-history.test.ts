@@ -1,5 +1,6 @@
-// transcripts:revisions and transcripts:restore-revision (History) through the IPC handlers against the
-// real server: listing with authors, restoring as a new revision, and refusing hostile input clearly.
+// transcripts:revisions, transcripts:revision-changes and transcripts:restore-revision (History) through
+// the IPC handlers against the real server: listing with authors, what a revision changed, restoring as a
+// new revision, and refusing hostile input clearly.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,13 +30,13 @@ describe('transcripts:revisions and transcripts:restore-revision', () => {
     id = await completedTranscription(server, key, speech);
     foreignId = await completedTranscription(server, await server.key('other-team', 'mallory'), speech);
     store = openCacheStore(':memory:');
-    const { transcripts, edits } = editingServices({
+    const { client, transcripts, edits } = editingServices({
       connection: () => ({ baseUrl: server.url, apiKey: key }),
       store,
       audioDir: path.join(dir, 'audio'),
       notify: (n) => notes.notifier.notify(n),
     });
-    const session = { transcripts, edits } as unknown as ProfileSession;
+    const session = { client, transcripts, edits } as unknown as ProfileSession;
     handlers = transcriptHandlers({ session: () => session } as unknown as HandlerContext) as HandlerMap;
     await transcripts.detail(id);
   });
@@ -68,6 +69,25 @@ describe('transcripts:revisions and transcripts:restore-revision', () => {
     expect(history.revisions[1]!.summary).not.toBe('');
     expect(Date.parse(history.revisions[1]!.createdAt)).not.toBeNaN();
 
+    // What the edit changed: that segment, before and after; revision 1 is the recognized transcript.
+    const changes = await ok('transcripts:revision-changes', { id, revision: 2 });
+    expect(changes).toEqual({
+      revision: 2,
+      language: 'en',
+      segments: [
+        {
+          segmentId: first.id,
+          start: first.start,
+          before: { text: first.text, speaker: first.speaker },
+          after: { text: 'an edit to take back', speaker: first.speaker },
+        },
+      ],
+      moreSegments: 0,
+      speakerNames: [],
+      replacements: [],
+    });
+    expect(await ok('transcripts:revision-changes', { id, revision: 1 })).toMatchObject({ revision: 1, segments: [] });
+
     const restored = await ok('transcripts:restore-revision', { id, revision: 1 });
     expect(restored.document!.segments[0]!.text).toBe(first.text);
     expect(restored.document!.revision).toBe(3);
@@ -81,6 +101,11 @@ describe('transcripts:revisions and transcripts:restore-revision', () => {
   it("refuses another team's transcript as not found, and malformed requests by field", async () => {
     for (const channel of ['transcripts:revisions', 'transcripts:restore-revision'] as const)
       expect(await call(channel, { id: foreignId, revision: 1 })).toMatchObject({ ok: false });
+    for (const revision of [1, 2])
+      expect(await call('transcripts:revision-changes', { id: foreignId, revision })).toMatchObject({
+        ok: false,
+        error: { code: 'not-found' },
+      });
     expect(await call('transcripts:revisions', { id: foreignId })).toMatchObject({
       ok: false,
       error: { code: 'not-found' },
@@ -89,11 +114,20 @@ describe('transcripts:revisions and transcripts:restore-revision', () => {
       ok: false,
       error: { code: expect.stringMatching(/^(not-found|conflict)$/) },
     });
-    for (const revision of [0, -1, 1.5, '1', null, Number.MAX_SAFE_INTEGER + 2])
-      expect(await call('transcripts:restore-revision', { id, revision })).toMatchObject({
-        ok: false,
-        error: { code: 'validation', field: 'revision' },
-      });
+    for (const channel of ['transcripts:restore-revision', 'transcripts:revision-changes'] as const)
+      for (const revision of [0, -1, 1.5, '1', null, undefined, Number.MAX_SAFE_INTEGER + 2])
+        expect(await call(channel, { id, revision })).toMatchObject({
+          ok: false,
+          error: { code: 'validation', field: 'revision' },
+        });
+    expect(await call('transcripts:revision-changes', { id, revision: 1, extra: true })).toMatchObject({
+      ok: false,
+      error: { code: 'validation', field: 'extra' },
+    });
+    expect(await call('transcripts:revision-changes', { id: '../etc', revision: 1 })).toMatchObject({
+      ok: false,
+      error: { code: 'validation', field: 'id' },
+    });
     expect(await call('transcripts:restore-revision', { id, revision: 1, extra: true })).toMatchObject({
       ok: false,
       error: { code: 'validation', field: 'extra' },
@@ -103,10 +137,11 @@ describe('transcripts:revisions and transcripts:restore-revision', () => {
       error: { code: 'validation', field: 'id' },
     });
     // A revision past the latest: the server's refusal, naming the field.
-    expect(await call('transcripts:restore-revision', { id, revision: 999 })).toMatchObject({
-      ok: false,
-      error: { code: 'validation', field: 'revision' },
-    });
+    for (const channel of ['transcripts:restore-revision', 'transcripts:revision-changes'] as const)
+      expect(await call(channel, { id, revision: 999 })).toMatchObject({
+        ok: false,
+        error: { code: 'validation', field: 'revision' },
+      });
   });
 
   it('refuses to restore over a change made on the server meanwhile, and says what to do', async () => {

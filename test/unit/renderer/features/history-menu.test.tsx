@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TranscriptDetail, TranscriptRevisions } from '../../../../src-shared/ipc-contract';
+import type { RevisionChanges, TranscriptDetail, TranscriptRevisions } from '../../../../src-shared/ipc-contract';
 import { HistoryMenu } from '../../../../src-renderer/features/transcript/history-menu';
 import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
 import { useTranscriptStore } from '../../../../src-renderer/stores/transcript-store';
@@ -44,19 +44,43 @@ const revisions = (latest: number): TranscriptRevisions => ({
   ],
 });
 
+const changes: RevisionChanges = {
+  revision: 2,
+  language: 'en',
+  segments: [
+    {
+      segmentId: 0,
+      start: 72,
+      before: { text: 'the budget meeting', speaker: 'SPEAKER_1' },
+      after: { text: 'the Q3 budget review', speaker: 'SPEAKER_2' },
+    },
+    { segmentId: 1, start: 80, before: { text: 'merged away', speaker: 'SPEAKER_1' }, after: null },
+  ],
+  moreSegments: 3,
+  speakerNames: [{ speaker: 'SPEAKER_1', before: null, after: 'Aiko' }],
+  replacements: [{ pattern: 'budget', replacement: 'Q3 budget', count: 2 }],
+};
+
 let fake: FakeApi;
 let latest = 2;
 beforeEach(() => {
   latest = 2;
   fake = installFakeApi({
     'transcripts:revisions': () => revisions(latest),
+    'transcripts:revision-changes': () => changes,
     'transcripts:restore-revision': () => {
       latest = 3;
       return detail('as recognized', 3);
     },
   });
   useSettingsStore.setState({ settings: null });
-  useTranscriptStore.setState({ id: 't1', detail: detail('edited', 2), loading: false, error: null });
+  const shown = detail('edited', 2);
+  shown.document!.segments = [
+    { id: 0, start: 72, end: 74, speaker: 'SPEAKER_1', text: 'the Q3 budget review', words: [] },
+    { id: 2, start: 90, end: 92, speaker: 'SPEAKER_2', text: 'thanks', words: [] },
+  ];
+  shown.speakerNames = { SPEAKER_1: 'Aiko' };
+  useTranscriptStore.setState({ id: 't1', detail: shown, loading: false, error: null });
 });
 afterEach(cleanup);
 
@@ -100,6 +124,61 @@ describe('HistoryMenu', () => {
     expect(useTranscriptStore.getState().detail?.document?.revision).toBe(2);
   });
 
+  it('selecting a version shows what it changed under it: each segment before and after, the changed words marked, speakers by their names', async () => {
+    render(<HistoryMenu />);
+    fireEvent.click(screen.getByRole('button', { name: 'History…' }));
+    const select = await screen.findByRole('button', { name: /^Version 2/ });
+    expect(select.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(select);
+    expect(select.getAttribute('aria-expanded')).toBe('true');
+    const region = screen.getByRole('region', { name: 'What changed in version 2' });
+    expect(select.getAttribute('aria-controls')).toBe(region.id);
+    const [edited, removed] = await within(region).findAllByTestId('history-change');
+    expect(fake.calls).toContainEqual({ channel: 'transcripts:revision-changes', request: { id: 't1', revision: 2 } });
+
+    // Time, and the speaker change by the names the transcript shows (Aiko; the unnamed one as "Speaker 2").
+    expect(edited!.textContent).toMatch(/^1:12 · Aiko → Speaker 2/);
+    expect(within(edited!).getByText('Before').nextElementSibling!.textContent).toBe('the budget meeting');
+    expect(within(edited!).getByText('After').nextElementSibling!.textContent).toBe('the Q3 budget review');
+    expect([...edited!.querySelectorAll('del')].map((d) => d.textContent)).toEqual(['meeting']);
+    expect([...edited!.querySelectorAll('ins')].map((d) => d.textContent)).toEqual(['Q3', 'review']);
+    expect(removed!.textContent).toMatch(/1:20 · Aiko.*Removed.*Before.*merged away/);
+    expect(within(removed!).queryByText('After')).toBeNull();
+
+    expect(region.textContent).toContain('Dictionary: “budget” → “Q3 budget” (replaced: 2)');
+    expect(region.textContent).toContain('Speaker 1 named “Aiko”');
+    expect(region.textContent).toContain('More changed segments, not listed here: 3');
+
+    // Selecting it again closes it; selected again, it is not read twice.
+    fireEvent.click(select);
+    expect(select.getAttribute('aria-expanded')).toBe('false');
+    expect(region.hidden).toBe(true);
+    fireEvent.click(select);
+    expect(within(region).getAllByTestId('history-change')).toHaveLength(2);
+    expect(fake.calls.filter((c) => c.channel === 'transcripts:revision-changes')).toHaveLength(1);
+    // Restore stays beside what changed.
+    expect(screen.getByRole('button', { name: 'Restore version 1' })).toBeTruthy();
+  });
+
+  it('says version 1 is the transcript as recognized without asking main, and shows why changes could not be read', async () => {
+    fake.handlers['transcripts:revision-changes'] = () => ({
+      ok: false,
+      error: { code: 'offline', message: 'The server cannot be reached.' },
+    });
+    render(<HistoryMenu />);
+    fireEvent.click(screen.getByRole('button', { name: 'History…' }));
+    fireEvent.click(await screen.findByRole('button', { name: /^Version 1/ }));
+    expect(screen.getByRole('region', { name: 'What changed in version 1' }).textContent).toMatch(/as recognized/);
+    expect(fake.calls.some((c) => c.channel === 'transcripts:revision-changes')).toBe(false);
+
+    fireEvent.click(screen.getByRole('button', { name: /^Version 2/ }));
+    const region = screen.getByRole('region', { name: 'What changed in version 2' });
+    expect((await within(region).findByRole('alert')).textContent).toBe('The server cannot be reached.');
+    const first = screen.getByRole('button', { name: /^Version 1/ });
+    expect(first.getAttribute('aria-expanded')).toBe('false');
+    expect(document.getElementById(first.getAttribute('aria-controls')!)!.hidden).toBe(true);
+  });
+
   it('speaks Japanese when the UI does', async () => {
     setUiLanguage('ja');
     render(<HistoryMenu />);
@@ -111,5 +190,13 @@ describe('HistoryMenu', () => {
     expect(screen.getByText('編集').getAttribute('title')).toBe('Edited 1 segment');
     expect(screen.getByText('認識した結果')).toBeTruthy();
     expect(screen.queryByText('Edited 1 segment')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: /^第2版 / }));
+    const region = screen.getByRole('region', { name: '第2版の変更点' });
+    const [edited] = await within(region).findAllByTestId('history-change');
+    expect(edited!.textContent).toMatch(/^1:12 · Aiko → 話者 2.*変更前.*変更後/);
+    expect(region.textContent).toContain('辞書：「budget」→「Q3 budget」（2 件を置換）');
+    expect(region.textContent).toContain('話者 1 に「Aiko」と名前を付けました');
+    expect(region.textContent).toContain('削除');
   });
 });
