@@ -1,6 +1,6 @@
 // Changes made on this machine: the edited document (and, from older caches, corrected segments),
-// speaker display names, and the corrected text last known on the server (the base offline edits
-// are checked against).
+// speaker names the server cannot hold (decision 0055), and the corrected text last known on the server
+// (the base offline edits are checked against).
 import type { TranscriptSegment, TranscriptWord } from '../../src-shared/transcript-document.js';
 import type { CacheDb } from './database.js';
 

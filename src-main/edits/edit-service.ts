@@ -14,16 +14,20 @@ import { AppFailure } from '../app-failure.js';
 import type { TranscriptService } from '../transcripts/transcript-service.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
 import {
-  applyOperation,
+  applyOperations,
   decodeReview,
   emptyHistory,
   encodeReview,
   recordEdit,
   redoEdit,
   sameSegments,
+  sameSpeakerNames,
+  speakerLabelsOf,
+  speakerNameOf,
   undoEdit,
   type EditHistory,
   type EditOperation,
+  type SpeakerNameOperation,
 } from '../../src-shared/transcript-editing.js';
 import { shownDocument } from './shown-document.js';
 
@@ -60,9 +64,6 @@ export interface EditServiceOptions {
   isOnline?: () => boolean;
 }
 
-const speakerLabels = (document: TranscriptDocument) =>
-  new Set(document.segments.flatMap((s) => (s.speaker ? [s.speaker] : [])));
-
 export class EditService {
   private flushing: Promise<FlushResult> | null = null;
   /** Undo and redo per transcript, for this run of the app; `last` is what the history leads to. */
@@ -85,30 +86,43 @@ export class EditService {
    */
   async apply(id: string, operations: EditOperation[]): Promise<TranscriptDetail> {
     const server = await this.serverDocument(id);
-    const before = shownDocument(server, this.options.store.edits, id).segments;
-    const context = { language: server.language, speakers: speakerLabels(server) };
-    let segments = before;
-    for (const operation of operations) {
-      const outcome = applyOperation(segments, operation, context);
-      if (!outcome.ok)
-        throw new AppFailure({
-          code: 'validation',
-          field: outcome.field === 'segmentId' ? 'segments' : outcome.field,
-          message: outcome.message,
-        });
-      segments = outcome.segments;
-    }
-    if (sameSegments(segments, before)) return this.detail(id);
+    const shown = shownDocument(server, this.options.store.edits, id);
+    const before = shown.segments;
+    const outcome = applyOperations(shown, operations, speakerLabelsOf(server));
+    if (!outcome.ok)
+      throw new AppFailure({
+        code: 'validation',
+        field: outcome.field === 'segmentId' ? 'segments' : outcome.field,
+        message: outcome.message,
+      });
+    const segments = outcome.document.segments;
+    const names = operations.filter((o): o is SpeakerNameOperation => o.kind === 'speaker-name');
+    if (sameSegments(segments, before) && sameSpeakerNames(outcome.document, shown) && !this.namesKeptHere(id, names))
+      return this.detail(id);
     const base = this.revisionShown(id, server);
     const history = recordEdit(this.historyOf(id, before), { segments: before, revision: base });
     const latest =
       base === null ? null : await this.onServer(id, () => this.options.client.createRevision(id, base, operations));
     if (latest) {
+      // The server holds these names now: none is kept here any more.
+      for (const o of names) this.options.store.edits.setSpeakerName(id, o.speaker, '');
       this.histories.set(id, { history, last: { segments: latest.segments, revision: latest.revision ?? null } });
+      return this.detail(id);
+    }
+    // Names the server cannot hold (no revisions, a refusal, offline) are kept here, and sent later (decision 0055).
+    for (const o of names) this.options.store.edits.setSpeakerName(id, o.speaker, speakerNameOf(o));
+    if (sameSegments(segments, before)) {
+      this.options.onChanged([id]);
       return this.detail(id);
     }
     this.histories.set(id, { history, last: { segments, revision: null } });
     return this.save(id, server, segments);
+  }
+
+  /** Whether one of these names is kept on this computer (so naming it again still changes something). */
+  private namesKeptHere(id: string, names: SpeakerNameOperation[]): boolean {
+    const kept = this.options.store.edits.speakerNames(id);
+    return names.some((o) => o.speaker in kept);
   }
 
   /** Takes back the last edit of the transcript (made in this session of the app). */

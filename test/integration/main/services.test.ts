@@ -232,6 +232,8 @@ describe('main services', () => {
     expect(label).toMatch(/^SPEAKER_/);
     const renamed = await ok('transcripts:rename-speaker', { id, speaker: label, name: 'Ann' });
     expect(renamed.speakerNames).toEqual({ [label]: 'Ann' });
+    // The name is part of the server's document, renamed through a revision (decision 0055).
+    expect(renamed.document!.speaker_names).toEqual({ [label]: 'Ann' });
     expect(renamed.document!.segments[0]!.speaker).toBe(label);
     expect((await ok('transcripts:get', { id })).speakerNames).toEqual({ [label]: 'Ann' });
 
