@@ -15,9 +15,10 @@ import { KyselyReviewRepository } from '../src-server/db/review-repository.js';
 import { KyselyRevisionRepository } from '../src-server/db/revision-repository.js';
 import { KyselyTranscriptionRepository } from '../src-server/db/transcription-repository.js';
 import { RevisionStore } from '../src-server/domain/revision-store.js';
-import { applyOperations, SNAPSHOT_EVERY, type ServerOperation } from '../src-server/domain/revisions.js';
+import { SNAPSHOT_EVERY } from '../src-server/domain/revisions.js';
 import { FileSystemStorage } from '../src-server/storage/file-system-storage.js';
 import type { TranscriptDocument, TranscriptSegment } from '../src-shared/transcript-document.js';
+import { applyOperations, type EditOperation } from '../src-shared/transcript-editing.js';
 import { median } from './stats.js';
 
 const HOURS = Number(process.env.BENCH_HOURS ?? 3);
@@ -90,7 +91,7 @@ const revisions = new RevisionStore(new KyselyRevisionRepository(db), storage, n
 const author = { userId: 'u1', name: 'Bench' };
 
 /** Mostly word and text corrections, now and then a split, a merge, a speaker change or a name. */
-function operationFor(i: number, document: TranscriptDocument): ServerOperation {
+function operationFor(i: number, document: TranscriptDocument): EditOperation {
   const segment = document.segments[(i * 7919) % document.segments.length]!;
   switch (i % 20) {
     case 5:

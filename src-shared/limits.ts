@@ -20,6 +20,8 @@ export const LIMITS = {
   uploadsPerRequest: 500,
   /** How many levels of subfolders a folder import looks into (decision 0029). */
   folderDepth: 8,
+  /** A speaker's name (`speaker_names` in the transcript document). */
+  speakerName: 100,
   /** num_speakers, min_speakers and max_speakers. */
   speakers: { min: 1, max: 99 },
 } as const;

@@ -1,10 +1,11 @@
 // The transcript edit model: every edit the transcript view offers (a segment's text, one word, find
-// and replace, merge, split, a segment's speaker) as a pure function from segments to segments, the
-// undo/redo history over them, and the review text they are saved as (docs/decisions/0025-edited-documents.md).
-// Pure and shared: main applies edits, the renderer previews find & replace with the same matching,
-// and the server reads a review back into a document for analyses.
+// and replace, merge, split, a segment's speaker, a speaker's name) as a pure function on the document,
+// the undo/redo history over them, and the review text they are saved as (docs/decisions/0025-edited-documents.md).
+// Pure and shared: main applies edits, the server applies the same operations as revisions (decision
+// 0052), and the renderer previews find & replace with the same matching.
 import type { TranscriptDocument, TranscriptSegment, TranscriptWord } from './transcript-document.js';
 import { assertNever } from './assert-never.js';
+import { LIMITS } from './limits.js';
 import { joinSegmentTexts, joinWords } from './word-text.js';
 import { retimeWords, spreadWords, tokenize } from './word-timing.js';
 
@@ -26,7 +27,8 @@ export interface TextMatch {
   end: number;
 }
 
-export type EditOperation =
+/** An edit of the segments. */
+export type SegmentOperation =
   | { kind: 'text'; segmentId: number; text: string }
   | { kind: 'word'; segmentId: number; wordIndex: number; text: string }
   /** `only`: one match (by its segment and start offset); without it, every match. */
@@ -41,6 +43,15 @@ export type EditOperation =
   /** The segment is split before its word `wordIndex`. */
   | { kind: 'split'; segmentId: number; wordIndex: number }
   | { kind: 'speaker'; segmentId: number; speaker: string | null };
+
+/** A speaker label's name, shared by the team (`speaker_names`); null or blank removes it (decision 0055). */
+export interface SpeakerNameOperation {
+  kind: 'speaker-name';
+  speaker: string;
+  name: string | null;
+}
+
+export type EditOperation = SegmentOperation | SpeakerNameOperation;
 
 export type EditOutcome = { ok: true; segments: TranscriptSegment[] } | { ok: false; field: string; message: string };
 
@@ -193,10 +204,10 @@ export interface EditContext {
   speakers: ReadonlySet<string>;
 }
 
-/** Applies one edit. Segments the edit does not touch are the same objects as before. */
+/** Applies one edit of the segments. Segments the edit does not touch are the same objects as before. */
 export function applyOperation(
   segments: readonly TranscriptSegment[],
-  operation: EditOperation,
+  operation: SegmentOperation,
   context: EditContext,
 ): EditOutcome {
   const { language } = context;
@@ -267,6 +278,62 @@ export function applyOperation(
       return assertNever(operation, 'edit operation');
   }
 }
+
+export type OperationsOutcome =
+  { ok: true; document: TranscriptDocument } | { ok: false; index: number; field: string; message: string };
+
+/** The speaker labels the document's segments carry. */
+export const speakerLabelsOf = (document: Pick<TranscriptDocument, 'segments'>): Set<string> =>
+  new Set(document.segments.flatMap((s) => (s.speaker ? [s.speaker] : [])));
+
+/** The name an operation gives, tidied; '' removes it. */
+export const speakerNameOf = (operation: SpeakerNameOperation): string => tidy(operation.name ?? '');
+
+/**
+ * Applies the operations in order to the document; the first that cannot apply stops them all. `speakers`:
+ * the labels a segment may be given or a name (by default, those the document carries at each step).
+ */
+export function applyOperations(
+  document: TranscriptDocument,
+  operations: readonly EditOperation[],
+  speakers?: ReadonlySet<string>,
+): OperationsOutcome {
+  let current = document;
+  for (const [index, operation] of operations.entries()) {
+    const labels = speakers ?? speakerLabelsOf(current);
+    if (operation.kind === 'speaker-name') {
+      if (!labels.has(operation.speaker))
+        return {
+          ok: false,
+          index,
+          field: 'speaker',
+          message: `There is no speaker "${operation.speaker}" in this transcript.`,
+        };
+      const name = speakerNameOf(operation);
+      if (name.length > LIMITS.speakerName)
+        return {
+          ok: false,
+          index,
+          field: 'name',
+          message: `A speaker's name can be at most ${LIMITS.speakerName} characters long. Shorten it and try again.`,
+        };
+      const names = { ...current.speaker_names };
+      if (name === '') delete names[operation.speaker];
+      else names[operation.speaker] = name;
+      current = { ...current, speaker_names: names };
+      continue;
+    }
+    const outcome = applyOperation(current.segments, operation, { language: current.language, speakers: labels });
+    if (!outcome.ok) return { ok: false, index, field: outcome.field, message: outcome.message };
+    current = withSegments(current, outcome.segments);
+  }
+  return { ok: true, document: current };
+}
+
+/** Whether two documents name their speakers alike (absent and {} alike). */
+export const sameSpeakerNames = (a: TranscriptDocument, b: TranscriptDocument): boolean =>
+  JSON.stringify(Object.entries(a.speaker_names ?? {}).sort()) ===
+  JSON.stringify(Object.entries(b.speaker_names ?? {}).sort());
 
 /** The document with these segments (and its text joined from them). */
 export function withSegments(document: TranscriptDocument, segments: TranscriptSegment[]): TranscriptDocument {

@@ -1,6 +1,6 @@
-// Changes made on this machine beside the outbox: the undo and redo history, speaker display names, and
-// the corrected text last known on the server (the base review texts queued offline are checked against,
-// and what a server without revisions shows).
+// Changes made on this machine beside the outbox: the undo and redo history, speaker names the server cannot
+// hold (decision 0055), and the corrected text last known on the server (the base review texts queued offline
+// are checked against, and what a server without revisions shows).
 import type { CacheDb } from './database.js';
 
 export class EditRepository {

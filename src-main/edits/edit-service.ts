@@ -23,15 +23,19 @@ import { AppFailure } from '../app-failure.js';
 import type { TranscriptService } from '../transcripts/transcript-service.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
 import {
-  applyOperation,
+  applyOperations,
   emptyHistory,
   encodeReview,
   recordEdit,
   redoEdit,
   sameSegments,
+  sameSpeakerNames,
+  speakerLabelsOf,
+  speakerNameOf,
   undoEdit,
   type EditHistory,
   type EditOperation,
+  type SpeakerNameOperation,
 } from '../../src-shared/transcript-editing.js';
 import { shownDocument } from './shown-document.js';
 import {
@@ -120,26 +124,36 @@ export class EditService {
     await this.flushing;
     const server = await this.serverDocument(id);
     const shown = shownDocument(server, store, id);
-    const context = editContextOf(server);
-    let segments = shown.segments;
-    for (const operation of operations) {
-      const outcome = applyOperation(segments, operation, context);
-      if (!outcome.ok)
-        throw new AppFailure({
-          code: 'validation',
-          field: outcome.field === 'segmentId' ? 'segments' : outcome.field,
-          message: outcome.message,
-        });
-      segments = outcome.segments;
-    }
-    if (sameSegments(segments, shown.segments)) return this.detail(id);
+    const outcome = applyOperations(shown, operations, speakerLabelsOf(server));
+    if (!outcome.ok)
+      throw new AppFailure({
+        code: 'validation',
+        field: outcome.field === 'segmentId' ? 'segments' : outcome.field,
+        message: outcome.message,
+      });
+    const segments = outcome.document.segments;
+    const names = operations.filter((o): o is SpeakerNameOperation => o.kind === 'speaker-name');
+    if (
+      sameSegments(segments, shown.segments) &&
+      sameSpeakerNames(outcome.document, shown) &&
+      !this.namesKeptHere(id, names)
+    )
+      return this.detail(id);
     const current = this.currentState(id, server, shown);
     const history = recordEdit(this.historyOf(id, current), current);
 
     if ('segments' in current) {
+      // A server without revisions (or a review text queued before operations): names stay here (decision 0055).
+      for (const o of names) store.edits.setSpeakerName(id, o.speaker, speakerNameOf(o));
+      if (sameSegments(segments, shown.segments)) {
+        this.options.onChanged([id]);
+        return this.detail(id);
+      }
       this.keepHistory(id, { ...history, last: { segments } });
       return this.saveReview(id, server, segments);
     }
+    // The names travel as operations from here on (sent now, or queued): none is kept here any more.
+    for (const o of names) store.edits.setSpeakerName(id, o.speaker, '');
     if ('revision' in current && this.options.isOnline?.() !== false) {
       const latest = await this.onServer(id, () => client.createRevision(id, current.revision, operations));
       if (latest?.revision !== undefined) {
@@ -159,6 +173,12 @@ export class EditService {
     // Offline, the poller flushes when the server answers again; no need to wait for retries here.
     if (this.options.isOnline?.() !== false) await this.flush();
     return this.detail(id);
+  }
+
+  /** Whether one of these names is kept on this computer (so naming it again still changes something). */
+  private namesKeptHere(id: string, names: SpeakerNameOperation[]): boolean {
+    const kept = this.options.store.edits.speakerNames(id);
+    return names.some((o) => o.speaker in kept);
   }
 
   /** Takes back the last edit of the transcript (kept across restarts of the app). */

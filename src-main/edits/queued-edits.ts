@@ -3,7 +3,12 @@
 // changed the same segments on the server meanwhile. Pure: no cache, no network.
 import type { ConflictSide, SegmentConflict } from '../../src-shared/ipc-contract.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
-import { applyOperation, withSegments, type EditOperation } from '../../src-shared/transcript-editing.js';
+import {
+  applyOperation,
+  applyOperations,
+  withSegments,
+  type EditOperation,
+} from '../../src-shared/transcript-editing.js';
 
 /** An outbox entry's payload: the edits in the order they were made. */
 export interface QueuedOperations {
@@ -37,13 +42,13 @@ export const editContextOf = (document: TranscriptDocument) => ({
  * edits as it can; sending them is where such a mismatch is refused.
  */
 export function withOperations(document: TranscriptDocument, operations: readonly EditOperation[]): TranscriptDocument {
-  const context = editContextOf(document);
-  let segments = document.segments;
+  const speakers = speakerLabels(document);
+  let current = document;
   for (const operation of operations) {
-    const outcome = applyOperation(segments, operation, context);
-    if (outcome.ok) segments = outcome.segments;
+    const outcome = applyOperations(current, [operation], speakers);
+    if (outcome.ok) current = outcome.document;
   }
-  return withSegments(document, segments);
+  return current;
 }
 
 const sameContent = (a: TranscriptSegment, b: TranscriptSegment) =>
@@ -80,7 +85,8 @@ export function operationsApart(
     grew = false;
     let segments = base.segments;
     for (const [index, operation] of operations.entries()) {
-      if (involved.has(index)) continue;
+      // A speaker's name touches no segment: it is sent with the edits apart.
+      if (involved.has(index) || operation.kind === 'speaker-name') continue;
       const outcome = applyOperation(segments, operation, context);
       const touched = outcome.ok ? changedSegmentIds(segments, outcome.segments) : new Set<number>();
       if (!outcome.ok || [...touched].some((id) => involvedIds.has(id))) {

@@ -1,5 +1,5 @@
-// Transcripts as the app shows them: cached records and documents, with local corrections and speaker
-// names applied; the server's copies are fetched into the cache when needed.
+// Transcripts as the app shows them: cached records and documents, with local corrections applied and
+// speakers named as the document names them; the server's copies are fetched into the cache when needed.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -12,6 +12,12 @@ import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import type { CachedTranscription } from '../cache/transcription-repository.js';
+import {
+  decodeReview,
+  sameSegments,
+  speakerLabelsOf,
+  type SpeakerNameOperation,
+} from '../../src-shared/transcript-editing.js';
 import { shownDocument } from '../edits/shown-document.js';
 import { AppFailure } from '../app-failure.js';
 import { isInside, pathInside } from '../cache/safe-path.js';
@@ -56,6 +62,8 @@ export class TranscriptService {
   private readonly downloads = new Map<string, Promise<string>>();
   private readonly documentFetches = new Map<string, Promise<TranscriptDocument | null>>();
   private readonly reviewCheckedAt = new Map<string, number>();
+  /** Transcripts whose local speaker names the server refused in this run of the app. */
+  private readonly namesRefused = new Set<string>();
 
   constructor(private readonly options: TranscriptServiceOptions) {
     this.store = options.store;
@@ -147,7 +155,60 @@ export class TranscriptService {
     } else if (server && !this.store.outbox.hasEntriesFor(id)) {
       this.refreshReviewInBackground(id);
     }
+    if (server && (await this.sendLocalSpeakerNames(id))) return this.detailFromCache(id);
     return this.detailFromCache(id, server);
+  }
+
+  /**
+   * Speaker names kept on this computer (named before names were part of the document, or renamed while
+   * the server could not take it) go to the server once, as one revision, and are then forgotten here
+   * (decision 0055). Where the server already names a label, its name wins. They stay here when the server
+   * has no revisions (another implementation of the API) or refuses the write (this run asks no more), while
+   * it is unreachable, and while edits made here wait to be sent. True when what is shown changed.
+   */
+  private async sendLocalSpeakerNames(id: string): Promise<boolean> {
+    const local = this.store.edits.speakerNames(id);
+    const cached = this.store.documents.get(id);
+    if (!cached || this.namesRefused.has(id) || this.store.outbox.hasEntriesFor(id)) return false;
+    // Only names of labels the transcript has: a name for any other is of no use to send, and stays.
+    const cachedLabels = speakerLabelsOf(cached);
+    if (!Object.keys(local).some((label) => cachedLabels.has(label))) return false;
+    const refused = (error: unknown) => {
+      if (!(error instanceof ApiError)) throw error;
+      // No revisions here, a read-only key, a refusal: not asked again in this run. The rest: at the next read.
+      if (error.status !== null && error.status < 500 && error.status !== 401 && error.status !== 412)
+        this.namesRefused.add(id);
+    };
+    try {
+      // A cache from before revisions has documents without `revision`, whatever the server now has: ask.
+      await this.client.listRevisions(id);
+    } catch (error) {
+      refused(error);
+      return false;
+    }
+    const latest = await this.adoptLatestRevision(id);
+    if (latest?.revision === undefined) return latest !== null;
+    const labels = speakerLabelsOf(latest);
+    const settled = Object.keys(local).filter((label) => labels.has(label));
+    const operations: SpeakerNameOperation[] = settled
+      .filter((label) => !latest.speaker_names?.[label])
+      .map((label) => ({ kind: 'speaker-name', speaker: label, name: local[label]! }));
+    let document = latest;
+    if (operations.length > 0) {
+      try {
+        const created = await this.client.createRevision(id, latest.revision, operations);
+        document = (await this.client.getRevision(id, created.revision)).document;
+      } catch (error) {
+        refused(error);
+        return true;
+      }
+    }
+    this.store.db.transaction(() => {
+      if (document !== latest && !this.store.outbox.hasEntriesFor(id)) this.store.documents.put(id, document);
+      for (const label of settled) this.store.edits.setSpeakerName(id, label, '');
+    })();
+    this.options.onChanged([id]);
+    return true;
   }
 
   /** What is cached, without touching the network. */
@@ -155,8 +216,10 @@ export class TranscriptService {
     const record = this.store.transcriptions.get(id);
     if (!record)
       throw new AppFailure({ code: 'not-found', message: 'This transcription is no longer on this computer.' });
-    const speakerNames = this.store.edits.speakerNames(id);
     const document = server ? shownDocument(server, this.store, id) : null;
+    // The shown document's names (shared by the team, renames waiting to be sent included); names kept here
+    // only where the server cannot hold them.
+    const speakerNames = { ...document?.speaker_names, ...this.store.edits.speakerNames(id) };
     const speakers = server ? new Set(server.segments.map((s) => s.speaker).filter(Boolean)).size : undefined;
     const queued = this.store.outbox.forTarget('revision-operations', id) ?? this.store.outbox.forTarget('review', id);
     return {
@@ -266,23 +329,6 @@ export class TranscriptService {
     if (!server) return;
     const shown = shownDocument(server, this.store, id);
     this.store.search.indexTranscript(id, shown.segments);
-  }
-
-  renameSpeaker(id: string, speaker: string, name: string): TranscriptDetail {
-    const server = this.store.documents.get(id);
-    if (!server)
-      throw new AppFailure({ code: 'conflict', message: 'Speakers can be renamed once the transcript is available.' });
-    const labels = new Set(server.segments.map((s) => s.speaker).filter((s): s is string => s !== null));
-    const label = labels.has(speaker) ? speaker : null;
-    if (!label)
-      throw new AppFailure({
-        code: 'validation',
-        field: 'speaker',
-        message: `There is no speaker "${speaker}" in this transcript.`,
-      });
-    this.store.edits.setSpeakerName(id, label, name.trim() === label ? '' : name.trim());
-    this.options.onChanged([id]);
-    return this.detailFromCache(id);
   }
 
   /**

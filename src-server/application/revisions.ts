@@ -4,13 +4,8 @@ import type { AppContext } from '../app-context.js';
 import type { RevisionInfo } from '../db/revision-repository.js';
 import type { Caller, TranscriptionRecord } from '../domain/records.js';
 import type { Commit } from '../domain/revision-store.js';
-import {
-  isEmptyTouched,
-  rebaseOperations,
-  summarizeOperations,
-  type ServerOperation,
-  type Touched,
-} from '../domain/revisions.js';
+import { isEmptyTouched, rebaseOperations, summarizeOperations, type Touched } from '../domain/revisions.js';
+import type { EditOperation } from '../../src-shared/transcript-editing.js';
 import { errors } from './errors.js';
 import { findTranscription } from './lookups.js';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
@@ -70,7 +65,7 @@ export async function editTranscript(
   ctx: RevisionsContext,
   caller: Caller,
   transcriptionId: string,
-  request: { baseRevision: number; operations: readonly ServerOperation[]; ifMatch?: number },
+  request: { baseRevision: number; operations: readonly EditOperation[]; ifMatch?: number },
 ): Promise<WrittenRevision> {
   const record = await transcriptWithRevisions(ctx, caller, transcriptionId);
   const base = await ctx.revisions.at(record, request.baseRevision);

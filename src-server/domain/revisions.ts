@@ -8,8 +8,9 @@ import type {
   TranscriptSegment,
 } from '../../src-shared/transcript-document.js';
 import {
-  applyOperation,
+  applyOperations,
   decodeReview,
+  speakerNameOf,
   STRUCTURE_MARK,
   type EditOperation,
 } from '../../src-shared/transcript-editing.js';
@@ -21,9 +22,6 @@ export const SNAPSHOT_EVERY = 50;
 
 export const REVISION_SOURCES = ['recognized', 'review', 'edit', 'dictionary', 'restore'] as const;
 export type RevisionSource = (typeof REVISION_SOURCES)[number];
-
-/** The edit model's operations, plus naming a speaker label (null or blank removes the name). */
-export type ServerOperation = EditOperation | { kind: 'speaker-name'; speaker: string; name: string | null };
 
 /** What one revision changed, against the one before it. */
 export interface RevisionChange {
@@ -124,45 +122,6 @@ export const isEmptyTouched = (t: Touched) => t.segments.length === 0 && t.speak
 
 // ---------- operations ----------
 
-export type OperationsOutcome =
-  { ok: true; document: TranscriptDocument } | { ok: false; index: number; field: string; message: string };
-
-/** Longest speaker name. */
-export const SPEAKER_NAME_MAX = 100;
-
-/** Applies the operations in order; the first that cannot apply stops them all. */
-export function applyOperations(
-  document: TranscriptDocument,
-  operations: readonly ServerOperation[],
-): OperationsOutcome {
-  let current = document;
-  for (const [index, operation] of operations.entries()) {
-    const speakers = new Set(current.segments.flatMap((s) => (s.speaker ? [s.speaker] : [])));
-    if (operation.kind === 'speaker-name') {
-      if (!speakers.has(operation.speaker))
-        return {
-          ok: false,
-          index,
-          field: 'speaker',
-          message: `There is no speaker "${operation.speaker}" in this transcript.`,
-        };
-      const name = operation.name?.replace(/\s+/g, ' ').trim() ?? '';
-      const names = { ...namesOf(current) };
-      if (name === '') delete names[operation.speaker];
-      else names[operation.speaker] = name;
-      current = { ...current, speaker_names: names };
-      continue;
-    }
-    const outcome = applyOperation(current.segments, operation, { language: current.language, speakers });
-    if (!outcome.ok) return { ok: false, index, field: outcome.field, message: outcome.message };
-    current =
-      outcome.segments === current.segments
-        ? current
-        : { ...current, segments: outcome.segments, text: joinSegmentTexts(outcome.segments, current.language) };
-  }
-  return { ok: true, document: current };
-}
-
 export type RebaseOutcome =
   | { kind: 'applied'; document: TranscriptDocument; rebased: boolean }
   | { kind: 'invalid'; index: number; field: string; message: string }
@@ -177,7 +136,7 @@ export function rebaseOperations(
   base: TranscriptDocument,
   latest: TranscriptDocument,
   since: Touched,
-  operations: readonly ServerOperation[],
+  operations: readonly EditOperation[],
   baseIsLatest: boolean,
 ): RebaseOutcome {
   const onBase = applyOperations(base, operations);
@@ -245,7 +204,7 @@ export const reviewText = (document: TranscriptDocument) =>
 
 const quote = (text: string) => (text.length > 40 ? `"${text.slice(0, 39)}…"` : `"${text}"`);
 
-function describe(operation: ServerOperation): string {
+function describe(operation: EditOperation): string {
   switch (operation.kind) {
     case 'text':
       return `Edited segment ${operation.segmentId}`;
@@ -260,14 +219,14 @@ function describe(operation: ServerOperation): string {
     case 'speaker':
       return `Set the speaker of segment ${operation.segmentId} to ${operation.speaker ?? 'none'}`;
     case 'speaker-name': {
-      const name = operation.name?.replace(/\s+/g, ' ').trim();
+      const name = speakerNameOf(operation);
       return name ? `Named ${operation.speaker} ${quote(name)}` : `Removed the name of ${operation.speaker}`;
     }
   }
 }
 
 /** A short line saying what the operations did. */
-export function summarizeOperations(operations: readonly ServerOperation[]): string {
+export function summarizeOperations(operations: readonly EditOperation[]): string {
   if (operations.length === 1) return describe(operations[0]!);
   return `${operations.length} edits: ${operations.slice(0, 3).map(describe).join('; ')}${operations.length > 3 ? '; …' : ''}`;
 }

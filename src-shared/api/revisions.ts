@@ -4,6 +4,7 @@
 // speaker. Writes take `If-Match: "<revision>"`; answers carry the revision as an ETag.
 import { Type, type Static } from 'typebox';
 import { DateTime, errorResponses, IfMatchHeaders, literalUnion } from './common.js';
+import { LIMITS } from '../limits.js';
 import type { TranscriptDocument } from '../transcript-document.js';
 import { TranscriptionParams, User } from './transcriptions.js';
 
@@ -14,7 +15,12 @@ export const REVISION_SOURCES = ['recognized', 'review', 'edit', 'dictionary', '
 export type RevisionSource = (typeof REVISION_SOURCES)[number];
 
 /** Bounds of one request's operations (docs/api/revisions.md). */
-export const REVISION_LIMITS = { operations: 500, text: 20_000, query: 1_000, speakerName: 100 } as const;
+export const REVISION_LIMITS = {
+  operations: 500,
+  text: 20_000,
+  query: 1_000,
+  speakerName: LIMITS.speakerName,
+} as const;
 
 const SegmentId = Type.Integer({ minimum: 0, maximum: 100_000_000, description: "A segment's `id` in the document." });
 const WordIndex = Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Index into the segment’s `words`.' });

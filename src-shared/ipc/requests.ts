@@ -254,6 +254,11 @@ const EditOperationRequest = Type.Union([
   Strict({ kind: Type.Literal('merge'), segmentId: SegmentId() }),
   Strict({ kind: Type.Literal('split'), segmentId: SegmentId(), wordIndex: WordIndex() }),
   Strict({ kind: Type.Literal('speaker'), segmentId: SegmentId(), speaker: Nullable(Text('Speaker', 200)) }),
+  Strict({
+    kind: Type.Literal('speaker-name'),
+    speaker: Text('Speaker', 200),
+    name: Nullable(AnyText('Name', LIMITS.speakerName)),
+  }),
 ]);
 
 // ---------- channels ----------
@@ -293,7 +298,11 @@ export const IPC_REQUESTS = {
   'transcripts:edit-document': Strict({ id: Id(), operation: EditOperationRequest }),
   'transcripts:undo': IdRequest,
   'transcripts:redo': IdRequest,
-  'transcripts:rename-speaker': Strict({ id: Id(), speaker: Text('Speaker', 200), name: AnyText('Name', 100) }),
+  'transcripts:rename-speaker': Strict({
+    id: Id(),
+    speaker: Text('Speaker', 200),
+    name: AnyText('Name', LIMITS.speakerName),
+  }),
   /** dictionaryId null: the transcription's own dictionary. */
   'transcripts:apply-dictionary': Strict({ id: Id(), dictionaryId: Nullable(Id()) }),
   'transcripts:resolve-conflict': Strict({ id: Id(), keep: OneOf(['local', 'server'] as const) }),

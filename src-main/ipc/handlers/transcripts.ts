@@ -22,8 +22,9 @@ export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcr
     'transcripts:edit-document': async ({ id, operation }) => ctx.session().edits.apply(id, [operation]),
     'transcripts:undo': async ({ id }) => ctx.session().edits.undo(id),
     'transcripts:redo': async ({ id }) => ctx.session().edits.redo(id),
+    // A revision like any edit (decision 0055); naming a speaker by its own label gives the label back.
     'transcripts:rename-speaker': async ({ id, speaker, name }) =>
-      ctx.session().transcripts.renameSpeaker(id, speaker, name),
+      ctx.session().edits.apply(id, [{ kind: 'speaker-name', speaker, name: name.trim() === speaker ? null : name }]),
     'transcripts:apply-dictionary': async ({ id, dictionaryId }) =>
       ctx.session().transcripts.applyDictionary(id, dictionaryId),
     'transcripts:resolve-conflict': async ({ id, keep }) => ctx.session().edits.resolveConflict(id, keep),

@@ -12,6 +12,7 @@ import { UNAUTHORIZED_MESSAGE } from '../../../src-main/api-client/api-errors.js
 import { mediaUrlOf } from '../../../src-main/media-response.js';
 import { invokeHandler } from '../../../src-main/ipc/handler-registry.js';
 import { createMainServices, type MainServices } from '../../../src-main/services.js';
+import { LIMITS } from '../../../src-shared/limits.js';
 import { createConfSettingsStore } from '../../../src-main/settings/conf-settings-store.js';
 import { createAesGcmSecretBox } from '../../../src-main/settings/secret-box.js';
 import { CLI } from '../../support/cli-process.js';
@@ -137,6 +138,24 @@ describe('main services', () => {
       field: 'baseUrl',
     });
     expect(await refused('connection:status', { surprise: true })).toMatchObject({ code: 'validation' });
+    // A speaker's name: at most LIMITS.speakerName characters, on the rename channel and as an edit operation.
+    const long = 'x'.repeat(LIMITS.speakerName + 1);
+    expect(await refused('transcripts:rename-speaker', { id: 'x', speaker: 'SPEAKER_1', name: long })).toMatchObject({
+      code: 'validation',
+      field: 'name',
+    });
+    expect(
+      await refused('transcripts:edit-document', {
+        id: 'x',
+        operation: { kind: 'speaker-name', speaker: 'SPEAKER_1', name: long },
+      }),
+    ).toMatchObject({ code: 'validation', field: expect.stringMatching(/^operation/) });
+    expect(
+      await refused('transcripts:edit-document', {
+        id: 'x',
+        operation: { kind: 'speaker-name', speaker: 'SPEAKER_1', name: 'Ann', segmentId: 0 },
+      }),
+    ).toMatchObject({ code: 'validation' });
   });
 
   it('answers app, settings, profile and connection channels', async () => {
@@ -232,6 +251,8 @@ describe('main services', () => {
     expect(label).toMatch(/^SPEAKER_/);
     const renamed = await ok('transcripts:rename-speaker', { id, speaker: label, name: 'Ann' });
     expect(renamed.speakerNames).toEqual({ [label]: 'Ann' });
+    // The name is part of the server's document, renamed through a revision (decision 0055).
+    expect(renamed.document!.speaker_names).toEqual({ [label]: 'Ann' });
     expect(renamed.document!.segments[0]!.speaker).toBe(label);
     expect((await ok('transcripts:get', { id })).speakerNames).toEqual({ [label]: 'Ann' });
 

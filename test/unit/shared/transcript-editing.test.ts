@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { TranscriptDocument, TranscriptSegment } from '../../../src-shared/transcript-document.js';
+import { LIMITS } from '../../../src-shared/limits.js';
 import {
   applyOperation,
+  applyOperations,
   decodeReview,
   emptyHistory,
   encodeReview,
@@ -11,7 +13,7 @@ import {
   STRUCTURE_MARK,
   undoEdit,
   type EditContext,
-  type EditOperation,
+  type SegmentOperation,
 } from '../../../src-shared/transcript-editing.js';
 
 /** A segment whose words are timed one second each from `start`. */
@@ -47,7 +49,7 @@ const doc = (language: string, segments: TranscriptSegment[]): TranscriptDocumen
 const en: EditContext = { language: 'en', speakers: new Set(['SPEAKER_1', 'SPEAKER_2']) };
 const ja: EditContext = { language: 'ja', speakers: new Set(['SPEAKER_1']) };
 
-function apply(segments: TranscriptSegment[], operation: EditOperation, context = en): TranscriptSegment[] {
+function apply(segments: TranscriptSegment[], operation: SegmentOperation, context = en): TranscriptSegment[] {
   const outcome = applyOperation(segments, operation, context);
   if (!outcome.ok) throw new Error(outcome.message);
   return outcome.segments;
@@ -210,6 +212,50 @@ describe('merge, split and speaker', () => {
       ok: false,
       field: 'speaker',
     });
+  });
+});
+
+describe("a speaker's name", () => {
+  const named = doc('en', [segment(0, 0, ['Hello', 'there.']), segment(1, 2, ['Fine.'], 'SPEAKER_2')]);
+
+  it('is set in the document, tidied, beside the edits of segments, and removed by null or a blank', () => {
+    const outcome = applyOperations(named, [
+      { kind: 'speaker-name', speaker: 'SPEAKER_1', name: '  Aiko   Tanaka ' },
+      { kind: 'speaker-name', speaker: 'SPEAKER_2', name: 'Ben' },
+      { kind: 'text', segmentId: 1, text: 'Fine, thanks.' },
+    ]);
+    expect(outcome.ok && outcome.document.speaker_names).toEqual({ SPEAKER_1: 'Aiko Tanaka', SPEAKER_2: 'Ben' });
+    expect(outcome.ok && outcome.document.segments.map((s) => [s.speaker, s.text])).toEqual([
+      ['SPEAKER_1', 'Hello there.'],
+      ['SPEAKER_2', 'Fine, thanks.'],
+    ]);
+    const document = outcome.ok ? outcome.document : named;
+    const removed = applyOperations(document, [
+      { kind: 'speaker-name', speaker: 'SPEAKER_1', name: null },
+      { kind: 'speaker-name', speaker: 'SPEAKER_2', name: '   ' },
+    ]);
+    expect(removed.ok && removed.document.speaker_names).toEqual({});
+  });
+
+  it('refuses a label the transcript does not have, and a name over the limit, saying which operation and field', () => {
+    expect(
+      applyOperations(named, [
+        { kind: 'speaker-name', speaker: 'SPEAKER_1', name: 'Aiko' },
+        { kind: 'speaker-name', speaker: 'SPEAKER_9', name: 'Nobody' },
+      ]),
+    ).toEqual({
+      ok: false,
+      index: 1,
+      field: 'speaker',
+      message: 'There is no speaker "SPEAKER_9" in this transcript.',
+    });
+    const outcome = applyOperations(named, [
+      { kind: 'speaker-name', speaker: 'SPEAKER_1', name: 'x'.repeat(LIMITS.speakerName + 1) },
+    ]);
+    expect(outcome).toMatchObject({ ok: false, index: 0, field: 'name', message: expect.stringContaining('100') });
+    expect(
+      applyOperations(named, [{ kind: 'speaker-name', speaker: 'SPEAKER_1', name: 'x'.repeat(LIMITS.speakerName) }]).ok,
+    ).toBe(true);
   });
 });
 

@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import type { TranscriptionRecord } from '../../../../src-server/domain/records.js';
 import { RevisionStore } from '../../../../src-server/domain/revision-store.js';
-import { applyOperations, SNAPSHOT_EVERY } from '../../../../src-server/domain/revisions.js';
+import { SNAPSHOT_EVERY } from '../../../../src-server/domain/revisions.js';
 import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
-import { encodeReview, applyOperation } from '../../../../src-shared/transcript-editing.js';
+import { encodeReview, applyOperation, applyOperations } from '../../../../src-shared/transcript-editing.js';
 import { MemoryRevisionRepository, memoryReviews, memoryStorage } from '../../../support/memory-revisions.js';
 
 const recognized: TranscriptDocument = {

@@ -8,8 +8,8 @@ import {
   reviewSegments,
   reviewText,
   touchedBy,
-  type ServerOperation,
 } from '../../../../src-server/domain/revisions.js';
+import type { EditOperation } from '../../../../src-shared/transcript-editing.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../../../src-shared/transcript-document.js';
 
 function segment(id: number, start: number, words: string[], speaker: string | null = 'SPEAKER_1'): TranscriptSegment {
@@ -40,7 +40,7 @@ const document: TranscriptDocument = {
   created_at: '2026-01-01T00:00:00.000Z',
 };
 
-function apply(doc: TranscriptDocument, operations: ServerOperation[]): TranscriptDocument {
+function apply(doc: TranscriptDocument, operations: EditOperation[]): TranscriptDocument {
   const outcome = rebaseOperations(doc, doc, { segments: [], speakers: [] }, operations, true);
   if (outcome.kind !== 'applied') throw new Error(`not applied: ${JSON.stringify(outcome)}`);
   return outcome.document;
@@ -121,7 +121,7 @@ describe('rebasing operations made on an older revision', () => {
   it('refuses a replace-all that would now reach a segment someone changed', () => {
     const added = apply(document, [{ kind: 'text', segmentId: 2, text: 'seven two nine' }]);
     const sinceAdded = touchedBy([diffDocuments(document, added)], document);
-    const replaceAll: ServerOperation = {
+    const replaceAll: EditOperation = {
       kind: 'replace',
       query: 'two',
       replacement: '2',
