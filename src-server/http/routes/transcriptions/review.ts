@@ -16,7 +16,7 @@ export const getReview: RouteModule = (app, ctx) =>
       heldRevision(held, revision),
     );
     void reply.header('etag', revisionTag(review.revision));
-    if ('unchanged' in review) return reply.code(304).send();
+    if ('unchanged' in review) return reply.code(304).send(null);
     return body(review);
   });
 
