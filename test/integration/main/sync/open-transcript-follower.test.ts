@@ -33,7 +33,7 @@ describe('the transcript open in the window follows the server', () => {
   const followers: OpenTranscriptFollower[] = [];
 
   /** One profile of a person on the team server: its own cache, services, follower and events. */
-  function profile(key: string) {
+  function profile(key: string, intervals = { followMs: 20, followMaxMs: 80 }) {
     const store = openCacheStore(':memory:');
     stores.push(store);
     const services = editingServices({
@@ -49,7 +49,7 @@ describe('the transcript open in the window follows the server', () => {
       emit: events.emit,
       isOnline: () => online,
       // The follower's own schedule, quick: the tests wait for what it does, never for a time.
-      intervals: { followMs: 20, followMaxMs: 80 },
+      intervals,
     });
     followers.push(follower);
     const shownText = (segment = 0) => services.transcripts.detailFromCache(id).document!.segments[segment]!.text;
@@ -144,6 +144,21 @@ describe('the transcript open in the window follows the server', () => {
     second.follower.follow(null);
   });
 
+  it('costs one request per check while the transcript does not change: a 304 without a body', async () => {
+    // Intervals longer than the test: only the checks the test makes are sent.
+    const quiet = profile(bob, { followMs: 600_000, followMaxMs: 600_000 });
+    await quiet.transcripts.detail(id);
+    quiet.follower.follow({ id, editing: false });
+    for (let check = 0; check < 2; check++) {
+      const from = server.logLines.length;
+      expect(await quiet.follower.check()).toBe(false);
+      expect(requestsIn(server.logLines.slice(from))).toEqual([
+        { method: 'GET', url: `/api/v1/transcriptions/${id}/review`, status: 304 },
+      ]);
+    }
+    quiet.follower.follow(null);
+  });
+
   describe('transcripts:follow', () => {
     let handlers: HandlerMap;
     let followed: Array<{ id: string; editing: boolean } | null>;
@@ -187,3 +202,16 @@ describe('the transcript open in the window follows the server', () => {
     });
   });
 });
+
+/** The requests the server's log lines record: Fastify's "incoming request" and "request completed", by reqId. */
+function requestsIn(lines: string[]): Array<{ method: string; url: string; status: number }> {
+  const parsed = lines.map((line) => JSON.parse(line) as Record<string, any>);
+  return parsed
+    .filter((line) => line.msg === 'incoming request')
+    .map((incoming) => ({
+      method: incoming.req.method as string,
+      url: incoming.req.url as string,
+      status: parsed.find((line) => line.msg === 'request completed' && line.reqId === incoming.reqId)?.res
+        ?.statusCode as number,
+    }));
+}
