@@ -64,8 +64,10 @@ export class OpenTranscriptFollower {
     if (this.checking) return this.checking;
     const target = this.target;
     if (!this.running || !target || target.editing || !this.options.isOnline()) return Promise.resolve(false);
+    // Still shown, and no editor opened while the request was out.
+    const wanted = () => this.running && this.target?.id === target.id && !this.target.editing;
     this.checking = this.options.transcripts
-      .followLatest(target.id)
+      .followLatest(target.id, wanted)
       .then((changed) => {
         if (changed) this.options.emit('transcripts:changed', { ids: [target.id] });
         return changed;

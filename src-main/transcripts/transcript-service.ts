@@ -261,9 +261,10 @@ export class TranscriptService {
    * the window (decision 0056). One GET /review naming the revision cached here: 304 while unchanged; the
    * newer revision's document only when there is one. Nothing is taken while an edit made here waits to be
    * sent (its own path shows the latest once sent), nor over a newer revision cached meanwhile (an edit of
-   * this window's answered first). True when what is shown changed.
+   * this window's answered first), nor once `wanted` says no (the user opened an editor meanwhile). True
+   * when what is shown changed.
    */
-  async followLatest(id: string): Promise<boolean> {
+  async followLatest(id: string, wanted: () => boolean = () => true): Promise<boolean> {
     const cached = this.store.documents.get(id);
     if (!cached || this.hasLocalEdits(id)) return false;
     // A server without revisions: its review text, as often as a read of the transcript looks at it.
@@ -276,7 +277,8 @@ export class TranscriptService {
     this.reviewCheckedAt.set(id, Date.now());
     if (answer === 'unchanged' || answer.revision === null || answer.revision <= held) return false;
     const { document } = await this.client.getRevision(id, answer.revision);
-    if (this.hasLocalEdits(id) || (this.store.documents.get(id)?.revision ?? 0) >= answer.revision) return false;
+    if (!wanted() || this.hasLocalEdits(id) || (this.store.documents.get(id)?.revision ?? 0) >= answer.revision)
+      return false;
     this.store.db.transaction(() => {
       this.store.documents.put(id, document);
       // The text an edit queued later is checked against (the outbox's base).

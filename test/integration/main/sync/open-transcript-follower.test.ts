@@ -110,6 +110,13 @@ describe('the transcript open in the window follows the server', () => {
     expect(await second.follower.check()).toBe(false);
     expect(second.shownText()).toBe(shown);
 
+    // An editor opened while a check's request is out: its answer is not taken either.
+    second.follower.follow({ id, editing: false });
+    const racing = second.follower.check();
+    second.follower.follow({ id, editing: true });
+    expect(await racing).toBe(false);
+    expect(second.shownText()).toBe(shown);
+
     const changed = second.events.upcoming('transcripts:changed', ({ ids }) => ids.includes(id));
     second.follower.follow({ id, editing: false });
     await changed;
