@@ -6,12 +6,11 @@
 import { useTranscriptStore } from '../stores/transcript-store';
 import { api } from './api';
 
-const EDITORS = 'input, textarea';
-
-/** Whether focus is in an editor of the open transcript. */
+/** Whether focus is in an editor of the open transcript: a field, or a segment editor's buttons (Save). */
 function typingInTranscript(): boolean {
   const focused = document.activeElement;
-  return focused instanceof HTMLElement && focused.matches(EDITORS) && focused.closest('.transcript-pane') !== null;
+  if (!(focused instanceof HTMLElement) || !focused.closest('.transcript-pane')) return false;
+  return focused.matches('input, textarea') || focused.closest('.segment-editor, .speaker-form') !== null;
 }
 
 /** Starts reporting; returns the stop. */

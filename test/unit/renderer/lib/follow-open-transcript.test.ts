@@ -63,12 +63,15 @@ describe('following the open transcript', () => {
   it("says when the user types in one of the transcript's editors, and not elsewhere", async () => {
     await useTranscriptStore.getState().open('a');
     document.body.innerHTML =
-      '<section class="transcript-pane"><textarea id="segment"></textarea></section><input id="search" />';
-    (document.getElementById('segment') as HTMLTextAreaElement).focus();
-    await settle();
-    (document.getElementById('search') as HTMLInputElement).focus();
-    await settle();
+      '<section class="transcript-pane"><div class="segment-editor"><textarea id="segment"></textarea>' +
+      '<button id="save">Save</button></div><button id="play">Play</button></section><input id="search" />';
+    for (const element of ['segment', 'save', 'play', 'segment', 'search']) {
+      document.getElementById(element)!.focus();
+      await settle();
+    }
     expect(followed.slice(1)).toEqual([
+      { id: 'a', editing: false },
+      { id: 'a', editing: true },
       { id: 'a', editing: false },
       { id: 'a', editing: true },
       { id: 'a', editing: false },
