@@ -16,7 +16,8 @@ import type { UserNotification } from './host-capabilities.js';
 import type { EventSink } from './event-sink.js';
 import { PeaksCache } from './peaks/peaks.js';
 import { RecordingService } from './recordings/recording-service.js';
-import { SyncEngine, type SyncIntervals } from './sync/sync-engine.js';
+import { OpenTranscriptFollower } from './sync/open-transcript-follower.js';
+import { DEFAULT_SYNC_INTERVALS, SyncEngine, type SyncIntervals } from './sync/sync-engine.js';
 import { RerunService } from './transcripts/rerun-service.js';
 import { TranscriptService } from './transcripts/transcript-service.js';
 import { UploadManager } from './uploads/upload-manager.js';
@@ -47,6 +48,8 @@ export class ProfileSession {
   readonly recordings: RecordingService;
   readonly reruns: RerunService;
   readonly sync: SyncEngine;
+  /** Keeps the transcript open in the window up to the server's latest revision. */
+  readonly follower: OpenTranscriptFollower;
   readonly peaks: PeaksCache;
   readonly models: ModelsService;
   /** Aborts long work (peaks, downloads) when the session stops. */
@@ -136,7 +139,14 @@ export class ProfileSession {
       onOnline: () => {
         this.uploads.kick();
         this.edits.flush().catch(() => {});
+        this.follower.kick();
       },
+    });
+    this.follower = new OpenTranscriptFollower({
+      transcripts: this.transcripts,
+      emit,
+      isOnline: () => this.sync.isOnline(),
+      intervals: { ...DEFAULT_SYNC_INTERVALS, ...options.syncIntervals },
     });
   }
 
@@ -151,7 +161,7 @@ export class ProfileSession {
 
   async stop(): Promise<void> {
     this.lifetime.abort();
-    await Promise.all([this.sync.stop(), this.uploads.stop()]);
+    await Promise.all([this.sync.stop(), this.uploads.stop(), this.follower.stop()]);
     this.store.close();
   }
 }

@@ -12,6 +12,7 @@ import { useLibraryStore } from './stores/library-store';
 import { selectRoute, useNavigationStore } from './stores/navigation-store';
 import { usePlayerStore } from './stores/player-store';
 import { selectUiLanguage, useSettingsStore } from './stores/settings-store';
+import { followOpenTranscript } from './lib/follow-open-transcript';
 import { useTranscriptStore } from './stores/transcript-store';
 import { useUploadsStore } from './stores/uploads-store';
 
@@ -24,6 +25,7 @@ export function App() {
       useLibraryStore.getState().init(),
       useTranscriptStore.getState().init(),
       useAnalysisStore.getState().init(),
+      followOpenTranscript(),
     ];
     let disposed = false;
     const later = (off: () => void) => (disposed ? off() : offs.push(off));

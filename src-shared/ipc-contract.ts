@@ -492,6 +492,12 @@ export interface IpcResponses {
   /** null: the save dialog was cancelled. `subtitles` (SRT, WebVTT): how many cues, and how many read faster than `maxCps`. */
   'transcripts:export': { path: string; subtitles?: { cues: number; tooFast: number; maxCps: number } } | null;
   'transcripts:refresh': ConnectionStatus;
+  /**
+   * The transcript open in a visible window (null: none), and whether the user is typing in one of its
+   * editors: main checks it for a teammate's newer revision every few seconds, and shows it (through
+   * 'transcripts:changed') once nothing is being typed or waits to be sent (decision 0056).
+   */
+  'transcripts:follow': void;
   /** The options and audio a new transcription of this one would start from. */
   'transcripts:rerun-plan': RerunPlan;
   /**
@@ -611,6 +617,7 @@ const CHANNEL_NAMES = {
   'transcripts:revision-changes': true,
   'transcripts:export': true,
   'transcripts:refresh': true,
+  'transcripts:follow': true,
   'transcripts:rerun-plan': true,
   'transcripts:rerun': true,
   'search:query': true,

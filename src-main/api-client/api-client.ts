@@ -188,6 +188,45 @@ export class ApiClient {
     }
   }
 
+  /**
+   * The corrected text unless the transcript is still at revision `held` (decision 0056): GET /review with
+   * `If-None-Match`, so an unchanged transcript costs a 304 without a body. `revision` is the answer's ETag
+   * (1 with no review yet; null from a server that sends none).
+   */
+  async reviewSince(
+    id: string,
+    held: number,
+    o: CallOptions = {},
+  ): Promise<'unchanged' | { revision: number | null; review: ApiReview | null }> {
+    let response: Response;
+    try {
+      response = await this.send({
+        ...requestLine(transcriptions.getReview, { transcription_id: id }),
+        headers: { 'if-none-match': `"${held}"` },
+        resource: 'review',
+        idempotent: true,
+        ...o,
+      });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404 && error.errorCode === ErrorCode.REVIEW_NOT_FOUND)
+        return held === 1 ? 'unchanged' : { revision: 1, review: null };
+      throw error;
+    }
+    if (response.status === 304) return 'unchanged';
+    const tag = /^(?:W\/)?"([1-9][0-9]{0,14})"$/.exec(response.headers.get('etag') ?? '');
+    const revision = tag ? Number(tag[1]) : null;
+    const body: unknown = await response.json().catch(() => null);
+    if (!compiled(transcriptions.Review).Check(body))
+      throw new ApiError(
+        {
+          code: 'server',
+          message: 'The server sent an answer Kikitori cannot read. Check that the server is up to date.',
+        },
+        response.status,
+      );
+    return { revision, review: body as ApiReview };
+  }
+
   /** Replaces the whole corrected text; repeating it is harmless. */
   saveReview(id: string, reviewedText: string, o: CallOptions = {}): Promise<ApiReview> {
     return this.json({
@@ -777,7 +816,8 @@ export class ApiClient {
       if (context.signal?.aborted) throw cancelledError();
       throw offlineError(context.baseUrl, error);
     }
-    if (response.ok) return response;
+    // 304 answers only a conditional request (If-None-Match), whose caller reads it as "unchanged".
+    if (response.ok || response.status === 304) return response;
     let body: unknown;
     try {
       const text = await response.text();

@@ -24,6 +24,13 @@ export interface SyncIntervals {
   idleMs: number;
   /** Longest delay between attempts while the server is unreachable. */
   offlineMaxMs: number;
+  /**
+   * First delay between checks of the transcript open in a visible window for a newer revision, and
+   * after each change (open-transcript-follower.ts, decision 0056).
+   */
+  followMs: number;
+  /** Longest delay between those checks while the transcript does not change. */
+  followMaxMs: number;
 }
 
 export const DEFAULT_SYNC_INTERVALS: SyncIntervals = {
@@ -31,6 +38,8 @@ export const DEFAULT_SYNC_INTERVALS: SyncIntervals = {
   maxMs: 15_000,
   idleMs: 60_000,
   offlineMaxMs: 30_000,
+  followMs: 2_000,
+  followMaxMs: 8_000,
 };
 
 export interface SyncEngineOptions {

@@ -315,6 +315,42 @@ export class TranscriptService {
     return document;
   }
 
+  /**
+   * Shows the server's latest revision when a teammate moved the transcript on, for the transcript open in
+   * the window (decision 0056). One GET /review naming the revision cached here: 304 while unchanged; the
+   * newer revision's document only when there is one. Nothing is taken while an edit made here waits to be
+   * sent (its own path shows the latest once sent), nor over a newer revision cached meanwhile (an edit of
+   * this window's answered first), nor once `wanted` says no (the user opened an editor meanwhile). True
+   * when what is shown changed.
+   */
+  async followLatest(id: string, wanted: () => boolean = () => true): Promise<boolean> {
+    const cached = this.store.documents.get(id);
+    if (!cached || this.hasLocalEdits(id)) return false;
+    // A server without revisions: its review text, as often as a read of the transcript looks at it.
+    if (cached.revision === undefined) {
+      if (Date.now() - (this.reviewCheckedAt.get(id) ?? 0) < REVIEW_REFRESH_MS) return false;
+      return this.syncReview(id);
+    }
+    const held = cached.revision;
+    const answer = await this.client.reviewSince(id, held);
+    this.reviewCheckedAt.set(id, Date.now());
+    if (answer === 'unchanged' || answer.revision === null || answer.revision <= held) return false;
+    const { document } = await this.client.getRevision(id, answer.revision);
+    if (!wanted() || this.hasLocalEdits(id) || (this.store.documents.get(id)?.revision ?? 0) >= answer.revision)
+      return false;
+    this.store.db.transaction(() => {
+      this.store.documents.put(id, document);
+      // The text an edit queued later is checked against (the outbox's base).
+      this.store.edits.setServerReview(id, answer.review?.reviewed_text ?? null);
+      this.reindexTranscript(id);
+    })();
+    return true;
+  }
+
+  private hasLocalEdits(id: string): boolean {
+    return this.store.outbox.hasEntriesFor(id) || this.store.edits.editedSegments(id) !== null;
+  }
+
   private refreshReviewInBackground(id: string) {
     if (Date.now() - (this.reviewCheckedAt.get(id) ?? 0) < REVIEW_REFRESH_MS) return;
     this.syncReview(id).then(

@@ -18,12 +18,30 @@ export interface Review {
   revision: number;
 }
 
-/** The latest revision's text; while the transcript is as recognized (revision 1), there is none yet. */
-export async function readReview(ctx: ReviewContext, caller: Caller, transcriptionId: string): Promise<Review> {
+/** The client already holds the latest revision (If-None-Match): its text was not read. */
+export interface ReviewUnchanged {
+  transcriptionId: string;
+  revision: number;
+  unchanged: true;
+}
+
+/**
+ * The latest revision's text; while the transcript is as recognized (revision 1), there is none yet. When
+ * `held` says the caller has the latest revision already, only its number is read: an app following an
+ * open transcript asks every few seconds, and the document is not rebuilt for an answer of "unchanged".
+ */
+export async function readReview(
+  ctx: ReviewContext,
+  caller: Caller,
+  transcriptionId: string,
+  held: (revision: number) => boolean = () => false,
+): Promise<Review | ReviewUnchanged> {
   const record = await findTranscription(ctx, caller, transcriptionId);
   if (record.status !== 'COMPLETED' || !record.transcriptKey) throw errors.reviewNotFound(record.transcriptionId);
+  const number = await ctx.revisions.latestNumber(record);
+  if (number === 1) throw errors.reviewNotFound(record.transcriptionId);
+  if (held(number)) return { transcriptionId: record.transcriptionId, revision: number, unchanged: true };
   const latest = await ctx.revisions.latest(record);
-  if (latest.revision === 1) throw errors.reviewNotFound(record.transcriptionId);
   return {
     transcriptionId: record.transcriptionId,
     reviewedText: reviewText(latest.document),

@@ -15,5 +15,26 @@ export function ifMatchRevision(header: string | undefined): number | undefined 
   return Number(match[1]);
 }
 
+/**
+ * The revisions an `If-None-Match` names (a cache's validators): `*` for any, else the tags of the form
+ * "<revision>" (weak or strong; compared weakly, as RFC 9110 asks for If-None-Match). A member of another
+ * form names no revision of ours, so it never matches and the full answer is sent: undefined for no header.
+ */
+export function ifNoneMatchRevisions(header: string | undefined): ReadonlySet<number> | '*' | undefined {
+  if (header === undefined) return undefined;
+  const members = header.split(',').map((member) => member.trim());
+  if (members.includes('*')) return '*';
+  const revisions = new Set<number>();
+  for (const member of members) {
+    const match = /^(?:W\/)?"([1-9][0-9]{0,14})"$/.exec(member);
+    if (match) revisions.add(Number(match[1]));
+  }
+  return revisions;
+}
+
+/** Whether a revision is one the client says it holds (If-None-Match). */
+export const heldRevision = (held: ReadonlySet<number> | '*' | undefined, revision: number): boolean =>
+  held === '*' || (held?.has(revision) ?? false);
+
 /** The ETag of a revision. */
 export const revisionTag = (revision: number) => `"${revision}"`;

@@ -129,6 +129,22 @@ export function requestLine<const Method extends string, const Path extends stri
   return { method: operation.method, path };
 }
 
+/** A read that answers 304 when the client names the latest revision it holds (decision 0056). */
+export const IfNoneMatchHeaders = Type.Object({
+  'if-none-match': Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        'The revisions the client holds, as "<revision>" (the ETag it read): 304 Not Modified, without a body, when the latest is one of them.',
+    }),
+  ),
+});
+
+/** The answer to a read whose If-None-Match names the latest revision: no body, the ETag again. */
+export const NotModified = Type.Null({
+  description: 'Not Modified: the latest revision is the one named in If-None-Match.',
+});
+
 /** The writes to a transcript take the revision the client holds (decision 0052). */
 export const IfMatchHeaders = Type.Object({
   'if-match': Type.Optional(

@@ -8,6 +8,8 @@ import {
   EmptyBody,
   errorResponses,
   IfMatchHeaders,
+  IfNoneMatchHeaders,
+  NotModified,
   literalUnion,
   NullableString,
   PageQuery,
@@ -275,10 +277,12 @@ export const getReview = {
     summary: "Get the reviewed (corrected) text: the latest revision's, one line per segment; 404 until one is saved",
     description:
       'The latest revision of the transcript (docs/api/revisions.md), one line per segment; 404 while the transcript is as ' +
-      'recognized (revision 1). The ETag header is the revision.',
+      'recognized (revision 1). The ETag header is the revision; with `If-None-Match: "<revision>"` naming the latest, ' +
+      'the answer is 304 without a body (a cheap check for a newer revision).',
     tags: ['review'],
     params: TranscriptionParams,
-    response: { 200: Review, ...errorResponses(401, 404) },
+    headers: IfNoneMatchHeaders,
+    response: { 200: Review, 304: NotModified, ...errorResponses(400, 401, 404) },
   },
 } as const;
 

@@ -322,6 +322,7 @@ export const IPC_REQUESTS = {
   'transcripts:revision-changes': RevisionRequest,
   'transcripts:export': Strict({ id: Id(), options: ExportOptions }),
   'transcripts:refresh': NoRequest,
+  'transcripts:follow': Strict({ id: Nullable(Id()), editing: Type.Boolean({ title: 'Editing' }) }),
   'transcripts:rerun-plan': IdRequest,
   'transcripts:rerun': Strict({
     id: Id(),

@@ -54,6 +54,13 @@ export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcr
       return subtitles ? { path: target, subtitles } : { path: target };
     },
     'transcripts:refresh': async () => ctx.session().sync.refreshNow(),
+    'transcripts:follow': async ({ id, editing }) => {
+      const session = ctx.session();
+      // Only a transcription main has: a page cannot make main ask the server about ids of its choosing.
+      if (id !== null && !session.store.transcriptions.get(id))
+        throw new AppFailure({ code: 'not-found', message: 'This transcription is no longer on this computer.' });
+      session.follower.follow(id === null ? null : { id, editing });
+    },
     'transcripts:rerun-plan': async ({ id }) => ctx.session().reruns.plan(id),
     'transcripts:rerun': async ({ id, options, file }) => {
       const path = file === undefined ? undefined : ctx.files.take(file, 'file', 'file');
