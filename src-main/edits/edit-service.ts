@@ -40,7 +40,6 @@ import {
 import { shownDocument } from './shown-document.js';
 import {
   conflictOver,
-  editContextOf,
   operationsApart,
   sideOf,
   withOperations,

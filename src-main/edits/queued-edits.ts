@@ -3,12 +3,7 @@
 // changed the same segments on the server meanwhile. Pure: no cache, no network.
 import type { ConflictSide, SegmentConflict } from '../../src-shared/ipc-contract.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
-import {
-  applyOperation,
-  applyOperations,
-  withSegments,
-  type EditOperation,
-} from '../../src-shared/transcript-editing.js';
+import { applyOperation, applyOperations, type EditOperation } from '../../src-shared/transcript-editing.js';
 
 /** An outbox entry's payload: the edits in the order they were made. */
 export interface QueuedOperations {

@@ -12,12 +12,7 @@ import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import type { CachedTranscription } from '../cache/transcription-repository.js';
-import {
-  decodeReview,
-  sameSegments,
-  speakerLabelsOf,
-  type SpeakerNameOperation,
-} from '../../src-shared/transcript-editing.js';
+import { speakerLabelsOf, type SpeakerNameOperation } from '../../src-shared/transcript-editing.js';
 import { shownDocument } from '../edits/shown-document.js';
 import { AppFailure } from '../app-failure.js';
 import { isInside, pathInside } from '../cache/safe-path.js';
@@ -347,8 +342,9 @@ export class TranscriptService {
     return true;
   }
 
+  /** Edits made here wait to be sent (queued operations or a review text: both are outbox entries, decision 0054). */
   private hasLocalEdits(id: string): boolean {
-    return this.store.outbox.hasEntriesFor(id) || this.store.edits.editedSegments(id) !== null;
+    return this.store.outbox.hasEntriesFor(id);
   }
 
   private refreshReviewInBackground(id: string) {
