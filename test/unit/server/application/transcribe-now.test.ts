@@ -66,6 +66,7 @@ const request = (over: Partial<TranscribeNowRequest> = {}): TranscribeNowRequest
   prompt: '',
   dictionaryId: null,
   speakers: null,
+  diarize: false,
   ...over,
 });
 
@@ -121,7 +122,7 @@ describe('transcribe now', () => {
       request({ speakers: { numSpeakers: null, minSpeakers: null, maxSpeakers: LIMITS.speakers.max } }),
       new AbortController().signal,
     );
-    expect(sent[0]!.payload.speakers).toEqual({ maxSpeakers: LIMITS.speakers.max });
+    expect(sent[0]!.payload.speakers).toEqual({ maxSpeakers: LIMITS.speakers.max, quality: 'standard' });
 
     const error = await refusal(
       (await session()).run(
