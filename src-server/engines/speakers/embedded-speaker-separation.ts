@@ -63,7 +63,6 @@ export const DEFAULT_EMBEDDED_SEPARATION_OPTIONS: EmbeddedSeparationOptions = {
 
 /** What "enhanced" changes (decision 0057, measured with `npm run bench:speakers`). */
 export const ENHANCED_SEPARATION_OPTIONS: Partial<EmbeddedSeparationOptions> = {
-  blockSeconds: 0.125,
   resegmentationPasses: 3,
 };
 
