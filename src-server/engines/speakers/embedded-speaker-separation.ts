@@ -26,8 +26,13 @@
 //    pass over each region's blocks with a penalty per speaker change (turn boundaries at 0.25 s
 //    resolution rather than the windows'), then runs shorter than minTurnSeconds are merged into a
 //    neighbour (smoothing of short flips).
+// 4b. Without a count: speakers that the likelihood test of step 3 finds to be one person on their
+//    block-precise speech (mergeDivergence, stricter than the split's) are merged and step 4 runs again
+//    (4 s windows straddle short quick turns and step 3 then finds a "speaker" per mixture).
+// Quality (decision 0057): "standard" runs 4/4b once; "enhanced" (diarization-high) up to
+//    resegmentationPasses times, each Viterbi pass re-estimating the speakers from the previous one.
 //
-// Steps 1-2 live in speaker-features.ts, step 3 in clustering.ts, step 4 in resegmentation.ts; this
+// Steps 1-2 live in speaker-features.ts, steps 3 and 4b in clustering.ts, step 4 in resegmentation.ts; this
 // file runs them and turns block labels into speaker turns.
 import { clusterSpeakers, mergeSameSpeakers, type SpeakerClusteringOptions } from './clustering.js';
 import { MfccExtractor } from './mfcc.js';
