@@ -158,6 +158,34 @@ describe('transcribe now', () => {
     expect(sent).toEqual([]);
   });
 
+  it('separates for diarized_json and diarization-high (enhanced), not for the default model otherwise', async () => {
+    ctx = context(engine('pocketsphinx', ['en'], false), true);
+    const run = async (over: Partial<TranscribeNowRequest>) =>
+      (await session()).run(request(over), new AbortController().signal);
+    await run({});
+    await run({ diarize: true });
+    await run({ model: 'diarization-high' });
+    await run({
+      model: 'diarization-high',
+      diarize: true,
+      speakers: { numSpeakers: 2, minSpeakers: null, maxSpeakers: null },
+    });
+    expect(sent.map((s) => s.payload.speakers)).toEqual([
+      null,
+      { quality: 'standard' },
+      { quality: 'enhanced' },
+      { numSpeakers: 2, quality: 'enhanced' },
+    ]);
+  });
+
+  it('refuses diarized_json where the server separates no speakers, naming response_format', async () => {
+    ctx = context(engine('pocketsphinx', ['en'], false), false);
+    const error = await refusal((await session()).run(request({ diarize: true }), new AbortController().signal));
+    expect(error).toMatchObject({ code: 'UNSUPPORTED_OPTION', field: 'response_format' });
+    expect(error.message).toMatch(/diarized_json needs speaker separation/);
+    expect(sent).toEqual([]);
+  });
+
   it('refuses a form without a file, and an empty file', async () => {
     ctx = context(engine('pocketsphinx', ['en'], false), false);
     const none = await TranscribeNow.begin(ctx, { teamId: 'team' } as never, null);
