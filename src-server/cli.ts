@@ -315,7 +315,7 @@ program
     }
     process.stdout.write(
       registry.speakers
-        ? `speaker separation: ${registry.speakers.name} (for diarization-high and speaker counts, with engines that do not separate speakers)\n`
+        ? `speaker separation: ${registry.speakers.name} (every transcription, enhanced for diarization-high, with engines that do not separate speakers)\n`
         : 'speaker separation: none (KIKITORI_SPEAKER_ENGINE=none): diarization-high and speaker counts are refused\n',
     );
     // The programs the engines run: without ffmpeg nothing is transcribed; without espeak-ng the

@@ -13,6 +13,7 @@ import type { AppContext } from '../app-context.js';
 import type { Caller } from '../domain/records.js';
 import { EngineError } from '../domain/engine-error.js';
 import { defaultLanguage } from '../domain/speech-language.js';
+import { separationFor } from '../engines/engine-registry.js';
 import type { SpeechEngine, VocabularyWord } from '../engines/speech/speech-engine.js';
 import { recognizesDetail, unsupportedLanguageError } from '../engines/speech/unsupported-language.js';
 import { JobCancelledError } from '../jobs/job-queue.js';
@@ -26,7 +27,7 @@ import {
   uploadAllowance,
   type UploadAllowance,
 } from './storage-guards.js';
-import { asksForSpeakers, assertSpeakerCounts, speakerOptions } from './speaker-counts.js';
+import { asksForSpeakers, assertSpeakerCounts } from './speaker-counts.js';
 
 /** OpenAI model names that mean "this server's default engine". */
 export const OPENAI_MODEL = /^(whisper-1|gpt-4o(-mini)?-transcribe(-.*)?|default)$/;
@@ -44,6 +45,8 @@ export interface TranscribeNowRequest {
   dictionaryId: string | null;
   /** Null: none of the speaker fields was sent. */
   speakers: SpeakerCounts | null;
+  /** The answer shows speakers (response_format diarized_json): separate them even without a count. */
+  diarize: boolean;
 }
 
 export interface TranscribeNowResult {
@@ -179,20 +182,21 @@ export class TranscribeNow {
     if (request.dictionaryId !== null && !(await ctx.dictionaries.get(caller.teamId, request.dictionaryId))) {
       throw errors.dictionaryNotFound(request.dictionaryId, 'dictionary_id');
     }
-    // Asked by a speaker field, or by the transcription model that means speakers (where the server separates any).
-    const separates = engine.capabilities.speakerSeparation || ctx.engines.speakers !== null;
+    // Separated when asked by a speaker field, by the answer's shape (diarized_json), or by the transcription
+    // model that means speakers (where the server separates any); OpenAI's other shapes show no speakers, so
+    // the default model skips the work there (decision 0057).
+    const model = request.model === 'diarization-high' ? 'diarization-high' : 'default';
+    const separation = separationFor(ctx.engines, engine, model, request.speakers);
     const asked = request.speakers !== null && asksForSpeakers(request.speakers);
-    if (asked && !separates) {
+    if ((asked || request.diarize) && !separation) {
       throw errors.unsupportedOption(
-        'Speaker labels were asked for, but this server separates no speakers (KIKITORI_SPEAKER_ENGINE=none). Leave out the speaker fields.',
-        'num_speakers',
+        request.diarize
+          ? 'response_format diarized_json needs speaker separation, which this server does not do (KIKITORI_SPEAKER_ENGINE=none). Ask for verbose_json or json.'
+          : 'Speaker labels were asked for, but this server separates no speakers (KIKITORI_SPEAKER_ENGINE=none). Leave out the speaker fields.',
+        request.diarize ? 'response_format' : 'num_speakers',
       );
     }
-    const speakers = asked
-      ? speakerOptions(request.speakers!)
-      : request.model === 'diarization-high' && separates
-        ? {}
-        : null;
+    const speakers = asked || request.diarize || model === 'diarization-high' ? separation : null;
 
     const jobId = await ctx.queue.send(
       'openai-transcribe',

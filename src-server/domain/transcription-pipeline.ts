@@ -76,10 +76,19 @@ export interface Recognizer {
   }>;
 }
 
+/**
+ * How hard the speaker stage works (decision 0057): "standard" for transcription_model "default",
+ * "enhanced" for "diarization-high".
+ */
+export const SEPARATION_QUALITIES = ['standard', 'enhanced'] as const;
+export type SeparationQuality = (typeof SEPARATION_QUALITIES)[number];
+
 export interface SpeakerOptions {
   numSpeakers?: number;
   minSpeakers?: number;
   maxSpeakers?: number;
+  /** Default "standard". */
+  quality?: SeparationQuality;
 }
 
 /** Labels recognized segments with speakers, separating inside the given speech regions. */

@@ -1,6 +1,8 @@
 // Maps a transcription request (model, languages, speaker options) to the engines that serve it,
 // and says plainly when nothing configured can honour it.
 import type { TranscriptionModel } from '../domain/records.js';
+import type { SpeakerOptions } from '../domain/transcription-pipeline.js';
+import type { SpeakerCounts } from '../../src-shared/speaker-count.js';
 import type { SpeakerSeparationEngine } from './speakers/speaker-separation.js';
 import type { SpeechEngine } from './speech/speech-engine.js';
 import { recognizesDetail, unsupportedLanguageError } from './speech/unsupported-language.js';
@@ -87,7 +89,26 @@ export class ConfiguredEngineRegistry implements EngineRegistry {
   }
 }
 
-/** Speakers are separated for "diarization-high" and whenever a speaker count is given. */
+/**
+ * Speaker labels asked for explicitly: "diarization-high" or a speaker count. A server that cannot separate
+ * refuses these (unsupportedReason); every other transcription is separated where the server can (separationFor).
+ */
 export function wantsSpeakers(options: { model: TranscriptionModel; wantsSpeakers: boolean }): boolean {
   return options.wantsSpeakers || options.model === 'diarization-high';
+}
+
+/**
+ * The speaker separation a transcription gets (decision 0057): every transcription where the server can
+ * separate (the speech engine itself, or the speaker-separation engine), with an automatic count unless
+ * counts are given; "enhanced" for "diarization-high". Null where the server cannot.
+ */
+export function separationFor(
+  registry: Pick<EngineRegistry, 'speakers'>,
+  engine: SpeechEngine,
+  model: TranscriptionModel,
+  counts: SpeakerCounts | null,
+): SpeakerOptions | null {
+  if (!engine.capabilities.speakerSeparation && !registry.speakers) return null;
+  const given = Object.entries(counts ?? {}).filter(([, n]) => n !== null) as [keyof SpeakerCounts, number][];
+  return { ...Object.fromEntries(given), quality: model === 'diarization-high' ? 'enhanced' : 'standard' };
 }

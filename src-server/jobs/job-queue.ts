@@ -4,6 +4,7 @@
 // is what both do.
 import type { Logger } from 'pino';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
+import type { SpeakerOptions } from '../domain/transcription-pipeline.js';
 
 /** POST /v1/audio/transcriptions (and translations) as a job: the audio is in storage, the answer is the job's output. */
 export interface OpenAiTranscribePayload {
@@ -21,7 +22,7 @@ export interface OpenAiTranscribePayload {
   teamId: string;
   dictionaryId: string | null;
   /** Null: no speaker separation. */
-  speakers: { numSpeakers?: number; minSpeakers?: number; maxSpeakers?: number } | null;
+  speakers: SpeakerOptions | null;
 }
 
 /** Every job type and its payload. Adding a job means adding a line here and a file beside this one. */

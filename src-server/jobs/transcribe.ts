@@ -12,7 +12,7 @@ import { EngineError } from '../domain/engine-error.js';
 import { pipelineStatus, type PipelineReport, type TranscriptionPipeline } from '../domain/transcription-pipeline.js';
 import { transcriptKey, type TranscriptionService } from '../domain/transcription-service.js';
 import { defaultLanguage } from '../domain/speech-language.js';
-import { wantsSpeakers, type EngineRegistry } from '../engines/engine-registry.js';
+import { separationFor, type EngineRegistry } from '../engines/engine-registry.js';
 import { UNDETERMINED_LANGUAGE } from '../../src-shared/languages.js';
 import type { Storage } from '../storage/storage.js';
 import type { JobDefinition } from './job-queue.js';
@@ -131,16 +131,11 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
     await fsp.mkdir(workDir, { recursive: true, mode: 0o700 });
     const pcmPath = path.join(workDir, `${transcriptionId}.pcm`);
     try {
-      const speakers = wantsSpeakers({
-        model: record.transcriptionModel,
-        wantsSpeakers: record.numSpeakers !== null || record.minSpeakers !== null || record.maxSpeakers !== null,
-      })
-        ? {
-            numSpeakers: record.numSpeakers ?? undefined,
-            minSpeakers: record.minSpeakers ?? undefined,
-            maxSpeakers: record.maxSpeakers ?? undefined,
-          }
-        : null;
+      const speakers = separationFor(engines, engine, record.transcriptionModel, {
+        numSpeakers: record.numSpeakers,
+        minSpeakers: record.minSpeakers,
+        maxSpeakers: record.maxSpeakers,
+      });
       const { document, speakers: separatedBy } = await pipeline.run(
         {
           id: transcriptionId,

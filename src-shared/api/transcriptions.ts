@@ -134,7 +134,12 @@ export const UploadRequest = Type.Object(
       }),
     ),
     transcription_model: Type.Optional(
-      literalUnion(TRANSCRIPTION_MODELS, { description: 'one of "default", "diarization-high"' }),
+      literalUnion(TRANSCRIPTION_MODELS, {
+        description:
+          'one of "default", "diarization-high". Both label speakers (SPEAKER_1, SPEAKER_2, ... on each segment; the ' +
+          'count found automatically unless num_speakers, min_speakers or max_speakers are given); "diarization-high" ' +
+          'runs the enhanced separation (more resegmentation passes), decision 0057.',
+      }),
     ),
     num_speakers: Type.Optional(SpeakerCount),
     min_speakers: Type.Optional(SpeakerCount),

@@ -149,6 +149,11 @@ export interface SpeakerClusteringOptions {
    * likelihood ratio per frame, in nats, is below this) are one speaker.
    */
   sameSpeakerDivergence: number;
+  /**
+   * The same test after resegmentation (mergeSameSpeakers), stricter: measured between whole speakers, two
+   * real men of this benchmark came at 0.73 and one synthetic voice with itself across two 2 s turns at 0.54.
+   */
+  mergeDivergence: number;
 }
 
 /** Consecutive frames are far from independent: statistics count one frame in this many. */
@@ -294,6 +299,13 @@ class GaussianStats {
     this.cachedLogDet = undefined;
   }
 
+  add(other: GaussianStats): void {
+    this.n += other.n;
+    for (let d = 0; d < CEPSTRA; d++) this.sum[d]! += other.sum[d]!;
+    for (let t = 0; t < TRI; t++) this.cross[t]! += other.cross[t]!;
+    this.cachedLogDet = undefined;
+  }
+
   get logDet(): number {
     this.cachedLogDet ??= unbiasedLogDet(this.n, this.sum, this.cross);
     return this.cachedLogDet;
@@ -334,6 +346,43 @@ export function digamma(x: number): number {
   }
   const f = 1 / (x * x);
   return result + Math.log(x) - 0.5 / x - f * (1 / 12 - f * (1 / 120 - f * (1 / 252 - f * (1 / 240 - f / 132))));
+}
+
+/**
+ * Step 4b (no count given): speakers whose block-precise speech one Gaussian explains almost as well as two
+ * (divergence below mergeDivergence) are one speaker, merged closest pair first, down to `minSpeakers`.
+ * The windows' clustering splits by 4 s windows, which straddle turns when people take short turns, and
+ * then finds a "speaker" per side of each mixture; after resegmentation the labels are block-precise and
+ * the test is on clean speech. Labels renumbered by first block; -1 stays -1.
+ */
+export function mergeSameSpeakers(
+  blocks: BlockStore,
+  labels: Int32Array,
+  minSpeakers: number,
+  settings: Pick<SpeakerClusteringOptions, 'mergeDivergence'>,
+): Int32Array {
+  const k = labels.reduce((max, l) => Math.max(max, l + 1), 0);
+  const stats = Array.from({ length: k }, () => new GaussianStats());
+  for (let b = 0; b < blocks.count; b++) if (labels[b]! >= 0) stats[labels[b]!]!.addBlock(blocks, b);
+  const target = Array.from({ length: k }, (_, l) => l);
+  const alive = new Set(target.filter((l) => stats[l]!.n > 0));
+  while (alive.size > Math.max(1, minSpeakers)) {
+    let best: [number, number] | null = null;
+    let bestDivergence = settings.mergeDivergence;
+    for (const a of alive) {
+      for (const b of alive) {
+        if (b <= a) continue;
+        const d = stats[a]!.divergence(stats[b]!);
+        if (d < bestDivergence) [best, bestDivergence] = [[a, b], d];
+      }
+    }
+    if (!best) break;
+    const [a, b] = best;
+    stats[a]!.add(stats[b]!);
+    alive.delete(b);
+    for (let l = 0; l < k; l++) if (target[l] === b) target[l] = a;
+  }
+  return renumber(labels.map((l) => (l < 0 ? -1 : target[l]!)));
 }
 
 function countLabels(labels: Int32Array): number {
@@ -384,6 +433,7 @@ function absorbOutliers(
 function renumber(labels: Int32Array): Int32Array {
   const names = new Map<number, number>();
   return labels.map((l) => {
+    if (l < 0) return l;
     if (!names.has(l)) names.set(l, names.size);
     return names.get(l)!;
   });

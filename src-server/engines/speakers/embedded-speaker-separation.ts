@@ -26,16 +26,22 @@
 //    pass over each region's blocks with a penalty per speaker change (turn boundaries at 0.25 s
 //    resolution rather than the windows'), then runs shorter than minTurnSeconds are merged into a
 //    neighbour (smoothing of short flips).
+// 4b. Without a count: speakers that the likelihood test of step 3 finds to be one person on their
+//    block-precise speech (mergeDivergence, stricter than the split's) are merged and step 4 runs again
+//    (4 s windows straddle short quick turns and step 3 then finds a "speaker" per mixture).
+// Quality (decision 0057): "standard" runs 4/4b once; "enhanced" (diarization-high) up to
+//    resegmentationPasses times, each Viterbi pass re-estimating the speakers from the previous one.
 //
-// Steps 1-2 live in speaker-features.ts, step 3 in clustering.ts, step 4 in resegmentation.ts; this
+// Steps 1-2 live in speaker-features.ts, steps 3 and 4b in clustering.ts, step 4 in resegmentation.ts; this
 // file runs them and turns block labels into speaker turns.
-import { clusterSpeakers, type SpeakerClusteringOptions } from './clustering.js';
+import { clusterSpeakers, mergeSameSpeakers, type SpeakerClusteringOptions } from './clustering.js';
 import { MfccExtractor } from './mfcc.js';
-import { resegment, type ResegmentationOptions } from './resegmentation.js';
+import { resegment, resegmentBlocks, type ResegmentationOptions } from './resegmentation.js';
 import { CEPSTRA, extractBlocks, windowEmbeddings, type BlockStore, type WindowOptions } from './speaker-features.js';
 import {
   speakerLabel,
   type SeparateOptions,
+  type SeparationQuality,
   type SpeakerSeparationEngine,
   type SpeakerTurn,
 } from './speaker-separation.js';
@@ -53,59 +59,93 @@ export const DEFAULT_EMBEDDED_SEPARATION_OPTIONS: EmbeddedSeparationOptions = {
   maxClusterWindows: 2000,
   defaultMaxSpeakers: 8,
   sameSpeakerDivergence: 0.75,
+  mergeDivergence: 0.6,
   switchPenalty: 60,
   minTurnSeconds: 1,
+  resegmentationPasses: 1,
   joinGapSeconds: 0.5,
 };
 
+/** What "enhanced" changes (decision 0057, measured with `npm run bench:speakers`). */
+export const ENHANCED_SEPARATION_OPTIONS: Partial<EmbeddedSeparationOptions> = {
+  resegmentationPasses: 3,
+};
+
+/** The settings of a quality, with `overrides` on top. */
+export function separationProfile(
+  quality: SeparationQuality,
+  overrides: Partial<EmbeddedSeparationOptions> = {},
+): EmbeddedSeparationOptions {
+  return {
+    ...DEFAULT_EMBEDDED_SEPARATION_OPTIONS,
+    ...(quality === 'enhanced' ? ENHANCED_SEPARATION_OPTIONS : {}),
+    ...overrides,
+  };
+}
+
 export class EmbeddedSpeakerSeparation implements SpeakerSeparationEngine {
   readonly name = 'embedded-mfcc';
-  readonly options: EmbeddedSeparationOptions;
+  readonly profiles: Readonly<Record<SeparationQuality, EmbeddedSeparationOptions>>;
   private readonly mfcc = new MfccExtractor({ coefficients: CEPSTRA + 1 });
 
-  constructor(options: Partial<EmbeddedSeparationOptions> = {}) {
-    this.options = { ...DEFAULT_EMBEDDED_SEPARATION_OPTIONS, ...options };
+  /** `overrides`: settings changed per quality (the benchmark's experiments, tests). */
+  constructor(overrides: Partial<Record<SeparationQuality, Partial<EmbeddedSeparationOptions>>> = {}) {
+    this.profiles = {
+      standard: separationProfile('standard', overrides.standard),
+      enhanced: separationProfile('enhanced', overrides.enhanced),
+    };
   }
 
   async separate(pcmPath: string, speech: SpeechSegment[], options: SeparateOptions): Promise<SpeakerTurn[]> {
     const { signal, onProgress } = options;
+    const settings = this.profiles[options.quality ?? 'standard'];
     signal.throwIfAborted();
     const regions = speech.filter((s) => s.end > s.start).sort((a, b) => a.start - b.start);
     if (regions.length === 0) return [];
-    const blocks = await extractBlocks(this.mfcc, pcmPath, regions, this.options.blockSeconds, signal, (f) =>
+    const blocks = await extractBlocks(this.mfcc, pcmPath, regions, settings.blockSeconds, signal, (f) =>
       onProgress?.(0.8 * f),
     );
     signal.throwIfAborted();
 
-    const windows = windowEmbeddings(blocks, regions.length, this.options);
-    const labels = clusterSpeakers(blocks, windows, options, this.options);
+    const windows = windowEmbeddings(blocks, regions.length, settings);
+    const auto = options.numSpeakers === undefined;
+    const labels = clusterSpeakers(blocks, windows, options, settings);
     onProgress?.(0.9);
-    const blockLabels = resegment(blocks, windows, labels, options.numSpeakers ?? options.minSpeakers, this.options);
-    const turns = this.turns(blocks, regions, blockLabels);
+    let blockLabels = resegment(blocks, windows, labels, options.numSpeakers ?? options.minSpeakers, settings);
+    for (let pass = 0; auto && pass < settings.resegmentationPasses; pass++) {
+      const merged = mergeSameSpeakers(blocks, blockLabels, options.minSpeakers ?? 1, settings);
+      if (merged.every((l, b) => l === blockLabels[b])) break;
+      blockLabels = resegmentBlocks(blocks, merged, options.minSpeakers, settings);
+    }
+    const turns = turnsOf(blocks, regions, blockLabels, settings.joinGapSeconds);
     onProgress?.(1);
     return turns;
   }
+}
 
-  /** Step 5: turns from block labels, joined across short gaps, labelled by first appearance. */
-  private turns(blocks: BlockStore, regions: SpeechSegment[], labels: Int32Array): SpeakerTurn[] {
-    const raw: { start: number; end: number; label: number }[] = [];
-    for (let b = 0; b < blocks.count; b++) {
-      const label = labels[b]!;
-      if (label < 0) continue;
-      const region = regions[blocks.region[b]!]!;
-      const start = Math.max(region.start, blocks.start[b]!);
-      const end = Math.min(region.end, blocks.end[b]!);
-      const prev = raw.at(-1);
-      if (prev && prev.label === label && start - prev.end <= this.options.joinGapSeconds)
-        prev.end = Math.max(prev.end, end);
-      else if (end > start) raw.push({ start, end, label });
-    }
-    const names = new Map<number, string>();
-    return raw.map(({ start, end, label }) => {
-      if (!names.has(label)) names.set(label, speakerLabel(names.size));
-      return { start: round(start), end: round(end), speaker: names.get(label)! };
-    });
+/** Step 5: turns from block labels, joined across short gaps, labelled by first appearance. */
+function turnsOf(
+  blocks: BlockStore,
+  regions: SpeechSegment[],
+  labels: Int32Array,
+  joinGapSeconds: number,
+): SpeakerTurn[] {
+  const raw: { start: number; end: number; label: number }[] = [];
+  for (let b = 0; b < blocks.count; b++) {
+    const label = labels[b]!;
+    if (label < 0) continue;
+    const region = regions[blocks.region[b]!]!;
+    const start = Math.max(region.start, blocks.start[b]!);
+    const end = Math.min(region.end, blocks.end[b]!);
+    const prev = raw.at(-1);
+    if (prev && prev.label === label && start - prev.end <= joinGapSeconds) prev.end = Math.max(prev.end, end);
+    else if (end > start) raw.push({ start, end, label });
   }
+  const names = new Map<number, string>();
+  return raw.map(({ start, end, label }) => {
+    if (!names.has(label)) names.set(label, speakerLabel(names.size));
+    return { start: round(start), end: round(end), speaker: names.get(label)! };
+  });
 }
 
 function round(x: number): number {

@@ -9,6 +9,11 @@ export interface ResegmentationOptions {
   switchPenalty: number;
   /** Runs of one speaker shorter than this inside a region are merged into a neighbour. */
   minTurnSeconds: number;
+  /**
+   * Viterbi passes: each one after the first re-estimates the speakers' Gaussians from the previous
+   * pass's labels (block-precise) rather than the windows' (4 s wide), and runs again.
+   */
+  resegmentationPasses: number;
 }
 
 /**
@@ -22,13 +27,39 @@ export function resegment(
   keepAtLeast: number | undefined,
   options: ResegmentationOptions,
 ): Int32Array {
-  const nb = blocks.count;
   const initial = blockOwners(blocks, windows, windowLabels);
   const k = windowLabels.reduce((m, l) => Math.max(m, l + 1), 0);
   if (k === 0) return initial;
   fillGaps(blocks, initial);
-  if (k === 1) return initial;
+  return resegmentBlocks(blocks, initial, keepAtLeast, options);
+}
 
+/** Step 4 from block labels (0..k-1, every block labelled): the Viterbi passes and smoothing. */
+export function resegmentBlocks(
+  blocks: BlockStore,
+  initial: Int32Array,
+  keepAtLeast: number | undefined,
+  options: ResegmentationOptions,
+): Int32Array {
+  const k = initial.reduce((m, l) => Math.max(m, l + 1), 0);
+  if (k <= 1) return initial;
+
+  let current = initial;
+  for (let pass = 0; pass < Math.max(1, options.resegmentationPasses); pass++) {
+    const next = viterbiPass(blocks, current, k, options);
+    const changed = next.some((l, b) => l !== current[b]);
+    current = next;
+    if (!changed) break;
+  }
+  const kept = new Set(current).size;
+  const wanted = Math.min(k, keepAtLeast ?? 0);
+  return kept < wanted ? initial : current;
+}
+
+/** One pass: Gaussians from `labels`, then Viterbi and smoothing. A speaker that loses every block stays lost. */
+function viterbiPass(blocks: BlockStore, labels: Int32Array, k: number, options: ResegmentationOptions): Int32Array {
+  const nb = blocks.count;
+  const initial = labels;
   // Diagonal Gaussians over the cepstra of each speaker's blocks.
   const mean = new Float64Array(k * CEPSTRA);
   const variance = new Float64Array(k * CEPSTRA);
@@ -95,10 +126,7 @@ export function resegment(
     b0 = b1;
   }
   smooth(blocks, out, logLik, options.minTurnSeconds);
-
-  const kept = new Set(out).size;
-  const wanted = Math.min(k, keepAtLeast ?? 0);
-  return kept < wanted ? initial : out;
+  return out;
 }
 
 /** Runs shorter than minTurnSeconds inside a region join the neighbour that explains them best. */

@@ -1,7 +1,10 @@
 // The speaker-separation (diarization) capability: who spoke when, over the speech regions the VAD
 // found. The transcription pipeline runs it after recognition and labels the recognized segments
 // with assignSpeakers().
+import type { SeparationQuality } from '../../domain/transcription-pipeline.js';
 import type { SpeechSegment } from '../vad/vad.js';
+
+export type { SeparationQuality };
 
 export interface SpeakerTurn {
   /** Seconds from the start of the audio. */
@@ -12,6 +15,8 @@ export interface SpeakerTurn {
 }
 
 export interface SeparateOptions {
+  /** Default "standard" (decision 0057). */
+  quality?: SeparationQuality;
   /** Exactly this many speakers (when the audio has enough speech for them). */
   numSpeakers?: number;
   /** Bounds for the automatic choice of the number of speakers. */

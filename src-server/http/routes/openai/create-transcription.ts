@@ -20,18 +20,37 @@ import { requestLog } from '../../request-log.js';
 import { AppError, errors } from '../../../application/errors.js';
 import { isLanguageCode, UNDETERMINED_LANGUAGE } from '../../../../src-shared/languages.js';
 import { admissionOf } from './admission.js';
+import {
+  knownSpeakers,
+  MAX_KNOWN_SPEAKERS,
+  MAX_REFERENCE_BYTES,
+  MAX_REFERENCE_CHARS,
+  NAMES_FIELD,
+  REFERENCES_FIELD,
+  type KnownSpeaker,
+} from '../../../application/known-speakers.js';
 import { openAiErrorResponses } from '../../../../src-shared/api/openai.js';
 import type { ApiApp, RouteModule } from '../../api-app.js';
 
-export const RESPONSE_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt'] as const;
+export const RESPONSE_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt', 'diarized_json'] as const;
 type ResponseFormat = (typeof RESPONSE_FORMATS)[number];
+/** OpenAI's formats of each task: a translation has no speakers. */
+const TASK_FORMATS: Record<AudioTask, readonly ResponseFormat[]> = {
+  transcribe: RESPONSE_FORMATS,
+  translate: RESPONSE_FORMATS.filter((f) => f !== 'diarized_json'),
+};
 const GRANULARITIES = ['word', 'segment'] as const;
 const MAX_PROMPT_CHARS = 4000;
+/** Any form field but a speaker reference. */
+const MAX_FIELD_CHARS = 64 * 1024;
+/** All the form's fields together. */
+const MAX_FORM_FIELD_CHARS = MAX_KNOWN_SPEAKERS * MAX_REFERENCE_CHARS + 4 * MAX_FIELD_CHARS;
 
 /** The use case's request, and how to answer. */
 interface Fields extends TranscribeNowRequest {
   responseFormat: ResponseFormat;
   granularities: Set<string>;
+  knownSpeakers: KnownSpeaker[];
 }
 
 /** Kikitori's own form fields, beside OpenAI's (an OpenAI client sends them as extra body fields). */
@@ -57,6 +76,8 @@ const FIELDS: Record<AudioTask, readonly string[]> = {
     'timestamp_granularities',
     'stream',
     'chunking_strategy',
+    NAMES_FIELD,
+    REFERENCES_FIELD,
   ],
   translate: ['model', 'prompt', 'response_format', 'temperature', 'dictionary_id'],
 };
@@ -69,12 +90,13 @@ function parseFields(raw: Record<string, string[]>, task: AudioTask): Fields {
     throw errors.validation(`Unknown field "${unknown[0]}". Fields: file, ${listed.join(', ')}.`, unknown[0]);
   }
   const responseFormat = (one(raw, 'response_format')?.trim() || 'json') as ResponseFormat;
-  if (!RESPONSE_FORMATS.includes(responseFormat)) {
+  if (!TASK_FORMATS[task].includes(responseFormat)) {
     throw errors.validation(
-      `response_format must be one of ${RESPONSE_FORMATS.join(', ')}; got "${responseFormat}".`,
+      `response_format must be one of ${TASK_FORMATS[task].join(', ')}; got "${responseFormat}".`,
       'response_format',
     );
   }
+  const diarize = responseFormat === 'diarized_json';
   const language = one(raw, 'language')?.trim().toLowerCase() || null;
   if (language !== null && !isLanguageCode(language)) {
     throw errors.validation(`language: "${language}" is not an ISO 639-1 code (for example "en" or "ja").`, 'language');
@@ -93,6 +115,20 @@ function parseFields(raw: Record<string, string[]>, task: AudioTask): Fields {
       );
     }
   }
+  // As OpenAI's diarizing model: no timestamp granularities with diarized_json, known speakers only with it.
+  if (diarize && granularities.size > 0)
+    throw errors.validation(
+      'timestamp_granularities[] is for verbose_json; diarized_json always has segment times. Leave it out.',
+      'timestamp_granularities[]',
+    );
+  const names = raw[NAMES_FIELD] ?? [];
+  const references = raw[REFERENCES_FIELD] ?? [];
+  if (!diarize && (names.length > 0 || references.length > 0))
+    throw errors.validation(
+      `${names.length > 0 ? NAMES_FIELD : REFERENCES_FIELD} is for response_format diarized_json; ask for it, or leave the known speakers out.`,
+      names.length > 0 ? NAMES_FIELD : REFERENCES_FIELD,
+    );
+  const speakersKnown = knownSpeakers(names, references);
   const prompt = one(raw, 'prompt') ?? '';
   if (prompt.length > MAX_PROMPT_CHARS)
     throw errors.validation(`prompt is longer than ${MAX_PROMPT_CHARS} characters.`, 'prompt');
@@ -121,6 +157,8 @@ function parseFields(raw: Record<string, string[]>, task: AudioTask): Fields {
     prompt,
     responseFormat,
     granularities,
+    diarize,
+    knownSpeakers: speakersKnown,
     dictionaryId: one(raw, 'dictionary_id')?.trim() || null,
     speakers: Object.values(speakers).some((n) => n !== null) ? speakers : null,
   };
@@ -134,6 +172,18 @@ function round(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
 
+/** OpenAI's speaker labels: A, B, ... Z, AA, AB, ... for the n-th speaker (0-based). */
+function letterLabel(n: number): string {
+  return (n >= 26 ? letterLabel(Math.floor(n / 26) - 1) : '') + String.fromCharCode(65 + (n % 26));
+}
+
+/** The document's speakers (SPEAKER_1, ...) as OpenAI's letters, in order of first appearance. */
+function diarizedLabels(segments: readonly { speaker: string | null }[]): (speaker: string | null) => string {
+  const letters = new Map<string | null, string>();
+  for (const s of segments) if (!letters.has(s.speaker)) letters.set(s.speaker, letterLabel(letters.size));
+  return (speaker) => letters.get(speaker) ?? 'A';
+}
+
 export const createTranscription: RouteModule = (app, ctx) =>
   registerAudioOperation(app, ctx, {
     url: '/v1/audio/transcriptions',
@@ -142,9 +192,14 @@ export const createTranscription: RouteModule = (app, ctx) =>
     description:
       'multipart/form-data as OpenAI\'s API: file (required), model ("whisper-1" = the default engine; or "diarization-high", ' +
       '"pocketsphinx", "whisper", "remote"; GET /v1/models lists those usable), language (ISO 639-1; omitted = detected where the engine can, else its first language), ' +
-      'prompt (terms to favour), response_format (json, text, srt, vtt, verbose_json), timestamp_granularities[] (word, segment; ' +
-      'for verbose_json). Uses the same API keys, as "Authorization: Bearer <key>". Words in verbose_json carry a ' +
-      "`probability` when the engine gives one. Errors use OpenAI's error body.",
+      'prompt (terms to favour), response_format (json, text, srt, vtt, verbose_json, diarized_json), timestamp_granularities[] ' +
+      "(word, segment; for verbose_json). diarized_json answers as OpenAI's gpt-4o-transcribe-diarize: `segments` of " +
+      '{ type: "transcript.text.segment", id, speaker, start, end, text }, speakers labelled A, B, ... in order of first ' +
+      'appearance (separated with an automatic count unless num_speakers, min_speakers or max_speakers are sent; ' +
+      'model "diarization-high" for the enhanced separation). known_speaker_names[] with known_speaker_references[] ' +
+      '(up to 4; base64 data URLs of audio, at most 2 MiB each) are checked and accepted, but not yet matched against ' +
+      'the voices in the file, so the labels stay A, B, .... Uses the same API keys, as "Authorization: Bearer <key>". ' +
+      "Words in verbose_json carry a `probability` when the engine gives one. Errors use OpenAI's error body.",
   });
 
 /** One audio operation of OpenAI's API (transcriptions or translations): the same form, upload, engines and answers. */
@@ -156,7 +211,13 @@ export function registerAudioOperation(
   const { task } = operation;
   void app.register(async (scope) => {
     await scope.register(multipart, {
-      limits: { fileSize: ctx.config.uploads.maxBytes, files: 1, fields: 30, fieldSize: 64 * 1024, parts: 40 },
+      limits: {
+        fileSize: ctx.config.uploads.maxBytes,
+        files: 1,
+        fields: 30,
+        fieldSize: MAX_REFERENCE_CHARS,
+        parts: 40,
+      },
     });
     scope.post(
       operation.url,
@@ -195,6 +256,7 @@ export function registerAudioOperation(
           const declaredBytes = Number.isNaN(declared) ? null : Math.min(declared, Number.MAX_SAFE_INTEGER);
           session = await TranscribeNow.begin(ctx, callerOf(request), declaredBytes);
           const raw: Record<string, string[]> = {};
+          let fieldChars = 0;
           try {
             for await (const part of request.parts()) {
               if (part.type === 'file') {
@@ -204,7 +266,19 @@ export function registerAudioOperation(
                 }
                 await session.storeUpload(part.filename, part.file);
               } else {
-                (raw[part.fieldname] ??= []).push(String(part.value));
+                const value = String(part.value);
+                fieldChars += value.length;
+                const bound = part.fieldname === REFERENCES_FIELD ? MAX_REFERENCE_CHARS : MAX_FIELD_CHARS;
+                // The parser cuts a longer value silently (valueTruncated): refused, never used cut.
+                if (part.valueTruncated || value.length > bound || fieldChars > MAX_FORM_FIELD_CHARS) {
+                  throw errors.validation(
+                    part.fieldname === REFERENCES_FIELD
+                      ? `${REFERENCES_FIELD}: a reference is larger than ${MAX_REFERENCE_BYTES / (1024 * 1024)} MiB; send a clip of 2 to 10 seconds.`
+                      : `Field "${part.fieldname}" is too large: the form's fields (all but the file) may have ${MAX_FORM_FIELD_CHARS} characters, ${MAX_FIELD_CHARS} each apart from known speaker references.`,
+                    part.fieldname,
+                  );
+                }
+                (raw[part.fieldname] ??= []).push(value);
               }
             }
           } catch (error) {
@@ -244,6 +318,23 @@ export function registerAudioOperation(
             case 'srt':
             case 'vtt':
               return reply.type('text/plain; charset=utf-8').send(renderTranscript(document, fields.responseFormat));
+            case 'diarized_json': {
+              const label = diarizedLabels(segments);
+              return {
+                task: 'transcribe' as const,
+                duration: round(duration),
+                text,
+                segments: segments.map((s) => ({
+                  type: 'transcript.text.segment' as const,
+                  id: `seg_${s.id}`,
+                  start: s.start,
+                  end: s.end,
+                  text: s.text,
+                  speaker: label(s.speaker),
+                })),
+                usage: { type: 'duration' as const, seconds: Math.ceil(duration) },
+              };
+            }
             case 'verbose_json': {
               const wantWords = fields.granularities.has('word');
               const wantSegments = fields.granularities.size === 0 || fields.granularities.has('segment');

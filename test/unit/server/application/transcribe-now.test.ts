@@ -66,6 +66,7 @@ const request = (over: Partial<TranscribeNowRequest> = {}): TranscribeNowRequest
   prompt: '',
   dictionaryId: null,
   speakers: null,
+  diarize: false,
   ...over,
 });
 
@@ -121,7 +122,7 @@ describe('transcribe now', () => {
       request({ speakers: { numSpeakers: null, minSpeakers: null, maxSpeakers: LIMITS.speakers.max } }),
       new AbortController().signal,
     );
-    expect(sent[0]!.payload.speakers).toEqual({ maxSpeakers: LIMITS.speakers.max });
+    expect(sent[0]!.payload.speakers).toEqual({ maxSpeakers: LIMITS.speakers.max, quality: 'standard' });
 
     const error = await refusal(
       (await session()).run(
@@ -154,6 +155,34 @@ describe('transcribe now', () => {
       (e: unknown) => e,
     );
     expect(language).toMatchObject({ kind: 'unsupported' });
+    expect(sent).toEqual([]);
+  });
+
+  it('separates for diarized_json and diarization-high (enhanced), not for the default model otherwise', async () => {
+    ctx = context(engine('pocketsphinx', ['en'], false), true);
+    const run = async (over: Partial<TranscribeNowRequest>) =>
+      (await session()).run(request(over), new AbortController().signal);
+    await run({});
+    await run({ diarize: true });
+    await run({ model: 'diarization-high' });
+    await run({
+      model: 'diarization-high',
+      diarize: true,
+      speakers: { numSpeakers: 2, minSpeakers: null, maxSpeakers: null },
+    });
+    expect(sent.map((s) => s.payload.speakers)).toEqual([
+      null,
+      { quality: 'standard' },
+      { quality: 'enhanced' },
+      { numSpeakers: 2, quality: 'enhanced' },
+    ]);
+  });
+
+  it('refuses diarized_json where the server separates no speakers, naming response_format', async () => {
+    ctx = context(engine('pocketsphinx', ['en'], false), false);
+    const error = await refusal((await session()).run(request({ diarize: true }), new AbortController().signal));
+    expect(error).toMatchObject({ code: 'UNSUPPORTED_OPTION', field: 'response_format' });
+    expect(error.message).toMatch(/diarized_json needs speaker separation/);
     expect(sent).toEqual([]);
   });
 

@@ -17,6 +17,7 @@ import {
   synthesizeSpeech,
   toWav16k,
 } from '../../../../support/audio-fixtures.js';
+import { twoVoiceMeeting } from '../../../../support/two-voice-meeting.js';
 
 // A ~20 s dialogue: festival's HTS female voice (slt) and espeak-ng's default male voice take turns.
 const LINES: [voice: 'festival' | 'espeak', text: string][] = [
@@ -89,6 +90,19 @@ describe('EmbeddedSpeakerSeparation', () => {
     expect(speakers(turns)).toBe(2);
     expect(diarizationError(reference, turns).der).toBeLessThan(0.1);
     expect(speakers(await separation.separate(monoPcm, monoSpeech, { signal }))).toBe(1);
+  });
+
+  it('finds two speakers, not four, when short turns follow each other without a pause', async () => {
+    // 4 s windows straddle turns of ~2.5 s; the clusters of such mixtures are merged back after resegmentation.
+    const meeting = await twoVoiceMeeting();
+    const quickPcm = await pcmOf(meeting.wav);
+    const quickSpeech = await new SileroVad().detect(quickPcm);
+    const reference = meeting.reference.map(({ start, end, voice }) => ({ start, end, speaker: voice }));
+    for (const quality of ['standard', 'enhanced'] as const) {
+      const turns = await separation.separate(quickPcm, quickSpeech, { quality, signal });
+      expect({ quality, speakers: speakers(turns) }).toEqual({ quality, speakers: 2 });
+      expect(diarizationError(reference, turns).der).toBeLessThan(0.1);
+    }
   });
 
   it('honours the count exactly and the bounds of the automatic choice', async () => {

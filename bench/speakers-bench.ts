@@ -1,0 +1,248 @@
+// npm run bench:speakers — the embedded speaker separation (decision 0057) on generated meetings, the
+// standard pass (transcription_model "default") beside the enhanced one ("diarization-high"):
+// - meetings of two and three voices made of festival (HTS slt) and espeak-ng variants, with pauses of
+//   0.15-1 s and quick turns;
+// - conversations of real people from Debian's pocketsphinx test data (librivox, cards, dhd);
+// - one-speaker recordings (each real speaker alone, and festival alone), where the automatic count must
+//   find exactly one.
+// Per meeting and pass: DER (0.25 s collar) with the count given and found automatically, the count
+// found, and the separation's time (the VAD's regions are computed once, outside the timing).
+// Figures are printed, not asserted: benches are not tests.
+import { execFile } from 'node:child_process';
+import fsp from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import { diarizationError } from '../src-server/engines/speakers/diarization-error.js';
+import {
+  EmbeddedSpeakerSeparation,
+  type EmbeddedSeparationOptions,
+} from '../src-server/engines/speakers/embedded-speaker-separation.js';
+import type { SeparationQuality } from '../src-server/engines/speakers/speaker-separation.js';
+import { SileroVad } from '../src-server/engines/vad/silero-vad.js';
+import { seededRandom } from '../src-shared/seeded-random.js';
+import { fileCache } from './file-cache.js';
+import {
+  CACHE_DIR,
+  concatenate,
+  conversation,
+  durationOf,
+  festivalWav,
+  pcmOf,
+  testdataUtterances,
+  type Turn,
+} from './speech-corpus.js';
+
+const run = promisify(execFile);
+const cached = fileCache(CACHE_DIR, 1);
+const signal = new AbortController().signal;
+
+/** A generated voice: festival's HTS voice or an espeak-ng voice with a variant ("en-us+f3"). */
+type Voice = 'festival' | `espeak:${string}`;
+
+async function speak(voice: Voice, text: string): Promise<string> {
+  if (voice === 'festival') return festivalWav(text);
+  const name = voice.slice('espeak:'.length);
+  return cached(['espeak', name, text], 'wav', async (tmp) => {
+    const raw = `${tmp}.22k.wav`;
+    try {
+      await run('espeak-ng', ['-v', name, '-w', raw, '--', text]);
+      await run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', tmp]);
+    } finally {
+      await fsp.rm(raw, { force: true });
+    }
+  });
+}
+
+const SENTENCES = [
+  'Good morning, did you get the report I sent yesterday?',
+  'Yes, I read it last night and it looks fine to me.',
+  'Great, then we can send it to the customer today.',
+  'Let us wait until the numbers are checked by finance.',
+  'All right, I will ask the team to check them this morning.',
+  'Thank you, call me when it is done.',
+  'The new office opens in March, two weeks later than planned.',
+  'Who is moving first, the design team or the support team?',
+  'Support moves first, because their lease ends in February.',
+  'Then we need the network ready by the end of January.',
+  'I will talk to the landlord about the cables on Monday.',
+  'Good, and please send everyone the floor plan as well.',
+];
+
+/** About 2.5 s each: shorter than the 4 s windows of the clustering. */
+const SHORT_SENTENCES = [
+  'the quarterly numbers look strong this time',
+  'i agree and the costs went down as well',
+  'then we should hire two more engineers',
+  'let us talk about that next week',
+  'fine, i will book a room for tuesday',
+  'thanks, and bring the hiring plan',
+];
+
+/**
+ * Lines spoken in turn by `voices` (one or two sentences a turn), pauses between turns of 0.15-1 s, or
+ * 0.05 s with `quick` (too short for the VAD to cut: turns change inside a speech region); `short`: one
+ * sentence of about 2.5 s a turn.
+ */
+async function generatedMeeting(
+  voices: Voice[],
+  seed: number,
+  options: { quick?: boolean; short?: boolean } = {},
+): Promise<Meeting> {
+  const { quick = false, short = false } = options;
+  const sentences = short ? SHORT_SENTENCES : SENTENCES;
+  const rand = seededRandom(seed);
+  const parts: string[] = [];
+  const gaps: number[] = [];
+  const reference: Turn[] = [];
+  let t = 0;
+  let current = -1;
+  for (let i = 0; i < sentences.length;) {
+    const choices = voices.map((_, v) => v).filter((v) => v !== current);
+    current = choices[Math.floor(rand() * choices.length)]!;
+    const count = !short && rand() < 0.3 ? 2 : 1;
+    if (parts.length > 0) {
+      const gap = quick ? 0.05 : [0.15, 0.3, 0.6, 1.0][Math.floor(rand() * 4)]!;
+      gaps.push(gap);
+      t += gap;
+    }
+    const start = t;
+    for (let c = 0; c < count && i < sentences.length; c++, i++) {
+      if (c > 0) {
+        gaps.push(0.3);
+        t += 0.3;
+      }
+      const wav = await speak(voices[current]!, sentences[i]!);
+      parts.push(wav);
+      t += await durationOf(wav);
+    }
+    reference.push({ start, end: t, speaker: voices[current]! });
+  }
+  const wav = await concatenate(parts, gaps);
+  const kind = [quick && 'quick', short && 'short'].filter(Boolean).join(' ');
+  return { name: voices.join(' + ') + (kind ? ` (${kind} turns)` : ''), wav, reference, speakers: voices.length };
+}
+
+interface Meeting {
+  name: string;
+  wav: string;
+  reference: Turn[];
+  speakers: number;
+}
+
+async function meetings(): Promise<Meeting[]> {
+  const { librivox, goforward, cards, dhdExtra } = await testdataUtterances();
+  const dhd = [goforward, ...dhdExtra];
+  const real = async (name: string, people: Record<string, typeof librivox>, seconds: number, seed: number) => {
+    const c = await conversation(people, seconds, seed);
+    return { name, wav: c.wav, reference: c.reference, speakers: Object.keys(people).length };
+  };
+  /** One person's recordings with pauses of 0.3-0.8 s. */
+  const alone = async (name: string, wavs: string[]): Promise<Meeting> => {
+    const gaps = wavs.slice(1).map((_, i) => [0.4, 0.8, 0.3][i % 3]!);
+    const reference: Turn[] = [];
+    let t = 0;
+    for (const [i, wav] of wavs.entries()) {
+      const d = await durationOf(wav);
+      reference.push({ start: t, end: t + d, speaker: name });
+      t += d + (gaps[i] ?? 0);
+    }
+    return { name, wav: await concatenate(wavs, gaps), reference, speakers: 1 };
+  };
+  const wavs = (utterances: typeof librivox) => utterances.map((u) => u.wav);
+  return [
+    await generatedMeeting(['festival', 'espeak:en-us'], 1),
+    await generatedMeeting(['espeak:en-us', 'espeak:en-us+f3'], 2),
+    await generatedMeeting(['espeak:en-gb', 'espeak:en-us+m3'], 3),
+    await generatedMeeting(['festival', 'espeak:en-us', 'espeak:en-us+f3'], 4),
+    await generatedMeeting(['festival', 'espeak:en-us'], 5, { quick: true }),
+    await generatedMeeting(['espeak:en-us+m3', 'espeak:en-us+f2', 'festival'], 6, { quick: true }),
+    await generatedMeeting(['festival', 'espeak:en-us'], 7, { quick: true, short: true }),
+    await generatedMeeting(['espeak:en-us+f3', 'espeak:en-us'], 8, { quick: true, short: true }),
+    await real('real: librivox + cards', { librivox, cards }, 60, 7),
+    await real('real: librivox + cards + dhd', { librivox, cards, dhd }, 75, 7),
+    await alone('alone: librivox (real)', wavs(librivox)),
+    await alone('alone: cards (real)', wavs(cards)),
+    await alone('alone: dhd (real)', wavs(dhd)),
+    await alone('alone: festival', await Promise.all(SENTENCES.slice(0, 6).map(festivalWav))),
+  ];
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+async function main(): Promise<void> {
+  const vad = new SileroVad();
+  // BENCH_ENHANCED='{"hopSeconds":1}': try other settings for the enhanced pass.
+  const enhanced = JSON.parse(process.env.BENCH_ENHANCED ?? '{}') as Partial<EmbeddedSeparationOptions>;
+  const separation = new EmbeddedSpeakerSeparation({ enhanced });
+  const all = await meetings();
+  const qualities: SeparationQuality[] = ['standard', 'enhanced'];
+  console.log(`\nbench:speakers — embedded-mfcc, Silero VAD regions, DER with a 0.25 s collar\n`);
+  console.log(
+    [
+      'meeting',
+      'secs',
+      'pass',
+      'DER count given',
+      'same, no collar',
+      'DER auto',
+      'found (want)',
+      'ms given',
+      'ms auto',
+    ].join(' | '),
+  );
+  const totals = new Map(qualities.map((q) => [q, { given: 0, noCollar: 0, auto: 0, exact: 0, ms: 0, seconds: 0 }]));
+  for (const meeting of all) {
+    const pcm = await pcmOf(meeting.wav);
+    const speech = await vad.detect(pcm, { signal });
+    const seconds = (await fsp.stat(pcm)).size / 32000;
+    for (const quality of qualities) {
+      const time = async (options: { numSpeakers?: number }) => {
+        const started = performance.now();
+        const turns = await separation.separate(pcm, speech, { ...options, quality, signal });
+        return { turns, ms: performance.now() - started };
+      };
+      const given = await time({ numSpeakers: meeting.speakers });
+      const auto = await time({});
+      const derGiven = diarizationError(meeting.reference, given.turns).der;
+      const derAuto = diarizationError(meeting.reference, auto.turns).der;
+      // Boundaries to the frame: no collar.
+      const derExact = diarizationError(meeting.reference, given.turns, { collar: 0 }).der;
+      const found = new Set(auto.turns.map((t) => t.speaker)).size;
+      const total = totals.get(quality)!;
+      total.given += derGiven;
+      total.noCollar += derExact;
+      total.auto += derAuto;
+      total.exact += found === meeting.speakers ? 1 : 0;
+      total.ms += given.ms + auto.ms;
+      total.seconds += 2 * seconds;
+      console.log(
+        [
+          meeting.name,
+          seconds.toFixed(0),
+          quality,
+          pct(derGiven),
+          pct(derExact),
+          pct(derAuto),
+          `${found} (${meeting.speakers})`,
+          given.ms.toFixed(0),
+          auto.ms.toFixed(0),
+        ].join(' | '),
+      );
+    }
+  }
+  console.log('\npass | mean DER count given | same, no collar | mean DER auto | count exact | real-time factor');
+  for (const [quality, t] of totals) {
+    console.log(
+      [
+        quality,
+        pct(t.given / all.length),
+        pct(t.noCollar / all.length),
+        pct(t.auto / all.length),
+        `${t.exact}/${all.length}`,
+        (t.ms / 1000 / t.seconds).toFixed(4),
+      ].join(' | '),
+    );
+  }
+}
+
+await main();

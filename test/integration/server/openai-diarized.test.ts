@@ -1,0 +1,195 @@
+// response_format=diarized_json on POST /v1/audio/transcriptions, in the shape of OpenAI's
+// gpt-4o-transcribe-diarize (TranscriptionDiarized in the `openai` package), through the official client:
+// segments of { type, id, start, end, text, speaker } with speakers A, B, ... in order of first appearance,
+// separated without a count; known_speaker_names[] / known_speaker_references[] checked (decision 0057);
+// bad combinations refused in OpenAI's error body.
+import fs from 'node:fs';
+import OpenAI, { BadRequestError } from 'openai';
+import type { TranscriptionDiarized } from 'openai/resources/audio/transcriptions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postTranscription, startOpenAiTestServer } from '../../support/openai-test-server.js';
+import type { TestServer } from '../../support/test-server.js';
+import { twoVoiceMeeting, type TwoVoiceMeeting } from '../../support/two-voice-meeting.js';
+
+let server: TestServer;
+let key: string;
+let client: OpenAI;
+let meeting: TwoVoiceMeeting;
+/** A data URL of festival's voice alone (the first turn). */
+let festivalClip: string;
+
+beforeAll(async () => {
+  server = await startOpenAiTestServer();
+  key = await server.key('acme');
+  client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+  meeting = await twoVoiceMeeting();
+  festivalClip = `data:audio/wav;base64,${fs.readFileSync(meeting.parts[0]!).toString('base64')}`;
+});
+afterAll(() => server.close());
+
+const file = () => fs.createReadStream(meeting.wav);
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** The speaker of the segment under the middle of each turn. */
+function turnSpeakers(answer: TranscriptionDiarized): (string | undefined)[] {
+  return meeting.reference.map(({ start, end }) => {
+    const middle = (start + end) / 2;
+    return answer.segments.find((s) => s.start <= middle && middle <= s.end)?.speaker;
+  });
+}
+
+describe('diarized_json through the official openai client', () => {
+  it("answers in OpenAI's diarized shape, speakers A and B found without a count", async () => {
+    const answer = (await client.audio.transcriptions.create({
+      file: file(),
+      model: 'gpt-4o-transcribe-diarize',
+      language: 'en',
+      response_format: 'diarized_json',
+    })) as unknown as TranscriptionDiarized;
+    expect(Object.keys(answer).sort()).toEqual(['duration', 'segments', 'task', 'text', 'usage']);
+    expect(answer.task).toBe('transcribe');
+    expect(answer.duration).toBeGreaterThan(9);
+    expect(answer.usage).toEqual({ type: 'duration', seconds: Math.ceil(answer.duration) });
+    expect(answer.text).toMatch(/quarterly numbers/);
+    expect(answer.segments.length).toBeGreaterThanOrEqual(4);
+    for (const [i, segment] of answer.segments.entries()) {
+      expect(Object.keys(segment).sort()).toEqual(['end', 'id', 'speaker', 'start', 'text', 'type']);
+      expect(segment).toMatchObject({ type: 'transcript.text.segment', id: `seg_${i}` });
+      expect(segment.end).toBeGreaterThan(segment.start);
+    }
+    expect(answer.text).toBe(answer.segments.map((s) => s.text).join(' '));
+    expect(turnSpeakers(answer)).toEqual(['A', 'B', 'A', 'B']);
+  });
+
+  it('runs the enhanced separation for diarization-high and honours num_speakers', async () => {
+    const answer = (await client.audio.transcriptions.create({
+      file: file(),
+      model: 'diarization-high',
+      language: 'en',
+      response_format: 'diarized_json',
+      // Kikitori's extension field, as an extra body field.
+      ...({ num_speakers: 2 } as object),
+    })) as unknown as TranscriptionDiarized;
+    expect(new Set(answer.segments.map((s) => s.speaker))).toEqual(new Set(['A', 'B']));
+    expect(turnSpeakers(answer)).toEqual(['A', 'B', 'A', 'B']);
+  });
+
+  it('accepts known speakers with references, but names nobody it has not matched (labels stay A, B)', async () => {
+    const answer = (await client.audio.transcriptions.create({
+      file: file(),
+      model: 'gpt-4o-transcribe-diarize',
+      language: 'en',
+      response_format: 'diarized_json',
+      known_speaker_names: ['agent'],
+      known_speaker_references: [festivalClip],
+    })) as unknown as TranscriptionDiarized;
+    expect(turnSpeakers(answer)).toEqual(['A', 'B', 'A', 'B']);
+  });
+});
+
+describe('diarized_json refuses what it cannot honour', () => {
+  const diarized = { model: 'gpt-4o-transcribe-diarize', response_format: 'diarized_json' as const };
+
+  it.each([
+    ['more than four names', { names: ['a', 'b', 'c', 'd', 'e'], refs: 5 }, 'known_speaker_names[]', /at most 4/],
+    ['a name without a reference', { names: ['agent', 'customer'], refs: 1 }, 'known_speaker_references[]', /one/],
+    ['a reference without a name', { names: [], refs: 1 }, 'known_speaker_names[]', /one/],
+    ['a name given twice', { names: ['agent', 'agent'], refs: 2 }, 'known_speaker_names[]', /twice/],
+    ['an empty name', { names: [' '], refs: 1 }, 'known_speaker_names[]', /1 to 64 characters/],
+  ])('refuses %s', async (_, { names, refs }, param, message) => {
+    const error = await failure(
+      client.audio.transcriptions.create({
+        file: file(),
+        ...diarized,
+        known_speaker_names: names,
+        known_speaker_references: Array.from({ length: refs }, () => festivalClip),
+      }),
+    );
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error).toMatchObject({ status: 400, param, type: 'invalid_request_error', code: 'validation_failed' });
+    expect((error as BadRequestError).message).toMatch(message);
+  });
+
+  it.each([
+    ['text, not audio', 'data:text/plain;base64,aGVsbG8='],
+    ['not a data URL', 'https://example.com/alice.wav'],
+    ['not base64', 'data:audio/wav;base64,%%%not-base64%%%'],
+    ['empty', 'data:audio/wav;base64,'],
+    ['not base64-encoded', 'data:audio/wav,RIFF'],
+  ])('refuses a reference that is %s', async (_, reference) => {
+    const error = await failure(
+      client.audio.transcriptions.create({
+        file: file(),
+        ...diarized,
+        known_speaker_names: ['agent'],
+        known_speaker_references: [reference],
+      }),
+    );
+    expect(error).toMatchObject({ status: 400, param: 'known_speaker_references[]', code: 'validation_failed' });
+    expect((error as BadRequestError).message).toMatch(/not a base64 data URL of audio/);
+  });
+
+  it('refuses a reference over 2 MiB, and a form field over 64 KiB, without using them cut', async () => {
+    const big = `data:audio/wav;base64,${Buffer.alloc(2 * 1024 * 1024 + 3000).toString('base64')}`;
+    const tooBig = await postTranscription(server, key, meeting.wav, {
+      ...diarized,
+      'known_speaker_names[]': 'agent',
+      'known_speaker_references[]': big,
+    });
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.json.error).toMatchObject({ param: 'known_speaker_references[]', type: 'invalid_request_error' });
+    expect(tooBig.json.error.message).toMatch(/larger than 2 MiB/);
+
+    const longName = await postTranscription(server, key, meeting.wav, {
+      ...diarized,
+      'known_speaker_names[]': 'x'.repeat(70 * 1024),
+      'known_speaker_references[]': festivalClip,
+    });
+    expect(longName.status).toBe(400);
+    expect(longName.json.error).toMatchObject({ param: 'known_speaker_names[]' });
+    expect(longName.json.error.message).toMatch(/too large/);
+  });
+
+  it('refuses known speakers without diarized_json, granularities with it, and diarized translations', async () => {
+    const names = await failure(
+      client.audio.transcriptions.create({
+        file: file(),
+        model: 'whisper-1',
+        response_format: 'verbose_json',
+        known_speaker_names: ['agent'],
+        known_speaker_references: [festivalClip],
+      }),
+    );
+    expect(names).toMatchObject({ status: 400, param: 'known_speaker_names[]' });
+    expect((names as BadRequestError).message).toMatch(/is for response_format diarized_json/);
+
+    const granularities = await failure(
+      client.audio.transcriptions.create({ file: file(), ...diarized, timestamp_granularities: ['word'] }),
+    );
+    expect(granularities).toMatchObject({ status: 400, param: 'timestamp_granularities[]' });
+
+    const translation = await failure(
+      client.audio.translations.create({
+        file: file(),
+        model: 'whisper-1',
+        response_format: 'diarized_json' as 'json',
+      }),
+    );
+    expect(translation).toMatchObject({ status: 400, param: 'response_format' });
+    expect((translation as BadRequestError).message).toMatch(/json, text, srt, verbose_json, vtt;/);
+  });
+
+  it('refuses a request without a key', async () => {
+    const anonymous = await postTranscription(server, null, meeting.wav, { ...diarized });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.json.error).toMatchObject({ type: 'authentication_error' });
+  });
+});
