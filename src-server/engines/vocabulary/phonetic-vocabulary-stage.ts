@@ -110,8 +110,14 @@ export class PhoneticVocabularyStage implements VocabularyStage {
     return { segments: out, rewritten };
   }
 
-  /** Each term's phones: from its reading when it has one, else from its spelling. */
+  /**
+   * Each term's phones: from its reading when it has one, else from its spelling. Terms made only of
+   * words the CMU dictionary knows are left out: the engine can already write them, and rewriting to
+   * them would turn ordinary words into neighbours ("plans" into "plan" for an OpenAI prompt's words).
+   */
   private async terms(vocabulary: readonly VocabularyTerm[], rules: LanguageRules): Promise<PhoneticTerm[]> {
+    const cmu = rules.cmu ? await loadCmuDict(this.options.cmudictPath).catch(() => null) : null;
+    if (cmu) vocabulary = vocabulary.filter((v) => !v.word.split(/\s+/).every((w) => cmu.has(matchToken(w))));
     const sources = vocabulary.map((v) => (v.reading?.trim() ? v.reading : v.word));
     const tokens = [...new Set(sources.flatMap((s) => s.split(/\s+/).map(matchToken)))].filter(Boolean);
     const phones = await this.phonesOf(tokens, rules);

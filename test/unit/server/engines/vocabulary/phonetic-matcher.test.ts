@@ -156,6 +156,15 @@ describe('PhoneticVocabularyStage', () => {
     });
   });
 
+  it('leaves ordinary words to the engine: a dictionary word it already knows is never a target', async () => {
+    const plans = segment([
+      ['the', 0, 0.2, 0.9],
+      ['plans', 0.2, 0.6, 0.5],
+      ['changed', 0.6, 1, 0.9],
+    ]);
+    expect((await stage.apply([plans], [{ word: 'plan' }, { word: 'Zintrix' }], 'en')).rewritten).toBe(0);
+  });
+
   it('leaves words a forced replacement wrote, and languages it has no pronunciations for', async () => {
     const replaced = segment([['zen', 0, 0.3, 0.5]]);
     replaced.words = [
