@@ -28,6 +28,11 @@ export interface MatchOptions {
   threshold: number;
   /** Longest run of recognized words one term may replace. */
   maxSpan: number;
+  /**
+   * Added to the threshold for a run of one word: the engine wrote a whole word there ("tomorrow"), while
+   * a name it does not know usually comes out as several short ones ("kravitz he").
+   */
+  singleWordMargin?: number;
   /** Normalized words a run may not consist of alone (very common short words). */
   commonWords: ReadonlySet<string>;
 }
@@ -236,7 +241,8 @@ export function findTermMatches(
           if (term.words.every((w) => spanTokens.includes(w))) continue;
         }
         const score = 1 - distanceIds(span, length, target) / longer + CONFIDENCE_WEIGHT * doubt;
-        if (score >= options.threshold) candidates.push({ start, end, term, score });
+        if (score >= options.threshold + (end - start === 1 ? (options.singleWordMargin ?? 0) : 0))
+          candidates.push({ start, end, term, score });
       }
     }
   }

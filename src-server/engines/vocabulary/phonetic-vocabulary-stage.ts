@@ -10,6 +10,7 @@ import { findTermMatches, matchToken, type HeardWord, type PhoneticTerm } from '
 
 /** Calibrated on bench:vocabulary's tuning half (decision 0058 has the table). */
 export const DEFAULT_VOCABULARY_THRESHOLD = 0.84;
+export const DEFAULT_SINGLE_WORD_MARGIN = 0.04;
 
 /** Words too common and short to ever be a misheard term by themselves (a run needs one other word). */
 const COMMON_WORDS: Record<'en' | 'ja', ReadonlySet<string>> = {
@@ -58,13 +59,16 @@ function rulesFor(language: string): LanguageRules | null {
 
 export interface PhoneticVocabularyOptions extends PronunciationOptions {
   threshold?: number;
+  singleWordMargin?: number;
 }
 
 export class PhoneticVocabularyStage implements VocabularyStage {
   private readonly threshold: number;
+  private readonly singleWordMargin: number;
 
   constructor(private readonly options: PhoneticVocabularyOptions = {}) {
     this.threshold = options.threshold ?? DEFAULT_VOCABULARY_THRESHOLD;
+    this.singleWordMargin = options.singleWordMargin ?? DEFAULT_SINGLE_WORD_MARGIN;
   }
 
   /** Whether the stage can find terms in this language (English and Japanese for now). */
@@ -92,6 +96,7 @@ export class PhoneticVocabularyStage implements VocabularyStage {
       }));
       const matches = findTermMatches(heard, terms, {
         threshold: this.threshold,
+        singleWordMargin: this.singleWordMargin,
         maxSpan: rules.maxSpan,
         commonWords: rules.common,
       });

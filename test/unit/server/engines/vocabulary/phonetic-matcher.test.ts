@@ -85,6 +85,20 @@ describe('findTermMatches', () => {
     expect(rewrites(heard(['tia', 'T IY AH']), [term('Thea', 'TH IY AH')])).toEqual([]);
   });
 
+  it('asks more of a run of one whole word than of a name broken into pieces', () => {
+    const dunmarrow = term('Dunmarrow', 'D AH N M AH R OW');
+    const tomorrow = heard(['rain', 'R EY N', 0.9], ['tomorrow', 'T AH M AA R OW', 0.2], ['afternoon', null, 0.9]);
+    const at = (singleWordMargin: number) =>
+      findTermMatches(tomorrow, [dunmarrow], { ...options, threshold: 0.84, singleWordMargin }).length;
+    expect(at(0)).toBe(1);
+    expect(at(0.04)).toBe(0);
+    // The same sounds as two short words still make the name.
+    const pieces = heard(['done', 'D AH N', 0.2], ['marrow', 'M EH R OW', 0.2]);
+    expect(findTermMatches(pieces, [dunmarrow], { ...options, threshold: 0.84, singleWordMargin: 0.04 })).toHaveLength(
+      1,
+    );
+  });
+
   it('lets a doubtful run pass where a confident one of the same sound does not', () => {
     const close = term('Kelbrant', 'K EH L B R AE N T');
     const confident = heard(['kill', 'K IH L', 1], ['brand', 'B R AE N D', 1]);
