@@ -10,7 +10,7 @@ import { findTermMatches, matchToken, type HeardWord, type PhoneticTerm } from '
 
 /** Calibrated on bench:vocabulary's tuning half (decision 0058 has the table). */
 export const DEFAULT_VOCABULARY_THRESHOLD = 0.84;
-export const DEFAULT_SINGLE_WORD_MARGIN = 0.04;
+export const DEFAULT_SINGLE_WORD_MARGIN = 0.08;
 
 /** Words too common and short to ever be a misheard term by themselves (a run needs one other word). */
 const COMMON_WORDS: Record<'en' | 'ja', ReadonlySet<string>> = {
