@@ -189,6 +189,7 @@ export function matchToken(word: string): string {
   return word
     .normalize('NFKC')
     .toLocaleLowerCase('und')
+    .trim()
     .replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, '');
 }
 

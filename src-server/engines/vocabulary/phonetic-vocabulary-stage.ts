@@ -71,11 +71,6 @@ export class PhoneticVocabularyStage implements VocabularyStage {
     this.singleWordMargin = options.singleWordMargin ?? DEFAULT_SINGLE_WORD_MARGIN;
   }
 
-  /** Whether the stage can find terms in this language (English and Japanese for now). */
-  supports(language: string): boolean {
-    return rulesFor(language) !== null;
-  }
-
   async apply(
     segments: TranscriptSegment[],
     vocabulary: readonly VocabularyTerm[],
