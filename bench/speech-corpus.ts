@@ -1,6 +1,6 @@
 // Audio for the speech benchmark (bench/asr-bench.ts), all made on this machine from Debian packages:
 // - real recordings from pocketsphinx-testdata with their reference transcripts;
-// - festival (HTS voice cmu_us_slt_arctic_hts) sentences;
+// - festival (HTS voice cmu_us_slt_arctic_hts) and espeak-ng (en-us) sentences;
 // - a multi-speaker conversation glued from testdata recordings of three different men, with the
 //   turn boundaries known;
 // - a long file (hours) repeating real speech with pauses and long silences.
@@ -138,6 +138,19 @@ export async function festivalWav(text: string): Promise<string> {
       await run('sox', [raw, ...WAV_OUT, tmp]);
     } finally {
       await fsp.rm(textFile, { force: true });
+      await fsp.rm(raw, { force: true });
+    }
+  });
+}
+
+/** espeak-ng's en-us voice (a formant synthesizer, far from festival's) reading `text`, as 16 kHz WAV. */
+export async function espeakWav(text: string): Promise<string> {
+  return cached(['espeak-en-us', text], 'wav', async (tmp) => {
+    const raw = `${tmp}.22k.wav`;
+    try {
+      await run('espeak-ng', ['-v', 'en-us', '-w', raw, '--', text]);
+      await run('sox', [raw, ...WAV_OUT, tmp]);
+    } finally {
       await fsp.rm(raw, { force: true });
     }
   });

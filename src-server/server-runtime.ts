@@ -37,6 +37,7 @@ import { ModelManager } from './models/manager.js';
 import { transcribeJob } from './jobs/transcribe.js';
 import { openAiTranscribeJob, sweepOpenAiLeftovers } from './jobs/openai-transcribe.js';
 import { inThreadReplacements, TranscriptionPipeline } from './domain/transcription-pipeline.js';
+import { PhoneticVocabularyStage } from './engines/vocabulary/phonetic-vocabulary-stage.js';
 import { FfmpegDecodeStage } from './engines/audio/decode-stage.js';
 import { speakerStage } from './engines/speakers/speaker-stage.js';
 import { loadSigningSecret, UrlSigner } from './signing/url-signer.js';
@@ -145,6 +146,7 @@ export function transcriptionPipeline(
       minFreeBytes: config.disk.minFreeBytes,
       freeSpace,
     }),
+    vocabulary: new PhoneticVocabularyStage(),
     replacements: inThreadReplacements,
     speakers: engines.speakers ? speakerStage(engines.speakers) : null,
   });

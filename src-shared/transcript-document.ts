@@ -8,8 +8,12 @@ export interface TranscriptWord {
   end: number;
   /** 0..1 posterior probability, when the engine gives one. */
   confidence: number | null;
-  /** Set when a forced replacement wrote this word: the rule's pattern and what the engine heard. */
-  replaced?: { pattern: string; original: string };
+  /**
+   * Set when the dictionary wrote this word: a forced replacement (the rule's pattern), or the vocabulary
+   * stage (`source: 'vocabulary'`, pattern = the dictionary word it sounded like); `original` is what the
+   * engine heard.
+   */
+  replaced?: { pattern: string; original: string; source?: 'vocabulary' };
 }
 
 export interface TranscriptSegment {

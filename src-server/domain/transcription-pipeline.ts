@@ -1,7 +1,8 @@
 // The one transcription pipeline: decode -> recognize (the engine runs its own voice-activity detection
-// first, decision 0019) -> speakers -> replacements -> document. The transcribe job and OpenAI's
-// POST /v1/audio/transcriptions (through its own job) both run it; neither knows which engines sit
-// behind the stages, which are injected (the domain declares them, engines implement them).
+// first, decision 0019) -> speakers -> vocabulary (decision 0058) -> replacements -> document. The
+// transcribe job and OpenAI's POST /v1/audio/transcriptions (through its own job) both run it; neither
+// knows which engines sit behind the stages, which are injected (the domain declares them, engines
+// implement them).
 // Progress leaves through one callback as (step, overall fraction); whoever runs the pipeline turns
 // that into a status (pipelineStatus below) in one place. Cancellation: the signal reaches every stage
 // and is checked between stages. A pipeline step (PIPELINE_STEPS) is internal; the `stage` clients see
@@ -114,8 +115,27 @@ export interface ReplacementStage {
   ): Promise<{ segments: TranscriptSegment[]; applied: AppliedReplacement[] }>;
 }
 
+export interface VocabularyTerm {
+  word: string;
+  reading?: string | null;
+}
+
+/**
+ * Dictionary words found by how they sound in any engine's words (decision 0058): runs of recognized
+ * words close to a term are rewritten to it and marked with what was heard.
+ */
+export interface VocabularyStage {
+  apply(
+    segments: TranscriptSegment[],
+    vocabulary: readonly VocabularyTerm[],
+    language: string,
+  ): Promise<{ segments: TranscriptSegment[]; rewritten: number }>;
+}
+
 export interface PipelineStages {
   decode: DecodeStage;
+  /** Null: the engines' words are kept as they come (bench:vocabulary's "before"). */
+  vocabulary: VocabularyStage | null;
   replacements: ReplacementStage;
   /** Null when the server separates no speakers (KIKITORI_SPEAKER_ENGINE=none). */
   speakers: SpeakerStage | null;
@@ -133,7 +153,7 @@ export interface PipelineRequest {
   /** ISO 639-1, or "auto" for the engine to detect it. */
   language: string;
   task?: 'transcribe' | 'translate';
-  vocabulary: Array<{ word: string; reading?: string | null }>;
+  vocabulary: VocabularyTerm[];
   /** Null: no speaker separation asked. */
   speakers: SpeakerOptions | null;
   rules: readonly ReplacementRule[];
@@ -220,7 +240,7 @@ export class TranscriptionPipeline {
       between();
     }
 
-    const segmentsRecognized: TranscriptSegment[] = labelled.map((s, id) => ({
+    let segmentsRecognized: TranscriptSegment[] = labelled.map((s, id) => ({
       id,
       start: s.start,
       end: s.end,
@@ -228,7 +248,17 @@ export class TranscriptionPipeline {
       text: joinWords(s.words, language),
       words: s.words,
     }));
-    report('replacements', 1 - 0.01, request.rules.length > 0 ? 'applying-dictionary' : undefined);
+    const dictionary = request.rules.length > 0 || request.vocabulary.length > 0;
+    report('replacements', 1 - 0.01, dictionary ? 'applying-dictionary' : undefined);
+    // After speakers, so a run never joins two speakers' words; before forced replacements, so a rule
+    // still has the last word on what a term (or what the engine heard) becomes.
+    const vocabulary = this.stages.vocabulary;
+    if (vocabulary && request.vocabulary.length > 0) {
+      segmentsRecognized = (
+        await timings.time('vocabulary', () => vocabulary.apply(segmentsRecognized, request.vocabulary, language))
+      ).segments;
+      between();
+    }
     const { segments, applied } =
       request.rules.length === 0
         ? { segments: segmentsRecognized, applied: [] }

@@ -2,7 +2,7 @@
 // Derivation order: (a) the user's phonetic respelling ("zin tricks"), word by word from the CMU
 // dictionary; (b) the CMU dictionary entry of the word itself; (c) espeak-ng letter-to-sound, its
 // IPA mapped onto ARPAbet.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { editDistance } from '../../../src-shared/edit-distance.js';
@@ -247,6 +247,97 @@ export async function espeakPronunciation(text: string, espeakBin = 'espeak-ng')
   if (espeakCache.size >= 10_000) espeakCache.clear(); // bounded: vocabularies differ per team
   espeakCache.set(text, result);
   return result;
+}
+
+/**
+ * espeak-ng's phones for many texts in one process (one call per dictionary, not per word): each text
+ * on its own input line gives one output line. `voice` is espeak's ("en-us", "ja"); `normalizeIpa`
+ * adapts a language's IPA to the ARPAbet mapping. A text espeak cannot sound out in the voice (it
+ * switches language, as for kanji) or that yields no phone maps to null. Cached per process; when
+ * espeak-ng is missing (warned once) every text maps to null.
+ */
+export async function espeakPronunciations(
+  texts: readonly string[],
+  options: PronunciationOptions & { voice: string; normalizeIpa?: (ipa: string) => string },
+): Promise<Map<string, string[] | null>> {
+  const bin = options.espeakBin ?? 'espeak-ng';
+  const out = new Map<string, string[] | null>();
+  const cacheKey = (text: string) => `${options.voice}\u0000${text}`;
+  const wanted: string[] = [];
+  for (const text of new Set(texts)) {
+    const cached = batchCache.get(cacheKey(text));
+    if (cached !== undefined) out.set(text, cached);
+    // Only letters, digits and word joiners reach espeak: no line breaks, no "[[" phoneme mode.
+    else if (espeakSafe(text)) wanted.push(text);
+    else out.set(text, null);
+  }
+  if (wanted.length === 0) return out;
+  let lines: string[] | null = null;
+  if (!espeakMissing.has(bin)) {
+    try {
+      lines = await espeakLines(bin, options.voice, wanted);
+      // espeak split or merged a line after all: ask again one text at a time (slow, and rare).
+      if (!lines) {
+        lines = [];
+        for (const text of wanted) lines.push((await espeakLines(bin, options.voice, [text]))?.join(' ') ?? '');
+      }
+    } catch (error) {
+      if (!isEngineError(error, 'unavailable')) throw error;
+      espeakMissing.add(bin);
+      (options.warn ?? ((message: string) => console.warn(message)))(espeakMissingWarning(bin));
+    }
+  }
+  for (const [i, text] of wanted.entries()) {
+    const line = lines?.[i] ?? '';
+    const phones = /\([a-z-]+\)/.test(line)
+      ? []
+      : ipaToArpabet((options.normalizeIpa ?? ((x: string) => x))(line.toLowerCase())).filter((p) =>
+          ARPABET_PHONES.has(p),
+        );
+    const result = phones.length > 0 ? phones : null;
+    if (lines) {
+      if (batchCache.size >= 50_000) batchCache.clear(); // bounded: vocabularies differ per team
+      batchCache.set(cacheKey(text), result);
+    }
+    out.set(text, result);
+  }
+  return out;
+}
+
+const batchCache = new Map<string, string[] | null>();
+
+const espeakSafe = (text: string) => /^[\p{L}\p{N}\p{M}' -]+$/u.test(text) && /[\p{L}\p{N}]/u.test(text);
+
+/** One espeak-ng run over `texts` (one per line); one IPA line per text, or null if the lines do not pair up. */
+function espeakLines(bin: string, voice: string, texts: readonly string[]): Promise<string[] | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, ['-v', voice, '-q', '--ipa', '--sep= '], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    let stdout = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => (stdout += d));
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(
+        err.code === 'ENOENT'
+          ? new EngineError(
+              'unavailable',
+              'Dictionary words cannot be pronounced on this server: install the Debian package espeak-ng.',
+              { detail: `${bin} is not installed`, cause: err },
+            )
+          : err,
+      );
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code !== 0) return reject(new Error(`${bin} exited with ${code}`));
+      const lines = stdout.split('\n');
+      if (lines.at(-1) === '') lines.pop();
+      resolve(lines.length === texts.length ? lines : null);
+    });
+    child.stdin.on('error', () => {}); // a missing executable closes stdin: the 'error' above reports it
+    child.stdin.end(`${texts.join('\n')}\n`);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -51,6 +51,12 @@ function pipeline(calls: string[]) {
         return { durationSeconds: 3.5 };
       },
     },
+    vocabulary: {
+      async apply(segments, vocabulary) {
+        calls.push(`vocabulary:${vocabulary.length}:${segments.map((s) => s.speaker ?? '-').join(',')}`);
+        return { segments, rewritten: 0 };
+      },
+    },
     replacements: {
       async apply(segments, rules, language) {
         calls.push(`replacements:${rules.length}`);
@@ -77,7 +83,7 @@ const request = (calls: string[], overrides: Partial<PipelineRequest> = {}): Pip
 });
 
 describe('TranscriptionPipeline', () => {
-  it('runs decode, recognize and replacements in order and builds the document', async () => {
+  it('runs decode, recognize, vocabulary and replacements in order and builds the document', async () => {
     const calls: string[] = [];
     const reports: Array<[PipelineStep, number]> = [];
     const { document, speakers: by } = await pipeline(calls).run(
@@ -88,7 +94,7 @@ describe('TranscriptionPipeline', () => {
         report: (stage, f) => reports.push([stage, f]),
       },
     );
-    expect(calls).toEqual(['decode:/audio.wav', 'recognize:en:budget', 'replacements:1']);
+    expect(calls).toEqual(['decode:/audio.wav', 'recognize:en:budget', 'vocabulary:1:-,-', 'replacements:1']);
     expect(by).toBeNull();
     expect(document).toMatchObject({
       transcription_id: 't1',
@@ -118,7 +124,8 @@ describe('TranscriptionPipeline', () => {
         report: () => undefined,
       });
     const asked = await run({ speakers: { numSpeakers: 2 } });
-    expect(calls).toContain('speakers:2:2');
+    // The vocabulary stage sees the speakers' segments, so a run of words never joins two speakers.
+    expect(calls.slice(2)).toEqual(['speakers:2:2', 'vocabulary:1:SPEAKER_1,SPEAKER_2']);
     expect(asked.speakers).toBe('test-speakers');
     expect(asked.document.engine.speakers).toBe('test-speakers');
     expect(asked.document.segments.map((s) => s.speaker)).toEqual(['SPEAKER_1', 'SPEAKER_2']);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ARPABET_PHONES,
   espeakPronunciation,
+  espeakPronunciations,
   espeakStatus,
   ipaToArpabet,
   loadCmuDict,
@@ -36,6 +37,39 @@ describe('espeakPronunciation', () => {
     await expect(espeakPronunciation('hello there', '/nonexistent/espeak-ng')).rejects.toThrow(
       /install the Debian package espeak-ng/,
     );
+  });
+});
+
+describe('espeakPronunciations (one espeak-ng run for many texts)', () => {
+  it('pairs each text with its own phones, in one run', async () => {
+    const texts = ['Zintrix', 'Ostrevan', 'tremaine ovosky', 'Zintrix'];
+    const phones = await espeakPronunciations(texts, { voice: 'en-us' });
+    expect(phones.get('Zintrix')?.join(' ')).toBe('Z IH N T R IH K S');
+    expect(phones.get('tremaine ovosky')?.join(' ')).toMatch(/^T R EH M EY N OW V AA S K IY$/);
+    expect(phones.get('Ostrevan')!.length).toBeGreaterThan(5);
+    expect(phones.size).toBe(3);
+  });
+
+  it('gives null for what the voice cannot sound out, and never passes markup to espeak-ng', async () => {
+    const phones = await espeakPronunciations(['ききとり', '聞き取り', '[[a]]', 'a\nb'], { voice: 'ja' });
+    expect(phones.get('ききとり')!.length).toBeGreaterThan(3);
+    expect(phones.get('聞き取り')).toBeNull(); // kanji: espeak-ng switches to another language
+    expect(phones.get('[[a]]')).toBeNull();
+    expect(phones.get('a\nb')).toBeNull();
+  });
+
+  it('maps every text to null when espeak-ng is missing, and says so once', async () => {
+    const warnings: string[] = [];
+    const options = {
+      voice: 'en-us',
+      espeakBin: '/nonexistent/espeak-ng-batch',
+      warn: (m: string) => warnings.push(m),
+    };
+    // Texts no earlier test sounded out: what a working espeak-ng gave stays cached.
+    expect([...(await espeakPronunciations(['Quolvexa'], options)).values()]).toEqual([null]);
+    expect([...(await espeakPronunciations(['Brindavel'], options)).values()]).toEqual([null]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/espeak-ng is not installed/);
   });
 });
 
