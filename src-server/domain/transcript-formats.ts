@@ -24,16 +24,30 @@ function withSpeakerNames(document: TranscriptDocument): TranscriptDocument {
   };
 }
 
+/**
+ * The server's own renderings name speakers when the transcript has two or more, or when the team named one.
+ * Speakers are separated by default (decision 0057): a recording with one voice gains nothing from
+ * "SPEAKER_1: " on every line. (The app's export has its own option, which the user sets.)
+ */
+function namesSpeakers(document: TranscriptDocument): boolean {
+  const labels = new Set(document.segments.flatMap((s) => (s.speaker ? [s.speaker] : [])));
+  return labels.size > 1 || Object.keys(document.speaker_names ?? {}).length > 0;
+}
+
 export function renderTranscript(stored: TranscriptDocument, format: TranscriptFormat): string {
   const document = format === 'json' ? stored : withSpeakerNames(stored);
+  const speakers = namesSpeakers(stored);
   switch (format) {
     case 'json':
       return JSON.stringify(document);
     case 'txt':
-      return transcriptPlainText(document);
+      return transcriptPlainText(document, { speakers, timestamps: false });
     case 'srt':
     case 'vtt': {
-      const cues: NodeList = transcriptCues(document, format).map((data) => ({ type: 'cue' as const, data }));
+      const cues: NodeList = transcriptCues(document, format, { speakers }).map((data) => ({
+        type: 'cue' as const,
+        data,
+      }));
       return stringifySync(cues, { format: format === 'vtt' ? 'WebVTT' : 'SRT' });
     }
     default:

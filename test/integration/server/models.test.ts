@@ -368,13 +368,14 @@ describe('speech models over HTTP', () => {
     const document = (await (await fetch(done.json.transcription_path)).json()) as TranscriptDocument;
     expect(document.engine).toMatchObject({ name: 'whisper', transcription_model: 'default' });
     expect(document.engine.model).toMatch(/^whisper\.cpp\/test-base/);
-    // The record names the engine that actually ran, not `auto`.
+    // The record names the engine that actually ran, not `auto`, and the speaker separation the default model
+    // runs (decision 0057).
     const row = await server.runtime.db.kysely
       .selectFrom('transcriptions')
       .select('engine')
       .where('transcription_id', '=', ticket.transcription_id)
       .executeTakeFirstOrThrow();
-    expect(row.engine).toBe('whisper/whisper.cpp/test-base');
+    expect(row.engine).toBe('whisper/whisper.cpp/test-base+embedded-mfcc');
   });
 
   it('refuses a corrupt download and leaves nothing in place', async () => {

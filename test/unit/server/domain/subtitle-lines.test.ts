@@ -40,7 +40,10 @@ describe('Japanese transcripts as text and subtitles', () => {
     language: 'ja',
     duration: 4,
     speaking_duration: 4,
-    segments: [{ id: 0, start: 0, end: 4, speaker: 'SPEAKER_1', text: '今日は晴れです。明日は雨です。', words: [] }],
+    segments: [
+      { id: 0, start: 0, end: 4, speaker: 'SPEAKER_1', text: '今日は晴れです。明日は雨です。', words: [] },
+      { id: 1, start: 4.2, end: 5, speaker: 'SPEAKER_2', text: 'はい。', words: [] },
+    ],
     replacements: [],
     engine: { name: 'e', model: 'm', transcription_model: 'default' },
     created_at: '2026-01-01T00:00:00.000Z',
@@ -58,7 +61,17 @@ describe('Japanese transcripts as text and subtitles', () => {
     // so the break moves; the text stays whole.
     const srt = renderTranscript(doc, 'srt');
     expect(srt).toContain('00:00:00,000 --> 00:00:04,000\nSPEAKER_1: 今日は\n');
-    expect(srt.replace(/^.*-->.*$|^\d+$|\n/gm, '')).toBe('SPEAKER_1: 今日は晴れです。明日は雨です。');
-    expect(renderTranscript(doc, 'txt')).toBe('SPEAKER_1: 今日は晴れです。明日は雨です。\n');
+    expect(srt.replace(/^.*-->.*$|^\d+$|\n/gm, '')).toBe('SPEAKER_1: 今日は晴れです。明日は雨です。SPEAKER_2: はい。');
+    expect(renderTranscript(doc, 'txt')).toBe('SPEAKER_1: 今日は晴れです。明日は雨です。\nSPEAKER_2: はい。\n');
+  });
+
+  it('names no speaker when there is only one and the team named none', () => {
+    const alone = { ...doc, segments: doc.segments.slice(0, 1) };
+    expect(renderTranscript(alone, 'txt')).toBe('今日は晴れです。明日は雨です。\n');
+    expect(renderTranscript(alone, 'vtt')).not.toContain('<v ');
+    expect(renderTranscript(alone, 'srt')).not.toContain('SPEAKER_1');
+    expect(renderTranscript({ ...alone, speaker_names: { SPEAKER_1: '田中' } }, 'txt')).toBe(
+      '田中: 今日は晴れです。明日は雨です。\n',
+    );
   });
 });
