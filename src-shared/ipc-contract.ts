@@ -92,6 +92,11 @@ export interface UploadJob {
   transcriptionId: string | null;
   error: IpcError | null;
   createdAt: string;
+  /**
+   * Once done: when the server accepted the transcription's start, by the server's clock (its answer's
+   * updated_at). A transcription record older than this was read before the start and says nothing of it.
+   */
+  startedAt: string | null;
 }
 
 /**

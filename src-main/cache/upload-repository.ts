@@ -30,6 +30,7 @@ interface Row {
   updated_at: string;
   replaces: string | null;
   resume_url: string | null;
+  started_at: string | null;
 }
 
 const fromRow = (r: Row): UploadRecord => ({
@@ -48,6 +49,7 @@ const fromRow = (r: Row): UploadRecord => ({
   updatedAt: r.updated_at,
   replaces: r.replaces,
   resumeUrl: r.resume_url ?? null,
+  startedAt: r.started_at ?? null,
 });
 
 /** The UploadJob the renderer sees (no ticket URL: it is a credential). */
@@ -62,13 +64,14 @@ export function uploadJobOf(r: UploadRecord): UploadJob {
     transcriptionId: r.transcriptionId,
     error: r.error,
     createdAt: r.createdAt,
+    startedAt: r.startedAt,
   };
 }
 
 export type UploadPatch = Partial<
   Pick<
     UploadRecord,
-    'sentBytes' | 'state' | 'transcriptionId' | 'uploadUrl' | 'uploadExpiresAt' | 'error' | 'resumeUrl'
+    'sentBytes' | 'state' | 'transcriptionId' | 'uploadUrl' | 'uploadExpiresAt' | 'error' | 'resumeUrl' | 'startedAt'
   >
 >;
 
@@ -80,6 +83,7 @@ const COLUMNS: Record<keyof UploadPatch, string> = {
   uploadExpiresAt: 'upload_expires_at',
   error: 'error',
   resumeUrl: 'resume_url',
+  startedAt: 'started_at',
 };
 
 export class UploadRepository {

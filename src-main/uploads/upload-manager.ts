@@ -415,7 +415,7 @@ export class UploadManager {
       transcription = await client.getTranscription(job.transcriptionId!, { signal });
       if (transcription.status === 'CANCELLED') return 'new-ticket';
     }
-    const done = uploads.update(job.id, { state: 'done', error: null })!;
+    const done = uploads.update(job.id, { state: 'done', error: null, startedAt: transcription.updated_at })!;
     this.attempts.delete(job.id);
     this.change(done);
     await this.options.onStarted?.(transcription, uploadJobOf(done));

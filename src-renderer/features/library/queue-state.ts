@@ -1,7 +1,10 @@
 // One line per file in the uploads queue, from the upload's own state and, once it has been handed to
 // the server, its transcription's: waiting → uploading n% → transcribing n% → done, or failed with the
 // reason. The transcription is looked up in the library's rows; when it is not there (a filter hides
-// it, or the list has not caught up yet) the line says only what is certain: uploaded.
+// it, or the list has not caught up yet) the line says only what is certain: uploaded. A row older than
+// the start is the list not having caught up too: read while the audio was still on its way, its
+// IN_PROGRESS meant "waiting for the audio" (decision 0001), and shown as transcribing it would go back
+// to queued once the list caught up.
 import { assertNever } from '../../../src-shared/assert-never';
 import type { IpcError, TranscriptionSummary, UploadJob } from '../../../src-shared/ipc-contract';
 
@@ -37,7 +40,8 @@ export function queueStateOf(job: UploadJob, transcription: TranscriptionSummary
     default:
       return assertNever(job.state, 'upload state');
   }
-  if (!transcription || transcription.id !== job.transcriptionId) return { kind: 'uploaded' };
+  if (!transcription || transcription.id !== job.transcriptionId || readBeforeStart(job, transcription))
+    return { kind: 'uploaded' };
   switch (transcription.status) {
     case 'COMPLETED':
       return { kind: 'done' };
@@ -56,6 +60,10 @@ export function queueStateOf(job: UploadJob, transcription: TranscriptionSummary
       return assertNever(transcription.status, 'transcription status');
   }
 }
+
+/** Both times are the server's: the row's updated_at, and the one its answer to the start had. */
+const readBeforeStart = (job: UploadJob, transcription: TranscriptionSummary) =>
+  job.startedAt !== null && Date.parse(transcription.updatedAt) < Date.parse(job.startedAt);
 
 /** Still on its way: counts as "in progress" in the queue's summary line. */
 export const isInProgress = (state: QueueState) =>

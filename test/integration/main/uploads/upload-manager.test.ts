@@ -78,7 +78,10 @@ describe('upload manager', () => {
 
   it('streams real files two at a time with progress, then starts their transcriptions', async () => {
     const store = openCacheStore(':memory:');
-    const { m, events, kept } = manager(store, clientOf(server, key));
+    const started = new Map<string, string>();
+    const { m, events, kept } = manager(store, clientOf(server, key), {
+      onStarted: (transcription) => void started.set(transcription.transcription_id, transcription.updated_at),
+    });
     const active = new Map<string, string>();
     let mostActive = 0;
     m.start();
@@ -98,6 +101,9 @@ describe('upload manager', () => {
     expect(mostActive).toBe(2);
     for (const job of done) {
       expect(job).toMatchObject({ state: 'done', error: null, sentBytes: job.size });
+      // The start, by the server's clock: the queue tells a record read before it from one read after.
+      expect(job.startedAt).toBe(started.get(job.transcriptionId!));
+      expect(events.find((e) => e.id === job.id && e.state === 'done')?.startedAt).toBe(job.startedAt);
       const progress = events.filter((e) => e.id === job.id && e.state === 'uploading').map((e) => e.sentBytes);
       expect(progress.length).toBeGreaterThan(3);
       expect(progress).toEqual([...progress].sort((a, b) => a - b));

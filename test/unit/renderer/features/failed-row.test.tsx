@@ -31,6 +31,7 @@ const job = (id: string): UploadJob => ({
   transcriptionId: null,
   error: null,
   createdAt: '2026-01-02T03:04:05.000Z',
+  startedAt: null,
 });
 
 let fake: FakeApi;

@@ -21,6 +21,7 @@ const job = (name: string, index: number): UploadJob => ({
   transcriptionId: null,
   error: null,
   createdAt: `2026-01-01T00:00:0${index}Z`,
+  startedAt: null,
 });
 
 const FOLDER = `file-${'f'.repeat(32)}`;

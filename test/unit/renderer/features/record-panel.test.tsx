@@ -57,6 +57,7 @@ beforeEach(() => {
       transcriptionId: null,
       error: null,
       createdAt: kept.createdAt,
+      startedAt: null,
     }),
   });
   useRecorderStore.setState(useRecorderStore.getInitialState(), true);

@@ -18,6 +18,7 @@ const job = (id: string, state: UploadJob['state'], createdAt: string): UploadJo
   transcriptionId: state === 'done' ? `t-${id}` : null,
   error: state === 'failed' ? { code: 'offline', message: 'The server could not be reached.' } : null,
   createdAt,
+  startedAt: null,
 });
 
 let fake: FakeApi;
@@ -160,6 +161,39 @@ describe('UploadsPanel', () => {
     // Started on the server, waiting there for a free worker.
     expect(line('queues')).toMatchObject({ queue: 'queued', text: expect.stringMatching(/^Waiting to start/) });
     expect(screen.getByTestId('uploads-summary').textContent).toBe('4 in progress · 2 uploaded · 1 failed');
+  });
+
+  it('never reads a row listed before the start as transcribing: the line goes uploaded, then queued (never back)', () => {
+    // A poll listed the ticket while its audio was on its way: IN_PROGRESS, meaning "waiting for the audio".
+    const ticket = summary('t-late', {
+      status: 'IN_PROGRESS',
+      progress: null,
+      updatedAt: '2026-01-02T00:00:01.000Z',
+    });
+    useUploadsStore.setState({
+      jobs: [{ ...job('late', 'done', '2026-01-02T00:00:00Z'), startedAt: '2026-01-02T00:00:02.000Z' }],
+    });
+    useLibraryStore.setState({ rows: [ticket] });
+    render(<UploadsPanel />);
+    const queue = () => screen.getByTestId('upload-item').dataset.queue;
+    expect(queue()).toBe('uploaded');
+    // The list catches up: the record as the start left it, then as the worker moves it.
+    act(() =>
+      useLibraryStore.setState({
+        rows: [
+          { ...ticket, status: 'CONVERTING', progress: 0, stage: 'queued', updatedAt: '2026-01-02T00:00:02.000Z' },
+        ],
+      }),
+    );
+    expect(queue()).toBe('queued');
+    act(() =>
+      useLibraryStore.setState({
+        rows: [
+          { ...ticket, status: 'CONVERTING', progress: 0, stage: 'converting', updatedAt: '2026-01-02T00:00:03.000Z' },
+        ],
+      }),
+    );
+    expect(queue()).toBe('transcribing');
   });
 
   it('words a refused speaker count in the user’s terms, keeping the server’s message as the detail', () => {

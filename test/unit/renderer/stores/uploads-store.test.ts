@@ -16,6 +16,7 @@ const job = (state: UploadJob['state'], id = 'j1'): UploadJob => ({
   transcriptionId: state === 'done' ? `t-${id}` : null,
   error: null,
   createdAt: '2026-01-01T00:00:00Z',
+  startedAt: null,
 });
 
 let fake: FakeApi;

@@ -107,7 +107,7 @@ describe('cache migration 0012 edits as operations', () => {
   it('loses no edit of a cache built at 0011: waiting ones are shown and stay queued, sent ones show as the server has them', () => {
     const store = openCacheStore(cacheAt0011());
     try {
-      expect(store.db.pragma('user_version', { simple: true })).toBe(12);
+      expect(store.db.pragma('user_version', { simple: true })).toBe(cacheMigrations.length);
       const shown = (id: string) => shownDocument(store.documents.get(id)!, store, id).segments.map((s) => s.text);
       // Queued review texts stay in line, to be sent once through POST /review; what they hold is shown.
       expect(store.outbox.all().map((e) => [e.kind, e.targetId, e.state])).toEqual([
