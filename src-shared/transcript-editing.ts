@@ -40,9 +40,15 @@ export type SegmentOperation =
       only?: { segmentId: number; start: number };
     }
   | { kind: 'merge'; segmentId: number }
-  /** The segment is split before its word `wordIndex`. */
-  | { kind: 'split'; segmentId: number; wordIndex: number }
-  | { kind: 'speaker'; segmentId: number; speaker: string | null };
+  /**
+   * The segment is split before its word `wordIndex`; with `speaker`, the second part gets that speaker
+   * (one of the transcript's labels or the next new one, as for 'speaker'; decision 0060).
+   */
+  | { kind: 'split'; segmentId: number; wordIndex: number; speaker?: string | null }
+  /** A segment's speaker: one of the transcript's labels, or the next new one (`nextSpeakerLabel`). */
+  | { kind: 'speaker'; segmentId: number; speaker: string | null }
+  /** Every segment of speaker `from` gets `into`; `from`'s name goes with it (decision 0060). */
+  | { kind: 'merge-speakers'; from: string; into: string };
 
 /** A speaker label's name, shared by the team (`speaker_names`); null or blank removes it (decision 0055). */
 export interface SpeakerNameOperation {
@@ -200,9 +206,42 @@ function splitSegment(
 
 export interface EditContext {
   language: string;
-  /** The speaker labels a segment may be given (the transcript's own). */
+  /** The speaker labels a segment may be given (the transcript's own), besides those its segments carry. */
   speakers: ReadonlySet<string>;
 }
+
+const NEW_LABEL = /^SPEAKER_([1-9]\d{0,5})$/;
+
+/**
+ * The label a new speaker gets: SPEAKER_<n> one past the highest such label among `labels` (the separation
+ * stage's own naming), so two apps adding a speaker to the same revision both mean the same label.
+ */
+export function nextSpeakerLabel(labels: Iterable<string>): string {
+  let highest = 0;
+  for (const label of labels) {
+    const n = NEW_LABEL.exec(label);
+    if (n) highest = Math.max(highest, Number(n[1]));
+  }
+  return `SPEAKER_${highest + 1}`;
+}
+
+/** The labels a segment of `segments` may be given: the context's, those the segments carry, and the next new one. */
+function speakerRefusal(
+  segments: readonly TranscriptSegment[],
+  speaker: string | null,
+  context: EditContext,
+): EditOutcome | null {
+  if (speaker === null || context.speakers.has(speaker) || segments.some((s) => s.speaker === speaker)) return null;
+  const next = nextSpeakerLabel([...context.speakers, ...segments.flatMap((s) => (s.speaker ? [s.speaker] : []))]);
+  if (speaker === next) return null;
+  return refuse(
+    'speaker',
+    `There is no speaker "${speaker}" in this transcript. A new speaker is "${next}", the next free label.`,
+  );
+}
+
+const hasSpeaker = (segments: readonly TranscriptSegment[], label: string, context: EditContext) =>
+  context.speakers.has(label) || segments.some((s) => s.speaker === label);
 
 /** Applies one edit of the segments. Segments the edit does not touch are the same objects as before. */
 export function applyOperation(
@@ -211,6 +250,18 @@ export function applyOperation(
   context: EditContext,
 ): EditOutcome {
   const { language } = context;
+  if (operation.kind === 'merge-speakers') {
+    if (!hasSpeaker(segments, operation.from, context))
+      return refuse('from', `There is no speaker "${operation.from}" in this transcript.`);
+    if (!hasSpeaker(segments, operation.into, context))
+      return refuse('into', `There is no speaker "${operation.into}" in this transcript.`);
+    if (operation.from === operation.into)
+      return refuse('into', 'A speaker is merged into another speaker, not itself.');
+    return {
+      ok: true,
+      segments: segments.map((s) => (s.speaker === operation.from ? { ...s, speaker: operation.into } : s)),
+    };
+  }
   if (operation.kind === 'replace') {
     const matches = findMatches(segments, operation.query, operation.options).filter(
       (m) => !operation.only || (m.segmentId === operation.only.segmentId && m.start === operation.only.start),
@@ -262,14 +313,16 @@ export function applyOperation(
       if (operation.wordIndex <= 0 || operation.wordIndex >= segment.words.length) {
         return refuse('wordIndex', 'A segment is split before one of its words, other than the first.');
       }
+      const refused = operation.speaker === undefined ? null : speakerRefusal(segments, operation.speaker, context);
+      if (refused) return refused;
       const newId = Math.max(...segments.map((s) => s.id)) + 1;
-      next.splice(index, 1, ...splitSegment(segment, operation.wordIndex, newId, language));
+      const [left, right] = splitSegment(segment, operation.wordIndex, newId, language);
+      next.splice(index, 1, left, operation.speaker === undefined ? right : { ...right, speaker: operation.speaker });
       return { ok: true, segments: next };
     }
     case 'speaker': {
-      if (operation.speaker !== null && !context.speakers.has(operation.speaker)) {
-        return refuse('speaker', `There is no speaker "${operation.speaker}" in this transcript.`);
-      }
+      const refused = speakerRefusal(segments, operation.speaker, context);
+      if (refused) return refused;
       next[index] = { ...segment, speaker: operation.speaker };
       return { ok: true, segments: next };
     }
@@ -300,7 +353,8 @@ export function applyOperations(
 ): OperationsOutcome {
   let current = document;
   for (const [index, operation] of operations.entries()) {
-    const labels = speakers ?? speakerLabelsOf(current);
+    // A label given to a segment by an earlier operation (a new speaker) counts too.
+    const labels = new Set([...(speakers ?? []), ...speakerLabelsOf(current)]);
     if (operation.kind === 'speaker-name') {
       if (!labels.has(operation.speaker))
         return {
@@ -326,6 +380,10 @@ export function applyOperations(
     const outcome = applyOperation(current.segments, operation, { language: current.language, speakers: labels });
     if (!outcome.ok) return { ok: false, index, field: outcome.field, message: outcome.message };
     current = withSegments(current, outcome.segments);
+    if (operation.kind === 'merge-speakers' && current.speaker_names?.[operation.from] !== undefined) {
+      const { [operation.from]: _gone, ...names } = current.speaker_names;
+      current = { ...current, speaker_names: names };
+    }
   }
   return { ok: true, document: current };
 }

@@ -10,6 +10,7 @@ import type {
 import {
   applyOperations,
   decodeReview,
+  speakerLabelsOf,
   speakerNameOf,
   STRUCTURE_MARK,
   type EditOperation,
@@ -147,6 +148,12 @@ export function rebaseOperations(
   const inBase = new Set(base.segments.map((s) => s.id));
   const touchedOnBase = touchedBy([diffDocuments(base, onBase.document)], base);
   const intended = { ...touchedOnBase, segments: touchedOnBase.segments.filter((id) => inBase.has(id)) };
+  // A new speaker label (decision 0060) someone else brought in since means their speaker, not this one.
+  const latestLabels = speakerLabelsOf(latest);
+  const baseLabels = speakerLabelsOf(base);
+  const bothNew = [...speakerLabelsOf(onBase.document)].filter((l) => !baseLabels.has(l) && latestLabels.has(l));
+  if (bothNew.length > 0)
+    return { kind: 'conflict', touched: { segments: intended.segments, speakers: bothNew.sort() } };
   const onLatest = applyOperations(latest, operations);
   if (!onLatest.ok) {
     // It applied to what the client saw and not to what is there now: someone changed what it needs.
@@ -215,7 +222,11 @@ function describe(operation: EditOperation): string {
     case 'merge':
       return `Merged segment ${operation.segmentId} with the next`;
     case 'split':
-      return `Split segment ${operation.segmentId}`;
+      return operation.speaker === undefined
+        ? `Split segment ${operation.segmentId}`
+        : `Split segment ${operation.segmentId}, the second part to ${operation.speaker ?? 'no speaker'}`;
+    case 'merge-speakers':
+      return `Merged ${operation.from} into ${operation.into}`;
     case 'speaker':
       return `Set the speaker of segment ${operation.segmentId} to ${operation.speaker ?? 'none'}`;
     case 'speaker-name': {

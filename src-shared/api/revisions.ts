@@ -66,12 +66,32 @@ export const RevisionOperation = Type.Union(
       { ...strict, description: 'The segment merged with the next.' },
     ),
     Type.Object(
-      { kind: Type.Literal('split'), segmentId: SegmentId, wordIndex: WordIndex },
-      { ...strict, description: 'The segment split before its word `wordIndex` (not the first).' },
+      {
+        kind: Type.Literal('split'),
+        segmentId: SegmentId,
+        wordIndex: WordIndex,
+        speaker: Type.Optional(Type.Union([Speaker, Type.Null()])),
+      },
+      {
+        ...strict,
+        description:
+          'The segment split before its word `wordIndex` (not the first); with `speaker`, the second part gets that speaker (as for `speaker`).',
+      },
     ),
     Type.Object(
       { kind: Type.Literal('speaker'), segmentId: SegmentId, speaker: Type.Union([Speaker, Type.Null()]) },
-      { ...strict, description: "A segment's speaker: one of the document's labels, or null." },
+      {
+        ...strict,
+        description:
+          'A segment\'s speaker: one of the document\'s labels, null, or a new speaker as the next free "SPEAKER_<n>" (one past the highest).',
+      },
+    ),
+    Type.Object(
+      { kind: Type.Literal('merge-speakers'), from: Speaker, into: Speaker },
+      {
+        ...strict,
+        description: "Every segment of speaker `from` gets `into`; `from`'s name is removed. `from` and `into` differ.",
+      },
     ),
     Type.Object(
       {

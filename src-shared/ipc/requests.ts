@@ -252,8 +252,14 @@ const EditOperationRequest = Type.Union([
     only: Type.Optional(Strict({ segmentId: SegmentId(), start: Type.Integer({ minimum: 0, maximum: 10_000_000 }) })),
   }),
   Strict({ kind: Type.Literal('merge'), segmentId: SegmentId() }),
-  Strict({ kind: Type.Literal('split'), segmentId: SegmentId(), wordIndex: WordIndex() }),
+  Strict({
+    kind: Type.Literal('split'),
+    segmentId: SegmentId(),
+    wordIndex: WordIndex(),
+    speaker: Type.Optional(Nullable(Text('Speaker', 200))),
+  }),
   Strict({ kind: Type.Literal('speaker'), segmentId: SegmentId(), speaker: Nullable(Text('Speaker', 200)) }),
+  Strict({ kind: Type.Literal('merge-speakers'), from: Text('Speaker', 200), into: Text('Speaker', 200) }),
   Strict({
     kind: Type.Literal('speaker-name'),
     speaker: Text('Speaker', 200),

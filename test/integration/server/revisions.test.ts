@@ -387,6 +387,72 @@ describe('speaker names', () => {
   });
 });
 
+describe('speaker editing (decision 0060)', () => {
+  it('adds a new speaker, splits a segment to it, merges it into another, and a rival new speaker conflicts', async () => {
+    const id = await transcribed({ num_speakers: 1 });
+    const { revision, ids } = await threeSegments(id);
+    expect(new Set((await latest(id)).document.segments.map((s) => s.speaker))).toEqual(new Set(['SPEAKER_1']));
+
+    const added = await edit(alice, id, revision, [{ kind: 'speaker', segmentId: ids[0], speaker: 'SPEAKER_2' }]);
+    expect(added.status).toBe(200);
+    // Bob added a new speaker on the same revision, to another segment: the same label would be Alice's person.
+    const rival = await edit(bob, id, revision, [{ kind: 'speaker', segmentId: ids[2], speaker: 'SPEAKER_2' }]);
+    expect(rival.status).toBe(412);
+    expect(rival.json.details).toMatchObject({ conflicting_speakers: ['SPEAKER_2'] });
+
+    const now = await latest(id);
+    const last = now.document.segments.find((s) => s.id === ids[2])!;
+    expect(last.words.length).toBeGreaterThanOrEqual(2);
+    const split = await edit(bob, id, now.revision, [
+      { kind: 'split', segmentId: ids[2], wordIndex: 1, speaker: 'SPEAKER_2' },
+      { kind: 'speaker-name', speaker: 'SPEAKER_2', name: 'Ben' },
+    ]);
+    expect(split.status).toBe(200);
+    expect(split.json.summary).toContain(`Split segment ${ids[2]}, the second part to SPEAKER_2`);
+    const afterSplit = await servedDocument(id);
+    expect(afterSplit.segments.map((s) => s.speaker)).toEqual(['SPEAKER_2', 'SPEAKER_1', 'SPEAKER_1', 'SPEAKER_2']);
+    expect(afterSplit.speaker_names).toEqual({ SPEAKER_2: 'Ben' });
+    expect((await served(id, 'srt')).text).toContain('Ben: ');
+
+    const merged = await edit(alice, id, now.revision + 1, [
+      { kind: 'merge-speakers', from: 'SPEAKER_2', into: 'SPEAKER_1' },
+    ]);
+    expect(merged.status).toBe(200);
+    expect(merged.json.summary).toBe('Merged SPEAKER_2 into SPEAKER_1');
+    const afterMerge = await servedDocument(id);
+    expect(afterMerge.segments.map((s) => s.speaker)).toEqual(['SPEAKER_1', 'SPEAKER_1', 'SPEAKER_1', 'SPEAKER_1']);
+    expect(afterMerge.speaker_names).toEqual({});
+    expect(afterMerge.segments.map((s) => s.text)).toEqual(afterSplit.segments.map((s) => s.text));
+  });
+
+  it('refuses unknown and malformed labels, a merge into itself, and another team, naming the field', async () => {
+    const id = await transcribed({ num_speakers: 1 });
+    const { revision, document } = await latest(id);
+    const segmentId = document.segments[0]!.id;
+    const cases: Array<[unknown, string]> = [
+      [{ kind: 'speaker', segmentId, speaker: 'SPEAKER_9' }, 'operations.0.speaker'],
+      [{ kind: 'speaker', segmentId, speaker: 'Alice' }, 'operations.0.speaker'],
+      [{ kind: 'merge-speakers', from: 'SPEAKER_7', into: 'SPEAKER_1' }, 'operations.0.from'],
+      [{ kind: 'merge-speakers', from: 'SPEAKER_1', into: 'SPEAKER_2' }, 'operations.0.into'],
+      [{ kind: 'merge-speakers', from: 'SPEAKER_1', into: 'SPEAKER_1' }, 'operations.0.into'],
+      [{ kind: 'split', segmentId, wordIndex: 1, speaker: 'SPEAKER_3' }, 'operations.0.speaker'],
+    ];
+    for (const [operation, field] of cases) {
+      const response = await edit(alice, id, revision, [operation]);
+      expect([operation, response.status, response.json.field]).toEqual([operation, 400, field]);
+      expect(response.json.error_code).toBe(ErrorCode.VALIDATION_FAILED);
+    }
+    const oversized = await edit(alice, id, revision, [{ kind: 'merge-speakers', from: 'S'.repeat(201), into: 'X' }]);
+    expect(oversized.status).toBe(400);
+    const merge = await edit(alice, id, revision, [{ kind: 'merge-speakers', from: 'SPEAKER_1', into: 'SPEAKER_1' }]);
+    expect(merge.json.error_message).toBe('A speaker is merged into another speaker, not itself.');
+    const foreign = await edit(stranger, id, revision, [{ kind: 'speaker', segmentId, speaker: 'SPEAKER_2' }]);
+    expect(foreign.status).toBe(404);
+    expect(foreign.json.error_code).toBe(ErrorCode.TRANSCRIPTION_NOT_FOUND);
+    expect((await latest(id)).revision).toBe(revision);
+  });
+});
+
 describe('analyses', () => {
   /** Polls an analysis until it is no longer IN_PROGRESS. */
   async function settled(id: string): Promise<Record<string, unknown>> {

@@ -8,6 +8,7 @@ import {
   emptyHistory,
   encodeReview,
   findMatches,
+  nextSpeakerLabel,
   recordEdit,
   redoEdit,
   STRUCTURE_MARK,
@@ -256,6 +257,82 @@ describe("a speaker's name", () => {
     expect(
       applyOperations(named, [{ kind: 'speaker-name', speaker: 'SPEAKER_1', name: 'x'.repeat(LIMITS.speakerName) }]).ok,
     ).toBe(true);
+  });
+});
+
+describe('speaker editing (decision 0060)', () => {
+  const meeting = doc('en', [
+    segment(0, 0, ['Hello', 'there.']),
+    segment(1, 2, ['How', 'are', 'you?'], 'SPEAKER_2'),
+    segment(2, 5, ['Fine.']),
+  ]);
+
+  it('names the next new speaker one past the highest SPEAKER_<n>, ignoring other labels', () => {
+    expect(nextSpeakerLabel([])).toBe('SPEAKER_1');
+    expect(nextSpeakerLabel(['SPEAKER_1', 'SPEAKER_7', 'guest', 'SPEAKER_x'])).toBe('SPEAKER_8');
+  });
+
+  it('gives a segment a new speaker only as the next free label, which later operations may then use and name', () => {
+    const outcome = applyOperations(meeting, [
+      { kind: 'speaker', segmentId: 2, speaker: 'SPEAKER_3' },
+      { kind: 'speaker-name', speaker: 'SPEAKER_3', name: 'Chie' },
+      { kind: 'speaker', segmentId: 0, speaker: 'SPEAKER_3' },
+    ]);
+    expect(outcome.ok && outcome.document.segments.map((s) => s.speaker)).toEqual([
+      'SPEAKER_3',
+      'SPEAKER_2',
+      'SPEAKER_3',
+    ]);
+    expect(outcome.ok && outcome.document.speaker_names).toEqual({ SPEAKER_3: 'Chie' });
+    expect(applyOperations(meeting, [{ kind: 'speaker', segmentId: 2, speaker: 'SPEAKER_4' }])).toEqual({
+      ok: false,
+      index: 0,
+      field: 'speaker',
+      message: 'There is no speaker "SPEAKER_4" in this transcript. A new speaker is "SPEAKER_3", the next free label.',
+    });
+    expect(applyOperations(meeting, [{ kind: 'speaker', segmentId: 2, speaker: 'Alice' }])).toMatchObject({
+      ok: false,
+      field: 'speaker',
+    });
+  });
+
+  it('merges one speaker into another: every segment of it, and its name goes', () => {
+    const named = { ...meeting, speaker_names: { SPEAKER_1: 'Aiko', SPEAKER_2: 'Ben' } };
+    const outcome = applyOperations(named, [{ kind: 'merge-speakers', from: 'SPEAKER_1', into: 'SPEAKER_2' }]);
+    expect(outcome.ok && outcome.document.segments.map((s) => s.speaker)).toEqual([
+      'SPEAKER_2',
+      'SPEAKER_2',
+      'SPEAKER_2',
+    ]);
+    expect(outcome.ok && outcome.document.speaker_names).toEqual({ SPEAKER_2: 'Ben' });
+    expect(outcome.ok && outcome.document.segments[1]).toBe(named.segments[1]);
+  });
+
+  it('refuses a merge of an unknown speaker, into an unknown one, or into itself, naming the field', () => {
+    const merge = (from: string, into: string) => applyOperations(meeting, [{ kind: 'merge-speakers', from, into }]);
+    expect(merge('SPEAKER_9', 'SPEAKER_1')).toMatchObject({ ok: false, field: 'from' });
+    expect(merge('SPEAKER_1', 'SPEAKER_3')).toMatchObject({ ok: false, field: 'into' });
+    expect(merge('SPEAKER_1', 'SPEAKER_1')).toMatchObject({
+      ok: false,
+      field: 'into',
+      message: 'A speaker is merged into another speaker, not itself.',
+    });
+  });
+
+  it('splits a segment at a word and gives the second part another speaker, new or known', () => {
+    const next = apply(meeting.segments, { kind: 'split', segmentId: 1, wordIndex: 1, speaker: 'SPEAKER_3' });
+    expect(next.map((s) => [s.id, s.text, s.speaker])).toEqual([
+      [0, 'Hello there.', 'SPEAKER_1'],
+      [1, 'How', 'SPEAKER_2'],
+      [3, 'are you?', 'SPEAKER_3'],
+      [2, 'Fine.', 'SPEAKER_1'],
+    ]);
+    expect(
+      apply(meeting.segments, { kind: 'split', segmentId: 1, wordIndex: 2, speaker: 'SPEAKER_1' })[2]!.speaker,
+    ).toBe('SPEAKER_1');
+    expect(
+      applyOperation(meeting.segments, { kind: 'split', segmentId: 1, wordIndex: 1, speaker: 'SPEAKER_5' }, en),
+    ).toMatchObject({ ok: false, field: 'speaker' });
   });
 });
 
