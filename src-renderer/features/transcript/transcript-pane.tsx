@@ -20,7 +20,7 @@ import {
   type MouseEvent,
 } from 'react';
 import type { TranscriptSegment } from '../../../src-shared/transcript-document';
-import type { EditOperation } from '../../../src-shared/transcript-editing';
+import { nextSpeakerLabel, type EditOperation } from '../../../src-shared/transcript-editing';
 import { wordSeparator } from '../../../src-shared/word-text';
 import { useT } from '../../i18n/use-t';
 import { formatClock } from '../../lib/format';
@@ -272,7 +272,14 @@ const SegmentView = memo(function SegmentView({
     >
       <header className="segment-head">
         {showSpeaker && segment.speaker && (
-          <SpeakerChip speaker={segment.speaker} name={name} color={color} tabIndex={tabIndex} />
+          <SpeakerChip
+            speaker={segment.speaker}
+            name={name}
+            color={color}
+            tabIndex={tabIndex}
+            speakerOptions={speakerOptions}
+            onRun={run}
+          />
         )}
         <button
           type="button"
@@ -379,6 +386,11 @@ const SegmentView = memo(function SegmentView({
             setWordMenu(null);
           }}
           onSplit={() => split(wordMenu.wordIndex)}
+          speakerOptions={speakerOptions.filter((option) => option.label !== segment.speaker)}
+          onSplitTo={(speaker) =>
+            void run({ kind: 'split', segmentId: segment.id, wordIndex: wordMenu.wordIndex, speaker })
+          }
+          newSpeaker={nextSpeakerLabel(speakerOptions.map((option) => option.label))}
           onMerge={merge}
           onClose={() => {
             focusWord(wordMenu.wordIndex);
@@ -441,13 +453,21 @@ function WordMenu(props: {
   canMerge: boolean;
   onEdit: () => void;
   onSplit: () => void;
+  /** The speakers the second part may get (the segment's own left out), and the label a new one gets. */
+  speakerOptions: Array<{ label: string; name: string }>;
+  newSpeaker: string;
+  onSplitTo: (speaker: string) => void;
   onMerge: () => void;
   onClose: () => void;
 }) {
   const t = useT();
   const menu = useRef<HTMLDivElement>(null);
+  // "Split here and change speaker…" turns the menu into the list of speakers to give the second part.
+  const [choosing, setChoosing] = useState(false);
   useEffect(() => {
     menu.current?.querySelector<HTMLElement>('button')?.focus();
+  }, [choosing]);
+  useEffect(() => {
     const outside = (event: PointerEvent) => !menu.current?.contains(event.target as Node) && props.onClose();
     document.addEventListener('pointerdown', outside);
     return () => document.removeEventListener('pointerdown', outside);
@@ -472,15 +492,33 @@ function WordMenu(props: {
         }
       }}
     >
-      <button type="button" role="menuitem" onClick={props.onEdit}>
-        {t('word.editMenu')} <kbd>Enter</kbd>
-      </button>
-      <button type="button" role="menuitem" onClick={props.onSplit} disabled={!props.canSplit}>
-        {t('word.split')} <kbd>S</kbd>
-      </button>
-      <button type="button" role="menuitem" onClick={props.onMerge} disabled={!props.canMerge}>
-        {t('segment.merge')} <kbd>M</kbd>
-      </button>
+      {choosing ? (
+        <>
+          {props.speakerOptions.map((option) => (
+            <button key={option.label} type="button" role="menuitem" onClick={() => props.onSplitTo(option.label)}>
+              {option.name}
+            </button>
+          ))}
+          <button type="button" role="menuitem" onClick={() => props.onSplitTo(props.newSpeaker)}>
+            {t('speaker.new')}
+          </button>
+        </>
+      ) : (
+        <>
+          <button type="button" role="menuitem" onClick={props.onEdit}>
+            {t('word.editMenu')} <kbd>Enter</kbd>
+          </button>
+          <button type="button" role="menuitem" onClick={props.onSplit} disabled={!props.canSplit}>
+            {t('word.split')} <kbd>S</kbd>
+          </button>
+          <button type="button" role="menuitem" onClick={() => setChoosing(true)} disabled={!props.canSplit}>
+            {t('word.splitSpeaker')}
+          </button>
+          <button type="button" role="menuitem" onClick={props.onMerge} disabled={!props.canMerge}>
+            {t('segment.merge')} <kbd>M</kbd>
+          </button>
+        </>
+      )}
     </div>
   );
 }
@@ -554,6 +592,17 @@ function SegmentMenu(props: {
               </select>
             </label>
           )}
+          <button
+            type="button"
+            className="button-quiet"
+            onClick={() => {
+              setOpen(false);
+              const speaker = nextSpeakerLabel(props.speakerOptions.map((option) => option.label));
+              void props.onRun({ kind: 'speaker', segmentId: props.segmentId, speaker });
+            }}
+          >
+            {t('speaker.new')}
+          </button>
         </div>
       )}
     </span>
@@ -607,21 +656,27 @@ function SegmentEditor({ segment, time, onDone }: { segment: TranscriptSegment; 
   );
 }
 
+/** A speaker's name at the start of their turn: click to rename them, or merge them into another speaker. */
 function SpeakerChip({
   speaker,
   name,
   color,
   tabIndex,
+  speakerOptions,
+  onRun,
 }: {
   speaker: string;
   name: string;
   color: string;
   tabIndex: number;
+  speakerOptions: Array<{ label: string; name: string }>;
+  onRun: (operation: EditOperation) => Promise<void>;
 }) {
   const t = useT();
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(name);
   const renameSpeaker = useTranscriptStore((state) => state.renameSpeaker);
+  const others = speakerOptions.filter((option) => option.label !== speaker);
   if (editing) {
     return (
       <form
@@ -643,6 +698,26 @@ function SpeakerChip({
         <button type="submit" className="button-quiet">
           {t('common.save')}
         </button>
+        {others.length > 0 && (
+          <label className="field">
+            <span>{t('speaker.mergeInto')}</span>
+            <select
+              value=""
+              aria-label={t('speaker.mergeIntoLabel', { name })}
+              onChange={(event) => {
+                setEditing(false);
+                if (event.target.value) void onRun({ kind: 'merge-speakers', from: speaker, into: event.target.value });
+              }}
+            >
+              <option value="">{t('speaker.mergeChoose')}</option>
+              {others.map((option) => (
+                <option key={option.label} value={option.label}>
+                  {option.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
       </form>
     );
   }
