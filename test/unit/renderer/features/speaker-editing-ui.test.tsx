@@ -70,9 +70,9 @@ describe('speaker editing', () => {
     ]);
     // Not before the first word: there would be nothing left of the segment.
     fireEvent.contextMenu(screen.getByText('good'));
-    expect(
-      (screen.getByRole('menuitem', { name: 'Split here and change speaker…' }) as HTMLButtonElement).disabled,
-    ).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('menuitem', { name: 'Split here and change speaker…' }).disabled).toBe(
+      true,
+    );
   });
 
   it('offers the same in Japanese', () => {
