@@ -1,0 +1,109 @@
+// Speaker editing in the transcript view (issue 25 item 2, decision 0060): a new speaker from a segment's menu,
+// "Merge into…" on a speaker's chip, "Split here and change speaker…" on a word, and undo; each a revision on
+// the server. Screenshots in English and Japanese for people to look at.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { meetingWav, screenshot, startHost, uploadCompleted, type Host } from './e2e-support.js';
+import { LibraryPage } from './pages/library-page.js';
+import { TranscriptPage } from './pages/transcript-page.js';
+
+test.describe.configure({ mode: 'serial' });
+
+let host: Host;
+let dir: string;
+test.beforeAll(async () => {
+  host = await startHost();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-e2e-speaker-editing-'));
+  // One speaker asked for: the user adds the second.
+  await uploadCompleted(host, await meetingWav(dir, 'voices.wav'), { numSpeakers: 1 });
+});
+test.afterAll(async () => {
+  await host?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const segments = (page: Page) => page.locator('[data-segment-index]');
+const chips = (page: Page) => page.locator('.speaker-chip');
+
+async function open(page: Page, rowName = 'Open voices.wav') {
+  const library = new LibraryPage(page);
+  await library.goto(host.url);
+  await page.getByRole('button', { name: rowName }).click();
+  const transcript = new TranscriptPage(page);
+  await transcript.expectLoaded('voices.wav');
+  return transcript;
+}
+
+/** The speaker labels of the transcript main shows (the server's latest revision). */
+async function shownSpeakers(): Promise<Array<string | null>> {
+  const list = await host.invoke('transcripts:list', {});
+  const id = (list as { value: { items: Array<{ id: string; name: string }> } }).value.items.find(
+    (t) => t.name === 'voices.wav',
+  )!.id;
+  const detail = (await host.invoke('transcripts:get', { id })) as {
+    value: { document: { segments: Array<{ speaker: string | null }> } };
+  };
+  return detail.value.document.segments.map((s) => s.speaker);
+}
+
+test('adds a new speaker, merges it back, undoes, and splits a segment to another speaker (English)', async ({
+  page,
+}) => {
+  await open(page);
+  const count = await segments(page).count();
+  expect(count).toBeGreaterThanOrEqual(2);
+  await expect(chips(page)).toHaveText(['Speaker 1']);
+
+  const last = segments(page).nth(count - 1);
+  await last.getByRole('button', { name: /^More actions for the segment/ }).click();
+  await last.getByRole('button', { name: 'New speaker' }).click();
+  await expect(chips(page)).toHaveText(['Speaker 1', 'Speaker 2']);
+  expect((await shownSpeakers()).at(-1)).toBe('SPEAKER_2');
+  await screenshot(page, 'speaker-new-en');
+
+  await page.getByRole('button', { name: 'Rename Speaker 2' }).click();
+  const merge = page.getByRole('combobox', { name: 'Merge Speaker 2 into another speaker' });
+  await expect(merge).toBeVisible();
+  await screenshot(page, 'speaker-merge-into-en');
+  await merge.selectOption({ label: 'Speaker 1' });
+  await expect(chips(page)).toHaveText(['Speaker 1']);
+  expect(new Set(await shownSpeakers())).toEqual(new Set(['SPEAKER_1']));
+
+  await page.getByRole('button', { name: /Undo/ }).click();
+  await expect(chips(page)).toHaveText(['Speaker 1', 'Speaker 2']);
+
+  // The first segment, split before its third word, the second part to Speaker 2.
+  const words = segments(page).nth(0).getByTestId('word');
+  expect(await words.count()).toBeGreaterThanOrEqual(3);
+  await words.nth(2).click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Split here and change speaker…' }).click();
+  await expect(page.getByRole('menuitem', { name: 'New speaker' })).toBeVisible();
+  await screenshot(page, 'speaker-split-to-en');
+  await page.getByRole('menuitem', { name: 'Speaker 2' }).click();
+  await expect(segments(page)).toHaveCount(count + 1);
+  expect((await shownSpeakers()).slice(0, 2)).toEqual(['SPEAKER_1', 'SPEAKER_2']);
+});
+
+test('the same in Japanese: a new speaker from the menu, then merged into another', async ({ page }) => {
+  const updated = await host.invoke('settings:update', { uiLanguage: 'ja' });
+  expect(updated.ok).toBe(true);
+  await open(page, 'voices.wav を開く');
+  const count = await segments(page).count();
+  const last = segments(page).nth(count - 1);
+  await last.getByRole('button', { name: /の区間のその他の操作$/ }).click();
+  await expect(last.getByRole('button', { name: '新しい話者' })).toBeVisible();
+  await screenshot(page, 'speaker-menu-ja');
+  await last.getByRole('button', { name: '新しい話者' }).click();
+  await expect(chips(page).last()).toHaveText('話者 3');
+  expect((await shownSpeakers()).at(-1)).toBe('SPEAKER_3');
+
+  await page.getByRole('button', { name: '話者 3 の名前を変更' }).click();
+  const merge = page.getByRole('combobox', { name: '話者 3 を別の話者に統合' });
+  await expect(merge).toBeVisible();
+  await screenshot(page, 'speaker-merge-into-ja');
+  await merge.selectOption({ label: '話者 1' });
+  await expect(page.getByRole('button', { name: '話者 3 の名前を変更' })).toHaveCount(0);
+  expect((await shownSpeakers()).at(-1)).toBe('SPEAKER_1');
+});
