@@ -493,6 +493,10 @@ describe('the OpenAPI document', () => {
       'post',
     ]);
     expect(doc.components.schemas.ErrorBody.properties.details).toMatchObject({ type: 'object' });
+    // Speaker editing (decision 0060): the merge of two speakers, and a split's speaker for its second part.
+    const body = JSON.stringify(paths['/api/v1/transcriptions/{transcription_id}/revisions']!.post);
+    expect(body).toContain('"merge-speakers"');
+    expect(body).toContain('the second part gets that speaker');
   });
 });
 
