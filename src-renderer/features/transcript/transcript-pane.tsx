@@ -377,6 +377,7 @@ const SegmentView = memo(function SegmentView({
       )}
       {wordMenu && segment.words[wordMenu.wordIndex] && (
         <WordMenu
+          key={wordMenu.wordIndex}
           word={segment.words[wordMenu.wordIndex]!.word}
           position={wordMenu}
           canSplit={wordMenu.wordIndex > 0}
