@@ -118,6 +118,32 @@ describe('rebasing operations made on an older revision', () => {
     });
   });
 
+  it('refuses a new speaker label someone else brought in since, and rebases a split to a speaker by what it meant', () => {
+    const theirNew = apply(document, [{ kind: 'speaker', segmentId: 0, speaker: 'SPEAKER_3' }]);
+    const sinceNew = touchedBy([diffDocuments(document, theirNew)], document);
+    expect(
+      rebaseOperations(document, theirNew, sinceNew, [{ kind: 'speaker', segmentId: 3, speaker: 'SPEAKER_3' }], false),
+    ).toEqual({ kind: 'conflict', touched: { segments: [3], speakers: ['SPEAKER_3'] } });
+    // Someone split another segment since: the split's new id moves, and its speaker goes with the new half.
+    const theirSplit = apply(document, [{ kind: 'split', segmentId: 0, wordIndex: 1 }]);
+    const sinceSplit = touchedBy([diffDocuments(document, theirSplit)], document);
+    const outcome = rebaseOperations(
+      document,
+      theirSplit,
+      sinceSplit,
+      [{ kind: 'split', segmentId: 2, wordIndex: 2, speaker: 'SPEAKER_3' }],
+      false,
+    );
+    expect(outcome.kind === 'applied' && outcome.document.segments.map((s) => [s.id, s.text, s.speaker])).toEqual([
+      [0, 'one', 'SPEAKER_1'],
+      [4, 'two three', 'SPEAKER_1'],
+      [1, 'four five six', 'SPEAKER_2'],
+      [2, 'seven eight', 'SPEAKER_1'],
+      [5, 'nine', 'SPEAKER_3'],
+      [3, 'ten eleven twelve', 'SPEAKER_2'],
+    ]);
+  });
+
   it('refuses a replace-all that would now reach a segment someone changed', () => {
     const added = apply(document, [{ kind: 'text', segmentId: 2, text: 'seven two nine' }]);
     const sinceAdded = touchedBy([diffDocuments(document, added)], document);
