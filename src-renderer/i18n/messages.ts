@@ -598,7 +598,7 @@ export const ja: Record<MessageKey, string> = {
   'library.options.speakers.maxSpeakers': '最多の話者数',
   'library.options.dictionary': '辞書',
   'library.options.words': '追加の単語（1 行に 1 つ、「単語,読み」）',
-  'library.options.multichannel.held': '2 チャンネル以上の録音: {names}',
+  'library.options.multichannel.held': '2 チャンネル以上の録音：{names}',
   'library.options.multichannel': 'チャンネルごとに別の話者',
   'library.options.multichannel.hint':
     'チャンネルごとに文字起こしし、それぞれを 1 人の話者とします（1 人 1 チャンネルで録音した通話など）。選ばないときはチャンネルを混ぜて、声で話者を分けます。',
