@@ -7,7 +7,14 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TranscriptDocument } from '../../../src-shared/transcript-document.js';
 import { audioDuration, synthesizeSpeech, toWav16k, type Voice } from '../../support/audio-fixtures.js';
-import { startTestServer, tempDir, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
+import {
+  startTestServer,
+  tempDir,
+  uploadFile,
+  waitForStatus,
+  workLeftovers,
+  type TestServer,
+} from '../../support/test-server.js';
 
 const exec = promisify(execFile);
 
@@ -137,6 +144,8 @@ describe('multichannel uploads', () => {
     }
     expect(document.speaking_duration).toBeLessThanOrEqual(document.duration);
     expect(document.text).toContain('quarterly');
+    // Each channel's PCM is removed once recognized.
+    expect(workLeftovers(server)).toEqual([]);
   });
 
   it('transcribes a one-channel file as one speaker', async () => {
@@ -145,6 +154,19 @@ describe('multichannel uploads', () => {
     expect(document.segments.length).toBeGreaterThan(0);
     for (const segment of document.segments) expect([segment.speaker, segment.channel]).toEqual(['SPEAKER_1', 1]);
     expect(words(document.text)).toContain('quarterly');
+  });
+
+  it('fails a recording of more channels than it transcribes one by one, saying what to do', async () => {
+    const nine = path.join(tempDir(), 'nine-channels.wav');
+    await exec('sox', ['-n', '-r', '16000', '-c', '9', nine, 'synth', '1', 'sine', '440']);
+    const ticket = await uploadFile(server, key, nine, { language: 'en', multichannel: true });
+    await server.api(key, 'POST', `/api/v1/transcriptions/${ticket.transcription_id}/transcribe`);
+    const done = await waitForStatus(server, key, ticket.transcription_id, ['COMPLETED', 'FAILED']);
+    expect(done.json.status).toBe('FAILED');
+    expect(done.json.failure_reason).toBe(
+      'The recording has 9 channels; multichannel transcribes up to 8. Upload it without multichannel to have its channels mixed down and voices separated.',
+    );
+    expect(workLeftovers(server)).toEqual([]);
   });
 
   it('refuses a multichannel that is not a boolean, and with what it cannot be combined with', async () => {
