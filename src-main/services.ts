@@ -38,6 +38,7 @@ import type { SecretBox } from './settings/secret-box.js';
 import { SettingsService } from './settings/settings-service.js';
 import { EMBEDDED_PROFILE_ID, type SettingsStore } from './settings/settings-store.js';
 import type { SyncIntervals } from './sync/sync-engine.js';
+import { probeChannels } from './peaks/peaks.js';
 
 export type { Dialogs, FileFilter, Notifier, ServerToConfirm, UserNotification } from './host-capabilities.js';
 export type { SecretBox } from './settings/secret-box.js';
@@ -218,7 +219,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     session: active,
     settings,
     dialogs: options.dialogs,
-    files: new FileHandles(),
+    files: new FileHandles(Date.now, (file) => probeChannels(file)),
     activateProfile,
     removeProfile,
     app: { version: options.appVersion, platform: options.platform, locale: options.locale },

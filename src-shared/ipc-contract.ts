@@ -150,6 +150,8 @@ export interface FileOffer {
   name: string;
   /** Bytes, for a file; null for a folder. */
   size: number | null;
+  /** A file's audio channels as ffprobe reads them; null for a folder or when unknown (decision 0061). */
+  channels?: number | null;
 }
 
 export interface TranscriptionSummary {

@@ -22,6 +22,8 @@ export interface TranscriptSegment {
   end: number;
   /** Stable speaker label such as "SPEAKER_1", or null when speakers were not separated. */
   speaker: string | null;
+  /** Extension: the channel (1, 2, ...) it was heard on, when each channel was transcribed as a speaker (multichannel). */
+  channel?: number;
   text: string;
   words: TranscriptWord[];
 }

@@ -113,6 +113,25 @@ export async function probeDuration(file: string, options: PeaksOptions = {}): P
   }
 }
 
+/**
+ * Channels of the first audio stream according to ffprobe; null when it cannot tell (not audio, no
+ * ffprobe). The upload form offers "Each channel is a speaker" for two or more (decision 0061).
+ */
+export async function probeChannels(file: string, options: PeaksOptions = {}): Promise<number | null> {
+  try {
+    const { stdout } = await run(
+      options.ffprobePath ?? (await peaksToolCommand('ffprobe')),
+      ['-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=channels', '-of', 'csv=p=0', file],
+      { signal: options.signal },
+    );
+    const value = Number(stdout.trim());
+    return Number.isInteger(value) && value > 0 ? value : null;
+  } catch {
+    if (options.signal?.aborted) throw abortError();
+    return null;
+  }
+}
+
 export function abortError(): Error {
   return Object.assign(new Error('Peaks computation was cancelled.'), { name: 'AbortError' });
 }

@@ -25,7 +25,11 @@ interface Grant {
 export class FileHandles {
   private readonly grants = new Map<string, Grant>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    /** A file's audio channels (null: unknown), told with its offer so the form can offer multichannel. */
+    private readonly channelsOf: (file: string) => Promise<number | null> = async () => null,
+  ) {}
 
   /**
    * Handles for paths main got from its dialogs or the preload. A path that is neither a file nor a
@@ -44,7 +48,14 @@ export class FileHandles {
         });
       }
       const kind = stat.isDirectory() ? 'folder' : 'file';
-      offers.push({ handle: this.issue(resolved, kind), kind, name, size: kind === 'file' ? stat.size : null });
+      const channels = kind === 'file' ? await this.channelsOf(resolved) : null;
+      offers.push({
+        handle: this.issue(resolved, kind),
+        kind,
+        name,
+        size: kind === 'file' ? stat.size : null,
+        ...(channels === null ? {} : { channels }),
+      });
     }
     return offers;
   }

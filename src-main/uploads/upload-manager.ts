@@ -67,13 +67,16 @@ export function uploadFileName(fileName: string): string {
 }
 
 export function uploadRequestOf(fileName: string, options: UploadOptions): ApiUploadRequest {
+  // With multichannel the channels are the speakers: counts would be refused (decision 0061), so they are not sent.
+  const counts = !options.multichannel;
   return {
     filename: uploadFileName(fileName),
     ...(options.language ? { language: options.language } : {}),
     transcription_model: options.model,
-    ...(options.numSpeakers !== null ? { num_speakers: options.numSpeakers } : {}),
-    ...(options.minSpeakers !== null ? { min_speakers: options.minSpeakers } : {}),
-    ...(options.maxSpeakers !== null ? { max_speakers: options.maxSpeakers } : {}),
+    ...(counts && options.numSpeakers !== null ? { num_speakers: options.numSpeakers } : {}),
+    ...(counts && options.minSpeakers !== null ? { min_speakers: options.minSpeakers } : {}),
+    ...(counts && options.maxSpeakers !== null ? { max_speakers: options.maxSpeakers } : {}),
+    ...(options.multichannel ? { multichannel: true } : {}),
     ...(options.dictionaryId ? { dictionary_id: options.dictionaryId } : {}),
     ...(options.words.length > 0
       ? { words: options.words.map((w) => (w.reading ? { word: w.word, reading: w.reading } : { word: w.word })) }

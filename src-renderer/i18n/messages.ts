@@ -74,6 +74,11 @@ export const en = {
   'library.options.speakers.maxSpeakers': 'Most speakers',
   'library.options.dictionary': 'Dictionary',
   'library.options.words': 'Extra words (one per line, "word,reading")',
+  'library.options.multichannel.held': 'Recordings with two or more channels: {names}',
+  'library.options.multichannel': 'Each channel is a speaker',
+  'library.options.multichannel.hint':
+    'Each channel is transcribed on its own and named as its own speaker, as in a call recorded with one person per channel. Otherwise the channels are mixed and voices are told apart.',
+  'library.options.multichannel.upload': 'Upload',
   'library.options.speakerCount.out-of-range': 'Enter a whole number from {min} to {max}.',
   'library.options.speakerCount.min-above-max': 'The minimum is above the maximum.',
   'library.options.speakerCount.outside-min-max':
@@ -598,6 +603,11 @@ export const ja: Record<MessageKey, string> = {
   'library.options.speakers.maxSpeakers': '最多の話者数',
   'library.options.dictionary': '辞書',
   'library.options.words': '追加の単語（1 行に 1 つ、「単語,読み」）',
+  'library.options.multichannel.held': '2 チャンネル以上の録音：{names}',
+  'library.options.multichannel': 'チャンネルごとに別の話者',
+  'library.options.multichannel.hint':
+    'チャンネルごとに文字起こしし、それぞれを 1 人の話者とします（1 人 1 チャンネルで録音した通話など）。選ばないときはチャンネルを混ぜて、声で話者を分けます。',
+  'library.options.multichannel.upload': 'アップロード',
   'library.options.speakerCount.out-of-range': '{min}〜{max} の整数を入力してください。',
   'library.options.speakerCount.min-above-max': '最少が最多を上回っています。',
   'library.options.speakerCount.outside-min-max': '話者数は最少と最多の間にしてください。',

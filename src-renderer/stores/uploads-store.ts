@@ -1,7 +1,14 @@
 // Uploads run in main (they survive reloads and report progress); this mirrors them and holds the
 // options the next upload will use.
 import { create } from 'zustand';
-import type { FolderImport, IpcError, UploadDefaults, UploadJob, UploadOptions } from '../../src-shared/ipc-contract';
+import type {
+  FileOffer,
+  FolderImport,
+  IpcError,
+  UploadDefaults,
+  UploadJob,
+  UploadOptions,
+} from '../../src-shared/ipc-contract';
 import { checkSpeakerCounts } from '../../src-shared/speaker-count';
 import { api, split } from '../lib/api';
 import { useSettingsStore } from './settings-store';
@@ -38,6 +45,18 @@ interface UploadsState {
   dismissFolderImport: () => void;
   /** Queues files main offered (their handles). */
   addHandles: (handles: string[]) => Promise<void>;
+  /**
+   * Files of two or more channels, offered but not queued yet: the form asks whether each channel is a
+   * speaker before they go (decision 0061). Files of one channel are queued at once.
+   */
+  held: FileOffer[];
+  /** The form's "Each channel is a speaker" for the held files. */
+  multichannel: boolean;
+  setMultichannel: (multichannel: boolean) => void;
+  /** Queues the held files, each channel a speaker when so chosen. */
+  uploadHeld: () => Promise<void>;
+  /** Forgets the held files without uploading them. */
+  dropHeld: () => void;
   cancel: (id: string) => Promise<void>;
   /** Tries a failed, cancelled or waiting upload again now. */
   retry: (id: string) => Promise<void>;
@@ -70,12 +89,21 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
   function remember(job: UploadJob) {
     if (!get().jobs.some((existing) => existing.id === job.id)) upsert(job);
   }
+  /** Offered files: one channel (or unknown) queued now, two or more held for the form's question. */
+  async function addOffered(offers: FileOffer[]) {
+    const several = offers.filter((offer) => (offer.channels ?? 0) >= 2);
+    const now = offers.filter((offer) => !several.includes(offer)).map((offer) => offer.handle);
+    if (several.length) set({ held: [...get().held, ...several] });
+    if (now.length) await get().addHandles(now);
+  }
   return {
     jobs: [],
     options: DEFAULT_UPLOAD_OPTIONS,
     error: null,
     collapsed: false,
     folderImport: null,
+    held: [],
+    multichannel: false,
     async init() {
       const off = api().on('uploads:changed', upsert);
       const [jobs] = split(await api().uploads.list());
@@ -101,14 +129,13 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     async pick() {
       const [offers, error] = split(await api().uploads.pick());
       if (error) return set({ error });
-      if (offers.length) await get().addHandles(offers.map((offer) => offer.handle));
+      await addOffered(offers);
     },
     async addFiles(dropped) {
       if (dropped.length === 0) return;
       const [offers, error] = split(await api().files.offer(dropped));
       if (error) return set({ error });
-      const handles = offers.filter((offer) => offer.kind === 'file').map((offer) => offer.handle);
-      if (handles.length) await get().addHandles(handles);
+      await addOffered(offers.filter((offer) => offer.kind === 'file'));
       for (const folder of offers.filter((offer) => offer.kind === 'folder')) await get().addFolder(folder.handle);
     },
     async pickFolder() {
@@ -130,6 +157,25 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
       if (error) return set({ error });
       jobs.forEach(remember);
       set({ error: null });
+    },
+    setMultichannel(multichannel) {
+      set({ multichannel });
+    },
+    async uploadHeld() {
+      const { held, multichannel, options } = get();
+      if (held.length === 0) return;
+      const [jobs, error] = split(
+        await api().uploads.add({
+          files: held.map((offer) => offer.handle),
+          options: multichannel ? { ...options, multichannel: true } : options,
+        }),
+      );
+      if (error) return set({ error });
+      jobs.forEach(remember);
+      set({ error: null, held: [], multichannel: false });
+    },
+    dropHeld() {
+      set({ held: [], multichannel: false });
     },
     async cancel(id) {
       const [, error] = split(await api().uploads.cancel({ id }));

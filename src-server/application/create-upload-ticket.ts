@@ -21,6 +21,8 @@ export interface UploadTicketRequest {
   languages: string[];
   model: TranscriptionModel;
   speakers: SpeakerCounts;
+  /** Each channel its own speaker (decision 0061). */
+  multichannel?: boolean;
   words: NewWord[];
 }
 
@@ -31,6 +33,7 @@ export async function createUploadTicket(
 ): Promise<TranscriptionRecord> {
   const { model, speakers } = request;
   assertSpeakerCounts(speakers);
+  if (request.multichannel) assertMultichannelAlone(model, speakers);
   // No language: engines that detect it are left to (the record gets the detected one); others use their first.
   const languages = ticketLanguages(ctx.engines.speechFor(model), request.languages);
   const unsupported = ctx.engines.unsupportedReason({ model, languages, wantsSpeakers: asksForSpeakers(speakers) });
@@ -54,6 +57,27 @@ export async function createUploadTicket(
     languages,
     model,
     ...speakers,
+    multichannel: request.multichannel ?? false,
     words: request.words,
   });
+}
+
+/**
+ * Multichannel labels speakers by channel and runs no separation by voice: a speaker count or the enhanced
+ * separation would ask for something that does not run, so they are refused rather than ignored.
+ */
+function assertMultichannelAlone(model: TranscriptionModel, speakers: SpeakerCounts): void {
+  const counted = (Object.keys(SPEAKER_FIELD) as SpeakerCountField[]).find((f) => speakers[f] !== null);
+  if (counted) {
+    throw errors.validation(
+      `${SPEAKER_FIELD[counted]} cannot be combined with multichannel: with multichannel each channel is one speaker. Leave out ${SPEAKER_FIELD[counted]}, or multichannel to have voices separated.`,
+      SPEAKER_FIELD[counted],
+    );
+  }
+  if (model === 'diarization-high') {
+    throw errors.validation(
+      'transcription_model "diarization-high" cannot be combined with multichannel: with multichannel each channel is one speaker and no separation by voice runs. Use transcription_model "default".',
+      'transcription_model',
+    );
+  }
 }

@@ -85,6 +85,8 @@ export interface TranscriptionTable {
   num_speakers: number | null;
   min_speakers: number | null;
   max_speakers: number | null;
+  /** 1: each channel transcribed as its own speaker (migration 0011). */
+  multichannel: Generated<number>;
   status: string;
   /** PENDING | COMPLETED */
   upload_status: string;

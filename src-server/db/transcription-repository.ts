@@ -24,7 +24,8 @@ export type NewTranscription = Pick<
   | 'maxSpeakers'
   | 'uploadExpiresAt'
   | 'createdAt'
->;
+> &
+  Partial<Pick<TranscriptionRecord, 'multichannel'>>;
 
 export type TranscriptionPatch = Partial<
   Pick<
@@ -92,6 +93,7 @@ const toRecord = (r: Row): TranscriptionRecord => ({
   numSpeakers: r.num_speakers,
   minSpeakers: r.min_speakers,
   maxSpeakers: r.max_speakers,
+  multichannel: r.multichannel === 1,
   status: r.status as TranscriptionStatus,
   uploadStatus: r.upload_status as UploadStatus,
   uploadExpiresAt: r.upload_expires_at,
@@ -154,6 +156,7 @@ export class KyselyTranscriptionRepository implements TranscriptionRepository {
         num_speakers: input.numSpeakers,
         min_speakers: input.minSpeakers,
         max_speakers: input.maxSpeakers,
+        multichannel: input.multichannel ? 1 : 0,
         status: 'IN_PROGRESS',
         upload_status: 'PENDING',
         upload_expires_at: input.uploadExpiresAt,

@@ -61,6 +61,8 @@ export interface TranscriptionRecord {
   numSpeakers: number | null;
   minSpeakers: number | null;
   maxSpeakers: number | null;
+  /** Each channel transcribed on its own and labelled as its own speaker (decision 0061). */
+  multichannel: boolean;
   status: TranscriptionStatus;
   uploadStatus: UploadStatus;
   uploadExpiresAt: string;

@@ -18,6 +18,7 @@ import { UNDETERMINED_LANGUAGE } from '../../src-shared/languages.js';
 import { applyReplacements, type ReplacementRule } from './replacements.js';
 import type { StageTimings } from './stage-timings.js';
 import type { TranscriptionStage } from '../../src-shared/api/vocabulary.js';
+import fsp from 'node:fs/promises';
 
 export const PIPELINE_STEPS = ['decode', 'recognize', 'speakers', 'replacements', 'document'] as const;
 export type PipelineStep = (typeof PIPELINE_STEPS)[number];
@@ -39,14 +40,25 @@ export interface DecodeRequest {
   pcmPath: string;
   /** Bytes of the upload, when known: the stage may decode small files without probing them first. */
   sizeBytes: number | null;
+  /**
+   * Also write each channel on its own (multichannel, decision 0061), at channelPcmPath(pcmPath, n); the
+   * mixed-down pcmPath is then not written.
+   */
+  splitChannels?: boolean;
   signal: AbortSignal;
   timings: StageTimings;
   onProgress: (fraction: number) => void;
 }
 
-/** Audio file -> PCM; resolves with the audio's length in seconds. Limits (duration, disk) belong here. */
+/** Where channel n (1, 2, ...) of a split decode goes. */
+export const channelPcmPath = (pcmPath: string, channel: number) => `${pcmPath}.ch${channel}`;
+
+/**
+ * Audio file -> PCM; resolves with the audio's length in seconds, and with splitChannels, how many channels
+ * were written. Limits (duration, disk, channels) belong here.
+ */
 export interface DecodeStage {
-  decode(request: DecodeRequest): Promise<{ durationSeconds: number }>;
+  decode(request: DecodeRequest): Promise<{ durationSeconds: number; channels?: number }>;
 }
 
 export interface RecognizedWords {
@@ -67,14 +79,16 @@ export interface Recognizer {
     /** Engines with a speech-detection pass say when it starts and when recognition does. */
     onStage?: (stage: 'detecting-speech' | 'recognizing') => void;
     task?: 'transcribe' | 'translate';
-  }): Promise<{
-    segments: RecognizedWords[];
-    speakingDuration: number;
-    model: string;
-    speechRegions?: Array<{ start: number; end: number }>;
-    timings?: Record<string, number>;
-    language?: string;
-  }>;
+  }): Promise<RecognizeOutput>;
+}
+
+export interface RecognizeOutput {
+  segments: RecognizedWords[];
+  speakingDuration: number;
+  model: string;
+  speechRegions?: Array<{ start: number; end: number }>;
+  timings?: Record<string, number>;
+  language?: string;
 }
 
 /**
@@ -159,6 +173,11 @@ export interface PipelineRequest {
   rules: readonly ReplacementRule[];
   /** The transcription model asked for, recorded in the document. */
   transcriptionModel: string;
+  /**
+   * Each channel recognized on its own and labelled as its own speaker (SPEAKER_n = channel n), instead of
+   * the speaker stage (decision 0061).
+   */
+  multichannel?: boolean;
 }
 
 export interface PipelineResult {
@@ -182,42 +201,72 @@ export class TranscriptionPipeline {
     const between = () => signal.throwIfAborted();
 
     report('decode', 0, 'converting');
-    const { durationSeconds } = await this.stages.decode.decode({
+    const decoded = await this.stages.decode.decode({
       audioPath: request.audioPath,
       pcmPath: request.pcmPath,
       sizeBytes: request.sizeBytes,
+      ...(request.multichannel ? { splitChannels: true } : {}),
       signal,
       timings,
       onProgress: (f) => report('decode', f * DECODE_SHARE),
     });
+    const { durationSeconds } = decoded;
     between();
     o.onDuration?.(durationSeconds);
 
-    const speakers = request.speakers !== null && !request.recognizerSeparatesSpeakers ? this.stages.speakers : null;
+    // Multichannel: the channels are the speakers, so no separation by voice runs (decision 0061).
+    const channels = request.multichannel ? (decoded.channels ?? 1) : 0;
+    const speakers =
+      channels === 0 && request.speakers !== null && !request.recognizerSeparatesSpeakers ? this.stages.speakers : null;
     const recognitionShare = 1 - DECODE_SHARE - (speakers ? SPEAKERS_SHARE : 0);
     report('recognize', DECODE_SHARE);
     // An engine with a speech-detection pass names its steps; any other is recognizing from its first progress.
     let engineStaged = false;
     let recognized = DECODE_SHARE;
-    const result = await timings.time('recognize', () =>
-      request.recognizer.recognize({
-        pcmPath: request.pcmPath,
-        language: request.language,
-        vocabulary: request.vocabulary,
-        signal,
-        onProgress: (f) => {
-          recognized = DECODE_SHARE + f * recognitionShare;
-          report('recognize', recognized, engineStaged ? undefined : 'recognizing');
-        },
-        onStage: (stage) => {
-          engineStaged = true;
-          report('recognize', recognized, stage);
-        },
-        ...(request.task ? { task: request.task } : {}),
-      }),
-    );
-    for (const [stage, ms] of Object.entries(result.timings ?? {})) timings.add(`recognize.${stage}`, ms);
-    between();
+    const recognize = async (pcmPath: string, from: number, share: number) => {
+      const one = await timings.time('recognize', () =>
+        request.recognizer.recognize({
+          pcmPath,
+          language: request.language,
+          vocabulary: request.vocabulary,
+          signal,
+          onProgress: (f) => {
+            recognized = from + f * share;
+            report('recognize', recognized, engineStaged ? undefined : 'recognizing');
+          },
+          onStage: (stage) => {
+            engineStaged = true;
+            report('recognize', recognized, stage);
+          },
+          ...(request.task ? { task: request.task } : {}),
+        }),
+      );
+      for (const [stage, ms] of Object.entries(one.timings ?? {})) timings.add(`recognize.${stage}`, ms);
+      between();
+      return one;
+    };
+
+    let result: Omit<RecognizeOutput, 'timings'>;
+    let labelled: Array<RecognizedWords & { speaker?: string | null; channel?: number }>;
+    if (channels === 0) {
+      result = await recognize(request.pcmPath, DECODE_SHARE, recognitionShare);
+      labelled = result.segments;
+    } else {
+      // Each channel on its own, so the engine's speech detection skips the silence of a channel while
+      // the other speaks.
+      const paths = Array.from({ length: channels }, (_, i) => channelPcmPath(request.pcmPath, i + 1));
+      const perChannel: RecognizeOutput[] = [];
+      try {
+        for (const [i, pcmPath] of paths.entries()) {
+          const share = recognitionShare / channels;
+          perChannel.push(await recognize(pcmPath, DECODE_SHARE + i * share, share));
+        }
+      } finally {
+        await Promise.all(paths.map((p) => fsp.rm(p, { force: true })));
+      }
+      result = mergeChannels(perChannel, durationSeconds);
+      labelled = result.segments;
+    }
 
     // A translation is English text, whatever was spoken. Asked to detect and nothing heard: the
     // language stays unknown, never a guess.
@@ -225,7 +274,6 @@ export class TranscriptionPipeline {
       request.task === 'translate'
         ? 'en'
         : (result.language ?? (request.language === 'auto' ? UNDETERMINED_LANGUAGE : request.language));
-    let labelled: Array<RecognizedWords & { speaker?: string | null }> = result.segments;
     if (speakers && request.speakers) {
       report('speakers', DECODE_SHARE + recognitionShare, 'separating-speakers');
       // Separate inside the recognizer's voice-activity regions (or its segments, which then follow them).
@@ -245,6 +293,7 @@ export class TranscriptionPipeline {
       start: s.start,
       end: s.end,
       speaker: s.speaker ?? null,
+      ...(s.channel === undefined ? {} : { channel: s.channel }),
       text: joinWords(s.words, language),
       words: s.words,
     }));
@@ -268,8 +317,9 @@ export class TranscriptionPipeline {
     between();
 
     report('document', 1, 'finishing');
+    const speakersBy = channels > 0 ? MULTICHANNEL : (speakers?.name ?? null);
     return {
-      speakers: speakers?.name ?? null,
+      speakers: speakersBy,
       document: {
         transcription_id: request.id,
         text: joinSegmentTexts(segments, language),
@@ -282,12 +332,55 @@ export class TranscriptionPipeline {
           name: request.recognizer.name,
           model: result.model,
           transcription_model: request.transcriptionModel,
-          ...(speakers ? { speakers: speakers.name } : {}),
+          ...(speakersBy ? { speakers: speakersBy } : {}),
         },
         created_at: new Date().toISOString(),
       },
     };
   }
+}
+
+/** What the document and the record name as the speaker "engine" of a multichannel transcription. */
+export const MULTICHANNEL = 'multichannel';
+
+/**
+ * The channels' recognitions as one: each channel's segments labelled with its speaker and channel, all in
+ * order of time (a channel's own order kept; at the same start, the lower channel first), so that speech
+ * overlapping in two channels is kept from both. Speaking time is the union of the channels' speech (two
+ * people talking at once count once), or, when an engine reports no regions, the sum, at most the length.
+ */
+export function mergeChannels(
+  perChannel: readonly RecognizeOutput[],
+  durationSeconds: number,
+): Omit<RecognizeOutput, 'timings' | 'segments'> & {
+  segments: Array<RecognizedWords & { speaker: string; channel: number }>;
+} {
+  const segments = perChannel
+    .flatMap((r, i) => r.segments.map((s) => ({ ...s, speaker: `SPEAKER_${i + 1}`, channel: i + 1 })))
+    .sort((a, b) => a.start - b.start || a.channel - b.channel);
+  const regions = perChannel.every((r) => r.speechRegions)
+    ? perChannel.flatMap((r) => r.speechRegions!).sort((a, b) => a.start - b.start)
+    : null;
+  let speakingDuration = 0;
+  if (regions) {
+    let end = -Infinity;
+    for (const r of regions) {
+      speakingDuration += Math.max(0, r.end - Math.max(r.start, end));
+      end = Math.max(end, r.end);
+    }
+  } else {
+    speakingDuration = Math.min(
+      durationSeconds,
+      perChannel.reduce((sum, r) => sum + r.speakingDuration, 0),
+    );
+  }
+  return {
+    segments,
+    speakingDuration: Math.round(speakingDuration * 1000) / 1000,
+    model: perChannel[0]?.model ?? '',
+    ...(regions ? { speechRegions: regions } : {}),
+    ...(perChannel.find((r) => r.language) ? { language: perChannel.find((r) => r.language)!.language! } : {}),
+  };
 }
 
 /** Forced replacements on the calling thread (replacements.ts is linear in words and rules). */

@@ -28,6 +28,7 @@ export interface TicketRequest {
   numSpeakers: number | null;
   minSpeakers: number | null;
   maxSpeakers: number | null;
+  multichannel: boolean;
   words: NewWord[];
 }
 
@@ -90,6 +91,7 @@ export class TranscriptionService {
       numSpeakers: request.numSpeakers,
       minSpeakers: request.minSpeakers,
       maxSpeakers: request.maxSpeakers,
+      multichannel: request.multichannel,
       uploadExpiresAt: new Date(Date.parse(createdAt) + this.uploadTtlSeconds * 1000).toISOString(),
       createdAt,
     });

@@ -63,6 +63,7 @@ export function transcriptionBody(ctx: AppContext, request: FastifyRequest, t: T
     num_speakers: t.numSpeakers,
     min_speakers: t.minSpeakers,
     max_speakers: t.maxSpeakers,
+    multichannel: t.multichannel,
   };
 }
 

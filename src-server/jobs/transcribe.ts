@@ -131,11 +131,13 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
     await fsp.mkdir(workDir, { recursive: true, mode: 0o700 });
     const pcmPath = path.join(workDir, `${transcriptionId}.pcm`);
     try {
-      const speakers = separationFor(engines, engine, record.transcriptionModel, {
-        numSpeakers: record.numSpeakers,
-        minSpeakers: record.minSpeakers,
-        maxSpeakers: record.maxSpeakers,
-      });
+      const speakers = record.multichannel
+        ? null
+        : separationFor(engines, engine, record.transcriptionModel, {
+            numSpeakers: record.numSpeakers,
+            minSpeakers: record.minSpeakers,
+            maxSpeakers: record.maxSpeakers,
+          });
       const { document, speakers: separatedBy } = await pipeline.run(
         {
           id: transcriptionId,
@@ -150,6 +152,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
           speakers,
           rules,
           transcriptionModel: record.transcriptionModel,
+          multichannel: record.multichannel,
         },
         // The length is known once decoded: clients show it (and estimate the time left) while it runs.
         {

@@ -79,6 +79,9 @@ export const Transcription = Type.Object(
     num_speakers: Type.Union([Type.Integer(), Type.Null()]),
     min_speakers: Type.Union([Type.Integer(), Type.Null()]),
     max_speakers: Type.Union([Type.Integer(), Type.Null()]),
+    multichannel: Type.Boolean({
+      description: 'Extension: each channel was transcribed on its own as its own speaker (see the upload request).',
+    }),
   },
   { $id: 'Transcription', title: 'Transcription' },
 );
@@ -101,6 +104,7 @@ export const TranscriptionView = clientView(Transcription, [
   'num_speakers',
   'min_speakers',
   'max_speakers',
+  'multichannel',
 ]);
 
 export const TranscriptionParams = Type.Object({ transcription_id: Type.String() });
@@ -144,6 +148,15 @@ export const UploadRequest = Type.Object(
     num_speakers: Type.Optional(SpeakerCount),
     min_speakers: Type.Optional(SpeakerCount),
     max_speakers: Type.Optional(SpeakerCount),
+    multichannel: Type.Optional(
+      Type.Boolean({
+        description:
+          "Extension (AssemblyAI's name): true transcribes each channel of the recording on its own and labels " +
+          'each channel as its own speaker (channel 1 is SPEAKER_1, and each segment says its `channel`), merged ' +
+          'by time with overlapping speech kept from both. No separation by voice runs, so it cannot be combined ' +
+          'with speaker counts or "diarization-high". A one-channel file is transcribed as one speaker. Decision 0061.',
+      }),
+    ),
     words: Type.Optional(Type.Array(WordCreateRequest, { maxItems: LIMITS.bulkItems })),
   },
   { additionalProperties: false },

@@ -157,6 +157,8 @@ export const UploadOptions = Strict(
     minSpeakers: Nullable(Count('Minimum number of speakers')),
     maxSpeakers: Nullable(Count('Maximum number of speakers')),
     dictionaryId: Nullable(Id('Dictionary')),
+    /** Each channel transcribed as its own speaker (upload `multichannel`, decision 0061); absent: mixed down. */
+    multichannel: Type.Optional(Type.Boolean({ title: 'Each channel is a speaker' })),
     /** Ad-hoc words: sent as upload `words`, which makes a temporary dictionary. */
     words: Type.Array(WordInput, { title: 'Words', maxItems: LIMITS.bulkItems }),
   },

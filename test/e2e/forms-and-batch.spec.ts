@@ -1,9 +1,11 @@
 // The upload form as people read it, and batch work: speakers as "Exactly N" / "Between A and B", a
 // refused value next to its field (English and Japanese), options remembered across a reload, and a
 // folder of mixed files imported through main's folder dialog with the queue following each file to done.
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { expect, test, type Page } from '@playwright/test';
 import { LIMITS } from '../../src-shared/limits.js';
 import { concatWithSilence, synthesizeSpeech } from '../support/audio-fixtures.js';
@@ -11,6 +13,8 @@ import { meetingWav, screenshot, startHost, type Host } from './e2e-support.js';
 import { LibraryPage } from './pages/library-page.js';
 
 test.describe.configure({ mode: 'serial' });
+
+const run = promisify(execFile);
 
 let host: Host;
 let work: string;
@@ -241,5 +245,67 @@ test('a folder of mixed files is imported: recordings queued and followed to don
   await expect(page.getByTestId('folder-import-note')).toContainText('PDF：1 件');
   await expect(page.getByTestId('folder-import-note')).not.toContainText('minutes');
   await screenshot(page, 'folder-import-ja');
+  await setLanguage(page, 'en');
+});
+
+test('a dropped file of two channels waits for "Each channel is a speaker", in English and Japanese, and is transcribed a speaker per channel', async ({
+  page,
+}) => {
+  // A call: the meeting's speech in the left channel, another voice in the right, after it.
+  const left = await meetingWav(work, 'left.wav');
+  const right = await synthesizeSpeech('i will send it before the budget meeting');
+  const call = path.join(work, 'phone-call.wav');
+  await run('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    left,
+    '-i',
+    right,
+    '-filter_complex',
+    '[1:a]aresample=16000,adelay=2000,apad[r];[0:a][r]join=inputs=2:channel_layout=stereo:map=0.0-FL|1.0-FR[out]',
+    '-map',
+    '[out]',
+    '-t',
+    '12',
+    '-ar',
+    '16000',
+    call,
+  ]);
+  const library = new LibraryPage(page);
+  await library.goto(host.url);
+  await library.dropFile(call);
+  const offer = page.getByTestId('multichannel-offer');
+  await expect(offer).toContainText('Recordings with two or more channels: “phone-call.wav”');
+  const checkbox = page.getByLabel('Each channel is a speaker');
+  await expect(checkbox).not.toBeChecked();
+  await checkbox.check();
+  await screenshot(page, 'forms-multichannel');
+  await page.getByTestId('multichannel-upload').click();
+  await expect(offer).toHaveCount(0);
+  await expect(library.upload('phone-call.wav').getByTestId('upload-state')).toContainText('Done', {
+    timeout: 180_000,
+  });
+
+  // Each channel its own speaker: two.
+  await expect
+    .poll(
+      async () => {
+        const list = await host.invoke('transcripts:list', {});
+        const item = list.ok ? list.value.items.find((t) => t.name === 'phone-call.wav') : undefined;
+        return [item?.status, item?.speakers];
+      },
+      { timeout: 180_000, intervals: [250] },
+    )
+    .toEqual(['COMPLETED', 2]);
+
+  await setLanguage(page, 'ja');
+  await library.dropFile(call);
+  await expect(page.getByTestId('multichannel-offer')).toContainText('2 チャンネル以上の録音：“phone-call.wav”');
+  await expect(page.getByLabel('チャンネルごとに別の話者')).toBeVisible();
+  await screenshot(page, 'forms-multichannel-ja');
+  await page.getByTestId('multichannel-offer').getByRole('button', { name: 'キャンセル' }).click();
+  await expect(page.getByTestId('multichannel-offer')).toHaveCount(0);
   await setLanguage(page, 'en');
 });

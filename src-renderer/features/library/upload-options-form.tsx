@@ -56,6 +56,7 @@ export function UploadOptionsForm() {
   const serving = useLanguagesStore((state) => state.serving);
   const locale = useSettingsStore(selectUiLanguage);
   const activeProfileId = useSettingsStore((state) => state.settings?.activeProfileId);
+  const held = useUploadsStore((state) => state.held);
 
   const fieldError = (field: string, paths = [field]) => errorFor(error, paths);
   const speakersError = (field: SpeakerCountField) =>
@@ -84,6 +85,10 @@ export function UploadOptionsForm() {
   useEffect(() => {
     if (hasError) setOpen(true);
   }, [hasError]);
+  // Files of two or more channels wait for the multichannel question, which sits in the options.
+  useEffect(() => {
+    if (held.length > 0) setOpen(true);
+  }, [held.length]);
 
   return (
     <details
@@ -92,6 +97,7 @@ export function UploadOptionsForm() {
       onToggle={(event) => setOpen((event.target as HTMLDetailsElement).open)}
     >
       <summary>{t('library.options.toggle')}</summary>
+      {held.length > 0 && <MultichannelOffer />}
       <div className="form-grid">
         <label htmlFor={`${id}-language`}>{t('library.options.language')}</label>
         <LanguagePicker
@@ -159,5 +165,52 @@ export function UploadOptionsForm() {
         <FieldMessage id={`${id}-words-error`} error={errors.words} />
       </div>
     </details>
+  );
+}
+
+/**
+ * Files of two or more channels, held until the user says whether each channel is a speaker (decision 0061):
+ * then uploaded with the options above, or dropped.
+ */
+function MultichannelOffer() {
+  const t = useT();
+  const id = useId();
+  const held = useUploadsStore((state) => state.held);
+  const multichannel = useUploadsStore((state) => state.multichannel);
+  const setMultichannel = useUploadsStore((state) => state.setMultichannel);
+  const uploadHeld = useUploadsStore((state) => state.uploadHeld);
+  const dropHeld = useUploadsStore((state) => state.dropHeld);
+  return (
+    <div className="multichannel-offer" data-testid="multichannel-offer" role="group" aria-labelledby={`${id}-held`}>
+      <p id={`${id}-held`}>
+        {t('library.options.multichannel.held', { names: held.map((offer) => `“${offer.name}”`).join(', ') })}
+      </p>
+      <label className="check">
+        <input
+          type="checkbox"
+          data-testid="multichannel-input"
+          checked={multichannel}
+          aria-describedby={`${id}-hint`}
+          onChange={(event) => setMultichannel(event.target.checked)}
+        />{' '}
+        {t('library.options.multichannel')}
+      </label>
+      <small id={`${id}-hint`} className="hint">
+        {t('library.options.multichannel.hint')}
+      </small>
+      <div className="actions">
+        <button
+          type="button"
+          className="button primary"
+          data-testid="multichannel-upload"
+          onClick={() => void uploadHeld()}
+        >
+          {t('library.options.multichannel.upload')}
+        </button>
+        <button type="button" className="button" onClick={dropHeld}>
+          {t('common.cancel')}
+        </button>
+      </div>
+    </div>
   );
 }

@@ -11,6 +11,7 @@ import { migration0007 } from './0007-change-notifications.js';
 import { migration0008 } from './0008-upload-reservations.js';
 import { migration0009 } from './0009-revisions.js';
 import { migration0010 } from './0010-analysis-revision.js';
+import { migration0011 } from './0011-multichannel.js';
 
 export interface ServerMigration {
   /** 1, 2, ...: on SQLite also the PRAGMA user_version the database is left at, as before Kysely. */
@@ -32,4 +33,5 @@ export const migrations: readonly ServerMigration[] = [
   migration0008,
   migration0009,
   migration0010,
+  migration0011,
 ];

@@ -2,7 +2,8 @@
 // mono PCM. Limits on what may be decoded (duration, free disk) belong here.
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { DecodeRequest, DecodeStage } from '../../domain/transcription-pipeline.js';
+import { EngineError } from '../../domain/engine-error.js';
+import { channelPcmPath, type DecodeRequest, type DecodeStage } from '../../domain/transcription-pipeline.js';
 import { checkDecodedDuration, checkDuration, ensureDecodeSpace, type AudioLimits } from './audio-limits.js';
 import { decodeToPcm, probeAudio, SAMPLE_RATE } from './ffmpeg.js';
 
@@ -13,6 +14,8 @@ import { decodeToPcm, probeAudio, SAMPLE_RATE } from './ffmpeg.js';
  */
 const CONCURRENT_CONVERT_BYTES = 4 * 1024 * 1024;
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
+/** Most channels a multichannel upload is transcribed from: each is a recognition of the whole length. */
+export const MAX_CHANNELS = 8;
 
 export class FfmpegDecodeStage implements DecodeStage {
   /** `limits`: the longest recording, and the disk decoding must leave free (decision 0026). */
@@ -24,7 +27,8 @@ export class FfmpegDecodeStage implements DecodeStage {
    *   is most of a short clip's conversion time (each ffmpeg/ffprobe start costs ~0.14 s here). When
    *   the decode fails, the probe runs then, so a file that is not audio is explained in its words.
    */
-  async decode(o: DecodeRequest): Promise<{ durationSeconds: number }> {
+  async decode(o: DecodeRequest): Promise<{ durationSeconds: number; channels?: number }> {
+    if (o.splitChannels) return this.decodeChannels(o);
     const { limits } = this;
     const workDir = path.dirname(o.pcmPath);
     if ((o.sizeBytes ?? Infinity) > CONCURRENT_CONVERT_BYTES) {
@@ -60,5 +64,45 @@ export class FfmpegDecodeStage implements DecodeStage {
     checkDecodedDuration(seconds, limits);
     o.onProgress(1);
     return { durationSeconds: seconds };
+  }
+
+  /**
+   * Multichannel (decision 0061): probed first, for the channel count, then each channel decoded on its own
+   * (ffmpeg's pan picks it out); a one-channel file gives one. Channels already written are removed when a
+   * later one fails.
+   */
+  private async decodeChannels(o: DecodeRequest): Promise<{ durationSeconds: number; channels: number }> {
+    const { limits } = this;
+    const probe = await o.timings.time('probe', () => probeAudio(o.audioPath, o.signal));
+    if (probe.channels > MAX_CHANNELS) {
+      throw new EngineError(
+        'bad-input',
+        `The recording has ${probe.channels} channels; multichannel transcribes up to ${MAX_CHANNELS}. Upload it without multichannel to have its channels mixed down and voices separated.`,
+        { field: 'multichannel', detail: `ffprobe: ${probe.channels} channels, ${probe.codecName}` },
+      );
+    }
+    checkDuration(probe.durationSeconds, limits);
+    await ensureDecodeSpace(path.dirname(o.pcmPath), probe.durationSeconds * probe.channels, limits);
+    const written: string[] = [];
+    try {
+      for (let channel = 0; channel < probe.channels; channel++) {
+        const out = channelPcmPath(o.pcmPath, channel + 1);
+        written.push(out);
+        const decoded = await o.timings.time('decode', () =>
+          decodeToPcm(o.audioPath, out, {
+            signal: o.signal,
+            durationSeconds: probe.durationSeconds,
+            onProgress: (f) => o.onProgress((channel + f) / probe.channels),
+            maxSeconds: limits.maxSeconds,
+            channel,
+          }),
+        );
+        checkDecodedDuration(decoded.durationSeconds, limits);
+      }
+    } catch (error) {
+      await Promise.all(written.map((p) => fsp.rm(p, { force: true })));
+      throw error;
+    }
+    return { durationSeconds: probe.durationSeconds, channels: probe.channels };
   }
 }

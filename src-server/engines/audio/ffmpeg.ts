@@ -32,6 +32,8 @@ export interface DecodeOptions {
    * decoded duration over maxSeconds then tells the caller the recording is longer than that.
    */
   maxSeconds?: number;
+  /** Keep only this channel (0 = the first) instead of mixing all of them down. */
+  channel?: number;
 }
 
 interface RunResult {
@@ -302,7 +304,8 @@ export function decodeFailure(
 }
 
 /**
- * Decodes the first audio stream of `inputPath` to raw s16le 16 kHz mono at `outputPath`.
+ * Decodes the first audio stream of `inputPath` to raw s16le 16 kHz mono at `outputPath` (all channels
+ * mixed down, or the one `options.channel`).
  * ffmpeg streams to `<outputPath>.part`, renamed on success, so the final name never holds a
  * partial file. Returns the decoded duration (exact, from the byte count).
  */
@@ -328,8 +331,8 @@ export async function decodeToPcm(
     '-vn',
     '-sn',
     '-dn',
-    '-ac',
-    '1',
+    // One channel picked out with pan (its gain unchanged), or all of them mixed down.
+    ...(options.channel === undefined ? ['-ac', '1'] : ['-af', `pan=mono|c0=c${options.channel}`]),
     '-ar',
     String(SAMPLE_RATE),
     '-c:a',

@@ -183,6 +183,8 @@ describe('main services', () => {
         kind: 'file',
         name: 'budget meeting.wav',
         size: fs.statSync(picked[0]!).size,
+        // Told by ffprobe, so the form asks about multichannel only for two or more (decision 0061).
+        channels: 1,
       },
     ]);
     // Two speakers asked for, so that segments carry speaker labels to rename.

@@ -33,6 +33,7 @@ export const uploadTranscription: RouteModule = (app, ctx) =>
         minSpeakers: count(body.min_speakers),
         maxSpeakers: count(body.max_speakers),
       },
+      multichannel: body.multichannel ?? false,
       words: body.words ?? [],
     });
     return {

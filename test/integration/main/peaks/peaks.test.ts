@@ -10,7 +10,9 @@ import {
   MAX_BUCKETS,
   PeaksAccumulator,
   PeaksCache,
+  probeChannels,
 } from '../../../../src-main/peaks/peaks.js';
+import { FileHandles } from '../../../../src-main/uploads/file-handles.js';
 import { tempDir } from '../../../support/test-server.js';
 import { shortSpeech } from '../main-test-support.js';
 
@@ -32,6 +34,30 @@ describe('waveform peaks', () => {
       expect(Math.abs(channel![i]!)).toBeLessThanOrEqual(1);
     }
     expect(Math.max(...channel!)).toBeGreaterThan(0.05); // there is speech in there
+  });
+
+  it('tells the channels of a file, and offers them with its handle so the form can ask about multichannel', async () => {
+    const mono = await shortSpeech();
+    const stereo = path.join(dir, 'call.m4a');
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      mono,
+      '-i',
+      mono,
+      '-filter_complex',
+      '[0:a][1:a]join=inputs=2:channel_layout=stereo',
+      stereo,
+    ]);
+    const notAudio = path.join(dir, 'notes.txt');
+    fs.writeFileSync(notAudio, 'not audio');
+    expect(await probeChannels(mono)).toBe(1);
+    expect(await probeChannels(stereo)).toBe(2);
+    expect(await probeChannels(notAudio)).toBeNull();
+    const offers = await new FileHandles(Date.now, (file) => probeChannels(file)).offer([stereo, mono, notAudio, dir]);
+    expect(offers.map((offer) => offer.channels)).toEqual([2, 1, undefined, undefined]);
   });
 
   it('keeps a 3-hour file under 2 MB of JSON', () => {

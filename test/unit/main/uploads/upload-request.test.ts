@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { uploadFileName, uploadRequestOf } from '../../../../src-main/uploads/upload-manager.js';
 import { UploadRequest } from '../../../../src-shared/api/transcriptions.js';
 import { LIMITS } from '../../../../src-shared/limits.js';
+import { UploadOptions } from '../../../../src-shared/ipc/requests.js';
 
 const OPTIONS = {
   language: null,
@@ -34,5 +35,22 @@ describe('the upload request', () => {
     expect(
       Value.Check(UploadRequest, uploadRequestOf('a.wav', { ...OPTIONS, maxSpeakers: LIMITS.speakers.max + 1 })),
     ).toBe(false);
+  });
+
+  it('asks for multichannel without speaker counts, which the server refuses beside it (decision 0061)', () => {
+    const request = uploadRequestOf('call.wav', { ...OPTIONS, numSpeakers: 2, multichannel: true });
+    expect(request).toMatchObject({ multichannel: true });
+    expect(request).not.toHaveProperty('num_speakers');
+    expect(request).not.toHaveProperty('min_speakers');
+    expect(request).not.toHaveProperty('max_speakers');
+    expect(Value.Check(UploadRequest, request)).toBe(true);
+    expect(uploadRequestOf('memo.wav', OPTIONS)).not.toHaveProperty('multichannel');
+    expect(uploadRequestOf('memo.wav', { ...OPTIONS, multichannel: false })).not.toHaveProperty('multichannel');
+    // What the renderer may send over IPC: a boolean, or nothing.
+    expect(Value.Check(UploadOptions, { ...OPTIONS, multichannel: true })).toBe(true);
+    expect(Value.Check(UploadOptions, OPTIONS)).toBe(true);
+    for (const hostile of ['yes', 1, null, {}]) {
+      expect(Value.Check(UploadOptions, { ...OPTIONS, multichannel: hostile })).toBe(false);
+    }
   });
 });

@@ -1,12 +1,13 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
 import { DropZone } from '../../../../src-renderer/features/library/drop-zone';
 import { UploadOptionsForm } from '../../../../src-renderer/features/library/upload-options-form';
 import { DEFAULT_UPLOAD_OPTIONS, useUploadsStore } from '../../../../src-renderer/stores/uploads-store';
 import { LIMITS } from '../../../../src-shared/limits';
 import { UploadRequest } from '../../../../src-shared/api/transcriptions';
-import { installFakeApi, type FakeApi } from '../fake-api';
+import { installFakeApi, offerOf, setUiLanguage, type FakeApi } from '../fake-api';
 
 let fake: FakeApi;
 beforeEach(() => {
@@ -174,6 +175,73 @@ describe('UploadOptionsForm', () => {
     // Ad-hoc words are for one upload only.
     fireEvent.change(screen.getByLabelText(/Extra words/), { target: { value: 'Kikitori' } });
     expect(JSON.stringify(updates())).not.toContain('Kikitori');
+  });
+});
+
+describe('multichannel offer', () => {
+  /** Main's offers: "call.wav" has two channels, "memo.wav" one, "odd.wav" is not known. */
+  const channels: Record<string, number | null> = { 'call.wav': 2, 'memo.wav': 1, 'odd.wav': null };
+  function install() {
+    return installFakeApi({ 'dictionaries:list': () => [], 'uploads:add': () => [] }, (file) => ({
+      ...offerOf(file),
+      channels: channels[file.name] ?? null,
+    }));
+  }
+  const adds = (api: FakeApi) => api.calls.filter((call) => call.channel === 'uploads:add').map((call) => call.request);
+
+  it('is not offered for files of one channel, or of channels not known, which are uploaded at once', async () => {
+    const api = install();
+    render(<UploadOptionsForm />);
+    await act(() =>
+      useUploadsStore.getState().addFiles([new File(['RIFF'], 'memo.wav'), new File(['RIFF'], 'odd.wav')]),
+    );
+    expect(screen.queryByTestId('multichannel-input')).toBeNull();
+    expect(adds(api)).toEqual([
+      { files: ['handle of memo.wav', 'handle of odd.wav'], options: DEFAULT_UPLOAD_OPTIONS },
+    ]);
+  });
+
+  it('holds a file of two or more channels until the user says whether each channel is a speaker', async () => {
+    const api = install();
+    render(<UploadOptionsForm />);
+    await act(() =>
+      useUploadsStore.getState().addFiles([new File(['RIFF'], 'call.wav'), new File(['RIFF'], 'memo.wav')]),
+    );
+    // The one-channel file went; the stereo one waits, with the question in the opened options.
+    expect(adds(api)).toEqual([{ files: ['handle of memo.wav'], options: DEFAULT_UPLOAD_OPTIONS }]);
+    expect((document.querySelector('details.upload-options') as HTMLDetailsElement).open).toBe(true);
+    expect(screen.getByTestId('multichannel-offer').textContent).toContain('“call.wav”');
+    const checkbox = screen.getByLabelText<HTMLInputElement>('Each channel is a speaker');
+    expect(checkbox.checked).toBe(false);
+    fireEvent.click(checkbox);
+    await act(async () => fireEvent.click(screen.getByTestId('multichannel-upload')));
+    expect(adds(api)[1]).toEqual({
+      files: ['handle of call.wav'],
+      options: { ...DEFAULT_UPLOAD_OPTIONS, multichannel: true },
+    });
+    expect(screen.queryByTestId('multichannel-input')).toBeNull();
+  });
+
+  it('uploads a held file mixed down when the box is left unticked, and forgets it on Cancel', async () => {
+    const api = install();
+    render(<UploadOptionsForm />);
+    await act(() => useUploadsStore.getState().addFiles([new File(['RIFF'], 'call.wav')]));
+    await act(async () => fireEvent.click(screen.getByTestId('multichannel-upload')));
+    expect(adds(api)).toEqual([{ files: ['handle of call.wav'], options: DEFAULT_UPLOAD_OPTIONS }]);
+    await act(() => useUploadsStore.getState().addFiles([new File(['RIFF'], 'call.wav')]));
+    fireEvent.click(screen.getByText('Cancel'));
+    expect(screen.queryByTestId('multichannel-offer')).toBeNull();
+    expect(adds(api)).toHaveLength(1);
+  });
+
+  it('asks in Japanese', async () => {
+    setUiLanguage('ja');
+    onTestFinished(() => useSettingsStore.setState(useSettingsStore.getInitialState(), true));
+    install();
+    render(<UploadOptionsForm />);
+    await act(() => useUploadsStore.getState().addFiles([new File(['RIFF'], 'call.wav')]));
+    expect(screen.getByLabelText('チャンネルごとに別の話者')).toBeTruthy();
+    expect(screen.getByTestId('multichannel-offer').textContent).toContain('2 チャンネル以上の録音');
   });
 });
 
