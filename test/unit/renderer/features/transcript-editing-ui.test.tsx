@@ -1,4 +1,6 @@
 // @vitest-environment happy-dom
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TranscriptDetail } from '../../../../src-shared/ipc-contract';
@@ -114,6 +116,30 @@ describe('find and replace', () => {
 });
 
 describe('undo and redo', () => {
+  it('look disabled when there is nothing to undo or redo, styled from the disabled attribute', () => {
+    const style = document.createElement('style');
+    style.textContent = readFileSync(resolve(process.cwd(), 'src-renderer/styles.css'), 'utf8');
+    document.head.append(style);
+    try {
+      act(() =>
+        useTranscriptStore.setState({
+          detail: detail([seg(0, 0, ['hello', 'there', 'world'])], 'en', { undo: 1, redo: 0 }),
+        }),
+      );
+      render(<EditToolbar onFind={() => {}} />);
+      const undo = screen.getByRole('button', { name: /Undo/ });
+      const redo = screen.getByRole('button', { name: /Redo/ });
+      expect((redo as HTMLButtonElement).disabled).toBe(true);
+      expect((undo as HTMLButtonElement).disabled).toBe(false);
+      expect(getComputedStyle(redo).opacity).toBe('0.5');
+      expect(getComputedStyle(redo).cursor).toBe('default');
+      expect(getComputedStyle(undo).opacity).not.toBe('0.5');
+      expect(getComputedStyle(undo).cursor).toBe('pointer');
+    } finally {
+      style.remove();
+    }
+  });
+
   it('are offered only when there is something to undo or redo', async () => {
     render(<EditToolbar onFind={() => {}} />);
     expect(screen.getByRole('button', { name: /Undo/ }).hasAttribute('disabled')).toBe(true);
