@@ -27,7 +27,7 @@ async function languagesUnderChromium() {
   }
   vi.stubGlobal('Intl', { ...Intl, DisplayNames: TrimmedDisplayNames, Collator: Intl.Collator });
   vi.resetModules();
-  return import('../../../src-shared/languages');
+  return import('../../../src-shared/languages.js');
 }
 
 describe('languageOptions in Japanese under a trimmed ICU', () => {

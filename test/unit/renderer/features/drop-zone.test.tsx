@@ -6,8 +6,12 @@ import { DEFAULT_UPLOAD_OPTIONS, useUploadsStore } from '../../../../src-rendere
 import { installFakeApi, setUiLanguage } from '../fake-api';
 
 const REFUSAL = {
-  ok: false,
-  error: { code: 'validation', field: 'options.numSpeakers', message: 'The number of speakers must be 1 to 20.' },
+  ok: false as const,
+  error: {
+    code: 'validation' as const,
+    field: 'options.numSpeakers',
+    message: 'The number of speakers must be 1 to 20.',
+  },
 };
 
 beforeEach(() => {
