@@ -25,7 +25,8 @@ export const en = {
 
   'library.heading': 'Library',
   'library.drop.title': 'Drop audio or video files, or a folder, here',
-  'library.drop.notAdded': 'Nothing was added: an option in “{options}” is not valid (it says why there). Correct it, then add the files again.',
+  'library.drop.notAdded':
+    'Nothing was added: an option in “{options}” is not valid (it says why there). Correct it, then add the files again.',
   'library.drop.folder': 'Import folder…',
   'library.folder.added.one': '1 file added from “{folder}”',
   'library.folder.added.other': '{count} files added from “{folder}”',
@@ -549,7 +550,8 @@ export const ja: Record<MessageKey, string> = {
 
   'library.heading': 'ライブラリ',
   'library.drop.title': '音声・動画ファイルやフォルダーをここにドロップ',
-  'library.drop.notAdded': '追加されませんでした: 「{options}」に正しくない項目があります（理由はその項目に表示されています）。修正してから、もう一度ファイルを追加してください。',
+  'library.drop.notAdded':
+    '追加されませんでした: 「{options}」に正しくない項目があります（理由はその項目に表示されています）。修正してから、もう一度ファイルを追加してください。',
   'library.drop.folder': 'フォルダーを取り込む…',
   'library.folder.added.one': '「{folder}」から 1 件を追加しました',
   'library.folder.added.other': '「{folder}」から {count} 件を追加しました',
