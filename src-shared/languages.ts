@@ -2,6 +2,7 @@
 // Intl.DisplayNames, a search over English and Japanese names and the code, and the server's
 // messages about a language it cannot serve, worded in the user's terms. Pure: no Node or DOM.
 import ISO6391 from 'iso-639-1';
+import { JAPANESE_LANGUAGE_NAMES } from './language-names-ja.js';
 
 /** A transcript's language when the engine was asked to detect it and heard nothing to detect it from (BCP 47). */
 export const UNDETERMINED_LANGUAGE = 'und';
@@ -40,7 +41,10 @@ export function languageName(code: string, locale = 'en'): string {
   } catch {
     name = undefined;
   }
-  return name && name.toLowerCase() !== lower ? name : ISO6391.getName(lower) || code;
+  if (name && name.toLowerCase() !== lower) return name;
+  // Chromium's ICU lacks about fifty Japanese names: CLDR's, kept in a generated table.
+  if (locale.toLowerCase().startsWith('ja') && JAPANESE_LANGUAGE_NAMES[lower]) return JAPANESE_LANGUAGE_NAMES[lower];
+  return ISO6391.getName(lower) || code;
 }
 
 /** "Japanese", "Japanese and Korean", "Japanese, Korean and Thai". */
@@ -72,17 +76,26 @@ const JAPANESE_READINGS: Readonly<Record<string, string>> = {
   ko: 'かんこくご',
 };
 
-/** The languages `codes` names, sorted by their name in `locale`. */
+/**
+ * The languages `codes` names, once each, sorted by their name in `locale`. CLDR names a few codes
+ * after another language they are a form of ("tw", Twi, is "Akan" like "ak"): of two codes with the
+ * same name only the one that name belongs to is listed.
+ */
 export function languageOptions(locale: string, codes: readonly string[] = LANGUAGE_CODES): LanguageOption[] {
   const collator = new Intl.Collator([locale]);
-  return [...new Set(codes.map((c) => c.toLowerCase()))]
-    .map((code) => ({
-      code,
-      name: languageName(code, locale),
-      english: languageName(code, 'en'),
-      japanese: languageName(code, 'ja'),
-    }))
-    .sort((a, b) => collator.compare(a.name, b.name) || a.code.localeCompare(b.code));
+  const options = [...new Set(codes.map((c) => c.toLowerCase()))].map((code) => ({
+    code,
+    name: languageName(code, locale),
+    english: languageName(code, 'en'),
+    japanese: languageName(code, 'ja'),
+  }));
+  const ownName = (option: LanguageOption) => option.english === (ISO6391.getName(option.code) || option.english);
+  const byName = new Map<string, LanguageOption>();
+  for (const option of options) {
+    const other = byName.get(option.name);
+    if (!other || (!ownName(other) && ownName(option))) byName.set(option.name, option);
+  }
+  return [...byName.values()].sort((a, b) => collator.compare(a.name, b.name) || a.code.localeCompare(b.code));
 }
 
 /** Case, width and kana folded: "ＪＡ" ~ "ja", "すぺいん" ~ "スペイン". */

@@ -25,6 +25,8 @@ export const en = {
 
   'library.heading': 'Library',
   'library.drop.title': 'Drop audio or video files, or a folder, here',
+  'library.drop.notAdded':
+    'Nothing was added: an option in “{options}” is not valid (it says why there). Correct it, then add the files again.',
   'library.drop.folder': 'Import folder…',
   'library.folder.added.one': '1 file added from “{folder}”',
   'library.folder.added.other': '{count} files added from “{folder}”',
@@ -160,6 +162,7 @@ export const en = {
   'library.col.language': 'Language',
   'library.col.date': 'Created',
   'library.row.cached': 'Available offline',
+  'library.row.audioKept': 'Recording kept on this computer',
   'library.row.open': 'Open {name}',
   'library.rerun.reason': 'Why it failed: {reason}',
   'library.rerun.noReason': 'The server gave no reason.',
@@ -347,6 +350,7 @@ export const en = {
   'export.timestamps': 'Include timestamps',
   'export.run': 'Export',
   'export.saved': 'Saved to {path}',
+  'export.cancelled': 'Export cancelled: nothing was saved.',
   'export.subtitles.heading': 'Subtitles',
   'export.subtitles.maxCharsPerLine': 'Characters per line',
   'export.subtitles.maxLinesPerCue': 'Lines per subtitle',
@@ -556,6 +560,8 @@ export const ja: Record<MessageKey, string> = {
 
   'library.heading': 'ライブラリ',
   'library.drop.title': '音声・動画ファイルやフォルダーをここにドロップ',
+  'library.drop.notAdded':
+    '追加されませんでした: 「{options}」に正しくない項目があります（理由はその項目に表示されています）。修正してから、もう一度ファイルを追加してください。',
   'library.drop.folder': 'フォルダーを取り込む…',
   'library.folder.added.one': '「{folder}」から 1 件を追加しました',
   'library.folder.added.other': '「{folder}」から {count} 件を追加しました',
@@ -688,6 +694,7 @@ export const ja: Record<MessageKey, string> = {
   'library.col.language': '言語',
   'library.col.date': '作成日時',
   'library.row.cached': 'オフラインで利用可能',
+  'library.row.audioKept': '録音はこのコンピューターに保存されています',
   'library.row.open': '{name} を開く',
   'library.rerun.reason': '失敗の理由: {reason}',
   'library.rerun.noReason': 'サーバーから理由は返されませんでした。',
@@ -875,6 +882,7 @@ export const ja: Record<MessageKey, string> = {
   'export.timestamps': 'タイムスタンプを含める',
   'export.run': '書き出す',
   'export.saved': '{path} に保存しました',
+  'export.cancelled': '書き出しをキャンセルしました。何も保存されていません。',
   'export.subtitles.heading': '字幕',
   'export.subtitles.maxCharsPerLine': '1行の文字数',
   'export.subtitles.maxLinesPerCue': '字幕1枚の行数',

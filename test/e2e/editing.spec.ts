@@ -169,3 +169,50 @@ test('editing in Japanese', async ({ page }) => {
   await expect(page.getByRole('dialog', { name: 'キーボードショートカット' })).toContainText('フォーカス中の語を編集');
   await screenshot(page, 'editing-shortcuts-ja');
 });
+
+// Issue 27's small wrongs in the transcript view, in both languages: Redo with nothing to redo looks
+// disabled, a replacement that changes nothing is not offered, Escape closes find & replace and gives
+// focus back, and a cancelled export says nothing was saved.
+for (const language of ['ja', 'en'] as const) {
+  test(`small wrongs put right (${language})`, async ({ page }) => {
+    const words =
+      language === 'ja'
+        ? { findReplace: '検索と置換', find: '検索', replaceWith: '置換後', export: '書き出し…', run: '書き出す' }
+        : {
+            findReplace: 'Find & replace',
+            find: 'Find',
+            replaceWith: 'Replace with',
+            export: 'Export…',
+            run: 'Export',
+          };
+    expect((await host.invoke('settings:update', { uiLanguage: language })).ok).toBe(true);
+    const library = new LibraryPage(page);
+    await library.goto(host.url);
+    await page.getByRole('button', { name: language === 'ja' ? 'edit-me.wav を開く' : 'Open edit-me.wav' }).click();
+    await expect(page.getByTestId('word').first()).toBeVisible();
+    const redo = page.getByRole('toolbar').getByRole('button', { name: language === 'ja' ? /やり直す/ : /Redo/ });
+    await expect(redo).toBeDisabled();
+    expect(await redo.evaluate((b) => getComputedStyle(b).opacity)).toBe('0.5');
+
+    const opener = page.getByRole('button', { name: words.findReplace });
+    await opener.click();
+    const panel = page.getByTestId('find-panel');
+    await panel.getByLabel(words.find, { exact: true }).fill('team');
+    await panel.getByLabel(words.replaceWith).fill('team');
+    await expect(panel.getByTestId('find-match')).not.toHaveCount(0);
+    await expect(panel.getByRole('button', { name: /Replace all|すべて置換/ })).toHaveCount(0);
+    await screenshot(page, `polish-find-no-op-${language}`);
+    await page.getByTestId('word').first().click();
+    await page.keyboard.press('Escape');
+    await expect(panel).toHaveCount(0);
+    await expect(opener).toBeFocused();
+
+    host.dialogs.savePath = null;
+    await page.getByRole('button', { name: words.export }).click();
+    await page.getByRole('button', { name: words.run, exact: true }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: /nothing was saved|何も保存されていません/ }),
+    ).toBeVisible();
+    await screenshot(page, `polish-export-cancelled-${language}`);
+  });
+}

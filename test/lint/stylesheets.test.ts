@@ -20,6 +20,25 @@ describe('renderer stylesheets', () => {
     });
   });
 
+  it('dims every kind of button when it is disabled, and gives it no hover (Undo with nothing to undo looked enabled)', () => {
+    const root = postcss.parse(fs.readFileSync(path.join(dir, 'styles.css'), 'utf8'));
+    const declarations = (selector: string) => {
+      const found = new Map<string, string>();
+      root.walkRules((rule) => {
+        if (rule.parent?.type === 'root' && rule.selectors.includes(selector))
+          rule.walkDecls((decl) => void found.set(decl.prop, decl.value));
+      });
+      return found;
+    };
+    for (const button of ['.button', '.button-quiet', '.icon-button']) {
+      const disabled = declarations(`${button}:disabled`);
+      expect(disabled.get('opacity'), button).toBe('0.5');
+      expect(disabled.get('cursor'), button).toBe('default');
+    }
+    expect(declarations('.button-quiet:hover').size).toBe(0);
+    expect(declarations('.button-quiet:hover:not(:disabled)').get('background')).toBe('var(--accent-soft)');
+  });
+
   it('finds the stylesheets', () => {
     expect(sheets).toContain('styles.css');
   });

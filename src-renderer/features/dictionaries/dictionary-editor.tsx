@@ -1,16 +1,21 @@
 // One dictionary: its name, words with readings, forced replacements and a bulk import. Server errors
 // appear next to the field that caused them.
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import type { IpcError } from '../../../src-shared/ipc-contract';
-import { useT } from '../../i18n/use-t';
+import { useLocale, useT } from '../../i18n/use-t';
 import { useDictionariesStore } from '../../stores/dictionaries-store';
 import { errorFor, formLevelError } from '../../lib/field-error';
 import { FieldMessage } from '../../lib/field-message';
+import { dictionaryLabels } from './dictionary-options';
 
 export function DictionaryEditor() {
   const t = useT();
   const detail = useDictionariesStore((state) => state.detail);
   const remove = useDictionariesStore((state) => state.remove);
+  const list = useDictionariesStore((state) => state.list);
+  const locale = useLocale();
+  // The prompt names the dictionary as the list does: with its creation time when another has its name.
+  const labels = useMemo(() => dictionaryLabels(list, locale), [list, locale]);
   if (!detail) return <p className="hint">{t('common.loading')}</p>;
   return (
     <div className="dict-editor" data-testid="dictionary-editor">
@@ -25,7 +30,9 @@ export function DictionaryEditor() {
         <button
           type="button"
           className="button-quiet danger"
-          onClick={() => window.confirm(t('dict.deleteConfirm', { name: detail.name })) && void remove()}
+          onClick={() =>
+            window.confirm(t('dict.deleteConfirm', { name: labels.get(detail.id) ?? detail.name })) && void remove()
+          }
         >
           {t('dict.delete')}
         </button>

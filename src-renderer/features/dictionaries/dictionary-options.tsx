@@ -5,19 +5,29 @@
 import type { DictionarySummary } from '../../../src-shared/ipc-contract';
 import { useLocale } from '../../i18n/use-t';
 
-/** Each dictionary's label: its name, with its creation date when another one has the same name. */
+/**
+ * Each dictionary's label: its name, with its creation date and time to the second when another one has
+ * the same name (two made within a minute read the same to the minute); numbered when even that is shared.
+ */
 export function dictionaryLabels(list: readonly DictionarySummary[], locale: string): Map<string, string> {
   const byName = new Map<string, number>();
   for (const d of list)
     byName.set(d.name.trim().toLocaleLowerCase(), (byName.get(d.name.trim().toLocaleLowerCase()) ?? 0) + 1);
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
-  return new Map(
-    list.map((d) => [
-      d.id,
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
+  const labels = list.map((d) => ({
+    id: d.id,
+    label:
       (byName.get(d.name.trim().toLocaleLowerCase()) ?? 0) > 1
         ? `${d.name} (${date.format(new Date(d.createdAt))})`
         : d.name,
-    ]),
+  }));
+  const seen = new Map<string, number>();
+  return new Map(
+    labels.map(({ id, label }) => {
+      const n = (seen.get(label) ?? 0) + 1;
+      seen.set(label, n);
+      return [id, n > 1 ? `${label} #${n}` : label];
+    }),
   );
 }
 

@@ -2,7 +2,7 @@
 // dialog; "Import folder…" beside it chooses a folder (main walks it: src-main/uploads/folder-scan.ts).
 import { useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useT } from '../../i18n/use-t';
-import { formLevelError } from '../../lib/field-error';
+import { errorFor, formLevelError } from '../../lib/field-error';
 import { useUploadsStore } from '../../stores/uploads-store';
 import { UPLOAD_OPTION_FIELDS } from './upload-options-form';
 
@@ -12,11 +12,11 @@ export function DropZone() {
   const addFiles = useUploadsStore((state) => state.addFiles);
   const pick = useUploadsStore((state) => state.pick);
   const pickFolder = useUploadsStore((state) => state.pickFolder);
-  // Errors about an upload option sit next to that option in the form.
-  const error = formLevelError(
-    useUploadsStore((state) => state.error),
-    UPLOAD_OPTION_FIELDS,
-  );
+  // Errors about an upload option sit next to that option in the form; here, only that the files
+  // it refused were not added (else they would vanish without a word).
+  const storeError = useUploadsStore((state) => state.error);
+  const error = formLevelError(storeError, UPLOAD_OPTION_FIELDS);
+  const refused = errorFor(storeError, UPLOAD_OPTION_FIELDS);
   const dismissError = useUploadsStore((state) => state.dismissError);
 
   const onDragOver = (event: DragEvent) => {
@@ -89,6 +89,14 @@ export function DropZone() {
           {t('library.drop.folder')}
         </button>
       </div>
+      {refused && !error && (
+        <p className="field-error drop-refused" role="alert" data-testid="drop-refused">
+          {t('library.drop.notAdded', { options: t('library.options.toggle') })}{' '}
+          <button type="button" className="button-quiet" onClick={dismissError}>
+            {t('common.dismiss')}
+          </button>
+        </p>
+      )}
       {error && (
         <p className="error-banner" role="alert">
           {error.message}{' '}

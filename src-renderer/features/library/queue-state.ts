@@ -1,8 +1,8 @@
 // One line per file in the uploads queue, from the upload's own state and, once it has been handed to
 // the server, its transcription's: waiting → uploading n% → transcribing n% → done, or failed with the
 // reason. The transcription is looked up in the library's rows; when it is not there (a filter hides
-// it, or the list has not caught up yet) the line says only what is certain: uploaded. A row older than
-// the start is the list not having caught up too: read while the audio was still on its way, its
+// it, or the list has not caught up yet) the line says only what is certain: uploaded. A running row
+// older than the start is the list not having caught up too: read while the audio was still on its way, its
 // IN_PROGRESS meant "waiting for the audio" (decision 0001), and shown as transcribing it would go back
 // to queued once the list caught up.
 import { assertNever } from '../../../src-shared/assert-never';
@@ -40,8 +40,11 @@ export function queueStateOf(job: UploadJob, transcription: TranscriptionSummary
     default:
       return assertNever(job.state, 'upload state');
   }
-  if (!transcription || transcription.id !== job.transcriptionId || readBeforeStart(job, transcription))
-    return { kind: 'uploaded' };
+  if (!transcription || transcription.id !== job.transcriptionId) return { kind: 'uploaded' };
+  // Only a running row can be one read before the start; an ended one (a file the server could not
+  // convert fails at once) is final, and reading it as "uploaded" would contradict its row.
+  const ended = transcription.status === 'COMPLETED' || transcription.status === 'FAILED';
+  if (!ended && readBeforeStart(job, transcription)) return { kind: 'uploaded' };
   switch (transcription.status) {
     case 'COMPLETED':
       return { kind: 'done' };

@@ -236,12 +236,14 @@ function FailedRowContent({ item }: { item: TranscriptionSummary }) {
 
 function NameCell({ item }: { item: TranscriptionSummary }) {
   const t = useT();
+  // A failed transcription has no transcript to have offline: only its kept recording is worth saying.
+  const cached = item.status === 'FAILED' ? t('library.row.audioKept') : t('library.row.cached');
   return (
     <span className="cell-name">
       <span className="name-text">{item.name}</span>
       {item.audioCached && (
-        <span className="cached" title={t('library.row.cached')}>
-          <span className="visually-hidden">{t('library.row.cached')}</span>
+        <span className="cached" title={cached} data-testid="row-cached">
+          <span className="visually-hidden">{cached}</span>
           <svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
             <path d="M3 8.5 6.5 12 13 4.5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
           </svg>

@@ -1,7 +1,8 @@
 // "Apply dictionary…": a dictionary's forced replacements applied to this finished transcript on the
 // server, without transcribing again. The rewritten words are then marked in the transcript.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useT } from '../../i18n/use-t';
+import { useEscape } from '../../lib/use-escape';
 import { useDictionariesStore } from '../../stores/dictionaries-store';
 import { useTranscriptStore } from '../../stores/transcript-store';
 import { DictionaryOptions } from '../dictionaries/dictionary-options';
@@ -17,6 +18,8 @@ export function ApplyDictionaryMenu() {
   const [message, setMessage] = useState<{ text: string; error: boolean; field: boolean } | null>(null);
   const dictionaries = useDictionariesStore((state) => state.list);
   const applyDictionary = useTranscriptStore((state) => state.applyDictionary);
+  const opener = useRef<HTMLButtonElement>(null);
+  useEscape(open, () => setOpen(false), opener);
   useEffect(() => {
     if (open) void useDictionariesStore.getState().load();
   }, [open]);
@@ -38,6 +41,7 @@ export function ApplyDictionaryMenu() {
   return (
     <div className="popover-anchor">
       <button
+        ref={opener}
         type="button"
         className="button"
         aria-expanded={open}
@@ -47,13 +51,7 @@ export function ApplyDictionaryMenu() {
         {t('transcript.applyDictionary.button')}
       </button>
       {open && (
-        <div
-          id={`${id}-panel`}
-          className="popover"
-          role="dialog"
-          aria-label={t('transcript.applyDictionary.heading')}
-          onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}
-        >
+        <div id={`${id}-panel`} className="popover" role="dialog" aria-label={t('transcript.applyDictionary.heading')}>
           <h2 className="section-title">{t('transcript.applyDictionary.heading')}</h2>
           <p className="hint">{t('transcript.applyDictionary.hint')}</p>
           <label htmlFor={`${id}-dictionary`}>{t('transcript.applyDictionary.dictionary')}</label>

@@ -131,7 +131,7 @@ export function ExportMenu() {
           ? ` ${t('export.subtitles.tooFast', { count: report.tooFast, total: report.cues, cps: report.maxCps })}`
           : '';
       setMessage({ text: saved + fast, error: false });
-    }
+    } else setMessage({ text: t('export.cancelled'), error: false });
   };
 
   const numberField = (field: NumberField, label: string) => {

@@ -4,6 +4,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { findMatches, type FindOptions, type TextMatch } from '../../../src-shared/transcript-editing';
 import { useT } from '../../i18n/use-t';
+import { useEscape } from '../../lib/use-escape';
 import { formatClock } from '../../lib/format';
 import { usePlayerStore } from '../../stores/player-store';
 import { selectSegments, useTranscriptStore } from '../../stores/transcript-store';
@@ -34,6 +35,15 @@ export function FindReplacePanel({
   const findInput = useRef<HTMLInputElement>(null);
   const replaceInput = useRef<HTMLInputElement>(null);
   const matches = useMemo(() => findMatches(segments, query, options), [segments, query, options]);
+  const changes = (match: TextMatch) =>
+    segments[match.segmentIndex]!.text.slice(match.start, match.end) !== replacement;
+  // A replacement that leaves every match as it is would change nothing: it is not offered.
+  const changing = matches.filter(changes).length;
+  // What had focus when the panel opened (the "Find & replace" button, or the text for Ctrl/⌘+F) gets it back.
+  const [opener] = useState(() => ({
+    current: document.activeElement instanceof HTMLElement ? document.activeElement : null,
+  }));
+  useEscape(true, onClose, opener);
 
   // Ctrl/⌘+F and +H bring the panel's field back into focus when it is already open.
   useEffect(() => {
@@ -64,17 +74,7 @@ export function FindReplacePanel({
   );
 
   return (
-    <section
-      className="find-panel"
-      aria-label={t('find.heading')}
-      data-testid="find-panel"
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.preventDefault();
-          onClose();
-        }
-      }}
-    >
+    <section className="find-panel" aria-label={t('find.heading')} data-testid="find-panel">
       <div className="find-fields">
         <label htmlFor={`${id}-find`}>{t('find.label')}</label>
         <input
@@ -113,16 +113,21 @@ export function FindReplacePanel({
             {t('find.showReplace')}
           </button>
         ) : (
-          <button
-            type="button"
-            className="button primary"
-            disabled={busy || matches.length === 0}
-            onClick={() => void replace()}
-          >
-            {t('find.replaceAll', { count: matches.length })}
-          </button>
+          changing > 0 && (
+            <button type="button" className="button primary" disabled={busy} onClick={() => void replace()}>
+              {t('find.replaceAll', { count: changing })}
+            </button>
+          )
         )}
-        <button type="button" className="button-quiet" onClick={onClose} aria-label={t('find.close')}>
+        <button
+          type="button"
+          className="button-quiet"
+          onClick={() => {
+            onClose();
+            opener.current?.focus();
+          }}
+          aria-label={t('find.close')}
+        >
           ✕
         </button>
       </div>
@@ -163,7 +168,7 @@ export function FindReplacePanel({
                   {after}
                   {match.end + CONTEXT < segment.text.length && '…'}
                 </span>
-                {mode === 'replace' && (
+                {mode === 'replace' && changes(match) && (
                   <button type="button" className="button-quiet" disabled={busy} onClick={() => void replace(match)}>
                     {t('find.replace')}
                   </button>

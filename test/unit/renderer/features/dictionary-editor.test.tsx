@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DictionaryDetail } from '../../../../src-shared/ipc-contract';
 import { DictionaryEditor } from '../../../../src-renderer/features/dictionaries/dictionary-editor';
 import { useDictionariesStore } from '../../../../src-renderer/stores/dictionaries-store';
@@ -25,6 +25,19 @@ beforeEach(() => {
 afterEach(cleanup);
 
 describe('DictionaryEditor', () => {
+  it('names in its delete prompt which of two same-named dictionaries it deletes', () => {
+    installFakeApi();
+    const twin = { ...detail, id: 'd2', createdAt: '2026-01-01T00:00:40Z', updatedAt: '2026-01-01T00:00:40Z' };
+    useDictionariesStore.setState({ list: [detail, twin] });
+    const confirm = vi.fn(() => false);
+    vi.stubGlobal('confirm', confirm);
+    render(<DictionaryEditor />);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete dictionary' }));
+    expect(confirm).toHaveBeenCalledTimes(1);
+    expect((confirm.mock.calls[0] as unknown[])[0]).toMatch(/^Delete the dictionary “Names \(.*:00:00\s?[AP]M\)”\?$/);
+    vi.unstubAllGlobals();
+  });
+
   it('shows words, replacement rules and the temporary mark', () => {
     installFakeApi();
     render(<DictionaryEditor />);

@@ -22,10 +22,24 @@ afterEach(cleanup);
 describe('dictionary choices', () => {
   it('tell dictionaries with the same name apart by their creation date, and leave unique names alone', () => {
     const labels = dictionaryLabels(list.slice(0, 3), 'en-US');
-    expect(labels.get('a')).toMatch(/^Products \(Mar 1, 2026, \d+:30\s?[AP]M\)$/);
+    expect(labels.get('a')).toMatch(/^Products \(Mar 1, 2026, \d+:30:00\s?[AP]M\)$/);
     expect(labels.get('b')).toMatch(/^products  \(May 12, 2026, /);
     expect(labels.get('a')).not.toBe(labels.get('b'));
     expect(labels.get('c')).toBe('People');
+  });
+
+  it('tell apart two made within the same minute by the second, and number two made in the same second', () => {
+    const labels = dictionaryLabels(
+      [
+        dictionary('x', 'Names', '2026-05-12T14:00:05Z'),
+        dictionary('y', 'Names', '2026-05-12T14:00:41Z'),
+        dictionary('z', 'Names', '2026-05-12T14:00:41.500Z'),
+      ],
+      'en-US',
+    );
+    expect(labels.get('x')).toMatch(/:00:05\s?[AP]M\)$/);
+    expect(labels.get('y')).toMatch(/:00:41\s?[AP]M\)$/);
+    expect(labels.get('z')).toMatch(/:00:41\s?[AP]M\) #2$/);
   });
 
   it('offer no temporary dictionary unless it is the current choice, and no name twice', () => {

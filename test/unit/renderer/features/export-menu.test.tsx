@@ -112,6 +112,19 @@ describe('ExportMenu', () => {
     ]);
   });
 
+  it('clears the previous "Saved to …" when the next export is cancelled, and says nothing was saved', async () => {
+    setup('en');
+    let cancelled = false;
+    fake.handlers['transcripts:export'] = () => (cancelled ? null : { path: '/tmp/out.txt' });
+    render(<ExportMenu />);
+    fireEvent.click(screen.getByRole('button', { name: 'Export…' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Saved to /tmp/out.txt'));
+    cancelled = true;
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Export cancelled: nothing was saved.'));
+  });
+
   it('remembers the last subtitle options in the settings, and starts from them', async () => {
     setup('en');
     fake.handlers['settings:update'] = ({ subtitleExport }) => ({

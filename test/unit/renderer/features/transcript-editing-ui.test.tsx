@@ -1,9 +1,11 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TranscriptDetail } from '../../../../src-shared/ipc-contract';
 import type { TranscriptSegment } from '../../../../src-shared/transcript-document';
 import { EditToolbar } from '../../../../src-renderer/features/transcript/edit-toolbar';
+import { ApplyDictionaryMenu } from '../../../../src-renderer/features/transcript/apply-dictionary-menu';
 import { FindReplacePanel } from '../../../../src-renderer/features/transcript/find-replace-panel';
 import { TranscriptPane } from '../../../../src-renderer/features/transcript/transcript-pane';
 import { usePlayerStore } from '../../../../src-renderer/stores/player-store';
@@ -103,6 +105,45 @@ describe('find and replace', () => {
     });
   });
 
+  it('offers no replacement that would change nothing', () => {
+    useTranscriptStore.setState({ detail: detail([seg(0, 0, ['colour', 'and', 'Colour'])]) });
+    render(<FindReplacePanel mode="replace" onMode={() => {}} onClose={() => {}} />);
+    fireEvent.change(screen.getByLabelText('Find'), { target: { value: 'colour' } });
+    fireEvent.change(screen.getByLabelText('Replace with'), { target: { value: 'colour' } });
+    // "Colour" would become "colour": one change, and only that match offers Replace.
+    expect(screen.getByRole('button', { name: 'Replace all (1)' })).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Replace' })).toHaveLength(1);
+    fireEvent.click(screen.getByLabelText('Match case'));
+    expect(screen.queryByRole('button', { name: /Replace all/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Replace' })).toBeNull();
+    fireEvent.change(screen.getByLabelText('Find'), { target: { value: 'nothing here' } });
+    expect(screen.queryByRole('button', { name: /Replace all/ })).toBeNull();
+  });
+
+  it('closes with Escape wherever focus is, and gives focus back to the button that opened it', () => {
+    function Host() {
+      const [open, setOpen] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>
+            Open find
+          </button>
+          {open && <FindReplacePanel mode="replace" onMode={() => {}} onClose={() => setOpen(false)} />}
+        </>
+      );
+    }
+    render(<Host />);
+    const opener = screen.getByRole('button', { name: 'Open find' });
+    opener.focus();
+    fireEvent.click(opener);
+    expect(screen.getByTestId('find-panel')).toBeTruthy();
+    // Focus left the panel (a replace disabled the focused button, or the user clicked the transcript).
+    (document.activeElement as HTMLElement).blur();
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(screen.queryByTestId('find-panel')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+  });
+
   it('finds Japanese words inside a sentence with whole word on', () => {
     useTranscriptStore.setState({ detail: detail([seg(0, 0, ['東京', '都', 'に', '住む'], '')], 'ja') });
     render(<FindReplacePanel mode="find" onMode={() => {}} onClose={() => {}} />);
@@ -110,6 +151,21 @@ describe('find and replace', () => {
     fireEvent.change(screen.getByLabelText('Find'), { target: { value: '東京' } });
     expect(screen.getByTestId('find-count').textContent).toBe('Matches: 1');
     expect(screen.getByTestId('find-match').querySelector('mark')?.textContent).toBe('東京');
+  });
+});
+
+describe('Apply dictionary…', () => {
+  it('closes with Escape while focus is still on its button, and keeps focus there', () => {
+    fake.handlers['dictionaries:list'] = () => [];
+    render(<ApplyDictionaryMenu />);
+    const button = screen.getByRole('button', { name: 'Apply dictionary…' });
+    button.focus();
+    fireEvent.click(button);
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    fireEvent.keyDown(button, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(button);
   });
 });
 

@@ -96,6 +96,26 @@ describe('TranscriptionList', () => {
     expect(screen.queryByRole('progressbar', { name: 'Progress of q.wav' })).toBeNull();
   });
 
+  it('does not call a failed row "Available offline": it has no transcript, only its kept recording', async () => {
+    installFakeApi({
+      'transcripts:list': () => ({
+        items: [
+          summary('f', { status: 'FAILED', failureReason: 'Not an audio file', audioCached: true }),
+          summary('d', { audioCached: true }),
+        ],
+        total: 2,
+      }),
+    });
+    await act(() => useLibraryStore.getState().reload());
+    render(<TranscriptionList />);
+    const failed = screen.getByRole('button', { name: 'Open f.wav' });
+    expect(failed.textContent).not.toContain('Available offline');
+    expect(failed.querySelector('[data-testid="row-cached"]')?.getAttribute('title')).toBe(
+      'Recording kept on this computer',
+    );
+    expect(screen.getByRole('button', { name: 'Open d.wav' }).textContent).toContain('Available offline');
+  });
+
   it('shows the empty state when there is nothing', async () => {
     installFakeApi({ 'transcripts:list': () => ({ items: [], total: 0 }) });
     await act(() => useLibraryStore.getState().reload());

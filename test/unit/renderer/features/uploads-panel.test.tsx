@@ -196,6 +196,25 @@ describe('UploadsPanel', () => {
     expect(queue()).toBe('transcribing');
   });
 
+  it('says failed, never uploaded, for a job whose transcription failed, whatever the order of the times', () => {
+    // A file the server could not convert fails at once; the row may carry a time before the start's.
+    const failed = summary('t-bad', {
+      status: 'FAILED',
+      failureReason: 'The file could not be read as audio.',
+      progress: null,
+      updatedAt: '2026-01-02T00:00:01.000Z',
+    });
+    useUploadsStore.setState({
+      jobs: [{ ...job('bad', 'done', '2026-01-02T00:00:00Z'), startedAt: '2026-01-02T00:00:02.000Z' }],
+    });
+    useLibraryStore.setState({ rows: [failed] });
+    render(<UploadsPanel />);
+    const item = screen.getByTestId('upload-item');
+    expect(item.dataset.queue).toBe('failed');
+    expect(screen.getByTestId('upload-state').textContent).not.toMatch(/Uploaded/);
+    expect(item.textContent).toContain('The file could not be read as audio.');
+  });
+
   it('words a refused speaker count in the user’s terms, keeping the server’s message as the detail', () => {
     useUploadsStore.setState({
       jobs: [
