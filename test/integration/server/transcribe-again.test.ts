@@ -2,6 +2,9 @@
 // run's backend (SQLite and files, or PostgreSQL and S3). POST /transcribe with a body of options on a
 // finished transcription runs it again from the stored audio; the result is the next revision (source
 // "transcribed-again", its author the caller), and the edits made before stay in the history.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
 import type { TranscriptDocument } from '../../../src-shared/transcript-document.js';
@@ -149,6 +152,25 @@ describe('a finished transcription transcribed again with other options', () => 
     const current = await call(alice, `${base(id)}/transcribe`, {}, { 'if-match': '"1"' });
     expect(current.status).toBe(200);
     expect((await waitForStatus(server, alice, id, ['COMPLETED', 'FAILED'])).json.status).toBe('COMPLETED');
+  });
+});
+
+describe('a FAILED transcription transcribed again', () => {
+  it('is accepted and runs again from its stored audio, with no revision made when it never had a transcript', async () => {
+    const notAudio = path.join(os.tmpdir(), `not-audio-${process.pid}.wav`);
+    fs.writeFileSync(notAudio, 'these are meeting notes, not a recording\n'.repeat(50));
+    const ticket = await uploadFile(server, alice, notAudio, { language: 'en' });
+    const id = ticket.transcription_id;
+    await server.api(alice, 'POST', `${base(id)}/transcribe`);
+    expect((await waitForStatus(server, alice, id, ['COMPLETED', 'FAILED'])).json.status).toBe('FAILED');
+
+    const again = await call(bob, `${base(id)}/transcribe`, { num_speakers: 1 });
+    expect(again.status).toBe(200);
+    expect(again.json).toMatchObject({ num_speakers: 1, failure_reason: null });
+    expect(['CONVERTING', 'IN_PROGRESS', 'FAILED']).toContain(again.json.status);
+    const ended = (await waitForStatus(server, alice, id, ['COMPLETED', 'FAILED'])).json;
+    expect(ended.status).toBe('FAILED');
+    expect(ended.transcription_path).toBeNull();
   });
 });
 
