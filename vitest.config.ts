@@ -39,6 +39,8 @@ const POSTGRES_S3_FILES = [
   'openai-leftovers',
   // Revisions: changes and snapshots in SQL, two writers racing for one number refused by the key, If-Match.
   'revisions',
+  // Transcribing again: the conditional UPDATE that lets one of two requests run it, on pg-boss and S3.
+  'transcribe-again',
   // The areas whose files are HTTP behaviour (apply replacements, analyses, models), walked once here.
   'backend-areas',
 ].map((name) => `test/integration/server/${name}.test.ts`);

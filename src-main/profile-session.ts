@@ -117,6 +117,7 @@ export class ProfileSession {
       transcripts: this.transcripts,
       uploads: this.uploads,
       client: this.client,
+      kick: () => this.sync.kick(),
     });
     this.models = new ModelsService({
       client: this.client,

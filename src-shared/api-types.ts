@@ -17,7 +17,14 @@ import type {
   WordView,
 } from './api/dictionaries.js';
 import type { TranscriptFormat } from './api/files.js';
-import type { Review, TranscriptionView, UploadRequest, UploadTicketView, User } from './api/transcriptions.js';
+import type {
+  Review,
+  TranscribeAgainRequest,
+  TranscriptionView,
+  UploadRequest,
+  UploadTicketView,
+  User,
+} from './api/transcriptions.js';
 
 export { FINAL_TRANSCRIPTION_STATUSES } from './api/common.js';
 
@@ -29,6 +36,7 @@ export type ApiUser = Static<typeof User>;
 export type ApiTranscription = Static<typeof TranscriptionView>;
 /** 4.1.1 Upload request body. */
 export type ApiUploadRequest = Static<typeof UploadRequest>;
+export type ApiTranscribeAgainRequest = Static<typeof TranscribeAgainRequest>;
 /** 2.2 Upload ticket. */
 export type ApiUploadTicket = Static<typeof UploadTicketView>;
 

@@ -508,11 +508,13 @@ export interface IpcResponses {
   /** The options and audio a new transcription of this one would start from. */
   'transcripts:rerun-plan': RerunPlan;
   /**
-   * Transcribes again, from the audio on this computer (or `file`, the handle of a file chosen again), with `options`
-   * or the original ones. A FAILED transcription is replaced: deleted once the new one has started and
-   * kept its own copy of the audio. Answers the queued upload.
+   * Transcribes again with `options` or the original ones. On a server that can (decision 0062), in place
+   * from the server's audio: answers null, and the row itself shows the run. Otherwise (or with ad-hoc words,
+   * or `file`, the handle of a file chosen again) a new upload of the audio on this computer; a FAILED
+   * transcription is replaced: deleted once the new one has started and kept its own copy of the audio.
+   * Answers the queued upload.
    */
-  'transcripts:rerun': UploadJob;
+  'transcripts:rerun': UploadJob | null;
 
   'search:query': SearchHit[];
 

@@ -20,6 +20,7 @@ import type {
   ApiReview,
   ApiSummaryResult,
   ApiTranscription,
+  ApiTranscribeAgainRequest,
   ApiTranscriptFormat,
   ApiTranslationResult,
   ApiUploadRequest,
@@ -135,6 +136,20 @@ export class ApiClient {
       ...requestLine(transcriptions.transcribeTranscription, { transcription_id: id }),
       resource: 'transcription',
       idempotent: true,
+      ...o,
+    });
+  }
+
+  /**
+   * Transcribes a finished transcription again in place, from the server's audio (decision 0062). A server
+   * without the extension answers 409 TRANSCRIPTION_ALREADY_ENDED. Not retried: a second run is not the same.
+   */
+  transcribeAgain(id: string, body: ApiTranscribeAgainRequest, o: CallOptions = {}): Promise<ApiTranscription> {
+    return this.json({
+      ...requestLine(transcriptions.transcribeTranscription, { transcription_id: id }),
+      body,
+      resource: 'transcription',
+      idempotent: false,
       ...o,
     });
   }

@@ -1,7 +1,8 @@
-// Transcribing again (docs/decisions/0020-reruns.md): a new upload of the audio kept on this computer,
-// with the original options or new ones, through the ordinary upload queue. A FAILED transcription is
-// replaced: deleted on the server and forgotten here once the new one has started and its audio has
-// been copied for it, never earlier, so a re-upload that fails never loses the recording.
+// Transcribing again: on a server that can, in place from the server's audio (decision 0062), so the
+// transcript keeps its history; otherwise (docs/decisions/0020-reruns.md) a new upload of the audio kept on
+// this computer, with the original options or new ones, through the ordinary upload queue. There a FAILED
+// transcription is replaced: deleted on the server and forgotten here once the new one has started and its
+// audio has been copied for it, never earlier, so a re-upload that fails never loses the recording.
 import {
   TRANSCRIPTION_MODELS,
   type RerunPlan,
@@ -11,7 +12,10 @@ import {
 } from '../../src-shared/ipc-contract.js';
 import { LIMITS } from '../../src-shared/limits.js';
 import { isProcessing } from '../../src-shared/api/vocabulary.js';
+import type { ApiTranscribeAgainRequest } from '../../src-shared/api-types.js';
+import { ErrorCode } from '../../src-shared/error-codes.js';
 import type { ApiClient } from '../api-client/api-client.js';
+import { ApiError } from '../api-client/api-errors.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import type { CachedTranscription } from '../cache/transcription-repository.js';
 import { AppFailure } from '../app-failure.js';
@@ -23,6 +27,8 @@ export interface RerunServiceOptions {
   transcripts: TranscriptService;
   uploads: UploadManager;
   client: ApiClient;
+  /** Asks the sync to look at the server now: a run started in place is followed like an upload's. */
+  kick: () => void;
 }
 
 const isModel = (model: string): model is TranscriptionModel =>
@@ -52,7 +58,7 @@ export function optionsOfRecord(
 
 export class RerunService {
   /** Re-runs being queued, by transcription: a second press while the first is checking the file gets the same job. */
-  private readonly queuing = new Map<string, Promise<UploadJob>>();
+  private readonly queuing = new Map<string, Promise<UploadJob | null>>();
 
   constructor(private readonly options: RerunServiceOptions) {}
 
@@ -67,7 +73,7 @@ export class RerunService {
   }
 
   /** Queues the new upload; `path` is a file chosen again when the audio is not on this computer. */
-  rerun(id: string, request: { options?: UploadOptions; path?: string }): Promise<UploadJob> {
+  rerun(id: string, request: { options?: UploadOptions; path?: string }): Promise<UploadJob | null> {
     let queuing = this.queuing.get(id);
     if (!queuing) {
       queuing = this.queue(id, request).finally(() => this.queuing.delete(id));
@@ -76,7 +82,7 @@ export class RerunService {
     return queuing;
   }
 
-  private async queue(id: string, request: { options?: UploadOptions; path?: string }): Promise<UploadJob> {
+  private async queue(id: string, request: { options?: UploadOptions; path?: string }): Promise<UploadJob | null> {
     const { store, transcripts, uploads } = this.options;
     const record = await transcripts.ensureRecord(id);
     if (isProcessing(record.status)) {
@@ -88,6 +94,13 @@ export class RerunService {
     // Pressed twice, or again before the first re-run started: the one already queued answers.
     const pending = store.uploads.unfinishedReplacing(id);
     if (pending) return uploads.list().find((job) => job.id === pending.id)!;
+    const chosen = request.options ?? null;
+    // A file chosen again is uploaded; ad-hoc words exist only in an upload (the server keeps them as a
+    // temporary dictionary), so they go that way too.
+    if (request.path === undefined && (chosen === null || chosen.words.length === 0)) {
+      const options = chosen ?? (await this.plan(id)).options;
+      if (options.words.length === 0 && (await this.inPlace(id, options))) return null;
+    }
     const file = request.path ?? transcripts.localAudio(id);
     if (!file) {
       throw new AppFailure({
@@ -99,6 +112,31 @@ export class RerunService {
     const options = request.options ?? (await this.plan(id)).options;
     // Only a failed transcription is replaced: a finished one is the user's work and stays beside the new one.
     return uploads.addRerun(file, record.name, options, record.status === 'FAILED' ? id : null);
+  }
+
+  /**
+   * Asks the server to transcribe it again in place (decision 0062). False when the server has no such
+   * extension (it answers 409 TRANSCRIPTION_ALREADY_ENDED to a body, as before): the caller uploads again.
+   */
+  private async inPlace(id: string, options: UploadOptions): Promise<boolean> {
+    const { client, transcripts } = this.options;
+    const body: ApiTranscribeAgainRequest = {
+      language: options.language ?? undefined,
+      transcription_model: options.model,
+      dictionary_id: options.dictionaryId,
+      ...(options.numSpeakers !== null ? { num_speakers: options.numSpeakers } : {}),
+      ...(options.minSpeakers !== null ? { min_speakers: options.minSpeakers } : {}),
+      ...(options.maxSpeakers !== null ? { max_speakers: options.maxSpeakers } : {}),
+    };
+    if (body.language === undefined) delete body.language;
+    try {
+      transcripts.record(await client.transcribeAgain(id, body));
+      this.options.kick();
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.errorCode === ErrorCode.TRANSCRIPTION_ALREADY_ENDED) return false;
+      throw error;
+    }
   }
 
   /**

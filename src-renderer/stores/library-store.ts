@@ -156,7 +156,8 @@ export const useLibraryStore = create<LibraryState>()((set, get) => {
       const [job, error] = split(
         await api().transcripts.rerun({ id, ...(options ? { options } : {}), ...(file ? { file } : {}) }),
       );
-      mark(job ? { state: 'queued', jobId: job.id } : { state: 'refused', error });
+      // No job: the server transcribes it again in place (decision 0062), and the row shows the run itself.
+      mark(error ? { state: 'refused', error } : job ? { state: 'queued', jobId: job.id } : null);
       return !error;
     },
     clearRerun(id) {

@@ -2,25 +2,17 @@
 // must pass before any audio is sent (speaker counts, the engine's languages and speakers, the caller's
 // dictionary, the team's quota), the language default recorded, and the ticket made. The route parses
 // the body (language codes included) and renders the ticket with its upload URL.
-import type { SpeakerCountField, SpeakerCounts } from '../../src-shared/speaker-count.js';
 import type { AppContext } from '../app-context.js';
 import type { NewWord } from '../db/dictionary-repository.js';
-import { EngineError } from '../domain/engine-error.js';
+import type { SpeakerCountField, SpeakerCounts } from '../../src-shared/speaker-count.js';
 import type { Caller, TranscriptionModel, TranscriptionRecord } from '../domain/records.js';
-import { ticketLanguages } from '../domain/speech-language.js';
-import { engineErrorToAppError } from './engine-errors.js';
 import { errors } from './errors.js';
-import { findDictionary } from './lookups.js';
+import { SPEAKER_FIELD } from './speaker-counts.js';
 import { checkTeamQuota } from './storage-guards.js';
-import { asksForSpeakers, assertSpeakerCounts, SPEAKER_FIELD } from './speaker-counts.js';
+import { checkTranscriptionOptions, type TranscriptionOptions } from './transcription-options.js';
 
-export interface UploadTicketRequest {
+export interface UploadTicketRequest extends TranscriptionOptions {
   filename: string;
-  dictionaryId: string | null;
-  /** ISO 639-1 codes, lower case, each once; none: the default (decision 0050). */
-  languages: string[];
-  model: TranscriptionModel;
-  speakers: SpeakerCounts;
   /** Each channel its own speaker (decision 0061). */
   multichannel?: boolean;
   words: NewWord[];
@@ -31,32 +23,15 @@ export async function createUploadTicket(
   caller: Caller,
   request: UploadTicketRequest,
 ): Promise<TranscriptionRecord> {
-  const { model, speakers } = request;
-  assertSpeakerCounts(speakers);
-  if (request.multichannel) assertMultichannelAlone(model, speakers);
-  // No language: engines that detect it are left to (the record gets the detected one); others use their first.
-  const languages = ticketLanguages(ctx.engines.speechFor(model), request.languages);
-  const unsupported = ctx.engines.unsupportedReason({ model, languages, wantsSpeakers: asksForSpeakers(speakers) });
-  if (unsupported?.code === 'language') {
-    throw engineErrorToAppError(
-      new EngineError('unsupported', unsupported.message, { field: 'language', detail: unsupported.detail }),
-    );
-  }
-  if (unsupported) {
-    const speakerField = (Object.keys(SPEAKER_FIELD) as SpeakerCountField[]).find((f) => speakers[f] !== null);
-    throw errors.unsupportedOption(
-      unsupported.message,
-      speakerField ? SPEAKER_FIELD[speakerField] : 'transcription_model',
-    );
-  }
-  if (request.dictionaryId) await findDictionary(ctx, caller, request.dictionaryId);
+  if (request.multichannel) assertMultichannelAlone(request.model, request.speakers);
+  const languages = await checkTranscriptionOptions(ctx, caller, request);
   await checkTeamQuota(ctx, caller.teamId);
   return ctx.service.createTicket(caller, {
     filename: request.filename,
     dictionaryId: request.dictionaryId,
     languages,
-    model,
-    ...speakers,
+    model: request.model,
+    ...request.speakers,
     multichannel: request.multichannel ?? false,
     words: request.words,
   });

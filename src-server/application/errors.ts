@@ -120,6 +120,18 @@ export const errors = {
       'UPLOAD_NOT_COMPLETE',
       `The audio of transcription "${id}" has not been uploaded yet. PUT the file to audio_upload_url first.`,
     ),
+  transcriptionRunning: (id: string, status: string) =>
+    new AppError(
+      409,
+      'TRANSCRIPTION_RUNNING',
+      `Transcription "${id}" is being transcribed (status ${status}); wait until it has finished, then transcribe it again.`,
+    ),
+  audioGone: (id: string) =>
+    new AppError(
+      410,
+      'AUDIO_GONE',
+      `The stored audio of transcription "${id}" is gone, so it cannot be transcribed again; upload the file again.`,
+    ),
   transcriptionAlreadyEnded: (id: string, status: string) =>
     new AppError(
       409,

@@ -47,6 +47,12 @@ export type TranscriptionPatch = Partial<
   >
 >;
 
+/** The options a transcription is transcribed again with (decision 0062). */
+export type AgainOptions = Pick<
+  TranscriptionRecord,
+  'languages' | 'transcriptionModel' | 'numSpeakers' | 'minSpeakers' | 'maxSpeakers' | 'dictionaryId'
+>;
+
 /** What an upload stored, as its commit records it. */
 export interface CommittedAudio {
   audioKey: string;
@@ -65,6 +71,11 @@ export interface TranscriptionRepository {
   /** A number that changes whenever anything a list of this team's transcriptions shows changes. */
   listVersion(teamId: string): Promise<number>;
   update(transcriptionId: string, patch: TranscriptionPatch): Promise<void>;
+  /**
+   * Atomically moves a COMPLETED or FAILED transcription back to CONVERTING with new options (transcribe
+   * again, decision 0062). False when it was not finished (already running again, cancelled, deleted).
+   */
+  beginAgain(transcriptionId: string, options: AgainOptions): Promise<boolean>;
   /**
    * Atomically moves a PENDING upload to COMPLETED. False when the upload was already completed or
    * the transcription is no longer waiting for audio: that is what makes an upload URL single-use.
@@ -206,6 +217,30 @@ export class KyselyTranscriptionRepository implements TranscriptionRepository {
       .set({ ...values, updated_at: new Date().toISOString() })
       .where('transcription_id', '=', transcriptionId)
       .execute();
+  }
+
+  async beginAgain(transcriptionId: string, options: AgainOptions) {
+    // One conditional UPDATE: of two concurrent requests to transcribe again, exactly one moves the row.
+    const result = await this.db
+      .updateTable('transcriptions')
+      .set({
+        status: 'CONVERTING',
+        progress: 0,
+        failure_reason: null,
+        stage: null,
+        languages: JSON.stringify(options.languages),
+        transcription_model: options.transcriptionModel,
+        num_speakers: options.numSpeakers,
+        min_speakers: options.minSpeakers,
+        max_speakers: options.maxSpeakers,
+        dictionary_id: options.dictionaryId,
+        updated_at: new Date().toISOString(),
+      })
+      .where('transcription_id', '=', transcriptionId)
+      .where('status', 'in', ['COMPLETED', 'FAILED'])
+      .where('upload_status', '=', 'COMPLETED')
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   async completeUpload(transcriptionId: string, audio: CommittedAudio) {

@@ -21,7 +21,7 @@ import { joinSegmentTexts } from '../../src-shared/word-text.js';
 /** Every this many revisions the whole document is stored, so a read replays at most this many changes. */
 export const SNAPSHOT_EVERY = 50;
 
-export const REVISION_SOURCES = ['recognized', 'review', 'edit', 'dictionary', 'restore'] as const;
+export const REVISION_SOURCES = ['recognized', 'review', 'edit', 'dictionary', 'restore', 'transcribed-again'] as const;
 export type RevisionSource = (typeof REVISION_SOURCES)[number];
 
 /** What one revision changed, against the one before it. */

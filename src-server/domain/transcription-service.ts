@@ -8,7 +8,7 @@ import { applyReplacements } from './replacements.js';
 import { uploadKey } from './direct-upload.js';
 import type { RevisionStore } from './revision-store.js';
 import type { DictionaryRepository, NewWord } from '../db/dictionary-repository.js';
-import type { TranscriptionRepository } from '../db/transcription-repository.js';
+import type { AgainOptions, TranscriptionRepository } from '../db/transcription-repository.js';
 import type { JobPayloads, JobQueue, JobResults } from '../jobs/job-queue.js';
 import type { Storage } from '../storage/storage.js';
 import {
@@ -165,6 +165,53 @@ export class TranscriptionService {
     if (jobId === null) return 'already-running';
     await this.transcriptions.update(record.transcriptionId, { status: 'CONVERTING', progress: 0 });
     return 'started';
+  }
+
+  /**
+   * Transcribes a finished (COMPLETED or FAILED) transcription again from its stored audio, in place, with
+   * new options (decision 0062). 'busy': it was not finished any more (a second request won, or it runs).
+   * A completed one keeps its revisions: revision 1 is made now if none exists, so that the recognized
+   * document is kept before the job's result becomes the next revision.
+   */
+  async transcribeAgain(
+    record: TranscriptionRecord,
+    options: AgainOptions,
+    author: { userId: string; name: string },
+  ): Promise<'started' | 'busy'> {
+    if (record.status === 'COMPLETED' && record.transcriptKey) await this.revisions.latest(record);
+    if (!(await this.transcriptions.beginAgain(record.transcriptionId, options))) return 'busy';
+    const jobId = await this.queue.send(
+      'transcribe',
+      { transcriptionId: record.transcriptionId, again: { author } },
+      { singletonKey: transcribeJobKey(record.transcriptionId) },
+    );
+    // The row moved, so no job of this transcription is queued or running: a refused send is a fault.
+    if (jobId === null) throw new Error(`the transcribe job of ${record.transcriptionId} was not queued`);
+    return 'started';
+  }
+
+  /**
+   * The result of transcribing again, as the next revision of a transcript that had one (decision 0062);
+   * false when there was none yet (a failed transcription: the job stores the document as the first).
+   */
+  async commitTranscribedAgain(
+    transcriptionId: string,
+    document: TranscriptDocument,
+    author: { userId: string; name: string },
+  ): Promise<boolean> {
+    const record = await this.transcriptions.getById(transcriptionId);
+    // A transcript key means a transcript that was kept, its revision 1 made before this run (transcribeAgain).
+    if (!record?.transcriptKey) return false;
+    const commit = await this.revisions.commit<never>(
+      record,
+      { author, source: 'transcribed-again', always: true },
+      () => ({
+        document,
+        summary: `Transcribed again by ${document.engine.name}/${document.engine.model}`,
+      }),
+    );
+    if (commit.kind === 'refused' || commit.kind === 'moved-on') throw new Error('transcribed again: not written');
+    return true;
   }
 
   /** Records the end of a transcription and removes what only lived for it. */

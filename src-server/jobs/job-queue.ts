@@ -27,7 +27,11 @@ export interface OpenAiTranscribePayload {
 
 /** Every job type and its payload. Adding a job means adding a line here and a file beside this one. */
 export interface JobPayloads {
-  transcribe: { transcriptionId: string };
+  transcribe: {
+    transcriptionId: string;
+    /** Transcribed again in place (decision 0062): who asked, the author of the revision it makes. */
+    again?: { author: { userId: string; name: string } };
+  };
   'openai-transcribe': OpenAiTranscribePayload;
   summarize: { transcriptionId: string };
   'analyze-emotion': { transcriptionId: string };

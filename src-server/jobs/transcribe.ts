@@ -72,11 +72,11 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
   return {
     maxAttempts: 3,
     group: 'speech',
-    async handle({ transcriptionId }, context) {
+    async handle({ transcriptionId, again }, context) {
       const timings = new StageTimings();
       let outcome = 'failed';
       try {
-        const done = await transcribe(transcriptionId, context, timings);
+        const done = await transcribe(transcriptionId, again?.author ?? null, context, timings);
         outcome = done ? 'completed' : 'skipped';
       } finally {
         context.logger.info(
@@ -93,6 +93,8 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
   /** False when there was nothing to do. */
   async function transcribe(
     transcriptionId: string,
+    /** Who asked to transcribe it again (decision 0062); null: its first transcription. */
+    againBy: { userId: string; name: string } | null,
     { signal, ensureOwned }: { signal: AbortSignal; ensureOwned: () => Promise<void> },
     timings: StageTimings,
   ): Promise<boolean> {
@@ -166,7 +168,10 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
       // Lost to another worker while running (a stale lease): that worker writes the result, not this one.
       await ensureOwned();
       const key = transcriptKey(transcriptionId);
-      await timings.time('document', () => storage.put(key, Readable.from([Buffer.from(JSON.stringify(document))])));
+      // Transcribed again: the result is the next revision, and the stored object stays revision 1's source.
+      const revised = againBy !== null && (await service.commitTranscribedAgain(transcriptionId, document, againBy));
+      if (!revised)
+        await timings.time('document', () => storage.put(key, Readable.from([Buffer.from(JSON.stringify(document))])));
       await timings.time('finish', async () => {
         await ensureOwned();
         await service.end(transcriptionId, {

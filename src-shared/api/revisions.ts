@@ -10,7 +10,7 @@ import { TranscriptionParams, User } from './transcriptions.js';
 
 const tags = ['revisions'];
 
-export const REVISION_SOURCES = ['recognized', 'review', 'edit', 'dictionary', 'restore'] as const;
+export const REVISION_SOURCES = ['recognized', 'review', 'edit', 'dictionary', 'restore', 'transcribed-again'] as const;
 /** What made a revision. */
 export type RevisionSource = (typeof REVISION_SOURCES)[number];
 

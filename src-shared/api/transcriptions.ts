@@ -128,26 +128,31 @@ export const SpeakerCount = Type.Union(
 );
 
 /** 4.1.1 Upload request body. */
+/** The options a transcription is recognized with: at upload, and when it is transcribed again (decision 0062). */
+const transcriptionOptionFields = {
+  dictionary_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  language: Type.Optional(
+    Type.Union([LanguageCode, Type.Array(LanguageCode, { minItems: 1, maxItems: 10 })], {
+      description: 'an ISO 639-1 code such as "en", or an array of codes',
+    }),
+  ),
+  transcription_model: Type.Optional(
+    literalUnion(TRANSCRIPTION_MODELS, {
+      description:
+        'one of "default", "diarization-high". Both label speakers (SPEAKER_1, SPEAKER_2, ... on each segment; the ' +
+        'count found automatically unless num_speakers, min_speakers or max_speakers are given); "diarization-high" ' +
+        'runs the enhanced separation (more resegmentation passes), decision 0057.',
+    }),
+  ),
+  num_speakers: Type.Optional(SpeakerCount),
+  min_speakers: Type.Optional(SpeakerCount),
+  max_speakers: Type.Optional(SpeakerCount),
+};
+
 export const UploadRequest = Type.Object(
   {
     filename: Type.String({ minLength: 1, maxLength: LIMITS.filename, pattern: '\\S' }),
-    dictionary_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    language: Type.Optional(
-      Type.Union([LanguageCode, Type.Array(LanguageCode, { minItems: 1, maxItems: 10 })], {
-        description: 'an ISO 639-1 code such as "en", or an array of codes',
-      }),
-    ),
-    transcription_model: Type.Optional(
-      literalUnion(TRANSCRIPTION_MODELS, {
-        description:
-          'one of "default", "diarization-high". Both label speakers (SPEAKER_1, SPEAKER_2, ... on each segment; the ' +
-          'count found automatically unless num_speakers, min_speakers or max_speakers are given); "diarization-high" ' +
-          'runs the enhanced separation (more resegmentation passes), decision 0057.',
-      }),
-    ),
-    num_speakers: Type.Optional(SpeakerCount),
-    min_speakers: Type.Optional(SpeakerCount),
-    max_speakers: Type.Optional(SpeakerCount),
+    ...transcriptionOptionFields,
     multichannel: Type.Optional(
       Type.Boolean({
         description:
@@ -161,6 +166,12 @@ export const UploadRequest = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/**
+ * Extension: the body of `/transcribe` on a finished transcription (decision 0062). An option left out keeps
+ * what the transcription had; the three speaker counts go together (any given: the others are cleared).
+ */
+export const TranscribeAgainRequest = Type.Object(transcriptionOptionFields, { additionalProperties: false });
 
 /** 2.2 Upload ticket. */
 export const UploadTicket = Type.Object({
@@ -208,15 +219,21 @@ export const transcribeTranscription = {
   method: 'POST',
   path: '/api/v1/transcriptions/:transcription_id/transcribe',
   schema: {
-    summary: 'Start transcribing the uploaded audio (idempotent while running)',
+    summary: 'Start transcribing the uploaded audio (idempotent while running), or transcribe a finished one again',
     description:
       'Needs the upload to be complete (409 otherwise). A second call while the transcription is queued or running ' +
-      'starts nothing new and returns the current record; a call after it ended (COMPLETED, FAILED, CANCELLED) answers 409. ' +
+      'starts nothing new and returns the current record; a call without a body after it ended (COMPLETED, FAILED, ' +
+      'CANCELLED) answers 409. Extension (decision 0062): a call with a JSON body of options (language, ' +
+      'transcription_model, speaker counts, dictionary_id; an empty object keeps them all) on a COMPLETED or FAILED ' +
+      'transcription transcribes it again from its stored audio, in place: the status goes back to CONVERTING, and the ' +
+      'result becomes the next revision (source "transcribed-again"). With a body while it runs: 409; audio gone: 410. ' +
       'When audio_upload_url is a presigned object-storage URL, this call checks the uploaded object first: an empty file ' +
       'answers 400, one over the size limit 413, one past the team quota 403; the ticket stays open for another PUT.',
     tags,
     params: TranscriptionParams,
-    response: { 200: Type.Ref('Transcription'), ...errorResponses(400, 401, 403, 404, 409, 413, 503) },
+    body: TranscribeAgainRequest,
+    headers: IfMatchHeaders,
+    response: { 200: Type.Ref('Transcription'), ...errorResponses(400, 401, 403, 404, 409, 410, 412, 413, 503) },
   },
 } as const;
 

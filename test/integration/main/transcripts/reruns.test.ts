@@ -6,7 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UploadOptions } from '../../../../src-shared/ipc-contract.js';
+import { ErrorCode } from '../../../../src-shared/error-codes.js';
+import type { UploadJob, UploadOptions } from '../../../../src-shared/ipc-contract.js';
 import { validateRequest } from '../../../../src-main/ipc/request-validator.js';
 import { ProfileSession } from '../../../../src-main/profile-session.js';
 import { AppFailure } from '../../../../src-main/app-failure.js';
@@ -39,11 +40,48 @@ async function startRefusingSpeechService() {
   };
 }
 
-describe('transcribing again', () => {
+/**
+ * A server without decision 0062's extension, as older ones are: the real server behind a proxy that answers
+ * `/transcribe` with a body as they do (409 TRANSCRIPTION_ALREADY_ENDED), so the app takes the upload path.
+ */
+async function startOlderServerProxy(target: string) {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (req.method === 'POST' && /\/transcribe$/.test(req.url ?? '') && body.length > 0) {
+        res.writeHead(409, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            error_id: 'older-server',
+            error_code: ErrorCode.TRANSCRIPTION_ALREADY_ENDED,
+            error_message: 'Transcription has already ended; request a new upload to transcribe again.',
+          }),
+        );
+        return;
+      }
+      const url = new URL(req.url ?? '/', target);
+      const forward = http.request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      forward.on('error', () => res.writeHead(502).end());
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+describe('transcribing again on a server that cannot do it in place (decision 0020)', () => {
   const dir = tempDir('kikitori-reruns-');
   const events = eventRecorder();
   let speechService: Awaited<ReturnType<typeof startRefusingSpeechService>>;
   let server: TestServer;
+  let older: Awaited<ReturnType<typeof startOlderServerProxy>>;
   let key: string;
   let session: ProfileSession;
   let speech: string;
@@ -58,12 +96,13 @@ describe('transcribing again', () => {
         KIKITORI_REMOTE_ASR_API_KEY: 'sk-test',
       },
     });
+    older = await startOlderServerProxy(server.url);
     key = await server.key('team', 'alice', ['DELETE']);
     speech = copyAs(await shortSpeech(), dir, 'weekly call.wav');
     session = new ProfileSession({
-      profile: { id: 'team', name: 'Team', kind: 'remote', baseUrl: server.url },
+      profile: { id: 'team', name: 'Team', kind: 'remote', baseUrl: older.url },
       dir: path.join(dir, 'profile'),
-      connection: () => ({ baseUrl: server.url, apiKey: key }),
+      connection: () => ({ baseUrl: older.url, apiKey: key }),
       emit: events.emit,
       notify: () => {},
       syncIntervals: { minMs: 50, maxMs: 200, offlineMaxMs: 200 },
@@ -73,6 +112,7 @@ describe('transcribing again', () => {
   });
   afterAll(async () => {
     await session?.stop();
+    await older?.close();
     await server?.close();
     await speechService?.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -100,10 +140,10 @@ describe('transcribing again', () => {
     fs.renameSync(speech, `${speech}.moved`);
     try {
       // Pressed twice: one new upload.
-      const [rerun, again] = await Promise.all([
+      const [rerun, again] = (await Promise.all([
         session.reruns.rerun(failedId, { options: WORKING }),
         session.reruns.rerun(failedId, { options: WORKING }),
-      ]);
+      ])) as [UploadJob, UploadJob];
       expect(again.id).toBe(rerun.id);
       expect(rerun).toMatchObject({ fileName: 'weekly call.wav', state: expect.stringMatching(/queued|uploading/) });
       const newId = (await uploaded(rerun.id)).transcriptionId!;
@@ -134,7 +174,7 @@ describe('transcribing again', () => {
     const [job] = await session.uploads.add([speech], { ...FAILING, model: 'default' });
     const id = (await uploaded(job!.id)).transcriptionId!;
     expect((await finished(id)).status).toBe('COMPLETED');
-    const rerun = await session.reruns.rerun(id, {});
+    const rerun = (await session.reruns.rerun(id, {}))!;
     const newId = (await uploaded(rerun.id)).transcriptionId!;
     expect(await finished(newId)).toMatchObject({ status: 'COMPLETED', numSpeakers: null });
     expect((await server.api(key, 'GET', `/api/v1/transcriptions/${newId}`)).json).toMatchObject({
@@ -165,7 +205,7 @@ describe('transcribing again', () => {
     expect(status(elsewhere)).toBe('FAILED');
 
     const chosen = copyAs(speech, dir, 'chosen again.wav');
-    const rerun = await session.reruns.rerun(elsewhere, { options: WORKING, path: chosen });
+    const rerun = (await session.reruns.rerun(elsewhere, { options: WORKING, path: chosen }))!;
     const newId = (await uploaded(rerun.id)).transcriptionId!;
     expect(await finished(newId)).toMatchObject({ status: 'COMPLETED', name: path.basename(speech) });
     await until(() => session.store.transcriptions.get(elsewhere) === null);
@@ -215,5 +255,86 @@ describe('transcribing again', () => {
     expect(
       validateRequest('transcripts:rerun', { id: 'x', options: { ...WORKING, language: 'EN' } }).options?.language,
     ).toBe('en');
+  });
+});
+
+describe('transcribing again in place (decision 0062)', () => {
+  const dir = tempDir('kikitori-reruns-in-place-');
+  const events = eventRecorder();
+  let speechService: Awaited<ReturnType<typeof startRefusingSpeechService>>;
+  let server: TestServer;
+  let key: string;
+  let session: ProfileSession;
+  let speech: string;
+
+  beforeAll(async () => {
+    speechService = await startRefusingSpeechService();
+    server = await startTestServer({
+      env: {
+        KIKITORI_ENGINE_DEFAULT: 'pocketsphinx',
+        KIKITORI_ENGINE_DIARIZATION_HIGH: 'remote',
+        KIKITORI_REMOTE_ASR_BASE_URL: speechService.baseUrl,
+        KIKITORI_REMOTE_ASR_API_KEY: 'sk-test',
+      },
+    });
+    key = await server.key('team', 'alice', ['DELETE']);
+    speech = copyAs(await shortSpeech(), dir, 'weekly call.wav');
+    session = new ProfileSession({
+      profile: { id: 'team', name: 'Team', kind: 'remote', baseUrl: server.url },
+      dir: path.join(dir, 'profile'),
+      connection: () => ({ baseUrl: server.url, apiKey: key }),
+      emit: events.emit,
+      notify: () => {},
+      syncIntervals: { minMs: 50, maxMs: 200, offlineMaxMs: 200 },
+      retry: { retries: 1, baseDelayMs: 20, maxDelayMs: 50 },
+    });
+    session.start();
+  });
+  afterAll(async () => {
+    await session?.stop();
+    await server?.close();
+    await speechService?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const status = (id: string) => session.store.transcriptions.get(id)?.status;
+  const uploaded = async (jobId: string) =>
+    await events.next('uploads:changed', (j) => j.id === jobId && (j.state === 'done' || j.state === 'failed'));
+  const finished = (id: string) =>
+    until(() => ['COMPLETED', 'FAILED'].includes(status(id) ?? '') && session.store.transcriptions.get(id)!);
+
+  it('runs a FAILED transcription again on the server, with no new upload: the same row COMPLETES', async () => {
+    const [job] = await session.uploads.add([speech], FAILING);
+    const id = (await uploaded(job!.id)).transcriptionId!;
+    expect((await finished(id)).status).toBe('FAILED');
+    const uploadsBefore = session.uploads.list().length;
+
+    expect(await session.reruns.rerun(id, { options: WORKING })).toBeNull();
+    expect(session.uploads.list()).toHaveLength(uploadsBefore);
+    await until(() => status(id) === 'COMPLETED' && session.store.transcriptions.get(id)!);
+    expect(session.store.transcriptions.get(id)).toMatchObject({ status: 'COMPLETED', numSpeakers: 1 });
+    expect(session.transcripts.list({}).items.map((t) => t.id)).toEqual([id]);
+    const document = await session.transcripts.ensureDocument(id);
+    expect(document!.segments.length).toBeGreaterThan(0);
+  });
+
+  it('runs a finished transcription again in place, even with its audio not on this computer: a new revision', async () => {
+    const ticket = await uploadFile(server, key, speech, { language: 'en' });
+    const id = ticket.transcription_id;
+    await server.api(key, 'POST', `/api/v1/transcriptions/${id}/transcribe`);
+    await waitForStatus(server, key, id, ['COMPLETED']);
+    await session.sync.refreshNow();
+    await until(() => status(id) === 'COMPLETED');
+    expect(session.transcripts.localAudio(id)).toBeNull();
+
+    expect(await session.reruns.rerun(id, { options: { ...WORKING, numSpeakers: 1 } })).toBeNull();
+    await waitForStatus(server, key, id, ['COMPLETED']);
+    const history = await server.api(key, 'GET', `/api/v1/transcriptions/${id}/revisions`);
+    expect(history.json.revisions.map((r: { source: string }) => r.source)).toEqual([
+      'recognized',
+      'transcribed-again',
+    ]);
+    await session.sync.refreshNow();
+    await until(() => session.store.transcriptions.get(id)?.numSpeakers === 1 && status(id) === 'COMPLETED');
   });
 });
