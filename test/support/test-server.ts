@@ -243,6 +243,40 @@ export async function uploadFile(
 }
 
 /**
+ * A request the server helper does not send: a raw string body, or extra headers (If-Match, If-None-Match).
+ * A body that is not a string is sent as JSON.
+ */
+export async function rawRequest(
+  server: TestServer,
+  key: string,
+  method: string,
+  route: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
+  const response = await fetch(server.url + route, {
+    method,
+    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return toApiResponse(response);
+}
+
+/** Uploads a file, transcribes it and waits until it is COMPLETED; returns its id (fails the test otherwise). */
+export async function transcribeFile(
+  server: TestServer,
+  key: string,
+  filePath: string,
+  body: Record<string, unknown> = {},
+): Promise<string> {
+  const ticket = await uploadFile(server, key, filePath, body);
+  await server.api(key, 'POST', `/api/v1/transcriptions/${ticket.transcription_id}/transcribe`);
+  const done = (await waitForStatus(server, key, ticket.transcription_id, ['COMPLETED', 'FAILED'])).json;
+  if (done.status !== 'COMPLETED') throw new Error(`transcription ended ${done.status}: ${done.failure_reason}`);
+  return ticket.transcription_id;
+}
+
+/**
  * A connection of its own to the server's database, as another process (a worker, `kikitori-server keys
  * revoke`) has: SQLite's file, or PostgreSQL. Statements take `?` placeholders on both.
  */

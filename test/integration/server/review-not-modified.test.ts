@@ -7,9 +7,8 @@ import type { TranscriptDocument } from '../../../src-shared/transcript-document
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
 import {
   startTestServer,
+  transcribeFile,
   toApiResponse,
-  uploadFile,
-  waitForStatus,
   type ApiResponse,
   type TestServer,
 } from '../../support/test-server.js';
@@ -30,12 +29,9 @@ beforeAll(async () => {
   alice = await server.key('acme', 'alice');
   bob = await server.key('acme', 'bob');
   stranger = await server.key('globex', 'mallory');
-  const ticket = await uploadFile(server, alice, await synthesizeSpeech('the budget meeting is on friday'), {
+  id = await transcribeFile(server, alice, await synthesizeSpeech('the budget meeting is on friday'), {
     language: 'en',
   });
-  id = ticket.transcription_id;
-  await server.api(alice, 'POST', `/api/v1/transcriptions/${id}/transcribe`);
-  expect((await waitForStatus(server, alice, id, ['COMPLETED', 'FAILED'])).json.status).toBe('COMPLETED');
 });
 afterAll(() => server.close());
 

@@ -7,10 +7,9 @@ import { ErrorCode } from '../../../src-shared/error-codes.js';
 import type { TranscriptDocument } from '../../../src-shared/transcript-document.js';
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
 import {
+  rawRequest,
   startTestServer,
-  toApiResponse,
-  uploadFile,
-  waitForStatus,
+  transcribeFile,
   type ApiResponse,
   type TestServer,
 } from '../../support/test-server.js';
@@ -32,29 +31,11 @@ afterAll(() => server.close());
 
 const base = (id: string) => `/api/v1/transcriptions/${id}`;
 
-/** A request with headers the test server's helper does not send (If-Match). */
-async function call(
-  key: string,
-  method: string,
-  route: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<ApiResponse> {
-  const response = await fetch(server.url + route, {
-    method,
-    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  return toApiResponse(response);
-}
+const call = (key: string, method: string, route: string, body?: unknown, headers: Record<string, string> = {}) =>
+  rawRequest(server, key, method, route, body, headers);
 
-async function transcribed(body: Record<string, unknown> = {}): Promise<string> {
-  const ticket = await uploadFile(server, alice, speech, { language: 'en', ...body });
-  await server.api(alice, 'POST', `${base(ticket.transcription_id)}/transcribe`);
-  const done = (await waitForStatus(server, alice, ticket.transcription_id, ['COMPLETED', 'FAILED'])).json;
-  expect(done.status).toBe('COMPLETED');
-  return ticket.transcription_id;
-}
+const transcribed = (body: Record<string, unknown> = {}) =>
+  transcribeFile(server, alice, speech, { language: 'en', ...body });
 
 /** The document at transcription_path, in a format. */
 async function served(id: string, format = 'json'): Promise<{ text: string; etag: string | null }> {

@@ -10,11 +10,11 @@ import { ErrorCode } from '../../../src-shared/error-codes.js';
 import type { TranscriptDocument } from '../../../src-shared/transcript-document.js';
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
 import {
+  rawRequest,
   startTestServer,
-  toApiResponse,
+  transcribeFile,
   uploadFile,
   waitForStatus,
-  type ApiResponse,
   type TestServer,
 } from '../../support/test-server.js';
 
@@ -35,28 +35,12 @@ afterAll(() => server.close());
 
 const base = (id: string) => `/api/v1/transcriptions/${id}`;
 
-/** A request with a raw body or headers the test server's helper does not send. */
-async function call(
-  key: string,
-  route: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<ApiResponse> {
-  const response = await fetch(server.url + route, {
-    method: 'POST',
-    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  return toApiResponse(response);
-}
+/** A POST with a raw body or headers the test server's helper does not send. */
+const call = (key: string, route: string, body?: unknown, headers: Record<string, string> = {}) =>
+  rawRequest(server, key, 'POST', route, body, headers);
 
-async function transcribed(body: Record<string, unknown> = {}): Promise<string> {
-  const ticket = await uploadFile(server, alice, speech, { language: 'en', ...body });
-  await server.api(alice, 'POST', `${base(ticket.transcription_id)}/transcribe`);
-  const done = (await waitForStatus(server, alice, ticket.transcription_id, ['COMPLETED', 'FAILED'])).json;
-  expect(done.status).toBe('COMPLETED');
-  return ticket.transcription_id;
-}
+const transcribed = (body: Record<string, unknown> = {}) =>
+  transcribeFile(server, alice, speech, { language: 'en', ...body });
 
 const servedDocument = async (id: string): Promise<TranscriptDocument> => {
   const record = await server.api(alice, 'GET', base(id));
