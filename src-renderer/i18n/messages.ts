@@ -181,6 +181,8 @@ export const en = {
     'The recording kept on this computer is uploaded again with these options. The failed transcription is removed once the new one has started.',
   'library.rerun.dialogIntroChoose':
     'The recording is not on this computer: choose the file, and it is uploaded with these options. The failed transcription is removed once the new one has started.',
+  'library.rerun.dialogIntroFinished':
+    'Transcribe it again with other options. The current transcript stays in History, where you can compare or restore it.',
   'library.rerun.optionsRebuilt':
     'These options were read from the server. Extra words added only for that upload are not included.',
   'library.rerun.submit': 'Transcribe again',
@@ -260,6 +262,7 @@ export const en = {
   'transcript.history.changes.replacement': 'Dictionary: “{pattern}” → “{replacement}” (replaced: {count})',
   'transcript.history.changes.more': 'More changed segments, not listed here: {count}',
   'transcript.delete': 'Delete transcription',
+  'transcript.transcribeAgain': 'Transcribe again…',
   'transcript.deleteConfirm': 'Delete “{name}” from the server? This cannot be undone.',
   'transcript.segments': 'Transcript',
   'transcript.segment.edit': 'Edit segment at {time}',
@@ -714,6 +717,8 @@ export const ja: Record<MessageKey, string> = {
     'このコンピューターに保存されている録音を、この設定でもう一度アップロードします。失敗した文字起こしは、新しい文字起こしが始まった時点で削除されます。',
   'library.rerun.dialogIntroChoose':
     'この録音はこのコンピューターにありません。ファイルを選ぶと、この設定でアップロードします。失敗した文字起こしは、新しい文字起こしが始まった時点で削除されます。',
+  'library.rerun.dialogIntroFinished':
+    '設定を変えてもう一度文字起こしします。今の文字起こしは履歴に残り、比較したり元に戻したりできます。',
   'library.rerun.optionsRebuilt':
     'この設定はサーバーの記録から読み取りました。そのアップロードだけに追加した単語は含まれません。',
   'library.rerun.submit': '文字起こしし直す',
@@ -793,6 +798,7 @@ export const ja: Record<MessageKey, string> = {
   'transcript.history.changes.replacement': '辞書：「{pattern}」→「{replacement}」（{count} 件を置換）',
   'transcript.history.changes.more': 'ここに表示していない変更箇所：{count} 件',
   'transcript.delete': '文字起こしを削除',
+  'transcript.transcribeAgain': 'もう一度文字起こし…',
   'transcript.deleteConfirm': '「{name}」をサーバーから削除しますか？元に戻せません。',
   'transcript.segments': '文字起こし',
   'transcript.segment.edit': '{time} の区間を編集',

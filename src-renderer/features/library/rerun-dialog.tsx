@@ -1,6 +1,7 @@
 // "Transcribe again with other options…" (decision 0020): the upload options of a transcription,
 // prefilled from the ones it was made with, sent as a re-run of its cached audio (or of a file chosen
-// again when the audio is not on this computer). Refusals show next to their field.
+// again when the audio is not on this computer). Refusals show next to their field. Also offered on a
+// finished transcription, from its view.
 import { useEffect, useId, useState } from 'react';
 import {
   TRANSCRIPTION_MODELS,
@@ -73,7 +74,12 @@ export function RerunDialog({ item, onClose }: { item: TranscriptionSummary; onC
         }
       : errorFor(refusal, [`options.${field}`]);
   const general = formLevelError(refusal, UPLOAD_OPTION_FIELDS);
-  const chooseFile = plan !== null && !plan.audioCached;
+  // A finished transcription runs in place on the server first (decision 0062): the file is asked for only
+  // when main says the recording is needed (an older server, or ad-hoc words that only an upload carries).
+  const chooseFile =
+    plan !== null &&
+    !plan.audioCached &&
+    (item.status !== 'COMPLETED' || (options?.words.length ?? 0) > 0 || refusal?.field === 'audio');
 
   async function submit() {
     if (!options || problem) return;
@@ -96,7 +102,15 @@ export function RerunDialog({ item, onClose }: { item: TranscriptionSummary; onC
             void submit();
           }}
         >
-          <p className="hint">{t(chooseFile ? 'library.rerun.dialogIntroChoose' : 'library.rerun.dialogIntro')}</p>
+          <p className="hint">
+            {t(
+              item.status === 'COMPLETED'
+                ? 'library.rerun.dialogIntroFinished'
+                : chooseFile
+                  ? 'library.rerun.dialogIntroChoose'
+                  : 'library.rerun.dialogIntro',
+            )}
+          </p>
           {!plan.optionsKnown && <p className="hint">{t('library.rerun.optionsRebuilt')}</p>}
           <div className="form-grid">
             <label htmlFor={`${id}-language`}>{t('library.options.language')}</label>

@@ -13,6 +13,7 @@ import { HistoryMenu } from './history-menu';
 import { EditToolbar, useEditKeys, type FindMode } from './edit-toolbar';
 import { ExportMenu } from './export-menu';
 import { FindReplacePanel } from './find-replace-panel';
+import { TranscribeAgainButton } from './transcribe-again-button';
 import { TimelineLanes } from './timeline-lanes';
 import { ShortcutSheet } from './shortcut-sheet';
 import { TranscriptPane } from './transcript-pane';
@@ -120,11 +121,10 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
             <AnalysisPanels id={id} />
           </div>
           {/* After the panels, so the header's Tab reach to them stays as it was (upload-and-play.spec). */}
-          {document.revision !== undefined && (
-            <div className="transcript-footer">
-              <HistoryMenu />
-            </div>
-          )}
+          <div className="transcript-footer">
+            {summary?.status === 'COMPLETED' && <TranscribeAgainButton summary={summary} />}
+            {document.revision !== undefined && <HistoryMenu />}
+          </div>
         </>
       )}
       {shortcutsOpen && <ShortcutSheet onClose={() => setShortcutsOpen(false)} />}
