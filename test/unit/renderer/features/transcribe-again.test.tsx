@@ -51,7 +51,7 @@ describe('transcribing a finished transcription again', () => {
     await within(dialog).findByText(/The current transcript stays in History/);
     // In place: no file to choose even though the recording is not on this computer.
     expect(within(dialog).getByTestId('rerun-submit').textContent).toBe('Transcribe again');
-    const exact = within(dialog).getByTestId('rerun-num-speakers-input') as HTMLInputElement;
+    const exact = within(dialog).getByTestId<HTMLInputElement>('rerun-num-speakers-input');
     fireEvent.change(exact, { target: { value: '3' } });
     fireEvent.click(within(dialog).getByTestId('rerun-submit'));
     await screen.findByRole('button', { name: 'Transcribe again…' });
