@@ -112,9 +112,26 @@ test('in Japanese, the failed row and the dialog read naturally', async ({ page 
   await dialog.getByRole('button', { name: 'キャンセル' }).click();
   await expect(dialog).toBeHidden();
 
-  // "Try again" with the same options fails the same way: the row waits, then the new failure replaces it.
+  // "Try again" with the same options runs it again on the server, in place (decision 0062), and it fails the
+  // same way: the same row, FAILED again after a new run, and no second row.
+  const summary = async () => {
+    const listed = (await host.invoke('transcripts:list', {})) as {
+      value: { items: { name: string; status: string; updatedAt: string }[] };
+    };
+    return listed.value.items.find((item) => item.name === name)!;
+  };
+  const before = (await summary()).updatedAt;
   await failed.getByRole('button', { name: `${name} を同じ設定で再試行` }).click();
-  await expect(failed.getByRole('status')).toHaveText('もう一度文字起こししています…');
+  await expect
+    .poll(
+      async () => {
+        const now = await summary();
+        return now.status === 'FAILED' && now.updatedAt !== before;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(true);
+  await expect(row).toHaveAttribute('data-status', 'FAILED', { timeout: 60_000 });
   await expect(page.locator('.failure-progress')).toHaveCount(0, { timeout: 60_000 });
   await expect(page.locator('.row-failed')).toHaveCount(1);
   await expect(library.rows).toHaveCount(2);
