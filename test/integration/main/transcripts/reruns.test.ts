@@ -76,47 +76,54 @@ async function startOlderServerProxy(target: string) {
   };
 }
 
+/** A server whose high-accuracy model always fails, a key, the test speech, and a session of the app on it. */
+async function startTeam(dir: string, events: ReturnType<typeof eventRecorder>, olderServer: boolean) {
+  const speechService = await startRefusingSpeechService();
+  const server = await startTestServer({
+    env: {
+      KIKITORI_ENGINE_DEFAULT: 'pocketsphinx',
+      KIKITORI_ENGINE_DIARIZATION_HIGH: 'remote',
+      KIKITORI_REMOTE_ASR_BASE_URL: speechService.baseUrl,
+      KIKITORI_REMOTE_ASR_API_KEY: 'sk-test',
+    },
+  });
+  const older = olderServer ? await startOlderServerProxy(server.url) : null;
+  const baseUrl = older?.url ?? server.url;
+  const key = await server.key('team', 'alice', ['DELETE']);
+  const speech = copyAs(await shortSpeech(), dir, 'weekly call.wav');
+  const session = new ProfileSession({
+    profile: { id: 'team', name: 'Team', kind: 'remote', baseUrl },
+    dir: path.join(dir, 'profile'),
+    connection: () => ({ baseUrl, apiKey: key }),
+    emit: events.emit,
+    notify: () => {},
+    syncIntervals: { minMs: 50, maxMs: 200, offlineMaxMs: 200 },
+    retry: { retries: 1, baseDelayMs: 20, maxDelayMs: 50 },
+  });
+  session.start();
+  const close = async () => {
+    await session.stop();
+    await older?.close();
+    await server.close();
+    await speechService.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return { server, key, speech, session, close };
+}
+
 describe('transcribing again on a server that cannot do it in place (decision 0020)', () => {
   const dir = tempDir('kikitori-reruns-');
   const events = eventRecorder();
-  let speechService: Awaited<ReturnType<typeof startRefusingSpeechService>>;
   let server: TestServer;
-  let older: Awaited<ReturnType<typeof startOlderServerProxy>>;
   let key: string;
   let session: ProfileSession;
   let speech: string;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    speechService = await startRefusingSpeechService();
-    server = await startTestServer({
-      env: {
-        KIKITORI_ENGINE_DEFAULT: 'pocketsphinx',
-        KIKITORI_ENGINE_DIARIZATION_HIGH: 'remote',
-        KIKITORI_REMOTE_ASR_BASE_URL: speechService.baseUrl,
-        KIKITORI_REMOTE_ASR_API_KEY: 'sk-test',
-      },
-    });
-    older = await startOlderServerProxy(server.url);
-    key = await server.key('team', 'alice', ['DELETE']);
-    speech = copyAs(await shortSpeech(), dir, 'weekly call.wav');
-    session = new ProfileSession({
-      profile: { id: 'team', name: 'Team', kind: 'remote', baseUrl: older.url },
-      dir: path.join(dir, 'profile'),
-      connection: () => ({ baseUrl: older.url, apiKey: key }),
-      emit: events.emit,
-      notify: () => {},
-      syncIntervals: { minMs: 50, maxMs: 200, offlineMaxMs: 200 },
-      retry: { retries: 1, baseDelayMs: 20, maxDelayMs: 50 },
-    });
-    session.start();
+    ({ server, key, speech, session, close } = await startTeam(dir, events, true));
   });
-  afterAll(async () => {
-    await session?.stop();
-    await older?.close();
-    await server?.close();
-    await speechService?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => close?.());
 
   const status = (id: string) => session.store.transcriptions.get(id)?.status;
   const finished = (id: string) =>
@@ -261,41 +268,16 @@ describe('transcribing again on a server that cannot do it in place (decision 00
 describe('transcribing again in place (decision 0062)', () => {
   const dir = tempDir('kikitori-reruns-in-place-');
   const events = eventRecorder();
-  let speechService: Awaited<ReturnType<typeof startRefusingSpeechService>>;
   let server: TestServer;
   let key: string;
   let session: ProfileSession;
   let speech: string;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    speechService = await startRefusingSpeechService();
-    server = await startTestServer({
-      env: {
-        KIKITORI_ENGINE_DEFAULT: 'pocketsphinx',
-        KIKITORI_ENGINE_DIARIZATION_HIGH: 'remote',
-        KIKITORI_REMOTE_ASR_BASE_URL: speechService.baseUrl,
-        KIKITORI_REMOTE_ASR_API_KEY: 'sk-test',
-      },
-    });
-    key = await server.key('team', 'alice', ['DELETE']);
-    speech = copyAs(await shortSpeech(), dir, 'weekly call.wav');
-    session = new ProfileSession({
-      profile: { id: 'team', name: 'Team', kind: 'remote', baseUrl: server.url },
-      dir: path.join(dir, 'profile'),
-      connection: () => ({ baseUrl: server.url, apiKey: key }),
-      emit: events.emit,
-      notify: () => {},
-      syncIntervals: { minMs: 50, maxMs: 200, offlineMaxMs: 200 },
-      retry: { retries: 1, baseDelayMs: 20, maxDelayMs: 50 },
-    });
-    session.start();
+    ({ server, key, speech, session, close } = await startTeam(dir, events, false));
   });
-  afterAll(async () => {
-    await session?.stop();
-    await server?.close();
-    await speechService?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => close?.());
 
   const status = (id: string) => session.store.transcriptions.get(id)?.status;
   const uploaded = async (jobId: string) =>
