@@ -36,6 +36,18 @@ export function electronDialogs(parent: () => BrowserWindow | null): Dialogs {
       const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
       return result.canceled ? [] : result.filePaths;
     },
+    async openModelFile() {
+      const window = parent();
+      const options: Electron.OpenDialogOptions = {
+        properties: ['openFile'],
+        filters: [
+          { name: 'Speech model', extensions: ['bin'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      };
+      const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
+      return result.canceled ? null : (result.filePaths[0] ?? null);
+    },
     async openFolder() {
       const window = parent();
       const options: Electron.OpenDialogOptions = { properties: ['openDirectory'] };

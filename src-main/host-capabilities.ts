@@ -13,6 +13,8 @@ export interface FileFilter {
 export interface Dialogs {
   /** Lets the user pick audio or video files; [] when cancelled. */
   openAudioFiles(): Promise<string[]>;
+  /** Lets the user pick a speech model file (ggml .bin) to install on the server; null when cancelled. */
+  openModelFile(): Promise<string | null>;
   /** Lets the user pick a folder to import; null when cancelled. */
   openFolder(): Promise<string | null>;
   /** Asks where to save; null when cancelled. */

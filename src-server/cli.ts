@@ -430,6 +430,36 @@ models
   });
 
 models
+  .command('install')
+  .description(
+    'install a model from its file (for a machine that cannot reach the model host); checked as a download is (size, SHA-256, loads)',
+  )
+  .argument('<name>', 'model name, e.g. small (see `models list`)')
+  .argument('<file>', 'the model file the catalogue names, e.g. ggml-small.bin, copied from another machine')
+  .addOption(dataDirOption())
+  .action(async (name: string, file: string, options: { dataDir?: string }) => {
+    const manager = modelManager({ dataDir: options.dataDir });
+    let size: number;
+    try {
+      size = fs.statSync(file).size;
+    } catch (error) {
+      process.stderr.write(
+        `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`,
+      );
+      process.exitCode = 1;
+      return;
+    }
+    try {
+      const installed = await manager.install(name, fs.createReadStream(file), { declaredBytes: size });
+      process.stdout.write(
+        `Installed and verified the model ${installed.name} (${installed.bytes} bytes). With KIKITORI_ENGINE_DEFAULT=auto (the default) the next transcription uses it.\n`,
+      );
+    } catch (error) {
+      reportModelError(error);
+    }
+  });
+
+models
   .command('delete')
   .description('delete an installed model (and any partial download of it)')
   .argument('<name>', 'model name')

@@ -382,7 +382,8 @@ export interface Settings {
 // The HTTP contract's hints and statuses, as types only (the renderer bundles no TypeBox).
 export type SpeechModelSpeed = ApiCatalogueModel['speed'];
 export type SpeechModelAccuracy = ApiCatalogueModel['accuracy'];
-export type SpeechModelDownloadStatus = ApiModelDownload['status'];
+/** The server's download statuses, and INSTALLING: main sending a model file the user chose to the server. */
+export type SpeechModelDownloadStatus = ApiModelDownload['status'] | 'INSTALLING';
 
 export interface SpeechModelDownload {
   model: string;
@@ -395,6 +396,8 @@ export interface SpeechModelDownload {
 
 export interface SpeechModel {
   name: string;
+  /** The catalogue's file name ("ggml-small.bin"): what to choose when installing from a file. */
+  file: string;
   bytes: number;
   /** true: about 99 languages; false: English only. */
   multilingual: boolean;
@@ -568,6 +571,8 @@ export interface IpcResponses {
   'models:download': SpeechModels;
   'models:cancel': SpeechModels;
   'models:delete': SpeechModels;
+  /** Asks main's file dialog for the model's file and sends it to the server; progress arrives as 'models:changed'. */
+  'models:install-file': SpeechModels;
   /** Never show the first-run offer again. */
   'models:dismiss-offer': SpeechModels;
 
@@ -661,6 +666,7 @@ const CHANNEL_NAMES = {
   'models:download': true,
   'models:cancel': true,
   'models:delete': true,
+  'models:install-file': true,
   'models:dismiss-offer': true,
   'files:offer-dropped': true,
 } as const satisfies Record<IpcChannel, true>;

@@ -417,16 +417,57 @@ export class ApiClient {
   /**
    * Streams the file at `filePath` to a signed `audio_upload_url` with PUT, chunk by chunk from disk
    * (never the whole file in memory). Not retried here: a stream cannot be replayed, and the upload
-   * manager decides whether to start over. Uses node:http rather than fetch: undici keeps a streamed
-   * request body in memory (nodejs/undici#4058), which grew RSS by the file's size.
+   * manager decides whether to start over.
    */
   async uploadFile(
     uploadUrl: string,
     filePath: string,
     o: TransferOptions & { contentType?: string; chunkBytes?: number } = {},
   ): Promise<void> {
+    await this.putFile(uploadUrl, filePath, { ...o, resource: 'upload', headers: {} });
+  }
+
+  /** Installs a speech model on the server from its file (OPERATOR), streamed as an upload is; answers the model as listed. */
+  async installModelFile(name: string, filePath: string, o: TransferOptions = {}): Promise<models.CatalogueModel> {
+    const connection = this.options.connection();
+    if ('unavailable' in connection) throw unavailableError(connection.unavailable);
+    const url = connection.baseUrl.replace(/\/+$/, '') + requestLine(models.installModelFile, { name }).path;
+    const body = await this.putFile(url, filePath, {
+      ...o,
+      resource: 'model',
+      headers: { 'x-api-key': connection.apiKey, accept: 'application/json' },
+    });
+    try {
+      const model: unknown = JSON.parse(body.toString('utf8'));
+      if (compiled(models.CatalogueModel).Check(model)) return model as models.CatalogueModel;
+    } catch {
+      // answered below
+    }
+    throw new ApiError(
+      {
+        code: 'server',
+        message: 'The server sent an answer Kikitori cannot read. Check the server address in Settings → Servers.',
+      },
+      200,
+    );
+  }
+
+  /**
+   * PUTs a file from disk, chunk by chunk; the answer's body on 2xx. Uses node:http rather than fetch: undici
+   * keeps a streamed request body in memory (nodejs/undici#4058), which grew RSS by the file's size.
+   */
+  private async putFile(
+    target: string,
+    filePath: string,
+    o: TransferOptions & {
+      contentType?: string;
+      chunkBytes?: number;
+      resource: ApiResource;
+      headers: Record<string, string>;
+    },
+  ): Promise<Buffer> {
     const { size } = await fsp.stat(filePath);
-    const url = new URL(uploadUrl);
+    const url = new URL(target);
     const send = url.protocol === 'https:' ? https.request : http.request;
     let sent = 0;
     const progress = new Transform({
@@ -438,7 +479,11 @@ export class ApiClient {
     });
     const request = send(url, {
       method: 'PUT',
-      headers: { 'content-type': o.contentType ?? 'application/octet-stream', 'content-length': String(size) },
+      headers: {
+        ...o.headers,
+        'content-type': o.contentType ?? 'application/octet-stream',
+        'content-length': String(size),
+      },
       signal: o.signal,
     });
     const answered = new Promise<http.IncomingMessage>((resolve, reject) => {
@@ -457,18 +502,18 @@ export class ApiClient {
       const chunks: Buffer[] = [];
       for await (const chunk of response) chunks.push(chunk as Buffer);
       const status = response.statusCode ?? 0;
-      if (status >= 200 && status < 300) return;
+      if (status >= 200 && status < 300) return Buffer.concat(chunks);
       let body: unknown;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
         body = undefined;
       }
-      throw errorFromResponse(status, body, 'upload', [response.headers['retry-after']].flat()[0] ?? null);
+      throw errorFromResponse(status, body, o.resource, [response.headers['retry-after']].flat()[0] ?? null);
     } catch (error) {
       if (error instanceof ApiError) throw error;
       if (o.signal?.aborted) throw cancelledError();
-      throw offlineError(uploadUrl, error);
+      throw offlineError(target, error);
     }
   }
 

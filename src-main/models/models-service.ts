@@ -69,6 +69,33 @@ export class ModelsService {
     return this.list();
   }
 
+  /**
+   * Sends the model's file, chosen by the user, to the server, which checks it as a download and installs it.
+   * Progress goes out as INSTALLING, at most once a percent; COMPLETED when installed. A refusal (not this
+   * model, no room, no OPERATOR role) is the answer's error, and no final event is sent.
+   */
+  async installFromFile(name: string, file: string): Promise<SpeechModels> {
+    const { client, emit, signal } = this.options;
+    let shown = -1;
+    await client.installModelFile(name, file, {
+      signal,
+      onProgress: (received, total) => {
+        const percent = total ? Math.floor((received / total) * 100) : 0;
+        if (percent === shown) return;
+        shown = percent;
+        emit('models:changed', {
+          model: name,
+          status: 'INSTALLING',
+          receivedBytes: received,
+          totalBytes: total ?? 0,
+          error: null,
+        });
+      },
+    });
+    emit('models:changed', { model: name, status: 'COMPLETED', receivedBytes: 0, totalBytes: 0, error: null });
+    return this.list();
+  }
+
   async dismissOffer(): Promise<SpeechModels> {
     this.options.offer.dismiss();
     return this.list();
@@ -173,6 +200,7 @@ function downloadOf(d: ModelDownload): SpeechModelDownload {
 function modelOf(m: ModelsResponse['models'][number]): SpeechModel {
   return {
     name: m.name,
+    file: m.file,
     bytes: m.bytes,
     multilingual: m.multilingual,
     languages: m.languages,

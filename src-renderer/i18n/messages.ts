@@ -479,6 +479,13 @@ export const en = {
   'settings.speech.downloadFailed':
     'The download did not finish. If the server has no internet connection, connect it and try again.',
   'settings.speech.cancelled': 'Download cancelled.',
+  'settings.speech.installFile': 'Install from file…',
+  'settings.speech.installFileModel': 'Install {model} from a file',
+  'settings.speech.installFileHint':
+    'For a server that cannot reach the internet: choose the file {file}, copied from another computer. It is checked as a download is.',
+  'settings.speech.installing': 'Sending the file to the server… {percent}%',
+  'settings.speech.installWrongFile':
+    'This file is not the speech model {model}, or it is damaged, so it was not installed. Choose the file {file}.',
   'settings.speech.detail': 'Details: {detail}',
   'settings.speech.remote': 'These are the models of the server at {server}.',
   'settings.speech.notAdmin':
@@ -1015,6 +1022,13 @@ export const ja: Record<MessageKey, string> = {
   'settings.speech.downloadFailed':
     'ダウンロードを完了できませんでした。サーバーがインターネットに接続していない場合は、接続してからもう一度お試しください。',
   'settings.speech.cancelled': 'ダウンロードを中止しました。',
+  'settings.speech.installFile': 'ファイルからインストール…',
+  'settings.speech.installFileModel': '{model} をファイルからインストール',
+  'settings.speech.installFileHint':
+    'インターネットにつながらないサーバー向け: 別のコンピューターからコピーしたファイル {file} を選んでください。ダウンロードと同じように検査します。',
+  'settings.speech.installing': 'ファイルをサーバーに送っています… {percent}%',
+  'settings.speech.installWrongFile':
+    'このファイルは音声モデル {model} ではないか、壊れているため、インストールしませんでした。ファイル {file} を選んでください。',
   'settings.speech.detail': '詳細: {detail}',
   'settings.speech.remote': '{server} のサーバーにあるモデルです。',
   'settings.speech.notAdmin':

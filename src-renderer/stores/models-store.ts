@@ -13,7 +13,7 @@ import { api, split } from '../lib/api';
 import { createRequestTracker } from '../lib/request-tracker';
 import { useSettingsStore } from './settings-store';
 
-export type ModelAction = 'download' | 'cancel' | 'delete';
+export type ModelAction = 'download' | 'install' | 'cancel' | 'delete';
 
 interface ModelsState {
   models: SpeechModels | null;
@@ -32,6 +32,8 @@ interface ModelsState {
   download: (name: string) => Promise<IpcError | null>;
   cancel: (name: string) => Promise<IpcError | null>;
   remove: (name: string) => Promise<IpcError | null>;
+  /** Main asks for the model's file in its own dialog and sends it to the server. */
+  installFromFile: (name: string) => Promise<IpcError | null>;
   dismissOffer: () => Promise<IpcError | null>;
   /** Follows main's progress events and profile switches; the last caller's off() stops it. */
   follow: () => () => void;
@@ -59,6 +61,8 @@ export const useModelsStore = create<ModelsState>()((set, get) => {
     if (action === 'download') set({ downloads: without(get().downloads, name) });
     const [models, error] = split(await call());
     if (models) loads.renew();
+    // An install's progress is this call's own: once it answers, installed or refused, it is over.
+    if (action === 'install') set({ downloads: without(get().downloads, name) });
     set({
       ...(models ? { models, error: null } : {}),
       pending: without(get().pending, name),
@@ -84,6 +88,7 @@ export const useModelsStore = create<ModelsState>()((set, get) => {
     download: (name) => act(name, 'download', () => api().models.download({ name })),
     cancel: (name) => act(name, 'cancel', () => api().models.cancel({ name })),
     remove: (name) => act(name, 'delete', () => api().models.delete({ name })),
+    installFromFile: (name) => act(name, 'install', () => api().models.installFile({ name })),
     async dismissOffer() {
       set({ offerDismissed: true });
       const [models, error] = split(await api().models.dismissOffer());

@@ -13,6 +13,9 @@ export const modelErrors = {
     ),
   modelNotInstalled: (message: string) => new AppError(409, 'MODEL_NOT_INSTALLED', message),
   insufficientStorage: (message: string) => new AppError(507, 'INSUFFICIENT_STORAGE', message),
+  fileMismatch: (message: string) => new AppError(422, 'MODEL_FILE_MISMATCH', message),
+  fileUnusable: (message: string) => new AppError(422, 'MODEL_FILE_UNUSABLE', message),
+  fileIncomplete: (message: string) => new AppError(400, 'MALFORMED_REQUEST', message),
 };
 
 /** Runs a manager call, turning its ModelErrors into coded errors; anything else is unexpected (500). */
@@ -28,12 +31,18 @@ export async function withModelErrors<T>(work: () => Promise<T> | T): Promise<T>
         throw modelErrors.modelNotInstalled(error.message);
       case 'insufficient-storage':
         throw modelErrors.insufficientStorage(error.message);
+      case 'not-this-model':
+        throw modelErrors.fileMismatch(error.message);
+      case 'unusable':
+        // A download reports it in its status; an install from a file answers it.
+        throw modelErrors.fileUnusable(error.message);
+      case 'interrupted':
+        // Likewise: from a request, only an install's body that ended early.
+        throw modelErrors.fileIncomplete(error.message);
       case 'unreachable':
       case 'source-failed':
-      case 'interrupted':
       case 'corrupt':
       case 'cancelled':
-      case 'unusable':
         // Downloads report these in their status, never from a request.
         throw error;
     }

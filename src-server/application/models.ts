@@ -1,5 +1,6 @@
 // The server's speech models: what is installed and serving, and an operator's downloads and deletions.
 // The manager (src-server/models/) does the work; this maps its ModelErrors to the API's closed errors.
+import type { Readable } from 'node:stream';
 import type { AppContext } from '../app-context.js';
 import { describeEngines } from '../engines/engine-setup.js';
 import { modelErrors, withModelErrors } from './model-errors.js';
@@ -26,6 +27,15 @@ export async function getModelDownload(ctx: AppContext, name: string) {
 export async function cancelModelDownload(ctx: AppContext, name: string): Promise<void> {
   const entry = await withModelErrors(() => ctx.models.get(name));
   if (!(await ctx.models.cancelDownload(entry.name))) throw modelErrors.downloadNotFound(entry.name);
+}
+
+/** Installs the model from its file (`body`, `declaredBytes` from Content-Length when sent); see ModelManager.install. */
+export function installModelFromFile(
+  ctx: AppContext,
+  name: string,
+  file: { body: Readable; declaredBytes: number | null },
+) {
+  return withModelErrors(() => ctx.models.install(name, file.body, { declaredBytes: file.declaredBytes }));
 }
 
 /** Removes the model's file; a running download of it is cancelled first. */

@@ -103,6 +103,22 @@ async function request(target: DownloadTarget, from: number, signal?: AbortSigna
 }
 
 /**
+ * The right bytes can still be the wrong thing (a catalogue entry naming a file that is not a whisper model):
+ * only a file whisper.cpp can load takes the final name, which engine `auto` would pick up.
+ */
+export function assertLoadable(file: string, name: string, source: { url: string } | { file: true }): void {
+  const problem = whisperModelProblem(file);
+  if (problem === null) return;
+  throw new ModelError(
+    'unusable',
+    'url' in source
+      ? `The speech model "${name}" was downloaded, but it is not a speech model this server can load, so it was not installed. Ask an administrator to check the model catalogue (KIKITORI_MODEL_CATALOG) or the mirror, or choose another model.`
+      : `The file matches the speech model "${name}" in the catalogue, but it is not a speech model this server can load, so it was not installed. Ask an administrator to check the model catalogue (KIKITORI_MODEL_CATALOG), or choose another model.`,
+    { detail: `${'url' in source ? source.url : 'installed file'}: SHA-256 matches the catalogue, but ${problem}` },
+  );
+}
+
+/**
  * Fetches `target` into place. Resolves with the final path; rejects with a ModelError. A part left by
  * an earlier interrupted download is hashed first and continued with `Range: bytes=<size>-`; a server
  * that answers 200 instead of 206 sends the whole file again, so the part restarts from 0.
@@ -221,16 +237,7 @@ export async function downloadModelFile(target: DownloadTarget, callbacks: Downl
         },
       );
     }
-    // The right bytes can still be the wrong thing (a catalogue entry naming a file that is not a whisper model):
-    // only a file whisper.cpp can load takes the final name, which engine `auto` would pick up.
-    const problem = whisperModelProblem(part);
-    if (problem !== null) {
-      throw new ModelError(
-        'unusable',
-        `The speech model "${target.name}" was downloaded, but it is not a speech model this server can load, so it was not installed. Ask an administrator to check the model catalogue (KIKITORI_MODEL_CATALOG) or the mirror, or choose another model.`,
-        { detail: `${target.url}: SHA-256 matches the catalogue, but ${problem}` },
-      );
-    }
+    assertLoadable(part, target.name, { url: target.url });
     await fsp.rename(part, target.path);
     return target.path;
   } catch (error) {

@@ -7,12 +7,14 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { CatalogueModel, ModelDownload } from '../../src-shared/api/models.js';
 import { whisperModelProblem } from '../engines/speech/ggml-file.js';
 import { WHISPER_LANGUAGES } from '../engines/speech/whisper-engine.js';
 import { statfsFreeSpace, type FreeSpaceReader } from '../storage/free-space.js';
 import { findModel, rankModels, type ModelEntry } from './catalogue.js';
 import { assertRoom, downloadModelFile, partPath, type DownloadCallbacks } from './downloader.js';
+import { installModelFile, wrongSize } from './installer.js';
 import { isModelError, ModelError } from './model-error.js';
 
 export interface ModelManagerOptions {
@@ -53,6 +55,8 @@ const now = () => new Date().toISOString();
 export class ModelManager {
   readonly dir: string;
   private readonly downloads = new Map<string, RunningDownload>();
+  /** The install of each model now running: a second one waits for it, so two never write the same file. */
+  private readonly installs = new Map<string, Promise<void>>();
   /** Damaged files already logged (path and problem), so that each is logged once, not on every job. */
   private readonly reported = new Set<string>();
 
@@ -273,6 +277,45 @@ export class ModelManager {
     );
     this.downloads.set(entry.name, { status, controller, done });
     return { ...status };
+  }
+
+  /**
+   * Installs the model from its file, streamed in (`declaredBytes`: its size when known, checked before any
+   * byte is read). A running download of the model is cancelled first: the operator has the file. Checked as
+   * a download is; resolves with the model as listed.
+   */
+  async install(
+    name: string,
+    body: Readable,
+    options: { declaredBytes?: number | null; onProgress?: (received: number, total: number) => void } = {},
+  ): Promise<CatalogueModel> {
+    const entry = this.get(name);
+    const target = {
+      name: entry.name,
+      file: entry.file,
+      path: this.pathOf(entry),
+      bytes: entry.bytes,
+      sha256: entry.sha256,
+    };
+    if (options.declaredBytes != null && options.declaredBytes !== entry.bytes)
+      throw wrongSize(target, options.declaredBytes);
+    const before = this.installs.get(entry.name) ?? Promise.resolve();
+    const run = before.then(async () => {
+      await this.cancelDownload(entry.name);
+      const measured = await this.measure(entry);
+      // The file is written whole beside any partial download, which stays for nothing but costs its space.
+      this.assertRoom(entry, { free: measured.free, needed: entry.bytes });
+      await installModelFile(target, body, { onProgress: options.onProgress });
+    });
+    const settled = run.catch(() => undefined);
+    this.installs.set(entry.name, settled);
+    try {
+      await run;
+    } finally {
+      if (this.installs.get(entry.name) === settled) this.installs.delete(entry.name);
+    }
+    this.options.logger?.info({ model: entry.name }, 'speech model installed from a file and verified');
+    return this.list().find((m) => m.name === entry.name)!;
   }
 
   /** The latest background download of this model since start, or null. */

@@ -20,6 +20,8 @@ export const MODEL_ERROR_KINDS = [
   'cancelled',
   /** The bytes match the catalogue, but whisper.cpp could not load them (not a whisper ggml model); nothing is kept. */
   'unusable',
+  /** A file given to install (not downloaded) differs from the catalogue entry in size or SHA-256; nothing is kept. */
+  'not-this-model',
 ] as const;
 export type ModelErrorKind = (typeof MODEL_ERROR_KINDS)[number];
 

@@ -124,6 +124,18 @@ export const cancelModelDownload = {
   }),
 } as const;
 
+export const installModelFile = {
+  method: 'PUT',
+  path: '/api/v1/models/:name/file',
+  schema: op({
+    summary: 'Install a catalogue model from its file, sent as the raw body (OPERATOR)',
+    description:
+      'For a server that cannot reach the model host: send the file the catalogue names (e.g. ggml-small.bin) as the body, any content type. It is checked as a download is (size, SHA-256, that whisper.cpp loads it) before it is installed; a running download of the model is cancelled first. Answers the model as listed.',
+    params: ModelParams,
+    response: r({ 200: CatalogueModel }, 400, 403, 404, 422, 507),
+  }),
+} as const;
+
 export const deleteModel = {
   method: 'DELETE',
   path: '/api/v1/models/:name',

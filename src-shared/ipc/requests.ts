@@ -415,6 +415,7 @@ export const IPC_REQUESTS = {
   'models:download': ModelNameRequest,
   'models:cancel': ModelNameRequest,
   'models:delete': ModelNameRequest,
+  'models:install-file': ModelNameRequest,
   'models:dismiss-offer': NoRequest,
 
   /** Paths the preload read from dropped Files (webUtils.getPathForFile); never sent by the renderer. */

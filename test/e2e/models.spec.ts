@@ -172,6 +172,47 @@ test('in Japanese: the section, and deleting the model after a confirmation', as
   expect(listed.ok && listed.value.models.find((m) => m.name === MODEL)?.installed).toBe(false);
 });
 
+test('installs a model from a file: a wrong file is refused in Japanese, the right one installs', async ({ page }) => {
+  const dir = path.dirname(wav);
+  const wrong = path.join(dir, 'not-the-model.bin');
+  fs.writeFileSync(wrong, Buffer.alloc(4096, 'not a model '));
+  const right = path.join(dir, 'copied-from-usb.bin');
+  fs.copyFileSync(await randomWhisperModel(), right);
+
+  expect(await host.invoke('settings:update', { uiLanguage: 'ja' })).toMatchObject({ ok: true });
+  const library = new LibraryPage(page);
+  await library.goto(host.url);
+  let section = await openSpeechSettings(page, '設定');
+  const row = section.getByTestId('speech-model').and(page.locator(`[data-model="${MODEL}"]`));
+  host.dialogs.modelFilePath = wrong;
+  await row.getByRole('button', { name: `${MODEL} をファイルからインストール` }).click();
+  await expect(row.getByTestId('speech-failure')).toHaveText(
+    `このファイルは音声モデル ${MODEL} ではないか、壊れているため、インストールしませんでした。ファイル ggml-${MODEL}.bin を選んでください。`,
+  );
+  await row.scrollIntoViewIfNeeded();
+  await screenshot(page, 'settings-speech-install-wrong-ja');
+
+  // Cancelling the dialog changes nothing.
+  host.dialogs.modelFilePath = null;
+  expect(await host.invoke('models:install-file', { name: MODEL })).toMatchObject({ ok: true });
+
+  expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
+  await library.goto(host.url);
+  section = await openSpeechSettings(page, 'Settings');
+  await expect(row.getByRole('button', { name: `Install ${MODEL} from a file` })).toHaveText('Install from file…');
+  await row.scrollIntoViewIfNeeded();
+  await screenshot(page, 'settings-speech-install-file');
+  host.dialogs.modelFilePath = right;
+  await row.getByRole('button', { name: `Install ${MODEL} from a file` }).click();
+  await expect(section.getByTestId('speech-installed')).toContainText(`Whisper ${MODEL}`);
+  await expect(section.getByTestId('speech-headline')).toHaveText(`Whisper ${MODEL} — 99 languages`);
+  await expect(section.getByTestId('speech-failure')).toHaveCount(0);
+  await screenshot(page, 'settings-speech-installed-from-file');
+  const serverModels = path.join(path.dirname(host.userDataDir), 'server-data', 'models');
+  expect(fs.readFileSync(path.join(serverModels, `ggml-${MODEL}.bin`)).equals(fs.readFileSync(right))).toBe(true);
+  expect(await host.invoke('models:delete', { name: MODEL })).toMatchObject({ ok: true });
+});
+
 test('a damaged model says so, in Japanese and English, and transcriptions use the built-in recognizer', async ({
   page,
 }) => {

@@ -40,6 +40,11 @@ export function engineLabels(
 /** "45% · 66.6 MB of 148 MB", or what the server is doing when there are no bytes to count. */
 export function progressText(t: T, download: SpeechModelDownload): string {
   if (download.status === 'VERIFYING') return t('settings.speech.verifying');
+  if (download.status === 'INSTALLING') {
+    const percent =
+      download.totalBytes > 0 ? Math.min(100, Math.floor((download.receivedBytes / download.totalBytes) * 100)) : 0;
+    return t('settings.speech.installing', { percent });
+  }
   if (download.totalBytes <= 0) return t('settings.speech.starting');
   const percent = Math.min(100, Math.floor((download.receivedBytes / download.totalBytes) * 100));
   return t('settings.speech.progress', {

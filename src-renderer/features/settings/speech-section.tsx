@@ -1,6 +1,6 @@
 // Settings → Speech recognition: what serves transcriptions now, the installed and available speech
-// models of the active server (a damaged one says so), and (with an OPERATOR key) downloading with progress, cancelling and
-// deleting them.
+// models of the active server (a damaged one says so), and (with an OPERATOR key) downloading with progress, cancelling,
+// installing from a file the user has (a server that cannot reach the model host) and deleting them.
 import { useEffect, useId, useState } from 'react';
 import type { SpeechModel } from '../../../src-shared/ipc-contract';
 import { useT } from '../../i18n/use-t';
@@ -115,7 +115,7 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
   const failure = useModelsStore((state) => state.failures[model.name] ?? null);
   const [confirming, setConfirming] = useState(false);
   const running = isRunning(download);
-  const { download: start, cancel, remove } = useModelsStore.getState();
+  const { download: start, cancel, remove, installFromFile } = useModelsStore.getState();
   const labelId = useId();
 
   return (
@@ -158,7 +158,19 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
                 {t('settings.speech.download')}
               </button>
             )}
-            {running && (
+            {!model.installed && !running && (
+              <button
+                type="button"
+                className="button-quiet"
+                disabled={pending !== undefined}
+                title={t('settings.speech.installFileHint', { file: model.file })}
+                aria-label={t('settings.speech.installFileModel', { model: model.name })}
+                onClick={() => void installFromFile(model.name)}
+              >
+                {t('settings.speech.installFile')}
+              </button>
+            )}
+            {running && download?.status !== 'INSTALLING' && (
               <button
                 type="button"
                 className="button-quiet"
@@ -212,8 +224,10 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
       )}
       {download && <DownloadState name={model.name} installed={model.installed} download={download} />}
       {failure && (
-        <p className="field-error" role="alert">
-          {errorText(t, failure)}
+        <p className="field-error" role="alert" data-testid="speech-failure">
+          {failure.code === 'validation'
+            ? t('settings.speech.installWrongFile', { model: model.name, file: model.file })
+            : errorText(t, failure)}
         </p>
       )}
     </li>

@@ -20,6 +20,8 @@ import { createAesGcmSecretBox } from '../../../src-main/settings/secret-box.js'
 export class TestDialogs implements Dialogs {
   /** What the next "choose files" answers ([] = cancelled). */
   openPaths: string[] = [];
+  /** What the next "choose a speech model file" answers (null = cancelled). */
+  modelFilePath: string | null = null;
   /** What the next "import folder" answers (null = cancelled). */
   folderPath: string | null = null;
   /** What the next save dialog answers (null = cancelled). */
@@ -32,6 +34,10 @@ export class TestDialogs implements Dialogs {
 
   async openAudioFiles() {
     return this.openPaths;
+  }
+
+  async openModelFile() {
+    return this.modelFilePath;
   }
 
   async openFolder() {

@@ -66,6 +66,7 @@ describe('main services', () => {
       userDataDir: path.join(dir, 'user-data'),
       dialogs: {
         openAudioFiles: async () => picked,
+        openModelFile: async () => null,
         openFolder: async () => pickedFolder,
         saveFile: async (defaultName) => {
           saved.push(defaultName);

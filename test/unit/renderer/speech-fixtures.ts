@@ -7,6 +7,7 @@ export function speechModel(name: string, patch: Partial<SpeechModel> = {}): Spe
   const english = name.endsWith('.en');
   return {
     name,
+    file: `ggml-${name}.bin`,
     bytes: name.startsWith('tiny') ? 75 * MB : 141 * MB,
     multilingual: !english,
     languages: english ? ['en'] : ['en', 'ja'],

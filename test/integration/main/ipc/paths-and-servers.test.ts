@@ -59,6 +59,7 @@ describe('paths and servers the renderer names', () => {
       userDataDir: path.join(dir, 'user-data'),
       dialogs: {
         openAudioFiles: async () => picked,
+        openModelFile: async () => null,
         openFolder: async () => null,
         saveFile: async () => null,
         confirmServer: async (server) => {

@@ -1,8 +1,11 @@
 // The models service against a loopback server that speaks the models contract (src-shared/api/
 // models.ts): the boundary this test is not about. The real routes are exercised end to end in
 // test/e2e/models.spec.ts.
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CatalogueModel, ModelDownload, ModelsResponse } from '../../../../src-shared/api/models.js';
 import { ErrorCode } from '../../../../src-shared/error-codes.js';
@@ -53,8 +56,9 @@ async function modelsServer(
   };
   const error = (res: http.ServerResponse, status: number, code: number, message: string) =>
     send(res, status, { error_id: 'err-1', error_code: code, error_message: message });
+  const installs: Array<{ model: string; bytes: number; length: string | undefined }> = [];
   const server = http.createServer((req, res) => {
-    req.resume();
+    if (req.method !== 'PUT') req.resume();
     const admin = req.headers['x-api-key'] === 'admin';
     requests.push(`${req.method} ${req.url}`);
     const url = req.url ?? '';
@@ -78,6 +82,22 @@ async function modelsServer(
         can_manage: admin,
       };
       return send(res, 200, body);
+    }
+    const file = url.match(/^\/api\/v1\/models\/([^/]+)\/file$/);
+    if (file && req.method === 'PUT') {
+      const target = models.find((m) => m.name === file[1]);
+      if (!target) return error(res, 404, ErrorCode.MODEL_NOT_FOUND, 'No such model.');
+      if (!admin) return error(res, 403, ErrorCode.ROLE_REQUIRED, 'This needs the OPERATOR role.');
+      let received = 0;
+      req.on('data', (chunk: Buffer) => (received += chunk.length));
+      req.on('end', () => {
+        installs.push({ model: target.name, bytes: received, length: req.headers['content-length'] });
+        if (received !== target.bytes)
+          return error(res, 422, ErrorCode.MODEL_FILE_MISMATCH, 'This file is not the speech model.');
+        target.installed = true;
+        send(res, 200, { ...target, download: null });
+      });
+      return;
     }
     const match = url.match(/^\/api\/v1\/models\/([^/]+)(\/download)?$/);
     const model = match ? models.find((m) => m.name === match[1]) : undefined;
@@ -124,6 +144,8 @@ async function modelsServer(
   const opened = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    /** Model files received by PUT .../file: their size, and the Content-Length sent. */
+    installs,
     /** As a server restart does: running downloads are forgotten (their status answers 404). */
     forgetDownloads: () => downloads.clear(),
     close: () => new Promise<void>((r) => server.close(() => r())),
@@ -173,6 +195,7 @@ describe('ModelsService', () => {
     ]);
     expect(view.models[1]).toEqual({
       name: 'base',
+      file: 'ggml-base.bin',
       bytes: 100 * MB,
       multilingual: true,
       languages: ['en', 'ja', 'es'],
@@ -211,6 +234,42 @@ describe('ModelsService', () => {
     expect(after.models.find((m) => m.name === 'base')?.installed).toBe(true);
     expect(after.serving.default).toMatchObject({ engine: 'whisper', model: 'base' });
     expect(after.offer).toBe(false);
+  });
+
+  it('installs from a file: streams it with its length, pushes INSTALLING progress once a percent, then COMPLETED', async () => {
+    const server = await modelsServer({ models: [catalogueModel('tiny', { bytes: 3 * MB })] });
+    const { service, progress } = serviceFor(server, 'admin');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-model-file-'));
+    try {
+      const right = path.join(dir, 'copied.bin');
+      fs.writeFileSync(right, Buffer.alloc(3 * MB, 7));
+      const view = await service.installFromFile('tiny', right);
+      expect(view.models[0]).toMatchObject({ name: 'tiny', installed: true });
+      expect(server.installs).toEqual([{ model: 'tiny', bytes: 3 * MB, length: String(3 * MB) }]);
+      const seen = progress();
+      expect(seen.at(-1)).toMatchObject({ model: 'tiny', status: 'COMPLETED' });
+      const sending = seen.slice(0, -1);
+      expect(sending.length).toBeGreaterThan(1);
+      expect(sending.every((p) => p.status === 'INSTALLING' && p.totalBytes === 3 * MB)).toBe(true);
+      const percents = sending.map((p) => Math.floor((p.receivedBytes / p.totalBytes) * 100));
+      expect(new Set(percents).size).toBe(percents.length);
+      expect(sending.at(-1)?.receivedBytes).toBe(3 * MB);
+
+      // The wrong file is the server's refusal, as a validation error; nothing says COMPLETED.
+      const before = progress().length;
+      const wrong = path.join(dir, 'wrong.bin');
+      fs.writeFileSync(wrong, Buffer.alloc(1000));
+      const refused = await service.installFromFile('tiny', wrong).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ApiError);
+      expect((refused as ApiError).error.code).toBe('validation');
+      expect(
+        progress()
+          .slice(before)
+          .some((p) => p.status === 'COMPLETED'),
+      ).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('cancels a running download; the poller reports CANCELLED and stops', async () => {
