@@ -1,11 +1,14 @@
 // The pipeline's decode stage (domain/transcription-pipeline.ts) with ffmpeg: an upload becomes 16 kHz
 // mono PCM. Limits on what may be decoded (duration, free disk) belong here.
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { EngineError } from '../../domain/engine-error.js';
 import { channelPcmPath, type DecodeRequest, type DecodeStage } from '../../domain/transcription-pipeline.js';
 import { checkDecodedDuration, checkDuration, ensureDecodeSpace, type AudioLimits } from './audio-limits.js';
 import { decodeToPcm, probeAudio, SAMPLE_RATE } from './ffmpeg.js';
+import { pcmWavLayout, type PcmWavLayout } from './pcm-wav.js';
 
 /**
  * Uploads up to this size (minutes of compressed audio, seconds of WAV) are decoded without a probe: one
@@ -26,11 +29,14 @@ export class FfmpegDecodeStage implements DecodeStage {
    * - Small files: decode alone, and take the length from the PCM: one process instead of two, which
    *   is most of a short clip's conversion time (each ffmpeg/ffprobe start costs ~0.14 s here). When
    *   the decode fails, the probe runs then, so a file that is not audio is explained in its words.
+   * - A WAV that already holds 16 kHz mono s16le samples: its data chunk is copied, and ffmpeg never starts.
    */
   async decode(o: DecodeRequest): Promise<{ durationSeconds: number; channels?: number }> {
     if (o.splitChannels) return this.decodeChannels(o);
     const { limits } = this;
     const workDir = path.dirname(o.pcmPath);
+    const wav = await pcmWavLayout(o.audioPath);
+    if (wav && wav.bytes > 0) return this.copySamples(o, wav);
     if ((o.sizeBytes ?? Infinity) > CONCURRENT_CONVERT_BYTES) {
       const probe = await o.timings.time('probe', () => probeAudio(o.audioPath, o.signal));
       checkDuration(probe.durationSeconds, limits);
@@ -64,6 +70,29 @@ export class FfmpegDecodeStage implements DecodeStage {
     checkDecodedDuration(seconds, limits);
     o.onProgress(1);
     return { durationSeconds: seconds };
+  }
+
+  /** The samples of a WAV that needs no conversion, copied as they are (through a part file, as ffmpeg writes). */
+  private async copySamples(o: DecodeRequest, wav: PcmWavLayout): Promise<{ durationSeconds: number }> {
+    const seconds = wav.bytes / 2 / SAMPLE_RATE;
+    checkDuration(seconds, this.limits);
+    await ensureDecodeSpace(path.dirname(o.pcmPath), seconds, this.limits);
+    const part = `${o.pcmPath}.part`;
+    await o.timings.time('decode', async () => {
+      try {
+        await pipeline(
+          fs.createReadStream(o.audioPath, { start: wav.offset, end: wav.offset + wav.bytes - 1 }),
+          fs.createWriteStream(part),
+          { signal: o.signal },
+        );
+        await fsp.rename(part, o.pcmPath);
+      } catch (error) {
+        await fsp.rm(part, { force: true });
+        throw error;
+      }
+    });
+    o.onProgress(1);
+    return { durationSeconds: round3(seconds) };
   }
 
   /**
