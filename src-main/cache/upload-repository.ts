@@ -152,6 +152,16 @@ export class UploadRepository {
     return row ? fromRow(row) : null;
   }
 
+  /**
+   * The options transcription `transcriptionId` now runs with: transcribing it again in place (decision 0062)
+   * replaces the upload's, so that the next "Transcribe again…" starts from the latest choice.
+   */
+  setOptionsOf(transcriptionId: string, options: UploadOptions): void {
+    this.db
+      .prepare('UPDATE uploads SET options = ? WHERE seq = (SELECT MAX(seq) FROM uploads WHERE transcription_id = ?)')
+      .run(JSON.stringify(options), transcriptionId);
+  }
+
   /** Every upload of the file at `filePath`, oldest first. */
   byFilePath(filePath: string): UploadRecord[] {
     return (this.db.prepare('SELECT * FROM uploads WHERE file_path = ? ORDER BY seq').all(filePath) as Row[]).map(

@@ -131,6 +131,7 @@ export class RerunService {
     if (body.language === undefined) delete body.language;
     try {
       transcripts.record(await client.transcribeAgain(id, body));
+      this.options.store.uploads.setOptionsOf(id, options);
       this.options.kick();
       return true;
     } catch (error) {

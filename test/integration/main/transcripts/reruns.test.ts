@@ -298,6 +298,8 @@ describe('transcribing again in place (decision 0062)', () => {
     expect(session.transcripts.list({}).items.map((t) => t.id)).toEqual([id]);
     const document = await session.transcripts.ensureDocument(id);
     expect(document!.segments.length).toBeGreaterThan(0);
+    // The next "Transcribe again…" starts from the options it now runs with, not the upload's.
+    expect((await session.reruns.plan(id)).options).toEqual(WORKING);
   });
 
   it('runs a finished transcription again in place, even with its audio not on this computer: a new revision', async () => {
