@@ -185,6 +185,22 @@ describe('hostile requests to transcribe again', () => {
     expect((await server.api(alice, 'GET', base(id))).json.status).toBe('COMPLETED');
   });
 
+  it('stored audio that is gone (a lost disk, a removed object) answers 410, and nothing runs or changes', async () => {
+    const gone = await transcribed();
+    const before = await history(gone);
+    const record = await server.runtime.ctx.transcriptions.getById(gone);
+    // The storage boundary stands in for the loss: the object goes, the record stays.
+    await server.runtime.ctx.storage.delete(record!.audioKey!);
+    const answer = await call(alice, `${base(gone)}/transcribe`, { num_speakers: 1 });
+    expect(answer.status).toBe(410);
+    expect(answer.json).toMatchObject({
+      error_code: ErrorCode.AUDIO_GONE,
+      error_message: expect.stringMatching(/upload the file again/),
+    });
+    expect((await server.api(alice, 'GET', base(gone))).json.status).toBe('COMPLETED');
+    expect(await history(gone)).toEqual(before);
+  });
+
   it("another team's dictionary is not found (404)", async () => {
     const theirs = (await server.api(stranger, 'POST', '/api/v1/dictionaries', { name: 'Theirs' })).json
       .dictionary_id as string;
