@@ -56,6 +56,12 @@ export function optionsOfRecord(
   };
 }
 
+const NOT_IN_PLACE: ReadonlySet<number> = new Set([
+  ErrorCode.TRANSCRIPTION_ALREADY_ENDED,
+  ErrorCode.AUDIO_GONE,
+  ErrorCode.UPLOAD_NOT_COMPLETE,
+]);
+
 export class RerunService {
   /** Re-runs being queued, by transcription: a second press while the first is checking the file gets the same job. */
   private readonly queuing = new Map<string, Promise<UploadJob | null>>();
@@ -135,7 +141,9 @@ export class RerunService {
       this.options.kick();
       return true;
     } catch (error) {
-      if (error instanceof ApiError && error.errorCode === ErrorCode.TRANSCRIPTION_ALREADY_ENDED) return false;
+      // An older server (no in-place runs), or one without the recording (it was lost, or never arrived):
+      // the recording on this computer, or one chosen again, is uploaded instead.
+      if (error instanceof ApiError && error.errorCode !== null && NOT_IN_PLACE.has(error.errorCode)) return false;
       throw error;
     }
   }

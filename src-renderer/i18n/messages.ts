@@ -178,7 +178,7 @@ export const en = {
   'library.rerun.queued': 'Transcribing again…',
   'library.rerun.dialogTitle': 'Transcribe “{name}” again',
   'library.rerun.dialogIntro':
-    'The recording kept on this computer is uploaded again with these options. The failed transcription is removed once the new one has started.',
+    'Transcribe it again with these options, from the recording already on the server (or the copy on this computer). The new result takes the failed one’s place.',
   'library.rerun.dialogIntroChoose':
     'The recording is not on this computer: choose the file, and it is uploaded with these options. The failed transcription is removed once the new one has started.',
   'library.rerun.dialogIntroFinished':
@@ -721,7 +721,7 @@ export const ja: Record<MessageKey, string> = {
   'library.rerun.queued': 'もう一度文字起こししています…',
   'library.rerun.dialogTitle': '「{name}」をもう一度文字起こし',
   'library.rerun.dialogIntro':
-    'このコンピューターに保存されている録音を、この設定でもう一度アップロードします。失敗した文字起こしは、新しい文字起こしが始まった時点で削除されます。',
+    'サーバーにある録音（またはこのコンピューターのコピー）を使い、この設定でもう一度文字起こしします。新しい結果が失敗したものに置き換わります。',
   'library.rerun.dialogIntroChoose':
     'この録音はこのコンピューターにありません。ファイルを選ぶと、この設定でアップロードします。失敗した文字起こしは、新しい文字起こしが始まった時点で削除されます。',
   'library.rerun.dialogIntroFinished':

@@ -79,7 +79,7 @@ test('a failed row shows its reason inline, and "Transcribe again with other opt
   await failed.getByRole('button', { name: `Transcribe ${name} again with other options…` }).click();
   const dialog = page.getByRole('dialog', { name: `Transcribe “${name}” again` });
   await expect(dialog.getByTestId('rerun-model')).toHaveValue('diarization-high');
-  await expect(dialog).toContainText('The recording kept on this computer is uploaded again');
+  await expect(dialog).toContainText('from the recording already on the server (or the copy on this computer)');
   await dialog.getByTestId('rerun-model').selectOption('default');
   await screenshot(page, 'reruns-dialog');
   await dialog.getByTestId('rerun-submit').click();

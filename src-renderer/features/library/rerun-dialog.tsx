@@ -74,12 +74,11 @@ export function RerunDialog({ item, onClose }: { item: TranscriptionSummary; onC
         }
       : errorFor(refusal, [`options.${field}`]);
   const general = formLevelError(refusal, UPLOAD_OPTION_FIELDS);
-  // A finished transcription runs in place on the server first (decision 0062): the file is asked for only
-  // when main says the recording is needed (an older server, or ad-hoc words that only an upload carries).
+  // A transcription runs again in place on the server first, finished or failed (decision 0062): the file is
+  // asked for only when main says the recording is needed (an older server, a server that lost it, or
+  // ad-hoc words that only an upload carries).
   const chooseFile =
-    plan !== null &&
-    !plan.audioCached &&
-    (item.status !== 'COMPLETED' || (options?.words.length ?? 0) > 0 || refusal?.field === 'audio');
+    plan !== null && !plan.audioCached && ((options?.words.length ?? 0) > 0 || refusal?.field === 'audio');
 
   async function submit() {
     if (!options || problem) return;

@@ -302,6 +302,28 @@ describe('transcribing again in place (decision 0062)', () => {
     expect((await session.reruns.plan(id)).options).toEqual(WORKING);
   });
 
+  it('runs a FAILED transcription uploaded from another computer in place; asks for the file only once the server lost it', async () => {
+    const ticket = await uploadFile(server, key, speech, { transcription_model: 'diarization-high', language: 'en' });
+    const id = ticket.transcription_id;
+    await server.api(key, 'POST', `/api/v1/transcriptions/${id}/transcribe`);
+    await waitForStatus(server, key, id, ['FAILED']);
+    await session.sync.refreshNow();
+    await until(() => status(id) === 'FAILED');
+    expect((await session.reruns.plan(id)).audioCached).toBe(false);
+
+    expect(await session.reruns.rerun(id, { options: WORKING })).toBeNull();
+    await waitForStatus(server, key, id, ['COMPLETED']);
+
+    // The server's copy is lost too (the storage boundary stands in for it): now the file is asked for.
+    const record = await server.runtime.ctx.transcriptions.getById(id);
+    await server.runtime.ctx.storage.delete(record!.audioKey!);
+    await session.sync.refreshNow();
+    await until(() => status(id) === 'COMPLETED');
+    const refusal = await session.reruns.rerun(id, { options: WORKING }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(AppFailure);
+    expect((refusal as AppFailure).error).toMatchObject({ code: 'not-found', field: 'audio' });
+  });
+
   it('runs a finished transcription again in place, even with its audio not on this computer: a new revision', async () => {
     const ticket = await uploadFile(server, key, speech, { language: 'en' });
     const id = ticket.transcription_id;

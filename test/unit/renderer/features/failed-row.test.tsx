@@ -152,7 +152,7 @@ describe('the "other options" dialog', () => {
     const model = await within(dialog).findByTestId<HTMLSelectElement>('rerun-model');
     expect(model.value).toBe('diarization-high');
     expect(within(dialog).getByLabelText<HTMLInputElement>('Number of speakers').value).toBe('2');
-    expect(within(dialog).getByText(/uploaded again with these options/)).toBeTruthy();
+    expect(within(dialog).getByText(/from the recording already on the server/)).toBeTruthy();
     expect(within(dialog).queryByText(/were read from the server/)).toBeNull();
 
     fireEvent.change(model, { target: { value: 'default' } });
@@ -192,25 +192,41 @@ describe('the "other options" dialog', () => {
     expect(screen.getByRole('dialog')).toBeTruthy(); // still open, to change the language
   });
 
-  it('says when the options were rebuilt and the recording has to be chosen again', async () => {
+  it('runs in place first; asks for the recording only when main says neither computer has it', async () => {
+    let answers = 0;
     await showList([summary('elsewhere', { status: 'FAILED', failureReason: REASON, audioCached: false })], {
       'transcripts:rerun-plan': () => ({
         options: { ...ORIGINAL, words: [] },
         optionsKnown: false,
         audioCached: false,
       }),
+      // The server lost its copy too: main asks for the file, once.
+      'transcripts:rerun': () =>
+        answers++ === 0
+          ? {
+              ok: false,
+              error: { code: 'not-found', field: 'audio', message: 'The recording is not on this computer.' },
+            }
+          : { ok: true, value: null },
       'uploads:pick': () => [{ handle: CHOSEN, kind: 'file', name: 'elsewhere.wav', size: 1000 }],
     });
     fireEvent.click(screen.getByRole('button', { name: 'Transcribe elsewhere.wav again with other options…' }));
     const dialog = await screen.findByRole('dialog');
     await within(dialog).findByTestId('rerun-model');
     expect(within(dialog).getByText(/were read from the server/)).toBeTruthy();
-    expect(within(dialog).getByText(/not on this computer: choose the file/)).toBeTruthy();
+    // The server may still have the recording: no file is asked for yet.
+    expect(within(dialog).queryByText(/not on this computer: choose the file/)).toBeNull();
     const submit = within(dialog).getByTestId('rerun-submit');
-    expect(submit.textContent).toBe('Choose the file and transcribe');
+    expect(submit.textContent).toBe('Transcribe again');
     fireEvent.click(submit);
     await waitFor(() => expect(callsOf('transcripts:rerun')).toHaveLength(1));
-    expect(callsOf('transcripts:rerun')[0]).toEqual({
+    expect(callsOf('transcripts:rerun')[0]).toEqual({ id: 'elsewhere', options: { ...ORIGINAL, words: [] } });
+
+    await waitFor(() => expect(submit.textContent).toBe('Choose the file and transcribe'));
+    expect(within(dialog).getByText(/not on this computer: choose the file/)).toBeTruthy();
+    fireEvent.click(submit);
+    await waitFor(() => expect(callsOf('transcripts:rerun')).toHaveLength(2));
+    expect(callsOf('transcripts:rerun')[1]).toEqual({
       id: 'elsewhere',
       options: { ...ORIGINAL, words: [] },
       file: CHOSEN,
