@@ -67,6 +67,8 @@ const DEFAULT_VAD = { threshold: 0.5, prefix_padding_ms: 300, silence_duration_m
 /** A turn is ended after this long even while speech goes on (one decoder utterance, kept in memory). */
 const MAX_TURN_SECONDS = 30;
 const TRANSCRIPTION_PARAM = 'session.audio.input.transcription';
+/** Audio received but not yet heard (VAD and decoder behind the client): more is refused, not queued. */
+const MAX_BACKLOG_SECONDS = 20;
 
 interface SessionState {
   rate: LiveSampleRate;
@@ -189,11 +191,14 @@ export class LiveSession {
   readonly id = id('sess');
   private state: SessionState;
   private rules: ReplacementRule[] = [];
+  private dictionaryWords: VocabularyWord[] = [];
   private vocabulary: VocabularyWord[] = [];
   /** The open decoder stream, or its opening; reopened at the next turn when the vocabulary changed. */
   private stream: Promise<RecognitionStream> | null = null;
   private streamStale = false;
   private chain: Promise<void> = Promise.resolve();
+  /** Seconds of appended audio not yet heard. */
+  private backlog = 0;
   private closed = false;
   private finished: Promise<void> | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
@@ -270,9 +275,27 @@ export class LiveSession {
   }
 
   /** `pcm`: the samples at the session's rate, as the client sent them. */
-  append(pcm: Int16Array): void {
+  append(pcm: Int16Array, eventId: string | null): void {
     const rate = this.state.rate;
-    this.enqueue(null, () => this.hear(rate === 16000 ? pcm : (this.resampler ??= new Resampler24To16()).push(pcm)));
+    const seconds = pcm.length / rate;
+    if (this.backlog + seconds > MAX_BACKLOG_SECONDS)
+      return this.reject(
+        new LiveFailure(
+          'rate_limit_error',
+          'audio_backlog',
+          `Audio is arriving faster than it can be transcribed (${Math.round(this.backlog)} s are waiting), so this append was dropped. Send audio at the pace it is recorded.`,
+          'audio',
+        ),
+        eventId,
+      );
+    this.backlog += seconds;
+    this.enqueue(null, async () => {
+      try {
+        await this.hear(rate === 16000 ? pcm : (this.resampler ??= new Resampler24To16()).push(pcm));
+      } finally {
+        this.backlog -= seconds;
+      }
+    });
   }
 
   commit(eventId: string | null): void {
@@ -295,7 +318,13 @@ export class LiveSession {
       this.recent = [];
       this.recentSamples = 0;
       this.unscored = new Int16Array(0);
-      if (turn) await (await this.stream!).close().finally(() => (this.stream = this.openStream()));
+      if (turn) {
+        // A fresh decoder state for the next turn: the open utterance is dropped with its stream.
+        const stream = this.stream;
+        this.stream = null;
+        await (await stream?.catch(() => null))?.close();
+        this.stream = this.openStream();
+      }
       this.emit({ type: 'input_audio_buffer.cleared' });
     });
   }
@@ -319,12 +348,11 @@ export class LiveSession {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     if (this.lifeTimer) clearTimeout(this.lifeTimer);
     this.onEnd();
-    const stream = this.stream;
-    this.stream = null;
-    // After the step in progress (a native call may be using the decoder).
+    // After the step in progress (a native call may be using the decoder, or opening the next one).
     this.finished = this.chain.then(async () => {
-      const open = await stream?.catch(() => null);
-      await open?.close();
+      const stream = this.stream;
+      this.stream = null;
+      await (await stream?.catch(() => null))?.close();
     });
     return this.finished;
   }
@@ -467,8 +495,6 @@ export class LiveSession {
     this.emit({ type: 'session.updated', session: this.view() });
   }
 
-  private dictionaryWords: VocabularyWord[] = [];
-
   private view(): LiveSessionView {
     const s = this.state;
     return {
@@ -600,7 +626,8 @@ export class LiveSession {
     if (!turn || chunks.length === 0) return;
     const samples = chunks.length === 1 ? chunks[0]! : concat(chunks);
     try {
-      const stream = await this.stream!;
+      const stream = await this.stream;
+      if (!stream || this.closed) return;
       await stream.feed(samples);
       turn.samples += samples.length;
       if (this.closed) return;
@@ -648,7 +675,9 @@ export class LiveSession {
     this.previousItemId = turn.itemId;
     let words: RecognizedWord[];
     try {
-      words = await (await this.stream!).endUtterance();
+      const stream = await this.stream;
+      if (!stream || this.closed) return;
+      words = await stream.endUtterance();
     } catch (error) {
       this.streamStale = true;
       this.failTurn(turn, error);

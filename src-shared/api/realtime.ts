@@ -140,6 +140,7 @@ export const LIVE_ERROR_CODES = [
   'engine_unavailable',
   'transcription_failed',
   'too_many_sessions',
+  'audio_backlog',
   'session_expired',
   'idle_timeout',
   'server_shutting_down',

@@ -390,6 +390,22 @@ describe('hostile clients', () => {
     for (const c of [first, ...others]) c.socket.close();
   });
 
+  it('drops audio sent far faster than it can be heard, with an audio_backlog error, and keeps the session', async () => {
+    const client = rawClient();
+    await opened(client);
+    // Speech, then 30 s of silence at once: the server hears it at its own pace and refuses what goes beyond its backlog.
+    client.send({ type: 'input_audio_buffer.append', audio: speech24k.toString('base64') });
+    const pause = silence(3, 24000).toString('base64');
+    for (let i = 0; i < 10; i++) client.send({ type: 'input_audio_buffer.append', event_id: `evt_${i}`, audio: pause });
+    const event = await client.inbox.next((e) => e.type === 'error');
+    expect(event.error).toMatchObject({ type: 'rate_limit_error', code: 'audio_backlog', param: 'audio' });
+    expect(event.error.event_id).toMatch(/^evt_\d$/);
+    // What was accepted is still transcribed.
+    const completed = await client.inbox.ofType('conversation.item.input_audio_transcription.completed');
+    expect(completed.transcript).toMatch(/budget/);
+    client.socket.close();
+  });
+
   it('frees the session and its decoder when the client disconnects mid-turn', async () => {
     const client = rawClient();
     await opened(client);

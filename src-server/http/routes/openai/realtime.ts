@@ -110,7 +110,7 @@ function handleFrame(session: LiveSession, data: RawData, isBinary: boolean, max
       case 'session.update':
         return session.update((event as SessionUpdateEvent).session, eventId);
       case 'input_audio_buffer.append':
-        return session.append(decodeAudio((event as InputAudioBufferAppendEvent).audio));
+        return session.append(decodeAudio((event as InputAudioBufferAppendEvent).audio), eventId);
       case 'input_audio_buffer.commit':
         return session.commit(eventId);
       case 'input_audio_buffer.clear':
