@@ -270,6 +270,12 @@ export class LiveSession {
     this.emit({ type: 'error', error: errorOf(failure, clientEventId) });
   }
 
+  /** A failure nobody expected: logged with the session, told to the client as internal_error. */
+  unexpected(error: unknown): LiveFailure {
+    this.logger.error({ err: error, session: this.id }, 'live session step failed');
+    return new LiveFailure('server_error', 'internal_error', 'The server could not process this event. Try again.');
+  }
+
   update(settings: LiveSessionSettings, eventId: string | null): void {
     this.enqueue(eventId, () => this.applyUpdate(settings));
   }
@@ -388,12 +394,7 @@ export class LiveSession {
         await step();
       } catch (error) {
         if (this.closed) return;
-        if (error instanceof LiveFailure) return this.reject(error, eventId);
-        this.logger.error({ err: error, session: this.id }, 'live session step failed');
-        this.reject(
-          new LiveFailure('server_error', 'internal_error', 'The server could not process this event. Try again.'),
-          eventId,
-        );
+        this.reject(error instanceof LiveFailure ? error : this.unexpected(error), eventId);
       }
     });
   }

@@ -270,6 +270,19 @@ describe('hostile clients', () => {
     expect(live().active).toBe(0);
   });
 
+  it("answers a plain GET (no upgrade) with 400 in OpenAI's body, and documents the operation in /openapi.json", async () => {
+    const response = await fetch(`${server.url}/v1/realtime?model=whisper-1`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: unknown }).error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'validation_failed',
+    });
+    const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(openapi.paths['/v1/realtime']).toHaveProperty('get');
+  });
+
   it("answers every bad frame with an error event in OpenAI's shape and keeps the session", async () => {
     const client = rawClient();
     await opened(client);

@@ -117,8 +117,9 @@ function handleFrame(session: LiveSession, data: RawData, isBinary: boolean, max
         return session.clear(eventId);
     }
   } catch (error) {
-    if (!(error instanceof LiveFailure)) throw error;
-    session.reject(error, eventId);
+    // Never thrown out of a socket listener (that would end the process): an unexpected failure is logged
+    // by the session and answered as internal_error.
+    session.reject(error instanceof LiveFailure ? error : session.unexpected(error), eventId);
   }
 }
 
