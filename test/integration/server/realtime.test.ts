@@ -10,6 +10,7 @@ import { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { liveTranscriptionsOf } from '../../../src-server/application/live-transcription.js';
+import type { PocketsphinxEngine } from '../../../src-server/engines/speech/pocketsphinx-engine.js';
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
 import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
 import { startTestServer, tempDir, type TestServer } from '../../support/test-server.js';
@@ -143,19 +144,23 @@ describe('the official OpenAIRealtimeWS client against /v1/realtime', () => {
     });
     await inbox.ofType('session.updated');
     const send = (audio: string) => rt.send({ type: 'input_audio_buffer.append', audio });
+    const streamStart = performance.now();
     await stream(send, Buffer.concat([silence(0.5, 24000), speech24k, silence(1.5, 24000)]), 24000);
     const completed = await inbox.ofType('conversation.item.input_audio_transcription.completed');
     rt.close();
-    if (process.env.KIKITORI_LIVE_FIGURES)
-      console.log(
-        JSON.stringify(
-          inbox.events.map((e, i) => [
-            Math.round(inbox.arrivals[i]!),
-            e.type,
-            e.delta ?? e.transcript ?? e.audio_start_ms ?? e.audio_end_ms,
-          ]),
+    if (process.env.KIKITORI_LIVE_FIGURES) {
+      // Informal figures (never asserted): end of speech as the VAD placed it (speech_stopped less the
+      // silence it waited for) -> completed, and speech start -> first delta, in ms of wall time.
+      const at = (type: string) => inbox.arrivals[inbox.events.findIndex((e) => e.type === type)]!;
+      const stopped = inbox.events.find((e) => e.type === 'input_audio_buffer.speech_stopped')!;
+      const started = inbox.events.find((e) => e.type === 'input_audio_buffer.speech_started')!;
+      console.log('live figures', {
+        endOfSpeechToCompletedMs: Math.round(at(completed.type) - (streamStart + stopped.audio_end_ms - 500)),
+        speechStartToFirstDeltaMs: Math.round(
+          at('conversation.item.input_audio_transcription.delta') - (streamStart + started.audio_start_ms),
         ),
-      );
+      });
+    }
 
     const types = inbox.events.map((e) => e.type);
     const order = (type: string) => types.indexOf(type);
@@ -420,6 +425,8 @@ describe('hostile clients', () => {
   });
 
   it('frees the session and its decoder when the client disconnects mid-turn', async () => {
+    const engine = server.runtime.ctx.engines.speechEngines.get('pocketsphinx') as PocketsphinxEngine;
+    const warm = engine.warmDecoders;
     const client = rawClient();
     await opened(client);
     const half = speech24k.subarray(0, Math.floor(speech24k.length / 4) * 2);
@@ -432,6 +439,8 @@ describe('hostile clients', () => {
     await client.inbox.ofType('input_audio_buffer.speech_started');
     client.socket.terminate();
     await vi.waitFor(() => expect(live().active).toBe(0));
+    // The decoder the session held, mid-utterance, is back in the pool.
+    await vi.waitFor(() => expect(engine.warmDecoders).toBe(Math.max(warm, 1)));
     // The key's one place is free again, and the next session transcribes from a clean decoder.
     const next = rawClient();
     await opened(next);
