@@ -239,6 +239,33 @@ describe('extensions', () => {
   });
 });
 
+describe('the input audio buffer', () => {
+  it("clear drops the open turn's audio: a commit then finds nothing, and the next turn is transcribed", async () => {
+    const client = rawClient();
+    await opened(client);
+    client.send({
+      type: 'session.update',
+      session: {
+        type: 'transcription',
+        audio: { input: { format: { type: 'audio/pcm', rate: 16000 }, turn_detection: null } },
+      },
+    });
+    await client.inbox.ofType('session.updated');
+    client.send({ type: 'input_audio_buffer.append', audio: speech16k.toString('base64') });
+    client.send({ type: 'input_audio_buffer.clear' });
+    await client.inbox.ofType('input_audio_buffer.cleared');
+    client.send({ type: 'input_audio_buffer.commit', event_id: 'evt_after_clear' });
+    const empty = await client.inbox.ofType('error');
+    expect(empty.error).toMatchObject({ code: 'input_audio_buffer_commit_empty', event_id: 'evt_after_clear' });
+    client.send({ type: 'input_audio_buffer.append', audio: speech16k.toString('base64') });
+    client.send({ type: 'input_audio_buffer.commit' });
+    const completed = await client.inbox.ofType('conversation.item.input_audio_transcription.completed');
+    expect(completed.transcript).toMatch(/budget/);
+    expect(client.inbox.events.filter((e) => e.type === 'input_audio_buffer.committed')).toHaveLength(1);
+    client.socket.close();
+  });
+});
+
 /** The error event that answers a frame, and the proof the session still serves events after it. */
 async function errorFor(client: ReturnType<typeof rawClient>, frame: unknown): Promise<Event> {
   const from = client.inbox.events.length;
