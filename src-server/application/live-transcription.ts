@@ -5,6 +5,11 @@
 // at the next step and gives its decoder back. Limits (sessions per server and per key, longest session,
 // idle client) are configured once (config.ts `live`) and answered with OpenAI-shaped error events.
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { AppContext } from '../app-context.js';
 import type { LiveConfig } from '../config.js';
 import type { Caller } from '../domain/records.js';
@@ -20,7 +25,11 @@ import {
   type RecognitionStream,
   type StreamingRecognizer,
 } from '../engines/speech/streaming-recognizer.js';
+import { wavHeader } from '../engines/speech/openai-remote-engine.js';
 import { promptVocabulary } from './transcribe-now.js';
+import { createUploadTicket } from './create-upload-ticket.js';
+import { AppError } from './errors.js';
+import { storeUploadedAudio } from './signed-files.js';
 import type {
   LiveError,
   LiveErrorCode,
@@ -79,6 +88,15 @@ interface SessionState {
   include: string[];
   dictionaryId: string | null;
   words: { word: string; reading: string | null }[];
+  save: boolean;
+}
+
+/** With `save`: the transcription the session's audio becomes, and where that audio is written meanwhile. */
+interface Recording {
+  transcriptionId: string;
+  file: string;
+  out: fs.WriteStream;
+  bytes: number;
 }
 
 interface Turn {
@@ -103,7 +121,7 @@ export class LiveTranscriptions {
   readonly vad = new SileroVad();
 
   constructor(
-    readonly ctx: Pick<AppContext, 'engines' | 'dictionaries' | 'logger'>,
+    readonly ctx: AppContext,
     readonly config: LiveConfig,
   ) {}
 
@@ -219,6 +237,7 @@ export class LiveSession {
   private lastTurnEnd = 0;
   private turn: Turn | null = null;
   private previousItemId: string | null = null;
+  private recording: Recording | null = null;
 
   constructor(
     private readonly owner: LiveTranscriptions,
@@ -238,6 +257,7 @@ export class LiveSession {
       include: [],
       dictionaryId: null,
       words: [],
+      save: false,
     };
   }
 
@@ -359,6 +379,7 @@ export class LiveSession {
       const stream = this.stream;
       this.stream = null;
       await (await stream?.catch(() => null))?.close();
+      await this.saveRecording();
     });
     return this.finished;
   }
@@ -477,7 +498,20 @@ export class LiveSession {
         rules = found.map((r) => ({ pattern: r.pattern, replacement: r.replacement }));
       }
     }
-    if (this.closed) return;
+    if (settings.save === false && this.recording)
+      throw invalid(
+        'invalid_value',
+        "save cannot be turned off once on: the session's audio is becoming a transcription. Delete that transcription if it is not wanted.",
+        'session.save',
+      );
+    if (settings.save !== undefined) next.save = settings.save;
+    const startRecording = next.save && !this.recording && !this.closed;
+    const recording = startRecording ? await this.startRecording(next) : null;
+    if (this.closed) {
+      if (recording) await this.discard(recording);
+      return;
+    }
+    if (recording) this.recording = recording;
     // Applied whole, only once every part was accepted.
     const vocabularyBefore = JSON.stringify([this.state.language, this.vocabulary]);
     const changedFormat = next.rate !== this.state.rate;
@@ -513,12 +547,95 @@ export class LiveSession {
       include: s.include,
       dictionary_id: s.dictionaryId,
       words: s.words,
+      save: s.save,
+      transcription_id: this.recording?.transcriptionId ?? null,
     };
+  }
+
+  /**
+   * `save`: the ticket is made now, as an upload's would be (the caller's options and the team's quota
+   * checked once, in createUploadTicket), so the client learns the transcription's id while connected;
+   * the audio is written to the work dir as it is heard, and stored and started when the session ends.
+   */
+  private async startRecording(state: SessionState): Promise<Recording> {
+    const { ctx } = this.owner;
+    let record;
+    try {
+      record = await createUploadTicket(ctx, this.caller, {
+        filename: `Live session ${new Date().toISOString().slice(0, 19).replace('T', ' ')}.wav`,
+        dictionaryId: state.dictionaryId,
+        languages: [state.language],
+        model: 'default',
+        speakers: { numSpeakers: null, minSpeakers: null, maxSpeakers: null },
+        // A dictionary brings its own words; ad-hoc words alone become the ticket's temporary dictionary.
+        words: state.dictionaryId ? [] : state.words,
+      });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      if (error.code === 'QUOTA_EXCEEDED') throw invalid('insufficient_quota', error.message, 'session.save');
+      throw invalid('invalid_value', error.message, 'session.save');
+    }
+    const dir = path.join(ctx.config.dataDir, 'work');
+    await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+    const file = path.join(dir, `live-${this.id}.pcm`);
+    const out = fs.createWriteStream(file, { mode: 0o600 });
+    out.on('error', (error) => this.logger.error({ err: error, session: this.id }, 'live recording write failed'));
+    return { transcriptionId: record.transcriptionId, file, out, bytes: 0 };
+  }
+
+  private async discard(recording: Recording): Promise<void> {
+    recording.out.end();
+    await finished(recording.out).catch(() => undefined);
+    await fsp.rm(recording.file, { force: true });
+  }
+
+  /** The session ended: its recorded audio becomes the transcription's upload, and the transcription starts. */
+  private async saveRecording(): Promise<void> {
+    const recording = this.recording;
+    if (!recording) return;
+    this.recording = null;
+    const { ctx } = this.owner;
+    try {
+      recording.out.end();
+      await finished(recording.out);
+      const record = await ctx.transcriptions.getById(recording.transcriptionId);
+      if (!record) return;
+      if (recording.bytes === 0) {
+        await ctx.service.end(record.transcriptionId, { status: 'CANCELLED' });
+        return;
+      }
+      const body = Readable.from(
+        (async function* () {
+          yield wavHeader(recording.bytes);
+          yield* fs.createReadStream(recording.file);
+        })(),
+      );
+      await storeUploadedAudio(ctx, record, {
+        body,
+        declaredBytes: 44 + recording.bytes,
+        contentType: 'audio/wav',
+        expectedSha256: undefined,
+      });
+      const stored = await ctx.transcriptions.getById(record.transcriptionId);
+      if (stored) await ctx.service.start(stored);
+    } catch (error) {
+      this.logger.error(
+        { err: error, session: this.id, transcription_id: recording.transcriptionId },
+        'could not save the live session as a transcription',
+      );
+    } finally {
+      await fsp.rm(recording.file, { force: true });
+    }
   }
 
   /** 16 kHz audio from the client, in order. */
   private async hear(samples: Int16Array): Promise<void> {
     if (samples.length === 0) return;
+    if (this.recording) {
+      const bytes = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
+      this.recording.bytes += bytes.length;
+      this.recording.out.write(bytes);
+    }
     if (!this.state.vad) {
       // Turns are the client's: everything between commits is one turn.
       if (!this.turn) await this.beginTurn(this.received, [], false);

@@ -85,6 +85,11 @@ export const LiveSessionSettings = Type.Object(
     dictionary_id: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()])),
     /** Extension: words to recognize in this session, beside the dictionary's. */
     words: Type.Optional(Type.Array(LiveWord, { maxItems: 200 })),
+    /**
+     * Extension: keep the session's audio (from now on) as a transcription of the team; when the session
+     * ends it runs through the batch pipeline like an upload. Cannot be turned off once on.
+     */
+    save: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -137,6 +142,7 @@ export const LIVE_ERROR_CODES = [
   'input_audio_buffer_commit_empty',
   'unsupported_language',
   'dictionary_not_found',
+  'insufficient_quota',
   'engine_unavailable',
   'transcription_failed',
   'too_many_sessions',
@@ -189,6 +195,9 @@ export interface LiveSessionView {
   include: string[];
   dictionary_id: string | null;
   words: { word: string; reading: string | null }[];
+  save: boolean;
+  /** With `save`: the transcription the session's audio becomes (GET /api/v1/transcriptions/{id}). */
+  transcription_id: string | null;
 }
 
 /** Server events, without the `event_id` every one gets when sent. */

@@ -13,7 +13,7 @@ import { liveTranscriptionsOf } from '../../../src-server/application/live-trans
 import type { PocketsphinxEngine } from '../../../src-server/engines/speech/pocketsphinx-engine.js';
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
 import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
-import { startTestServer, tempDir, type TestServer } from '../../support/test-server.js';
+import { startTestServer, tempDir, waitForStatus, type TestServer } from '../../support/test-server.js';
 
 const run = promisify(execFile);
 
@@ -263,6 +263,37 @@ describe('the input audio buffer', () => {
     expect(completed.transcript).toMatch(/budget/);
     expect(client.inbox.events.filter((e) => e.type === 'input_audio_buffer.committed')).toHaveLength(1);
     client.socket.close();
+  });
+});
+
+describe('save (extension)', () => {
+  it("keeps the session's audio as a transcription of the team, run through the batch pipeline when the session ends", async () => {
+    const client = rawClient();
+    await opened(client);
+    client.send({
+      type: 'session.update',
+      session: { type: 'transcription', save: true, audio: { input: { format: { type: 'audio/pcm', rate: 16000 } } } },
+    });
+    const updated = await client.inbox.ofType('session.updated');
+    expect(updated.session).toMatchObject({ save: true, transcription_id: expect.any(String) });
+    const id = updated.session.transcription_id as string;
+    client.send({
+      type: 'input_audio_buffer.append',
+      audio: Buffer.concat([speech16k, silence(1, 16000)]).toString('base64'),
+    });
+    await client.inbox.ofType('conversation.item.input_audio_transcription.completed');
+    const refused = await errorFor(client, { type: 'session.update', session: { type: 'transcription', save: false } });
+    expect(refused.error).toMatchObject({ code: 'invalid_value', param: 'session.save' });
+    client.socket.close();
+    const done = await waitForStatus(server, key, id, ['COMPLETED', 'FAILED']);
+    expect(done.json.status).toBe('COMPLETED');
+    const document = (await (await fetch(done.json.transcription_path as string)).json()) as { text: string };
+    expect(document.text).toMatch(/budget/);
+    // The session's recording in the work dir is gone once stored.
+    expect((await fsp.readdir(path.join(server.dataDir, 'work'))).filter((f) => f.startsWith('live-'))).toEqual([]);
+    // Another team cannot see it.
+    const other = await server.api(await server.key('globex', 'eve'), 'GET', `/api/v1/transcriptions/${id}`);
+    expect(other.status).toBe(404);
   });
 });
 
