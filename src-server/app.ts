@@ -3,6 +3,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -18,6 +19,7 @@ import { analysisRouteModules } from './http/routes/analyses/index.js';
 import { dictionaryRoutes } from './http/routes/dictionaries/index.js';
 import { fileRoutes } from './http/routes/files/index.js';
 import { openaiRoutes } from './http/routes/openai/index.js';
+import { realtimeTranscription, websocketOptions } from './http/routes/openai/realtime.js';
 import { healthRoutes } from './http/routes/health/index.js';
 import { modelRoutes } from './http/routes/models/index.js';
 import { transcriptionRoutes } from './http/routes/transcriptions/index.js';
@@ -118,10 +120,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     registerRoutes(files, ctx, fileRoutes);
   });
 
+  const authenticate = authenticateWith(ctx.keys, ctx.changes);
   await app.register(async (api) => {
     // The API speaks JSON only; a text body is a client mistake worth a clear 415.
     api.removeContentTypeParser('text/plain');
-    api.addHook('onRequest', authenticateWith(ctx.keys, ctx.changes));
+    api.addHook('onRequest', authenticate);
     registerRoutes(api, ctx, [
       ...transcriptionRoutes,
       ...analysisRouteModules,
@@ -129,6 +132,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       ...openaiRoutes,
       ...modelRoutes,
     ]);
+  });
+
+  // Live transcription (WebSocket) in a scope of its own: the plugin's hooks (its onResponse closes a refused
+  // upgrade's socket) run before authentication there, and cost nothing on the other routes.
+  await app.register(async (live) => {
+    await live.register(websocket, websocketOptions(ctx));
+    live.addHook('onRequest', authenticate);
+    registerRoutes(live, ctx, [realtimeTranscription]);
   });
 
   return app;

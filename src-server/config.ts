@@ -294,6 +294,46 @@ export const ServerConfigSchema = Type.Object({
       }),
     }),
   }),
+  // Live transcription over /v1/realtime (decision 0063): each session holds a decoder, so these bound memory and CPU.
+  live: Type.Object({
+    maxSessions: Type.Integer({
+      minimum: 0,
+      default: 4,
+      ...setting({
+        env: 'KIKITORI_LIVE_MAX_SESSIONS',
+        description: 'live transcription sessions (/v1/realtime) open at once on this server; 0 turns live off',
+      }),
+    }),
+    maxSessionsPerKey: Type.Integer({
+      minimum: 1,
+      default: 2,
+      ...setting({ env: 'KIKITORI_LIVE_MAX_SESSIONS_PER_KEY', description: 'live sessions open at once per API key' }),
+    }),
+    maxSessionSeconds: Type.Integer({
+      minimum: 1,
+      default: 3 * 3600,
+      ...setting({
+        env: 'KIKITORI_LIVE_MAX_SESSION_SECONDS',
+        description: 'longest live session, in seconds; then it ends with a session_expired error',
+      }),
+    }),
+    idleTimeoutSeconds: Type.Integer({
+      minimum: 1,
+      default: 60,
+      ...setting({
+        env: 'KIKITORI_LIVE_IDLE_TIMEOUT',
+        description: 'seconds a live session may receive nothing from its client before it is ended',
+      }),
+    }),
+    maxFrameBytes: Type.Integer({
+      minimum: 1024,
+      default: 1024 * 1024,
+      ...setting({
+        env: 'KIKITORI_LIVE_MAX_FRAME_BYTES',
+        description: 'largest WebSocket message a live client may send (base64 audio included), in bytes',
+      }),
+    }),
+  }),
   signing: Type.Object({
     secret: Type.Optional(
       Type.String({
@@ -532,6 +572,7 @@ export type AudioConfig = ServerConfig['audio'];
 export type RateLimitsConfig = ServerConfig['rateLimits'];
 export type DatabaseConfig = ServerConfig['database'];
 export type StorageConfig = ServerConfig['storage'];
+export type LiveConfig = ServerConfig['live'];
 
 /** One declared setting, found by walking the schema. */
 export interface SettingInfo extends SettingMeta {

@@ -28,6 +28,7 @@ import {
 import { recognizesDetail, unsupportedLanguageError } from './unsupported-language.js';
 import { installVocabulary } from './pocketsphinx-vocabulary.js';
 import { dictionaryKey, pronounceVocabulary, type VocabularyPronunciation } from './pronunciation.js';
+import type { RecognitionStream, StreamingRecognizer, StreamOptions } from './streaming-recognizer.js';
 import type {
   RecognizedSegment,
   RecognizedWord,
@@ -84,7 +85,7 @@ const FILLER = /^(<.*>|\[.*\]|\+.*\+)$/;
 /** Idle decoders kept warm (each holds the LM and dictionary: ~40 MB). */
 const MAX_IDLE_DECODERS = 2;
 
-export class PocketsphinxEngine implements SpeechEngine {
+export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
   readonly name = 'pocketsphinx';
   readonly capabilities = {
     languages: ['en'],
@@ -164,26 +165,16 @@ export class PocketsphinxEngine implements SpeechEngine {
       );
       request.onStage?.('recognizing');
       decoder = await decoderReady;
-      const vocabulary = await timed('vocabulary', () =>
-        pronounceVocabulary(request.vocabulary, {
-          cmudictPath: this.dictPath,
-          ...(this.warn ? { warn: this.warn } : {}),
-        }),
-      );
+      const vocabulary = await timed('vocabulary', () => this.pronounce(request.vocabulary));
       signal.throwIfAborted();
 
       const totalSamples = (await fsp.stat(pcmPath)).size >> 1;
       totalSpeech = speechSeconds(speech);
       handle = await fsp.open(pcmPath, 'r');
-      const entries = vocabulary.flatMap((v) =>
-        v.words.flatMap((w) => (w ? [{ word: w.word, phones: w.phones }] : [])),
-      );
-      if (entries.length > 0) {
+      if (hasEntries(vocabulary)) {
         clean = false; // even a failed install may have changed it
         const target = decoder;
-        await timed('vocabulary', () =>
-          installVocabulary(lib, target, entries, { dictPath: this.dictPath, weight: this.vocabularyWeight }),
-        );
+        await timed('vocabulary', () => this.install(lib, target, vocabulary));
       }
       const spell = spellingMapper(vocabulary);
       let decoded = 0;
@@ -230,6 +221,50 @@ export class PocketsphinxEngine implements SpeechEngine {
     }
     progress(1);
     return { segments, speakingDuration: round(totalSpeech), model: this.modelId, timings: stages.stages() };
+  }
+
+  readonly liveLanguages = ['en'];
+  get liveModel(): string {
+    return this.modelId;
+  }
+
+  /**
+   * A live stream (streaming-recognizer.ts) on a decoder from the same pool as batch jobs: the caller
+   * bounds how many are open at once (live sessions are limited by configuration). With vocabulary the
+   * decoder is freed after the stream, as after a job.
+   */
+  async openStream(options: StreamOptions): Promise<RecognitionStream> {
+    if (!/^en(-|$)/i.test(options.language)) {
+      throw unsupportedLanguageError(
+        [options.language],
+        recognizesDetail(this.name, this.capabilities.languages, [options.language]),
+      );
+    }
+    const lib = loadPocketsphinx(this.libraryPath);
+    if (this.idle.length === 0) await this.checkModel();
+    const [decoder, vocabulary] = await Promise.all([this.takeDecoder(lib), this.pronounce(options.vocabulary)]);
+    let clean = true;
+    try {
+      if (hasEntries(vocabulary)) {
+        clean = false;
+        await this.install(lib, decoder, vocabulary);
+      }
+    } catch (error) {
+      this.giveBack(lib, decoder, false);
+      throw error;
+    }
+    return new PocketsphinxStream(lib, decoder, spellingMapper(vocabulary), (dirty) =>
+      this.giveBack(lib, decoder, clean && !dirty),
+    );
+  }
+
+  private pronounce(words: StreamOptions['vocabulary']): Promise<VocabularyPronunciation[]> {
+    return pronounceVocabulary(words, { cmudictPath: this.dictPath, ...(this.warn ? { warn: this.warn } : {}) });
+  }
+
+  private install(lib: PocketsphinxLibrary, decoder: NativePointer, vocabulary: VocabularyPronunciation[]) {
+    const entries = vocabulary.flatMap((v) => v.words.flatMap((w) => (w ? [{ word: w.word, phones: w.phones }] : [])));
+    return installVocabulary(lib, decoder, entries, { dictPath: this.dictPath, weight: this.vocabularyWeight });
   }
 
   /** Frees the warm decoders (a running job keeps its own until it ends). */
@@ -322,7 +357,16 @@ async function decodeUtterance(
   if (lib.ps_start_utt(ps) < 0) throw new Error('pocketsphinx: ps_start_utt failed');
   const frames = await lib.processRaw(ps, samples, true);
   if ((await lib.ps_end_utt(ps)) < 0 || frames < 0) throw new Error('pocketsphinx: decoding failed');
+  return utteranceWords(lib, ps, offsetSeconds, maxSeconds);
+}
 
+/** The words of the utterance the decoder has just ended, with times and posterior confidences. */
+async function utteranceWords(
+  lib: PocketsphinxLibrary,
+  ps: NativePointer,
+  offsetSeconds: number,
+  maxSeconds: number,
+): Promise<RecognizedWord[]> {
   const lmath = lib.ps_get_logmath(ps);
   const words: RecognizedWord[] = [];
   const sf: [number] = [0];
@@ -374,4 +418,92 @@ function spellingMapper(vocabulary: VocabularyPronunciation[]): (words: Recogniz
 
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;
+}
+
+function hasEntries(vocabulary: VocabularyPronunciation[]): boolean {
+  return vocabulary.some((v) => v.words.some((w) => w !== null));
+}
+
+/** The alternate-pronunciation suffix: "with(2)" is "with". */
+const baseWord = (raw: string) => raw.replace(/\(\d+\)$/, '');
+
+/**
+ * One live stream on one decoder. The first pass runs as audio arrives (live CMN), which gives the partial
+ * hypothesis; ending the utterance runs the second passes (fwdflat, bestpath) over what the first pass
+ * kept, so the final words cost ~0.1-0.4 s after the end of speech. Decoding the whole utterance again in
+ * one call (batch CMN, as jobs do) took seconds under load: decision 0063.
+ */
+class PocketsphinxStream implements RecognitionStream {
+  private open = false;
+  private offset = 0;
+  private samples = 0;
+  /** A native failure or an abandoned utterance: the decoder is not reused. */
+  private dirty = false;
+  private closed = false;
+
+  constructor(
+    private readonly lib: PocketsphinxLibrary,
+    private readonly decoder: NativePointer,
+    private readonly spell: (words: RecognizedWord[]) => void,
+    private readonly release: (dirty: boolean) => void,
+  ) {}
+
+  startUtterance(offsetSeconds: number): void {
+    if (this.closed) throw new Error('pocketsphinx stream: closed');
+    if (this.open) throw new Error('pocketsphinx stream: an utterance is already open');
+    if (this.lib.ps_start_utt(this.decoder) < 0) {
+      this.dirty = true;
+      throw new Error('pocketsphinx: ps_start_utt failed');
+    }
+    this.open = true;
+    this.offset = offsetSeconds;
+    this.samples = 0;
+  }
+
+  async feed(samples: Int16Array): Promise<void> {
+    if (!this.open) throw new Error('pocketsphinx stream: no open utterance');
+    this.samples += samples.length;
+    const frames = await this.lib.processRaw(this.decoder, samples, false);
+    if (frames < 0) {
+      this.dirty = true;
+      throw new Error('pocketsphinx: decoding failed');
+    }
+  }
+
+  partial(): string[] {
+    if (!this.open) return [];
+    const hyp = this.lib.ps_get_hyp(this.decoder);
+    if (!hyp) return [];
+    const words = hyp
+      .split(/\s+/)
+      .filter((w) => w && !FILLER.test(w))
+      .map((w) => ({ word: baseWord(w), start: 0, end: 0, confidence: null }));
+    this.spell(words);
+    return words.map((w) => w.word);
+  }
+
+  async endUtterance(): Promise<RecognizedWord[]> {
+    if (!this.open) throw new Error('pocketsphinx stream: no open utterance');
+    this.open = false;
+    try {
+      if ((await this.lib.ps_end_utt(this.decoder)) < 0) throw new Error('pocketsphinx: ps_end_utt failed');
+      const words = await utteranceWords(this.lib, this.decoder, this.offset, this.offset + this.samples / SAMPLE_RATE);
+      this.spell(words);
+      return words;
+    } catch (error) {
+      this.dirty = true;
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.open) {
+      this.open = false;
+      // Ending it resets the search; a decoder whose utterance could not be ended is not reused.
+      if ((await this.lib.ps_end_utt(this.decoder).catch(() => -1)) < 0) this.dirty = true;
+    }
+    this.release(this.dirty);
+  }
 }

@@ -46,6 +46,8 @@ export interface PocketsphinxLibrary {
   ps_start_utt(ps: NativePointer): number;
   /** Async (thread pool): number of frames searched, or < 0 on error. */
   processRaw(ps: NativePointer, samples: Int16Array, fullUtt: boolean): Promise<number>;
+  /** The first pass's best hypothesis of the open utterance so far (a backtrace: cheap, synchronous), or null. */
+  ps_get_hyp(ps: NativePointer): string | null;
   /** Async: runs the second passes (fwdflat, bestpath). */
   ps_end_utt(ps: NativePointer): Promise<number>;
   /** Async: computes lattice posteriors on first call. */
@@ -149,6 +151,7 @@ function bind(libraryPath: string | undefined): PocketsphinxLibrary {
   // int ps_process_raw(ps_decoder_t *ps, int16 const *data, size_t n_samples, int no_search, int full_utt)
   const ps_process_raw = ps.func('ps_process_raw', 'int', [ptr, 'const int16_t *', 'size_t', 'int', 'int']);
   const ps_end_utt = ps.func('ps_end_utt', 'int', [ptr]);
+  const ps_get_hyp = ps.func('ps_get_hyp', 'const char *', [ptr, int32Out]);
   const ps_seg_iter = ps.func('ps_seg_iter', ptr, [ptr]);
   const ps_seg_next = ps.func('ps_seg_next', ptr, [ptr]);
   const ps_seg_word = ps.func('ps_seg_word', 'const char *', [ptr]);
@@ -189,6 +192,7 @@ function bind(libraryPath: string | undefined): PocketsphinxLibrary {
     processRaw: (decoder, samples, fullUtt) =>
       callAsync(ps_process_raw, decoder, samples, samples.length, 0, fullUtt ? 1 : 0),
     ps_end_utt: (decoder) => callAsync(ps_end_utt, decoder),
+    ps_get_hyp: (decoder) => ps_get_hyp(decoder, [0]) as string | null,
     ps_seg_iter: (decoder) => callAsync(ps_seg_iter, decoder),
     ps_seg_next: (seg) => ps_seg_next(seg),
     ps_seg_word: (seg) => ps_seg_word(seg),

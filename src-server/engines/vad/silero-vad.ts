@@ -151,9 +151,10 @@ export class SileroVad implements VoiceActivityDetector {
   /**
    * A stateful scorer for one stream: the recurrent state and the context samples carry over from
    * one call to the next, so a file can be fed chunk by chunk (chunks must be whole windows except
-   * the last, which is zero-padded).
+   * the last, which is zero-padded). Live sessions keep one per session (one session model is shared:
+   * onnxruntime runs concurrent calls on one session safely).
    */
-  private async scorer() {
+  async scorer() {
     const { ort, session } = await this.load();
     const state = new Float32Array(2 * 128);
     const input = new Float32Array(CONTEXT + SILERO_WINDOW);
