@@ -21,7 +21,8 @@ export const SUBTITLE_LIMITS = {
   minGap: { min: 0, max: 1 },
 } as const;
 
-export type SpeakerStyle = 'none' | 'prefix' | 'voice';
+export const SPEAKER_STYLES = ['none', 'prefix', 'voice'] as const;
+export type SpeakerStyle = (typeof SPEAKER_STYLES)[number];
 
 export interface CueOptions {
   /** WebVTT text is escaped, and only WebVTT has voice tags (SRT gets the prefix instead). */
@@ -720,7 +721,7 @@ function mergeUnreadable(drafts: Draft[], options: CueOptions, spaceless: boolea
     const next = drafts[k + 1];
     const room = next ? next.start - options.minGap - draft.start : Infinity;
     // Speakers who start together overlap instead (settleTimes holds each).
-    if (room >= MIN_CUE_DURATION - 1e-9 || (next && next.start - draft.start < options.minGap)) {
+    if (room >= MIN_CUE_DURATION - 1e-9 || (next && startTogether(draft, next, options))) {
       k++;
       continue;
     }
@@ -748,6 +749,12 @@ function mergeUnreadable(drafts: Draft[], options: CueOptions, spaceless: boolea
   }
 }
 
+/** Two speakers talking at once: their cues overlap rather than one of them being lost. */
+function startTogether(a: Draft, b: Draft, options: CueOptions): boolean {
+  const speakers = new Set(a.parts.map((p) => p.speaker));
+  return b.start - a.start < options.minGap && !b.parts.some((p) => speakers.has(p.speaker));
+}
+
 /**
  * Each cue's times: from its first word to its last, held for the minimum duration and never past the
  * longest, ended `minGap` before the next (unless that one starts with it: speakers talking at once
@@ -763,7 +770,7 @@ function settleTimes(drafts: readonly Draft[], options: CueOptions): { draft: Dr
     const previousEnd = out[k - 1]?.end ?? 0;
     let start = Math.max(draft.start, notBefore);
     let end = Math.min(Math.max(draft.end, start + MIN_CUE_DURATION), start + options.maxCueDuration);
-    if (next && next.start - draft.start >= options.minGap) {
+    if (next && !startTogether(draft, next, options)) {
       end = Math.min(end, next.start - options.minGap);
       if (end - start < MIN_CUE_DURATION && start === draft.start) {
         const earliest = Math.max(k > 0 ? previousEnd + options.minGap : 0, draft.start - MAX_LEAD_IN);

@@ -4,9 +4,9 @@
 import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 import { stringifySync, type NodeList } from 'subtitle';
 import type { ExportFormat, ExportOptions, SubtitleExportOptions } from '../../src-shared/ipc-contract.js';
-import { buildCues, DEFAULT_CUE_OPTIONS, type CueReport, type CueTranslation } from '../../src-shared/subtitle-cues.js';
+import { DEFAULT_CUE_OPTIONS, type CueReport, type CueTranslation } from '../../src-shared/subtitle-cues.js';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
-import { formatClock, transcriptPlainText } from '../../src-shared/transcript-render.js';
+import { formatClock, subtitleCues, transcriptPlainText } from '../../src-shared/transcript-render.js';
 import { assertNever } from '../../src-shared/assert-never.js';
 import { safeFileName } from '../cache/safe-path.js';
 import type { FileFilter } from '../host-capabilities.js';
@@ -44,13 +44,9 @@ export function renderSubtitles(
   translation: CueTranslation | null = null,
 ): { text: string; report: CueReport } {
   const subtitles = options.subtitles ?? DEFAULT_SUBTITLE_OPTIONS;
-  const report = buildCues(document, {
-    format,
-    maxCharsPerLine: subtitles.maxCharsPerLine,
-    maxLinesPerCue: subtitles.maxLinesPerCue,
-    maxCueDuration: subtitles.maxCueDuration,
-    minGap: subtitles.minGap,
+  const report = subtitleCues(document, format, {
     speakers: options.speakers ? subtitles.speakerStyle : 'none',
+    subtitles,
     translation,
   });
   const cues: NodeList = report.cues.map(({ start, end, text }) => ({
