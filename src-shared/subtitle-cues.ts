@@ -523,6 +523,16 @@ export function escapeVtt(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** A cue's text as the viewer reads it: WebVTT's without voice tags, unescaped (the reverse of escapeVtt). */
+export function plainCueText(text: string, format: CueOptions['format']): string {
+  if (format === 'srt') return text;
+  return text
+    .replace(/<\/?v(?: [^>]*)?>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
 /** What one segment's stretch of words shows in a cue. */
 interface Part {
   segmentId: number;
