@@ -622,7 +622,12 @@ export function buildCues(document: TranscriptDocument, options: CueOptions = DE
   drafts.sort((a, b) => a.start - b.start);
   mergeUnreadable(drafts, options, spaceless);
   const escape = options.format === 'vtt' ? escapeVtt : (line: string) => line;
-  const cues = settleTimes(drafts, options).map(({ draft, start, end }): SubtitleCue => {
+  // The recording's end, as the document says, and never before the last word.
+  const recordingEnd = drafts.reduce(
+    (end, d) => Math.max(end, d.end),
+    document.duration > 0 ? document.duration : Infinity,
+  );
+  const cues = settleTimes(drafts, options, recordingEnd).map(({ draft, start, end }): SubtitleCue => {
     const startMs = Math.round(start * 1000);
     const endMs = Math.max(startMs + 1, Math.round(end * 1000));
     const width = draft.parts.reduce((sum, part) => sum + widthOf(part.lines.join(''), preset), 0);
@@ -770,9 +775,13 @@ function startTogether(a: Draft, b: Draft, options: CueOptions): boolean {
  * longest, ended `minGap` before the next (unless that one starts with it: speakers talking at once
  * overlap rather than lose a cue). A cue the next one leaves no room for starts earlier into free time
  * (up to MAX_LEAD_IN), and failing that still gets its minimum: the cues after it move later, into the
- * first pause that absorbs them.
+ * first pause that absorbs them (or, at the end of the recording, earlier into the pause before them).
  */
-function settleTimes(drafts: readonly Draft[], options: CueOptions): { draft: Draft; start: number; end: number }[] {
+function settleTimes(
+  drafts: readonly Draft[],
+  options: CueOptions,
+  recordingEnd: number,
+): { draft: Draft; start: number; end: number }[] {
   const out: { draft: Draft; start: number; end: number }[] = [];
   let notBefore = -Infinity;
   drafts.forEach((draft, k) => {
@@ -791,5 +800,14 @@ function settleTimes(drafts: readonly Draft[], options: CueOptions): { draft: Dr
     } else notBefore = -Infinity;
     out.push({ draft, start, end });
   });
+  // Nothing is shown after the recording ends: cues held past it move earlier, into the pause before them.
+  let limit = recordingEnd;
+  for (let k = out.length - 1; k >= 0 && out[k]!.end > limit; k--) {
+    const cue = out[k]!;
+    const length = cue.end - cue.start;
+    cue.end = limit;
+    cue.start = Math.max(0, limit - length);
+    limit = cue.start - options.minGap;
+  }
   return out;
 }

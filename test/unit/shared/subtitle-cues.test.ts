@@ -148,6 +148,20 @@ describe('subtitle cues', () => {
       expect(cues.at(-1)!.start).toBe(20_000);
     });
 
+    it('shows nothing after the recording ends: cues held there move earlier, into the pause before them', () => {
+      const edited = {
+        ...spoken(0, 5, 'Hello world', null, 0.25),
+        text: 'Hello brave new world, how are you doing today? I am fine, thank you very much indeed.',
+      };
+      edited.end = 5.5;
+      const document = { ...doc([spoken(1, 0, 'Start.', null, 0.2), edited]), duration: 5.6 };
+      const { cues } = buildCues(document, options({ maxCharsPerLine: 20, maxLinesPerCue: 1 }));
+      expectReadable(cues);
+      expect(cues.at(-1)!.end).toBeLessThanOrEqual(5600);
+      expect(cues[0]!.start).toBe(0);
+      expect(plain(cues.map((c) => c.text).join(' '))).toBe(`Start. ${edited.text}`);
+    });
+
     it('holds the floor for Japanese too', () => {
       const words = ['はい。', 'では', '始めましょう。'];
       const timed = [
