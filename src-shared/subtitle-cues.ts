@@ -622,11 +622,10 @@ export function buildCues(document: TranscriptDocument, options: CueOptions = DE
   drafts.sort((a, b) => a.start - b.start);
   mergeUnreadable(drafts, options, spaceless);
   const escape = options.format === 'vtt' ? escapeVtt : (line: string) => line;
-  // The recording's end, as the document says, and never before the last word.
-  const recordingEnd = drafts.reduce(
-    (end, d) => Math.max(end, d.end),
-    document.duration > 0 ? document.duration : Infinity,
-  );
+  // Where held cues must have ended: the recording's end, or the floor after the last word if that is later
+  // (a last cue is held for the floor as before, but no pile-up runs on past it).
+  const lastWord = drafts.reduce((end, d) => Math.max(end, d.end), 0);
+  const recordingEnd = Math.max(document.duration > 0 ? document.duration : Infinity, lastWord + MIN_CUE_DURATION);
   const cues = settleTimes(drafts, options, recordingEnd).map(({ draft, start, end }): SubtitleCue => {
     const startMs = Math.round(start * 1000);
     const endMs = Math.max(startMs + 1, Math.round(end * 1000));
@@ -775,7 +774,7 @@ function startTogether(a: Draft, b: Draft, options: CueOptions): boolean {
  * longest, ended `minGap` before the next (unless that one starts with it: speakers talking at once
  * overlap rather than lose a cue). A cue the next one leaves no room for starts earlier into free time
  * (up to MAX_LEAD_IN), and failing that still gets its minimum: the cues after it move later, into the
- * first pause that absorbs them (or, at the end of the recording, earlier into the pause before them).
+ * first pause that absorbs them (at the end of the recording, earlier into the pause before them).
  */
 function settleTimes(
   drafts: readonly Draft[],
@@ -800,13 +799,13 @@ function settleTimes(
     } else notBefore = -Infinity;
     out.push({ draft, start, end });
   });
-  // Nothing is shown after the recording ends: cues held past it move earlier, into the pause before them.
+  // Nothing is held on after the recording ends: cues pushed past it end sooner or, at the floor, move
+  // earlier into the pause before them.
   let limit = recordingEnd;
   for (let k = out.length - 1; k >= 0 && out[k]!.end > limit; k--) {
     const cue = out[k]!;
-    const length = cue.end - cue.start;
     cue.end = limit;
-    cue.start = Math.max(0, limit - length);
+    cue.start = Math.max(0, Math.min(cue.start, limit - MIN_CUE_DURATION));
     limit = cue.start - options.minGap;
   }
   return out;
