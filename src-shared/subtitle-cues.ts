@@ -733,13 +733,20 @@ function mergeUnreadable(drafts: Draft[], options: CueOptions, spaceless: boolea
   while (k < drafts.length) {
     const draft = drafts[k]!;
     const next = drafts[k + 1];
+    const previous = drafts[k - 1];
+    // A scrap of a sentence an edit split off as a segment of its own ("for Zentrova.") goes back to it.
+    const scrap = previous ? continuation(previous, draft, options, spaceless) : null;
+    if (scrap) {
+      drafts.splice(k - 1, 2, scrap);
+      k = Math.max(0, k - 1);
+      continue;
+    }
     const room = next ? next.start - options.minGap - draft.start : Infinity;
     // Speakers who start together overlap instead (settleTimes holds each).
     if (room >= MIN_CUE_DURATION - 1e-9 || (next && startTogether(draft, next, options))) {
       k++;
       continue;
     }
-    const previous = drafts[k - 1];
     const candidates = [
       { at: k, with: next ? merged(draft, next, options, spaceless) : null, neighbour: next },
       { at: k - 1, with: previous ? merged(previous, draft, options, spaceless) : null, neighbour: previous },
@@ -761,6 +768,24 @@ function mergeUnreadable(drafts: Draft[], options: CueOptions, spaceless: boolea
     drafts.splice(chosen.at, 2, chosen.with!);
     k = Math.max(0, chosen.at);
   }
+}
+
+/** Pauses up to this long do not part a sentence's scrap from the words before it. */
+const SCRAP_PAUSE = 1;
+
+/**
+ * `draft` and the cue before it as one, when `draft` is a whole segment that is only a scrap (isFragment),
+ * said by the same speaker within a second of a cue that does not end its sentence, and both fit one cue.
+ */
+function continuation(previous: Draft, draft: Draft, options: CueOptions, spaceless: boolean): Draft | null {
+  if (draft.parts.length !== 1) return null;
+  const part = draft.parts[0]!;
+  const before = previous.parts[previous.parts.length - 1]!;
+  if (part.from !== 0 || part.to !== part.ctx.units.length || !isFragment(part.ctx, part.from, part.to)) return null;
+  if (before.speaker !== part.speaker || before.segmentId === part.segmentId) return null;
+  if (draft.start - previous.end > SCRAP_PAUSE) return null;
+  if (breakAfter(before.ctx.units[before.to - 1]!) === 'sentence') return null;
+  return merged(previous, draft, options, spaceless);
 }
 
 /** Two speakers talking at once: their cues overlap rather than one of them being lost. */

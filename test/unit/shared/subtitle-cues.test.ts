@@ -190,6 +190,23 @@ describe('subtitle cues', () => {
       for (const cue of cues) expect(cue.end - cue.start).toBeLessThanOrEqual(7000);
     });
 
+    it('joins a scrap an edit split off as a segment of its own back to the words before it', () => {
+      const { cues } = buildCues(
+        doc([
+          spoken(0, 0, 'Then we move the budget review to next week', null, 0.3),
+          spoken(1, 3.4, 'for Zentrova.', null, 0.3),
+          spoken(2, 8, 'Thanks.', null, 0.3),
+        ]),
+        options(),
+      );
+      expect(cues.map((c) => c.text)).toEqual([
+        'Then we move the budget review\nto next week for Zentrova.',
+        'Thanks.',
+      ]);
+      // A whole sentence of two words is not a scrap: "Thanks." keeps its own cue.
+      expect(cues[1]!.start).toBe(8000);
+    });
+
     it('does not leave a few Japanese characters as a cue of their own, nor break a line inside a phrase', () => {
       // Edited text (no engine words): split where the dictionary finds words, particles kept with their word.
       const text = '今日は皆さんお集まりいただきありがとうございます、では。';
