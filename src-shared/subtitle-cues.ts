@@ -825,13 +825,15 @@ function settleTimes(
     out.push({ draft, start, end });
   });
   // Nothing is held on after the recording ends: cues pushed past it end sooner or, at the floor, move
-  // earlier into the pause before them.
+  // earlier into the pause before them. When the whole recording has not the room, the floor wins.
+  const moved = new Map<number, { start: number; end: number }>();
   let limit = recordingEnd;
   for (let k = out.length - 1; k >= 0 && out[k]!.end > limit; k--) {
-    const cue = out[k]!;
-    cue.end = limit;
-    cue.start = Math.max(0, Math.min(cue.start, limit - MIN_CUE_DURATION));
-    limit = cue.start - options.minGap;
+    const start = Math.min(out[k]!.start, limit - MIN_CUE_DURATION);
+    if (start < 0) return out;
+    moved.set(k, { start, end: limit });
+    limit = start - options.minGap;
   }
+  for (const [k, times] of moved) Object.assign(out[k]!, times);
   return out;
 }

@@ -163,6 +163,20 @@ describe('subtitle cues', () => {
       expect(plain(cues.map((c) => c.text).join(' '))).toBe(`Start. ${edited.text}`);
     });
 
+    it('keeps the floor when the whole recording has not the room for it, rather than squash a cue', () => {
+      const edited = {
+        ...spoken(0, 0.1, 'Hello world', null, 0.25),
+        text: 'Hello brave new world, how are you doing today? I am fine, thank you very much indeed.',
+      };
+      edited.end = 0.6;
+      const { cues } = buildCues(
+        { ...doc([edited]), duration: 1 },
+        options({ maxCharsPerLine: 20, maxLinesPerCue: 1 }),
+      );
+      expect(cues.length).toBeGreaterThan(3);
+      expectReadable(cues);
+    });
+
     it('holds the floor for Japanese too', () => {
       const words = ['はい。', 'では', '始めましょう。'];
       const timed = [
