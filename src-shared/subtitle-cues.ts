@@ -825,15 +825,38 @@ function settleTimes(
     out.push({ draft, start, end });
   });
   // Nothing is held on after the recording ends: cues pushed past it end sooner or, at the floor, move
-  // earlier into the pause before them. When the whole recording has not the room, the floor wins.
+  // earlier into the pause before them.
   const moved = new Map<number, { start: number; end: number }>();
   let limit = recordingEnd;
   for (let k = out.length - 1; k >= 0 && out[k]!.end > limit; k--) {
     const start = Math.min(out[k]!.start, limit - MIN_CUE_DURATION);
-    if (start < 0) return out;
+    if (start < 0) return shareTheRest(out, drafts, recordingEnd);
     moved.set(k, { start, end: limit });
     limit = start - options.minGap;
   }
   for (const [k, times] of moved) Object.assign(out[k]!, times);
+  return out;
+}
+
+/**
+ * The recording has not the room to hold every cue for the floor: the pile-up at its end (the cues pushed
+ * later, and the one that pushed them) shares the time from its start to the recording's end, in
+ * proportion, so none starts after the recording and none is squashed to nothing. They read too fast.
+ */
+function shareTheRest(
+  out: { draft: Draft; start: number; end: number }[],
+  drafts: readonly Draft[],
+  recordingEnd: number,
+): { draft: Draft; start: number; end: number }[] {
+  let first = out.length - 1;
+  while (first > 0 && out[first]!.start > drafts[first]!.start + 1e-9) first--;
+  const from = out[first]!.start;
+  const to = out[out.length - 1]!.end;
+  if (to <= recordingEnd || from >= recordingEnd) return out;
+  const scale = (recordingEnd - from) / (to - from);
+  for (let k = first; k < out.length; k++) {
+    out[k]!.start = from + (out[k]!.start - from) * scale;
+    out[k]!.end = from + (out[k]!.end - from) * scale;
+  }
   return out;
 }

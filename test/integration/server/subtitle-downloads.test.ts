@@ -75,14 +75,14 @@ describe('transcription_path as subtitles', () => {
 
   it("honours the export's options: characters per line, lines, longest subtitle, gap and speakers", async () => {
     const srt = await text(
-      'format=srt&max_chars_per_line=16&max_lines_per_cue=1&max_cue_duration=2.5&min_gap=0.2&speakers=none',
+      'format=srt&max_chars_per_line=24&max_lines_per_cue=1&max_cue_duration=2.5&min_gap=0.2&speakers=none',
     );
     const cues = cuesOf(srt);
     expect(cues.length).toBeGreaterThan(3);
     expect(srt).not.toContain('Aiko');
     for (const cue of cues) {
       expect(cue.lines).toHaveLength(1);
-      expect(cue.lines[0]!.length).toBeLessThanOrEqual(16);
+      expect(cue.lines[0]!.length).toBeLessThanOrEqual(24);
       expect(cue.end - cue.start).toBeLessThanOrEqual(2500);
       expect(cue.end - cue.start).toBeGreaterThanOrEqual(Math.floor(MIN_CUE_DURATION * 1000));
     }

@@ -163,18 +163,24 @@ describe('subtitle cues', () => {
       expect(plain(cues.map((c) => c.text).join(' '))).toBe(`Start. ${edited.text}`);
     });
 
-    it('keeps the floor when the whole recording has not the room for it, rather than squash a cue', () => {
+    it('shares out the time there is when the whole recording has not the room for the floor', () => {
       const edited = {
         ...spoken(0, 0.1, 'Hello world', null, 0.25),
         text: 'Hello brave new world, how are you doing today? I am fine, thank you very much indeed.',
       };
       edited.end = 0.6;
       const { cues } = buildCues(
-        { ...doc([edited]), duration: 1 },
+        { ...doc([edited]), duration: 2 },
         options({ maxCharsPerLine: 20, maxLinesPerCue: 1 }),
       );
       expect(cues.length).toBeGreaterThan(3);
-      expectReadable(cues);
+      // Nothing after the recording's end, nothing squashed: each gets a fair share.
+      expect(cues.at(-1)!.end).toBeLessThanOrEqual(2000);
+      const lengths = cues.map((c) => c.end - c.start);
+      expect(Math.min(...lengths)).toBeGreaterThan(200);
+      expect(Math.max(...lengths) / Math.min(...lengths)).toBeLessThan(1.5);
+      for (let k = 1; k < cues.length; k++) expect(cues[k]!.start).toBeGreaterThanOrEqual(cues[k - 1]!.end);
+      expect(cues.every((c) => c.tooFast)).toBe(true);
     });
 
     it('holds the floor for Japanese too', () => {
