@@ -622,10 +622,9 @@ export function buildCues(document: TranscriptDocument, options: CueOptions = DE
   drafts.sort((a, b) => a.start - b.start);
   mergeUnreadable(drafts, options, spaceless);
   const escape = options.format === 'vtt' ? escapeVtt : (line: string) => line;
-  // Where held cues must have ended: the recording's end, or the floor after the last word if that is later
-  // (a last cue is held for the floor as before, but no pile-up runs on past it).
+  // The recording's end, as the document says, and never before the last word.
   const lastWord = drafts.reduce((end, d) => Math.max(end, d.end), 0);
-  const recordingEnd = Math.max(document.duration > 0 ? document.duration : Infinity, lastWord + MIN_CUE_DURATION);
+  const recordingEnd = Math.max(document.duration > 0 ? document.duration : Infinity, lastWord);
   const cues = settleTimes(drafts, options, recordingEnd).map(({ draft, start, end }): SubtitleCue => {
     const startMs = Math.round(start * 1000);
     const endMs = Math.max(startMs + 1, Math.round(end * 1000));
@@ -827,7 +826,9 @@ function settleTimes(
   // Nothing is held on after the recording ends: cues pushed past it end sooner or, at the floor, move
   // earlier into the pause before them.
   const moved = new Map<number, { start: number; end: number }>();
-  let limit = recordingEnd;
+  // A last cue is held for the floor after its words even past the recording's end, as any last cue is.
+  const lastWord = drafts.reduce((end, d) => Math.max(end, d.end), 0);
+  let limit = Math.max(recordingEnd, lastWord + MIN_CUE_DURATION);
   for (let k = out.length - 1; k >= 0 && out[k]!.end > limit; k--) {
     const start = Math.min(out[k]!.start, limit - MIN_CUE_DURATION);
     if (start < 0) return shareTheRest(out, drafts, recordingEnd);
@@ -841,7 +842,7 @@ function settleTimes(
 /**
  * The recording has not the room to hold every cue for the floor: the pile-up at its end (the cues pushed
  * later, and the one that pushed them) shares the time from its start to the recording's end, in
- * proportion, so none starts after the recording and none is squashed to nothing. They read too fast.
+ * proportion, so none is shown after the recording and none is squashed to nothing. They read too fast.
  */
 function shareTheRest(
   out: { draft: Draft; start: number; end: number }[],
