@@ -161,6 +161,14 @@ function bindsToWordBefore(before: string, word: string, after: string | undefin
   return /\p{Script=Han}$/u.test(before) && /^\p{Script=Hiragana}/u.test(word);
 }
 
+const segmenters = new Map<string, Intl.Segmenter>();
+/** One segmenter a language: making one loads ICU's dictionary, and a transcript has thousands of segments. */
+function wordSegmenter(language: string): Intl.Segmenter {
+  let segmenter = segmenters.get(language);
+  if (!segmenter) segmenters.set(language, (segmenter = new Intl.Segmenter(language, { granularity: 'word' })));
+  return segmenter;
+}
+
 /** The honorific お/ご stays with the word it honours ("お集まり"), which the dictionary splits off. */
 function isHonorific(before: string, word: string): boolean {
   return /^[おご]$/u.test(before) && /^\p{Script=Han}/u.test(word);
@@ -174,7 +182,7 @@ function isHonorific(before: string, word: string): boolean {
 function fromText(text: string, segment: TranscriptSegment, language: string): Unit[] {
   const pieces: { text: string; spaceBefore: boolean }[] = [];
   if (isSpaceless(language)) {
-    const words = Array.from(new Intl.Segmenter(language, { granularity: 'word' }).segment(text), (w) => w.segment);
+    const words = Array.from(wordSegmenter(language).segment(text), (w) => w.segment);
     let space = false;
     words.forEach((piece, k) => {
       const last = pieces[pieces.length - 1];
@@ -573,7 +581,16 @@ export function buildCues(document: TranscriptDocument, options: CueOptions = DE
   });
   const starts = spoken.map((s) => s.units[0]!.start).sort((a, b) => a - b);
   /** When the next segment starts: a segment's last cue has until then to be read. */
-  const nextStartAfter = (start: number) => starts.find((t) => t > start) ?? Infinity;
+  const nextStartAfter = (start: number) => {
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (starts[mid]! > start) high = mid;
+      else low = mid + 1;
+    }
+    return starts[low] ?? Infinity;
+  };
   const drafts: Draft[] = [];
   let previousSpeaker: string | null = null;
   for (const { segment, units } of spoken) {
