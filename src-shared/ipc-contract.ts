@@ -499,8 +499,11 @@ export interface IpcResponses {
   'transcripts:restore-revision': TranscriptDetail;
   /** What a revision changed against the one before it (History). */
   'transcripts:revision-changes': RevisionChanges;
-  /** null: the save dialog was cancelled. `subtitles` (SRT, WebVTT): how many cues, and how many read faster than `maxCps`. */
-  'transcripts:export': { path: string; subtitles?: { cues: number; tooFast: number; maxCps: number } } | null;
+  /**
+   * null: the save dialog was cancelled. `subtitles` (SRT, WebVTT): how many cues, how many read faster than
+   * `maxCps`, and which (`fast`, in order), so the export can list them with a jump to each.
+   */
+  'transcripts:export': { path: string; subtitles?: SubtitleReport } | null;
   'transcripts:refresh': ConnectionStatus;
   /**
    * The transcript open in a visible window (null: none), and whether the user is typing in one of its
@@ -722,4 +725,26 @@ export interface FilesApi {
 export function apiPathOf(channel: IpcChannel): [domain: string, method: string] {
   const [domain, verb] = channel.split(':') as [string, string];
   return [domain, verb.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())];
+}
+
+/** A subtitle that reads too fast, as the export lists it. */
+export interface FastSubtitle {
+  /** Its number in the file, from 1. */
+  index: number;
+  /** Seconds. */
+  start: number;
+  end: number;
+  /** The cue's lines, as written (WebVTT voice tags and escapes removed). */
+  text: string;
+  /** Characters per second. */
+  cps: number;
+  /** The segment it shows (the first, when it joined two). */
+  segmentId: number;
+}
+
+export interface SubtitleReport {
+  cues: number;
+  tooFast: number;
+  maxCps: number;
+  fast: FastSubtitle[];
 }

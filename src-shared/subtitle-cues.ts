@@ -1,11 +1,13 @@
 // Subtitle cues as a subtitle editor makes them: from a transcript's words and their times, cues of
 // at most `maxLinesPerCue` lines of `maxCharsPerLine` characters, shown at most `maxCueDuration`
 // seconds, `minGap` apart; cut after sentences first, then clauses, then between words (never inside
-// one); lines balanced; times taken from the words. Cues never span two segments (a segment is one
-// speaker's stretch of speech). Each cue's reading speed is measured against the language's usual
-// limit, and cues that read too fast are counted, not changed. Defaults and their sources:
-// docs/decisions/0021-subtitle-cues.md. Shared by the server's downloads and the desktop export.
-// Pure: no node, DOM or electron imports.
+// one); lines balanced; times taken from the words. A cue is one segment's stretch (one speaker's
+// speech) unless it would be shown for less than the floor (5/6 s): then it joins a neighbour it fits
+// with, or failing that is held for the floor anyway; no cue is a scrap of a sentence ("for Zentrova.")
+// when another cut fits. Each cue's reading speed is measured against the language's usual limit, and
+// cues that read too fast are listed, not changed. Defaults and their sources: docs/decisions/0021-
+// subtitle-cues.md and 0067-subtitle-floor-and-server-options.md. Shared by the server's downloads and
+// the desktop export. Pure: no node, DOM or electron imports.
 import type { TranscriptDocument, TranscriptSegment } from './transcript-document.js';
 import { isSpaceless } from './word-text.js';
 
@@ -19,7 +21,8 @@ export const SUBTITLE_LIMITS = {
   minGap: { min: 0, max: 1 },
 } as const;
 
-export type SpeakerStyle = 'none' | 'prefix' | 'voice';
+export const SPEAKER_STYLES = ['none', 'prefix', 'voice'] as const;
+export type SpeakerStyle = (typeof SPEAKER_STYLES)[number];
 
 export interface CueOptions {
   /** WebVTT text is escaped, and only WebVTT has voice tags (SRT gets the prefix instead). */
@@ -55,7 +58,7 @@ export const DEFAULT_CUE_OPTIONS: CueOptions = {
   speakers: 'prefix',
 };
 
-/** Netflix's minimum duration of a subtitle event (5/6 s): short cues are held this long when there is room. */
+/** Netflix's minimum duration of a subtitle event (5/6 s): no cue is shown for less (decision 0067). */
 export const MIN_CUE_DURATION = 5 / 6;
 
 export interface LanguagePreset {
@@ -119,13 +122,13 @@ const ATTACHES_RIGHT = /^[([{"'“‘「『（【〔«]+$/u;
 const strip = (s: string) => s.replace(/\s+/g, '');
 
 /** The segment's words located in its text, or, when the text was edited away from them, its text split and timed by characters. */
-function unitsOf(segment: TranscriptSegment, spaceless: boolean): Unit[] {
+function unitsOf(segment: TranscriptSegment, language: string): Unit[] {
   const text = segment.text.trim();
   const words = segment.words.filter((w) => strip(w.word).length > 0);
   const raw =
     words.length > 0 && strip(words.map((w) => w.word).join('')) === strip(text)
       ? fromWords(text, words)
-      : fromText(text, segment, spaceless);
+      : fromText(text, segment, language);
   return attachPunctuation(raw);
 }
 
@@ -147,14 +150,53 @@ function fromWords(text: string, words: TranscriptSegment['words']): Unit[] {
   return units;
 }
 
-/** Words split at spaces (characters for languages without spaces, keeping runs of Latin letters and digits whole), timed in proportion to their characters. */
-function fromText(text: string, segment: TranscriptSegment, spaceless: boolean): Unit[] {
+/**
+ * Japanese lines break between phrases (a word with its particles and endings), not before a particle:
+ * a short run of hiragana ("は", "までに", "ます") joins the word before it, and so does hiragana after a
+ * kanji (okurigana the dictionary split off: "聞" + "き取り").
+ */
+function bindsToWordBefore(before: string, word: string, after: string | undefined): boolean {
+  if (!/\p{L}$/u.test(before) || isHonorific(word, after ?? '')) return false;
+  if (/^\p{Script=Hiragana}{1,3}$/u.test(word)) return true;
+  return /\p{Script=Han}$/u.test(before) && /^\p{Script=Hiragana}/u.test(word);
+}
+
+const segmenters = new Map<string, Intl.Segmenter>();
+/** One segmenter a language: making one loads ICU's dictionary, and a transcript has thousands of segments. */
+function wordSegmenter(language: string): Intl.Segmenter {
+  let segmenter = segmenters.get(language);
+  if (!segmenter) segmenters.set(language, (segmenter = new Intl.Segmenter(language, { granularity: 'word' })));
+  return segmenter;
+}
+
+/** The honorific お/ご stays with the word it honours ("お集まり"), which the dictionary splits off. */
+function isHonorific(before: string, word: string): boolean {
+  return /^[おご]$/u.test(before) && /^\p{Script=Han}/u.test(word);
+}
+
+/**
+ * Words split at spaces, or, for languages written without them, where Intl.Segmenter's dictionary finds
+ * word boundaries (ICU: the same words kuromoji would mostly give, and in every runtime here); timed in
+ * proportion to their characters.
+ */
+function fromText(text: string, segment: TranscriptSegment, language: string): Unit[] {
   const pieces: { text: string; spaceBefore: boolean }[] = [];
-  // Without a dictionary, Japanese words are guessed from scripts: a run of kanji with the kana after it, a run of katakana.
-  const pattern = spaceless
-    ? /(\s*)([A-Za-z0-9][A-Za-z0-9'’.-]*|[\p{Script=Katakana}ー]+|\p{Script=Han}+\p{Script=Hiragana}*|\S)/gu
-    : /(\s*)(\S+)/gu;
-  for (const match of text.matchAll(pattern)) pieces.push({ text: match[2]!, spaceBefore: match[1]!.length > 0 });
+  if (isSpaceless(language)) {
+    const words = Array.from(wordSegmenter(language).segment(text), (w) => w.segment);
+    let space = false;
+    words.forEach((piece, k) => {
+      const last = pieces[pieces.length - 1];
+      if (/^\s+$/.test(piece)) space = true;
+      else if (last && !space && (isHonorific(last.text, piece) || bindsToWordBefore(last.text, piece, words[k + 1])))
+        last.text += piece;
+      else {
+        pieces.push({ text: piece, spaceBefore: space });
+        space = false;
+      }
+    });
+  } else
+    for (const match of text.matchAll(/(\s*)(\S+)/gu))
+      pieces.push({ text: match[2]!, spaceBefore: match[1]!.length > 0 });
   const total = pieces.reduce((sum, p) => sum + [...p.text].length, 0) || 1;
   const span = Math.max(0, segment.end - segment.start);
   let done = 0;
@@ -374,8 +416,22 @@ function greedyLines(ctx: Context, from: number, to: number, prefix: number): st
 
 // ---------- cues within a segment ----------
 
+/** Costs of a cut (a break between words costs up to 10): a cue shorter than the floor, an orphan. */
+const SHORT_CUE_COST = 40;
+const FRAGMENT_COST = 25;
+
+/**
+ * A scrap of a segment too small to stand as a subtitle of its own ("for Zentrova."): two words or fewer,
+ * or under a third of a line (Japanese: under 40 % of its 13 characters, "ください。").
+ */
+function isFragment(ctx: Context, from: number, to: number): boolean {
+  const width = lineWidth(ctx, from, to);
+  if (ctx.spaceless) return width < ctx.maxWidth * 0.4;
+  return to - from <= 2 || width < ctx.maxWidth / 3;
+}
+
 /** Where the segment's cues start: a split into cues that fit, cut where the text pauses. */
-function cueSpans(ctx: Context, options: CueOptions, prefix: number): [number, number][] {
+function cueSpans(ctx: Context, options: CueOptions, prefix: number, nextStart: number): [number, number][] {
   const { units } = ctx;
   const n = units.length;
   const capacity = ctx.maxWidth * options.maxLinesPerCue;
@@ -398,6 +454,11 @@ function cueSpans(ctx: Context, options: CueOptions, prefix: number): [number, n
       // More sentences than lines: one of them starts mid-line; better to start a cue with it.
       if (ctx.spaceless)
         cost += Math.max(0, ctx.sumSentences[j - 1]! - ctx.sumSentences[i]! - (options.maxLinesPerCue - 1)) * 8;
+      // A cut that leaves a cue too little time to be read, or a scrap of a sentence on its own, is a
+      // last resort: any other cut that fits is taken first.
+      const shown = (j < n ? units[j]!.start : nextStart) - options.minGap - units[i]!.start;
+      if (shown < MIN_CUE_DURATION - 1e-9) cost += SHORT_CUE_COST;
+      if (j - i < n && isFragment(ctx, i, j)) cost += FRAGMENT_COST;
       if (best[i]!.cost + cost < best[j]!.cost) best[j] = { cost: best[i]!.cost + cost, from: i };
     }
   }
@@ -433,7 +494,7 @@ function contextFor(units: Unit[], language: string, maxCharsPerLine: number | n
 /** A segment's translation cut into `parts` pieces in proportion to `weights`, at the nearest good break. */
 function splitTranslation(text: string, language: string, weights: number[]): Unit[][] {
   const units = attachPunctuation(
-    fromText(text.trim(), { id: 0, start: 0, end: 0, speaker: null, text, words: [] }, isSpaceless(language)),
+    fromText(text.trim(), { id: 0, start: 0, end: 0, speaker: null, text, words: [] }, language),
   );
   const ctx = contextFor(units, language, null);
   const total = weights.reduce((a, b) => a + b, 0) || 1;
@@ -470,33 +531,75 @@ export function escapeVtt(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-interface Draft {
+/** A cue's text as the viewer reads it: WebVTT's without voice tags, unescaped (the reverse of escapeVtt). */
+export function plainCueText(text: string, format: CueOptions['format']): string {
+  if (format === 'srt') return text;
+  return text
+    .replace(/<\/?v(?: [^>]*)?>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+/** What one segment's stretch of words shows in a cue. */
+interface Part {
   segmentId: number;
-  start: number;
-  end: number;
   speaker: string | null;
+  /** "Alice: " before its first line: the first cue of a speaker's turn, prefix style. */
   prefix: string;
   lines: string[];
   translation: string[];
-  width: number;
+  /** The segment's units it shows, units[from, to), so two neighbours from one segment can be laid out again as one. */
+  ctx: Context;
+  from: number;
+  to: number;
+  prefixWidth: number;
 }
+
+/** A cue before its times are settled: one part, or several once a cue too short to read was merged. */
+interface Draft {
+  start: number;
+  end: number;
+  parts: Part[];
+}
+
+/** Netflix's mark for a second speaker in one subtitle: a hyphen, no space, before each speaker's line. */
+const DIALOGUE_DASH = '-';
+
+/** How long a cue may appear before its first word, into free time, to be held for the minimum. */
+const MAX_LEAD_IN = 0.5;
 
 export function buildCues(document: TranscriptDocument, options: CueOptions = DEFAULT_CUE_OPTIONS): CueReport {
   const preset = languagePreset(document.language);
+  const spaceless = isSpaceless(document.language);
   const translations = new Map((options.translation?.segments ?? []).map((s) => [s.segment_id, s.text]));
   const voiced = options.speakers === 'voice' && options.format === 'vtt';
+  const spoken = document.segments.flatMap((segment) => {
+    if (!segment.text.trim()) return [];
+    const units = unitsOf(segment, document.language);
+    return units.length > 0 ? [{ segment, units }] : [];
+  });
+  const starts = spoken.map((s) => s.units[0]!.start).sort((a, b) => a - b);
+  /** When the next segment starts: a segment's last cue has until then to be read. */
+  const nextStartAfter = (start: number) => {
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (starts[mid]! > start) high = mid;
+      else low = mid + 1;
+    }
+    return starts[low] ?? Infinity;
+  };
   const drafts: Draft[] = [];
   let previousSpeaker: string | null = null;
-  for (const segment of document.segments) {
-    if (!segment.text.trim()) continue;
-    const units = unitsOf(segment, isSpaceless(document.language));
-    if (units.length === 0) continue;
+  for (const { segment, units } of spoken) {
     const ctx = contextFor(units, document.language, options.maxCharsPerLine);
     const newTurn = segment.speaker !== previousSpeaker;
     previousSpeaker = segment.speaker;
     const prefix = options.speakers !== 'none' && !voiced && segment.speaker && newTurn ? `${segment.speaker}: ` : '';
     const prefixWidth = widthOf(prefix, preset);
-    const spans = cueSpans(ctx, options, prefixWidth);
+    const spans = cueSpans(ctx, options, prefixWidth, nextStartAfter(units[0]!.start));
     const translated = translations.get(segment.id)?.trim();
     const pieces =
       translated && options.translation
@@ -507,7 +610,7 @@ export function buildCues(document: TranscriptDocument, options: CueOptions = DE
           )
         : null;
     spans.forEach(([i, j], k) => {
-      const lines = layout(ctx, i, j, k === 0 ? prefixWidth : 0, options.maxLinesPerCue);
+      const first = k === 0 ? prefixWidth : 0;
       let translation: string[] = [];
       const piece = pieces?.[k];
       if (piece && piece.length > 0 && options.translation) {
@@ -515,40 +618,263 @@ export function buildCues(document: TranscriptDocument, options: CueOptions = DE
         translation = layout(target, 0, piece.length, 0, options.maxLinesPerCue);
       }
       drafts.push({
-        segmentId: segment.id,
         start: units[i]!.start,
         end: units[j - 1]!.end,
-        speaker: segment.speaker,
-        prefix: k === 0 ? prefix : '',
-        lines,
-        translation,
-        width: widthOf(lines.join(''), preset),
+        parts: [
+          {
+            segmentId: segment.id,
+            speaker: segment.speaker,
+            prefix: k === 0 ? prefix : '',
+            lines: layout(ctx, i, j, first, options.maxLinesPerCue),
+            translation,
+            ctx,
+            from: i,
+            to: j,
+            prefixWidth: first,
+          },
+        ],
       });
     });
   }
   drafts.sort((a, b) => a.start - b.start);
+  mergeUnreadable(drafts, options, spaceless);
   const escape = options.format === 'vtt' ? escapeVtt : (line: string) => line;
-  const cues = drafts.map((draft, k): SubtitleCue => {
-    const next = drafts[k + 1];
-    // Held for the minimum duration when there is room, never past the longest; pulled back to leave
-    // the gap before the next cue, unless that cue starts with this one (speakers talking at once).
-    let end = Math.min(Math.max(draft.end, draft.start + MIN_CUE_DURATION), draft.start + options.maxCueDuration);
-    if (next && end > next.start - options.minGap)
-      end = next.start - options.minGap > draft.start ? next.start - options.minGap : Math.min(end, draft.end);
-    const start = Math.round(draft.start * 1000);
-    const endMs = Math.max(start + 1, Math.round(end * 1000));
-    const cps = draft.width / ((endMs - start) / 1000);
-    const body = [...draft.lines, ...draft.translation];
-    if (draft.prefix) body[0] = draft.prefix + body[0]!;
-    const voice = voiced && draft.speaker ? `<v ${escapeVtt(draft.speaker)}>` : '';
+  // The recording's end, as the document says, and never before the last word.
+  const lastWord = drafts.reduce((end, d) => Math.max(end, d.end), 0);
+  const recordingEnd = Math.max(document.duration > 0 ? document.duration : Infinity, lastWord);
+  const cues = settleTimes(drafts, options, recordingEnd).map(({ draft, start, end }): SubtitleCue => {
+    const startMs = Math.round(start * 1000);
+    const endMs = Math.max(startMs + 1, Math.round(end * 1000));
+    const width = draft.parts.reduce((sum, part) => sum + widthOf(part.lines.join(''), preset), 0);
+    const cps = width / ((endMs - startMs) / 1000);
     return {
-      start,
+      start: startMs,
       end: endMs,
-      text: voice + body.map(escape).join('\n'),
-      segmentId: draft.segmentId,
+      text: cueText(draft, voiced, options.speakers !== 'none', escape),
+      segmentId: draft.parts[0]!.segmentId,
       cps: Math.round(cps * 10) / 10,
       tooFast: cps > preset.maxCps + 1e-9,
     };
   });
   return { cues, tooFast: cues.filter((c) => c.tooFast).length, maxCps: preset.maxCps };
+}
+
+/** Speakers of the cue's parts in order, neighbours of one speaker as one. */
+function speakerRuns(parts: readonly Part[]): Part[][] {
+  const runs: Part[][] = [];
+  for (const part of parts) {
+    const last = runs[runs.length - 1];
+    if (last && last[0]!.speaker === part.speaker) last.push(part);
+    else runs.push([part]);
+  }
+  return runs;
+}
+
+/**
+ * The cue's lines: each speaker's lines, then the translation. Two speakers in one cue (merged because one
+ * was too short to read) are told apart as the style says: the prefix, a voice tag each, or a dash.
+ */
+function cueText(draft: Draft, voiced: boolean, named: boolean, escape: (line: string) => string): string {
+  const runs = speakerRuns(draft.parts);
+  const dialogue = runs.length > 1;
+  const blocks = runs.map((run) => {
+    const lines = run.flatMap((part) => {
+      const own = part.lines.map(escape);
+      if (part.prefix) own[0] = escape(part.prefix) + own[0]!;
+      return own;
+    });
+    const speaker = run[0]!.speaker;
+    if (voiced && speaker) lines[0] = `<v ${escapeVtt(speaker)}>${lines[0]!}`;
+    else if (dialogue && !(named && speaker)) lines[0] = DIALOGUE_DASH + lines[0]!;
+    return lines;
+  });
+  if (voiced && dialogue)
+    blocks.forEach((lines, k) => {
+      if (k < blocks.length - 1 && runs[k]![0]!.speaker) lines[lines.length - 1] += '</v>';
+    });
+  const translation = draft.parts.flatMap((part) => part.translation.map(escape));
+  return [...blocks.flat(), ...translation].join('\n');
+}
+
+/** a and b as one cue, when it still fits the limits: b's lines under a's (one segment's words laid out again as one). */
+function merged(a: Draft, b: Draft, options: CueOptions, spaceless: boolean): Draft | null {
+  if (Math.max(a.end, b.end) - a.start > options.maxCueDuration + 1e-9) return null;
+  const last = a.parts[a.parts.length - 1]!;
+  const first = b.parts[0]!;
+  let parts: Part[];
+  if (last.segmentId === first.segmentId && last.to === first.from) {
+    const { ctx } = last;
+    if (linesNeeded(ctx, last.from, first.to, last.prefixWidth) > options.maxLinesPerCue) return null;
+    const lines = layout(ctx, last.from, first.to, last.prefixWidth, options.maxLinesPerCue);
+    const joined = { ...last, to: first.to, lines, translation: [...last.translation, ...first.translation] };
+    parts = [...a.parts.slice(0, -1), joined, ...b.parts.slice(1)];
+  } else {
+    parts = [...a.parts, { ...first, lines: [...first.lines] }, ...b.parts.slice(1)];
+    // One speaker's two segments share a line when it is wide enough for both (Japanese only when it must:
+    // its lines start after 。).
+    const lineCount = () => parts.reduce((sum, part) => sum + part.lines.length, 0);
+    const tail = parts[a.parts.length - 1]!;
+    const head = parts[a.parts.length]!;
+    if ((!spaceless || lineCount() > options.maxLinesPerCue) && tail.speaker === head.speaker && !head.prefix) {
+      const joined = tail.lines[tail.lines.length - 1]! + (spaceless ? '' : ' ') + head.lines[0]!;
+      const width = widthOf(joined, tail.ctx.preset) + (tail.lines.length === 1 ? tail.prefixWidth : 0);
+      if (width <= tail.ctx.maxWidth) {
+        parts[a.parts.length - 1] = { ...tail, lines: [...tail.lines.slice(0, -1), joined] };
+        head.lines.shift();
+        if (head.lines.length === 0) {
+          parts[a.parts.length - 1]!.translation = [...tail.translation, ...head.translation];
+          parts.splice(a.parts.length, 1);
+        }
+      }
+    }
+    if (lineCount() > options.maxLinesPerCue) return null;
+    // A dash before each speaker must still leave the line within its width.
+    const runs = speakerRuns(parts);
+    if (runs.length > 1 && options.speakers === 'none')
+      for (const run of runs) {
+        const part = run[0]!;
+        if (widthOf(part.lines[0]!, part.ctx.preset) + part.prefixWidth + 1 > part.ctx.maxWidth) return null;
+      }
+  }
+  return { start: a.start, end: Math.max(a.end, b.end), parts };
+}
+
+/**
+ * A cue the next one leaves too little time to be read (under MIN_CUE_DURATION) joins a neighbour it fits
+ * with: one of its own segment first, then one of its speaker, then the next. What fits nowhere is held by
+ * `settleTimes` instead.
+ */
+function mergeUnreadable(drafts: Draft[], options: CueOptions, spaceless: boolean): void {
+  let k = 0;
+  while (k < drafts.length) {
+    const draft = drafts[k]!;
+    const next = drafts[k + 1];
+    const previous = drafts[k - 1];
+    // A scrap of a sentence an edit split off as a segment of its own ("for Zentrova.") goes back to it.
+    const scrap = previous ? continuation(previous, draft, options, spaceless) : null;
+    if (scrap) {
+      drafts.splice(k - 1, 2, scrap);
+      k = Math.max(0, k - 1);
+      continue;
+    }
+    const room = next ? next.start - options.minGap - draft.start : Infinity;
+    // Speakers who start together overlap instead (settleTimes holds each).
+    if (room >= MIN_CUE_DURATION - 1e-9 || (next && startTogether(draft, next, options))) {
+      k++;
+      continue;
+    }
+    const candidates = [
+      { at: k, with: next ? merged(draft, next, options, spaceless) : null, neighbour: next },
+      { at: k - 1, with: previous ? merged(previous, draft, options, spaceless) : null, neighbour: previous },
+    ].filter((c) => c.with !== null);
+    const closeness = (neighbour: Draft | undefined) => {
+      const own = draft.parts[0]!;
+      const parts = neighbour?.parts ?? [];
+      return (
+        (parts.some((p) => p.segmentId === own.segmentId) ? 2 : 0) +
+        (parts.some((p) => p.speaker === own.speaker) ? 1 : 0)
+      );
+    };
+    candidates.sort((a, b) => closeness(b.neighbour) - closeness(a.neighbour));
+    const chosen = candidates[0];
+    if (!chosen) {
+      k++;
+      continue;
+    }
+    drafts.splice(chosen.at, 2, chosen.with!);
+    k = Math.max(0, chosen.at);
+  }
+}
+
+/** Pauses up to this long do not part a sentence's scrap from the words before it. */
+const SCRAP_PAUSE = 1;
+
+/**
+ * `draft` and the cue before it as one, when `draft` is a whole segment that is only a scrap (isFragment),
+ * said by the same speaker within a second of a cue that does not end its sentence, and both fit one cue.
+ */
+function continuation(previous: Draft, draft: Draft, options: CueOptions, spaceless: boolean): Draft | null {
+  if (draft.parts.length !== 1) return null;
+  const part = draft.parts[0]!;
+  const before = previous.parts[previous.parts.length - 1]!;
+  if (part.from !== 0 || part.to !== part.ctx.units.length || !isFragment(part.ctx, part.from, part.to)) return null;
+  if (before.speaker !== part.speaker || before.segmentId === part.segmentId) return null;
+  if (draft.start - previous.end > SCRAP_PAUSE) return null;
+  if (breakAfter(before.ctx.units[before.to - 1]!) === 'sentence') return null;
+  return merged(previous, draft, options, spaceless);
+}
+
+/** Two speakers talking at once: their cues overlap rather than one of them being lost. */
+function startTogether(a: Draft, b: Draft, options: CueOptions): boolean {
+  const speakers = new Set(a.parts.map((p) => p.speaker));
+  return b.start - a.start < options.minGap && !b.parts.some((p) => speakers.has(p.speaker));
+}
+
+/**
+ * Each cue's times: from its first word to its last, held for the minimum duration and never past the
+ * longest, ended `minGap` before the next (unless that one starts with it: speakers talking at once
+ * overlap rather than lose a cue). A cue the next one leaves no room for starts earlier into free time
+ * (up to MAX_LEAD_IN), and failing that still gets its minimum: the cues after it move later, into the
+ * first pause that absorbs them (at the end of the recording, earlier into the pause before them).
+ */
+function settleTimes(
+  drafts: readonly Draft[],
+  options: CueOptions,
+  recordingEnd: number,
+): { draft: Draft; start: number; end: number }[] {
+  const out: { draft: Draft; start: number; end: number }[] = [];
+  let notBefore = -Infinity;
+  drafts.forEach((draft, k) => {
+    const next = drafts[k + 1];
+    const previousEnd = out[k - 1]?.end ?? 0;
+    let start = Math.max(draft.start, notBefore);
+    let end = Math.min(Math.max(draft.end, start + MIN_CUE_DURATION), start + options.maxCueDuration);
+    if (next && !startTogether(draft, next, options)) {
+      end = Math.min(end, next.start - options.minGap);
+      if (end - start < MIN_CUE_DURATION && start === draft.start) {
+        const earliest = Math.max(k > 0 ? previousEnd + options.minGap : 0, draft.start - MAX_LEAD_IN);
+        start = Math.min(draft.start, Math.max(earliest, end - MIN_CUE_DURATION));
+      }
+      if (end - start < MIN_CUE_DURATION) end = start + MIN_CUE_DURATION;
+      notBefore = end + options.minGap;
+    } else notBefore = -Infinity;
+    out.push({ draft, start, end });
+  });
+  // Nothing is held on after the recording ends: cues pushed past it end sooner or, at the floor, move
+  // earlier into the pause before them.
+  const moved = new Map<number, { start: number; end: number }>();
+  // A last cue is held for the floor after its words even past the recording's end, as any last cue is.
+  const lastWord = drafts.reduce((end, d) => Math.max(end, d.end), 0);
+  let limit = Math.max(recordingEnd, lastWord + MIN_CUE_DURATION);
+  for (let k = out.length - 1; k >= 0 && out[k]!.end > limit; k--) {
+    const start = Math.min(out[k]!.start, limit - MIN_CUE_DURATION);
+    if (start < 0) return shareTheRest(out, drafts, recordingEnd);
+    moved.set(k, { start, end: limit });
+    limit = start - options.minGap;
+  }
+  for (const [k, times] of moved) Object.assign(out[k]!, times);
+  return out;
+}
+
+/**
+ * The recording has not the room to hold every cue for the floor: the pile-up at its end (the cues pushed
+ * later, and the one that pushed them) shares the time from its start to the recording's end, in
+ * proportion, so none is shown after the recording and none is squashed to nothing. They read too fast.
+ */
+function shareTheRest(
+  out: { draft: Draft; start: number; end: number }[],
+  drafts: readonly Draft[],
+  recordingEnd: number,
+): { draft: Draft; start: number; end: number }[] {
+  let first = out.length - 1;
+  while (first > 0 && out[first]!.start > drafts[first]!.start + 1e-9) first--;
+  const from = out[first]!.start;
+  const to = out[out.length - 1]!.end;
+  if (to <= recordingEnd || from >= recordingEnd) return out;
+  const scale = (recordingEnd - from) / (to - from);
+  for (let k = first; k < out.length; k++) {
+    out[k]!.start = from + (out[k]!.start - from) * scale;
+    out[k]!.end = from + (out[k]!.end - from) * scale;
+  }
+  return out;
 }

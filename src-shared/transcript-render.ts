@@ -2,7 +2,14 @@
 // `&format=srt|vtt|txt` downloads) and the desktop app's export, so both render the same way.
 // Pure: the caller turns cues into SRT/WebVTT with the `subtitle` package (which needs node streams,
 // so it stays out of src-shared). No electron, node or DOM imports here.
-import { buildCues, DEFAULT_CUE_OPTIONS } from './subtitle-cues.js';
+import {
+  buildCues,
+  DEFAULT_CUE_OPTIONS,
+  type CueOptions,
+  type CueReport,
+  type CueTranslation,
+  type SpeakerStyle,
+} from './subtitle-cues.js';
 import type { TranscriptDocument, TranscriptSegment } from './transcript-document.js';
 
 export interface TranscriptRenderOptions {
@@ -14,13 +21,6 @@ export interface TranscriptRenderOptions {
 
 /** What the server has always served: speakers on, no timestamps in plain text. */
 export const DEFAULT_RENDER_OPTIONS: TranscriptRenderOptions = { speakers: true, timestamps: false };
-
-export interface TranscriptCue {
-  /** Milliseconds. */
-  start: number;
-  end: number;
-  text: string;
-}
 
 /** 3725.4 -> "01:02:05" (or "01:02:05.400" with milliseconds). */
 export function formatClock(seconds: number, withMilliseconds = false): string {
@@ -48,20 +48,50 @@ export function transcriptPlainText(
   );
 }
 
+/** What a download or an export may set about cues; what it leaves out is the default (DEFAULT_CUE_OPTIONS). */
+export type SubtitleOptions = Partial<
+  Pick<CueOptions, 'maxCharsPerLine' | 'maxLinesPerCue' | 'maxCueDuration' | 'minGap'>
+>;
+
+export interface SubtitleRenderOptions {
+  /**
+   * true: the speaker as each format expects it (WebVTT's voice tag, SRT's "Name: " prefix); false: none;
+   * or a style of the user's choice.
+   */
+  speakers: boolean | SpeakerStyle;
+  subtitles?: SubtitleOptions;
+  translation?: CueTranslation | null;
+}
+
 /**
- * Subtitle cues for SRT or WebVTT, cut to subtitle rules (./subtitle-cues.ts): the speaker as each format
- * expects it (WebVTT's voice tag, SRT's "Name: " prefix) unless `speakers` is off.
+ * Subtitle cues for SRT or WebVTT, cut to subtitle rules (./subtitle-cues.ts), with the ones that read too
+ * fast marked. The server's downloads and the app's export both come here.
  */
-export function transcriptCues(
+export function subtitleCues(
   document: TranscriptDocument,
   format: 'srt' | 'vtt',
-  options: Pick<TranscriptRenderOptions, 'speakers'> = DEFAULT_RENDER_OPTIONS,
-): TranscriptCue[] {
+  options: SubtitleRenderOptions = { speakers: DEFAULT_RENDER_OPTIONS.speakers },
+): CueReport {
+  const speakers =
+    typeof options.speakers === 'string'
+      ? options.speakers
+      : options.speakers
+        ? format === 'vtt'
+          ? 'voice'
+          : 'prefix'
+        : 'none';
+  const chosen = options.subtitles ?? {};
   return buildCues(document, {
     ...DEFAULT_CUE_OPTIONS,
+    maxCharsPerLine:
+      chosen.maxCharsPerLine !== undefined ? chosen.maxCharsPerLine : DEFAULT_CUE_OPTIONS.maxCharsPerLine,
+    maxLinesPerCue: chosen.maxLinesPerCue ?? DEFAULT_CUE_OPTIONS.maxLinesPerCue,
+    maxCueDuration: chosen.maxCueDuration ?? DEFAULT_CUE_OPTIONS.maxCueDuration,
+    minGap: chosen.minGap ?? DEFAULT_CUE_OPTIONS.minGap,
     format,
-    speakers: options.speakers ? (format === 'vtt' ? 'voice' : 'prefix') : 'none',
-  }).cues.map(({ start, end, text }) => ({ start, end, text }));
+    speakers,
+    translation: options.translation ?? null,
+  });
 }
 
 function speakerPrefix(segment: TranscriptSegment, options: Pick<TranscriptRenderOptions, 'speakers'>): string {

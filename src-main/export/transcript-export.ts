@@ -3,10 +3,21 @@
 // downloads do; subtitles take the export's cue options and, for dual-language cues, a translation.
 import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 import { stringifySync, type NodeList } from 'subtitle';
-import type { ExportFormat, ExportOptions, SubtitleExportOptions } from '../../src-shared/ipc-contract.js';
-import { buildCues, DEFAULT_CUE_OPTIONS, type CueReport, type CueTranslation } from '../../src-shared/subtitle-cues.js';
+import type {
+  ExportFormat,
+  ExportOptions,
+  FastSubtitle,
+  SubtitleExportOptions,
+  SubtitleReport,
+} from '../../src-shared/ipc-contract.js';
+import {
+  DEFAULT_CUE_OPTIONS,
+  plainCueText,
+  type CueReport,
+  type CueTranslation,
+} from '../../src-shared/subtitle-cues.js';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
-import { formatClock, transcriptPlainText } from '../../src-shared/transcript-render.js';
+import { formatClock, subtitleCues, transcriptPlainText } from '../../src-shared/transcript-render.js';
 import { assertNever } from '../../src-shared/assert-never.js';
 import { safeFileName } from '../cache/safe-path.js';
 import type { FileFilter } from '../host-capabilities.js';
@@ -14,8 +25,8 @@ import type { FileFilter } from '../host-capabilities.js';
 export interface ExportResult {
   data: string | Buffer;
   extension: string;
-  /** SRT and WebVTT: how many cues, and how many read too fast. */
-  subtitles?: { cues: number; tooFast: number; maxCps: number };
+  /** SRT and WebVTT: how many cues, and which read too fast. */
+  subtitles?: SubtitleReport;
 }
 
 export const EXPORT_FILTERS: Record<ExportFormat, FileFilter> = {
@@ -44,13 +55,9 @@ export function renderSubtitles(
   translation: CueTranslation | null = null,
 ): { text: string; report: CueReport } {
   const subtitles = options.subtitles ?? DEFAULT_SUBTITLE_OPTIONS;
-  const report = buildCues(document, {
-    format,
-    maxCharsPerLine: subtitles.maxCharsPerLine,
-    maxLinesPerCue: subtitles.maxLinesPerCue,
-    maxCueDuration: subtitles.maxCueDuration,
-    minGap: subtitles.minGap,
+  const report = subtitleCues(document, format, {
     speakers: options.speakers ? subtitles.speakerStyle : 'none',
+    subtitles,
     translation,
   });
   const cues: NodeList = report.cues.map(({ start, end, text }) => ({
@@ -113,7 +120,7 @@ export async function exportTranscript(
       return {
         data: text,
         extension: options.format,
-        subtitles: { cues: report.cues.length, tooFast: report.tooFast, maxCps: report.maxCps },
+        subtitles: subtitleReport(report, options.format),
       };
     }
     case 'json':
@@ -123,6 +130,23 @@ export async function exportTranscript(
     default:
       return assertNever(options.format, 'export format');
   }
+}
+
+/** The cues that read too fast, numbered as in the file, their text as the viewer reads it. */
+export function subtitleReport(report: CueReport, format: 'srt' | 'vtt'): SubtitleReport {
+  const fast: FastSubtitle[] = [];
+  report.cues.forEach((cue, k) => {
+    if (!cue.tooFast) return;
+    fast.push({
+      index: k + 1,
+      start: cue.start / 1000,
+      end: cue.end / 1000,
+      text: plainCueText(cue.text, format),
+      cps: cue.cps,
+      segmentId: cue.segmentId,
+    });
+  });
+  return { cues: report.cues.length, tooFast: report.tooFast, maxCps: report.maxCps, fast };
 }
 
 /** "meeting.wav" -> "meeting.srt". */

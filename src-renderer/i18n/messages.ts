@@ -368,6 +368,9 @@ export const en = {
   'export.subtitles.translation': 'Add the {language} translation under each subtitle',
   'export.subtitles.tooFast':
     '{count} of {total} subtitles read faster than {cps} characters per second: consider more time or fewer words for them.',
+  'export.subtitles.fastList': 'Subtitles that read too fast',
+  'export.subtitles.fastJump': 'Go to subtitle {index} at {time}',
+  'export.subtitles.cps': '{cps} characters/s',
 
   'analysis.tabs': 'Analyses',
   'analysis.summary': 'Summary',
@@ -911,6 +914,9 @@ export const ja: Record<MessageKey, string> = {
   'export.subtitles.translation': '各字幕の下に{language}の翻訳を入れる',
   'export.subtitles.tooFast':
     '字幕 {total} 枚のうち {count} 枚が毎秒 {cps} 文字より速く、読み切れないおそれがあります。表示時間を延ばすか文字を減らすことを検討してください。',
+  'export.subtitles.fastList': '速すぎる字幕',
+  'export.subtitles.fastJump': '字幕 {index}（{time}）へ移動',
+  'export.subtitles.cps': '毎秒 {cps} 文字',
 
   'analysis.tabs': '分析',
   'analysis.summary': '要約',

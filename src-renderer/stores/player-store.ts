@@ -28,6 +28,8 @@ interface PlayerState {
   controller: PlayerController | null;
   /** A seek asked for before the waveform was ready. */
   pendingSeek: number | null;
+  /** How many seeks there have been: the transcript brings the place a seek went to into view. */
+  seeks: number;
 
   load: (id: string, at?: number) => Promise<void>;
   unload: () => void;
@@ -56,6 +58,7 @@ export const usePlayerStore = create<PlayerState>()((set, get) => {
     rate: 1,
     controller: null,
     pendingSeek: null,
+    seeks: 0,
 
     async load(id, at) {
       if (get().transcriptionId === id) {
@@ -119,7 +122,7 @@ export const usePlayerStore = create<PlayerState>()((set, get) => {
     seek(seconds) {
       const duration = get().duration;
       const target = Math.max(0, duration > 0 ? Math.min(seconds, duration) : seconds);
-      set({ currentTime: target });
+      set({ currentTime: target, seeks: get().seeks + 1 });
       const controller = get().controller;
       if (controller) controller.seek(target);
       else set({ pendingSeek: target });

@@ -40,7 +40,7 @@ interface TranscriptState {
   settleConflict: (segments: SettledSegment[]) => Promise<IpcError | null>;
   /** Brings back an older revision from the server's history as a new one. */
   restoreRevision: (revision: number) => Promise<IpcError | null>;
-  /** `report`: for SRT and WebVTT, how many cues there are and how many read too fast. */
+  /** `report`: for SRT and WebVTT, how many cues there are and which read too fast. */
   exportAs: (options: ExportOptions) => Promise<{ path: string | null; error: IpcError | null; report?: ExportReport }>;
   remove: () => Promise<IpcError | null>;
   /** Reloads the open transcript when main says it changed; returns the unsubscribe. */

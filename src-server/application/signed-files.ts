@@ -5,7 +5,12 @@ import type { Readable } from 'node:stream';
 import type { AppContext } from '../app-context.js';
 import type { TranscriptionRecord } from '../domain/records.js';
 import { audioContentType, audioResponseHeaders } from '../domain/served-audio.js';
-import { CONTENT_TYPES, renderTranscript, type TranscriptFormat } from '../domain/transcript-formats.js';
+import {
+  CONTENT_TYPES,
+  renderTranscript,
+  type DownloadOptions,
+  type TranscriptFormat,
+} from '../domain/transcript-formats.js';
 import type { SignedPurpose } from '../signing/url-signer.js';
 import { ObjectTooLargeError } from '../storage/storage.js';
 import { audioDownloadRedirect } from './direct-uploads.js';
@@ -67,16 +72,46 @@ export async function downloadAudio(ctx: AppContext, url: SignedUrl): Promise<Au
   };
 }
 
-/** The transcript's latest revision in `format` (decision 0052), with that revision's number for the ETag. */
+/**
+ * The transcript's latest revision in `format` (decision 0052), rendered with the options asked for
+ * (decision 0067), with that revision's number for the ETag. An option the format has no use for is refused,
+ * so a typo'd format does not silently drop what was asked.
+ */
 export async function downloadTranscript(
   ctx: AppContext,
   url: SignedUrl,
   format: TranscriptFormat,
+  options: DownloadOptions = {},
 ): Promise<{ contentType: string; body: string; revision: number | undefined }> {
+  const subtitles = format === 'srt' || format === 'vtt';
+  const misplaced =
+    (!subtitles && options.subtitles && Object.values(options.subtitles).some((v) => v !== undefined)
+      ? 'subtitles'
+      : null) ??
+    (format !== 'txt' && options.timestamps !== undefined ? 'timestamps' : null) ??
+    (format === 'json' && options.speakers !== undefined ? 'speakers' : null);
+  if (misplaced) throw errors.validation(misplacedOption(misplaced, format), misplacedField(misplaced, options));
   const record = await signedTranscription(ctx, 'transcript', url);
   if (!record.transcriptKey) throw errors.resultNotReady(record.transcriptionId);
   const document = await ctx.service.readDocument(record);
-  return { contentType: CONTENT_TYPES[format], body: renderTranscript(document, format), revision: document.revision };
+  return {
+    contentType: CONTENT_TYPES[format],
+    body: renderTranscript(document, format, options),
+    revision: document.revision,
+  };
+}
+
+const FORMATS_OF = { subtitles: 'srt or vtt', timestamps: 'txt', speakers: 'srt, vtt or txt' } as const;
+
+function misplacedOption(option: keyof typeof FORMATS_OF, format: TranscriptFormat): string {
+  return `That option applies only to format=${FORMATS_OF[option]}, not ${format}. Drop it, or ask for a format it applies to.`;
+}
+
+/** The query parameter to name in the error body. */
+function misplacedField(option: keyof typeof FORMATS_OF, options: DownloadOptions): string {
+  if (option !== 'subtitles') return option;
+  const given = Object.entries(options.subtitles ?? {}).find(([, v]) => v !== undefined)?.[0] ?? 'maxCharsPerLine';
+  return given.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
 /** The body of a PUT to a signed upload URL, as the route read its headers. */

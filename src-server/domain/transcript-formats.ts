@@ -2,7 +2,8 @@
 import { stringifySync, type NodeList } from 'subtitle';
 import { assertNever } from '../../src-shared/assert-never.js';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
-import { transcriptCues, transcriptPlainText } from '../../src-shared/transcript-render.js';
+import type { SpeakerStyle } from '../../src-shared/subtitle-cues.js';
+import { subtitleCues, transcriptPlainText, type SubtitleOptions } from '../../src-shared/transcript-render.js';
 
 export const TRANSCRIPT_FORMATS = ['json', 'srt', 'vtt', 'txt'] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
@@ -34,20 +35,38 @@ function namesSpeakers(document: TranscriptDocument): boolean {
   return labels.size > 1 || Object.keys(document.speaker_names ?? {}).length > 0;
 }
 
-export function renderTranscript(stored: TranscriptDocument, format: TranscriptFormat): string {
+/**
+ * What a download may ask for beyond the format (decision 0067): the app's export options. Left out, each is
+ * what the server has always served.
+ */
+export interface DownloadOptions {
+  speakers?: SpeakerStyle;
+  /** Plain text only. */
+  timestamps?: boolean;
+  /** SRT and WebVTT only. */
+  subtitles?: SubtitleOptions;
+}
+
+export function renderTranscript(
+  stored: TranscriptDocument,
+  format: TranscriptFormat,
+  options: DownloadOptions = {},
+): string {
   const document = format === 'json' ? stored : withSpeakerNames(stored);
-  const speakers = namesSpeakers(stored);
+  const speakers = options.speakers ?? namesSpeakers(stored);
   switch (format) {
     case 'json':
       return JSON.stringify(document);
     case 'txt':
-      return transcriptPlainText(document, { speakers, timestamps: false });
+      return transcriptPlainText(document, {
+        speakers: typeof speakers === 'string' ? speakers !== 'none' : speakers,
+        timestamps: options.timestamps ?? false,
+      });
     case 'srt':
     case 'vtt': {
-      const cues: NodeList = transcriptCues(document, format, { speakers }).map((data) => ({
-        type: 'cue' as const,
-        data,
-      }));
+      const cues: NodeList = subtitleCues(document, format, { speakers, subtitles: options.subtitles }).cues.map(
+        ({ start, end, text }) => ({ type: 'cue' as const, data: { start, end, text } }),
+      );
       return stringifySync(cues, { format: format === 'vtt' ? 'WebVTT' : 'SRT' });
     }
     default:

@@ -1,6 +1,7 @@
 // Signed-URL transfers: the audio upload behind audio_upload_url, and the downloads behind audio_path and
 // transcription_path. No API key: the URL's signature is the credential.
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
+import { SPEAKER_STYLES, SUBTITLE_LIMITS } from '../subtitle-cues.js';
 import { errorResponses, literalUnion } from './common.js';
 
 const tags = ['files'];
@@ -15,10 +16,62 @@ export const SignedQuery = Type.Object({
   signature: Type.Optional(Type.String()),
 });
 
+/**
+ * Extension: the app's export options, for the server's own SRT and WebVTT (decision 0067). Without them
+ * a download is what it always was. Bounds are the app's (SUBTITLE_LIMITS).
+ */
+export const SUBTITLE_QUERY_FIELDS = [
+  'max_chars_per_line',
+  'max_lines_per_cue',
+  'max_cue_duration',
+  'min_gap',
+] as const;
+
 export const TranscriptQuery = Type.Object({
   ...SignedQuery.properties,
   format: Type.Optional(literalUnion(TRANSCRIPT_FORMATS, { description: 'one of json, srt, vtt, txt' })),
+  max_chars_per_line: Type.Optional(
+    Type.Integer({
+      minimum: SUBTITLE_LIMITS.maxCharsPerLine.min,
+      maximum: SUBTITLE_LIMITS.maxCharsPerLine.max,
+      description:
+        "Extension (srt, vtt): characters per subtitle line; default the language's usual width (42; Japanese 13, Chinese and Korean 16).",
+    }),
+  ),
+  max_lines_per_cue: Type.Optional(
+    Type.Integer({
+      minimum: SUBTITLE_LIMITS.maxLinesPerCue.min,
+      maximum: SUBTITLE_LIMITS.maxLinesPerCue.max,
+      description: 'Extension (srt, vtt): lines per subtitle; default 2.',
+    }),
+  ),
+  max_cue_duration: Type.Optional(
+    Type.Number({
+      minimum: SUBTITLE_LIMITS.maxCueDuration.min,
+      maximum: SUBTITLE_LIMITS.maxCueDuration.max,
+      description: 'Extension (srt, vtt): the longest a subtitle is shown, in seconds; default 7.',
+    }),
+  ),
+  min_gap: Type.Optional(
+    Type.Number({
+      minimum: SUBTITLE_LIMITS.minGap.min,
+      maximum: SUBTITLE_LIMITS.minGap.max,
+      description: 'Extension (srt, vtt): seconds between one subtitle and the next; default 0.08.',
+    }),
+  ),
+  speakers: Type.Optional(
+    literalUnion(SPEAKER_STYLES, {
+      description:
+        'Extension (srt, vtt, txt): how speakers are named. none; prefix ("Alice: " at each change of speaker); ' +
+        'voice (WebVTT <v Alice> on every subtitle; SRT gets the prefix). Default: named when the transcript has ' +
+        'two or more speakers or a named one (prefix in SRT and text, voice in WebVTT).',
+    }),
+  ),
+  timestamps: Type.Optional(
+    Type.Boolean({ description: 'Extension (txt): each line starts with its time, [hh:mm:ss]; default false.' }),
+  ),
 });
+export type TranscriptQuery = Static<typeof TranscriptQuery>;
 
 export const UploadReceipt = Type.Object({
   transcription_id: Type.String(),
@@ -131,6 +184,11 @@ export const downloadTranscript = {
   path: '/files/transcript/:id',
   schema: {
     summary: 'Download the transcript from a signed transcription_path; ?format=json (default), srt, vtt or txt',
+    description:
+      'The latest revision (edits, speaker names and dictionary re-applies included). Extension: SRT and WebVTT take ' +
+      "the desktop export's subtitle options as query parameters (max_chars_per_line, max_lines_per_cue, " +
+      'max_cue_duration, min_gap, speakers); text takes speakers and timestamps. A subtitle option with another ' +
+      'format is 400 VALIDATION_FAILED.',
     tags,
     security: [],
     params: SignedParams,

@@ -76,3 +76,63 @@ test('the export menu in Japanese', async ({ page }) => {
   await expect(page.getByLabel('話者の示し方')).toBeVisible();
   await screenshot(page, 'export-subtitles-ja');
 });
+
+// Issue 27: which subtitles read too fast, with a jump to each. An edit makes the second sentence far longer
+// than the time it is spoken in, as a verbatim correction can.
+test('lists the subtitles that read too fast; each jumps the player and the transcript to it, in English and Japanese', async ({
+  page,
+}) => {
+  const list = await host.invoke('transcripts:list', {});
+  if (!list.ok) throw new Error(list.error.message);
+  const id = list.value.items.find((t) => t.name === 'team-meeting.wav')!.id;
+  const detail = await host.invoke('transcripts:get', { id });
+  if (!detail.ok) throw new Error(detail.error.message);
+  const segment = detail.value.document!.segments.at(-1)!;
+  const long =
+    'the budget meeting for the whole of the Zentrova marketing and finance teams moved to the second Thursday of next month';
+  const edited = await host.invoke('transcripts:edit', { id, segments: [{ id: segment.id, text: long }] });
+  expect(edited.ok).toBe(true);
+
+  for (const [language, open, exportLabel, run, heading, jump] of [
+    ['en', 'Open team-meeting.wav', 'Export…', 'Export', 'Subtitles that read too fast', /^Go to subtitle \d+ at /],
+    ['ja', 'team-meeting.wav を開く', '書き出し…', '書き出す', '速すぎる字幕', /^字幕 \d+（.+）へ移動$/],
+  ] as const) {
+    expect((await host.invoke('settings:update', { uiLanguage: language })).ok).toBe(true);
+    const library = new LibraryPage(page);
+    await library.goto(host.url);
+    await page.getByRole('button', { name: open }).click();
+    const transcript = new TranscriptPage(page);
+    await transcript.expectLoaded('team-meeting.wav');
+    await expect(transcript.word('Zentrova')).toBeVisible();
+
+    host.dialogs.savePath = path.join(path.dirname(wav), `too-fast-${language}.srt`);
+    await page.getByRole('button', { name: exportLabel }).click();
+    await page.getByLabel(language === 'en' ? 'Format' : '形式').selectOption('srt');
+    await page.getByRole('button', { name: run, exact: true }).click();
+    const fast = page.getByRole('region', { name: heading });
+    await expect(fast).toBeVisible();
+    const items = fast.getByRole('button');
+    expect(await items.count()).toBeGreaterThan(0);
+    // Each item is a subtitle of the file that was written: its number, and its words.
+    const srt = fs
+      .readFileSync(host.dialogs.savePath, 'utf8')
+      .trim()
+      .split(/\r?\n\r?\n/);
+    const item = items.last();
+    await expect(item).toHaveAccessibleName(jump);
+    const number = Number((await item.textContent())!.match(/^(\d+)/)![1]);
+    const [, times, ...lines] = srt[number - 1]!.split(/\r?\n/);
+    await expect(item).toContainText(lines.join(' '));
+    expect(lines.join(' ')).toMatch(/Zentrova|Thursday|finance|month/);
+
+    // The jump: the player goes to the subtitle's start, and its segment is the current one, in view.
+    await page.mouse.wheel(0, -2000);
+    await item.click();
+    const start = seconds(times!.split(' --> ')[0]!);
+    await expect.poll(() => transcript.currentTime()).toBeCloseTo(start, 1);
+    const current = page.locator(`[data-segment-id="${segment.id}"]`);
+    await expect(current).toHaveClass(/segment-active/);
+    await expect(current).toBeInViewport();
+    await screenshot(page, language === 'en' ? 'subtitles-too-fast' : 'subtitles-too-fast-ja');
+  }
+});

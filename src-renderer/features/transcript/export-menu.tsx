@@ -1,10 +1,17 @@
 // Export to txt/srt/vtt/json/docx through main's save dialog. SRT and WebVTT take subtitle options:
 // how cues are cut (src-shared/subtitle-cues.ts), how speakers are named, and a translation underneath.
 import { useEffect, useId, useRef, useState } from 'react';
-import { EXPORT_FORMATS, type ExportFormat, type SubtitleExportOptions } from '../../../src-shared/ipc-contract';
+import {
+  EXPORT_FORMATS,
+  type ExportFormat,
+  type FastSubtitle,
+  type SubtitleExportOptions,
+} from '../../../src-shared/ipc-contract';
 import { languageName } from '../../../src-shared/languages';
 import { DEFAULT_CUE_OPTIONS, languagePreset, SUBTITLE_LIMITS } from '../../../src-shared/subtitle-cues';
 import { useT } from '../../i18n/use-t';
+import { formatClock } from '../../lib/format';
+import { usePlayerStore } from '../../stores/player-store';
 import { analysisKey, selectSlot, useAnalysisStore } from '../../stores/analysis-store';
 import { selectUiLanguage, useSettingsStore } from '../../stores/settings-store';
 import { useTranscriptStore } from '../../stores/transcript-store';
@@ -58,6 +65,7 @@ export function ExportMenu() {
   const [timestamps, setTimestamps] = useState(true);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  const [fast, setFast] = useState<FastSubtitle[]>([]);
   const exportAs = useTranscriptStore((state) => state.exportAs);
   const transcriptId = useTranscriptStore((state) => state.id);
   const language = useTranscriptStore((state) => state.detail?.document?.language ?? 'en');
@@ -114,6 +122,7 @@ export function ExportMenu() {
       options = checked;
     }
     setInvalid(null);
+    setFast([]);
     setBusy(true);
     const { path, error, report } = await exportAs({
       format,
@@ -126,11 +135,12 @@ export function ExportMenu() {
     else if (path) {
       if (options) void useSettingsStore.getState().update({ subtitleExport: options });
       const saved = t('export.saved', { path });
-      const fast =
+      const tooFast =
         report && report.tooFast > 0
           ? ` ${t('export.subtitles.tooFast', { count: report.tooFast, total: report.cues, cps: report.maxCps })}`
           : '';
-      setMessage({ text: saved + fast, error: false });
+      setMessage({ text: saved + tooFast, error: false });
+      setFast(report?.fast ?? []);
     } else setMessage({ text: t('export.cancelled'), error: false });
   };
 
@@ -253,8 +263,44 @@ export function ExportMenu() {
               {message.text}
             </p>
           )}
+          {fast.length > 0 && <FastSubtitles fast={fast} />}
         </div>
       )}
     </div>
+  );
+}
+
+/** The subtitles that read too fast, in order: each goes to its moment in the player and the transcript. */
+function FastSubtitles({ fast }: { fast: FastSubtitle[] }) {
+  const t = useT();
+  const id = useId();
+  return (
+    <section className="fast-subtitles" aria-labelledby={id}>
+      <h3 id={id} className="fast-subtitles-title">
+        {t('export.subtitles.fastList')}
+      </h3>
+      <ol>
+        {fast.map((cue) => {
+          const time = formatClock(cue.start);
+          return (
+            <li key={cue.index}>
+              <button
+                type="button"
+                className="fast-subtitle"
+                data-testid="fast-subtitle"
+                aria-label={t('export.subtitles.fastJump', { index: cue.index, time })}
+                onClick={() => usePlayerStore.getState().seek(cue.start)}
+              >
+                <span className="fast-subtitle-where">
+                  {cue.index} · {time}
+                </span>
+                <span className="fast-subtitle-text">{cue.text.replace(/\n/g, ' ')}</span>
+                <span className="fast-subtitle-cps">{t('export.subtitles.cps', { cps: cue.cps })}</span>
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
   );
 }

@@ -61,6 +61,17 @@ export function TranscriptPane() {
   // Whatever is playing is always rendered, even before its slice arrives.
   const shown = Math.min(segments.length, Math.max(limit, activeSegment + 20));
 
+  // A jump (a too-fast subtitle, a summary item, the waveform) shows where it went, playing or not.
+  const seeks = usePlayerStore((state) => state.seeks);
+  const shownSeeks = useRef(seeks);
+  useEffect(() => {
+    if (seeks === shownSeeks.current || activeSegment < 0) return;
+    shownSeeks.current = seeks;
+    pane.current
+      ?.querySelector(`[data-segment-index="${activeSegment}"]`)
+      ?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [seeks, activeSegment]);
+
   useEffect(() => {
     if (!playing || !following || activeSegment < 0) return;
     pane.current

@@ -279,12 +279,15 @@ describe('main services', () => {
       field: 'translation',
       message: expect.stringContaining('French'),
     });
-    expect(
-      await ok('transcripts:export', { id, options: { format: 'srt', speakers: true, timestamps: true } }),
-    ).toEqual({
-      path: saveTarget,
-      subtitles: { cues: expect.any(Number), tooFast: expect.any(Number), maxCps: 17 },
+    const exported = await ok('transcripts:export', {
+      id,
+      options: { format: 'srt', speakers: true, timestamps: true },
     });
+    expect(exported).toEqual({
+      path: saveTarget,
+      subtitles: { cues: expect.any(Number), tooFast: expect.any(Number), maxCps: 17, fast: expect.any(Array) },
+    });
+    expect(exported!.subtitles!.fast).toHaveLength(exported!.subtitles!.tooFast);
     expect(saved.at(-1)).toBe('budget meeting.srt');
     const srt = fs.readFileSync(saveTarget, 'utf8');
     expect(srt).toContain('indeed');

@@ -90,13 +90,161 @@ describe('subtitle cues', () => {
     for (const cue of cues) expect(cue.start).toBe(startOf.get(cue.text.split(/\s+/)[0]!));
   });
 
-  it('holds a short cue for the minimum duration when the next cue leaves room, never into the gap', () => {
+  it('holds a short cue for the minimum duration when the next cue leaves room, and merges it with the next when not', () => {
     const { cues } = buildCues(
       doc([spoken(0, 0, 'Yes.', null, 0.2), spoken(1, 0.5, 'No.', null, 0.2), spoken(2, 5, 'Maybe.', null, 0.2)]),
       options(),
     );
-    expect(cues[0]!.end).toBe(500 - 80);
-    expect(cues[1]!.end).toBe(Math.round((0.5 + MIN_CUE_DURATION) * 1000));
+    // "Yes." would have had 420 ms before "No.": one cue of the same speaker, on one line.
+    expect(cues.map((c) => c.text)).toEqual(['Yes. No.', 'Maybe.']);
+    expect(cues[0]!.end).toBe(Math.round(MIN_CUE_DURATION * 1000));
+    expect(cues[1]!.end).toBe(Math.round((5 + MIN_CUE_DURATION) * 1000));
+  });
+
+  describe('the floor: no subtitle shorter than 5/6 s', () => {
+    const floor = Math.floor(MIN_CUE_DURATION * 1000);
+    const expectReadable = (cues: { start: number; end: number }[], gap = 80) => {
+      for (const cue of cues) expect(cue.end - cue.start).toBeGreaterThanOrEqual(floor);
+      for (let k = 1; k < cues.length; k++) expect(cues[k]!.start - cues[k - 1]!.end).toBeGreaterThanOrEqual(gap);
+    };
+
+    it('merges a cue the next one leaves 82 ms into it, instead of showing it for 82 ms', () => {
+      // As an edit left it: "Okay." split off as its own segment, the next starting 162 ms later.
+      const { cues } = buildCues(
+        doc([spoken(0, 10, 'Okay.', null, 0.2), spoken(1, 10.162, 'So the figures are in.', null, 0.3)]),
+        options(),
+      );
+      expectReadable(cues);
+      expect(cues.map((c) => c.text)).toEqual(['Okay. So the figures are in.']);
+      expect(cues[0]!.start).toBe(10_000);
+    });
+
+    it('tells two speakers in one merged cue apart: their names, a voice tag each, or a dash', () => {
+      const segments = [spoken(0, 10, 'Okay.', 'Alice', 0.2), spoken(1, 10.162, 'So the figures are in.', 'Bob', 0.3)];
+      const prefixed = buildCues(doc(segments), options({ speakers: 'prefix' })).cues;
+      expect(prefixed.map((c) => c.text)).toEqual(['Alice: Okay.\nBob: So the figures are in.']);
+      const voiced = buildCues(doc(segments), options({ speakers: 'voice', format: 'vtt' })).cues;
+      expect(voiced.map((c) => c.text)).toEqual(['<v Alice>Okay.</v>\n<v Bob>So the figures are in.']);
+      const plainCues = buildCues(doc(segments), options()).cues;
+      expect(plainCues.map((c) => c.text)).toEqual(['-Okay.\n-So the figures are in.']);
+      for (const cues of [prefixed, voiced, plainCues]) expectReadable(cues);
+    });
+
+    it('holds cues an edit squeezed into 0.5 s for the minimum when they fit nowhere, moving later ones into the pause', () => {
+      // The words say "Hello world" in 0.5 s; the text was edited into far more than one cue holds.
+      const edited = {
+        ...spoken(0, 2, 'Hello world', null, 0.25),
+        text: 'Hello brave new world, how are you doing today? I am fine, thank you very much indeed.',
+      };
+      edited.end = 2.5;
+      const after = spoken(1, 2.6, 'Next.', null, 0.2);
+      const later = spoken(2, 20, 'Much later.', null, 0.2);
+      const { cues } = buildCues(doc([edited, after, later]), options({ maxCharsPerLine: 20, maxLinesPerCue: 1 }));
+      expect(cues.length).toBeGreaterThan(3);
+      expectReadable(cues);
+      expect(plain(cues.map((c) => c.text).join(' '))).toBe(`${edited.text} Next. Much later.`);
+      // Free time before it is used first (at most half a second), and the pause absorbs the rest.
+      expect(cues[0]!.start).toBeGreaterThanOrEqual(1500);
+      expect(cues.at(-1)!.start).toBe(20_000);
+    });
+
+    it('does not pile cues up after the recording ends: they move earlier, into the pause before them', () => {
+      const edited = {
+        ...spoken(0, 5, 'Hello world', null, 0.25),
+        text: 'Hello brave new world, how are you doing today? I am fine, thank you very much indeed.',
+      };
+      edited.end = 5.5;
+      const document = { ...doc([spoken(1, 0, 'Start.', null, 0.2), edited]), duration: 5.6 };
+      const { cues } = buildCues(document, options({ maxCharsPerLine: 20, maxLinesPerCue: 1 }));
+      expectReadable(cues);
+      // The last cue is held for the floor after the last word, as any last cue is, and no longer.
+      expect(cues.at(-1)!.end).toBe(Math.round((5.5 + MIN_CUE_DURATION) * 1000));
+      expect(cues[0]!.start).toBe(0);
+      expect(plain(cues.map((c) => c.text).join(' '))).toBe(`Start. ${edited.text}`);
+    });
+
+    it('shares out the time there is when the whole recording has not the room for the floor', () => {
+      const edited = {
+        ...spoken(0, 0.1, 'Hello world', null, 0.25),
+        text: 'Hello brave new world, how are you doing today? I am fine, thank you very much indeed.',
+      };
+      edited.end = 0.6;
+      const { cues } = buildCues(
+        { ...doc([edited]), duration: 2 },
+        options({ maxCharsPerLine: 20, maxLinesPerCue: 1 }),
+      );
+      expect(cues.length).toBeGreaterThan(3);
+      // Nothing after the recording's end, nothing squashed: each gets a fair share.
+      expect(cues.at(-1)!.end).toBeLessThanOrEqual(2000);
+      const lengths = cues.map((c) => c.end - c.start);
+      expect(Math.min(...lengths)).toBeGreaterThan(200);
+      expect(Math.max(...lengths) / Math.min(...lengths)).toBeLessThan(1.5);
+      for (let k = 1; k < cues.length; k++) expect(cues[k]!.start).toBeGreaterThanOrEqual(cues[k - 1]!.end);
+      expect(cues.every((c) => c.tooFast)).toBe(true);
+    });
+
+    it('holds the floor for Japanese too', () => {
+      const words = ['はい。', 'では', '始めましょう。'];
+      const timed = [
+        { word: words[0]!, start: 1, end: 1.1, confidence: 0.9 },
+        { word: words[1]!, start: 1.15, end: 1.3, confidence: 0.9 },
+        { word: words[2]!, start: 1.3, end: 2.2, confidence: 0.9 },
+      ];
+      const segments: TranscriptSegment[] = [
+        { id: 0, start: 1, end: 1.1, speaker: null, text: words[0]!, words: timed.slice(0, 1) },
+        { id: 1, start: 1.15, end: 2.2, speaker: null, text: words[1]! + words[2]!, words: timed.slice(1) },
+      ];
+      const { cues } = buildCues(doc(segments, 'ja'), options());
+      expectReadable(cues);
+      expect(cues.map((c) => c.text)).toEqual(['はい。\nでは始めましょう。']);
+    });
+  });
+
+  describe('orphans: no scrap of a sentence as a subtitle of its own', () => {
+    it('cuts a sentence that outlasts one cue so its last cue is not two words ("for Zentrova.")', () => {
+      const text = 'Then we move the whole quarterly budget review to next week for Zentrova.';
+      const { cues } = buildCues(doc([spoken(0, 0, text, null, 0.55)]), options());
+      expect(cues.length).toBe(2);
+      for (const cue of cues) expect(cue.text.split(/\s+/).length).toBeGreaterThan(2);
+      expect(plain(cues.map((c) => c.text).join(' '))).toBe(text);
+      for (const cue of cues) expect(cue.end - cue.start).toBeLessThanOrEqual(7000);
+    });
+
+    it('joins a scrap an edit split off as a segment of its own back to the words before it', () => {
+      const { cues } = buildCues(
+        doc([
+          spoken(0, 0, 'Then we move the budget review to next week', null, 0.3),
+          spoken(1, 3.4, 'for Zentrova.', null, 0.3),
+          spoken(2, 8, 'Thanks.', null, 0.3),
+        ]),
+        options(),
+      );
+      expect(cues.map((c) => c.text)).toEqual([
+        'Then we move the budget review\nto next week for Zentrova.',
+        'Thanks.',
+      ]);
+      // A whole sentence of two words is not a scrap: "Thanks." keeps its own cue.
+      expect(cues[1]!.start).toBe(8000);
+    });
+
+    it('does not leave a few Japanese characters as a cue of their own, nor break a line inside a phrase', () => {
+      // Edited text (no engine words): split where the dictionary finds words, particles kept with their word.
+      const text = '今日は皆さんお集まりいただきありがとうございます、では。';
+      const segment: TranscriptSegment = { id: 0, start: 0, end: 3, speaker: null, text, words: [] };
+      const { cues } = buildCues(doc([segment], 'ja'), options());
+      expect(cues.length).toBeGreaterThan(1);
+      for (const cue of cues) expect([...cue.text.replace(/\n/g, '')].length).toBeGreaterThan(5);
+      const phrases = ['今日は', '皆さん', 'お集まり', 'いただき', 'ありがとうございます、', 'では。'];
+      for (const line of cues.flatMap((c) => lines(c.text))) {
+        let rest = line;
+        while (rest) {
+          const phrase = phrases.find((p) => rest.startsWith(p));
+          expect(phrase, `${line} starts inside a phrase`).toBeDefined();
+          rest = rest.slice(phrase!.length);
+        }
+      }
+      expect(cues.map((c) => c.text.replace(/\n/g, '')).join('')).toBe(text);
+    });
   });
 
   it('counts cues that read faster than the language allows, without changing them', () => {

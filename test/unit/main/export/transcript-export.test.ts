@@ -126,8 +126,22 @@ describe('transcript export', () => {
       expect(to! - from!).toBeLessThanOrEqual(3);
     }
     expect(cues[0]).toMatch(/\nAlice: So/);
-    expect(result.subtitles).toEqual({ cues: cues.length, tooFast: expect.any(Number), maxCps: 17 });
+    expect(result.subtitles).toEqual({
+      cues: cues.length,
+      tooFast: expect.any(Number),
+      maxCps: 17,
+      fast: expect.any(Array),
+    });
     expect(result.subtitles!.tooFast).toBeGreaterThan(0);
+    // Which read too fast, numbered as in the file, with the text the file shows.
+    const fast = result.subtitles!.fast;
+    expect(fast).toHaveLength(result.subtitles!.tooFast);
+    for (const cue of fast) {
+      expect(cue.cps).toBeGreaterThan(17);
+      const [, times, ...text] = cues[cue.index - 1]!.split(/\r?\n/);
+      expect(text.join('\n')).toBe(cue.text);
+      expect(times!.startsWith(new Date(cue.start * 1000).toISOString().slice(11, 23).replace('.', ','))).toBe(true);
+    }
 
     const vtt = await exportTranscript(
       long,
@@ -135,6 +149,8 @@ describe('transcript export', () => {
       'T',
     );
     expect((vtt.data as string).match(/<v Alice>/g)).toHaveLength(vtt.subtitles!.cues);
+    // The list shows what is read, not WebVTT's markup.
+    expect(vtt.subtitles!.fast.every((cue) => !cue.text.includes('<v '))).toBe(true);
   });
 
   it('puts the translation under the original in dual-language subtitles', async () => {

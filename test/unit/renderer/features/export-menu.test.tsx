@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnalysisView, ExportOptions, TranscriptDetail } from '../../../../src-shared/ipc-contract';
 import { ExportMenu } from '../../../../src-renderer/features/transcript/export-menu';
 import { useAnalysisStore } from '../../../../src-renderer/stores/analysis-store';
+import { usePlayerStore } from '../../../../src-renderer/stores/player-store';
 import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
 import { useTranscriptStore } from '../../../../src-renderer/stores/transcript-store';
 import { installFakeApi, type FakeApi, transcriptDetail } from '../fake-api';
@@ -29,7 +30,19 @@ let fake: FakeApi;
 let translation: AnalysisView | null;
 function setup(language = 'en', uiLanguage: 'en' | 'ja' = 'en') {
   fake = installFakeApi({
-    'transcripts:export': () => ({ path: '/tmp/out.srt', subtitles: { cues: 12, tooFast: 3, maxCps: 17 } }),
+    'transcripts:export': () => ({
+      path: '/tmp/out.srt',
+      subtitles: {
+        cues: 12,
+        tooFast: 3,
+        maxCps: 17,
+        fast: [
+          { index: 2, start: 3.5, end: 4.4, text: 'Far too many words\nfor this little time', cps: 41.1, segmentId: 0 },
+          { index: 7, start: 65, end: 66, text: 'Quick.', cps: 18, segmentId: 0 },
+          { index: 11, start: 3725.4, end: 3726.3, text: 'And again.', cps: 19.5, segmentId: 0 },
+        ],
+      },
+    }),
     'analysis:get': () => translation,
   });
   useSettingsStore.setState({
@@ -110,6 +123,34 @@ describe('ExportMenu', () => {
         },
       },
     ]);
+  });
+
+  it('lists the subtitles that read too fast, each a jump to its moment in the player', async () => {
+    setup('en');
+    usePlayerStore.setState(usePlayerStore.getInitialState(), true);
+    render(<ExportMenu />);
+    fireEvent.click(screen.getByRole('button', { name: 'Export…' }));
+    fireEvent.change(screen.getByLabelText('Format'), { target: { value: 'srt' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    const list = await screen.findByRole('region', { name: 'Subtitles that read too fast' });
+    const items = within(list).getAllByRole('button');
+    expect(items.map((item) => item.getAttribute('aria-label'))).toEqual([
+      'Go to subtitle 2 at 0:03',
+      'Go to subtitle 7 at 1:05',
+      'Go to subtitle 11 at 1:02:05',
+    ]);
+    expect(items[0]!.textContent).toContain('Far too many words for this little time');
+    expect(items[0]!.textContent).toContain('41.1 characters/s');
+    fireEvent.click(items[1]!);
+    expect(usePlayerStore.getState().currentTime).toBe(65);
+    expect(usePlayerStore.getState().seeks).toBe(1);
+    // The next export starts a new list: none when nothing reads too fast.
+    fake.handlers['transcripts:export'] = () => ({
+      path: '/tmp/out.srt',
+      subtitles: { cues: 12, tooFast: 0, maxCps: 17, fast: [] },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Subtitles that read too fast' })).toBeNull());
   });
 
   it('clears the previous "Saved to …" when the next export is cancelled, and says nothing was saved', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { subtitleLines } from '../../../../src-shared/subtitle-lines.js';
-import { transcriptCues } from '../../../../src-shared/transcript-render.js';
+import { subtitleCues } from '../../../../src-shared/transcript-render.js';
 import { renderTranscript } from '../../../../src-server/domain/transcript-formats.js';
 import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
 import { joinWords, wordSeparator } from '../../../../src-shared/word-text.js';
@@ -56,7 +56,7 @@ describe('Japanese transcripts as text and subtitles', () => {
   });
 
   it('renders SRT and WebVTT cues with a line per sentence', () => {
-    expect(transcriptCues(doc, 'vtt')[0]!.text).toBe('<v SPEAKER_1>今日は晴れです。\n明日は雨です。');
+    expect(subtitleCues(doc, 'vtt').cues[0]!.text).toBe('<v SPEAKER_1>今日は晴れです。\n明日は雨です。');
     // SRT's speaker prefix takes room on the first line (13 characters, half-width ones counting half),
     // so the break moves; the text stays whole.
     const srt = renderTranscript(doc, 'srt');
