@@ -16,6 +16,7 @@ import { installIdleTimeout, timeoutOptions } from './http/timeouts.js';
 import type { ApiApp, RouteModule } from './http/api-app.js';
 import { analysisRouteModules } from './http/routes/analyses/index.js';
 import { dictionaryRoutes } from './http/routes/dictionaries/index.js';
+import { speakerRoutes } from './http/routes/speakers/index.js';
 import { fileRoutes } from './http/routes/files/index.js';
 import { openaiRoutes } from './http/routes/openai/index.js';
 import { healthRoutes } from './http/routes/health/index.js';
@@ -126,6 +127,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       ...transcriptionRoutes,
       ...analysisRouteModules,
       ...dictionaryRoutes,
+      ...speakerRoutes,
       ...openaiRoutes,
       ...modelRoutes,
     ]);
