@@ -207,6 +207,23 @@ describe('the library: list, get, rename, samples, delete', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('describes the speakers operations, the Speaker schema and the upload opt-out, as extensions', async () => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { summary: string }>>;
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
+    expect(Object.keys(doc.paths['/api/v1/speakers']!).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/api/v1/speakers/{speaker_id}']!).sort()).toEqual(['delete', 'get', 'patch']);
+    for (const operations of [doc.paths['/api/v1/speakers']!, doc.paths['/api/v1/speakers/{speaker_id}']!])
+      for (const operation of Object.values(operations)) expect(operation.summary).toMatch(/^Extension: /);
+    expect(Object.keys(doc.components.schemas.Speaker!.properties).sort()).toEqual(
+      ['created_at', 'name', 'samples', 'speaker_id', 'speech_seconds', 'team_id', 'updated_at'].sort(),
+    );
+    expect(JSON.stringify(doc.paths['/api/v1/transcriptions/upload'])).toContain('recognize_speakers');
+  });
+});
+
 describe('bad samples and hostile requests', () => {
   it('refuses too little speech in all', async () => {
     const r = meeting.reference[0]!;
