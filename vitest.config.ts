@@ -43,6 +43,8 @@ const POSTGRES_S3_FILES = [
   'transcribe-again',
   // The areas whose files are HTTP behaviour (apply replacements, analyses, models), walked once here.
   'backend-areas',
+  // The voice library: its tables on PostgreSQL, and samples printed from audio kept in S3 (decision 0065).
+  'voice-library',
 ].map((name) => `test/integration/server/${name}.test.ts`);
 // A renamed or moved file would silently leave the project: say so instead.
 for (const file of POSTGRES_S3_FILES)

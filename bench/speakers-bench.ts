@@ -7,6 +7,10 @@
 //   find exactly one.
 // Per meeting and pass: DER (0.25 s collar) with the count given and found automatically, the count
 // found, and the separation's time (the VAD's regions are computed once, outside the timing).
+// Then identification of enrolled voices across files (decision 0065, the team voice library): voices enrolled
+// from turns of one set of meetings, recognized in new meetings after separation; the match settings are
+// chosen on the tuning meetings and reported on held-out meetings (other sentences, other pairings, and
+// unenrolled voices that no tuning meeting has). BENCH_SECTION=identification runs only that part.
 // Figures are printed, not asserted: benches are not tests.
 import { execFile } from 'node:child_process';
 import fsp from 'node:fs/promises';
@@ -19,6 +23,7 @@ import {
 } from '../src-server/engines/speakers/embedded-speaker-separation.js';
 import type { SeparationQuality } from '../src-server/engines/speakers/speaker-separation.js';
 import { SileroVad } from '../src-server/engines/vad/silero-vad.js';
+import { identificationBench } from './voice-identification.js';
 import { seededRandom } from '../src-shared/seeded-random.js';
 import { fileCache } from './file-cache.js';
 import {
@@ -37,7 +42,7 @@ const cached = fileCache(CACHE_DIR, 1);
 const signal = new AbortController().signal;
 
 /** A generated voice: festival's HTS voice or an espeak-ng voice with a variant ("en-us+f3"). */
-type Voice = 'festival' | `espeak:${string}`;
+export type Voice = 'festival' | `espeak:${string}`;
 
 async function speak(voice: Voice, text: string): Promise<string> {
   if (voice === 'festival') return festivalWav(text);
@@ -86,10 +91,10 @@ const SHORT_SENTENCES = [
 async function generatedMeeting(
   voices: Voice[],
   seed: number,
-  options: { quick?: boolean; short?: boolean } = {},
+  options: { quick?: boolean; short?: boolean; sentences?: readonly string[] } = {},
 ): Promise<Meeting> {
   const { quick = false, short = false } = options;
-  const sentences = short ? SHORT_SENTENCES : SENTENCES;
+  const sentences = options.sentences ?? (short ? SHORT_SENTENCES : SENTENCES);
   const rand = seededRandom(seed);
   const parts: string[] = [];
   const gaps: number[] = [];
@@ -122,7 +127,7 @@ async function generatedMeeting(
   return { name: voices.join(' + ') + (kind ? ` (${kind} turns)` : ''), wav, reference, speakers: voices.length };
 }
 
-interface Meeting {
+export interface Meeting {
   name: string;
   wav: string;
   reference: Turn[];
@@ -245,4 +250,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (process.env.BENCH_SECTION !== 'identification') await main();
+await identificationBench({ speak, generatedMeeting });

@@ -5,6 +5,8 @@ import type { AnalysisRepository } from './db/analysis-repository.js';
 import type { AnalysisService } from './domain/analysis-service.js';
 import type { AnalysisEngineRegistry } from './engines/analysis/analysis-registry.js';
 import type { DictionaryRepository } from './db/dictionary-repository.js';
+import type { VoiceRepository } from './db/voice-repository.js';
+import type { VoicePrinter } from './domain/voice-prints.js';
 import type { KeyRepository } from './db/key-repository.js';
 import type { RevisionStore } from './domain/revision-store.js';
 import type { TranscriptionRepository } from './db/transcription-repository.js';
@@ -24,6 +26,10 @@ export interface AppContext {
   logger: Logger;
   keys: KeyRepository;
   dictionaries: DictionaryRepository;
+  /** The team voice library (decision 0065). */
+  voices: VoiceRepository;
+  /** Prints voice samples for the library. */
+  voicePrints: VoicePrinter;
   transcriptions: TranscriptionRepository;
   /** A transcript's revisions: the one place that reads and writes them (decision 0052). */
   revisions: RevisionStore;

@@ -17,6 +17,7 @@ import { installIdleTimeout, timeoutOptions } from './http/timeouts.js';
 import type { ApiApp, RouteModule } from './http/api-app.js';
 import { analysisRouteModules } from './http/routes/analyses/index.js';
 import { dictionaryRoutes } from './http/routes/dictionaries/index.js';
+import { speakerRoutes } from './http/routes/speakers/index.js';
 import { fileRoutes } from './http/routes/files/index.js';
 import { openaiRoutes } from './http/routes/openai/index.js';
 import { realtimeTranscription, websocketOptions } from './http/routes/openai/realtime.js';
@@ -129,6 +130,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       ...transcriptionRoutes,
       ...analysisRouteModules,
       ...dictionaryRoutes,
+      ...speakerRoutes,
       ...openaiRoutes,
       ...modelRoutes,
     ]);

@@ -19,6 +19,8 @@ import { summarizeJob } from './jobs/summarize.js';
 import { translateJob } from './jobs/translate.js';
 import { applyReplacementsJob } from './jobs/apply-replacements.js';
 import { KyselyDictionaryRepository } from './db/dictionary-repository.js';
+import { KyselyVoiceRepository } from './db/voice-repository.js';
+import { MfccVoicePrints } from './engines/speakers/mfcc-voice-prints.js';
 import { KyselyKeyRepository } from './db/key-repository.js';
 import { KyselyReviewRepository } from './db/review-repository.js';
 import { KyselyRevisionRepository } from './db/revision-repository.js';
@@ -149,6 +151,7 @@ export function transcriptionPipeline(
     vocabulary: new PhoneticVocabularyStage(),
     replacements: inThreadReplacements,
     speakers: engines.speakers ? speakerStage(engines.speakers) : null,
+    voices: new MfccVoicePrints(),
   });
 }
 
@@ -170,11 +173,20 @@ function registerJobs(config: ServerConfig, common: Common): void {
   const pipeline = transcriptionPipeline(config, engines, freeSpace);
   const workDir = path.join(config.dataDir, 'work');
   queue.work('transcribe', {
-    ...transcribeJob({ transcriptions, dictionaries, service, storage, engines, pipeline, workDir }),
+    ...transcribeJob({
+      transcriptions,
+      dictionaries,
+      voices: records.voices,
+      service,
+      storage,
+      engines,
+      pipeline,
+      workDir,
+    }),
     concurrency: config.jobs.concurrency,
   });
   queue.work('openai-transcribe', {
-    ...openAiTranscribeJob({ dictionaries, storage, engines, pipeline, workDir }),
+    ...openAiTranscribeJob({ dictionaries, voices: records.voices, storage, engines, pipeline, workDir }),
     concurrency: config.jobs.concurrency,
   });
   const analysisDeps = {
@@ -203,6 +215,8 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     logger,
     keys: records.keys,
     dictionaries,
+    voices: records.voices,
+    voicePrints: new MfccVoicePrints(),
     transcriptions,
     revisions: common.revisions,
     service,
@@ -303,6 +317,7 @@ async function openRecords(config: ServerConfig, logger: Logger) {
     database,
     transcriptions: new KyselyTranscriptionRepository(db),
     dictionaries: new KyselyDictionaryRepository(db),
+    voices: new KyselyVoiceRepository(db),
     keys: new KyselyKeyRepository(db),
     reviews: new KyselyReviewRepository(db),
     revisions: new KyselyRevisionRepository(db),

@@ -1,5 +1,5 @@
 // The error_code table of kikitori-server. Every non-2xx response carries one of these numbers
-// in the spec's error body. Numbers are grouped by HTTP status and never reused.
+// in the spec's error body. Numbers are grouped by HTTP status (their first three digits) and never reused.
 // Documented for API users in docs/api/errors.md.
 
 export const ErrorCode = {
@@ -14,6 +14,7 @@ export const ErrorCode = {
   MALFORMED_REQUEST: 4006,
   CHECKSUM_MISMATCH: 4007,
   TUS_REQUEST_INVALID: 4008,
+  SPEAKER_SAMPLE_INVALID: 4009,
 
   MISSING_API_KEY: 4010,
   INVALID_API_KEY: 4011,
@@ -68,6 +69,10 @@ export const ErrorCode = {
   NOT_READY: 5033,
 
   INSUFFICIENT_STORAGE: 5070,
+
+  // A status whose ten four-digit codes are taken goes on with five digits, the status still the first three
+  // (404: 40410 on; decision 0065).
+  SPEAKER_NOT_FOUND: 40410,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;

@@ -22,6 +22,12 @@ export const LIMITS = {
   folderDepth: 8,
   /** A speaker's name (`speaker_names` in the transcript document). */
   speakerName: 100,
+  /** Samples of one voice in the team voice library (decision 0065), in one request and in all. */
+  voiceSamples: 20,
+  /** Seconds of one sample: a voice is printed from its parts of a recording, not from whole recordings. */
+  voiceSampleSeconds: 300,
+  /** Seconds of speech a voice needs in all its samples to be enrolled. */
+  voiceMinSpeechSeconds: 3,
   /** num_speakers, min_speakers and max_speakers. */
   speakers: { min: 1, max: 99 },
 } as const;

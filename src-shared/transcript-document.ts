@@ -24,6 +24,14 @@ export interface TranscriptSegment {
   speaker: string | null;
   /** Extension: the channel (1, 2, ...) it was heard on, when each channel was transcribed as a speaker (multichannel). */
   channel?: number;
+  /**
+   * Extension: the team's enrolled voice this speaker was recognized as (decision 0065), with its name then
+   * and how close the match was (0.5 at the acceptance threshold, 1 for an exact match; not a probability).
+   * Absent for voices that are not enrolled or not recognized with confidence; `speaker` stays the label.
+   */
+  speaker_id?: string;
+  speaker_name?: string;
+  speaker_confidence?: number;
   text: string;
   words: TranscriptWord[];
 }

@@ -240,6 +240,29 @@ function speakerRefusal(
   );
 }
 
+/**
+ * `segment` given to `speaker`: the enrolled voice a label was recognized as (decision 0065) goes with the
+ * label, taken from a segment that has it, so a segment moved to another speaker never keeps the old name.
+ */
+function withSpeaker(
+  segments: readonly TranscriptSegment[],
+  segment: TranscriptSegment,
+  speaker: string | null,
+): TranscriptSegment {
+  const next: TranscriptSegment = { ...segment, speaker };
+  delete next.speaker_id;
+  delete next.speaker_name;
+  delete next.speaker_confidence;
+  const voiced = segments.find((s) => s.speaker === speaker && s.speaker_id !== undefined);
+  if (speaker === null || !voiced) return next;
+  return {
+    ...next,
+    speaker_id: voiced.speaker_id!,
+    ...(voiced.speaker_name === undefined ? {} : { speaker_name: voiced.speaker_name }),
+    ...(voiced.speaker_confidence === undefined ? {} : { speaker_confidence: voiced.speaker_confidence }),
+  };
+}
+
 const hasSpeaker = (segments: readonly TranscriptSegment[], label: string, context: EditContext) =>
   context.speakers.has(label) || segments.some((s) => s.speaker === label);
 
@@ -259,7 +282,7 @@ export function applyOperation(
       return refuse('into', 'A speaker is merged into another speaker, not itself.');
     return {
       ok: true,
-      segments: segments.map((s) => (s.speaker === operation.from ? { ...s, speaker: operation.into } : s)),
+      segments: segments.map((s) => (s.speaker === operation.from ? withSpeaker(segments, s, operation.into) : s)),
     };
   }
   if (operation.kind === 'replace') {
@@ -317,13 +340,18 @@ export function applyOperation(
       if (refused) return refused;
       const newId = Math.max(...segments.map((s) => s.id)) + 1;
       const [left, right] = splitSegment(segment, operation.wordIndex, newId, language);
-      next.splice(index, 1, left, operation.speaker === undefined ? right : { ...right, speaker: operation.speaker });
+      next.splice(
+        index,
+        1,
+        left,
+        operation.speaker === undefined ? right : withSpeaker(segments, right, operation.speaker),
+      );
       return { ok: true, segments: next };
     }
     case 'speaker': {
       const refused = speakerRefusal(segments, operation.speaker, context);
       if (refused) return refused;
-      next[index] = { ...segment, speaker: operation.speaker };
+      next[index] = withSpeaker(segments, segment, operation.speaker);
       return { ok: true, segments: next };
     }
     default:

@@ -15,6 +15,8 @@ export interface UploadTicketRequest extends TranscriptionOptions {
   filename: string;
   /** Each channel its own speaker (decision 0061). */
   multichannel?: boolean;
+  /** False: the team's enrolled voices are not looked for (decision 0065). */
+  recognizeSpeakers?: boolean;
   words: NewWord[];
 }
 
@@ -33,6 +35,7 @@ export async function createUploadTicket(
     model: request.model,
     ...request.speakers,
     multichannel: request.multichannel ?? false,
+    recognizeSpeakers: request.recognizeSpeakers ?? true,
     words: request.words,
   });
 }

@@ -86,8 +86,13 @@ export const errors = {
     ),
   routeNotFound: (method: string, url: string) =>
     new AppError(404, 'ROUTE_NOT_FOUND', `No operation ${method} ${url}. See /docs for the API.`),
-  transcriptionNotFound: (id: string) =>
-    new AppError(404, 'TRANSCRIPTION_NOT_FOUND', `No transcription with id "${id}" in your team.`),
+  /** `field`: where a request named it (a voice sample's "samples.0.transcription_id"). */
+  transcriptionNotFound: (id: string, field?: string) =>
+    new AppError(404, 'TRANSCRIPTION_NOT_FOUND', `No transcription with id "${id}" in your team.`, field),
+  speakerNotFound: (id: string) =>
+    new AppError(404, 'SPEAKER_NOT_FOUND', `No speaker with id "${id}" in your team's voice library.`),
+  /** A voice sample that cannot be used (outside its recording, too little speech); `field` names it. */
+  speakerSampleInvalid: (message: string, field: string) => new AppError(400, 'SPEAKER_SAMPLE_INVALID', message, field),
   /** `field`: where a request named it (the OpenAI route's "dictionary_id" form field). */
   dictionaryNotFound: (id: string, field?: string) =>
     new AppError(404, 'DICTIONARY_NOT_FOUND', `No dictionary with id "${id}" in your team.`, field),

@@ -1,9 +1,10 @@
 // OpenAI's known speakers on POST /v1/audio/transcriptions: `known_speaker_names[]` with, in the same order,
 // `known_speaker_references[]` (data URLs of 2-10 s audio clips of each person). Checked here, once: at most
 // four, a name for each reference and a reference for each name, short names each once, and each reference
-// a base64 data URL of audio of bounded size. What is done with them is decision 0057: they are checked and
-// accepted, but not yet matched against the voices in the file (that is the voice library's work, issue 25
-// item 3), so the diarized answer keeps OpenAI's A, B, ... labels: a wrong name is worse than none.
+// a base64 data URL of audio of bounded size. A name that is a voice of the team's library (/api/v1/speakers)
+// labels the separated speaker recognized as that voice (decision 0065); the reference clips themselves are not
+// printed (2-10 s is below what enrolment asks), so other names match nothing and those speakers keep OpenAI's
+// A, B, ... labels: a wrong name is worse than none.
 import { errors } from './errors.js';
 
 /** OpenAI's bound. */

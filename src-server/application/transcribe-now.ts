@@ -47,6 +47,8 @@ export interface TranscribeNowRequest {
   speakers: SpeakerCounts | null;
   /** The answer shows speakers (response_format diarized_json): separate them even without a count. */
   diarize: boolean;
+  /** `known_speaker_names[]`, matched against the team's voice library (decision 0065). */
+  knownSpeakerNames?: string[];
 }
 
 export interface TranscribeNowResult {
@@ -210,6 +212,7 @@ export class TranscribeNow {
         teamId: caller.teamId,
         dictionaryId: request.dictionaryId,
         speakers,
+        ...(request.knownSpeakerNames?.length ? { knownSpeakerNames: request.knownSpeakerNames } : {}),
       },
       { singletonKey: this.singletonKey, maxAttempts: 1 },
     );

@@ -87,6 +87,8 @@ export interface TranscriptionTable {
   max_speakers: number | null;
   /** 1: each channel transcribed as its own speaker (migration 0011). */
   multichannel: Generated<number>;
+  /** 0: the upload opted out of recognizing the team's enrolled voices (migration 0012). */
+  recognize_speakers: Generated<number>;
   status: string;
   /** PENDING | COMPLETED */
   upload_status: string;
@@ -179,6 +181,31 @@ export interface TranscriptRevisionTable {
   snapshot: string | null;
 }
 
+/** A team's enrolled voice (migration 0012, decision 0065). */
+export interface VoiceTable {
+  rowid: RowId;
+  voice_id: string;
+  team_id: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One sample of a voice: its print and where it came from, never audio. */
+export interface VoicePrintTable {
+  rowid: RowId;
+  print_id: string;
+  voice_id: string;
+  transcription_id: string;
+  start_seconds: number;
+  end_seconds: number;
+  speech_seconds: number;
+  kind: string;
+  /** JSON array of numbers. */
+  print: string;
+  created_at: string;
+}
+
 export interface Schema {
   teams: TeamTable;
   users: UserTable;
@@ -193,6 +220,8 @@ export interface Schema {
   team_quotas: TeamQuotaTable;
   upload_reservations: UploadReservationTable;
   transcript_revisions: TranscriptRevisionTable;
+  voices: VoiceTable;
+  voice_prints: VoicePrintTable;
 }
 
 export type Kdb = Kysely<Schema>;

@@ -25,7 +25,7 @@ export type NewTranscription = Pick<
   | 'uploadExpiresAt'
   | 'createdAt'
 > &
-  Partial<Pick<TranscriptionRecord, 'multichannel'>>;
+  Partial<Pick<TranscriptionRecord, 'multichannel' | 'recognizeSpeakers'>>;
 
 export type TranscriptionPatch = Partial<
   Pick<
@@ -105,6 +105,7 @@ const toRecord = (r: Row): TranscriptionRecord => ({
   minSpeakers: r.min_speakers,
   maxSpeakers: r.max_speakers,
   multichannel: r.multichannel === 1,
+  recognizeSpeakers: r.recognize_speakers !== 0,
   status: r.status as TranscriptionStatus,
   uploadStatus: r.upload_status as UploadStatus,
   uploadExpiresAt: r.upload_expires_at,
@@ -168,6 +169,7 @@ export class KyselyTranscriptionRepository implements TranscriptionRepository {
         min_speakers: input.minSpeakers,
         max_speakers: input.maxSpeakers,
         multichannel: input.multichannel ? 1 : 0,
+        recognize_speakers: input.recognizeSpeakers === false ? 0 : 1,
         status: 'IN_PROGRESS',
         upload_status: 'PENDING',
         upload_expires_at: input.uploadExpiresAt,

@@ -63,6 +63,8 @@ export interface TranscriptionRecord {
   maxSpeakers: number | null;
   /** Each channel transcribed on its own and labelled as its own speaker (decision 0061). */
   multichannel: boolean;
+  /** Whether its speakers are matched against the team's enrolled voices (decision 0065). */
+  recognizeSpeakers: boolean;
   status: TranscriptionStatus;
   uploadStatus: UploadStatus;
   uploadExpiresAt: string;
@@ -83,6 +85,26 @@ export interface TranscriptionRecord {
   engine: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A voice of the team voice library (decision 0065). */
+export interface VoiceRecord {
+  voiceId: string;
+  teamId: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One sample of a voice: where it came from and what its print holds; never audio. */
+export interface VoiceSampleRecord {
+  sampleId: string;
+  voiceId: string;
+  transcriptionId: string;
+  start: number;
+  end: number;
+  speechSeconds: number;
+  createdAt: string;
 }
 
 export const newId = (): string => randomUUID();

@@ -17,6 +17,7 @@ import { joinSegmentTexts, joinWords } from '../../src-shared/word-text.js';
 import { UNDETERMINED_LANGUAGE } from '../../src-shared/languages.js';
 import { applyReplacements, type ReplacementRule } from './replacements.js';
 import type { StageTimings } from './stage-timings.js';
+import type { EnrolledVoice, RecognizedVoice, VoiceRecognitionStage } from './voice-prints.js';
 import type { TranscriptionStage } from '../../src-shared/api/vocabulary.js';
 import fsp from 'node:fs/promises';
 
@@ -153,6 +154,8 @@ export interface PipelineStages {
   replacements: ReplacementStage;
   /** Null when the server separates no speakers (KIKITORI_SPEAKER_ENGINE=none). */
   speakers: SpeakerStage | null;
+  /** Names separated speakers by the team's enrolled voices (decision 0065); absent: never. */
+  voices?: VoiceRecognitionStage | null;
 }
 
 export interface PipelineRequest {
@@ -178,6 +181,11 @@ export interface PipelineRequest {
    * the speaker stage (decision 0061).
    */
   multichannel?: boolean;
+  /**
+   * The team's enrolled voices, looked for among the separated speakers after the speaker stage (decision
+   * 0065); absent or empty: none (the upload opted out, or the team has none).
+   */
+  voices?: readonly EnrolledVoice[];
 }
 
 export interface PipelineResult {
@@ -287,6 +295,17 @@ export class TranscriptionPipeline {
       );
       between();
     }
+    // Only after a separation by voice: a channel is a line, not a voice.
+    const voiceStage = this.stages.voices;
+    let recognizedVoices = new Map<string, RecognizedVoice>();
+    if (speakers && voiceStage && request.voices && request.voices.length > 0) {
+      const voices = request.voices;
+      const separated = labelled.map((s) => ({ start: s.start, end: s.end, speaker: s.speaker ?? null }));
+      recognizedVoices = await timings.time('voices', () =>
+        voiceStage.recognize(request.pcmPath, separated, voices, signal),
+      );
+      between();
+    }
 
     let segmentsRecognized: TranscriptSegment[] = labelled.map((s, id) => ({
       id,
@@ -294,6 +313,7 @@ export class TranscriptionPipeline {
       end: s.end,
       speaker: s.speaker ?? null,
       ...(s.channel === undefined ? {} : { channel: s.channel }),
+      ...voiceFields(s.speaker ? recognizedVoices.get(s.speaker) : undefined),
       text: joinWords(s.words, language),
       words: s.words,
     }));
@@ -338,6 +358,11 @@ export class TranscriptionPipeline {
       },
     };
   }
+}
+
+/** A segment's extension fields for the enrolled voice its speaker was recognized as. */
+function voiceFields(voice: RecognizedVoice | undefined) {
+  return voice ? { speaker_id: voice.speakerId, speaker_name: voice.name, speaker_confidence: voice.confidence } : {};
 }
 
 /** What the document and the record name as the speaker "engine" of a multichannel transcription. */

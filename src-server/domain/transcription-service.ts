@@ -29,6 +29,7 @@ export interface TicketRequest {
   minSpeakers: number | null;
   maxSpeakers: number | null;
   multichannel: boolean;
+  recognizeSpeakers: boolean;
   words: NewWord[];
 }
 
@@ -92,6 +93,7 @@ export class TranscriptionService {
       minSpeakers: request.minSpeakers,
       maxSpeakers: request.maxSpeakers,
       multichannel: request.multichannel,
+      recognizeSpeakers: request.recognizeSpeakers,
       uploadExpiresAt: new Date(Date.parse(createdAt) + this.uploadTtlSeconds * 1000).toISOString(),
       createdAt,
     });

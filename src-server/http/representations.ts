@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import type { DictionaryView } from '../application/dictionaries.js';
+import type { SampleInput, VoiceView } from '../application/voices.js';
 import { presignedUploadUrl } from '../application/direct-uploads.js';
 import type { ReplacementRuleRecord, DictionaryRecord, TranscriptionRecord, WordRecord } from '../domain/records.js';
 import type { SignedPurpose } from '../signing/url-signer.js';
@@ -64,6 +65,7 @@ export function transcriptionBody(ctx: AppContext, request: FastifyRequest, t: T
     min_speakers: t.minSpeakers,
     max_speakers: t.maxSpeakers,
     multichannel: t.multichannel,
+    recognize_speakers: t.recognizeSpeakers,
   };
 }
 
@@ -99,5 +101,31 @@ export function dictionaryBody({ dictionary: d, words, replacementRules }: Dicti
     words: words.map(wordBody),
     blacklist_words: replacementRules.map(replacementRuleBody),
     is_temporary: d.isTemporary,
+  };
+}
+
+/** A sample as the request names it. */
+export const sampleInput = (s: { transcription_id: string; start: number; end: number }): SampleInput => ({
+  transcriptionId: s.transcription_id,
+  start: s.start,
+  end: s.end,
+});
+
+export function speakerBody({ voice, samples }: VoiceView) {
+  return {
+    speaker_id: voice.voiceId,
+    team_id: voice.teamId,
+    name: voice.name,
+    samples: samples.map((s) => ({
+      sample_id: s.sampleId,
+      transcription_id: s.transcriptionId,
+      start: s.start,
+      end: s.end,
+      speech_seconds: s.speechSeconds,
+      created_at: s.createdAt,
+    })),
+    speech_seconds: Math.round(samples.reduce((sum, s) => sum + s.speechSeconds, 0) * 100) / 100,
+    created_at: voice.createdAt,
+    updated_at: voice.updatedAt,
   };
 }

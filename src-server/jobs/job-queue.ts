@@ -23,6 +23,11 @@ export interface OpenAiTranscribePayload {
   dictionaryId: string | null;
   /** Null: no speaker separation. */
   speakers: SpeakerOptions | null;
+  /**
+   * `known_speaker_names[]`: the team's enrolled voices of these names are looked for among the separated
+   * speakers (decision 0065). Absent in jobs queued before it.
+   */
+  knownSpeakerNames?: string[];
 }
 
 /** Every job type and its payload. Adding a job means adding a line here and a file beside this one. */

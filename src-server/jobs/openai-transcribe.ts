@@ -9,6 +9,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { DictionaryRepository } from '../db/dictionary-repository.js';
+import type { VoiceRepository } from '../db/voice-repository.js';
+import type { EnrolledVoice } from '../domain/voice-prints.js';
 import { EngineError } from '../domain/engine-error.js';
 import { StageTimings } from '../domain/stage-timings.js';
 import type { TranscriptionPipeline } from '../domain/transcription-pipeline.js';
@@ -84,6 +86,8 @@ export async function sweepOpenAiLeftovers(
 
 export interface OpenAiTranscribeJobDeps {
   dictionaries: DictionaryRepository;
+  /** The team voice library, for known_speaker_names[] (decision 0065). */
+  voices: VoiceRepository;
   storage: Storage;
   engines: EngineRegistry;
   pipeline: TranscriptionPipeline;
@@ -91,7 +95,7 @@ export interface OpenAiTranscribeJobDeps {
 }
 
 export function openAiTranscribeJob(deps: OpenAiTranscribeJobDeps): JobDefinition<'openai-transcribe'> {
-  const { dictionaries, storage, engines, pipeline, workDir } = deps;
+  const { dictionaries, voices, storage, engines, pipeline, workDir } = deps;
   return {
     // Someone is waiting on the line: a failure is answered at once, the client decides whether to retry.
     maxAttempts: 1,
@@ -117,6 +121,7 @@ export function openAiTranscribeJob(deps: OpenAiTranscribeJobDeps): JobDefinitio
             dictionaries.replacementRules(dictionary.dictionaryId),
           ])
         : [[], []];
+      const known = payload.speakers ? await knownVoices(voices, payload.teamId, payload.knownSpeakerNames ?? []) : [];
       const audioPath = await storage.localPath(payload.audioKey);
       await fsp.mkdir(workDir, { recursive: true, mode: 0o700 });
       const pcmPath = path.join(workDir, `openai-${jobId}.pcm`);
@@ -136,6 +141,7 @@ export function openAiTranscribeJob(deps: OpenAiTranscribeJobDeps): JobDefinitio
             speakers: payload.speakers,
             rules,
             transcriptionModel: payload.model,
+            voices: known,
           },
           { signal, timings, report: () => undefined },
         );
@@ -151,4 +157,23 @@ export function openAiTranscribeJob(deps: OpenAiTranscribeJobDeps): JobDefinitio
       }
     },
   };
+}
+
+/**
+ * The team's enrolled voices named in known_speaker_names[] (names compared without case or surrounding
+ * space), under the caller's spelling. Only these are looked for: a request names who may be in it. Its
+ * reference clips are not printed (a clip of 2-10 s is below what a voice needs to be enrolled).
+ */
+async function knownVoices(
+  voices: VoiceRepository,
+  teamId: string,
+  names: readonly string[],
+): Promise<EnrolledVoice[]> {
+  if (names.length === 0) return [];
+  const key = (name: string) => name.trim().toLowerCase();
+  const asked = new Map(names.map((n) => [key(n), n.trim()]));
+  return (await voices.enrolled(teamId)).flatMap((v) => {
+    const name = asked.get(key(v.name));
+    return name === undefined ? [] : [{ ...v, name }];
+  });
 }

@@ -7,6 +7,7 @@ import fsp from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import path from 'node:path';
 import type { DictionaryRepository } from '../db/dictionary-repository.js';
+import type { VoiceRepository } from '../db/voice-repository.js';
 import type { TranscriptionRepository } from '../db/transcription-repository.js';
 import { EngineError } from '../domain/engine-error.js';
 import { pipelineStatus, type PipelineReport, type TranscriptionPipeline } from '../domain/transcription-pipeline.js';
@@ -22,6 +23,8 @@ import type { TranscriptionStage } from '../../src-shared/api/vocabulary.js';
 export interface TranscribeJobDeps {
   transcriptions: TranscriptionRepository;
   dictionaries: DictionaryRepository;
+  /** The team voice library, looked for in new transcriptions (decision 0065). */
+  voices: VoiceRepository;
   service: TranscriptionService;
   storage: Storage;
   engines: EngineRegistry;
@@ -67,7 +70,7 @@ export function statusWriter(
 }
 
 export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcribe'> {
-  const { transcriptions, dictionaries, service, storage, engines, pipeline, workDir } = deps;
+  const { transcriptions, dictionaries, voices, service, storage, engines, pipeline, workDir } = deps;
 
   return {
     maxAttempts: 3,
@@ -140,6 +143,8 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
             minSpeakers: record.minSpeakers,
             maxSpeakers: record.maxSpeakers,
           });
+      const enrolled =
+        speakers && record.recognizeSpeakers ? await timings.time('load', () => voices.enrolled(record.teamId)) : [];
       const { document, speakers: separatedBy } = await pipeline.run(
         {
           id: transcriptionId,
@@ -155,6 +160,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
           rules,
           transcriptionModel: record.transcriptionModel,
           multichannel: record.multichannel,
+          voices: enrolled,
         },
         // The length is known once decoded: clients show it (and estimate the time left) while it runs.
         {

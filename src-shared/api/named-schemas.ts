@@ -3,6 +3,7 @@
 import { ErrorBody } from './common.js';
 import { BlacklistWord, Dictionary, DictionaryListItem, Word } from './dictionaries.js';
 import { OpenAiErrorBody } from './openai.js';
+import { Speaker } from './speakers.js';
 import { Transcription } from './transcriptions.js';
 
 export const sharedSchemas = [
@@ -13,4 +14,5 @@ export const sharedSchemas = [
   Dictionary,
   DictionaryListItem,
   OpenAiErrorBody,
+  Speaker,
 ];

@@ -82,6 +82,9 @@ export const Transcription = Type.Object(
     multichannel: Type.Boolean({
       description: 'Extension: each channel was transcribed on its own as its own speaker (see the upload request).',
     }),
+    recognize_speakers: Type.Boolean({
+      description: "Extension: whether separated speakers are matched against the team's enrolled voices.",
+    }),
   },
   { $id: 'Transcription', title: 'Transcription' },
 );
@@ -105,6 +108,7 @@ export const TranscriptionView = clientView(Transcription, [
   'min_speakers',
   'max_speakers',
   'multichannel',
+  'recognize_speakers',
 ]);
 
 export const TranscriptionParams = Type.Object({ transcription_id: Type.String() });
@@ -160,6 +164,14 @@ export const UploadRequest = Type.Object(
           'each channel as its own speaker (channel 1 is SPEAKER_1, and each segment says its `channel`), merged ' +
           'by time with overlapping speech kept from both. No separation by voice runs, so it cannot be combined ' +
           'with speaker counts or "diarization-high". A one-channel file is transcribed as one speaker. Decision 0061.',
+      }),
+    ),
+    recognize_speakers: Type.Optional(
+      Type.Boolean({
+        description:
+          "Extension: false leaves the team's enrolled voices (/api/v1/speakers) out: segments keep SPEAKER_n " +
+          'labels only. Default true: a separated speaker whose voice matches an enrolled one gets its ' +
+          '`speaker_id`, `speaker_name` and `speaker_confidence`. Decision 0065.',
       }),
     ),
     words: Type.Optional(Type.Array(WordCreateRequest, { maxItems: LIMITS.bulkItems })),

@@ -34,6 +34,8 @@ export interface DecodeOptions {
   maxSeconds?: number;
   /** Keep only this channel (0 = the first) instead of mixing all of them down. */
   channel?: number;
+  /** Only this part of the recording, in seconds (a voice sample, decision 0065); ffmpeg seeks to its start. */
+  range?: { start: number; end: number };
 }
 
 interface RunResult {
@@ -324,6 +326,7 @@ export async function decodeToPcm(
     'error',
     '-y',
     ...SAFE_INPUT,
+    ...(options.range ? ['-ss', options.range.start.toFixed(3)] : []),
     '-i',
     inputPath,
     '-map',
@@ -340,6 +343,7 @@ export async function decodeToPcm(
     '-f',
     's16le',
     ...(options.maxSeconds === undefined ? [] : ['-t', String(options.maxSeconds + 1)]),
+    ...(options.range ? ['-t', (options.range.end - options.range.start).toFixed(3)] : []),
     '-progress',
     'pipe:1',
     '-nostats',

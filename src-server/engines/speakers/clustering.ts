@@ -285,8 +285,8 @@ export function logDetCovariance(n: number, sum: Float64Array, cross: Float64Arr
   return logDet;
 }
 
-/** Full-covariance Gaussian statistics of the cepstra of a set of frames. */
-class GaussianStats {
+/** Full-covariance Gaussian statistics of the cepstra of a set of frames (also a voice print's content, voice-prints.ts). */
+export class GaussianStats {
   n = 0;
   readonly sum = new Float64Array(CEPSTRA);
   readonly cross = new Float64Array(TRI);

@@ -8,7 +8,8 @@ import OpenAI, { BadRequestError } from 'openai';
 import type { TranscriptionDiarized } from 'openai/resources/audio/transcriptions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postTranscription, startOpenAiTestServer } from '../../support/openai-test-server.js';
-import type { TestServer } from '../../support/test-server.js';
+import { audioDuration, concatWithSilence, synthesizeSpeech } from '../../support/audio-fixtures.js';
+import { transcribeFile, type TestServer } from '../../support/test-server.js';
 import { twoVoiceMeeting, type TwoVoiceMeeting } from '../../support/two-voice-meeting.js';
 
 let server: TestServer;
@@ -93,6 +94,41 @@ describe('diarized_json through the official openai client', () => {
     })) as unknown as TranscriptionDiarized;
     expect(turnSpeakers(answer)).toEqual(['A', 'B', 'A', 'B']);
   });
+});
+
+describe("known speakers from the team's voice library (decision 0065)", () => {
+  it('labels the speaker recognized as a voice of that name with the name as sent, the others A, B, ...', async () => {
+    // The voice enrolled from another recording of festival's voice, other sentences.
+    const alone = await concatWithSilence(
+      await Promise.all(
+        ['please send the minutes to everyone', 'and book the large room for friday morning'].map((text) =>
+          synthesizeSpeech(text, undefined, { voice: 'festival' }),
+        ),
+      ),
+      0.5,
+    );
+    const source = await transcribeFile(server, key, alone, { language: 'en' });
+    const enrolled = await server.api(key, 'POST', '/api/v1/speakers', {
+      name: 'Agent',
+      samples: [{ transcription_id: source, start: 0, end: await audioDuration(alone) }],
+    });
+    expect(enrolled.status).toBe(200);
+    try {
+      const answer = (await client.audio.transcriptions.create({
+        file: file(),
+        model: 'gpt-4o-transcribe-diarize',
+        language: 'en',
+        response_format: 'diarized_json',
+        // "customer" is no voice of the library: it names nobody.
+        known_speaker_names: [' agent ', 'customer'],
+        known_speaker_references: [festivalClip, festivalClip],
+      })) as unknown as TranscriptionDiarized;
+      expect(turnSpeakers(answer)).toEqual(['agent', 'A', 'agent', 'A']);
+    } finally {
+      await server.api(key, 'DELETE', `/api/v1/speakers/${enrolled.json.speaker_id}`);
+    }
+    // A transcription to enrol from, then a diarized one: two recognitions on a shared machine.
+  }, 300_000);
 });
 
 describe('diarized_json refuses what it cannot honour', () => {

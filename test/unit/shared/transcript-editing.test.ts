@@ -336,6 +336,40 @@ describe('speaker editing (decision 0060)', () => {
   });
 });
 
+describe('recognized voices (decision 0065) follow the speaker label', () => {
+  const alice = { speaker_id: 'v-alice', speaker_name: 'Alice', speaker_confidence: 0.9 };
+  const meeting = doc('en', [
+    { ...segment(0, 0, ['Hello', 'there.']), ...alice },
+    segment(1, 2, ['How', 'are', 'you?'], 'SPEAKER_2'),
+    { ...segment(2, 5, ['Fine', 'thanks.']), ...alice },
+  ]);
+  const voiceOf = (s: TranscriptSegment) => [s.speaker, s.speaker_id, s.speaker_name, s.speaker_confidence];
+
+  it("drops the voice when a segment goes to an unrecognized speaker, and takes the label's voice when it goes to a recognized one", () => {
+    const moved = apply(meeting.segments, { kind: 'speaker', segmentId: 0, speaker: 'SPEAKER_2' });
+    expect(voiceOf(moved[0]!)).toEqual(['SPEAKER_2', undefined, undefined, undefined]);
+    expect('speaker_id' in moved[0]!).toBe(false);
+    const back = apply(meeting.segments, { kind: 'speaker', segmentId: 1, speaker: 'SPEAKER_1' });
+    expect(voiceOf(back[1]!)).toEqual(['SPEAKER_1', 'v-alice', 'Alice', 0.9]);
+  });
+
+  it('does the same when speakers are merged and when a split gives the second part another speaker', () => {
+    const merged = applyOperations(meeting, [{ kind: 'merge-speakers', from: 'SPEAKER_1', into: 'SPEAKER_2' }]);
+    expect(merged.ok && merged.document.segments.map(voiceOf)).toEqual([
+      ['SPEAKER_2', undefined, undefined, undefined],
+      ['SPEAKER_2', undefined, undefined, undefined],
+      ['SPEAKER_2', undefined, undefined, undefined],
+    ]);
+    const split = apply(meeting.segments, { kind: 'split', segmentId: 2, wordIndex: 1, speaker: 'SPEAKER_2' });
+    expect(split.map(voiceOf)).toEqual([
+      ['SPEAKER_1', 'v-alice', 'Alice', 0.9],
+      ['SPEAKER_2', undefined, undefined, undefined],
+      ['SPEAKER_1', 'v-alice', 'Alice', 0.9],
+      ['SPEAKER_2', undefined, undefined, undefined],
+    ]);
+  });
+});
+
 describe('an edit of a kind this version does not know', () => {
   it('fails loudly, naming it, rather than answering nothing (an edit queued by a newer app, or a damaged outbox row)', () => {
     const segments = [segment(0, 0, ['Hello', 'there.'])];

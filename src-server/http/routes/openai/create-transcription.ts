@@ -159,6 +159,7 @@ function parseFields(raw: Record<string, string[]>, task: AudioTask): Fields {
     granularities,
     diarize,
     knownSpeakers: speakersKnown,
+    knownSpeakerNames: speakersKnown.map((k) => k.name),
     dictionaryId: one(raw, 'dictionary_id')?.trim() || null,
     speakers: Object.values(speakers).some((n) => n !== null) ? speakers : null,
   };
@@ -177,11 +178,17 @@ function letterLabel(n: number): string {
   return (n >= 26 ? letterLabel(Math.floor(n / 26) - 1) : '') + String.fromCharCode(65 + (n % 26));
 }
 
-/** The document's speakers (SPEAKER_1, ...) as OpenAI's letters, in order of first appearance. */
-function diarizedLabels(segments: readonly { speaker: string | null }[]): (speaker: string | null) => string {
+/**
+ * The document's speakers as OpenAI answers them: a known speaker recognized in the team's voice library by its
+ * name (decision 0065), the others (SPEAKER_1, ...) as letters in order of first appearance.
+ */
+function diarizedLabels(
+  segments: readonly { speaker: string | null; speaker_name?: string }[],
+): (segment: { speaker: string | null; speaker_name?: string }) => string {
   const letters = new Map<string | null, string>();
-  for (const s of segments) if (!letters.has(s.speaker)) letters.set(s.speaker, letterLabel(letters.size));
-  return (speaker) => letters.get(speaker) ?? 'A';
+  for (const s of segments)
+    if (s.speaker_name === undefined && !letters.has(s.speaker)) letters.set(s.speaker, letterLabel(letters.size));
+  return (segment) => segment.speaker_name ?? letters.get(segment.speaker) ?? 'A';
 }
 
 export const createTranscription: RouteModule = (app, ctx) =>
@@ -197,8 +204,8 @@ export const createTranscription: RouteModule = (app, ctx) =>
       '{ type: "transcript.text.segment", id, speaker, start, end, text }, speakers labelled A, B, ... in order of first ' +
       'appearance (separated with an automatic count unless num_speakers, min_speakers or max_speakers are sent; ' +
       'model "diarization-high" for the enhanced separation). known_speaker_names[] with known_speaker_references[] ' +
-      '(up to 4; base64 data URLs of audio, at most 2 MiB each) are checked and accepted, but not yet matched against ' +
-      'the voices in the file, so the labels stay A, B, .... Uses the same API keys, as "Authorization: Bearer <key>". ' +
+      "(up to 4; base64 data URLs of audio, at most 2 MiB each) are checked; a name that is a voice of the team's " +
+      'library (/api/v1/speakers) labels the speaker recognized as that voice, the others stay A, B, .... Uses the same API keys, as "Authorization: Bearer <key>". ' +
       "Words in verbose_json carry a `probability` when the engine gives one. Errors use OpenAI's error body.",
   });
 
@@ -330,7 +337,7 @@ export function registerAudioOperation(
                   start: s.start,
                   end: s.end,
                   text: s.text,
-                  speaker: label(s.speaker),
+                  speaker: label(s),
                 })),
                 usage: { type: 'duration' as const, seconds: Math.ceil(duration) },
               };

@@ -22,6 +22,7 @@ export const uploadTranscription: RouteModule = (app, ctx) =>
         maxSpeakers: count(body.max_speakers),
       },
       multichannel: body.multichannel ?? false,
+      recognizeSpeakers: body.recognize_speakers ?? true,
       words: body.words ?? [],
     });
     return {

@@ -1,0 +1,183 @@
+// Voice prints from the embedded speaker separation's own features (decision 0065): the full-covariance
+// Gaussian of the MFCCs c1..c19 over a voice's speech frames (pauses left out, as extractBlocks does for
+// the separation), kept as its sufficient statistics: frame count, sums and the upper triangle of the cross
+// products, 210 numbers. They describe the voice's spectral envelope and its spread; the words and the
+// audio cannot be recovered from them.
+//
+// Two prints are compared by the likelihood test the separation uses to decide whether two clusters are
+// one speaker (clustering.ts, GaussianStats.divergence), normalised by the balance of the two sides, so that
+// a voice enrolled from a minute of speech is not judged closer to everyone than one enrolled from 5 s.
+// A separated speaker is named only when its nearest voice is below the threshold and clearly nearer than
+// the next voice (a margin): the threshold and the margin come from `npm run bench:speakers`, where a wrong
+// name counts as worse than no name.
+import type {
+  EnrolledVoice,
+  RecognizedVoice,
+  TimeRange,
+  VoicePrint,
+  VoicePrinter,
+  VoiceRecognitionStage,
+} from '../../domain/voice-prints.js';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { newId } from '../../domain/records.js';
+import { decodeToPcm } from '../audio/ffmpeg.js';
+import { GaussianStats } from './clustering.js';
+import { FRAMES_PER_SECOND, MfccExtractor } from './mfcc.js';
+import { CEPSTRA, extractBlocks, TRI } from './speaker-features.js';
+
+export const MFCC_PRINT_KIND = 'mfcc-gaussian-v1';
+
+export interface VoiceMatchSettings {
+  /** Largest balanced divergence at which a speaker is named. */
+  threshold: number;
+  /** The next voice must be at least this much further than the nearest. */
+  margin: number;
+  /** A separated speaker with less speech than this (seconds) is not compared. */
+  minSpeechSeconds: number;
+}
+
+/** Chosen on bench:speakers' tuning meetings (decision 0065); the held-out ones are reported apart. */
+export const DEFAULT_VOICE_MATCH: VoiceMatchSettings = { threshold: 0.35, margin: 0.1, minSpeechSeconds: 2 };
+
+const BLOCK_SECONDS = 0.25;
+
+export class MfccVoicePrints implements VoicePrinter, VoiceRecognitionStage {
+  readonly kind = MFCC_PRINT_KIND;
+  readonly name = 'voice-library';
+  private readonly mfcc = new MfccExtractor({ coefficients: CEPSTRA + 1 });
+
+  constructor(readonly settings: VoiceMatchSettings = DEFAULT_VOICE_MATCH) {}
+
+  async print(pcmPath: string, ranges: readonly TimeRange[], signal: AbortSignal) {
+    const stats = await this.statsOf(pcmPath, ranges, signal);
+    return { print: toPrint(stats), speechSeconds: stats.n / FRAMES_PER_SECOND };
+  }
+
+  async printParts(audioPath: string, parts: readonly TimeRange[], workDir: string, signal: AbortSignal) {
+    await fsp.mkdir(workDir, { recursive: true, mode: 0o700 });
+    const out: Array<{ print: VoicePrint; speechSeconds: number }> = [];
+    for (const part of parts) {
+      const pcmPath = path.join(workDir, `voice-${newId()}.pcm`);
+      try {
+        const { durationSeconds } = await decodeToPcm(audioPath, pcmPath, {
+          signal,
+          range: part,
+          durationSeconds: part.end - part.start,
+        });
+        out.push(await this.print(pcmPath, [{ start: 0, end: durationSeconds }], signal));
+      } finally {
+        await fsp.rm(pcmPath, { force: true });
+      }
+    }
+    return out;
+  }
+
+  async recognize(
+    pcmPath: string,
+    segments: ReadonlyArray<TimeRange & { speaker: string | null }>,
+    voices: readonly EnrolledVoice[],
+    signal: AbortSignal,
+  ): Promise<Map<string, RecognizedVoice>> {
+    const byLabel = new Map<string, TimeRange[]>();
+    for (const s of segments) if (s.speaker !== null) byLabel.set(s.speaker, [...(byLabel.get(s.speaker) ?? []), s]);
+    const enrolled = voices
+      .map((v) => ({ voice: v, stats: pooled(v.prints.filter((p) => p.kind === this.kind)) }))
+      .filter((v): v is { voice: EnrolledVoice; stats: GaussianStats } => v.stats !== null);
+    const speakers: { label: string; stats: GaussianStats }[] = [];
+    if (enrolled.length === 0) return new Map();
+    for (const [label, ranges] of byLabel) {
+      const stats = await this.statsOf(pcmPath, ranges, signal);
+      if (stats.n >= this.settings.minSpeechSeconds * FRAMES_PER_SECOND) speakers.push({ label, stats });
+    }
+    return matchVoices(speakers, enrolled, this.settings);
+  }
+
+  private async statsOf(pcmPath: string, ranges: readonly TimeRange[], signal: AbortSignal): Promise<GaussianStats> {
+    const regions = mergeRanges(ranges);
+    const blocks = await extractBlocks(this.mfcc, pcmPath, regions, BLOCK_SECONDS, signal, () => undefined);
+    const stats = new GaussianStats();
+    for (let b = 0; b < blocks.count; b++) stats.addBlock(blocks, b);
+    return stats;
+  }
+}
+
+/** Each speaker's distances to every voice, for the bench (which tunes the settings on them). */
+export function voiceDistances(speaker: GaussianStats, voices: readonly { stats: GaussianStats }[]): number[] {
+  return voices.map((v) => balancedDivergence(speaker, v.stats));
+}
+
+/**
+ * The names: every (speaker, voice) pair by increasing distance, a voice and a speaker taken once; a pair is
+ * accepted when under the threshold and the speaker's next-nearest voice is at least `margin` further.
+ */
+export function matchVoices(
+  speakers: readonly { label: string; stats: GaussianStats }[],
+  voices: readonly { voice: EnrolledVoice; stats: GaussianStats }[],
+  settings: VoiceMatchSettings,
+): Map<string, RecognizedVoice> {
+  const distances = speakers.map((s) => voiceDistances(s.stats, voices));
+  const pairs = distances
+    .flatMap((row, s) => row.map((d, v) => ({ s, v, d })))
+    .filter((p) => p.d < settings.threshold)
+    .sort((a, b) => a.d - b.d);
+  const out = new Map<string, RecognizedVoice>();
+  const usedVoices = new Set<number>();
+  const usedSpeakers = new Set<number>();
+  for (const { s, v, d } of pairs) {
+    if (usedVoices.has(v) || usedSpeakers.has(s)) continue;
+    const next = Math.min(...distances[s]!.filter((_, o) => o !== v), Infinity);
+    if (next - d < settings.margin) continue;
+    usedVoices.add(v);
+    usedSpeakers.add(s);
+    const { speakerId, name } = voices[v]!.voice;
+    const confidence = Math.round(Math.min(1, Math.max(0, 1 - d / (2 * settings.threshold))) * 100) / 100;
+    out.set(speakers[s]!.label, { speakerId, name, confidence });
+  }
+  return out;
+}
+
+/**
+ * The separation's likelihood ratio between two sets of frames, normalised by 4 n1 n2 / n instead of 2n:
+ * the same value for two equal sides, and no smaller when one side is much larger than the other.
+ */
+export function balancedDivergence(a: GaussianStats, b: GaussianStats): number {
+  const n = a.n + b.n;
+  if (a.n === 0 || b.n === 0) return Infinity;
+  return (a.divergence(b) * 2 * n) / ((8 * a.n * b.n) / n);
+}
+
+export function toPrint(stats: GaussianStats): VoicePrint {
+  return { kind: MFCC_PRINT_KIND, values: [stats.n, ...stats.sum, ...stats.cross] };
+}
+
+/** The statistics of a print (null: not of this kind or malformed). */
+export function statsOfPrint(print: VoicePrint): GaussianStats | null {
+  if (print.kind !== MFCC_PRINT_KIND || print.values.length !== 1 + CEPSTRA + TRI) return null;
+  const stats = new GaussianStats();
+  stats.n = print.values[0]!;
+  stats.sum.set(print.values.slice(1, 1 + CEPSTRA));
+  stats.cross.set(print.values.slice(1 + CEPSTRA));
+  return stats;
+}
+
+/** All of a voice's prints as one Gaussian (null: none of this kind). */
+export function pooled(prints: readonly VoicePrint[]): GaussianStats | null {
+  const all = prints.map(statsOfPrint).filter((s): s is GaussianStats => s !== null && s.n > 0);
+  if (all.length === 0) return null;
+  const sum = new GaussianStats();
+  for (const s of all) sum.add(s);
+  return sum;
+}
+
+/** Sorted, overlaps joined. */
+function mergeRanges(ranges: readonly TimeRange[]): TimeRange[] {
+  const sorted = ranges.filter((r) => r.end > r.start).sort((a, b) => a.start - b.start);
+  const out: TimeRange[] = [];
+  for (const r of sorted) {
+    const last = out.at(-1);
+    if (last && r.start <= last.end) last.end = Math.max(last.end, r.end);
+    else out.push({ start: r.start, end: r.end });
+  }
+  return out;
+}

@@ -1,0 +1,83 @@
+// The voice library's matching rule (decision 0065) on prints of synthetic Gaussian "voices": a voice goes to
+// at most one speaker, a speaker to at most one voice, only under the threshold and with the margin, and prints
+// of another kind are never compared.
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_VOICE_MATCH,
+  matchVoices,
+  MFCC_PRINT_KIND,
+  pooled,
+  statsOfPrint,
+} from '../../../../../src-server/engines/speakers/mfcc-voice-prints.js';
+import type { GaussianStats } from '../../../../../src-server/engines/speakers/clustering.js';
+import { CEPSTRA, TRI } from '../../../../../src-server/engines/speakers/speaker-features.js';
+import type { VoicePrint } from '../../../../../src-server/domain/voice-prints.js';
+import { seededRandom } from '../../../../../src-shared/seeded-random.js';
+
+/** A print of `frames` frames of independent normal cepstra around `mean` (one value for every dimension). */
+function print(mean: number, frames: number, seed: number, spread = 1): VoicePrint {
+  const random = seededRandom(seed);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const sum = new Float64Array(CEPSTRA);
+  const cross = new Float64Array(TRI);
+  for (let f = 0; f < frames; f++) {
+    const x = Array.from({ length: CEPSTRA }, (_, d) => mean + (d % 3) + spread * normal());
+    x.forEach((v, d) => (sum[d]! += v));
+    for (let i = 0, t = 0; i < CEPSTRA; i++) for (let j = i; j < CEPSTRA; j++, t++) cross[t]! += x[i]! * x[j]!;
+  }
+  return { kind: MFCC_PRINT_KIND, values: [frames, ...sum, ...cross] };
+}
+
+const stats = (p: VoicePrint): GaussianStats => statsOfPrint(p)!;
+const voice = (name: string, prints: VoicePrint[]) => ({
+  voice: { speakerId: `id-${name}`, name, prints },
+  stats: pooled(prints)!,
+});
+
+describe('matchVoices', () => {
+  const alice = voice('Alice', [print(0, 600, 1)]);
+  const bob = voice('Bob', [print(3, 600, 2)]);
+
+  it('names each speaker by the voice it matches, each voice once, and no one who matches none', () => {
+    const names = matchVoices(
+      [
+        { label: 'SPEAKER_1', stats: stats(print(3, 500, 11)) },
+        { label: 'SPEAKER_2', stats: stats(print(0, 500, 12)) },
+        { label: 'SPEAKER_3', stats: stats(print(-4, 500, 13)) },
+      ],
+      [alice, bob],
+      DEFAULT_VOICE_MATCH,
+    );
+    expect(names.get('SPEAKER_1')).toMatchObject({ speakerId: 'id-Bob', name: 'Bob' });
+    expect(names.get('SPEAKER_2')).toMatchObject({ speakerId: 'id-Alice', name: 'Alice' });
+    expect(names.has('SPEAKER_3')).toBe(false);
+    for (const v of names.values()) expect(v.confidence).toBeGreaterThan(0.5);
+  });
+
+  it('gives a voice to one speaker only, the nearer, even when two match it', () => {
+    const names = matchVoices(
+      [
+        { label: 'SPEAKER_1', stats: stats(print(0.1, 500, 21)) },
+        { label: 'SPEAKER_2', stats: stats(print(0, 500, 22)) },
+      ],
+      [alice],
+      { ...DEFAULT_VOICE_MATCH, threshold: 10 },
+    );
+    expect([...names.keys()]).toHaveLength(1);
+  });
+
+  it('names nobody when two voices are about as near (the margin)', () => {
+    const twin = voice('Twin', [print(0, 600, 3)]);
+    const names = matchVoices([{ label: 'SPEAKER_1', stats: stats(print(0, 500, 31)) }], [alice, twin], {
+      ...DEFAULT_VOICE_MATCH,
+      margin: 0.5,
+    });
+    expect(names.size).toBe(0);
+  });
+
+  it('reads back only prints of its own kind and shape', () => {
+    expect(statsOfPrint({ kind: 'onnx-embedding-v1', values: print(0, 10, 4).values })).toBeNull();
+    expect(statsOfPrint({ kind: MFCC_PRINT_KIND, values: [1, 2, 3] })).toBeNull();
+    expect(pooled([{ kind: 'onnx-embedding-v1', values: [1] }])).toBeNull();
+  });
+});
