@@ -247,13 +247,7 @@ export default defineConfig(
     languageOptions: {
       parserOptions: {
         // Every TypeScript file belongs to one of these; the first project that holds a file is used.
-        project: [
-          'tsconfig.test.json',
-          'tsconfig.renderer.json',
-          'tsconfig.preload.json',
-          'test/e2e/tsconfig.json',
-          'tsconfig.tools.json',
-        ],
+        project: ['tsconfig.test.json', 'tsconfig.renderer.json', 'tsconfig.preload.json', 'tsconfig.tools.json'],
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { withSpeakerNames } from '../../../../src-shared/speaker-names.js';
-import {
-  applyEdits,
-  editsFromReviewedText,
-  mergeEdits,
-  reviewedTextOf,
-} from '../../../../src-main/edits/transcript-edits.js';
-import { alignWords, retimeWords } from '../../../../src-shared/word-timing.js';
-import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
+import { withSpeakerNames } from '../../../src-shared/speaker-names.js';
+import { applyOperations, decodeReview, encodeReview } from '../../../src-shared/transcript-editing.js';
+import { alignWords, retimeWords } from '../../../src-shared/word-timing.js';
+import type { TranscriptDocument } from '../../../src-shared/transcript-document.js';
 
 const segment = {
   start: 1,
@@ -69,8 +64,9 @@ describe('word timing through corrections', () => {
       engine: { name: 'x', model: 'x', transcription_model: 'default' },
       created_at: 'now',
     };
-    const edits = mergeEdits(doc, new Map(), [{ id: 1, text: 'See you then' }]);
-    const shown = applyEdits(doc, new Map(edits.map((e) => [e.segmentId, e])));
+    const edited = applyOperations(doc, [{ kind: 'text', segmentId: 1, text: 'See you then' }]);
+    expect(edited.ok).toBe(true);
+    const shown = edited.ok ? edited.document : doc;
     // Speakers keep their labels: a name is looked up, never written over the label (issue 12).
     expect(shown.segments[1]).toMatchObject({ speaker: 'SPEAKER_2', text: 'See you then' });
     expect(withSpeakerNames(shown, { SPEAKER_2: 'Bob' }, 'Speaker').segments.map((s) => s.speaker)).toEqual([
@@ -78,11 +74,14 @@ describe('word timing through corrections', () => {
       'Bob',
     ]);
     expect(shown.text).toBe('the budget meeting is friday See you then');
-    const review = reviewedTextOf(applyEdits(doc, new Map(edits.map((e) => [e.segmentId, e]))));
+    const review = encodeReview(doc, shown.segments);
     expect(review).toBe('the budget meeting is friday\nSee you then');
-    expect(editsFromReviewedText(doc, review)).toEqual(edits);
-    expect(editsFromReviewedText(doc, 'one line only')).toBeNull();
+    expect(decodeReview(doc, review)).toEqual(shown.segments);
+    expect(decodeReview(doc, 'one line only')).toBeNull();
     // Back to the server's text: the edit disappears.
-    expect(mergeEdits(doc, new Map(edits.map((e) => [e.segmentId, e])), [{ id: 1, text: 'see you' }])).toEqual([]);
+    const reverted = applyOperations(shown, [{ kind: 'text', segmentId: 1, text: 'see you' }]);
+    const back = encodeReview(doc, reverted.ok ? reverted.document.segments : shown.segments);
+    expect(back).toBe('the budget meeting is friday\nsee you');
+    expect(decodeReview(doc, back)).toEqual(doc.segments);
   });
 });
