@@ -19,6 +19,8 @@ import { applyReplacements, type ReplacementRule } from './replacements.js';
 import type { StageTimings } from './stage-timings.js';
 import type { TranscriptionStage } from '../../src-shared/api/vocabulary.js';
 import fsp from 'node:fs/promises';
+import { languageWarnings, type LanguageIdentifier, type RecognizerLanguageCheck } from './language-check.js';
+import type { TranscriptionWarning } from '../../src-shared/api/vocabulary.js';
 
 export const PIPELINE_STEPS = ['decode', 'recognize', 'speakers', 'replacements', 'document'] as const;
 export type PipelineStep = (typeof PIPELINE_STEPS)[number];
@@ -89,6 +91,8 @@ export interface RecognizeOutput {
   speechRegions?: Array<{ start: number; end: number }>;
   timings?: Record<string, number>;
   language?: string;
+  /** The recognizer's own view of whether the speech is in the requested language (decision 0070). */
+  languageCheck?: RecognizerLanguageCheck;
 }
 
 /**
@@ -153,6 +157,11 @@ export interface PipelineStages {
   replacements: ReplacementStage;
   /** Null when the server separates no speakers (KIKITORI_SPEAKER_ENGINE=none). */
   speakers: SpeakerStage | null;
+  /**
+   * Names the language of the speech, to check it against the one asked for (decision 0070); absent or
+   * null: only the recognizer's own judgement is used.
+   */
+  languageIdentifier?: LanguageIdentifier | null;
 }
 
 export interface PipelineRequest {
@@ -184,6 +193,8 @@ export interface PipelineResult {
   document: TranscriptDocument;
   /** The speaker stage's name when it ran. */
   speakers: string | null;
+  /** What the reader should know about the result (decision 0070): the Transcription's `warnings`. */
+  warnings: TranscriptionWarning[];
 }
 
 // Share of the progress bar each stage owns.
@@ -274,6 +285,12 @@ export class TranscriptionPipeline {
       request.task === 'translate'
         ? 'en'
         : (result.language ?? (request.language === 'auto' ? UNDETERMINED_LANGUAGE : request.language));
+    const warnings =
+      request.task === 'translate' || request.language === 'auto'
+        ? []
+        : await timings.time('language', () => this.checkLanguage(request, result, channels > 0, signal));
+    between();
+
     if (speakers && request.speakers) {
       report('speakers', DECODE_SHARE + recognitionShare, 'separating-speakers');
       // Separate inside the recognizer's voice-activity regions (or its segments, which then follow them).
@@ -320,6 +337,7 @@ export class TranscriptionPipeline {
     const speakersBy = channels > 0 ? MULTICHANNEL : (speakers?.name ?? null);
     return {
       speakers: speakersBy,
+      warnings,
       document: {
         transcription_id: request.id,
         text: joinSegmentTexts(segments, language),
@@ -338,6 +356,26 @@ export class TranscriptionPipeline {
       },
     };
   }
+
+  /**
+   * Whether the speech is in the language asked for: the identifier's answer when one is configured
+   * (on the mixed-down audio; a multichannel job has none, so only the recognizer judges it), else the
+   * recognizer's.
+   */
+  private async checkLanguage(
+    request: PipelineRequest,
+    result: Omit<RecognizeOutput, 'timings'>,
+    multichannel: boolean,
+    signal: AbortSignal,
+  ): Promise<TranscriptionWarning[]> {
+    const identifier = multichannel ? null : (this.stages.languageIdentifier ?? null);
+    const regions = result.speechRegions ?? result.segments.map((s) => ({ start: s.start, end: s.end }));
+    const identified =
+      identifier && regions.length > 0
+        ? await identifier.identify({ pcmPath: request.pcmPath, regions, signal })
+        : null;
+    return languageWarnings(request.language, { identified, recognizer: result.languageCheck ?? null });
+  }
 }
 
 /** What the document and the record name as the speaker "engine" of a multichannel transcription. */
@@ -355,6 +393,7 @@ export function mergeChannels(
 ): Omit<RecognizeOutput, 'timings' | 'segments'> & {
   segments: Array<RecognizedWords & { speaker: string; channel: number }>;
 } {
+  const checks = perChannel.flatMap((r) => (r.languageCheck ? [r.languageCheck] : []));
   const segments = perChannel
     .flatMap((r, i) => r.segments.map((s) => ({ ...s, speaker: `SPEAKER_${i + 1}`, channel: i + 1 })))
     .sort((a, b) => a.start - b.start || a.channel - b.channel);
@@ -380,6 +419,17 @@ export function mergeChannels(
     model: perChannel[0]?.model ?? '',
     ...(regions ? { speechRegions: regions } : {}),
     ...(perChannel.find((r) => r.language) ? { language: perChannel.find((r) => r.language)!.language! } : {}),
+    // A mismatch only when every channel the recognizer judged says so (one quiet channel says little).
+    ...(checks.length > 0
+      ? {
+          languageCheck: {
+            mismatch: checks.every((c) => c.mismatch),
+            likelyLanguage: checks.every((c) => c.likelyLanguage === checks[0]!.likelyLanguage)
+              ? checks[0]!.likelyLanguage
+              : null,
+          },
+        }
+      : {}),
   };
 }
 

@@ -64,6 +64,7 @@ export function transcriptionBody(ctx: AppContext, request: FastifyRequest, t: T
     min_speakers: t.minSpeakers,
     max_speakers: t.maxSpeakers,
     multichannel: t.multichannel,
+    warnings: t.warnings,
   };
 }
 

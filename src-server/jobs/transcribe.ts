@@ -140,7 +140,11 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
             minSpeakers: record.minSpeakers,
             maxSpeakers: record.maxSpeakers,
           });
-      const { document, speakers: separatedBy } = await pipeline.run(
+      const {
+        document,
+        speakers: separatedBy,
+        warnings,
+      } = await pipeline.run(
         {
           id: transcriptionId,
           audioPath,
@@ -185,6 +189,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
             : {}),
           progress: 1,
           stage: null,
+          warnings,
         });
       });
       return true;
