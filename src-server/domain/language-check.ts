@@ -1,8 +1,8 @@
 // No silent wrong language (decision 0070): after recognition, whether the audio is most likely in the
-// language it was transcribed as. Two sources, best first: a language identifier (whisper's detection,
-// when a multilingual model is installed), or the recognizer's own judgement (the built-in English
-// recognizer's calibrated fit, engines/speech/pocketsphinx-language-fit.ts). The rule that turns them
-// into the Transcription's `warnings` lives here, once.
+// language it was transcribed as. The recognizer judges (the built-in English recognizer's calibrated
+// fit, engines/speech/pocketsphinx-language-fit.ts); when it doubts, a language identifier (whisper's
+// detection, when a multilingual model is installed) names the language or clears the doubt. The rule
+// that turns them into the Transcription's `warnings` lives here, once.
 import type { TranscriptionWarning } from '../../src-shared/api/vocabulary.js';
 import { languageName } from '../../src-shared/languages.js';
 

@@ -358,9 +358,10 @@ export class TranscriptionPipeline {
   }
 
   /**
-   * Whether the speech is in the language asked for: the identifier's answer when one is configured
-   * (on the mixed-down audio; a multichannel job has none, so only the recognizer judges it), else the
-   * recognizer's.
+   * Whether the speech is in the language asked for. The recognizer judges first; when it doubts, the
+   * identifier (if configured) is asked which language it is: it names it, or clears the doubt by hearing
+   * the language asked for. Asking only then keeps its cost (a whisper pass) off every other job. On the
+   * mixed-down audio: a multichannel job has none, so only the recognizer judges it.
    */
   private async checkLanguage(
     request: PipelineRequest,
@@ -368,13 +369,14 @@ export class TranscriptionPipeline {
     multichannel: boolean,
     signal: AbortSignal,
   ): Promise<TranscriptionWarning[]> {
-    const identifier = multichannel ? null : (this.stages.languageIdentifier ?? null);
+    const recognizer = result.languageCheck ?? null;
+    const identifier = multichannel || !recognizer?.mismatch ? null : (this.stages.languageIdentifier ?? null);
     const regions = result.speechRegions ?? result.segments.map((s) => ({ start: s.start, end: s.end }));
     const identified =
       identifier && regions.length > 0
         ? await identifier.identify({ pcmPath: request.pcmPath, regions, signal })
         : null;
-    return languageWarnings(request.language, { identified, recognizer: result.languageCheck ?? null });
+    return languageWarnings(request.language, { identified, recognizer });
   }
 }
 

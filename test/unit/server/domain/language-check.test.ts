@@ -103,15 +103,22 @@ describe("the pipeline's language check", () => {
     expect((await run({ task: 'translate' })).warnings).toEqual([]);
   });
 
-  it('asks the identifier about the speech regions and names what it heard', async () => {
+  it('asks the identifier, about the speech regions, only when the recognizer doubts; it names the language', async () => {
     const asked: unknown[] = [];
-    const { run } = pipelineWith(fits, {
+    const identifier = (heard: string | null): LanguageIdentifier => ({
       identify: async (request) => {
         asked.push([request.pcmPath, request.regions]);
-        return 'es';
+        return heard;
       },
     });
-    expect((await run()).warnings).toMatchObject([{ code: 'LANGUAGE_MISMATCH', likely_language: 'es' }]);
+    expect((await pipelineWith(fits, identifier('es')).run()).warnings).toEqual([]);
+    expect(asked).toEqual([]);
+    expect((await pipelineWith(mismatch, identifier('es')).run()).warnings).toMatchObject([
+      { code: 'LANGUAGE_MISMATCH', likely_language: 'es' },
+    ]);
     expect(asked).toEqual([['/a.pcm', [{ start: 0, end: 1 }]]]);
+    // It hears the language asked for: the doubt is cleared. It cannot tell: the recognizer's warning stands.
+    expect((await pipelineWith(mismatch, identifier('en')).run()).warnings).toEqual([]);
+    expect((await pipelineWith(mismatch, identifier(null)).run()).warnings).toMatchObject([{ likely_language: null }]);
   });
 });
