@@ -27,6 +27,12 @@ import {
 } from './pocketsphinx-library.js';
 import { recognizesDetail, unsupportedLanguageError } from './unsupported-language.js';
 import { installVocabulary } from './pocketsphinx-vocabulary.js';
+import {
+  countWord,
+  emptyLanguageFit,
+  isLanguageMismatch,
+  type LanguageFitCounts,
+} from './pocketsphinx-language-fit.js';
 import { dictionaryKey, pronounceVocabulary, type VocabularyPronunciation } from './pronunciation.js';
 import type {
   RecognizedSegment,
@@ -156,6 +162,7 @@ export class PocketsphinxEngine implements SpeechEngine {
     let clean = true;
     let handle: fsp.FileHandle | null = null;
     const segments: RecognizedSegment[] = [];
+    const fit = emptyLanguageFit();
     let totalSpeech = 0;
     try {
       request.onStage?.('detecting-speech');
@@ -202,7 +209,14 @@ export class PocketsphinxEngine implements SpeechEngine {
         // accurate than the streaming estimate, and a segment is at most ~30 s (~1 MB).
         const samples = await readPcmRange(handle, first, last);
         const start = performance.now();
-        const words = await decodeUtterance(lib, decoder, samples, first / SAMPLE_RATE, totalSamples / SAMPLE_RATE);
+        const words = await decodeUtterance(
+          lib,
+          decoder,
+          samples,
+          first / SAMPLE_RATE,
+          totalSamples / SAMPLE_RATE,
+          fit,
+        );
         stages.add('decode', performance.now() - start);
         if (words.length > 0) {
           spell(words);
@@ -229,7 +243,14 @@ export class PocketsphinxEngine implements SpeechEngine {
         );
     }
     progress(1);
-    return { segments, speakingDuration: round(totalSpeech), model: this.modelId, timings: stages.stages() };
+    const mismatch = isLanguageMismatch(fit);
+    return {
+      segments,
+      speakingDuration: round(totalSpeech),
+      model: this.modelId,
+      timings: stages.stages(),
+      ...(mismatch === null ? {} : { languageCheck: { mismatch, likelyLanguage: null, evidence: { ...fit } } }),
+    };
   }
 
   /** Frees the warm decoders (a running job keeps its own until it ends). */
@@ -317,6 +338,8 @@ async function decodeUtterance(
   samples: Int16Array,
   offsetSeconds: number,
   maxSeconds: number,
+  /** Where each word's fit to the language model is counted (decision 0070). */
+  fit: LanguageFitCounts,
 ): Promise<RecognizedWord[]> {
   if (samples.length < SAMPLE_RATE / 10) return [];
   if (lib.ps_start_utt(ps) < 0) throw new Error('pocketsphinx: ps_start_utt failed');
@@ -327,16 +350,20 @@ async function decodeUtterance(
   const words: RecognizedWord[] = [];
   const sf: [number] = [0];
   const ef: [number] = [0];
-  const scratch: [number] = [0];
+  const acoustic: [number] = [0];
+  const lm: [number] = [0];
+  const backoff: [number] = [0];
   for (let seg = await lib.ps_seg_iter(ps); seg; seg = lib.ps_seg_next(seg)) {
     const raw = lib.ps_seg_word(seg);
     if (FILLER.test(raw)) continue;
     lib.ps_seg_frames(seg, sf, ef);
     // Posterior from the bestpath lattice, in the decoder's log base; may round slightly above 0.
-    const posterior = lib.ps_seg_prob(seg, scratch, [0], [0]);
+    const posterior = lib.ps_seg_prob(seg, acoustic, lm, backoff);
     const confidence = Math.min(1, Math.max(0, lib.logmath_exp(lmath, posterior)));
+    const word = raw.replace(/\(\d+\)$/, ''); // "with(2)": alternate pronunciation of "with"
+    countWord(fit, word, confidence, backoff[0]);
     words.push({
-      word: raw.replace(/\(\d+\)$/, ''), // "with(2)": alternate pronunciation of "with"
+      word,
       start: round(Math.min(maxSeconds, offsetSeconds + sf[0] / FRAME_RATE)),
       end: round(Math.min(maxSeconds, offsetSeconds + (ef[0] + 1) / FRAME_RATE)),
       confidence: round(confidence),
