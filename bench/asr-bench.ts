@@ -13,6 +13,9 @@
 //     real HTTP against the built server (the CLI) with pocketsphinx, with the server's stage timings;
 //  7. whisper.cpp speed: real-time factor of models with the real shapes of tiny, base and small
 //     (random weights, fixed decode length) on real speech.
+//  8. the language check (decision 0070): English flagged as another language (false alarms) and
+//     speech in twelve other languages flagged, on a tuning part and a held-out part
+//     (bench/language-mismatch.ts).
 // Environment: BENCH_LONG_SECONDS (default 7200; 0 skips part 4); BENCH_ONLY (see ONLY).
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -37,9 +40,10 @@ import {
 } from './speech-corpus.js';
 import { editDistance } from '../src-shared/edit-distance.js';
 import { createApiKey, startServer, stopServer } from '../test/e2e/host/server-process.js';
+import { languageMismatchBench } from './language-mismatch.js';
 
 const LONG_SECONDS = Number(process.env.BENCH_LONG_SECONDS ?? 7200);
-/** BENCH_ONLY=latency,whisper (comma-separated parts: wer, names, diarization, long, latency, whisper); default all. */
+/** BENCH_ONLY=latency,whisper (comma-separated parts: wer, names, diarization, long, latency, whisper, language); default all. */
 const ONLY = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
@@ -519,6 +523,7 @@ async function main(): Promise<void> {
   if (wanted('long') && LONG_SECONDS > 0) await step(`long file (${LONG_SECONDS} s)`, () => longFile(rows));
   if (wanted('latency')) await step('short-clip latency', () => shortClipLatency(rows));
   if (wanted('whisper')) await step('whisper speed', () => whisperSpeed(rows));
+  if (wanted('language')) await step('language check', () => languageMismatchBench(rows));
   console.log(`\nbench:asr — pocketsphinx 5prealpha en-us, VAD ${engine.vad.name}, speaker separation embedded-mfcc\n`);
   printTable(rows);
 }

@@ -42,6 +42,7 @@ import { inThreadReplacements, TranscriptionPipeline } from './domain/transcript
 import { PhoneticVocabularyStage } from './engines/vocabulary/phonetic-vocabulary-stage.js';
 import { FfmpegDecodeStage } from './engines/audio/decode-stage.js';
 import { speakerStage } from './engines/speakers/speaker-stage.js';
+import { WhisperEngine } from './engines/speech/whisper-engine.js';
 import { loadSigningSecret, UrlSigner } from './signing/url-signer.js';
 import { FileSystemStorage } from './storage/file-system-storage.js';
 import { parseStorageUrl, S3Storage } from './storage/s3-storage.js';
@@ -152,6 +153,9 @@ export function transcriptionPipeline(
     replacements: inThreadReplacements,
     speakers: engines.speakers ? speakerStage(engines.speakers) : null,
     voices: new MfccVoicePrints(),
+    // whisper names the language when the recognizer doubts it (decision 0070), if a multilingual model is there.
+    languageIdentifier:
+      [...engines.speechEngines.values()].find((e): e is WhisperEngine => e instanceof WhisperEngine) ?? null,
   });
 }
 

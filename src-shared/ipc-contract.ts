@@ -50,7 +50,12 @@ export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError
 // ---------- domain types ----------
 
 // The API's statuses and models are the app's too.
-import type { TranscriptionModel, TranscriptionStage, TranscriptionStatus } from './api/vocabulary.js';
+import type {
+  TranscriptionModel,
+  TranscriptionStage,
+  TranscriptionStatus,
+  TranscriptionWarningCode,
+} from './api/vocabulary.js';
 export {
   TRANSCRIPTION_MODELS,
   TRANSCRIPTION_STAGES,
@@ -174,8 +179,20 @@ export interface TranscriptionSummary {
   createdAt: string;
   updatedAt: string;
   failureReason: string | null;
+  /** What the reader of the finished transcript should know (decision 0070); empty when nothing. */
+  warnings: TranscriptWarning[];
   /** Audio kept on this machine: playable offline. */
   audioCached: boolean;
+}
+
+/**
+ * A finished transcription's warning (decision 0070), as the app shows it: from its code, in the UI's
+ * language. LANGUAGE_MISMATCH: the audio is most likely not in its language; `likelyLanguage` (ISO 639-1)
+ * when the server could tell which.
+ */
+export interface TranscriptWarning {
+  code: TranscriptionWarningCode;
+  likelyLanguage: string | null;
 }
 
 /** What 'Transcribe again' starts from (decision 0020). */

@@ -1,10 +1,11 @@
 // Transcription records as last seen on the server.
 import type { ApiTranscription } from '../../src-shared/api-types.js';
-import { isProcessing } from '../../src-shared/api/vocabulary.js';
+import { isProcessing, TRANSCRIPTION_WARNING_CODES } from '../../src-shared/api/vocabulary.js';
 import {
   TRANSCRIPTION_STAGES,
   type TranscriptionStage,
   type TranscriptionStatus,
+  type TranscriptWarning,
 } from '../../src-shared/ipc-contract.js';
 import type { CacheDb } from './database.js';
 
@@ -23,6 +24,7 @@ export interface CachedTranscription {
   dictionaryId: string | null;
   userName: string | null;
   failureReason: string | null;
+  warnings: TranscriptWarning[];
   numSpeakers: number | null;
   audioPath: string | null;
   transcriptionPath: string | null;
@@ -46,6 +48,7 @@ interface Row {
   dictionary_id: string | null;
   user_name: string | null;
   failure_reason: string | null;
+  warnings: string | null;
   num_speakers: number | null;
   audio_path: string | null;
   transcription_path: string | null;
@@ -69,6 +72,7 @@ const fromRow = (r: Row): CachedTranscription => ({
   dictionaryId: r.dictionary_id,
   userName: r.user_name,
   failureReason: r.failure_reason,
+  warnings: r.warnings ? (JSON.parse(r.warnings) as TranscriptWarning[]) : [],
   numSpeakers: r.num_speakers,
   audioPath: r.audio_path,
   transcriptionPath: r.transcription_path,
@@ -80,6 +84,15 @@ const fromRow = (r: Row): CachedTranscription => ({
 /** A stage this app knows how to name; a newer server's other stages read as none. */
 function knownStage(stage: string | null | undefined): TranscriptionStage | null {
   return (TRANSCRIPTION_STAGES as readonly string[]).includes(stage ?? '') ? (stage as TranscriptionStage) : null;
+}
+
+/** The warnings this app knows how to say (a newer server's other codes are left out), as cached. */
+function knownWarnings(warnings: ApiTranscription['warnings']): TranscriptWarning[] {
+  return (warnings ?? []).flatMap((w) =>
+    (TRANSCRIPTION_WARNING_CODES as readonly string[]).includes(w.code)
+      ? [{ code: w.code, likelyLanguage: typeof w.likely_language === 'string' ? w.likely_language : null }]
+      : [],
+  );
 }
 
 /** What a sync changed for one record. */
@@ -130,6 +143,7 @@ export class TranscriptionRepository {
       dictionary_id: t.dictionary_id ?? null,
       user_name: t.user?.name ?? null,
       failure_reason: t.failure_reason ?? null,
+      warnings: ((w) => (w.length > 0 ? JSON.stringify(w) : null))(knownWarnings(t.warnings)),
       num_speakers: t.num_speakers ?? null,
       audio_path: t.audio_path ?? null,
       transcription_path: t.transcription_path ?? null,
@@ -140,13 +154,13 @@ export class TranscriptionRepository {
     this.db
       .prepare(
         `INSERT INTO transcriptions (id, name, status, upload_status, progress, processing_started_at, stage, duration, speaking_duration, languages, model,
-           dictionary_id, user_name, failure_reason, num_speakers, audio_path, transcription_path, created_at, updated_at, synced_at)
+           dictionary_id, user_name, failure_reason, warnings, num_speakers, audio_path, transcription_path, created_at, updated_at, synced_at)
          VALUES (@id, @name, @status, @upload_status, @progress, @processing_started_at, @stage, @duration, @speaking_duration, @languages, @model,
-           @dictionary_id, @user_name, @failure_reason, @num_speakers, @audio_path, @transcription_path, @created_at, @updated_at, @synced_at)
+           @dictionary_id, @user_name, @failure_reason, @warnings, @num_speakers, @audio_path, @transcription_path, @created_at, @updated_at, @synced_at)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, upload_status = excluded.upload_status,
            progress = excluded.progress, processing_started_at = excluded.processing_started_at, stage = excluded.stage, duration = excluded.duration, speaking_duration = excluded.speaking_duration,
            languages = excluded.languages, model = excluded.model, dictionary_id = excluded.dictionary_id,
-           user_name = excluded.user_name, failure_reason = excluded.failure_reason, num_speakers = excluded.num_speakers,
+           user_name = excluded.user_name, failure_reason = excluded.failure_reason, warnings = excluded.warnings, num_speakers = excluded.num_speakers,
            audio_path = excluded.audio_path, transcription_path = excluded.transcription_path,
            created_at = excluded.created_at, updated_at = excluded.updated_at, synced_at = excluded.synced_at`,
       )
@@ -160,6 +174,7 @@ export class TranscriptionRepository {
       before.processingStartedAt !== row.processing_started_at ||
       before.name !== row.name ||
       before.uploadStatus !== row.upload_status ||
+      JSON.stringify(before.warnings) !== (row.warnings ?? '[]') ||
       (before.transcriptionPath === null) !== (row.transcription_path === null);
     return { id: row.id, previousStatus: before?.status ?? null, status: row.status, changed };
   }

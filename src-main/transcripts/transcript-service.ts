@@ -84,6 +84,7 @@ export class TranscriptService {
       createdAt: t.createdAt,
       updatedAt: t.updatedAt,
       failureReason: t.failureReason,
+      warnings: t.warnings,
       audioCached: audioCached ?? this.store.audio.get(t.id) !== null,
     };
   }

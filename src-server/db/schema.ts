@@ -106,6 +106,8 @@ export interface TranscriptionTable {
   stage: string | null;
   failure_reason: string | null;
   engine: string | null;
+  /** JSON array of TranscriptionWarning (migration 0012); null: none. */
+  warnings: string | null;
   created_at: string;
   updated_at: string;
 }

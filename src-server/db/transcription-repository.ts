@@ -44,6 +44,7 @@ export type TranscriptionPatch = Partial<
     | 'stage'
     | 'failureReason'
     | 'engine'
+    | 'warnings'
   >
 >;
 
@@ -121,6 +122,7 @@ const toRecord = (r: Row): TranscriptionRecord => ({
   stage: r.stage as TranscriptionStage | null,
   failureReason: r.failure_reason,
   engine: r.engine,
+  warnings: r.warnings ? (JSON.parse(r.warnings) as TranscriptionRecord['warnings']) : [],
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -140,6 +142,7 @@ const PATCH_COLUMNS = {
   stage: 'stage',
   failureReason: 'failure_reason',
   engine: 'engine',
+  warnings: 'warnings',
 } as const satisfies Record<keyof TranscriptionPatch, keyof TranscriptionTable>;
 
 export class KyselyTranscriptionRepository implements TranscriptionRepository {
@@ -212,7 +215,10 @@ export class KyselyTranscriptionRepository implements TranscriptionRepository {
     const entries = Object.entries(patch) as Array<[keyof TranscriptionPatch, unknown]>;
     if (entries.length === 0) return;
     const values = Object.fromEntries(
-      entries.map(([key, value]) => [PATCH_COLUMNS[key], key === 'languages' ? JSON.stringify(value) : value]),
+      entries.map(([key, value]) => [
+        PATCH_COLUMNS[key],
+        key === 'languages' || key === 'warnings' ? JSON.stringify(value) : value,
+      ]),
     );
     await this.db
       .updateTable('transcriptions')
@@ -230,6 +236,8 @@ export class KyselyTranscriptionRepository implements TranscriptionRepository {
         progress: 0,
         failure_reason: null,
         stage: null,
+        // The old result's warnings do not hold for the new one (decision 0070).
+        warnings: null,
         languages: JSON.stringify(options.languages),
         transcription_model: options.transcriptionModel,
         num_speakers: options.numSpeakers,

@@ -8,6 +8,7 @@ import {
   type TranscriptionModel,
   type TranscriptionStage,
   type TranscriptionStatus,
+  type TranscriptionWarning,
 } from '../../src-shared/api/vocabulary.js';
 
 export type { TranscriptionModel, TranscriptionStage, TranscriptionStatus };
@@ -83,6 +84,8 @@ export interface TranscriptionRecord {
   stage: TranscriptionStage | null;
   failureReason: string | null;
   engine: string | null;
+  /** What the reader of the finished transcript should know (decision 0070); empty when nothing. */
+  warnings: TranscriptionWarning[];
   createdAt: string;
   updatedAt: string;
 }

@@ -20,6 +20,8 @@ import type { StageTimings } from './stage-timings.js';
 import type { EnrolledVoice, RecognizedVoice, VoiceRecognitionStage } from './voice-prints.js';
 import type { TranscriptionStage } from '../../src-shared/api/vocabulary.js';
 import fsp from 'node:fs/promises';
+import { languageWarnings, type LanguageIdentifier, type RecognizerLanguageCheck } from './language-check.js';
+import type { TranscriptionWarning } from '../../src-shared/api/vocabulary.js';
 
 export const PIPELINE_STEPS = ['decode', 'recognize', 'speakers', 'replacements', 'document'] as const;
 export type PipelineStep = (typeof PIPELINE_STEPS)[number];
@@ -90,6 +92,8 @@ export interface RecognizeOutput {
   speechRegions?: Array<{ start: number; end: number }>;
   timings?: Record<string, number>;
   language?: string;
+  /** The recognizer's own view of whether the speech is in the requested language (decision 0070). */
+  languageCheck?: RecognizerLanguageCheck;
 }
 
 /**
@@ -156,6 +160,11 @@ export interface PipelineStages {
   speakers: SpeakerStage | null;
   /** Names separated speakers by the team's enrolled voices (decision 0065); absent: never. */
   voices?: VoiceRecognitionStage | null;
+  /**
+   * Names the language of the speech, to check it against the one asked for (decision 0070); absent or
+   * null: only the recognizer's own judgement is used.
+   */
+  languageIdentifier?: LanguageIdentifier | null;
 }
 
 export interface PipelineRequest {
@@ -192,6 +201,8 @@ export interface PipelineResult {
   document: TranscriptDocument;
   /** The speaker stage's name when it ran. */
   speakers: string | null;
+  /** What the reader should know about the result (decision 0070): the Transcription's `warnings`. */
+  warnings: TranscriptionWarning[];
 }
 
 // Share of the progress bar each stage owns.
@@ -282,6 +293,12 @@ export class TranscriptionPipeline {
       request.task === 'translate'
         ? 'en'
         : (result.language ?? (request.language === 'auto' ? UNDETERMINED_LANGUAGE : request.language));
+    const warnings =
+      request.task === 'translate' || request.language === 'auto'
+        ? []
+        : await timings.time('language', () => this.checkLanguage(request, result, channels > 0, signal));
+    between();
+
     if (speakers && request.speakers) {
       report('speakers', DECODE_SHARE + recognitionShare, 'separating-speakers');
       // Separate inside the recognizer's voice-activity regions (or its segments, which then follow them).
@@ -340,6 +357,7 @@ export class TranscriptionPipeline {
     const speakersBy = channels > 0 ? MULTICHANNEL : (speakers?.name ?? null);
     return {
       speakers: speakersBy,
+      warnings,
       document: {
         transcription_id: request.id,
         text: joinSegmentTexts(segments, language),
@@ -357,6 +375,28 @@ export class TranscriptionPipeline {
         created_at: new Date().toISOString(),
       },
     };
+  }
+
+  /**
+   * Whether the speech is in the language asked for. The recognizer judges first; when it doubts, the
+   * identifier (if configured) is asked which language it is: it names it, or clears the doubt by hearing
+   * the language asked for. Asking only then keeps its cost (a whisper pass) off every other job. On the
+   * mixed-down audio: a multichannel job has none, so only the recognizer judges it.
+   */
+  private async checkLanguage(
+    request: PipelineRequest,
+    result: Omit<RecognizeOutput, 'timings'>,
+    multichannel: boolean,
+    signal: AbortSignal,
+  ): Promise<TranscriptionWarning[]> {
+    const recognizer = result.languageCheck ?? null;
+    const identifier = multichannel || !recognizer?.mismatch ? null : (this.stages.languageIdentifier ?? null);
+    const regions = result.speechRegions ?? result.segments.map((s) => ({ start: s.start, end: s.end }));
+    const identified =
+      identifier && regions.length > 0
+        ? await identifier.identify({ pcmPath: request.pcmPath, regions, signal })
+        : null;
+    return languageWarnings(request.language, { identified, recognizer });
   }
 }
 
@@ -380,6 +420,7 @@ export function mergeChannels(
 ): Omit<RecognizeOutput, 'timings' | 'segments'> & {
   segments: Array<RecognizedWords & { speaker: string; channel: number }>;
 } {
+  const checks = perChannel.flatMap((r) => (r.languageCheck ? [r.languageCheck] : []));
   const segments = perChannel
     .flatMap((r, i) => r.segments.map((s) => ({ ...s, speaker: `SPEAKER_${i + 1}`, channel: i + 1 })))
     .sort((a, b) => a.start - b.start || a.channel - b.channel);
@@ -405,6 +446,17 @@ export function mergeChannels(
     model: perChannel[0]?.model ?? '',
     ...(regions ? { speechRegions: regions } : {}),
     ...(perChannel.find((r) => r.language) ? { language: perChannel.find((r) => r.language)!.language! } : {}),
+    // A mismatch only when every channel the recognizer judged says so (one quiet channel says little).
+    ...(checks.length > 0
+      ? {
+          languageCheck: {
+            mismatch: checks.every((c) => c.mismatch),
+            likelyLanguage: checks.every((c) => c.likelyLanguage === checks[0]!.likelyLanguage)
+              ? checks[0]!.likelyLanguage
+              : null,
+          },
+        }
+      : {}),
   };
 }
 

@@ -66,6 +66,7 @@ export function transcriptionBody(ctx: AppContext, request: FastifyRequest, t: T
     max_speakers: t.maxSpeakers,
     multichannel: t.multichannel,
     recognize_speakers: t.recognizeSpeakers,
+    warnings: t.warnings,
   };
 }
 

@@ -145,7 +145,11 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
           });
       const enrolled =
         speakers && record.recognizeSpeakers ? await timings.time('load', () => voices.enrolled(record.teamId)) : [];
-      const { document, speakers: separatedBy } = await pipeline.run(
+      const {
+        document,
+        speakers: separatedBy,
+        warnings,
+      } = await pipeline.run(
         {
           id: transcriptionId,
           audioPath,
@@ -191,6 +195,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
             : {}),
           progress: 1,
           stage: null,
+          warnings,
         });
       });
       return true;

@@ -15,12 +15,21 @@ import {
   PageQuery,
   TranscriptionStatusSchema,
 } from './common.js';
-import { TRANSCRIPTION_MODELS, TRANSCRIPTION_STAGES } from './vocabulary.js';
+import { TRANSCRIPTION_MODELS, TRANSCRIPTION_STAGES, TRANSCRIPTION_WARNING_CODES } from './vocabulary.js';
 import { WordCreateRequest } from './dictionaries.js';
 
 const tags = ['transcriptions'];
 
 export const User = Type.Object({ user_id: Type.String(), name: Type.String() });
+
+/** Extension: one of a Transcription's `warnings` (decision 0070). */
+export const TranscriptionWarningSchema = Type.Object({
+  code: literalUnion(TRANSCRIPTION_WARNING_CODES),
+  message: Type.String({ description: 'English, for people reading the API; apps show their own text from the code.' }),
+  likely_language: Type.Union([Type.String(), Type.Null()], {
+    description: 'ISO 639-1 code of the language the audio sounds like; null when it cannot be told.',
+  }),
+});
 
 /** 2.1 Transcription, as kikitori-server sends it. */
 export const Transcription = Type.Object(
@@ -85,6 +94,10 @@ export const Transcription = Type.Object(
     recognize_speakers: Type.Boolean({
       description: "Extension: whether separated speakers are matched against the team's enrolled voices.",
     }),
+    warnings: Type.Array(TranscriptionWarningSchema, {
+      description:
+        'Extension: what the server noticed about a finished transcription that its reader should know (empty when nothing), e.g. LANGUAGE_MISMATCH: the audio is most likely not in the language it was transcribed as.',
+    }),
   },
   { $id: 'Transcription', title: 'Transcription' },
 );
@@ -109,6 +122,7 @@ export const TranscriptionView = clientView(Transcription, [
   'max_speakers',
   'multichannel',
   'recognize_speakers',
+  'warnings',
 ]);
 
 export const TranscriptionParams = Type.Object({ transcription_id: Type.String() });

@@ -42,3 +42,19 @@ export const TRANSCRIPTION_STAGES = [
   'finishing',
 ] as const;
 export type TranscriptionStage = (typeof TRANSCRIPTION_STAGES)[number];
+
+/**
+ * Extension: what a finished transcription's `warnings` may say (decision 0070). LANGUAGE_MISMATCH: the
+ * audio is most likely not in the language it was transcribed as (`likely_language` when known).
+ */
+export const TRANSCRIPTION_WARNING_CODES = ['LANGUAGE_MISMATCH'] as const;
+export type TranscriptionWarningCode = (typeof TRANSCRIPTION_WARNING_CODES)[number];
+
+/** One entry of a Transcription's `warnings`, as on the wire. */
+export interface TranscriptionWarning {
+  code: TranscriptionWarningCode;
+  /** English, for people reading the API; apps show their own text from the code. */
+  message: string;
+  /** ISO 639-1 code of the language the audio sounds like; null when it cannot be told. */
+  likely_language: string | null;
+}

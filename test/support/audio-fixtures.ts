@@ -60,12 +60,17 @@ async function contentHash(file: string): Promise<string> {
 export async function synthesizeSpeech(
   text: string,
   outWavPath?: string,
-  options: { voice?: Voice } = {},
+  /** espeakVoice: espeak-ng's voice for another language ("es", "fi+m7"...), default en-us; espeakSpeed: words per minute. */
+  options: { voice?: Voice; espeakVoice?: string; espeakSpeed?: number } = {},
 ): Promise<string> {
   const voice = options.voice ?? 'festival';
-  const file = await cached(['tts', voice, text], 'wav', async (tmp) => {
+  const espeakVoice = options.espeakVoice ?? 'en-us';
+  const speed = options.espeakSpeed ? ['-s', String(options.espeakSpeed)] : [];
+  const key =
+    espeakVoice === 'en-us' && speed.length === 0 ? ['tts', voice, text] : ['tts', voice, espeakVoice, ...speed, text];
+  const file = await cached(key, 'wav', async (tmp) => {
     if (voice === 'espeak') {
-      await run('espeak-ng', ['-v', 'en-us', '-w', tmp, '--', text]);
+      await run('espeak-ng', ['-v', espeakVoice, ...speed, '-w', tmp, '--', text]);
     } else {
       const textFile = `${tmp}.txt`;
       await fsp.writeFile(textFile, text);

@@ -27,7 +27,16 @@ import { UPLOAD_OPTION_FIELDS } from './upload-options-form';
 import { DictionaryOptions } from '../dictionaries/dictionary-options';
 import { SpeakerCountInput } from './speaker-count-field';
 
-export function RerunDialog({ item, onClose }: { item: TranscriptionSummary; onClose: () => void }) {
+export function RerunDialog({
+  item,
+  onClose,
+  presetLanguage = null,
+}: {
+  item: TranscriptionSummary;
+  onClose: () => void;
+  /** A language to start with instead of the one it was made with ("Transcribe again as…", decision 0070). */
+  presetLanguage?: string | null;
+}) {
   const t = useT();
   const id = useId();
   const locale = useSettingsStore(selectUiLanguage);
@@ -48,13 +57,13 @@ export function RerunDialog({ item, onClose }: { item: TranscriptionSummary; onC
       .then(([value, error]) => {
         if (!live) return;
         setPlan(value);
-        setOptions(value?.options ?? null);
+        setOptions(value && presetLanguage ? { ...value.options, language: presetLanguage } : (value?.options ?? null));
         setLoadError(error);
       });
     return () => {
       live = false;
     };
-  }, [item.id]);
+  }, [item.id, presetLanguage]);
   const refusal = rerunState?.state === 'refused' ? rerunState.error : null;
   const sending = rerunState?.state === 'sending';
   const change = (patch: Partial<UploadOptions>) => {

@@ -2,13 +2,14 @@
 // fetched, so 10,000 transcriptions cost the same as 20.
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { isProcessing } from '../../../src-shared/api/vocabulary';
-import type { TranscriptionSummary } from '../../../src-shared/ipc-contract';
+import type { TranscriptionSummary, TranscriptWarning } from '../../../src-shared/ipc-contract';
 import { useLocale, useT } from '../../i18n/use-t';
 import { formatClock, formatDate } from '../../lib/format';
 import { selectRerun, selectRowAt, useLibraryStore } from '../../stores/library-store';
 import { useNavigationStore } from '../../stores/navigation-store';
 import { ProgressLine } from '../progress/progress-line';
 import { RerunDialog } from './rerun-dialog';
+import { LanguageWarningCell, languageWarningOf } from '../transcript/language-warning';
 
 export const ROW_HEIGHT = 52;
 const OVERSCAN = 6;
@@ -113,6 +114,8 @@ const Row = memo(function Row({ index, total }: { index: number; total: number }
         <span className="row-placeholder" aria-hidden="true" />
       ) : item.status === 'FAILED' ? (
         <FailedRowContent item={item} />
+      ) : languageWarningOf(item) ? (
+        <WarnedRowContent item={item} warning={languageWarningOf(item)!} />
       ) : (
         <RowContent item={item} />
       )}
@@ -147,6 +150,33 @@ function RowContent({ item }: { item: TranscriptionSummary }) {
       <span>{item.languages.join(', ') || '–'}</span>
       <span className="cell-date">{formatDate(item.createdAt, locale)}</span>
     </button>
+  );
+}
+
+/**
+ * A finished transcription most likely not in its language (decision 0070): opens like the others, and
+ * says so in place of the figures, with "Transcribe again as…" beside it (laid out like a failed row).
+ */
+function WarnedRowContent({ item, warning }: { item: TranscriptionSummary; warning: TranscriptWarning }) {
+  const t = useT();
+  const go = useNavigationStore((state) => state.go);
+  return (
+    <div className="row-failed row-warned">
+      <button
+        type="button"
+        className="row-button row-open"
+        data-testid="transcription-row"
+        data-status={item.status}
+        aria-label={t('library.row.open', { name: item.name })}
+        onClick={() => go({ name: 'transcript', id: item.id })}
+      >
+        <NameCell item={item} />
+        <span className="cell-status">
+          <span className={`status status-${item.status}`}>{t(`status.${item.status}`)}</span>
+        </span>
+      </button>
+      <LanguageWarningCell summary={item} warning={warning} />
+    </div>
   );
 }
 

@@ -14,6 +14,7 @@ import { EditToolbar, useEditKeys, type FindMode } from './edit-toolbar';
 import { ExportMenu } from './export-menu';
 import { FindReplacePanel } from './find-replace-panel';
 import { TranscribeAgainButton } from './transcribe-again-button';
+import { LanguageWarningBanner } from './language-warning';
 import { TimelineLanes } from './timeline-lanes';
 import { ShortcutSheet } from './shortcut-sheet';
 import { TranscriptPane } from './transcript-pane';
@@ -91,6 +92,7 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
         </p>
       )}
       <ConflictBanner />
+      {summary && document && <LanguageWarningBanner summary={summary} />}
       {summary && !document && !running && (
         <p className="empty" role="status">
           {summary.status === 'FAILED'

@@ -27,6 +27,12 @@ import {
 } from './pocketsphinx-library.js';
 import { recognizesDetail, unsupportedLanguageError } from './unsupported-language.js';
 import { installVocabulary } from './pocketsphinx-vocabulary.js';
+import {
+  countWord,
+  emptyLanguageFit,
+  isLanguageMismatch,
+  type LanguageFitCounts,
+} from './pocketsphinx-language-fit.js';
 import { dictionaryKey, pronounceVocabulary, type VocabularyPronunciation } from './pronunciation.js';
 import type { RecognitionStream, StreamingRecognizer, StreamOptions } from './streaming-recognizer.js';
 import type {
@@ -157,6 +163,7 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
     let clean = true;
     let handle: fsp.FileHandle | null = null;
     const segments: RecognizedSegment[] = [];
+    const fit = emptyLanguageFit();
     let totalSpeech = 0;
     try {
       request.onStage?.('detecting-speech');
@@ -193,7 +200,14 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
         // accurate than the streaming estimate, and a segment is at most ~30 s (~1 MB).
         const samples = await readPcmRange(handle, first, last);
         const start = performance.now();
-        const words = await decodeUtterance(lib, decoder, samples, first / SAMPLE_RATE, totalSamples / SAMPLE_RATE);
+        const words = await decodeUtterance(
+          lib,
+          decoder,
+          samples,
+          first / SAMPLE_RATE,
+          totalSamples / SAMPLE_RATE,
+          fit,
+        );
         stages.add('decode', performance.now() - start);
         if (words.length > 0) {
           spell(words);
@@ -220,7 +234,14 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
         );
     }
     progress(1);
-    return { segments, speakingDuration: round(totalSpeech), model: this.modelId, timings: stages.stages() };
+    const mismatch = isLanguageMismatch(fit);
+    return {
+      segments,
+      speakingDuration: round(totalSpeech),
+      model: this.modelId,
+      timings: stages.stages(),
+      ...(mismatch === null ? {} : { languageCheck: { mismatch, likelyLanguage: null, evidence: { ...fit } } }),
+    };
   }
 
   readonly liveLanguages = ['en'];
@@ -352,12 +373,14 @@ async function decodeUtterance(
   samples: Int16Array,
   offsetSeconds: number,
   maxSeconds: number,
+  /** Where each word's fit to the language model is counted (decision 0070). */
+  fit: LanguageFitCounts,
 ): Promise<RecognizedWord[]> {
   if (samples.length < SAMPLE_RATE / 10) return [];
   if (lib.ps_start_utt(ps) < 0) throw new Error('pocketsphinx: ps_start_utt failed');
   const frames = await lib.processRaw(ps, samples, true);
   if ((await lib.ps_end_utt(ps)) < 0 || frames < 0) throw new Error('pocketsphinx: decoding failed');
-  return utteranceWords(lib, ps, offsetSeconds, maxSeconds);
+  return utteranceWords(lib, ps, offsetSeconds, maxSeconds, fit);
 }
 
 /** The words of the utterance the decoder has just ended, with times and posterior confidences. */
@@ -366,21 +389,27 @@ async function utteranceWords(
   ps: NativePointer,
   offsetSeconds: number,
   maxSeconds: number,
+  /** Where each word's fit to the language model is counted (decision 0070); a live stream counts none. */
+  fit?: LanguageFitCounts,
 ): Promise<RecognizedWord[]> {
   const lmath = lib.ps_get_logmath(ps);
   const words: RecognizedWord[] = [];
   const sf: [number] = [0];
   const ef: [number] = [0];
-  const scratch: [number] = [0];
+  const acoustic: [number] = [0];
+  const lm: [number] = [0];
+  const backoff: [number] = [0];
   for (let seg = await lib.ps_seg_iter(ps); seg; seg = lib.ps_seg_next(seg)) {
     const raw = lib.ps_seg_word(seg);
     if (FILLER.test(raw)) continue;
     lib.ps_seg_frames(seg, sf, ef);
     // Posterior from the bestpath lattice, in the decoder's log base; may round slightly above 0.
-    const posterior = lib.ps_seg_prob(seg, scratch, [0], [0]);
+    const posterior = lib.ps_seg_prob(seg, acoustic, lm, backoff);
     const confidence = Math.min(1, Math.max(0, lib.logmath_exp(lmath, posterior)));
+    const word = raw.replace(/\(\d+\)$/, ''); // "with(2)": alternate pronunciation of "with"
+    if (fit) countWord(fit, word, confidence, backoff[0]);
     words.push({
-      word: raw.replace(/\(\d+\)$/, ''), // "with(2)": alternate pronunciation of "with"
+      word,
       start: round(Math.min(maxSeconds, offsetSeconds + sf[0] / FRAME_RATE)),
       end: round(Math.min(maxSeconds, offsetSeconds + (ef[0] + 1) / FRAME_RATE)),
       confidence: round(confidence),

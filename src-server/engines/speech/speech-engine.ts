@@ -54,6 +54,18 @@ export interface RecognizeResult {
   speechRegions?: { start: number; end: number }[];
   /** Milliseconds spent in the engine's own stages (e.g. vad, decoder, whisper), for the job's timing log. */
   timings?: Record<string, number>;
+  /** Whether the speech sounded like the requested language, when the engine can tell (decision 0070). */
+  languageCheck?: LanguageCheck;
+}
+
+/** An engine's judgement of the language it was asked to recognize (decision 0070). */
+export interface LanguageCheck {
+  /** The speech is most likely not in the requested language. */
+  mismatch: boolean;
+  /** ISO 639-1 code of what it heard instead, when the engine can tell; null when it cannot. */
+  likelyLanguage: string | null;
+  /** What the judgement was made from (for the benchmark and logs). */
+  evidence?: Readonly<Record<string, number>>;
 }
 
 export interface SpeechEngineCapabilities {

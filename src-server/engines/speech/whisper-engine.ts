@@ -533,6 +533,62 @@ export class WhisperEngine implements SpeechEngine {
     );
   }
 
+  /**
+   * The language of the speech in `regions` by whisper's own detection (decision 0070), on their first
+   * window (up to 30 s): one encoder pass and one decoded token. Null when no multilingual model is
+   * installed (English-only models cannot tell), whisper cannot run here, or there is no speech.
+   */
+  async identify(request: {
+    pcmPath: string;
+    regions: ReadonlyArray<{ start: number; end: number }>;
+    signal: AbortSignal;
+  }): Promise<string | null> {
+    let binding: typeof Binding;
+    try {
+      binding = loadWhisperBinding().binding;
+      const { file } = this.resolveModel();
+      const hparams = fs.existsSync(file) ? readWhisperHparams(file) : null;
+      if (hparams === null || hparams.nVocab < 51865) return null;
+    } catch {
+      return null; // no model, or no binding: the recognizer's judgement stands alone
+    }
+    const window = speechWindows(
+      request.regions.map((r) => ({ start: r.start, end: r.end })),
+      this.windowSeconds,
+    )[0];
+    if (!window) return null;
+    const model = await this.acquire();
+    let handle: fsp.FileHandle | null = null;
+    try {
+      handle = await fsp.open(request.pcmPath, 'r');
+      const pcm = await readWindow(handle, window);
+      const results = await this.transcribeWindow(
+        binding,
+        model.handle,
+        pcm,
+        {
+          language: 'auto',
+          format: 'detail',
+          single_segment: true,
+          max_tokens: 1,
+          n_threads: this.threads,
+          temperature: 0,
+          temperature_inc: 0,
+          print_progress: false,
+          print_timestamps: false,
+          print_realtime: false,
+        },
+        request.signal,
+        () => undefined,
+      );
+      const lang = results[0]?.lang;
+      return typeof lang === 'string' && lang ? (lang === 'jw' ? 'jv' : lang) : null;
+    } finally {
+      await handle?.close();
+      this.release();
+    }
+  }
+
   /** Frees the loaded model once nothing runs on it (also done automatically after idleSeconds). */
   async close(): Promise<void> {
     if (this.idleTimer) clearTimeout(this.idleTimer);

@@ -48,4 +48,29 @@ describe('transcription cache', () => {
     );
     expect(store.transcriptions.get('t1')).toMatchObject({ stage: 'recognizing', progress: 0.3 });
   });
+
+  it('keeps a finished transcription’s warnings for offline browsing, leaving out codes it does not know', () => {
+    const store = openCacheStore(':memory:');
+    const done = (warnings: unknown[] | undefined, updatedAt: string): ApiTranscription => ({
+      ...running('queued', updatedAt, 0),
+      status: 'COMPLETED',
+      ...(warnings ? { warnings: warnings as ApiTranscription['warnings'] } : {}),
+    });
+    store.transcriptions.upsertFromApi(done(undefined, '2026-11-24T10:00:01.000Z')); // a server without warnings
+    expect(store.transcriptions.get('t1')!.warnings).toEqual([]);
+    const warned = store.transcriptions.upsertFromApi(
+      done(
+        [
+          { code: 'LANGUAGE_MISMATCH', message: 'This recording may not be in English.', likely_language: 'es' },
+          { code: 'SOMETHING_NEWER', message: 'A newer server says more.', likely_language: null },
+        ],
+        '2026-11-24T10:00:01.000Z',
+      ),
+    );
+    expect(warned.changed).toBe(true);
+    expect(store.transcriptions.get('t1')!.warnings).toEqual([{ code: 'LANGUAGE_MISMATCH', likelyLanguage: 'es' }]);
+    // Transcribed again: the new answer has none.
+    store.transcriptions.upsertFromApi(done([], '2026-11-24T10:05:00.000Z'));
+    expect(store.transcriptions.get('t1')!.warnings).toEqual([]);
+  });
 });
