@@ -34,6 +34,7 @@ export async function withModelErrors<T>(work: () => Promise<T> | T): Promise<T>
       case 'corrupt':
       case 'cancelled':
       case 'unusable':
+      case 'internal':
         // Downloads report these in their status, never from a request.
         throw error;
     }

@@ -103,6 +103,8 @@ export interface TranscriptionTable {
   processing_started_at: string | null;
   stage: string | null;
   failure_reason: string | null;
+  /** A FailureCode (migration 0012); null when it did not fail, or failed before codes were kept. */
+  failure_code: string | null;
   engine: string | null;
   created_at: string;
   updated_at: string;
@@ -127,6 +129,8 @@ export interface AnalysisTable {
   /** JSON, once COMPLETED. */
   result: string | null;
   error: string | null;
+  /** A FailureCode (migration 0012); null when it did not fail, or failed before codes were kept. */
+  error_code: string | null;
   engine: string | null;
   /** The transcript revision it was computed from (migration 0010); null before revisions, or while running. */
   revision: number | null;

@@ -9,6 +9,7 @@ import type {
   TranscriptionStatus,
   UploadStatus,
 } from '../domain/records.js';
+import type { FailureCode } from '../../src-shared/api/vocabulary.js';
 
 export type NewTranscription = Pick<
   TranscriptionRecord,
@@ -43,6 +44,7 @@ export type TranscriptionPatch = Partial<
     | 'processingStartedAt'
     | 'stage'
     | 'failureReason'
+    | 'failureCode'
     | 'engine'
   >
 >;
@@ -119,6 +121,7 @@ const toRecord = (r: Row): TranscriptionRecord => ({
   processingStartedAt: r.processing_started_at,
   stage: r.stage as TranscriptionStage | null,
   failureReason: r.failure_reason,
+  failureCode: (r.failure_code ?? null) as FailureCode | null,
   engine: r.engine,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -138,6 +141,7 @@ const PATCH_COLUMNS = {
   processingStartedAt: 'processing_started_at',
   stage: 'stage',
   failureReason: 'failure_reason',
+  failureCode: 'failure_code',
   engine: 'engine',
 } as const satisfies Record<keyof TranscriptionPatch, keyof TranscriptionTable>;
 
@@ -270,6 +274,7 @@ export class KyselyTranscriptionRepository implements TranscriptionRepository {
         .set({
           status: 'CANCELLED',
           failure_reason: 'The audio was never uploaded before the upload URL expired.',
+          failure_code: 'upload-expired' satisfies FailureCode,
           updated_at: now,
         })
         .where('upload_status', '=', 'PENDING')

@@ -12,6 +12,7 @@ import { migration0008 } from './0008-upload-reservations.js';
 import { migration0009 } from './0009-revisions.js';
 import { migration0010 } from './0010-analysis-revision.js';
 import { migration0011 } from './0011-multichannel.js';
+import { migration0012 } from './0012-failure-codes.js';
 
 export interface ServerMigration {
   /** 1, 2, ...: on SQLite also the PRAGMA user_version the database is left at, as before Kysely. */
@@ -34,4 +35,5 @@ export const migrations: readonly ServerMigration[] = [
   migration0009,
   migration0010,
   migration0011,
+  migration0012,
 ];

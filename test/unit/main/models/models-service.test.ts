@@ -92,6 +92,7 @@ async function modelsServer(
         received_bytes: 0,
         total_bytes: model.bytes,
         error: null,
+        error_code: null,
         started_at: now(),
         updated_at: now(),
       });
