@@ -1,6 +1,6 @@
 // Transcription records as last seen on the server.
 import type { ApiTranscription } from '../../src-shared/api-types.js';
-import { isProcessing } from '../../src-shared/api/vocabulary.js';
+import { isProcessing, knownFailureCode, type FailureCode } from '../../src-shared/api/vocabulary.js';
 import {
   TRANSCRIPTION_STAGES,
   type TranscriptionStage,
@@ -23,6 +23,7 @@ export interface CachedTranscription {
   dictionaryId: string | null;
   userName: string | null;
   failureReason: string | null;
+  failureCode: FailureCode | null;
   numSpeakers: number | null;
   audioPath: string | null;
   transcriptionPath: string | null;
@@ -46,6 +47,7 @@ interface Row {
   dictionary_id: string | null;
   user_name: string | null;
   failure_reason: string | null;
+  failure_code: string | null;
   num_speakers: number | null;
   audio_path: string | null;
   transcription_path: string | null;
@@ -69,6 +71,7 @@ const fromRow = (r: Row): CachedTranscription => ({
   dictionaryId: r.dictionary_id,
   userName: r.user_name,
   failureReason: r.failure_reason,
+  failureCode: knownFailureCode(r.failure_code),
   numSpeakers: r.num_speakers,
   audioPath: r.audio_path,
   transcriptionPath: r.transcription_path,
@@ -130,6 +133,7 @@ export class TranscriptionRepository {
       dictionary_id: t.dictionary_id ?? null,
       user_name: t.user?.name ?? null,
       failure_reason: t.failure_reason ?? null,
+      failure_code: knownFailureCode(t.failure_code),
       num_speakers: t.num_speakers ?? null,
       audio_path: t.audio_path ?? null,
       transcription_path: t.transcription_path ?? null,
@@ -140,13 +144,13 @@ export class TranscriptionRepository {
     this.db
       .prepare(
         `INSERT INTO transcriptions (id, name, status, upload_status, progress, processing_started_at, stage, duration, speaking_duration, languages, model,
-           dictionary_id, user_name, failure_reason, num_speakers, audio_path, transcription_path, created_at, updated_at, synced_at)
+           dictionary_id, user_name, failure_reason, failure_code, num_speakers, audio_path, transcription_path, created_at, updated_at, synced_at)
          VALUES (@id, @name, @status, @upload_status, @progress, @processing_started_at, @stage, @duration, @speaking_duration, @languages, @model,
-           @dictionary_id, @user_name, @failure_reason, @num_speakers, @audio_path, @transcription_path, @created_at, @updated_at, @synced_at)
+           @dictionary_id, @user_name, @failure_reason, @failure_code, @num_speakers, @audio_path, @transcription_path, @created_at, @updated_at, @synced_at)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, upload_status = excluded.upload_status,
            progress = excluded.progress, processing_started_at = excluded.processing_started_at, stage = excluded.stage, duration = excluded.duration, speaking_duration = excluded.speaking_duration,
            languages = excluded.languages, model = excluded.model, dictionary_id = excluded.dictionary_id,
-           user_name = excluded.user_name, failure_reason = excluded.failure_reason, num_speakers = excluded.num_speakers,
+           user_name = excluded.user_name, failure_reason = excluded.failure_reason, failure_code = excluded.failure_code, num_speakers = excluded.num_speakers,
            audio_path = excluded.audio_path, transcription_path = excluded.transcription_path,
            created_at = excluded.created_at, updated_at = excluded.updated_at, synced_at = excluded.synced_at`,
       )

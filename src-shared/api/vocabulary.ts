@@ -60,6 +60,11 @@ export const FAILURE_CODES = [
 ] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
 
+/** A failure code a client knows how to word; a newer server's other codes read as none (its text still shows). */
+export function knownFailureCode(code: unknown): FailureCode | null {
+  return (FAILURE_CODES as readonly unknown[]).includes(code) ? (code as FailureCode) : null;
+}
+
 /** Extension: why a speech model download FAILED (its status' `error_code`); see src-server/models/model-error.ts. */
 export const MODEL_ERROR_KINDS = [
   /** No catalogue entry has this name. */

@@ -11,6 +11,7 @@ import { migration0010 } from './0010-upload-resume-url.js';
 import { migration0011 } from './0011-search-secure-delete.js';
 import { migration0012 } from './0012-edits-as-operations.js';
 import { migration0013 } from './0013-upload-started-at.js';
+import { migration0014 } from './0014-failure-code.js';
 
 import type { Migration } from '../../../src-shared/sqlite-migrations.js';
 
@@ -31,4 +32,5 @@ export const cacheMigrations: readonly CacheMigration[] = [
   migration0011,
   migration0012,
   migration0013,
+  migration0014,
 ];

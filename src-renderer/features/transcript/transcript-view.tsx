@@ -20,6 +20,8 @@ import { TranscriptPane } from './transcript-pane';
 import { TransportBar } from './transport-bar';
 import { useTransportKeys } from './use-transport-keys';
 import { Waveform } from './waveform';
+import { ErrorDetails, ErrorText } from '../../lib/error-details';
+import { failureText } from '../../i18n/error-text';
 
 export function TranscriptView({ id, at }: { id: string; at?: number }) {
   const t = useT();
@@ -86,16 +88,21 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
         )}
       </div>
       {error && (
-        <p className="error-banner" role="alert">
-          {error.message}
-        </p>
+        <div className="error-banner" role="alert">
+          <ErrorText error={error} />
+        </div>
       )}
       <ConflictBanner />
       {summary && !document && !running && (
         <p className="empty" role="status">
           {summary.status === 'FAILED'
-            ? t('transcript.failed', { reason: summary.failureReason ?? '' })
+            ? t('transcript.failed', {
+                reason: failureText(t, summary.failureCode) ?? summary.failureReason ?? t('library.rerun.noReason'),
+              })
             : t('transcript.notReady', { status: t(`status.${summary.status}`) })}
+          {summary.status === 'FAILED' && summary.failureCode !== null && (
+            <ErrorDetails detail={summary.failureReason} />
+          )}
         </p>
       )}
       {(document || running) && (

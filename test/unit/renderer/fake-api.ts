@@ -88,6 +88,7 @@ export function summary(
     createdAt: '2026-01-02T03:04:05.000Z',
     updatedAt: '2026-01-02T03:04:05.000Z',
     failureReason: null,
+    failureCode: null,
     audioCached: true,
     ...patch,
   };

@@ -16,7 +16,7 @@ const job = (id: string, state: UploadJob['state'], createdAt: string): UploadJo
   sentBytes: state === 'done' ? 1000 : 400,
   state,
   transcriptionId: state === 'done' ? `t-${id}` : null,
-  error: state === 'failed' ? { code: 'offline', message: 'The server could not be reached.' } : null,
+  error: state === 'failed' ? { code: 'offline', reason: 'app.offline' } : null,
   createdAt,
   startedAt: null,
 });
@@ -77,8 +77,8 @@ describe('UploadsPanel', () => {
           error: {
             code: 'unsupported',
             field: 'language',
-            message:
-              'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.',
+            reason: 'server.UNSUPPORTED_LANGUAGE',
+            detail: 'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.',
           },
         },
       ],
@@ -86,7 +86,7 @@ describe('UploadsPanel', () => {
     render(<UploadsPanel />);
     const item = screen.getByTestId('upload-item');
     expect(item.textContent).toContain('The server cannot transcribe the chosen language.');
-    expect(item.textContent).toContain('Japanese needs a speech model');
+    expect(item.querySelector('[data-testid="error-details"]')?.textContent).toContain('Japanese needs a speech model');
   });
 
   it('offers "Try again" for failed, cancelled and waiting-after-an-error uploads, and asks main to retry', async () => {
@@ -103,7 +103,7 @@ describe('UploadsPanel', () => {
         ...useUploadsStore.getState().jobs,
         {
           ...job('friday', 'queued', '2026-01-01T00:00:05Z'),
-          error: { code: 'offline', message: 'Cannot reach the server.' },
+          error: { code: 'offline', reason: 'app.offline' },
         },
       ],
     });
@@ -223,7 +223,8 @@ describe('UploadsPanel', () => {
           error: {
             code: 'validation',
             field: 'numSpeakers',
-            message: 'num_speakers must be a whole number from 1 to 99; got 120.',
+            reason: 'server.VALIDATION_FAILED',
+            detail: 'num_speakers must be a whole number from 1 to 99; got 120.',
           },
         },
       ],
@@ -233,6 +234,8 @@ describe('UploadsPanel', () => {
     expect(item.textContent).toContain(
       `The server refused the number of speakers. Choose “Detect automatically”, or a number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}`,
     );
-    expect(item.querySelector('small')?.textContent).toBe('num_speakers must be a whole number from 1 to 99; got 120.');
+    expect(item.querySelector('[data-testid="error-details"] .error-detail-text')?.textContent).toBe(
+      'num_speakers must be a whole number from 1 to 99; got 120.',
+    );
   });
 });
