@@ -10,6 +10,7 @@ import { useLibraryStore } from '../../stores/library-store';
 import { selectFinishedCount, useUploadsStore } from '../../stores/uploads-store';
 import { isInProgress, queueStateOf, type QueueState } from './queue-state';
 import { ErrorDetails, ErrorText } from '../../lib/error-details';
+import { failureText } from '../../i18n/error-text';
 
 const isActive = (job: UploadJob) => job.state === 'queued' || job.state === 'uploading' || job.state === 'starting';
 /** Failed or cancelled, or waiting after the server could not be reached: "Try again" tries now. */
@@ -109,8 +110,11 @@ export function UploadsPanel() {
               {state.kind === 'failed' && state.error && <UploadError error={state.error} />}
               {/* Waiting after the server could not be reached: why, beside "Try again". */}
               {state.kind === 'waiting' && job.error && <UploadError error={job.error} />}
-              {state.kind === 'failed' && !state.error && state.reason && (
-                <span className="field-error upload-error">{state.reason}</span>
+              {state.kind === 'failed' && !state.error && (state.code || state.reason) && (
+                <span className="field-error upload-error">
+                  {failureText(t, state.code) ?? state.reason}
+                  {state.code && <ErrorDetails detail={state.reason} />}
+                </span>
               )}
             </li>
           ))}

@@ -76,10 +76,12 @@ export function errorText(t: T, error: IpcError, uiLanguage: UiLanguage): string
   return error.errorId ? `${text} ${t('settings.speech.errorId', { id: error.errorId })}` : text;
 }
 
-/** Why a download FAILED, in the UI's language: by the server's code, else the app's reason for losing it. */
+/**
+ * Why a download FAILED, in the UI's language: by the server's code, else the app's reason for losing
+ * it, else (a server that sends no code) the general words.
+ */
 export function downloadFailedText(t: T, download: SpeechModelDownload, uiLanguage: UiLanguage): string {
-  const why = download.unfollowed
-    ? appErrorText(t, download.unfollowed, uiLanguage)
-    : (downloadFailureText(t, download.errorCode) ?? '');
-  return why ? `${t('settings.speech.downloadFailed')} ${why}` : t('settings.speech.downloadFailed');
+  if (download.unfollowed)
+    return `${t('settings.speech.downloadFailed')} ${appErrorText(t, download.unfollowed, uiLanguage)}`;
+  return downloadFailureText(t, download.errorCode) ?? t('settings.speech.downloadFailed');
 }

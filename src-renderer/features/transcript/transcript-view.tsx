@@ -94,7 +94,7 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
       )}
       <ConflictBanner />
       {summary && !document && !running && (
-        <p className="empty" role="status">
+        <div className="empty" role="status">
           {summary.status === 'FAILED'
             ? t('transcript.failed', {
                 reason: failureText(t, summary.failureCode) ?? summary.failureReason ?? t('library.rerun.noReason'),
@@ -103,7 +103,7 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
           {summary.status === 'FAILED' && summary.failureCode !== null && (
             <ErrorDetails detail={summary.failureReason} />
           )}
-        </p>
+        </div>
       )}
       {(document || running) && (
         <section className="player" aria-label={t('player.label')}>

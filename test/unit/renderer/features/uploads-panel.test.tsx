@@ -6,7 +6,9 @@ import { UploadsPanel } from '../../../../src-renderer/features/library/uploads-
 import { useUploadsStore } from '../../../../src-renderer/stores/uploads-store';
 import { useLibraryStore } from '../../../../src-renderer/stores/library-store';
 import { LIMITS } from '../../../../src-shared/limits';
-import { installFakeApi, summary, type FakeApi } from '../fake-api';
+import { installFakeApi, setUiLanguage, summary, type FakeApi } from '../fake-api';
+import { ja } from '../../../../src-renderer/i18n/messages';
+import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
 
 const job = (id: string, state: UploadJob['state'], createdAt: string): UploadJob => ({
   id,
@@ -35,7 +37,10 @@ beforeEach(() => {
     ],
   });
 });
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  useSettingsStore.setState({ settings: null });
+});
 
 describe('UploadsPanel', () => {
   it('lists every upload newest first, with a summary line', () => {
@@ -213,6 +218,27 @@ describe('UploadsPanel', () => {
     expect(item.dataset.queue).toBe('failed');
     expect(screen.getByTestId('upload-state').textContent).not.toMatch(/Uploaded/);
     expect(item.textContent).toContain('The file could not be read as audio.');
+  });
+
+  it('says why a job’s transcription failed from its failure code in the UI language, the server’s words under Details', () => {
+    setUiLanguage('ja');
+    const failed = summary('t-bad', {
+      status: 'FAILED',
+      failureReason: 'The remote speech service refused this audio or request (HTTP 400).',
+      failureCode: 'bad-input',
+      progress: null,
+      updatedAt: '2026-01-02T00:00:03.000Z',
+    });
+    useUploadsStore.setState({
+      jobs: [{ ...job('bad', 'done', '2026-01-02T00:00:00Z'), startedAt: '2026-01-02T00:00:02.000Z' }],
+    });
+    useLibraryStore.setState({ rows: [failed] });
+    render(<UploadsPanel />);
+    const error = screen.getByTestId('upload-item').querySelector('.upload-error')!;
+    expect(error.firstChild?.textContent).toBe(ja['failure.bad-input']);
+    expect(error.querySelector('.error-detail-text')?.textContent).toBe(
+      'The remote speech service refused this audio or request (HTTP 400).',
+    );
   });
 
   it('words a refused speaker count in the user’s terms, keeping the server’s message as the detail', () => {
