@@ -4,7 +4,7 @@
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { IPC_CHANNELS, type ConnectionStatus } from '../src-shared/ipc-contract.js';
+import { IPC_CHANNELS, type ConnectionStatus, type IpcError } from '../src-shared/ipc-contract.js';
 import type { RetryPolicy } from '../src-shared/backoff.js';
 import { pathInside } from './cache/safe-path.js';
 import {
@@ -31,7 +31,7 @@ import { settingsHandlers } from './ipc/handlers/settings.js';
 import { transcriptHandlers } from './ipc/handlers/transcripts.js';
 import { uploadHandlers } from './ipc/handlers/uploads.js';
 import { fileHandlers } from './ipc/handlers/files.js';
-import { AppFailure } from './app-failure.js';
+import { AppFailure, appError } from './app-failure.js';
 import { ProfileSession } from './profile-session.js';
 import { FileHandles } from './uploads/file-handles.js';
 import type { SecretBox } from './settings/secret-box.js';
@@ -129,16 +129,21 @@ export async function createMainServices(options: MainServicesOptions): Promise<
   const profileDir = (profileId: string) => pathInside(path.join(userDataDir, 'profiles'), profileId);
 
   const remoteConnection = (profileId: string) => {
-    let cached: { baseUrl: string; apiKey: string } | { unavailable: string } | null = null;
+    let cached: { baseUrl: string; apiKey: string } | { unavailable: IpcError } | null = null;
     return () => {
       if (!cached) {
         const profile = settings.profile(profileId);
         try {
           cached = profile
             ? { baseUrl: profile.baseUrl, apiKey: settings.apiKeyOf(profileId) }
-            : { unavailable: 'This server profile was removed.' };
+            : { unavailable: appError({ code: 'offline', reason: 'profile-removed' }) };
         } catch (error) {
-          cached = { unavailable: (error as Error).message };
+          cached = {
+            unavailable:
+              error instanceof AppFailure
+                ? error.error
+                : appError({ code: 'internal', reason: 'internal', detail: String(error) }),
+          };
         }
       }
       return cached;
@@ -158,7 +163,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     else if (status.state === 'crashed') {
       current.sync.setReachability({
         state: 'offline',
-        detail: `The transcription server on this computer stopped (${status.detail}); restarting it.`,
+        detail: appError({ code: 'offline', reason: 'embedded-stopped', detail: status.detail }),
       });
     }
   }
@@ -187,7 +192,8 @@ export async function createMainServices(options: MainServicesOptions): Promise<
         if (!confirmed) {
           throw new AppFailure({
             code: 'cancelled',
-            message: `Kikitori did not switch to “${profile.name}” (${profile.baseUrl}): the switch was not confirmed. Nothing was sent to that server.`,
+            reason: 'switch-not-confirmed',
+            params: { name: profile.name, url: profile.baseUrl },
           });
         }
         settings.confirmServer(id);

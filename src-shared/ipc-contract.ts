@@ -7,6 +7,7 @@ import type { TranscriptDocument } from './transcript-document.js';
 import type { DecodedRequestOf, RequestOf, SubtitleExportOptions, UploadOptions } from './ipc/requests.js';
 import type { CatalogueModel as ApiCatalogueModel, ModelDownload as ApiModelDownload } from './api/models.js';
 import type { RevisionSource } from './api/revisions.js';
+import type { ErrorReason } from './error-reasons.js';
 
 // Request shapes are TypeBox schemas in ./ipc/requests.ts; these are their Static<> types.
 export type {
@@ -35,10 +36,21 @@ export type IpcErrorCode =
   | 'server' // the server failed (5xx) after retries
   | 'internal'; // a bug in the app
 
+/**
+ * A failure as it crosses IPC. It carries no words: the renderer says `reason` in the UI's language
+ * (the catalogue's `error.<reason>`, with `params`), and shows `detail`, the server's own text, under
+ * "Details" (decision 0068).
+ */
 export interface IpcError {
   code: IpcErrorCode;
-  /** Ready to show to the user: what happened and what to do. */
-  message: string;
+  /** What to tell the user. Absent in errors stored by an older version: the renderer words `code` then. */
+  reason?: ErrorReason;
+  /** The reason's parameters ({name}, {host}…). */
+  params?: Record<string, string | number>;
+  /** The server's (or the system's) own words, untranslated, for the details. */
+  detail?: string;
+  /** What this failure wraps, said after it ("Your corrections could not be sent: …"). */
+  cause?: IpcError;
   /** The request field that caused it, for showing the error next to that field. */
   field?: string;
   /** The server's error_id, for support. */
@@ -51,6 +63,8 @@ export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError
 
 // The API's statuses and models are the app's too.
 import type {
+  FailureCode,
+  ModelErrorKind,
   TranscriptionModel,
   TranscriptionStage,
   TranscriptionStatus,
@@ -79,7 +93,7 @@ export interface ConnectionStatus {
   activeProfileId: string;
   online: boolean;
   /** Why offline, when it is. */
-  detail: string | null;
+  detail: IpcError | null;
   /** Transcriptions still CONVERTING or IN_PROGRESS, being polled. */
   pending: number;
 }
@@ -178,9 +192,12 @@ export interface TranscriptionSummary {
   userName: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Why it failed, in the server's words (English): shown under "Details". */
   failureReason: string | null;
   /** What the reader of the finished transcript should know (decision 0070); empty when nothing. */
   warnings: TranscriptWarning[];
+  /** Why it failed, as the server's closed code: worded in the UI's language; null from servers without it. */
+  failureCode: FailureCode | null;
   /** Audio kept on this machine: playable offline. */
   audioCached: boolean;
 }
@@ -218,7 +235,7 @@ export interface TranscriptDetail {
    * server refused it), ready to show; null when there is no conflict. Settle it with
    * 'transcripts:resolve-conflict'.
    */
-  conflict: string | null;
+  conflict: IpcError | null;
   /**
    * The segments of a conflict to settle one by one ('transcripts:settle-conflict'): edits made here
    * that met a teammate's change of the same segments on the server. Empty or absent when the conflict
@@ -359,7 +376,10 @@ export interface AnalysisView {
   kind: AnalysisKind;
   status: AnalysisStatus;
   language: string | null;
+  /** Why it FAILED, in the server's words (English): shown under "Details". */
   error: string | null;
+  /** Why it FAILED, as the server's closed code: worded in the UI's language. */
+  errorCode: FailureCode | null;
   summary: (SummaryDetails & { text: string }) | null;
   emotions: EmotionEntry[] | null;
   translation: { text: string; language: string; segments: TranslatedSegment[] } | null;
@@ -409,6 +429,10 @@ export interface SpeechModelDownload {
   totalBytes: number;
   /** Why it FAILED, as the server words it (shown as a detail under the app's own message). */
   error: string | null;
+  /** Why it FAILED, as the server's closed code: worded in the UI's language; null from servers without it. */
+  errorCode: ModelErrorKind | null;
+  /** Set when the app could not follow the download to its end (the server went away): why. */
+  unfollowed?: IpcError;
 }
 
 export interface SpeechModel {

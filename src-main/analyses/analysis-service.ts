@@ -32,6 +32,7 @@ export class AnalysisService {
       status: 'IN_PROGRESS',
       language: language ?? null,
       error: null,
+      errorCode: null,
       summary: null,
       emotions: null,
       translation: null,

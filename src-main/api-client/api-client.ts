@@ -50,6 +50,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TSchema, Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src-shared/backoff.js';
+import type { IpcError } from '../../src-shared/ipc-contract.js';
 
 export interface ApiConnection {
   baseUrl: string;
@@ -57,11 +58,11 @@ export interface ApiConnection {
 }
 
 /** Where to send requests, or why there is nowhere to send them (e.g. the embedded server is starting). */
-export type ConnectionProvider = () => ApiConnection | { unavailable: string };
+export type ConnectionProvider = () => ApiConnection | { unavailable: IpcError };
 
 /** What the last request said about the server: reachable, refused our key, or unreachable. */
 export type Reachability =
-  { state: 'online' } | { state: 'unauthorized'; detail: string } | { state: 'offline'; detail: string };
+  { state: 'online' } | { state: 'unauthorized'; detail: IpcError } | { state: 'offline'; detail: IpcError };
 
 export interface ApiClientOptions {
   connection: ConnectionProvider;
@@ -232,13 +233,7 @@ export class ApiClient {
     const revision = tag ? Number(tag[1]) : null;
     const body: unknown = await response.json().catch(() => null);
     if (!compiled(transcriptions.Review).Check(body))
-      throw new ApiError(
-        {
-          code: 'server',
-          message: 'The server sent an answer Kikitori cannot read. Check that the server is up to date.',
-        },
-        response.status,
-      );
+      throw new ApiError({ code: 'server', reason: 'unreadable-answer' }, response.status);
     return { revision, review: body as ApiReview };
   }
 
@@ -443,13 +438,7 @@ export class ApiClient {
     } catch {
       // answered below
     }
-    throw new ApiError(
-      {
-        code: 'server',
-        message: 'The server sent an answer Kikitori cannot read. Check the server address in Settings → Servers.',
-      },
-      200,
-    );
+    throw new ApiError({ code: 'server', reason: 'unreadable-answer-address' }, 200);
   }
 
   /**
@@ -755,13 +744,7 @@ export class ApiClient {
   private async checked<S extends TSchema>(schema: S, spec: RequestSpec): Promise<Static<S>> {
     const value = await this.json<unknown>(spec);
     if (!compiled(schema).Check(value)) {
-      throw new ApiError(
-        {
-          code: 'server',
-          message: 'The server sent an answer Kikitori cannot read. Check that the server is up to date.',
-        },
-        200,
-      );
+      throw new ApiError({ code: 'server', reason: 'unreadable-answer' }, 200);
     }
     return value as Static<S>;
   }
@@ -784,13 +767,7 @@ export class ApiClient {
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw new ApiError(
-        {
-          code: 'server',
-          message: 'The server sent an answer Kikitori cannot read. Check the server address in Settings → Servers.',
-        },
-        response.status,
-      );
+      throw new ApiError({ code: 'server', reason: 'unreadable-answer-address' }, response.status);
     }
   }
 
@@ -854,9 +831,9 @@ export class ApiClient {
 
   private report(error: unknown) {
     if (!(error instanceof ApiError)) return;
-    if (error.error.code === 'offline') this.options.onReachability?.({ state: 'offline', detail: error.message });
+    if (error.error.code === 'offline') this.options.onReachability?.({ state: 'offline', detail: error.error });
     else if (error.error.code === 'unauthorized')
-      this.options.onReachability?.({ state: 'unauthorized', detail: error.message });
+      this.options.onReachability?.({ state: 'unauthorized', detail: error.error });
     else if (error.status !== null) this.options.onReachability?.({ state: 'online' });
   }
 

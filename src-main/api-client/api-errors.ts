@@ -1,8 +1,10 @@
-// Turns the API's error body (spec 2.10) and network failures into IpcErrors a user can act on.
+// Turns the API's error body (spec 2.10) and network failures into IpcErrors: closed reasons the renderer
+// words in the UI's language, with the server's message as the detail (decision 0068).
 import { ErrorCode } from '../../src-shared/error-codes.js';
 import type { ApiErrorBody } from '../../src-shared/api-types.js';
+import { serverReason, type AppErrorReason, type ErrorReason } from '../../src-shared/error-reasons.js';
 import type { IpcError, IpcErrorCode } from '../../src-shared/ipc-contract.js';
-import { AppFailure } from '../app-failure.js';
+import { AppFailure, type AppFailureInit } from '../app-failure.js';
 
 /** What a request was about, so a 404 can say what is missing. */
 export type ApiResource =
@@ -22,12 +24,12 @@ export type ApiResource =
 /** An API failure: an AppFailure (so handlers can let it cross IPC as is) with the HTTP details kept. */
 export class ApiError extends AppFailure {
   constructor(
-    error: IpcError,
+    error: AppFailureInit,
     /** HTTP status; null for network failures and cancellation. */
     readonly status: number | null,
     /** The spec body's error_code, when the server sent one. */
     readonly errorCode: number | null = null,
-    /** The server's own message, before it was rewritten for the user. */
+    /** The server's own message (also the error's `detail`). */
     readonly serverMessage: string | null = null,
     /** For network failures: the system error code (ECONNREFUSED...), when known. */
     readonly networkCode: string | null = null,
@@ -37,8 +39,6 @@ export class ApiError extends AppFailure {
     super(error);
   }
 }
-
-export const UNAUTHORIZED_MESSAGE = 'The server refused the API key. Check the key in Settings → Servers.';
 
 // Spec field names -> the names the IPC contract uses, so the renderer can show an error next to its field.
 const CONTRACT_FIELDS: Record<string, string> = {
@@ -71,20 +71,19 @@ function contractField(field: string | undefined): string | undefined {
   return [CONTRACT_FIELDS[head] ?? head, ...rest].join('.');
 }
 
-const NOT_FOUND: Record<ApiResource, string> = {
-  transcription: 'This transcription no longer exists on the server; it may have been deleted.',
-  transcript: 'The transcript is not ready yet. It appears once the transcription is COMPLETED.',
-  audio: 'The audio of this transcription is no longer on the server.',
-  upload: 'The server no longer knows this upload. Add the file again.',
-  review: 'No corrected text has been saved for this transcription yet.',
-  analysis: 'This analysis has not been requested yet.',
-  dictionary: 'This dictionary no longer exists on the server; it may have been deleted.',
-  word: 'This word is no longer in the dictionary.',
-  'replacement-rule': 'This replacement is no longer in the dictionary.',
-  model: 'The server does not offer this speech model. Refresh Settings → Speech recognition to see the models it has.',
-  'model-download':
-    'This download is no longer running on the server (it may have restarted). Start the download again.',
-  server: 'The server does not offer this operation. Check the server address in Settings → Servers.',
+const NOT_FOUND: Record<ApiResource, AppErrorReason> = {
+  transcription: 'not-found-transcription',
+  transcript: 'not-found-transcript',
+  audio: 'not-found-audio',
+  upload: 'not-found-upload',
+  review: 'not-found-review',
+  analysis: 'not-found-analysis',
+  dictionary: 'not-found-dictionary',
+  word: 'not-found-word',
+  'replacement-rule': 'not-found-replacement-rule',
+  model: 'not-found-model',
+  'model-download': 'not-found-model-download',
+  server: 'not-found-server',
 };
 
 function isErrorBody(value: unknown): value is ApiErrorBody {
@@ -103,7 +102,11 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
-/** Maps a non-2xx response to an ApiError with a message the user can act on. */
+/**
+ * Maps a non-2xx response to an ApiError: a reason by what was asked where the app has more to say
+ * (which resource is missing, where to fix the key), else by the server's closed code, else by the HTTP
+ * status. The server's message goes along as the detail, never as the words the user reads.
+ */
 export function errorFromResponse(
   status: number,
   body: unknown,
@@ -115,9 +118,22 @@ export function errorFromResponse(
   const errorCode = typeof parsed?.error_code === 'number' ? parsed.error_code : null;
   const errorId = typeof parsed?.error_id === 'string' ? parsed.error_id : undefined;
   const field = contractField(typeof parsed?.field === 'string' ? parsed.field : undefined);
-  const make = (code: IpcErrorCode, message: string, at?: string) =>
+  const byCode = serverReason(errorCode);
+  const make = (
+    code: IpcErrorCode,
+    reason: AppErrorReason | ErrorReason,
+    at?: string,
+    params?: Record<string, string | number>,
+  ) =>
     new ApiError(
-      { code, message, ...(at ? { field: at } : {}), ...(errorId ? { errorId } : {}) },
+      {
+        code,
+        reason,
+        ...(params ? { params } : {}),
+        ...(serverMessage ? { detail: serverMessage } : {}),
+        ...(at ? { field: at } : {}),
+        ...(errorId ? { errorId } : {}),
+      },
       status,
       errorCode,
       serverMessage,
@@ -125,28 +141,16 @@ export function errorFromResponse(
       parseRetryAfter(retryAfter),
     );
 
-  if (status === 401) return make('unauthorized', UNAUTHORIZED_MESSAGE);
+  if (status === 401) return make('unauthorized', 'unauthorized');
   if (status === 403) {
-    if (errorCode === ErrorCode.EXPIRED_SIGNATURE) {
-      return make('forbidden', 'The download or upload link expired. Try again: Kikitori fetches a fresh one.');
-    }
-    if (errorCode === ErrorCode.INVALID_SIGNATURE)
-      return make('forbidden', 'The server refused the link it issued. Try again.');
-    if (resource === 'model' || resource === 'model-download') {
-      return make(
-        'forbidden',
-        "Your API key is not allowed to download or remove speech models: they are the whole server's, so that needs a key with the OPERATOR role. Ask whoever runs the server to do it, or for such a key.",
-      );
-    }
-    return make(
-      'forbidden',
-      errorCode === ErrorCode.ROLE_REQUIRED || errorCode === null
-        ? 'Your API key is not allowed to do this (deleting needs a key with the DELETE role). Ask your server administrator for such a key, then update it in Settings → Servers.'
-        : (serverMessage ?? 'The server refused this operation.'),
-    );
+    if (errorCode === ErrorCode.EXPIRED_SIGNATURE) return make('forbidden', 'link-expired');
+    if (errorCode === ErrorCode.INVALID_SIGNATURE) return make('forbidden', 'link-refused');
+    if (resource === 'model' || resource === 'model-download') return make('forbidden', 'models-need-operator');
+    if (errorCode === ErrorCode.ROLE_REQUIRED || errorCode === null) return make('forbidden', 'role-required');
+    return make('forbidden', byCode ?? 'refused');
   }
   if (status === 404) {
-    const byCode: Partial<Record<number, ApiResource>> = {
+    const byResource: Partial<Record<number, ApiResource>> = {
       [ErrorCode.TRANSCRIPTION_NOT_FOUND]: 'transcription',
       [ErrorCode.DICTIONARY_NOT_FOUND]: 'dictionary',
       [ErrorCode.WORD_NOT_FOUND]: 'word',
@@ -158,89 +162,57 @@ export function errorFromResponse(
       [ErrorCode.MODEL_NOT_FOUND]: 'model',
       [ErrorCode.MODEL_DOWNLOAD_NOT_FOUND]: 'model-download',
     };
-    return make('not-found', NOT_FOUND[(errorCode !== null && byCode[errorCode]) || resource]);
+    return make('not-found', NOT_FOUND[(errorCode !== null && byResource[errorCode]) || resource]);
   }
   if (status === 409) {
     switch (errorCode) {
       case ErrorCode.TRANSCRIPTION_NOT_COMPLETED:
-        return make('conflict', 'The transcription is not finished yet. Try again once it is COMPLETED.');
+        return make('conflict', 'not-completed');
       case ErrorCode.UPLOAD_NOT_COMPLETE:
-        return make('conflict', 'The audio has not finished uploading yet.');
+        return make('conflict', 'upload-not-complete');
       case ErrorCode.TRANSCRIPTION_ALREADY_ENDED:
-        return make('conflict', 'This transcription has already ended. Add the file again to transcribe it again.');
+        return make('conflict', 'already-ended');
       case ErrorCode.UPLOAD_ALREADY_COMPLETED:
-        return make('conflict', 'This file was already uploaded.');
+        return make('conflict', 'already-uploaded');
       case ErrorCode.UPLOAD_CLOSED:
-        return make('conflict', 'The server closed this upload (it waited too long). Add the file again.');
+        return make('conflict', 'upload-closed');
       case ErrorCode.MODEL_NOT_INSTALLED:
-        return make('conflict', 'This speech model is not installed on the server any more. Refresh the list.');
+        return make('conflict', 'model-not-installed');
       default:
-        return make(
-          'conflict',
-          serverMessage ?? 'The server refused the operation in the current state. Refresh and try again.',
-        );
+        return make('conflict', byCode ?? 'conflict');
     }
   }
-  if (status === 413) {
-    return make(
-      'too-large',
-      serverMessage
-        ? `The file is too large for the server. ${serverMessage}`
-        : 'The file is too large for the server.',
-    );
-  }
+  if (status === 413) return make('too-large', 'too-large');
   if (status === 400 && (errorCode === ErrorCode.UNSUPPORTED_LANGUAGE || errorCode === ErrorCode.UNSUPPORTED_OPTION)) {
     // The code alone says a language was refused, for servers that do not send `field`.
     return make(
       'unsupported',
-      serverMessage ?? 'The server cannot honour this language or option.',
+      byCode ?? 'unsupported',
       field ?? (errorCode === ErrorCode.UNSUPPORTED_LANGUAGE ? 'language' : undefined),
     );
   }
-  if (status === 400 || status === 422) {
-    return make('validation', serverMessage ?? 'The server refused the request as invalid.', field);
-  }
-  if (status === 429) {
-    // Retried with backoff (isRetryable); this is what is left when the server keeps refusing.
-    return make(
-      'server',
-      "The server is receiving too many requests with this API key and asked Kikitori to wait. Try again in a minute; if it keeps happening, ask the server's administrator about its rate limit.",
-    );
-  }
+  if (status === 400 || status === 422) return make('validation', byCode ?? 'invalid', field);
+  // Retried with backoff (isRetryable); this is what is left when the server keeps refusing.
+  if (status === 429) return make('server', 'rate-limited');
   if (status === 507 || errorCode === ErrorCode.INSUFFICIENT_STORAGE) {
-    if (resource !== 'model' && resource !== 'model-download') {
-      return make(
-        'insufficient-storage',
-        serverMessage ??
-          "The server does not have enough free disk space for this. Try again later, or ask the server's administrator to free some space.",
-      );
-    }
     return make(
       'insufficient-storage',
-      `The server does not have enough free disk space for this.${serverMessage ? ` ${serverMessage}` : ''} Free some space on it, or choose a smaller model.`,
+      resource === 'model' || resource === 'model-download' ? 'no-space-model' : 'no-space',
     );
   }
-  if (status >= 500) {
-    return make(
-      'server',
-      `The server had a problem and could not finish the request${errorId ? ` (error id ${errorId})` : ''}. Try again later; if it keeps happening, tell the server's administrator${errorId ? ', quoting the error id' : ''}.`,
-    );
-  }
+  if (status >= 500) return make('server', 'server-failed');
   // 415 and other 4xx: the app sent something the server does not take, which is a bug here.
-  return make(
-    'internal',
-    `The server refused a request Kikitori made (HTTP ${status}${serverMessage ? `: ${serverMessage}` : ''}). Please report it.`,
-  );
+  return make('internal', 'app-request-refused', undefined, { status });
 }
 
-/** The server could not be reached at all. */
+/** The server could not be reached at all; the system's reason (connection refused…) is the detail. */
 export function offlineError(baseUrl: string | null, cause?: unknown): ApiError {
-  let where = 'the server';
+  let host: string | null = null;
   if (baseUrl) {
     try {
-      where = `the server at ${new URL(baseUrl).host}`;
+      host = new URL(baseUrl).host;
     } catch {
-      where = `the server at ${baseUrl}`;
+      host = baseUrl;
     }
   }
   const networkCode = networkCodeOf(cause);
@@ -248,7 +220,9 @@ export function offlineError(baseUrl: string | null, cause?: unknown): ApiError 
   return new ApiError(
     {
       code: 'offline',
-      message: `Cannot reach ${where}${reason ? ` (${reason})` : ''}. Check your connection or the server address in Settings → Servers; transcripts already on this computer are still available.`,
+      reason: host ? 'offline-at' : 'offline',
+      ...(host ? { params: { host } } : {}),
+      ...(reason ? { detail: reason } : {}),
     },
     null,
     null,
@@ -258,12 +232,12 @@ export function offlineError(baseUrl: string | null, cause?: unknown): ApiError 
 }
 
 /** A server that is unavailable for a known reason (e.g. the embedded server is still starting). */
-export function unavailableError(reason: string): ApiError {
-  return new ApiError({ code: 'offline', message: reason }, null);
+export function unavailableError(reason: IpcError): ApiError {
+  return new ApiError({ ...reason, code: 'offline', reason: reason.reason ?? 'offline' }, null);
 }
 
 export function cancelledError(): ApiError {
-  return new ApiError({ code: 'cancelled', message: 'Cancelled.' }, null);
+  return new ApiError({ code: 'cancelled', reason: 'cancelled' }, null);
 }
 
 /** fetch wraps the system error (sometimes an AggregateError of several attempts) in `cause`. */

@@ -3,6 +3,7 @@ import type { AnalysisStatus } from '../../src-shared/analysis.js';
 import type { ApiEmotionResult, ApiSummaryResult, ApiTranslationResult } from '../../src-shared/api-types.js';
 import type { AnalysisKind, AnalysisView } from '../../src-shared/ipc-contract.js';
 import type { CacheDb } from './database.js';
+import { knownFailureCode } from '../../src-shared/api/vocabulary.js';
 
 export type ApiAnalysisResult = ApiSummaryResult | ApiEmotionResult | ApiTranslationResult;
 
@@ -43,6 +44,7 @@ export function analysisView(a: CachedAnalysis): AnalysisView {
     status: a.status,
     language: a.language,
     error: a.result.error ?? null,
+    errorCode: knownFailureCode(a.result.error_code),
     summary: null,
     emotions: null,
     translation: null,

@@ -11,7 +11,8 @@ const MAX_SEGMENT = 255;
 const refuse = (segment: string, detail: string): never => {
   throw new AppFailure({
     code: 'server',
-    message: `Refused to use ${JSON.stringify(segment.slice(0, 80))} as a file name (${detail}); nothing was read or written. The server sent an id or name that is not safe: check the server this profile connects to.`,
+    reason: 'unsafe-file-name',
+    detail: `${JSON.stringify(segment.slice(0, 80))}: ${detail}`,
   });
 };
 

@@ -1,6 +1,11 @@
 // Transcription records as last seen on the server.
 import type { ApiTranscription } from '../../src-shared/api-types.js';
-import { isProcessing, TRANSCRIPTION_WARNING_CODES } from '../../src-shared/api/vocabulary.js';
+import {
+  isProcessing,
+  knownFailureCode,
+  TRANSCRIPTION_WARNING_CODES,
+  type FailureCode,
+} from '../../src-shared/api/vocabulary.js';
 import {
   TRANSCRIPTION_STAGES,
   type TranscriptionStage,
@@ -25,6 +30,7 @@ export interface CachedTranscription {
   userName: string | null;
   failureReason: string | null;
   warnings: TranscriptWarning[];
+  failureCode: FailureCode | null;
   numSpeakers: number | null;
   audioPath: string | null;
   transcriptionPath: string | null;
@@ -49,6 +55,7 @@ interface Row {
   user_name: string | null;
   failure_reason: string | null;
   warnings: string | null;
+  failure_code: string | null;
   num_speakers: number | null;
   audio_path: string | null;
   transcription_path: string | null;
@@ -73,6 +80,7 @@ const fromRow = (r: Row): CachedTranscription => ({
   userName: r.user_name,
   failureReason: r.failure_reason,
   warnings: r.warnings ? (JSON.parse(r.warnings) as TranscriptWarning[]) : [],
+  failureCode: knownFailureCode(r.failure_code),
   numSpeakers: r.num_speakers,
   audioPath: r.audio_path,
   transcriptionPath: r.transcription_path,
@@ -144,6 +152,7 @@ export class TranscriptionRepository {
       user_name: t.user?.name ?? null,
       failure_reason: t.failure_reason ?? null,
       warnings: ((w) => (w.length > 0 ? JSON.stringify(w) : null))(knownWarnings(t.warnings)),
+      failure_code: knownFailureCode(t.failure_code),
       num_speakers: t.num_speakers ?? null,
       audio_path: t.audio_path ?? null,
       transcription_path: t.transcription_path ?? null,
@@ -154,13 +163,13 @@ export class TranscriptionRepository {
     this.db
       .prepare(
         `INSERT INTO transcriptions (id, name, status, upload_status, progress, processing_started_at, stage, duration, speaking_duration, languages, model,
-           dictionary_id, user_name, failure_reason, warnings, num_speakers, audio_path, transcription_path, created_at, updated_at, synced_at)
+           dictionary_id, user_name, failure_reason, failure_code, warnings, num_speakers, audio_path, transcription_path, created_at, updated_at, synced_at)
          VALUES (@id, @name, @status, @upload_status, @progress, @processing_started_at, @stage, @duration, @speaking_duration, @languages, @model,
-           @dictionary_id, @user_name, @failure_reason, @warnings, @num_speakers, @audio_path, @transcription_path, @created_at, @updated_at, @synced_at)
+           @dictionary_id, @user_name, @failure_reason, @failure_code, @warnings, @num_speakers, @audio_path, @transcription_path, @created_at, @updated_at, @synced_at)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, upload_status = excluded.upload_status,
            progress = excluded.progress, processing_started_at = excluded.processing_started_at, stage = excluded.stage, duration = excluded.duration, speaking_duration = excluded.speaking_duration,
            languages = excluded.languages, model = excluded.model, dictionary_id = excluded.dictionary_id,
-           user_name = excluded.user_name, failure_reason = excluded.failure_reason, warnings = excluded.warnings, num_speakers = excluded.num_speakers,
+           user_name = excluded.user_name, failure_reason = excluded.failure_reason, failure_code = excluded.failure_code, warnings = excluded.warnings, num_speakers = excluded.num_speakers,
            audio_path = excluded.audio_path, transcription_path = excluded.transcription_path,
            created_at = excluded.created_at, updated_at = excluded.updated_at, synced_at = excluded.synced_at`,
       )

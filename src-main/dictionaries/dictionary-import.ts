@@ -31,7 +31,7 @@ export function splitCsvLine(line: string): string[] {
 }
 
 const refuse = (line: number, message: string): never => {
-  throw new AppFailure({ code: 'validation', field: 'text', message: `Line ${line}: ${message}` });
+  throw new AppFailure({ code: 'validation', field: 'text', reason: 'import-line', params: { line }, detail: message });
 };
 
 export function parseWords(text: string): Array<{ word: string; reading?: string }> {
@@ -47,8 +47,7 @@ export function parseWords(text: string): Array<{ word: string; reading?: string
     if (reading.length > 400) refuse(index + 1, 'the reading is longer than 400 characters.');
     entries.push(reading ? { word, reading } : { word });
   });
-  if (entries.length === 0)
-    throw new AppFailure({ code: 'validation', field: 'text', message: 'There are no words to import.' });
+  if (entries.length === 0) throw new AppFailure({ code: 'validation', field: 'text', reason: 'import-no-words' });
   return entries;
 }
 
@@ -74,7 +73,6 @@ export function parseReplacementRules(text: string): Array<{ pattern: string; re
       refuse(index + 1, 'patterns and replacements have at most 200 characters.');
     entries.push({ pattern, replacement });
   });
-  if (entries.length === 0)
-    throw new AppFailure({ code: 'validation', field: 'text', message: 'There are no replacement rules to import.' });
+  if (entries.length === 0) throw new AppFailure({ code: 'validation', field: 'text', reason: 'import-no-rules' });
   return entries;
 }

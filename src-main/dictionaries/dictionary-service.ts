@@ -13,8 +13,7 @@ import { parseReplacementRules, parseWords, type ImportKind } from './dictionary
 function offlineRefusal(): AppFailure {
   return new AppFailure({
     code: 'offline',
-    message:
-      'You are offline, and dictionary changes need the server: nothing was changed. Dictionaries on this computer can still be read and used once online.',
+    reason: 'dictionary-offline',
   });
 }
 
@@ -55,7 +54,7 @@ export class DictionaryService {
       if (cached) return cached;
       throw new AppFailure({
         code: 'offline',
-        message: 'This dictionary is not on this computer yet, and the server cannot be reached.',
+        reason: 'dictionary-unreachable',
       });
     }
   }

@@ -19,7 +19,7 @@ import type { ApiClient } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import type { OutboxEntry } from '../cache/outbox-repository.js';
 import type { UserNotification } from '../host-capabilities.js';
-import { AppFailure } from '../app-failure.js';
+import { AppFailure, appError } from '../app-failure.js';
 import type { TranscriptService } from '../transcripts/transcript-service.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
 import {
@@ -92,9 +92,6 @@ const AUTHOR_READS = 20;
 
 const OPERATIONS_KIND = 'revision-operations';
 
-const CONFLICT_MESSAGE =
-  'This transcript was corrected on the server by someone else while your changes waited to be sent. Your version is kept on this computer and was not sent; choose what to keep.';
-
 const sameState = (a: EditState, b: EditState) => JSON.stringify(a) === JSON.stringify(b);
 
 export class EditService {
@@ -128,7 +125,8 @@ export class EditService {
       throw new AppFailure({
         code: 'validation',
         field: outcome.field === 'segmentId' ? 'segments' : outcome.field,
-        message: outcome.message,
+        reason: 'edit-refused',
+        detail: outcome.message,
       });
     const segments = outcome.document.segments;
     const names = operations.filter((o): o is SpeakerNameOperation => o.kind === 'speaker-name');
@@ -165,7 +163,8 @@ export class EditService {
     if (next.operations.length > REVISION_LIMITS.operations)
       throw new AppFailure({
         code: 'too-large',
-        message: `Up to ${REVISION_LIMITS.operations} edits of one transcript can wait for the server. Connect to the server to send them, then go on editing.`,
+        reason: 'edits-queue-full',
+        params: { max: REVISION_LIMITS.operations },
       });
     this.queue(id, next);
     this.keepHistory(id, { ...history, last: next });
@@ -287,7 +286,7 @@ export class EditService {
     if (queued?.state === 'conflict')
       throw new AppFailure({
         code: 'conflict',
-        message: 'Your edits met someone else’s on the server. Settle that first, then undo or redo.',
+        reason: 'undo-conflict',
       });
     const shown = 'base' in current ? current.base : 'revision' in current ? current.revision : null;
     const targetRevision = 'base' in target ? target.base : target.revision;
@@ -300,9 +299,7 @@ export class EditService {
     if (queued || shown === null || this.options.isOnline?.() === false)
       throw new AppFailure({
         code: 'offline',
-        message: queued
-          ? 'Undoing further needs the server, and your later edits are still waiting to be sent. Try again once they are sent.'
-          : 'Undoing further needs the server, which cannot be reached now. Try again when online.',
+        reason: queued ? 'undo-waits-for-sending' : 'undo-offline',
       });
     let restored: TranscriptDocument;
     try {
@@ -312,7 +309,7 @@ export class EditService {
       if (error instanceof ApiError && error.status === 412)
         throw new AppFailure({
           code: 'conflict',
-          message: 'Someone changed this transcript on the server meanwhile. Open it again, then undo or redo.',
+          reason: 'undo-changed',
         });
       throw error;
     }
@@ -398,7 +395,7 @@ export class EditService {
     if (!server)
       throw new AppFailure({
         code: 'conflict',
-        message: 'This transcript cannot be edited until it is COMPLETED and on this computer.',
+        reason: 'not-editable',
       });
     return server;
   }
@@ -453,8 +450,7 @@ export class EditService {
     if (shown === null)
       throw new AppFailure({
         code: 'conflict',
-        message:
-          'Your corrections on this computer have not reached the server yet. Restore a version once they are sent (or the conflict is settled).',
+        reason: 'restore-unsent',
       });
     try {
       await client.restoreRevision(id, revision, shown);
@@ -462,7 +458,7 @@ export class EditService {
       if (error instanceof ApiError && error.status === 412)
         throw new AppFailure({
           code: 'conflict',
-          message: 'Someone changed this transcript meanwhile. Look at its history again, then restore.',
+          reason: 'restore-changed',
         });
       throw error;
     }
@@ -514,8 +510,7 @@ export class EditService {
         if (conflicts.some((c) => c.mine === null || c.theirs === null))
           throw new AppFailure({
             code: 'conflict',
-            message:
-              'Some of these segments were merged away on one side, so yours cannot simply replace the server’s. Choose segment by segment.',
+            reason: 'segments-merged',
           });
         return this.settleConflict(
           id,
@@ -576,14 +571,15 @@ export class EditService {
       throw new AppFailure({
         code: 'conflict',
         field: unknown >= 0 ? `segments.${unknown}.segmentId` : 'segments',
-        message: 'There is no conflict over these segments to settle. Open the transcript again to see what waits.',
+        reason: 'no-conflict',
       });
     const removed = segments.findIndex((s) => open.get(s.segmentId)!.theirs === null);
     if (removed >= 0)
       throw new AppFailure({
         code: 'validation',
         field: `segments.${removed}`,
-        message: `Segment ${segments[removed]!.segmentId} was merged away on the server, so it cannot be given a text. Leave it out to keep the server’s version, or add its words to a neighbouring segment.`,
+        reason: 'segment-merged-away',
+        params: { segment: segments[removed]!.segmentId },
       });
     const base = (entry.base as QueuedBase).revision;
     const operations = (entry.payload as QueuedOperations).operations;
@@ -616,7 +612,7 @@ export class EditService {
         if (still) await this.segmentConflict(still);
         throw new AppFailure({
           code: 'conflict',
-          message: 'Someone changed these segments on the server again meanwhile. Look at them again, then choose.',
+          reason: 'segments-changed-again',
         });
       }
       throw error;
@@ -651,11 +647,7 @@ export class EditService {
         const current = (await client.getReview(entry.targetId))?.reviewed_text ?? null;
         store.edits.setServerReview(entry.targetId, current);
         if (review.base?.known && current !== review.base.text && current !== review.payload.reviewedText) {
-          this.conflict(entry, {
-            code: 'conflict',
-            message:
-              'This transcript was corrected on the server by someone else while your changes waited to be sent. Your version is kept on this computer and was not sent; save again to replace the server’s version with yours.',
-          });
+          this.conflict(entry, appError({ code: 'conflict', reason: 'review-conflict' }));
           result.conflicts++;
           changed.push(entry.targetId);
           continue;
@@ -671,19 +663,22 @@ export class EditService {
         const ipcError: IpcError =
           error instanceof AppFailure
             ? error.error
-            : { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+            : appError({
+                code: 'internal',
+                reason: 'internal',
+                detail: error instanceof Error ? error.message : String(error),
+              });
         if (keepsWaiting(ipcError.code)) {
           store.outbox.markAttempt(entry.seq, ipcError);
           result.interrupted = true;
           break;
         }
-        this.conflict(entry, {
-          ...ipcError,
-          message:
-            ipcError.code === 'not-found'
-              ? 'This transcript was deleted on the server, so your corrections could not be sent. They remain on this computer.'
-              : `Your corrections could not be sent: ${ipcError.message}`,
-        });
+        this.conflict(
+          entry,
+          ipcError.code === 'not-found'
+            ? appError({ code: ipcError.code, reason: 'edits-deleted' })
+            : appError({ code: ipcError.code, reason: 'edits-not-sent', cause: ipcError }),
+        );
         result.conflicts++;
         changed.push(entry.targetId);
       }
@@ -762,7 +757,7 @@ export class EditService {
     const conflict = conflictOver(baseDocument, mine, { ...theirs, revision: list.latest_revision }, revisions);
     this.conflict(
       entry,
-      { code: 'conflict', message: CONFLICT_MESSAGE },
+      appError({ code: 'conflict', reason: 'edits-conflict' }),
       conflict.segments.length > 0 ? conflict : null,
     );
   }
@@ -787,7 +782,8 @@ export class EditService {
     const name = this.options.store.transcriptions.get(entry.targetId)?.name ?? 'A transcript';
     this.options.notify({
       title: 'Corrections not sent',
-      body: `${name}: ${error.message}`,
+      // The notification names the transcript; the app says why, in the UI's language, when it is opened.
+      body: name,
       transcriptionId: entry.targetId,
     });
   }

@@ -11,6 +11,8 @@ import { promisify } from 'node:util';
 import type { ApiConnection } from '../api-client/api-client.js';
 import type { SecretBox } from '../settings/secret-box.js';
 import { backoffDelay } from '../../src-shared/backoff.js';
+import type { IpcError } from '../../src-shared/ipc-contract.js';
+import { appError } from '../app-failure.js';
 
 const run = promisify(execFile);
 
@@ -93,17 +95,15 @@ export class EmbeddedServer {
   }
 
   /** For the API client: where to reach the server, or why it cannot be reached yet. */
-  connection(): ApiConnection | { unavailable: string } {
+  connection(): ApiConnection | { unavailable: IpcError } {
     if (this.currentUrl && this.key) return { baseUrl: this.currentUrl, apiKey: this.key };
     switch (this.state.state) {
       case 'crashed':
-        return {
-          unavailable: `The transcription server on this computer stopped (${this.state.detail}); restarting it.`,
-        };
+        return { unavailable: appError({ code: 'offline', reason: 'embedded-stopped', detail: this.state.detail }) };
       case 'stopped':
-        return { unavailable: 'The transcription server on this computer is not running.' };
+        return { unavailable: appError({ code: 'offline', reason: 'embedded-not-running' }) };
       default:
-        return { unavailable: 'The transcription server on this computer is starting…' };
+        return { unavailable: appError({ code: 'offline', reason: 'embedded-starting' }) };
     }
   }
 

@@ -2,7 +2,7 @@
 // through ipcMain (typed-ipc.ts); end-to-end tests serve the same map to a browser. Every request is
 // validated against the contract's schema here, before its handler runs; failures become data.
 import type { IpcChannel, IpcResponse, IpcResult, IpcValidRequest } from '../../src-shared/ipc-contract.js';
-import { AppFailure } from '../app-failure.js';
+import { AppFailure, appError } from '../app-failure.js';
 import { validateRequest } from './request-validator.js';
 
 export type { EventSink } from '../event-sink.js';
@@ -20,17 +20,18 @@ export async function invokeHandler<C extends IpcChannel>(
 ): Promise<IpcResult<IpcResponse<C>>> {
   try {
     const handler = handlers[channel] as Handler<C> | undefined;
-    if (!handler) return { ok: false, error: { code: 'internal', message: `Unknown channel ${String(channel)}` } };
+    if (!handler)
+      return {
+        ok: false,
+        error: appError({ code: 'internal', reason: 'internal', detail: `Unknown channel ${String(channel)}` }),
+      };
     return { ok: true, value: await handler(validateRequest(channel, request)) };
   } catch (error) {
     if (error instanceof AppFailure) return { ok: false, error: error.error };
     onUnexpected(error);
     return {
       ok: false,
-      error: {
-        code: 'internal',
-        message: 'Something went wrong in Kikitori. Please try again; if it keeps happening, report it.',
-      },
+      error: appError({ code: 'internal', reason: 'internal' }),
     };
   }
 }

@@ -35,7 +35,13 @@ export function validateRequest<C extends IpcChannel>(channel: C, request: unkno
 }
 
 function refusal(problem: RequestProblem): AppFailure {
-  return new AppFailure({ code: 'validation', field: problem.field, message: problem.message });
+  // The words come from the schema, in English: the detail under the app's own reason.
+  return new AppFailure({
+    code: 'validation',
+    field: problem.field,
+    reason: 'invalid-request',
+    detail: problem.message,
+  });
 }
 
 // ---------- messages ----------

@@ -10,6 +10,7 @@ import {
 } from '../../src-shared/ipc-contract.js';
 import { invokeHandler, type EventSink, type HandlerMap } from './handler-registry.js';
 import type { TrustedUrl } from './trusted-sender.js';
+import { appError } from '../app-failure.js';
 
 export { trustedRendererUrl, type TrustedUrl } from './trusted-sender.js';
 
@@ -23,7 +24,7 @@ export function registerIpcHandlers(
       const frameUrl = event.senderFrame?.url ?? '';
       if (!isTrusted(frameUrl)) {
         onUnexpected(channel, new Error(`IPC ${channel} refused from untrusted frame ${frameUrl || '(gone)'}`));
-        return { ok: false, error: { code: 'forbidden', message: 'This page may not use Kikitori.' } };
+        return { ok: false, error: appError({ code: 'forbidden', reason: 'page-forbidden' }) };
       }
       return invokeHandler(handlers, channel, request, (error) => onUnexpected(channel, error));
     });

@@ -16,6 +16,7 @@ import type { ApiClient } from '../api-client/api-client.js';
 import { ApiError } from '../api-client/api-errors.js';
 import type { EventSink } from '../event-sink.js';
 import { recommendModel, type MachineResources } from './recommended-model.js';
+import { appError } from '../app-failure.js';
 
 /** Where "the offer was dismissed" is remembered (the settings store). */
 export interface OfferMemory {
@@ -89,10 +90,18 @@ export class ModelsService {
           receivedBytes: received,
           totalBytes: total ?? 0,
           error: null,
+          errorCode: null,
         });
       },
     });
-    emit('models:changed', { model: name, status: 'COMPLETED', receivedBytes: 0, totalBytes: 0, error: null });
+    emit('models:changed', {
+      model: name,
+      status: 'COMPLETED',
+      receivedBytes: 0,
+      totalBytes: 0,
+      error: null,
+      errorCode: null,
+    });
     return this.list();
   }
 
@@ -124,8 +133,16 @@ export class ModelsService {
           if (!(await this.pause())) return;
           continue;
         }
-        const message = error instanceof ApiError ? error.message : 'The download could not be followed.';
-        emit('models:changed', { model: name, status: 'FAILED', receivedBytes: 0, totalBytes: 0, error: message });
+        emit('models:changed', {
+          model: name,
+          status: 'FAILED',
+          receivedBytes: 0,
+          totalBytes: 0,
+          error: null,
+          errorCode: null,
+          unfollowed:
+            error instanceof ApiError ? error.error : appError({ code: 'internal', reason: 'download-not-followed' }),
+        });
         return;
       }
       emit('models:changed', downloadOf(status));
@@ -194,6 +211,7 @@ function downloadOf(d: ModelDownload): SpeechModelDownload {
     receivedBytes: d.received_bytes,
     totalBytes: d.total_bytes,
     error: d.error,
+    errorCode: d.error_code ?? null,
   };
 }
 

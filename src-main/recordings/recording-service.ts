@@ -45,7 +45,7 @@ export class RecordingService {
       throw new AppFailure({
         code: 'unsupported',
         field: 'mimeType',
-        message: 'This recording format cannot be kept. Record with another microphone or update Kikitori.',
+        reason: 'recording-format',
       });
     const id = randomUUID();
     const created = this.now();
@@ -71,8 +71,7 @@ export class RecordingService {
         if (offset !== size) {
           throw new AppFailure({
             code: 'conflict',
-            message:
-              'Part of the recording did not arrive, so it was stopped. What was recorded before is kept on this computer.',
+            reason: 'recording-incomplete',
           });
         }
         await fsp.appendFile(file, data);
@@ -94,7 +93,7 @@ export class RecordingService {
       await this.remove(id);
       throw new AppFailure({
         code: 'validation',
-        message: 'Nothing was recorded. Check that the microphone is connected and not muted, then record again.',
+        reason: 'recording-empty',
       });
     }
     const [job] = await this.options.uploads.add([file], options);
@@ -167,8 +166,7 @@ export class RecordingService {
     } catch {
       names = [];
     }
-    if (names.length !== 1)
-      throw new AppFailure({ code: 'not-found', message: 'This recording is no longer on this computer.' });
+    if (names.length !== 1) throw new AppFailure({ code: 'not-found', reason: 'recording-not-found' });
     return path.join(folder, names[0]!);
   }
 }

@@ -66,8 +66,7 @@ export class SettingsService {
   }
 
   setActiveProfile(id: string): void {
-    if (!this.profile(id))
-      throw new AppFailure({ code: 'not-found', message: 'This server profile no longer exists.' });
+    if (!this.profile(id)) throw new AppFailure({ code: 'not-found', reason: 'profile-not-found' });
     const data = this.store.read();
     this.store.write({ ...data, settings: { ...data.settings, activeProfileId: id } });
   }
@@ -76,8 +75,7 @@ export class SettingsService {
     if (!this.secrets.isAvailable()) {
       throw new AppFailure({
         code: 'unsupported',
-        message:
-          'This system offers no secure storage for the API key (no keyring is running), so Kikitori cannot remember it. Start a keyring service, then try again.',
+        reason: 'no-keyring',
       });
     }
     const baseUrl = normaliseBaseUrl(input.baseUrl);
@@ -110,11 +108,11 @@ export class SettingsService {
       throw new AppFailure({
         code: 'validation',
         field: 'id',
-        message: 'The server on this computer cannot be removed.',
+        reason: 'embedded-not-removable',
       });
     const data = this.store.read();
     if (!data.profiles.some((p) => p.id === id))
-      throw new AppFailure({ code: 'not-found', message: 'This server profile no longer exists.' });
+      throw new AppFailure({ code: 'not-found', reason: 'profile-not-found' });
     const settings =
       data.settings.activeProfileId === id ? { ...data.settings, activeProfileId: EMBEDDED_PROFILE_ID } : data.settings;
     this.store.write({ ...data, settings, profiles: data.profiles.filter((p) => p.id !== id) });
@@ -123,14 +121,13 @@ export class SettingsService {
   /** The decrypted API key of a remote profile. */
   apiKeyOf(id: string): string {
     const stored = this.store.read().profiles.find((p) => p.id === id);
-    if (!stored) throw new AppFailure({ code: 'not-found', message: 'This server profile no longer exists.' });
+    if (!stored) throw new AppFailure({ code: 'not-found', reason: 'profile-not-found' });
     try {
       return this.secrets.decrypt(Buffer.from(stored.encryptedApiKey, 'base64'));
     } catch {
       throw new AppFailure({
         code: 'unauthorized',
-        message:
-          'The saved API key can no longer be read on this computer (the system keychain changed). Remove the server in Settings → Servers and add it again.',
+        reason: 'key-unreadable',
       });
     }
   }
@@ -150,21 +147,21 @@ export function normaliseBaseUrl(raw: string): string {
     throw new AppFailure({
       code: 'validation',
       field: 'baseUrl',
-      message: 'Enter the server address as a URL, such as https://kikitori.example.com.',
+      reason: 'url-invalid',
     });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new AppFailure({
       code: 'validation',
       field: 'baseUrl',
-      message: 'The server address must start with http:// or https://.',
+      reason: 'url-scheme',
     });
   }
   if (url.username || url.password || url.search || url.hash) {
     throw new AppFailure({
       code: 'validation',
       field: 'baseUrl',
-      message: 'The server address must not contain credentials, a query or a fragment.',
+      reason: 'url-parts',
     });
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;

@@ -4,7 +4,8 @@
 // now and then. Completed transcripts are downloaded into the cache, the user is told when one ends,
 // and an unreachable server flips the connection to offline while the cache keeps serving.
 import { FINAL_TRANSCRIPTION_STATUSES } from '../../src-shared/api-types.js';
-import type { ConnectionStatus } from '../../src-shared/ipc-contract.js';
+import type { ConnectionStatus, IpcError } from '../../src-shared/ipc-contract.js';
+import { appError } from '../app-failure.js';
 import type { AnalysisService } from '../analyses/analysis-service.js';
 import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient, Reachability } from '../api-client/api-client.js';
@@ -68,7 +69,7 @@ export class SyncEngine {
   private lastFullAt = 0;
   private fullRequested = true;
   private online = false;
-  private detail: string | null = 'Connecting to the server…';
+  private detail: IpcError | null = appError({ code: 'offline', reason: 'connecting' });
   private lastStatus = '';
   /** Documents that failed to download this session, not retried by the backfill. */
   private readonly backfillFailures = new Set<string>();

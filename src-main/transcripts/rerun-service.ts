@@ -94,7 +94,8 @@ export class RerunService {
     if (isProcessing(record.status)) {
       throw new AppFailure({
         code: 'conflict',
-        message: `“${record.name}” is still being transcribed. Wait until it has finished, then transcribe it again.`,
+        reason: 'rerun-running',
+        params: { name: record.name },
       });
     }
     // Pressed twice, or again before the first re-run started: the one already queued answers.
@@ -112,7 +113,8 @@ export class RerunService {
       throw new AppFailure({
         code: 'not-found',
         field: 'audio',
-        message: `The recording of “${record.name}” is not on this computer (it was uploaded from another computer, or removed from this one). Choose the file to transcribe it again.`,
+        reason: 'rerun-needs-file',
+        params: { name: record.name },
       });
     }
     const options = request.options ?? (await this.plan(id)).options;

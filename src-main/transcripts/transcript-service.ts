@@ -14,7 +14,7 @@ import type { CacheStore } from '../cache/cache-store.js';
 import type { CachedTranscription } from '../cache/transcription-repository.js';
 import { speakerLabelsOf, type SpeakerNameOperation } from '../../src-shared/transcript-editing.js';
 import { shownDocument } from '../edits/shown-document.js';
-import { AppFailure } from '../app-failure.js';
+import { AppFailure, appError } from '../app-failure.js';
 import { isInside, pathInside } from '../cache/safe-path.js';
 import { mediaUrlOf } from '../media-response.js';
 
@@ -85,6 +85,7 @@ export class TranscriptService {
       updatedAt: t.updatedAt,
       failureReason: t.failureReason,
       warnings: t.warnings,
+      failureCode: t.failureCode,
       audioCached: audioCached ?? this.store.audio.get(t.id) !== null,
     };
   }
@@ -124,7 +125,7 @@ export class TranscriptService {
       if (error instanceof ApiError && error.error.code === 'offline') {
         throw new AppFailure({
           code: 'not-found',
-          message: 'This transcription is not on this computer, and the server cannot be reached to fetch it.',
+          reason: 'transcription-unreachable',
         });
       }
       throw error;
@@ -210,8 +211,7 @@ export class TranscriptService {
   /** What is cached, without touching the network. */
   detailFromCache(id: string, server = this.store.documents.get(id)): TranscriptDetail {
     const record = this.store.transcriptions.get(id);
-    if (!record)
-      throw new AppFailure({ code: 'not-found', message: 'This transcription is no longer on this computer.' });
+    if (!record) throw new AppFailure({ code: 'not-found', reason: 'transcription-not-cached' });
     const document = server ? shownDocument(server, this.store, id) : null;
     // The shown document's names (shared by the team, renames waiting to be sent included); names kept here
     // only where the server cannot hold them.
@@ -225,7 +225,7 @@ export class TranscriptService {
       unsyncedEdits: this.store.outbox.hasEntriesFor(id),
       conflict:
         queued?.state === 'conflict'
-          ? (queued.lastError?.message ?? 'Your corrections were not sent to the server.')
+          ? (queued.lastError ?? appError({ code: 'conflict', reason: 'edits-conflict' }))
           : null,
     };
   }
@@ -433,8 +433,7 @@ export class TranscriptService {
     pathInside(this.options.audioDir, id);
     let record = await this.ensureRecord(id);
     if (!signedUrlUsable(record.audioPath, record.syncedAt)) record = await this.freshRecord(id);
-    if (!record.audioPath)
-      throw new AppFailure({ code: 'not-found', message: 'The audio of this transcription has not been uploaded.' });
+    if (!record.audioPath) throw new AppFailure({ code: 'not-found', reason: 'audio-not-uploaded' });
     const file = pathInside(this.options.audioDir, `${id}${audioExtension(record.name)}`);
     let result: { bytes: number; contentType: string | null };
     try {
@@ -482,10 +481,7 @@ export class TranscriptService {
     if (!detail.document) {
       throw new AppFailure({
         code: detail.summary.status === 'COMPLETED' ? 'offline' : 'conflict',
-        message:
-          detail.summary.status === 'COMPLETED'
-            ? 'The transcript is not on this computer yet and the server cannot be reached. Try again when online.'
-            : 'The transcript is not ready yet. Export it once the transcription is COMPLETED.',
+        reason: detail.summary.status === 'COMPLETED' ? 'transcript-unreachable' : 'transcript-not-ready',
       });
     }
     return { record: this.store.transcriptions.get(id)!, document: detail.document, speakerNames: detail.speakerNames };

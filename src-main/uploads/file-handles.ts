@@ -44,7 +44,8 @@ export class FileHandles {
       if (!stat || !(stat.isFile() || stat.isDirectory())) {
         throw new AppFailure({
           code: 'not-found',
-          message: `“${name}” cannot be read. Check that it still exists, then add it again.`,
+          reason: 'file-unreadable',
+          params: { name },
         });
       }
       const kind = stat.isDirectory() ? 'folder' : 'file';
@@ -68,10 +69,7 @@ export class FileHandles {
       throw new AppFailure({
         code: 'not-found',
         field,
-        message:
-          kind === 'folder'
-            ? 'Kikitori no longer knows this folder. Choose or drop it again.'
-            : 'Kikitori no longer knows this file. Choose or drop it again.',
+        reason: kind === 'folder' ? 'folder-forgotten' : 'file-forgotten',
       });
     }
     this.grants.delete(handle);
@@ -87,7 +85,7 @@ export class FileHandles {
         throw new AppFailure({
           code: 'validation',
           field: `${field}.${index}`,
-          message: 'The same file was given twice.',
+          reason: 'file-twice',
         });
       seen.add(handle);
       if (this.grants.get(handle)?.kind !== kind) this.take(handle, kind, `${field}.${index}`);

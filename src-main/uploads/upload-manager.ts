@@ -17,7 +17,7 @@ import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import { backoffDelay } from '../../src-shared/backoff.js';
 import { uploadJobOf, type UploadRecord, type UploadRepository } from '../cache/upload-repository.js';
-import { AppFailure } from '../app-failure.js';
+import { AppFailure, appError } from '../app-failure.js';
 import { LIMITS } from '../../src-shared/limits.js';
 
 export interface UploadManagerOptions {
@@ -174,7 +174,8 @@ export class UploadManager {
       throw new AppFailure({
         code: 'validation',
         field: 'folder',
-        message: `The folder “${folder}” cannot be read. Check that it still exists and that you may open it.`,
+        reason: 'folder-unreadable',
+        params: { folder },
       });
     }
     const scan = await scanFolder(root);
@@ -229,7 +230,7 @@ export class UploadManager {
   async retry(id: string): Promise<UploadJob> {
     const { uploads } = this.options;
     const job = uploads.get(id);
-    if (!job) throw new AppFailure({ code: 'not-found', message: 'This upload is no longer in the list.' });
+    if (!job) throw new AppFailure({ code: 'not-found', reason: 'upload-not-listed' });
     if (job.state === 'failed' || job.state === 'cancelled') {
       await checkedFile(job.filePath, job.fileName);
       this.change(uploads.update(id, { state: 'queued', sentBytes: 0, error: null })!);
@@ -249,7 +250,7 @@ export class UploadManager {
   async cancel(id: string): Promise<void> {
     const { uploads } = this.options;
     const job = uploads.get(id);
-    if (!job) throw new AppFailure({ code: 'not-found', message: 'This upload is no longer in the list.' });
+    if (!job) throw new AppFailure({ code: 'not-found', reason: 'upload-not-listed' });
     if (!['queued', 'uploading', 'starting'].includes(job.state)) return;
     // Recorded first, so nothing picks the job up again while the transfer winds down.
     uploads.update(id, { state: 'cancelled', error: null });
@@ -314,10 +315,7 @@ export class UploadManager {
           ...(outcome === 'new-ticket' ? { uploadUrl: null } : {}),
         })!;
       }
-      throw new ApiError(
-        { code: 'conflict', message: 'The server did not accept the upload. Add the file again.' },
-        null,
-      );
+      throw new ApiError({ code: 'conflict', reason: 'upload-refused' }, null);
     } catch (error) {
       if (entry.reason === 'cancel') return; // cancel() records the state
       if (entry.reason === 'stop') {
@@ -493,16 +491,18 @@ async function checkedFile(given: string, shownName?: string): Promise<{ filePat
     throw new AppFailure({
       code: 'validation',
       field: 'files',
-      message: `“${name}” cannot be read. Check that the file still exists.`,
+      reason: 'file-unreadable',
+      params: { name },
     });
   }
-  if (size === 0) throw new AppFailure({ code: 'validation', field: 'files', message: `“${name}” is empty.` });
+  if (size === 0) throw new AppFailure({ code: 'validation', field: 'files', reason: 'file-empty', params: { name } });
   const sniff = await sniffMedia(filePath);
   if (!sniff.media) {
     throw new AppFailure({
       code: 'validation',
       field: 'files',
-      message: `“${name}” is not an audio or video file (it looks like ${sniff.detected === 'text' ? 'text' : `a ${sniff.detected.toUpperCase()} file`}). Choose a recording, such as WAV, MP3, M4A, FLAC or MP4.`,
+      reason: sniff.detected === 'text' ? 'not-media-text' : 'not-media',
+      params: { name, kind: sniff.detected.toUpperCase() },
     });
   }
   return { filePath, size };
@@ -512,14 +512,11 @@ function toIpcError(error: unknown): IpcError {
   if (error instanceof AppFailure) return error.error;
   const code = (error as { code?: string } | null)?.code;
   if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') {
-    return {
-      code: 'not-found',
-      field: 'files',
-      message: 'The file can no longer be read. Check that it still exists, then add it again.',
-    };
+    return appError({ code: 'not-found', field: 'files', reason: 'file-gone' });
   }
-  return {
+  return appError({
     code: 'internal',
-    message: `The upload failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
-  };
+    reason: 'upload-unexpected',
+    detail: error instanceof Error ? error.message : String(error),
+  });
 }

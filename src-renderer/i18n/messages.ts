@@ -1,6 +1,7 @@
 // Every string the UI shows, in English and Japanese. English is the source of the keys; the Japanese
 // table must have exactly the same keys (the type says so). `{name}` marks a parameter.
 import type { UiLanguage } from '../../src-shared/ipc-contract';
+import { errorMessagesEn, errorMessagesJa } from './error-messages';
 
 export const en = {
   'app.title': 'Kikitori',
@@ -554,6 +555,7 @@ export const en = {
   'settings.notifications': 'Notify me when a transcription finishes',
   'settings.playbackRate': 'Default playback speed',
   'settings.saved': 'Saved',
+  ...errorMessagesEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -1108,6 +1110,7 @@ export const ja: Record<MessageKey, string> = {
   'settings.notifications': '文字起こしが終わったら通知する',
   'settings.playbackRate': '既定の再生速度',
   'settings.saved': '保存しました',
+  ...errorMessagesJa,
 };
 
 export type { UiLanguage };

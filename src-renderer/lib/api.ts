@@ -23,5 +23,5 @@ export function split<T>(result: IpcResult<T>): [T, null] | [null, IpcError] {
 }
 
 export function errorOf(error: unknown): IpcError {
-  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+  return { code: 'internal', reason: 'app.internal', detail: error instanceof Error ? error.message : String(error) };
 }

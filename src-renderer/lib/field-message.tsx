@@ -1,10 +1,11 @@
-import type { IpcError } from '../../src-shared/ipc-contract';
+import type { ShownError } from '../i18n/error-text';
+import { ErrorText } from './error-details';
 
-export function FieldMessage({ id, error }: { id?: string; error: IpcError | null }) {
+export function FieldMessage({ id, error }: { id?: string; error: ShownError | null }) {
   if (!error) return null;
   return (
-    <p className="field-error" id={id} role="alert" data-testid="field-error" data-field={error.field ?? ''}>
-      {error.message}
-    </p>
+    <div className="field-error" id={id} role="alert" data-testid="field-error" data-field={error.field ?? ''}>
+      <ErrorText error={error} />
+    </div>
   );
 }

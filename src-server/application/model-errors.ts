@@ -43,6 +43,7 @@ export async function withModelErrors<T>(work: () => Promise<T> | T): Promise<T>
       case 'source-failed':
       case 'corrupt':
       case 'cancelled':
+      case 'internal':
         // Downloads report these in their status, never from a request.
         throw error;
     }

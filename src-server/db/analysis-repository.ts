@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import type { AnalysisTable, Kdb } from './schema.js';
 import { nowIso } from '../domain/records.js';
 import type { AnalysisStatus } from '../../src-shared/analysis.js';
+import type { FailureCode } from '../../src-shared/api/vocabulary.js';
 
 export type AnalysisKind = 'summary' | 'emotion' | 'translation';
 
@@ -13,6 +14,8 @@ export interface AnalysisRecord {
   status: AnalysisStatus;
   result: unknown;
   error: string | null;
+  /** Why it FAILED as a closed code; null otherwise, and for failures before codes were kept. */
+  errorCode: FailureCode | null;
   engine: string | null;
   /** The transcript revision it was computed from; null before revisions were kept, and while it runs. */
   revision: number | null;
@@ -31,7 +34,7 @@ export interface AnalysisRepository {
     engine: string,
     revision?: number,
   ): Promise<void>;
-  fail(transcriptionId: string, kind: AnalysisKind, language: string, error: string): Promise<void>;
+  fail(transcriptionId: string, kind: AnalysisKind, language: string, error: string, code: FailureCode): Promise<void>;
   /** With language undefined for a translation: the most recently requested one. */
   get(transcriptionId: string, kind: AnalysisKind, language?: string): Promise<AnalysisRecord | null>;
 }
@@ -43,6 +46,7 @@ const toRecord = (r: Selectable<AnalysisTable>): AnalysisRecord => ({
   status: r.status as AnalysisStatus,
   result: r.result === null ? null : JSON.parse(r.result),
   error: r.error,
+  errorCode: (r.error_code ?? null) as FailureCode | null,
   engine: r.engine,
   revision: r.revision === null ? null : Number(r.revision),
   createdAt: r.created_at,
@@ -102,10 +106,10 @@ export class KyselyAnalysisRepository implements AnalysisRepository {
       .execute();
   }
 
-  async fail(transcriptionId: string, kind: AnalysisKind, language: string, error: string) {
+  async fail(transcriptionId: string, kind: AnalysisKind, language: string, error: string, code: FailureCode) {
     await this.db
       .updateTable('analyses')
-      .set({ status: 'FAILED', error, updated_at: nowIso() })
+      .set({ status: 'FAILED', error, error_code: code, updated_at: nowIso() })
       .where('transcription_id', '=', transcriptionId)
       .where('kind', '=', kind)
       .where('language', '=', language)

@@ -105,6 +105,8 @@ export interface TranscriptionTable {
   processing_started_at: string | null;
   stage: string | null;
   failure_reason: string | null;
+  /** A FailureCode (migration 0012); null when it did not fail, or failed before codes were kept. */
+  failure_code: string | null;
   engine: string | null;
   /** JSON array of TranscriptionWarning (migration 0012); null: none. */
   warnings: string | null;
@@ -131,6 +133,8 @@ export interface AnalysisTable {
   /** JSON, once COMPLETED. */
   result: string | null;
   error: string | null;
+  /** A FailureCode (migration 0012); null when it did not fail, or failed before codes were kept. */
+  error_code: string | null;
   engine: string | null;
   /** The transcript revision it was computed from (migration 0010); null before revisions, or while running. */
   revision: number | null;

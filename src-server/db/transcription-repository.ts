@@ -9,6 +9,7 @@ import type {
   TranscriptionStatus,
   UploadStatus,
 } from '../domain/records.js';
+import type { FailureCode } from '../../src-shared/api/vocabulary.js';
 
 export type NewTranscription = Pick<
   TranscriptionRecord,
@@ -43,6 +44,7 @@ export type TranscriptionPatch = Partial<
     | 'processingStartedAt'
     | 'stage'
     | 'failureReason'
+    | 'failureCode'
     | 'engine'
     | 'warnings'
   >
@@ -121,6 +123,7 @@ const toRecord = (r: Row): TranscriptionRecord => ({
   processingStartedAt: r.processing_started_at,
   stage: r.stage as TranscriptionStage | null,
   failureReason: r.failure_reason,
+  failureCode: (r.failure_code ?? null) as FailureCode | null,
   engine: r.engine,
   warnings: r.warnings ? (JSON.parse(r.warnings) as TranscriptionRecord['warnings']) : [],
   createdAt: r.created_at,
@@ -141,6 +144,7 @@ const PATCH_COLUMNS = {
   processingStartedAt: 'processing_started_at',
   stage: 'stage',
   failureReason: 'failure_reason',
+  failureCode: 'failure_code',
   engine: 'engine',
   warnings: 'warnings',
 } as const satisfies Record<keyof TranscriptionPatch, keyof TranscriptionTable>;
@@ -280,6 +284,7 @@ export class KyselyTranscriptionRepository implements TranscriptionRepository {
         .set({
           status: 'CANCELLED',
           failure_reason: 'The audio was never uploaded before the upload URL expired.',
+          failure_code: 'upload-expired' satisfies FailureCode,
           updated_at: now,
         })
         .where('upload_status', '=', 'PENDING')

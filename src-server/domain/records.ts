@@ -5,6 +5,7 @@ import type { ReplacementRule } from './replacements.js';
 
 import {
   FINAL_TRANSCRIPTION_STATUSES,
+  type FailureCode,
   type TranscriptionModel,
   type TranscriptionStage,
   type TranscriptionStatus,
@@ -83,6 +84,8 @@ export interface TranscriptionRecord {
   /** What it is doing now; null while queued and once it ended. */
   stage: TranscriptionStage | null;
   failureReason: string | null;
+  /** Why it FAILED (or was CANCELLED) as a closed code; null otherwise, and for failures before codes were kept. */
+  failureCode: FailureCode | null;
   engine: string | null;
   /** What the reader of the finished transcript should know (decision 0070); empty when nothing. */
   warnings: TranscriptionWarning[];

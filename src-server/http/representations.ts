@@ -60,6 +60,7 @@ export function transcriptionBody(ctx: AppContext, request: FastifyRequest, t: T
     stage: t.stage ?? (t.status === 'CONVERTING' && t.processingStartedAt === null ? 'queued' : null),
     duration: t.duration,
     failure_reason: t.failureReason,
+    failure_code: t.failureCode,
     engine: t.engine,
     num_speakers: t.numSpeakers,
     min_speakers: t.minSpeakers,

@@ -7,6 +7,7 @@ import type { TranscriptionService } from '../domain/transcription-service.js';
 import type { AnalysisEngines, AnalysisInput } from '../domain/analysis-engines.js';
 import { EngineError } from '../domain/engine-error.js';
 import type { JobDefinition, JobPayloads } from './job-queue.js';
+import { failureCode } from './job-failure.js';
 
 export interface AnalysisJobDeps {
   transcriptions: TranscriptionRepository;
@@ -47,7 +48,7 @@ export function analysisJob<N extends AnalysisJobName>(
       );
     },
     async onFailed(payload, error) {
-      await deps.analyses.fail(payload.transcriptionId, kind, languageOf(payload), error.message);
+      await deps.analyses.fail(payload.transcriptionId, kind, languageOf(payload), error.message, failureCode(error));
     },
   };
 }

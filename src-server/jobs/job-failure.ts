@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { EngineError, ENGINE_ERROR_KINDS, type EngineErrorKind } from '../domain/engine-error.js';
 import type { Logger } from 'pino';
+import type { FailureCode } from '../../src-shared/api/vocabulary.js';
 
 /**
  * The one place a failure becomes "fail now" or "try again". An engine that says the input is bad, the
@@ -33,6 +34,11 @@ export function publicFailure(error: Error): { error: Error; errorId: string | n
     ),
     errorId,
   };
+}
+
+/** Why a job failed for good, as the API's closed code: an EngineError's kind, or `internal` for anything else. */
+export function failureCode(error: Error): FailureCode {
+  return error instanceof EngineError ? error.kind : 'internal';
 }
 
 /** The failure of a `runsOnce` job whose attempt was cut short (decision 0044): its waiter may send the request again. */

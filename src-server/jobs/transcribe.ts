@@ -17,6 +17,7 @@ import { separationFor, type EngineRegistry } from '../engines/engine-registry.j
 import { UNDETERMINED_LANGUAGE } from '../../src-shared/languages.js';
 import type { Storage } from '../storage/storage.js';
 import type { JobDefinition } from './job-queue.js';
+import { failureCode } from './job-failure.js';
 import { StageTimings } from '../domain/stage-timings.js';
 import type { TranscriptionStage } from '../../src-shared/api/vocabulary.js';
 
@@ -89,7 +90,12 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
       }
     },
     async onFailed({ transcriptionId }, error) {
-      await service.end(transcriptionId, { status: 'FAILED', failureReason: error.message, stage: null });
+      await service.end(transcriptionId, {
+        status: 'FAILED',
+        failureReason: error.message,
+        failureCode: failureCode(error),
+        stage: null,
+      });
     },
   };
 
@@ -112,6 +118,7 @@ export function transcribeJob(deps: TranscribeJobDeps): JobDefinition<'transcrib
         status: 'CONVERTING',
         progress: 0,
         failureReason: null,
+        failureCode: null,
         processingStartedAt: new Date().toISOString(),
         stage: 'converting',
       }),

@@ -238,6 +238,7 @@ export class ModelManager {
       received_bytes: Math.min(have, entry.bytes),
       total_bytes: entry.bytes,
       error: null,
+      error_code: null,
       started_at: started,
       updated_at: started,
     };
@@ -264,7 +265,7 @@ export class ModelManager {
         const message = isModelError(error)
           ? error.message
           : `The download of the speech model "${entry.name}" failed unexpectedly. Try again.`;
-        update({ status: 'FAILED', error: message });
+        update({ status: 'FAILED', error: message, error_code: isModelError(error) ? error.kind : 'internal' });
         this.options.logger?.warn(
           {
             model: entry.name,

@@ -5,6 +5,7 @@ import { Type, type TSchema } from 'typebox';
 import { EMOTION_LABELS } from '../analysis.js';
 import { clientView, errorResponses, literalUnion } from './common.js';
 import { TranscriptionParams } from './transcriptions.js';
+import { FAILURE_CODES } from './vocabulary.js';
 
 const tags = ['analyses'];
 
@@ -27,7 +28,12 @@ const commonResultFields = {
   transcription_id: Type.String(),
   status: AnalysisStatusSchema,
   engine: Type.Union([Type.String(), Type.Null()], { description: 'Extension: the engine that produced it.' }),
-  error: Type.Union([Type.String(), Type.Null()], { description: 'Extension: why it FAILED.' }),
+  error: Type.Union([Type.String(), Type.Null()], {
+    description: "Extension: why it FAILED, in the server's words (English).",
+  }),
+  error_code: Type.Union([literalUnion(FAILURE_CODES), Type.Null()], {
+    description: `Extension: why it FAILED, as a closed code for clients to word in their own language: ${FAILURE_CODES.join(', ')}.`,
+  }),
   requested_at: Type.String({ format: 'date-time', description: 'Extension: when this run was requested.' }),
   updated_at: Type.String({ format: 'date-time' }),
   revision: Type.Union([Type.Integer(), Type.Null()], {
@@ -45,6 +51,7 @@ const commonResultFields = {
 const commonExtensions = [
   'engine',
   'error',
+  'error_code',
   'requested_at',
   'updated_at',
   'revision',

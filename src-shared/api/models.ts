@@ -6,7 +6,7 @@
 // the desktop app's Settings → Speech recognition.
 import { Type, type Static, type TSchema } from 'typebox';
 import { DateTime, EmptyBody, errorResponses, literalUnion, NullableString } from './common.js';
-import { TRANSCRIPTION_MODELS } from './vocabulary.js';
+import { MODEL_ERROR_KINDS, TRANSCRIPTION_MODELS } from './vocabulary.js';
 
 const tags = ['models'];
 
@@ -25,8 +25,10 @@ export const ModelDownload = Type.Object({
   status: literalUnion(MODEL_DOWNLOAD_STATUSES),
   received_bytes: Type.Integer({ minimum: 0 }),
   total_bytes: Type.Integer({ minimum: 0 }),
-  /** Why it FAILED, in the user's terms (what happened and what to do). */
+  /** Why it FAILED, in the server's words (English): what happened and what to do. */
   error: NullableString,
+  /** Why it FAILED, as a closed code for clients to word in their own language. */
+  error_code: Type.Union([literalUnion(MODEL_ERROR_KINDS), Type.Null()]),
   started_at: DateTime,
   updated_at: DateTime,
 });

@@ -15,7 +15,12 @@ import {
   PageQuery,
   TranscriptionStatusSchema,
 } from './common.js';
-import { TRANSCRIPTION_MODELS, TRANSCRIPTION_STAGES, TRANSCRIPTION_WARNING_CODES } from './vocabulary.js';
+import {
+  FAILURE_CODES,
+  TRANSCRIPTION_MODELS,
+  TRANSCRIPTION_STAGES,
+  TRANSCRIPTION_WARNING_CODES,
+} from './vocabulary.js';
 import { WordCreateRequest } from './dictionaries.js';
 
 const tags = ['transcriptions'];
@@ -80,7 +85,10 @@ export const Transcription = Type.Object(
       description: 'Extension: audio length in seconds, once converted.',
     }),
     failure_reason: Type.Union([Type.String(), Type.Null()], {
-      description: 'Extension: why it FAILED or was CANCELLED.',
+      description: "Extension: why it FAILED or was CANCELLED, in the server's words (English).",
+    }),
+    failure_code: Type.Union([literalUnion(FAILURE_CODES), Type.Null()], {
+      description: `Extension: why it FAILED or was CANCELLED, as a closed code for clients to word in their own language: ${FAILURE_CODES.join(', ')}. Null otherwise, and for failures older than the code.`,
     }),
     engine: Type.Union([Type.String(), Type.Null()], {
       description: 'Extension: engine/model that produced the transcript.',
@@ -116,6 +124,7 @@ export const TranscriptionView = clientView(Transcription, [
   'stage',
   'duration',
   'failure_reason',
+  'failure_code',
   'engine',
   'num_speakers',
   'min_speakers',

@@ -58,3 +58,52 @@ export interface TranscriptionWarning {
   /** ISO 639-1 code of the language the audio sounds like; null when it cannot be told. */
   likely_language: string | null;
 }
+
+/**
+ * Extension: why a job FAILED (or a ticket was CANCELLED), as a closed code a client words in its own
+ * language: a transcription's `failure_code`, an analysis' `error_code`. The text beside it
+ * (`failure_reason`, `error`) is the server's own words, in English, for the details. The first four are
+ * the engines' failure kinds (src-server/domain/engine-error.ts); `internal`: anything else (a bug, the
+ * database, the disk; the text carries an error id); `upload-expired`: the audio never arrived in time.
+ */
+export const FAILURE_CODES = [
+  'unavailable',
+  'unsupported',
+  'bad-input',
+  'transient',
+  'internal',
+  'upload-expired',
+] as const;
+export type FailureCode = (typeof FAILURE_CODES)[number];
+
+/** A failure code a client knows how to word; a newer server's other codes read as none (its text still shows). */
+export function knownFailureCode(code: unknown): FailureCode | null {
+  return (FAILURE_CODES as readonly unknown[]).includes(code) ? (code as FailureCode) : null;
+}
+
+/** Extension: why a speech model download FAILED (its status' `error_code`); see src-server/models/model-error.ts. */
+export const MODEL_ERROR_KINDS = [
+  /** No catalogue entry has this name. */
+  'not-found',
+  /** The model is not on disk. */
+  'not-installed',
+  /** Not enough free disk space for the file. */
+  'insufficient-storage',
+  /** The model server could not be reached (offline, DNS, refused, TLS). Trying later may work. */
+  'unreachable',
+  /** The server answered, but without the file (404, 403…) or with an error (5xx). */
+  'source-failed',
+  /** The transfer stopped part-way; the partial file is kept and the next download resumes it. */
+  'interrupted',
+  /** The bytes do not match the catalogue's size or SHA-256; nothing is kept. */
+  'corrupt',
+  /** Cancelled by the user; nothing is kept. */
+  'cancelled',
+  /** The bytes match the catalogue, but whisper.cpp could not load them (not a whisper ggml model); nothing is kept. */
+  'unusable',
+  /** A file given to install (not downloaded) differs from the catalogue entry in size or SHA-256; nothing is kept. */
+  'not-this-model',
+  /** Anything else (a bug, the disk): the text says so. */
+  'internal',
+] as const;
+export type ModelErrorKind = (typeof MODEL_ERROR_KINDS)[number];

@@ -42,7 +42,7 @@ export async function uploadCompleted(host: Host, wav: string, options: Partial<
     files: await host.offer(wav),
     options: { ...DEFAULT_UPLOAD, ...options },
   });
-  if (!added.ok) throw new Error(added.error.message);
+  if (!added.ok) throw new Error(JSON.stringify(added.error));
   const name = path.basename(wav);
   await expect
     .poll(

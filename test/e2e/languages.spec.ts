@@ -145,8 +145,16 @@ test.describe('with the built-in recognizer', () => {
     await expect(picker(page).locator('.language-chip[data-code="ja"]')).toHaveAttribute('data-unknown', 'true');
 
     await library.dropFile(wav);
-    const message = 'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.';
-    await expect(page.getByText(message).first()).toBeVisible({ timeout: 60_000 });
+    // What to do, in the UI's language; the server's words, naming the language, under Details (decision 0068).
+    const upload = library.upload(path.basename(wav));
+    await expect(upload).toContainText(
+      'The server cannot transcribe the chosen language. Choose another one, or download a speech model that knows it',
+      { timeout: 60_000 },
+    );
+    await upload.getByText('Details', { exact: true }).click();
+    await expect(upload.locator('.error-detail-text')).toHaveText(
+      'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.',
+    );
     await screenshot(page, 'languages-refused');
     expect(await host.invoke('settings:update', { defaults: { language: null } })).toMatchObject({ ok: true });
   });

@@ -27,7 +27,7 @@ test.beforeAll(async () => {
       words: [],
     },
   });
-  if (!added.ok) throw new Error(added.error.message);
+  if (!added.ok) throw new Error(JSON.stringify(added.error));
   // Completed, with its document in the cache (transcripts:get answers it) and its audio kept locally.
   await expect
     .poll(

@@ -49,7 +49,7 @@ test.beforeAll(async () => {
   fs.copyFileSync(await concatWithSilence([first, second], 1), wav);
   const firstEnd = await audioDuration(first);
   const added = await host.invoke('uploads:add', { files: await host.offer(wav), options: DEFAULT_UPLOAD });
-  if (!added.ok) throw new Error(added.error.message);
+  if (!added.ok) throw new Error(JSON.stringify(added.error));
   (await engine.nextRun()).finish([
     { text: FIRST, start: 0, end: firstEnd },
     { text: SECOND, start: firstEnd + 1, end: firstEnd + 1 + (await audioDuration(second)) },

@@ -68,11 +68,17 @@ test('a failed row shows its reason inline, and "Transcribe again with other opt
   await expect(row).toHaveAttribute('data-status', 'FAILED', { timeout: 60_000 });
   const failed = page.locator('.row-failed').filter({ has: row });
   const reason = failed.getByTestId('failure-reason');
-  await expect(reason).toContainText('The remote speech service refused this audio or request');
+  // Worded from the server's failure code; its own words only in the tooltip's details (issue 27).
+  await expect(reason).toHaveText(
+    'The recording cannot be processed: it may be damaged, empty, silent or too long. Check the file, then add it again.',
+  );
   // One line, the whole reason in its tooltip.
   const box = (await reason.boundingBox())!;
   expect(box.height).toBeLessThan(24);
-  await expect(reason).toHaveAttribute('title', /^Why it failed: The remote speech service refused/);
+  await expect(reason).toHaveAttribute(
+    'title',
+    /^Why it failed: The recording cannot be processed.*\nDetails: The remote speech service refused/s,
+  );
   await expect(failed.getByRole('button', { name: `Try ${name} again with the same options` })).toBeVisible();
   await screenshot(page, 'reruns-failed-row');
 

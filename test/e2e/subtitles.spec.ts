@@ -83,10 +83,10 @@ test('lists the subtitles that read too fast; each jumps the player and the tran
   page,
 }) => {
   const list = await host.invoke('transcripts:list', {});
-  if (!list.ok) throw new Error(list.error.message);
+  if (!list.ok) throw new Error(list.error.reason);
   const id = list.value.items.find((t) => t.name === 'team-meeting.wav')!.id;
   const detail = await host.invoke('transcripts:get', { id });
-  if (!detail.ok) throw new Error(detail.error.message);
+  if (!detail.ok) throw new Error(detail.error.reason);
   const segment = detail.value.document!.segments.at(-1)!;
   const long =
     'the budget meeting for the whole of the Zentrova marketing and finance teams moved to the second Thursday of next month';

@@ -12,6 +12,7 @@ import { migration0011 } from './0011-search-secure-delete.js';
 import { migration0012 } from './0012-edits-as-operations.js';
 import { migration0013 } from './0013-upload-started-at.js';
 import { migration0014 } from './0014-transcription-warnings.js';
+import { migration0015 } from './0015-failure-code.js';
 
 import type { Migration } from '../../../src-shared/sqlite-migrations.js';
 
@@ -33,4 +34,5 @@ export const cacheMigrations: readonly CacheMigration[] = [
   migration0012,
   migration0013,
   migration0014,
+  migration0015,
 ];

@@ -10,12 +10,9 @@ export function audioHandlers(ctx: HandlerContext): DomainHandlers<'audio'> {
         return await session.peaks.get(id, file, session.signal);
       } catch (error) {
         if (session.signal.aborted)
-          throw new AppFailure(
-            { code: 'cancelled', message: 'The waveform computation was cancelled.' },
-            { cause: error },
-          );
+          throw new AppFailure({ code: 'cancelled', reason: 'waveform-cancelled' }, { cause: error });
         throw new AppFailure(
-          { code: 'unsupported', message: `The waveform cannot be drawn: ${(error as Error).message}` },
+          { code: 'unsupported', reason: 'waveform-failed', detail: (error as Error).message },
           { cause: error },
         );
       }

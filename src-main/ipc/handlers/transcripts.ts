@@ -1,7 +1,6 @@
 import fsp from 'node:fs/promises';
 import type { ApiTranslationResult } from '../../../src-shared/api-types.js';
 import type { ExportOptions } from '../../../src-shared/ipc-contract.js';
-import { languageName } from '../../../src-shared/languages.js';
 import type { CueTranslation } from '../../../src-shared/subtitle-cues.js';
 import { AppFailure } from '../../app-failure.js';
 import { SPEAKER_WORD, withSpeakerNames } from '../../../src-shared/speaker-names.js';
@@ -58,7 +57,7 @@ export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcr
       const session = ctx.session();
       // Only a transcription main has: a page cannot make main ask the server about ids of its choosing.
       if (id !== null && !session.store.transcriptions.get(id))
-        throw new AppFailure({ code: 'not-found', message: 'This transcription is no longer on this computer.' });
+        throw new AppFailure({ code: 'not-found', reason: 'transcription-not-cached' });
       session.follower.follow(id === null ? null : { id, editing });
     },
     'transcripts:rerun-plan': async ({ id }) => ctx.session().reruns.plan(id),
@@ -78,7 +77,9 @@ function subtitleTranslation(ctx: HandlerContext, id: string, options: ExportOpt
     throw new AppFailure({
       code: 'not-found',
       field: 'translation',
-      message: `This transcript has no finished translation into ${languageName(language)} on this computer. Open the Translation tab to translate it (or to fetch it), then export again.`,
+      reason: 'translation-not-cached',
+      // A code: the renderer names the language in the UI's language.
+      params: { language },
     });
   }
   const result = cached.result as ApiTranslationResult;

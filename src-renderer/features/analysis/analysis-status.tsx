@@ -4,6 +4,8 @@ import { useT } from '../../i18n/use-t';
 import { formatClock } from '../../lib/format';
 import type { AnalysisSlot } from '../../stores/analysis-store';
 import { usePlayerStore } from '../../stores/player-store';
+import { ErrorDetails, ErrorText } from '../../lib/error-details';
+import { failureText } from '../../i18n/error-text';
 
 export function AnalysisHead({
   kind,
@@ -44,14 +46,15 @@ export function AnalysisHead({
         {status === 'COMPLETED' || status === 'FAILED' ? t('analysis.rerun') : t(`analysis.request.${kind}`)}
       </button>
       {slot.error && (
-        <p className="field-error" role="alert">
-          {slot.error.message}
-        </p>
+        <div className="field-error" role="alert">
+          <ErrorText error={slot.error} />
+        </div>
       )}
-      {status === 'FAILED' && slot.view?.error && (
-        <p className="field-error" role="alert">
-          {slot.view.error}
-        </p>
+      {status === 'FAILED' && slot.view && (
+        <div className="field-error" role="alert" data-testid={`analysis-failure-${kind}`}>
+          {failureText(t, slot.view.errorCode, true) ?? slot.view.error ?? t('library.rerun.noReason')}
+          {slot.view.errorCode !== null && <ErrorDetails detail={slot.view.error} />}
+        </div>
       )}
     </div>
   );

@@ -3,6 +3,7 @@ import { useT } from '../../i18n/use-t';
 import { analysisKey, selectSlot, useAnalysisStore } from '../../stores/analysis-store';
 import { selectSegments, useTranscriptStore } from '../../stores/transcript-store';
 import { AnalysisHead, MomentButton } from './analysis-status';
+import { ErrorText } from '../../lib/error-details';
 
 export function TranslationPanel({ id }: { id: string }) {
   const t = useT();
@@ -40,9 +41,9 @@ export function TranslationPanel({ id }: { id: string }) {
         />
       </div>
       {languageError && (
-        <p className="field-error" id={`${fieldId}-language-error`}>
-          {languageError.message}
-        </p>
+        <div className="field-error" id={`${fieldId}-language-error`}>
+          <ErrorText error={languageError} />
+        </div>
       )}
       <AnalysisHead
         kind="translation"

@@ -7,6 +7,7 @@ import { DictionaryEditor } from './dictionary-editor';
 import { dictionaryLabels } from './dictionary-options';
 import { errorFor, formLevelError } from '../../lib/field-error';
 import { FieldMessage } from '../../lib/field-message';
+import { ErrorText } from '../../lib/error-details';
 
 export function DictionariesView() {
   const t = useT();
@@ -26,9 +27,9 @@ export function DictionariesView() {
         <h1 className="view-title">{t('dict.heading')}</h1>
         <CreateDictionaryForm />
         {error && (
-          <p className="error-banner" role="alert">
-            {error.message}
-          </p>
+          <div className="error-banner" role="alert">
+            <ErrorText error={error} />
+          </div>
         )}
         <h2 className="section-title" id="dict-list-title">
           {t('dict.list')}

@@ -5,6 +5,7 @@ import { useT } from '../../i18n/use-t';
 import { errorFor, formLevelError } from '../../lib/field-error';
 import { useUploadsStore } from '../../stores/uploads-store';
 import { UPLOAD_OPTION_FIELDS } from './upload-options-form';
+import { ErrorText } from '../../lib/error-details';
 
 export function DropZone() {
   const t = useT();
@@ -98,12 +99,12 @@ export function DropZone() {
         </p>
       )}
       {error && (
-        <p className="error-banner" role="alert">
-          {error.message}{' '}
+        <div className="error-banner" role="alert">
+          <ErrorText error={error} />{' '}
           <button type="button" className="button-quiet" onClick={dismissError}>
             {t('common.dismiss')}
           </button>
-        </p>
+        </div>
       )}
     </div>
   );

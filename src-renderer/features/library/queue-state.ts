@@ -7,6 +7,7 @@
 // to queued once the list caught up.
 import { assertNever } from '../../../src-shared/assert-never';
 import type { IpcError, TranscriptionSummary, UploadJob } from '../../../src-shared/ipc-contract';
+import type { FailureCode } from '../../../src-shared/api/vocabulary';
 
 export type QueueState =
   | { kind: 'waiting' }
@@ -17,7 +18,7 @@ export type QueueState =
   | { kind: 'queued' }
   | { kind: 'transcribing'; percent: number | null }
   | { kind: 'done' }
-  | { kind: 'failed'; error: IpcError | null; reason: string | null }
+  | { kind: 'failed'; error: IpcError | null; reason: string | null; code: FailureCode | null }
   | { kind: 'cancelled' };
 
 export function queueStateOf(job: UploadJob, transcription: TranscriptionSummary | undefined): QueueState {
@@ -32,7 +33,7 @@ export function queueStateOf(job: UploadJob, transcription: TranscriptionSummary
     case 'starting':
       return { kind: 'starting' };
     case 'failed':
-      return { kind: 'failed', error: job.error, reason: null };
+      return { kind: 'failed', error: job.error, reason: null, code: null };
     case 'cancelled':
       return { kind: 'cancelled' };
     case 'done':
@@ -49,7 +50,7 @@ export function queueStateOf(job: UploadJob, transcription: TranscriptionSummary
     case 'COMPLETED':
       return { kind: 'done' };
     case 'FAILED':
-      return { kind: 'failed', error: null, reason: transcription.failureReason };
+      return { kind: 'failed', error: null, reason: transcription.failureReason, code: transcription.failureCode };
     case 'CONVERTING':
     case 'IN_PROGRESS':
       if (transcription.stage === 'queued') return { kind: 'queued' };

@@ -8,6 +8,7 @@ import { formatBytes } from '../../lib/format';
 import { currentLevel, recordedMs, useRecorderStore } from '../../stores/recorder-store';
 import { queueStateOf } from './queue-state';
 import { stateText } from './uploads-panel';
+import { ErrorText } from '../../lib/error-details';
 
 export function RecordButton() {
   const t = useT();
@@ -79,9 +80,9 @@ function RecordDialog() {
         </>
       )}
       {error && (
-        <p className="field-error" role="alert" data-testid="record-error">
-          {error.message}
-        </p>
+        <div className="field-error" role="alert" data-testid="record-error">
+          <ErrorText error={error} />
+        </div>
       )}
       <p className="hint">{t('record.hint')}</p>
       <div className="row-actions">

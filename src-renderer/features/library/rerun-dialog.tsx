@@ -14,6 +14,7 @@ import {
 import { LIMITS } from '../../../src-shared/limits';
 import { checkSpeakerCounts, type SpeakerCountField } from '../../../src-shared/speaker-count';
 import { choiceOfCodes, codesOfChoice } from '../../../src-shared/languages';
+import type { ShownError } from '../../i18n/error-text';
 import { useT } from '../../i18n/use-t';
 import { errorFor, formLevelError } from '../../lib/field-error';
 import { FieldMessage } from '../../lib/field-message';
@@ -71,12 +72,12 @@ export function RerunDialog({
     if (refusal?.field?.startsWith('options.')) useLibraryStore.getState().clearRerun(item.id);
   };
   const problem = options ? checkSpeakerCounts(options) : null;
-  const speakersError = (field: SpeakerCountField): IpcError | null =>
+  const speakersError = (field: SpeakerCountField): ShownError | null =>
     problem?.field === field
       ? {
           code: 'validation',
           field: `options.${field}`,
-          message: t(`library.options.speakerCount.${problem.reason}`, {
+          text: t(`library.options.speakerCount.${problem.reason}`, {
             min: LIMITS.speakers.min,
             max: LIMITS.speakers.max,
           }),

@@ -3,6 +3,7 @@ import { useT } from '../../i18n/use-t';
 import { formatClock, snippetParts } from '../../lib/format';
 import { useLibraryStore } from '../../stores/library-store';
 import { useNavigationStore } from '../../stores/navigation-store';
+import { ErrorText } from '../../lib/error-details';
 
 export function SearchResults() {
   const t = useT();
@@ -14,9 +15,9 @@ export function SearchResults() {
 
   if (error)
     return (
-      <p className="error-banner" role="alert">
-        {error.message}
-      </p>
+      <div className="error-banner" role="alert">
+        <ErrorText error={error} />
+      </div>
     );
   if (!searching && hits.length === 0)
     return <p className="empty">{t('library.search.none', { query: query.trim() })}</p>;

@@ -10,6 +10,8 @@ import { useNavigationStore } from '../../stores/navigation-store';
 import { ProgressLine } from '../progress/progress-line';
 import { RerunDialog } from './rerun-dialog';
 import { LanguageWarningCell, languageWarningOf } from '../transcript/language-warning';
+import { ErrorText } from '../../lib/error-details';
+import { failureText, useErrorText } from '../../i18n/error-text';
 
 export const ROW_HEIGHT = 52;
 const OVERSCAN = 6;
@@ -66,9 +68,9 @@ export function TranscriptionList() {
 
   if (error && total === 0)
     return (
-      <p className="error-banner" role="alert">
-        {error.message}
-      </p>
+      <div className="error-banner" role="alert">
+        <ErrorText error={error} />
+      </div>
     );
   if (!loading && total === 0) return <p className="empty">{t('library.list.empty')}</p>;
 
@@ -190,13 +192,21 @@ function FailedRowContent({ item }: { item: TranscriptionSummary }) {
   const go = useNavigationStore((state) => state.go);
   const rerun = useLibraryStore(selectRerun(item.id));
   const [dialog, setDialog] = useState(false);
-  const reason = item.failureReason?.trim() || t('library.rerun.noReason');
+  const errorText = useErrorText();
+  // In the UI's language by the server's code; the server's own words only in the tooltip's details (or
+  // as the reason itself, from a server that sends no code).
+  const reason = failureText(t, item.failureCode) ?? (item.failureReason?.trim() || t('library.rerun.noReason'));
+  const serverWords = item.failureCode !== null && item.failureReason ? item.failureReason.trim() : null;
   const refused = rerun?.state === 'refused' ? rerun.error : null;
   const note = refused
-    ? refused.message
-    : item.audioCached
-      ? t('library.rerun.reason', { reason })
-      : `${t('library.rerun.reason', { reason })} ${t('library.rerun.notCached')}`;
+    ? errorText(refused)
+    : [
+        t('library.rerun.reason', { reason }),
+        item.audioCached ? null : t('library.rerun.notCached'),
+        serverWords ? `\n${t('error.details')}: ${serverWords}` : null,
+      ]
+        .filter(Boolean)
+        .join(' ');
   const again = () => void useLibraryStore.getState().rerun(item.id, undefined, !item.audioCached);
   return (
     <div className="row-failed">
@@ -220,7 +230,7 @@ function FailedRowContent({ item }: { item: TranscriptionSummary }) {
           title={note}
           role={refused ? 'alert' : undefined}
         >
-          {refused ? refused.message : reason}
+          {refused ? errorText(refused) : reason}
         </span>
         {rerun?.state === 'queued' || rerun?.state === 'sending' ? (
           <span className="failure-progress" role="status">

@@ -2,9 +2,10 @@
 // option shows next to its input: the speaker counts are checked here with the same rule main and
 // the server apply, and main's refusals are placed by their field.
 import { useEffect, useId, useState } from 'react';
-import { TRANSCRIPTION_MODELS, type IpcError, type TranscriptionModel } from '../../../src-shared/ipc-contract';
+import { TRANSCRIPTION_MODELS, type TranscriptionModel } from '../../../src-shared/ipc-contract';
 import { LIMITS } from '../../../src-shared/limits';
 import { checkSpeakerCounts, type SpeakerCountField, type SpeakerCounts } from '../../../src-shared/speaker-count';
+import type { ShownError } from '../../i18n/error-text';
 import { useT, type T } from '../../i18n/use-t';
 import { errorFor } from '../../lib/field-error';
 import { FieldMessage } from '../../lib/field-message';
@@ -34,14 +35,14 @@ export function parseWordLines(text: string): Array<{ word: string; reading?: st
 }
 
 /** The speaker-count problem of `field`, from this form's own check, worded for the UI. */
-function speakerCountError(t: T, options: SpeakerCounts, field: SpeakerCountField): IpcError | null {
+function speakerCountError(t: T, options: SpeakerCounts, field: SpeakerCountField): ShownError | null {
   const problem = checkSpeakerCounts(options);
   if (!problem || problem.field !== field) return null;
-  const message = t(`library.options.speakerCount.${problem.reason}`, {
+  const text = t(`library.options.speakerCount.${problem.reason}`, {
     min: LIMITS.speakers.min,
     max: LIMITS.speakers.max,
   });
-  return { code: 'validation', field: `options.${field}`, message };
+  return { code: 'validation', field: `options.${field}`, text };
 }
 
 export function UploadOptionsForm() {
@@ -71,7 +72,7 @@ export function UploadOptionsForm() {
     words: fieldError('options.words', WORD_FIELDS),
   };
   const hasError = Object.values(errors).some(Boolean);
-  const invalid = (e: IpcError | null, key: string) =>
+  const invalid = (e: ShownError | null, key: string) =>
     e ? { 'aria-invalid': true, 'aria-describedby': `${id}-${key}-error` } : {};
 
   useEffect(() => {

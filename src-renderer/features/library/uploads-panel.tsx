@@ -9,6 +9,8 @@ import { formatBytes } from '../../lib/format';
 import { useLibraryStore } from '../../stores/library-store';
 import { selectFinishedCount, useUploadsStore } from '../../stores/uploads-store';
 import { isInProgress, queueStateOf, type QueueState } from './queue-state';
+import { ErrorDetails, ErrorText } from '../../lib/error-details';
+import { failureText } from '../../i18n/error-text';
 
 const isActive = (job: UploadJob) => job.state === 'queued' || job.state === 'uploading' || job.state === 'starting';
 /** Failed or cancelled, or waiting after the server could not be reached: "Try again" tries now. */
@@ -108,8 +110,11 @@ export function UploadsPanel() {
               {state.kind === 'failed' && state.error && <UploadError error={state.error} />}
               {/* Waiting after the server could not be reached: why, beside "Try again". */}
               {state.kind === 'waiting' && job.error && <UploadError error={job.error} />}
-              {state.kind === 'failed' && !state.error && state.reason && (
-                <span className="field-error upload-error">{state.reason}</span>
+              {state.kind === 'failed' && !state.error && (state.code || state.reason) && (
+                <span className="field-error upload-error">
+                  {failureText(t, state.code) ?? state.reason}
+                  {state.code && <ErrorDetails detail={state.reason} />}
+                </span>
               )}
             </li>
           ))}
@@ -170,13 +175,18 @@ function UploadError({ error }: { error: IpcError }) {
   const field = error.field?.replace(/^options\./, '');
   const speakersRefused =
     error.code === 'validation' && (field === 'numSpeakers' || field === 'minSpeakers' || field === 'maxSpeakers');
-  if (!languageRefused && !speakersRefused) return <span className="field-error upload-error">{error.message}</span>;
+  if (!languageRefused && !speakersRefused)
+    return (
+      <span className="field-error upload-error">
+        <ErrorText error={error} />
+      </span>
+    );
   return (
     <span className="field-error upload-error">
       {languageRefused
         ? t('library.upload.languageRefused')
         : t('library.upload.speakersRefused', { min: LIMITS.speakers.min, max: LIMITS.speakers.max })}{' '}
-      <small className="muted">{error.message}</small>
+      <ErrorDetails detail={error.detail ?? null} />
     </span>
   );
 }

@@ -7,6 +7,7 @@ import {
   type UiLanguage,
 } from '../../../src-shared/ipc-contract';
 import { LIMITS } from '../../../src-shared/limits';
+import type { ShownError } from '../../i18n/error-text';
 import { useT } from '../../i18n/use-t';
 import { PLAYBACK_RATES } from '../../stores/player-store';
 import { selectUiLanguage, useSettingsStore } from '../../stores/settings-store';
@@ -41,7 +42,7 @@ function ProfilesSection() {
   const profiles = useSettingsStore((state) => state.profiles);
   const activeId = useSettingsStore((state) => state.settings?.activeProfileId);
   const { activateProfile, removeProfile } = useSettingsStore.getState();
-  const [error, setError] = useState<IpcError | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
   // Switching to a server Kikitori has not sent to yet waits for the user's answer in main's own dialog.
   const [switching, setSwitching] = useState<string | null>(null);
   const activate = async (profile: { id: string; name: string }) => {
@@ -51,7 +52,7 @@ function ProfilesSection() {
     setSwitching(null);
     setError(
       failure?.code === 'cancelled'
-        ? { ...failure, message: t('settings.profile.notConfirmed', { name: profile.name }) }
+        ? { code: failure.code, text: t('settings.profile.notConfirmed', { name: profile.name }) }
         : failure,
     );
   };
@@ -199,12 +200,12 @@ function DefaultsSection() {
   const setOptions = useUploadsStore((state) => state.setOptions);
   if (!settings) return null;
   const problem = checkSpeakerCounts(defaults);
-  const speakersError = (field: SpeakerCountField): IpcError | null =>
+  const speakersError = (field: SpeakerCountField): ShownError | null =>
     problem?.field === field
       ? {
           code: 'validation',
           field,
-          message: t(`library.options.speakerCount.${problem.reason}`, {
+          text: t(`library.options.speakerCount.${problem.reason}`, {
             min: LIMITS.speakers.min,
             max: LIMITS.speakers.max,
           }),

@@ -1,9 +1,16 @@
 // How Settings → Speech recognition words things for the user: the engine in use in plain words
 // (engine names only in the details), languages, progress, and errors by their closed code.
-import type { IpcError, SpeechEngineInUse, SpeechModel, SpeechModelDownload } from '../../../src-shared/ipc-contract';
+import type {
+  IpcError,
+  SpeechEngineInUse,
+  SpeechModel,
+  SpeechModelDownload,
+  UiLanguage,
+} from '../../../src-shared/ipc-contract';
 import type { MessageKey } from '../../i18n/messages';
 import type { T } from '../../i18n/use-t';
 import { formatBytes } from '../../lib/format';
+import { errorText as appErrorText, downloadFailureText } from '../../i18n/error-text';
 
 export function languagesLabel(t: T, multilingual: boolean): string {
   return t(multilingual ? 'settings.speech.languages.multi' : 'settings.speech.languages.english');
@@ -65,11 +72,21 @@ const ERROR_KEYS: Partial<Record<IpcError['code'], MessageKey>> = {
 };
 
 /**
- * An error in the UI's language, chosen by its code; codes this section has no words of its own for
- * (a refused request, a bug) keep main's message, which says what happened.
+ * An error in the UI's language: this section's own words by its code, where it has them (they say
+ * what the list does next); for the others (a refused request, a bug) the app's words for its reason.
  */
-export function errorText(t: T, error: IpcError): string {
+export function errorText(t: T, error: IpcError, uiLanguage: UiLanguage): string {
   const key = ERROR_KEYS[error.code];
-  const text = key ? t(key) : error.message;
+  const text = key ? t(key) : appErrorText(t, error, uiLanguage);
   return error.errorId ? `${text} ${t('settings.speech.errorId', { id: error.errorId })}` : text;
+}
+
+/**
+ * Why a download FAILED, in the UI's language: by the server's code, else the app's reason for losing
+ * it, else (a server that sends no code) the general words.
+ */
+export function downloadFailedText(t: T, download: SpeechModelDownload, uiLanguage: UiLanguage): string {
+  if (download.unfollowed)
+    return `${t('settings.speech.downloadFailed')} ${appErrorText(t, download.unfollowed, uiLanguage)}`;
+  return downloadFailureText(t, download.errorCode) ?? t('settings.speech.downloadFailed');
 }

@@ -7,11 +7,14 @@ import { useT } from '../../i18n/use-t';
 import { formatBytes } from '../../lib/format';
 import { downloadOf, isRunning, selectOffer, useModelsStore } from '../../stores/models-store';
 import { useNavigationStore } from '../../stores/navigation-store';
-import { errorText, progressText } from './speech-labels';
+import { downloadFailedText, errorText, progressText } from './speech-labels';
 import { useSpeechModels } from './speech-section';
+import { ErrorDetails } from '../../lib/error-details';
+import { selectUiLanguage, useSettingsStore } from '../../stores/settings-store';
 
 export function SpeechModelOffer() {
   const t = useT();
+  const uiLanguage = useSettingsStore(selectUiLanguage);
   const titleId = useId();
   useSpeechModels();
   const offered = useModelsStore(selectOffer);
@@ -49,16 +52,14 @@ export function SpeechModelOffer() {
         </div>
       )}
       {failed && (
-        <p className="field-error" role="alert">
-          {t('settings.speech.downloadFailed')}
-          {download.error && (
-            <small className="speech-detail">{t('settings.speech.detail', { detail: download.error })}</small>
-          )}
-        </p>
+        <div className="field-error" role="alert" data-testid="speech-download-failed">
+          {downloadFailedText(t, download, uiLanguage)}
+          <ErrorDetails detail={download.error} />
+        </div>
       )}
       {failure && (
         <p className="field-error" role="alert">
-          {errorText(t, failure)}
+          {errorText(t, failure, uiLanguage)}
         </p>
       )}
       <div className="conflict-actions">

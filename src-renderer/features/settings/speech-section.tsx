@@ -6,8 +6,9 @@ import type { SpeechModel } from '../../../src-shared/ipc-contract';
 import { useT } from '../../i18n/use-t';
 import { formatBytes } from '../../lib/format';
 import { downloadOf, isRunning, useModelsStore } from '../../stores/models-store';
-import { selectActiveProfile, useSettingsStore } from '../../stores/settings-store';
-import { engineLabels, errorText, languagesLabel, progressText } from './speech-labels';
+import { selectActiveProfile, selectUiLanguage, useSettingsStore } from '../../stores/settings-store';
+import { downloadFailedText, engineLabels, errorText, languagesLabel, progressText } from './speech-labels';
+import { ErrorDetails } from '../../lib/error-details';
 
 /** Loads the models and follows main's progress events while mounted. */
 export function useSpeechModels() {
@@ -20,6 +21,7 @@ export function useSpeechModels() {
 
 export function SpeechSection() {
   const t = useT();
+  const uiLanguage = useSettingsStore(selectUiLanguage);
   const id = useId();
   useSpeechModels();
   const models = useModelsStore((state) => state.models);
@@ -39,7 +41,7 @@ export function SpeechSection() {
       <p className="muted speech-intro">{t('settings.speech.intro')}</p>
       {error && (
         <div className="error-banner speech-error" role="alert">
-          {t('settings.speech.loadFailed')} {errorText(t, error)}{' '}
+          {t('settings.speech.loadFailed')} {errorText(t, error, uiLanguage)}{' '}
           <button type="button" className="button-quiet" onClick={() => void useModelsStore.getState().load()}>
             {t('settings.speech.retry')}
           </button>
@@ -110,6 +112,7 @@ export function SpeechSection() {
 
 function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canManage: boolean; recommended: boolean }) {
   const t = useT();
+  const uiLanguage = useSettingsStore(selectUiLanguage);
   const download = useModelsStore((state) => downloadOf(state, model));
   const pending = useModelsStore((state) => state.pending[model.name]);
   const failure = useModelsStore((state) => state.failures[model.name] ?? null);
@@ -227,7 +230,7 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
         <p className="field-error" role="alert" data-testid="speech-failure">
           {failure.code === 'validation'
             ? t('settings.speech.installWrongFile', { model: model.name, file: model.file })
-            : errorText(t, failure)}
+            : errorText(t, failure, uiLanguage)}
         </p>
       )}
     </li>
@@ -244,6 +247,7 @@ function DownloadState({
   download: NonNullable<SpeechModel['download']>;
 }) {
   const t = useT();
+  const uiLanguage = useSettingsStore(selectUiLanguage);
   if (isRunning(download)) {
     return (
       <div className="speech-progress" data-testid="speech-progress" data-status={download.status}>
@@ -262,10 +266,8 @@ function DownloadState({
   if (download.status === 'FAILED' && !installed) {
     return (
       <div className="field-error" role="alert" data-testid="speech-download-failed">
-        {t('settings.speech.downloadFailed')}
-        {download.error && (
-          <small className="speech-detail">{t('settings.speech.detail', { detail: download.error })}</small>
-        )}
+        {downloadFailedText(t, download, uiLanguage)}
+        <ErrorDetails detail={download.error} />
       </div>
     );
   }

@@ -2,6 +2,7 @@ import logoUrl from '../../assets/logo.svg';
 import { useT } from '../../i18n/use-t';
 import { selectOfflineDetail, selectOnline, selectPending, useConnectionStore } from '../../stores/connection-store';
 import { selectGo, selectRoute, useNavigationStore, type Route } from '../../stores/navigation-store';
+import { useErrorText } from '../../i18n/error-text';
 
 const TABS: Array<{
   name: Exclude<Route['name'], 'transcript'>;
@@ -45,6 +46,7 @@ export function ConnectionIndicator() {
   const online = useConnectionStore(selectOnline);
   const pending = useConnectionStore(selectPending);
   const detail = useConnectionStore(selectOfflineDetail);
+  const errorText = useErrorText();
   const refreshing = useConnectionStore((state) => state.refreshing);
   const refresh = useConnectionStore((state) => state.refresh);
   return (
@@ -56,7 +58,9 @@ export function ConnectionIndicator() {
       data-online={online}
     >
       <span className={online ? 'dot dot-online' : 'dot dot-offline'} aria-hidden="true" />
-      <span title={detail ?? undefined}>{online ? t('connection.online') : t('connection.offline')}</span>
+      <span title={detail ? errorText(detail) : undefined}>
+        {online ? t('connection.online') : t('connection.offline')}
+      </span>
       {pending > 0 && <span className="pending">{t('connection.pending', { count: pending })}</span>}
       <button type="button" className="button-quiet" onClick={() => void refresh()} disabled={refreshing}>
         {t('connection.refresh')}

@@ -6,11 +6,13 @@ import { useEscape } from '../../lib/use-escape';
 import { useDictionariesStore } from '../../stores/dictionaries-store';
 import { useTranscriptStore } from '../../stores/transcript-store';
 import { DictionaryOptions } from '../dictionaries/dictionary-options';
+import { useErrorText } from '../../i18n/error-text';
 
 const OWN = '';
 
 export function ApplyDictionaryMenu() {
   const t = useT();
+  const errorText = useErrorText();
   const id = useId();
   const [open, setOpen] = useState(false);
   const [choice, setChoice] = useState(OWN);
@@ -31,7 +33,7 @@ export function ApplyDictionaryMenu() {
     setBusy(false);
     if (error)
       setMessage({
-        text: error.message,
+        text: errorText(error),
         error: true,
         field: error.field === 'dictionaryId' || error.field === 'dictionary_id',
       });

@@ -6,6 +6,7 @@ import type { IpcError, SegmentConflict } from '../../../src-shared/ipc-contract
 import { useT } from '../../i18n/use-t';
 import { useTranscriptStore } from '../../stores/transcript-store';
 import { SegmentConflicts } from './segment-conflicts';
+import { ErrorText } from '../../lib/error-details';
 
 export function ConflictBanner() {
   const t = useT();
@@ -37,7 +38,9 @@ export function ConflictBanner() {
       data-testid="conflict-banner"
     >
       <strong id={titleId}>{t('transcript.conflict.title')}</strong>
-      <p id={reasonId}>{conflict}</p>
+      <div id={reasonId}>
+        <ErrorText error={conflict} />
+      </div>
       <div className="conflict-actions">
         <button type="button" disabled={busy} onClick={() => void resolve('local')}>
           {t('transcript.conflict.keepLocal')}
@@ -46,7 +49,11 @@ export function ConflictBanner() {
           {t('transcript.conflict.useServer')}
         </button>
       </div>
-      {error && <p className="field-error">{error.message}</p>}
+      {error && (
+        <div className="field-error">
+          <ErrorText error={error} />
+        </div>
+      )}
     </section>
   );
 }

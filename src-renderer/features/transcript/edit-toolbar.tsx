@@ -4,6 +4,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useT } from '../../i18n/use-t';
 import { selectHistory, useTranscriptStore } from '../../stores/transcript-store';
+import { useErrorText } from '../../i18n/error-text';
+import type { IpcError } from '../../../src-shared/ipc-contract';
 
 export type FindMode = 'find' | 'replace';
 
@@ -54,7 +56,11 @@ export function EditToolbar({ onFind }: { onFind: (mode: FindMode) => void }) {
   const undo = useTranscriptStore((state) => state.undo);
   const redo = useTranscriptStore((state) => state.redo);
   const [error, setError] = useState<string | null>(null);
-  const run = async (action: () => Promise<{ message: string } | null>) => setError((await action())?.message ?? null);
+  const errorText = useErrorText();
+  const run = async (action: () => Promise<IpcError | null>) => {
+    const failure = await action();
+    setError(failure ? errorText(failure) : null);
+  };
   return (
     <div className="edit-toolbar" role="toolbar" aria-label={t('edit.toolbar')}>
       <button

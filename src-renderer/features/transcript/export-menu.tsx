@@ -15,6 +15,7 @@ import { usePlayerStore } from '../../stores/player-store';
 import { analysisKey, selectSlot, useAnalysisStore } from '../../stores/analysis-store';
 import { selectUiLanguage, useSettingsStore } from '../../stores/settings-store';
 import { useTranscriptStore } from '../../stores/transcript-store';
+import { useErrorText } from '../../i18n/error-text';
 
 /** What the subtitle fields hold: text as typed, checked when exporting. */
 interface SubtitleFields {
@@ -58,6 +59,7 @@ function fieldValue(fields: SubtitleFields, field: NumberField): number | null {
 
 export function ExportMenu() {
   const t = useT();
+  const errorText = useErrorText();
   const id = useId();
   const [open, setOpen] = useState(false);
   const [format, setFormat] = useState<ExportFormat>('txt');
@@ -131,7 +133,7 @@ export function ExportMenu() {
       ...(options ? { subtitles: options } : {}),
     });
     setBusy(false);
-    if (error) setMessage({ text: error.message, error: true });
+    if (error) setMessage({ text: errorText(error), error: true });
     else if (path) {
       if (options) void useSettingsStore.getState().update({ subtitleExport: options });
       const saved = t('export.saved', { path });

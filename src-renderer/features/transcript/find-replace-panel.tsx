@@ -9,6 +9,7 @@ import { formatClock } from '../../lib/format';
 import { usePlayerStore } from '../../stores/player-store';
 import { selectSegments, useTranscriptStore } from '../../stores/transcript-store';
 import type { FindMode } from './edit-toolbar';
+import { useErrorText } from '../../i18n/error-text';
 
 const SHOWN = 200;
 const CONTEXT = 24;
@@ -23,6 +24,7 @@ export function FindReplacePanel({
   onClose: () => void;
 }) {
   const t = useT();
+  const errorText = useErrorText();
   const id = useId();
   const segments = useTranscriptStore(selectSegments);
   const editDocument = useTranscriptStore((state) => state.editDocument);
@@ -60,7 +62,7 @@ export function FindReplacePanel({
       ...(only ? { only: { segmentId: only.segmentId, start: only.start } } : {}),
     });
     setBusy(false);
-    setError(failure?.message ?? null);
+    setError(failure ? errorText(failure) : null);
   };
   const option = (key: keyof FindOptions) => (
     <label className="check">

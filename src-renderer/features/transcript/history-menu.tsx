@@ -8,6 +8,7 @@ import { api, split } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { useTranscriptStore } from '../../stores/transcript-store';
 import { RevisionChangesView } from './revision-changes-view';
+import { ErrorText } from '../../lib/error-details';
 
 export function HistoryMenu() {
   const t = useT();
@@ -123,9 +124,9 @@ export function HistoryMenu() {
                       ) : selectedChanges ? (
                         <RevisionChangesView changes={selectedChanges} />
                       ) : changesError ? (
-                        <p className="field-error" role="alert">
-                          {changesError.message}
-                        </p>
+                        <div className="field-error" role="alert">
+                          <ErrorText error={changesError} />
+                        </div>
                       ) : (
                         <p className="hint">{t('common.loading')}</p>
                       ))}
@@ -146,9 +147,9 @@ export function HistoryMenu() {
             </ol>
           )}
           {error && (
-            <p className="field-error" role="alert">
-              {error.message}
-            </p>
+            <div className="field-error" role="alert">
+              <ErrorText error={error} />
+            </div>
           )}
         </div>
       )}

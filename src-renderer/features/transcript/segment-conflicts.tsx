@@ -17,6 +17,7 @@ import {
 } from '../../stores/transcript-store';
 import { speakerName } from './speakers';
 import { WordDiffText } from './word-diff-text';
+import { ErrorText } from '../../lib/error-details';
 
 type Choice = 'mine' | 'theirs' | 'merged';
 
@@ -98,9 +99,9 @@ export function SegmentConflicts({ conflicts }: { conflicts: SegmentConflict[] }
         </span>
       </div>
       {error && (
-        <p className="field-error" role="alert">
-          {error.message}
-        </p>
+        <div className="field-error" role="alert">
+          <ErrorText error={error} />
+        </div>
       )}
     </section>
   );

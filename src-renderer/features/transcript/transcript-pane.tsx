@@ -33,6 +33,7 @@ import {
   useTranscriptStore,
 } from '../../stores/transcript-store';
 import { speakerColor, speakerName } from './speakers';
+import { useErrorText } from '../../i18n/error-text';
 
 export function TranscriptPane() {
   const t = useT();
@@ -224,6 +225,7 @@ const SegmentView = memo(function SegmentView({
 }: SegmentProps) {
   const tabIndex = tabbable ? 0 : -1;
   const t = useT();
+  const errorText = useErrorText();
   const [editing, setEditing] = useState(false);
   const [editingWord, setEditingWord] = useState<number | null>(null);
   const [wordMenu, setWordMenu] = useState<{ wordIndex: number; left: number; top: number } | null>(null);
@@ -245,7 +247,8 @@ const SegmentView = memo(function SegmentView({
     );
   const run = async (operation: EditOperation) => {
     setWordMenu(null);
-    setError((await editDocument(operation))?.message ?? null);
+    const failure = await editDocument(operation);
+    setError(failure ? errorText(failure) : null);
   };
   const split = (wordIndex: number) => void run({ kind: 'split', segmentId: segment.id, wordIndex });
   const merge = () => void run({ kind: 'merge', segmentId: segment.id });
@@ -350,7 +353,7 @@ const SegmentView = memo(function SegmentView({
                             text === word.word
                               ? null
                               : await editDocument({ kind: 'word', segmentId: segment.id, wordIndex, text });
-                          setError(failure?.message ?? null);
+                          setError(failure ? errorText(failure) : null);
                           setEditingWord(null);
                           focusWord(wordIndex);
                         }}
@@ -622,6 +625,7 @@ function SegmentMenu(props: {
 }
 
 function SegmentEditor({ segment, time, onDone }: { segment: TranscriptSegment; time: string; onDone: () => void }) {
+  const errorText = useErrorText();
   const t = useT();
   const [text, setText] = useState(segment.text);
   const [error, setError] = useState<string | null>(null);
@@ -631,7 +635,7 @@ function SegmentEditor({ segment, time, onDone }: { segment: TranscriptSegment; 
     setBusy(true);
     const failure = await saveSegment(segment.id, text);
     setBusy(false);
-    if (failure) setError(failure.message);
+    if (failure) setError(errorText(failure));
     else onDone();
   };
   return (

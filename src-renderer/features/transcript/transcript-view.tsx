@@ -21,6 +21,8 @@ import { TranscriptPane } from './transcript-pane';
 import { TransportBar } from './transport-bar';
 import { useTransportKeys } from './use-transport-keys';
 import { Waveform } from './waveform';
+import { ErrorDetails, ErrorText } from '../../lib/error-details';
+import { failureText } from '../../i18n/error-text';
 
 export function TranscriptView({ id, at }: { id: string; at?: number }) {
   const t = useT();
@@ -87,18 +89,23 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
         )}
       </div>
       {error && (
-        <p className="error-banner" role="alert">
-          {error.message}
-        </p>
+        <div className="error-banner" role="alert">
+          <ErrorText error={error} />
+        </div>
       )}
       <ConflictBanner />
       {summary && document && <LanguageWarningBanner summary={summary} />}
       {summary && !document && !running && (
-        <p className="empty" role="status">
+        <div className="empty" role="status">
           {summary.status === 'FAILED'
-            ? t('transcript.failed', { reason: summary.failureReason ?? '' })
+            ? t('transcript.failed', {
+                reason: failureText(t, summary.failureCode) ?? summary.failureReason ?? t('library.rerun.noReason'),
+              })
             : t('transcript.notReady', { status: t(`status.${summary.status}`) })}
-        </p>
+          {summary.status === 'FAILED' && summary.failureCode !== null && (
+            <ErrorDetails detail={summary.failureReason} />
+          )}
+        </div>
       )}
       {(document || running) && (
         <section className="player" aria-label={t('player.label')}>

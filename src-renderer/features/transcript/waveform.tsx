@@ -5,6 +5,7 @@ import WaveSurfer from 'wavesurfer.js';
 import { useT } from '../../i18n/use-t';
 import { formatClock } from '../../lib/format';
 import { SKIP_SECONDS, usePlayerStore, type PlayerController } from '../../stores/player-store';
+import { ErrorText } from '../../lib/error-details';
 
 export function Waveform() {
   const t = useT();
@@ -85,7 +86,11 @@ export function Waveform() {
         }}
       />
       <audio ref={audio} data-testid="audio" preload="metadata" src={source?.url} />
-      {error && <p className="hint">{error.message}</p>}
+      {error && (
+        <div className="hint">
+          <ErrorText error={error} />
+        </div>
+      )}
       {!error && peaks && !source && <p className="hint">{t('player.noAudio')}</p>}
     </div>
   );

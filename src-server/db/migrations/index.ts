@@ -14,6 +14,7 @@ import { migration0010 } from './0010-analysis-revision.js';
 import { migration0011 } from './0011-multichannel.js';
 import { migration0012 } from './0012-voice-library.js';
 import { migration0013 } from './0013-transcription-warnings.js';
+import { migration0014 } from './0014-failure-codes.js';
 
 export interface ServerMigration {
   /** 1, 2, ...: on SQLite also the PRAGMA user_version the database is left at, as before Kysely. */
@@ -38,4 +39,5 @@ export const migrations: readonly ServerMigration[] = [
   migration0011,
   migration0012,
   migration0013,
+  migration0014,
 ];

@@ -16,7 +16,10 @@ async function post<T>(url: string, body: BodyInit, contentType: string): Promis
     const response = await fetch(url, { method: 'POST', headers: { 'content-type': contentType }, body });
     return (await response.json()) as IpcResult<T>;
   } catch (error) {
-    return { ok: false, error: { code: 'internal', message: `Test host unreachable: ${String(error)}` } };
+    return {
+      ok: false,
+      error: { code: 'internal', reason: 'app.internal', detail: `Test host unreachable: ${String(error)}` },
+    };
   }
 }
 

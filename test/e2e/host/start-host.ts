@@ -267,7 +267,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
     invoke: ((channel: IpcChannel, request?: unknown) => invoke(channel, request)) as Host['invoke'],
     async offer(...paths) {
       const offered = await invoke('files:offer-dropped', { paths });
-      if (!offered.ok) throw new Error(offered.error.message);
+      if (!offered.ok) throw new Error(`${offered.error.reason ?? offered.error.code}: ${offered.error.detail ?? ''}`);
       return (offered.value as Array<{ handle: string }>).map((offer) => offer.handle);
     },
     async stopServer() {

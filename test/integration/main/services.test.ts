@@ -8,7 +8,6 @@ import {
   type IpcResponse,
   type UploadOptions,
 } from '../../../src-shared/ipc-contract.js';
-import { UNAUTHORIZED_MESSAGE } from '../../../src-main/api-client/api-errors.js';
 import { mediaUrlOf } from '../../../src-main/media-response.js';
 import { invokeHandler } from '../../../src-main/ipc/handler-registry.js';
 import { createMainServices, type MainServices } from '../../../src-main/services.js';
@@ -277,7 +276,8 @@ describe('main services', () => {
     ).toMatchObject({
       code: 'not-found',
       field: 'translation',
-      message: expect.stringContaining('French'),
+      reason: 'app.translation-not-cached',
+      params: { language: 'fr' },
     });
     const exported = await ok('transcripts:export', {
       id,
@@ -338,7 +338,9 @@ describe('main services', () => {
     );
     expect(await refused('dictionaries:import', { id, kind: 'words', text: 'ok\n,reading only' })).toMatchObject({
       code: 'validation',
-      message: 'Line 2: the word is empty.',
+      reason: 'app.import-line',
+      params: { line: 2 },
+      detail: 'the word is empty.',
     });
     await ok('dictionaries:add-replacement-rules', {
       id,
@@ -380,7 +382,10 @@ describe('main services', () => {
     const wrong = await ok('profiles:add', { name: 'Wrong key', baseUrl: remote.url, apiKey: 'not-a-key' });
     await ok('profiles:activate', { id: wrong.id });
     expect(serverQuestions).toEqual([remote.url]);
-    await events.next('connection:changed', (s) => s.activeProfileId === wrong.id && s.detail === UNAUTHORIZED_MESSAGE);
+    await events.next(
+      'connection:changed',
+      (s) => s.activeProfileId === wrong.id && s.detail?.reason === 'app.unauthorized',
+    );
     await ok('profiles:remove', { id: wrong.id });
     expect((await ok('connection:status')).activeProfileId).toBe('embedded');
 
@@ -401,7 +406,7 @@ describe('main services', () => {
     expect((await ok('dictionaries:list')).map((d) => d.name)).toEqual(['Remote words']);
     expect(await refused('dictionaries:create', { name: 'Offline' })).toMatchObject({
       code: 'offline',
-      message: expect.stringContaining('dictionary changes need the server'),
+      reason: 'app.dictionary-offline',
     });
 
     // Back to this computer: its cache and server are as they were (and this computer's server is not asked about).
@@ -460,7 +465,8 @@ describe('main services', () => {
     pickedFolder = path.join(dir, 'nowhere');
     expect(await refused('uploads:pick-folder', undefined)).toMatchObject({
       code: 'not-found',
-      message: expect.stringContaining('“nowhere” cannot be read'),
+      reason: 'app.file-unreadable',
+      params: { name: 'nowhere' },
     });
     const gone = path.join(dir, 'gone soon');
     fs.mkdirSync(gone);
@@ -470,7 +476,8 @@ describe('main services', () => {
     expect(await refused('uploads:add-folder', { folder: goneOffer!.handle, options: OPTIONS })).toMatchObject({
       code: 'validation',
       field: 'folder',
-      message: expect.stringContaining('“gone soon” cannot be read'),
+      reason: 'app.folder-unreadable',
+      params: { folder: expect.stringContaining('gone soon') },
     });
 
     const imported = await ok('uploads:add-folder', {

@@ -155,9 +155,11 @@ describe('analysis requests', () => {
 describe('LLM translation engine', () => {
   let chat: FakeChatServer;
   let llmServer: TestServer;
+  let refuseCredentials = false;
 
   beforeAll(async () => {
     chat = await startFakeChatServer((request) => {
+      if (refuseCredentials) return { status: 401, raw: JSON.stringify({ error: { message: 'Incorrect API key' } }) };
       const prompt = request.body.messages.map((m) => m.content).join('\n');
       const { lines } = JSON.parse(prompt.slice(prompt.indexOf('{"lines"'))) as {
         lines: Array<{ id: number; text: string }>;
@@ -192,5 +194,24 @@ describe('LLM translation engine', () => {
     expect(chat.requests[0]!.body.model).toBe('test-model');
     expect(chat.requests[0]!.headers.authorization).toBe('Bearer sk-test');
     expect(chat.requests[0]!.url).toBe(`${new URL(chat.baseUrl).pathname.replace(/\/$/, '')}/chat/completions`);
+  });
+
+  it('fails a translation the service refuses with a closed code beside its text (issue 27)', async () => {
+    const llmKey = await llmServer.key('acme');
+    const transcriptionId = await completedTranscription(llmServer, llmKey);
+    refuseCredentials = true;
+    try {
+      const ack = await llmServer.api(llmKey, 'POST', `/api/v1/transcriptions/${transcriptionId}/translate`, {
+        language: 'fr',
+      });
+      const result = await settle(llmServer, llmKey, ack.json.status_url);
+      expect(result).toMatchObject({
+        status: 'FAILED',
+        error: expect.stringMatching(/refused this server's credentials/),
+        error_code: 'unavailable',
+      });
+    } finally {
+      refuseCredentials = false;
+    }
   });
 });

@@ -82,6 +82,8 @@ describe('maximum audio duration', () => {
     const ended = (await waitForStatus(server, key, id, ['COMPLETED', 'FAILED'])).json;
     expect(ended.status).toBe('FAILED');
     expect(ended.failure_reason).toMatch(/^This recording is longer than the 5-second limit of this server\. Split it/);
+    // The closed code beside the text, for clients to word in their own language (issue 27).
+    expect(ended.failure_code).toBe('bad-input');
     // Bad input fails at once, and nothing of the decode is left behind.
     expect(await jobAttempts(server, id)).toBe(1);
     expect(workLeftovers(server)).toEqual([]);
@@ -117,6 +119,7 @@ describe('maximum audio duration', () => {
     await transcribe(server, key, id);
     const ended = (await waitForStatus(server, key, id, ['COMPLETED', 'FAILED'])).json;
     expect(ended.failure_reason).toBeNull();
+    expect(ended.failure_code).toBeNull();
     expect(ended.status).toBe('COMPLETED');
   });
 });

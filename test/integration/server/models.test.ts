@@ -316,6 +316,7 @@ describe('speech models over HTTP', () => {
       status: 'FAILED',
       total_bytes: modelBytes.length,
       error: expect.stringMatching(/stopped at \d+ of \d+ bytes.*Download it again to continue/),
+      error_code: 'interrupted',
     });
     expect(failed.received_bytes).toBeGreaterThan(0);
     expect(failed.received_bytes).toBeLessThan(modelBytes.length);
@@ -381,7 +382,11 @@ describe('speech models over HTTP', () => {
   it('refuses a corrupt download and leaves nothing in place', async () => {
     expect((await server.api(operator, 'POST', '/api/v1/models/test-corrupt/download')).status).toBe(202);
     const failed = await waitForDownload(server, member, 'test-corrupt', ['FAILED', 'COMPLETED']);
-    expect(failed).toMatchObject({ status: 'FAILED', error: expect.stringMatching(/damaged.*not kept/) });
+    expect(failed).toMatchObject({
+      status: 'FAILED',
+      error: expect.stringMatching(/damaged.*not kept/),
+      error_code: 'corrupt',
+    });
     expect(fs.readdirSync(modelsDir).filter((f) => f.includes('test-corrupt'))).toEqual([]);
     expect(((await server.api(member, 'GET', '/api/v1/models')).json as ModelsResponse).models[1]).toMatchObject({
       installed: false,

@@ -296,6 +296,7 @@ describe('tickets never uploaded', () => {
       });
       const cancelled = await waitForStatus(shortLived, k, response.json.transcription_id, ['CANCELLED']);
       expect(cancelled.json.failure_reason).toMatch(/never uploaded/);
+      expect(cancelled.json.failure_code).toBe('upload-expired');
       expect((await shortLived.api(k, 'GET', `/api/v1/dictionaries/${response.json.dictionary_id}`)).status).toBe(404);
       const transcribe = await shortLived.api(
         k,

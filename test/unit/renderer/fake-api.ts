@@ -89,6 +89,7 @@ export function summary(
     updatedAt: '2026-01-02T03:04:05.000Z',
     failureReason: null,
     warnings: [],
+    failureCode: null,
     audioCached: true,
     ...patch,
   };

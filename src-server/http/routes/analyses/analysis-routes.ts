@@ -26,6 +26,7 @@ export function commonResult(record: ReadAnalysis) {
     status: record.status,
     engine: record.engine,
     error: record.error,
+    error_code: record.errorCode,
     requested_at: record.createdAt,
     updated_at: record.updatedAt,
     revision: record.revision,

@@ -145,7 +145,7 @@ describe('offline edits as revision operations', () => {
     ]);
     const detail = here.edits.detail(id);
     expect(detail.unsyncedEdits).toBe(true);
-    expect(detail.conflict).toMatch(/corrected on the server by someone else/);
+    expect(detail.conflict).toMatchObject({ code: 'conflict', reason: 'app.edits-conflict' });
     // Only the segment both changed; mine as corrected here, theirs as on the server now, and who did it.
     expect(detail.conflictSegments).toEqual([
       {
@@ -260,7 +260,7 @@ describe('offline edits as revision operations', () => {
     url = server.url;
     expect(await here.edits.flush()).toMatchObject({ sent: 0, conflicts: 1 });
     const detail = here.edits.detail(doomed);
-    expect(detail.conflict).toMatch(/deleted on the server/);
+    expect(detail.conflict).toMatchObject({ code: 'not-found', reason: 'app.edits-deleted' });
     expect(detail.conflictSegments).toBeUndefined();
     expect(detail.document!.segments[0]!.text).toBe('edited before it was deleted');
     expect(

@@ -79,7 +79,7 @@ describe('transcripts:resolve-conflict', () => {
     expect(await edits.flush()).toMatchObject({ sent: 0, conflicts: 1 });
     const detail = transcripts.detailFromCache(id);
     expect(detail.unsyncedEdits).toBe(true);
-    expect(detail.conflict).toMatch(/corrected on the server by someone else/);
+    expect(detail.conflict).toMatchObject({ code: 'conflict', reason: 'app.edits-conflict' });
     expect(detail.document!.segments[0]!.text).toBe(mine);
     expect(await serverReview()).toBe(lines(theirs));
   }

@@ -136,7 +136,7 @@ describe('edits on a server without revisions', () => {
     url = proxy.url;
     expect(await edits.flush()).toMatchObject({ sent: 0, conflicts: 1 });
     const detail = edits.detail(id);
-    expect(detail.conflict).toMatch(/corrected on the server by someone else/);
+    expect(detail.conflict).toMatchObject({ code: 'conflict', reason: 'app.review-conflict' });
     expect(detail.conflictSegments).toBeUndefined();
     expect(detail.document!.segments[0]!.text).toBe('mine, offline');
     expect(await serverReview()).toBe(lines('theirs meanwhile'));

@@ -150,7 +150,7 @@ describe('transcripts:revisions and transcripts:restore-revision', () => {
     await server.api(key, 'POST', `/api/v1/transcriptions/${id}/review`, { reviewed_text: lines.join('\n') });
     const refused = await call('transcripts:restore-revision', { id, revision: 1 });
     expect(refused).toMatchObject({ ok: false, error: { code: 'conflict' } });
-    expect(refused.ok ? '' : refused.error.message).toMatch(/history again/);
+    expect(refused.ok ? null : refused.error.reason).toBe('app.restore-changed');
     expect((await ok('transcripts:revisions', { id })).latest).toBe(latest + 1);
   });
 });

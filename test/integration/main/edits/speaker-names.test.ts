@@ -122,11 +122,16 @@ describe('speaker names in the document', () => {
     await expect(
       here.edits.apply(id, [{ kind: 'speaker-name', speaker: 'SPEAKER_99', name: 'Nobody' }]),
     ).rejects.toMatchObject({
-      error: { code: 'validation', field: 'speaker', message: 'There is no speaker "SPEAKER_99" in this transcript.' },
+      error: {
+        code: 'validation',
+        field: 'speaker',
+        reason: 'app.edit-refused',
+        detail: 'There is no speaker "SPEAKER_99" in this transcript.',
+      },
     });
     await expect(
       here.edits.apply(id, [{ kind: 'speaker-name', speaker: label, name: 'x'.repeat(LIMITS.speakerName + 1) }]),
-    ).rejects.toMatchObject({ error: { code: 'validation', field: 'name', message: expect.stringContaining('100') } });
+    ).rejects.toMatchObject({ error: { code: 'validation', field: 'name', detail: expect.stringContaining('100') } });
     expect((await revisions()).revisions).toHaveLength(before);
     expect(here.store.edits.speakerNames(id)).toEqual({});
   });

@@ -43,14 +43,16 @@ describe('embedded server', () => {
 
   const list = async (server: EmbeddedServer) => {
     const connection = server.connection();
-    if ('unavailable' in connection) throw new Error(connection.unavailable);
+    if ('unavailable' in connection) throw new Error(connection.unavailable.reason);
     return fetch(`${connection.baseUrl}/api/v1/transcriptions`, { headers: { 'x-api-key': connection.apiKey } });
   };
 
   it('starts on loopback with a key it made itself, kept only encrypted', async () => {
     const statuses: EmbeddedServerStatus[] = [];
     const server = make(statuses);
-    expect(server.connection()).toEqual({ unavailable: expect.stringContaining('not running') });
+    expect(server.connection()).toEqual({
+      unavailable: { code: 'offline', reason: 'app.embedded-not-running' },
+    });
     await server.start();
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(statuses.map((s) => s.state)).toEqual(['starting', 'running']);

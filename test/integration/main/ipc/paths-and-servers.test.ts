@@ -106,12 +106,14 @@ describe('paths and servers the renderer names', () => {
       expect(await refused('uploads:add', { files: [value], options: OPTIONS })).toMatchObject({
         code: 'validation',
         field: 'files.0',
-        message: expect.stringContaining('This file was not chosen in Kikitori'),
+        reason: 'app.invalid-request',
+        detail: expect.stringContaining('This file was not chosen in Kikitori'),
       });
       expect(await refused('uploads:add-folder', { folder: value, options: OPTIONS })).toMatchObject({
         code: 'validation',
         field: 'folder',
-        message: 'This folder was not chosen in Kikitori. Choose or drop it again.',
+        reason: 'app.invalid-request',
+        detail: 'This folder was not chosen in Kikitori. Choose or drop it again.',
       });
       expect(await refused('transcripts:rerun', { id: 't1', file: value })).toMatchObject({
         code: 'validation',
@@ -165,7 +167,8 @@ describe('paths and servers the renderer names', () => {
     // The preload's channel checks its paths too (a drop of something gone).
     expect(await refused('files:offer-dropped', { paths: [path.join(dir, 'never there.wav')] })).toMatchObject({
       code: 'not-found',
-      message: expect.stringContaining('“never there.wav”'),
+      reason: 'app.file-unreadable',
+      params: { name: 'never there.wav' },
     });
     expect(await refused('files:offer-dropped', { paths: [] })).toMatchObject({ code: 'validation', field: 'paths' });
   });
@@ -183,7 +186,8 @@ describe('paths and servers the renderer names', () => {
     for (let attempt = 0; attempt < 3; attempt++) {
       expect(await refused('profiles:activate', { id })).toMatchObject({
         code: 'cancelled',
-        message: expect.stringContaining(attackerUrl),
+        reason: 'app.switch-not-confirmed',
+        params: { url: attackerUrl },
       });
     }
     // Declined each time, and asked each time (a refusal is not remembered as consent), with the address shown.

@@ -152,7 +152,7 @@ describe('recording service', () => {
     const recording = await service.start('audio/webm');
     await expect(service.finish(recording.id, OPTIONS)).rejects.toMatchObject({
       code: 'validation',
-      message: expect.stringContaining('Nothing was recorded'),
+      error: { reason: 'app.recording-empty' },
     });
     expect(fs.existsSync(path.join(dir, recording.id))).toBe(false);
     expect(store.uploads.list()).toEqual([]);

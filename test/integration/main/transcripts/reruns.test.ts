@@ -207,7 +207,8 @@ describe('transcribing again on a server that cannot do it in place (decision 00
     expect((refusal as AppFailure).error).toEqual({
       code: 'not-found',
       field: 'audio',
-      message: `The recording of “${path.basename(speech)}” is not on this computer (it was uploaded from another computer, or removed from this one). Choose the file to transcribe it again.`,
+      reason: 'app.rerun-needs-file',
+      params: { name: path.basename(speech) },
     });
     expect(status(elsewhere)).toBe('FAILED');
 
@@ -228,7 +229,7 @@ describe('transcribing again on a server that cannot do it in place (decision 00
     await expect(session.reruns.rerun(failedId, { options: WORKING, path: notes })).rejects.toMatchObject({
       code: 'validation',
       field: 'files',
-      message: expect.stringContaining('is not an audio or video file'),
+      error: { reason: 'app.not-media-text' },
     });
     expect(status(failedId)).toBe('FAILED');
     expect(session.transcripts.localAudio(failedId)).not.toBeNull();

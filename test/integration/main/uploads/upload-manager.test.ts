@@ -147,11 +147,12 @@ describe('upload manager', () => {
       error: {
         code: 'validation',
         field: 'files',
-        message: expect.stringContaining('“notes.wav” is not an audio or video file (it looks like text)'),
+        reason: 'app.not-media-text',
+        params: { name: 'notes.wav' },
       },
     });
     await expect(m.add([pdf], OPTIONS)).rejects.toMatchObject({
-      error: { field: 'files', message: expect.stringContaining('a PDF file') },
+      error: { field: 'files', reason: 'app.not-media', params: { kind: 'PDF' } },
     });
     expect(m.list()).toEqual([]);
     // Real recordings in other containers pass: the server decodes them.

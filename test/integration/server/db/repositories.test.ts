@@ -494,8 +494,12 @@ describe.each(DIALECTS)('repositories on %s', (dialect: DialectName) => {
         result: null,
         engine: null,
       });
-      await analyses.fail(transcriptionId, 'summary', '', 'no engine');
-      expect(await analyses.get(transcriptionId, 'summary')).toMatchObject({ status: 'FAILED', error: 'no engine' });
+      await analyses.fail(transcriptionId, 'summary', '', 'no engine', 'unavailable');
+      expect(await analyses.get(transcriptionId, 'summary')).toMatchObject({
+        status: 'FAILED',
+        error: 'no engine',
+        errorCode: 'unavailable',
+      });
 
       await analyses.begin(transcriptionId, 'translation', 'en');
       await analyses.begin(transcriptionId, 'translation', 'de');

@@ -35,7 +35,7 @@ describe('pathInside', () => {
     }
     expect(thrown).toBeInstanceOf(AppFailure);
     expect((thrown as AppFailure).code).toBe('server');
-    expect((thrown as AppFailure).message).toMatch(/nothing was read or written/);
+    expect((thrown as AppFailure).error.reason).toBe('app.unsafe-file-name');
   });
 
   it('checks every segment', () => {

@@ -38,22 +38,26 @@ describe('IPC request validation', () => {
     expect(refusal('transcripts:get', { id: 5 })).toEqual({
       code: 'validation',
       field: 'id',
-      message: 'id must be text.',
+      reason: 'app.invalid-request',
+      detail: 'id must be text.',
     });
     expect(refusal('search:query', { text: 'x', limit: 2.5 })).toEqual({
       code: 'validation',
       field: 'limit',
-      message: 'limit must be a whole number.',
+      reason: 'app.invalid-request',
+      detail: 'limit must be a whole number.',
     });
     expect(
       refusal('transcripts:export', { id: 'x', options: { format: 'txt', speakers: 'yes', timestamps: true } }),
     ).toMatchObject({
       field: 'options.speakers',
-      message: 'Speakers must be true or false.',
+      reason: 'app.invalid-request',
+      detail: 'Speakers must be true or false.',
     });
     expect(refusal('transcripts:get', 'x')).toMatchObject({
       field: 'request',
-      message: 'Expected an object for the request.',
+      reason: 'app.invalid-request',
+      detail: 'Expected an object for the request.',
     });
   });
 
@@ -61,15 +65,18 @@ describe('IPC request validation', () => {
     expect(refusal('dictionaries:rename', { id: 'd1', name: 'x', colour: 'red' })).toEqual({
       code: 'validation',
       field: 'colour',
-      message: 'Unknown field "colour".',
+      reason: 'app.invalid-request',
+      detail: 'Unknown field "colour".',
     });
     expect(refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, speed: 2 } })).toMatchObject({
       field: 'options.speed',
-      message: 'Unknown field "speed".',
+      reason: 'app.invalid-request',
+      detail: 'Unknown field "speed".',
     });
     expect(refusal('connection:status', { surprise: true })).toMatchObject({
       code: 'validation',
-      message: 'This operation takes no request.',
+      reason: 'app.invalid-request',
+      detail: 'This operation takes no request.',
     });
   });
 
@@ -77,7 +84,8 @@ describe('IPC request validation', () => {
     const { words: _, ...withoutWords } = OPTIONS;
     expect(refusal('uploads:add', { files: [HANDLE], options: withoutWords })).toMatchObject({
       field: 'options.words',
-      message: 'Missing field "words".',
+      reason: 'app.invalid-request',
+      detail: 'Missing field "words".',
     });
   });
 
@@ -85,13 +93,19 @@ describe('IPC request validation', () => {
     expect(refusal('dictionaries:create', { name: 'x'.repeat(LIMITS.name + 1) })).toEqual({
       code: 'validation',
       field: 'name',
-      message: `Name must have at most ${LIMITS.name} characters.`,
+      reason: 'app.invalid-request',
+      detail: `Name must have at most ${LIMITS.name} characters.`,
     });
     expect(refusal('dictionaries:create', { name: '   ' })).toMatchObject({
       field: 'name',
-      message: 'Name must not be empty.',
+      reason: 'app.invalid-request',
+      detail: 'Name must not be empty.',
     });
-    expect(refusal('transcripts:get', { id: 'a/b' })).toMatchObject({ field: 'id', message: 'id is not a valid id.' });
+    expect(refusal('transcripts:get', { id: 'a/b' })).toMatchObject({
+      field: 'id',
+      reason: 'app.invalid-request',
+      detail: 'id is not a valid id.',
+    });
   });
 
   it('names a nested array item by its dot path', () => {
@@ -99,15 +113,18 @@ describe('IPC request validation', () => {
     expect(refusal('dictionaries:add-words', { id: 'd1', words })).toEqual({
       code: 'validation',
       field: 'words.1.reading',
-      message: `Reading must have at most ${LIMITS.reading} characters.`,
+      reason: 'app.invalid-request',
+      detail: `Reading must have at most ${LIMITS.reading} characters.`,
     });
     expect(refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, words: [{ word: '' }] } })).toMatchObject({
       field: 'options.words.0.word',
-      message: 'Word must not be empty.',
+      reason: 'app.invalid-request',
+      detail: 'Word must not be empty.',
     });
     expect(refusal('transcripts:list', { filter: { status: ['DONE'] } })).toMatchObject({
       field: 'filter.status.0',
-      message: expect.stringContaining('must be one of IN_PROGRESS'),
+      reason: 'app.invalid-request',
+      detail: expect.stringContaining('must be one of IN_PROGRESS'),
     });
   });
 
@@ -142,14 +159,16 @@ describe('IPC request validation', () => {
     ).toEqual({
       code: 'validation',
       field: 'options.numSpeakers',
-      message: `Number of speakers must be between ${LIMITS.speakers.min} and ${LIMITS.speakers.max}.`,
+      reason: 'app.invalid-request',
+      detail: `Number of speakers must be between ${LIMITS.speakers.min} and ${LIMITS.speakers.max}.`,
     });
     expect(
       refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, minSpeakers: 3, maxSpeakers: 2 } }),
     ).toEqual({
       code: 'validation',
       field: 'options.minSpeakers',
-      message: 'The minimum number of speakers is above the maximum.',
+      reason: 'app.invalid-request',
+      detail: 'The minimum number of speakers is above the maximum.',
     });
     expect(
       refusal('uploads:add', { files: [HANDLE], options: { ...OPTIONS, numSpeakers: 5, maxSpeakers: 4 } }),
@@ -162,11 +181,13 @@ describe('IPC request validation', () => {
   it('applies the cross-field analysis language rule', () => {
     expect(refusal('analysis:request', { id: 'x', kind: 'translation' })).toMatchObject({
       field: 'language',
-      message: 'Choose the language to translate into.',
+      reason: 'app.invalid-request',
+      detail: 'Choose the language to translate into.',
     });
     expect(refusal('analysis:get', { id: 'x', kind: 'summary', language: 'en' })).toMatchObject({
       field: 'language',
-      message: 'Only a translation takes a language.',
+      reason: 'app.invalid-request',
+      detail: 'Only a translation takes a language.',
     });
   });
 
@@ -208,7 +229,7 @@ describe('IPC request validation', () => {
     ) as unknown as HandlerMap;
     expect(await invokeHandler(handlers, 'dictionaries:get', { id: '' })).toEqual({
       ok: false,
-      error: { code: 'validation', field: 'id', message: 'id must not be empty.' },
+      error: { code: 'validation', field: 'id', reason: 'app.invalid-request', detail: 'id must not be empty.' },
     });
     expect(calls).toBe(0);
     expect(await invokeHandler(handlers, 'dictionaries:get', { id: 'd1' })).toEqual({ ok: true, value: undefined });

@@ -112,6 +112,7 @@ async function modelsServer(
         received_bytes: 0,
         total_bytes: model.bytes,
         error: null,
+        error_code: null,
         started_at: now(),
         updated_at: now(),
       });
@@ -288,7 +289,8 @@ describe('ModelsService', () => {
     await service.download('base');
     server.forgetDownloads();
     const failed = await until(() => progress().find((p) => p.status === 'FAILED'));
-    expect(failed.error).toContain('Start the download again');
+    // The app's reason for losing it, worded by the renderer: the server no longer knows the download.
+    expect(failed.unfollowed).toMatchObject({ code: 'not-found', reason: 'app.not-found-model-download' });
     expect(progress().filter((p) => p.status === 'FAILED')).toHaveLength(1);
   });
 
@@ -332,8 +334,11 @@ describe('ModelsService', () => {
     const { service } = serviceFor(server, 'admin');
     const error = (await service.download('base').catch((e: unknown) => e)) as ApiError;
     expect(error.error).toMatchObject({ code: 'insufficient-storage', errorId: 'err-1' });
-    expect(error.message).toContain('The model needs 148 MB; 20 MB are free.');
-    expect(error.message).toContain('smaller model');
+    // The app's reason (free space, or a smaller model), with the server's figures as the detail.
+    expect(error.error).toMatchObject({
+      reason: 'app.no-space-model',
+      detail: 'The model needs 148 MB; 20 MB are free.',
+    });
     expect(server.requests.filter((r) => r.startsWith('POST')).length).toBe(1);
   });
 
@@ -342,7 +347,7 @@ describe('ModelsService', () => {
     const { service } = serviceFor(server, 'admin');
     const error = (await service.download('huge').catch((e: unknown) => e)) as ApiError;
     expect(error.error.code).toBe('not-found');
-    expect(error.message).toContain('speech model');
+    expect(error.error.reason).toBe('app.not-found-model');
   });
 
   it('an answer that does not match the contract is refused, not shown', async () => {

@@ -138,7 +138,7 @@ describe('settings', () => {
       { ...createAesGcmSecretBox(TEST_KEY), isAvailable: () => false },
       () => '',
     );
-    expect(() => s.addProfile({ name: 'x', baseUrl: 'https://x.example', apiKey: 'k' })).toThrow(/secure storage/);
+    expect(() => s.addProfile({ name: 'x', baseUrl: 'https://x.example', apiKey: 'k' })).toThrow(/app\.no-keyring/);
   });
 
   it('switches profiles, and falls back to the embedded server when the active one is removed', () => {

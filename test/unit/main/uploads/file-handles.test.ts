@@ -50,12 +50,12 @@ describe('file handles', () => {
     expect(refusal(() => handles.take(`file-${'0'.repeat(32)}`, 'file', 'files.0'))).toMatchObject({
       code: 'not-found',
       field: 'files.0',
-      message: expect.stringContaining('Choose or drop it again'),
+      reason: 'app.file-forgotten',
     });
     expect(refusal(() => handles.take(folderOffer!.handle, 'file', 'files.0'))).toMatchObject({ code: 'not-found' });
     expect(refusal(() => handles.take(fileOffer!.handle, 'folder', 'folder'))).toMatchObject({
       code: 'not-found',
-      message: expect.stringContaining('folder'),
+      reason: 'app.folder-forgotten',
     });
     now += HANDLE_LIFETIME_MS;
     expect(refusal(() => handles.take(fileOffer!.handle, 'file', 'file'))).toMatchObject({ code: 'not-found' });
@@ -79,7 +79,7 @@ describe('file handles', () => {
   it('refuses a path that is not there, and keeps at most MAX_HANDLES (the oldest go first)', async () => {
     const handles = new FileHandles();
     const gone = await handles.offer([path.join(dir, 'gone.wav')]).catch((error: { error: unknown }) => error.error);
-    expect(gone).toMatchObject({ code: 'not-found', message: expect.stringContaining('“gone.wav” cannot be read') });
+    expect(gone).toMatchObject({ code: 'not-found', reason: 'app.file-unreadable', params: { name: 'gone.wav' } });
     const [first] = await handles.offer([file]);
     const rest = await handles.offer(Array.from({ length: MAX_HANDLES }, () => file));
     expect(refusal(() => handles.take(first!.handle, 'file', 'file'))).toMatchObject({ code: 'not-found' });

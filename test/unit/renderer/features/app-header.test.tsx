@@ -17,7 +17,12 @@ describe('ConnectionIndicator', () => {
     expect(screen.getByText('Connected')).toBeTruthy();
     expect(screen.getByText('2 processing')).toBeTruthy();
     act(() =>
-      fake.emit('connection:changed', { activeProfileId: 'p', online: false, detail: 'ECONNREFUSED', pending: 0 }),
+      fake.emit('connection:changed', {
+        activeProfileId: 'p',
+        online: false,
+        detail: { code: 'offline', reason: 'app.offline', detail: 'connection refused' },
+        pending: 0,
+      }),
     );
     expect(screen.getByTestId('connection-indicator').dataset.online).toBe('false');
     expect(screen.getByText(/Offline/)).toBeTruthy();

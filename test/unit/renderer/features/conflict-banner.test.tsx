@@ -1,14 +1,15 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TranscriptDetail } from '../../../../src-shared/ipc-contract';
+import type { IpcError, TranscriptDetail } from '../../../../src-shared/ipc-contract';
 import { ConflictBanner } from '../../../../src-renderer/features/transcript/conflict-banner';
 import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
 import { useTranscriptStore } from '../../../../src-renderer/stores/transcript-store';
 import { installFakeApi, summary, type FakeApi, setUiLanguage } from '../fake-api';
 
 const REASON = 'This transcript was corrected on the server by someone else while your changes waited to be sent.';
-const detail = (text: string, conflict: string | null): TranscriptDetail => ({
+const CONFLICT: IpcError = { code: 'conflict', reason: 'app.edits-conflict' };
+const detail = (text: string, conflict: IpcError | null): TranscriptDetail => ({
   summary: summary('t1'),
   speakerNames: {},
   unsyncedEdits: conflict !== null,
@@ -32,7 +33,7 @@ beforeEach(() => {
     'transcripts:resolve-conflict': ({ keep }) => detail(keep === 'local' ? 'mine' : 'theirs', null),
   });
   useSettingsStore.setState({ settings: null });
-  useTranscriptStore.setState({ id: 't1', detail: detail('mine', REASON), loading: false, error: null });
+  useTranscriptStore.setState({ id: 't1', detail: detail('mine', CONFLICT), loading: false, error: null });
 });
 afterEach(cleanup);
 
@@ -65,11 +66,11 @@ describe('ConflictBanner', () => {
   it('keeps the banner and shows the error when resolving fails', async () => {
     fake.handlers['transcripts:resolve-conflict'] = () => ({
       ok: false,
-      error: { code: 'offline', message: 'The server cannot be reached.' },
+      error: { code: 'offline' },
     });
     render(<ConflictBanner />);
     fireEvent.click(screen.getByRole('button', { name: 'Keep my corrections' }));
-    await screen.findByText('The server cannot be reached.');
+    await screen.findByText('The server cannot be reached. Check the connection, then try again.');
     expect(screen.getByRole('alert')).toBeTruthy();
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Keep my corrections' }).disabled).toBe(false);
   });

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DictionaryDetail } from '../../../../src-shared/ipc-contract';
 import { DictionaryEditor } from '../../../../src-renderer/features/dictionaries/dictionary-editor';
 import { useDictionariesStore } from '../../../../src-renderer/stores/dictionaries-store';
+import { en } from '../../../../src-renderer/i18n/messages';
 import { installFakeApi } from '../fake-api';
 
 const detail: DictionaryDetail = {
@@ -50,14 +51,20 @@ describe('DictionaryEditor', () => {
     installFakeApi({
       'dictionaries:add-words': () => ({
         ok: false,
-        error: { code: 'validation', message: 'Readings use letters only.', field: 'words.0.reading' },
+        error: {
+          code: 'validation',
+          reason: 'server.VALIDATION_FAILED',
+          detail: 'Readings use letters only.',
+          field: 'words.0.reading',
+        },
       }),
     });
     render(<DictionaryEditor />);
     fireEvent.change(screen.getByTestId('word-input'), { target: { value: 'Zintrix' } });
     fireEvent.change(screen.getByTestId('reading-input'), { target: { value: '123' } });
     await act(async () => fireEvent.submit(screen.getByTestId('word-input').closest('form')!));
-    const message = await screen.findByText('Readings use letters only.');
+    const message = await screen.findByText(en['error.server.VALIDATION_FAILED']);
+    expect(message.closest('[data-testid="field-error"]')?.textContent).toContain('Readings use letters only.');
     expect(message.closest('.field')?.querySelector('input')).toBe(screen.getByTestId('reading-input'));
     expect(screen.getByTestId('reading-input').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByTestId('word-input').getAttribute('aria-invalid')).toBeNull();

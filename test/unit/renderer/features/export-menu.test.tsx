@@ -20,6 +20,7 @@ const french: AnalysisView = {
   status: 'COMPLETED',
   language: 'fr',
   error: null,
+  errorCode: null,
   summary: null,
   emotions: null,
   translation: { text: 'Bonjour.', language: 'fr', segments: [{ segment_id: 0, start: 0, end: 2, text: 'Bonjour.' }] },

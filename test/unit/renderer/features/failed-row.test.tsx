@@ -5,7 +5,9 @@ import type { RerunPlan, TranscriptionSummary, UploadJob, UploadOptions } from '
 import { TranscriptionList } from '../../../../src-renderer/features/library/transcription-list';
 import { useLibraryStore } from '../../../../src-renderer/stores/library-store';
 import { useNavigationStore } from '../../../../src-renderer/stores/navigation-store';
-import { installFakeApi, summary, type FakeApi, type FakeHandlers } from '../fake-api';
+import { installFakeApi, setUiLanguage, summary, type FakeApi, type FakeHandlers } from '../fake-api';
+import { en, ja } from '../../../../src-renderer/i18n/messages';
+import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
 
 /** The handle main answers for the file chosen again (never its path). */
 const CHOSEN = `file-${'c'.repeat(32)}`;
@@ -72,6 +74,24 @@ describe('a failed row', () => {
     expect(useNavigationStore.getState().route).toEqual({ name: 'transcript', id: 'bad' });
   });
 
+  it('says why by the server’s failure code in the UI language, the server’s words only in the tooltip’s details', async () => {
+    await showList([summary('bad', { status: 'FAILED', failureReason: REASON, failureCode: 'bad-input' })]);
+    const reason = screen.getByTestId('failure-reason');
+    expect(reason.textContent).toBe(en['failure.bad-input']);
+    expect(reason.getAttribute('title')).toBe(`Why it failed: ${en['failure.bad-input']} \nDetails: ${REASON}`);
+    cleanup();
+
+    setUiLanguage('ja');
+    try {
+      await showList([summary('bad', { status: 'FAILED', failureReason: REASON, failureCode: 'bad-input' })]);
+      const japanese = screen.getByTestId('failure-reason');
+      expect(japanese.textContent).toBe(ja['failure.bad-input']);
+      expect(japanese.getAttribute('title')).toContain(`詳細: ${REASON}`);
+    } finally {
+      useSettingsStore.setState({ settings: null });
+    }
+  });
+
   it('says so when the server gave no reason', async () => {
     await showList([summary('bad', { status: 'FAILED', failureReason: null })]);
     expect(screen.getByTestId('failure-reason').textContent).toBe('The server gave no reason.');
@@ -94,12 +114,13 @@ describe('a failed row', () => {
     const refusal = {
       code: 'unsupported' as const,
       field: 'language',
-      message: 'Japanese needs a speech model that knows Japanese.',
+      reason: 'server.UNSUPPORTED_LANGUAGE' as const,
+      detail: 'Japanese needs a speech model that knows Japanese.',
     };
     act(() => fake.emit('uploads:changed', { ...job('other'), state: 'failed', error: refusal }));
     expect(screen.getByText('Transcribing again…')).toBeTruthy(); // another upload: not this row's
     act(() => fake.emit('uploads:changed', { ...job('bad'), state: 'failed', error: refusal }));
-    expect(screen.getByRole('alert').textContent).toBe(refusal.message);
+    expect(screen.getByRole('alert').textContent).toBe(en['error.server.UNSUPPORTED_LANGUAGE']);
     expect(screen.getByRole('button', { name: 'Try bad.wav again with the same options' })).toBeTruthy();
     off();
   });
@@ -108,12 +129,12 @@ describe('a failed row', () => {
     await showList([summary('bad', { status: 'FAILED', failureReason: REASON })], {
       'transcripts:rerun': () => ({
         ok: false,
-        error: { code: 'offline', message: 'The server cannot be reached. Try again when you are online.' },
+        error: { code: 'offline', reason: 'app.offline' },
       }),
     });
     fireEvent.click(screen.getByRole('button', { name: 'Try bad.wav again with the same options' }));
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toBe('The server cannot be reached. Try again when you are online.');
+    expect(alert.textContent).toBe(en['error.app.offline']);
     // The actions stay, to try again later.
     expect(screen.getByRole('button', { name: 'Try bad.wav again with the same options' })).toBeTruthy();
   });
@@ -172,7 +193,8 @@ describe('the "other options" dialog', () => {
         error: {
           code: 'unsupported',
           field: 'options.language',
-          message: 'Japanese needs a speech model that knows Japanese.',
+          reason: 'server.UNSUPPORTED_LANGUAGE',
+          detail: 'Japanese needs a speech model that knows Japanese.',
         },
       }),
     });
@@ -187,8 +209,11 @@ describe('the "other options" dialog', () => {
     fireEvent.change(within(dialog).getByLabelText('Fewest speakers'), { target: { value: '' } });
 
     fireEvent.click(within(dialog).getByTestId('rerun-submit'));
-    const refusal = await within(dialog).findByText('Japanese needs a speech model that knows Japanese.');
+    const refusal = (await within(dialog).findByText(en['error.server.UNSUPPORTED_LANGUAGE'])).closest<HTMLElement>(
+      '[data-testid="field-error"]',
+    )!;
     expect(refusal.dataset.field).toBe('options.language');
+    expect(within(refusal).getByTestId('error-details').textContent).toContain('Japanese needs a speech model');
     expect(screen.getByRole('dialog')).toBeTruthy(); // still open, to change the language
   });
 

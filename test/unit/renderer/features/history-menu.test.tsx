@@ -114,12 +114,14 @@ describe('HistoryMenu', () => {
   it('shows why a restore was refused, and keeps the list', async () => {
     fake.handlers['transcripts:restore-revision'] = () => ({
       ok: false,
-      error: { code: 'conflict', message: 'Someone changed this transcript meanwhile.' },
+      error: { code: 'conflict', reason: 'app.restore-changed' },
     });
     render(<HistoryMenu />);
     fireEvent.click(screen.getByRole('button', { name: 'History…' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Restore version 1' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Someone changed this transcript meanwhile.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Someone changed this transcript meanwhile. Look at its history again, then restore.',
+    );
     expect(screen.getAllByTestId('history-revision')).toHaveLength(2);
     expect(useTranscriptStore.getState().detail?.document?.revision).toBe(2);
   });
@@ -163,7 +165,7 @@ describe('HistoryMenu', () => {
   it('says version 1 is the transcript as recognized without asking main, and shows why changes could not be read', async () => {
     fake.handlers['transcripts:revision-changes'] = () => ({
       ok: false,
-      error: { code: 'offline', message: 'The server cannot be reached.' },
+      error: { code: 'offline' },
     });
     render(<HistoryMenu />);
     fireEvent.click(screen.getByRole('button', { name: 'History…' }));
@@ -173,7 +175,9 @@ describe('HistoryMenu', () => {
 
     fireEvent.click(screen.getByRole('button', { name: /^Version 2/ }));
     const region = screen.getByRole('region', { name: 'What changed in version 2' });
-    expect((await within(region).findByRole('alert')).textContent).toBe('The server cannot be reached.');
+    expect((await within(region).findByRole('alert')).textContent).toBe(
+      'The server cannot be reached. Check the connection, then try again.',
+    );
     const first = screen.getByRole('button', { name: /^Version 1/ });
     expect(first.getAttribute('aria-expanded')).toBe('false');
     expect(document.getElementById(first.getAttribute('aria-controls')!)!.hidden).toBe(true);

@@ -3,7 +3,7 @@
 // segment, one Save settling them all; the whole-text banner stays for conflicts without segments.
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SegmentConflict, TranscriptDetail } from '../../../../src-shared/ipc-contract';
+import type { IpcError, SegmentConflict, TranscriptDetail } from '../../../../src-shared/ipc-contract';
 import { ConflictBanner } from '../../../../src-renderer/features/transcript/conflict-banner';
 import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
 import { useTranscriptStore } from '../../../../src-renderer/stores/transcript-store';
@@ -36,7 +36,8 @@ const CONFLICTS: SegmentConflict[] = [
   },
 ];
 
-const detail = (conflictSegments: SegmentConflict[] | undefined, conflict: string | null): TranscriptDetail => ({
+const NOT_SENT: IpcError = { code: 'conflict', reason: 'app.edits-conflict' };
+const detail = (conflictSegments: SegmentConflict[] | undefined, conflict: IpcError | null): TranscriptDetail => ({
   summary: summary('t1'),
   speakerNames: { SPEAKER_1: 'Aiko' },
   unsyncedEdits: conflict !== null,
@@ -63,7 +64,7 @@ let fake: FakeApi;
 beforeEach(() => {
   fake = installFakeApi({ 'transcripts:settle-conflict': () => detail([], null) });
   useSettingsStore.setState({ settings: null });
-  useTranscriptStore.setState({ id: 't1', detail: detail(CONFLICTS, 'Not sent'), loading: false, error: null });
+  useTranscriptStore.setState({ id: 't1', detail: detail(CONFLICTS, NOT_SENT), loading: false, error: null });
 });
 afterEach(cleanup);
 
@@ -136,7 +137,7 @@ describe('segment conflicts', () => {
   });
 
   it('keeping mine sends this computer’s text and speaker', async () => {
-    useTranscriptStore.setState({ detail: detail(CONFLICTS.slice(0, 2), 'Not sent') });
+    useTranscriptStore.setState({ detail: detail(CONFLICTS.slice(0, 2), NOT_SENT) });
     render(<ConflictBanner />);
     for (const name of ['Segment 0:00–0:04', 'Segment 0:05–0:07'])
       fireEvent.click(within(segmentAt(name)).getByRole('radio', { name: 'Keep my version' }));
@@ -154,19 +155,21 @@ describe('segment conflicts', () => {
   it('keeps the choices and shows why when saving fails', async () => {
     fake.handlers['transcripts:settle-conflict'] = () => ({
       ok: false,
-      error: { code: 'offline', message: 'The server cannot be reached.' },
+      error: { code: 'offline' },
     });
-    useTranscriptStore.setState({ detail: detail(CONFLICTS.slice(0, 1), 'Not sent') });
+    useTranscriptStore.setState({ detail: detail(CONFLICTS.slice(0, 1), NOT_SENT) });
     render(<ConflictBanner />);
     fireEvent.click(within(segmentAt('Segment 0:00–0:04')).getByRole('radio', { name: 'Keep my version' }));
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('The server cannot be reached.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The server cannot be reached. Check the connection, then try again.',
+    );
     expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Keep my version' }).checked).toBe(true);
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Save' }).disabled).toBe(false);
   });
 
   it('keeps the whole-text banner for a conflict without segments', () => {
-    useTranscriptStore.setState({ detail: detail([], 'The transcript was deleted on the server.') });
+    useTranscriptStore.setState({ detail: detail([], { code: 'not-found', reason: 'app.edits-deleted' }) });
     render(<ConflictBanner />);
     expect(screen.getByRole('alert', { name: 'Your corrections were not sent' })).toBeTruthy();
     expect(screen.queryByTestId('segment-conflicts')).toBeNull();

@@ -63,6 +63,7 @@ describe('SpeechModelOffer', () => {
       receivedBytes: 14.1 * MB,
       totalBytes: 141 * MB,
       error: null,
+      errorCode: null,
     });
     expect((await screen.findByRole('progressbar', { name: 'Download of base' })).getAttribute('max')).toBe(
       String(141 * MB),
@@ -75,6 +76,7 @@ describe('SpeechModelOffer', () => {
       receivedBytes: 141 * MB,
       totalBytes: 141 * MB,
       error: null,
+      errorCode: null,
     });
     expect(await screen.findByText('Whisper base is ready: new transcriptions use it.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
@@ -92,6 +94,7 @@ describe('SpeechModelOffer', () => {
       receivedBytes: 0,
       totalBytes: 0,
       error: 'getaddrinfo ENOTFOUND huggingface.co',
+      errorCode: null, // a server that sends no code: the general words
     });
     expect((await screen.findByRole('alert')).textContent).toContain(
       'If the server has no internet connection, connect it and try again.',

@@ -76,6 +76,7 @@ describe('SpeechSection', () => {
       receivedBytes: 70.5 * MB,
       totalBytes: 141 * MB,
       error: null,
+      errorCode: null,
     });
     const bar = await screen.findByRole('progressbar', { name: 'Download of base' });
     expect(bar.getAttribute('value')).toBe(String(70.5 * MB));
@@ -90,6 +91,7 @@ describe('SpeechSection', () => {
       receivedBytes: 70.5 * MB,
       totalBytes: 141 * MB,
       error: null,
+      errorCode: null,
     });
     expect(await within(row('base')).findByText('Download cancelled.')).toBeTruthy();
     expect(screen.queryByRole('progressbar')).toBeNull();
@@ -104,10 +106,12 @@ describe('SpeechSection', () => {
       receivedBytes: 0,
       totalBytes: 0,
       error: 'Could not reach huggingface.co.',
+      errorCode: 'unreachable',
     });
     const failed = await within(row('base')).findByTestId('speech-download-failed');
-    expect(failed.textContent).toContain('If the server has no internet connection, connect it and try again.');
-    expect(failed.textContent).toContain('Details: Could not reach huggingface.co.');
+    // Why, in the UI's language from the server's code; the server's own words under "Details".
+    expect(failed.textContent).toContain('the server cannot reach the model host');
+    expect(within(failed).getByTestId('error-details').textContent).toBe('DetailsCould not reach huggingface.co.');
     expect(within(row('base')).getByRole('button', { name: 'Download base' })).toBeTruthy();
   });
 
@@ -209,6 +213,7 @@ describe('SpeechSection', () => {
       receivedBytes: 15 * MB,
       totalBytes: 75 * MB,
       error: null,
+      errorCode: null,
     });
     expect((await within(row('tiny')).findByTestId('speech-progress-text')).textContent).toBe('20% · 75 MB 中 15 MB');
   });

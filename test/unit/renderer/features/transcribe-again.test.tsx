@@ -63,9 +63,13 @@ describe('transcribing a finished transcription again', () => {
   });
 
   it('asks for the file only when main says the server cannot run it in place', async () => {
-    const message = 'The recording of “t1.wav” is not on this computer. Choose the file to transcribe it again.';
+    const message =
+      'The recording of “t1.wav” is not on this computer (it was uploaded from another computer, or removed from this one). Choose the file to transcribe it again.';
     show(completed, {
-      'transcripts:rerun': () => ({ ok: false, error: { code: 'not-found', field: 'audio', message } }),
+      'transcripts:rerun': () => ({
+        ok: false,
+        error: { code: 'not-found', field: 'audio', reason: 'app.rerun-needs-file', params: { name: 't1.wav' } },
+      }),
       'uploads:pick': () => [],
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Transcribe again…' }));

@@ -62,7 +62,8 @@ describe('UploadOptionsForm', () => {
         error: {
           code: 'validation',
           field: 'options.language',
-          message: 'Language must be a two-letter ISO 639-1 code such as "en" or "ja".',
+          reason: 'app.invalid-request',
+          detail: 'Language must be a two-letter ISO 639-1 code such as "en" or "ja".',
         },
       }),
     });
@@ -73,7 +74,7 @@ describe('UploadOptionsForm', () => {
       </>,
     );
     await act(() => useUploadsStore.getState().addHandles(['handle of a.wav']));
-    const message = screen.getByText(/two-letter ISO 639-1 code/);
+    const message = screen.getByText(/two-letter ISO 639-1 code/).closest<HTMLElement>('[data-testid="field-error"]')!;
     expect(message.getAttribute('data-field')).toBe('options.language');
     expect(screen.getByTestId('language-input').getAttribute('aria-describedby')).toBe(message.id);
     expect(document.querySelector('.error-banner')).toBeNull();
@@ -88,7 +89,10 @@ describe('UploadOptionsForm', () => {
 
   it('keeps errors that are not about an option in the drop zone banner', async () => {
     installFakeApi({
-      'uploads:add': () => ({ ok: false, error: { code: 'validation', field: 'files', message: '“a.wav” is empty.' } }),
+      'uploads:add': () => ({
+        ok: false,
+        error: { code: 'validation', field: 'files', reason: 'app.file-empty', params: { name: 'a.wav' } },
+      }),
     });
     render(<DropZone />);
     await act(() => useUploadsStore.getState().addHandles(['handle of a.wav']));

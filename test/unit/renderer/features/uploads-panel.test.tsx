@@ -6,7 +6,9 @@ import { UploadsPanel } from '../../../../src-renderer/features/library/uploads-
 import { useUploadsStore } from '../../../../src-renderer/stores/uploads-store';
 import { useLibraryStore } from '../../../../src-renderer/stores/library-store';
 import { LIMITS } from '../../../../src-shared/limits';
-import { installFakeApi, summary, type FakeApi } from '../fake-api';
+import { installFakeApi, setUiLanguage, summary, type FakeApi } from '../fake-api';
+import { ja } from '../../../../src-renderer/i18n/messages';
+import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
 
 const job = (id: string, state: UploadJob['state'], createdAt: string): UploadJob => ({
   id,
@@ -16,7 +18,7 @@ const job = (id: string, state: UploadJob['state'], createdAt: string): UploadJo
   sentBytes: state === 'done' ? 1000 : 400,
   state,
   transcriptionId: state === 'done' ? `t-${id}` : null,
-  error: state === 'failed' ? { code: 'offline', message: 'The server could not be reached.' } : null,
+  error: state === 'failed' ? { code: 'offline', reason: 'app.offline' } : null,
   createdAt,
   startedAt: null,
 });
@@ -35,7 +37,10 @@ beforeEach(() => {
     ],
   });
 });
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  useSettingsStore.setState({ settings: null });
+});
 
 describe('UploadsPanel', () => {
   it('lists every upload newest first, with a summary line', () => {
@@ -77,8 +82,8 @@ describe('UploadsPanel', () => {
           error: {
             code: 'unsupported',
             field: 'language',
-            message:
-              'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.',
+            reason: 'server.UNSUPPORTED_LANGUAGE',
+            detail: 'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.',
           },
         },
       ],
@@ -86,7 +91,7 @@ describe('UploadsPanel', () => {
     render(<UploadsPanel />);
     const item = screen.getByTestId('upload-item');
     expect(item.textContent).toContain('The server cannot transcribe the chosen language.');
-    expect(item.textContent).toContain('Japanese needs a speech model');
+    expect(item.querySelector('[data-testid="error-details"]')?.textContent).toContain('Japanese needs a speech model');
   });
 
   it('offers "Try again" for failed, cancelled and waiting-after-an-error uploads, and asks main to retry', async () => {
@@ -103,7 +108,7 @@ describe('UploadsPanel', () => {
         ...useUploadsStore.getState().jobs,
         {
           ...job('friday', 'queued', '2026-01-01T00:00:05Z'),
-          error: { code: 'offline', message: 'Cannot reach the server.' },
+          error: { code: 'offline', reason: 'app.offline' },
         },
       ],
     });
@@ -215,6 +220,27 @@ describe('UploadsPanel', () => {
     expect(item.textContent).toContain('The file could not be read as audio.');
   });
 
+  it('says why a job’s transcription failed from its failure code in the UI language, the server’s words under Details', () => {
+    setUiLanguage('ja');
+    const failed = summary('t-bad', {
+      status: 'FAILED',
+      failureReason: 'The remote speech service refused this audio or request (HTTP 400).',
+      failureCode: 'bad-input',
+      progress: null,
+      updatedAt: '2026-01-02T00:00:03.000Z',
+    });
+    useUploadsStore.setState({
+      jobs: [{ ...job('bad', 'done', '2026-01-02T00:00:00Z'), startedAt: '2026-01-02T00:00:02.000Z' }],
+    });
+    useLibraryStore.setState({ rows: [failed] });
+    render(<UploadsPanel />);
+    const error = screen.getByTestId('upload-item').querySelector('.upload-error')!;
+    expect(error.firstChild?.textContent).toBe(ja['failure.bad-input']);
+    expect(error.querySelector('.error-detail-text')?.textContent).toBe(
+      'The remote speech service refused this audio or request (HTTP 400).',
+    );
+  });
+
   it('words a refused speaker count in the user’s terms, keeping the server’s message as the detail', () => {
     useUploadsStore.setState({
       jobs: [
@@ -223,7 +249,8 @@ describe('UploadsPanel', () => {
           error: {
             code: 'validation',
             field: 'numSpeakers',
-            message: 'num_speakers must be a whole number from 1 to 99; got 120.',
+            reason: 'server.VALIDATION_FAILED',
+            detail: 'num_speakers must be a whole number from 1 to 99; got 120.',
           },
         },
       ],
@@ -233,6 +260,8 @@ describe('UploadsPanel', () => {
     expect(item.textContent).toContain(
       `The server refused the number of speakers. Choose “Detect automatically”, or a number from ${LIMITS.speakers.min} to ${LIMITS.speakers.max}`,
     );
-    expect(item.querySelector('small')?.textContent).toBe('num_speakers must be a whole number from 1 to 99; got 120.');
+    expect(item.querySelector('[data-testid="error-details"] .error-detail-text')?.textContent).toBe(
+      'num_speakers must be a whole number from 1 to 99; got 120.',
+    );
   });
 });

@@ -28,7 +28,7 @@ function deferred<T>() {
 describe('request tracker', () => {
   it('sets the busy flag while a call runs, then stores its value and clears the error', async () => {
     const { state, tracker } = harness();
-    state.error = { code: 'offline', message: 'earlier' };
+    state.error = { code: 'offline', detail: 'earlier' };
     const a = deferred<string>();
     const running = tracker.run(a.call, (value) => ({ value }));
     expect(state.busy).toBe(true);
@@ -42,9 +42,9 @@ describe('request tracker', () => {
     state.value = 'kept';
     const a = deferred<string>();
     const running = tracker.run(a.call, (value) => ({ value }));
-    a.fail({ code: 'offline', message: 'down' });
+    a.fail({ code: 'offline', detail: 'down' });
     await running;
-    expect(state).toEqual({ value: 'kept', busy: false, error: { code: 'offline', message: 'down' } });
+    expect(state).toEqual({ value: 'kept', busy: false, error: { code: 'offline', detail: 'down' } });
   });
 
   it('drops the answer of a call superseded by a newer one, whichever arrives first', async () => {
@@ -83,13 +83,13 @@ describe('request tracker', () => {
   it('combines calls so each part lands on its own', async () => {
     const result = await together(
       Promise.resolve({ ok: true as const, value: 1 }),
-      Promise.resolve({ ok: false as const, error: { code: 'not-found' as const, message: 'x' } }),
+      Promise.resolve({ ok: false as const, error: { code: 'not-found' as const, detail: 'x' } }),
     );
     expect(result).toEqual({
       ok: true,
       value: [
         { ok: true, value: 1 },
-        { ok: false, error: { code: 'not-found', message: 'x' } },
+        { ok: false, error: { code: 'not-found', detail: 'x' } },
       ],
     });
   });

@@ -9,6 +9,7 @@ const view = (status: AnalysisView['status']): AnalysisView => ({
   status,
   language: null,
   error: null,
+  errorCode: null,
   summary:
     status === 'COMPLETED'
       ? { text: 'Short.', overview: 'Short.', key_points: [], action_items: [], decisions: [], dates: [] }

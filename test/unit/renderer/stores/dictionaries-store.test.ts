@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { DictionaryDetail } from '../../../../src-shared/ipc-contract';
+import type { DictionaryDetail, IpcError } from '../../../../src-shared/ipc-contract';
 import { useDictionariesStore } from '../../../../src-renderer/stores/dictionaries-store';
 import { errorFor, formLevelError } from '../../../../src-renderer/lib/field-error';
 import { installFakeApi } from '../fake-api';
@@ -39,19 +39,24 @@ describe('dictionaries store', () => {
       'dictionaries:create': () => detail(),
       'dictionaries:add-words': () => ({
         ok: false,
-        error: { code: 'validation', message: 'Reading too long', field: 'words.0.reading' },
+        error: {
+          code: 'validation',
+          reason: 'server.VALIDATION_FAILED',
+          detail: 'Reading too long',
+          field: 'words.0.reading',
+        },
       }),
     });
     await useDictionariesStore.getState().create('x');
     const error = await useDictionariesStore.getState().addWords([{ word: 'a', reading: 'b'.repeat(999) }]);
-    expect(errorFor(error, ['words.*.reading'])?.message).toBe('Reading too long');
+    expect(errorFor(error, ['words.*.reading'])?.detail).toBe('Reading too long');
     expect(errorFor(error, ['word', 'words', 'words.*.word'])).toBeNull();
     expect(errorFor(error, ['reading'])).toBeNull();
     expect(formLevelError(error, ['words.*.word', 'words.*.reading'])).toBeNull();
     expect(
-      errorFor({ code: 'validation', message: 'x', field: 'options.numSpeakers' }, ['options.numSpeakers']),
+      errorFor<IpcError>({ code: 'validation', detail: 'x', field: 'options.numSpeakers' }, ['options.numSpeakers']),
     ).not.toBeNull();
-    expect(errorFor({ code: 'validation', message: 'x' }, ['name'])).toBeNull();
-    expect(formLevelError({ code: 'server', message: 'down' }, ['word'])?.message).toBe('down');
+    expect(errorFor<IpcError>({ code: 'validation', detail: 'x' }, ['name'])).toBeNull();
+    expect(formLevelError<IpcError>({ code: 'server', detail: 'down' }, ['word'])?.detail).toBe('down');
   });
 });

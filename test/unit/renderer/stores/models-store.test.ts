@@ -46,6 +46,7 @@ describe('models store', () => {
       receivedBytes: 40 * MB,
       totalBytes: 141 * MB,
       error: null,
+      errorCode: null,
     });
     const base = () => useModelsStore.getState().models!.models.find((m) => m.name === 'base')!;
     expect(downloadOf(useModelsStore.getState(), base())).toMatchObject({ receivedBytes: 40 * MB });
@@ -59,6 +60,7 @@ describe('models store', () => {
       receivedBytes: 141 * MB,
       totalBytes: 141 * MB,
       error: null,
+      errorCode: null,
     });
     await expect.poll(() => base().installed).toBe(true);
     expect(fake.calls.filter((c) => c.channel === 'models:list').length).toBe(listsBefore + 1);
@@ -139,10 +141,24 @@ describe('models store', () => {
     const second = useModelsStore.getState().follow();
     first();
     first(); // a second off() from the same view changes nothing
-    fake.emit('models:changed', { model: 'base', status: 'DOWNLOADING', receivedBytes: 1, totalBytes: 2, error: null });
+    fake.emit('models:changed', {
+      model: 'base',
+      status: 'DOWNLOADING',
+      receivedBytes: 1,
+      totalBytes: 2,
+      error: null,
+      errorCode: null,
+    });
     expect(useModelsStore.getState().downloads.base?.receivedBytes).toBe(1);
     second();
-    fake.emit('models:changed', { model: 'base', status: 'DOWNLOADING', receivedBytes: 2, totalBytes: 2, error: null });
+    fake.emit('models:changed', {
+      model: 'base',
+      status: 'DOWNLOADING',
+      receivedBytes: 2,
+      totalBytes: 2,
+      error: null,
+      errorCode: null,
+    });
     expect(useModelsStore.getState().downloads.base?.receivedBytes).toBe(1);
   });
 });
