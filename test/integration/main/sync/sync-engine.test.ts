@@ -142,7 +142,11 @@ describe('sync engine', () => {
     await server.runtime.close();
     const status = await sync.refreshNow();
     expect(status.online).toBe(false);
-    expect(status.detail).toMatch(/Cannot reach the server at 127\.0\.0\.1:\d+/);
+    expect(status.detail).toMatchObject({
+      code: 'offline',
+      reason: 'app.offline-at',
+      params: { host: expect.stringMatching(/^127\.0\.0\.1:\d+$/) },
+    });
     expect(events.of('connection:changed').at(-1)).toMatchObject({ online: false });
     expect(transcripts.list({}).items.map((t) => t.id)).toContain(cached!.id);
     const detail = await transcripts.detail(cached!.id);
