@@ -94,7 +94,8 @@ export class LiveTranscriber {
       if (isBinary || socket !== this.socket) return;
       let event: LiveServerEvent;
       try {
-        event = JSON.parse(data.toString()) as LiveServerEvent;
+        // binaryType is the default 'nodebuffer': one Buffer per text frame.
+        event = JSON.parse((data as Buffer).toString('utf8')) as LiveServerEvent;
       } catch {
         return;
       }
