@@ -10,7 +10,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LiveText } from '../../../../src-shared/ipc-contract.js';
+import type { LiveText, UploadOptions } from '../../../../src-shared/ipc-contract.js';
 import { openCacheStore } from '../../../../src-main/cache/cache-store.js';
 import { RecordingService } from '../../../../src-main/recordings/recording-service.js';
 import { UploadManager } from '../../../../src-main/uploads/upload-manager.js';
@@ -120,7 +120,7 @@ async function speak(service: RecordingService, id: string): Promise<void> {
   }
 }
 
-const OPTIONS = {
+const OPTIONS: UploadOptions = {
   language: 'en',
   model: 'default',
   numSpeakers: null,
@@ -128,7 +128,7 @@ const OPTIONS = {
   maxSpeakers: null,
   dictionaryId: null,
   words: [],
-} as const;
+};
 
 describe('live text while recording', () => {
   it('shows partial words while speaking, then the final words of the turn', async () => {
