@@ -79,7 +79,8 @@ test('while recording, partial words show greyed, then final words plain, before
   const live = panel.getByTestId('live-text');
   await expect(live).toHaveAttribute('data-state', 'live', { timeout: 30_000 });
 
-  await expect(panel.getByTestId('live-final').first()).toContainText(KEY_WORDS, { timeout: 60_000 });
+  // The fake microphone loops from any point, and a reconnect cuts a turn: some turns are fragments.
+  await expect(panel.getByTestId('live-final').filter({ hasText: KEY_WORDS }).first()).toBeVisible({ timeout: 60_000 });
   const seen = await liveSeen(page);
   const firstPartial = seen.findIndex((entry) => entry.startsWith('partial:'));
   const firstFinal = seen.findIndex((entry) => entry.startsWith('final:'));
@@ -126,10 +127,18 @@ test('the server stopped mid-recording pauses live text, the recording goes on, 
   await expect(panel.getByTestId('live-note')).toContainText('Live text is paused');
   await expect(panel).toHaveAttribute('data-phase', 'recording');
   await screenshot(page, 'live-text-paused');
+  const before = await panel.getByTestId('live-final').count();
 
   await host.restartServer();
   await expect(live).toHaveAttribute('data-state', 'live', { timeout: 60_000 });
-  await expect(panel.getByTestId('live-final').first()).toContainText(KEY_WORDS, { timeout: 60_000 });
+  // Words heard after the server came back (a reconnect cuts a turn: some turns are fragments).
+  await expect
+    .poll(async () => (await panel.getByTestId('live-final').allInnerTexts()).slice(before).join(' '), {
+      timeout: 60_000,
+    })
+    .toMatch(KEY_WORDS);
+  // Nothing was lost: the recording went on through the gap.
+  await expect(panel).toHaveAttribute('data-phase', 'recording');
   await panel.getByTestId('record-discard').click();
   await expect(panel).toHaveAttribute('data-phase', 'ready');
   await page.close();
@@ -144,7 +153,10 @@ test('in Japanese: live text and its notes read naturally', async () => {
     await expect(panel).toHaveAttribute('data-phase', 'ready');
     await panel.getByTestId('record-start').click();
     await expect(panel.getByTestId('live-text')).toHaveAttribute('data-state', 'live', { timeout: 30_000 });
-    await expect(panel.getByTestId('live-final').first()).toContainText(KEY_WORDS, { timeout: 60_000 });
+    // The fake microphone loops from any point, and a reconnect cuts a turn: some turns are fragments.
+    await expect(panel.getByTestId('live-final').filter({ hasText: KEY_WORDS }).first()).toBeVisible({
+      timeout: 60_000,
+    });
     await expect(panel.getByTestId('live-text')).toContainText('停止すると');
     await screenshot(page, 'live-text-ja');
     await host.stopServer();

@@ -218,9 +218,11 @@ function LiveTextView() {
   const live = useRecorderStore((state) => state.live);
   const state = live?.state ?? 'connecting';
   const empty = !live || (live.finals.length === 0 && live.partial === '');
+  // Without live text to show, the note alone: no empty box when the server has none to offer.
+  const box = state === 'live' || !empty;
   return (
     <section className="record-live" aria-label={t('record.live.label')} data-testid="live-text" data-state={state}>
-      <div className="record-live-text" aria-live="polite">
+      <div className="record-live-text" aria-live="polite" hidden={!box}>
         {live?.finals.map((text, index) => (
           <span key={index} className="live-final" data-testid="live-final">
             {text}{' '}
