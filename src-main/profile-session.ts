@@ -111,6 +111,7 @@ export class ProfileSession {
       dir: path.join(options.dir, 'recordings'),
       uploads: this.uploads,
       repository: this.store.uploads,
+      live: { connection: options.connection, onText: (text) => emit('recordings:live', text) },
     });
     this.reruns = new RerunService({
       store: this.store,
@@ -162,6 +163,7 @@ export class ProfileSession {
 
   async stop(): Promise<void> {
     this.lifetime.abort();
+    this.recordings.endLive();
     await Promise.all([this.sync.stop(), this.uploads.stop(), this.follower.stop()]);
     this.store.close();
   }

@@ -133,6 +133,22 @@ export interface Recording {
   upload: UploadJob | null;
 }
 
+/**
+ * Live text of the recording being made (decision 0073): 'connecting' until the server's live session
+ * is open, 'live' while text comes, 'paused' while the connection is down (main reconnects; the recording
+ * goes on), 'unavailable' when this server offers no live text (the recording goes on).
+ */
+export type LiveTextState = 'connecting' | 'live' | 'paused' | 'unavailable';
+export interface LiveText {
+  /** The recording's id. */
+  id: string;
+  state: LiveTextState;
+  /** Completed turns, in order. */
+  finals: string[];
+  /** Words of the turn being spoken, not final yet. */
+  partial: string;
+}
+
 /** Why a file of an imported folder was not queued. */
 export type FolderSkipReason =
   | 'not-media' // not audio or video (by its first bytes)
@@ -583,6 +599,8 @@ export interface IpcResponses {
   'recordings:start': Recording;
   /** Appends one chunk at `offset` (the bytes already kept); answers the size kept. */
   'recordings:append': { size: number };
+  /** 16 kHz PCM of the recording for live text (never kept: the recording itself is the appended chunks). */
+  'recordings:live-audio': void;
   /** The recording is complete: it is queued for upload like a dropped file, with `options`. */
   'recordings:finish': UploadJob;
   /** Recordings on this computer (those still waiting for, or without, a finished upload). */
@@ -642,6 +660,8 @@ export interface IpcEvents {
   'analysis:changed': { id: string; kind: AnalysisKind; language: string | null };
   /** A download's progress; on a final status (COMPLETED, FAILED, CANCELLED) the list has changed too. */
   'models:changed': SpeechModelDownload;
+  /** The live text of the recording being made, whole each time. */
+  'recordings:live': LiveText;
 }
 export type IpcEvent = keyof IpcEvents;
 
@@ -689,6 +709,7 @@ const CHANNEL_NAMES = {
   'uploads:retry': true,
   'recordings:start': true,
   'recordings:append': true,
+  'recordings:live-audio': true,
   'recordings:finish': true,
   'recordings:list': true,
   'recordings:discard': true,
@@ -728,6 +749,7 @@ const EVENT_NAMES = {
   'connection:changed': true,
   'analysis:changed': true,
   'models:changed': true,
+  'recordings:live': true,
 } as const satisfies Record<IpcEvent, true>;
 export const IPC_EVENTS = Object.freeze(Object.keys(EVENT_NAMES)) as readonly IpcEvent[];
 

@@ -10,11 +10,13 @@
 import { randomUUID } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { Recording, UploadJob, UploadOptions } from '../../src-shared/ipc-contract.js';
+import type { LiveText, Recording, UploadJob, UploadOptions } from '../../src-shared/ipc-contract.js';
+import type { ConnectionProvider } from '../api-client/api-client.js';
 import { AppFailure } from '../app-failure.js';
 import { uploadJobOf, type UploadRepository } from '../cache/upload-repository.js';
 import { pathInside } from '../cache/safe-path.js';
 import type { UploadManager } from '../uploads/upload-manager.js';
+import { LiveTranscriber } from './live-transcriber.js';
 
 export interface RecordingServiceOptions {
   /** Where recordings are kept (the profile's cache directory's recordings/). */
@@ -22,6 +24,18 @@ export interface RecordingServiceOptions {
   uploads: UploadManager;
   repository: UploadRepository;
   now?: () => Date;
+  /** Live text while recording (decision 0073): the profile's server, and where the text goes. */
+  live?: {
+    connection: ConnectionProvider;
+    onText: (text: LiveText) => void;
+    retry?: { baseDelayMs: number; maxDelayMs: number };
+  };
+}
+
+/** What live text is asked for with a new recording; `language` as the upload form holds it. */
+export interface LiveTextRequest {
+  language: string | string[] | null;
+  dictionaryId: string | null;
 }
 
 /** The file extension for what MediaRecorder says it produces. */
@@ -32,6 +46,8 @@ const ACTIVE_UPLOAD: ReadonlyArray<UploadJob['state']> = ['queued', 'uploading',
 export class RecordingService {
   /** Appends to one recording run one after another, so offsets are checked against a settled size. */
   private readonly appending = new Map<string, Promise<unknown>>();
+  /** The live session of each recording being made with live text. */
+  private readonly lives = new Map<string, LiveTranscriber>();
   private readonly now: () => Date;
 
   constructor(private readonly options: RecordingServiceOptions) {
@@ -39,7 +55,7 @@ export class RecordingService {
   }
 
   /** Creates the (empty) file of a new recording, named "<word> <local date and time>". */
-  async start(mimeType: string, word = 'Recording'): Promise<Recording> {
+  async start(mimeType: string, word = 'Recording', live?: LiveTextRequest): Promise<Recording> {
     const extension = EXTENSIONS[mimeType.split(';')[0]!.trim().toLowerCase()];
     if (!extension)
       throw new AppFailure({
@@ -53,6 +69,15 @@ export class RecordingService {
     const folder = this.folderOf(id);
     await fsp.mkdir(folder, { recursive: true });
     await fsp.writeFile(path.join(folder, fileName), new Uint8Array(0), { flag: 'wx' });
+    if (live && this.options.live) {
+      const { connection, onText, retry } = this.options.live;
+      // One language is what a live session decodes; with several allowed, the first is the likeliest.
+      const language = Array.isArray(live.language) ? (live.language[0] ?? null) : live.language;
+      this.lives.set(
+        id,
+        new LiveTranscriber({ recordingId: id, connection, language, dictionaryId: live.dictionaryId, onText, retry }),
+      );
+    }
     return { id, fileName, size: 0, createdAt: created.toISOString(), upload: null };
   }
 
@@ -85,8 +110,23 @@ export class RecordingService {
     return next;
   }
 
+  /** Live audio of a recording being made; ignored when it has no live text (never started, or stopped). */
+  liveAudio(id: string, pcm: Buffer): void {
+    this.lives.get(id)?.push(pcm);
+  }
+
+  /** Ends the live text of a recording, if any (Stop, Discard, or the profile's session ending). */
+  endLive(id?: string): void {
+    for (const [key, live] of this.lives) {
+      if (id !== undefined && key !== id) continue;
+      live.close();
+      this.lives.delete(key);
+    }
+  }
+
   /** Queues the recording for upload, exactly as a dropped file. An empty recording is removed instead. */
   async finish(id: string, options: UploadOptions): Promise<UploadJob> {
+    this.endLive(id);
     await this.appending.get(id)?.catch(() => {});
     const file = await this.fileOf(id);
     if ((await fsp.stat(file)).size === 0) {
@@ -130,6 +170,7 @@ export class RecordingService {
 
   /** Deletes the recording; an upload of it that has not finished is cancelled and forgotten. */
   async discard(id: string): Promise<void> {
+    this.endLive(id);
     const file = await this.fileOf(id).catch(() => null);
     if (file) {
       for (const upload of this.options.repository.byFilePath(file)) {

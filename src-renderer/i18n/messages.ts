@@ -112,6 +112,14 @@ export const en = {
   'record.state.paused': 'Paused',
   'record.state.saving': 'Saving the recording…',
   'record.hint': 'The recording is saved on this computer while you record, then transcribed with the upload options.',
+  'record.live.label': 'Live text',
+  'record.live.connecting': 'Connecting for live text…',
+  'record.live.waiting': 'Live text appears here as you speak.',
+  'record.live.paused':
+    'Live text is paused: the server cannot be reached. The recording goes on and loses nothing; live text resumes when the server is back.',
+  'record.live.unavailable':
+    'This server does not show live text. The recording goes on and is transcribed when you stop.',
+  'record.live.replaced': 'The full transcription replaces this live text when you stop.',
   'record.problem.denied':
     'Kikitori may not use the microphone. Allow it in your system settings (on macOS: System Settings → Privacy & Security → Microphone), then try again.',
   'record.problem.no-device': 'No microphone was found. Connect one, then try again.',
@@ -666,6 +674,14 @@ export const ja: Record<MessageKey, string> = {
   'record.state.paused': '一時停止中',
   'record.state.saving': '録音を保存しています…',
   'record.hint': '録音は録りながらこのコンピューターに保存され、終わるとアップロード設定で文字起こしされます。',
+  'record.live.label': 'ライブ文字起こし',
+  'record.live.connecting': 'ライブ文字起こしに接続しています…',
+  'record.live.waiting': '話すと、ここに文字が表示されます。',
+  'record.live.paused':
+    'サーバーに接続できないため、ライブ文字起こしを一時停止しています。録音は続いており、失われません。サーバーに戻るとライブ文字起こしを再開します。',
+  'record.live.unavailable':
+    'このサーバーはライブ文字起こしに対応していません。録音は続き、停止すると文字起こしされます。',
+  'record.live.replaced': '停止すると、このライブ文字起こしは完全な文字起こしに置き換わります。',
   'record.problem.denied':
     'Kikitori にマイクの使用が許可されていません。システム設定で許可してから（macOS では システム設定 → プライバシーとセキュリティ → マイク）、もう一度お試しください。',
   'record.problem.no-device': 'マイクが見つかりません。マイクを接続してから、もう一度お試しください。',

@@ -101,6 +101,60 @@ export class Microphone {
   }
 }
 
+/** The live text's rate (decision 0073): the server's engines decode 16 kHz, so it is sent as is. */
+const LIVE_RATE = 16000;
+/** 4096 frames at 16 kHz: a quarter second per chunk, well under the channel's limit of two seconds. */
+const LIVE_FRAMES = 4096;
+
+/**
+ * 16 kHz mono PCM16 of a microphone's stream, for live text only (the recording stays MediaRecorder's
+ * file). A second AudioContext at 16 kHz lets the browser resample. ScriptProcessorNode rather than an
+ * AudioWorklet: a worklet's module would need a URL the strict CSP allows, for a few lines of copying.
+ */
+export class PcmTap {
+  private readonly context: AudioContext;
+  private readonly processor: ScriptProcessorNode;
+  private running = true;
+
+  constructor(stream: MediaStream, onChunk: (pcm: Uint8Array) => void) {
+    this.context = new AudioContext({ sampleRate: LIVE_RATE });
+    const source = this.context.createMediaStreamSource(stream);
+    this.processor = this.context.createScriptProcessor(LIVE_FRAMES, 1, 1);
+    this.processor.onaudioprocess = (event) => {
+      if (!this.running) return;
+      const samples = event.inputBuffer.getChannelData(0);
+      const pcm = new Int16Array(samples.length);
+      for (let i = 0; i < samples.length; i++) {
+        const s = Math.max(-1, Math.min(1, samples[i]!));
+        pcm[i] = s < 0 ? s * 0x8000 : s * 0x7fff;
+      }
+      onChunk(new Uint8Array(pcm.buffer));
+    };
+    // A processor runs only when it leads to the destination; a silent gain keeps the speakers quiet.
+    const mute = this.context.createGain();
+    mute.gain.value = 0;
+    source.connect(this.processor);
+    this.processor.connect(mute);
+    mute.connect(this.context.destination);
+    void this.context.resume().catch(() => {});
+  }
+
+  /** While paused nothing is sent, as nothing is recorded. */
+  pause(): void {
+    this.running = false;
+  }
+
+  resume(): void {
+    this.running = true;
+  }
+
+  close(): void {
+    this.running = false;
+    this.processor.onaudioprocess = null;
+    void this.context.close().catch(() => {});
+  }
+}
+
 /** MediaRecorder over a microphone's stream; `onChunk` gets each piece in order. */
 export class Recorder {
   private readonly recorder: MediaRecorder;

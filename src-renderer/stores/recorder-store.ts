@@ -3,12 +3,13 @@
 // finished recording is queued like a dropped file, with the upload form's options. Recordings kept
 // on this computer (an upload that failed, or one cut short) are listed, to transcribe or discard.
 import { create } from 'zustand';
-import type { IpcError, Recording } from '../../src-shared/ipc-contract';
+import type { IpcError, LiveText, Recording } from '../../src-shared/ipc-contract';
 import { api, split } from '../lib/api';
 import {
   audioInputs,
   Microphone,
   MicrophoneError,
+  PcmTap,
   Recorder,
   recordingFormat,
   toBase64,
@@ -31,6 +32,8 @@ interface RecorderState {
   elapsedMs: number;
   runningSince: number | null;
   kept: Recording[];
+  /** Live text of the recording being made (decision 0073); null before the first word or state arrives. */
+  live: LiveText | null;
   /** Opens the panel and the microphone; the level meter runs before recording starts. */
   open: () => Promise<void>;
   /** Closes the microphone and the panel; refused while recording (stop or discard first). */
@@ -52,6 +55,8 @@ interface RecorderState {
 interface Take {
   id: string;
   recorder: Recorder;
+  /** 16 kHz PCM for live text, sent beside the recording. */
+  tap: PcmTap | null;
   offset: number;
   chain: Promise<void>;
   failure: IpcError | null;
@@ -59,6 +64,7 @@ interface Take {
 
 let microphone: Microphone | null = null;
 let take: Take | null = null;
+let offLive: (() => void) | null = null;
 
 /** The current input level, 0..1 (0 when the microphone is closed). */
 export function currentLevel(): number {
@@ -95,6 +101,7 @@ export const useRecorderStore = create<RecorderState>()((set, get) => {
   async function endTake(): Promise<Take | null> {
     const current = take;
     if (!current) return null;
+    current.tap?.close();
     await current.recorder.stop();
     await current.chain;
     take = null;
@@ -111,6 +118,7 @@ export const useRecorderStore = create<RecorderState>()((set, get) => {
     elapsedMs: 0,
     runningSince: null,
     kept: [],
+    live: null,
     async open() {
       if (get().phase !== 'closed') return;
       set({ phase: 'opening', error: null, elapsedMs: 0, runningSince: null });
@@ -122,7 +130,9 @@ export const useRecorderStore = create<RecorderState>()((set, get) => {
       if (phase === 'recording' || phase === 'paused' || phase === 'saving') return;
       microphone?.close();
       microphone = null;
-      set({ phase: 'closed', problem: null, error: null });
+      offLive?.();
+      offLive = null;
+      set({ phase: 'closed', problem: null, error: null, live: null });
     },
     async chooseDevice(deviceId) {
       if (get().phase !== 'ready' && get().phase !== 'unavailable') return;
@@ -132,11 +142,19 @@ export const useRecorderStore = create<RecorderState>()((set, get) => {
     async record() {
       const format = recordingFormat();
       if (!microphone || get().phase !== 'ready' || !format) return;
-      const [recording, error] = split(await api().recordings.start({ mimeType: format }));
+      const { language, dictionaryId } = useUploadsStore.getState().options;
+      const [recording, error] = split(
+        await api().recordings.start({ mimeType: format, live: { language, dictionaryId } }),
+      );
       if (error) return set({ error });
+      offLive?.();
+      offLive = api().on('recordings:live', (live) => {
+        if (live.id === take?.id) set({ live });
+      });
       const current: Take = {
         id: recording.id,
         recorder: null as unknown as Recorder,
+        tap: null,
         offset: 0,
         chain: Promise.resolve(),
         failure: null,
@@ -157,18 +175,24 @@ export const useRecorderStore = create<RecorderState>()((set, get) => {
           }
         });
       });
+      // Live text is a preview: a chunk main could not take is simply not shown live.
+      current.tap = new PcmTap(microphone.stream, (pcm) => {
+        void api().recordings.liveAudio({ id: current.id, data: toBase64(pcm) });
+      });
       take = current;
       current.recorder.start();
-      set({ phase: 'recording', error: null, elapsedMs: 0, runningSince: Date.now() });
+      set({ phase: 'recording', error: null, elapsedMs: 0, runningSince: Date.now(), live: null });
     },
     pause() {
       if (!take || get().phase !== 'recording') return;
       take.recorder.pause();
+      take.tap?.pause();
       set({ phase: 'paused', elapsedMs: recordedMs(get()), runningSince: null });
     },
     resume() {
       if (!take || get().phase !== 'paused') return;
       take.recorder.resume();
+      take.tap?.resume();
       set({ phase: 'recording', runningSince: Date.now() });
     },
     async stop() {
@@ -199,7 +223,7 @@ export const useRecorderStore = create<RecorderState>()((set, get) => {
         const [, error] = split(await api().recordings.discard({ id: ended.id }));
         if (error) set({ error });
       }
-      set({ phase: microphone ? 'ready' : 'closed' });
+      set({ phase: microphone ? 'ready' : 'closed', live: null });
     },
     async loadKept() {
       const [recordings, error] = split(await api().recordings.list());

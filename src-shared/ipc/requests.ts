@@ -236,6 +236,8 @@ export type SettingsPatch = Static<typeof SettingsPatch>;
 const BULK = 100_000;
 /** One recorded chunk, base64: 8 MiB of text, minutes of Opus. */
 const RECORDING_CHUNK_BASE64 = 8 * 1024 * 1024;
+/** One chunk of live audio, base64: up to 2 s of 16 kHz PCM16 (the renderer sends about a quarter second). */
+const LIVE_AUDIO_BASE64 = Math.ceil((16_000 * 2 * 2) / 3) * 4;
 
 const SegmentId = () => Type.Integer({ title: 'Segment', minimum: 0, maximum: 10_000_000 });
 /** Segments settled in one conflict: far more than two people edit apart, bounded so one call stays small. */
@@ -364,6 +366,8 @@ export const IPC_REQUESTS = {
       pattern: '^audio/(webm|ogg|mp4)(;.*)?$',
       patternHint: 'is not a recording format Kikitori can keep',
     }),
+    /** Show live text while recording (decision 0073), in this language, with this dictionary. */
+    live: Type.Optional(Strict({ language: LanguageChoice(), dictionaryId: Nullable(Id('Dictionary')) }, 'Live text')),
   }),
   /** Base64 works over both bridges (Electron's structured clone and the test host's JSON); chunks are about a second. */
   'recordings:append': Strict({
@@ -373,6 +377,17 @@ export const IPC_REQUESTS = {
       title: 'Recorded audio',
       minLength: 4,
       maxLength: RECORDING_CHUNK_BASE64,
+      pattern: '^[A-Za-z0-9+/]+={0,2}$',
+      patternHint: 'is not base64',
+    }),
+  }),
+  /** 16 kHz mono PCM16 little-endian, base64, for live text only (the file is what 'recordings:append' keeps). */
+  'recordings:live-audio': Strict({
+    id: Id(),
+    data: Type.String({
+      title: 'Live audio',
+      minLength: 4,
+      maxLength: LIVE_AUDIO_BASE64,
       pattern: '^[A-Za-z0-9+/]+={0,2}$',
       patternHint: 'is not base64',
     }),

@@ -77,6 +77,7 @@ function RecordDialog() {
           <p className="hint" role="status" data-testid="record-state">
             {t(`record.state.${phase === 'unavailable' || phase === 'closed' ? 'opening' : phase}`)}
           </p>
+          {busy && <LiveTextView />}
         </>
       )}
       {error && (
@@ -209,6 +210,39 @@ function LevelMeter({ active }: { active: boolean }) {
     >
       <div ref={bar} className="level-meter-bar" />
     </div>
+  );
+}
+
+/** What the server has heard so far (decision 0073): final turns plain, the turn being spoken greyed. */
+function LiveTextView() {
+  const t = useT();
+  const live = useRecorderStore((state) => state.live);
+  const state = live?.state ?? 'connecting';
+  const empty = !live || (live.finals.length === 0 && live.partial === '');
+  // Without live text to show, the note alone: no empty box when the server has none to offer.
+  const box = state === 'live' || !empty;
+  return (
+    <section className="record-live" aria-label={t('record.live.label')} data-testid="live-text" data-state={state}>
+      <div className="record-live-text" aria-live="polite" hidden={!box}>
+        {live?.finals.map((text, index) => (
+          <span key={index} className="live-final" data-testid="live-final">
+            {text}{' '}
+          </span>
+        ))}
+        {live?.partial && (
+          <span className="live-partial" data-testid="live-partial">
+            {live.partial}
+          </span>
+        )}
+        {empty && state === 'live' && <span className="hint">{t('record.live.waiting')}</span>}
+      </div>
+      {state !== 'live' && (
+        <p className="hint" data-testid="live-note">
+          {t(`record.live.${state}`)}
+        </p>
+      )}
+      {state === 'live' && !empty && <p className="hint">{t('record.live.replaced')}</p>}
+    </section>
   );
 }
 

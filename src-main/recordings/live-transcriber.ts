@@ -1,0 +1,174 @@
+// Live text while recording (decision 0073): main holds one Realtime session (GET /v1/realtime, decision
+// 0063) per recording with the active profile's server, feeds it the renderer's 16 kHz PCM and reports the
+// text heard so far. Live text is a preview only: the recording is kept on disk as before, so a dropped
+// connection pauses the preview (audio sent meanwhile is not transcribed live) and loses nothing; the
+// saved transcription made from the file after Stop replaces it.
+import WebSocket from 'ws';
+import type { LiveText, LiveTextState } from '../../src-shared/ipc-contract.js';
+import type { LiveServerEvent } from '../../src-shared/api/realtime.js';
+import { backoffDelay, type RetryPolicy } from '../../src-shared/backoff.js';
+import type { ConnectionProvider } from '../api-client/api-client.js';
+
+export interface LiveTranscriberOptions {
+  recordingId: string;
+  connection: ConnectionProvider;
+  /** Spoken language (an ISO code); null lets the server choose. */
+  language: string | null;
+  dictionaryId: string | null;
+  onText: (text: LiveText) => void;
+  retry?: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>;
+}
+
+/** The engines' own rate: no resampling on the server. */
+export const LIVE_PCM_RATE = 16000;
+/** Audio waiting in the socket beyond this (about 4 s) is dropped rather than queued: live text must stay live. */
+const MAX_BUFFERED_BYTES = LIVE_PCM_RATE * 2 * 4;
+const RETRY = { baseDelayMs: 500, maxDelayMs: 10_000 };
+/** HTTP answers to the upgrade that retrying will not change: no live endpoint, or the key is refused. */
+const FINAL_STATUSES = new Set([401, 403, 404, 405, 426, 501]);
+
+export class LiveTranscriber {
+  private socket: WebSocket | null = null;
+  private attempt = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private state: LiveTextState = 'connecting';
+  private readonly finals: string[] = [];
+  /** Text of turns not yet completed, by item id (deltas append to it). */
+  private readonly partials = new Map<string, string>();
+
+  constructor(private readonly options: LiveTranscriberOptions) {
+    this.connect();
+  }
+
+  /** PCM16 little-endian mono at 16 kHz; dropped while the connection is down. */
+  push(pcm: Buffer): void {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN || this.state !== 'live') return;
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) return;
+    socket.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: pcm.toString('base64') }));
+  }
+
+  /** Ends the session (Stop or Discard); no more text is reported. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.socket?.close(1000);
+    this.socket = null;
+  }
+
+  private connect(): void {
+    if (this.closed) return;
+    const connection = this.options.connection();
+    if ('unavailable' in connection) return this.retryLater();
+    const url = new URL(connection.baseUrl.replace(/\/+$/, '') + '/v1/realtime');
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    url.searchParams.set('intent', 'transcription');
+    const socket = new WebSocket(url, { headers: { 'x-api-key': connection.apiKey }, handshakeTimeout: 10_000 });
+    this.socket = socket;
+    let answered = false;
+    socket.on('unexpected-response', (_request, response) => {
+      answered = true;
+      const status = response.statusCode ?? 0;
+      response.resume();
+      socket.terminate();
+      if (FINAL_STATUSES.has(status)) this.giveUp();
+    });
+    socket.on('open', () => {
+      // Not typed as LiveSessionSettings: TypeBox's Static of the rate union (built with map) is `undefined`.
+      const session = {
+        type: 'transcription',
+        audio: {
+          input: {
+            format: { type: 'audio/pcm', rate: LIVE_PCM_RATE },
+            transcription: this.options.language ? { language: this.options.language } : {},
+            turn_detection: { type: 'server_vad' },
+          },
+        },
+        ...(this.options.dictionaryId ? { dictionary_id: this.options.dictionaryId } : {}),
+      };
+      socket.send(JSON.stringify({ type: 'session.update', session }));
+    });
+    socket.on('message', (data, isBinary) => {
+      if (isBinary || socket !== this.socket) return;
+      let event: LiveServerEvent;
+      try {
+        // binaryType is the default 'nodebuffer': one Buffer per text frame.
+        event = JSON.parse((data as Buffer).toString('utf8')) as LiveServerEvent;
+      } catch {
+        return;
+      }
+      this.receive(event);
+    });
+    // Errors are followed by 'close'; the close decides what happens next.
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      if (socket !== this.socket || this.closed) return;
+      this.socket = null;
+      if (answered && this.state === 'unavailable') return;
+      this.retryLater();
+    });
+  }
+
+  private receive(event: LiveServerEvent): void {
+    switch (event.type) {
+      case 'session.updated':
+        this.attempt = 0;
+        return this.setState('live');
+      case 'conversation.item.input_audio_transcription.delta':
+        this.partials.set(event.item_id, (this.partials.get(event.item_id) ?? '') + event.delta);
+        return this.report();
+      case 'conversation.item.input_audio_transcription.completed':
+        this.partials.delete(event.item_id);
+        if (event.transcript.trim()) this.finals.push(event.transcript.trim());
+        return this.report();
+      case 'conversation.item.input_audio_transcription.failed':
+        this.partials.delete(event.item_id);
+        return this.report();
+      case 'error':
+        // The session's settings were refused (the language, the dictionary): this server cannot serve
+        // this recording live, and asking again would be refused the same way.
+        if (this.state !== 'live' && event.error.type === 'invalid_request_error') {
+          this.giveUp();
+          this.socket?.close(1000);
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  private retryLater(): void {
+    if (this.closed || this.state === 'unavailable') return;
+    // Turns cut off by the drop will never complete.
+    this.partials.clear();
+    this.setState('paused');
+    const delay = backoffDelay(this.attempt++, this.options.retry ?? RETRY);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.connect();
+    }, delay);
+  }
+
+  private giveUp(): void {
+    this.partials.clear();
+    this.setState('unavailable');
+  }
+
+  private setState(state: LiveTextState): void {
+    if (this.state === state) return;
+    this.state = state;
+    this.report();
+  }
+
+  private report(): void {
+    if (this.closed) return;
+    this.options.onText({
+      id: this.options.recordingId,
+      state: this.state,
+      finals: [...this.finals],
+      partial: [...this.partials.values()].join(' ').trim(),
+    });
+  }
+}
