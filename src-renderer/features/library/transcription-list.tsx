@@ -160,25 +160,32 @@ function RowContent({ item }: { item: TranscriptionSummary }) {
  * says so in place of the figures, with "Transcribe again as…" beside it (laid out like a failed row).
  */
 function WarnedRowContent({ item, warning }: { item: TranscriptionSummary; warning: TranscriptWarning }) {
+  return (
+    <div className="row-failed row-warned">
+      <OpenRowButton item={item} />
+      <LanguageWarningCell summary={item} warning={warning} />
+    </div>
+  );
+}
+
+/** A failed or warned row's name and status: opens the transcript, as any row does. */
+function OpenRowButton({ item }: { item: TranscriptionSummary }) {
   const t = useT();
   const go = useNavigationStore((state) => state.go);
   return (
-    <div className="row-failed row-warned">
-      <button
-        type="button"
-        className="row-button row-open"
-        data-testid="transcription-row"
-        data-status={item.status}
-        aria-label={t('library.row.open', { name: item.name })}
-        onClick={() => go({ name: 'transcript', id: item.id })}
-      >
-        <NameCell item={item} />
-        <span className="cell-status">
-          <span className={`status status-${item.status}`}>{t(`status.${item.status}`)}</span>
-        </span>
-      </button>
-      <LanguageWarningCell summary={item} warning={warning} />
-    </div>
+    <button
+      type="button"
+      className="row-button row-open"
+      data-testid="transcription-row"
+      data-status={item.status}
+      aria-label={t('library.row.open', { name: item.name })}
+      onClick={() => go({ name: 'transcript', id: item.id })}
+    >
+      <NameCell item={item} />
+      <span className="cell-status">
+        <span className={`status status-${item.status}`}>{t(`status.${item.status}`)}</span>
+      </span>
+    </button>
   );
 }
 
@@ -189,7 +196,6 @@ function WarnedRowContent({ item, warning }: { item: TranscriptionSummary; warni
  */
 function FailedRowContent({ item }: { item: TranscriptionSummary }) {
   const t = useT();
-  const go = useNavigationStore((state) => state.go);
   const rerun = useLibraryStore(selectRerun(item.id));
   const [dialog, setDialog] = useState(false);
   const errorText = useErrorText();
@@ -210,19 +216,7 @@ function FailedRowContent({ item }: { item: TranscriptionSummary }) {
   const again = () => void useLibraryStore.getState().rerun(item.id, undefined, !item.audioCached);
   return (
     <div className="row-failed">
-      <button
-        type="button"
-        className="row-button row-open"
-        data-testid="transcription-row"
-        data-status={item.status}
-        aria-label={t('library.row.open', { name: item.name })}
-        onClick={() => go({ name: 'transcript', id: item.id })}
-      >
-        <NameCell item={item} />
-        <span className="cell-status">
-          <span className={`status status-${item.status}`}>{t(`status.${item.status}`)}</span>
-        </span>
-      </button>
+      <OpenRowButton item={item} />
       <div className="failure-cell">
         <span
           className={refused ? 'failure-reason refused' : 'failure-reason'}
