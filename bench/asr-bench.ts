@@ -33,11 +33,13 @@ import {
   concatenate,
   conversation,
   durationOf,
+  FESTIVAL_SENTENCES,
   festivalWav,
   longRecording,
   pcmOf,
   testdataUtterances,
 } from './speech-corpus.js';
+import { normalizeWords, percentile } from './stats.js';
 import { editDistance } from '../src-shared/edit-distance.js';
 import { createApiKey, startServer, stopServer } from '../test/e2e/host/server-process.js';
 import { languageMismatchBench } from './language-mismatch.js';
@@ -48,29 +50,6 @@ const ONLY = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
   .filter(Boolean);
-
-const FESTIVAL_SENTENCES = [
-  'The birch canoe slid on the smooth planks.',
-  'Glue the sheet to the dark blue background.',
-  'It is easy to tell the depth of a well.',
-  'These days a chicken leg is a rare dish.',
-  'Rice is often served in round bowls.',
-  'The juice of lemons makes fine punch.',
-  'The box was thrown beside the parked truck.',
-  'Four hours of steady work faced us.',
-  'A large size in stockings is hard to sell.',
-  'The boy was there when the sun rose.',
-  'We will meet at the office after lunch to review the budget.',
-  'Please remember to lock the door when you leave the house.',
-  'The weather forecast says it will rain tomorrow afternoon.',
-  'She bought a new car last week and drove it to the beach.',
-  'Our team finished the project two days ahead of schedule.',
-  'The children played in the park until it got dark.',
-  'He asked the waiter for a glass of water and the menu.',
-  'The train to the city leaves every twenty minutes.',
-  'I think we should call the customer and explain the delay.',
-  'The meeting was moved to Thursday because of the holiday.',
-];
 
 /**
  * Invented names (in neither the CMU dictionary nor the language model), with readings: phonetic
@@ -91,20 +70,6 @@ const NAMES: (VocabularyWord & { sentence: string })[] = [
 
 // ---------------------------------------------------------------------------------------------
 // Scoring
-
-const EXPANSIONS: Record<string, string> = { mr: 'mister', mrs: 'missus', dr: 'doctor', ok: 'okay' };
-
-/** Lower case, no punctuation, common abbreviations spelled out. */
-export function normalizeWords(text: string): string[] {
-  return text
-    .toLowerCase()
-    .replace(/[-_]/g, ' ')
-    .replace(/[^a-z' ]/g, ' ')
-    .split(/\s+/)
-    .map((w) => w.replace(/^'+|'+$/g, ''))
-    .filter(Boolean)
-    .map((w) => EXPANSIONS[w] ?? w);
-}
 
 const transcript = (r: RecognizeResult) => r.segments.flatMap((s) => s.words.map((w) => w.word)).join(' ');
 
@@ -312,12 +277,6 @@ async function decodeLong(pcm: string): Promise<void> {
 }
 
 const ROOT = path.resolve(fileURLToPath(import.meta.url), '../../..');
-
-/** p-th percentile (nearest rank) of `values`. */
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 
 /** `wav` with silence added on both sides so that it lasts at least `seconds` (3-5 s clips). */
 async function padClip(

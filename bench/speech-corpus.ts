@@ -253,3 +253,27 @@ export async function longRecording(
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
+
+/** Sentences read by festival in the benches: ten Harvard sentences and ten of everyday speech. */
+export const FESTIVAL_SENTENCES = [
+  'The birch canoe slid on the smooth planks.',
+  'Glue the sheet to the dark blue background.',
+  'It is easy to tell the depth of a well.',
+  'These days a chicken leg is a rare dish.',
+  'Rice is often served in round bowls.',
+  'The juice of lemons makes fine punch.',
+  'The box was thrown beside the parked truck.',
+  'Four hours of steady work faced us.',
+  'A large size in stockings is hard to sell.',
+  'The boy was there when the sun rose.',
+  'We will meet at the office after lunch to review the budget.',
+  'Please remember to lock the door when you leave the house.',
+  'The weather forecast says it will rain tomorrow afternoon.',
+  'She bought a new car last week and drove it to the beach.',
+  'Our team finished the project two days ahead of schedule.',
+  'The children played in the park until it got dark.',
+  'He asked the waiter for a glass of water and the menu.',
+  'The train to the city leaves every twenty minutes.',
+  'I think we should call the customer and explain the delay.',
+  'The meeting was moved to Thursday because of the holiday.',
+];

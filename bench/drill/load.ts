@@ -12,7 +12,6 @@ import {
   api,
   apiKey,
   pathOf,
-  percentile,
   send,
   sizeSetting,
   sleep,
@@ -20,6 +19,7 @@ import {
   tempDir,
   type CheckResult,
 } from './support.js';
+import { percentile } from '../stats.js';
 
 const P99_TARGET_MS = 100;
 

@@ -1,0 +1,315 @@
+// npm run bench:live — live transcription (GET /v1/realtime, decision 0063) measured over real WebSockets
+// against the built server (the CLI), with pocketsphinx and the server's own voice activity detection:
+//  1. accuracy: the WER of the live transcript (its completed turns, in order) and of the batch engine on the
+//     same audio, against the reference, side by side: real read speech (pocketsphinx-testdata's LibriVox
+//     utterances and goforward) and 20 sentences read by festival, each set streamed as one session with
+//     1.5 s of silence between utterances;
+//  2. latency, per turn: from the start of speech (as sent) to its first delta, from the end of speech to
+//     speech_stopped (mostly the VAD's silence_duration_ms), and from the end of speech to the completed
+//     transcript; p50 and p95;
+//  3. the same latencies with SESSIONS sessions at once (the server's default limit), each streaming the
+//     festival set, to show whether live text keeps up on this machine.
+// Audio is sent in 100 ms appends at real time (BENCH_LIVE_PACE=2 sends twice as fast, which makes the
+// latencies meaningless but the accuracy figures quicker). BENCH_LIVE_SESSIONS sets part 3's count (0 skips).
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import WebSocket from 'ws';
+import { PocketsphinxEngine } from '../src-server/engines/speech/pocketsphinx-engine.js';
+import { editDistance } from '../src-shared/edit-distance.js';
+import type { LiveServerEvent } from '../src-shared/api/realtime.js';
+import { createApiKey, startServer, stopServer } from '../test/e2e/host/server-process.js';
+import { FESTIVAL_SENTENCES, festivalWav, pcmOf, testdataUtterances } from './speech-corpus.js';
+import { median, normalizeWords, percentile } from './stats.js';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(fileURLToPath(import.meta.url), '../../..');
+const RATE = 16000;
+const CHUNK_MS = 100;
+const GAP_SECONDS = 1.5;
+const PACE = Number(process.env.BENCH_LIVE_PACE ?? 1);
+const SESSIONS = Number(process.env.BENCH_LIVE_SESSIONS ?? 4);
+
+interface Stream {
+  name: string;
+  /** PCM16 mono at 16 kHz: every utterance followed by GAP_SECONDS of silence. */
+  pcm: Buffer;
+  reference: string;
+  /** Where each utterance's speech starts and ends in the stream (ms). */
+  spans: { start: number; end: number }[];
+}
+
+interface TurnTimes {
+  /** Audio time of speech start and end, as the server's VAD reported them (ms). */
+  audioStart?: number;
+  audioEnd?: number;
+  /** Wall-clock arrival of the events (ms, performance.now()). */
+  started?: number;
+  firstDelta?: number;
+  stopped?: number;
+  completed?: number;
+}
+
+interface SessionResult {
+  transcript: string;
+  turns: TurnTimes[];
+  /** When audio time 0 was sent. */
+  origin: number;
+  spans: Stream['spans'];
+  failed: number;
+}
+
+async function buildStream(name: string, wavs: string[], texts: string[]): Promise<Stream> {
+  const gap = Buffer.alloc(Math.round(GAP_SECONDS * RATE) * 2);
+  const parts: Buffer[] = [gap];
+  const spans: Stream['spans'] = [];
+  const msOf = (bytes: number) => (bytes / 2 / RATE) * 1000;
+  let at = gap.length;
+  for (const wav of wavs) {
+    const speech = fs.readFileSync(await pcmOf(wav));
+    spans.push({ start: msOf(at), end: msOf(at + speech.length) });
+    parts.push(speech, gap);
+    at += speech.length + gap.length;
+  }
+  return { name, pcm: Buffer.concat(parts), reference: texts.join(' '), spans };
+}
+
+const sleepUntil = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - performance.now())));
+
+/** Streams one session at PACE and collects its turns; resolves when every turn has an answer. */
+async function liveSession(url: string, key: string, stream: Stream): Promise<SessionResult> {
+  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/realtime?intent=transcription`, {
+    headers: { 'x-api-key': key },
+  });
+  const turns = new Map<string, TurnTimes>();
+  const texts = new Map<string, string>();
+  const order: string[] = [];
+  let failed = 0;
+  let updated: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (updated = resolve));
+  const turn = (id: string) => {
+    let times = turns.get(id);
+    if (!times) {
+      times = {};
+      turns.set(id, times);
+      order.push(id);
+    }
+    return times;
+  };
+  socket.on('message', (data) => {
+    const now = performance.now();
+    const event = JSON.parse((data as Buffer).toString('utf8')) as LiveServerEvent;
+    switch (event.type) {
+      case 'session.updated':
+        return updated();
+      case 'input_audio_buffer.speech_started':
+        Object.assign(turn(event.item_id), { audioStart: event.audio_start_ms, started: now });
+        return;
+      case 'input_audio_buffer.speech_stopped':
+        Object.assign(turn(event.item_id), { audioEnd: event.audio_end_ms, stopped: now });
+        return;
+      case 'conversation.item.input_audio_transcription.delta':
+        turn(event.item_id).firstDelta ??= now;
+        return;
+      case 'conversation.item.input_audio_transcription.completed':
+        turn(event.item_id).completed = now;
+        texts.set(event.item_id, event.transcript);
+        return;
+      case 'conversation.item.input_audio_transcription.failed':
+        failed++;
+        turn(event.item_id).completed = now;
+        return;
+      case 'error':
+        throw new Error(`${stream.name}: ${event.error.message}`);
+      default:
+        return;
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  socket.send(
+    JSON.stringify({
+      type: 'session.update',
+      session: {
+        type: 'transcription',
+        audio: {
+          input: {
+            format: { type: 'audio/pcm', rate: RATE },
+            transcription: { language: 'en' },
+            turn_detection: { type: 'server_vad' },
+          },
+        },
+      },
+    }),
+  );
+  await ready;
+  const bytes = (RATE * CHUNK_MS * 2) / 1000;
+  const origin = performance.now();
+  for (let at = 0, i = 0; at < stream.pcm.length; at += bytes, i++) {
+    await sleepUntil(origin + (i * CHUNK_MS) / PACE);
+    socket.send(
+      JSON.stringify({
+        type: 'input_audio_buffer.append',
+        audio: stream.pcm.subarray(at, at + bytes).toString('base64'),
+      }),
+    );
+  }
+  // Every turn the VAD opened gets its answer; the stream ends in silence, so the last one closes too.
+  const deadline = performance.now() + 60_000;
+  while ([...turns.values()].some((t) => t.completed === undefined) && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  socket.close(1000);
+  return {
+    transcript: order.map((id) => texts.get(id) ?? '').join(' '),
+    turns: order.map((id) => turns.get(id)!),
+    origin,
+    spans: stream.spans,
+    failed,
+  };
+}
+
+async function batchTranscript(engine: PocketsphinxEngine, stream: Stream, dir: string): Promise<string> {
+  const file = path.join(dir, `${stream.name}.pcm`);
+  fs.writeFileSync(file, stream.pcm);
+  const result = await engine.recognize({
+    pcmPath: file,
+    language: 'en',
+    vocabulary: [],
+    signal: new AbortController().signal,
+  });
+  return result.segments.flatMap((s) => s.words.map((w) => w.word)).join(' ');
+}
+
+function wer(reference: string, hypothesis: string): number {
+  const ref = normalizeWords(reference);
+  return editDistance(ref, normalizeWords(hypothesis)) / ref.length;
+}
+
+interface Latencies {
+  firstDelta: number[];
+  stopped: number[];
+  completed: number[];
+}
+
+/**
+ * Latencies from the speech as it was sent (the utterances' known spans), not from the VAD's own times: the
+ * end-of-speech figures include the VAD's 500 ms of silence, which is what a user waits for.
+ */
+function latenciesOf(results: SessionResult[]): Latencies {
+  const out: Latencies = { firstDelta: [], stopped: [], completed: [] };
+  for (const { turns, origin, spans } of results) {
+    const sentAt = (audioMs: number) => origin + audioMs / PACE;
+    for (const t of turns) {
+      if (t.audioStart === undefined || t.audioEnd === undefined) continue;
+      // The first utterance still speaking when the turn opened, and the last one begun before it closed.
+      const first = spans.find((u) => u.end > t.audioStart!);
+      const last = [...spans].reverse().find((u) => u.start < t.audioEnd!);
+      if (!first || !last) continue;
+      if (t.firstDelta !== undefined) out.firstDelta.push(t.firstDelta - sentAt(Math.max(first.start, t.audioStart)));
+      if (t.stopped !== undefined) out.stopped.push(t.stopped - sentAt(last.end));
+      if (t.completed !== undefined) out.completed.push(t.completed - sentAt(last.end));
+    }
+  }
+  return out;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+function latencyRows(label: string, l: Latencies): string[][] {
+  const row = (what: string, values: number[]) => [
+    `${label}: ${what}`,
+    values.length ? seconds(percentile(values, 50)) : '-',
+    values.length ? seconds(percentile(values, 95)) : '-',
+    String(values.length),
+  ];
+  return [
+    row('start of speech -> first delta', l.firstDelta),
+    row('end of speech -> speech_stopped', l.stopped),
+    row('end of speech -> completed', l.completed),
+  ];
+}
+
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of rows) console.log(line(r));
+}
+
+async function main(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-bench-live-'));
+  const dataDir = path.join(dir, 'data');
+  fs.mkdirSync(dataDir);
+  const { librivox, goforward } = await testdataUtterances();
+  const real = [...librivox, goforward];
+  const streams = [
+    await buildStream(
+      'real read speech',
+      real.map((u) => u.wav),
+      real.map((u) => u.text),
+    ),
+    await buildStream('festival', await Promise.all(FESTIVAL_SENTENCES.map(festivalWav)), FESTIVAL_SENTENCES),
+  ];
+  // Two keys: part 3 opens more sessions than one key may hold (decision 0063's per-key limit).
+  const keys = [await createApiKey(ROOT, dataDir), await createApiKey(ROOT, dataDir)];
+  const server = await startServer(ROOT, dataDir, {
+    KIKITORI_ENGINE_DEFAULT: 'pocketsphinx',
+    KIKITORI_LIVE_MAX_SESSIONS: String(Math.max(4, SESSIONS)),
+    KIKITORI_LIVE_MAX_SESSIONS_PER_KEY: String(Math.max(2, Math.ceil(SESSIONS / 2))),
+  });
+  const engine = new PocketsphinxEngine({ vadLog: () => {} });
+  const accuracy: string[][] = [];
+  const latency: string[][] = [];
+  try {
+    const single: SessionResult[] = [];
+    for (const stream of streams) {
+      process.stderr.write(`bench:live: ${stream.name} (${(stream.pcm.length / 2 / RATE).toFixed(0)} s)...\n`);
+      const live = await liveSession(server.url, keys[0]!, stream);
+      single.push(live);
+      const batch = await batchTranscript(engine, stream, dir);
+      accuracy.push([
+        stream.name,
+        `${normalizeWords(stream.reference).length}`,
+        pct(wer(stream.reference, live.transcript)),
+        pct(wer(stream.reference, batch)),
+        `${live.turns.length}${live.failed ? ` (${live.failed} failed)` : ''}`,
+      ]);
+    }
+    latency.push(...latencyRows('1 session', latenciesOf(single)));
+    if (SESSIONS > 0) {
+      process.stderr.write(`bench:live: ${SESSIONS} sessions at once...\n`);
+      const many = await Promise.all(
+        Array.from({ length: SESSIONS }, (_, i) => liveSession(server.url, keys[i % 2]!, streams[1]!)),
+      );
+      latency.push(...latencyRows(`${SESSIONS} sessions`, latenciesOf(many)));
+      const wers = many.map((m) => wer(streams[1]!.reference, m.transcript));
+      accuracy.push([
+        `festival, ${SESSIONS} sessions at once (median)`,
+        `${normalizeWords(streams[1]!.reference).length}`,
+        pct(median(wers)),
+        '-',
+        `${many.reduce((n, m) => n + m.turns.length, 0)}`,
+      ]);
+    }
+  } finally {
+    await stopServer(server.child);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const { stdout: cpu } = await run('nproc');
+  console.log(
+    `\nbench:live — pocketsphinx over /v1/realtime, server VAD (silence 500 ms), ${CHUNK_MS} ms appends at ${PACE}x real time, ${cpu.trim()} cores\n`,
+  );
+  printTable(['set', 'words', 'live WER', 'batch WER (same audio)', 'turns'], accuracy);
+  console.log('');
+  printTable(['latency per turn', 'p50', 'p95', 'turns'], latency);
+}
+
+await main();
