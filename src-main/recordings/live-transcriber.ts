@@ -5,7 +5,7 @@
 // saved transcription made from the file after Stop replaces it.
 import WebSocket from 'ws';
 import type { LiveText, LiveTextState } from '../../src-shared/ipc-contract.js';
-import type { LiveServerEvent } from '../../src-shared/api/realtime.js';
+import type { LiveServerEvent, LiveSessionSettings } from '../../src-shared/api/realtime.js';
 import { backoffDelay, type RetryPolicy } from '../../src-shared/backoff.js';
 import type { ConnectionProvider } from '../api-client/api-client.js';
 
@@ -76,8 +76,7 @@ export class LiveTranscriber {
       if (FINAL_STATUSES.has(status)) this.giveUp();
     });
     socket.on('open', () => {
-      // Not typed as LiveSessionSettings: TypeBox's Static of the rate union (built with map) is `undefined`.
-      const session = {
+      const session: LiveSessionSettings = {
         type: 'transcription',
         audio: {
           input: {

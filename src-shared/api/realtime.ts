@@ -7,13 +7,13 @@ import { Type, type Static } from 'typebox';
 const EventId = Type.Optional(Type.String({ maxLength: 256, description: 'Client-chosen id, echoed in errors.' }));
 
 /** Sample rates accepted for audio/pcm: OpenAI's 24 kHz, and 16 kHz (the engines' own rate) as an extension. */
-export const LIVE_SAMPLE_RATES = [24000, 16000] as const;
-export type LiveSampleRate = (typeof LIVE_SAMPLE_RATES)[number];
+const LiveSampleRateSchema = Type.Union([Type.Literal(24000), Type.Literal(16000)]);
+export type LiveSampleRate = Static<typeof LiveSampleRateSchema>;
 
 export const LiveAudioFormat = Type.Object(
   {
     type: Type.Literal('audio/pcm', { description: '16-bit little-endian mono PCM (pcmu/pcma are not accepted).' }),
-    rate: Type.Optional(Type.Union(LIVE_SAMPLE_RATES.map((r) => Type.Literal(r)))),
+    rate: Type.Optional(LiveSampleRateSchema),
   },
   { additionalProperties: false },
 );
