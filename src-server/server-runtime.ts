@@ -6,6 +6,7 @@ import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { liveTranscriptionsOf } from './application/live-transcription.js';
 import type { AppContext } from './app-context.js';
 import type { ServerConfig } from './config.js';
 import { watchChanges } from './db/change-watch.js';
@@ -255,7 +256,10 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
 
   const shutDown = async (graceMs: number) => {
     if (sweep) clearInterval(sweep);
-    // Jobs first (with their grace), while HTTP still answers: clients keep polling their transcriptions.
+    // Live sessions first: new ones are refused from here, and a session that saves (decision 0063) stores
+    // its audio and queues its transcription while the queue still takes jobs.
+    await liveTranscriptionsOf(ctx).shutdown();
+    // Then jobs (with their grace), while HTTP still answers: clients keep polling their transcriptions.
     await queue.stop({ graceMs });
     await app.close();
     await changes.close();
