@@ -12,7 +12,7 @@ import { DictionaryService } from './dictionaries/dictionary-service.js';
 import { EditService } from './edits/edit-service.js';
 import { ModelsService, type OfferMemory } from './models/models-service.js';
 import type { MachineResources } from './models/recommended-model.js';
-import type { UserNotification } from './host-capabilities.js';
+import type { NotificationEvent } from './notifications.js';
 import type { EventSink } from './event-sink.js';
 import { PeaksCache } from './peaks/peaks.js';
 import { RecordingService } from './recordings/recording-service.js';
@@ -28,7 +28,7 @@ export interface ProfileSessionOptions {
   dir: string;
   connection: ConnectionProvider;
   emit: EventSink;
-  notify: (notification: UserNotification) => void;
+  notify: (event: NotificationEvent) => void;
   syncIntervals?: Partial<SyncIntervals>;
   retry?: Partial<RetryPolicy>;
   uploadConcurrency?: number;

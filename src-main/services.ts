@@ -13,7 +13,8 @@ import {
   type EmbeddedServerStatus,
   type ServerCommand,
 } from './embedded-server/embedded-server.js';
-import type { Dialogs, Notifier, UserNotification } from './host-capabilities.js';
+import type { Dialogs, Notifier } from './host-capabilities.js';
+import { notificationText, type NotificationEvent } from './notifications.js';
 import type { EventSink } from './event-sink.js';
 import type { HandlerMap } from './ipc/handler-registry.js';
 import { analysisHandlers } from './ipc/handlers/analysis.js';
@@ -99,8 +100,9 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     onStatus: (status) => onEmbeddedStatus(status),
   });
   const settings = new SettingsService(options.settings, options.secrets, () => embedded.url ?? '');
-  const notify = (notification: UserNotification) => {
-    if (settings.settings().notifications) options.notifier.notify(notification);
+  const notify = (event: NotificationEvent) => {
+    const current = settings.settings();
+    if (current.notifications) options.notifier.notify(notificationText(event, current.uiLanguage));
   };
 
   let session: ProfileSession | null = null;

@@ -18,7 +18,7 @@ import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import type { OutboxEntry } from '../cache/outbox-repository.js';
-import type { UserNotification } from '../host-capabilities.js';
+import type { NotificationEvent } from '../notifications.js';
 import { AppFailure, appError } from '../app-failure.js';
 import type { TranscriptService } from '../transcripts/transcript-service.js';
 import type { TranscriptDocument, TranscriptSegment } from '../../src-shared/transcript-document.js';
@@ -81,7 +81,7 @@ export interface EditServiceOptions {
   store: CacheStore;
   client: ApiClient;
   transcripts: TranscriptService;
-  notify: (notification: UserNotification) => void;
+  notify: (event: NotificationEvent) => void;
   onChanged: (ids: string[]) => void;
   /** False when the server is known to be unreachable: saving then skips the attempt to send. */
   isOnline?: () => boolean;
@@ -779,11 +779,9 @@ export class EditService {
 
   private conflict(entry: OutboxEntry, error: IpcError, conflict: EditConflict | null = null) {
     this.options.store.outbox.markConflict(entry.seq, error, conflict);
-    const name = this.options.store.transcriptions.get(entry.targetId)?.name ?? 'A transcript';
     this.options.notify({
-      title: 'Corrections not sent',
-      // The notification names the transcript; the app says why, in the UI's language, when it is opened.
-      body: name,
+      kind: 'corrections-not-sent',
+      name: this.options.store.transcriptions.get(entry.targetId)?.name ?? null,
       transcriptionId: entry.targetId,
     });
   }

@@ -11,7 +11,7 @@ import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient, Reachability } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import type { TranscriptionChange } from '../cache/transcription-repository.js';
-import type { UserNotification } from '../host-capabilities.js';
+import type { NotificationEvent } from '../notifications.js';
 import type { EventSink } from '../event-sink.js';
 import type { TranscriptService } from '../transcripts/transcript-service.js';
 import { backoffDelay } from '../../src-shared/backoff.js';
@@ -50,7 +50,7 @@ export interface SyncEngineOptions {
   transcripts: TranscriptService;
   analyses: AnalysisService;
   emit: EventSink;
-  notify: (notification: UserNotification) => void;
+  notify: (event: NotificationEvent) => void;
   intervals?: Partial<SyncIntervals>;
   /** Documents of older COMPLETED transcriptions fetched per poll, so they can be read offline. */
   backfillPerPoll?: number;
@@ -247,17 +247,11 @@ export class SyncEngine {
     for (const change of changes) {
       if (!change.previousStatus || FINAL_TRANSCRIPTION_STATUSES.includes(change.previousStatus)) continue;
       if (change.status !== 'COMPLETED' && change.status !== 'FAILED') continue;
-      const record = this.options.store.transcriptions.get(change.id);
-      const name = record?.name ?? 'A transcription';
-      this.options.notify(
-        change.status === 'COMPLETED'
-          ? { title: 'Transcription finished', body: `“${name}” is ready.`, transcriptionId: change.id }
-          : {
-              title: 'Transcription failed',
-              body: `“${name}” could not be transcribed${record?.failureReason ? `: ${record.failureReason}` : '.'}`,
-              transcriptionId: change.id,
-            },
-      );
+      this.options.notify({
+        kind: change.status === 'COMPLETED' ? 'transcription-finished' : 'transcription-failed',
+        name: this.options.store.transcriptions.get(change.id)?.name ?? null,
+        transcriptionId: change.id,
+      });
     }
   }
 

@@ -3,7 +3,7 @@
 import { ApiClient } from '../../../src-main/api-client/api-client.js';
 import type { CacheStore } from '../../../src-main/cache/cache-store.js';
 import { EditService } from '../../../src-main/edits/edit-service.js';
-import type { UserNotification } from '../../../src-main/host-capabilities.js';
+import type { NotificationEvent } from '../../../src-main/notifications.js';
 import { TranscriptService } from '../../../src-main/transcripts/transcript-service.js';
 import { synthesizeSpeech, toWav16k } from '../../support/audio-fixtures.js';
 import { uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
@@ -107,7 +107,7 @@ export function editingServices(options: {
   connection: () => { baseUrl: string; apiKey: string };
   store: CacheStore;
   audioDir: string;
-  notify: (notification: UserNotification) => void;
+  notify: (event: NotificationEvent) => void;
 }) {
   const { store } = options;
   const client = new ApiClient({ connection: options.connection, retry: { retries: 0 } });

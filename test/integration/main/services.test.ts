@@ -187,6 +187,8 @@ describe('main services', () => {
         channels: 1,
       },
     ]);
+    // Notifications are written in the UI's language when they are shown (decision 0068).
+    await ok('settings:update', { uiLanguage: 'ja' });
     // Two speakers asked for, so that segments carry speaker labels to rename.
     const [job] = await ok('uploads:add', {
       files: offers.map((offer) => offer.handle),
@@ -201,7 +203,11 @@ describe('main services', () => {
     const id = done.transcriptionId!;
     expect((await ok('uploads:list')).find((j) => j.id === job!.id)?.state).toBe('done');
     await until(() => notes.notifications.find((n) => n.transcriptionId === id));
-    expect(notes.notifications.find((n) => n.transcriptionId === id)?.title).toBe('Transcription finished');
+    expect(notes.notifications.find((n) => n.transcriptionId === id)).toMatchObject({
+      title: '文字起こしが完了しました',
+      body: '「budget meeting.wav」の準備ができました。',
+    });
+    await ok('settings:update', { uiLanguage: 'en' });
 
     const list = await ok('transcripts:list', { filter: { status: ['COMPLETED'] } });
     expect(list.items.find((t) => t.id === id)).toMatchObject({

@@ -64,18 +64,19 @@ export function eventRecorder() {
   };
 }
 
-export function notificationRecorder() {
-  const notifications: UserNotification[] = [];
-  const waiters: Array<(n: UserNotification) => void> = [];
+/** Records notifications: what the notifier shows (the default), or the events services raise (NotificationEvent). */
+export function notificationRecorder<N = UserNotification>() {
+  const notifications: N[] = [];
+  const waiters: Array<(n: N) => void> = [];
   return {
     notifications,
     notifier: {
-      notify(n: UserNotification) {
+      notify(n: N) {
         notifications.push(n);
         for (const w of waiters.splice(0)) w(n);
       },
     },
-    next(): Promise<UserNotification> {
+    next(): Promise<N> {
       return new Promise((resolve) => waiters.push(resolve));
     },
   };

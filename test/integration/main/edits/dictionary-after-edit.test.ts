@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCacheStore, type CacheStore } from '../../../../src-main/cache/cache-store.js';
 import { startTestServer, tempDir, type TestServer } from '../../../support/test-server.js';
 import { completedTranscription, notificationRecorder, shortSpeech, editingServices } from '../main-test-support.js';
+import type { NotificationEvent } from '../../../../src-main/notifications.js';
 
 describe('a dictionary applied after an edit', () => {
   let server: TestServer;
@@ -14,7 +15,7 @@ describe('a dictionary applied after an edit', () => {
   let id: string;
   let store: CacheStore;
   const dir = tempDir('kikitori-dictionary-after-edit-');
-  const notes = notificationRecorder();
+  const notes = notificationRecorder<NotificationEvent>();
 
   beforeAll(async () => {
     server = await startTestServer();

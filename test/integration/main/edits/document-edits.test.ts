@@ -7,13 +7,14 @@ import { openCacheStore, type CacheStore } from '../../../../src-main/cache/cach
 import { STRUCTURE_MARK } from '../../../../src-shared/transcript-editing.js';
 import { startTestServer, tempDir, type TestServer } from '../../../support/test-server.js';
 import { completedTranscription, notificationRecorder, shortSpeech, editingServices } from '../main-test-support.js';
+import type { NotificationEvent } from '../../../../src-main/notifications.js';
 
 describe('edited documents', () => {
   let server: TestServer;
   let key: string;
   let id: string;
   const dir = tempDir('kikitori-document-edits-');
-  const notes = notificationRecorder();
+  const notes = notificationRecorder<NotificationEvent>();
   const stores: CacheStore[] = [];
 
   function machine() {

@@ -12,6 +12,7 @@ import {
   shortSpeech,
   editingServices,
 } from '../main-test-support.js';
+import type { NotificationEvent } from '../../../../src-main/notifications.js';
 
 describe('transcript corrections and the outbox', () => {
   let server: TestServer;
@@ -22,7 +23,7 @@ describe('transcript corrections and the outbox', () => {
   let store: CacheStore;
   let transcripts: TranscriptService;
   let edits: EditService;
-  const notes = notificationRecorder();
+  const notes = notificationRecorder<NotificationEvent>();
   const dir = tempDir('kikitori-edits-');
 
   beforeAll(async () => {
@@ -102,7 +103,7 @@ describe('transcript corrections and the outbox', () => {
     expect(await edits.flush()).toMatchObject({ sent: 0, conflicts: 1 });
     expect(await serverReview()).toBe(lines('theirs from another computer'));
     expect(store.outbox.all()[0]).toMatchObject({ state: 'conflict', lastError: { code: 'conflict' } });
-    expect(notes.notifications.at(-1)).toMatchObject({ title: 'Corrections not sent', transcriptionId: id });
+    expect(notes.notifications.at(-1)).toMatchObject({ kind: 'corrections-not-sent', transcriptionId: id });
     const shown = edits.detail(id);
     expect(shown.unsyncedEdits).toBe(true);
     expect(shown.document!.segments[0]!.text).toBe('mine while offline');

@@ -19,6 +19,7 @@ import {
   notificationRecorder,
   shortSpeech,
 } from '../main-test-support.js';
+import type { NotificationEvent } from '../../../../src-main/notifications.js';
 
 describe('offline edits as revision operations', () => {
   let server: TestServer;
@@ -30,7 +31,7 @@ describe('offline edits as revision operations', () => {
   let url: string;
   const dir = tempDir('kikitori-offline-operations-');
   const cacheFile = path.join(dir, 'cache.sqlite');
-  const notes = notificationRecorder();
+  const notes = notificationRecorder<NotificationEvent>();
   let store: CacheStore | null = null;
 
   /** This computer's services over the cache file: a new one is a new run of the app. */
@@ -141,7 +142,7 @@ describe('offline edits as revision operations', () => {
     url = server.url;
     expect(await here.edits.flush()).toMatchObject({ sent: 0, conflicts: 1 });
     expect(notes.notifications.slice(notified)).toEqual([
-      expect.objectContaining({ title: 'Corrections not sent', transcriptionId: id }),
+      expect.objectContaining({ kind: 'corrections-not-sent', transcriptionId: id }),
     ]);
     const detail = here.edits.detail(id);
     expect(detail.unsyncedEdits).toBe(true);

@@ -17,6 +17,7 @@ import {
   shortSpeech,
   editingServices,
 } from '../main-test-support.js';
+import type { NotificationEvent } from '../../../../src-main/notifications.js';
 
 describe('transcripts:resolve-conflict', () => {
   let server: TestServer;
@@ -28,7 +29,7 @@ describe('transcripts:resolve-conflict', () => {
   let transcripts: TranscriptService;
   let edits: EditService;
   let handlers: HandlerMap;
-  const notes = notificationRecorder();
+  const notes = notificationRecorder<NotificationEvent>();
   const dir = tempDir('kikitori-resolve-');
 
   beforeAll(async () => {

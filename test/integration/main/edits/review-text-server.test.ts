@@ -16,6 +16,7 @@ import {
   notificationRecorder,
   shortSpeech,
 } from '../main-test-support.js';
+import type { NotificationEvent } from '../../../../src-main/notifications.js';
 
 /** Forwards to `target`, answering 404 for revisions and leaving `revision` out of every JSON answer. */
 async function withoutRevisions(target: string): Promise<{ url: string; close: () => Promise<void> }> {
@@ -69,7 +70,7 @@ describe('edits on a server without revisions', () => {
   let offlineUrl: string;
   let store: CacheStore;
   let services: ReturnType<typeof editingServices>;
-  const notes = notificationRecorder();
+  const notes = notificationRecorder<NotificationEvent>();
   const dir = tempDir('kikitori-review-text-');
 
   beforeAll(async () => {

@@ -12,6 +12,7 @@ import { transcriptHandlers } from '../../../../src-main/ipc/handlers/transcript
 import type { ProfileSession } from '../../../../src-main/profile-session.js';
 import { startTestServer, tempDir, type TestServer } from '../../../support/test-server.js';
 import { completedTranscription, notificationRecorder, shortSpeech, editingServices } from '../main-test-support.js';
+import type { NotificationEvent } from '../../../../src-main/notifications.js';
 
 describe('transcripts:revisions and transcripts:restore-revision', () => {
   let server: TestServer;
@@ -20,7 +21,7 @@ describe('transcripts:revisions and transcripts:restore-revision', () => {
   let foreignId: string;
   let store: CacheStore;
   let handlers: HandlerMap;
-  const notes = notificationRecorder();
+  const notes = notificationRecorder<NotificationEvent>();
   const dir = tempDir('kikitori-history-');
 
   beforeAll(async () => {

@@ -8,6 +8,7 @@ import type { TranscriptDocument } from '../../../../src-shared/transcript-docum
 import { openCacheStore, type CacheStore } from '../../../../src-main/cache/cache-store.js';
 import { startTestServer, tempDir, uploadFile, waitForStatus, type TestServer } from '../../../support/test-server.js';
 import { deadUrl, editingServices, notificationRecorder, shortSpeech } from '../main-test-support.js';
+import type { NotificationEvent } from '../../../../src-main/notifications.js';
 
 describe('speaker editing', () => {
   let server: TestServer;
@@ -16,7 +17,7 @@ describe('speaker editing', () => {
   let url: string;
   let offlineUrl: string;
   const dir = tempDir('kikitori-speaker-editing-');
-  const notes = notificationRecorder();
+  const notes = notificationRecorder<NotificationEvent>();
   const stores: CacheStore[] = [];
 
   function computer(key = alice) {

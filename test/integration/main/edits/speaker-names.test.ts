@@ -11,6 +11,7 @@ import type { TranscriptDocument } from '../../../../src-shared/transcript-docum
 import { startSpecOnlyProxy } from '../../../support/spec-only-proxy.js';
 import { startTestServer, tempDir, uploadFile, waitForStatus, type TestServer } from '../../../support/test-server.js';
 import { editingServices, notificationRecorder, shortSpeech } from '../main-test-support.js';
+import type { NotificationEvent } from '../../../../src-main/notifications.js';
 
 describe('speaker names in the document', () => {
   let server: TestServer;
@@ -19,7 +20,7 @@ describe('speaker names in the document', () => {
   let id: string;
   let label: string;
   const dir = tempDir('kikitori-speaker-names-');
-  const notes = notificationRecorder();
+  const notes = notificationRecorder<NotificationEvent>();
   const stores: CacheStore[] = [];
   let computers = 0;
 

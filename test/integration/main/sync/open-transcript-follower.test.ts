@@ -20,6 +20,7 @@ import {
   notificationRecorder,
   shortSpeech,
 } from '../main-test-support.js';
+import type { NotificationEvent } from '../../../../src-main/notifications.js';
 
 describe('the transcript open in the window follows the server', () => {
   let server: TestServer;
@@ -28,7 +29,7 @@ describe('the transcript open in the window follows the server', () => {
   let id: string;
   let foreignId: string;
   const dir = tempDir('kikitori-follow-');
-  const notes = notificationRecorder();
+  const notes = notificationRecorder<NotificationEvent>();
   const stores: CacheStore[] = [];
   const followers: OpenTranscriptFollower[] = [];
 

@@ -16,6 +16,7 @@ import {
   testAnalysisEngines,
   until,
 } from '../main-test-support.js';
+import type { NotificationEvent } from '../../../../src-main/notifications.js';
 
 describe('sync engine', () => {
   let server: TestServer;
@@ -25,7 +26,7 @@ describe('sync engine', () => {
   let transcripts: TranscriptService;
   let analyses: AnalysisService;
   const events = eventRecorder();
-  const notes = notificationRecorder();
+  const notes = notificationRecorder<NotificationEvent>();
   const dir = tempDir('kikitori-sync-');
 
   beforeAll(async () => {
@@ -82,12 +83,8 @@ describe('sync engine', () => {
     await finished;
     expect(notes.notifications).toEqual(
       expect.arrayContaining([
-        { title: 'Transcription finished', body: '“budget.wav” is ready.', transcriptionId: ok },
-        {
-          title: 'Transcription failed',
-          body: expect.stringMatching(/^“broken\.wav” could not be transcribed: /),
-          transcriptionId: bad,
-        },
+        { kind: 'transcription-finished', name: 'budget.wav', transcriptionId: ok },
+        { kind: 'transcription-failed', name: 'broken.wav', transcriptionId: bad },
       ]),
     );
     await until(() => store.documents.has(ok));
