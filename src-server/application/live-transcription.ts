@@ -130,10 +130,24 @@ export class LiveTranscriptions {
     return this.sessions.size;
   }
 
-  /** The recognizer live sessions run on: the first configured engine that decodes incrementally. */
-  recognizer(): StreamingRecognizer | null {
-    for (const engine of this.ctx.engines.speechEngines.values()) if (isStreamingRecognizer(engine)) return engine;
-    return null;
+  /**
+   * The recognizers live sessions can run on now, best first: the engine a batch transcription would use
+   * (the default model's, e.g. whisper once a model is installed), then the other configured engines
+   * that stream. One that cannot run now (whisper without a model) lists no languages and is left out.
+   */
+  recognizers(): StreamingRecognizer[] {
+    const engines = new Set([this.ctx.engines.speechFor('default'), ...this.ctx.engines.speechEngines.values()]);
+    return [...engines].filter(isStreamingRecognizer).filter((engine) => engine.liveLanguages.length > 0);
+  }
+
+  /** The recognizer for a language: the first of recognizers() that recognizes it live. */
+  recognizerFor(language: string): StreamingRecognizer | null {
+    return this.recognizers().find((engine) => engine.liveLanguages.includes(language)) ?? null;
+  }
+
+  /** Every language some recognizer serves live, the best recognizer's first. */
+  liveLanguages(): string[] {
+    return [...new Set(this.recognizers().flatMap((engine) => engine.liveLanguages))];
   }
 
   /**
@@ -151,7 +165,7 @@ export class LiveTranscriptions {
         new LiveFailure('server_error', 'server_shutting_down', 'The server is shutting down. Connect again shortly.'),
         CLOSE.goingAway,
       );
-    const recognizer = this.recognizer();
+    const recognizer = this.recognizerFor('en') ?? this.recognizers()[0];
     if (!recognizer || this.config.maxSessions === 0)
       return refuse(
         new LiveFailure(
@@ -241,7 +255,8 @@ export class LiveSession {
 
   constructor(
     private readonly owner: LiveTranscriptions,
-    private readonly recognizer: StreamingRecognizer,
+    /** The recognizer of the session's language (chosen again when the language changes). */
+    private recognizer: StreamingRecognizer,
     private readonly caller: Caller,
     model: string | null,
     private readonly sink: LiveEventSink,
@@ -251,7 +266,7 @@ export class LiveSession {
     this.state = {
       rate: 24000,
       model: model ?? recognizer.liveModel,
-      language: 'en',
+      language: recognizer.liveLanguages.includes('en') ? 'en' : recognizer.liveLanguages[0]!,
       prompt: '',
       vad: { ...DEFAULT_VAD },
       include: [],
@@ -448,17 +463,23 @@ export class LiveSession {
     const next: SessionState = { ...this.state };
     if (input?.format) next.rate = input.format.rate ?? 24000;
     const t = input?.transcription;
-    if (t?.model !== undefined) next.model = t.model.trim() || this.recognizer.liveModel;
+    let recognizer = this.recognizer;
     if (t?.language !== undefined) {
       const language = t.language.trim().toLowerCase();
-      if (language && !this.recognizer.liveLanguages.includes(language))
+      const chosen = language ? this.owner.recognizerFor(language) : this.owner.recognizers()[0];
+      if (!chosen)
         throw invalid(
           'unsupported_language',
-          `Live transcription on this server recognizes ${this.recognizer.liveLanguages.join(', ')}; "${t.language}" is not among them. Leave language out, or upload the recording to /v1/audio/transcriptions.`,
+          `Live transcription on this server recognizes ${this.owner.liveLanguages().join(', ')}; "${t.language}" is not among them. Leave language out, or upload the recording to /v1/audio/transcriptions.`,
           `${TRANSCRIPTION_PARAM}.language`,
         );
-      next.language = language || this.recognizer.liveLanguages[0]!;
+      recognizer = chosen;
+      next.language = language || chosen.liveLanguages[0]!;
     }
+    // The model names the recognizer unless the client named one (its name is echoed, as OpenAI's is).
+    if (t?.model !== undefined) next.model = t.model.trim() || recognizer.liveModel;
+    else if (recognizer !== this.recognizer && next.model === this.recognizer.liveModel)
+      next.model = recognizer.liveModel;
     if (t?.prompt !== undefined) next.prompt = t.prompt;
     if (input && 'turn_detection' in input) {
       const td = input.turn_detection;
@@ -514,6 +535,8 @@ export class LiveSession {
     if (recording) this.recording = recording;
     // Applied whole, only once every part was accepted.
     const vocabularyBefore = JSON.stringify([this.state.language, this.vocabulary]);
+    if (recognizer !== this.recognizer) this.streamStale = true;
+    this.recognizer = recognizer;
     const changedFormat = next.rate !== this.state.rate;
     const changedVad = JSON.stringify(next.vad) !== JSON.stringify(this.state.vad);
     this.state = next;

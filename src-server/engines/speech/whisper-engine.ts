@@ -55,6 +55,8 @@ import type {
 import { inspectWhisperModel, readWhisperHparams, whisperModelProblem, type WhisperModelFile } from './ggml-file.js';
 import { recognizesDetail, unsupportedLanguageError } from './unsupported-language.js';
 import { vocabularyPrompt } from './vocabulary-prompt.js';
+import { RedecodingStream } from './redecoding-stream.js';
+import type { RecognitionStream, StreamingRecognizer, StreamOptions } from './streaming-recognizer.js';
 import {
   findWhisperModel,
   howToGetModel,
@@ -268,7 +270,7 @@ export function loadWhisperBinding(): { binding: typeof Binding; WhisperModel: t
   return bindingCache;
 }
 
-export class WhisperEngine implements SpeechEngine {
+export class WhisperEngine implements SpeechEngine, StreamingRecognizer {
   readonly name = 'whisper';
   /** Language "auto": whisper detects it (reported as `language` on the result). */
   readonly detectsLanguage = true;
@@ -430,26 +432,13 @@ export class WhisperEngine implements SpeechEngine {
     const model = await timed('load', () => this.acquire());
     let handle: fsp.FileHandle | null = null;
     try {
-      const prompt = vocabularyPrompt(request.vocabulary, request.language);
       const fixed = this.options.fixedTokensPerSecond;
-      const params: Partial<TranscribeParams<'detail', true>> = {
+      const params = this.decodeParams({
         language,
         translate,
-        format: 'detail',
-        token_timestamps: true,
-        n_threads: this.threads,
-        strategy: this.beamSize > 1 ? 1 : 0,
-        ...(this.beamSize > 1 ? { beam_size: this.beamSize } : { best_of: 5 }),
-        // whisper.cpp's own fallback (its defaults, stated): see the header.
-        temperature: 0,
-        temperature_inc: fixed ? 0 : 0.2,
-        entropy_thold: 2.4,
-        logprob_thold: -1,
-        print_progress: false,
-        print_timestamps: false,
-        print_realtime: false,
-        ...(prompt ? { initial_prompt: prompt } : {}),
-      };
+        prompt: vocabularyPrompt(request.vocabulary, request.language),
+        temperatureIncrement: fixed ? 0 : 0.2,
+      });
       const segments: RecognizedSegment[] = [];
       const cursor = { end: 0 };
       let detected: string | null = null;
@@ -507,6 +496,97 @@ export class WhisperEngine implements SpeechEngine {
       await handle?.close();
       this.release();
     }
+  }
+
+  /** whisper.cpp's parameters for one decode: this engine's threads and search, with its own fallback. */
+  private decodeParams(o: {
+    language: string;
+    translate: boolean;
+    prompt: string | null;
+    temperatureIncrement: number;
+  }): Partial<TranscribeParams<'detail', true>> {
+    return {
+      language: o.language,
+      translate: o.translate,
+      format: 'detail',
+      token_timestamps: true,
+      n_threads: this.threads,
+      strategy: this.beamSize > 1 ? 1 : 0,
+      ...(this.beamSize > 1 ? { beam_size: this.beamSize } : { best_of: 5 }),
+      // whisper.cpp's own fallback (its defaults, stated): see the header.
+      temperature: 0,
+      temperature_inc: o.temperatureIncrement,
+      entropy_thold: 2.4,
+      logprob_thold: -1,
+      print_progress: false,
+      print_timestamps: false,
+      print_realtime: false,
+      ...(o.prompt ? { initial_prompt: o.prompt } : {}),
+    };
+  }
+
+  /** Languages live sessions can use: those of the installed model; none while no model is installed. */
+  get liveLanguages(): readonly string[] {
+    try {
+      if (!fs.existsSync(this.resolveModel().file)) return [];
+    } catch {
+      return [];
+    }
+    return this.capabilities.languages;
+  }
+
+  get liveModel(): string {
+    try {
+      return `whisper.cpp/${this.resolveModel().name}`;
+    } catch {
+      return 'whisper.cpp';
+    }
+  }
+
+  /**
+   * A live stream (decision 0063): whisper decodes windows, not samples, so the open utterance is decoded
+   * again as it grows and words are shown once two passes agree (RedecodingStream); the model is held
+   * until the stream closes. Live passes skip the temperature fallback: the utterance's final decode has
+   * it, and a looping partial is never shown, since two passes must agree.
+   */
+  async openStream(options: StreamOptions): Promise<RecognitionStream> {
+    const language = toWhisperLanguage(options.language);
+    if (!language || language === 'auto' || !this.liveLanguages.includes(options.language)) {
+      throw unsupportedLanguageError(
+        [options.language],
+        recognizesDetail(this.name, this.liveLanguages, [options.language]),
+      );
+    }
+    const { binding } = loadWhisperBinding();
+    const model = await this.acquire();
+    const prompt = vocabularyPrompt(options.vocabulary, options.language);
+    const spaceless = isSpaceless(language);
+    const decode = async (pcm: Int16Array, temperatureIncrement: number): Promise<RecognizedWord[]> => {
+      const params = this.decodeParams({ language, translate: false, prompt, temperatureIncrement });
+      const results = await this.transcribeWindow(
+        binding,
+        model.handle,
+        toFloat32(pcm),
+        params,
+        new AbortController().signal,
+        () => {},
+      );
+      const end = pcm.length / SAMPLE_RATE;
+      const cursor = { end: 0 };
+      return results.flatMap(
+        (r) => toSegment(r, model.file, { map: (t) => t, start: 0, end, spaceless, cursor })?.words ?? [],
+      );
+    };
+    let released = false;
+    return new RedecodingStream({
+      decode: (pcm) => decode(pcm, 0),
+      decodeFinal: (pcm) => decode(pcm, 0.2),
+      release: () => {
+        if (released) return;
+        released = true;
+        this.release();
+      },
+    });
   }
 
   /**

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../../../../src-server/domain/engine-error.js';
 import { inspectWhisperModel } from '../../../../../src-server/engines/speech/ggml-file.js';
@@ -283,5 +284,111 @@ describe('WhisperEngine', () => {
     aborted.abort(new Error('stop'));
     await expect(recognize(englishOnly, pcm, { signal: aborted.signal })).rejects.toThrow('stop');
     await englishOnly.close();
+  });
+});
+
+describe('whisper live (decision 0063): the utterance decoded again as it grows', () => {
+  it('lists no live languages without a model; with one, streams an utterance to final words timed in the session', async () => {
+    expect(new WhisperEngine({ dataDir: tempDir() }).liveLanguages).toEqual([]);
+    const engine = new WhisperEngine({ model, dataDir: scratch, threads: 1 });
+    expect(engine.liveLanguages).toContain('ja');
+    expect(engine.liveModel).toMatch(/^whisper\.cpp\/random-/);
+    await expect(engine.openStream({ language: 'xx', vocabulary: [] })).rejects.toMatchObject({
+      kind: 'unsupported',
+    });
+    const pcm = fs.readFileSync(await pcmOf(sentence));
+    const samples = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2);
+    const stream = await engine.openStream({ language: 'ja', vocabulary: [{ word: 'Stella', reading: null }] });
+    stream.startUtterance(3);
+    for (let at = 0; at < samples.length; at += 8000) await stream.feed(samples.subarray(at, at + 8000));
+    const words = await stream.endUtterance();
+    expect(words.length).toBeGreaterThan(0);
+    const duration = samples.length / 16000;
+    let last = 3;
+    for (const w of words) {
+      expect(w.start).toBeGreaterThanOrEqual(last);
+      expect(w.end).toBeGreaterThanOrEqual(w.start);
+      expect(w.end).toBeLessThanOrEqual(3 + duration);
+      last = w.start;
+    }
+    // Partial words are the ones two passes agreed on: a prefix of some pass, here none after the end.
+    expect(stream.partial()).toEqual([]);
+    await stream.close();
+    await engine.close();
+  });
+
+  it('serves /v1/realtime with the engine a batch transcription would use: whisper for Japanese, refused without a model', async () => {
+    const withModel = await startTestServer({
+      runtime: {
+        engines: engineRegistryFromEnv({
+          KIKITORI_ENGINE_DEFAULT: 'whisper',
+          KIKITORI_WHISPER_MODEL: model,
+          KIKITORI_WHISPER_THREADS: '1',
+        }),
+      },
+    });
+    const withoutModel = await startTestServer({ env: { KIKITORI_ENGINE_DEFAULT: 'pocketsphinx' } });
+    try {
+      const pcm = fs.readFileSync(await pcmOf(sentence));
+      const live = async (server: typeof withModel, language: string) => {
+        const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/v1/realtime`, {
+          headers: { 'x-api-key': await server.key('acme') },
+        });
+        const events: { type: string; [key: string]: any }[] = [];
+        const next = (type: string) =>
+          new Promise<{ type: string; [key: string]: any }>((resolve) => {
+            const check = () => {
+              const found = events.find((e) => e.type === type);
+              if (found) resolve(found);
+              else setTimeout(check, 20);
+            };
+            check();
+          });
+        socket.on('message', (data) => events.push(JSON.parse((data as Buffer).toString('utf8'))));
+        await next('session.created');
+        socket.send(
+          JSON.stringify({
+            type: 'session.update',
+            session: {
+              type: 'transcription',
+              audio: {
+                input: {
+                  format: { type: 'audio/pcm', rate: 16000 },
+                  transcription: { language },
+                  turn_detection: null,
+                },
+              },
+            },
+          }),
+        );
+        return { socket, events, next };
+      };
+
+      const ja = await live(withModel, 'ja');
+      const updated = await ja.next('session.updated');
+      expect(updated.session.audio.input.transcription).toMatchObject({
+        language: 'ja',
+        model: expect.stringMatching(/^whisper\.cpp\/random-/),
+      });
+      ja.socket.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: pcm.toString('base64') }));
+      ja.socket.send(JSON.stringify({ type: 'input_audio_buffer.commit' }));
+      const completed = await ja.next('conversation.item.input_audio_transcription.completed');
+      expect(completed.words.length).toBeGreaterThan(0);
+      for (const w of completed.words) expect(w.end).toBeLessThanOrEqual(pcm.length / 2 / 16000 + 0.01);
+      expect(ja.events.some((e) => e.type === 'conversation.item.input_audio_transcription.failed')).toBe(false);
+      ja.socket.close();
+
+      // Pocketsphinx serves English only, and whisper has no model there: Japanese is refused, by name.
+      const refused = await live(withoutModel, 'ja');
+      const error = await refused.next('error');
+      expect(error.error).toMatchObject({
+        code: 'unsupported_language',
+        message: expect.stringMatching(/recognizes en;/),
+      });
+      refused.socket.close();
+    } finally {
+      await withModel.close();
+      await withoutModel.close();
+    }
   });
 });
