@@ -7,9 +7,15 @@ import { createEventSink, registerIpcHandlers, trustedRendererUrl } from './ipc/
 import { handleMediaProtocol, registerMediaSchemeSync } from './media-protocol.js';
 import { createMainServices, type MainServices } from './services.js';
 import { createElectronSettingsStore } from './settings/electron-settings-store.js';
+import { enableFeaturesValue } from './system-audio.js';
 import { createMainWindow, hardenSession, rendererLocation } from './window.js';
 
 registerMediaSchemeSync();
+// Before the app is ready: Chromium reads its features once (system-audio.ts). One switch, with any
+// features it already had.
+const features = enableFeaturesValue(app.commandLine.getSwitchValue('enable-features'));
+app.commandLine.removeSwitch('enable-features');
+app.commandLine.appendSwitch('enable-features', features);
 // Tests (and portable setups) keep their data elsewhere.
 if (process.env.KIKITORI_USER_DATA_DIR) app.setPath('userData', process.env.KIKITORI_USER_DATA_DIR);
 

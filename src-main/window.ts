@@ -3,10 +3,11 @@
 // microphone for the app's own page (media-permission.ts).
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BrowserWindow, session, shell, type Session } from 'electron';
+import { BrowserWindow, desktopCapturer, session, shell, type Session } from 'electron';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy.js';
 import type { TrustedUrl } from './ipc/trusted-sender.js';
 import { permissionGranted } from './media-permission.js';
+import { grantsSystemAudio } from './system-audio.js';
 
 export interface RendererLocation {
   /** What the window loads: the built index.html, or the dev server when KIKITORI_RENDERER_URL is set. */
@@ -21,7 +22,7 @@ export function rendererLocation(appRoot: string, env: NodeJS.ProcessEnv = proce
   };
 }
 
-/** Applies once per session: CSP on every response; the microphone for the app's own page, every other permission refused. */
+/** Applies once per session: CSP on every response; the microphone and the computer's sound for the app's own page, every other permission refused. */
 export function hardenSession(isTrusted: TrustedUrl, target: Session = session.defaultSession): void {
   target.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
@@ -35,6 +36,19 @@ export function hardenSession(isTrusted: TrustedUrl, target: Session = session.d
     const requestingUrl = details.requestingUrl || contents?.getURL() || '';
     return permissionGranted({ permission, requestingUrl, mediaType: details.mediaType ?? 'unknown' }, isTrusted);
   });
+  // The computer's sound (decision 0082): the first screen's loopback audio, for the app's own page only.
+  // The page stops the screen's video at once; no picker is shown, since nothing of the screen is kept.
+  target.setDisplayMediaRequestHandler(
+    (request, callback) => {
+      const frameUrl = request.frame?.url ?? '';
+      if (!grantsSystemAudio({ frameUrl, audioRequested: request.audioRequested }, isTrusted)) return callback({});
+      desktopCapturer
+        .getSources({ types: ['screen'] })
+        .then(([screen]) => callback(screen ? { video: screen, audio: 'loopback' } : {}))
+        .catch(() => callback({}));
+    },
+    { useSystemPicker: false },
+  );
 }
 
 export function createMainWindow(location: RendererLocation, isTrusted: (url: string) => boolean): BrowserWindow {

@@ -95,9 +95,13 @@ export const en = {
   'library.uploads.expand': 'Show uploads',
   'library.uploads.clear': 'Clear finished',
   'record.button': 'Record',
-  'record.title': 'Record from the microphone',
+  'record.title': 'Record',
   'record.microphone': 'Microphone',
   'record.microphoneNumber': 'Microphone {n}',
+  'record.source': 'Sound to record',
+  'record.source.microphone': 'The microphone',
+  'record.source.system': "This computer's sound (an online meeting)",
+  'record.source.both': "The microphone and this computer's sound",
   'record.level': 'Input level',
   'record.elapsed': 'Recorded time',
   'record.start': 'Start recording',
@@ -126,6 +130,10 @@ export const en = {
   'record.problem.busy':
     'The microphone could not be started: another app may be using it. Close apps that record, then try again.',
   'record.problem.unsupported': 'Recording is not available on this computer.',
+  'record.problem.system-denied':
+    "Recording this computer's sound was not allowed. On macOS, allow Kikitori under System Settings › Privacy & Security › Screen & System Audio Recording, then try again.",
+  'record.problem.system-unavailable':
+    "This computer's sound cannot be recorded here. Choose the microphone instead, and play the meeting aloud.",
   'record.kept.heading': 'Recordings not transcribed yet',
   'record.kept.notQueued': 'Not uploaded',
   'record.kept.transcribe': 'Transcribe',
@@ -657,9 +665,13 @@ export const ja: Record<MessageKey, string> = {
   'library.uploads.expand': 'アップロードを表示',
   'library.uploads.clear': '完了分を消去',
   'record.button': '録音',
-  'record.title': 'マイクから録音',
+  'record.title': '録音',
   'record.microphone': 'マイク',
   'record.microphoneNumber': 'マイク {n}',
+  'record.source': '録音する音',
+  'record.source.microphone': 'マイク',
+  'record.source.system': 'このコンピューターの音（オンライン会議）',
+  'record.source.both': 'マイクとこのコンピューターの音',
   'record.level': '入力レベル',
   'record.elapsed': '録音時間',
   'record.start': '録音開始',
@@ -688,6 +700,10 @@ export const ja: Record<MessageKey, string> = {
   'record.problem.busy':
     'マイクを開始できませんでした。他のアプリが使用している可能性があります。録音中のアプリを閉じてから、もう一度お試しください。',
   'record.problem.unsupported': 'このコンピューターでは録音できません。',
+  'record.problem.system-denied':
+    'このコンピューターの音の録音が許可されませんでした。macOS では「システム設定」›「プライバシーとセキュリティ」›「画面収録とシステムオーディオ録音」で Kikitori を許可してから、もう一度お試しください。',
+  'record.problem.system-unavailable':
+    'このコンピューターの音はここでは録音できません。代わりにマイクを選び、会議の音をスピーカーで流してください。',
   'record.kept.heading': 'まだ文字起こししていない録音',
   'record.kept.notQueued': '未アップロード',
   'record.kept.transcribe': '文字起こし',

@@ -1,9 +1,15 @@
-// The browser side of recording (decision 0027): the microphone through getUserMedia, its level
-// through a Web Audio AnalyserNode, and MediaRecorder cutting the sound into chunks about every
-// second, which the recorder store hands to main as they come.
+// The browser side of recording (decision 0027): the microphone through getUserMedia, the computer's own
+// sound through getDisplayMedia (decision 0082: main answers with the screen's loopback audio), the two
+// mixed in Web Audio when both are wanted, the level through an AnalyserNode, and MediaRecorder cutting
+// the sound into chunks about every second, which the recorder store hands to main as they come.
 
-/** Why the microphone cannot be used, in terms the panel words for the user. */
-export type MicrophoneProblem = 'denied' | 'no-device' | 'busy' | 'unsupported';
+/** Why the sound cannot be recorded, in terms the panel words for the user. */
+export type MicrophoneProblem =
+  'denied' | 'no-device' | 'busy' | 'unsupported' | 'system-denied' | 'system-unavailable';
+
+/** What is recorded: the microphone, the computer's own sound (an online meeting), or both mixed. */
+export type SoundSource = 'microphone' | 'system' | 'both';
+export const SOUND_SOURCES: readonly SoundSource[] = ['microphone', 'system', 'both'];
 
 export class MicrophoneError extends Error {
   constructor(
@@ -43,45 +49,95 @@ export async function audioInputs(): Promise<AudioInput[]> {
     .map((device) => ({ id: device.deviceId, label: device.label }));
 }
 
-/** An open microphone: its stream for MediaRecorder, and its current level. */
+async function microphoneStream(deviceId: string | null): Promise<MediaStream> {
+  if (!navigator.mediaDevices?.getUserMedia) throw new MicrophoneError('unsupported');
+  try {
+    return await navigator.mediaDevices.getUserMedia({
+      audio: {
+        ...(deviceId ? { deviceId: { exact: deviceId } } : {}),
+        echoCancellation: false,
+        noiseSuppression: false,
+        autoGainControl: true,
+      },
+      video: false,
+    });
+  } catch (error) {
+    throw new MicrophoneError(problemOf(error), error);
+  }
+}
+
+/**
+ * The computer's own sound: a screen share's audio (Chromium asks for video too; it is stopped at once
+ * and never recorded). No audio track means the platform gives none (decision 0082).
+ */
+async function systemSoundStream(): Promise<MediaStream> {
+  if (!navigator.mediaDevices?.getDisplayMedia) throw new MicrophoneError('system-unavailable');
+  let shared: MediaStream;
+  try {
+    shared = await navigator.mediaDevices.getDisplayMedia({ video: true, audio: true });
+  } catch (error) {
+    const name = error instanceof DOMException || error instanceof Error ? error.name : '';
+    throw new MicrophoneError(name === 'NotAllowedError' ? 'system-denied' : 'system-unavailable', error);
+  }
+  for (const track of shared.getVideoTracks()) {
+    track.stop();
+    shared.removeTrack(track);
+  }
+  if (shared.getAudioTracks().length === 0) throw new MicrophoneError('system-unavailable');
+  return shared;
+}
+
+/** The open sound inputs: one stream for MediaRecorder (the two mixed when both), and its current level. */
 export class Microphone {
   private readonly context: AudioContext;
   private readonly analyser: AnalyserNode;
   private readonly samples: Float32Array<ArrayBuffer>;
+  /** What MediaRecorder and the live-text tap read. */
+  readonly stream: MediaStream;
 
-  private constructor(readonly stream: MediaStream) {
+  private constructor(
+    private readonly microphone: MediaStream | null,
+    private readonly system: MediaStream | null,
+  ) {
     this.context = new AudioContext();
     this.analyser = this.context.createAnalyser();
     this.analyser.fftSize = 2048;
     this.samples = new Float32Array(this.analyser.fftSize);
-    // Analysed only: nothing is connected to the speakers.
-    this.context.createMediaStreamSource(stream).connect(this.analyser);
-  }
-
-  static async open(deviceId: string | null): Promise<Microphone> {
-    if (!navigator.mediaDevices?.getUserMedia || !recordingFormat()) throw new MicrophoneError('unsupported');
-    let stream: MediaStream;
-    try {
-      stream = await navigator.mediaDevices.getUserMedia({
-        audio: {
-          ...(deviceId ? { deviceId: { exact: deviceId } } : {}),
-          echoCancellation: false,
-          noiseSuppression: false,
-          autoGainControl: true,
-        },
-        video: false,
-      });
-    } catch (error) {
-      throw new MicrophoneError(problemOf(error), error);
+    const inputs = [microphone, system].filter((input): input is MediaStream => input !== null);
+    if (inputs.length === 1) {
+      this.stream = inputs[0]!;
+      // Analysed only: nothing is connected to the speakers.
+      this.context.createMediaStreamSource(this.stream).connect(this.analyser);
+    } else {
+      // Mixed in Web Audio: one track to record, at the sum of both (neither is played aloud).
+      const mix = this.context.createMediaStreamDestination();
+      for (const input of inputs) {
+        const source = this.context.createMediaStreamSource(input);
+        source.connect(mix);
+        source.connect(this.analyser);
+      }
+      this.stream = mix.stream;
     }
-    const microphone = new Microphone(stream);
-    await microphone.context.resume().catch(() => {});
-    return microphone;
   }
 
-  /** The device actually in use. */
+  static async open(deviceId: string | null, source: SoundSource = 'microphone'): Promise<Microphone> {
+    if (!recordingFormat()) throw new MicrophoneError('unsupported');
+    const microphone = source === 'system' ? null : await microphoneStream(deviceId);
+    let system: MediaStream | null = null;
+    try {
+      system = source === 'microphone' ? null : await systemSoundStream();
+    } catch (error) {
+      for (const track of microphone?.getTracks() ?? []) track.stop();
+      throw error;
+    }
+    const opened = new Microphone(microphone, system);
+    await opened.context.resume().catch(() => {});
+    return opened;
+  }
+
+  /** The microphone actually in use; null when only the computer's sound is recorded. */
   get deviceId(): string | null {
-    return this.stream.getAudioTracks()[0]?.getSettings().deviceId ?? null;
+    return this.microphone?.getAudioTracks()[0]?.getSettings().deviceId ?? null;
   }
 
   /** 0 (silence, below -60 dBFS) to 1 (full scale), from the last ~40 ms of sound. */
@@ -96,7 +152,8 @@ export class Microphone {
   }
 
   close(): void {
-    for (const track of this.stream.getTracks()) track.stop();
+    for (const input of [this.microphone, this.system, this.stream])
+      for (const track of input?.getTracks() ?? []) track.stop();
     void this.context.close().catch(() => {});
   }
 }

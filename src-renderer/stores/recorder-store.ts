@@ -15,6 +15,7 @@ import {
   toBase64,
   type AudioInput,
   type MicrophoneProblem,
+  type SoundSource,
 } from '../lib/microphone';
 import { useUploadsStore } from './uploads-store';
 
@@ -28,6 +29,8 @@ interface RecorderState {
   error: IpcError | null;
   devices: AudioInput[];
   deviceId: string | null;
+  /** What is recorded: the microphone, the computer's sound, or both (decision 0082). */
+  source: SoundSource;
   /** Recorded time before the current stretch (pauses excluded), and when the current stretch began. */
   elapsedMs: number;
   runningSince: number | null;
@@ -39,6 +42,8 @@ interface RecorderState {
   /** Closes the microphone and the panel; refused while recording (stop or discard first). */
   close: () => void;
   chooseDevice: (deviceId: string) => Promise<void>;
+  /** Opens the inputs of another source (before recording only). */
+  chooseSource: (source: SoundSource) => Promise<void>;
   record: () => Promise<void>;
   pause: () => void;
   resume: () => void;
@@ -82,7 +87,7 @@ export const useRecorderStore = create<RecorderState>()((set, get) => {
     microphone = null;
     set({ phase: 'opening', problem: null });
     try {
-      microphone = await Microphone.open(deviceId);
+      microphone = await Microphone.open(deviceId, get().source);
     } catch (error) {
       set({ phase: 'unavailable', problem: error instanceof MicrophoneError ? error.problem : 'busy' });
       return;
@@ -94,7 +99,7 @@ export const useRecorderStore = create<RecorderState>()((set, get) => {
     }
     // Names are given only once the microphone is allowed.
     const devices = await audioInputs().catch(() => []);
-    set({ phase: 'ready', devices, deviceId: microphone.deviceId });
+    set({ phase: 'ready', devices, deviceId: microphone.deviceId ?? deviceId });
   }
 
   /** Waits for the recorder's last chunk and every append; answers the take, or null when none. */
@@ -115,6 +120,7 @@ export const useRecorderStore = create<RecorderState>()((set, get) => {
     error: null,
     devices: [],
     deviceId: null,
+    source: 'microphone',
     elapsedMs: 0,
     runningSince: null,
     kept: [],
@@ -138,6 +144,11 @@ export const useRecorderStore = create<RecorderState>()((set, get) => {
       if (get().phase !== 'ready' && get().phase !== 'unavailable') return;
       set({ deviceId });
       await openMicrophone(deviceId);
+    },
+    async chooseSource(source) {
+      if (get().phase !== 'ready' && get().phase !== 'unavailable') return;
+      set({ source });
+      await openMicrophone(get().deviceId);
     },
     async record() {
       const format = recordingFormat();

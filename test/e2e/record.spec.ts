@@ -115,6 +115,30 @@ test('a recording shows its level and time, uploads like a dropped file and comp
   await page.close();
 });
 
+test("the microphone and this computer's sound are recorded mixed (decision 0082), and the speech is transcribed", async () => {
+  const { page, library } = await openPage();
+  await page.getByTestId('record-button').click();
+  const panel = page.getByTestId('record-panel');
+  await expect(panel).toHaveAttribute('data-phase', 'ready');
+  // Chromium's fake screen share brings a sound of its own; the fake microphone plays the speech.
+  await panel.getByTestId('record-source').selectOption('both');
+  await expect(panel).toHaveAttribute('data-phase', 'ready');
+  await expect(panel.getByTestId('record-source')).toHaveValue('both');
+  await expect.poll(() => level(page), { timeout: 30_000 }).toBeGreaterThan(0.05);
+  await screenshot(page, 'record-both');
+  await recordFor(page, 6);
+  await expect.poll(() => keptFiles()[0]?.size ?? 0).toBeGreaterThan(0);
+  const name = keptFiles()[0]!.name;
+  await panel.getByTestId('record-stop').click();
+  await expect(panel).toBeHidden();
+  const row = library.row(name);
+  await expect(row).toHaveAttribute('data-status', 'COMPLETED', { timeout: 180_000 });
+  await row.click();
+  await new TranscriptPage(page).expectLoaded(name);
+  await expect(page.getByTestId('transcript-pane')).toContainText(/report|marketing|team|friday|budget|meeting/i);
+  await page.close();
+});
+
 test('with the server stopped the upload fails, the recording is kept, and trying again completes it', async () => {
   const { page, library } = await openPage();
   await host.stopServer();
@@ -154,7 +178,7 @@ test('in Japanese: the panel reads naturally, and Discard deletes the take', asy
   await page.getByTestId('record-button').click();
   const panel = page.getByTestId('record-panel');
   await expect(panel).toHaveAttribute('data-phase', 'ready');
-  await expect(panel.getByRole('heading')).toHaveText('マイクから録音');
+  await expect(panel.getByRole('heading')).toHaveText('録音');
   await expect.poll(() => level(page), { timeout: 30_000 }).toBeGreaterThan(0.05);
   await screenshot(page, 'record-ready-ja');
   await recordFor(page, 2);

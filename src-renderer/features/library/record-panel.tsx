@@ -9,6 +9,7 @@ import { currentLevel, recordedMs, useRecorderStore } from '../../stores/recorde
 import { queueStateOf } from './queue-state';
 import { stateText } from './uploads-panel';
 import { ErrorText } from '../../lib/error-details';
+import { SOUND_SOURCES, type SoundSource } from '../../lib/microphone';
 
 export function RecordButton() {
   const t = useT();
@@ -30,7 +31,7 @@ export function RecordPanel() {
 function RecordDialog() {
   const t = useT();
   const id = useId();
-  const { phase, problem, error, devices, deviceId, kept } = useRecorderStore();
+  const { phase, problem, error, devices, deviceId, source, kept } = useRecorderStore();
   const store = useRecorderStore.getState();
   const busy = phase === 'recording' || phase === 'paused' || phase === 'saving';
 
@@ -42,6 +43,22 @@ function RecordDialog() {
       testId="record-panel"
       phase={phase}
     >
+      <div className="field record-source">
+        <label htmlFor={`${id}-source`}>{t('record.source')}</label>
+        <select
+          id={`${id}-source`}
+          data-testid="record-source"
+          value={source}
+          disabled={busy || phase === 'opening'}
+          onChange={(event) => void store.chooseSource(event.target.value as SoundSource)}
+        >
+          {SOUND_SOURCES.map((option) => (
+            <option key={option} value={option}>
+              {t(`record.source.${option}`)}
+            </option>
+          ))}
+        </select>
+      </div>
       {phase === 'unavailable' && problem ? (
         <div className="record-problem" role="alert" data-testid="record-problem" data-problem={problem}>
           <p>{t(`record.problem.${problem}`)}</p>
@@ -53,7 +70,7 @@ function RecordDialog() {
         </div>
       ) : (
         <>
-          {devices.length > 1 && (
+          {devices.length > 1 && source !== 'system' && (
             <div className="field record-device">
               <label htmlFor={`${id}-device`}>{t('record.microphone')}</label>
               <select

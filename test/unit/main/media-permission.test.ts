@@ -34,12 +34,17 @@ describe('permissionGranted', () => {
     }
   });
 
+  it("lets the app's own page ask for a screen share, for the computer's sound (decision 0082), and no other page", () => {
+    expect(permissionGranted({ permission: 'display-capture', requestingUrl: APP }, trusted)).toBe(true);
+    for (const url of ['file:///tmp/evil.html', 'https://example.com/', '', 'not a url'])
+      expect(permissionGranted({ permission: 'display-capture', requestingUrl: url }, trusted)).toBe(false);
+  });
+
   it('refuses every other permission, even to the app itself', () => {
     for (const permission of [
       'notifications',
       'geolocation',
       'clipboard-read',
-      'display-capture',
       'fullscreen',
       'openExternal',
       'midiSysex',

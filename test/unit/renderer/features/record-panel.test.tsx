@@ -69,7 +69,58 @@ afterEach(() => {
   delete (globalThis as { MediaRecorder?: unknown }).MediaRecorder;
 });
 
+/** A microphone that is refused, and a screen share that brings no sound (as on a platform without loopback). */
+function screenShareWithoutSound() {
+  const stopped: string[] = [];
+  const track = (kind: string) => ({ kind, stop: () => stopped.push(kind) });
+  const video = track('video');
+  Object.defineProperty(navigator, 'mediaDevices', {
+    configurable: true,
+    value: {
+      getUserMedia: () => Promise.reject(new DOMException('refused', 'NotAllowedError')),
+      getDisplayMedia: () =>
+        Promise.resolve({
+          getVideoTracks: () => [video],
+          getAudioTracks: () => [],
+          getTracks: () => [video],
+          removeTrack: () => {},
+        }),
+      enumerateDevices: () => Promise.resolve([]),
+    },
+  });
+  (globalThis as { MediaRecorder?: unknown }).MediaRecorder = { isTypeSupported: () => true };
+  return stopped;
+}
+
 describe('RecordPanel', () => {
+  it("offers this computer's sound, and says so when the platform gives none, stopping the screen's video at once", async () => {
+    const stopped = screenShareWithoutSound();
+    await openPanel();
+    expect((await screen.findByTestId('record-problem')).dataset.problem).toBe('denied');
+    const source = screen.getByTestId<HTMLSelectElement>('record-source');
+    expect([...source.options].map((o) => o.textContent)).toEqual([
+      'The microphone',
+      "This computer's sound (an online meeting)",
+      "The microphone and this computer's sound",
+    ]);
+    await act(async () => {
+      fireEvent.change(source, { target: { value: 'system' } });
+    });
+    const problem = screen.getByTestId('record-problem');
+    expect(problem.dataset.problem).toBe('system-unavailable');
+    expect(problem.textContent).toContain(
+      "This computer's sound cannot be recorded here. Choose the microphone instead",
+    );
+    expect(stopped).toEqual(['video']);
+    act(() => useSettingsStore.setState({ settings: { uiLanguage: 'ja' } as Settings }));
+    expect(screen.getByTestId('record-problem').textContent).toContain(
+      'このコンピューターの音はここでは録音できません。',
+    );
+    expect(screen.getByTestId<HTMLSelectElement>('record-source').selectedOptions[0]!.textContent).toBe(
+      'このコンピューターの音（オンライン会議）',
+    );
+  });
+
   it('says how to allow a refused microphone, in English and Japanese', async () => {
     microphoneFails('NotAllowedError');
     await openPanel();
