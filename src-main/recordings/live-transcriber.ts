@@ -24,6 +24,12 @@ export const LIVE_PCM_RATE = 16000;
 /** Audio waiting in the socket beyond this (about 4 s) is dropped rather than queued: live text must stay live. */
 const MAX_BUFFERED_BYTES = LIVE_PCM_RATE * 2 * 4;
 const RETRY = { baseDelayMs: 500, maxDelayMs: 10_000 };
+/**
+ * A turn that starts this close to the start of a resumed session's audio was already being spoken when
+ * the connection came back (the server pads 300 ms before speech): its first words are cut, so it is shown
+ * after an ellipsis rather than as a sentence that begins there.
+ */
+const CUT_TURN_MS = 400;
 /** HTTP answers to the upgrade that retrying will not change: no live endpoint, or the key is refused. */
 const FINAL_STATUSES = new Set([401, 403, 404, 405, 426, 501]);
 
@@ -34,6 +40,9 @@ export class LiveTranscriber {
   private closed = false;
   private state: LiveTextState = 'connecting';
   private readonly finals: string[] = [];
+  /** Connections opened so far; after the first, a turn at the very start of the audio is cut (CUT_TURN_MS). */
+  private connections = 0;
+  private readonly cutTurns = new Set<string>();
   /** Text of turns not yet completed, by item id (deltas append to it). */
   private readonly partials = new Map<string, string>();
 
@@ -67,6 +76,7 @@ export class LiveTranscriber {
     url.searchParams.set('intent', 'transcription');
     const socket = new WebSocket(url, { headers: { 'x-api-key': connection.apiKey }, handshakeTimeout: 10_000 });
     this.socket = socket;
+    this.connections++;
     let answered = false;
     socket.on('unexpected-response', (_request, response) => {
       answered = true;
@@ -115,15 +125,22 @@ export class LiveTranscriber {
       case 'session.updated':
         this.attempt = 0;
         return this.setState('live');
+      case 'input_audio_buffer.speech_started':
+        if (this.connections > 1 && event.audio_start_ms < CUT_TURN_MS) this.cutTurns.add(event.item_id);
+        return;
       case 'conversation.item.input_audio_transcription.delta':
         this.partials.set(event.item_id, (this.partials.get(event.item_id) ?? '') + event.delta);
         return this.report();
-      case 'conversation.item.input_audio_transcription.completed':
+      case 'conversation.item.input_audio_transcription.completed': {
         this.partials.delete(event.item_id);
-        if (event.transcript.trim()) this.finals.push(event.transcript.trim());
+        const text = event.transcript.trim();
+        if (text) this.finals.push(this.cutTurns.has(event.item_id) ? `… ${text}` : text);
+        this.cutTurns.delete(event.item_id);
         return this.report();
+      }
       case 'conversation.item.input_audio_transcription.failed':
         this.partials.delete(event.item_id);
+        this.cutTurns.delete(event.item_id);
         return this.report();
       case 'error':
         // The session's settings were refused (the language, the dictionary): this server cannot serve
@@ -167,7 +184,10 @@ export class LiveTranscriber {
       id: this.options.recordingId,
       state: this.state,
       finals: [...this.finals],
-      partial: [...this.partials.values()].join(' ').trim(),
+      partial: [...this.partials]
+        .map(([item, text]) => (this.cutTurns.has(item) && text.trim() ? `… ${text.trim()}` : text))
+        .join(' ')
+        .trim(),
     });
   }
 }

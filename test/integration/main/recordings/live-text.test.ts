@@ -110,9 +110,12 @@ function setup(baseUrl: string, apiKey = key) {
   return { service, texts, store };
 }
 
-/** Speech then a second of silence (so server VAD ends the turn), as the renderer's quarter-second chunks at real pace. */
-async function speak(service: RecordingService, id: string): Promise<void> {
-  const audio = Buffer.concat([speech, Buffer.alloc(RATE * 2)]);
+/**
+ * Speech (from byte `from`) then a second of silence (so server VAD ends the turn), as the renderer's
+ * quarter-second chunks at real pace.
+ */
+async function speak(service: RecordingService, id: string, from = 0): Promise<void> {
+  const audio = Buffer.concat([speech.subarray(from - (from % 2)), Buffer.alloc(RATE * 2)]);
   const chunk = RATE / 2; // 250 ms of PCM16
   for (let at = 0; at < audio.length; at += chunk) {
     service.liveAudio(id, audio.subarray(at, at + chunk));
@@ -180,9 +183,15 @@ describe('live text while recording', () => {
       await relay.up();
       const back = texts.all.length;
       await texts.next((t) => t.state === 'live', back);
+      // Speech already under way when the connection came back: that turn's start is cut, and shown so.
+      const finalsBefore = texts.all[back - 1]!.finals.length;
+      await speak(service, recording.id, speech.length >> 1);
+      const cut = await texts.next((t) => t.finals.length > finalsBefore, back);
+      expect(cut.finals[finalsBefore]).toMatch(/^… \S/);
       await speak(service, recording.id);
-      const final = await texts.next((t) => t.finals.length > 0, back);
-      expect(final.finals.join(' ')).toMatch(/budget/);
+      const final = await texts.next((t) => t.finals.length > finalsBefore + 1, back);
+      expect(final.finals[finalsBefore + 1]).toMatch(/budget/);
+      expect(final.finals[finalsBefore + 1]).not.toMatch(/^…/);
 
       const job = await service.finish(recording.id, OPTIONS);
       expect(job.state).toBe('queued');
