@@ -1,6 +1,6 @@
 // The shell: navigation, the connection indicator and the view for the current route. Stores start
 // following main's events here, once.
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import { DictionariesView } from './features/dictionaries/dictionaries-view';
 import { LibraryView } from './features/library/library-view';
 import { SettingsView } from './features/settings/settings-view';
@@ -19,6 +19,12 @@ import { useUploadsStore } from './stores/uploads-store';
 export function App() {
   const route = useNavigationStore(selectRoute);
   const language = useSettingsStore(selectUiLanguage);
+
+  // The library's first page is asked for before anything else: a layout effect runs before every
+  // view's own loads (passive effects), so the list is first in line at main (decision 0079).
+  useLayoutEffect(() => {
+    void useLibraryStore.getState().reload();
+  }, []);
 
   useEffect(() => {
     const offs: Array<() => void> = [
@@ -40,7 +46,6 @@ export function App() {
         usePlayerStore.getState().setRate(settings.playbackRate);
         useUploadsStore.getState().restoreOptions(settings.defaults);
       });
-    void useLibraryStore.getState().reload();
     return () => {
       disposed = true;
       offs.forEach((off) => off());

@@ -191,8 +191,9 @@ export class EditService {
   /** The transcript as shown, with how many edits can be undone and redone, and a conflict over segments. */
   detail(id: string): TranscriptDetail {
     const { store, transcripts } = this.options;
-    const detail = transcripts.detailFromCache(id);
+    // One read of the document: a 3-hour transcript takes tens of milliseconds to parse (decision 0079).
     const server = store.documents.get(id);
+    const detail = transcripts.detailFromCache(id, server);
     const history =
       server && detail.document ? this.historyOf(id, this.currentState(id, server, detail.document)) : emptyHistory();
     const conflictSegments = detail.document ? this.conflictSegments(id, detail.document) : [];

@@ -165,6 +165,8 @@ export class TranscriptService {
    */
   private async sendLocalSpeakerNames(id: string): Promise<boolean> {
     const local = this.store.edits.speakerNames(id);
+    // Most transcripts have no names kept here: no need to read (and parse) a long document to learn it.
+    if (Object.keys(local).length === 0) return false;
     const cached = this.store.documents.get(id);
     if (!cached || this.namesRefused.has(id) || this.store.outbox.hasEntriesFor(id)) return false;
     // Only names of labels the transcript has: a name for any other is of no use to send, and stays.

@@ -60,8 +60,17 @@ export function TranscriptionList() {
       if (top < element.scrollTop) element.scrollTop = top;
       else if (top + ROW_HEIGHT > element.scrollTop + element.clientHeight)
         element.scrollTop = top + ROW_HEIGHT - element.clientHeight;
-      // The target row renders on the next frame when it was outside the window.
-      requestAnimationFrame(() => element.querySelector<HTMLElement>(`[data-index="${next}"] button`)?.focus());
+      // The target row renders on the next frame when it was outside the window, and has a button only once
+      // its page is here (End from the top reaches a page the scroll has only just asked for).
+      const focus = () => element.querySelector<HTMLElement>(`[data-index="${next}"] button`)?.focus();
+      if (useLibraryStore.getState().rows[next]) requestAnimationFrame(focus);
+      else {
+        const off = useLibraryStore.subscribe((state) => {
+          if (!state.rows[next] && !state.error) return;
+          off();
+          requestAnimationFrame(focus);
+        });
+      }
     },
     [total],
   );

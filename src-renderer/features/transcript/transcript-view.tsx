@@ -32,8 +32,10 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
   const go = useNavigationStore((state) => state.go);
 
   useEffect(() => {
-    void useTranscriptStore.getState().open(id);
+    // The player's peaks first: main answers in order, and the transcript of a long recording takes it
+    // long enough to read that the waveform would wait behind it (decision 0079).
     void usePlayerStore.getState().load(id, at);
+    void useTranscriptStore.getState().open(id);
   }, [id, at]);
   useEffect(
     () => () => {
