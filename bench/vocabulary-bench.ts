@@ -305,13 +305,17 @@ async function main(): Promise<void> {
     ),
   ];
   process.stderr.write('bench:vocabulary: generating speech (cached after the first run)...\n');
-  const all = await clips();
-  const engine = new PocketsphinxEngine({ vadLog: () => {} });
+  // BENCH_HALF=tuning: only the tuning half and no 1,000-term run (for sweeps); BENCH_WEIGHT: the
+  // engine's vocabulary weight instead of its default.
+  const only = process.env.BENCH_HALF as Clip['half'] | undefined;
+  const all = (await clips()).filter((c) => !only || c.half === only);
+  const weight = process.env.BENCH_WEIGHT ? Number(process.env.BENCH_WEIGHT) : undefined;
+  const engine = new PocketsphinxEngine({ vadLog: () => {}, vocabularyWeight: weight });
   // The first call loads the model: keep it out of the timings.
   await engine.recognize({ pcmPath: all[0]!.pcm, language: 'en', vocabulary: [], signal });
 
   const runs = new Map<number, Recognized[]>();
-  for (const vocabulary of [[], team, large]) {
+  for (const vocabulary of only ? [[], team] : [[], team, large]) {
     process.stderr.write(`bench:vocabulary: recognizing with ${vocabulary.length} terms...\n`);
     runs.set(vocabulary.length, await recognizeAll(engine, all, vocabulary));
   }
@@ -326,7 +330,7 @@ async function main(): Promise<void> {
 
   const rows: string[][] = [];
   const teamWords = team.map((v) => v.word);
-  for (const h of ['tuning', 'held-out'] as const) {
+  for (const h of only ? [only] : (['tuning', 'held-out'] as const)) {
     const none = half(runs.get(0)!, h);
     const withTeam = half(runs.get(team.length)!, h);
     const columns = [
@@ -347,7 +351,7 @@ async function main(): Promise<void> {
   }
   // Time over the held-out half: each dictionary size recognized again, in the reverse order of the first
   // pass, and the faster of the two kept (other work on the machine only ever adds time).
-  for (const vocabulary of [large, team, []]) {
+  for (const vocabulary of only ? [] : [large, team, []]) {
     const first = half(runs.get(vocabulary.length)!, 'held-out');
     const again = await recognizeAll(
       engine,
