@@ -20,21 +20,24 @@ export function ThisIsForm({ speaker, name, onDone }: { speaker: string; name: s
   useEffect(() => {
     void useVoicesStore.getState().load();
   }, []);
+  const submit = async () => {
+    const typed = value.trim();
+    if (!typed) return;
+    const known = voices.find((v) => v.name.toLocaleLowerCase() === typed.toLocaleLowerCase());
+    setBusy(true);
+    setError(null);
+    const failure = await identify(speaker, known ? { id: known.id } : { name: typed });
+    setBusy(false);
+    if (failure) setError(failure);
+    else onDone?.();
+  };
   return (
     <form
       className="this-is-form"
       data-testid="this-is-form"
-      onSubmit={async (event) => {
+      onSubmit={(event) => {
         event.preventDefault();
-        const typed = value.trim();
-        if (!typed) return;
-        const known = voices.find((v) => v.name.toLocaleLowerCase() === typed.toLocaleLowerCase());
-        setBusy(true);
-        setError(null);
-        const failure = await identify(speaker, known ? { id: known.id } : { name: typed });
-        setBusy(false);
-        if (failure) setError(failure);
-        else onDone?.();
+        void submit();
       }}
     >
       <label className="field">

@@ -63,11 +63,11 @@ function VoiceRow({
       {editing ? (
         <form
           className="speaker-form"
-          onSubmit={async (event) => {
+          onSubmit={(event) => {
             event.preventDefault();
             const next = value.trim();
             setEditing(false);
-            if (next && next !== voice.name) onError(await rename(voice.id, next));
+            if (next && next !== voice.name) void rename(voice.id, next).then(onError);
           }}
         >
           <input
@@ -111,8 +111,8 @@ function VoiceRow({
             type="button"
             className="button-quiet danger"
             aria-label={t('voices.delete', { name: voice.name })}
-            onClick={async () => {
-              if (window.confirm(t('voices.deleteConfirm', { name: voice.name }))) onError(await remove(voice.id));
+            onClick={() => {
+              if (window.confirm(t('voices.deleteConfirm', { name: voice.name }))) void remove(voice.id).then(onError);
             }}
           >
             {t('common.remove')}
