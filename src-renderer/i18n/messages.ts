@@ -936,7 +936,7 @@ export const ja: Record<MessageKey, string> = {
   'speaker.mergeInto': '統合先…',
   'speaker.mergeIntoLabel': '{name} を別の話者に統合',
   'speaker.mergeChoose': '話者を選択',
-  'voices.heading': '声',
+  'voices.heading': '登録した声',
   'voices.intro':
     'チームが話者の「この人は…」でサーバーに覚えさせた声です。新しい文字起こしでは、この人たちが名前で表示されます。サーバーが保存するのは各声の声紋（個人データ）だけで、音声は保存しません。',
   'voices.empty': 'まだ声はありません。文字起こしを開いて話者名をクリックし、「この人は…」を使ってください。',
