@@ -361,6 +361,7 @@ export const en = {
   'voices.deleteConfirm':
     'Delete the voice "{name}"? Its voice prints are removed from the server, and new transcripts will no longer recognize this person. Transcripts already named keep their names.',
   'voices.thisIs': 'This is…',
+  'voices.thisIsFor': '{name}: this is…',
   'voices.thisIsLabel': 'Who is {name}? A voice of your team or a new name',
   'voices.thisIsPlaceholder': 'Choose a voice or type a name',
   'voices.thisIsHint': 'Learns this person’s voice from their speech in this transcript, so new transcripts name them.',
@@ -949,6 +950,7 @@ export const ja: Record<MessageKey, string> = {
   'voices.deleteConfirm':
     '声「{name}」を削除しますか？ 声紋がサーバーから削除され、新しい文字起こしではこの人を認識しなくなります。名前を付けた文字起こしの名前はそのままです。',
   'voices.thisIs': 'この人は…',
+  'voices.thisIsFor': '{name}：この人は…',
   'voices.thisIsLabel': '{name} は誰ですか？ チームの声か新しい名前',
   'voices.thisIsPlaceholder': '声を選ぶか名前を入力',
   'voices.thisIsHint': 'この文字起こしでのこの人の発話から声を覚え、新しい文字起こしで名前を表示します。',

@@ -86,14 +86,14 @@ test('"This is…" enrols a voice, then Settings → Voices lists, renames and d
 test('the same in Japanese', async ({ page }) => {
   expect((await host.invoke('settings:update', { uiLanguage: 'ja' })).ok).toBe(true);
   await open(page, 'weekly.wav を開く');
-  const second = chips(page).filter({ hasText: '話者 2' }).first();
-  await expect(second).toBeVisible();
-  await second.click();
+  // This time from the speaker's lane in the timeline.
+  await page.getByRole('button', { name: '話者 2：この人は…' }).click();
   const who = page.getByRole('combobox', { name: '話者 2 は誰ですか？ チームの声か新しい名前' });
   await who.fill('ボブ');
   await screenshot(page, 'voices-this-is-ja');
   await page.getByRole('button', { name: '声を覚える' }).click();
   await expect(chips(page).filter({ hasText: 'ボブ' }).first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'ボブ：この人は…' })).toBeVisible();
   expect(await voiceNames()).toEqual(['ボブ']);
 
   await page.getByRole('navigation').getByRole('button', { name: '設定' }).click();
