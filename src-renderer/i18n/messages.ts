@@ -352,7 +352,8 @@ export const en = {
   'voices.intro':
     'Voices your team has taught the server with "This is…" on a speaker. New transcripts name these people. The server keeps a voice print of each (personal data), never the audio.',
   'voices.empty': 'No voices yet. Open a transcript, click a speaker’s name and use "This is…".',
-  'voices.offlineNote': 'Offline: these are the voices last seen on this computer. They can be changed once the server is reachable.',
+  'voices.offlineNote':
+    'Offline: these are the voices last seen on this computer. They can be changed once the server is reachable.',
   'voices.details': '{samples} samples · {seconds} s of speech · added {created}',
   'voices.rename': 'Rename the voice {name}',
   'voices.renameShort': 'Rename',
@@ -941,7 +942,8 @@ export const ja: Record<MessageKey, string> = {
   'voices.intro':
     'チームが話者の「この人は…」でサーバーに覚えさせた声です。新しい文字起こしでは、この人たちが名前で表示されます。サーバーが保存するのは各声の声紋（個人データ）だけで、音声は保存しません。',
   'voices.empty': 'まだ声はありません。文字起こしを開いて話者名をクリックし、「この人は…」を使ってください。',
-  'voices.offlineNote': 'オフラインです。このコンピューターで最後に確認した声を表示しています。サーバーに接続できれば変更できます。',
+  'voices.offlineNote':
+    'オフラインです。このコンピューターで最後に確認した声を表示しています。サーバーに接続できれば変更できます。',
   'voices.details': 'サンプル {samples} 件・発話 {seconds} 秒・{created} に追加',
   'voices.rename': '声「{name}」の名前を変更',
   'voices.renameShort': '名前を変更',

@@ -37,7 +37,7 @@ async function open(page: Page, rowName: string) {
 }
 
 async function voiceNames(): Promise<string[]> {
-  const list = (await host.invoke('voices:list', undefined)) as { value: { voices: Array<{ name: string }> } };
+  const list = (await host.invoke('voices:list')) as { value: { voices: Array<{ name: string }> } };
   return list.value.voices.map((v) => v.name);
 }
 
