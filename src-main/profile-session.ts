@@ -9,6 +9,7 @@ import { ApiClient, type ConnectionProvider } from './api-client/api-client.js';
 import type { RetryPolicy } from '../src-shared/backoff.js';
 import { openCacheStore, type CacheStore } from './cache/cache-store.js';
 import { DictionaryService } from './dictionaries/dictionary-service.js';
+import { VoiceService } from './voices/voice-service.js';
 import { EditService } from './edits/edit-service.js';
 import { ModelsService, type OfferMemory } from './models/models-service.js';
 import type { MachineResources } from './models/recommended-model.js';
@@ -44,6 +45,7 @@ export class ProfileSession {
   readonly edits: EditService;
   readonly analyses: AnalysisService;
   readonly dictionaries: DictionaryService;
+  readonly voices: VoiceService;
   readonly uploads: UploadManager;
   readonly recordings: RecordingService;
   readonly reruns: RerunService;
@@ -92,6 +94,12 @@ export class ProfileSession {
       onChanged: (id, kind, language) => emit('analysis:changed', { id, kind, language }),
     });
     this.dictionaries = new DictionaryService(this.store, this.client);
+    this.voices = new VoiceService({
+      store: this.store,
+      client: this.client,
+      transcripts: this.transcripts,
+      edits: this.edits,
+    });
     this.uploads = new UploadManager({
       uploads: this.store.uploads,
       client: this.client,

@@ -23,6 +23,7 @@ import { audioHandlers } from './ipc/handlers/audio.js';
 import { connectionHandlers } from './ipc/handlers/connection.js';
 import { languageHandlers } from './ipc/handlers/languages.js';
 import { dictionaryHandlers } from './ipc/handlers/dictionaries.js';
+import { voiceHandlers } from './ipc/handlers/voices.js';
 import { modelHandlers } from './ipc/handlers/models.js';
 import type { HandlerContext } from './ipc/handlers/handler-context.js';
 import { profileHandlers } from './ipc/handlers/profiles.js';
@@ -245,6 +246,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     ...recordingHandlers(ctx),
     ...audioHandlers(ctx),
     ...dictionaryHandlers(ctx),
+    ...voiceHandlers(ctx),
     ...analysisHandlers(ctx),
     ...modelHandlers(ctx),
     ...fileHandlers(ctx),

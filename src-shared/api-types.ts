@@ -17,6 +17,7 @@ import type {
   WordView,
 } from './api/dictionaries.js';
 import type { TranscriptFormat } from './api/files.js';
+import type { CreateSpeakerRequest, Speaker, UpdateSpeakerRequest } from './api/speakers.js';
 import type {
   Review,
   TranscribeAgainRequest,
@@ -53,6 +54,11 @@ export type ApiDictionaryListItem = Static<typeof DictionaryListItem>;
 export type ApiDictionary = Static<typeof DictionaryView, DictionaryViewRefs>;
 export type ApiDictionaryCreate = Static<typeof CreateDictionaryRequest>;
 export type ApiDictionaryUpdate = Static<typeof UpdateDictionaryRequest>;
+
+/** Extension: an enrolled voice of the team's voice library (decision 0065). */
+export type ApiSpeaker = Static<typeof Speaker>;
+export type ApiSpeakerCreate = Static<typeof CreateSpeakerRequest>;
+export type ApiSpeakerUpdate = Static<typeof UpdateSpeakerRequest>;
 
 /** 2.9 Asynchronous acknowledgment. */
 export type ApiAsyncAck = Static<typeof AsyncAck>;

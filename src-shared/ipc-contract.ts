@@ -385,6 +385,35 @@ export interface DictionaryDetail extends DictionarySummary {
   replacementRules: ReplacementRule[];
 }
 
+/** An enrolled voice of the team's voice library (decision 0075): what the app shows, never the prints. */
+export interface VoiceSummary {
+  id: string;
+  name: string;
+  sampleCount: number;
+  /** Seconds of speech in all its samples. */
+  speechSeconds: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface VoiceList {
+  voices: VoiceSummary[];
+  /** The server could not be reached: the list is the one last seen, read-only. */
+  offline: boolean;
+  /** When the list was last had from the server; null: never. */
+  listedAt: string | null;
+}
+
+/** "This is…": the voice enrolled or extended, and the transcript with the speaker named after it. */
+export interface VoiceIdentified {
+  voice: VoiceSummary;
+  /** A new voice was enrolled (not an existing one extended). */
+  enrolled: boolean;
+  /** Seconds of this transcription sent as samples. */
+  sampleSeconds: number;
+  transcript: TranscriptDetail;
+}
+
 export const ANALYSIS_KINDS = ['summary', 'emotion', 'translation'] as const;
 export type AnalysisKind = (typeof ANALYSIS_KINDS)[number];
 
@@ -624,6 +653,14 @@ export interface IpcResponses {
   /** CSV or pasted lines: "word,reading" for words, "pattern => replacement" or "pattern,replacement" with kind 'replacement-rules'. */
   'dictionaries:import': DictionaryDetail;
 
+  /** The team's voices; offline, the list last seen (read-only). */
+  'voices:list': VoiceList;
+  /** "This is…": enrols a voice from a speaker's segments (or adds them to one), then names the speaker. */
+  'voices:identify': VoiceIdentified;
+  'voices:rename': VoiceSummary;
+  /** Deletes the voice and its voice prints on the server. */
+  'voices:delete': void;
+
   'analysis:request': AnalysisView;
   'analysis:get': AnalysisView | null;
 
@@ -725,6 +762,10 @@ const CHANNEL_NAMES = {
   'dictionaries:add-replacement-rules': true,
   'dictionaries:remove-replacement-rule': true,
   'dictionaries:import': true,
+  'voices:list': true,
+  'voices:identify': true,
+  'voices:rename': true,
+  'voices:delete': true,
   'analysis:request': true,
   'analysis:get': true,
   'models:list': true,

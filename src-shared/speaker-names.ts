@@ -14,6 +14,21 @@ export function speakerOrder(segments: ReadonlyArray<{ speaker: string | null }>
   return [...seen];
 }
 
+/**
+ * Names the server recognized from the team's voice library (segments' speaker_name, decision 0065), by
+ * label: the first recognized segment of a label names it. The user's names come over these.
+ */
+export function recognizedSpeakerNames(
+  segments: ReadonlyArray<{ speaker: string | null; speaker_name?: string }>,
+): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const s of segments) {
+    const name = s.speaker_name?.trim();
+    if (s.speaker && name && !(s.speaker in names)) names[s.speaker] = name;
+  }
+  return names;
+}
+
 /** The user's name for a label, or "Speaker N"; a label outside the transcript stays as it is. */
 export function speakerDisplayName(
   label: string,

@@ -18,6 +18,9 @@ import type {
   ApiDictionaryUpdate,
   ApiEmotionResult,
   ApiReview,
+  ApiSpeaker,
+  ApiSpeakerCreate,
+  ApiSpeakerUpdate,
   ApiSummaryResult,
   ApiTranscription,
   ApiTranscribeAgainRequest,
@@ -34,6 +37,7 @@ import { requestLine } from '../../src-shared/api/common.js';
 import * as dictionaries from '../../src-shared/api/dictionaries.js';
 import * as models from '../../src-shared/api/models.js';
 import * as revisions from '../../src-shared/api/revisions.js';
+import * as speakers from '../../src-shared/api/speakers.js';
 import * as transcriptions from '../../src-shared/api/transcriptions.js';
 import { ErrorCode } from '../../src-shared/error-codes.js';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
@@ -550,6 +554,61 @@ export class ApiClient {
       throw offlineError(url, error);
     }
     return { bytes, contentType: response.headers.get('content-type') };
+  }
+
+  // ---------- the team voice library (extension, decision 0065) ----------
+
+  listSpeakers(page = 1, o: CallOptions = {}): Promise<ApiSpeaker[]> {
+    return this.json({
+      ...requestLine(speakers.listSpeakers, {}),
+      query: { page },
+      resource: 'voice',
+      idempotent: true,
+      ...o,
+    });
+  }
+
+  listAllSpeakers(o: CallOptions = {}): Promise<ApiSpeaker[]> {
+    return this.allPages((page) => this.listSpeakers(page, o));
+  }
+
+  createSpeaker(body: ApiSpeakerCreate, o: CallOptions = {}): Promise<ApiSpeaker> {
+    return this.json({
+      ...requestLine(speakers.createSpeaker, {}),
+      body,
+      resource: 'voice',
+      idempotent: false,
+      ...o,
+    });
+  }
+
+  getSpeaker(id: string, o: CallOptions = {}): Promise<ApiSpeaker> {
+    return this.json({
+      ...requestLine(speakers.getSpeaker, { speaker_id: id }),
+      resource: 'voice',
+      idempotent: true,
+      ...o,
+    });
+  }
+
+  updateSpeaker(id: string, body: ApiSpeakerUpdate, o: CallOptions = {}): Promise<ApiSpeaker> {
+    // Not idempotent: add_samples twice would add the samples twice.
+    return this.json({
+      ...requestLine(speakers.updateSpeaker, { speaker_id: id }),
+      body,
+      resource: 'voice',
+      idempotent: body.add_samples === undefined,
+      ...o,
+    });
+  }
+
+  async deleteSpeaker(id: string, o: CallOptions = {}): Promise<void> {
+    await this.send({
+      ...requestLine(speakers.deleteSpeaker, { speaker_id: id }),
+      resource: 'voice',
+      idempotent: true,
+      ...o,
+    });
   }
 
   // ---------- dictionaries (4.2) ----------

@@ -17,6 +17,7 @@ export type ApiResource =
   | 'dictionary'
   | 'word'
   | 'replacement-rule'
+  | 'voice'
   | 'model'
   | 'model-download'
   | 'server';
@@ -81,6 +82,7 @@ const NOT_FOUND: Record<ApiResource, AppErrorReason> = {
   dictionary: 'not-found-dictionary',
   word: 'not-found-word',
   'replacement-rule': 'not-found-replacement-rule',
+  voice: 'not-found-voice',
   model: 'not-found-model',
   'model-download': 'not-found-model-download',
   server: 'not-found-server',
@@ -155,6 +157,7 @@ export function errorFromResponse(
       [ErrorCode.DICTIONARY_NOT_FOUND]: 'dictionary',
       [ErrorCode.WORD_NOT_FOUND]: 'word',
       [ErrorCode.BLACKLIST_WORD_NOT_FOUND]: 'replacement-rule',
+      [ErrorCode.SPEAKER_NOT_FOUND]: 'voice',
       [ErrorCode.REVIEW_NOT_FOUND]: 'review',
       [ErrorCode.RESULT_NOT_READY]: 'transcript',
       [ErrorCode.ANALYSIS_NOT_FOUND]: 'analysis',
@@ -203,6 +206,24 @@ export function errorFromResponse(
   if (status >= 500) return make('server', 'server-failed');
   // 415 and other 4xx: the app sent something the server does not take, which is a bug here.
   return make('internal', 'app-request-refused', undefined, { status });
+}
+
+/** The server could not be reached (as opposed to having answered with a refusal). */
+export function isOfflineError(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.error.code === 'offline';
+}
+
+/**
+ * Runs a change the server must make. Offline it is refused with `reason` rather than queued: changes that
+ * create server ids are not invented offline (docs/decisions/0007-offline-edits.md).
+ */
+export async function changeOnline<T>(reason: AppErrorReason, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isOfflineError(error)) throw new AppFailure({ code: 'offline', reason });
+    throw error;
+  }
 }
 
 /** The server could not be reached at all; the system's reason (connection refused…) is the detail. */

@@ -10,6 +10,7 @@ import { OutboxRepository } from './outbox-repository.js';
 import { SearchIndex } from './search-index.js';
 import { TranscriptionRepository } from './transcription-repository.js';
 import { UploadRepository } from './upload-repository.js';
+import { VoiceRepository } from './voice-repository.js';
 
 export interface CacheStore {
   db: CacheDb;
@@ -17,6 +18,7 @@ export interface CacheStore {
   documents: DocumentRepository;
   audio: AudioRepository;
   dictionaries: DictionaryRepository;
+  voices: VoiceRepository;
   analyses: AnalysisRepository;
   uploads: UploadRepository;
   edits: EditRepository;
@@ -34,6 +36,7 @@ export function cacheStoreOf(db: CacheDb): CacheStore {
     documents: new DocumentRepository(db),
     audio: new AudioRepository(db),
     dictionaries: new DictionaryRepository(db),
+    voices: new VoiceRepository(db),
     analyses: new AnalysisRepository(db),
     uploads: new UploadRepository(db),
     edits: new EditRepository(db),

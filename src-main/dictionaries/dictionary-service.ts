@@ -3,19 +3,12 @@
 // invent and remap (docs/decisions/0007-offline-edits.md).
 import type { ApiDictionary } from '../../src-shared/api-types.js';
 import type { DictionaryDetail, DictionarySummary } from '../../src-shared/ipc-contract.js';
-import { ApiError } from '../api-client/api-errors.js';
+import { ApiError, changeOnline, isOfflineError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import { LIMITS } from '../../src-shared/limits.js';
 import { AppFailure } from '../app-failure.js';
 import { parseReplacementRules, parseWords, type ImportKind } from './dictionary-import.js';
-
-function offlineRefusal(): AppFailure {
-  return new AppFailure({
-    code: 'offline',
-    reason: 'dictionary-offline',
-  });
-}
 
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
@@ -39,7 +32,7 @@ export class DictionaryService {
         await Promise.all(stale.slice(i, i + 4).map((d) => this.refresh(d.dictionary_id).catch(() => null)));
       }
     } catch (error) {
-      if (!(error instanceof ApiError && error.error.code === 'offline')) throw error;
+      if (!isOfflineError(error)) throw error;
     }
     return this.store.dictionaries.list();
   }
@@ -133,12 +126,7 @@ export class DictionaryService {
     return this.store.dictionaries.get(dictionary.dictionary_id)!;
   }
 
-  private async change<T>(run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      if (error instanceof ApiError && error.error.code === 'offline') throw offlineRefusal();
-      throw error;
-    }
+  private change<T>(run: () => Promise<T>): Promise<T> {
+    return changeOnline('dictionary-offline', run);
   }
 }

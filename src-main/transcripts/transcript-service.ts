@@ -17,6 +17,7 @@ import { shownDocument } from '../edits/shown-document.js';
 import { AppFailure, appError } from '../app-failure.js';
 import { isInside, pathInside } from '../cache/safe-path.js';
 import { mediaUrlOf } from '../media-response.js';
+import { recognizedSpeakerNames } from '../../src-shared/speaker-names.js';
 
 export interface TranscriptServiceOptions {
   store: CacheStore;
@@ -215,9 +216,13 @@ export class TranscriptService {
     const record = this.store.transcriptions.get(id);
     if (!record) throw new AppFailure({ code: 'not-found', reason: 'transcription-not-cached' });
     const document = server ? shownDocument(server, this.store, id) : null;
-    // The shown document's names (shared by the team, renames waiting to be sent included); names kept here
-    // only where the server cannot hold them.
-    const speakerNames = { ...document?.speaker_names, ...this.store.edits.speakerNames(id) };
+    // Voices the server recognized, under the shown document's names (shared by the team, renames waiting
+    // to be sent included); names kept here only where the server cannot hold them.
+    const speakerNames = {
+      ...(document ? recognizedSpeakerNames(document.segments) : {}),
+      ...document?.speaker_names,
+      ...this.store.edits.speakerNames(id),
+    };
     const speakers = server ? new Set(server.segments.map((s) => s.speaker).filter(Boolean)).size : undefined;
     const queued = this.store.outbox.forTarget('revision-operations', id) ?? this.store.outbox.forTarget('review', id);
     return {

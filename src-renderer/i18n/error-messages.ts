@@ -123,6 +123,7 @@ export const errorMessagesEn = {
   'error.app.not-found-dictionary': 'This dictionary no longer exists on the server; it may have been deleted.',
   'error.app.not-found-word': 'This word is no longer in the dictionary.',
   'error.app.not-found-replacement-rule': 'This replacement is no longer in the dictionary.',
+  'error.app.not-found-voice': 'The server no longer has this voice. Refresh the list.',
   'error.app.not-found-model':
     'The server does not offer this speech model. Refresh Settings → Speech recognition to see the models it has.',
   'error.app.not-found-model-download':
@@ -181,6 +182,10 @@ export const errorMessagesEn = {
   'error.app.dictionary-offline':
     'You are offline, and dictionary changes need the server: nothing was changed. Dictionaries on this computer can still be read and used once online.',
   'error.app.dictionary-unreachable': 'This dictionary is not on this computer yet, and the server cannot be reached.',
+  'error.app.voice-offline':
+    'You are offline, and voices are changed on the server: nothing was changed. The voices listed can still be read.',
+  'error.app.voice-no-speech':
+    'This speaker has too little speech in this transcription to learn the voice (at least 3 seconds are needed). Choose a speaker who talks longer.',
   'error.app.edit-refused': 'This change cannot be made.',
   'error.app.edits-queue-full':
     'Up to {max} edits of one transcript can wait for the server. Connect to the server to send them, then go on editing.',
@@ -396,6 +401,7 @@ export const errorMessagesJa: Record<keyof typeof errorMessagesEn, string> = {
   'error.app.not-found-dictionary': 'この辞書はサーバー上にもうありません。削除された可能性があります。',
   'error.app.not-found-word': 'この単語はもう辞書にありません。',
   'error.app.not-found-replacement-rule': 'この置換ルールはもう辞書にありません。',
+  'error.app.not-found-voice': 'この声はもうサーバーにありません。一覧を更新してください。',
   'error.app.not-found-model':
     'サーバーはこの音声モデルを提供していません。設定 → 音声認識 を更新して、提供されているモデルを確認してください。',
   'error.app.not-found-model-download':
@@ -453,6 +459,10 @@ export const errorMessagesJa: Record<keyof typeof errorMessagesEn, string> = {
   'error.app.dictionary-offline':
     'オフラインのため、辞書を変更できません（変更にはサーバーが必要です）。何も変更していません。このコンピューターにある辞書は引き続き参照でき、オンラインになれば使えます。',
   'error.app.dictionary-unreachable': 'この辞書はまだこのコンピューターになく、サーバーにも接続できません。',
+  'error.app.voice-offline':
+    'オフラインのため、声を変更できません（変更にはサーバーが必要です）。何も変更していません。一覧の声は引き続き参照できます。',
+  'error.app.voice-no-speech':
+    'この文字起こしでは、この話者の発話が短すぎて声を登録できません（3 秒以上必要です）。もっと長く話している話者を選んでください。',
   'error.app.edit-refused': 'この変更はできません。',
   'error.app.edits-queue-full':
     '1 つの文字起こしについてサーバーへの送信を待てる編集は {max} 件までです。サーバーに接続して送信してから、編集を続けてください。',

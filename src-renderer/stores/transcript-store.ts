@@ -12,6 +12,7 @@ import type {
 } from '../../src-shared/ipc-contract';
 import type { EditOperation } from '../../src-shared/transcript-editing';
 import type { TranscriptSegment } from '../../src-shared/transcript-document';
+import { useVoicesStore } from './voices-store';
 import { api, split } from '../lib/api';
 import { createRequestTracker } from '../lib/request-tracker';
 
@@ -32,6 +33,8 @@ interface TranscriptState {
   undo: () => Promise<IpcError | null>;
   redo: () => Promise<IpcError | null>;
   renameSpeaker: (speaker: string, name: string) => Promise<IpcError | null>;
+  /** "This is…": the speaker's voice enrolled as a new voice or added to one, then the speaker named after it. */
+  identifySpeaker: (speaker: string, voice: { id: string } | { name: string }) => Promise<IpcError | null>;
   /** A dictionary's forced replacements applied to this transcript (null: its own dictionary). */
   applyDictionary: (dictionaryId: string | null) => Promise<IpcError | null>;
   /** Settles a correction that could not be sent: keep this computer's text, or take the server's. */
@@ -107,6 +110,13 @@ export const useTranscriptStore = create<TranscriptState>()((set, get) => {
       const id = get().id;
       if (!id) return null;
       return settle(id, api().transcripts.renameSpeaker({ id, speaker, name }));
+    },
+    async identifySpeaker(speaker, voice) {
+      const id = get().id;
+      if (!id) return null;
+      const answer = await api().voices.identify({ id, speaker, voice });
+      if (answer.ok) useVoicesStore.getState().keep(answer.value.voice);
+      return settle(id, Promise.resolve(answer.ok ? { ok: true, value: answer.value.transcript } : answer));
     },
     async applyDictionary(dictionaryId) {
       const id = get().id;

@@ -423,6 +423,19 @@ export const IPC_REQUESTS = {
     kind: OneOf(['words', 'replacement-rules'] as const),
   }),
 
+  'voices:list': NoRequest,
+  /** id: the transcription; speaker: its label ("SPEAKER_1"); voice: an existing voice, or a new one by name. */
+  'voices:identify': Strict({
+    id: Id(),
+    speaker: Text('Speaker', 200),
+    voice: Type.Union([
+      Strict({ id: Id('Voice') }, 'Voice'),
+      Strict({ name: TrimmedText('Name', LIMITS.speakerName) }, 'New voice'),
+    ]),
+  }),
+  'voices:rename': Strict({ id: Id('Voice'), name: TrimmedText('Name', LIMITS.speakerName) }),
+  'voices:delete': Strict({ id: Id('Voice') }),
+
   'analysis:request': Strict({ id: Id(), kind: OneOf(ANALYSIS_KINDS), language: Type.Optional(LanguageCode()) }),
   'analysis:get': Strict({ id: Id(), kind: OneOf(ANALYSIS_KINDS), language: Type.Optional(LanguageCode()) }),
 

@@ -13,6 +13,7 @@ import { migration0012 } from './0012-edits-as-operations.js';
 import { migration0013 } from './0013-upload-started-at.js';
 import { migration0014 } from './0014-transcription-warnings.js';
 import { migration0015 } from './0015-failure-code.js';
+import { migration0016 } from './0016-voices.js';
 
 import type { Migration } from '../../../src-shared/sqlite-migrations.js';
 
@@ -35,4 +36,5 @@ export const cacheMigrations: readonly CacheMigration[] = [
   migration0013,
   migration0014,
   migration0015,
+  migration0016,
 ];

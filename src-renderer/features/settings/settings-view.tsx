@@ -17,6 +17,7 @@ import { LanguagePicker, languageHint } from '../languages/language-picker';
 import { errorFor, formLevelError } from '../../lib/field-error';
 import { FieldMessage } from '../../lib/field-message';
 import { SpeechSection } from './speech-section';
+import { VoicesSection } from '../voices/voices-section';
 import { SpeakerCountInput } from '../library/speaker-count-field';
 import { useUploadsStore } from '../../stores/uploads-store';
 import { checkSpeakerCounts, type SpeakerCountField } from '../../../src-shared/speaker-count';
@@ -31,6 +32,7 @@ export function SettingsView() {
       <h1 className="view-title">{t('settings.heading')}</h1>
       <ProfilesSection />
       <SpeechSection />
+      <VoicesSection />
       <DefaultsSection />
       <InterfaceSection />
     </div>

@@ -1,6 +1,6 @@
 // Speaker lanes under the waveform (who speaks when) and, once analysed, an emotion lane with one
 // coloured band per segment. Click a band to jump there.
-import { memo, useCallback, useMemo, type MouseEvent } from 'react';
+import { memo, useCallback, useMemo, useState, type MouseEvent } from 'react';
 import type { EmotionEntry, EmotionLabel } from '../../../src-shared/analysis';
 import { useT, type T } from '../../i18n/use-t';
 import { analysisKey, selectSlot, useAnalysisStore } from '../../stores/analysis-store';
@@ -8,6 +8,7 @@ import { usePlayerStore } from '../../stores/player-store';
 import { selectSegments, selectSpeakerNames, speakersOf, useTranscriptStore } from '../../stores/transcript-store';
 import { speakerColor, speakerName } from './speakers';
 import { fractionAt, playheadLeft, timeAtX, xAt } from './time-axis';
+import { ThisIsForm } from '../voices/this-is-form';
 
 export const EMOTION_COLORS: Record<EmotionLabel, string> = {
   anger: '#d64545',
@@ -55,6 +56,8 @@ export function TimelineLanes() {
 
 type Row = {
   key: string;
+  /** The speaker label of a speaker's lane: its name offers "This is…". */
+  speaker?: string;
   label: string;
   color?: string;
   bands: Array<{ start: number; end: number; color: string; title: string }>;
@@ -70,6 +73,7 @@ function lanesOf(
   const lanes = speakers.length > 0 ? speakers : [null];
   const rows: Row[] = lanes.map((speaker) => ({
     key: speaker ?? 'all',
+    ...(speaker ? { speaker } : {}),
     label: speakerName(speaker, names, t('transcript.speaker.unknown'), speakers),
     color: speakerColor(speakers, speaker),
     bands: segments
@@ -112,10 +116,14 @@ const Lanes = memo(function Lanes({
     <>
       {rows.map((row) => (
         <div className="lane" key={row.key} data-lane={row.key}>
-          <span className="lane-label">
-            {row.color && <span className="swatch" style={{ background: row.color }} aria-hidden="true" />}
-            {row.label}
-          </span>
+          {row.speaker ? (
+            <SpeakerLaneLabel speaker={row.speaker} label={row.label} color={row.color} />
+          ) : (
+            <span className="lane-label">
+              {row.color && <span className="swatch" style={{ background: row.color }} aria-hidden="true" />}
+              {row.label}
+            </span>
+          )}
           <svg
             className="lane-track"
             viewBox={`0 0 ${WIDTH} 10`}
@@ -143,6 +151,31 @@ const Lanes = memo(function Lanes({
     </>
   );
 });
+
+/** A speaker's lane name: a button opening "This is…" for that speaker (decision 0075). */
+function SpeakerLaneLabel({ speaker, label, color }: { speaker: string; label: string; color?: string }) {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  return (
+    <span className="lane-label lane-label-speaker">
+      <button
+        type="button"
+        className="lane-label-button"
+        aria-expanded={open}
+        aria-label={t('voices.thisIsFor', { name: label })}
+        onClick={() => setOpen(!open)}
+      >
+        {color && <span className="swatch" style={{ background: color }} aria-hidden="true" />}
+        {label}
+      </button>
+      {open && (
+        <span className="lane-popover">
+          <ThisIsForm speaker={speaker} name={label} onDone={() => setOpen(false)} />
+        </span>
+      )}
+    </span>
+  );
+}
 
 /** One line over every lane at the current time: the only part that moves during playback. */
 function Playhead({ duration }: { duration: number }) {

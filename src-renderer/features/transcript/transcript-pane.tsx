@@ -33,6 +33,7 @@ import {
   useTranscriptStore,
 } from '../../stores/transcript-store';
 import { speakerColor, speakerName } from './speakers';
+import { ThisIsForm } from '../voices/this-is-form';
 import { useErrorText } from '../../i18n/error-text';
 
 export function TranscriptPane() {
@@ -695,46 +696,50 @@ function SpeakerChip({
   const others = speakerOptions.filter((option) => option.label !== speaker);
   if (editing) {
     return (
-      <form
-        className="speaker-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const next = value.trim();
-          if (next && next !== name) void renameSpeaker(speaker, next);
-          setEditing(false);
-        }}
-      >
-        <input
-          autoFocus
-          aria-label={t('transcript.speaker.name', { name })}
-          value={value}
-          onChange={(event) => setValue(event.target.value)}
-          onKeyDown={(event) => event.key === 'Escape' && setEditing(false)}
-        />
-        <button type="submit" className="button-quiet">
-          {t('common.save')}
-        </button>
-        {others.length > 0 && (
-          <label className="field">
-            <span>{t('speaker.mergeInto')}</span>
-            <select
-              value=""
-              aria-label={t('speaker.mergeIntoLabel', { name })}
-              onChange={(event) => {
-                setEditing(false);
-                if (event.target.value) void onRun({ kind: 'merge-speakers', from: speaker, into: event.target.value });
-              }}
-            >
-              <option value="">{t('speaker.mergeChoose')}</option>
-              {others.map((option) => (
-                <option key={option.label} value={option.label}>
-                  {option.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-      </form>
+      <div className="speaker-edit">
+        <form
+          className="speaker-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const next = value.trim();
+            if (next && next !== name) void renameSpeaker(speaker, next);
+            setEditing(false);
+          }}
+        >
+          <input
+            autoFocus
+            aria-label={t('transcript.speaker.name', { name })}
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            onKeyDown={(event) => event.key === 'Escape' && setEditing(false)}
+          />
+          <button type="submit" className="button-quiet">
+            {t('common.save')}
+          </button>
+          {others.length > 0 && (
+            <label className="field">
+              <span>{t('speaker.mergeInto')}</span>
+              <select
+                value=""
+                aria-label={t('speaker.mergeIntoLabel', { name })}
+                onChange={(event) => {
+                  setEditing(false);
+                  if (event.target.value)
+                    void onRun({ kind: 'merge-speakers', from: speaker, into: event.target.value });
+                }}
+              >
+                <option value="">{t('speaker.mergeChoose')}</option>
+                {others.map((option) => (
+                  <option key={option.label} value={option.label}>
+                    {option.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+        </form>
+        <ThisIsForm speaker={speaker} name={name} onDone={() => setEditing(false)} />
+      </div>
     );
   }
   return (
