@@ -72,6 +72,19 @@ test('"This is…" enrols a voice, then Settings → Voices lists, renames and d
   await expect(section.getByTestId('voice')).toContainText('Alice Smith');
   expect(await voiceNames()).toEqual(['Alice Smith']);
 
+  // A new recording of the same people: the server recognizes the voice, and the app shows its name unasked.
+  const again = path.join(dir, 'weekly-again.wav');
+  fs.copyFileSync(path.join(dir, 'weekly.wav'), again);
+  await uploadCompleted(host, again);
+  await new LibraryPage(page).goto(host.url);
+  await page.getByRole('button', { name: 'Open weekly-again.wav' }).click();
+  await new TranscriptPage(page).expectLoaded('weekly-again.wav');
+  await expect(chips(page).filter({ hasText: 'Alice Smith' }).first()).toBeVisible();
+  await expect(chips(page).filter({ hasText: 'Speaker 2' }).first()).toBeVisible();
+  await screenshot(page, 'voices-recognized-en');
+  await page.getByRole('navigation').getByRole('button', { name: 'Settings' }).click();
+  await section.scrollIntoViewIfNeeded();
+
   let prompt = '';
   page.once('dialog', (dialog) => {
     prompt = dialog.message();
