@@ -257,6 +257,15 @@ export class EnglishRules implements LanguageRules {
     return topics.length ? `Main topics: ${topics.join(', ')}.` : '';
   }
 
+  decidedLead(decisions: string[]): string {
+    return decisions.length ? `Decided: ${decisions.map(withoutStop).join('; ')}.` : '';
+  }
+
+  actionsLead(actions: { owner: string | null; text: string }[]): string {
+    if (actions.length === 0) return '';
+    return `To do: ${actions.map((a) => (a.owner ? `${a.owner}: ${withoutStop(a.text)}` : withoutStop(a.text))).join('; ')}.`;
+  }
+
   async units(document: TranscriptDocument, signal: AbortSignal): Promise<TextUnit[]> {
     const { nlp } = await wink();
     const its = nlp.its;
@@ -575,12 +584,18 @@ export class EnglishRules implements LanguageRules {
   }
 
   private speakerOr(unit: TextUnit, fallback: string): string {
-    return unit.speaker ?? fallback;
+    return unit.speakerName ?? unit.speaker ?? fallback;
   }
 
   isDecision(unit: TextUnit): boolean {
     const { normal } = unit;
     if (/\?\s*$/.test(unit.text)) return false;
+    // A proposal the speaker puts as the way forward: "let's move the budget meeting to Thursday". Not the
+    // meeting's own flow ("let's move on", "let's take a look") nor a pause ("let's take a break").
+    const proposal = /^(?:(?:so|ok|okay|alright|right|then|fine)[, ]+)?let(?:'s| us) ([a-z]+)(?: ([a-z]+))?/.exec(
+      normal,
+    );
+    if (proposal && !PROPOSAL_FLOW.has(proposal[1]!) && !(proposal[1] === 'move' && proposal[2] === 'on')) return true;
     const cue =
       /\b(?:decided|decide on|agreed|agree (?:on|to|that)|settled on|concluded|opted (?:for|to)|approved|signed off|decision|go with|going with|go ahead with|consensus|resolved to|the plan is to|chose|chosen|final call|will use|are using)\b/g;
     for (const m of normal.matchAll(cue)) {
@@ -697,4 +712,38 @@ function readable(text: string, uncased: boolean): string {
   out = out.charAt(0).toUpperCase() + out.slice(1);
   if (!/[.!?。！？…]$/.test(out)) out += '.';
   return out;
+}
+
+/** Verbs after "let's" that steer the meeting rather than decide anything. */
+const PROPOSAL_FLOW = new Set([
+  'begin',
+  'start',
+  'get',
+  'talk',
+  'discuss',
+  'look',
+  'see',
+  'think',
+  'check',
+  'turn',
+  'switch',
+  'go',
+  'take',
+  'hear',
+  'continue',
+  'recap',
+  'review',
+  'wrap',
+  'try',
+  'focus',
+  'just',
+  'not',
+  'say',
+  'figure',
+  'find',
+]);
+
+/** A sentence quoted inside another: without its own full stop. */
+function withoutStop(text: string): string {
+  return text.trim().replace(/[.!。]+$/u, '');
 }

@@ -47,14 +47,14 @@ export class ExtractiveSummaryEngine implements SummaryEngine {
     language: string,
     signal: AbortSignal = new AbortController().signal,
   ): Promise<TextUnit[]> {
-    return this.rulesFor(language).units(document, signal);
+    return namedSpeakers(document, await this.rulesFor(language).units(document, signal));
   }
 
   async summarize(input: AnalysisInput): Promise<SummaryResult> {
     const { document, signal } = input;
     const rules = this.rulesFor(input.language);
     throwIfAborted(signal);
-    const units = await rules.units(document, signal);
+    const units = namedSpeakers(document, await rules.units(document, signal));
     throwIfAborted(signal);
     const details = this.summarizeUnits(units, rules);
     throwIfAborted(signal);
@@ -148,8 +148,15 @@ export class ExtractiveSummaryEngine implements SummaryEngine {
     const lead = rules.topicsLead(topics);
     // Japanese sentences follow one another without a space.
     const gap = rules === this.rules.ja ? '' : ' ';
-    const quoted = overviewUnits.map((u) => u.display).join(gap);
-    const overview = [lead, quoted].filter(Boolean).join(gap) || rules.emptyOverview;
+    // What was decided and who does what come first (issue 27 item 10); the best-connected sentences
+    // follow only when the meeting decided and assigned nothing, or to fill a short overview.
+    const decided = rules.decidedLead([...decisions.values()].slice(0, OVERVIEW_DECISIONS).map((d) => d.text));
+    const todo = rules.actionsLead(
+      [...actions.values()].slice(0, OVERVIEW_ACTIONS).map((a) => ({ owner: a.owner, text: a.text })),
+    );
+    const quoted = (decided || todo ? overviewUnits.slice(0, 1) : overviewUnits).map((u) => u.display).join(gap);
+    const overview =
+      [lead, decided, todo, decided && todo ? '' : quoted].filter(Boolean).join(gap) || rules.emptyOverview;
 
     return {
       overview,
@@ -162,6 +169,24 @@ export class ExtractiveSummaryEngine implements SummaryEngine {
 }
 
 /** "Let's turn to X", "next, X": steering the meeting rather than saying something. */
+/**
+ * Units speak with the speaker's name where the transcript has one (a name the team gave, or a voice the
+ * library recognized), so an owner who said "I will…" is named, not "SPEAKER_1".
+ */
+function namedSpeakers(document: TranscriptDocument, units: TextUnit[]): TextUnit[] {
+  const bySegment = new Map(document.segments.map((s) => [s.id, s]));
+  return units.map((unit) => {
+    if (!unit.speaker) return unit;
+    const segment = bySegment.get(unit.segment_id);
+    const name = document.speaker_names?.[unit.speaker] ?? segment?.speaker_name;
+    return name ? { ...unit, speakerName: name } : unit;
+  });
+}
+
+/** At most this many decisions and action items are restated in the overview; the lists hold them all. */
+const OVERVIEW_DECISIONS = 3;
+const OVERVIEW_ACTIONS = 4;
+
 const MEETING_FLOW =
   /^(?:let(?:'s| us) (?:turn|move|get started|start|begin|talk|go|look|switch)|next ,|moving on|それでは|では次|次に)/;
 

@@ -46,6 +46,15 @@ export class JapaneseRules implements LanguageRules {
     return topics.length ? `主な話題：${topics.join('、')}。` : '';
   }
 
+  decidedLead(decisions: string[]): string {
+    return decisions.length ? `決定事項：${decisions.map(withoutStop).join('／')}。` : '';
+  }
+
+  actionsLead(actions: { owner: string | null; text: string }[]): string {
+    if (actions.length === 0) return '';
+    return `担当：${actions.map((a) => (a.owner ? `${a.owner}（${withoutStop(a.text)}）` : withoutStop(a.text))).join('／')}。`;
+  }
+
   async units(document: TranscriptDocument, signal: AbortSignal): Promise<TextUnit[]> {
     const tokenizer = await japaneseTokenizer();
     const units: TextUnit[] = [];
@@ -168,12 +177,13 @@ export class JapaneseRules implements LanguageRules {
     if (/(?:ません|ないです|ありません)[。]?$/.test(normal) && !/なければ|ないといけ/.test(normal)) return null;
     const cueAt = strong?.index ?? 0;
     return {
-      owner: this.owner(normal),
+      owner: this.owner(normal, unit.speakerName ?? null),
       due: pickDue(unit.dates, Math.min(cueAt, unit.dates.find((d) => d.deadline)?.at ?? cueAt)),
     };
   }
 
-  private owner(normal: string): string | null {
+  /** Who does it: a name said, else the speaker's name for 私/僕/… ("I") when the transcript has one. */
+  private owner(normal: string, speaker: string | null): string | null {
     const named =
       /([\p{Script=Han}\p{Script=Katakana}A-Za-zー]{1,8}?)(さん|くん|君|様|氏|部長|課長|さま)(?:が|は|には|に|から|の方で)/u.exec(
         normal,
@@ -183,7 +193,7 @@ export class JapaneseRules implements LanguageRules {
       /担当は([\p{Script=Han}\p{Script=Katakana}A-Za-zー]{1,8}?(?:さん|くん|君|様|氏)?)(?:です|で|に)/u.exec(normal);
     const candidates = [
       named && { at: named.index, who: named[1]! + named[2]! },
-      self && { at: self.index, who: self[1]! },
+      self && { at: self.index, who: speaker ?? self[1]! },
       assigned && { at: assigned.index, who: assigned[1]! },
     ]
       .filter((c): c is { at: number; who: string } => Boolean(c))
@@ -225,4 +235,9 @@ function chunkJapanese(tokens: IpadicFeatures[], a: number, b: number): Array<[n
   }
   if (from <= b) out.push([from, b]);
   return out;
+}
+
+/** A sentence quoted inside another: without its own full stop. */
+function withoutStop(text: string): string {
+  return text.trim().replace(/[.!。！]+$/u, '');
 }

@@ -21,6 +21,8 @@ export interface TextUnit {
   start: number;
   end: number;
   speaker: string | null;
+  /** The speaker's name where the transcript has one (given by the team, or a recognized voice). */
+  speakerName?: string | null;
   /** As said, trimmed of leading fillers. */
   text: string;
   /** Readable form: capitalised and ending with punctuation when the transcript had none. */
@@ -58,6 +60,10 @@ export interface LanguageRules {
   actionItem(unit: TextUnit, context: DocumentContext): Found | null;
   isDecision(unit: TextUnit): boolean;
   topicsLead(topics: string[]): string;
+  /** The overview's sentence of what was decided ("Decided: …"), from the decisions' own words. */
+  decidedLead(decisions: string[]): string;
+  /** The overview's sentence of who does what ("To do: Alice: …"); the owner is null when unknown. */
+  actionsLead(actions: { owner: string | null; text: string }[]): string;
   emptyOverview: string;
 }
 

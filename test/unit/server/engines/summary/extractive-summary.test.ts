@@ -243,3 +243,55 @@ describe('textRank', () => {
     );
   });
 });
+
+describe('the overview says what was decided and who does what (issue 27 item 10)', () => {
+  it('catches a proposal put as the way forward as a decision, not the meeting moving on or a break', async () => {
+    const document = meetingDocument('proposals', 'en', [
+      { text: 'The venue for the budget meeting is booked on Tuesday.', speaker: 'SPEAKER_1' },
+      { text: 'Let us move the budget meeting to Thursday.', speaker: 'SPEAKER_2' },
+      { text: "Let's move on to the hiring plan.", speaker: 'SPEAKER_1' },
+      { text: "Let's take a short break after this item.", speaker: 'SPEAKER_2' },
+      { text: 'The hiring plan needs two more engineers for the platform team.', speaker: 'SPEAKER_1' },
+    ]);
+    const { details } = await run(document, 'en');
+    const decisions = details.decisions.map((d) => d.text);
+    expect(decisions).toContain('Let us move the budget meeting to Thursday.');
+    expect(decisions.join('\n')).not.toMatch(/move on|break/);
+    expect(details.overview).toContain('Decided: Let us move the budget meeting to Thursday.');
+  });
+
+  it('names the owner of "I will…" by the name the team gave the speaker, or the voice recognized', async () => {
+    const document = {
+      ...meetingDocument('owners', 'en', [
+        { text: 'The quarterly report is late because the numbers changed.', speaker: 'SPEAKER_1' },
+        { text: 'I will send the revised report to the board by Friday.', speaker: 'SPEAKER_1' },
+        { text: 'We agreed to publish the report only after the audit.', speaker: 'SPEAKER_2' },
+        { text: 'I will book the auditors for next week.', speaker: 'SPEAKER_2' },
+      ]),
+      speaker_names: { SPEAKER_1: 'Alice' },
+    };
+    document.segments[3] = { ...document.segments[3]!, speaker_name: 'Hanako' };
+    const { details } = await run(document, 'en');
+    expect(details.action_items.map((a) => a.owner)).toEqual(['Alice', 'Hanako']);
+    expect(details.overview).toContain('Decided: We agreed to publish the report only after the audit.');
+    expect(details.overview).toContain(
+      'To do: Alice: I will send the revised report to the board by Friday; Hanako: I will book the auditors for next week.',
+    );
+    expect(details.overview).not.toMatch(/SPEAKER_/);
+  });
+
+  it('reads in Japanese: 決定事項 and 担当', async () => {
+    const document = {
+      ...meetingDocument('ja-owners', 'ja', [
+        { text: '来期の予算について話し合いました。', speaker: 'SPEAKER_1' },
+        { text: '予算会議は木曜日に移すことに決定しました。', speaker: 'SPEAKER_1' },
+        { text: '私が金曜日までに資料を送ります。', speaker: 'SPEAKER_2' },
+      ]),
+      speaker_names: { SPEAKER_2: '花子' },
+    };
+    const { details } = await run(document, 'ja');
+    expect(details.overview).toContain('決定事項：予算会議は木曜日に移すことに決定しました。');
+    expect(details.action_items.map((a) => a.owner)).toEqual(['花子']);
+    expect(details.overview).toContain('担当：花子（私が金曜日までに資料を送ります）。');
+  });
+});
