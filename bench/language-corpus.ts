@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { CACHE_DIR } from './speech-corpus.js';
+import { CACHE_DIR, EVERYDAY_SENTENCES } from './speech-corpus.js';
 import { fileCache } from './file-cache.js';
 
 const run = promisify(execFile);
@@ -14,16 +14,7 @@ const cached = fileCache(CACHE_DIR, 1);
 /** The same meaning in every language: a meeting, an errand, the weather, a journey. */
 export const SENTENCES: Record<string, readonly string[]> = {
   en: [
-    'We will meet at the office after lunch to review the budget.',
-    'Please remember to lock the door when you leave the house.',
-    'The weather forecast says it will rain tomorrow afternoon.',
-    'She bought a new car last week and drove it to the beach.',
-    'Our team finished the project two days ahead of schedule.',
-    'The children played in the park until it got dark.',
-    'He asked the waiter for a glass of water and the menu.',
-    'The train to the city leaves every twenty minutes.',
-    'I think we should call the customer and explain the delay.',
-    'The meeting was moved to Thursday because of the holiday.',
+    ...EVERYDAY_SENTENCES,
     'My sister works at the hospital near the river.',
     'Could you send me the report before the end of the day?',
   ],

@@ -254,7 +254,21 @@ function round(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
 
-/** Sentences read by festival in the benches: ten Harvard sentences and ten of everyday speech. */
+/** Ten sentences of everyday speech, shared by the benches (festival's set, the term-free sentences, the language set). */
+export const EVERYDAY_SENTENCES = [
+  'We will meet at the office after lunch to review the budget.',
+  'Please remember to lock the door when you leave the house.',
+  'The weather forecast says it will rain tomorrow afternoon.',
+  'She bought a new car last week and drove it to the beach.',
+  'Our team finished the project two days ahead of schedule.',
+  'The children played in the park until it got dark.',
+  'He asked the waiter for a glass of water and the menu.',
+  'The train to the city leaves every twenty minutes.',
+  'I think we should call the customer and explain the delay.',
+  'The meeting was moved to Thursday because of the holiday.',
+];
+
+/** Sentences read by festival in the benches: ten Harvard sentences and the ten of everyday speech. */
 export const FESTIVAL_SENTENCES = [
   'The birch canoe slid on the smooth planks.',
   'Glue the sheet to the dark blue background.',
@@ -266,14 +280,5 @@ export const FESTIVAL_SENTENCES = [
   'Four hours of steady work faced us.',
   'A large size in stockings is hard to sell.',
   'The boy was there when the sun rose.',
-  'We will meet at the office after lunch to review the budget.',
-  'Please remember to lock the door when you leave the house.',
-  'The weather forecast says it will rain tomorrow afternoon.',
-  'She bought a new car last week and drove it to the beach.',
-  'Our team finished the project two days ahead of schedule.',
-  'The children played in the park until it got dark.',
-  'He asked the waiter for a glass of water and the menu.',
-  'The train to the city leaves every twenty minutes.',
-  'I think we should call the customer and explain the delay.',
-  'The meeting was moved to Thursday because of the holiday.',
+  ...EVERYDAY_SENTENCES,
 ];

@@ -21,7 +21,7 @@ import {
   DEFAULT_VOCABULARY_THRESHOLD,
   PhoneticVocabularyStage,
 } from '../src-server/engines/vocabulary/phonetic-vocabulary-stage.js';
-import { concatenate, espeakWav, festivalWav, pcmOf } from './speech-corpus.js';
+import { concatenate, espeakWav, EVERYDAY_SENTENCES, festivalWav, pcmOf } from './speech-corpus.js';
 
 interface SpokenTerm extends VocabularyWord {
   sentence: string;
@@ -77,16 +77,7 @@ const CONFUSERS = [
 
 /** Sentences holding no term: where any dictionary word that shows up is a false insertion. */
 const TERM_FREE = [
-  'We will meet at the office after lunch to review the budget.',
-  'Please remember to lock the door when you leave the house.',
-  'The weather forecast says it will rain tomorrow afternoon.',
-  'She bought a new car last week and drove it to the beach.',
-  'Our team finished the project two days ahead of schedule.',
-  'The children played in the park until it got dark.',
-  'He asked the waiter for a glass of water and the menu.',
-  'The train to the city leaves every twenty minutes.',
-  'I think we should call the customer and explain the delay.',
-  'The meeting was moved to Thursday because of the holiday.',
+  ...EVERYDAY_SENTENCES,
   'Send me the numbers from the second quarter by tonight.',
   'The new printer on the third floor is already broken.',
   'Most of the engineers prefer to work from home on Fridays.',
