@@ -152,7 +152,11 @@ const Lanes = memo(function Lanes({
   );
 });
 
-/** A speaker's lane name: a button opening "This is…" for that speaker (decision 0075). */
+/**
+ * A speaker's lane name: a button opening "This is…" for that speaker (decision 0075). Not a tab stop: one
+ * per speaker would lengthen the way through the page, and the keyboard reaches "This is…" from the speaker
+ * chip of the segment in focus.
+ */
 function SpeakerLaneLabel({ speaker, label, color }: { speaker: string; label: string; color?: string }) {
   const t = useT();
   const [open, setOpen] = useState(false);
@@ -161,6 +165,7 @@ function SpeakerLaneLabel({ speaker, label, color }: { speaker: string; label: s
       <button
         type="button"
         className="lane-label-button"
+        tabIndex={-1}
         aria-expanded={open}
         aria-label={t('voices.thisIsFor', { name: label })}
         onClick={() => setOpen(!open)}
