@@ -9,6 +9,7 @@ import {
   spanTimes,
   stripMarkup,
   throwIfAborted,
+  withoutStop,
   type DocumentContext,
   type Found,
   type LanguageRules,
@@ -742,8 +743,3 @@ const PROPOSAL_FLOW = new Set([
   'figure',
   'find',
 ]);
-
-/** A sentence quoted inside another: without its own full stop. */
-function withoutStop(text: string): string {
-  return text.trim().replace(/[.!。]+$/u, '');
-}

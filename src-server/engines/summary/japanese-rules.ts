@@ -8,6 +8,7 @@ import { JA_DATE, pickDue } from './dates.js';
 import {
   stripMarkup,
   throwIfAborted,
+  withoutStop,
   type DateMention,
   type Found,
   type LanguageRules,
@@ -235,9 +236,4 @@ function chunkJapanese(tokens: IpadicFeatures[], a: number, b: number): Array<[n
   }
   if (from <= b) out.push([from, b]);
   return out;
-}
-
-/** A sentence quoted inside another: without its own full stop. */
-function withoutStop(text: string): string {
-  return text.trim().replace(/[.!。！]+$/u, '');
 }

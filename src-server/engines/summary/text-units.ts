@@ -130,3 +130,8 @@ export function indexAt(starts: readonly number[], offset: number): number {
   }
   return lo;
 }
+
+/** A sentence quoted inside another (the overview's "Decided: …"): without its own full stop. */
+export function withoutStop(text: string): string {
+  return text.trim().replace(/[.!。！]+$/u, '');
+}
