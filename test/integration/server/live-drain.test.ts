@@ -3,12 +3,10 @@
 // stops. On PostgreSQL the queue (pg-boss) takes no job once stopped, so the order is what keeps the
 // recording from being left stored but never transcribed.
 import fsp from 'node:fs/promises';
-import WebSocket from 'ws';
 import { describe, expect, it } from 'vitest';
 import { pcmOf, synthesizeSpeech } from '../../support/audio-fixtures.js';
+import { realtimeClient } from '../../support/realtime-client.js';
 import { startTestServer, tempDir, testDatabaseEnv, testStorageEnv, waitForStatus } from '../../support/test-server.js';
-
-type Event = { type: string; [key: string]: any };
 
 describe('a server that drains while a live session saves', () => {
   it('ends live sessions before it stops taking jobs: the saved session runs to COMPLETED after a restart', async () => {
@@ -18,36 +16,16 @@ describe('a server that drains while a live session saves', () => {
     const env = { KIKITORI_ENGINE_DEFAULT: 'pocketsphinx', ...(await testDatabaseEnv()), ...(await testStorageEnv()) };
     const first = await startTestServer({ dataDir, env });
     const key = await first.key('acme');
-    const socket = new WebSocket(`${first.url.replace(/^http/, 'ws')}/v1/realtime`, { headers: { 'x-api-key': key } });
-    const events: Event[] = [];
-    const waiting: { type: string; resolve: (e: Event) => void }[] = [];
-    socket.on('message', (data) => {
-      const event = JSON.parse((data as Buffer).toString('utf8')) as Event;
-      events.push(event);
-      for (const w of waiting.filter((w) => w.type === event.type)) w.resolve(event);
-    });
-    const next = (type: string) =>
-      new Promise<Event>((resolve) => {
-        const seen = events.find((e) => e.type === type);
-        if (seen) resolve(seen);
-        else waiting.push({ type, resolve });
-      });
+    const { inbox, send } = realtimeClient(first.url, { 'x-api-key': key });
+    const next = (type: string) => inbox.ofType(type);
     await next('session.created');
-    socket.send(
-      JSON.stringify({
-        type: 'session.update',
-        session: {
-          type: 'transcription',
-          save: true,
-          audio: { input: { format: { type: 'audio/pcm', rate: 16000 } } },
-        },
-      }),
-    );
+    send({
+      type: 'session.update',
+      session: { type: 'transcription', save: true, audio: { input: { format: { type: 'audio/pcm', rate: 16000 } } } },
+    });
     const id = (await next('session.updated')).session.transcription_id as string;
     const silence = Buffer.alloc(16000 * 2);
-    socket.send(
-      JSON.stringify({ type: 'input_audio_buffer.append', audio: Buffer.concat([speech, silence]).toString('base64') }),
-    );
+    send({ type: 'input_audio_buffer.append', audio: Buffer.concat([speech, silence]).toString('base64') });
     await next('conversation.item.input_audio_transcription.completed');
     // No grace: the queue stops at once, so the transcription can only run later if it was queued before.
     await first.runtime.drain(0);

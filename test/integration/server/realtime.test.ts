@@ -12,41 +12,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { liveTranscriptionsOf } from '../../../src-server/application/live-transcription.js';
 import type { PocketsphinxEngine } from '../../../src-server/engines/speech/pocketsphinx-engine.js';
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
+import { Inbox, realtimeClient, type RealtimeEvent } from '../../support/realtime-client.js';
 import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
 import { startTestServer, tempDir, waitForStatus, type TestServer } from '../../support/test-server.js';
 
 const run = promisify(execFile);
 
-type Event = { type: string; [key: string]: any };
-
-/** Every event a connection received, in order, and a way to wait for the next one that matches. */
-class Inbox {
-  readonly events: Event[] = [];
-  /** When each event arrived (ms), for the report's figures; never asserted. */
-  readonly arrivals: number[] = [];
-  private waiters: { from: number; match: (e: Event) => boolean; resolve: (e: Event) => void }[] = [];
-
-  push(event: Event): void {
-    this.events.push(event);
-    this.arrivals.push(performance.now());
-    this.waiters = this.waiters.filter((w) => {
-      if (this.events.length - 1 < w.from || !w.match(event)) return true;
-      w.resolve(event);
-      return false;
-    });
-  }
-
-  /** The first event (at or after index `from`) matching; waits for it if it has not arrived. */
-  next(match: (e: Event) => boolean, from = 0): Promise<Event> {
-    const found = this.events.slice(from).find(match);
-    if (found) return Promise.resolve(found);
-    return new Promise((resolve) => this.waiters.push({ from, match, resolve }));
-  }
-
-  ofType(type: string): Promise<Event> {
-    return this.next((e) => e.type === type);
-  }
-}
+type Event = RealtimeEvent;
 
 /** Raw PCM16 little-endian mono of a file at `rate`, made with sox. */
 async function pcmAt(file: string, rate: number): Promise<Buffer> {
@@ -108,14 +80,7 @@ function officialClient(apiKey: string): { rt: OpenAIRealtimeWS; inbox: Inbox; o
 
 /** A plain WebSocket to the server (no TLS), for hostile clients. */
 function rawClient(headers: Record<string, string> = { authorization: `Bearer ${key}` }) {
-  const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/v1/realtime?intent=transcription`, { headers });
-  const inbox = new Inbox();
-  socket.on('message', (data) => inbox.push(JSON.parse((data as Buffer).toString('utf8')) as Event));
-  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
-    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
-  );
-  const send = (event: unknown) => socket.send(typeof event === 'string' ? event : JSON.stringify(event));
-  return { socket, inbox, closed, send };
+  return realtimeClient(server.url, headers);
 }
 
 const live = () => liveTranscriptionsOf(server.runtime.ctx);
@@ -523,14 +488,9 @@ describe('session ends decided by the server', () => {
   });
   afterAll(() => spare?.close());
   const connect = async () => {
-    const socket = new WebSocket(`${spare.url.replace(/^http/, 'ws')}/v1/realtime`, {
-      headers: { authorization: `Bearer ${await spare.key('acme')}` },
-    });
-    const inbox = new Inbox();
-    socket.on('message', (data) => inbox.push(JSON.parse((data as Buffer).toString('utf8')) as Event));
-    const closed = new Promise<{ code: number }>((resolve) => socket.on('close', (code) => resolve({ code })));
-    await inbox.ofType('session.created');
-    return { socket, inbox, closed };
+    const client = realtimeClient(spare.url, { authorization: `Bearer ${await spare.key('acme')}` });
+    await client.inbox.ofType('session.created');
+    return client;
   };
 
   it('ends an idle session with an idle_timeout error event', async () => {

@@ -4,7 +4,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../../../../src-server/domain/engine-error.js';
 import { inspectWhisperModel } from '../../../../../src-server/engines/speech/ggml-file.js';
@@ -14,6 +13,7 @@ import { WhisperEngine } from '../../../../../src-server/engines/speech/whisper-
 import type { TranscriptDocument } from '../../../../../src-shared/transcript-document.js';
 import { audioDuration, concatWithSilence, pcmOf, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
 import { randomWhisperModel } from '../../../../support/ggml-model.js';
+import { realtimeClient } from '../../../../support/realtime-client.js';
 import {
   engineRegistryFromEnv,
   startTestServer,
@@ -331,37 +331,18 @@ describe('whisper live (decision 0063): the utterance decoded again as it grows'
     try {
       const pcm = fs.readFileSync(await pcmOf(sentence));
       const live = async (server: typeof withModel, language: string) => {
-        const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/v1/realtime`, {
-          headers: { 'x-api-key': await server.key('acme') },
-        });
-        const events: { type: string; [key: string]: any }[] = [];
-        const next = (type: string) =>
-          new Promise<{ type: string; [key: string]: any }>((resolve) => {
-            const check = () => {
-              const found = events.find((e) => e.type === type);
-              if (found) resolve(found);
-              else setTimeout(check, 20);
-            };
-            check();
-          });
-        socket.on('message', (data) => events.push(JSON.parse((data as Buffer).toString('utf8'))));
-        await next('session.created');
-        socket.send(
-          JSON.stringify({
-            type: 'session.update',
-            session: {
-              type: 'transcription',
-              audio: {
-                input: {
-                  format: { type: 'audio/pcm', rate: 16000 },
-                  transcription: { language },
-                  turn_detection: null,
-                },
-              },
+        const client = realtimeClient(server.url, { 'x-api-key': await server.key('acme') });
+        await client.inbox.ofType('session.created');
+        client.send({
+          type: 'session.update',
+          session: {
+            type: 'transcription',
+            audio: {
+              input: { format: { type: 'audio/pcm', rate: 16000 }, transcription: { language }, turn_detection: null },
             },
-          }),
-        );
-        return { socket, events, next };
+          },
+        });
+        return { ...client, events: client.inbox.events, next: (type: string) => client.inbox.ofType(type) };
       };
 
       const ja = await live(withModel, 'ja');
@@ -370,8 +351,8 @@ describe('whisper live (decision 0063): the utterance decoded again as it grows'
         language: 'ja',
         model: expect.stringMatching(/^whisper\.cpp\/random-/),
       });
-      ja.socket.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: pcm.toString('base64') }));
-      ja.socket.send(JSON.stringify({ type: 'input_audio_buffer.commit' }));
+      ja.send({ type: 'input_audio_buffer.append', audio: pcm.toString('base64') });
+      ja.send({ type: 'input_audio_buffer.commit' });
       const completed = await ja.next('conversation.item.input_audio_transcription.completed');
       expect(completed.words.length).toBeGreaterThan(0);
       for (const w of completed.words) expect(w.end).toBeLessThanOrEqual(pcm.length / 2 / 16000 + 0.01);
