@@ -1,6 +1,15 @@
 // The library list, virtualized: only the rows on screen exist in the DOM, and only their pages are
 // fetched, so 10,000 transcriptions cost the same as 20.
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
 import { isProcessing } from '../../../src-shared/api/vocabulary';
 import type { TranscriptionSummary, TranscriptWarning } from '../../../src-shared/ipc-contract';
 import { useLocale, useT } from '../../i18n/use-t';
@@ -137,17 +146,9 @@ const Row = memo(function Row({ index, total }: { index: number; total: number }
 function RowContent({ item }: { item: TranscriptionSummary }) {
   const t = useT();
   const locale = useLocale();
-  const go = useNavigationStore((state) => state.go);
   const active = isProcessing(item.status);
   return (
-    <button
-      type="button"
-      className="row-button"
-      data-testid="transcription-row"
-      data-status={item.status}
-      aria-label={t('library.row.open', { name: item.name })}
-      onClick={() => go({ name: 'transcript', id: item.id })}
-    >
+    <RowButton item={item} className="row-button">
       <NameCell item={item} />
       {active ? (
         <ProgressLine summary={item} variant="row" />
@@ -160,6 +161,32 @@ function RowContent({ item }: { item: TranscriptionSummary }) {
       <span className="cell-num">{item.speakers ?? '–'}</span>
       <span>{item.languages.join(', ') || '–'}</span>
       <span className="cell-date">{formatDate(item.createdAt, locale)}</span>
+    </RowButton>
+  );
+}
+
+/** What every row is: a button that opens the transcript, named for it. */
+function RowButton({
+  item,
+  className,
+  children,
+}: {
+  item: TranscriptionSummary;
+  className: string;
+  children: ReactNode;
+}) {
+  const t = useT();
+  const go = useNavigationStore((state) => state.go);
+  return (
+    <button
+      type="button"
+      className={className}
+      data-testid="transcription-row"
+      data-status={item.status}
+      aria-label={t('library.row.open', { name: item.name })}
+      onClick={() => go({ name: 'transcript', id: item.id })}
+    >
+      {children}
     </button>
   );
 }
@@ -180,21 +207,13 @@ function WarnedRowContent({ item, warning }: { item: TranscriptionSummary; warni
 /** A failed or warned row's name and status: opens the transcript, as any row does. */
 function OpenRowButton({ item }: { item: TranscriptionSummary }) {
   const t = useT();
-  const go = useNavigationStore((state) => state.go);
   return (
-    <button
-      type="button"
-      className="row-button row-open"
-      data-testid="transcription-row"
-      data-status={item.status}
-      aria-label={t('library.row.open', { name: item.name })}
-      onClick={() => go({ name: 'transcript', id: item.id })}
-    >
+    <RowButton item={item} className="row-button row-open">
       <NameCell item={item} />
       <span className="cell-status">
         <span className={`status status-${item.status}`}>{t(`status.${item.status}`)}</span>
       </span>
-    </button>
+    </RowButton>
   );
 }
 
