@@ -63,9 +63,19 @@ async function lineWidths(page: Page): Promise<{ widest: number; limit: number }
     const texts = [...document.querySelectorAll<HTMLElement>('.segment-text')];
     let widest = 0;
     for (const text of texts) {
+      // The words' boxes, gathered by line: a line is as wide as its first word's left to its last's right.
       const range = document.createRange();
       range.selectNodeContents(text);
-      for (const rect of range.getClientRects()) widest = Math.max(widest, rect.width);
+      const lines = new Map<number, { left: number; right: number }>();
+      for (const rect of range.getClientRects()) {
+        if (rect.width === 0) continue;
+        const line = lines.get(Math.round(rect.bottom)) ?? { left: rect.left, right: rect.right };
+        lines.set(Math.round(rect.bottom), {
+          left: Math.min(line.left, rect.left),
+          right: Math.max(line.right, rect.right),
+        });
+      }
+      for (const { left, right } of lines.values()) widest = Math.max(widest, right - left);
     }
     const probe = document.createElement('span');
     probe.style.cssText = 'display:inline-block;width:80ch';
