@@ -449,12 +449,22 @@ export interface UploadDefaults {
   dictionaryId: string | null;
 }
 
+export interface CollapsedPanels {
+  uploads?: boolean;
+  speechOffer?: boolean;
+}
+
 export interface Settings {
   activeProfileId: string;
   uiLanguage: UiLanguage;
   defaults: UploadDefaults;
   playbackRate: number;
   notifications: boolean;
+  /**
+   * Library panels the user collapsed (true) or opened (false); a panel absent here follows the window's
+   * height (collapsed in a low window).
+   */
+  collapsedPanels?: CollapsedPanels;
   /** The subtitle options of the last SRT or WebVTT export; absent until the first. */
   subtitleExport?: SubtitleExportOptions;
 }

@@ -88,6 +88,12 @@ export const settingsSchema = {
       },
       playbackRate: { type: 'number', minimum: 0.25, maximum: 4 },
       notifications: { type: 'boolean' },
+      // Optional, like subtitleExport: files written before it existed stay valid.
+      collapsedPanels: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { uploads: { type: 'boolean' }, speechOffer: { type: 'boolean' } },
+      },
       // Optional, so files written before it existed stay valid.
       subtitleExport: {
         type: 'object',

@@ -66,9 +66,12 @@ interface UploadsState {
   forget: (id: string) => void;
   /** Removes done and cancelled uploads from the panel. */
   clearFinished: () => Promise<void>;
-  /** The uploads panel shows only its summary line. */
-  collapsed: boolean;
-  setCollapsed: (collapsed: boolean) => void;
+  /**
+   * Opened for this session (a folder's files arriving), over the panel's kept state
+   * (use-collapsed-panel.ts); null: as kept.
+   */
+  collapsed: boolean | null;
+  setCollapsed: (collapsed: boolean | null) => void;
   dismissError: () => void;
 }
 
@@ -100,7 +103,7 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     jobs: [],
     options: DEFAULT_UPLOAD_OPTIONS,
     error: null,
-    collapsed: false,
+    collapsed: null,
     folderImport: null,
     held: [],
     multichannel: false,

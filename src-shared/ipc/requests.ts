@@ -229,6 +229,15 @@ export const SettingsPatch = Strict({
   ),
   playbackRate: Type.Optional(Type.Number({ title: 'Playback rate', minimum: 0.25, maximum: 4 })),
   notifications: Type.Optional(Type.Boolean({ title: 'Notifications' })),
+  collapsedPanels: Type.Optional(
+    Strict(
+      {
+        uploads: Type.Optional(Type.Boolean({ title: 'Uploads collapsed' })),
+        speechOffer: Type.Optional(Type.Boolean({ title: 'Speech model offer collapsed' })),
+      },
+      'Collapsed panels',
+    ),
+  ),
   subtitleExport: Type.Optional(SubtitleExportOptions),
 });
 export type SettingsPatch = Static<typeof SettingsPatch>;

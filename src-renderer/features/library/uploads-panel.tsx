@@ -1,6 +1,6 @@
 // The uploads queue: every file's state and progress, newest first, through to its transcription's
-// end (queue-state.ts). It collapses to one summary line, and "Clear finished" removes what is done
-// (the transcriptions stay in the library).
+// end (queue-state.ts). It collapses to one summary line (kept; collapsed at first in a low window), and
+// "Clear finished" removes what is done (the transcriptions stay in the library).
 import { useId } from 'react';
 import type { IpcError, TranscriptionSummary, UploadJob } from '../../../src-shared/ipc-contract';
 import { LIMITS } from '../../../src-shared/limits';
@@ -10,6 +10,7 @@ import { useLibraryStore } from '../../stores/library-store';
 import { selectFinishedCount, useUploadsStore } from '../../stores/uploads-store';
 import { isInProgress, queueStateOf, type QueueState } from './queue-state';
 import { ErrorDetails, ErrorText } from '../../lib/error-details';
+import { useCollapsedPanel } from '../../lib/use-collapsed-panel';
 import { failureText } from '../../i18n/error-text';
 
 const isActive = (job: UploadJob) => job.state === 'queued' || job.state === 'uploading' || job.state === 'starting';
@@ -21,7 +22,9 @@ export function UploadsPanel() {
   const t = useT();
   const listId = useId();
   const jobs = useUploadsStore((state) => state.jobs);
-  const collapsed = useUploadsStore((state) => state.collapsed);
+  const opened = useUploadsStore((state) => state.collapsed);
+  const [kept, keep] = useCollapsedPanel('uploads');
+  const collapsed = opened ?? kept;
   const finished = useUploadsStore(selectFinishedCount);
   const rows = useLibraryStore((state) => state.rows);
   const { cancel, retry, clearFinished, setCollapsed } = useUploadsStore.getState();
@@ -50,7 +53,10 @@ export function UploadsPanel() {
           aria-expanded={!collapsed}
           aria-controls={listId}
           title={collapsed ? t('library.uploads.expand') : t('library.uploads.collapse')}
-          onClick={() => setCollapsed(!collapsed)}
+          onClick={() => {
+            setCollapsed(null);
+            keep(!collapsed);
+          }}
         >
           <span aria-hidden="true">{collapsed ? '▸' : '▾'}</span>{' '}
           <span className="section-title">{t('library.uploads.heading')}</span>

@@ -1,7 +1,8 @@
 // The first-run offer, in the library: when the server on this computer has no speech model yet and
 // the key may download one, suggest the model that suits this computer, once. Not a modal: it sits
-// above the library until the user downloads or dismisses it (main remembers the dismissal). Whether
-// the server can reach the internet is learnt by trying: a failed download says so.
+// above the library until the user downloads or dismisses it (main remembers the dismissal). It folds
+// to one line (the title and its buttons), at first in a low window, and stays as the user leaves it.
+// Whether the server can reach the internet is learnt by trying: a failed download says so.
 import { useId, useState } from 'react';
 import { useT } from '../../i18n/use-t';
 import { formatBytes } from '../../lib/format';
@@ -10,12 +11,15 @@ import { useNavigationStore } from '../../stores/navigation-store';
 import { downloadFailedText, errorText, progressText } from './speech-labels';
 import { useSpeechModels } from './speech-section';
 import { ErrorDetails } from '../../lib/error-details';
+import { useCollapsedPanel } from '../../lib/use-collapsed-panel';
 import { selectUiLanguage, useSettingsStore } from '../../stores/settings-store';
 
 export function SpeechModelOffer() {
   const t = useT();
   const uiLanguage = useSettingsStore(selectUiLanguage);
   const titleId = useId();
+  const bodyId = useId();
+  const [collapsed, keep] = useCollapsedPanel('speechOffer');
   useSpeechModels();
   const offered = useModelsStore(selectOffer);
   // Once taken, the banner stays to show progress and the outcome, though the offer itself has ended.
@@ -34,13 +38,31 @@ export function SpeechModelOffer() {
   const failed = !ready && download?.status === 'FAILED';
 
   return (
-    <section className="speech-offer" role="region" aria-labelledby={titleId} data-testid="speech-offer">
-      <strong id={titleId}>
-        {ready
-          ? t('settings.speech.offer.ready', { model: model.name })
-          : t(model.multilingual ? 'settings.speech.offer.title' : 'settings.speech.offer.titleEnglish')}
-      </strong>
-      {!ready && <p>{t('settings.speech.offer.body', { model: model.name, size: formatBytes(model.bytes) })}</p>}
+    <section
+      className="speech-offer"
+      role="region"
+      aria-labelledby={titleId}
+      data-testid="speech-offer"
+      data-collapsed={collapsed}
+    >
+      <button
+        type="button"
+        className="speech-offer-toggle"
+        aria-expanded={!collapsed}
+        aria-controls={bodyId}
+        title={collapsed ? t('settings.speech.offer.expand') : t('settings.speech.offer.collapse')}
+        onClick={() => keep(!collapsed)}
+      >
+        <span aria-hidden="true">{collapsed ? '▸' : '▾'}</span>{' '}
+        <strong id={titleId}>
+          {ready
+            ? t('settings.speech.offer.ready', { model: model.name })
+            : t(model.multilingual ? 'settings.speech.offer.title' : 'settings.speech.offer.titleEnglish')}
+        </strong>
+      </button>
+      {!ready && !collapsed && (
+        <p id={bodyId}>{t('settings.speech.offer.body', { model: model.name, size: formatBytes(model.bytes) })}</p>
+      )}
       {running && download && (
         <div className="speech-progress" data-testid="speech-progress" data-status={download.status}>
           <progress
@@ -86,13 +108,15 @@ export function SpeechModelOffer() {
             {t('settings.speech.cancelDownload', { model: model.name })}
           </button>
         )}
-        <button
-          type="button"
-          className="button-quiet"
-          onClick={() => useNavigationStore.getState().go({ name: 'settings' })}
-        >
-          {t('settings.speech.offer.settings')}
-        </button>
+        {!collapsed && (
+          <button
+            type="button"
+            className="button-quiet"
+            onClick={() => useNavigationStore.getState().go({ name: 'settings' })}
+          >
+            {t('settings.speech.offer.settings')}
+          </button>
+        )}
         {!running && (
           <button
             type="button"

@@ -169,11 +169,6 @@ export function TranscriptPane() {
       onKeyDown={onKeyDown}
       onFocus={onFocus}
     >
-      {!following && (
-        <button type="button" className="button primary follow-resume" onClick={resumeFollowing}>
-          {t('transcript.follow.resume')}
-        </button>
-      )}
       {hasLowConfidence && <p className="hint">{t('transcript.lowConfidence')}</p>}
       {segments.slice(0, shown).map((segment, index) => (
         <SegmentView
@@ -190,6 +185,13 @@ export function TranscriptPane() {
           speakerOptions={speakerOptions}
         />
       ))}
+      {!following && (
+        <div className="follow-dock">
+          <button type="button" className="button primary follow-resume" onClick={resumeFollowing}>
+            {t('transcript.follow.resume')}
+          </button>
+        </div>
+      )}
     </section>
   );
 }

@@ -110,7 +110,7 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
         </div>
       )}
       {(document || running) && (
-        <section className="player" aria-label={t('player.label')}>
+        <section className="player" aria-label={t('player.label')} ref={measurePlayer}>
           <Waveform />
           {/* Lanes come with the transcript: while it runs there are no speakers or emotions to draw yet. */}
           {document && <TimelineLanes />}
@@ -141,4 +141,20 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
       {shortcutsOpen && <ShortcutSheet onClose={() => setShortcutsOpen(false)} />}
     </div>
   );
+}
+
+/**
+ * A ref for the pinned player that keeps its height as `--player-height` on the view, so what else is
+ * pinned (the analysis panel) sits under the player rather than behind it. The height changes with the
+ * lanes, the window's height and wrapping.
+ */
+function measurePlayer(player: HTMLElement | null) {
+  const view = player?.parentElement;
+  if (!player || !view) return;
+  const resize = new ResizeObserver(() => view.style.setProperty('--player-height', `${player.offsetHeight}px`));
+  resize.observe(player);
+  return () => {
+    resize.disconnect();
+    view.style.removeProperty('--player-height');
+  };
 }

@@ -28,7 +28,8 @@ export function Waveform() {
       media,
       peaks: peaks.peaks,
       duration: peaks.duration,
-      height: 88,
+      // The container's CSS height: lower in a low window (styles.css), redrawn when it changes.
+      height: 'auto',
       waveColor: styles.getPropertyValue('--wave').trim() || '#b7c3d6',
       progressColor: styles.getPropertyValue('--wave-progress').trim() || '#2f6fdf',
       cursorColor: styles.getPropertyValue('--accent').trim() || '#2f6fdf',

@@ -28,6 +28,25 @@ describe('SpeechModelOffer', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('in a low window it starts on one line: the title, Download and Not now; opened, it shows in full', async () => {
+    const tall = { width: window.innerWidth, height: window.innerHeight };
+    window.happyDOM.setViewport({ width: 1024, height: 700 });
+    try {
+      render(<SpeechModelOffer />);
+      const title = await screen.findByRole('button', { name: 'Get punctuated transcripts in about 99 languages' });
+      expect(title.getAttribute('aria-expanded')).toBe('false');
+      const offer = screen.getByTestId('speech-offer');
+      expect(offer.textContent).not.toContain('the speech model that suits this computer');
+      expect(screen.getByRole('button', { name: 'Download Whisper base' })).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Not now' })).toBeTruthy();
+      fireEvent.click(title);
+      expect(title.getAttribute('aria-expanded')).toBe('true');
+      expect(offer.textContent).toContain('the speech model that suits this computer');
+    } finally {
+      window.happyDOM.setViewport(tall);
+    }
+  });
+
   it('shows nothing when main has no offer', async () => {
     fake.handlers['models:list'] = () => speechModels({ offer: false });
     render(<SpeechModelOffer />);

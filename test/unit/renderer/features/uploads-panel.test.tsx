@@ -66,6 +66,35 @@ describe('UploadsPanel', () => {
     expect(screen.getAllByTestId('upload-item')).toHaveLength(4);
   });
 
+  it('starts folded to its summary line in a low window, and keeps the choice the user makes', async () => {
+    setUiLanguage('en');
+    const tall = { width: window.innerWidth, height: window.innerHeight };
+    window.happyDOM.setViewport({ width: 1024, height: 700 });
+    try {
+      render(<UploadsPanel />);
+      const toggle = screen.getByRole('button', { name: /Uploads/ });
+      expect(toggle.getAttribute('aria-expanded')).toBe('false');
+      expect(screen.queryAllByTestId('upload-item')).toHaveLength(0);
+      // Folded, it still says what is running and what failed.
+      expect(screen.getByTestId('uploads-summary').textContent).toBe('1 in progress · 2 uploaded · 1 failed');
+      await act(async () => fireEvent.click(toggle));
+      expect(screen.getAllByTestId('upload-item')).toHaveLength(4);
+      expect(fake.calls.at(-1)).toEqual({
+        channel: 'settings:update',
+        request: { collapsedPanels: { uploads: false } },
+      });
+      cleanup();
+      // The next start: main has the choice, and the low window no longer folds the panel.
+      useSettingsStore.setState({
+        settings: { ...useSettingsStore.getState().settings!, collapsedPanels: { uploads: false } },
+      });
+      render(<UploadsPanel />);
+      expect(screen.getAllByTestId('upload-item')).toHaveLength(4);
+    } finally {
+      window.happyDOM.setViewport(tall);
+    }
+  });
+
   it('clears finished uploads through main, keeping running and failed ones', async () => {
     render(<UploadsPanel />);
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Clear finished' })));
