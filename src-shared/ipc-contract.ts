@@ -396,6 +396,25 @@ export interface VoiceSummary {
   updatedAt: string;
 }
 
+/** One part of a transcription a voice was learned from (never the audio itself; the server keeps only its print). */
+export interface VoiceSample {
+  id: string;
+  transcriptionId: string;
+  /** The transcription's name when it is in this library; null when it is not (another member's, or deleted). */
+  transcriptionName: string | null;
+  start: number;
+  end: number;
+  /** Seconds of speech the server found in the part. */
+  speechSeconds: number;
+  createdAt: string;
+}
+
+/** A voice with the parts of transcriptions it was learned from, as the server has it now. */
+export interface VoiceDetail {
+  voice: VoiceSummary;
+  samples: VoiceSample[];
+}
+
 export interface VoiceList {
   voices: VoiceSummary[];
   /** The server could not be reached: the list is the one last seen, read-only. */
@@ -670,6 +689,10 @@ export interface IpcResponses {
   'voices:rename': VoiceSummary;
   /** Deletes the voice and its voice prints on the server. */
   'voices:delete': void;
+  /** The parts of transcriptions a voice was learned from (online only). */
+  'voices:samples': VoiceDetail;
+  /** Forgets one part: its voice print is deleted on the server; the voice keeps the others. */
+  'voices:remove-sample': VoiceDetail;
 
   'analysis:request': AnalysisView;
   'analysis:get': AnalysisView | null;
@@ -776,6 +799,8 @@ const CHANNEL_NAMES = {
   'voices:identify': true,
   'voices:rename': true,
   'voices:delete': true,
+  'voices:samples': true,
+  'voices:remove-sample': true,
   'analysis:request': true,
   'analysis:get': true,
   'models:list': true,

@@ -2,7 +2,13 @@
 // offline), changed only online, and "This is…": a voice enrolled or extended from one speaker's parts of a
 // transcription, the speaker then named after it through the usual rename (a revision like any other).
 import type { ApiSpeaker } from '../../src-shared/api-types.js';
-import type { TranscriptDetail, VoiceIdentified, VoiceList, VoiceSummary } from '../../src-shared/ipc-contract.js';
+import type {
+  TranscriptDetail,
+  VoiceDetail,
+  VoiceIdentified,
+  VoiceList,
+  VoiceSummary,
+} from '../../src-shared/ipc-contract.js';
 import { LIMITS } from '../../src-shared/limits.js';
 import type { TranscriptSegment } from '../../src-shared/transcript-document.js';
 import { ApiError, changeOnline, isOfflineError } from '../api-client/api-errors.js';
@@ -97,6 +103,39 @@ export class VoiceService {
       await this.options.client.deleteSpeaker(id);
       this.options.store.voices.delete(id);
     });
+  }
+
+  /** The parts of transcriptions the voice was learned from, oldest first, named from this library. */
+  samples(id: string): Promise<VoiceDetail> {
+    return this.change(id, async () => this.detail(await this.fetch(id)));
+  }
+
+  /**
+   * Forgets one part of a voice: the server deletes its print. The server refuses to leave a voice with
+   * less speech than a print needs; deleting the whole voice is the way to forget it all.
+   */
+  removeSample(id: string, sampleId: string): Promise<VoiceDetail> {
+    return this.change(id, async () =>
+      this.detail(await this.options.client.updateSpeaker(id, { remove_sample_ids: [sampleId] })),
+    );
+  }
+
+  private detail(voice: ApiSpeaker): VoiceDetail {
+    const { store } = this.options;
+    return {
+      voice: store.voices.put(voice),
+      samples: [...voice.samples]
+        .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.start - b.start)
+        .map((s) => ({
+          id: s.sample_id,
+          transcriptionId: s.transcription_id,
+          transcriptionName: store.transcriptions.get(s.transcription_id)?.name ?? null,
+          start: s.start,
+          end: s.end,
+          speechSeconds: s.speech_seconds,
+          createdAt: s.created_at,
+        })),
+    };
   }
 
   /**

@@ -444,6 +444,8 @@ export const IPC_REQUESTS = {
   }),
   'voices:rename': Strict({ id: Id('Voice'), name: TrimmedText('Name', LIMITS.speakerName) }),
   'voices:delete': Strict({ id: Id('Voice') }),
+  'voices:samples': Strict({ id: Id('Voice') }),
+  'voices:remove-sample': Strict({ id: Id('Voice'), sampleId: Id('Sample') }),
 
   'analysis:request': Strict({ id: Id(), kind: OneOf(ANALYSIS_KINDS), language: Type.Optional(LanguageCode()) }),
   'analysis:get': Strict({ id: Id(), kind: OneOf(ANALYSIS_KINDS), language: Type.Optional(LanguageCode()) }),

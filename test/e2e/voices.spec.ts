@@ -72,6 +72,17 @@ test('"This is…" enrols a voice, then Settings → Voices lists, renames and d
   await expect(section.getByTestId('voice')).toContainText('Alice Smith');
   expect(await voiceNames()).toEqual(['Alice Smith']);
 
+  // Where the voice was learned from: parts of weekly.wav, each one a way back to hear it.
+  await section.getByRole('button', { name: 'Where the voice Alice Smith was learned from' }).click();
+  const parts = section.getByTestId('voice-sample');
+  await expect(parts.first()).toContainText(/^weekly\.wav · \d+:\d\d–\d+:\d\d\d+ s of speech · added /);
+  await screenshot(page, 'voices-samples-en');
+  await parts
+    .first()
+    .getByRole('button', { name: /^Open weekly\.wav at \d+:\d\d to listen$/ })
+    .click();
+  await new TranscriptPage(page).expectLoaded('weekly.wav');
+
   // A new recording of the same people: the server recognizes the voice, and the app shows its name unasked.
   const again = path.join(dir, 'weekly-again.wav');
   fs.copyFileSync(path.join(dir, 'weekly.wav'), again);
@@ -121,6 +132,12 @@ test('the same in Japanese', async ({ page }) => {
   await section.getByRole('textbox', { name: '声「ボブ」の新しい名前' }).fill('ボブ・田中');
   await section.getByRole('button', { name: '保存' }).click();
   await expect(section.getByTestId('voice')).toContainText('ボブ・田中');
+  await section.getByRole('button', { name: '声「ボブ・田中」を覚えた音声' }).click();
+  await expect(section.getByTestId('voice-sample').first()).toContainText(
+    /^weekly\.wav・\d+:\d\d〜\d+:\d\d発話 \d+ 秒・/,
+  );
+  await expect(section.getByTestId('voice-sample').first().getByRole('button', { name: '聞く' })).toBeVisible();
+  await screenshot(page, 'voices-samples-ja');
 
   let prompt = '';
   page.once('dialog', (dialog) => {

@@ -7,5 +7,7 @@ export function voiceHandlers(ctx: HandlerContext): DomainHandlers<'voices'> {
     'voices:identify': async ({ id, speaker, voice }) => voices().identify(id, speaker, voice),
     'voices:rename': async ({ id, name }) => voices().rename(id, name),
     'voices:delete': async ({ id }) => voices().delete(id),
+    'voices:samples': async ({ id }) => voices().samples(id),
+    'voices:remove-sample': async ({ id, sampleId }) => voices().removeSample(id, sampleId),
   };
 }

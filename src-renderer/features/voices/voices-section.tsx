@@ -1,11 +1,12 @@
 // Settings → Voices (decision 0075): the team's voice library by name, renamed and deleted here. Offline,
 // the list last seen is shown read-only with a note.
 import { useEffect, useId, useState } from 'react';
-import type { VoiceSummary } from '../../../src-shared/ipc-contract';
+import type { VoiceDetail, VoiceSummary } from '../../../src-shared/ipc-contract';
 import { LIMITS } from '../../../src-shared/limits';
 import type { ShownError } from '../../i18n/error-text';
 import { FieldMessage } from '../../lib/field-message';
-import { formatDate } from '../../lib/format';
+import { formatClock, formatDate } from '../../lib/format';
+import { useNavigationStore } from '../../stores/navigation-store';
 import { useLocale, useT } from '../../i18n/use-t';
 import { useVoicesStore } from '../../stores/voices-store';
 
@@ -58,8 +59,10 @@ function VoiceRow({
   const { rename, remove } = useVoicesStore.getState();
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(voice.name);
+  const [showSamples, setShowSamples] = useState(false);
+  const samplesId = useId();
   return (
-    <li className="profile" data-testid="voice">
+    <li className="profile voice" data-testid="voice">
       {editing ? (
         <form
           className="speaker-form"
@@ -98,6 +101,16 @@ function VoiceRow({
         <>
           <button
             type="button"
+            className="button-quiet"
+            aria-expanded={showSamples}
+            aria-controls={samplesId}
+            aria-label={t('voices.samplesOf', { name: voice.name })}
+            onClick={() => setShowSamples(!showSamples)}
+          >
+            {t('voices.samplesShow')}
+          </button>
+          <button
+            type="button"
             className="button"
             aria-label={t('voices.rename', { name: voice.name })}
             onClick={() => {
@@ -119,6 +132,95 @@ function VoiceRow({
           </button>
         </>
       )}
+      {showSamples && !readOnly && <VoiceSamples id={samplesId} voice={voice} onError={onError} />}
     </li>
+  );
+}
+
+/**
+ * The parts of transcriptions a voice was learned from: each can be listened to (its transcript opened at
+ * that moment, when it is in this library) and forgotten, for a part where someone else was speaking.
+ */
+function VoiceSamples({
+  id,
+  voice,
+  onError,
+}: {
+  id: string;
+  voice: VoiceSummary;
+  onError: (error: ShownError | null) => void;
+}) {
+  const t = useT();
+  const locale = useLocale();
+  const [detail, setDetail] = useState<VoiceDetail | null>(null);
+  const { samples, removeSample } = useVoicesStore.getState();
+  useEffect(() => {
+    let current = true;
+    void samples(voice.id).then(([answer, error]) => {
+      if (!current) return;
+      setDetail(answer);
+      onError(error);
+    });
+    return () => {
+      current = false;
+    };
+  }, [voice.id, samples, onError]);
+  if (!detail)
+    return (
+      <p id={id} className="muted voice-samples" role="status">
+        {t('voices.samplesLoading')}
+      </p>
+    );
+  const total = detail.samples.reduce((sum, s) => sum + s.speechSeconds, 0);
+  return (
+    <ul id={id} className="voice-samples" aria-label={t('voices.samplesOf', { name: voice.name })}>
+      {detail.samples.map((sample) => {
+        const name = sample.transcriptionName ?? t('voices.sampleElsewhere');
+        const range = { from: formatClock(sample.start), to: formatClock(sample.end) };
+        // The server keeps a voice only with enough speech for a print: say so before the user tries.
+        const last = total - sample.speechSeconds < LIMITS.voiceMinSpeechSeconds;
+        return (
+          <li key={sample.id} className="voice-sample" data-testid="voice-sample">
+            <span className="profile-name">
+              <span>{t('voices.sampleOf', { name, ...range })}</span>
+              <span className="muted">
+                {t('voices.sampleDetails', {
+                  seconds: Math.round(sample.speechSeconds),
+                  created: formatDate(sample.createdAt, locale),
+                })}
+              </span>
+            </span>
+            {sample.transcriptionName !== null && (
+              <button
+                type="button"
+                className="button-quiet"
+                aria-label={t('voices.sampleOpenLabel', { name, from: range.from })}
+                onClick={() =>
+                  useNavigationStore.getState().go({ name: 'transcript', id: sample.transcriptionId, at: sample.start })
+                }
+              >
+                {t('voices.sampleOpen')}
+              </button>
+            )}
+            <button
+              type="button"
+              className="button-quiet danger"
+              disabled={last}
+              title={last ? t('voices.sampleLast', { seconds: LIMITS.voiceMinSpeechSeconds }) : undefined}
+              aria-label={t('voices.sampleForgetLabel', { name: voice.name, ...range })}
+              onClick={() => {
+                if (!window.confirm(t('voices.sampleForgetConfirm', { voice: voice.name }))) return;
+                void removeSample(voice.id, sample.id).then(([answer, error]) => {
+                  if (answer) setDetail(answer);
+                  onError(error);
+                });
+              }}
+            >
+              {t('voices.sampleForget')}
+            </button>
+          </li>
+        );
+      })}
+    </ul>
   );
 }

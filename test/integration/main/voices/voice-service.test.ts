@@ -123,6 +123,31 @@ describe('the voice library in the app', () => {
     expect((await server.api(key, 'GET', `/api/v1/speakers/${aliceId}`)).json.name).toBe('Alice Smith');
   });
 
+  it('lists the parts a voice was learned from, named from the library, and forgets one', async () => {
+    const detail = await voices.samples(aliceId);
+    const saved = (await server.api(key, 'GET', `/api/v1/speakers/${aliceId}`)).json;
+    expect(detail.voice).toMatchObject({ id: aliceId, sampleCount: saved.samples.length });
+    expect(detail.samples.map((s) => s.id).sort()).toEqual(
+      saved.samples.map((s: { sample_id: string }) => s.sample_id).sort(),
+    );
+    // Both transcriptions were opened here, so both parts carry the transcription's name in this library.
+    const names = new Set(detail.samples.map((s) => s.transcriptionName));
+    expect([...names]).toEqual([store.transcriptions.get(source)!.name]);
+    for (const s of detail.samples) expect(s.end).toBeGreaterThan(s.start);
+
+    const [gone, ...kept] = detail.samples;
+    const after = await voices.removeSample(aliceId, gone!.id);
+    expect(after.samples.map((s) => s.id)).toEqual(kept.map((s) => s.id));
+    expect(after.voice.sampleCount).toBe(kept.length);
+    expect(store.voices.get(aliceId)!.sampleCount).toBe(kept.length);
+    const onServer = (await server.api(key, 'GET', `/api/v1/speakers/${aliceId}`)).json;
+    expect(onServer.samples.map((s: { sample_id: string }) => s.sample_id)).not.toContain(gone!.id);
+
+    // A part the voice no longer has, or one that is not a sample id at all, is refused by the server's code.
+    const again = await failureOf(() => voices.removeSample(aliceId, gone!.id));
+    expect(again.error).toMatchObject({ code: 'validation', reason: 'server.SPEAKER_SAMPLE_INVALID' });
+  });
+
   it('offline, lists the voices last seen from the cache file and refuses changes', async () => {
     baseUrl = await deadUrl();
     try {
@@ -138,6 +163,8 @@ describe('the voice library in the app', () => {
         () => voices.rename(aliceId, 'Bob'),
         () => voices.delete(aliceId),
         () => voices.identify(source, 'SPEAKER_1', { name: 'Bob' }),
+        () => voices.samples(aliceId),
+        () => voices.removeSample(aliceId, 'smp_1'),
       ]) {
         const failure = await failureOf(change);
         expect(failure.error).toMatchObject({ code: 'offline', reason: 'app.voice-offline' });
@@ -166,11 +193,15 @@ describe('the voice library in the app', () => {
       () => voices.rename(theirId, 'Mine now'),
       () => voices.delete(theirId),
       () => voices.identify(source, label, { id: theirId }),
+      () => voices.samples(theirId),
+      () => voices.removeSample(theirId, created.json.samples[0].sample_id),
     ]) {
       const failure = await failureOf(attempt);
       expect(failure.error).toMatchObject({ code: 'not-found', reason: 'app.not-found-voice' });
     }
-    expect((await server.api(otherKey, 'GET', `/api/v1/speakers/${theirId}`)).json.name).toBe('Mallory');
+    const theirs2 = (await server.api(otherKey, 'GET', `/api/v1/speakers/${theirId}`)).json;
+    expect(theirs2.name).toBe('Mallory');
+    expect(theirs2.samples).toHaveLength(created.json.samples.length);
     expect(store.voices.get(theirId)).toBeNull();
     // Their transcription is not a source of ours either.
     const failure = await failureOf(() => voices.identify(theirSource, label, { name: 'Eve' }));

@@ -74,6 +74,28 @@ describe('voice library requests', () => {
     }
   });
 
+  it('the parts of a voice take a voice id; forgetting one a voice id and a sample id, nothing else', () => {
+    expect(validateRequest('voices:samples', { id: VOICE })).toEqual({ id: VOICE });
+    expect(validateRequest('voices:remove-sample', { id: VOICE, sampleId: 'smp_9' })).toEqual({
+      id: VOICE,
+      sampleId: 'smp_9',
+    });
+    const hostile: [Parameters<typeof validateRequest>[0], unknown][] = [
+      ['voices:samples', {}],
+      ['voices:samples', { id: '../speakers/other' }],
+      ['voices:samples', { id: VOICE, team_id: 'globex' }],
+      ['voices:samples', VOICE],
+      ['voices:remove-sample', { id: VOICE }],
+      ['voices:remove-sample', { id: VOICE, sampleId: '' }],
+      ['voices:remove-sample', { id: VOICE, sampleId: 'a/../b' }],
+      ['voices:remove-sample', { id: VOICE, sampleId: 'x'.repeat(201) }],
+      ['voices:remove-sample', { id: VOICE, sampleId: ['smp_1', 'smp_2'] }],
+      ['voices:remove-sample', { id: VOICE, sampleId: 'smp_1', add_samples: [{ start: 0, end: 600 }] }],
+      ['voices:remove-sample', null],
+    ];
+    for (const [channel, request] of hostile) expect(refusal(channel, request).code).toBe('validation');
+  });
+
   it('the list takes nothing', () => {
     expect(() => validateRequest('voices:list', undefined)).not.toThrow();
     expect(refusal('voices:list', { teamId: 'other' }).code).toBe('validation');

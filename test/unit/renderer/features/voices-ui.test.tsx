@@ -2,7 +2,8 @@
 // The voice library in the renderer (decision 0075): Settings → Voices and "This is…".
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TranscriptDetail, VoiceSummary } from '../../../../src-shared/ipc-contract';
+import type { TranscriptDetail, VoiceDetail, VoiceSummary } from '../../../../src-shared/ipc-contract';
+import { useNavigationStore } from '../../../../src-renderer/stores/navigation-store';
 import { VoicesSection } from '../../../../src-renderer/features/voices/voices-section';
 import { ThisIsForm } from '../../../../src-renderer/features/voices/this-is-form';
 import { useVoicesStore } from '../../../../src-renderer/stores/voices-store';
@@ -55,6 +56,83 @@ describe('Settings → Voices', () => {
     expect(String((confirm.mock.calls[0] as unknown[])[0])).toContain('voice prints are removed from the server');
     expect(fake.calls.find((c) => c.channel === 'voices:delete')?.request).toEqual({ id: 'spk_1' });
     await waitFor(() => expect(screen.queryByText('Alice Smith')).toBeNull());
+  });
+
+  it('lists the parts a voice was learned from, opens one at its moment and forgets one; the part a voice cannot lose cannot be forgotten', async () => {
+    const sample = (id: string, start: number, speechSeconds: number, name: string | null) => ({
+      id,
+      transcriptionId: `t-${id}`,
+      transcriptionName: name,
+      start,
+      end: start + speechSeconds,
+      speechSeconds,
+      createdAt: '2026-01-02T00:00:00Z',
+    });
+    const before: VoiceDetail = {
+      voice: { ...alice, sampleCount: 3, speechSeconds: 12 },
+      samples: [sample('a', 75, 5, 'Weekly meeting'), sample('b', 3, 4, null), sample('c', 10, 3, 'Interview')],
+    };
+    const after: VoiceDetail = {
+      voice: { ...alice, sampleCount: 2, speechSeconds: 7 },
+      samples: before.samples.slice(1),
+    };
+    const fake = installFakeApi({
+      'voices:list': () => ({ voices: [alice], offline: false, listedAt: 'x' }),
+      'voices:samples': () => before,
+      'voices:remove-sample': () => after,
+    });
+    render(<VoicesSection />);
+    const toggle = await screen.findByRole('button', { name: 'Where the voice Alice was learned from' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    await waitFor(() => expect(screen.getAllByTestId('voice-sample')).toHaveLength(3));
+    expect(fake.calls.find((c) => c.channel === 'voices:samples')?.request).toEqual({ id: 'spk_1' });
+    const rows = screen.getAllByTestId('voice-sample').map((row) => row.textContent);
+    expect(rows[0]).toContain('Weekly meeting · 1:15–1:20');
+    expect(rows[1]).toContain('A transcription not in this library · 0:03–0:07');
+    // A part of a transcription that is not here cannot be opened; one that is opens at its start.
+    expect(screen.queryByRole('button', { name: /Open A transcription not in this library/ })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Open Weekly meeting at 1:15 to listen' }));
+    expect(useNavigationStore.getState().route).toEqual({ name: 'transcript', id: 't-a', at: 75 });
+
+    const confirm = vi.fn(() => true);
+    vi.stubGlobal('confirm', confirm);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Forget the part 1:15–1:20 of Alice' })));
+    expect(String((confirm.mock.calls[0] as unknown[])[0])).toContain('voice print is deleted from the server');
+    expect(fake.calls.find((c) => c.channel === 'voices:remove-sample')?.request).toEqual({
+      id: 'spk_1',
+      sampleId: 'a',
+    });
+    await waitFor(() => expect(screen.getAllByTestId('voice-sample')).toHaveLength(2));
+    expect(screen.getByText(/^2 samples · 7 s of speech/)).toBeTruthy();
+    // 7 s in all: either part can still go and leave the 3 s a print needs.
+    for (const button of screen.getAllByRole('button', { name: /^Forget the part/ }))
+      expect((button as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('a voice whose only part holds its speech cannot lose that part, and says why', async () => {
+    installFakeApi({
+      'voices:list': () => ({ voices: [alice], offline: false, listedAt: 'x' }),
+      'voices:samples': () => ({
+        voice: { ...alice, sampleCount: 1 },
+        samples: [
+          {
+            id: 'only',
+            transcriptionId: 't1',
+            transcriptionName: 'Call',
+            start: 0,
+            end: 8,
+            speechSeconds: 7.4,
+            createdAt: '2026-01-02T00:00:00Z',
+          },
+        ],
+      }),
+    });
+    render(<VoicesSection />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Where the voice Alice was learned from' }));
+    const forget = await screen.findByRole('button', { name: 'Forget the part 0:00–0:08 of Alice' });
+    expect((forget as HTMLButtonElement).disabled).toBe(true);
+    expect(forget.getAttribute('title')).toMatch(/at least 3 s of speech.*delete the voice/);
   });
 
   it('offline, shows the cached list read-only with a note', async () => {
