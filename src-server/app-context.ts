@@ -6,7 +6,7 @@ import type { AnalysisService } from './domain/analysis-service.js';
 import type { AnalysisEngineRegistry } from './engines/analysis/analysis-registry.js';
 import type { DictionaryRepository } from './db/dictionary-repository.js';
 import type { VoiceRepository } from './db/voice-repository.js';
-import type { VoicePrinter } from './domain/voice-prints.js';
+import type { VoicePrinter, VoiceRecognitionStage } from './domain/voice-prints.js';
 import type { KeyRepository } from './db/key-repository.js';
 import type { RevisionStore } from './domain/revision-store.js';
 import type { TranscriptionRepository } from './db/transcription-repository.js';
@@ -28,8 +28,8 @@ export interface AppContext {
   dictionaries: DictionaryRepository;
   /** The team voice library (decision 0065). */
   voices: VoiceRepository;
-  /** Prints voice samples for the library. */
-  voicePrints: VoicePrinter;
+  /** Prints voice samples for the library, and recognizes enrolled voices in live turns. */
+  voicePrints: VoicePrinter & VoiceRecognitionStage;
   transcriptions: TranscriptionRepository;
   /** A transcript's revisions: the one place that reads and writes them (decision 0052). */
   revisions: RevisionStore;

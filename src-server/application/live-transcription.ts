@@ -13,6 +13,7 @@ import { finished } from 'node:stream/promises';
 import type { AppContext } from '../app-context.js';
 import type { LiveConfig } from '../config.js';
 import type { Caller } from '../domain/records.js';
+import type { EnrolledVoice } from '../domain/voice-prints.js';
 import { applyReplacements, type ReplacementRule } from '../domain/replacements.js';
 import { TurnDetector } from '../domain/turn-detection.js';
 import { isEngineError, operatorMessage } from '../domain/engine-error.js';
@@ -38,6 +39,7 @@ import type {
   LiveServerEvent,
   LiveSessionSettings,
   LiveSessionView,
+  LiveTurnSpeaker,
 } from '../../src-shared/api/realtime.js';
 import { joinWords } from '../../src-shared/word-text.js';
 
@@ -89,6 +91,7 @@ interface SessionState {
   dictionaryId: string | null;
   words: { word: string; reading: string | null }[];
   save: boolean;
+  recognizeSpeakers: boolean;
 }
 
 /** With `save`: the transcription the session's audio becomes, and where that audio is written meanwhile. */
@@ -108,6 +111,8 @@ interface Turn {
   sent: string[];
   /** The previous partial hypothesis (a word is sent once two in a row agree on it). */
   previous: string[];
+  /** The turn's audio, kept only while the team has voices to recognize in it. */
+  audio: Int16Array[] | null;
 }
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url')}`;
@@ -252,6 +257,8 @@ export class LiveSession {
   private turn: Turn | null = null;
   private previousItemId: string | null = null;
   private recording: Recording | null = null;
+  /** The team's enrolled voices, read at the first turn that needs them (and again after an update). */
+  private voices: Promise<EnrolledVoice[]> | null = null;
 
   constructor(
     private readonly owner: LiveTranscriptions,
@@ -273,6 +280,7 @@ export class LiveSession {
       dictionaryId: null,
       words: [],
       save: false,
+      recognizeSpeakers: true,
     };
   }
 
@@ -526,6 +534,7 @@ export class LiveSession {
         'session.save',
       );
     if (settings.save !== undefined) next.save = settings.save;
+    if (settings.recognize_speakers !== undefined) next.recognizeSpeakers = settings.recognize_speakers;
     const startRecording = next.save && !this.recording && !this.closed;
     const recording = startRecording ? await this.startRecording(next) : null;
     if (this.closed) {
@@ -541,6 +550,7 @@ export class LiveSession {
     const changedVad = JSON.stringify(next.vad) !== JSON.stringify(this.state.vad);
     this.state = next;
     this.rules = rules;
+    this.voices = null;
     if (dictionaryWords !== null) this.dictionaryWords = dictionaryWords;
     this.vocabulary = [...this.dictionaryWords, ...next.words, ...promptVocabulary(next.prompt)];
     if (JSON.stringify([next.language, this.vocabulary]) !== vocabularyBefore) this.streamStale = true;
@@ -571,6 +581,7 @@ export class LiveSession {
       dictionary_id: s.dictionaryId,
       words: s.words,
       save: s.save,
+      recognize_speakers: s.recognizeSpeakers,
       transcription_id: this.recording?.transcriptionId ?? null,
     };
   }
@@ -592,6 +603,7 @@ export class LiveSession {
         speakers: { numSpeakers: null, minSpeakers: null, maxSpeakers: null },
         // A dictionary brings its own words; ad-hoc words alone become the ticket's temporary dictionary.
         words: state.dictionaryId ? [] : state.words,
+        recognizeSpeakers: state.recognizeSpeakers,
       });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -742,7 +754,14 @@ export class LiveSession {
   }
 
   private async beginTurn(startSample: number, prefix: Int16Array[], announce: boolean): Promise<void> {
-    const turn: Turn = { itemId: id('item'), startSample, samples: 0, sent: [], previous: [] };
+    const turn: Turn = {
+      itemId: id('item'),
+      startSample,
+      samples: 0,
+      sent: [],
+      previous: [],
+      audio: (await this.enrolledVoices()).length > 0 ? [] : null,
+    };
     this.turn = turn;
     if (announce)
       this.emit({
@@ -771,6 +790,7 @@ export class LiveSession {
       if (!stream || this.closed) return;
       await stream.feed(samples);
       turn.samples += samples.length;
+      turn.audio?.push(samples);
       if (this.closed) return;
       this.sendAgreed(turn, this.replaced(stream.partial()));
     } catch (error) {
@@ -834,6 +854,8 @@ export class LiveSession {
         content_index: 0,
         delta: transcript.slice(sentText.length),
       });
+    const speaker = await this.recognizeVoice(turn);
+    if (this.closed) return;
     this.emit({
       type: 'conversation.item.input_audio_transcription.completed',
       item_id: turn.itemId,
@@ -841,7 +863,50 @@ export class LiveSession {
       transcript,
       usage: { type: 'duration', seconds: round((endSample - turn.startSample) / SAMPLE_RATE) },
       words: final.map((w) => ({ word: w.word, start: w.start, end: w.end, confidence: w.confidence })),
+      ...speaker,
     });
+  }
+
+  /** The team's enrolled voices when this session names speakers; none otherwise, or when they cannot be read. */
+  private enrolledVoices(): Promise<EnrolledVoice[]> {
+    if (!this.state.recognizeSpeakers) return Promise.resolve([]);
+    this.voices ??= this.owner.ctx.voices.enrolled(this.caller.teamId).catch((error: unknown) => {
+      this.logger.warn({ err: error, session: this.id }, 'live session could not read the voice library');
+      this.voices = null; // asked again at the next turn
+      return [];
+    });
+    return this.voices;
+  }
+
+  /**
+   * The enrolled voice that spoke the turn, by the same prints and threshold as a transcription's speakers
+   * (decision 0065): the turn is one speaker, as a turn of server VAD or a commit is. A name is a bonus, so a
+   * failure leaves the turn unnamed and is logged, never sent.
+   */
+  private async recognizeVoice(turn: Turn): Promise<LiveTurnSpeaker | Record<string, never>> {
+    const voices = turn.audio ? await this.enrolledVoices() : [];
+    if (!turn.audio || turn.audio.length === 0 || voices.length === 0) return {};
+    const { ctx } = this.owner;
+    const pcm = concat(turn.audio);
+    turn.audio = null;
+    const dir = path.join(ctx.config.dataDir, 'work');
+    const file = path.join(dir, `live-${this.id}-${turn.itemId}.pcm`);
+    try {
+      await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+      await fsp.writeFile(file, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength), { mode: 0o600 });
+      const turnOnly = [{ start: 0, end: pcm.length / SAMPLE_RATE, speaker: turn.itemId }];
+      const found = (await ctx.voicePrints.recognize(file, turnOnly, voices, AbortSignal.timeout(10_000))).get(
+        turn.itemId,
+      );
+      return found
+        ? { speaker_id: found.speakerId, speaker_name: found.name, speaker_confidence: found.confidence }
+        : {};
+    } catch (error) {
+      this.logger.warn({ err: error, session: this.id }, 'live voice recognition failed');
+      return {};
+    } finally {
+      await fsp.rm(file, { force: true });
+    }
   }
 
   private failTurn(turn: Turn, error: unknown): void {

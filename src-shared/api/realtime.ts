@@ -90,6 +90,11 @@ export const LiveSessionSettings = Type.Object(
      * ends it runs through the batch pipeline like an upload. Cannot be turned off once on.
      */
     save: Type.Optional(Type.Boolean()),
+    /**
+     * Extension: name each turn spoken by an enrolled voice of the team's voice library (on by default,
+     * as for uploads); false leaves every turn unnamed, and a saved session's transcription too.
+     */
+    recognize_speakers: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -174,6 +179,17 @@ export interface LiveWordTiming {
   confidence: number | null;
 }
 
+/**
+ * Extension on `.completed`, present only when the turn's voice is an enrolled voice of the team,
+ * recognized above the library's threshold: the same fields a transcript's segments carry.
+ */
+export interface LiveTurnSpeaker {
+  speaker_id: string;
+  speaker_name: string;
+  /** 0.5 at the acceptance threshold, 1 for prints that match exactly; not a probability. */
+  speaker_confidence: number;
+}
+
 /** The effective session, as session.created and session.updated show it. */
 export interface LiveSessionView {
   type: 'transcription';
@@ -196,6 +212,7 @@ export interface LiveSessionView {
   dictionary_id: string | null;
   words: { word: string; reading: string | null }[];
   save: boolean;
+  recognize_speakers: boolean;
   /** With `save`: the transcription the session's audio becomes (GET /api/v1/transcriptions/{id}). */
   transcription_id: string | null;
 }
@@ -208,14 +225,14 @@ export type LiveServerEvent =
   | { type: 'input_audio_buffer.committed'; item_id: string; previous_item_id: string | null }
   | { type: 'input_audio_buffer.cleared' }
   | { type: 'conversation.item.input_audio_transcription.delta'; item_id: string; content_index: 0; delta: string }
-  | {
+  | ({
       type: 'conversation.item.input_audio_transcription.completed';
       item_id: string;
       content_index: 0;
       transcript: string;
       usage: { type: 'duration'; seconds: number };
       words: LiveWordTiming[];
-    }
+    } & Partial<LiveTurnSpeaker>)
   | {
       type: 'conversation.item.input_audio_transcription.failed';
       item_id: string;
