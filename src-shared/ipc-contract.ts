@@ -139,12 +139,18 @@ export interface Recording {
  * goes on), 'unavailable' when this server offers no live text (the recording goes on).
  */
 export type LiveTextState = 'connecting' | 'live' | 'paused' | 'unavailable';
+/** A completed live turn: its text, and the team voice the server recognized in it (null: nobody known). */
+export interface LiveTurnText {
+  text: string;
+  speaker: string | null;
+}
+
 export interface LiveText {
   /** The recording's id. */
   id: string;
   state: LiveTextState;
   /** Completed turns, in order. */
-  finals: string[];
+  finals: LiveTurnText[];
   /** Words of the turn being spoken, not final yet. */
   partial: string;
 }

@@ -4,7 +4,7 @@
 // connection pauses the preview (audio sent meanwhile is not transcribed live) and loses nothing; the
 // saved transcription made from the file after Stop replaces it.
 import WebSocket from 'ws';
-import type { LiveText, LiveTextState } from '../../src-shared/ipc-contract.js';
+import type { LiveText, LiveTextState, LiveTurnText } from '../../src-shared/ipc-contract.js';
 import type { LiveServerEvent, LiveSessionSettings } from '../../src-shared/api/realtime.js';
 import { backoffDelay, type RetryPolicy } from '../../src-shared/backoff.js';
 import type { ConnectionProvider } from '../api-client/api-client.js';
@@ -39,7 +39,7 @@ export class LiveTranscriber {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private state: LiveTextState = 'connecting';
-  private readonly finals: string[] = [];
+  private readonly finals: LiveTurnText[] = [];
   /** Connections opened so far; after the first, a turn at the very start of the audio is cut (CUT_TURN_MS). */
   private connections = 0;
   private readonly cutTurns = new Set<string>();
@@ -134,7 +134,11 @@ export class LiveTranscriber {
       case 'conversation.item.input_audio_transcription.completed': {
         this.partials.delete(event.item_id);
         const text = event.transcript.trim();
-        if (text) this.finals.push(this.cutTurns.has(event.item_id) ? `… ${text}` : text);
+        if (text)
+          this.finals.push({
+            text: this.cutTurns.has(event.item_id) ? `… ${text}` : text,
+            speaker: event.speaker_name ?? null,
+          });
         this.cutTurns.delete(event.item_id);
         return this.report();
       }

@@ -348,6 +348,7 @@ export const en = {
   'speaker.mergeInto': 'Merge into…',
   'speaker.mergeIntoLabel': 'Merge {name} into another speaker',
   'speaker.mergeChoose': 'Choose a speaker',
+  'record.live.speaker': '{name}:',
   'voices.heading': 'Voices',
   'voices.intro':
     'Voices your team has taught the server with "This is…" on a speaker. New transcripts name these people. The server keeps a voice print of each (personal data), never the audio.',
@@ -954,6 +955,7 @@ export const ja: Record<MessageKey, string> = {
   'speaker.mergeInto': '統合先…',
   'speaker.mergeIntoLabel': '{name} を別の話者に統合',
   'speaker.mergeChoose': '話者を選択',
+  'record.live.speaker': '{name}：',
   'voices.heading': '登録した声',
   'voices.intro':
     'チームが話者の「この人は…」でサーバーに覚えさせた声です。新しい文字起こしでは、この人たちが名前で表示されます。サーバーが保存するのは各声の声紋（個人データ）だけで、音声は保存しません。',

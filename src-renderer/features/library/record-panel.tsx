@@ -231,7 +231,7 @@ function LevelMeter({ active }: { active: boolean }) {
 }
 
 /** What the server has heard so far (decision 0073): final turns plain, the turn being spoken greyed. */
-function LiveTextView() {
+export function LiveTextView() {
   const t = useT();
   const live = useRecorderStore((state) => state.live);
   const state = live?.state ?? 'connecting';
@@ -241,9 +241,15 @@ function LiveTextView() {
   return (
     <section className="record-live" aria-label={t('record.live.label')} data-testid="live-text" data-state={state}>
       <div className="record-live-text" aria-live="polite" hidden={!box}>
-        {live?.finals.map((text, index) => (
+        {live?.finals.map((turn, index) => (
           <span key={index} className="live-final" data-testid="live-final">
-            {text}{' '}
+            {/* A known voice is named where the speaker changes, as a transcript's turns are. */}
+            {turn.speaker && turn.speaker !== live.finals[index - 1]?.speaker && (
+              <strong className="live-speaker" data-testid="live-speaker">
+                {t('record.live.speaker', { name: turn.speaker })}{' '}
+              </strong>
+            )}
+            {turn.text}{' '}
           </span>
         ))}
         {live?.partial && (

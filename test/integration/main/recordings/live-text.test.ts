@@ -15,7 +15,7 @@ import { openCacheStore } from '../../../../src-main/cache/cache-store.js';
 import { RecordingService } from '../../../../src-main/recordings/recording-service.js';
 import { UploadManager } from '../../../../src-main/uploads/upload-manager.js';
 import { synthesizeSpeech } from '../../../support/audio-fixtures.js';
-import { startTestServer, tempDir, type TestServer } from '../../../support/test-server.js';
+import { startTestServer, tempDir, transcribeFile, type TestServer } from '../../../support/test-server.js';
 import { clientOf, shortSpeech } from '../main-test-support.js';
 
 const run = promisify(execFile);
@@ -77,16 +77,21 @@ class Texts {
 let server: TestServer;
 let key: string;
 let speech: Buffer;
+let speechWav: string;
 const root = tempDir('kikitori-live-text-');
 
 beforeAll(async () => {
   server = await startTestServer({ env: { KIKITORI_ENGINE_DEFAULT: 'pocketsphinx' } });
   key = await server.key('acme');
-  const wav = await synthesizeSpeech('the budget meeting moved to next week');
+  speechWav = await synthesizeSpeech('the budget meeting moved to next week');
+  speech = await pcm16k(speechWav);
+});
+
+async function pcm16k(wav: string): Promise<Buffer> {
   const raw = path.join(tempDir(), 'speech-16k.raw');
   await run('sox', [wav, '-t', 'raw', '-r', String(RATE), '-c', '1', '-b', '16', '-e', 'signed-integer', '-L', raw]);
-  speech = await fsp.readFile(raw);
-});
+  return fsp.readFile(raw);
+}
 afterAll(async () => {
   await server?.close();
   fs.rmSync(root, { recursive: true, force: true });
@@ -114,8 +119,8 @@ function setup(baseUrl: string, apiKey = key) {
  * Speech (from byte `from`) then a second of silence (so server VAD ends the turn), as the renderer's
  * quarter-second chunks at real pace.
  */
-async function speak(service: RecordingService, id: string, from = 0): Promise<void> {
-  const audio = Buffer.concat([speech.subarray(from - (from % 2)), Buffer.alloc(RATE * 2)]);
+async function speak(service: RecordingService, id: string, from = 0, words = speech): Promise<void> {
+  const audio = Buffer.concat([words.subarray(from - (from % 2)), Buffer.alloc(RATE * 2)]);
   const chunk = RATE / 2; // 250 ms of PCM16
   for (let at = 0; at < audio.length; at += chunk) {
     service.liveAudio(id, audio.subarray(at, at + chunk));
@@ -144,13 +149,38 @@ describe('live text while recording', () => {
     await speak(service, recording.id);
     const final = await texts.next((t) => t.finals.length > 0);
     expect(final.id).toBe(recording.id);
-    expect(final.finals.join(' ')).toMatch(/budget/);
-    expect(final.finals.join(' ')).toMatch(/meeting/);
+    expect(final.finals.map((f) => f.text).join(' ')).toMatch(/budget/);
+    expect(final.finals.map((f) => f.text).join(' ')).toMatch(/meeting/);
+    // This team has no voice library: nobody is named.
+    expect(final.finals.every((f) => f.speaker === null)).toBe(true);
     // Before the turn completed, some of its words were shown as partial.
     const firstFinal = texts.all.indexOf(final);
     const partials = texts.all.slice(0, firstFinal).filter((t) => t.partial !== '');
     expect(partials.length).toBeGreaterThan(0);
     expect(partials.every((t) => t.finals.length === 0)).toBe(true);
+    service.endLive();
+  });
+
+  it('a voice of the team names its turns in live text', async () => {
+    const teamKey = await server.key('initech');
+    // Enrolled from another recording of the same voice, as "This is…" would.
+    const enrolment = await synthesizeSpeech('please send the quarterly report to the marketing team before friday');
+    const source = await transcribeFile(server, teamKey, enrolment, { language: 'en' });
+    const duration = (await server.api(teamKey, 'GET', `/api/v1/transcriptions/${source}`)).json.duration as number;
+    const enrolled = await server.api(teamKey, 'POST', '/api/v1/speakers', {
+      name: 'Alice',
+      samples: [{ transcription_id: source, start: 0, end: duration }],
+    });
+    expect(enrolled.status).toBe(200);
+    const longer = await pcm16k(
+      await synthesizeSpeech('the budget meeting moved to next week because the room is taken'),
+    );
+    const { service, texts } = setup(server.url, teamKey);
+    const recording = await service.start('audio/webm', 'Recording', { language: 'en', dictionaryId: null });
+    await texts.next((t) => t.state === 'live');
+    await speak(service, recording.id, 0, longer);
+    const final = await texts.next((t) => t.finals.length > 0);
+    expect(final.finals[0]).toMatchObject({ text: expect.stringMatching(/budget/), speaker: 'Alice' });
     service.endLive();
   });
 
@@ -187,11 +217,11 @@ describe('live text while recording', () => {
       const finalsBefore = texts.all[back - 1]!.finals.length;
       await speak(service, recording.id, speech.length >> 1);
       const cut = await texts.next((t) => t.finals.length > finalsBefore, back);
-      expect(cut.finals[finalsBefore]).toMatch(/^… \S/);
+      expect(cut.finals[finalsBefore]!.text).toMatch(/^… \S/);
       await speak(service, recording.id);
       const final = await texts.next((t) => t.finals.length > finalsBefore + 1, back);
-      expect(final.finals[finalsBefore + 1]).toMatch(/budget/);
-      expect(final.finals[finalsBefore + 1]).not.toMatch(/^…/);
+      expect(final.finals[finalsBefore + 1]!.text).toMatch(/budget/);
+      expect(final.finals[finalsBefore + 1]!.text).not.toMatch(/^…/);
 
       const job = await service.finish(recording.id, OPTIONS);
       expect(job.state).toBe('queued');

@@ -5,11 +5,11 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Recording, Settings } from '../../../../src-shared/ipc-contract';
-import { RecordButton, RecordPanel } from '../../../../src-renderer/features/library/record-panel';
+import { LiveTextView, RecordButton, RecordPanel } from '../../../../src-renderer/features/library/record-panel';
 import { useRecorderStore } from '../../../../src-renderer/stores/recorder-store';
 import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
 import { useUploadsStore } from '../../../../src-renderer/stores/uploads-store';
-import { installFakeApi, type FakeApi } from '../fake-api';
+import { installFakeApi, setUiLanguage, type FakeApi } from '../fake-api';
 
 const kept: Recording = {
   id: 'r1',
@@ -166,5 +166,37 @@ describe('RecordPanel', () => {
       options: { language: 'ja' },
     });
     expect(useUploadsStore.getState().jobs.map((job) => job.id)).toEqual(['u1']);
+  });
+});
+
+describe('live text', () => {
+  const live = {
+    id: 'r1',
+    state: 'live' as const,
+    finals: [
+      { text: 'the budget meeting moved', speaker: 'Alice' },
+      { text: 'to next week', speaker: 'Alice' },
+      { text: 'fine by me', speaker: null },
+      { text: 'then it is settled', speaker: 'Alice' },
+    ],
+    partial: 'and the',
+  };
+
+  it('names a known voice where the speaker changes, not on every turn, in English and Japanese', () => {
+    useRecorderStore.setState({ live });
+    const { unmount } = render(<LiveTextView />);
+    const names = () => screen.queryAllByTestId('live-speaker').map((el) => el.textContent?.trim());
+    expect(names()).toEqual(['Alice:', 'Alice:']);
+    const turns = screen.getAllByTestId('live-final').map((el) => el.textContent?.trim());
+    expect(turns).toEqual([
+      'Alice: the budget meeting moved',
+      'to next week',
+      'fine by me',
+      'Alice: then it is settled',
+    ]);
+    unmount();
+    setUiLanguage('ja');
+    render(<LiveTextView />);
+    expect(names()).toEqual(['Alice：', 'Alice：']);
   });
 });
