@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../../playwright.config.js';
-import { meetingWav, screenshot, startHost, type Host } from './e2e-support.js';
+import { meetingWav, screenshot, startHost, uploadCompleted, type Host } from './e2e-support.js';
 import { LibraryPage } from './pages/library-page.js';
 
 test.describe.configure({ mode: 'serial' });
@@ -169,4 +169,39 @@ test('in Japanese: live text and its notes read naturally', async () => {
   } finally {
     expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
   }
+});
+
+test('a voice of the team is named in live text where the speaker changes, in English and Japanese', async () => {
+  // The team learns the microphone's voice from an earlier recording of it, as "This is…" does.
+  const earlier = path.join(dir, 'earlier.wav');
+  fs.copyFileSync(path.join(dir, 'microphone.wav'), earlier);
+  await uploadCompleted(host, earlier, { numSpeakers: 1 });
+  const list = (await host.invoke('transcripts:list', {})) as {
+    value: { items: Array<{ id: string; name: string }> };
+  };
+  const id = list.value.items.find((t) => t.name === 'earlier.wav')!.id;
+  const detail = (await host.invoke('transcripts:get', { id })) as {
+    value: { document: { segments: Array<{ speaker: string | null }> } };
+  };
+  const speaker = detail.value.document.segments.find((s) => s.speaker)!.speaker!;
+  expect(await host.invoke('voices:identify', { id, speaker, voice: { name: 'Alice' } })).toMatchObject({ ok: true });
+
+  for (const [uiLanguage, name, shot] of [
+    ['en', 'Alice:', 'live-text-voice'],
+    ['ja', 'Alice：', 'live-text-voice-ja'],
+  ] as const) {
+    expect(await host.invoke('settings:update', { uiLanguage })).toMatchObject({ ok: true });
+    const { page } = await openPage();
+    await page.getByTestId('record-button').click();
+    const panel = page.getByTestId('record-panel');
+    await expect(panel).toHaveAttribute('data-phase', 'ready');
+    await panel.getByTestId('record-start').click();
+    await expect(panel.getByTestId('live-text')).toHaveAttribute('data-state', 'live', { timeout: 30_000 });
+    await expect(panel.getByTestId('live-speaker').first()).toHaveText(name, { timeout: 60_000 });
+    await screenshot(page, shot);
+    await panel.getByTestId('record-discard').click();
+    await expect(panel).toHaveAttribute('data-phase', 'ready');
+    await page.close();
+  }
+  expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
 });
