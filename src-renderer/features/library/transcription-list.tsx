@@ -54,12 +54,23 @@ export function TranscriptionList() {
     if (total > 0) void ensureRange(first, last);
   }, [first, last, total, ensureRange]);
 
+  // A key press whose row waits for its page (End from the top) waits alone: the next key press or leaving
+  // the list ends the wait, so presses do not pile up waits, and a slow page never pulls focus back to a row
+  // the user has already moved on from.
+  const waitingFocus = useRef<(() => void) | null>(null);
+  const stopWaiting = useCallback(() => {
+    waitingFocus.current?.();
+    waitingFocus.current = null;
+  }, []);
+  useEffect(() => stopWaiting, [stopWaiting]);
+
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLDivElement>) => {
       const row = (event.target as HTMLElement).closest<HTMLElement>('[data-index]');
       if (!row || (event.key !== 'ArrowDown' && event.key !== 'ArrowUp' && event.key !== 'Home' && event.key !== 'End'))
         return;
       event.preventDefault();
+      stopWaiting();
       const index = Number(row.dataset.index);
       const next =
         event.key === 'Home' ? 0 : event.key === 'End' ? total - 1 : index + (event.key === 'ArrowDown' ? 1 : -1);
@@ -73,15 +84,14 @@ export function TranscriptionList() {
       // its page is here (End from the top reaches a page the scroll has only just asked for).
       const focus = () => element.querySelector<HTMLElement>(`[data-index="${next}"] button`)?.focus();
       if (useLibraryStore.getState().rows[next]) requestAnimationFrame(focus);
-      else {
-        const off = useLibraryStore.subscribe((state) => {
+      else
+        waitingFocus.current = useLibraryStore.subscribe((state) => {
           if (!state.rows[next] && !state.error) return;
-          off();
+          stopWaiting();
           requestAnimationFrame(focus);
         });
-      }
     },
-    [total],
+    [total, stopWaiting],
   );
 
   if (error && total === 0)
