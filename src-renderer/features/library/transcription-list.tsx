@@ -308,16 +308,29 @@ function FailedRowContent({ item }: { item: TranscriptionSummary }) {
 
 function NameCell({ item }: { item: TranscriptionSummary }) {
   const t = useT();
-  // A failed transcription has no transcript to have offline: only its kept recording is worth saying.
-  const cached = item.status === 'FAILED' ? t('library.row.audioKept') : t('library.row.cached');
+  // A failed transcription has no transcript to have offline: only its kept recording is worth saying, and
+  // with a muted mark of a recording, not the green check of a transcript ready to read beside "Failed".
+  const recording = item.status === 'FAILED';
+  const cached = recording ? t('library.row.audioKept') : t('library.row.cached');
   return (
     <span className="cell-name">
       <span className="name-text">{item.name}</span>
       {item.audioCached && (
-        <span className="cached" title={cached} data-testid="row-cached">
+        <span
+          className={recording ? 'cached cached-recording' : 'cached'}
+          title={cached}
+          data-testid="row-cached"
+          data-kind={recording ? 'recording' : 'transcript'}
+        >
           <span className="visually-hidden">{cached}</span>
           <svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
-            <path d="M3 8.5 6.5 12 13 4.5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            <path
+              d={recording ? 'M3 6.5v3M6.5 3.5v9M10 5v6M13.5 7v2' : 'M3 8.5 6.5 12 13 4.5'}
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+            />
           </svg>
         </span>
       )}

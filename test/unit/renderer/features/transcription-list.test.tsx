@@ -110,10 +110,15 @@ describe('TranscriptionList', () => {
     render(<TranscriptionList />);
     const failed = screen.getByRole('button', { name: 'Open f.wav' });
     expect(failed.textContent).not.toContain('Available offline');
-    expect(failed.querySelector('[data-testid="row-cached"]')?.getAttribute('title')).toBe(
-      'Recording kept on this computer',
-    );
-    expect(screen.getByRole('button', { name: 'Open d.wav' }).textContent).toContain('Available offline');
+    const kept = failed.querySelector<HTMLElement>('[data-testid="row-cached"]')!;
+    expect(kept.getAttribute('title')).toBe('Recording kept on this computer');
+    const done = screen.getByRole('button', { name: 'Open d.wav' });
+    expect(done.textContent).toContain('Available offline');
+    // Nor does it show the done row's green check beside "Failed": a muted mark of its recording instead.
+    const offline = done.querySelector<HTMLElement>('[data-testid="row-cached"]')!;
+    expect(kept.dataset.kind).toBe('recording');
+    expect(offline.dataset.kind).toBe('transcript');
+    expect(kept.querySelector('svg')!.innerHTML).not.toBe(offline.querySelector('svg')!.innerHTML);
   });
 
   describe('End before the last page is here', () => {
