@@ -54,12 +54,23 @@ export function TranscriptionList() {
     if (total > 0) void ensureRange(first, last);
   }, [first, last, total, ensureRange]);
 
+  // A key press whose row waits for its page (End from the top) waits alone: the next key press or leaving
+  // the list ends the wait, so presses do not pile up waits, and a slow page never pulls focus back to a row
+  // the user has already moved on from.
+  const waitingFocus = useRef<(() => void) | null>(null);
+  const stopWaiting = useCallback(() => {
+    waitingFocus.current?.();
+    waitingFocus.current = null;
+  }, []);
+  useEffect(() => stopWaiting, [stopWaiting]);
+
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLDivElement>) => {
       const row = (event.target as HTMLElement).closest<HTMLElement>('[data-index]');
       if (!row || (event.key !== 'ArrowDown' && event.key !== 'ArrowUp' && event.key !== 'Home' && event.key !== 'End'))
         return;
       event.preventDefault();
+      stopWaiting();
       const index = Number(row.dataset.index);
       const next =
         event.key === 'Home' ? 0 : event.key === 'End' ? total - 1 : index + (event.key === 'ArrowDown' ? 1 : -1);
@@ -73,15 +84,14 @@ export function TranscriptionList() {
       // its page is here (End from the top reaches a page the scroll has only just asked for).
       const focus = () => element.querySelector<HTMLElement>(`[data-index="${next}"] button`)?.focus();
       if (useLibraryStore.getState().rows[next]) requestAnimationFrame(focus);
-      else {
-        const off = useLibraryStore.subscribe((state) => {
+      else
+        waitingFocus.current = useLibraryStore.subscribe((state) => {
           if (!state.rows[next] && !state.error) return;
-          off();
+          stopWaiting();
           requestAnimationFrame(focus);
         });
-      }
     },
-    [total],
+    [total, stopWaiting],
   );
 
   if (error && total === 0)
@@ -298,16 +308,29 @@ function FailedRowContent({ item }: { item: TranscriptionSummary }) {
 
 function NameCell({ item }: { item: TranscriptionSummary }) {
   const t = useT();
-  // A failed transcription has no transcript to have offline: only its kept recording is worth saying.
-  const cached = item.status === 'FAILED' ? t('library.row.audioKept') : t('library.row.cached');
+  // A failed transcription has no transcript to have offline: only its kept recording is worth saying, and
+  // with a muted mark of a recording, not the green check of a transcript ready to read beside "Failed".
+  const recording = item.status === 'FAILED';
+  const cached = recording ? t('library.row.audioKept') : t('library.row.cached');
   return (
     <span className="cell-name">
       <span className="name-text">{item.name}</span>
       {item.audioCached && (
-        <span className="cached" title={cached} data-testid="row-cached">
+        <span
+          className={recording ? 'cached cached-recording' : 'cached'}
+          title={cached}
+          data-testid="row-cached"
+          data-kind={recording ? 'recording' : 'transcript'}
+        >
           <span className="visually-hidden">{cached}</span>
           <svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
-            <path d="M3 8.5 6.5 12 13 4.5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            <path
+              d={recording ? 'M3 6.5v3M6.5 3.5v9M10 5v6M13.5 7v2' : 'M3 8.5 6.5 12 13 4.5'}
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+            />
           </svg>
         </span>
       )}

@@ -110,10 +110,83 @@ describe('TranscriptionList', () => {
     render(<TranscriptionList />);
     const failed = screen.getByRole('button', { name: 'Open f.wav' });
     expect(failed.textContent).not.toContain('Available offline');
-    expect(failed.querySelector('[data-testid="row-cached"]')?.getAttribute('title')).toBe(
-      'Recording kept on this computer',
-    );
-    expect(screen.getByRole('button', { name: 'Open d.wav' }).textContent).toContain('Available offline');
+    const kept = failed.querySelector<HTMLElement>('[data-testid="row-cached"]')!;
+    expect(kept.getAttribute('title')).toBe('Recording kept on this computer');
+    const done = screen.getByRole('button', { name: 'Open d.wav' });
+    expect(done.textContent).toContain('Available offline');
+    // Nor does it show the done row's green check beside "Failed": a muted mark of its recording instead.
+    const offline = done.querySelector<HTMLElement>('[data-testid="row-cached"]')!;
+    expect(kept.dataset.kind).toBe('recording');
+    expect(offline.dataset.kind).toBe('transcript');
+    expect(kept.querySelector('svg')!.innerHTML).not.toBe(offline.querySelector('svg')!.innerHTML);
+  });
+
+  describe('End before the last page is here', () => {
+    // The last page is slow: End scrolls there and waits for its rows before it can focus the last one.
+    let arrive: () => void;
+    // The list's own waits, counted where they subscribe (rendering subscribes through React, not here).
+    let waiting: number;
+    beforeEach(() => {
+      arrive = () => {};
+      waiting = 0;
+      installFakeApi({
+        'transcripts:list': async ({ offset = 0, limit = 50 }) => {
+          if (offset >= 9_900) await new Promise<void>((resolve) => (arrive = resolve));
+          return {
+            items: Array.from({ length: Math.min(limit, 10_000 - offset) }, (_, i) => summary(`t${offset + i}`)),
+            total: 10_000,
+          };
+        },
+      });
+      const subscribe = useLibraryStore.subscribe;
+      vi.spyOn(useLibraryStore, 'subscribe').mockImplementation((listener) => {
+        waiting++;
+        const off = subscribe(listener);
+        let on = true;
+        return () => {
+          if (on) waiting--;
+          on = false;
+          off();
+        };
+      });
+    });
+    afterEach(() => {
+      vi.restoreAllMocks();
+      arrive();
+    });
+    const nextFrame = () => act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
+
+    it('waits once however often it is pressed, and a later key press drops the wait', async () => {
+      await act(() => useLibraryStore.getState().reload());
+      render(<TranscriptionList />);
+      const first = screen.getByRole('button', { name: 'Open t0.wav' });
+      first.focus();
+      for (let press = 0; press < 3; press++) fireEvent.keyDown(first, { key: 'End' });
+      expect(waiting).toBe(1);
+      fireEvent.keyDown(first, { key: 'Home' });
+      expect(waiting).toBe(0);
+      await nextFrame();
+      expect(document.activeElement).toBe(first);
+
+      // Pressed again and left to wait, End lands on the last row once its page is here.
+      fireEvent.keyDown(first, { key: 'End' });
+      expect(waiting).toBe(1);
+      await act(async () => fireEvent.scroll(screen.getByTestId('transcription-list')));
+      expect(useLibraryStore.getState().rows[9_999]).toBeUndefined();
+      await act(async () => arrive());
+      expect(waiting).toBe(0);
+      await nextFrame();
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Open t9999.wav' }));
+    });
+
+    it('stops waiting when the list goes', async () => {
+      await act(() => useLibraryStore.getState().reload());
+      const { unmount } = render(<TranscriptionList />);
+      fireEvent.keyDown(screen.getByRole('button', { name: 'Open t0.wav' }), { key: 'End' });
+      expect(waiting).toBe(1);
+      unmount();
+      expect(waiting).toBe(0);
+    });
   });
 
   it('shows the empty state when there is nothing', async () => {
