@@ -67,17 +67,23 @@ async function watchLiveText(page: Page): Promise<void> {
   });
 }
 
+/** Opens the record panel and starts recording once it is ready (`beforeStart` runs just before); waits for live text. */
+async function recordLive(page: Page, beforeStart: () => Promise<void> = async () => {}) {
+  await page.getByTestId('record-button').click();
+  const panel = page.getByTestId('record-panel');
+  await expect(panel).toHaveAttribute('data-phase', 'ready');
+  await beforeStart();
+  await panel.getByTestId('record-start').click();
+  const live = panel.getByTestId('live-text');
+  await expect(live).toHaveAttribute('data-state', 'live', { timeout: 30_000 });
+  return { panel, live };
+}
+
 const liveSeen = (page: Page) => page.evaluate(() => (window as unknown as { liveSeen: string[] }).liveSeen);
 
 test('while recording, partial words show greyed, then final words plain, before Stop; the recording uploads as before', async () => {
   const { page, library } = await openPage();
-  await page.getByTestId('record-button').click();
-  const panel = page.getByTestId('record-panel');
-  await expect(panel).toHaveAttribute('data-phase', 'ready');
-  await watchLiveText(page);
-  await panel.getByTestId('record-start').click();
-  const live = panel.getByTestId('live-text');
-  await expect(live).toHaveAttribute('data-state', 'live', { timeout: 30_000 });
+  const { panel } = await recordLive(page, () => watchLiveText(page));
 
   // The fake microphone loops from any point, and a reconnect cuts a turn: some turns are fragments.
   await expect(panel.getByTestId('live-final').filter({ hasText: KEY_WORDS }).first()).toBeVisible({ timeout: 60_000 });
@@ -115,12 +121,7 @@ test('while recording, partial words show greyed, then final words plain, before
 
 test('the server stopped mid-recording pauses live text, the recording goes on, and live text resumes when it is back', async () => {
   const { page } = await openPage();
-  await page.getByTestId('record-button').click();
-  const panel = page.getByTestId('record-panel');
-  await expect(panel).toHaveAttribute('data-phase', 'ready');
-  await panel.getByTestId('record-start').click();
-  const live = panel.getByTestId('live-text');
-  await expect(live).toHaveAttribute('data-state', 'live', { timeout: 30_000 });
+  const { panel, live } = await recordLive(page);
 
   await host.stopServer();
   await expect(live).toHaveAttribute('data-state', 'paused', { timeout: 30_000 });
@@ -148,11 +149,7 @@ test('in Japanese: live text and its notes read naturally', async () => {
   expect(await host.invoke('settings:update', { uiLanguage: 'ja' })).toMatchObject({ ok: true });
   try {
     const { page } = await openPage();
-    await page.getByTestId('record-button').click();
-    const panel = page.getByTestId('record-panel');
-    await expect(panel).toHaveAttribute('data-phase', 'ready');
-    await panel.getByTestId('record-start').click();
-    await expect(panel.getByTestId('live-text')).toHaveAttribute('data-state', 'live', { timeout: 30_000 });
+    const { panel } = await recordLive(page);
     // The fake microphone loops from any point, and a reconnect cuts a turn: some turns are fragments.
     await expect(panel.getByTestId('live-final').filter({ hasText: KEY_WORDS }).first()).toBeVisible({
       timeout: 60_000,
@@ -192,11 +189,7 @@ test('a voice of the team is named in live text where the speaker changes, in En
   ] as const) {
     expect(await host.invoke('settings:update', { uiLanguage })).toMatchObject({ ok: true });
     const { page } = await openPage();
-    await page.getByTestId('record-button').click();
-    const panel = page.getByTestId('record-panel');
-    await expect(panel).toHaveAttribute('data-phase', 'ready');
-    await panel.getByTestId('record-start').click();
-    await expect(panel.getByTestId('live-text')).toHaveAttribute('data-state', 'live', { timeout: 30_000 });
+    const { panel } = await recordLive(page);
     await expect(panel.getByTestId('live-speaker').first()).toHaveText(name, { timeout: 60_000 });
     await screenshot(page, shot);
     await panel.getByTestId('record-discard').click();
