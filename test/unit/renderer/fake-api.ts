@@ -140,3 +140,16 @@ export function setUiLanguage(uiLanguage: UiLanguage) {
     },
   });
 }
+
+/** Runs `body` with happy-dom's window at `size` (a low window, say), and gives the old size back after. */
+export async function withViewport(size: { width: number; height: number }, body: () => Promise<void> | void) {
+  const happy = (window as unknown as { happyDOM: { setViewport(size: { width: number; height: number }): void } })
+    .happyDOM;
+  const before = { width: window.innerWidth, height: window.innerHeight };
+  happy.setViewport(size);
+  try {
+    await body();
+  } finally {
+    happy.setViewport(before);
+  }
+}

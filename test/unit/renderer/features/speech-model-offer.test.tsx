@@ -5,7 +5,7 @@ import { SpeechModelOffer } from '../../../../src-renderer/features/settings/spe
 import { useModelsStore } from '../../../../src-renderer/stores/models-store';
 import { useNavigationStore } from '../../../../src-renderer/stores/navigation-store';
 import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
-import { installFakeApi, type FakeApi } from '../fake-api';
+import { installFakeApi, type FakeApi, withViewport } from '../fake-api';
 import { speechModel, speechModels, WHISPER_BASE } from '../speech-fixtures';
 
 const MB = 1024 * 1024;
@@ -29,9 +29,7 @@ describe('SpeechModelOffer', () => {
   });
 
   it('in a low window it starts on one line: the title, Download and Not now; opened, it shows in full', async () => {
-    const tall = { width: window.innerWidth, height: window.innerHeight };
-    window.happyDOM.setViewport({ width: 1024, height: 700 });
-    try {
+    await withViewport({ width: 1024, height: 700 }, async () => {
       render(<SpeechModelOffer />);
       const title = await screen.findByRole('button', { name: 'Get punctuated transcripts in about 99 languages' });
       expect(title.getAttribute('aria-expanded')).toBe('false');
@@ -42,9 +40,7 @@ describe('SpeechModelOffer', () => {
       fireEvent.click(title);
       expect(title.getAttribute('aria-expanded')).toBe('true');
       expect(offer.textContent).toContain('the speech model that suits this computer');
-    } finally {
-      window.happyDOM.setViewport(tall);
-    }
+    });
   });
 
   it('shows nothing when main has no offer', async () => {

@@ -6,7 +6,7 @@ import { UploadsPanel } from '../../../../src-renderer/features/library/uploads-
 import { useUploadsStore } from '../../../../src-renderer/stores/uploads-store';
 import { useLibraryStore } from '../../../../src-renderer/stores/library-store';
 import { LIMITS } from '../../../../src-shared/limits';
-import { installFakeApi, setUiLanguage, summary, type FakeApi } from '../fake-api';
+import { installFakeApi, setUiLanguage, summary, type FakeApi, withViewport } from '../fake-api';
 import { ja } from '../../../../src-renderer/i18n/messages';
 import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
 
@@ -68,9 +68,7 @@ describe('UploadsPanel', () => {
 
   it('starts folded to its summary line in a low window, and keeps the choice the user makes', async () => {
     setUiLanguage('en');
-    const tall = { width: window.innerWidth, height: window.innerHeight };
-    window.happyDOM.setViewport({ width: 1024, height: 700 });
-    try {
+    await withViewport({ width: 1024, height: 700 }, async () => {
       render(<UploadsPanel />);
       const toggle = screen.getByRole('button', { name: /Uploads/ });
       expect(toggle.getAttribute('aria-expanded')).toBe('false');
@@ -90,9 +88,7 @@ describe('UploadsPanel', () => {
       });
       render(<UploadsPanel />);
       expect(screen.getAllByTestId('upload-item')).toHaveLength(4);
-    } finally {
-      window.happyDOM.setViewport(tall);
-    }
+    });
   });
 
   it('clears finished uploads through main, keeping running and failed ones', async () => {
