@@ -85,14 +85,18 @@ export class ExtractiveSummaryEngine implements SummaryEngine {
       end: u.end,
       text,
     });
-    const context: DocumentContext = { determinedNouns: determinedNouns(units) };
+    const context: DocumentContext = { determinedNouns: determinedNouns(units), units };
 
     const actions = new Map<number, ActionItem>();
     const decisions = new Map<number, SummaryItem>();
     for (const u of units) {
       const found = rules.actionItem(u, context);
-      if (found) actions.set(u.index, { ...anchor(u), owner: found.owner, due: found.due });
-      if (rules.isDecision(u)) decisions.set(u.index, anchor(u));
+      const decided = rules.isDecision(u);
+      if (decided) decisions.set(u.index, anchor(u));
+      // "Let's move the meeting to Thursday", "we decided to keep the server until March": what the group
+      // settled, listed once as a decision. A decision that gives a person a task is both.
+      if (found && !(decided && rules.isGroupOwner(found.owner)))
+        actions.set(u.index, { ...anchor(u), owner: found.owner, due: found.due });
     }
     const dates: SummaryItem[] = [];
     const seenDates = new Set<string>();
