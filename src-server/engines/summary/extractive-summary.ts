@@ -10,6 +10,7 @@
 // The language rules live beside this file: english-rules.ts (wink-nlp) and japanese-rules.ts
 // (kuromoji); dates.ts finds dates and deadlines, textrank.ts ranks units, summary-text.ts writes the text.
 import type { ActionItem, SummaryDetails, SummaryItem } from '../../../src-shared/analysis.js';
+import { transcriptSpeakerNames } from '../../../src-shared/speaker-names.js';
 import type { TranscriptDocument } from '../../../src-shared/transcript-document.js';
 import type { AnalysisInput, SummaryEngine, SummaryResult } from '../../domain/analysis-engines.js';
 import { EngineError } from '../../domain/engine-error.js';
@@ -172,17 +173,14 @@ export class ExtractiveSummaryEngine implements SummaryEngine {
   }
 }
 
-/** "Let's turn to X", "next, X": steering the meeting rather than saying something. */
 /**
  * Units speak with the speaker's name where the transcript has one (a name the team gave, or a voice the
  * library recognized), so an owner who said "I will…" is named, not "SPEAKER_1".
  */
 function namedSpeakers(document: TranscriptDocument, units: TextUnit[]): TextUnit[] {
-  const bySegment = new Map(document.segments.map((s) => [s.id, s]));
+  const names = transcriptSpeakerNames(document);
   return units.map((unit) => {
-    if (!unit.speaker) return unit;
-    const segment = bySegment.get(unit.segment_id);
-    const name = document.speaker_names?.[unit.speaker] ?? segment?.speaker_name;
+    const name = unit.speaker ? names[unit.speaker] : undefined;
     return name ? { ...unit, speakerName: name } : unit;
   });
 }
@@ -191,6 +189,7 @@ function namedSpeakers(document: TranscriptDocument, units: TextUnit[]): TextUni
 const OVERVIEW_DECISIONS = 3;
 const OVERVIEW_ACTIONS = 4;
 
+/** "Let's turn to X", "next, X": steering the meeting rather than saying something. */
 const MEETING_FLOW =
   /^(?:let(?:'s| us) (?:turn|move|get started|start|begin|talk|go|look|switch)|next ,|moving on|それでは|では次|次に)/;
 
