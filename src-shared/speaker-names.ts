@@ -29,6 +29,19 @@ export function recognizedSpeakerNames(
   return names;
 }
 
+/**
+ * What a transcript calls its speakers, by label: the team's names (`speaker_names`) over the voices the
+ * server recognized. Labels with neither are absent. What the summaries name owners by.
+ */
+export function transcriptSpeakerNames(document: {
+  segments: ReadonlyArray<{ speaker: string | null; speaker_name?: string }>;
+  speaker_names?: Readonly<Record<string, string>>;
+}): Record<string, string> {
+  const names = recognizedSpeakerNames(document.segments);
+  for (const [label, name] of Object.entries(document.speaker_names ?? {})) if (name.trim()) names[label] = name.trim();
+  return names;
+}
+
 /** The user's name for a label, or "Speaker N"; a label outside the transcript stays as it is. */
 export function speakerDisplayName(
   label: string,

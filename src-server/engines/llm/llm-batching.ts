@@ -22,9 +22,13 @@ export function formatTime(seconds: number): string {
   return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${sec}`;
 }
 
-/** "[12] 00:01:05.2-00:01:09.8 SPEAKER_1: text": how a segment appears in a prompt. */
-export function segmentLine(segment: TranscriptSegment): string {
-  const who = segment.speaker ? ` ${segment.speaker}:` : '';
+/**
+ * "[12] 00:01:05.2-00:01:09.8 SPEAKER_1: text": how a segment appears in a prompt; the speaker by name
+ * ("Alice:") where `names` has one for the label.
+ */
+export function segmentLine(segment: TranscriptSegment, names: Readonly<Record<string, string>> = {}): string {
+  const speaker = segment.speaker && (names[segment.speaker] ?? segment.speaker);
+  const who = speaker ? ` ${speaker}:` : '';
   return `[${segment.id}] ${formatTime(segment.start)}-${formatTime(segment.end)}${who} ${segment.text.replace(/\s+/g, ' ').trim()}`;
 }
 

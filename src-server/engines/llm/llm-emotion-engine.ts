@@ -102,7 +102,7 @@ export class LlmEmotionEngine extends LlmBatchEngine implements EmotionEngine {
       'Use "neutral" for plain statements.\n\n' +
       'Reply with a JSON object of this shape, one entry per segment id listed:\n' +
       `{"segments": [{"segment_id": ${segments[0]!.id}, "scores": {${EMOTION_LABELS.map((l) => `"${l}": 0.0`).join(', ')}}}]}\n\n` +
-      `Segments:\n${segments.map(segmentLine).join('\n')}`;
+      `Segments:\n${segments.map((s) => segmentLine(s)).join('\n')}`;
     return askJson(
       this.client,
       [

@@ -2,6 +2,7 @@
 // dates, each pointing back at the segment it comes from. A long transcript is summarised in parts,
 // then the parts are combined.
 import type { ActionItem, SummaryDetails, SummaryItem } from '../../../src-shared/analysis.js';
+import { transcriptSpeakerNames } from '../../../src-shared/speaker-names.js';
 import type { TranscriptSegment } from '../../../src-shared/transcript-document.js';
 import type { AnalysisInput, SummaryEngine, SummaryResult } from '../../domain/analysis-engines.js';
 import { formatSummaryText } from '../summary/summary-text.js';
@@ -27,6 +28,12 @@ const SUMMARY_SCHEMA = `{
   "decisions": [{"text": "what was decided", "segment_id": 12}],
   "dates": [{"text": "a date or time mentioned, as said", "segment_id": 12}]
 }`;
+
+/** Owners as names (issue 27 item 10): the speakers appear in the transcript by the names the team gave them. */
+const OWNERS =
+  "Speakers appear by name where the team named them. Give an owner as a person's name whenever the transcript " +
+  'says who: the speaker\'s own name for "I will…", the name of the person addressed for "you will…"; for "we" ' +
+  'write "we", never one person\'s name; null when nobody is meant. ';
 
 type PartialSummary = SummaryDetails;
 
@@ -59,10 +66,11 @@ export class LlmSummaryEngine implements SummaryEngine {
       return { summarizedText: formatSummaryText(details, language), details };
     }
     const parts = batches(spoken, Number.MAX_SAFE_INTEGER, this.maxChars);
+    const names = transcriptSpeakerNames(document);
     const partials: PartialSummary[] = [];
     for (const [i, part] of parts.entries()) {
       signal.throwIfAborted();
-      partials.push(await this.summarizePart(part, i, parts.length, language, byId, signal));
+      partials.push(await this.summarizePart(part, i, parts.length, language, names, byId, signal));
     }
     const details = partials.length === 1 ? partials[0]! : await this.combine(partials, language, byId, signal);
     return { summarizedText: formatSummaryText(details, language), details };
@@ -73,6 +81,7 @@ export class LlmSummaryEngine implements SummaryEngine {
     index: number,
     count: number,
     language: string,
+    names: Readonly<Record<string, string>>,
     byId: Map<number, TranscriptSegment>,
     signal: AbortSignal,
   ): Promise<PartialSummary> {
@@ -83,9 +92,11 @@ export class LlmSummaryEngine implements SummaryEngine {
       part +
       'Each line is one segment: [segment id] start-end (hours:minutes:seconds) optional speaker: text.\n' +
       'Every item must give the segment_id of the segment it comes from, so it can be linked to the audio. ' +
-      'Action items are tasks someone is to do after the meeting; decisions are what was agreed or decided. ' +
+      'Action items are tasks someone is to do after the meeting; decisions are what was agreed or decided, ' +
+      'including proposals taken as the way forward ("let\'s move the meeting to Thursday"). ' +
+      OWNERS +
       'Use empty lists when there are none. Do not invent owners or dates.\n\n' +
-      `Reply with a JSON object of this shape:\n${SUMMARY_SCHEMA}\n\nTranscript:\n${segments.map(segmentLine).join('\n')}`;
+      `Reply with a JSON object of this shape:\n${SUMMARY_SCHEMA}\n\nTranscript:\n${segments.map((s) => segmentLine(s, names)).join('\n')}`;
     return askJson(
       this.client,
       [

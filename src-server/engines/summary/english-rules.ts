@@ -426,11 +426,15 @@ export class EnglishRules implements LanguageRules {
       if (owner === undefined) continue;
       take(m.index, owner);
     }
+    // Offers: "I can send the list today" (not "I can see", "I can't").
+    const offer =
+      /(?:^|[.,;] |\b(?:so|and|then|yes|sure|okay|ok) )i can (?:(?:also|just|quickly|easily) )*([a-z]+)/.exec(normal);
+    if (offer && !/\?\s*$/.test(unit.text) && !OFFER_NOT.has(offer[1]!)) take(offer.index, this.speakerOr(unit, 'I'));
     // Requests: "can you send", "could you please draft".
     for (const m of normal.matchAll(/\b(?:can|could|would|will) you (?:(?:please|also|all|just) )*([a-z]+)/g)) {
       if (/^(?:hear|see|believe|imagine|guess|think|feel|understand|repeat|say|speak|be|tell|remember|do)$/.test(m[1]!))
         continue;
-      take(m.index, this.vocative(unit) ?? 'you');
+      take(m.index, this.addressed(unit, context));
     }
     const somebody =
       /\b(?:can|could|would|will) (?:somebody|someone|anybody|anyone) (?:please )?(?!hear|see|tell|remind|explain)[a-z]+/.exec(
@@ -441,7 +445,7 @@ export class EnglishRules implements LanguageRules {
     if (please) take(please.index, this.vocative(unit));
     // "let's get started", "let's move on": running the meeting, not a task.
     const lets =
-      /\blet(?:'s| us|s)\b(?! (?:see|say|think|just say|be honest|hope|get started|start|begin|move on|turn to|go (?:on|over|through|back|to|with|ahead with)|talk about|look at|discuss|wrap up|get going|continue|recap|jump|dive|take a look|switch to|come back|quickly go))/.exec(
+      /\blet(?:'s| us|s)\b(?! (?:see|say|think|just say|be honest|hope|get started|start|begin|move on|turn to|go (?:on|over|through|back|to|with|ahead with)|talk about|look at|discuss|wrap up|get going|continue|recap|jump|dive|take a look|take a (?:quick |short |coffee |little )?break|switch to|come back|quickly go))/.exec(
         normal,
       );
     if (lets) take(lets.index, 'we');
@@ -504,7 +508,7 @@ export class EnglishRules implements LanguageRules {
         if (name) return name;
       }
       if (subject === 'i') return this.speakerOr(unit, 'I');
-      if (subject === 'you') return this.vocative(unit) ?? 'you';
+      if (subject === 'you') return this.addressed(unit, context);
       return subject;
     }
     if (subject === 'everyone' || subject === 'everybody') return 'everyone';
@@ -567,9 +571,10 @@ export class EnglishRules implements LanguageRules {
       (second.normal === ',' || ['can', 'could', 'would', 'will', 'please', 'you'].includes(second.normal))
     ) {
       // Lowercase names get any tag ("mary" is an ADJ to the tagger); interjections are not names.
+      // ("Good, then you will…" tags "Good" as a proper noun.)
       const nameLike =
-        first.pos === 'PROPN' ||
-        (unit.uncased && ['NOUN', 'ADJ', 'X'].includes(first.pos) && !INTERJECTION_LIKE.has(first.normal));
+        !INTERJECTION_LIKE.has(first.normal) &&
+        (first.pos === 'PROPN' || (unit.uncased && ['NOUN', 'ADJ', 'X'].includes(first.pos)));
       if (nameLike && !NOT_A_NAME.has(first.normal) && !DATE_WORDS.has(first.normal) && !first.stop) {
         if (unit.uncased && second.normal !== ',' && !['can', 'could', 'would', 'you'].includes(second.normal))
           return null;
@@ -584,19 +589,51 @@ export class EnglishRules implements LanguageRules {
     return null;
   }
 
+  /**
+   * Who "you" is: the person the sentence addresses by name, else one the same speaker just addressed
+   * ("Thanks, Ines. You will…"), else the named speaker this turn answers ("Good, then you will…" after
+   * Ines spoke). "you" when none of them is named: a label or a guess would be a false owner.
+   */
+  private addressed(unit: TextUnit, context: DocumentContext): string {
+    const direct = this.vocative(unit);
+    if (direct) return direct;
+    let i = unit.index - 1;
+    for (; i >= 0 && context.units[i]!.segment_id === unit.segment_id; i--) {
+      const earlier = this.vocative(context.units[i]!);
+      if (earlier) return earlier;
+    }
+    const before = context.units[i];
+    if (before && unit.speaker && before.speaker && before.speaker !== unit.speaker && before.speakerName)
+      return before.speakerName;
+    return 'you';
+  }
+
   private speakerOr(unit: TextUnit, fallback: string): string {
     return unit.speakerName ?? unit.speaker ?? fallback;
+  }
+
+  isGroupOwner(owner: string | null): boolean {
+    return owner === null || owner === 'we' || owner === 'everyone' || owner === 'the team';
   }
 
   isDecision(unit: TextUnit): boolean {
     const { normal } = unit;
     if (/\?\s*$/.test(unit.text)) return false;
     // A proposal the speaker puts as the way forward: "let's move the budget meeting to Thursday". Not the
-    // meeting's own flow ("let's move on", "let's take a look") nor a pause ("let's take a break").
-    const proposal = /^(?:(?:so|ok|okay|alright|right|then|fine)[, ]+)?let(?:'s| us) ([a-z]+)(?: ([a-z]+))?/.exec(
+    // meeting's own flow ("let's move on", "let's take a look"), a pause ("let's take a break"), or a task
+    // with a deadline ("let's send the report by Friday").
+    const proposal = /^(?:(?:so|ok|okay|alright|right|then|fine)[, ]+)?let(?:'s| us|s) ([a-z]+)(?: ([a-z]+))?/.exec(
       normal,
     );
-    if (proposal && !PROPOSAL_FLOW.has(proposal[1]!) && !(proposal[1] === 'move' && proposal[2] === 'on')) return true;
+    if (proposal && !unit.dates.some((d) => d.deadline)) {
+      const [, verb, next] = proposal;
+      // "let's move on", "let's switch to the next item" steer; "let's switch the backup to the new array" decides.
+      const steers =
+        verb === 'move' || verb === 'switch'
+          ? next === undefined || ['on', 'to', 'over', 'gears', 'ahead', 'along'].includes(next)
+          : PROPOSAL_FLOW.has(verb!);
+      if (!steers) return true;
+    }
     const cue =
       /\b(?:decided|decide on|agreed|agree (?:on|to|that)|settled on|concluded|opted (?:for|to)|approved|signed off|decision|go with|going with|go ahead with|consensus|resolved to|the plan is to|chose|chosen|final call|will use|are using)\b/g;
     for (const m of normal.matchAll(cue)) {
@@ -727,7 +764,6 @@ const PROPOSAL_FLOW = new Set([
   'think',
   'check',
   'turn',
-  'switch',
   'go',
   'take',
   'hear',
@@ -742,4 +778,24 @@ const PROPOSAL_FLOW = new Set([
   'say',
   'figure',
   'find',
+]);
+
+/** Verbs after "I can" that say what the speaker perceives or is able to, not what they offer to do. */
+const OFFER_NOT = new Set([
+  'not',
+  "n't",
+  'see',
+  'hear',
+  'imagine',
+  'understand',
+  'tell',
+  'say',
+  'guess',
+  'think',
+  'feel',
+  'be',
+  'only',
+  'never',
+  'probably',
+  'totally',
 ]);

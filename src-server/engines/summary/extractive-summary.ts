@@ -10,6 +10,7 @@
 // The language rules live beside this file: english-rules.ts (wink-nlp) and japanese-rules.ts
 // (kuromoji); dates.ts finds dates and deadlines, textrank.ts ranks units, summary-text.ts writes the text.
 import type { ActionItem, SummaryDetails, SummaryItem } from '../../../src-shared/analysis.js';
+import { transcriptSpeakerNames } from '../../../src-shared/speaker-names.js';
 import type { TranscriptDocument } from '../../../src-shared/transcript-document.js';
 import type { AnalysisInput, SummaryEngine, SummaryResult } from '../../domain/analysis-engines.js';
 import { EngineError } from '../../domain/engine-error.js';
@@ -85,14 +86,18 @@ export class ExtractiveSummaryEngine implements SummaryEngine {
       end: u.end,
       text,
     });
-    const context: DocumentContext = { determinedNouns: determinedNouns(units) };
+    const context: DocumentContext = { determinedNouns: determinedNouns(units), units };
 
     const actions = new Map<number, ActionItem>();
     const decisions = new Map<number, SummaryItem>();
     for (const u of units) {
       const found = rules.actionItem(u, context);
-      if (found) actions.set(u.index, { ...anchor(u), owner: found.owner, due: found.due });
-      if (rules.isDecision(u)) decisions.set(u.index, anchor(u));
+      const decided = rules.isDecision(u);
+      if (decided) decisions.set(u.index, anchor(u));
+      // "Let's move the meeting to Thursday", "we decided to keep the server until March": what the group
+      // settled, listed once as a decision. A decision that gives a person a task is both.
+      if (found && !(decided && rules.isGroupOwner(found.owner)))
+        actions.set(u.index, { ...anchor(u), owner: found.owner, due: found.due });
     }
     const dates: SummaryItem[] = [];
     const seenDates = new Set<string>();
@@ -168,17 +173,14 @@ export class ExtractiveSummaryEngine implements SummaryEngine {
   }
 }
 
-/** "Let's turn to X", "next, X": steering the meeting rather than saying something. */
 /**
  * Units speak with the speaker's name where the transcript has one (a name the team gave, or a voice the
  * library recognized), so an owner who said "I will…" is named, not "SPEAKER_1".
  */
 function namedSpeakers(document: TranscriptDocument, units: TextUnit[]): TextUnit[] {
-  const bySegment = new Map(document.segments.map((s) => [s.id, s]));
+  const names = transcriptSpeakerNames(document);
   return units.map((unit) => {
-    if (!unit.speaker) return unit;
-    const segment = bySegment.get(unit.segment_id);
-    const name = document.speaker_names?.[unit.speaker] ?? segment?.speaker_name;
+    const name = unit.speaker ? names[unit.speaker] : undefined;
     return name ? { ...unit, speakerName: name } : unit;
   });
 }
@@ -187,6 +189,7 @@ function namedSpeakers(document: TranscriptDocument, units: TextUnit[]): TextUni
 const OVERVIEW_DECISIONS = 3;
 const OVERVIEW_ACTIONS = 4;
 
+/** "Let's turn to X", "next, X": steering the meeting rather than saying something. */
 const MEETING_FLOW =
   /^(?:let(?:'s| us) (?:turn|move|get started|start|begin|talk|go|look|switch)|next ,|moving on|それでは|では次|次に)/;
 

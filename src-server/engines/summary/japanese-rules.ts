@@ -164,10 +164,12 @@ export class JapaneseRules implements LanguageRules {
       /(?:て|で)(?:ください|下さい|くれますか|もらえますか|いただけますか)|お願い(?:します|いたします|できますか)|(?:て|で)おきます|(?:て|で)おく|しましょう|ましょう|担当(?:します|してください|は|で)|対応(?:します|をお願い)|必要があります|なければ(?:なりません|いけません)|なくては|ないといけません|やります|宿題|アクションアイテム|TODO/i;
     const byDate = /までに|迄に/;
     const past = /(?:ました|でした|だった|終わった|済み)[。！？]?$/;
-    // Greetings ("よろしくお願いします") and choices ("B案で行きましょう", a decision) are not tasks.
+    // Greetings ("よろしくお願いします"), choices ("B案で行きましょう", a decision) and the meeting's flow
+    // ("始めましょう") are not tasks.
     if (/^(?:では|それでは|じゃあ)?[、,]?(?:どうぞ)?よろしくお願い(?:します|いたします|致します)[。！!]?$/.test(normal))
       return null;
     if (/で(?:行|い)きましょう/.test(normal) && !/までに|ください/.test(normal)) return null;
+    if (JA_FLOW_PROPOSAL.test(normal)) return null;
     const strong = requestOrPromise.exec(normal);
     const commit =
       /(?:さん|くん|君|様|氏|部長|課長|私|僕|俺|わたし|自分)(?:が|は|の方で|から)[^。]*?(?:します|ます)[。！？]?$/.test(
@@ -189,17 +191,24 @@ export class JapaneseRules implements LanguageRules {
       /([\p{Script=Han}\p{Script=Katakana}A-Za-zー]{1,8}?)(さん|くん|君|様|氏|部長|課長|さま)(?:が|は|には|に|から|の方で)/u.exec(
         normal,
       ) ?? /^([\p{Script=Han}\p{Script=Katakana}A-Za-zー]{1,8}?)(さん|くん|君|様|氏|部長|課長|さま)[、,]/u.exec(normal);
+    // 私たち ("we") is the group, said as it was: not the speaker's name.
+    const group = new RegExp(`(${JA_GROUP.join('|')})(?:が|は|で|の方で|から)`).exec(normal);
     const self = /(私|僕|俺|わたし|自分)(?:が|は|の方で|から)/.exec(normal);
     const assigned =
       /担当は([\p{Script=Han}\p{Script=Katakana}A-Za-zー]{1,8}?(?:さん|くん|君|様|氏)?)(?:です|で|に)/u.exec(normal);
     const candidates = [
       named && { at: named.index, who: named[1]! + named[2]! },
+      group && { at: group.index, who: group[1]! },
       self && { at: self.index, who: speaker ?? self[1]! },
       assigned && { at: assigned.index, who: assigned[1]! },
     ]
       .filter((c): c is { at: number; who: string } => Boolean(c))
       .sort((x, y) => x.at - y.at);
     return candidates[0]?.who ?? null;
+  }
+
+  isGroupOwner(owner: string | null): boolean {
+    return owner === null || JA_GROUP.includes(owner) || owner === '皆さん' || owner === 'みんな';
   }
 
   isDecision(unit: TextUnit): boolean {
@@ -210,11 +219,23 @@ export class JapaneseRules implements LanguageRules {
       )
     )
       return false;
+    // A proposal put as the way forward ("五百部印刷することにしましょう", "月曜日に移しましょう"), not the
+    // meeting's own flow ("始めましょう", "次に移りましょう"), a question ("…しましょうか"), or a task with a
+    // deadline ("金曜日までに送りましょう").
+    if (/ましょう[。！!]?$/.test(normal) && !JA_FLOW_PROPOSAL.test(normal) && !unit.dates.some((d) => d.deadline))
+      return true;
     return /決定|決まりました|決まった|決めました|決めた|合意|承認|ことにしました|ことになりました|ことにします|方針|で(?:行|い)きます|で(?:行|い)きましょう|採用/.test(
       normal,
     );
   }
 }
+
+/** "We": the group, named as said rather than as the speaker. */
+const JA_GROUP = ['私たち', 'わたしたち', '僕たち', '僕ら', '我々', 'われわれ', '私ども'];
+
+/** "Let's …" that runs the meeting: start, move on, look, talk, break, finish. */
+const JA_FLOW_PROPOSAL =
+  /(?:始め|はじめ|進み|移り|うつり|入り|戻り|見|話し|話し合い|確認し|休憩し|休み|終わり|終え|締め|いき|行き)ましょう[。！!]?$/;
 
 function chunkJapanese(tokens: IpadicFeatures[], a: number, b: number): Array<[number, number]> {
   let chars = 0;

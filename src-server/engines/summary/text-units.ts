@@ -59,6 +59,8 @@ export interface LanguageRules {
   units(document: TranscriptDocument, signal: AbortSignal): Promise<TextUnit[]>;
   actionItem(unit: TextUnit, context: DocumentContext): Found | null;
   isDecision(unit: TextUnit): boolean;
+  /** Whether an action item's owner is no one in particular: unknown, or the group ("we", "私たち"). */
+  isGroupOwner(owner: string | null): boolean;
   topicsLead(topics: string[]): string;
   /** The overview's sentence of what was decided ("Decided: …"), from the decisions' own words. */
   decidedLead(decisions: string[]): string;
@@ -70,6 +72,8 @@ export interface LanguageRules {
 export interface DocumentContext {
   /** Lemmas seen after a determiner or possessive somewhere: common nouns, not names. */
   determinedNouns: Set<string>;
+  /** Every unit of the transcript in order (`units[u.index]` is `u`): who spoke before, whom they addressed. */
+  units: readonly TextUnit[];
 }
 
 export function throwIfAborted(signal: AbortSignal | undefined): void {

@@ -5,7 +5,13 @@ import { EMOTION_LABELS } from '../../../src-shared/analysis.js';
 import { ErrorCode } from '../../../src-shared/error-codes.js';
 import { startFakeChatServer, type FakeChatServer } from '../../support/fake-chat-server.js';
 import { concatWithSilence, synthesizeSpeech } from '../../support/audio-fixtures.js';
-import { startTestServer, uploadFile, waitForStatus, type TestServer } from '../../support/test-server.js';
+import {
+  startTestServer,
+  transcribeFile,
+  uploadFile,
+  waitForStatus,
+  type TestServer,
+} from '../../support/test-server.js';
 
 let server: TestServer;
 let key: string;
@@ -213,5 +219,54 @@ describe('LLM translation engine', () => {
     } finally {
       refuseCredentials = false;
     }
+  });
+});
+
+describe('LLM summary engine (issue 27 item 10)', () => {
+  let chat: FakeChatServer;
+  let llmServer: TestServer;
+
+  beforeAll(async () => {
+    chat = await startFakeChatServer(() => ({
+      content: JSON.stringify({
+        overview: 'The website launches next week.',
+        action_items: [{ text: 'Send the budget report.', owner: 'Aiko Tanaka', due: 'by Friday', segment_id: 0 }],
+      }),
+    }));
+    llmServer = await startTestServer({
+      env: { KIKITORI_LLM_BASE_URL: chat.baseUrl, KIKITORI_LLM_MODEL: 'test-model', KIKITORI_SUMMARY_ENGINE: 'llm' },
+    });
+  });
+  afterAll(async () => {
+    await llmServer.close();
+    await chat.close();
+  });
+
+  it('sends the speakers by the names the team gave them, so owners come back as names', async () => {
+    const llmKey = await llmServer.key('acme');
+    const transcriptionId = await transcribeFile(llmServer, llmKey, meetingWav, { language: 'en', num_speakers: 1 });
+    const revisions = `/api/v1/transcriptions/${transcriptionId}/revisions`;
+    const latest = (await llmServer.api(llmKey, 'GET', revisions)).json.latest_revision as number;
+    const { document } = (await llmServer.api(llmKey, 'GET', `${revisions}/${latest}`)).json;
+    const label = document.segments.find((s: { speaker: string | null }) => s.speaker)?.speaker as string;
+    expect(label).toMatch(/^SPEAKER_/);
+    const named = await llmServer.api(llmKey, 'POST', revisions, {
+      base_revision: latest,
+      operations: [{ kind: 'speaker-name', speaker: label, name: 'Aiko Tanaka' }],
+    });
+    expect(named.status).toBe(200);
+
+    const ack = await llmServer.api(llmKey, 'POST', `/api/v1/transcriptions/${transcriptionId}/summary`);
+    const result = await settle(llmServer, llmKey, ack.json.status_url);
+    expect(result).toMatchObject({ status: 'COMPLETED', engine: 'llm' });
+    const prompt = chat.requests
+      .at(-1)!
+      .body.messages.map((m) => m.content)
+      .join('\n');
+    const lines = prompt.split('\n').filter((line) => /^\[\d+\]/.test(line));
+    expect(lines.length).toBe(document.segments.length);
+    for (const line of lines) expect(line).toMatch(/^\[\d+\] \S+ Aiko Tanaka: /);
+    expect(prompt).not.toContain(label);
+    expect(result.action_items.map((a: { owner: string | null }) => a.owner)).toEqual(['Aiko Tanaka']);
   });
 });

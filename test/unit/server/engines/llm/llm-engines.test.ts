@@ -123,6 +123,43 @@ describe('LlmSummaryEngine', () => {
     );
   });
 
+  it('sends the speakers by the names the team gave them or their recognized voice, and asks for owners as names', async () => {
+    const document = {
+      ...meetingDocument('named-llm', 'en', [
+        { speaker: 'SPEAKER_1', text: 'I will send the revised budget to the board by Friday.' },
+        { speaker: 'SPEAKER_2', text: "Let's move the budget meeting to Thursday." },
+        { speaker: 'SPEAKER_3', text: 'Then you will book the room, Alice.' },
+        { speaker: 'SPEAKER_4', text: 'We will check the catering.' },
+      ]),
+      speaker_names: { SPEAKER_1: 'Alice', SPEAKER_2: '  ' },
+    };
+    document.segments[2] = { ...document.segments[2]!, speaker_id: 'v1', speaker_name: 'Hanako' };
+    const reply = {
+      overview: 'The budget meeting moves to Thursday.',
+      action_items: [
+        { text: 'Send the revised budget to the board.', owner: 'Alice', due: 'by Friday', segment_id: 0 },
+      ],
+      decisions: [{ text: 'Move the budget meeting to Thursday.', segment_id: 1 }],
+    };
+    const { server: s, client } = await clientFor(() => ({ content: JSON.stringify(reply) }));
+    const result = await new LlmSummaryEngine({ client }).summarize(input(document));
+
+    const prompt = s.prompt(0);
+    const lines = prompt.split('\n').filter((line) => /^\[\d+\]/.test(line));
+    expect(lines.map((line) => line.replace(/^\[(\d+)\] \S+ /, '$1 '))).toEqual([
+      '0 Alice: I will send the revised budget to the board by Friday.',
+      // A blank name is no name: the label stays.
+      "1 SPEAKER_2: Let's move the budget meeting to Thursday.",
+      '2 Hanako: Then you will book the room, Alice.',
+      '3 SPEAKER_4: We will check the catering.',
+    ]);
+    expect(prompt).toMatch(/the speaker's own name for "I will…", the name of the person addressed for "you will…"/);
+    expect(prompt).toMatch(/for "we" write "we", never one person's name/);
+    expect(prompt).toContain('proposals taken as the way forward ("let\'s move the meeting to Thursday")');
+    expect(result.details.action_items.map((a) => a.owner)).toEqual(['Alice']);
+    expect(result.details.decisions.map((d) => d.segment_id)).toEqual([1]);
+  });
+
   it('asks again once after malformed JSON, then uses the good answer', async () => {
     const { server: s, client } = await clientFor((_, i) => ({
       content: i === 0 ? '{"overview": "cut off' : JSON.stringify(answer),

@@ -294,4 +294,90 @@ describe('the overview says what was decided and who does what (issue 27 item 10
     expect(details.action_items.map((a) => a.owner)).toEqual(['花子']);
     expect(details.overview).toContain('担当：花子（私が金曜日までに資料を送ります）。');
   });
+
+  it('names the person "you will" is said to: addressed in the sentence, just before, or the named speaker answered', async () => {
+    const document = {
+      ...meetingDocument('you-owners', 'en', [
+        { text: 'The supplier contract ends in June.', speaker: 'SPEAKER_1' },
+        { text: 'Thanks, Kenji. You will renegotiate the supplier contract.', speaker: 'SPEAKER_2' },
+        { text: 'I could draft the new price list for the supplier.', speaker: 'SPEAKER_1' },
+        { text: 'Great, then you will also send the price list to finance by Monday.', speaker: 'SPEAKER_2' },
+        { text: 'You will need a second quote for the supplier contract.', speaker: 'SPEAKER_3' },
+      ]),
+      speaker_names: { SPEAKER_1: 'Kenji', SPEAKER_2: 'Lena' },
+    };
+    const { details } = await run(document, 'en');
+    const owners = Object.fromEntries(details.action_items.map((a) => [a.segment_id, a.owner]));
+    expect(owners[1]).toBe('Kenji');
+    expect(owners[3]).toBe('Kenji');
+    // SPEAKER_3, unnamed, answers Lena: "you" there is Lena.
+    expect(owners[4]).toBe('Lena');
+    expect(Object.values(owners)).not.toContain('Great');
+  });
+
+  it('leaves "you" and "we" unnamed when nobody named is addressed, and offers ("I can send…") to the speaker', async () => {
+    const document = {
+      ...meetingDocument('we-owners', 'en', [
+        { text: 'thanks sam we will move the servers to the new rack next week', speaker: 'SPEAKER_1' },
+        { text: 'you will need the new keys for the rack', speaker: 'SPEAKER_2' },
+        { text: 'i can send the rack keys to the office today', speaker: 'SPEAKER_3' },
+        { text: 'i can see the rack from my desk', speaker: 'SPEAKER_1' },
+      ]),
+      speaker_names: { SPEAKER_3: 'Noor' },
+    };
+    const { details } = await run(document, 'en');
+    const owners = Object.fromEntries(details.action_items.map((a) => [a.segment_id, a.owner]));
+    expect(owners[0]).toBe('we');
+    expect(owners[1]).toBe('you');
+    expect(owners[2]).toBe('Noor');
+    expect(owners[3]).toBeUndefined();
+  });
+
+  it('takes "let\'s switch the X to Y" as a decision, once, and neither "let\'s switch to" nor a break as a task', async () => {
+    const document = meetingDocument('switch', 'en', [
+      { text: 'the invoices are still printed every morning' },
+      { text: 'lets switch the invoice run to the evening' },
+      { text: 'lets switch to the hiring plan' },
+      { text: "Let's take a short break before the hiring plan." },
+      { text: "Let's send the new invoice template to the accountants by Friday." },
+    ]);
+    const { details } = await run(document, 'en');
+    expect(details.decisions.map((d) => d.segment_id)).toEqual([1]);
+    // A "let's…" with a deadline is a task for the group.
+    expect(details.action_items.map((a) => [a.segment_id, a.owner, a.due])).toEqual([[4, 'we', 'by Friday']]);
+  });
+
+  it('keeps a decision that gives a named person a task in both lists', async () => {
+    const document = meetingDocument('both', 'en', [
+      { text: 'We decided Priya will send the contract to the lawyers by Friday.', speaker: 'SPEAKER_1' },
+    ]);
+    const { details } = await run(document, 'en');
+    expect(details.decisions.map((d) => d.segment_id)).toEqual([0]);
+    expect(details.action_items.map((a) => a.owner)).toEqual(['Priya']);
+  });
+
+  it('reads Japanese proposals ("…ことにしましょう", "…に移しましょう") as decisions, and 私たち as the group', async () => {
+    const document = {
+      ...meetingDocument('ja-proposals', 'ja', [
+        { text: 'それでは始めましょう。', speaker: 'SPEAKER_1' },
+        { text: '説明会は二回に分けることにしましょう。', speaker: 'SPEAKER_1' },
+        { text: '締め切りは月末に移しましょう。', speaker: 'SPEAKER_2' },
+        { text: '次の議題に移りましょう。', speaker: 'SPEAKER_2' },
+        { text: '私たちが明日までに会場を予約します。', speaker: 'SPEAKER_2' },
+        { text: '金曜日までに案内状を送りましょう。', speaker: 'SPEAKER_1' },
+      ]),
+      speaker_names: { SPEAKER_1: '木村', SPEAKER_2: '中村' },
+    };
+    const { details } = await run(document, 'ja');
+    expect(details.decisions.map((d) => d.segment_id)).toEqual([1, 2]);
+    // Starting and moving on run the meeting: neither is a task.
+    // "…までに送りましょう" has a deadline: a task, not a decision.
+    expect(details.action_items.map((a) => [a.segment_id, a.owner])).toEqual([
+      [4, '私たち'],
+      [5, null],
+    ]);
+    expect(details.overview).toContain(
+      '決定事項：説明会は二回に分けることにしましょう／締め切りは月末に移しましょう。',
+    );
+  });
 });
