@@ -1,16 +1,17 @@
 // The Electron entry: app lifecycle only. Everything the app does lives in the main services
 // (services.ts), which this file creates with Electron's dialogs, notifications, keychain and store,
-// then serves to the window through typed-ipc.ts and the kikitori-media:// protocol.
+// then serves to the window through typed-ipc.ts and the kikitori-app:// and kikitori-media:// protocols.
 import { app, BrowserWindow } from 'electron';
 import { electronDialogs, electronNotifier, electronSecretBox } from './electron-adapters.js';
 import { createEventSink, registerIpcHandlers, trustedRendererUrl } from './ipc/typed-ipc.js';
-import { handleMediaProtocol, registerMediaSchemeSync } from './media-protocol.js';
+import { handleAppProtocol, handleMediaProtocol, registerSchemesSync } from './app-protocols.js';
 import { createMainServices, type MainServices } from './services.js';
 import { createElectronSettingsStore } from './settings/electron-settings-store.js';
 import { enableFeaturesValue } from './system-audio.js';
-import { createMainWindow, hardenSession, rendererLocation } from './window.js';
+import { createMainWindow, hardenSession } from './window.js';
+import { rendererLocation } from './window-location.js';
 
-registerMediaSchemeSync();
+registerSchemesSync();
 // Before the app is ready: Chromium reads its features once (system-audio.ts). One switch, with any
 // features it already had.
 const features = enableFeaturesValue(app.commandLine.getSwitchValue('enable-features'));
@@ -37,6 +38,7 @@ function showWindow() {
 
 async function start() {
   hardenSession(isTrusted);
+  handleAppProtocol(location.rendererDir);
   const locale = app.getLocale();
   services = await createMainServices({
     userDataDir: app.getPath('userData'),

@@ -1,26 +1,12 @@
 // The main window and the security rules every page of the app lives under: context isolation,
 // sandbox, no Node in the page, a strict CSP, no new windows, no navigation away, no permission but the
 // microphone for the app's own page (media-permission.ts).
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { BrowserWindow, desktopCapturer, session, shell, type Session } from 'electron';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy.js';
 import type { TrustedUrl } from './ipc/trusted-sender.js';
 import { permissionGranted } from './media-permission.js';
 import { grantsSystemAudio } from './system-audio.js';
-
-export interface RendererLocation {
-  /** What the window loads: the built index.html, or the dev server when KIKITORI_RENDERER_URL is set. */
-  url: string;
-  preloadPath: string;
-}
-
-export function rendererLocation(appRoot: string, env: NodeJS.ProcessEnv = process.env): RendererLocation {
-  return {
-    url: env.KIKITORI_RENDERER_URL || pathToFileURL(path.join(appRoot, 'dist/renderer/index.html')).href,
-    preloadPath: path.join(appRoot, 'dist/preload/preload.cjs'),
-  };
-}
+import type { RendererLocation } from './window-location.js';
 
 /** Applies once per session: CSP on every response; the microphone and the computer's sound for the app's own page, every other permission refused. */
 export function hardenSession(isTrusted: TrustedUrl, target: Session = session.defaultSession): void {
@@ -69,6 +55,8 @@ export function createMainWindow(location: RendererLocation, isTrusted: (url: st
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: false,
+      // The bundle's compiled code is kept from the first start on, not only after Chromium's "seen twice".
+      v8CacheOptions: 'bypassHeatCheck',
     },
   });
   const contents = window.webContents;

@@ -30,8 +30,9 @@ test('the app opens its window from disk, and the page sees only the curated API
   try {
     const page = await app.firstWindow();
     await expect(page.getByTestId('drop-zone')).toBeVisible({ timeout: 60_000 });
-    expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.webContents.getURL())).toMatch(
-      /^file:.*\/dist\/renderer\/index\.html$/,
+    // The app's own scheme (decision 0090), served from dist/renderer, not a file:// page.
+    expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.webContents.getURL())).toBe(
+      'kikitori-app://app/index.html',
     );
     const exposed = await page.evaluate(() => ({
       list: typeof (window as unknown as { kikitori: { transcripts: { list: unknown } } }).kikitori.transcripts.list,

@@ -12,7 +12,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import mime from 'mime-types';
 import {
   IPC_CHANNELS,
   PRELOAD_CHANNELS,
@@ -25,6 +24,7 @@ import {
 } from '../../../src-shared/ipc-contract.js';
 import { invokeHandler, type EventSink, type HandlerMap } from '../../../src-main/ipc/handler-registry.js';
 import { MEDIA_SCHEME, mediaIdOf, mediaResponse } from '../../../src-main/media-response.js';
+import { rendererFileResponse } from '../../../src-main/renderer-files.js';
 import { bridgeScript } from './build-bridge.js';
 import { createHostServices, type HostServices, type TestDialogs } from './host-services.js';
 import { createApiKeyInProcess, launcherOf, startServer, stopServer, type ServerChild } from './server-process.js';
@@ -211,14 +211,7 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
     }
     if ((req.method === 'GET' || req.method === 'HEAD') && pathname.startsWith('/media/')) {
       const id = pathname.slice('/media/'.length);
-      const response = await mediaResponse(await services.resolveMediaPath(id), req.method, req.headers.range ?? null);
-      const headers: Record<string, string> = {};
-      response.headers.forEach((value, name) => (headers[name] = value));
-      res.writeHead(response.status, headers);
-      if (!response.body) return res.end();
-      return pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res).catch(() =>
-        res.destroy(),
-      );
+      return send(await mediaResponse(await services.resolveMediaPath(id), req.method, req.headers.range ?? null), res);
     }
     if (req.method === 'POST' && pathname === '/stage-file') {
       const name = path.basename(requestUrl.searchParams.get('name') || 'file');
@@ -245,11 +238,19 @@ export async function startHost(options: HostOptions = {}): Promise<Host> {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       return res.end(page);
     }
-    const file = path.join(rendererDir, pathname);
-    if (!file.startsWith(rendererDir + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile())
-      return res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': mime.contentType(path.extname(file)) || 'application/octet-stream' });
-    await pipeline(fs.createReadStream(file), res);
+    // The app's own files as the window's kikitori-app:// scheme answers them (hashed assets cached a year).
+    return send(await rendererFileResponse(rendererDir, pathname), res);
+  }
+
+  /** A web Response (the media and renderer-file answers main shares with Electron) onto a Node response. */
+  function send(response: Response, res: http.ServerResponse) {
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => (headers[name] = value));
+    res.writeHead(response.status, headers);
+    if (!response.body) return res.end();
+    return pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res).catch(() =>
+      res.destroy(),
+    );
   }
 
   await services.start();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { trustedRendererUrl } from '../../../src-main/ipc/trusted-sender.js';
 import { permissionGranted } from '../../../src-main/media-permission.js';
 
-const APP = 'file:///opt/Kikitori/resources/app.asar/dist/renderer/index.html';
+const APP = 'kikitori-app://app/index.html';
 const trusted = trustedRendererUrl(APP);
 
 describe('permissionGranted', () => {

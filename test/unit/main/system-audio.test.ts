@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { trustedRendererUrl } from '../../../src-main/ipc/trusted-sender.js';
 import { enableFeaturesValue, grantsSystemAudio, SYSTEM_AUDIO_FEATURES } from '../../../src-main/system-audio.js';
 
-const APP = 'file:///opt/Kikitori/resources/app.asar/dist/renderer/index.html';
+const APP = 'kikitori-app://app/index.html';
 const trusted = trustedRendererUrl(APP);
 
 describe('enableFeaturesValue', () => {
