@@ -1,9 +1,13 @@
 // Undo, redo and find & replace for the open transcript, as buttons and as the usual keys:
 // Ctrl/⌘+Z undoes, Ctrl/⌘+Shift+Z and Ctrl+Y redo, Ctrl/⌘+F opens find, Ctrl/⌘+H find and replace.
+// "Next uncertain word" (U, handled with the transport keys) reviews the underlined words in order.
 // Undo keys typed into a field are left to the field (its own text undo).
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { uncertainWords } from '../../../src-shared/word-confidence';
 import { useT } from '../../i18n/use-t';
-import { selectHistory, useTranscriptStore } from '../../stores/transcript-store';
+import { usePlayerStore } from '../../stores/player-store';
+import { locateTime, selectHistory, selectSegments, useTranscriptStore } from '../../stores/transcript-store';
+import { goToNextUncertainWord } from './uncertain-words';
 import { useErrorText } from '../../i18n/error-text';
 import type { IpcError } from '../../../src-shared/ipc-contract';
 
@@ -20,6 +24,7 @@ export const EDIT_SHORTCUTS = [
   { keys: ['Enter'], action: 'shortcuts.editWord' },
   { keys: ['S'], action: 'shortcuts.split' },
   { keys: ['M'], action: 'shortcuts.merge' },
+  { keys: ['U'], action: 'shortcuts.nextUncertain' },
 ] as const;
 
 function isTyping(target: EventTarget | null): boolean {
@@ -89,11 +94,47 @@ export function EditToolbar({ onFind }: { onFind: (mode: FindMode) => void }) {
       >
         {t('edit.findReplace')}
       </button>
+      <UncertainWords />
       {error && (
         <span className="field-error" role="alert">
           {error}
         </span>
       )}
     </div>
+  );
+}
+
+/** "Next uncertain word", and where playback is among the uncertain words (or that there are none). */
+function UncertainWords() {
+  const t = useT();
+  const id = useId();
+  const segments = useTranscriptStore(selectSegments);
+  const ordinals = useMemo(
+    () => new Map(uncertainWords(segments).map((u, i) => [`${u.segmentIndex}:${u.wordIndex}`, i + 1])),
+    [segments],
+  );
+  // A number, so the toolbar re-renders only when the word being played changes.
+  const at = usePlayerStore((state) => ordinals.get(locateTime(segments, state.currentTime).join(':')) ?? 0);
+  const count = ordinals.size;
+  return (
+    <>
+      <button
+        type="button"
+        className="button-quiet"
+        onClick={() => goToNextUncertainWord()}
+        disabled={count === 0}
+        aria-keyshortcuts="U"
+        aria-describedby={id}
+      >
+        {t('edit.nextUncertain')}
+      </button>
+      <span className="hint" id={id} data-testid="uncertain-status">
+        {count === 0
+          ? t('edit.noUncertain')
+          : at > 0
+            ? t('edit.uncertainPlace', { place: at, count })
+            : t('edit.uncertainCount', { count })}
+      </span>
+    </>
   );
 }
