@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 // Decision 0086: only words more likely wrong than right are underlined, and "Next uncertain word" (the
 // toolbar's button and U) visits them in order from the playback position, then from the first again.
+// The toolbar stays one tab stop.
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TranscriptDetail } from '../../../../src-shared/ipc-contract';
@@ -92,6 +93,25 @@ describe('uncertain words', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Next uncertain word' }));
     expect(time()).toBe(1);
     expect(status()).toBe('1 of 2 uncertain');
+  });
+
+  it('leave the toolbar one tab stop: ←/→ move between its buttons, not playback', () => {
+    useTranscriptStore.setState({ id: 't1', detail: open([0.7, 0.3, 0.1]), loading: false, error: null });
+    render(<View />);
+    const toolbar = screen.getByRole('toolbar');
+    const find = screen.getByRole('button', { name: 'Find & replace' });
+    const next = screen.getByRole('button', { name: 'Next uncertain word' });
+    // Undo and Redo are disabled: Find & replace is the one stop.
+    expect([...toolbar.querySelectorAll('button')].filter((b) => b.tabIndex === 0)).toEqual([find]);
+    act(() => find.focus());
+    fireEvent.keyDown(find, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(next);
+    expect(time()).toBe(0);
+    expect([...toolbar.querySelectorAll('button')].filter((b) => b.tabIndex === 0)).toEqual([next]);
+    fireEvent.keyDown(next, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(find);
+    fireEvent.keyDown(find, { key: 'End' });
+    expect(document.activeElement).toBe(next);
   });
 
   it('say when there are none', () => {
