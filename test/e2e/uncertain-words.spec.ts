@@ -72,6 +72,9 @@ test('underlines only the words more likely wrong than right, and visits them in
     await expectAt(page, i, `${i + 1} of ${total} uncertain`);
   }
   await screenshot(page, 'uncertain-words-en');
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await expect(next).toBeVisible();
+  await screenshot(page, 'uncertain-words-en-1024x700');
   // After the last: the first again.
   await page.keyboard.press('u');
   await expectAt(page, 0, `1 of ${total} uncertain`);
