@@ -16,6 +16,9 @@
 //  8. the language check (decision 0070): English flagged as another language (false alarms) and
 //     speech in twelve other languages flagged, on a tuning part and a held-out part
 //     (bench/language-mismatch.ts).
+//  9. word confidence (decision 0086): how often an underlined word is wrong and how many wrong words the
+//     underline catches, before and after calibration, on a tuning part and a held-out part
+//     (bench/confidence.ts).
 // Environment: BENCH_LONG_SECONDS (default 7200; 0 skips part 4); BENCH_ONLY (see ONLY).
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -43,9 +46,10 @@ import { normalizeWords, percentile } from './stats.js';
 import { editDistance } from '../src-shared/edit-distance.js';
 import { createApiKey, startServer, stopServer } from '../test/e2e/host/server-process.js';
 import { languageMismatchBench } from './language-mismatch.js';
+import { confidenceBench } from './confidence.js';
 
 const LONG_SECONDS = Number(process.env.BENCH_LONG_SECONDS ?? 7200);
-/** BENCH_ONLY=latency,whisper (comma-separated parts: wer, names, diarization, long, latency, whisper, language); default all. */
+/** BENCH_ONLY=latency,whisper (comma-separated parts: wer, names, diarization, long, latency, whisper, language, confidence); default all. */
 const ONLY = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
@@ -483,6 +487,7 @@ async function main(): Promise<void> {
   if (wanted('latency')) await step('short-clip latency', () => shortClipLatency(rows));
   if (wanted('whisper')) await step('whisper speed', () => whisperSpeed(rows));
   if (wanted('language')) await step('language check', () => languageMismatchBench(rows));
+  if (wanted('confidence')) await step('word confidence', () => confidenceBench(rows));
   console.log(`\nbench:asr — pocketsphinx 5prealpha en-us, VAD ${engine.vad.name}, speaker separation embedded-mfcc\n`);
   printTable(rows);
 }

@@ -126,8 +126,17 @@ async function measure(engine: PocketsphinxEngine, clip: Clip): Promise<Measured
   return { clip, ...measured };
 }
 
-/** Class-balanced logistic regression by gradient descent, on standardized features; returns raw-scale weights. */
-export function fitLogistic(x: number[][], y: number[], l2 = 0.01, steps = 4000): { weights: number[]; bias: number } {
+/**
+ * Logistic regression by gradient descent, on standardized features; returns raw-scale weights. Class-balanced
+ * unless `balanced` is false (then the output is a calibrated probability: bench/confidence.ts).
+ */
+export function fitLogistic(
+  x: number[][],
+  y: number[],
+  l2 = 0.01,
+  steps = 4000,
+  balanced = true,
+): { weights: number[]; bias: number } {
   const d = x[0]!.length;
   const mean = Array.from({ length: d }, (_, j) => x.reduce((s, r) => s + r[j]!, 0) / x.length);
   const sd = Array.from(
@@ -137,7 +146,7 @@ export function fitLogistic(x: number[][], y: number[], l2 = 0.01, steps = 4000)
   const z = x.map((r) => r.map((v, j) => (v - mean[j]!) / sd[j]!));
   const positives = y.filter((v) => v === 1).length;
   const weightOf = (label: number) =>
-    label === 1 ? x.length / (2 * positives) : x.length / (2 * (x.length - positives));
+    !balanced ? 1 : label === 1 ? x.length / (2 * positives) : x.length / (2 * (x.length - positives));
   const w = new Array<number>(d).fill(0);
   let b = 0;
   const rate = 0.1;

@@ -6,7 +6,10 @@ export interface TranscriptWord {
   /** Seconds from the start of the audio. */
   start: number;
   end: number;
-  /** 0..1 posterior probability, when the engine gives one. */
+  /**
+   * 0..1, when the engine gives one: the probability that the word is right (pocketsphinx's is calibrated,
+   * decision 0086; whisper's is its mean token probability). Words below UNCERTAIN_BELOW are underlined.
+   */
   confidence: number | null;
   /**
    * Set when the dictionary wrote this word: a forced replacement (the rule's pattern), or the vocabulary

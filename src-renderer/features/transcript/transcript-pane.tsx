@@ -22,6 +22,7 @@ import {
 import type { TranscriptSegment } from '../../../src-shared/transcript-document';
 import { nextSpeakerLabel, type EditOperation } from '../../../src-shared/transcript-editing';
 import { wordSeparator } from '../../../src-shared/word-text';
+import { isUncertain } from '../../../src-shared/word-confidence';
 import { useT } from '../../i18n/use-t';
 import { formatClock } from '../../lib/format';
 import { usePlayerStore } from '../../stores/player-store';
@@ -155,10 +156,7 @@ export function TranscriptPane() {
     [speakers, names, t],
   );
 
-  const hasLowConfidence = useMemo(
-    () => segments.some((segment) => segment.words.some((word) => word.confidence !== null && word.confidence < 0.6)),
-    [segments],
-  );
+  const hasLowConfidence = useMemo(() => segments.some((segment) => segment.words.some(isUncertain)), [segments]);
 
   return (
     <section
@@ -341,7 +339,7 @@ const SegmentView = memo(function SegmentView({
           {segment.words.length === 0
             ? segment.text
             : segment.words.map((word, wordIndex) => {
-                const low = word.confidence !== null && word.confidence < 0.85;
+                const low = isUncertain(word);
                 if (wordIndex === editingWord) {
                   return (
                     <span key={wordIndex}>

@@ -1,10 +1,12 @@
 // Keyboard transport while a transcript is open: Space plays/pauses, ←/→ skip 5 s, Shift+←/→ jump to
-// the previous/next speaker turn, [ and ] change speed, ? opens the shortcut sheet.
+// the previous/next speaker turn, [ and ] change speed, U goes to the next uncertain word, ? opens the
+// shortcut sheet.
 // Keys typed into fields, and Space on buttons (which activates them), are left alone.
 import { useEffect, useRef } from 'react';
 import { PLAYBACK_RATES, SKIP_SECONDS, usePlayerStore } from '../../stores/player-store';
 import { selectSegments, useTranscriptStore } from '../../stores/transcript-store';
 import { nextTurn, previousTurn, turnStarts } from './speaker-turns';
+import { goToNextUncertainWord } from './uncertain-words';
 
 /** What the shortcut sheet lists, in order: the keys and the message key of what they do. */
 export const SHORTCUTS = [
@@ -63,6 +65,10 @@ export function useTransportKeys(onHelp?: () => void): void {
           break;
         case ']':
           player.setRate(nextRate(player.rate, 1));
+          break;
+        case 'u':
+        case 'U':
+          goToNextUncertainWord();
           break;
         default:
           return;

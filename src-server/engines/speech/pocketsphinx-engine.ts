@@ -1,6 +1,6 @@
 // Embedded CMU pocketsphinx (5prealpha, en-us) speech engine: Silero VAD (energy VAD when
 // onnxruntime cannot load) -> one decoder utterance per speech segment -> words with times and
-// posterior confidences. Custom vocabulary becomes dictionary entries and an interpolated unigram
+// calibrated confidences (word-confidence.ts). Custom vocabulary becomes dictionary entries and an interpolated unigram
 // LM (pocketsphinx-vocabulary.ts).
 //
 // Decoders stay warm between jobs: building one (ps_init: acoustic model, LM, 130k-word dictionary)
@@ -35,6 +35,8 @@ import {
 } from './pocketsphinx-language-fit.js';
 import { dictionaryKey, pronounceVocabulary, type VocabularyPronunciation } from './pronunciation.js';
 import type { RecognitionStream, StreamingRecognizer, StreamOptions } from './streaming-recognizer.js';
+import { logisticConfidence, type ConfidenceCalibration } from './word-confidence.js';
+import { POCKETSPHINX_CONFIDENCE_MODEL } from './pocketsphinx-confidence-model.js';
 import type {
   RecognizedSegment,
   RecognizedWord,
@@ -70,7 +72,15 @@ export interface PocketsphinxEngineOptions {
   modelId?: string;
   /** Free warm decoders after this long unused (default 600 s). */
   idleSeconds?: number;
+  /**
+   * A word's confidence from the decoder's evidence (default: the fitted POCKETSPHINX_CONFIDENCE_MODEL);
+   * bench/confidence.ts passes its own to see the evidence.
+   */
+  confidence?: ConfidenceCalibration;
 }
+
+/** The shipped calibration, built once (it checks the fitted file's features). */
+let defaultCalibration: ConfidenceCalibration | undefined;
 
 /**
  * Decoder settings tuned on pocketsphinx-testdata's LibriVox utterances and festival sentences
@@ -112,6 +122,7 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
   private readonly vocabularyWeight: number;
   private readonly modelId: string;
   private readonly idleMs: number;
+  private readonly confidence: ConfidenceCalibration;
   /** Clean decoders (no job vocabulary), ready for the next job. */
   private readonly idle: NativePointer[] = [];
   private building = 0;
@@ -130,6 +141,7 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
     this.vocabularyWeight = options.vocabularyWeight ?? 0.1;
     this.modelId = options.modelId ?? `pocketsphinx-5prealpha/${path.basename(dir)}`;
     this.idleMs = (options.idleSeconds ?? 600) * 1000;
+    this.confidence = options.confidence ?? (defaultCalibration ??= logisticConfidence(POCKETSPHINX_CONFIDENCE_MODEL));
   }
 
   /** Decoders warm now (idle in the pool), for tests and diagnostics. */
@@ -206,6 +218,7 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
           samples,
           first / SAMPLE_RATE,
           totalSamples / SAMPLE_RATE,
+          this.confidence,
           fit,
         );
         stages.add('decode', performance.now() - start);
@@ -274,7 +287,7 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
       this.giveBack(lib, decoder, false);
       throw error;
     }
-    return new PocketsphinxStream(lib, decoder, spellingMapper(vocabulary), (dirty) =>
+    return new PocketsphinxStream(lib, decoder, spellingMapper(vocabulary), this.confidence, (dirty) =>
       this.giveBack(lib, decoder, clean && !dirty),
     );
   }
@@ -373,6 +386,7 @@ async function decodeUtterance(
   samples: Int16Array,
   offsetSeconds: number,
   maxSeconds: number,
+  confidence: ConfidenceCalibration,
   /** Where each word's fit to the language model is counted (decision 0070). */
   fit: LanguageFitCounts,
 ): Promise<RecognizedWord[]> {
@@ -380,15 +394,16 @@ async function decodeUtterance(
   if (lib.ps_start_utt(ps) < 0) throw new Error('pocketsphinx: ps_start_utt failed');
   const frames = await lib.processRaw(ps, samples, true);
   if ((await lib.ps_end_utt(ps)) < 0 || frames < 0) throw new Error('pocketsphinx: decoding failed');
-  return utteranceWords(lib, ps, offsetSeconds, maxSeconds, fit);
+  return utteranceWords(lib, ps, offsetSeconds, maxSeconds, confidence, fit);
 }
 
-/** The words of the utterance the decoder has just ended, with times and posterior confidences. */
+/** The words of the utterance the decoder has just ended, with times and calibrated confidences. */
 async function utteranceWords(
   lib: PocketsphinxLibrary,
   ps: NativePointer,
   offsetSeconds: number,
   maxSeconds: number,
+  confidence: ConfidenceCalibration,
   /** Where each word's fit to the language model is counted (decision 0070); a live stream counts none. */
   fit?: LanguageFitCounts,
 ): Promise<RecognizedWord[]> {
@@ -404,15 +419,17 @@ async function utteranceWords(
     if (FILLER.test(raw)) continue;
     lib.ps_seg_frames(seg, sf, ef);
     // Posterior from the bestpath lattice, in the decoder's log base; may round slightly above 0.
-    const posterior = lib.ps_seg_prob(seg, acoustic, lm, backoff);
-    const confidence = Math.min(1, Math.max(0, lib.logmath_exp(lmath, posterior)));
+    const posterior = Math.min(1, Math.max(0, lib.logmath_exp(lmath, lib.ps_seg_prob(seg, acoustic, lm, backoff))));
     const word = raw.replace(/\(\d+\)$/, ''); // "with(2)": alternate pronunciation of "with"
-    if (fit) countWord(fit, word, confidence, backoff[0]);
+    // The language check was fitted on raw posteriors (decision 0070).
+    if (fit) countWord(fit, word, posterior, backoff[0]);
+    const start = round(Math.min(maxSeconds, offsetSeconds + sf[0] / FRAME_RATE));
+    const end = round(Math.min(maxSeconds, offsetSeconds + (ef[0] + 1) / FRAME_RATE));
     words.push({
       word,
-      start: round(Math.min(maxSeconds, offsetSeconds + sf[0] / FRAME_RATE)),
-      end: round(Math.min(maxSeconds, offsetSeconds + (ef[0] + 1) / FRAME_RATE)),
-      confidence: round(confidence),
+      start,
+      end,
+      confidence: round(confidence({ word, posterior, backoff: backoff[0], seconds: end - start })),
     });
   }
   return words;
@@ -474,6 +491,7 @@ class PocketsphinxStream implements RecognitionStream {
     private readonly lib: PocketsphinxLibrary,
     private readonly decoder: NativePointer,
     private readonly spell: (words: RecognizedWord[]) => void,
+    private readonly confidence: ConfidenceCalibration,
     private readonly release: (dirty: boolean) => void,
   ) {}
 
@@ -516,7 +534,13 @@ class PocketsphinxStream implements RecognitionStream {
     this.open = false;
     try {
       if ((await this.lib.ps_end_utt(this.decoder)) < 0) throw new Error('pocketsphinx: ps_end_utt failed');
-      const words = await utteranceWords(this.lib, this.decoder, this.offset, this.offset + this.samples / SAMPLE_RATE);
+      const words = await utteranceWords(
+        this.lib,
+        this.decoder,
+        this.offset,
+        this.offset + this.samples / SAMPLE_RATE,
+        this.confidence,
+      );
       this.spell(words);
       return words;
     } catch (error) {

@@ -63,7 +63,7 @@ describe('TranscriptPane', () => {
     render(<TranscriptPane />);
     expect(screen.getByText('world').className).toContain('word-low');
     expect(screen.getByText('hello').className).not.toContain('word-low');
-    expect(screen.getByText(/low confidence/)).toBeTruthy();
+    expect(screen.getByText(/more likely wrong than right/)).toBeTruthy();
   });
 
   it('saves an edited segment through transcripts:edit', async () => {
