@@ -8,6 +8,8 @@
 // Each meeting is separated as the pipeline does (standard pass, count found automatically); each separated
 // speaker is printed from its turns and matched. Its truth is the reference voice it overlaps most.
 // Rates per separated speaker: for enrolled voices correct / wrong / no name; for unenrolled voices false name.
+// Also reported apart: the speakers that are one voice (the separation mixed no other in), and each enrolled
+// voice alone in the library (no cohort to judge a distance against; decision 0084).
 import {
   balancedDivergence,
   DEFAULT_VOICE_MATCH,
