@@ -156,6 +156,12 @@ export async function identificationBench(helpers: Helpers): Promise<void> {
 
   // Enrolment: each enrolled voice printed from its turns in a meeting with another enrolled voice.
   const prints = new Map<string, GaussianStats>();
+  // What one known_speaker_references[] clip of /v1 would give (2-10 s): the voice's longest turn of at most 10 s.
+  const clips = new Map<string, GaussianStats>();
+  const clipOf = async (pcm: string, turns: Turn[]) => {
+    const turn = turns.filter((t) => t.end - t.start <= 10).sort((a, b) => b.end - b.start - (a.end - a.start))[0];
+    return turn ? pooled([(await printer.print(pcm, [turn], signal)).print]) : null;
+  };
   const pairs: [Voice, Voice][] = [
     [ENROLLED[0]!, ENROLLED[1]!],
     [ENROLLED[2]!, ENROLLED[3]!],
@@ -168,12 +174,19 @@ export async function identificationBench(helpers: Helpers): Promise<void> {
       if (prints.has(voice)) continue;
       const turns = meeting.reference.filter((t) => t.speaker === voice);
       prints.set(voice, pooled([(await printer.print(pcm, turns, signal)).print])!);
+      const clip = await clipOf(pcm, turns);
+      if (clip) clips.set(voice, clip);
     }
   }
   // Real people: librivox and cards from their first two recordings.
   const realEnrol = await conversation({ librivox: librivox.slice(0, 2), cards: cards.slice(0, 2) }, 20, 3);
   const realPcm = await pcmOf(realEnrol.wav);
-  for (const person of ['librivox', 'cards'])
+  for (const person of ['librivox', 'cards']) {
+    const clip = await clipOf(
+      realPcm,
+      realEnrol.reference.filter((t) => t.speaker === person),
+    );
+    if (clip) clips.set(person, clip);
     prints.set(
       person,
       pooled([
@@ -186,6 +199,7 @@ export async function identificationBench(helpers: Helpers): Promise<void> {
         ).print,
       ])!,
     );
+  }
   const enrolledNames = new Set(prints.keys());
   const voices = [...prints].map(([name, stats]) => ({ voice: { speakerId: name, name, prints: [] as [] }, stats }));
   const enrolSeconds = [...prints.values()].map((s) => s.n / 100);
@@ -289,6 +303,17 @@ export async function identificationBench(helpers: Helpers): Promise<void> {
     console.log(row(`tuning, each voice alone in the library (${label})`, alone(tuning, a)));
     console.log(row(`held-out, each voice alone in the library (${label})`, alone(heldOut, a)));
   }
+  // Not a product path yet (0084): how the same rule would name speakers from one short clip per voice.
+  const clipLibrary: Library = [...clips].map(([name, stats]) => ({
+    voice: { speakerId: name, name, prints: [] as [] },
+    stats,
+  }));
+  const clipSeconds = [...clips.values()].map((c) => c.n / 100);
+  console.log(
+    `one clip per voice instead (${clips.size} voices, ${Math.min(...clipSeconds).toFixed(1)}-${Math.max(...clipSeconds).toFixed(1)} s of speech each), product settings:`,
+  );
+  console.log(row(`tuning, one-voice speakers (clips)`, score(tuning, clipLibrary, DEFAULT_VOICE_MATCH, true)));
+  console.log(row(`held-out, one-voice speakers (clips)`, score(heldOut, clipLibrary, DEFAULT_VOICE_MATCH, true)));
   if (process.env.BENCH_VERBOSE) {
     for (const [set, meetings] of [
       ['tuning', tuning],
