@@ -253,6 +253,17 @@ export const ServerConfigSchema = Type.Object({
       }),
     }),
   }),
+  voices: Type.Object({
+    /** Voices a team may enrol (decision 0084): recognition compares every separated speaker with each. */
+    maxPerTeam: Type.Integer({
+      minimum: 1,
+      default: 100,
+      ...setting({
+        env: 'KIKITORI_MAX_VOICES_PER_TEAM',
+        description: 'voices each team may enrol in its voice library',
+      }),
+    }),
+  }),
   downloads: Type.Object({
     /** Lifetime of signed download URLs (audio_path, transcription_path). */
     urlTtlSeconds: Type.Integer({

@@ -73,6 +73,7 @@ export const ErrorCode = {
   // A status whose ten four-digit codes are taken goes on with five digits, the status still the first three
   // (404: 40410 on; decision 0065).
   SPEAKER_NOT_FOUND: 40410,
+  TOO_MANY_VOICES: 40910,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;

@@ -78,6 +78,8 @@ export const errorMessagesEn = {
   'error.server.SPEAKER_SAMPLE_INVALID':
     'A voice needs a few seconds of speech from finished transcriptions of your team. Choose other parts, or more of them.',
   'error.server.SPEAKER_NOT_FOUND': 'The server no longer has this voice. Refresh the list.',
+  'error.server.TOO_MANY_VOICES':
+    'Your team’s voice library is full on this server. Delete voices you no longer need, then try again.',
   'error.server.TUS_VERSION_UNSUPPORTED': 'The server does not take resumable uploads of this kind. Please report it.',
   'error.server.REVISION_CONFLICT':
     'Someone changed this transcript on the server meanwhile. Look at it again, then make your change.',
@@ -354,6 +356,8 @@ export const errorMessagesJa: Record<keyof typeof errorMessagesEn, string> = {
   'error.server.SPEAKER_SAMPLE_INVALID':
     '声の登録には、チームの完了した文字起こしから数秒分の発話が必要です。別の部分か、もっと多くの部分を選んでください。',
   'error.server.SPEAKER_NOT_FOUND': 'この声はもうサーバーにありません。一覧を更新してください。',
+  'error.server.TOO_MANY_VOICES':
+    'このサーバーでは、チームの声のライブラリがいっぱいです。不要になった声を削除してから、もう一度お試しください。',
   'error.server.TUS_VERSION_UNSUPPORTED':
     'サーバーはこの種類の再開可能なアップロードに対応していません。報告してください。',
   'error.server.REVISION_CONFLICT':

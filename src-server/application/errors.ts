@@ -93,6 +93,12 @@ export const errors = {
     new AppError(404, 'SPEAKER_NOT_FOUND', `No speaker with id "${id}" in your team's voice library.`),
   /** A voice sample that cannot be used (outside its recording, too little speech); `field` names it. */
   speakerSampleInvalid: (message: string, field: string) => new AppError(400, 'SPEAKER_SAMPLE_INVALID', message, field),
+  tooManyVoices: (limit: number) =>
+    new AppError(
+      409,
+      'TOO_MANY_VOICES',
+      `Your team's voice library already holds ${limit} voices, the most this server keeps per team. Delete voices you no longer need, then enrol this one again.`,
+    ),
   /** `field`: where a request named it (the OpenAI route's "dictionary_id" form field). */
   dictionaryNotFound: (id: string, field?: string) =>
     new AppError(404, 'DICTIONARY_NOT_FOUND', `No dictionary with id "${id}" in your team.`, field),

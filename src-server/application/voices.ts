@@ -46,9 +46,15 @@ export async function enrolVoice(
   caller: Caller,
   input: { name: string; samples: SampleInput[] },
 ): Promise<VoiceView> {
+  // Checked before any decoding too: a full library costs nothing to ask about.
+  const limit = ctx.config.voices.maxPerTeam;
+  const full = (voices: number) => {
+    if (voices >= limit) throw errors.tooManyVoices(limit);
+  };
+  full(await ctx.voices.count(caller.teamId));
   const samples = await printSamples(ctx, caller, input.samples, 'samples');
   assertEnoughSpeech(samples, 'samples');
-  const voice = await ctx.voices.create(caller.teamId, input.name.trim(), samples);
+  const voice = await ctx.voices.create(caller.teamId, input.name.trim(), samples, full);
   return { voice, samples: await ctx.voices.samples([voice.voiceId]) };
 }
 

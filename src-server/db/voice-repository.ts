@@ -1,5 +1,5 @@
 // The team voice library (decision 0065): voices and their samples' prints (tables `voices`, `voice_prints`).
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { truncateWalAfterDelete } from './database.js';
 import type { Kdb, VoicePrintTable, VoiceTable } from './schema.js';
 import { isPostgres } from './migrations/dialect.js';
@@ -17,8 +17,18 @@ export interface NewVoiceSample {
 export interface VoiceRepository {
   list(teamId: string, page: number, pageSize: number): Promise<VoiceRecord[]>;
   get(teamId: string, voiceId: string): Promise<VoiceRecord | null>;
-  /** The voice and its samples in one transaction. */
-  create(teamId: string, name: string, samples: NewVoiceSample[]): Promise<VoiceRecord>;
+  /**
+   * The voice and its samples in one transaction. `check` sees how many voices the team has, inside the
+   * transaction, and throws to refuse the voice.
+   */
+  create(
+    teamId: string,
+    name: string,
+    samples: NewVoiceSample[],
+    check?: (voices: number) => void,
+  ): Promise<VoiceRecord>;
+  /** How many voices the team has. */
+  count(teamId: string): Promise<number>;
   /**
    * Renames, adds and removes samples in one transaction; null when the voice is not the team's. `check` sees
    * the samples the voice would have, inside the transaction, and throws to refuse the change.
@@ -101,10 +111,17 @@ export class KyselyVoiceRepository implements VoiceRepository {
     return row ? toVoice(row) : null;
   }
 
-  async create(teamId: string, name: string, samples: NewVoiceSample[]) {
+  async create(teamId: string, name: string, samples: NewVoiceSample[], check?: (voices: number) => void) {
     const now = nowIso();
     const voice = { voice_id: newId(), team_id: teamId, name, created_at: now, updated_at: now };
     await this.db.transaction().execute(async (trx) => {
+      // SQLite's transactions take the write lock as they begin (database.ts); on PostgreSQL a lock per team
+      // makes two enrolments of one team take turns, so both cannot pass the check on the same count.
+      if (check) {
+        if (isPostgres(trx))
+          await sql`SELECT pg_advisory_xact_lock(hashtext(${`kikitori-voices:${teamId}`}))`.execute(trx);
+        check(await countVoices(trx, teamId));
+      }
       await trx.insertInto('voices').values(voice).execute();
       if (samples.length > 0)
         await trx
@@ -148,6 +165,10 @@ export class KyselyVoiceRepository implements VoiceRepository {
     });
   }
 
+  async count(teamId: string) {
+    return countVoices(this.db, teamId);
+  }
+
   async delete(teamId: string, voiceId: string) {
     // Its prints go with it through ON DELETE CASCADE.
     const result = await this.db
@@ -186,4 +207,13 @@ export class KyselyVoiceRepository implements VoiceRepository {
     }
     return [...voices.values()];
   }
+}
+
+async function countVoices(db: Pick<Kdb, 'selectFrom'>, teamId: string): Promise<number> {
+  const row = await db
+    .selectFrom('voices')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('team_id', '=', teamId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

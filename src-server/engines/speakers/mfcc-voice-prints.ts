@@ -8,8 +8,10 @@
 // one speaker (clustering.ts, GaussianStats.divergence), normalised by the balance of the two sides, so that
 // a voice enrolled from a minute of speech is not judged closer to everyone than one enrolled from 5 s.
 // A separated speaker is named only when its nearest voice is below the threshold and clearly nearer than
-// the next voice (a margin): the threshold and the margin come from `npm run bench:speakers`, where a wrong
-// name counts as worse than no name.
+// the team's next-nearest voice (a ratio: the team's other voices are the cohort a distance is judged
+// against, decision 0084); a team with a single voice to compare has no cohort and needs the stricter
+// `aloneThreshold`. All three come from `npm run bench:speakers`, where a wrong name counts as worse than no
+// name.
 import type {
   EnrolledVoice,
   RecognizedVoice,
@@ -29,16 +31,23 @@ import { CEPSTRA, extractBlocks, TRI } from './speaker-features.js';
 export const MFCC_PRINT_KIND = 'mfcc-gaussian-v1';
 
 export interface VoiceMatchSettings {
-  /** Largest balanced divergence at which a speaker is named. */
+  /** Largest balanced divergence at which a speaker is named, when the team has other voices to compare. */
   threshold: number;
-  /** The next voice must be at least this much further than the nearest. */
-  margin: number;
+  /** The nearest voice must be at most this fraction of the distance to the team's next-nearest voice. */
+  ratio: number;
+  /** Largest balanced divergence at which a speaker is named when only one voice is compared (no cohort). */
+  aloneThreshold: number;
   /** A separated speaker with less speech than this (seconds) is not compared. */
   minSpeechSeconds: number;
 }
 
-/** Chosen on bench:speakers' tuning meetings (decision 0065); the held-out ones are reported apart. */
-export const DEFAULT_VOICE_MATCH: VoiceMatchSettings = { threshold: 0.35, margin: 0.1, minSpeechSeconds: 2 };
+/** Chosen on bench:speakers' tuning meetings (decision 0084); the held-out ones are reported apart. */
+export const DEFAULT_VOICE_MATCH: VoiceMatchSettings = {
+  threshold: 0.675,
+  ratio: 0.67,
+  aloneThreshold: 0.3,
+  minSpeechSeconds: 2,
+};
 
 const BLOCK_SECONDS = 0.25;
 
@@ -109,17 +118,21 @@ export function voiceDistances(speaker: GaussianStats, voices: readonly { stats:
 
 /**
  * The names: every (speaker, voice) pair by increasing distance, a voice and a speaker taken once; a pair is
- * accepted when under the threshold and the speaker's next-nearest voice is at least `margin` further.
+ * accepted when under the threshold and at most `ratio` times the speaker's distance to the next-nearest
+ * voice, or, when there is no other voice, under `aloneThreshold`.
  */
 export function matchVoices(
   speakers: readonly { label: string; stats: GaussianStats }[],
   voices: readonly { voice: EnrolledVoice; stats: GaussianStats }[],
   settings: VoiceMatchSettings,
 ): Map<string, RecognizedVoice> {
-  const distances = speakers.map((s) => voiceDistances(s.stats, voices));
+  // The bias correction of small samples can take a distance below zero; a ratio needs them at zero or more.
+  const distances = speakers.map((s) => voiceDistances(s.stats, voices).map((d) => Math.max(0, d)));
+  // Without a second voice the ratio says nothing: the distance alone must be convincing.
+  const threshold = voices.length > 1 ? settings.threshold : settings.aloneThreshold;
   const pairs = distances
     .flatMap((row, s) => row.map((d, v) => ({ s, v, d })))
-    .filter((p) => p.d < settings.threshold)
+    .filter((p) => p.d < threshold)
     .sort((a, b) => a.d - b.d);
   const out = new Map<string, RecognizedVoice>();
   const usedVoices = new Set<number>();
@@ -127,11 +140,12 @@ export function matchVoices(
   for (const { s, v, d } of pairs) {
     if (usedVoices.has(v) || usedSpeakers.has(s)) continue;
     const next = Math.min(...distances[s]!.filter((_, o) => o !== v), Infinity);
-    if (next - d < settings.margin) continue;
+    // Strict: two voices at zero are a tie, not a match.
+    if (!(d < settings.ratio * next)) continue;
     usedVoices.add(v);
     usedSpeakers.add(s);
     const { speakerId, name } = voices[v]!.voice;
-    const confidence = Math.round(Math.min(1, Math.max(0, 1 - d / (2 * settings.threshold))) * 100) / 100;
+    const confidence = Math.round(Math.min(1, Math.max(0, 1 - d / (2 * threshold))) * 100) / 100;
     out.set(speakers[s]!.label, { speakerId, name, confidence });
   }
   return out;

@@ -47,6 +47,7 @@ describe('loadConfig', () => {
       dataDir: path.resolve('./kikitori-data'),
       log: { level: 'info', flushSeconds: 2 },
       uploads: { maxBytes: 4 * 1024 ** 3, urlTtlSeconds: 86_400, maxOpenPerTeam: 20 },
+      voices: { maxPerTeam: 100 },
       downloads: { urlTtlSeconds: 21_600 },
       jobs: { concurrency: 1, staleAfterMs: 60_000, retentionDays: 7 },
       openai: { maxWaiting: 8 },

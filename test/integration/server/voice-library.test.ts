@@ -15,6 +15,7 @@ import {
 import { rawRequest, startTestServer, tempDir, transcribeFile, type TestServer } from '../../support/test-server.js';
 import { twoVoiceMeeting, type TwoVoiceMeeting } from '../../support/two-voice-meeting.js';
 
+const VOICE_LIMIT = 3;
 let server: TestServer;
 let key: string;
 let otherKey: string;
@@ -35,7 +36,8 @@ const SECOND_TURNS: [Voice, string][] = [
 ];
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // A small library limit, so that the test of the limit can fill it; every other test keeps at most two voices.
+  server = await startTestServer({ env: { KIKITORI_MAX_VOICES_PER_TEAM: String(VOICE_LIMIT) } });
   key = await server.key('acme');
   otherKey = await server.key('globex');
   meeting = await twoVoiceMeeting();
@@ -305,5 +307,37 @@ describe('bad samples and hostile requests', () => {
     const unknownSample = await server.api(key, 'PATCH', '/api/v1/speakers/nope', { remove_sample_ids: ['x'] });
     expect(unknownSample.json.error_code).toBe(40410);
     expect((await server.api(key, 'GET', '/api/v1/speakers')).json.map((s: { name: string }) => s.name)).toEqual([]);
+  });
+
+  it("refuses a voice past the team's limit, also when enrolments race, and leaves other teams free", async () => {
+    const ids: string[] = [];
+    try {
+      for (let i = 0; i < VOICE_LIMIT - 1; i++) ids.push((await enrol(`Voice ${i}`)).json.speaker_id);
+      // Three at once for the last place: one gets it, the others are told why and what to do.
+      const racing = await Promise.all(['Race 1', 'Race 2', 'Race 3'].map((name) => enrol(name)));
+      for (const r of racing) if (r.status === 200) ids.push(r.json.speaker_id);
+      expect(racing.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+      const refused = racing.find((r) => r.status === 409)!;
+      expect(refused.json).toMatchObject({ error_code: 40910, error_id: expect.any(String) });
+      expect(refused.json.error_message).toMatch(/voice library already holds 3 voices.*Delete voices/);
+      // Full: refused before any audio is decoded, whatever the samples say.
+      const full = await enrol('Late', [{ transcription_id: 'not-a-transcription', start: 0, end: 5 }]);
+      expect(full.json.error_code).toBe(40910);
+      expect((await server.api(key, 'GET', '/api/v1/speakers')).json).toHaveLength(VOICE_LIMIT);
+      // Another team's library is its own, and a deleted voice frees its place.
+      const theirsVoice = await enrol(
+        'Theirs',
+        festivalSamples().map((s) => ({ ...s, transcription_id: theirs })),
+        otherKey,
+      );
+      expect(theirsVoice.status).toBe(200);
+      await server.api(otherKey, 'DELETE', `/api/v1/speakers/${theirsVoice.json.speaker_id}`);
+      await server.api(key, 'DELETE', `/api/v1/speakers/${ids.pop()!}`);
+      const again = await enrol('Again');
+      expect(again.status).toBe(200);
+      ids.push(again.json.speaker_id);
+    } finally {
+      for (const id of ids) await server.api(key, 'DELETE', `/api/v1/speakers/${id}`);
+    }
   });
 });

@@ -1,6 +1,7 @@
-// The voice library's matching rule (decision 0065) on prints of synthetic Gaussian "voices": a voice goes to
-// at most one speaker, a speaker to at most one voice, only under the threshold and with the margin, and prints
-// of another kind are never compared.
+// The voice library's matching rule (decisions 0065, 0084) on prints of synthetic Gaussian "voices": a voice
+// goes to at most one speaker, a speaker to at most one voice, only under the threshold and clearly nearer
+// than the team's next voice (the ratio), a lone voice only under the stricter threshold, and prints of
+// another kind are never compared.
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_VOICE_MATCH,
@@ -66,13 +67,32 @@ describe('matchVoices', () => {
     expect([...names.keys()]).toHaveLength(1);
   });
 
-  it('names nobody when two voices are about as near (the margin)', () => {
+  it('names nobody when two voices are about as near (the ratio)', () => {
     const twin = voice('Twin', [print(0, 600, 3)]);
-    const names = matchVoices([{ label: 'SPEAKER_1', stats: stats(print(0, 500, 31)) }], [alice, twin], {
-      ...DEFAULT_VOICE_MATCH,
-      margin: 0.5,
-    });
+    const names = matchVoices(
+      [{ label: 'SPEAKER_1', stats: stats(print(0, 500, 31)) }],
+      [alice, twin],
+      DEFAULT_VOICE_MATCH,
+    );
     expect(names.size).toBe(0);
+  });
+
+  it('names a speaker whose nearest voice is far nearer than the rest of the team, at a distance a fixed threshold refused', () => {
+    // Distance 0.48 to Alice, 1.38 to Bob: how the same real person measures across two recordings
+    // (bench:speakers), where the next voice tells more than the distance alone.
+    const names = matchVoices([{ label: 'SPEAKER_1', stats: stats(print(0.8, 500, 41)) }], [alice, bob], {
+      ...DEFAULT_VOICE_MATCH,
+    });
+    expect(names.get('SPEAKER_1')).toMatchObject({ name: 'Alice' });
+  });
+
+  it('holds a lone voice to the stricter threshold, with no other voice to compare', () => {
+    // Distance 0.33 to Alice, 1.44 to Bob.
+    const speaker = [{ label: 'SPEAKER_1', stats: stats(print(0.65, 500, 41)) }];
+    expect(matchVoices(speaker, [alice, bob], DEFAULT_VOICE_MATCH).get('SPEAKER_1')).toMatchObject({
+      name: 'Alice',
+    });
+    expect(matchVoices(speaker, [alice], DEFAULT_VOICE_MATCH).size).toBe(0);
   });
 
   it('reads back only prints of its own kind and shape', () => {
