@@ -102,6 +102,18 @@ async function aboveThePlayer(page: Page): Promise<string[]> {
   });
 }
 
+/** The transcript's popover buttons and their panels' names. */
+const POPOVERS = {
+  en: [
+    ['History…', 'Versions on the server'],
+    ['Export…', 'Export transcript'],
+  ],
+  ja: [
+    ['履歴…', 'サーバー上の版'],
+    ['書き出し…', '文字起こしを書き出す'],
+  ],
+} as const;
+
 for (const language of ['en', 'ja'] as const)
   for (const size of [
     // The long meeting fills more than the small window: the page scrolls under the pinned player there.
@@ -172,4 +184,18 @@ for (const language of ['en', 'ja'] as const)
       // A click where it is, not where Playwright would scroll it to.
       await page.mouse.click(button.x + button.width / 2, button.y + button.height / 2);
       await expect(follow).toHaveCount(0);
+
+      // The popovers under the transcript open where the window has room (above their button when it is
+      // low in a small window), wholly inside it, and Escape closes them.
+      for (const [button, dialog] of POPOVERS[language]) {
+        await page.getByRole('button', { name: button, exact: true }).click();
+        const panel = page.getByRole('dialog', { name: dialog });
+        await expect(panel).toBeVisible();
+        const box = (await panel.boundingBox())!;
+        expect(box.y, `${button} top`).toBeGreaterThanOrEqual(0);
+        expect(box.y + box.height, `${button} bottom`).toBeLessThanOrEqual(size.height);
+        await screenshot(page, `window-${name}-${dialog === POPOVERS[language][0]![1] ? 'history' : 'export'}`);
+        await page.keyboard.press('Escape');
+        await expect(panel).toHaveCount(0);
+      }
     });

@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useT } from '../../i18n/use-t';
 import { useEscape } from '../../lib/use-escape';
+import { usePopoverPlacement } from '../../lib/use-popover-placement';
 import { useDictionariesStore } from '../../stores/dictionaries-store';
 import { useTranscriptStore } from '../../stores/transcript-store';
 import { DictionaryOptions } from '../dictionaries/dictionary-options';
@@ -21,7 +22,9 @@ export function ApplyDictionaryMenu() {
   const dictionaries = useDictionariesStore((state) => state.list);
   const applyDictionary = useTranscriptStore((state) => state.applyDictionary);
   const opener = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   useEscape(open, () => setOpen(false), opener);
+  const placement = usePopoverPlacement(open, opener, panel);
   useEffect(() => {
     if (open) void useDictionariesStore.getState().load();
   }, [open]);
@@ -53,7 +56,14 @@ export function ApplyDictionaryMenu() {
         {t('transcript.applyDictionary.button')}
       </button>
       {open && (
-        <div id={`${id}-panel`} className="popover" role="dialog" aria-label={t('transcript.applyDictionary.heading')}>
+        <div
+          ref={panel}
+          id={`${id}-panel`}
+          className={`popover ${placement.className}`}
+          style={placement.style}
+          role="dialog"
+          aria-label={t('transcript.applyDictionary.heading')}
+        >
           <h2 className="section-title">{t('transcript.applyDictionary.heading')}</h2>
           <p className="hint">{t('transcript.applyDictionary.hint')}</p>
           <label htmlFor={`${id}-dictionary`}>{t('transcript.applyDictionary.dictionary')}</label>

@@ -11,6 +11,7 @@ import { languageName } from '../../../src-shared/languages';
 import { DEFAULT_CUE_OPTIONS, languagePreset, SUBTITLE_LIMITS } from '../../../src-shared/subtitle-cues';
 import { useT } from '../../i18n/use-t';
 import { formatClock } from '../../lib/format';
+import { usePopoverPlacement } from '../../lib/use-popover-placement';
 import { usePlayerStore } from '../../stores/player-store';
 import { analysisKey, selectSlot, useAnalysisStore } from '../../stores/analysis-store';
 import { selectUiLanguage, useSettingsStore } from '../../stores/settings-store';
@@ -78,6 +79,8 @@ export function ExportMenu() {
   );
   const [invalid, setInvalid] = useState<NumberField | null>(null);
   const panel = useRef<HTMLDivElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const placement = usePopoverPlacement(open, opener, panel);
   const subtitles = format === 'srt' || format === 'vtt';
   const translation = translationSlot.view?.status === 'COMPLETED' ? translationSlot.view.translation : null;
 
@@ -177,6 +180,7 @@ export function ExportMenu() {
   return (
     <div className="popover-anchor">
       <button
+        ref={opener}
         type="button"
         className="button"
         aria-expanded={open}
@@ -189,7 +193,8 @@ export function ExportMenu() {
         <div
           ref={panel}
           id={`${id}-panel`}
-          className="popover export-popover"
+          className={`popover export-popover ${placement.className}`}
+          style={placement.style}
           role="dialog"
           aria-label={t('export.heading')}
           onKeyDown={(event) => {

@@ -1,7 +1,7 @@
 // "History…": the transcript's revisions on the server (decision 0052), newest first, with who made each,
 // when, and what made it; selecting one shows what it changed, and Restore brings an older one back as a
 // new revision.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { IpcError, RevisionChanges, TranscriptRevisions } from '../../../src-shared/ipc-contract';
 import { useLocale, useT } from '../../i18n/use-t';
 import { api, split } from '../../lib/api';
@@ -9,6 +9,8 @@ import { formatDate } from '../../lib/format';
 import { useTranscriptStore } from '../../stores/transcript-store';
 import { RevisionChangesView } from './revision-changes-view';
 import { ErrorText } from '../../lib/error-details';
+import { useEscape } from '../../lib/use-escape';
+import { usePopoverPlacement } from '../../lib/use-popover-placement';
 
 export function HistoryMenu() {
   const t = useT();
@@ -25,6 +27,10 @@ export function HistoryMenu() {
   // A revision never changes, so what it changed is read once.
   const [changes, setChanges] = useState<Record<string, RevisionChanges>>({});
   const [changesError, setChangesError] = useState<IpcError | null>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  useEscape(open, () => setOpen(false), opener);
+  const placement = usePopoverPlacement(open, opener, panel);
   const selectedChanges = selected === null ? null : (changes[`${transcriptId}/${selected}`] ?? null);
 
   useEffect(() => {
@@ -70,6 +76,7 @@ export function HistoryMenu() {
   return (
     <div className="popover-anchor">
       <button
+        ref={opener}
         type="button"
         className="button"
         aria-expanded={open}
@@ -80,11 +87,12 @@ export function HistoryMenu() {
       </button>
       {open && (
         <div
+          ref={panel}
           id={`${id}-panel`}
-          className="popover history-popover"
+          className={`popover history-popover ${placement.className}`}
+          style={placement.style}
           role="dialog"
           aria-label={t('transcript.history.heading')}
-          onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}
         >
           <h2 className="section-title">{t('transcript.history.heading')}</h2>
           {!history && !error && <p className="hint">{t('common.loading')}</p>}
