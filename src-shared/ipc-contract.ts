@@ -431,6 +431,18 @@ export interface AnalysisView {
   updatedAt: string;
 }
 
+/** What a transcript can be translated into on the active server (decision 0087). */
+export interface TranslationTargets {
+  /** The transcript's language the targets are from. */
+  source: string;
+  /** ISO 639-1 targets the server translates on its own, without a network service. */
+  offline: string[];
+  /** Targets named by the server's LLM endpoint (beside any language when `llmAnyLanguage`). */
+  llm: string[];
+  /** A language-model endpoint is configured on the server: any other language goes through it. */
+  llmAnyLanguage: boolean;
+}
+
 /**
  * The options new uploads start from: the upload form's last valid choice, remembered across restarts
  * (Settings → "Defaults for new uploads" edits the same values). Ad-hoc words are not remembered: they
@@ -673,6 +685,8 @@ export interface IpcResponses {
 
   'analysis:request': AnalysisView;
   'analysis:get': AnalysisView | null;
+  /** What the transcript can be translated into, offline and through the server's LLM endpoint. */
+  'analysis:translation-targets': TranslationTargets;
 
   /** The active server's speech models, what serves transcriptions now, and the first-run offer. */
   'models:list': SpeechModels;
@@ -778,6 +792,7 @@ const CHANNEL_NAMES = {
   'voices:delete': true,
   'analysis:request': true,
   'analysis:get': true,
+  'analysis:translation-targets': true,
   'models:list': true,
   'models:download': true,
   'models:cancel': true,

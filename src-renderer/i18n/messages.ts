@@ -442,6 +442,15 @@ export const en = {
   'analysis.translation.language': 'Target language',
   'analysis.translation.original': 'Original',
   'analysis.translation.translated': 'Translation ({language})',
+  'analysis.translation.choose': 'Choose a language',
+  'analysis.translation.offlineGroup': 'On this server (works offline)',
+  'analysis.translation.noneOffline': 'None from this language',
+  'analysis.translation.llmGroup': "Needs the server's language model",
+  'analysis.translation.noLlm': 'Not set up on this server',
+  'analysis.translation.llmHint':
+    "Languages marked “Needs the server's language model” are sent to the language-model service this server is set up with.",
+  'analysis.translation.llmMissing':
+    'Other languages need a language-model service, and this server has none set up. Whoever runs the server can add one.',
   'emotion.anger': 'Anger',
   'emotion.disgust': 'Disgust',
   'emotion.fear': 'Fear',
@@ -1034,6 +1043,15 @@ export const ja: Record<MessageKey, string> = {
   'analysis.translation.language': '翻訳先の言語',
   'analysis.translation.original': '原文',
   'analysis.translation.translated': '翻訳（{language}）',
+  'analysis.translation.choose': '言語を選んでください',
+  'analysis.translation.offlineGroup': 'このサーバーで翻訳（オフラインで使えます）',
+  'analysis.translation.noneOffline': 'この言語からはありません',
+  'analysis.translation.llmGroup': 'サーバーの言語モデルが必要',
+  'analysis.translation.noLlm': 'このサーバーには設定されていません',
+  'analysis.translation.llmHint':
+    '「サーバーの言語モデルが必要」の言語は、このサーバーに設定された言語モデルのサービスに送られます。',
+  'analysis.translation.llmMissing':
+    'ほかの言語には言語モデルのサービスが必要ですが、このサーバーには設定されていません。サーバーの管理者が追加できます。',
   'emotion.anger': '怒り',
   'emotion.disgust': '嫌悪',
   'emotion.fear': '恐れ',
