@@ -181,7 +181,7 @@ for (const language of ['ja', 'en'] as const) {
     const transcript = new TranscriptPage(page);
     await transcript.expectLoaded('weekly-sync.wav');
     await page.getByRole('tab', { name: words.translation }).click();
-    await page.getByLabel(words.targetLanguage).fill('fr');
+    await page.getByLabel(words.targetLanguage).selectOption('fr');
     await page.getByTestId('analysis-request-translation').click();
     await expect(page.getByTestId('analysis-status-translation')).toHaveAttribute('data-status', 'FAILED', {
       timeout: 120_000,
