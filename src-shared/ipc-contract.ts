@@ -486,6 +486,7 @@ export interface Settings {
 // The HTTP contract's hints and statuses, as types only (the renderer bundles no TypeBox).
 export type SpeechModelSpeed = ApiCatalogueModel['speed'];
 export type SpeechModelAccuracy = ApiCatalogueModel['accuracy'];
+export type SpeechModelPrecision = ApiCatalogueModel['precision'];
 /** The server's download statuses, and INSTALLING: main sending a model file the user chose to the server. */
 export type SpeechModelDownloadStatus = ApiModelDownload['status'] | 'INSTALLING';
 
@@ -507,10 +508,15 @@ export interface SpeechModel {
   /** The catalogue's file name ("ggml-small.bin"): what to choose when installing from a file. */
   file: string;
   bytes: number;
+  /** The model this file is a build of ("small" for small.en-q5_1): the list groups files under it. */
+  family: string;
   /** true: about 99 languages; false: English only. */
   multilingual: boolean;
   languages: string[];
   quantized: boolean;
+  /** What the file keeps of its model's accuracy: full, near-full (8-bit), reduced (5-bit or fewer). */
+  precision: SpeechModelPrecision;
+  /** The model's (the full file's) speed and accuracy. */
   speed: SpeechModelSpeed;
   accuracy: SpeechModelAccuracy;
   installed: boolean;

@@ -40,10 +40,13 @@ export const ModelDownload = Type.Object({
 
 export const CatalogueModel = Type.Object({
   name: Type.String(),
-  family: Type.String({
-    description:
-      'Extension: the model this file is a build of ("small" for small, small.en and small-q5_1); clients group the files under it.',
-  }),
+  // Optional for clients of servers older than issue 27; this server always sends both.
+  family: Type.Optional(
+    Type.String({
+      description:
+        'Extension: the model this file is a build of ("small" for small, small.en and small-q5_1); clients group the files under it.',
+    }),
+  ),
   file: Type.String(),
   bytes: Type.Integer({ minimum: 0 }),
   sha256: Type.String(),
@@ -52,10 +55,12 @@ export const CatalogueModel = Type.Object({
   /** ISO 639-1 codes the model recognizes. */
   languages: Type.Array(Type.String()),
   quantized: Type.Boolean(),
-  precision: literalUnion(MODEL_PRECISIONS, {
-    description:
-      "Extension: what the file keeps of the full model's accuracy: full; near-full (compressed to 8 bits, nearly as accurate); reduced (5 bits or fewer, a little less accurate).",
-  }),
+  precision: Type.Optional(
+    literalUnion(MODEL_PRECISIONS, {
+      description:
+        "Extension: what the file keeps of the full model's accuracy: full; near-full (compressed to 8 bits, nearly as accurate); reduced (5 bits or fewer, a little less accurate).",
+    }),
+  ),
   /** The family's: the full-precision model's speed and accuracy; `precision` says what compression costs. */
   speed: literalUnion(MODEL_SPEEDS),
   accuracy: literalUnion(MODEL_ACCURACIES),
