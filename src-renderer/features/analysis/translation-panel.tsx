@@ -41,6 +41,7 @@ export function TranslationPanel({ id }: { id: string }) {
           id={`${fieldId}-language`}
           value={language}
           targets={targets}
+          failed={targetsError !== null}
           invalid={Boolean(languageError)}
           describedBy={`${fieldId}-language-hint${languageError ? ` ${fieldId}-language-error` : ''}`}
           onChange={setLanguage}

@@ -13,6 +13,8 @@ export interface TranslationTargetPickerProps {
   onChange: (code: string) => void;
   /** undefined while loading or when the server could not be asked. */
   targets: TranslationTargets | undefined;
+  /** The server could not be asked: the reason shows beside the list, which stays empty. */
+  failed?: boolean;
   describedBy?: string;
   invalid?: boolean;
 }
@@ -32,6 +34,7 @@ export function TranslationTargetPicker({
   value,
   onChange,
   targets,
+  failed = false,
   describedBy,
   invalid,
 }: TranslationTargetPickerProps) {
@@ -55,7 +58,7 @@ export function TranslationTargetPicker({
       onChange={(event) => onChange(event.target.value)}
     >
       <option value="" disabled>
-        {t(groups ? 'analysis.translation.choose' : 'common.loading')}
+        {t(groups || failed ? 'analysis.translation.choose' : 'common.loading')}
       </option>
       {/* A translation made earlier into a language the server no longer lists stays shown. */}
       {value && !listed && <option value={value}>{languageName(value, locale)}</option>}
