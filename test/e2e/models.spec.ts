@@ -115,7 +115,7 @@ test('the library offers a model once; Settings downloads it with progress; the 
   await expect(section.getByTestId('speech-using')).toHaveCount(0);
   await expect(section).not.toContainText('pocketsphinx');
   const row = section.getByTestId('speech-model').and(page.locator(`[data-model="${MODEL}"]`));
-  const group = section.getByTestId('speech-group').filter({ has: row });
+  const group = section.getByTestId('speech-group').filter({ has: page.locator(`[data-model="${MODEL}"]`) });
   await expect(group).toContainText(`Whisper ${MODEL} — 99 languagesSpeed: fastest · Accuracy: basic`);
   await expect(row).toContainText('Full size');
   await expect(row).toContainText('Recommended for this computer');
