@@ -30,7 +30,7 @@ const WORDS = {
     translation: '翻訳',
     targetLanguage: '翻訳先の言語',
     settings: '設定',
-    download: `${MODEL} をダウンロード`,
+    download: `Whisper ${MODEL} — 99 言語 をダウンロード`,
   },
   en: {
     badInput:
@@ -43,7 +43,7 @@ const WORDS = {
     translation: 'Translation',
     targetLanguage: 'Target language',
     settings: 'Settings',
-    download: `Download ${MODEL}`,
+    download: `Download Whisper ${MODEL} — 99 languages`,
   },
 };
 
