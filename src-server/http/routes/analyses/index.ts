@@ -52,7 +52,7 @@ const translation = analysisRoutes({
 
 const targets: RouteModule = (app, ctx) =>
   app.get(contract.getTranslationTargets.path, { schema: contract.getTranslationTargets.schema }, async (request) => {
-    const id = (request.params).transcription_id;
+    const id = request.params.transcription_id;
     const choices = await translationTargets(ctx, callerOf(request), id);
     return {
       transcription_id: choices.transcriptionId,
