@@ -88,6 +88,20 @@ describe('translation target by language name', () => {
     expect(screen.getByTestId('translation-target-hint').textContent).toMatch(/sent to the language-model service/);
   });
 
+  it('says why the list is empty when the server cannot be asked, and offers nothing to choose', async () => {
+    setup(OFFLINE_ONLY);
+    fake.handlers['analysis:translation-targets'] = () => ({
+      ok: false,
+      error: { code: 'offline', message: 'The server cannot be reached.' },
+    });
+    render(<TranslationPanel id="t1" />);
+    await waitFor(() => expect(screen.getByTestId('translation-target-hint').textContent).not.toBe(''));
+    expect(select().disabled).toBe(true);
+    expect(select().options[0]!.textContent).toBe('Choose a language');
+    expect(select().querySelectorAll('optgroup')).toHaveLength(0);
+    expect(screen.getByTestId('analysis-request-translation').hasAttribute('disabled')).toBe(true);
+  });
+
   it('names the languages and the groups in Japanese in the Japanese interface', async () => {
     setUiLanguage('ja');
     setup(WITH_LLM);
