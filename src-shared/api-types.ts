@@ -3,7 +3,13 @@
 // additions) are optional, because the app may talk to another server implementing the same spec
 // (docs/decisions/0011-one-http-contract.md).
 import type { Static } from 'typebox';
-import type { AsyncAck, EmotionResultView, SummaryResultView, TranslationResultView } from './api/analyses.js';
+import type {
+  AsyncAck,
+  EmotionResultView,
+  SummaryResultView,
+  TranslationResultView,
+  TranslationTargets,
+} from './api/analyses.js';
 import type { ErrorBody, TranscriptionStatus } from './api/common.js';
 import type {
   BlacklistWord,
@@ -68,6 +74,7 @@ export type ApiSummaryResult = Static<typeof SummaryResultView>;
 export type ApiEmotionResult = Static<typeof EmotionResultView>;
 /** 2.8 Translation result. */
 export type ApiTranslationResult = Static<typeof TranslationResultView>;
+export type ApiTranslationTargets = Static<typeof TranslationTargets>;
 
 /** 4.1.2 Review (revision 1.2.0). */
 export type ApiReview = Static<typeof Review>;

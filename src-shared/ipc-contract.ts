@@ -456,6 +456,18 @@ export interface AnalysisView {
   updatedAt: string;
 }
 
+/** What a transcript can be translated into on the active server (decision 0087). */
+export interface TranslationTargets {
+  /** The transcript's language the targets are from. */
+  source: string;
+  /** ISO 639-1 targets the server translates on its own, without a network service. */
+  offline: string[];
+  /** Targets named by the server's LLM endpoint (beside any language when `llmAnyLanguage`). */
+  llm: string[];
+  /** A language-model endpoint is configured on the server: any other language goes through it. */
+  llmAnyLanguage: boolean;
+}
+
 /**
  * The options new uploads start from: the upload form's last valid choice, remembered across restarts
  * (Settings → "Defaults for new uploads" edits the same values). Ad-hoc words are not remembered: they
@@ -499,6 +511,7 @@ export interface Settings {
 // The HTTP contract's hints and statuses, as types only (the renderer bundles no TypeBox).
 export type SpeechModelSpeed = ApiCatalogueModel['speed'];
 export type SpeechModelAccuracy = ApiCatalogueModel['accuracy'];
+export type SpeechModelPrecision = ApiCatalogueModel['precision'];
 /** The server's download statuses, and INSTALLING: main sending a model file the user chose to the server. */
 export type SpeechModelDownloadStatus = ApiModelDownload['status'] | 'INSTALLING';
 
@@ -520,10 +533,15 @@ export interface SpeechModel {
   /** The catalogue's file name ("ggml-small.bin"): what to choose when installing from a file. */
   file: string;
   bytes: number;
+  /** The model this file is a build of ("small" for small.en-q5_1): the list groups files under it. */
+  family: string;
   /** true: about 99 languages; false: English only. */
   multilingual: boolean;
   languages: string[];
   quantized: boolean;
+  /** What the file keeps of its model's accuracy: full, near-full (8-bit), reduced (5-bit or fewer). */
+  precision: SpeechModelPrecision;
+  /** The model's (the full file's) speed and accuracy. */
   speed: SpeechModelSpeed;
   accuracy: SpeechModelAccuracy;
   installed: boolean;
@@ -702,6 +720,8 @@ export interface IpcResponses {
 
   'analysis:request': AnalysisView;
   'analysis:get': AnalysisView | null;
+  /** What the transcript can be translated into, offline and through the server's LLM endpoint. */
+  'analysis:translation-targets': TranslationTargets;
 
   /** The active server's speech models, what serves transcriptions now, and the first-run offer. */
   'models:list': SpeechModels;
@@ -809,6 +829,7 @@ const CHANNEL_NAMES = {
   'voices:remove-sample': true,
   'analysis:request': true,
   'analysis:get': true,
+  'analysis:translation-targets': true,
   'models:list': true,
   'models:download': true,
   'models:cancel': true,

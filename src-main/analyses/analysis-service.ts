@@ -2,7 +2,7 @@
 // index), readable offline once read.
 import type { ApiSummaryResult, ApiTranslationResult } from '../../src-shared/api-types.js';
 import { ErrorCode } from '../../src-shared/error-codes.js';
-import type { AnalysisKind, AnalysisView } from '../../src-shared/ipc-contract.js';
+import type { AnalysisKind, AnalysisView, TranslationTargets } from '../../src-shared/ipc-contract.js';
 import { ApiError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import { analysisView, type ApiAnalysisResult, type CachedAnalysis } from '../cache/analysis-repository.js';
@@ -50,6 +50,17 @@ export class AnalysisService {
       const cached = this.options.store.analyses.get(id, kind, language);
       return cached ? analysisView(cached) : null;
     }
+  }
+
+  /** What the transcript can be translated into; asked of the server each time (its engines can change). */
+  async translationTargets(id: string): Promise<TranslationTargets> {
+    const answer = await this.options.client.getTranslationTargets(id);
+    return {
+      source: answer.source_language,
+      offline: answer.offline,
+      llm: answer.llm,
+      llmAnyLanguage: answer.llm_any_language,
+    };
   }
 
   /** Reads a cached in-progress analysis again; true when it changed. */

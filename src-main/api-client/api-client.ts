@@ -26,6 +26,7 @@ import type {
   ApiTranscribeAgainRequest,
   ApiTranscriptFormat,
   ApiTranslationResult,
+  ApiTranslationTargets,
   ApiUploadRequest,
   ApiUploadTicket,
   ApiWord,
@@ -375,6 +376,16 @@ export class ApiClient {
       ...requestLine(analyses.getTranslation, { transcription_id: id }),
       query: { language },
       resource: 'analysis',
+      idempotent: true,
+      ...o,
+    });
+  }
+
+  /** What the transcription can be translated into, offline and through the LLM endpoint (extension). */
+  getTranslationTargets(id: string, o: CallOptions = {}): Promise<ApiTranslationTargets> {
+    return this.json({
+      ...requestLine(analyses.getTranslationTargets, { transcription_id: id }),
+      resource: 'transcription',
       idempotent: true,
       ...o,
     });

@@ -220,9 +220,12 @@ function modelOf(m: ModelsResponse['models'][number]): SpeechModel {
     name: m.name,
     file: m.file,
     bytes: m.bytes,
+    // A server from before issue 27 sends neither: each file is its own model, a compressed one the lesser.
+    family: m.family ?? m.name,
     multilingual: m.multilingual,
     languages: m.languages,
     quantized: m.quantized,
+    precision: m.precision ?? (m.quantized ? 'reduced' : 'full'),
     speed: m.speed,
     accuracy: m.accuracy,
     installed: m.installed,

@@ -1,7 +1,7 @@
 // Summary, emotion and translation of transcriptions. Requests start durable jobs in main/server;
 // 'analysis:changed' says when a result moved, and the store fetches it again.
 import { create } from 'zustand';
-import type { AnalysisKind, AnalysisView, IpcError } from '../../src-shared/ipc-contract';
+import type { AnalysisKind, AnalysisView, IpcError, TranslationTargets } from '../../src-shared/ipc-contract';
 import { api, split } from '../lib/api';
 
 /** One slot per transcription, kind and (for translations) target language; '' = the latest. */
@@ -19,10 +19,21 @@ export interface AnalysisSlot {
 
 const EMPTY_SLOT: AnalysisSlot = { view: undefined, loading: false, requesting: false, error: null };
 
+/** What a transcript can be translated into; undefined while loading. */
+export interface TargetsSlot {
+  targets: TranslationTargets | undefined;
+  error: IpcError | null;
+}
+
+const NO_TARGETS: TargetsSlot = { targets: undefined, error: null };
+
 interface AnalysisState {
   slots: Record<string, AnalysisSlot>;
   load: (id: string, kind: AnalysisKind, language?: string) => Promise<void>;
   request: (id: string, kind: AnalysisKind, language?: string) => Promise<IpcError | null>;
+  targets: Record<string, TargetsSlot>;
+  /** Asks the server what the transcript can be translated into (offline, and through its LLM). */
+  loadTargets: (id: string) => Promise<void>;
   init: () => () => void;
 }
 
@@ -47,6 +58,11 @@ export const useAnalysisStore = create<AnalysisState>()((set, get) => {
       for (const key of keys) patch(key, error ? { requesting: false, error } : { requesting: false, view });
       return error;
     },
+    targets: {},
+    async loadTargets(id) {
+      const [targets, error] = split(await api().analysis.translationTargets({ id }));
+      set({ targets: { ...get().targets, [id]: error ? { targets: undefined, error } : { targets, error: null } } });
+    },
     init() {
       return api().on('analysis:changed', ({ id, kind, language }) => {
         const slots = get().slots;
@@ -59,3 +75,4 @@ export const useAnalysisStore = create<AnalysisState>()((set, get) => {
 });
 
 export const selectSlot = (key: string) => (state: AnalysisState) => state.slots[key] ?? EMPTY_SLOT;
+export const selectTargets = (id: string) => (state: AnalysisState) => state.targets[id] ?? NO_TARGETS;

@@ -3,6 +3,8 @@
 import { isLanguageCode } from '../../src-shared/languages.js';
 import type { AppContext } from '../app-context.js';
 import type { AnalysisKind, AnalysisRecord } from '../db/analysis-repository.js';
+import type { TranslationChoices } from '../domain/analysis-engines.js';
+import { sourceLanguage } from '../domain/analysis-service.js';
 import type { Caller } from '../domain/records.js';
 import { errors } from './errors.js';
 import { findTranscription } from './lookups.js';
@@ -62,4 +64,15 @@ export async function readAnalysis(
   const currentRevision =
     record.status === 'COMPLETED' && record.transcriptKey ? await ctx.revisions.latestNumber(record) : null;
   return { ...analysis, currentRevision };
+}
+
+/** What the caller's transcription can be translated into: offline, and through the LLM endpoint. */
+export async function translationTargets(
+  ctx: Pick<AppContext, 'transcriptions' | 'analysisEngines'>,
+  caller: Caller,
+  transcriptionId: string,
+): Promise<{ transcriptionId: string; source: string } & TranslationChoices> {
+  const record = await findTranscription(ctx, caller, transcriptionId);
+  const source = sourceLanguage(record);
+  return { transcriptionId: record.transcriptionId, source, ...ctx.analysisEngines.translationChoices(source) };
 }

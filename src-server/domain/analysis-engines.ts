@@ -38,6 +38,8 @@ export interface TranslationResult {
 
 export interface TranslationEngine {
   readonly name: string;
+  /** Runs on this server alone (apertium), rather than through the configured LLM endpoint. */
+  readonly offline: boolean;
   /** Target languages it can produce from `source` (ISO 639-1), or 'any'. */
   targets(source: string): readonly string[] | 'any';
   translate(input: AnalysisInput, target: string): Promise<TranslationResult>;
@@ -54,4 +56,15 @@ export interface AnalysisEngines {
   translationFor(source: string, target: string): TranslationEngine | null;
   /** Every target language some engine can produce from `source`, or 'any'. */
   translationTargets(source: string): string[] | 'any';
+  /** What `source` can be translated into, by what the engine that would serve each target needs. */
+  translationChoices(source: string): TranslationChoices;
+}
+
+export interface TranslationChoices {
+  /** Targets served by an engine that runs on this server alone, sorted. */
+  offline: string[];
+  /** Targets named by an engine that needs the LLM endpoint (and are not served offline), sorted. */
+  llm: string[];
+  /** An engine through the LLM endpoint takes any other target: one is configured. */
+  llmAnyLanguage: boolean;
 }

@@ -8,11 +8,12 @@ import fs from 'node:fs';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { literalUnion } from '../../src-shared/api/common.js';
-import { MODEL_ACCURACIES, MODEL_SPEEDS, ModelName } from '../../src-shared/api/models.js';
+import { MODEL_ACCURACIES, MODEL_PRECISIONS, MODEL_SPEEDS, ModelName } from '../../src-shared/api/models.js';
 import { ConfigError } from '../config.js';
 
 export type ModelSpeed = (typeof MODEL_SPEEDS)[number];
 export type ModelAccuracy = (typeof MODEL_ACCURACIES)[number];
+export type ModelPrecision = (typeof MODEL_PRECISIONS)[number];
 
 export interface ModelEntry {
   /** Catalogue name, as in `kikitori-server models download <name>`. */
@@ -23,11 +24,19 @@ export interface ModelEntry {
   sha256: string;
   /** As listed in whisper.cpp models/README.md (official full-precision files only). */
   sha1?: string;
+  /**
+   * The model this file is a build of ("small" for small, small.en and small.en-q5_1): what the user
+   * chooses between; the English-only and compressed files are variants of it.
+   */
+  family: string;
   /** About 99 languages (and translation into English), or English only. */
   multilingual: boolean;
   /** ISO 639-1 codes; absent: whisper's languages when multilingual, else ["en"]. */
   languages?: readonly string[];
   quantized: boolean;
+  /** How close to the full model's accuracy this file is: compression costs some (see precisionOf). */
+  precision: ModelPrecision;
+  /** The family's speed and accuracy: the full-precision model's; `precision` says what a compressed file loses. */
   speed: ModelSpeed;
   accuracy: ModelAccuracy;
   /** Memory while transcribing: the weights plus whisper's working buffers. */
@@ -62,18 +71,39 @@ const HINTS: Record<Family, { speed: ModelSpeed; accuracy: ModelAccuracy }> = {
   'large-v3': { speed: 'slowest', accuracy: 'best' },
 };
 
+/**
+ * What a compressed file keeps of the full model's accuracy. whisper.cpp's quantized files store the
+ * weights in 8 bits (q8_0) or in 5 (q5_0, q5_1) or fewer: the fewer bits, the more rounding of every
+ * weight and the more the transcript can drift from the full model's. Nothing here measured them (no
+ * model host is reachable from this project's machines), so the words stay relative and modest: "nearly
+ * as accurate" for 8 bits, "a little less accurate" below, never "as accurate" (issue 27, decision 0087).
+ */
+export function precisionOf(compression: string | undefined): ModelPrecision {
+  if (compression === undefined) return 'full';
+  return /^q8/.test(compression) ? 'near-full' : 'reduced';
+}
+
+/** The parts of a whisper.cpp model name: "small.en-q5_1" is small, English only, compressed q5_1. */
+export function nameParts(name: string): { family: string; english: boolean; compression: string | undefined } {
+  const match = /^(.+?)(\.en)?(?:-(q\d_\w+))?$/.exec(name)!;
+  return { family: match[1]!, english: match[2] !== undefined, compression: match[3] };
+}
+
 function official(name: string, bytes: number, sha256: string, sha1?: string): ModelEntry {
-  const match = /^(tiny|base|small|medium|large-v3-turbo|large-v3)(\.en)?(-q\d_\d)?$/.exec(name);
-  if (!match) throw new Error(`not an official model name: ${name}`);
-  const family = match[1] as Family;
+  if (!/^(tiny|base|small|medium|large-v3-turbo|large-v3)(\.en)?(-q\d_\d)?$/.test(name))
+    throw new Error(`not an official model name: ${name}`);
+  const parts = nameParts(name);
+  const family = parts.family as Family;
   return {
     name,
     file: `ggml-${name}.bin`,
     bytes,
     sha256,
     ...(sha1 ? { sha1 } : {}),
-    multilingual: match[2] === undefined,
-    quantized: match[3] !== undefined,
+    family,
+    multilingual: !parts.english,
+    quantized: parts.compression !== undefined,
+    precision: precisionOf(parts.compression),
     ...HINTS[family],
     memoryBytes: bytes + WORKING_MEMORY[family],
   };
@@ -183,12 +213,14 @@ export const CatalogueFileSchema = Type.Object(
       Type.Object(
         {
           name: ModelName,
+          family: Type.Optional(ModelName),
           file: Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' }),
           bytes: Type.Integer({ minimum: 1 }),
           sha256: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }),
           multilingual: Type.Boolean(),
           languages: Type.Optional(Type.Array(Type.String({ minLength: 2, maxLength: 3 }))),
           quantized: Type.Optional(Type.Boolean()),
+          precision: Type.Optional(literalUnion(MODEL_PRECISIONS)),
           speed: Type.Optional(literalUnion(MODEL_SPEEDS)),
           accuracy: Type.Optional(literalUnion(MODEL_ACCURACIES)),
           memory_bytes: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -220,19 +252,25 @@ export function loadCatalogueFile(file: string): ModelEntry[] {
     const first = [...Value.Errors(CatalogueFileSchema, raw)][0];
     throw fail(`does not match the catalogue format at ${first?.instancePath || '/'}: ${first?.message ?? 'invalid'}`);
   }
-  const entries = raw.models.map((m): ModelEntry => ({
-    name: m.name,
-    file: m.file,
-    bytes: m.bytes,
-    sha256: m.sha256.toLowerCase(),
-    multilingual: m.multilingual,
-    ...(m.languages ? { languages: m.languages.map((l) => l.toLowerCase()) } : {}),
-    quantized: m.quantized ?? false,
-    speed: m.speed ?? 'moderate',
-    accuracy: m.accuracy ?? 'good',
-    memoryBytes: m.memory_bytes ?? m.bytes,
-    ...(m.url ? { url: m.url } : {}),
-  }));
+  const entries = raw.models.map((m): ModelEntry => {
+    const parts = nameParts(m.name);
+    const quantized = m.quantized ?? parts.compression !== undefined;
+    return {
+      name: m.name,
+      file: m.file,
+      bytes: m.bytes,
+      sha256: m.sha256.toLowerCase(),
+      family: m.family ?? parts.family,
+      multilingual: m.multilingual,
+      ...(m.languages ? { languages: m.languages.map((l) => l.toLowerCase()) } : {}),
+      quantized,
+      precision: m.precision ?? (quantized ? precisionOf(parts.compression ?? 'q5') : 'full'),
+      speed: m.speed ?? 'moderate',
+      accuracy: m.accuracy ?? 'good',
+      memoryBytes: m.memory_bytes ?? m.bytes,
+      ...(m.url ? { url: m.url } : {}),
+    };
+  });
   for (const key of ['name', 'file'] as const) {
     const seen = new Set<string>();
     for (const e of entries) {

@@ -188,3 +188,32 @@ export const getTranslation = {
     querystring: TranslationQuery,
   },
 } as const;
+
+/** Extension: what a transcription can be translated into, and what each target needs (decision 0087). */
+export const TranslationTargets = Type.Object({
+  transcription_id: Type.String(),
+  source_language: Type.String({ description: 'The transcript language the targets are from.' }),
+  offline: Type.Array(Type.String(), {
+    description: 'ISO 639-1 targets this server translates on its own (installed apertium pairs), sorted.',
+  }),
+  llm: Type.Array(Type.String(), {
+    description:
+      'ISO 639-1 targets named by an engine that goes through the configured LLM endpoint and not served offline, sorted.',
+  }),
+  llm_any_language: Type.Boolean({
+    description:
+      'true: an LLM endpoint is configured (KIKITORI_LLM_BASE_URL) and translates into any other ISO 639-1 language; false: only the targets listed.',
+  }),
+});
+
+export const getTranslationTargets = {
+  method: 'GET',
+  path: '/api/v1/transcriptions/:transcription_id/translate/targets',
+  schema: {
+    summary:
+      'Extension: the target languages a translation of this transcription can have, offline and through the LLM',
+    tags,
+    params: TranscriptionParams,
+    response: { 200: TranslationTargets, ...errorResponses(401, 404) },
+  },
+} as const;

@@ -17,6 +17,11 @@ export const ModelParams = Type.Object({ name: ModelName });
 /** Coarse hints a user can compare models by; the catalogue assigns them. */
 export const MODEL_SPEEDS = ['fastest', 'fast', 'moderate', 'slow', 'slowest'] as const;
 export const MODEL_ACCURACIES = ['basic', 'good', 'better', 'great', 'best'] as const;
+/**
+ * What a file keeps of its model's accuracy: 'full' precision; 'near-full', compressed to 8 bits, nearly as
+ * accurate; 'reduced', compressed to 5 bits or fewer, a little less accurate. Smaller files, less memory.
+ */
+export const MODEL_PRECISIONS = ['full', 'near-full', 'reduced'] as const;
 export const MODEL_DOWNLOAD_STATUSES = ['DOWNLOADING', 'VERIFYING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
 export type ModelDownloadStatus = (typeof MODEL_DOWNLOAD_STATUSES)[number];
 
@@ -35,6 +40,13 @@ export const ModelDownload = Type.Object({
 
 export const CatalogueModel = Type.Object({
   name: Type.String(),
+  // Optional for clients of servers older than issue 27; this server always sends both.
+  family: Type.Optional(
+    Type.String({
+      description:
+        'Extension: the model this file is a build of ("small" for small, small.en and small-q5_1); clients group the files under it.',
+    }),
+  ),
   file: Type.String(),
   bytes: Type.Integer({ minimum: 0 }),
   sha256: Type.String(),
@@ -43,6 +55,13 @@ export const CatalogueModel = Type.Object({
   /** ISO 639-1 codes the model recognizes. */
   languages: Type.Array(Type.String()),
   quantized: Type.Boolean(),
+  precision: Type.Optional(
+    literalUnion(MODEL_PRECISIONS, {
+      description:
+        "Extension: what the file keeps of the full model's accuracy: full; near-full (compressed to 8 bits, nearly as accurate); reduced (5 bits or fewer, a little less accurate).",
+    }),
+  ),
+  /** The family's: the full-precision model's speed and accuracy; `precision` says what compression costs. */
   speed: literalUnion(MODEL_SPEEDS),
   accuracy: literalUnion(MODEL_ACCURACIES),
   /** Memory the model needs while transcribing, for recommending one by the machine's memory. */

@@ -449,6 +449,7 @@ export const IPC_REQUESTS = {
 
   'analysis:request': Strict({ id: Id(), kind: OneOf(ANALYSIS_KINDS), language: Type.Optional(LanguageCode()) }),
   'analysis:get': Strict({ id: Id(), kind: OneOf(ANALYSIS_KINDS), language: Type.Optional(LanguageCode()) }),
+  'analysis:translation-targets': IdRequest,
 
   'models:list': NoRequest,
   'models:download': ModelNameRequest,

@@ -125,7 +125,7 @@ test('upload options are remembered after a reload, and Settings shows the same 
   const library = new LibraryPage(page);
   await library.goto(host.url);
   await openOptions(page);
-  await page.getByLabel('Model').selectOption('diarization-high');
+  await page.getByLabel('Telling speakers apart').selectOption('diarization-high');
   await page.getByTestId('speaker-mode').selectOption('range');
   await page.getByTestId('min-speakers-input').fill('2');
   await page.getByTestId('max-speakers-input').fill('3');
@@ -137,7 +137,7 @@ test('upload options are remembered after a reload, and Settings shows the same 
 
   await page.reload();
   await openOptions(page);
-  await expect(page.getByLabel('Model')).toHaveValue('diarization-high');
+  await expect(page.getByLabel('Telling speakers apart')).toHaveValue('diarization-high');
   await expect(page.getByTestId('speaker-mode')).toHaveValue('range');
   await expect(page.getByTestId('min-speakers-input')).toHaveValue('2');
   await expect(page.getByTestId('max-speakers-input')).toHaveValue('3');
@@ -153,7 +153,7 @@ test('upload options are remembered after a reload, and Settings shows the same 
   await library.openTab('Library');
   await openOptions(page);
   await expect(page.getByTestId('speaker-mode')).toHaveValue('auto');
-  await page.getByLabel('Model').selectOption('default');
+  await page.getByLabel('Telling speakers apart').selectOption('default');
 });
 
 test('a folder of mixed files is imported: recordings queued and followed to done, the rest counted by reason and kind, never named', async ({

@@ -92,7 +92,7 @@ test('emotion shows as coloured bands on the timeline, and a translation sits be
   await expect(page.locator('[data-lane="emotion"] rect')).toHaveCount(segments);
 
   await transcript.analysisTab('Translation').click();
-  await page.getByLabel('Target language').fill('es');
+  await page.getByLabel('Target language').selectOption('es');
   await page.getByTestId('analysis-request-translation').click();
   await expect(page.getByTestId('analysis-status-translation')).toHaveAttribute('data-status', /IN_PROGRESS|COMPLETED/);
   await expect(page.getByTestId('analysis-status-translation')).toHaveAttribute('data-status', 'COMPLETED', {

@@ -1,5 +1,5 @@
 // A failed transcription says why in the library row, and is transcribed again from the audio kept on
-// this computer, without choosing the file again (decision 0020). "Speaker separation (high)" is served
+// this computer, without choosing the file again (decision 0020). "More careful (slower)" (diarization-high) is served
 // by a remote speech service that refuses every recording, so transcriptions made with it FAIL on the
 // server; "Standard" is the built-in recognizer, so the same audio transcribed again COMPLETES.
 import fs from 'node:fs';
@@ -57,12 +57,7 @@ test('a failed row shows its reason inline, and "Transcribe again with other opt
 }) => {
   const library = new LibraryPage(page);
   await library.goto(host.url);
-  const name = await failedUpload(
-    page,
-    library,
-    await meetingWav(dir, 'refused-call.wav'),
-    'Speaker separation (high)',
-  );
+  const name = await failedUpload(page, library, await meetingWav(dir, 'refused-call.wav'), 'More careful (slower)');
 
   const row = library.row(name);
   await expect(row).toHaveAttribute('data-status', 'FAILED', { timeout: 60_000 });
@@ -103,7 +98,12 @@ test('in Japanese, the failed row and the dialog read naturally', async ({ page 
   expect(await host.invoke('settings:update', { uiLanguage: 'ja' })).toMatchObject({ ok: true });
   const library = new LibraryPage(page);
   await library.goto(host.url);
-  const name = await failedUpload(page, library, await meetingWav(dir, '失敗した会議.wav'), '話者分離（高精度）');
+  const name = await failedUpload(
+    page,
+    library,
+    await meetingWav(dir, '失敗した会議.wav'),
+    'より丁寧に（時間がかかる）',
+  );
   const row = page.getByRole('button', { name: `${name} を開く` });
   await expect(row).toHaveAttribute('data-status', 'FAILED', { timeout: 60_000 });
   const failed = page.locator('.row-failed').filter({ has: row });

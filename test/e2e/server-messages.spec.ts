@@ -30,7 +30,7 @@ const WORDS = {
     translation: '翻訳',
     targetLanguage: '翻訳先の言語',
     settings: '設定',
-    download: `${MODEL} をダウンロード`,
+    download: `Whisper ${MODEL} — 99 言語 をダウンロード`,
   },
   en: {
     badInput:
@@ -43,7 +43,7 @@ const WORDS = {
     translation: 'Translation',
     targetLanguage: 'Target language',
     settings: 'Settings',
-    download: `Download ${MODEL}`,
+    download: `Download Whisper ${MODEL} — 99 languages`,
   },
 };
 
@@ -181,7 +181,7 @@ for (const language of ['ja', 'en'] as const) {
     const transcript = new TranscriptPage(page);
     await transcript.expectLoaded('weekly-sync.wav');
     await page.getByRole('tab', { name: words.translation }).click();
-    await page.getByLabel(words.targetLanguage).fill('fr');
+    await page.getByLabel(words.targetLanguage).selectOption('fr');
     await page.getByTestId('analysis-request-translation').click();
     await expect(page.getByTestId('analysis-status-translation')).toHaveAttribute('data-status', 'FAILED', {
       timeout: 120_000,

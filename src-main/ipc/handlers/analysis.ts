@@ -14,5 +14,10 @@ export function analysisHandlers(ctx: HandlerContext): DomainHandlers<'analysis'
       await session.transcripts.ensureRecord(id);
       return session.analyses.get(id, kind, language);
     },
+    'analysis:translation-targets': async ({ id }) => {
+      const session = ctx.session();
+      await session.transcripts.ensureRecord(id);
+      return session.analyses.translationTargets(id);
+    },
   };
 }

@@ -121,7 +121,7 @@ export function UploadOptionsForm() {
         <select
           id={`${id}-model`}
           value={options.model}
-          {...invalid(errors.model, 'model')}
+          {...(errors.model ? invalid(errors.model, 'model') : { 'aria-describedby': `${id}-model-hint` })}
           onChange={(event) => setOptions({ model: event.target.value as TranscriptionModel })}
         >
           {TRANSCRIPTION_MODELS.map((model) => (
@@ -130,7 +130,13 @@ export function UploadOptionsForm() {
             </option>
           ))}
         </select>
-        <FieldMessage id={`${id}-model-error`} error={errors.model} />
+        {errors.model ? (
+          <FieldMessage id={`${id}-model-error`} error={errors.model} />
+        ) : (
+          <small id={`${id}-model-hint`} className="hint" data-testid="model-hint">
+            {t('library.options.model.hint')}
+          </small>
+        )}
 
         <label htmlFor={`${id}-speakers`}>{t('library.options.speakers')}</label>
         <SpeakerCountInput

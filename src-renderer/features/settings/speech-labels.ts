@@ -5,6 +5,7 @@ import type {
   SpeechEngineInUse,
   SpeechModel,
   SpeechModelDownload,
+  SpeechModelPrecision,
   UiLanguage,
 } from '../../../src-shared/ipc-contract';
 import type { MessageKey } from '../../i18n/messages';
@@ -16,31 +17,82 @@ export function languagesLabel(t: T, multilingual: boolean): string {
   return t(multilingual ? 'settings.speech.languages.multi' : 'settings.speech.languages.english');
 }
 
-/** The headline ("Built-in English recognizer", "Whisper base — 99 languages") and the details ("Using: whisper base"). */
-export function engineLabels(
-  t: T,
-  serving: SpeechEngineInUse,
-  models: readonly SpeechModel[],
-): { headline: string; using: string } {
-  const using = t('settings.speech.using', { engine: [serving.engine, serving.model].filter(Boolean).join(' ') });
+/** A model by its plain name: "Whisper small — 99 languages", "Whisper small — English only". */
+export function modelName(t: T, model: Pick<SpeechModel, 'family' | 'multilingual'>): string {
+  return t('settings.speech.headline.whisper', {
+    model: model.family,
+    languages: languagesLabel(t, model.multilingual),
+  });
+}
+
+/** One file of a model: its plain name, and for a compressed file what it keeps of the model's accuracy. */
+export function variantName(t: T, model: Pick<SpeechModel, 'family' | 'multilingual' | 'precision'>): string {
+  const name = modelName(t, model);
+  return model.precision === 'full' ? name : t(`settings.speech.compressedName.${model.precision}`, { model: name });
+}
+
+/** What a file is beside the others of its model: "Full size", "Compressed: nearly as accurate"… */
+export function precisionLabel(t: T, precision: SpeechModelPrecision): string {
+  return t(`settings.speech.precision.${precision}`);
+}
+
+/** Files of one model (family and languages), in the catalogue's order, the full file first. */
+export interface ModelGroup {
+  key: string;
+  family: string;
+  multilingual: boolean;
+  /** The model's speed and accuracy (the full file's). */
+  speed: SpeechModel['speed'];
+  accuracy: SpeechModel['accuracy'];
+  variants: SpeechModel[];
+}
+
+const PRECISION_ORDER: readonly SpeechModelPrecision[] = ['full', 'near-full', 'reduced'];
+
+export function groupModels(models: readonly SpeechModel[]): ModelGroup[] {
+  const groups = new Map<string, ModelGroup>();
+  for (const model of models) {
+    const key = `${model.family}|${model.multilingual ? 'multi' : 'en'}`;
+    const group = groups.get(key) ?? {
+      key,
+      family: model.family,
+      multilingual: model.multilingual,
+      speed: model.speed,
+      accuracy: model.accuracy,
+      variants: [],
+    };
+    group.variants.push(model);
+    groups.set(key, group);
+  }
+  for (const group of groups.values()) {
+    group.variants.sort((a, b) => PRECISION_ORDER.indexOf(a.precision) - PRECISION_ORDER.indexOf(b.precision));
+    const head = group.variants[0]!;
+    [group.speed, group.accuracy] = [head.speed, head.accuracy];
+  }
+  return [...groups.values()];
+}
+
+/**
+ * The headline of what transcribes now, in plain words: "Built-in English recognizer", "Whisper base — 99
+ * languages". Engine names stay out of it (issue 27).
+ */
+export function engineHeadline(t: T, serving: SpeechEngineInUse, models: readonly SpeechModel[]): string {
   switch (serving.engine) {
     case 'pocketsphinx':
-      return { headline: t('settings.speech.headline.builtin'), using };
+      return t('settings.speech.headline.builtin');
     case 'whisper': {
       const known = models.find((m) => m.name === serving.model);
-      const multilingual = known ? known.multilingual : serving.detectsLanguage;
-      return {
-        headline: t('settings.speech.headline.whisper', {
-          model: serving.model ?? '',
-          languages: languagesLabel(t, multilingual),
-        }),
-        using,
-      };
+      if (known) return variantName(t, known);
+      // A file named by KIKITORI_WHISPER_MODEL outside the catalogue: its own name is all there is.
+      return t('settings.speech.headline.whisper', {
+        model: serving.model ?? '',
+        languages: languagesLabel(t, serving.detectsLanguage),
+      });
     }
     case 'remote':
-      return { headline: t('settings.speech.headline.remote'), using };
+      return t('settings.speech.headline.remote');
     default:
-      return { headline: t('settings.speech.headline.other'), using };
+      return t('settings.speech.headline.other');
   }
 }
 

@@ -7,7 +7,17 @@ import { useT } from '../../i18n/use-t';
 import { formatBytes } from '../../lib/format';
 import { downloadOf, isRunning, useModelsStore } from '../../stores/models-store';
 import { selectActiveProfile, selectUiLanguage, useSettingsStore } from '../../stores/settings-store';
-import { downloadFailedText, engineLabels, errorText, languagesLabel, progressText } from './speech-labels';
+import {
+  downloadFailedText,
+  engineHeadline,
+  errorText,
+  groupModels,
+  modelName,
+  precisionLabel,
+  progressText,
+  variantName,
+  type ModelGroup,
+} from './speech-labels';
 import { ErrorDetails } from '../../lib/error-details';
 
 /** Loads the models and follows main's progress events while mounted. */
@@ -31,7 +41,7 @@ export function SpeechSection() {
 
   const installed = models?.models.filter((m) => m.installed) ?? [];
   const available = models?.models.filter((m) => !m.installed) ?? [];
-  const serving = models ? engineLabels(t, models.serving.default, models.models) : null;
+  const headline = models ? engineHeadline(t, models.serving.default, models.models) : null;
 
   return (
     <section className="card speech" aria-labelledby={`${id}-title`} data-testid="speech-section">
@@ -48,16 +58,13 @@ export function SpeechSection() {
         </div>
       )}
       {!models && !error && loading && <p className="muted">{t('common.loading')}</p>}
-      {models && serving && (
+      {models && headline !== null && (
         <>
           <div className="speech-in-use" data-testid="speech-in-use" data-engine={models.serving.default.engine}>
             <span className="muted">{t('settings.speech.inUse')}</span>
             <strong className="speech-headline" data-testid="speech-headline">
-              {serving.headline}
+              {headline}
             </strong>
-            <small className="muted" data-testid="speech-using">
-              {serving.using}
-            </small>
             {models.serving.default.engine === 'pocketsphinx' && <small>{t('settings.speech.builtinHint')}</small>}
             {!models.serving.default.usable && models.serving.default.reason && (
               <small className="state-failed">
@@ -79,12 +86,12 @@ export function SpeechSection() {
             <p className="muted">{t('settings.speech.noneInstalled')}</p>
           ) : (
             <ul className="speech-list" data-testid="speech-installed">
-              {installed.map((model) => (
-                <ModelRow
-                  key={model.name}
-                  model={model}
+              {groupModels(installed).map((group) => (
+                <ModelGroupItem
+                  key={group.key}
+                  group={group}
                   canManage={models.canManage}
-                  recommended={model.name === models.recommended}
+                  recommended={models.recommended}
                 />
               ))}
             </ul>
@@ -94,12 +101,12 @@ export function SpeechSection() {
             <p className="muted">{t('settings.speech.allInstalled')}</p>
           ) : (
             <ul className="speech-list" data-testid="speech-available">
-              {available.map((model) => (
-                <ModelRow
-                  key={model.name}
-                  model={model}
+              {groupModels(available).map((group) => (
+                <ModelGroupItem
+                  key={group.key}
+                  group={group}
                   canManage={models.canManage}
-                  recommended={model.name === models.recommended}
+                  recommended={models.recommended}
                 />
               ))}
             </ul>
@@ -107,6 +114,38 @@ export function SpeechSection() {
         </>
       )}
     </section>
+  );
+}
+
+/** A model by its plain name with its speed and accuracy, and under it its files (full, compressed). */
+function ModelGroupItem({
+  group,
+  canManage,
+  recommended,
+}: {
+  group: ModelGroup;
+  canManage: boolean;
+  recommended: string | null;
+}) {
+  const t = useT();
+  const headId = useId();
+  return (
+    <li className="speech-group" data-testid="speech-group" data-family={group.family} aria-labelledby={headId}>
+      <div className="speech-group-head">
+        <strong id={headId}>{modelName(t, group)}</strong>
+        <small className="muted">
+          {t('settings.speech.hints', {
+            speed: t(`settings.speech.speed.${group.speed}`),
+            accuracy: t(`settings.speech.accuracy.${group.accuracy}`),
+          })}
+        </small>
+      </div>
+      <ul className="speech-list speech-variants">
+        {group.variants.map((model) => (
+          <ModelRow key={model.name} model={model} canManage={canManage} recommended={model.name === recommended} />
+        ))}
+      </ul>
+    </li>
   );
 }
 
@@ -119,7 +158,7 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
   const [confirming, setConfirming] = useState(false);
   const running = isRunning(download);
   const { download: start, cancel, remove, installFromFile } = useModelsStore.getState();
-  const labelId = useId();
+  const name = variantName(t, model);
 
   return (
     <li
@@ -128,24 +167,19 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
       data-model={model.name}
       data-installed={model.installed}
       data-damaged={model.damaged}
-      aria-labelledby={labelId}
+      aria-label={name}
     >
       <div className="speech-model-head">
         <span className="speech-model-info">
-          <span className="speech-model-name" id={labelId}>
-            <strong>Whisper {model.name}</strong>
+          <span className="speech-model-name">
+            <strong>{precisionLabel(t, model.precision)}</strong>
             {model.damaged && <span className="badge badge-warn">{t('settings.speech.damagedBadge')}</span>}
             {recommended && !model.damaged && (
               <span className="badge badge-ok">{t('settings.speech.recommended')}</span>
             )}
-            {model.quantized && <span className="badge">{t('settings.speech.quantized')}</span>}
           </span>
-          <span className="speech-model-facts muted">
-            {formatBytes(model.bytes)} · {languagesLabel(t, model.multilingual)} ·{' '}
-            {t('settings.speech.hints', {
-              speed: t(`settings.speech.speed.${model.speed}`),
-              accuracy: t(`settings.speech.accuracy.${model.accuracy}`),
-            })}
+          <span className="speech-model-facts muted" title={model.name}>
+            {formatBytes(model.bytes)}
           </span>
         </span>
         {canManage && (
@@ -155,7 +189,7 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
                 type="button"
                 className="button"
                 disabled={pending !== undefined}
-                aria-label={t('settings.speech.downloadModel', { model: model.name })}
+                aria-label={t('settings.speech.downloadModel', { model: name })}
                 onClick={() => void start(model.name)}
               >
                 {t('settings.speech.download')}
@@ -167,7 +201,7 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
                 className="button-quiet"
                 disabled={pending !== undefined}
                 title={t('settings.speech.installFileHint', { file: model.file })}
-                aria-label={t('settings.speech.installFileModel', { model: model.name })}
+                aria-label={t('settings.speech.installFileModel', { model: name })}
                 onClick={() => void installFromFile(model.name)}
               >
                 {t('settings.speech.installFile')}
@@ -178,7 +212,7 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
                 type="button"
                 className="button-quiet"
                 disabled={pending === 'cancel'}
-                aria-label={t('settings.speech.cancelDownload', { model: model.name })}
+                aria-label={t('settings.speech.cancelDownload', { model: name })}
                 onClick={() => void cancel(model.name)}
               >
                 {t('common.cancel')}
@@ -189,7 +223,7 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
                 type="button"
                 className="button-quiet danger"
                 disabled={pending !== undefined}
-                aria-label={t('settings.speech.deleteModel', { model: model.name })}
+                aria-label={t('settings.speech.deleteModel', { model: name })}
                 onClick={() => setConfirming(true)}
               >
                 {t('settings.speech.delete')}
@@ -204,12 +238,8 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
         </p>
       )}
       {confirming && (
-        <div
-          className="speech-confirm"
-          role="group"
-          aria-label={t('settings.speech.deleteModel', { model: model.name })}
-        >
-          <span>{t('settings.speech.confirmDelete', { model: model.name })}</span>
+        <div className="speech-confirm" role="group" aria-label={t('settings.speech.deleteModel', { model: name })}>
+          <span>{t('settings.speech.confirmDelete', { model: name })}</span>
           <button
             type="button"
             className="button danger"
@@ -225,11 +255,11 @@ function ModelRow({ model, canManage, recommended }: { model: SpeechModel; canMa
           </button>
         </div>
       )}
-      {download && <DownloadState name={model.name} installed={model.installed} download={download} />}
+      {download && <DownloadState name={name} installed={model.installed} download={download} />}
       {failure && (
         <p className="field-error" role="alert" data-testid="speech-failure">
           {failure.code === 'validation'
-            ? t('settings.speech.installWrongFile', { model: model.name, file: model.file })
+            ? t('settings.speech.installWrongFile', { model: name, file: model.file })
             : errorText(t, failure, uiLanguage)}
         </p>
       )}

@@ -4,6 +4,7 @@ import type {
   AnalysisEngines,
   EmotionEngine,
   SummaryEngine,
+  TranslationChoices,
   TranslationEngine,
 } from '../../domain/analysis-engines.js';
 
@@ -38,5 +39,30 @@ export class AnalysisEngineRegistry implements AnalysisEngines {
       for (const t of targets) all.add(t);
     }
     return [...all].sort();
+  }
+
+  /**
+   * Each target goes to the engine translationFor() would pick, so a pair apertium knows counts as offline
+   * only when apertium comes before the LLM (KIKITORI_TRANSLATION_ENGINE=local or no endpoint).
+   */
+  translationChoices(source: string): TranslationChoices {
+    const choices: TranslationChoices = { offline: [], llm: [], llmAnyLanguage: false };
+    const claimed = new Set<string>([source]);
+    for (const engine of this.translation) {
+      const targets = engine.targets(source);
+      if (targets === 'any') {
+        // Only the LLM engine takes any language; what it takes is everything not claimed before it.
+        if (!engine.offline) choices.llmAnyLanguage = true;
+        break;
+      }
+      for (const target of targets) {
+        if (claimed.has(target)) continue;
+        claimed.add(target);
+        (engine.offline ? choices.offline : choices.llm).push(target);
+      }
+    }
+    choices.offline.sort();
+    choices.llm.sort();
+    return choices;
   }
 }

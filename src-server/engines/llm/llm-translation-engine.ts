@@ -16,6 +16,8 @@ const joinSegments = (texts: string[], language: string) =>
   texts.filter(Boolean).join(isSpaceless(language) ? '' : ' ');
 
 export class LlmTranslationEngine extends LlmBatchEngine implements TranslationEngine {
+  readonly offline = false;
+
   targets(): 'any' {
     return 'any';
   }

@@ -149,6 +149,7 @@ export interface ApertiumOptions {
 
 export class ApertiumTranslationEngine implements TranslationEngine {
   readonly name = 'apertium';
+  readonly offline = true;
   private readonly command: string;
   private discovered: ApertiumPair[] | undefined;
 

@@ -134,6 +134,9 @@ describe('main services', () => {
       field: 'options.format',
     });
     expect(await refused('analysis:request', { id: 'x', kind: 'translation' })).toMatchObject({ field: 'language' });
+    expect(await refused('analysis:translation-targets', { id: 'x', language: 'es' })).toMatchObject({
+      code: 'validation',
+    });
     expect(await refused('profiles:add', { name: 'x', baseUrl: 'ftp://nope', apiKey: 'k' })).toMatchObject({
       field: 'baseUrl',
     });
@@ -317,6 +320,10 @@ describe('main services', () => {
     // The embedded server may have no summary engine configured: then it says so.
     if (analysis.ok) expect(['IN_PROGRESS', 'COMPLETED', 'FAILED']).toContain(analysis.value.status);
     else expect(analysis.error.code).toBe('unsupported');
+    // What the picker lists: the server's offline pairs from the transcript's language (issue 27).
+    const targets = await ok('analysis:translation-targets', { id });
+    expect(targets).toMatchObject({ source: 'en', llm: [], llmAnyLanguage: false });
+    expect(targets.offline).toContain('es');
     expect((await ok('transcripts:refresh')).online).toBe(true);
   });
 

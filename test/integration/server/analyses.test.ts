@@ -6,6 +6,7 @@ import { ErrorCode } from '../../../src-shared/error-codes.js';
 import { startFakeChatServer, type FakeChatServer } from '../../support/fake-chat-server.js';
 import { concatWithSilence, synthesizeSpeech } from '../../support/audio-fixtures.js';
 import {
+  rawRequest,
   startTestServer,
   transcribeFile,
   uploadFile,
@@ -52,6 +53,63 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const route = (kind: string, query = '') => `/api/v1/transcriptions/${id}/${kind}${query}`;
+
+describe('translation targets (issue 27: a picker by language name learns them over HTTP)', () => {
+  it("lists the installed apertium pairs from the transcript's language as offline, and no LLM without an endpoint", async () => {
+    const response = await server.api(key, 'GET', route('translate/targets'));
+    expect(response.status).toBe(200);
+    expect(response.json).toMatchObject({
+      transcription_id: id,
+      source_language: 'en',
+      llm: [],
+      llm_any_language: false,
+    });
+    const offline = response.json.offline as string[];
+    expect(offline).toContain('es');
+    expect(offline).not.toContain('en');
+    expect(offline).not.toContain('ja');
+    expect([...offline].sort()).toEqual(offline);
+  });
+
+  it('is described in the OpenAPI document as an extension', async () => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { summary: string }>>;
+    };
+    const operation = doc.paths['/api/v1/transcriptions/{transcription_id}/translate/targets']!;
+    expect(Object.keys(operation)).toEqual(['get']);
+    expect(operation.get!.summary).toMatch(/^Extension: /);
+  });
+
+  it("answers another team's transcription, unknown and malformed ids as unknown, whatever headers claim", async () => {
+    const otherKey = await server.key('globex', 'mallory');
+    for (const headers of [{}, { 'x-team-id': 'acme' }, { 'x-user-id': 'alice', 'x-forwarded-for': '127.0.0.1' }]) {
+      const theirs = await rawRequest(server, otherKey, 'GET', route('translate/targets'), undefined, headers);
+      expect(theirs.status).toBe(404);
+      expect(theirs.json).toMatchObject({
+        error_code: ErrorCode.TRANSCRIPTION_NOT_FOUND,
+        error_id: expect.any(String),
+      });
+      expect(JSON.stringify(theirs.json)).not.toContain('"offline"');
+    }
+    for (const bad of ['nope', 'x'.repeat(5000), '%00', '..%2F..%2Fmodels', encodeURIComponent("' or 1=1 --")]) {
+      const response = await server.api(key, 'GET', `/api/v1/transcriptions/${bad}/translate/targets`);
+      expect([400, 404, 414]).toContain(response.status);
+      expect(response.json).toMatchObject({ error_code: expect.any(Number), error_message: expect.any(String) });
+      expect(response.json.offline).toBeUndefined();
+    }
+    const anonymous = await fetch(`${server.url}${route('translate/targets')}`);
+    expect(anonymous.status).toBe(401);
+    const forgedKey = await rawRequest(server, 'kk_not_a_real_key', 'GET', route('translate/targets'), undefined, {
+      'x-team-id': 'acme',
+    });
+    expect(forgedKey.status).toBe(401);
+    // Only GET: a body sent with another method changes nothing.
+    const posted = await rawRequest(server, key, 'POST', route('translate/targets'), { offline: ['ja'] });
+    expect(posted.status).toBe(405);
+    expect(posted.json).toMatchObject({ error_code: expect.any(Number), error_message: expect.any(String) });
+    expect((await server.api(key, 'GET', route('translate/targets'))).json.offline).not.toContain('ja');
+  });
+});
 
 describe('analysis requests', () => {
   it('answers 404 before any request, and 409 before the transcription is COMPLETED', async () => {
@@ -200,6 +258,15 @@ describe('LLM translation engine', () => {
     expect(chat.requests[0]!.body.model).toBe('test-model');
     expect(chat.requests[0]!.headers.authorization).toBe('Bearer sk-test');
     expect(chat.requests[0]!.url).toBe(`${new URL(chat.baseUrl).pathname.replace(/\/$/, '')}/chat/completions`);
+  });
+
+  it('lists every target as going through the LLM when the endpoint comes first (issue 27)', async () => {
+    const llmKey = await llmServer.key('acme');
+    const transcriptionId = await completedTranscription(llmServer, llmKey);
+    const response = await llmServer.api(llmKey, 'GET', `/api/v1/transcriptions/${transcriptionId}/translate/targets`);
+    expect(response.status).toBe(200);
+    // The endpoint is preferred (KIKITORI_TRANSLATION_ENGINE defaults to llm), so nothing runs offline.
+    expect(response.json).toMatchObject({ source_language: 'en', offline: [], llm: [], llm_any_language: true });
   });
 
   it('fails a translation the service refuses with a closed code beside its text (issue 27)', async () => {

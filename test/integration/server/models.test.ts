@@ -213,6 +213,9 @@ describe('speech models over HTTP', () => {
       quantized: false,
       speed: 'fastest',
       accuracy: 'good',
+      // Issue 27: the model each file is a build of, and what it keeps of that model's accuracy.
+      family: 'test-base',
+      precision: 'full',
     });
     expect(body.models[0]!.languages).toEqual(expect.arrayContaining(['en', 'ja', 'es']));
     // Nothing installed: engine auto falls back to pocketsphinx, which cannot detect the language.

@@ -2,6 +2,8 @@
 // (segment ids and start/end times) next to the spec's fields.
 import * as contract from '../../../../src-shared/api/analyses.js';
 import type { EmotionEntry, SummaryDetails, TranslatedSegment } from '../../../../src-shared/analysis.js';
+import { translationTargets } from '../../../application/analyses.js';
+import { callerOf } from '../../auth.js';
 import type { RouteModule } from '../../api-app.js';
 import { analysisRoutes, commonResult } from './analysis-routes.js';
 
@@ -48,4 +50,17 @@ const translation = analysisRoutes({
   },
 });
 
-export const analysisRouteModules: RouteModule[] = [...summary, ...emotion, ...translation];
+const targets: RouteModule = (app, ctx) =>
+  app.get(contract.getTranslationTargets.path, { schema: contract.getTranslationTargets.schema }, async (request) => {
+    const id = request.params.transcription_id;
+    const choices = await translationTargets(ctx, callerOf(request), id);
+    return {
+      transcription_id: choices.transcriptionId,
+      source_language: choices.source,
+      offline: choices.offline,
+      llm: choices.llm,
+      llm_any_language: choices.llmAnyLanguage,
+    };
+  });
+
+export const analysisRouteModules: RouteModule[] = [...summary, ...emotion, ...translation, targets];

@@ -23,9 +23,11 @@ function catalogueModel(name: string, patch: Partial<CatalogueModel> = {}): Cata
     file: `ggml-${name}.bin`,
     bytes: 100 * MB,
     sha256: 'a'.repeat(64),
+    family: name.replace(/(\.en)?(-q\d_\d)?$/, ''),
     multilingual: !name.endsWith('.en'),
     languages: name.endsWith('.en') ? ['en'] : ['en', 'ja', 'es'],
     quantized: false,
+    precision: 'full',
     speed: 'fast',
     accuracy: 'good',
     memory_bytes: 500 * MB,
@@ -185,6 +187,19 @@ function serviceFor(
 }
 
 describe('ModelsService', () => {
+  it('reads a server from before the catalogue named models (issue 27): each file its own, compressed ones the lesser', async () => {
+    const old = (name: string, quantized: boolean): CatalogueModel => {
+      const { family: _family, precision: _precision, ...rest } = catalogueModel(name, { quantized });
+      return rest;
+    };
+    const server = await modelsServer({ models: [old('base', false), old('base-q8_0', true)] });
+    const view = await serviceFor(server, 'admin').service.list();
+    expect(view.models.map((m) => [m.name, m.family, m.precision])).toEqual([
+      ['base', 'base', 'full'],
+      ['base-q8_0', 'base-q8_0', 'reduced'],
+    ]);
+  });
+
   it("lists the catalogue in the app's terms, with the engine in use and the offer of the model for this machine", async () => {
     const server = await modelsServer();
     const { service } = serviceFor(server, 'admin');
@@ -198,9 +213,11 @@ describe('ModelsService', () => {
       name: 'base',
       file: 'ggml-base.bin',
       bytes: 100 * MB,
+      family: 'base',
       multilingual: true,
       languages: ['en', 'ja', 'es'],
       quantized: false,
+      precision: 'full',
       speed: 'fast',
       accuracy: 'good',
       installed: false,

@@ -25,6 +25,25 @@ const chooseMode = (mode: 'auto' | 'exact' | 'range') =>
   fireEvent.change(screen.getByTestId('speaker-mode'), { target: { value: mode } });
 
 describe('UploadOptionsForm', () => {
+  it('offers the transcription_model choice as what it does to speakers, not as an engine or a "model" (issue 27)', () => {
+    const { unmount } = render(<UploadOptionsForm />);
+    expect(screen.queryByLabelText('Model')).toBeNull();
+    const select = screen.getByLabelText<HTMLSelectElement>('Telling speakers apart');
+    expect([...select.options].map((o) => [o.value, o.textContent])).toEqual([
+      ['default', 'Standard'],
+      ['diarization-high', 'More careful (slower)'],
+    ]);
+    expect(errorOf(select)).toBe(
+      'Both find who speaks when. “More careful” goes over the voices several times, so it takes longer.',
+    );
+    unmount();
+    setUiLanguage('ja');
+    onTestFinished(() => setUiLanguage('en'));
+    render(<UploadOptionsForm />);
+    const japanese = screen.getByLabelText<HTMLSelectElement>('話者の聞き分け');
+    expect([...japanese.options].map((o) => o.textContent)).toEqual(['標準', 'より丁寧に（時間がかかる）']);
+  });
+
   it('allows the shared speaker limit, not a renderer-only one', () => {
     render(<UploadOptionsForm />);
     chooseMode('range');
