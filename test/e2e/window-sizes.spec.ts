@@ -194,7 +194,7 @@ for (const language of ['en', 'ja'] as const)
         const box = (await panel.boundingBox())!;
         expect(box.y, `${button} top`).toBeGreaterThanOrEqual(0);
         expect(box.y + box.height, `${button} bottom`).toBeLessThanOrEqual(size.height);
-        await screenshot(page, `window-${name}-${dialog === POPOVERS[language][0]![1] ? 'history' : 'export'}`);
+        await screenshot(page, `window-${name}-${dialog === POPOVERS[language][0][1] ? 'history' : 'export'}`);
         await page.keyboard.press('Escape');
         await expect(panel).toHaveCount(0);
       }
