@@ -84,6 +84,7 @@ export async function testAnalysisEngines() {
     [
       {
         name: 'test-translation',
+        offline: true,
         targets: () => 'any',
         async translate({ document }, target) {
           const segments = document.segments.map((s) => ({

@@ -82,7 +82,12 @@ describe('translation targets (issue 27: a picker by language name learns them o
 
   it("answers another team's transcription, unknown and malformed ids as unknown, whatever headers claim", async () => {
     const otherKey = await server.key('globex', 'mallory');
-    for (const headers of [{}, { 'x-team-id': 'acme' }, { 'x-user-id': 'alice', 'x-forwarded-for': '127.0.0.1' }]) {
+    const forged: Record<string, string>[] = [
+      {},
+      { 'x-team-id': 'acme' },
+      { 'x-user-id': 'alice', 'x-forwarded-for': '127.0.0.1' },
+    ];
+    for (const headers of forged) {
       const theirs = await rawRequest(server, otherKey, 'GET', route('translate/targets'), undefined, headers);
       expect(theirs.status).toBe(404);
       expect(theirs.json).toMatchObject({
