@@ -511,7 +511,7 @@ export interface Settings {
 // The HTTP contract's hints and statuses, as types only (the renderer bundles no TypeBox).
 export type SpeechModelSpeed = ApiCatalogueModel['speed'];
 export type SpeechModelAccuracy = ApiCatalogueModel['accuracy'];
-export type SpeechModelPrecision = ApiCatalogueModel['precision'];
+export type SpeechModelPrecision = NonNullable<ApiCatalogueModel['precision']>;
 /** The server's download statuses, and INSTALLING: main sending a model file the user chose to the server. */
 export type SpeechModelDownloadStatus = ApiModelDownload['status'] | 'INSTALLING';
 
