@@ -111,6 +111,8 @@ export const en = {
   'record.resume': 'Resume',
   'record.stop': 'Stop and transcribe',
   'record.discard': 'Discard',
+  'record.discardConfirm':
+    'Discard this recording? It is deleted from this computer and not transcribed. This cannot be undone.',
   'record.tryAgain': 'Try again',
   'record.state.opening': 'Opening the microphone…',
   'record.state.ready': 'Ready. Speak to check the level, then start recording.',
@@ -354,7 +356,8 @@ export const en = {
   'speaker.mergeInto': 'Merge into…',
   'speaker.mergeIntoLabel': 'Merge {name} into another speaker',
   'speaker.mergeChoose': 'Choose a speaker',
-  'record.live.speaker': '{name}:',
+  // The space after the name is the language's: a full-width colon carries its own.
+  'record.live.speaker': '{name}: ',
   'voices.heading': 'Voices',
   'voices.intro':
     'Voices your team has taught the server with "This is…" on a speaker. New transcripts name these people. The server keeps a voice print of each (personal data), never the audio.',
@@ -388,7 +391,7 @@ export const en = {
   'voices.sampleForgetConfirm':
     'Forget this part of the voice "{voice}"? Its voice print is deleted from the server; the voice keeps its other parts. Do this when the part is someone else speaking.',
   'voices.sampleLast':
-    'A voice needs at least {seconds} s of speech, so this part cannot go on its own. To forget this person entirely, delete the voice.',
+    'A voice keeps at least {seconds} s of speech, so a part it cannot spare cannot be forgotten on its own. To forget this person entirely, remove the voice.',
   'word.splitSpeaker': 'Split here and change speaker…',
   'shortcuts.undo': 'Undo the last edit',
   'shortcuts.redo': 'Redo',
@@ -737,6 +740,7 @@ export const ja: Record<MessageKey, string> = {
   'record.resume': '再開',
   'record.stop': '停止して文字起こし',
   'record.discard': '破棄',
+  'record.discardConfirm': 'この録音を破棄しますか？ このコンピューターから削除され、文字起こしされません。元に戻せません。',
   'record.tryAgain': '再試行',
   'record.state.opening': 'マイクを準備しています…',
   'record.state.ready': '準備ができました。話して入力レベルを確かめてから、録音を始めてください。',
@@ -1014,7 +1018,7 @@ export const ja: Record<MessageKey, string> = {
   'voices.sampleForgetConfirm':
     '声「{voice}」のこの部分を忘れますか？ この部分の声紋がサーバーから削除され、声はほかの部分で残ります。別の人が話している部分だったときに使ってください。',
   'voices.sampleLast':
-    '声には少なくとも {seconds} 秒の発話が必要なため、この部分だけを忘れることはできません。この人をすべて忘れるには、声を削除してください。',
+    '声には少なくとも {seconds} 秒の発話が必要なため、それを下回る部分は単独では忘れられません。この人をすべて忘れるには、声を削除してください。',
   'word.splitSpeaker': 'ここで分割して話者を変更…',
   'shortcuts.undo': '直前の編集を元に戻す',
   'shortcuts.redo': 'やり直す',

@@ -41,6 +41,8 @@ test.afterAll(async () => {
 
 async function openPage(): Promise<{ page: Page; library: LibraryPage }> {
   const page = await browser.newPage({ viewport: { width: 1360, height: 880 } });
+  // Discard asks first (record.spec checks the question); these tests mean it.
+  page.on('dialog', (dialog) => void dialog.accept());
   const library = new LibraryPage(page);
   await library.goto(host.url);
   return { page, library };

@@ -188,9 +188,24 @@ test('in Japanese: the panel reads naturally, and Discard deletes the take', asy
   // Named in the interface's language: the name becomes the transcription's.
   expect(keptFiles()[0]!.name).toMatch(/^録音 \d{4}-\d{2}-\d{2} \d{2}\.\d{2}\.\d{2}\.webm$/);
 
+  // Discard asks first: No keeps the recording going, Yes deletes it.
+  const prompts: string[] = [];
+  page.once('dialog', (dialog) => {
+    prompts.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await panel.getByTestId('record-discard').click();
+  await expect.poll(() => prompts.length).toBe(1);
+  await expect(panel).toHaveAttribute('data-phase', 'recording');
+  expect(keptFiles()).toHaveLength(1);
+  page.once('dialog', (dialog) => {
+    prompts.push(dialog.message());
+    void dialog.accept();
+  });
   await panel.getByTestId('record-discard').click();
   await expect(panel).toHaveAttribute('data-phase', 'ready');
   expect(keptFiles()).toEqual([]);
+  expect(prompts[0]).toContain('この録音を破棄しますか');
   await panel.getByRole('button', { name: '閉じる' }).click();
   await expect(panel).toBeHidden();
   await page.close();

@@ -110,7 +110,13 @@ function RecordDialog() {
           </button>
         )}
         {(phase === 'recording' || phase === 'paused') && (
-          <button type="button" className="button" data-testid="record-discard" onClick={() => void store.discard()}>
+          <button
+            type="button"
+            className="button"
+            data-testid="record-discard"
+            // Beside Pause, and nothing brings the recording back: asked first.
+            onClick={() => window.confirm(t('record.discardConfirm')) && void store.discard()}
+          >
             {t('record.discard')}
           </button>
         )}
@@ -246,7 +252,7 @@ export function LiveTextView() {
             {/* A known voice is named where the speaker changes, as a transcript's turns are. */}
             {turn.speaker && turn.speaker !== live.finals[index - 1]?.speaker && (
               <strong className="live-speaker" data-testid="live-speaker">
-                {t('record.live.speaker', { name: turn.speaker })}{' '}
+                {t('record.live.speaker', { name: turn.speaker })}
               </strong>
             )}
             {turn.text}{' '}

@@ -172,55 +172,66 @@ function VoiceSamples({
       </p>
     );
   const total = detail.samples.reduce((sum, s) => sum + s.speechSeconds, 0);
+  // The server keeps a voice only with enough speech for a print: a part it cannot spare says so.
+  const spare = (seconds: number) => total - seconds >= LIMITS.voiceMinSpeechSeconds;
+  const why = `${id}-why`;
   return (
-    <ul id={id} className="voice-samples" aria-label={t('voices.samplesOf', { name: voice.name })}>
-      {detail.samples.map((sample) => {
-        const name = sample.transcriptionName ?? t('voices.sampleElsewhere');
-        const range = { from: formatClock(sample.start), to: formatClock(sample.end) };
-        // The server keeps a voice only with enough speech for a print: say so before the user tries.
-        const last = total - sample.speechSeconds < LIMITS.voiceMinSpeechSeconds;
-        return (
-          <li key={sample.id} className="voice-sample" data-testid="voice-sample">
-            <span className="profile-name">
-              <span>{t('voices.sampleOf', { name, ...range })}</span>
-              <span className="muted">
-                {t('voices.sampleDetails', {
-                  seconds: Math.round(sample.speechSeconds),
-                  created: formatDate(sample.createdAt, locale),
-                })}
+    <div id={id} className="voice-samples">
+      <ul aria-label={t('voices.samplesOf', { name: voice.name })}>
+        {detail.samples.map((sample) => {
+          const name = sample.transcriptionName ?? t('voices.sampleElsewhere');
+          const range = { from: formatClock(sample.start), to: formatClock(sample.end) };
+          const last = !spare(sample.speechSeconds);
+          return (
+            <li key={sample.id} className="voice-sample" data-testid="voice-sample">
+              <span className="profile-name">
+                <span>{t('voices.sampleOf', { name, ...range })}</span>
+                <span className="muted">
+                  {t('voices.sampleDetails', {
+                    seconds: Math.round(sample.speechSeconds),
+                    created: formatDate(sample.createdAt, locale),
+                  })}
+                </span>
               </span>
-            </span>
-            {sample.transcriptionName !== null && (
+              {sample.transcriptionName !== null && (
+                <button
+                  type="button"
+                  className="button-quiet"
+                  aria-label={t('voices.sampleOpenLabel', { name, from: range.from })}
+                  onClick={() =>
+                    useNavigationStore
+                      .getState()
+                      .go({ name: 'transcript', id: sample.transcriptionId, at: sample.start })
+                  }
+                >
+                  {t('voices.sampleOpen')}
+                </button>
+              )}
               <button
                 type="button"
-                className="button-quiet"
-                aria-label={t('voices.sampleOpenLabel', { name, from: range.from })}
-                onClick={() =>
-                  useNavigationStore.getState().go({ name: 'transcript', id: sample.transcriptionId, at: sample.start })
-                }
+                className="button-quiet danger"
+                disabled={last}
+                aria-describedby={last ? why : undefined}
+                aria-label={t('voices.sampleForgetLabel', { name: voice.name, ...range })}
+                onClick={() => {
+                  if (!window.confirm(t('voices.sampleForgetConfirm', { voice: voice.name }))) return;
+                  void removeSample(voice.id, sample.id).then(([answer, error]) => {
+                    if (answer) setDetail(answer);
+                    onError(error);
+                  });
+                }}
               >
-                {t('voices.sampleOpen')}
+                {t('voices.sampleForget')}
               </button>
-            )}
-            <button
-              type="button"
-              className="button-quiet danger"
-              disabled={last}
-              title={last ? t('voices.sampleLast', { seconds: LIMITS.voiceMinSpeechSeconds }) : undefined}
-              aria-label={t('voices.sampleForgetLabel', { name: voice.name, ...range })}
-              onClick={() => {
-                if (!window.confirm(t('voices.sampleForgetConfirm', { voice: voice.name }))) return;
-                void removeSample(voice.id, sample.id).then(([answer, error]) => {
-                  if (answer) setDetail(answer);
-                  onError(error);
-                });
-              }}
-            >
-              {t('voices.sampleForget')}
-            </button>
-          </li>
-        );
-      })}
-    </ul>
+            </li>
+          );
+        })}
+      </ul>
+      {detail.samples.some((s) => !spare(s.speechSeconds)) && (
+        <p id={why} className="hint" data-testid="voice-samples-why">
+          {t('voices.sampleLast', { seconds: LIMITS.voiceMinSpeechSeconds })}
+        </p>
+      )}
+    </div>
   );
 }

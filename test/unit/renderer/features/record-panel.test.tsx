@@ -198,5 +198,7 @@ describe('live text', () => {
     setUiLanguage('ja');
     render(<LiveTextView />);
     expect(names()).toEqual(['Alice：', 'Alice：']);
+    // No space after a full-width colon.
+    expect(screen.getAllByTestId('live-final')[0]!.textContent).toBe('Alice：the budget meeting moved ');
   });
 });
