@@ -66,10 +66,12 @@ function ProfilesSection() {
       <ul className="profile-list">
         {profiles.map((profile) => {
           const active = profile.id === activeId;
+          // The built-in server's name is the app's words, in the interface's language; others are the user's.
+          const name = profile.kind === 'embedded' ? t('settings.profile.thisComputer') : profile.name;
           return (
             <li key={profile.id} className="profile" data-testid="profile" data-active={active}>
               <span className="profile-name">
-                <strong>{profile.name}</strong>
+                <strong>{name}</strong>
                 <span className="muted">
                   {profile.kind === 'embedded' ? t('settings.profile.embedded') : profile.baseUrl}
                 </span>
@@ -81,9 +83,9 @@ function ProfilesSection() {
                   type="button"
                   className="button"
                   disabled={switching !== null}
-                  onClick={() => void activate(profile)}
+                  onClick={() => void activate({ id: profile.id, name })}
                 >
-                  {t('settings.profile.activate', { name: profile.name })}
+                  {t('settings.profile.activate', { name })}
                 </button>
               )}
               {profile.kind === 'remote' && !active && (
@@ -91,7 +93,7 @@ function ProfilesSection() {
                   type="button"
                   className="button-quiet danger"
                   onClick={() => void removeProfile(profile.id).then(setError)}
-                  aria-label={t('settings.profile.remove', { name: profile.name })}
+                  aria-label={t('settings.profile.remove', { name })}
                 >
                   {t('common.remove')}
                 </button>

@@ -68,8 +68,10 @@ describe('switching to a server', () => {
     ).toBeTruthy();
   });
 
-  it('says the same in Japanese', async () => {
+  it('says the same in Japanese, and names the built-in server in Japanese too', async () => {
     showSettings('ja');
+    const names = screen.getAllByTestId('profile').map((row) => row.querySelector('strong')?.textContent);
+    expect(names).toEqual(['このコンピューター', 'Shared server']);
     await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Shared server を使う' })));
     expect(screen.getByTestId('profile-confirming').textContent).toBe(
       'Kikitori が開いたウィンドウでサーバーのアドレスを確認してください。',
