@@ -161,7 +161,7 @@ describe('ExportMenu', () => {
     render(<ExportMenu />);
     fireEvent.click(screen.getByRole('button', { name: 'Export…' }));
     fireEvent.click(screen.getByRole('button', { name: 'Export' }));
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Saved to /tmp/out.txt'));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Saved to /tmp/out.txt.'));
     cancelled = true;
     fireEvent.click(screen.getByRole('button', { name: 'Export' }));
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Export cancelled: nothing was saved.'));
