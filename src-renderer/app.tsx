@@ -61,7 +61,7 @@ export function App() {
       <AppHeader />
       <main className="app-main" id="main">
         {route.name === 'library' && <LibraryView />}
-        {route.name === 'transcript' && <TranscriptView id={route.id} at={route.at} />}
+        {route.name === 'transcript' && <TranscriptView id={route.id} at={route.at} play={route.play} />}
         {route.name === 'dictionaries' && <DictionariesView />}
         {route.name === 'settings' && <SettingsView />}
       </main>

@@ -3,7 +3,7 @@ import { create } from 'zustand';
 
 export type Route =
   | { name: 'library' }
-  | { name: 'transcript'; id: string; at?: number }
+  | { name: 'transcript'; id: string; at?: number; play?: boolean }
   | { name: 'dictionaries' }
   | { name: 'settings' };
 

@@ -28,10 +28,13 @@ interface PlayerState {
   controller: PlayerController | null;
   /** A seek asked for before the waveform was ready. */
   pendingSeek: number | null;
+  /** Playback asked for with the load (a voice's part to listen to), started once the audio is there. */
+  pendingPlay: boolean;
   /** How many seeks there have been: the transcript brings the place a seek went to into view. */
   seeks: number;
 
-  load: (id: string, at?: number) => Promise<void>;
+  /** `play`: start playing at `at` once the audio is ready (the user asked to listen). */
+  load: (id: string, at?: number, play?: boolean) => Promise<void>;
   unload: () => void;
   attach: (controller: PlayerController) => void;
   detach: (controller: PlayerController) => void;
@@ -58,11 +61,17 @@ export const usePlayerStore = create<PlayerState>()((set, get) => {
     rate: 1,
     controller: null,
     pendingSeek: null,
+    pendingPlay: false,
     seeks: 0,
 
-    async load(id, at) {
+    async load(id, at, play = false) {
       if (get().transcriptionId === id) {
         if (at !== undefined) get().seek(at);
+        if (play) {
+          const controller = get().controller;
+          if (controller) controller.play();
+          else set({ pendingPlay: true });
+        }
         return;
       }
       set({
@@ -74,6 +83,7 @@ export const usePlayerStore = create<PlayerState>()((set, get) => {
         currentTime: at ?? 0,
         playing: false,
         pendingSeek: at ?? null,
+        pendingPlay: play,
       });
       // Audio without a waveform still plays: each part lands on its own.
       await loads.run(
@@ -98,6 +108,7 @@ export const usePlayerStore = create<PlayerState>()((set, get) => {
         duration: 0,
         playing: false,
         pendingSeek: null,
+        pendingPlay: false,
         error: null,
       });
     },
@@ -108,6 +119,10 @@ export const usePlayerStore = create<PlayerState>()((set, get) => {
       if (pending !== null) {
         controller.seek(pending);
         set({ pendingSeek: null });
+      }
+      if (get().pendingPlay) {
+        set({ pendingPlay: false });
+        controller.play();
       }
     },
     detach(controller) {

@@ -24,7 +24,7 @@ import { Waveform } from './waveform';
 import { ErrorDetails, ErrorText } from '../../lib/error-details';
 import { failureText } from '../../i18n/error-text';
 
-export function TranscriptView({ id, at }: { id: string; at?: number }) {
+export function TranscriptView({ id, at, play }: { id: string; at?: number; play?: boolean }) {
   const t = useT();
   const detail = useTranscriptStore((state) => state.detail);
   const error = useTranscriptStore((state) => state.error);
@@ -34,9 +34,9 @@ export function TranscriptView({ id, at }: { id: string; at?: number }) {
   useEffect(() => {
     // The player's peaks first: main answers in order, and the transcript of a long recording takes it
     // long enough to read that the waveform would wait behind it (decision 0079).
-    void usePlayerStore.getState().load(id, at);
+    void usePlayerStore.getState().load(id, at, play);
     void useTranscriptStore.getState().open(id);
-  }, [id, at]);
+  }, [id, at, play]);
   useEffect(
     () => () => {
       usePlayerStore.getState().unload();

@@ -201,7 +201,7 @@ function VoiceSamples({
                   onClick={() =>
                     useNavigationStore
                       .getState()
-                      .go({ name: 'transcript', id: sample.transcriptionId, at: sample.start })
+                      .go({ name: 'transcript', id: sample.transcriptionId, at: sample.start, play: true })
                   }
                 >
                   {t('voices.sampleOpen')}

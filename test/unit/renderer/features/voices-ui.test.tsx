@@ -93,7 +93,7 @@ describe('Settings → Voices', () => {
     // A part of a transcription that is not here cannot be opened; one that is opens at its start.
     expect(screen.queryByRole('button', { name: /Open A transcription not in this library/ })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Open Weekly meeting at 1:15 to listen' }));
-    expect(useNavigationStore.getState().route).toEqual({ name: 'transcript', id: 't-a', at: 75 });
+    expect(useNavigationStore.getState().route).toEqual({ name: 'transcript', id: 't-a', at: 75, play: true });
 
     const confirm = vi.fn(() => true);
     vi.stubGlobal('confirm', confirm);

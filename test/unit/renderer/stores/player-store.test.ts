@@ -36,6 +36,28 @@ describe('player store', () => {
     expect(usePlayerStore.getState().pendingSeek).toBeNull();
   });
 
+  it('plays from the moment when asked to listen: once the waveform attaches, or at once when already loaded', async () => {
+    installFakeApi({
+      'audio:peaks': () => ({ peaks: [[0, 0.5, -0.5, 1]], duration: 120, resolution: 1 }),
+      'audio:source': ({ id }) => ({ url: `kikitori-media://audio/${id}`, local: true }),
+    });
+    await usePlayerStore.getState().load('t1', 42, true);
+    const c = controller();
+    usePlayerStore.getState().attach(c);
+    expect(c.seek).toHaveBeenCalledWith(42);
+    expect(c.play).toHaveBeenCalledTimes(1);
+    expect(c.seek.mock.invocationCallOrder[0]).toBeLessThan(c.play.mock.invocationCallOrder[0]!);
+    // The same transcript again, another part: seek there and play.
+    await usePlayerStore.getState().load('t1', 75, true);
+    expect(c.seek).toHaveBeenLastCalledWith(75);
+    expect(c.play).toHaveBeenCalledTimes(2);
+    // Opening without asking to listen never plays.
+    await usePlayerStore.getState().load('t2', 5);
+    const d = controller();
+    usePlayerStore.getState().attach(d);
+    expect(d.play).not.toHaveBeenCalled();
+  });
+
   it('skips within the audio and toggles play through the controller', () => {
     const c = controller();
     usePlayerStore.setState({ duration: 10 });
