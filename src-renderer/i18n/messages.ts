@@ -375,7 +375,8 @@ export const en = {
   'voices.thisIsFor': '{name}: this is…',
   'voices.thisIsLabel': 'Who is {name}? A voice of your team or a new name',
   'voices.thisIsPlaceholder': 'Choose a voice or type a name',
-  'voices.thisIsHint': 'Learns this person’s voice from their speech in this transcript, so new transcripts name them.',
+  'voices.thisIsHint':
+    'Learns this person’s voice from their speech in this transcript, so new transcripts name them. Undo gives the speaker back its old name; the voice stays learned until you remove it in Settings → Voices.',
   'voices.learn': 'Learn voice',
   'voices.learning': 'Learning…',
   'voices.samplesShow': 'Learned from…',
@@ -1003,7 +1004,8 @@ export const ja: Record<MessageKey, string> = {
   'voices.thisIsFor': '{name}：この人は…',
   'voices.thisIsLabel': '{name} は誰ですか？ チームの声か新しい名前',
   'voices.thisIsPlaceholder': '声を選ぶか名前を入力',
-  'voices.thisIsHint': 'この文字起こしでのこの人の発話から声を覚え、新しい文字起こしで名前を表示します。',
+  'voices.thisIsHint':
+    'この文字起こしでのこの人の発話から声を覚え、新しい文字起こしで名前を表示します。元に戻すと話者名は戻りますが、覚えた声は 設定 → 登録した声 で削除するまで残ります。',
   'voices.learn': '声を覚える',
   'voices.learning': '覚えています…',
   'voices.samplesShow': '覚えた音声…',
