@@ -742,7 +742,8 @@ export const ja: Record<MessageKey, string> = {
   'record.resume': '再開',
   'record.stop': '停止して文字起こし',
   'record.discard': '破棄',
-  'record.discardConfirm': 'この録音を破棄しますか？ このコンピューターから削除され、文字起こしされません。元に戻せません。',
+  'record.discardConfirm':
+    'この録音を破棄しますか？ このコンピューターから削除され、文字起こしされません。元に戻せません。',
   'record.tryAgain': '再試行',
   'record.state.opening': 'マイクを準備しています…',
   'record.state.ready': '準備ができました。話して入力レベルを確かめてから、録音を始めてください。',
