@@ -308,13 +308,17 @@ function FailedRowContent({ item }: { item: TranscriptionSummary }) {
 
 function NameCell({ item }: { item: TranscriptionSummary }) {
   const t = useT();
-  // A failed transcription has no transcript to have offline: only its kept recording is worth saying, and
-  // with a muted mark of a recording, not the green check of a transcript ready to read beside "Failed".
-  const recording = item.status === 'FAILED';
+  // Only a finished transcription has a transcript to have offline: for any other (failed, waiting,
+  // transcribing) its kept recording is what is worth saying, with a muted mark of a recording, not the
+  // green check of a transcript ready to read beside "Failed" or "Waiting to start".
+  const recording = item.status !== 'COMPLETED';
   const cached = recording ? t('library.row.audioKept') : t('library.row.cached');
   return (
     <span className="cell-name">
-      <span className="name-text">{item.name}</span>
+      {/* Cut to the column's width: the whole name on hover. */}
+      <span className="name-text" title={item.name}>
+        {item.name}
+      </span>
       {item.audioCached && (
         <span
           className={recording ? 'cached cached-recording' : 'cached'}

@@ -102,8 +102,9 @@ describe('TranscriptionList', () => {
         items: [
           summary('f', { status: 'FAILED', failureReason: 'Not an audio file', audioCached: true }),
           summary('d', { audioCached: true }),
+          summary('w', { status: 'CONVERTING', progress: 0, stage: 'queued', audioCached: true }),
         ],
-        total: 2,
+        total: 3,
       }),
     });
     await act(() => useLibraryStore.getState().reload());
@@ -119,6 +120,12 @@ describe('TranscriptionList', () => {
     expect(kept.dataset.kind).toBe('recording');
     expect(offline.dataset.kind).toBe('transcript');
     expect(kept.querySelector('svg')!.innerHTML).not.toBe(offline.querySelector('svg')!.innerHTML);
+    // A row still waiting has no transcript yet either.
+    const waiting = screen.getByRole('button', { name: 'Open w.wav' });
+    expect(waiting.querySelector<HTMLElement>('[data-testid="row-cached"]')!.dataset.kind).toBe('recording');
+    expect(waiting.textContent).not.toContain('Available offline');
+    // A name cut to the column's width is whole on hover.
+    expect(done.querySelector('.name-text')!.getAttribute('title')).toBe('d.wav');
   });
 
   describe('End before the last page is here', () => {
