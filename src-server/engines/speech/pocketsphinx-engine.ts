@@ -26,7 +26,7 @@ import {
   type PocketsphinxLibrary,
 } from './pocketsphinx-library.js';
 import { recognizesDetail, unsupportedLanguageError } from './unsupported-language.js';
-import { installVocabulary } from './pocketsphinx-vocabulary.js';
+import { dropDoubtfulVocabularyWords, installVocabulary } from './pocketsphinx-vocabulary.js';
 import {
   countWord,
   emptyLanguageFit,
@@ -64,8 +64,10 @@ export interface PocketsphinxEngineOptions {
   paddingSeconds?: number;
   /** Extra decoder flags, e.g. { '-beam': '1e-60' }; override DEFAULT_DECODER_ARGS. */
   decoderArgs?: Record<string, string>;
-  /** LM probability share of the custom vocabulary (see pocketsphinx-vocabulary.ts). */
-  vocabularyWeight?: number;
+  /** The unigram probability each custom vocabulary word gets (see pocketsphinx-vocabulary.ts). */
+  vocabularyWordProbability?: number;
+  /** Vocabulary words the LM lacks, recognized with a lower posterior, are dropped (dropDoubtfulVocabularyWords). */
+  vocabularyMinConfidence?: number;
   /** Model identifier reported in results. */
   modelId?: string;
   /** Free warm decoders after this long unused (default 600 s). */
@@ -81,6 +83,16 @@ export const DEFAULT_DECODER_ARGS: Readonly<Record<string, string>> = {
   '-fwdflatlw': '6.5',
   '-bestpathlw': '8',
 };
+
+/**
+ * A custom vocabulary word is as likely as an English unigram of this probability, whatever the size of the
+ * dictionary: more likely than "the" (0.04 in en-us.lm.bin), which is what finds names in doubtful
+ * audio; the confidence gate below removes most of the invented words this puts where none was said.
+ * Both calibrated together on bench:vocabulary's tuning half (decision 0083).
+ */
+export const DEFAULT_VOCABULARY_WORD_PROBABILITY = 0.6;
+/** Vocabulary-only words recognized with a lower posterior are dropped (decision 0083). */
+export const DEFAULT_VOCABULARY_MIN_CONFIDENCE = 0.9;
 
 /** Frames per second of the decoder (-frate default). */
 const FRAME_RATE = 100;
@@ -109,7 +121,8 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
   readonly vad: VoiceActivityDetector;
   private readonly padding: number;
   private readonly decoderArgs: Record<string, string>;
-  private readonly vocabularyWeight: number;
+  private readonly vocabularyWordProbability: number;
+  private readonly vocabularyMinConfidence: number;
   private readonly modelId: string;
   private readonly idleMs: number;
   /** Clean decoders (no job vocabulary), ready for the next job. */
@@ -127,7 +140,8 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
     this.vad = options.vad ?? new FallbackVad(new SileroVad(), new EnergyVad(), options.vadLog ?? consoleVadLog);
     this.padding = options.paddingSeconds ?? 0.2;
     this.decoderArgs = options.decoderArgs ?? {};
-    this.vocabularyWeight = options.vocabularyWeight ?? 0.1;
+    this.vocabularyWordProbability = options.vocabularyWordProbability ?? DEFAULT_VOCABULARY_WORD_PROBABILITY;
+    this.vocabularyMinConfidence = options.vocabularyMinConfidence ?? DEFAULT_VOCABULARY_MIN_CONFIDENCE;
     this.modelId = options.modelId ?? `pocketsphinx-5prealpha/${path.basename(dir)}`;
     this.idleMs = (options.idleSeconds ?? 600) * 1000;
   }
@@ -178,10 +192,11 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
       const totalSamples = (await fsp.stat(pcmPath)).size >> 1;
       totalSpeech = speechSeconds(speech);
       handle = await fsp.open(pcmPath, 'r');
+      let vocabularyOnly: ReadonlySet<string> = new Set();
       if (hasEntries(vocabulary)) {
         clean = false; // even a failed install may have changed it
         const target = decoder;
-        await timed('vocabulary', () => this.install(lib, target, vocabulary));
+        vocabularyOnly = await timed('vocabulary', () => this.install(lib, target, vocabulary));
       }
       const spell = spellingMapper(vocabulary);
       let decoded = 0;
@@ -200,13 +215,10 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
         // accurate than the streaming estimate, and a segment is at most ~30 s (~1 MB).
         const samples = await readPcmRange(handle, first, last);
         const start = performance.now();
-        const words = await decodeUtterance(
-          lib,
-          decoder,
-          samples,
-          first / SAMPLE_RATE,
-          totalSamples / SAMPLE_RATE,
-          fit,
+        const words = dropDoubtfulVocabularyWords(
+          await decodeUtterance(lib, decoder, samples, first / SAMPLE_RATE, totalSamples / SAMPLE_RATE, fit),
+          vocabularyOnly,
+          this.vocabularyMinConfidence,
         );
         stages.add('decode', performance.now() - start);
         if (words.length > 0) {
@@ -265,17 +277,24 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
     if (this.idle.length === 0) await this.checkModel();
     const [decoder, vocabulary] = await Promise.all([this.takeDecoder(lib), this.pronounce(options.vocabulary)]);
     let clean = true;
+    let vocabularyOnly: ReadonlySet<string> = new Set();
     try {
       if (hasEntries(vocabulary)) {
         clean = false;
-        await this.install(lib, decoder, vocabulary);
+        vocabularyOnly = await this.install(lib, decoder, vocabulary);
       }
     } catch (error) {
       this.giveBack(lib, decoder, false);
       throw error;
     }
-    return new PocketsphinxStream(lib, decoder, spellingMapper(vocabulary), (dirty) =>
-      this.giveBack(lib, decoder, clean && !dirty),
+    const spell = spellingMapper(vocabulary);
+    const minConfidence = this.vocabularyMinConfidence;
+    return new PocketsphinxStream(
+      lib,
+      decoder,
+      spell,
+      (words) => dropDoubtfulVocabularyWords(words, vocabularyOnly, minConfidence),
+      (dirty) => this.giveBack(lib, decoder, clean && !dirty),
     );
   }
 
@@ -285,7 +304,10 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
 
   private install(lib: PocketsphinxLibrary, decoder: NativePointer, vocabulary: VocabularyPronunciation[]) {
     const entries = vocabulary.flatMap((v) => v.words.flatMap((w) => (w ? [{ word: w.word, phones: w.phones }] : [])));
-    return installVocabulary(lib, decoder, entries, { dictPath: this.dictPath, weight: this.vocabularyWeight });
+    return installVocabulary(lib, decoder, entries, {
+      dictPath: this.dictPath,
+      wordProbability: this.vocabularyWordProbability,
+    });
   }
 
   /** Frees the warm decoders (a running job keeps its own until it ends). */
@@ -474,6 +496,8 @@ class PocketsphinxStream implements RecognitionStream {
     private readonly lib: PocketsphinxLibrary,
     private readonly decoder: NativePointer,
     private readonly spell: (words: RecognizedWord[]) => void,
+    /** The final words without the doubtful vocabulary words (dropDoubtfulVocabularyWords). */
+    private readonly keep: (words: RecognizedWord[]) => RecognizedWord[],
     private readonly release: (dirty: boolean) => void,
   ) {}
 
@@ -516,7 +540,9 @@ class PocketsphinxStream implements RecognitionStream {
     this.open = false;
     try {
       if ((await this.lib.ps_end_utt(this.decoder)) < 0) throw new Error('pocketsphinx: ps_end_utt failed');
-      const words = await utteranceWords(this.lib, this.decoder, this.offset, this.offset + this.samples / SAMPLE_RATE);
+      const words = this.keep(
+        await utteranceWords(this.lib, this.decoder, this.offset, this.offset + this.samples / SAMPLE_RATE),
+      );
       this.spell(words);
       return words;
     } catch (error) {
