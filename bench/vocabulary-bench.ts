@@ -296,12 +296,16 @@ async function main(): Promise<void> {
     ),
   ];
   process.stderr.write('bench:vocabulary: generating speech (cached after the first run)...\n');
-  // BENCH_HALF=tuning: only the tuning half and no 1,000-term run (for sweeps); BENCH_WEIGHT: the
-  // engine's vocabulary weight instead of its default.
+  // BENCH_HALF=tuning: only the tuning half and no 1,000-term run (for sweeps); BENCH_WORD_PROBABILITY and
+  // BENCH_MIN_CONFIDENCE: the engine's vocabulary word probability and confidence gate instead of its defaults.
   const only = process.env.BENCH_HALF as Clip['half'] | undefined;
   const all = (await clips()).filter((c) => !only || c.half === only);
-  const weight = process.env.BENCH_WEIGHT ? Number(process.env.BENCH_WEIGHT) : undefined;
-  const engine = new PocketsphinxEngine({ vadLog: () => {}, vocabularyWeight: weight });
+  const numberFrom = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
+  const engine = new PocketsphinxEngine({
+    vadLog: () => {},
+    vocabularyWordProbability: numberFrom('BENCH_WORD_PROBABILITY'),
+    vocabularyMinConfidence: numberFrom('BENCH_MIN_CONFIDENCE'),
+  });
   // The first call loads the model: keep it out of the timings.
   await engine.recognize({ pcmPath: all[0]!.pcm, language: 'en', vocabulary: [], signal });
 

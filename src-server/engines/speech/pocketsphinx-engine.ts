@@ -26,7 +26,7 @@ import {
   type PocketsphinxLibrary,
 } from './pocketsphinx-library.js';
 import { recognizesDetail, unsupportedLanguageError } from './unsupported-language.js';
-import { installVocabulary } from './pocketsphinx-vocabulary.js';
+import { installVocabulary, isDoubtfulVocabularyWord } from './pocketsphinx-vocabulary.js';
 import {
   countWord,
   emptyLanguageFit,
@@ -66,8 +66,10 @@ export interface PocketsphinxEngineOptions {
   paddingSeconds?: number;
   /** Extra decoder flags, e.g. { '-beam': '1e-60' }; override DEFAULT_DECODER_ARGS. */
   decoderArgs?: Record<string, string>;
-  /** LM probability share of the custom vocabulary (see pocketsphinx-vocabulary.ts). */
-  vocabularyWeight?: number;
+  /** The unigram probability each custom vocabulary word gets (see pocketsphinx-vocabulary.ts). */
+  vocabularyWordProbability?: number;
+  /** Vocabulary words the LM lacks, recognized with a lower posterior, are dropped (isDoubtfulVocabularyWord). */
+  vocabularyMinConfidence?: number;
   /** Model identifier reported in results. */
   modelId?: string;
   /** Free warm decoders after this long unused (default 600 s). */
@@ -91,6 +93,16 @@ export const DEFAULT_DECODER_ARGS: Readonly<Record<string, string>> = {
   '-fwdflatlw': '6.5',
   '-bestpathlw': '8',
 };
+
+/**
+ * A custom vocabulary word is as likely as an English unigram of this probability, whatever the size of the
+ * dictionary: more likely than "the" (0.04 in en-us.lm.bin), which is what finds names in doubtful
+ * audio; the confidence gate below removes most of the invented words this puts where none was said.
+ * Both calibrated together on bench:vocabulary's tuning half (decision 0083).
+ */
+export const DEFAULT_VOCABULARY_WORD_PROBABILITY = 0.6;
+/** Vocabulary-only words recognized with a lower posterior are dropped (decision 0083). */
+export const DEFAULT_VOCABULARY_MIN_CONFIDENCE = 0.9;
 
 /** Frames per second of the decoder (-frate default). */
 const FRAME_RATE = 100;
@@ -119,7 +131,8 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
   readonly vad: VoiceActivityDetector;
   private readonly padding: number;
   private readonly decoderArgs: Record<string, string>;
-  private readonly vocabularyWeight: number;
+  private readonly vocabularyWordProbability: number;
+  private readonly vocabularyMinConfidence: number;
   private readonly modelId: string;
   private readonly idleMs: number;
   private readonly confidence: ConfidenceCalibration;
@@ -138,7 +151,8 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
     this.vad = options.vad ?? new FallbackVad(new SileroVad(), new EnergyVad(), options.vadLog ?? consoleVadLog);
     this.padding = options.paddingSeconds ?? 0.2;
     this.decoderArgs = options.decoderArgs ?? {};
-    this.vocabularyWeight = options.vocabularyWeight ?? 0.1;
+    this.vocabularyWordProbability = options.vocabularyWordProbability ?? DEFAULT_VOCABULARY_WORD_PROBABILITY;
+    this.vocabularyMinConfidence = options.vocabularyMinConfidence ?? DEFAULT_VOCABULARY_MIN_CONFIDENCE;
     this.modelId = options.modelId ?? `pocketsphinx-5prealpha/${path.basename(dir)}`;
     this.idleMs = (options.idleSeconds ?? 600) * 1000;
     this.confidence = options.confidence ?? (defaultCalibration ??= logisticConfidence(POCKETSPHINX_CONFIDENCE_MODEL));
@@ -190,12 +204,16 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
       const totalSamples = (await fsp.stat(pcmPath)).size >> 1;
       totalSpeech = speechSeconds(speech);
       handle = await fsp.open(pcmPath, 'r');
+      let vocabularyOnly: ReadonlySet<string> = new Set();
       if (hasEntries(vocabulary)) {
         clean = false; // even a failed install may have changed it
         const target = decoder;
-        await timed('vocabulary', () => this.install(lib, target, vocabulary));
+        vocabularyOnly = await timed('vocabulary', () => this.install(lib, target, vocabulary));
       }
       const spell = spellingMapper(vocabulary);
+      const minConfidence = this.vocabularyMinConfidence;
+      const doubtful = (word: string, posterior: number) =>
+        isDoubtfulVocabularyWord(word, posterior, vocabularyOnly, minConfidence);
       let decoded = 0;
       for (const [i, s] of speech.entries()) {
         signal.throwIfAborted();
@@ -220,6 +238,7 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
           totalSamples / SAMPLE_RATE,
           this.confidence,
           fit,
+          doubtful,
         );
         stages.add('decode', performance.now() - start);
         if (words.length > 0) {
@@ -278,17 +297,24 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
     if (this.idle.length === 0) await this.checkModel();
     const [decoder, vocabulary] = await Promise.all([this.takeDecoder(lib), this.pronounce(options.vocabulary)]);
     let clean = true;
+    let vocabularyOnly: ReadonlySet<string> = new Set();
     try {
       if (hasEntries(vocabulary)) {
         clean = false;
-        await this.install(lib, decoder, vocabulary);
+        vocabularyOnly = await this.install(lib, decoder, vocabulary);
       }
     } catch (error) {
       this.giveBack(lib, decoder, false);
       throw error;
     }
-    return new PocketsphinxStream(lib, decoder, spellingMapper(vocabulary), this.confidence, (dirty) =>
-      this.giveBack(lib, decoder, clean && !dirty),
+    const minConfidence = this.vocabularyMinConfidence;
+    return new PocketsphinxStream(
+      lib,
+      decoder,
+      spellingMapper(vocabulary),
+      this.confidence,
+      (word, posterior) => isDoubtfulVocabularyWord(word, posterior, vocabularyOnly, minConfidence),
+      (dirty) => this.giveBack(lib, decoder, clean && !dirty),
     );
   }
 
@@ -298,7 +324,10 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
 
   private install(lib: PocketsphinxLibrary, decoder: NativePointer, vocabulary: VocabularyPronunciation[]) {
     const entries = vocabulary.flatMap((v) => v.words.flatMap((w) => (w ? [{ word: w.word, phones: w.phones }] : [])));
-    return installVocabulary(lib, decoder, entries, { dictPath: this.dictPath, weight: this.vocabularyWeight });
+    return installVocabulary(lib, decoder, entries, {
+      dictPath: this.dictPath,
+      wordProbability: this.vocabularyWordProbability,
+    });
   }
 
   /** Frees the warm decoders (a running job keeps its own until it ends). */
@@ -389,12 +418,13 @@ async function decodeUtterance(
   confidence: ConfidenceCalibration,
   /** Where each word's fit to the language model is counted (decision 0070). */
   fit: LanguageFitCounts,
+  doubtful?: (word: string, posterior: number) => boolean,
 ): Promise<RecognizedWord[]> {
   if (samples.length < SAMPLE_RATE / 10) return [];
   if (lib.ps_start_utt(ps) < 0) throw new Error('pocketsphinx: ps_start_utt failed');
   const frames = await lib.processRaw(ps, samples, true);
   if ((await lib.ps_end_utt(ps)) < 0 || frames < 0) throw new Error('pocketsphinx: decoding failed');
-  return utteranceWords(lib, ps, offsetSeconds, maxSeconds, confidence, fit);
+  return utteranceWords(lib, ps, offsetSeconds, maxSeconds, confidence, fit, doubtful);
 }
 
 /** The words of the utterance the decoder has just ended, with times and calibrated confidences. */
@@ -406,6 +436,11 @@ async function utteranceWords(
   confidence: ConfidenceCalibration,
   /** Where each word's fit to the language model is counted (decision 0070); a live stream counts none. */
   fit?: LanguageFitCounts,
+  /**
+   * Words left out: dictionary words the decoder doubts (decision 0083), judged on the raw posterior the
+   * gate was tuned on, not on the calibrated confidence (decision 0086).
+   */
+  doubtful?: (word: string, posterior: number) => boolean,
 ): Promise<RecognizedWord[]> {
   const lmath = lib.ps_get_logmath(ps);
   const words: RecognizedWord[] = [];
@@ -423,6 +458,7 @@ async function utteranceWords(
     const word = raw.replace(/\(\d+\)$/, ''); // "with(2)": alternate pronunciation of "with"
     // The language check was fitted on raw posteriors (decision 0070).
     if (fit) countWord(fit, word, posterior, backoff[0]);
+    if (doubtful?.(word, posterior)) continue;
     const start = round(Math.min(maxSeconds, offsetSeconds + sf[0] / FRAME_RATE));
     const end = round(Math.min(maxSeconds, offsetSeconds + (ef[0] + 1) / FRAME_RATE));
     words.push({
@@ -492,6 +528,8 @@ class PocketsphinxStream implements RecognitionStream {
     private readonly decoder: NativePointer,
     private readonly spell: (words: RecognizedWord[]) => void,
     private readonly confidence: ConfidenceCalibration,
+    /** Vocabulary words too doubtful to keep (isDoubtfulVocabularyWord), judged on the raw posterior. */
+    private readonly doubtful: (word: string, posterior: number) => boolean,
     private readonly release: (dirty: boolean) => void,
   ) {}
 
@@ -540,6 +578,8 @@ class PocketsphinxStream implements RecognitionStream {
         this.offset,
         this.offset + this.samples / SAMPLE_RATE,
         this.confidence,
+        undefined,
+        this.doubtful,
       );
       this.spell(words);
       return words;

@@ -8,9 +8,11 @@
 //
 // Instead, per decoder:
 //  1. the vocabulary words the LM lacks become a small unigram LM (ARPA, written to a temp file),
-//     interpolated into the decoder's LM set (ngram_model_set_add + ngram_model_set_interp): a
-//     vocabulary word gets `weight / 2` of the probability mass shared among them; every other
-//     word keeps the rest (a constant factor, 1 - weight / 2);
+//     interpolated into the decoder's LM set (ngram_model_set_add + ngram_model_set_interp). The set
+//     adds the models' *weighted* scores (share x p^lw x wip, lw the language weight, 6.5): so the
+//     vocabulary model is read with the decoder's -lw and -wip, and its unigrams are set so that each
+//     word scores like an English word of probability `wordProbability`, however many words there are
+//     (decision 0083); every other word keeps 1 - VOCABULARY_SHARE / 2 of its probability;
 //  2. the pronunciations (new words, and readings that differ from the dictionary as "word(2)"
 //     alternates) are appended to a copy of the dictionary that replaces the decoder's
 //     (ps_load_dict, which also rebuilds the search).
@@ -24,12 +26,7 @@ import { nativeError, type NativePointer, type PocketsphinxLibrary } from './poc
 import { ARPABET_PHONES } from './pronunciation.js';
 
 interface VocabularyBindings {
-  ngram_model_read(
-    config: NativePointer | null,
-    file: string,
-    type: number,
-    lmath: NativePointer,
-  ): NativePointer | null;
+  ngram_model_read(config: NativePointer, file: string, type: number, lmath: NativePointer): NativePointer | null;
   ngram_model_set_add(
     set: NativePointer,
     model: NativePointer,
@@ -40,12 +37,19 @@ interface VocabularyBindings {
   ngram_model_set_interp(set: NativePointer, names: null, weights: null): NativePointer | null;
   ngram_model_free(model: NativePointer): number;
   ps_get_lm(ps: NativePointer, name: string): NativePointer | null;
+  ps_get_config(ps: NativePointer): NativePointer;
+  cmd_ln_float_r(config: NativePointer, name: string): number;
   /** Async (reads the dictionary, rebuilds the search). */
   ps_load_dict(ps: NativePointer, dict: string, fdict: string | null, format: string): Promise<number>;
 }
 
 /** sphinxbase's NGRAM_ARPA (enum ngram_file_type_e: INVALID = -1, AUTO, ARPA, BIN). */
 const NGRAM_ARPA = 1;
+/**
+ * The interpolation weight given to ngram_model_set_add (which halves it: two models). Only a scale:
+ * the words' probabilities are set in the ARPA file to make up for it (vocabularyUnigramLog10).
+ */
+const VOCABULARY_SHARE = 0.1;
 
 let bindings: VocabularyBindings | undefined;
 
@@ -59,6 +63,8 @@ function bind(): VocabularyBindings {
   const setInterp = sb.func('ngram_model_set_interp', p, [p, p, p]);
   const free = sb.func('ngram_model_free', 'int', [p]);
   const getLm = ps.func('ps_get_lm', p, [p, 'str']);
+  const getConfig = ps.func('ps_get_config', p, [p]);
+  const configFloat = sb.func('cmd_ln_float_r', 'double', [p, 'str']);
   const loadDict = ps.func('ps_load_dict', 'int', [p, 'str', 'str', 'str']);
   return {
     ngram_model_read: (config, file, type, lmath) => read(config, file, type, lmath),
@@ -66,6 +72,8 @@ function bind(): VocabularyBindings {
     ngram_model_set_interp: (set) => setInterp(set, null, null),
     ngram_model_free: (model) => free(model),
     ps_get_lm: (decoder, name) => getLm(decoder, name),
+    ps_get_config: (decoder) => getConfig(decoder),
+    cmd_ln_float_r: (config, name) => configFloat(config, name),
     ps_load_dict: (decoder, dict, fdict, format) =>
       new Promise((resolve, reject) =>
         loadDict.async(decoder, dict, fdict, format, (err: unknown, rc: number) =>
@@ -85,25 +93,25 @@ export interface VocabularyEntry {
 export interface InstallVocabularyOptions {
   /** The decoder's dictionary (copied, then extended). */
   dictPath: string;
-  /** Share of the LM probability given to the vocabulary model (ngram_model_set_add weight). */
-  weight: number;
+  /** The unigram probability each vocabulary word gets, as an English word of the LM would (decision 0083). */
+  wordProbability: number;
 }
 
 /**
- * Makes the entries decodable by `ps` (see the header). Returns the number of pronunciations
- * installed; entries with unknown phones or odd keys are skipped. Throws when pocketsphinx
- * refuses the files (the decoder is then unchanged).
+ * Makes the entries decodable by `ps` (see the header). Returns the words only the vocabulary model
+ * knows (the big LM lacks them); entries with unknown phones or odd keys are skipped. Throws when
+ * pocketsphinx refuses the files (the decoder is then unchanged).
  */
 export async function installVocabulary(
   lib: PocketsphinxLibrary,
   ps: NativePointer,
   entries: readonly VocabularyEntry[],
   options: InstallVocabularyOptions,
-): Promise<number> {
+): Promise<ReadonlySet<string>> {
   const valid = entries.filter(
     (e) => /^[^\s()]+$/.test(e.word) && e.phones.split(' ').every((ph) => ARPABET_PHONES.has(ph)),
   );
-  if (valid.length === 0) return 0;
+  if (valid.length === 0) return new Set();
   bindings ??= bind();
   const b = bindings;
 
@@ -132,18 +140,24 @@ export async function installVocabulary(
   // LM: the words the big model does not know.
   const lm = lib.currentLm(ps);
   const unknown = [...new Set(valid.map((e) => e.word))].filter((w) => !lm || lib.ngram_wid(lm, w) < 0);
-  if (lines.length === 0 && unknown.length === 0) return 0;
+  if (lines.length === 0 && unknown.length === 0) return new Set();
 
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), `kikitori-vocab-${randomUUID().slice(0, 8)}-`));
   try {
     if (unknown.length > 0) {
       const set = b.ps_get_lm(ps, '_default');
       if (!set) throw new Error('pocketsphinx: the decoder has no language model set');
+      const config = b.ps_get_config(ps);
       const lmPath = path.join(dir, 'vocabulary.lm');
-      await fsp.writeFile(lmPath, arpaUnigrams(unknown));
-      const model = b.ngram_model_read(null, lmPath, NGRAM_ARPA, lib.ps_get_logmath(ps));
+      const log10Prob = vocabularyUnigramLog10(options.wordProbability, b.cmd_ln_float_r(config, '-lw'));
+      await fsp.writeFile(lmPath, arpaUnigrams(unknown, log10Prob));
+      // Read with the decoder's configuration, as ps_init read the big model: that applies its language
+      // weight (-lw) and word insertion penalty (-wip) to this model too. Read without them, the model
+      // scored its words as if the language weight were 1: any vocabulary word outscored "the", and
+      // pocketsphinx wrote dictionary words into speech that held none (decision 0083).
+      const model = b.ngram_model_read(config, lmPath, NGRAM_ARPA, lib.ps_get_logmath(ps));
       if (!model) throw new Error('pocketsphinx: could not read the vocabulary language model');
-      if (!b.ngram_model_set_add(set, model, 'kikitori-vocabulary', options.weight, 0)) {
+      if (!b.ngram_model_set_add(set, model, 'kikitori-vocabulary', VOCABULARY_SHARE, 0)) {
         b.ngram_model_free(model);
         throw new Error('pocketsphinx: could not add the vocabulary language model');
       }
@@ -158,15 +172,44 @@ export async function installVocabulary(
   } finally {
     await fsp.rm(dir, { recursive: true, force: true });
   }
-  return lines.length;
+  return new Set(unknown);
 }
 
 /**
- * A uniform unigram ARPA LM over `words`. The sentence markers are present (sphinxbase expects
- * them) but improbable, so that only the big model decides where sentences end.
+ * Whether a word is one the decoder only knows through the vocabulary model and gave a raw posterior
+ * below `minConfidence` (the engine drops those words). Where the audio fits no English word well (a
+ * poor voice, noise), an invented word of the dictionary is often the search's best guess, with a low
+ * posterior; the terms that were said mostly come out sure (decision 0083). A dropped word was no
+ * English word either: what the engine heard there is unknown.
  */
-export function arpaUnigrams(words: readonly string[]): string {
-  const p = Math.log10(1 / words.length).toFixed(4);
+export function isDoubtfulVocabularyWord(
+  word: string,
+  posterior: number | null,
+  vocabularyOnly: ReadonlySet<string>,
+  minConfidence: number,
+): boolean {
+  return vocabularyOnly.has(word) && posterior !== null && posterior < minConfidence;
+}
+
+/**
+ * The log10 unigram probability to write for each vocabulary word so that, through the LM set, it scores
+ * like a word of probability `wordProbability` in the big model. The set scores a word as
+ * log(share / 2) + lw x log(p) + log(wip), the big model's words as lw x log(p) + log(wip) (its share,
+ * 1 - share / 2, is ~1): the interpolation weight is not raised to the language weight, so it is made up
+ * for here.
+ */
+export function vocabularyUnigramLog10(wordProbability: number, languageWeight: number): number {
+  return Math.min(0, Math.log10(wordProbability) - Math.log10(VOCABULARY_SHARE / 2) / languageWeight);
+}
+
+/**
+ * A unigram ARPA LM over `words`, each with the log10 probability given. The sentence markers are present
+ * (sphinxbase expects them) but improbable, so that only the big model decides where sentences end. The
+ * probabilities need not sum to one: the set never normalizes them, and a word's weight should not
+ * depend on how many others the dictionary holds.
+ */
+export function arpaUnigrams(words: readonly string[], log10Prob: number): string {
+  const p = log10Prob.toFixed(4);
   return [
     '\\data\\',
     `ngram 1=${words.length + 2}`,

@@ -7,8 +7,8 @@ import { concatWithSilence, pcmOf, synthesizeSpeech } from '../../../../support/
 const transcript = (r: RecognizeResult) => r.segments.flatMap((s) => s.words.map((w) => w.word)).join(' ');
 
 describe('pocketsphinx custom vocabulary', () => {
-  it('writes a uniform unigram ARPA model with improbable sentence markers', () => {
-    expect(arpaUnigrams(['zintrix', 'drovana'])).toBe(
+  it('writes a unigram ARPA model with the probability given and improbable sentence markers', () => {
+    expect(arpaUnigrams(['zintrix', 'drovana'], Math.log10(0.5))).toBe(
       [
         '\\data\\',
         'ngram 1=4',
@@ -54,5 +54,34 @@ describe('pocketsphinx custom vocabulary', () => {
     );
     const found = vocabulary.filter((v) => text.split(' ').includes(v.word));
     expect(found.length).toBeGreaterThanOrEqual(8);
+  });
+
+  // Regression (decision 0083): the vocabulary's unigram model was read without the decoder's language
+  // weight and insertion penalty, and any word the engine wrote was kept however unsure it was: pocketsphinx
+  // put invented words of the dictionary into garbled speech that held none of them ("you'll limae the deal").
+  it('puts no dictionary word into speech that holds none of them', async () => {
+    const sentences = [
+      'Please remember to lock the door when you leave the house.',
+      'The children played in the park until it got dark.',
+      'The meeting was moved to Thursday because of the holiday.',
+      'Let us talk about the travel plans for the summer.',
+      'We need two more chairs for the meeting room upstairs.',
+      'The store on the corner sells fresh bread every morning.',
+      'It took us an hour to find a place to park.',
+      'He forgot his keys at home and had to wait outside.',
+    ];
+    // espeak-ng's voice, which pocketsphinx decodes poorly: where the search doubts, a dictionary word wins.
+    const wavs = await Promise.all(sentences.map((s) => synthesizeSpeech(s, undefined, { voice: 'espeak' })));
+    const pcm = await pcmOf(await concatWithSilence(wavs, 1));
+    // Not "Lezo": "please" in this voice is "lezo" to the engine, and it is sure of it; the gate cannot tell
+    // that from a name said clearly (decision 0083).
+    const vocabulary = ['Limae', 'Sukus', 'Kritrun', 'Astrivon', 'Fendrik', 'Belvanor', 'Drelwood', 'Tolvanna'].map(
+      (word) => ({ word }),
+    );
+    const engine = new PocketsphinxEngine({ vadLog: () => {} });
+    const words = transcript(
+      await engine.recognize({ pcmPath: pcm, language: 'en', vocabulary, signal: new AbortController().signal }),
+    ).split(' ');
+    expect(words.filter((w) => vocabulary.some((v) => v.word === w))).toEqual([]);
   });
 });
