@@ -14,7 +14,10 @@
 //     streamed by 2, 4, 6, 8... sessions until one is refused for a backlog or the p95 of end of speech ->
 //     final text passes KEEP_UP_SECONDS (BENCH_LIVE_MAX_STREAMS, default 12).
 // Audio is sent in 100 ms appends at real time (BENCH_LIVE_PACE=2 sends twice as fast, which makes the
-// latencies meaningless but the accuracy figures quicker). BENCH_LIVE_SESSIONS sets part 3's count (0 skips).
+// latencies meaningless but the accuracy figures quicker). BENCH_LIVE_SESSIONS sets part 3's count (0 skips);
+// BENCH_LIVE_MIN_STREAMS is where part 4 starts counting (default 2). BENCH_LIVE_SERVER_ROOT measures the built
+// server of another checkout (its bin/ and dist/), so two builds can be compared back to back on the same
+// audio; the machine's load average is printed with the figures, since other work on it moves them.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,13 +33,16 @@ import { FESTIVAL_SENTENCES, festivalWav, pcmOf, testdataUtterances } from './sp
 import { median, normalizeWords, percentile } from './stats.js';
 
 const run = promisify(execFile);
-const ROOT = path.resolve(fileURLToPath(import.meta.url), '../../..');
+const ROOT = path.resolve(
+  process.env.BENCH_LIVE_SERVER_ROOT ?? path.resolve(fileURLToPath(import.meta.url), '../../..'),
+);
 const RATE = 16000;
 const CHUNK_MS = 100;
 const GAP_SECONDS = 1.5;
 const PACE = Number(process.env.BENCH_LIVE_PACE ?? 1);
 const SESSIONS = Number(process.env.BENCH_LIVE_SESSIONS ?? 4);
 const MAX_STREAMS = Number(process.env.BENCH_LIVE_MAX_STREAMS ?? 12);
+const MIN_STREAMS = Number(process.env.BENCH_LIVE_MIN_STREAMS ?? 2);
 /** Final text later than this after the end of speech (p95) no longer counts as keeping up. */
 const KEEP_UP_SECONDS = 2;
 
@@ -211,6 +217,8 @@ interface Latencies {
   firstDelta: number[];
   stopped: number[];
   completed: number[];
+  /** From speech_stopped to completed: the work left at the end of a turn once the VAD has placed its end. */
+  finishing: number[];
 }
 
 /**
@@ -218,7 +226,7 @@ interface Latencies {
  * end-of-speech figures include the VAD's 500 ms of silence, which is what a user waits for.
  */
 function latenciesOf(results: SessionResult[]): Latencies {
-  const out: Latencies = { firstDelta: [], stopped: [], completed: [] };
+  const out: Latencies = { firstDelta: [], stopped: [], completed: [], finishing: [] };
   for (const { turns, origin, spans } of results) {
     const sentAt = (audioMs: number) => origin + audioMs / PACE;
     for (const t of turns) {
@@ -230,6 +238,7 @@ function latenciesOf(results: SessionResult[]): Latencies {
       if (t.firstDelta !== undefined) out.firstDelta.push(t.firstDelta - sentAt(Math.max(first.start, t.audioStart)));
       if (t.stopped !== undefined) out.stopped.push(t.stopped - sentAt(last.end));
       if (t.completed !== undefined) out.completed.push(t.completed - sentAt(last.end));
+      if (t.completed !== undefined && t.stopped !== undefined) out.finishing.push(t.completed - t.stopped);
     }
   }
   return out;
@@ -251,6 +260,7 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+const loadOf = (load: number[]) => load.map((x) => x.toFixed(1)).join(', ');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
@@ -265,6 +275,7 @@ function latencyRows(label: string, l: Latencies): string[][] {
     row('start of speech -> first delta', l.firstDelta),
     row('end of speech -> speech_stopped', l.stopped),
     row('end of speech -> completed', l.completed),
+    row('speech_stopped -> completed', l.finishing),
   ];
 }
 
@@ -277,6 +288,7 @@ function printTable(header: string[], rows: string[][]): void {
 }
 
 async function main(): Promise<void> {
+  const loadBefore = os.loadavg();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-bench-live-'));
   const dataDir = path.join(dir, 'data');
   fs.mkdirSync(dataDir);
@@ -298,6 +310,8 @@ async function main(): Promise<void> {
     KIKITORI_LIVE_MAX_SESSIONS: String(most),
     KIKITORI_LIVE_MAX_SESSIONS_PER_KEY: String(Math.ceil(most / 2)),
     KIKITORI_RATE_LIMIT_PER_KEY: '0',
+    // A session that fell behind is still answering after its audio ended: the bench waits for it (60 s).
+    KIKITORI_LIVE_IDLE_TIMEOUT: '120',
   });
   const engine = new PocketsphinxEngine({ vadLog: () => {} });
   const accuracy: string[][] = [];
@@ -370,7 +384,7 @@ async function main(): Promise<void> {
     }
     if (MAX_STREAMS > 0) {
       let kept = 0;
-      for (let n = 2; n <= MAX_STREAMS; n += 2) {
+      for (let n = MIN_STREAMS; n <= MAX_STREAMS; n += 2) {
         process.stderr.write(`bench:live: ${n} real-speech streams at once...\n`);
         const runs = await Promise.all(
           Array.from({ length: n }, (_, i) => liveSession(server.url, keys[i % keys.length]!, streams[0]!)),
@@ -397,7 +411,8 @@ async function main(): Promise<void> {
   }
   const { stdout: cpu } = await run('nproc');
   console.log(
-    `\nbench:live — pocketsphinx over /v1/realtime, server VAD (silence 500 ms), ${CHUNK_MS} ms appends at ${PACE}x real time, ${cpu.trim()} cores\n`,
+    `\nbench:live — pocketsphinx over /v1/realtime, server VAD (silence 500 ms), ${CHUNK_MS} ms appends at ${PACE}x real time, ${cpu.trim()} cores\n` +
+      `server: ${ROOT}; load average (1, 5, 15 min) before ${loadOf(loadBefore)}, after ${loadOf(os.loadavg())}\n`,
   );
   printTable(['set', 'words', 'live WER', 'batch WER (same audio)', 'turns'], accuracy);
   console.log('');

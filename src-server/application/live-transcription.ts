@@ -80,6 +80,13 @@ const MAX_TURN_SECONDS = 30;
 const TRANSCRIPTION_PARAM = 'session.audio.input.transcription';
 /** Audio received but not yet heard (VAD and decoder behind the client): more is refused, not queued. */
 const MAX_BACKLOG_SECONDS = 20;
+/**
+ * After this much silence in a turn (at most half the turn's silence duration) the decoder's utterance is
+ * ended, so its second passes run while the rest of the silence is still awaited, not after it; speech
+ * resuming before the turn ends opens the next utterance of the same turn. The batch VAD cuts utterances
+ * at pauses of 300 ms too.
+ */
+const EARLY_END_MS = 300;
 
 interface SessionState {
   rate: LiveSampleRate;
@@ -107,6 +114,13 @@ interface Turn {
   /** Where the turn's audio starts, in 16 kHz samples from the session's start. */
   startSample: number;
   samples: number;
+  /** Final words of the turn's decoder utterances ended so far (it is ended early at a pause). */
+  words: RecognizedWord[];
+  /**
+   * While the decoder's utterance is ended at a pause: the silence heard since, fed as the start of the
+   * next utterance if speech resumes, dropped if the turn ends. Null while the utterance is open.
+   */
+  held: { start: number; windows: Int16Array[] } | null;
   /** Words already sent as deltas. */
   sent: string[];
   /** The previous partial hypothesis (a word is sent once two in a row agree on it). */
@@ -722,10 +736,22 @@ export class LiveSession {
         }
         continue;
       }
-      toFeed.push(window.slice());
+      const turn = this.turn;
       if (decision === 'stop') {
-        await this.feed(toFeed.splice(0));
+        if (!turn.held) await this.feed([...toFeed.splice(0), window.slice()]);
         await this.finishTurn(this.received, true);
+        continue;
+      }
+      if (turn.held) {
+        if (this.detector.silence > 0) turn.held.windows.push(window.slice());
+        else await this.resumeUtterance(turn, [...turn.held.windows, window.slice()], turn.held.start);
+        continue;
+      }
+      toFeed.push(window.slice());
+      const earlyEnd = (Math.min(EARLY_END_MS, vad.silence_duration_ms / 2) * SAMPLE_RATE) / 1000;
+      if (this.detector.silence >= earlyEnd) {
+        await this.feed(toFeed.splice(0));
+        await this.endUtteranceEarly(turn);
       }
     }
     this.unscored = all.slice(at);
@@ -758,6 +784,8 @@ export class LiveSession {
       itemId: id('item'),
       startSample,
       samples: 0,
+      words: [],
+      held: null,
       sent: [],
       previous: [],
       audio: (await this.enrolledVoices()).length > 0 ? [] : null,
@@ -792,12 +820,43 @@ export class LiveSession {
       turn.samples += samples.length;
       turn.audio?.push(samples);
       if (this.closed) return;
-      this.sendAgreed(turn, this.replaced(stream.partial()));
+      this.sendAgreed(turn, this.replaced([...turn.words.map((w) => w.word), ...stream.partial()]));
     } catch (error) {
       this.turn = null;
       this.streamStale = true;
       this.failTurn(turn, error);
     }
+  }
+
+  /** A pause in the turn: the decoder's utterance ends now, and the silence that follows is held. */
+  private async endUtteranceEarly(turn: Turn): Promise<void> {
+    if (this.turn !== turn) return; // the feed before failed
+    try {
+      const stream = await this.stream;
+      if (!stream || this.closed) return;
+      turn.held = { start: this.received, windows: [] };
+      turn.words.push(...(await stream.endUtterance()));
+    } catch (error) {
+      this.turn = null;
+      this.streamStale = true;
+      this.failTurn(turn, error);
+    }
+  }
+
+  /** Speech again before the turn ended: the next utterance of the turn, from the silence held since the pause. */
+  private async resumeUtterance(turn: Turn, windows: Int16Array[], startSample: number): Promise<void> {
+    turn.held = null;
+    try {
+      const stream = await this.stream;
+      if (!stream || this.closed) return;
+      stream.startUtterance(startSample / SAMPLE_RATE);
+    } catch (error) {
+      this.turn = null;
+      this.streamStale = true;
+      this.failTurn(turn, error);
+      return;
+    }
+    await this.feed(windows);
   }
 
   /**
@@ -834,11 +893,11 @@ export class LiveSession {
       });
     this.emit({ type: 'input_audio_buffer.committed', item_id: turn.itemId, previous_item_id: this.previousItemId });
     this.previousItemId = turn.itemId;
-    let words: RecognizedWord[];
+    const words = turn.words;
     try {
       const stream = await this.stream;
       if (!stream || this.closed) return;
-      words = await stream.endUtterance();
+      if (!turn.held) words.push(...(await stream.endUtterance()));
     } catch (error) {
       this.streamStale = true;
       this.failTurn(turn, error);

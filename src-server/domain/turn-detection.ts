@@ -22,6 +22,7 @@ export class TurnDetector {
   private speaking = false;
   private turnStart = 0;
   private silentSince = -1;
+  private lastEnd = 0;
 
   constructor(private readonly options: TurnDetectionOptions) {}
 
@@ -29,9 +30,15 @@ export class TurnDetector {
     return this.speaking;
   }
 
+  /** Samples of silence that end the turn so far, at the end of the last window (0 while speech goes on). */
+  get silence(): number {
+    return this.speaking && this.silentSince >= 0 ? this.lastEnd - this.silentSince : 0;
+  }
+
   /** The window [start, end) had speech probability `p`: whether a turn starts or stops with it. */
   push(p: number, start: number, end: number): TurnDecision {
     const { threshold, silenceSamples, maxTurnSamples } = this.options;
+    this.lastEnd = end;
     if (!this.speaking) {
       if (p < threshold) return null;
       this.speaking = true;

@@ -138,6 +138,12 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
   private readonly confidence: ConfidenceCalibration;
   /** Clean decoders (no job vocabulary), ready for the next job. */
   private readonly idle: NativePointer[] = [];
+  /**
+   * Clean decoders that have decoded live, for the next live stream only: sphinxbase switches a decoder's
+   * cepstral mean normalization to its live estimate for good at the first utterance fed in pieces, so a
+   * batch job on it would lose the whole-utterance mean that makes batch results better.
+   */
+  private readonly liveIdle: NativePointer[] = [];
   private building = 0;
   private idleTimer: NodeJS.Timeout | null = null;
 
@@ -160,7 +166,7 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
 
   /** Decoders warm now (idle in the pool), for tests and diagnostics. */
   get warmDecoders(): number {
-    return this.idle.length;
+    return this.idle.length + this.liveIdle.length;
   }
 
   async recognize(request: RecognizeRequest): Promise<RecognizeResult> {
@@ -282,9 +288,10 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
   }
 
   /**
-   * A live stream (streaming-recognizer.ts) on a decoder from the same pool as batch jobs: the caller
-   * bounds how many are open at once (live sessions are limited by configuration). With vocabulary the
-   * decoder is freed after the stream, as after a job.
+   * A live stream (streaming-recognizer.ts) on a decoder that decoded live before, else one from the batch
+   * pool; afterwards it goes to the live pool only (see liveIdle). The caller bounds how many are open at
+   * once (live sessions are limited by configuration). With vocabulary the decoder is freed after the
+   * stream, as after a job.
    */
   async openStream(options: StreamOptions): Promise<RecognitionStream> {
     if (!/^en(-|$)/i.test(options.language)) {
@@ -294,8 +301,11 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
       );
     }
     const lib = loadPocketsphinx(this.libraryPath);
-    if (this.idle.length === 0) await this.checkModel();
-    const [decoder, vocabulary] = await Promise.all([this.takeDecoder(lib), this.pronounce(options.vocabulary)]);
+    if (this.idle.length + this.liveIdle.length === 0) await this.checkModel();
+    const [decoder, vocabulary] = await Promise.all([
+      this.liveIdle.pop() ?? this.takeDecoder(lib),
+      this.pronounce(options.vocabulary),
+    ]);
     let clean = true;
     let vocabularyOnly: ReadonlySet<string> = new Set();
     try {
@@ -314,7 +324,12 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
       spellingMapper(vocabulary),
       this.confidence,
       (word, posterior) => isDoubtfulVocabularyWord(word, posterior, vocabularyOnly, minConfidence),
-      (dirty) => this.giveBack(lib, decoder, clean && !dirty),
+      (dirty) => {
+        if (!clean || dirty) return this.giveBack(lib, decoder, false);
+        if (this.liveIdle.length < MAX_IDLE_DECODERS) this.liveIdle.push(decoder);
+        else lib.ps_free(decoder);
+        this.scheduleIdle();
+      },
     );
   }
 
@@ -334,9 +349,9 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
   close(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
-    if (this.idle.length === 0) return;
+    if (this.idle.length + this.liveIdle.length === 0) return;
     const lib = loadPocketsphinx(this.libraryPath);
-    for (const decoder of this.idle.splice(0)) lib.ps_free(decoder);
+    for (const decoder of [...this.idle.splice(0), ...this.liveIdle.splice(0)]) lib.ps_free(decoder);
   }
 
   private async takeDecoder(lib: PocketsphinxLibrary): Promise<NativePointer> {

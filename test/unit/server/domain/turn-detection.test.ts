@@ -39,4 +39,17 @@ describe('TurnDetector', () => {
       ['start', 11 * WINDOW],
     ]);
   });
+
+  it('tells how much silence the open turn has had so far, and none once speech resumes or the turn ends', () => {
+    const detector = new TurnDetector({ threshold: 0.5, silenceSamples: 8000, maxTurnSamples: 16000 * 30 });
+    const silences: number[] = [];
+    [0.9, 0.05, 0.05, 0.4, 0.05, ...Array<number>(15).fill(0.05)].forEach((p, i) => {
+      detector.push(p, i * WINDOW, (i + 1) * WINDOW);
+      silences.push(detector.silence);
+    });
+    // Silent windows count, a window in the hysteresis band (0.4) resumes speech, and the 16th silent window ends the turn.
+    expect(silences.slice(0, 6)).toEqual([0, WINDOW, 2 * WINDOW, 0, WINDOW, 2 * WINDOW]);
+    expect(silences[18]).toBe(15 * WINDOW);
+    expect(silences[19]).toBe(0);
+  });
 });

@@ -1,10 +1,12 @@
 // The pocketsphinx live stream (streaming-recognizer.ts): audio fed in pieces gives a partial hypothesis
 // while the utterance is open and timed final words when it ends; the decoder goes back to the pool.
 import fsp from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PocketsphinxEngine } from '../../../../../src-server/engines/speech/pocketsphinx-engine.js';
 import { EngineError } from '../../../../../src-server/domain/engine-error.js';
 import { pcmOf, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
+import { tempDir } from '../../../../support/temp-dir.js';
 
 const engine = new PocketsphinxEngine();
 let samples: Int16Array;
@@ -66,6 +68,26 @@ describe('PocketsphinxEngine.openStream', () => {
     for (const piece of pieces(samples)) await next.feed(piece);
     expect((await next.endUtterance()).map((w) => w.word)).toContain('budget');
     await next.close();
+  });
+
+  it('leaves batch recognition as it was: a decoder that decoded live is not given to a batch job', async () => {
+    const local = new PocketsphinxEngine();
+    const pcmPath = path.join(tempDir(), 'speech.pcm');
+    await fsp.writeFile(pcmPath, samples);
+    const recognize = () =>
+      local.recognize({ pcmPath, language: 'en', vocabulary: [], signal: new AbortController().signal });
+    try {
+      const before = await recognize();
+      const stream = await local.openStream({ language: 'en', vocabulary: [] });
+      stream.startUtterance(0);
+      for (const piece of pieces(samples)) await stream.feed(piece);
+      await stream.endUtterance();
+      await stream.close();
+      // The same words, times and confidences: the whole-utterance mean normalization, not the live one.
+      expect((await recognize()).segments).toEqual(before.segments);
+    } finally {
+      local.close();
+    }
   });
 
   it('refuses a language it cannot recognize', async () => {
