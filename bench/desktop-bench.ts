@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { openCacheStore } from '../src-main/cache/cache-store.js';
+import { wavHeader } from '../src-server/engines/speech/openai-remote-engine.js';
 import { chooseResolution, PeaksCache } from '../src-main/peaks/peaks.js';
 import type { ApiTranscription } from '../src-shared/api-types.js';
 import type { WaveformPeaks } from '../src-shared/ipc-contract.js';
@@ -270,8 +271,9 @@ async function benchUpload(browser: Browser) {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'kikitori-bench-'));
   try {
     const file = path.join(dir, 'one-gibibyte.wav');
-    // Sparse: costs no disk, reads as zeros; the upload path is what is measured, not the content.
-    await fsp.writeFile(file, '');
+    // Sparse: costs no disk, reads as zeros after a WAV header (main refuses a file that does not start like
+    // audio by its first bytes, media-sniff.ts); the upload path is what is measured, not the content.
+    await fsp.writeFile(file, wavHeader(1024 ** 3 - 44));
     await fsp.truncate(file, 1024 ** 3);
     const page = await browser.newPage();
     await page.goto(host.url);
