@@ -44,3 +44,28 @@ export function realtimeClient(serverUrl: string, headers: Record<string, string
   const send = (event: unknown) => socket.send(typeof event === 'string' ? event : JSON.stringify(event));
   return { socket, inbox, closed, send };
 }
+
+/**
+ * A `session.update` for a transcription session of 16 kHz PCM (the engines' rate, no resampling):
+ * `language` when given, `turnDetection` (null: the client commits turns), and any extension fields.
+ */
+export function transcriptionUpdate(options: {
+  language?: string;
+  turnDetection: Record<string, unknown> | null;
+  extra?: Record<string, unknown>;
+}) {
+  return {
+    type: 'session.update',
+    session: {
+      type: 'transcription',
+      audio: {
+        input: {
+          format: { type: 'audio/pcm', rate: 16000 },
+          ...(options.language === undefined ? {} : { transcription: { language: options.language } }),
+          turn_detection: options.turnDetection,
+        },
+      },
+      ...options.extra,
+    },
+  };
+}

@@ -7,7 +7,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realtimeClient, type RealtimeEvent } from '../../support/realtime-client.js';
+import { realtimeClient, transcriptionUpdate, type RealtimeEvent } from '../../support/realtime-client.js';
 import { startTestServer, tempDir, transcribeFile, type TestServer } from '../../support/test-server.js';
 import { twoVoiceMeeting, type TwoVoiceMeeting } from '../../support/two-voice-meeting.js';
 
@@ -51,20 +51,7 @@ afterAll(async () => {
 async function session(apiKey: string, extra: Record<string, unknown> = {}) {
   const client = realtimeClient(server.url, { authorization: `Bearer ${apiKey}` });
   await client.inbox.ofType('session.created');
-  client.send({
-    type: 'session.update',
-    session: {
-      type: 'transcription',
-      audio: {
-        input: {
-          format: { type: 'audio/pcm', rate: 16000 },
-          transcription: { language: 'en' },
-          turn_detection: null,
-        },
-      },
-      ...extra,
-    },
-  });
+  client.send(transcriptionUpdate({ language: 'en', turnDetection: null, extra }));
   const updated = await client.inbox.ofType('session.updated');
   let completed = 0;
   /** Sends one turn in half-second appends, commits it, and answers its `.completed`. */

@@ -20,7 +20,7 @@ import type {
   StreamOptions,
 } from '../../../src-server/engines/speech/streaming-recognizer.js';
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
-import { realtimeClient } from '../../support/realtime-client.js';
+import { realtimeClient, transcriptionUpdate } from '../../support/realtime-client.js';
 import { startTestServer, tempDir, type TestServer } from '../../support/test-server.js';
 
 const run = promisify(execFile);
@@ -107,18 +107,11 @@ describe('a pause inside a live turn', () => {
     const audio = Buffer.concat([silence(lead), first, silence(pause), second, silence(1.5)]);
     const client = realtimeClient(server.url, { authorization: `Bearer ${key}` });
     await new Promise((resolve) => client.socket.once('open', resolve));
-    client.send({
-      type: 'session.update',
-      session: {
-        type: 'transcription',
-        audio: {
-          input: {
-            format: { type: 'audio/pcm', rate: RATE },
-            turn_detection: { type: 'server_vad', threshold: 0.5, prefix_padding_ms: 300, silence_duration_ms: 500 },
-          },
-        },
-      },
-    });
+    client.send(
+      transcriptionUpdate({
+        turnDetection: { type: 'server_vad', threshold: 0.5, prefix_padding_ms: 300, silence_duration_ms: 500 },
+      }),
+    );
     await client.inbox.ofType('session.updated');
     const chunk = (RATE / 10) * 2;
     for (let at = 0; at < audio.length; at += chunk)

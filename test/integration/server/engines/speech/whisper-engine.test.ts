@@ -13,7 +13,7 @@ import { WhisperEngine } from '../../../../../src-server/engines/speech/whisper-
 import type { TranscriptDocument } from '../../../../../src-shared/transcript-document.js';
 import { audioDuration, concatWithSilence, pcmOf, synthesizeSpeech } from '../../../../support/audio-fixtures.js';
 import { randomWhisperModel } from '../../../../support/ggml-model.js';
-import { realtimeClient } from '../../../../support/realtime-client.js';
+import { realtimeClient, transcriptionUpdate } from '../../../../support/realtime-client.js';
 import {
   engineRegistryFromEnv,
   startTestServer,
@@ -333,15 +333,7 @@ describe('whisper live (decision 0063): the utterance decoded again as it grows'
       const live = async (server: typeof withModel, language: string) => {
         const client = realtimeClient(server.url, { 'x-api-key': await server.key('acme') });
         await client.inbox.ofType('session.created');
-        client.send({
-          type: 'session.update',
-          session: {
-            type: 'transcription',
-            audio: {
-              input: { format: { type: 'audio/pcm', rate: 16000 }, transcription: { language }, turn_detection: null },
-            },
-          },
-        });
+        client.send(transcriptionUpdate({ language, turnDetection: null }));
         return { ...client, events: client.inbox.events, next: (type: string) => client.inbox.ofType(type) };
       };
 
