@@ -233,7 +233,8 @@ export const errorMessagesEn = {
     'The folder “{folder}” cannot be read. Check that it still exists and that you may open it.',
   'error.app.upload-not-listed': 'This upload is no longer in the list.',
   'error.app.upload-refused': 'The server did not accept the upload. Add the file again.',
-  'error.app.file-empty': '“{name}” is empty (0 bytes), so there is nothing to transcribe. Choose the recording itself, or copy it again if it was cut off.',
+  'error.app.file-empty':
+    '“{name}” is empty (0 bytes), so there is nothing to transcribe. Choose the recording itself, or copy it again if it was cut off.',
   'error.app.not-media':
     '“{name}” is not an audio or video file (it looks like a {kind} file). Choose a recording, such as WAV, MP3, M4A, FLAC or MP4.',
   'error.app.not-media-text':
@@ -515,7 +516,8 @@ export const errorMessagesJa: Record<keyof typeof errorMessagesEn, string> = {
     'フォルダー「{folder}」を読み込めません。フォルダーがあり、開く権限があるか確認してください。',
   'error.app.upload-not-listed': 'このアップロードはもう一覧にありません。',
   'error.app.upload-refused': 'サーバーがアップロードを受け付けませんでした。もう一度ファイルを追加してください。',
-  'error.app.file-empty': '「{name}」は空（0 バイト）なので、文字起こしするものがありません。録音ファイルそのものを選ぶか、途中で切れている場合はもう一度コピーしてください。',
+  'error.app.file-empty':
+    '「{name}」は空（0 バイト）なので、文字起こしするものがありません。録音ファイルそのものを選ぶか、途中で切れている場合はもう一度コピーしてください。',
   'error.app.not-media':
     '「{name}」は音声・動画ファイルではありません（{kind} ファイルのようです）。WAV、MP3、M4A、FLAC、MP4 などの録音を選んでください。',
   'error.app.not-media-text':

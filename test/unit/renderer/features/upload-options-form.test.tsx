@@ -115,7 +115,9 @@ describe('UploadOptionsForm', () => {
     });
     render(<DropZone />);
     await act(() => useUploadsStore.getState().addHandles(['handle of a.wav']));
-    expect(document.querySelector('.error-banner')?.textContent).toContain('“a.wav” is empty (0 bytes), so there is nothing to transcribe.');
+    expect(document.querySelector('.error-banner')?.textContent).toContain(
+      '“a.wav” is empty (0 bytes), so there is nothing to transcribe.',
+    );
   });
 
   it('offers no more speakers than the server accepts: the input’s bounds are the upload route’s', () => {
