@@ -91,6 +91,10 @@ test('in Japanese, the row and the view say it in Japanese', async ({ page }) =>
     await expect(page.getByTestId('language-warning')).toContainText(
       'この録音は英語ではない可能性があります。別の言語の場合は、その言語でもう一度文字起こししてください。',
     );
+    // Clear of the player below it, not touching its edge.
+    const bannerBox = (await page.getByTestId('language-warning').boundingBox())!;
+    const playerBox = (await page.locator('.player').boundingBox())!;
+    expect(playerBox.y - (bannerBox.y + bannerBox.height)).toBeGreaterThanOrEqual(6);
     await screenshot(page, 'language-warning-view-ja');
   } finally {
     expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
