@@ -107,7 +107,8 @@ export class VoiceService {
 
   /** The parts of transcriptions the voice was learned from, oldest first, named from this library. */
   samples(id: string): Promise<VoiceDetail> {
-    return this.change(id, async () => this.detail(await this.fetch(id)));
+    // detail() caches the voice; change() forgets one the server no longer has.
+    return this.change(id, async () => this.detail(await this.options.client.getSpeaker(id)));
   }
 
   /**
