@@ -32,17 +32,21 @@ interface VoiceSpec {
   effects: string[];
 }
 
+/**
+ * No two espeak-ng voices share a variant (the variant is the voice: formants, pitch, breath; the language
+ * only changes the accent: en-us, en-gb and en-gb-scotland without a variant are one voice, three accents).
+ */
 export const VOICES: readonly VoiceSpec[] = [
   { name: 'festival', source: { voice: 'festival' }, effects: [] },
   { name: 'festival -400c', source: { voice: 'festival' }, effects: ['pitch', '-400'] },
   { name: 'festival +300c x0.9', source: { voice: 'festival' }, effects: ['pitch', '300', 'tempo', '0.9'] },
   { name: 'espeak en-us', source: { voice: 'espeak:en-us' }, effects: [] },
   { name: 'espeak en-us+f3', source: { voice: 'espeak:en-us+f3' }, effects: [] },
-  { name: 'espeak en-gb', source: { voice: 'espeak:en-gb' }, effects: [] },
+  { name: 'espeak en-gb+m2', source: { voice: 'espeak:en-gb+m2' }, effects: [] },
   { name: 'espeak en-us+m3', source: { voice: 'espeak:en-us+m3' }, effects: [] },
   { name: 'espeak en-us+f2', source: { voice: 'espeak:en-us+f2' }, effects: [] },
   { name: 'espeak en-us+m1', source: { voice: 'espeak:en-us+m1' }, effects: [] },
-  { name: 'espeak en-gb-scotland', source: { voice: 'espeak:en-gb-scotland' }, effects: [] },
+  { name: 'espeak en-gb-scotland+m6', source: { voice: 'espeak:en-gb-scotland+m6' }, effects: [] },
   { name: 'espeak en-us+f4', source: { voice: 'espeak:en-us+f4' }, effects: [] },
   { name: 'espeak en-029+m7', source: { voice: 'espeak:en-029+m7' }, effects: [] },
   { name: 'espeak en-gb-x-rp+f5', source: { voice: 'espeak:en-gb-x-rp+f5' }, effects: [] },
