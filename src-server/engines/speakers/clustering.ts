@@ -397,7 +397,11 @@ export function mergeSameSpeakers(
   return renumber(labels.map((l) => (l < 0 ? -1 : target[l]!)));
 }
 
-/** The two speakers of `labels` that one Gaussian explains best together (lowest divergence), if two exist. */
+/**
+ * The two speakers of `labels` that one Gaussian explains best together: the lowest likelihood ratio per frame
+ * weighted as if both had as much speech (x (n_a + n_b)^2 / 4 n_a n_b; unweighted, a speaker with little speech
+ * is cheap to merge into anyone). `divergence` is the unweighted ratio of that pair.
+ */
 export function closestSpeakers(
   blocks: BlockStore,
   labels: Int32Array,
@@ -405,14 +409,15 @@ export function closestSpeakers(
   const k = labels.reduce((max, l) => Math.max(max, l + 1), 0);
   const stats = Array.from({ length: k }, () => new GaussianStats());
   for (let b = 0; b < blocks.count; b++) if (labels[b]! >= 0) stats[labels[b]!]!.addBlock(blocks, b);
-  let best: { a: number; b: number; divergence: number } | undefined;
+  let best: { a: number; b: number; divergence: number; balanced: number } | undefined;
   for (let a = 0; a < k; a++) {
     if (stats[a]!.n === 0) continue;
     for (let b = a + 1; b < k; b++) {
       if (stats[b]!.n === 0) continue;
       const [na, nb] = [stats[a]!.n, stats[b]!.n];
-      const divergence = (stats[a]!.divergence(stats[b]!) * (na + nb) ** 2) / (4 * na * nb);
-      if (!best || divergence < best.divergence) best = { a, b, divergence };
+      const divergence = stats[a]!.divergence(stats[b]!);
+      const balanced = (divergence * (na + nb) ** 2) / (4 * na * nb);
+      if (!best || balanced < best.balanced) best = { a, b, divergence, balanced };
     }
   }
   return best;

@@ -29,11 +29,13 @@
 // 4b. Without a count: speakers that the likelihood test of step 3 finds to be one person on their
 //    block-precise speech (mergeDivergence, stricter than the split's) are merged and step 4 runs again
 //    (4 s windows straddle short quick turns and step 3 then finds a "speaker" per mixture).
-// 4c. Over-clustering (decision 0091), once the count is known (given, or found by 3-4b): the tree is cut into
-//    3 clusters per speaker (at least 8), resegmented, and the two clusters whose block-precise speech one
-//    Gaussian explains best (step 3's likelihood ratio, weighted as if both had as much speech) merge, then
-//    resegmentation again, down to the count. Cutting the tree straight at the count mixed similar voices
-//    (4 s windows across quick turns look alike); clusters of a few turns each are nearly pure.
+// 4c. Over-clustering (decision 0091; with overClusters 0, steps 3-4b give the labels as before). Without a
+//    count: the tree is cut into 8 clusters (or maxSpeakers), resegmented, and the closest pair merged and
+//    resegmented again, one pair at a time, until the closest pair's likelihood ratio per frame reaches
+//    autoMergeDivergence. Once the count is known (given, or found so): the tree is cut into 3 clusters per
+//    speaker (at least 8) and merged the same way down to the count. "Closest" is step 3's likelihood ratio on
+//    block-precise speech, weighted as if both had as much speech. Cutting the tree straight at the count mixed
+//    similar voices (4 s windows across quick turns look alike); clusters of a few turns each are nearly pure.
 // Quality (decision 0057): "standard" runs 4/4b once; "enhanced" (diarization-high) up to
 //    resegmentationPasses times, each Viterbi pass re-estimating the speakers from the previous one.
 //
@@ -42,7 +44,14 @@
 import { closestSpeakers, clusterSpeakers, mergeSameSpeakers, type SpeakerClusteringOptions } from './clustering.js';
 import { MfccExtractor } from './mfcc.js';
 import { resegment, resegmentBlocks, type ResegmentationOptions } from './resegmentation.js';
-import { CEPSTRA, extractBlocks, windowEmbeddings, type BlockStore, type WindowOptions } from './speaker-features.js';
+import {
+  CEPSTRA,
+  extractBlocks,
+  windowEmbeddings,
+  type BlockStore,
+  type Window,
+  type WindowOptions,
+} from './speaker-features.js';
 import {
   speakerLabel,
   type SeparateOptions,
@@ -53,6 +62,11 @@ import {
 import type { SpeechSegment } from '../vad/vad.js';
 
 export interface EmbeddedSeparationOptions extends WindowOptions, SpeakerClusteringOptions, ResegmentationOptions {
+  /**
+   * With over-clustering and no count: the merging stops when the closest pair's likelihood ratio per frame
+   * (step 3's test, unweighted) reaches this.
+   */
+  autoMergeDivergence: number;
   /** Turns of the same speaker separated by less than this are joined. */
   joinGapSeconds: number;
 }
@@ -73,6 +87,7 @@ export const DEFAULT_EMBEDDED_SEPARATION_OPTIONS: EmbeddedSeparationOptions = {
   sameSpeakerDivergence: 0.75,
   mergeDivergence: 0.6,
   overClusters: 8,
+  autoMergeDivergence: 0.9,
   switchPenalty: 60,
   minTurnSeconds: 1,
   resegmentationPasses: 1,
@@ -132,7 +147,12 @@ export class EmbeddedSpeakerSeparation implements SpeakerSeparationEngine {
       }
       return current;
     };
-    const found = options.numSpeakers === undefined ? clustered() : undefined;
+    const found =
+      options.numSpeakers !== undefined
+        ? undefined
+        : settings.overClusters > 0
+          ? countByMerging(blocks, windows, options, settings)
+          : clustered();
     const count = options.numSpeakers ?? distinct(found!);
     let blockLabels: Int32Array | undefined;
     if (settings.overClusters > 0 && count > 1) {
@@ -171,6 +191,34 @@ function mergeToSpeakers(
   while (distinct(labels) > count) {
     const pair = closestSpeakers(blocks, labels);
     if (!pair) break;
+    labels = resegmentBlocks(
+      blocks,
+      renumberLabels(labels.map((l) => (l === pair.b ? pair.a : l))),
+      undefined,
+      settings,
+    );
+  }
+  return labels;
+}
+
+/**
+ * Step 4c without a count: the tree cut into overClusters clusters (or maxSpeakers, if more), resegmented, and
+ * the closest pairs merged as in mergeToSpeakers until the closest pair's likelihood ratio per frame reaches
+ * autoMergeDivergence, within [minSpeakers, maxSpeakers].
+ */
+function countByMerging(
+  blocks: BlockStore,
+  windows: Window[],
+  options: SeparateOptions,
+  settings: EmbeddedSeparationOptions,
+): Int32Array {
+  const lo = Math.max(1, options.minSpeakers ?? 1);
+  const hi = Math.max(lo, options.maxSpeakers ?? settings.defaultMaxSpeakers);
+  const over = clusterSpeakers(blocks, windows, options, settings, Math.max(settings.overClusters, hi));
+  let labels = resegment(blocks, windows, over, undefined, settings);
+  for (let k = distinct(labels); k > lo; k = distinct(labels)) {
+    const pair = closestSpeakers(blocks, labels);
+    if (!pair || (k <= hi && pair.divergence >= settings.autoMergeDivergence)) break;
     labels = resegmentBlocks(
       blocks,
       renumberLabels(labels.map((l) => (l === pair.b ? pair.a : l))),

@@ -114,7 +114,7 @@ describe('EmbeddedSpeakerSeparation', () => {
     }
   });
 
-  it('separates four voices with the count given, two of them one synthesizer a variant apart', async () => {
+  it('separates four voices, two of them one synthesizer a variant apart, with the count given and without', async () => {
     // espeak-ng's en-us voice with and without the m1 variant (formants 3% lower, another pitch), festival, and
     // a real man (pocketsphinx's "cards" recordings). Cut from the windows' tree into four, the voices came out
     // mixed (DER 13%); twelve clusters merged two at a time on block-precise speech keep them apart.
@@ -146,6 +146,10 @@ describe('EmbeddedSpeakerSeparation', () => {
     const turns = await separation.separate(fourPcm, fourSpeech, { numSpeakers: 4, signal });
     expect(speakers(turns)).toBe(4);
     expect(diarizationError(reference, turns).der).toBeLessThan(0.05);
+    // Without the count, 3-4b found seven; merging the clusters until the closest pair differs finds four.
+    const found = await separation.separate(fourPcm, fourSpeech, { signal });
+    expect(speakers(found)).toBe(4);
+    expect(diarizationError(reference, found).der).toBeLessThan(0.05);
   });
 
   it('honours the count exactly and the bounds of the automatic choice', async () => {
