@@ -1,22 +1,25 @@
 // npm run bench:speakers — the embedded speaker separation (decision 0057) on generated meetings, the
-// standard pass (transcription_model "default") beside the enhanced one ("diarization-high"):
-// - meetings of two and three voices made of festival (HTS slt) and espeak-ng variants, with pauses of
-//   0.15-1 s and quick turns;
-// - conversations of real people from Debian's pocketsphinx test data (librivox, cards, dhd);
-// - one-speaker recordings (each real speaker alone, and festival alone), where the automatic count must
-//   find exactly one.
-// Per meeting and pass: DER (0.25 s collar) with the count given and found automatically, the count
-// found, and the separation's time (the VAD's regions are computed once, outside the timing).
+// standard pass (transcription_model "default") beside the enhanced one ("diarization-high"), in three parts:
+// - "0057": the recordings decision 0057 was measured and tuned on: meetings of two and three voices made of
+//   festival (HTS slt) and espeak-ng variants with pauses of 0.15-1 s and quick turns; conversations of real
+//   people from Debian's pocketsphinx test data; one-speaker recordings, where the automatic count must find
+//   exactly one;
+// - "tuning" and "held-out" (issue 25 item 6, decision 0091, bench/speaker-meetings.ts): 16 meetings each of
+//   2-8 speakers drawn from 19 voices, with pauses, quick turns and overlap; settings may be chosen on the
+//   tuning half only, the held-out half (other seeds, other sentences) is reported apart.
+// Per meeting and pass: DER (0.25 s collar) with the count given and found automatically, the count found,
+// and the separation's time (the VAD's regions are computed once, outside the timing); then per part and
+// speaker count (1, 2, 3, 4, 5-8, and 2-4) the pooled DERs, how often the count is found exactly, and the
+// real-time factor. BENCH_PARTS=tuning,0057 and BENCH_QUALITY=standard run less; BENCH_SECTION=separation
+// skips the identification part.
 // Then identification of enrolled voices across files (decision 0065, the team voice library): voices enrolled
 // from turns of one set of meetings, recognized in new meetings after separation; the match settings are
 // chosen on the tuning meetings and reported on held-out meetings (other sentences, other pairings, and
 // unenrolled voices that no tuning meeting has). BENCH_SECTION=identification runs only that part.
 // Figures are printed, not asserted: benches are not tests.
-import { execFile } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { promisify } from 'node:util';
-import { diarizationError } from '../src-server/engines/speakers/diarization-error.js';
+import { diarizationError, type DiarizationErrorResult } from '../src-server/engines/speakers/diarization-error.js';
 import {
   EmbeddedSpeakerSeparation,
   type EmbeddedSeparationOptions,
@@ -25,9 +28,8 @@ import type { SeparationQuality } from '../src-server/engines/speakers/speaker-s
 import { SileroVad } from '../src-server/engines/vad/silero-vad.js';
 import { identificationBench } from './voice-identification.js';
 import { seededRandom } from '../src-shared/seeded-random.js';
-import { fileCache } from './file-cache.js';
+import { meetingSet, speak, type SetMeeting, type Voice } from './speaker-meetings.js';
 import {
-  CACHE_DIR,
   concatenate,
   conversation,
   durationOf,
@@ -37,26 +39,7 @@ import {
   type Turn,
 } from './speech-corpus.js';
 
-const run = promisify(execFile);
-const cached = fileCache(CACHE_DIR, 1);
 const signal = new AbortController().signal;
-
-/** A generated voice: festival's HTS voice or an espeak-ng voice with a variant ("en-us+f3"). */
-export type Voice = 'festival' | `espeak:${string}`;
-
-async function speak(voice: Voice, text: string): Promise<string> {
-  if (voice === 'festival') return festivalWav(text);
-  const name = voice.slice('espeak:'.length);
-  return cached(['espeak', name, text], 'wav', async (tmp) => {
-    const raw = `${tmp}.22k.wav`;
-    try {
-      await run('espeak-ng', ['-v', name, '-w', raw, '--', text]);
-      await run('sox', [raw, '-r', '16000', '-c', '1', '-b', '16', tmp]);
-    } finally {
-      await fsp.rm(raw, { force: true });
-    }
-  });
-}
 
 const SENTENCES = [
   'Good morning, did you get the report I sent yesterday?',
@@ -127,6 +110,8 @@ async function generatedMeeting(
   return { name: voices.join(' + ') + (kind ? ` (${kind} turns)` : ''), wav, reference, speakers: voices.length };
 }
 
+export type { Voice };
+
 export interface Meeting {
   name: string;
   wav: string;
@@ -174,81 +159,130 @@ async function meetings(): Promise<Meeting[]> {
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
+type Part = SetMeeting['part'] | '0057';
+
+interface Scored {
+  part: Part;
+  speakers: number;
+  seconds: number;
+  quality: SeparationQuality;
+  given: DiarizationErrorResult;
+  noCollar: DiarizationErrorResult;
+  auto: DiarizationErrorResult;
+  found: number;
+  ms: number;
+}
+
+/** Speaker-count buckets of the summary. */
+const BUCKETS: { label: string; has: (n: number) => boolean }[] = [
+  { label: '1', has: (n) => n === 1 },
+  { label: '2', has: (n) => n === 2 },
+  { label: '3', has: (n) => n === 3 },
+  { label: '4', has: (n) => n === 4 },
+  { label: '5-8', has: (n) => n >= 5 },
+  { label: '2-4', has: (n) => n >= 2 && n <= 4 },
+];
+
+/** DER over a group: errors summed over the reference speech summed (longer meetings weigh more). */
+function pooled(results: DiarizationErrorResult[]): number {
+  const total = results.reduce((s, r) => s + r.total, 0);
+  const errors = results.reduce((s, r) => s + r.missed + r.falseAlarm + r.confusion, 0);
+  return total > 0 ? errors / total : 0;
+}
+
 async function main(): Promise<void> {
   const vad = new SileroVad();
   // BENCH_ENHANCED='{"hopSeconds":1}': try other settings for the enhanced pass.
   const enhanced = JSON.parse(process.env.BENCH_ENHANCED ?? '{}') as Partial<EmbeddedSeparationOptions>;
   const separation = new EmbeddedSpeakerSeparation({ enhanced });
-  const all = await meetings();
-  const qualities: SeparationQuality[] = ['standard', 'enhanced'];
+  // BENCH_PARTS=tuning,0057: only some parts; BENCH_QUALITY=standard: only one pass.
+  const parts = (process.env.BENCH_PARTS ?? '0057,tuning,held-out').split(',') as Part[];
+  const qualities = (process.env.BENCH_QUALITY ?? 'standard,enhanced').split(',') as SeparationQuality[];
+  const all: (Omit<SetMeeting, 'part'> & { part: Part })[] = [];
+  if (parts.includes('0057')) {
+    for (const m of await meetings()) {
+      const pcm = await pcmOf(m.wav);
+      all.push({ ...m, pcm, part: '0057', seconds: (await fsp.stat(pcm)).size / 32000 });
+    }
+  }
+  all.push(...(await meetingSet(parts.filter((p): p is SetMeeting['part'] => p !== '0057'))));
   console.log(`\nbench:speakers — embedded-mfcc, Silero VAD regions, DER with a 0.25 s collar\n`);
   console.log(
-    [
-      'meeting',
-      'secs',
-      'pass',
-      'DER count given',
-      'same, no collar',
-      'DER auto',
-      'found (want)',
-      'ms given',
-      'ms auto',
-    ].join(' | '),
+    '| meeting | s | pass | DER count given | same, no collar | DER auto | found (want) | ms given | ms auto |',
   );
-  const totals = new Map(qualities.map((q) => [q, { given: 0, noCollar: 0, auto: 0, exact: 0, ms: 0, seconds: 0 }]));
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  const scored: Scored[] = [];
   for (const meeting of all) {
-    const pcm = await pcmOf(meeting.wav);
-    const speech = await vad.detect(pcm, { signal });
-    const seconds = (await fsp.stat(pcm)).size / 32000;
+    const speech = await vad.detect(meeting.pcm, { signal });
     for (const quality of qualities) {
       const time = async (options: { numSpeakers?: number }) => {
         const started = performance.now();
-        const turns = await separation.separate(pcm, speech, { ...options, quality, signal });
+        const turns = await separation.separate(meeting.pcm, speech, { ...options, quality, signal });
         return { turns, ms: performance.now() - started };
       };
       const given = await time({ numSpeakers: meeting.speakers });
       const auto = await time({});
-      const derGiven = diarizationError(meeting.reference, given.turns).der;
-      const derAuto = diarizationError(meeting.reference, auto.turns).der;
-      // Boundaries to the frame: no collar.
-      const derExact = diarizationError(meeting.reference, given.turns, { collar: 0 }).der;
-      const found = new Set(auto.turns.map((t) => t.speaker)).size;
-      const total = totals.get(quality)!;
-      total.given += derGiven;
-      total.noCollar += derExact;
-      total.auto += derAuto;
-      total.exact += found === meeting.speakers ? 1 : 0;
-      total.ms += given.ms + auto.ms;
-      total.seconds += 2 * seconds;
+      const row: Scored = {
+        part: meeting.part,
+        speakers: meeting.speakers,
+        seconds: meeting.seconds,
+        quality,
+        given: diarizationError(meeting.reference, given.turns),
+        // Boundaries to the frame: no collar.
+        noCollar: diarizationError(meeting.reference, given.turns, { collar: 0 }),
+        auto: diarizationError(meeting.reference, auto.turns),
+        found: new Set(auto.turns.map((t) => t.speaker)).size,
+        ms: given.ms + auto.ms,
+      };
+      scored.push(row);
       console.log(
-        [
+        `| ${[
           meeting.name,
-          seconds.toFixed(0),
+          meeting.seconds.toFixed(0),
           quality,
-          pct(derGiven),
-          pct(derExact),
-          pct(derAuto),
-          `${found} (${meeting.speakers})`,
+          pct(row.given.der),
+          pct(row.noCollar.der),
+          pct(row.auto.der),
+          `${row.found} (${meeting.speakers})`,
           given.ms.toFixed(0),
           auto.ms.toFixed(0),
-        ].join(' | '),
+        ].join(' | ')} |`,
       );
     }
   }
-  console.log('\npass | mean DER count given | same, no collar | mean DER auto | count exact | real-time factor');
-  for (const [quality, t] of totals) {
-    console.log(
-      [
-        quality,
-        pct(t.given / all.length),
-        pct(t.noCollar / all.length),
-        pct(t.auto / all.length),
-        `${t.exact}/${all.length}`,
-        (t.ms / 1000 / t.seconds).toFixed(4),
-      ].join(' | '),
-    );
+  console.log(
+    '\nDER pooled over each group (errors over reference speech); count exact: found automatically = true count;',
+  );
+  console.log('real-time factor: separation time (both runs) over twice the audio, VAD excluded.\n');
+  console.log(
+    '| part | speakers | meetings | pass | DER count given | same, no collar | DER auto | count exact | real-time factor |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const part of parts) {
+    for (const bucket of BUCKETS) {
+      for (const quality of qualities) {
+        const group = scored.filter((r) => r.part === part && r.quality === quality && bucket.has(r.speakers));
+        if (group.length === 0) continue;
+        const exact = group.filter((r) => r.found === r.speakers).length;
+        const seconds = group.reduce((s, r) => s + 2 * r.seconds, 0);
+        const ms = group.reduce((s, r) => s + r.ms, 0);
+        console.log(
+          `| ${[
+            part,
+            bucket.label,
+            group.length,
+            quality,
+            pct(pooled(group.map((r) => r.given))),
+            pct(pooled(group.map((r) => r.noCollar))),
+            pct(pooled(group.map((r) => r.auto))),
+            `${exact}/${group.length}`,
+            (ms / 1000 / seconds).toFixed(4),
+          ].join(' | ')} |`,
+        );
+      }
+    }
   }
 }
 
 if (process.env.BENCH_SECTION !== 'identification') await main();
-await identificationBench({ speak, generatedMeeting });
+if (process.env.BENCH_SECTION !== 'separation') await identificationBench({ speak, generatedMeeting });

@@ -154,6 +154,12 @@ export interface SpeakerClusteringOptions {
    * real men of this benchmark came at 0.73 and one synthetic voice with itself across two 2 s turns at 0.54.
    */
   mergeDivergence: number;
+  /**
+   * Over-clustering (0: off): once the count is known (given, or found by steps 3-4b), the windows' tree is cut
+   * into at least this many clusters and they are merged down to the count after resegmentation (step 4c),
+   * where each cluster's speech is block-precise rather than a set of 4 s windows straddling turns.
+   */
+  overClusters: number;
 }
 
 /** Consecutive frames are far from independent: statistics count one frame in this many. */
@@ -163,12 +169,16 @@ const MIN_SPEAKER_FRAMES = 150;
 /** How many outlier splits the tree walk may pass over. */
 const MAX_OUTLIER_SPLITS = 24;
 
-/** Step 3 of the embedded speaker separation: a speaker index per window. */
+/**
+ * Step 3 of the embedded speaker separation: a speaker index per window. With `overClusters`: that many
+ * real clusters (outliers absorbed) whatever the count, for step 4c to merge.
+ */
 export function clusterSpeakers(
   blocks: BlockStore,
   windows: Window[],
   options: SeparateOptions,
   settings: SpeakerClusteringOptions,
+  overClusters?: number,
 ): Int32Array {
   const n = windows.length;
   if (n === 0) return new Int32Array(0);
@@ -182,7 +192,9 @@ export function clusterSpeakers(
 
   const sub = subset.map((i) => windows[i]!);
   let subsetLabels: Int32Array;
-  if (options.numSpeakers !== undefined && options.numSpeakers > 0) {
+  if (overClusters !== undefined) {
+    subsetLabels = splitTree(blocks, sub, vectors, merges, settings, Math.min(m, overClusters), false);
+  } else if (options.numSpeakers !== undefined && options.numSpeakers > 0) {
     const k = Math.min(options.numSpeakers, m);
     subsetLabels = splitTree(blocks, sub, vectors, merges, settings, k, false);
     // Not enough speech for k real clusters: plain cut, outliers and all, to honour the count.
@@ -383,6 +395,32 @@ export function mergeSameSpeakers(
     for (let l = 0; l < k; l++) if (target[l] === b) target[l] = a;
   }
   return renumber(labels.map((l) => (l < 0 ? -1 : target[l]!)));
+}
+
+/**
+ * The two speakers of `labels` that one Gaussian explains best together: the lowest likelihood ratio per frame
+ * weighted as if both had as much speech (x (n_a + n_b)^2 / 4 n_a n_b; unweighted, a speaker with little speech
+ * is cheap to merge into anyone). `divergence` is the unweighted ratio of that pair.
+ */
+export function closestSpeakers(
+  blocks: BlockStore,
+  labels: Int32Array,
+): { a: number; b: number; divergence: number } | undefined {
+  const k = labels.reduce((max, l) => Math.max(max, l + 1), 0);
+  const stats = Array.from({ length: k }, () => new GaussianStats());
+  for (let b = 0; b < blocks.count; b++) if (labels[b]! >= 0) stats[labels[b]!]!.addBlock(blocks, b);
+  let best: { a: number; b: number; divergence: number; balanced: number } | undefined;
+  for (let a = 0; a < k; a++) {
+    if (stats[a]!.n === 0) continue;
+    for (let b = a + 1; b < k; b++) {
+      if (stats[b]!.n === 0) continue;
+      const [na, nb] = [stats[a]!.n, stats[b]!.n];
+      const divergence = stats[a]!.divergence(stats[b]!);
+      const balanced = (divergence * (na + nb) ** 2) / (4 * na * nb);
+      if (!best || balanced < best.balanced) best = { a, b, divergence, balanced };
+    }
+  }
+  return best;
 }
 
 function countLabels(labels: Int32Array): number {
