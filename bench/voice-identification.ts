@@ -16,6 +16,7 @@ import {
   matchVoices,
   MfccVoicePrints,
   pooled,
+  REFERENCE_VOICE_MATCH,
   type VoiceMatchSettings,
 } from '../src-server/engines/speakers/mfcc-voice-prints.js';
 import { EmbeddedSpeakerSeparation } from '../src-server/engines/speakers/embedded-speaker-separation.js';
@@ -246,42 +247,10 @@ export async function identificationBench(helpers: Helpers): Promise<void> {
     `tuning distances: same voice median ${q(same, 0.5)}, max ${q(same, 1)}; other voices min ${q(other, 0)}, 5th percentile ${q(other, 0.05)}`,
   );
 
-  // Choice on the tuning meetings (decision 0084): no wrong and no false name; the most names; the lowest
-  // threshold that gives them; then the middle of the range of ratios that keeps all that at this threshold
-  // (the ratio furthest from both a false name and a lost one).
-  const candidates: { settings: VoiceMatchSettings; counts: Counts }[] = [];
-  for (let step = 2; step <= 80; step++)
-    for (let r = 20; r <= 98; r += 2) {
-      const settings = { ...DEFAULT_VOICE_MATCH, threshold: step * 0.025, ratio: r / 100 };
-      const counts = score(tuning, voices, settings);
-      if (counts.wrong === 0 && counts.falseNames === 0) candidates.push({ settings, counts });
-    }
-  const most = Math.max(0, ...candidates.map((c) => c.counts.correct));
-  const top = candidates.filter((c) => c.counts.correct === most);
-  const threshold = Math.min(...top.map((c) => c.settings.threshold));
-  const ratios = top.filter((c) => c.settings.threshold === threshold).map((c) => c.settings.ratio);
-  const ratio = Math.round(((Math.min(...ratios) + Math.max(...ratios)) / 2) * 100) / 100;
-  // A lone voice (a team of one, or a request naming one known speaker): the largest threshold with no
-  // false name on tuning when each enrolled voice is, in turn, the only one.
-  const alone = (sets: Scored[][], aloneThreshold: number) => {
-    const c: Counts = { enrolled: 0, correct: 0, wrong: 0, none: 0, strangers: 0, falseNames: 0 };
-    for (const v of voices) {
-      const counts = score(
-        sets.map((speakers) => speakers.map((s) => ({ ...s, enrolled: s.truth === v.voice.name }))),
-        [v],
-        { ...DEFAULT_VOICE_MATCH, aloneThreshold },
-        true,
-      );
-      for (const k of Object.keys(c) as (keyof Counts)[]) c[k] += counts[k];
-    }
-    return c;
-  };
-  let aloneThreshold = 0;
-  for (let step = 1; step <= 80 && alone(tuning, step * 0.025).falseNames === 0; step++) aloneThreshold = step * 0.025;
-  const chosen = { ...DEFAULT_VOICE_MATCH, threshold, ratio, aloneThreshold };
+  const chosen = choose(tuning, voices, DEFAULT_VOICE_MATCH);
   console.log(
-    candidates.length
-      ? `chosen on tuning: threshold ${threshold.toFixed(3)}, ratio ${ratio} (zero-error ratios ${Math.min(...ratios)}-${Math.max(...ratios)} at the most names), alone threshold ${aloneThreshold.toFixed(3)}; the product's: threshold ${DEFAULT_VOICE_MATCH.threshold}, ratio ${DEFAULT_VOICE_MATCH.ratio}, alone ${DEFAULT_VOICE_MATCH.aloneThreshold}`
+    chosen
+      ? `chosen on tuning: threshold ${chosen.threshold.toFixed(3)}, ratio ${chosen.ratio} (zero-error ratios ${chosen.ratios}), alone threshold ${chosen.aloneThreshold.toFixed(3)}; the product's: threshold ${DEFAULT_VOICE_MATCH.threshold}, ratio ${DEFAULT_VOICE_MATCH.ratio}, alone ${DEFAULT_VOICE_MATCH.aloneThreshold}`
       : 'no setting gives zero wrong names on the tuning meetings',
   );
   const pure = (sets: Scored[][]) => sets.flat().filter((s) => s.purity >= PURE).length;
@@ -293,27 +262,43 @@ export async function identificationBench(helpers: Helpers): Promise<void> {
   );
   for (const [label, settings] of [
     ['product', DEFAULT_VOICE_MATCH],
-    ...(candidates.length ? [['chosen', chosen] as const] : []),
+    ...(chosen ? [['chosen', chosen] as const] : []),
   ] as const) {
     console.log(row(`tuning, ${tuningMeetings.length} meetings (${label})`, score(tuning, voices, settings)));
     console.log(row(`held-out, ${heldOutMeetings.length} meetings (${label})`, score(heldOut, voices, settings)));
     console.log(row(`tuning, one-voice speakers (${label})`, score(tuning, voices, settings, true)));
     console.log(row(`held-out, one-voice speakers (${label})`, score(heldOut, voices, settings, true)));
     const a = settings.aloneThreshold;
-    console.log(row(`tuning, each voice alone in the library (${label})`, alone(tuning, a)));
-    console.log(row(`held-out, each voice alone in the library (${label})`, alone(heldOut, a)));
+    console.log(row(`tuning, each voice alone in the library (${label})`, alone(tuning, voices, settings, a)));
+    console.log(row(`held-out, each voice alone in the library (${label})`, alone(heldOut, voices, settings, a)));
   }
-  // Not a product path yet (0084): how the same rule would name speakers from one short clip per voice.
+  // known_speaker_references[] of /v1 (decision 0092): one short clip per voice is the library, with its own
+  // settings chosen by the same rule on the tuning meetings.
   const clipLibrary: Library = [...clips].map(([name, stats]) => ({
     voice: { speakerId: name, name, prints: [] as [] },
     stats,
   }));
   const clipSeconds = [...clips.values()].map((c) => c.n / 100);
+  const clipChosen = choose(tuning, clipLibrary, REFERENCE_VOICE_MATCH);
   console.log(
-    `one clip per voice instead (${clips.size} voices, ${Math.min(...clipSeconds).toFixed(1)}-${Math.max(...clipSeconds).toFixed(1)} s of speech each), product settings:`,
+    `\none clip per voice instead (${clips.size} voices, ${Math.min(...clipSeconds).toFixed(1)}-${Math.max(...clipSeconds).toFixed(1)} s of speech each): ` +
+      (clipChosen
+        ? `chosen on tuning: threshold ${clipChosen.threshold.toFixed(3)}, ratio ${clipChosen.ratio} (zero-error ratios ${clipChosen.ratios}), alone threshold ${clipChosen.aloneThreshold.toFixed(3)}; the product's: threshold ${REFERENCE_VOICE_MATCH.threshold}, ratio ${REFERENCE_VOICE_MATCH.ratio}, alone ${REFERENCE_VOICE_MATCH.aloneThreshold}`
+        : 'no setting gives zero wrong names on the tuning meetings'),
   );
-  console.log(row(`tuning, one-voice speakers (clips)`, score(tuning, clipLibrary, DEFAULT_VOICE_MATCH, true)));
-  console.log(row(`held-out, one-voice speakers (clips)`, score(heldOut, clipLibrary, DEFAULT_VOICE_MATCH, true)));
+  for (const [label, settings] of [
+    ['library settings', DEFAULT_VOICE_MATCH],
+    ['reference settings', REFERENCE_VOICE_MATCH],
+    ...(clipChosen ? [['chosen', clipChosen] as const] : []),
+  ] as const) {
+    console.log(row(`tuning, clips (${label})`, score(tuning, clipLibrary, settings)));
+    console.log(row(`held-out, clips (${label})`, score(heldOut, clipLibrary, settings)));
+    console.log(row(`tuning, one-voice speakers, clips (${label})`, score(tuning, clipLibrary, settings, true)));
+    console.log(row(`held-out, one-voice speakers, clips (${label})`, score(heldOut, clipLibrary, settings, true)));
+    const a = settings.aloneThreshold;
+    console.log(row(`tuning, each clip alone (${label})`, alone(tuning, clipLibrary, settings, a)));
+    console.log(row(`held-out, each clip alone (${label})`, alone(heldOut, clipLibrary, settings, a)));
+  }
   if (process.env.BENCH_VERBOSE) {
     for (const [set, meetings] of [
       ['tuning', tuning],
@@ -332,6 +317,52 @@ export async function identificationBench(helpers: Helpers): Promise<void> {
           );
         }
   }
+}
+
+/**
+ * Choice on the tuning meetings (decision 0084): no wrong and no false name; the most names; the lowest
+ * threshold that gives them; then the middle of the range of ratios that keeps all that at this threshold
+ * (the ratio furthest from both a false name and a lost one). A lone voice (a team of one, or a request
+ * naming one known speaker): the largest threshold with no false name on tuning when each voice is, in turn,
+ * the only one.
+ */
+function choose(
+  tuning: Scored[][],
+  voices: Library,
+  base: VoiceMatchSettings,
+): (VoiceMatchSettings & { ratios: string }) | null {
+  const candidates: { settings: VoiceMatchSettings; counts: Counts }[] = [];
+  for (let step = 2; step <= 80; step++)
+    for (let r = 20; r <= 98; r += 2) {
+      const settings = { ...base, threshold: step * 0.025, ratio: r / 100 };
+      const counts = score(tuning, voices, settings);
+      if (counts.wrong === 0 && counts.falseNames === 0) candidates.push({ settings, counts });
+    }
+  if (candidates.length === 0) return null;
+  const most = Math.max(0, ...candidates.map((c) => c.counts.correct));
+  const top = candidates.filter((c) => c.counts.correct === most);
+  const threshold = Math.min(...top.map((c) => c.settings.threshold));
+  const ratios = top.filter((c) => c.settings.threshold === threshold).map((c) => c.settings.ratio);
+  const ratio = Math.round(((Math.min(...ratios) + Math.max(...ratios)) / 2) * 100) / 100;
+  let aloneThreshold = 0;
+  for (let step = 1; step <= 80 && alone(tuning, voices, base, step * 0.025).falseNames === 0; step++)
+    aloneThreshold = step * 0.025;
+  return { ...base, threshold, ratio, aloneThreshold, ratios: `${Math.min(...ratios)}-${Math.max(...ratios)}` };
+}
+
+/** Each voice of `voices` in turn as the only one, one-voice speakers only. */
+function alone(sets: Scored[][], voices: Library, settings: VoiceMatchSettings, aloneThreshold: number): Counts {
+  const c: Counts = { enrolled: 0, correct: 0, wrong: 0, none: 0, strangers: 0, falseNames: 0 };
+  for (const v of voices) {
+    const counts = score(
+      sets.map((speakers) => speakers.map((s) => ({ ...s, enrolled: s.truth === v.voice.name }))),
+      [v],
+      { ...settings, aloneThreshold },
+      true,
+    );
+    for (const k of Object.keys(c) as (keyof Counts)[]) c[k] += counts[k];
+  }
+  return c;
 }
 
 /** `count` different voices of `pool`, by seed. */
