@@ -209,7 +209,9 @@ export class TranscribeNow {
     if (speakers)
       for (const [i, { audio }] of known.entries()) {
         const referenceKey = `${this.prefix}/reference-${i + 1}`;
-        await ctx.storage.put(referenceKey, Readable.from([audio]));
+        await ctx.storage.put(referenceKey, Readable.from([audio])).catch((error: unknown) => {
+          throw isDiskFull(error) ? diskFullWhileStoring() : error;
+        });
         references.push(referenceKey);
       }
 
