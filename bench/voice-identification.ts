@@ -110,6 +110,9 @@ async function separatedSpeakers(meeting: Meeting, enrolled: ReadonlySet<string>
 
 type Library = { voice: { speakerId: string; name: string; prints: [] }; stats: GaussianStats }[];
 
+/** Reference clips per voice the bench tries (each voice's longest turns of 2-10 s). */
+const CLIPS = 3;
+
 /** A separated speaker this much of one voice or more is that voice; below, separation mixed two voices. */
 const PURE = 0.8;
 
@@ -157,11 +160,15 @@ export async function identificationBench(helpers: Helpers): Promise<void> {
 
   // Enrolment: each enrolled voice printed from its turns in a meeting with another enrolled voice.
   const prints = new Map<string, GaussianStats>();
-  // What one known_speaker_references[] clip of /v1 would give (2-10 s): the voice's longest turn of at most 10 s.
-  const clips = new Map<string, GaussianStats>();
-  const clipOf = async (pcm: string, turns: Turn[]) => {
-    const turn = turns.filter((t) => t.end - t.start <= 10).sort((a, b) => b.end - b.start - (a.end - a.start))[0];
-    return turn ? pooled([(await printer.print(pcm, [turn], signal)).print]) : null;
+  // What known_speaker_references[] clips of /v1 give (2-10 s): each voice's CLIPS longest turns of 2 to 10 s,
+  // the k-th of every voice making the k-th library (more trials than one clip per voice).
+  const clips = new Map<string, GaussianStats[]>();
+  const clipsOf = async (pcm: string, turns: Turn[]) => {
+    const picked = turns
+      .filter((t) => t.end - t.start >= 2 && t.end - t.start <= 10)
+      .sort((a, b) => b.end - b.start - (a.end - a.start))
+      .slice(0, CLIPS);
+    return Promise.all(picked.map(async (turn) => pooled([(await printer.print(pcm, [turn], signal)).print])!));
   };
   const pairs: [Voice, Voice][] = [
     [ENROLLED[0]!, ENROLLED[1]!],
@@ -175,19 +182,20 @@ export async function identificationBench(helpers: Helpers): Promise<void> {
       if (prints.has(voice)) continue;
       const turns = meeting.reference.filter((t) => t.speaker === voice);
       prints.set(voice, pooled([(await printer.print(pcm, turns, signal)).print])!);
-      const clip = await clipOf(pcm, turns);
-      if (clip) clips.set(voice, clip);
+      clips.set(voice, await clipsOf(pcm, turns));
     }
   }
   // Real people: librivox and cards from their first two recordings.
   const realEnrol = await conversation({ librivox: librivox.slice(0, 2), cards: cards.slice(0, 2) }, 20, 3);
   const realPcm = await pcmOf(realEnrol.wav);
   for (const person of ['librivox', 'cards']) {
-    const clip = await clipOf(
-      realPcm,
-      realEnrol.reference.filter((t) => t.speaker === person),
+    clips.set(
+      person,
+      await clipsOf(
+        realPcm,
+        realEnrol.reference.filter((t) => t.speaker === person),
+      ),
     );
-    if (clip) clips.set(person, clip);
     prints.set(
       person,
       pooled([
@@ -247,7 +255,7 @@ export async function identificationBench(helpers: Helpers): Promise<void> {
     `tuning distances: same voice median ${q(same, 0.5)}, max ${q(same, 1)}; other voices min ${q(other, 0)}, 5th percentile ${q(other, 0.05)}`,
   );
 
-  const chosen = choose(tuning, voices, DEFAULT_VOICE_MATCH);
+  const chosen = choose(tuning, [voices], DEFAULT_VOICE_MATCH);
   console.log(
     chosen
       ? `chosen on tuning: threshold ${chosen.threshold.toFixed(3)}, ratio ${chosen.ratio} (zero-error ratios ${chosen.ratios}), alone threshold ${chosen.aloneThreshold.toFixed(3)}; the product's: threshold ${DEFAULT_VOICE_MATCH.threshold}, ratio ${DEFAULT_VOICE_MATCH.ratio}, alone ${DEFAULT_VOICE_MATCH.aloneThreshold}`
@@ -278,19 +286,20 @@ export async function identificationBench(helpers: Helpers): Promise<void> {
     console.log(row(`tuning, one-voice speakers (${label})`, score(tuning, voices, settings, true)));
     console.log(row(`held-out, one-voice speakers (${label})`, score(heldOut, voices, settings, true)));
     const a = settings.aloneThreshold;
-    console.log(row(`tuning, each voice alone in the library (${label})`, alone(tuning, voices, settings, a)));
-    console.log(row(`held-out, each voice alone in the library (${label})`, alone(heldOut, voices, settings, a)));
+    console.log(row(`tuning, each voice alone in the library (${label})`, alone(tuning, [voices], settings, a)));
+    console.log(row(`held-out, each voice alone in the library (${label})`, alone(heldOut, [voices], settings, a)));
   }
-  // known_speaker_references[] of /v1 (decision 0092): one short clip per voice is the library, with its own
-  // settings chosen by the same rule on the tuning meetings.
-  const clipLibrary: Library = [...clips].map(([name, stats]) => ({
-    voice: { speakerId: name, name, prints: [] as [] },
-    stats,
-  }));
-  const clipSeconds = [...clips.values()].map((c) => c.n / 100);
-  const clipChosen = choose(tuning, clipLibrary, REFERENCE_VOICE_MATCH);
+  // known_speaker_references[] of /v1 (decision 0092): one short clip per voice is the library (CLIPS such
+  // libraries, counts summed over them), with its own settings chosen by the same rule on the tuning meetings.
+  const clipLibraries: Library[] = Array.from({ length: CLIPS }, (_, k) =>
+    [...clips].flatMap(([name, own]) =>
+      own[k] ? [{ voice: { speakerId: name, name, prints: [] as [] }, stats: own[k] }] : [],
+    ),
+  ).filter((library) => library.length > 1);
+  const clipSeconds = [...clips.values()].flat().map((c) => c.n / 100);
+  const clipChosen = choose(tuning, clipLibraries, REFERENCE_VOICE_MATCH);
   console.log(
-    `\none clip per voice instead (${clips.size} voices, ${Math.min(...clipSeconds).toFixed(1)}-${Math.max(...clipSeconds).toFixed(1)} s of speech each): ` +
+    `\none clip per voice instead (${clipLibraries.length} libraries of ${clipLibraries.map((l) => l.length).join(', ')} voices, ${Math.min(...clipSeconds).toFixed(1)}-${Math.max(...clipSeconds).toFixed(1)} s of speech each): ` +
       (clipChosen
         ? `chosen on tuning: threshold ${clipChosen.threshold.toFixed(3)}, ratio ${clipChosen.ratio} (zero-error ratios ${clipChosen.ratios}), alone threshold ${clipChosen.aloneThreshold.toFixed(3)}; the product's: threshold ${REFERENCE_VOICE_MATCH.threshold}, ratio ${REFERENCE_VOICE_MATCH.ratio}, alone ${REFERENCE_VOICE_MATCH.aloneThreshold}`
         : 'no setting gives zero wrong names on the tuning meetings'),
@@ -300,13 +309,15 @@ export async function identificationBench(helpers: Helpers): Promise<void> {
     ['reference settings', REFERENCE_VOICE_MATCH],
     ...(clipChosen ? [['chosen', clipChosen] as const] : []),
   ] as const) {
-    console.log(row(`tuning, clips (${label})`, score(tuning, clipLibrary, settings)));
-    console.log(row(`held-out, clips (${label})`, score(heldOut, clipLibrary, settings)));
-    console.log(row(`tuning, one-voice speakers, clips (${label})`, score(tuning, clipLibrary, settings, true)));
-    console.log(row(`held-out, one-voice speakers, clips (${label})`, score(heldOut, clipLibrary, settings, true)));
+    console.log(row(`tuning, clips (${label})`, scoreEach(tuning, clipLibraries, settings)));
+    console.log(row(`held-out, clips (${label})`, scoreEach(heldOut, clipLibraries, settings)));
+    console.log(row(`tuning, one-voice speakers, clips (${label})`, scoreEach(tuning, clipLibraries, settings, true)));
+    console.log(
+      row(`held-out, one-voice speakers, clips (${label})`, scoreEach(heldOut, clipLibraries, settings, true)),
+    );
     const a = settings.aloneThreshold;
-    console.log(row(`tuning, each clip alone (${label})`, alone(tuning, clipLibrary, settings, a)));
-    console.log(row(`held-out, each clip alone (${label})`, alone(heldOut, clipLibrary, settings, a)));
+    console.log(row(`tuning, each clip alone (${label})`, alone(tuning, clipLibraries, settings, a)));
+    console.log(row(`held-out, each clip alone (${label})`, alone(heldOut, clipLibraries, settings, a)));
   }
   if (process.env.BENCH_VERBOSE) {
     for (const [set, meetings] of [
@@ -337,14 +348,14 @@ export async function identificationBench(helpers: Helpers): Promise<void> {
  */
 function choose(
   tuning: Scored[][],
-  voices: Library,
+  libraries: Library[],
   base: VoiceMatchSettings,
 ): (VoiceMatchSettings & { ratios: string }) | null {
   const candidates: { settings: VoiceMatchSettings; counts: Counts }[] = [];
   for (let step = 2; step <= 80; step++)
     for (let r = 20; r <= 98; r += 2) {
       const settings = { ...base, threshold: step * 0.025, ratio: r / 100 };
-      const counts = score(tuning, voices, settings);
+      const counts = scoreEach(tuning, libraries, settings);
       if (counts.wrong === 0 && counts.falseNames === 0) candidates.push({ settings, counts });
     }
   if (candidates.length === 0) return null;
@@ -354,15 +365,28 @@ function choose(
   const ratios = top.filter((c) => c.settings.threshold === threshold).map((c) => c.settings.ratio);
   const ratio = Math.round(((Math.min(...ratios) + Math.max(...ratios)) / 2) * 100) / 100;
   let aloneThreshold = 0;
-  for (let step = 1; step <= 80 && alone(tuning, voices, base, step * 0.025).falseNames === 0; step++)
+  for (let step = 1; step <= 80 && alone(tuning, libraries, base, step * 0.025).falseNames === 0; step++)
     aloneThreshold = step * 0.025;
   return { ...base, threshold, ratio, aloneThreshold, ratios: `${Math.min(...ratios)}-${Math.max(...ratios)}` };
 }
 
-/** Each voice of `voices` in turn as the only one, one-voice speakers only. */
-function alone(sets: Scored[][], voices: Library, settings: VoiceMatchSettings, aloneThreshold: number): Counts {
+/** The counts of each library, summed. */
+function scoreEach(sets: Scored[][], libraries: Library[], settings: VoiceMatchSettings, pureOnly = false): Counts {
   const c: Counts = { enrolled: 0, correct: 0, wrong: 0, none: 0, strangers: 0, falseNames: 0 };
-  for (const v of voices) {
+  for (const library of libraries) {
+    // Enrolled means: in this library (a later clip library may lack a voice with too few turns).
+    const inLibrary = new Set(library.map((v) => v.voice.name));
+    const relative = sets.map((speakers) => speakers.map((s) => ({ ...s, enrolled: inLibrary.has(s.truth) })));
+    const counts = score(relative, library, settings, pureOnly);
+    for (const k of Object.keys(c) as (keyof Counts)[]) c[k] += counts[k];
+  }
+  return c;
+}
+
+/** Each voice of each library in turn as the only one, one-voice speakers only. */
+function alone(sets: Scored[][], libraries: Library[], settings: VoiceMatchSettings, aloneThreshold: number): Counts {
+  const c: Counts = { enrolled: 0, correct: 0, wrong: 0, none: 0, strangers: 0, falseNames: 0 };
+  for (const v of libraries.flat()) {
     const counts = score(
       sets.map((speakers) => speakers.map((s) => ({ ...s, enrolled: s.truth === v.voice.name }))),
       [v],

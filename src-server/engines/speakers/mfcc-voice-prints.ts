@@ -55,8 +55,8 @@ export const DEFAULT_VOICE_MATCH: VoiceMatchSettings = {
  */
 export const REFERENCE_VOICE_MATCH: VoiceMatchSettings = {
   threshold: 0.675,
-  ratio: 0.56,
-  aloneThreshold: 0.275,
+  ratio: 0.58,
+  aloneThreshold: 0.225,
   minSpeechSeconds: 2,
 };
 
