@@ -191,7 +191,15 @@ function registerJobs(config: ServerConfig, common: Common): void {
     concurrency: config.jobs.concurrency,
   });
   queue.work('openai-transcribe', {
-    ...openAiTranscribeJob({ dictionaries, voices: records.voices, storage, engines, pipeline, workDir }),
+    ...openAiTranscribeJob({
+      dictionaries,
+      voices: records.voices,
+      voicePrints: new MfccVoicePrints(),
+      storage,
+      engines,
+      pipeline,
+      workDir,
+    }),
     concurrency: config.jobs.concurrency,
   });
   const analysisDeps = {

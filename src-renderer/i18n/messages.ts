@@ -391,6 +391,8 @@ export const en = {
   'voices.sampleForgetLabel': 'Forget the part {from}–{to} of {name}',
   'voices.sampleForgetConfirm':
     'Forget this part of the voice "{voice}"? Its voice print is deleted from the server; the voice keeps its other parts. Do this when the part is someone else speaking.',
+  'voices.tooLittleSpeech':
+    'Learned from {seconds} s of speech. Kikitori recognizes a voice better with {steady} s or more: use “This is…” on this person in other transcripts.',
   'voices.sampleLast':
     'A voice keeps at least {seconds} s of speech, so a part it cannot spare cannot be forgotten on its own. To forget this person entirely, remove the voice.',
   'word.splitSpeaker': 'Split here and change speaker…',
@@ -1021,6 +1023,8 @@ export const ja: Record<MessageKey, string> = {
   'voices.sampleForgetLabel': '{name} の {from}〜{to} の部分を忘れる',
   'voices.sampleForgetConfirm':
     '声「{voice}」のこの部分を忘れますか？ この部分の声紋がサーバーから削除され、声はほかの部分で残ります。別の人が話している部分だったときに使ってください。',
+  'voices.tooLittleSpeech':
+    '{seconds} 秒の発話から覚えました。声は {steady} 秒以上の発話があるとより確実に認識できます。ほかの文字起こしでもこの人に「この人は…」を使ってください。',
   'voices.sampleLast':
     '声には少なくとも {seconds} 秒の発話が必要なため、それを下回る部分は単独では忘れられません。この人をすべて忘れるには、声を削除してください。',
   'word.splitSpeaker': 'ここで分割して話者を変更…',

@@ -9,6 +9,7 @@ import type {
   IpcResponse,
   IpcResult,
   TranscriptDetail,
+  VoiceSummary,
 } from '../../src-shared/ipc-contract';
 import type { EditOperation } from '../../src-shared/transcript-editing';
 import type { TranscriptSegment } from '../../src-shared/transcript-document';
@@ -34,7 +35,11 @@ interface TranscriptState {
   redo: () => Promise<IpcError | null>;
   renameSpeaker: (speaker: string, name: string) => Promise<IpcError | null>;
   /** "This is…": the speaker's voice enrolled as a new voice or added to one, then the speaker named after it. */
-  identifySpeaker: (speaker: string, voice: { id: string } | { name: string }) => Promise<IpcError | null>;
+  /** The voice as learned (null: refused, `error` says why). */
+  identifySpeaker: (
+    speaker: string,
+    voice: { id: string } | { name: string },
+  ) => Promise<{ error: IpcError | null; voice: VoiceSummary | null }>;
   /** A dictionary's forced replacements applied to this transcript (null: its own dictionary). */
   applyDictionary: (dictionaryId: string | null) => Promise<IpcError | null>;
   /** Settles a correction that could not be sent: keep this computer's text, or take the server's. */
@@ -113,10 +118,14 @@ export const useTranscriptStore = create<TranscriptState>()((set, get) => {
     },
     async identifySpeaker(speaker, voice) {
       const id = get().id;
-      if (!id) return null;
+      if (!id) return { error: null, voice: null };
       const answer = await api().voices.identify({ id, speaker, voice });
       if (answer.ok) useVoicesStore.getState().keep(answer.value.voice);
-      return settle(id, Promise.resolve(answer.ok ? { ok: true, value: answer.value.transcript } : answer));
+      const error = await settle(
+        id,
+        Promise.resolve(answer.ok ? { ok: true, value: answer.value.transcript } : answer),
+      );
+      return { error, voice: answer.ok ? answer.value.voice : null };
     },
     async applyDictionary(dictionaryId) {
       const id = get().id;

@@ -2,9 +2,9 @@
 // `known_speaker_references[]` (data URLs of 2-10 s audio clips of each person). Checked here, once: at most
 // four, a name for each reference and a reference for each name, short names each once, and each reference
 // a base64 data URL of audio of bounded size. A name that is a voice of the team's library (/api/v1/speakers)
-// labels the separated speaker recognized as that voice (decision 0065); the reference clips themselves are not
-// printed (2-10 s is below what enrolment asks), so other names match nothing and those speakers keep OpenAI's
-// A, B, ... labels: a wrong name is worse than none.
+// labels the separated speaker recognized as that voice (decision 0065); any other name is looked for by its
+// clip's print, under settings calibrated for such short clips (decision 0092). A speaker matched by neither
+// keeps OpenAI's A, B, ... label: a wrong name is worse than none.
 import { errors } from './errors.js';
 
 /** OpenAI's bound. */

@@ -6,7 +6,7 @@
 // upload goes when the request ends, however it ends. The route parses OpenAI's form and renders its shapes.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { TranscriptDocument } from '../../src-shared/transcript-document.js';
 import type { SpeakerCounts } from '../../src-shared/speaker-count.js';
 import type { AppContext } from '../app-context.js';
@@ -27,6 +27,7 @@ import {
   uploadAllowance,
   type UploadAllowance,
 } from './storage-guards.js';
+import type { KnownSpeaker } from './known-speakers.js';
 import { asksForSpeakers, assertSpeakerCounts } from './speaker-counts.js';
 
 /** OpenAI model names that mean "this server's default engine". */
@@ -47,8 +48,11 @@ export interface TranscribeNowRequest {
   speakers: SpeakerCounts | null;
   /** The answer shows speakers (response_format diarized_json): separate them even without a count. */
   diarize: boolean;
-  /** `known_speaker_names[]`, matched against the team's voice library (decision 0065). */
-  knownSpeakerNames?: string[];
+  /**
+   * `known_speaker_names[]` with their `known_speaker_references[]` clips, as checked: a name is matched against
+   * the team's voice library (decision 0065), else by its clip's print (decision 0092).
+   */
+  knownSpeakers?: KnownSpeaker[];
 }
 
 export interface TranscribeNowResult {
@@ -199,6 +203,17 @@ export class TranscribeNow {
       );
     }
     const speakers = asked || request.diarize || model === 'diarization-high' ? separation : null;
+    const known = request.knownSpeakers ?? [];
+    // The clips go beside the upload, so that they go with it however the request ends (0044).
+    const references: string[] = [];
+    if (speakers)
+      for (const [i, { audio }] of known.entries()) {
+        const referenceKey = `${this.prefix}/reference-${i + 1}`;
+        await ctx.storage.put(referenceKey, Readable.from([audio])).catch((error: unknown) => {
+          throw isDiskFull(error) ? diskFullWhileStoring() : error;
+        });
+        references.push(referenceKey);
+      }
 
     const jobId = await ctx.queue.send(
       'openai-transcribe',
@@ -212,7 +227,8 @@ export class TranscribeNow {
         teamId: caller.teamId,
         dictionaryId: request.dictionaryId,
         speakers,
-        ...(request.knownSpeakerNames?.length ? { knownSpeakerNames: request.knownSpeakerNames } : {}),
+        ...(known.length > 0 ? { knownSpeakerNames: known.map((k) => k.name) } : {}),
+        ...(references.length > 0 ? { knownSpeakerReferences: references } : {}),
       },
       { singletonKey: this.singletonKey, maxAttempts: 1 },
     );

@@ -12,6 +12,11 @@ export interface EnrolledVoice {
   speakerId: string;
   name: string;
   prints: readonly VoicePrint[];
+  /**
+   * Printed from a request's short reference clip (known_speaker_references[], 2-10 s) rather than enrolled:
+   * judged with the stricter settings calibrated for clips (decision 0092).
+   */
+  fromReference?: boolean;
 }
 
 /** An enrolled voice a separated speaker was recognized as. */

@@ -28,6 +28,12 @@ export interface OpenAiTranscribePayload {
    * speakers (decision 0065). Absent in jobs queued before it.
    */
   knownSpeakerNames?: string[];
+  /**
+   * `known_speaker_references[]`: storage keys of each name's reference clip, in the same order, beside the
+   * upload (removed with it). A name that is no voice of the library is looked for by its clip's print
+   * (decision 0092). Absent in jobs queued before it.
+   */
+  knownSpeakerReferences?: string[];
 }
 
 /** Every job type and its payload. Adding a job means adding a line here and a file beside this one. */

@@ -10,7 +10,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { DictionaryRepository } from '../db/dictionary-repository.js';
 import type { VoiceRepository } from '../db/voice-repository.js';
-import type { EnrolledVoice } from '../domain/voice-prints.js';
+import type { EnrolledVoice, VoicePrinter } from '../domain/voice-prints.js';
+import { REFERENCES_FIELD } from '../application/known-speakers.js';
 import { EngineError } from '../domain/engine-error.js';
 import { StageTimings } from '../domain/stage-timings.js';
 import type { TranscriptionPipeline } from '../domain/transcription-pipeline.js';
@@ -88,6 +89,8 @@ export interface OpenAiTranscribeJobDeps {
   dictionaries: DictionaryRepository;
   /** The team voice library, for known_speaker_names[] (decision 0065). */
   voices: VoiceRepository;
+  /** Prints known_speaker_references[] clips (decision 0092). */
+  voicePrints: VoicePrinter;
   storage: Storage;
   engines: EngineRegistry;
   pipeline: TranscriptionPipeline;
@@ -95,7 +98,7 @@ export interface OpenAiTranscribeJobDeps {
 }
 
 export function openAiTranscribeJob(deps: OpenAiTranscribeJobDeps): JobDefinition<'openai-transcribe'> {
-  const { dictionaries, voices, storage, engines, pipeline, workDir } = deps;
+  const { dictionaries, voices, voicePrints, storage, engines, pipeline, workDir } = deps;
   return {
     // Someone is waiting on the line: a failure is answered at once, the client decides whether to retry.
     maxAttempts: 1,
@@ -121,7 +124,15 @@ export function openAiTranscribeJob(deps: OpenAiTranscribeJobDeps): JobDefinitio
             dictionaries.replacementRules(dictionary.dictionaryId),
           ])
         : [[], []];
-      const known = payload.speakers ? await knownVoices(voices, payload.teamId, payload.knownSpeakerNames ?? []) : [];
+      const known = payload.speakers
+        ? await knownVoices(
+            { voices, voicePrints, storage, workDir },
+            payload.teamId,
+            payload.knownSpeakerNames ?? [],
+            payload.knownSpeakerReferences ?? [],
+            signal,
+          )
+        : [];
       const audioPath = await storage.localPath(payload.audioKey);
       await fsp.mkdir(workDir, { recursive: true, mode: 0o700 });
       const pcmPath = path.join(workDir, `openai-${jobId}.pcm`);
@@ -160,20 +171,58 @@ export function openAiTranscribeJob(deps: OpenAiTranscribeJobDeps): JobDefinitio
 }
 
 /**
- * The team's enrolled voices named in known_speaker_names[] (names compared without case or surrounding
- * space), under the caller's spelling. Only these are looked for: a request names who may be in it. Its
- * reference clips are not printed (a clip of 2-10 s is below what a voice needs to be enrolled).
+ * The voices known_speaker_names[] asks for: a name that is an enrolled voice of the team (compared without
+ * case or surrounding space) is that voice, under the caller's spelling; any other name is its reference clip's
+ * print, judged with the settings calibrated for clips (decision 0092). A clip with too little speech to print
+ * is left out (that name labels nobody); one that cannot be decoded is the caller's error.
  */
 async function knownVoices(
-  voices: VoiceRepository,
+  deps: { voices: VoiceRepository; voicePrints: VoicePrinter; storage: Storage; workDir: string },
   teamId: string,
   names: readonly string[],
+  references: readonly string[],
+  signal: AbortSignal,
 ): Promise<EnrolledVoice[]> {
   if (names.length === 0) return [];
   const key = (name: string) => name.trim().toLowerCase();
   const asked = new Map(names.map((n) => [key(n), n.trim()]));
-  return (await voices.enrolled(teamId)).flatMap((v) => {
+  const library = (await deps.voices.enrolled(teamId)).flatMap((v) => {
     const name = asked.get(key(v.name));
     return name === undefined ? [] : [{ ...v, name }];
   });
+  const enrolled = new Set(library.map((v) => key(v.name)));
+  const fromClips: EnrolledVoice[] = [];
+  for (const [i, name] of names.entries()) {
+    const referenceKey = references[i];
+    if (referenceKey === undefined || enrolled.has(key(name))) continue;
+    const clip = await deps.storage.localPath(referenceKey);
+    try {
+      const [printed] = await deps.voicePrints
+        .printParts(clip, [{ start: 0, end: REFERENCE_PRINT_SECONDS }], deps.workDir, signal)
+        .catch((error: unknown) => {
+          if (error instanceof EngineError && error.kind === 'bad-input')
+            throw new EngineError(
+              'bad-input',
+              `${REFERENCES_FIELD}: reference ${i + 1} (for "${name.trim()}") could not be read as audio. Send a WAV, MP3 or other audio clip of 2 to 10 seconds of that person speaking.`,
+              { field: REFERENCES_FIELD, ...(error.detail === undefined ? {} : { detail: error.detail }) },
+            );
+          throw error;
+        });
+      if (printed && printed.speechSeconds >= MIN_REFERENCE_SPEECH_SECONDS)
+        fromClips.push({
+          speakerId: `reference-${i + 1}`,
+          name: name.trim(),
+          prints: [printed.print],
+          fromReference: true,
+        });
+    } finally {
+      await deps.storage.releaseLocalPath?.(clip);
+    }
+  }
+  return [...library, ...fromClips];
 }
+
+/** OpenAI asks for 2-10 s clips; a longer one is printed from its start. */
+const REFERENCE_PRINT_SECONDS = 10;
+/** Less speech than this in a clip says too little about a voice (the separated speakers' own minimum, 0065). */
+const MIN_REFERENCE_SPEECH_SECONDS = 2;

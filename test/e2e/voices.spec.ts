@@ -52,6 +52,12 @@ test('"This is…" enrols a voice, then Settings → Voices lists, renames and d
   await who.fill('Alice');
   await screenshot(page, 'voices-this-is-en');
   await page.getByRole('button', { name: 'Learn voice' }).click();
+  // weekly.wav holds a few seconds of this voice: the app says that is little, and what to do.
+  await expect(page.getByTestId('this-is-form').getByRole('status')).toContainText(
+    /^Learned from \d+ s of speech\. Kikitori recognizes a voice better with 20 s or more: use “This is…” on this person in other transcripts\./,
+  );
+  await screenshot(page, 'voices-little-speech-en');
+  await page.getByTestId('this-is-form').getByRole('button', { name: 'Close' }).click();
   await expect(chips(page).first()).toHaveText('Alice');
   await expect(chips(page).filter({ hasText: 'Speaker 2' }).first()).toBeVisible();
   expect(await voiceNames()).toEqual(['Alice']);
@@ -63,6 +69,7 @@ test('"This is…" enrols a voice, then Settings → Voices lists, renames and d
   await expect(section.getByTestId('voice')).toHaveCount(1);
   await expect(section.getByTestId('voice')).toContainText('Alice');
   await expect(section.getByTestId('voice')).toContainText(/\d+ samples? · \d+ s of speech · added /);
+  await expect(section.getByTestId('voice')).toContainText(/Learned from \d+ s of speech\. Kikitori recognizes/);
   await section.scrollIntoViewIfNeeded();
   await screenshot(page, 'voices-settings-en');
 
@@ -116,6 +123,11 @@ test('the same in Japanese', async ({ page }) => {
   await who.fill('ボブ');
   await screenshot(page, 'voices-this-is-ja');
   await page.getByRole('button', { name: '声を覚える' }).click();
+  await expect(page.getByTestId('this-is-form').getByRole('status')).toContainText(
+    /^\d+ 秒の発話から覚えました。声は 20 秒以上/,
+  );
+  await screenshot(page, 'voices-little-speech-ja');
+  await page.getByTestId('this-is-form').getByRole('button', { name: '閉じる' }).click();
   await expect(chips(page).filter({ hasText: 'ボブ' }).first()).toBeVisible();
   await expect(page.getByRole('button', { name: 'ボブ：この人は…' })).toBeVisible();
   expect(await voiceNames()).toEqual(['ボブ']);

@@ -1,12 +1,15 @@
 // "This is…" on a speaker (decision 0075): the user names the person, picking a voice of the team or typing
 // a new name; the speaker's turns in this transcript are learned as that voice, and the speaker is named.
+// A voice learned from little speech stays open on a note saying so, until the user closes it.
 import { useEffect, useId, useState } from 'react';
+import type { VoiceSummary } from '../../../src-shared/ipc-contract';
 import { LIMITS } from '../../../src-shared/limits';
 import type { ShownError } from '../../i18n/error-text';
 import { useT } from '../../i18n/use-t';
 import { FieldMessage } from '../../lib/field-message';
 import { useTranscriptStore } from '../../stores/transcript-store';
 import { useVoicesStore } from '../../stores/voices-store';
+import { hasLittleSpeech, LittleSpeechNote } from './little-speech-note';
 
 export function ThisIsForm({ speaker, name, onDone }: { speaker: string; name: string; onDone?: () => void }) {
   const t = useT();
@@ -17,6 +20,7 @@ export function ThisIsForm({ speaker, name, onDone }: { speaker: string; name: s
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ShownError | null>(null);
+  const [learned, setLearned] = useState<VoiceSummary | null>(null);
   useEffect(() => {
     void useVoicesStore.getState().load();
   }, []);
@@ -26,11 +30,24 @@ export function ThisIsForm({ speaker, name, onDone }: { speaker: string; name: s
     const known = voices.find((v) => v.name.toLocaleLowerCase() === typed.toLocaleLowerCase());
     setBusy(true);
     setError(null);
-    const failure = await identify(speaker, known ? { id: known.id } : { name: typed });
+    const answer = await identify(speaker, known ? { id: known.id } : { name: typed });
     setBusy(false);
-    if (failure) setError(failure);
+    if (answer.error) setError(answer.error);
+    else if (answer.voice && hasLittleSpeech(answer.voice)) setLearned(answer.voice);
     else onDone?.();
   };
+  if (learned) {
+    return (
+      <div className="this-is-form" data-testid="this-is-form">
+        <p role="status">
+          <LittleSpeechNote voice={learned} />
+        </p>
+        <button type="button" className="button" autoFocus onClick={() => onDone?.()}>
+          {t('common.close')}
+        </button>
+      </div>
+    );
+  }
   return (
     <form
       className="this-is-form"

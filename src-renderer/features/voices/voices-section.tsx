@@ -9,6 +9,7 @@ import { formatClock, formatDate } from '../../lib/format';
 import { useNavigationStore } from '../../stores/navigation-store';
 import { useLocale, useT } from '../../i18n/use-t';
 import { useVoicesStore } from '../../stores/voices-store';
+import { LittleSpeechNote } from './little-speech-note';
 
 export function VoicesSection() {
   const t = useT();
@@ -95,6 +96,7 @@ function VoiceRow({
               created: formatDate(voice.createdAt, locale),
             })}
           </span>
+          <LittleSpeechNote voice={voice} />
         </span>
       )}
       {!readOnly && !editing && (

@@ -11,7 +11,7 @@
 // the team's next-nearest voice (a ratio: the team's other voices are the cohort a distance is judged
 // against, decision 0084); a team with a single voice to compare has no cohort and needs the stricter
 // `aloneThreshold`. All three come from `npm run bench:speakers`, where a wrong name counts as worse than no
-// name.
+// name. A voice printed from a request's 2-10 s reference clip has its own, stricter set (decision 0092).
 import type {
   EnrolledVoice,
   RecognizedVoice,
@@ -49,6 +49,17 @@ export const DEFAULT_VOICE_MATCH: VoiceMatchSettings = {
   minSpeechSeconds: 2,
 };
 
+/**
+ * For voices printed from a request's known_speaker_references[] clip (2-10 s, decision 0092): chosen on the
+ * same tuning meetings with one clip per voice as the library.
+ */
+export const REFERENCE_VOICE_MATCH: VoiceMatchSettings = {
+  threshold: 0.675,
+  ratio: 0.58,
+  aloneThreshold: 0.225,
+  minSpeechSeconds: 2,
+};
+
 const BLOCK_SECONDS = 0.25;
 
 export class MfccVoicePrints implements VoicePrinter, VoiceRecognitionStage {
@@ -56,7 +67,10 @@ export class MfccVoicePrints implements VoicePrinter, VoiceRecognitionStage {
   readonly name = 'voice-library';
   private readonly mfcc = new MfccExtractor({ coefficients: CEPSTRA + 1 });
 
-  constructor(readonly settings: VoiceMatchSettings = DEFAULT_VOICE_MATCH) {}
+  constructor(
+    readonly settings: VoiceMatchSettings = DEFAULT_VOICE_MATCH,
+    readonly referenceSettings: VoiceMatchSettings = REFERENCE_VOICE_MATCH,
+  ) {}
 
   async print(pcmPath: string, ranges: readonly TimeRange[], signal: AbortSignal) {
     const stats = await this.statsOf(pcmPath, ranges, signal);
@@ -99,7 +113,7 @@ export class MfccVoicePrints implements VoicePrinter, VoiceRecognitionStage {
       const stats = await this.statsOf(pcmPath, ranges, signal);
       if (stats.n >= this.settings.minSpeechSeconds * FRAMES_PER_SECOND) speakers.push({ label, stats });
     }
-    return matchVoices(speakers, enrolled, this.settings);
+    return matchVoices(speakers, enrolled, this.settings, this.referenceSettings);
   }
 
   private async statsOf(pcmPath: string, ranges: readonly TimeRange[], signal: AbortSignal): Promise<GaussianStats> {
@@ -119,20 +133,23 @@ export function voiceDistances(speaker: GaussianStats, voices: readonly { stats:
 /**
  * The names: every (speaker, voice) pair by increasing distance, a voice and a speaker taken once; a pair is
  * accepted when under the threshold and at most `ratio` times the speaker's distance to the next-nearest
- * voice, or, when there is no other voice, under `aloneThreshold`.
+ * voice, or, when there is no other voice, under `aloneThreshold`. A voice printed from a reference clip is
+ * judged with `referenceSettings` (decision 0092).
  */
 export function matchVoices(
   speakers: readonly { label: string; stats: GaussianStats }[],
   voices: readonly { voice: EnrolledVoice; stats: GaussianStats }[],
   settings: VoiceMatchSettings,
+  referenceSettings: VoiceMatchSettings = settings,
 ): Map<string, RecognizedVoice> {
   // The bias correction of small samples can take a distance below zero; a ratio needs them at zero or more.
   const distances = speakers.map((s) => voiceDistances(s.stats, voices).map((d) => Math.max(0, d)));
+  const settingsOf = (v: number) => (voices[v]!.voice.fromReference ? referenceSettings : settings);
   // Without a second voice the ratio says nothing: the distance alone must be convincing.
-  const threshold = voices.length > 1 ? settings.threshold : settings.aloneThreshold;
+  const thresholdOf = (v: number) => (voices.length > 1 ? settingsOf(v).threshold : settingsOf(v).aloneThreshold);
   const pairs = distances
     .flatMap((row, s) => row.map((d, v) => ({ s, v, d })))
-    .filter((p) => p.d < threshold)
+    .filter((p) => p.d < thresholdOf(p.v))
     .sort((a, b) => a.d - b.d);
   const out = new Map<string, RecognizedVoice>();
   const usedVoices = new Set<number>();
@@ -141,11 +158,11 @@ export function matchVoices(
     if (usedVoices.has(v) || usedSpeakers.has(s)) continue;
     const next = Math.min(...distances[s]!.filter((_, o) => o !== v), Infinity);
     // Strict: two voices at zero are a tie, not a match.
-    if (!(d < settings.ratio * next)) continue;
+    if (!(d < settingsOf(v).ratio * next)) continue;
     usedVoices.add(v);
     usedSpeakers.add(s);
     const { speakerId, name } = voices[v]!.voice;
-    const confidence = Math.round(Math.min(1, Math.max(0, 1 - d / (2 * threshold))) * 100) / 100;
+    const confidence = Math.round(Math.min(1, Math.max(0, 1 - d / (2 * thresholdOf(v)))) * 100) / 100;
     out.set(speakers[s]!.label, { speakerId, name, confidence });
   }
   return out;

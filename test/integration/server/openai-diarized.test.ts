@@ -1,7 +1,8 @@
 // response_format=diarized_json on POST /v1/audio/transcriptions, in the shape of OpenAI's
 // gpt-4o-transcribe-diarize (TranscriptionDiarized in the `openai` package), through the official client:
 // segments of { type, id, start, end, text, speaker } with speakers A, B, ... in order of first appearance,
-// separated without a count; known_speaker_names[] / known_speaker_references[] checked (decision 0057);
+// separated without a count; known_speaker_names[] / known_speaker_references[] checked (decision 0057) and
+// honoured: a name labels the speaker its library voice (0065) or its clip's print (0092) is recognized as;
 // bad combinations refused in OpenAI's error body.
 import fs from 'node:fs';
 import OpenAI, { BadRequestError } from 'openai';
@@ -18,13 +19,33 @@ let client: OpenAI;
 let meeting: TwoVoiceMeeting;
 /** A data URL of festival's voice alone (the first turn). */
 let festivalClip: string;
+/** Data URLs of other recordings (other sentences) of the meeting's two voices, and of a voice not in it. */
+let clips: { festival: string; espeak: string; stranger: string };
+
+const dataUrl = (wav: string) => `data:audio/wav;base64,${fs.readFileSync(wav).toString('base64')}`;
+
+/** A clip of `voice` saying two sentences the meeting does not have, as OpenAI's 2-10 s references. */
+async function clip(voice: 'festival' | 'espeak', espeakVoice?: string): Promise<string> {
+  const parts = await Promise.all(
+    ['please send the minutes to everyone', 'and book the large room for friday morning'].map((text) =>
+      synthesizeSpeech(text, undefined, { voice, ...(espeakVoice ? { espeakVoice } : {}) }),
+    ),
+  );
+  return dataUrl(await concatWithSilence(parts, 0.3));
+}
 
 beforeAll(async () => {
   server = await startOpenAiTestServer();
   key = await server.key('acme');
   client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
   meeting = await twoVoiceMeeting();
-  festivalClip = `data:audio/wav;base64,${fs.readFileSync(meeting.parts[0]!).toString('base64')}`;
+  festivalClip = dataUrl(meeting.parts[0]!);
+  clips = {
+    festival: await clip('festival'),
+    espeak: await clip('espeak'),
+    // espeak's female variant: in no turn of the meeting.
+    stranger: await clip('espeak', 'en-us+f3'),
+  };
 });
 afterAll(() => server.close());
 
@@ -37,6 +58,25 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
     return error;
   }
   throw new Error('expected the call to fail');
+}
+
+/** `seconds` of digital silence as a 16 kHz mono 16-bit WAV. */
+function silentWav(seconds: number): Buffer {
+  const data = seconds * 16000 * 2;
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + data, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(16000, 24);
+  header.writeUInt32LE(32000, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(data, 40);
+  return Buffer.concat([header, Buffer.alloc(data)]);
 }
 
 /** The speaker of the segment under the middle of each turn. */
@@ -82,18 +122,64 @@ describe('diarized_json through the official openai client', () => {
     expect(new Set(answer.segments.map((s) => s.speaker))).toEqual(new Set(['A', 'B']));
     expect(turnSpeakers(answer)).toEqual(['A', 'B', 'A', 'B']);
   });
+});
 
-  it('accepts known speakers with references, but names nobody it has not matched (labels stay A, B)', async () => {
+describe('known speakers from their reference clips (decision 0092)', () => {
+  const diarized = { model: 'gpt-4o-transcribe-diarize', language: 'en', response_format: 'diarized_json' as const };
+
+  it('labels each speaker its reference clip matches, from other recordings of the voices', async () => {
     const answer = (await client.audio.transcriptions.create({
       file: file(),
-      model: 'gpt-4o-transcribe-diarize',
-      language: 'en',
-      response_format: 'diarized_json',
+      ...diarized,
+      known_speaker_names: ['customer', 'agent'],
+      known_speaker_references: [clips.espeak, clips.festival],
+    })) as unknown as TranscriptionDiarized;
+    expect(turnSpeakers(answer)).toEqual(['agent', 'customer', 'agent', 'customer']);
+  }, 120_000);
+
+  it('names nobody after a reference of a voice that is not in the file, alone or beside one that is', async () => {
+    const alone = (await client.audio.transcriptions.create({
+      file: file(),
+      ...diarized,
+      known_speaker_names: ['visitor'],
+      known_speaker_references: [clips.stranger],
+    })) as unknown as TranscriptionDiarized;
+    expect(turnSpeakers(alone)).toEqual(['A', 'B', 'A', 'B']);
+
+    const beside = (await client.audio.transcriptions.create({
+      file: file(),
+      ...diarized,
+      known_speaker_names: ['visitor', 'agent'],
+      known_speaker_references: [clips.stranger, clips.festival],
+    })) as unknown as TranscriptionDiarized;
+    expect(turnSpeakers(beside)).toEqual(['agent', 'A', 'agent', 'A']);
+  }, 120_000);
+
+  it('names nobody after a reference without enough speech (silence)', async () => {
+    const silence = `data:audio/wav;base64,${silentWav(3).toString('base64')}`;
+    const answer = (await client.audio.transcriptions.create({
+      file: file(),
+      ...diarized,
       known_speaker_names: ['agent'],
-      known_speaker_references: [festivalClip],
+      known_speaker_references: [silence],
     })) as unknown as TranscriptionDiarized;
     expect(turnSpeakers(answer)).toEqual(['A', 'B', 'A', 'B']);
-  });
+  }, 120_000);
+
+  it('refuses a reference that is a data URL of bytes that are not audio, naming the field', async () => {
+    const garbage = `data:audio/wav;base64,${Buffer.from('RIFF'.padEnd(4000, 'x')).toString('base64')}`;
+    const error = await failure(
+      client.audio.transcriptions.create({
+        file: file(),
+        ...diarized,
+        known_speaker_names: ['agent', 'customer'],
+        known_speaker_references: [clips.festival, garbage],
+      }),
+    );
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error).toMatchObject({ status: 400, param: 'known_speaker_references[]', code: 'validation_failed' });
+    expect((error as BadRequestError).message).toMatch(/reference 2 \(for "customer"\) could not be read as audio/);
+  }, 120_000);
 });
 
 describe("known speakers from the team's voice library (decision 0065)", () => {
@@ -119,9 +205,10 @@ describe("known speakers from the team's voice library (decision 0065)", () => {
         model: 'gpt-4o-transcribe-diarize',
         language: 'en',
         response_format: 'diarized_json',
-        // "customer" is no voice of the library: it names nobody.
-        known_speaker_names: [' agent ', 'customer'],
-        known_speaker_references: [festivalClip, festivalClip],
+        // "agent" is a voice of the library: its clip is not needed (a stranger's here, to show it is not used).
+        // "visitor" is not: its clip, of a voice not in the file, names nobody.
+        known_speaker_names: [' agent ', 'visitor'],
+        known_speaker_references: [clips.stranger, clips.stranger],
       })) as unknown as TranscriptionDiarized;
       expect(turnSpeakers(answer)).toEqual(['agent', 'A', 'agent', 'A']);
     } finally {

@@ -159,7 +159,6 @@ function parseFields(raw: Record<string, string[]>, task: AudioTask): Fields {
     granularities,
     diarize,
     knownSpeakers: speakersKnown,
-    knownSpeakerNames: speakersKnown.map((k) => k.name),
     dictionaryId: one(raw, 'dictionary_id')?.trim() || null,
     speakers: Object.values(speakers).some((n) => n !== null) ? speakers : null,
   };
@@ -204,8 +203,8 @@ export const createTranscription: RouteModule = (app, ctx) =>
       '{ type: "transcript.text.segment", id, speaker, start, end, text }, speakers labelled A, B, ... in order of first ' +
       'appearance (separated with an automatic count unless num_speakers, min_speakers or max_speakers are sent; ' +
       'model "diarization-high" for the enhanced separation). known_speaker_names[] with known_speaker_references[] ' +
-      "(up to 4; base64 data URLs of audio, at most 2 MiB each) are checked; a name that is a voice of the team's " +
-      'library (/api/v1/speakers) labels the speaker recognized as that voice, the others stay A, B, .... Uses the same API keys, as "Authorization: Bearer <key>". ' +
+      "(up to 4; base64 data URLs of 2-10 s audio clips, at most 2 MiB each) name the speakers they match: a name that is a voice of the team's " +
+      'library (/api/v1/speakers) by that voice, any other by its clip; a speaker matched confidently by none stays A, B, .... Uses the same API keys, as "Authorization: Bearer <key>". ' +
       "Words in verbose_json carry a `probability` when the engine gives one. Errors use OpenAI's error body.",
   });
 

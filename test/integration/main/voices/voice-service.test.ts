@@ -9,6 +9,13 @@ import { openCacheStore, type CacheStore } from '../../../../src-main/cache/cach
 import { AppFailure } from '../../../../src-main/app-failure.js';
 import { VoiceService } from '../../../../src-main/voices/voice-service.js';
 import type { TranscriptDocument } from '../../../../src-shared/transcript-document.js';
+import {
+  audioDuration,
+  concatWithSilence,
+  synthesizeSpeech,
+  toWav16k,
+  type Voice,
+} from '../../../support/audio-fixtures.js';
 import { startTestServer, tempDir, transcribeFile, type TestServer } from '../../../support/test-server.js';
 import { twoVoiceMeeting, type TwoVoiceMeeting } from '../../../support/two-voice-meeting.js';
 import { deadUrl, editingServices } from '../main-test-support.js';
@@ -65,6 +72,38 @@ async function failureOf(run: () => Promise<unknown>): Promise<AppFailure> {
   throw new Error('expected a failure');
 }
 
+/**
+ * Another meeting of festival's voice, other sentences, with two espeak voices that are not the meeting's:
+ * what a user transcribes after "This is…" on the first (the cross-file case, not a copy of the file).
+ */
+const THREE_PEOPLE: [Voice, string, string][] = [
+  ['espeak', 'hello all, shall we start', 'en-us+m3'],
+  ['festival', 'yes, i have three items about hiring and travel', ''],
+  ['espeak', 'go ahead please', 'en-us+f2'],
+  ['festival', 'we need two engineers and a designer before the summer', ''],
+  ['espeak', 'that sounds expensive', 'en-us+m3'],
+  ['festival', 'it is, but the project is late already and we cannot wait', ''],
+  ['espeak', 'agreed, let us write it down', 'en-us+f2'],
+];
+
+async function threePeople(): Promise<{ wav: string; festival: { start: number; end: number }[] }> {
+  const parts = await Promise.all(
+    THREE_PEOPLE.map(([voice, text, espeakVoice]) =>
+      synthesizeSpeech(text, undefined, { voice, ...(espeakVoice ? { espeakVoice } : {}) }),
+    ),
+  );
+  const lengths = await Promise.all(parts.map(async (p) => audioDuration(await toWav16k(p))));
+  const festival: { start: number; end: number }[] = [];
+  let t = 0;
+  lengths.forEach((length, i) => {
+    if (THREE_PEOPLE[i]![0] === 'festival') festival.push({ start: t, end: t + length });
+    t += length + 0.6;
+  });
+  const wav = path.join(dir, 'three-people.wav');
+  fs.copyFileSync(await concatWithSilence(parts, 0.6), wav);
+  return { wav, festival };
+}
+
 describe('the voice library in the app', () => {
   let aliceId: string;
 
@@ -96,6 +135,20 @@ describe('the voice library in the app', () => {
     expect(latest.document.speaker_names).toEqual({ [label]: 'Alice' });
 
     expect((await voices.list()).voices.map((v) => v.name)).toEqual(['Alice']);
+  });
+
+  it('names the voice in another recording of other sentences among three people, and no one else', async () => {
+    const { wav, festival } = await threePeople();
+    const id = await transcribeFile(server, key, wav, { language: 'en' });
+    const detail = await services.transcripts.detail(id);
+    const segments = detail.document!.segments;
+    const isFestival = (s: { start: number; end: number }) =>
+      festival.some((r) => (s.start + s.end) / 2 >= r.start - 0.3 && (s.start + s.end) / 2 <= r.end + 0.3);
+    const named = new Set(segments.filter(isFestival).map((s) => detail.speakerNames[s.speaker!]));
+    expect(named).toEqual(new Set(['Alice']));
+    const others = segments.filter((s) => !isFestival(s));
+    expect(others.length).toBeGreaterThan(0);
+    for (const s of others) expect(detail.speakerNames[s.speaker!]).toBeUndefined();
   });
 
   it('a new transcription shows the recognized voice by name, and "This is…" extends the voice', async () => {

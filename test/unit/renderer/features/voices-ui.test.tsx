@@ -8,7 +8,7 @@ import { VoicesSection } from '../../../../src-renderer/features/voices/voices-s
 import { ThisIsForm } from '../../../../src-renderer/features/voices/this-is-form';
 import { useVoicesStore } from '../../../../src-renderer/stores/voices-store';
 import { useTranscriptStore } from '../../../../src-renderer/stores/transcript-store';
-import { installFakeApi } from '../fake-api';
+import { installFakeApi, setUiLanguage } from '../fake-api';
 
 const alice: VoiceSummary = {
   id: 'spk_1',
@@ -26,6 +26,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  setUiLanguage('en');
 });
 
 describe('Settings → Voices', () => {
@@ -139,6 +140,30 @@ describe('Settings → Voices', () => {
     expect(forget.getAttribute('aria-describedby')).toBe(why.id);
   });
 
+  it('says when a voice has too little speech to be recognized reliably, and what to do, in English and Japanese', async () => {
+    const short: VoiceSummary = { ...alice, id: 'spk_2', name: 'Dan', speechSeconds: 4.36 };
+    installFakeApi({
+      'voices:list': () => ({
+        voices: [alice, short, { ...alice, id: 'spk_3', name: 'Eve', speechSeconds: 20 }],
+        offline: false,
+        listedAt: 'x',
+      }),
+    });
+    const { unmount } = render(<VoicesSection />);
+    await screen.findByText('Dan');
+    const notes = screen.getAllByText(/recognizes a voice better with 20 s or more/);
+    // Alice (7 s) and Dan (4 s); Eve's 20 s are enough.
+    expect(notes.map((n) => n.textContent)).toEqual([
+      'Learned from 7 s of speech. Kikitori recognizes a voice better with 20 s or more: use “This is…” on this person in other transcripts.',
+      'Learned from 4 s of speech. Kikitori recognizes a voice better with 20 s or more: use “This is…” on this person in other transcripts.',
+    ]);
+    unmount();
+    setUiLanguage('ja');
+    render(<VoicesSection />);
+    await screen.findByText('Dan');
+    expect(screen.getAllByText(/20 秒以上/)).toHaveLength(2);
+  });
+
   it('offline, shows the cached list read-only with a note', async () => {
     installFakeApi({ 'voices:list': () => ({ voices: [alice], offline: true, listedAt: 'x' }) });
     render(<VoicesSection />);
@@ -155,7 +180,13 @@ describe('"This is…"', () => {
   it('sends an existing voice by id and a new name as a new voice', async () => {
     const fake = installFakeApi({
       'voices:list': () => ({ voices: [alice], offline: false, listedAt: 'x' }),
-      'voices:identify': () => ({ voice: alice, enrolled: false, sampleSeconds: 5, transcript }),
+      // Enough speech that the form takes the next name (a voice with little stays open on a note, below).
+      'voices:identify': () => ({
+        voice: { ...alice, speechSeconds: 25 },
+        enrolled: false,
+        sampleSeconds: 5,
+        transcript,
+      }),
     });
     render(<ThisIsForm speaker="SPEAKER_1" name="Speaker 1" />);
     const input = screen.getByRole('combobox', { name: 'Who is Speaker 1? A voice of your team or a new name' });
@@ -169,6 +200,34 @@ describe('"This is…"', () => {
       { id: 't1', speaker: 'SPEAKER_1', voice: { name: 'Bob' } },
     ]);
     expect(useTranscriptStore.getState().detail?.speakerNames).toEqual({ SPEAKER_1: 'Alice' });
+  });
+
+  it('confirms a voice learned from too little speech with what to do, and closes at once when it has enough', async () => {
+    const short: VoiceSummary = { ...alice, sampleCount: 2, speechSeconds: 4.36 };
+    let answer = short;
+    installFakeApi({
+      'voices:list': () => ({ voices: [], offline: false, listedAt: null }),
+      'voices:identify': () => ({ voice: answer, enrolled: true, sampleSeconds: 5, transcript }),
+    });
+    const done = vi.fn();
+    const { unmount } = render(<ThisIsForm speaker="SPEAKER_1" name="Speaker 1" onDone={done} />);
+    fireEvent.change(screen.getByRole('combobox'), { target: { value: 'Alice' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Learn voice' })));
+    const status = await screen.findByRole('status');
+    expect(status.textContent).toContain(
+      'Learned from 4 s of speech. Kikitori recognizes a voice better with 20 s or more: use “This is…” on this person in other transcripts.',
+    );
+    expect(done).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(done).toHaveBeenCalledTimes(1);
+    unmount();
+
+    answer = { ...alice, speechSeconds: 24 };
+    render(<ThisIsForm speaker="SPEAKER_1" name="Speaker 1" onDone={done} />);
+    fireEvent.change(screen.getByRole('combobox'), { target: { value: 'Alice' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Learn voice' })));
+    expect(done).toHaveBeenCalledTimes(2);
+    expect(screen.queryByRole('status')).toBeNull();
   });
 
   it('says by its code why the server refused the samples', async () => {

@@ -178,6 +178,48 @@ describe('transcribe now', () => {
     ]);
   });
 
+  it('keeps reference clips beside the upload for the job, and removes them with it when the request ends', async () => {
+    ctx = context(engine('pocketsphinx', ['en'], false), true);
+    const now = await session();
+    const knownSpeakers = [
+      { name: 'agent', mediaType: 'audio/wav', audio: Buffer.from('agent clip') },
+      { name: 'customer', mediaType: 'audio/wav', audio: Buffer.from('customer clip') },
+    ];
+    await now.run(request({ diarize: true, knownSpeakers }), new AbortController().signal);
+    const { audioKey, knownSpeakerNames, knownSpeakerReferences } = sent[0]!.payload as {
+      audioKey: string;
+      knownSpeakerNames: string[];
+      knownSpeakerReferences: string[];
+    };
+    expect(knownSpeakerNames).toEqual(['agent', 'customer']);
+    expect(knownSpeakerReferences.map((key) => path.posix.dirname(key))).toEqual([
+      path.posix.dirname(audioKey),
+      path.posix.dirname(audioKey),
+    ]);
+    const stored = await Promise.all(
+      knownSpeakerReferences.map(async (key) => fs.readFileSync(await ctx.storage.localPath(key), 'utf8')),
+    );
+    expect(stored).toEqual(['agent clip', 'customer clip']);
+    await now.end(() => undefined);
+    for (const key of knownSpeakerReferences) expect(await ctx.storage.stat(key)).toBeNull();
+  });
+
+  it('answers a disk that fills while storing a reference clip as insufficient storage, before any job', async () => {
+    ctx = context(engine('pocketsphinx', ['en'], false), true);
+    const now = await session();
+    const storage = ctx.storage;
+    const put: typeof storage.put = (key, source, options) =>
+      key.includes('reference')
+        ? Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }))
+        : storage.put(key, source, options);
+    ctx.storage = Object.assign(Object.create(storage) as typeof storage, { put });
+    const knownSpeakers = [{ name: 'agent', mediaType: 'audio/wav', audio: Buffer.from('agent clip') }];
+    const error = await refusal(now.run(request({ diarize: true, knownSpeakers }), new AbortController().signal));
+    expect(error).toMatchObject({ statusCode: 507, code: 'INSUFFICIENT_STORAGE' });
+    expect(error.message).toMatch(/ran out of disk space/);
+    expect(sent).toEqual([]);
+  });
+
   it('refuses diarized_json where the server separates no speakers, naming response_format', async () => {
     ctx = context(engine('pocketsphinx', ['en'], false), false);
     const error = await refusal((await session()).run(request({ diarize: true }), new AbortController().signal));

@@ -95,6 +95,21 @@ describe('matchVoices', () => {
     expect(matchVoices(speaker, [alice], DEFAULT_VOICE_MATCH).size).toBe(0);
   });
 
+  it("judges a voice printed from a request's reference clip by the reference settings, an enrolled one by the library's", () => {
+    const speaker = [{ label: 'SPEAKER_1', stats: stats(print(0.1, 500, 51)) }];
+    // Thresholds of zero name nobody (distances are taken at zero or more, and must be under the threshold).
+    const strict = { ...DEFAULT_VOICE_MATCH, threshold: 0, aloneThreshold: 0 };
+    const fromClip = { ...alice, voice: { ...alice.voice, fromReference: true } };
+    expect(matchVoices(speaker, [alice, bob], DEFAULT_VOICE_MATCH, strict).get('SPEAKER_1')).toMatchObject({
+      name: 'Alice',
+    });
+    expect(matchVoices(speaker, [fromClip, bob], DEFAULT_VOICE_MATCH, strict).size).toBe(0);
+    expect(matchVoices(speaker, [fromClip], DEFAULT_VOICE_MATCH, strict).size).toBe(0);
+    expect(matchVoices(speaker, [fromClip, bob], DEFAULT_VOICE_MATCH).get('SPEAKER_1')).toMatchObject({
+      name: 'Alice',
+    });
+  });
+
   it('reads back only prints of its own kind and shape', () => {
     expect(statsOfPrint({ kind: 'onnx-embedding-v1', values: print(0, 10, 4).values })).toBeNull();
     expect(statsOfPrint({ kind: MFCC_PRINT_KIND, values: [1, 2, 3] })).toBeNull();
