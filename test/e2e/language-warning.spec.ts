@@ -100,3 +100,35 @@ test('in Japanese, the row and the view say it in Japanese', async ({ page }) =>
     expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
   }
 });
+
+// At the smallest supported window the row's note and its button are whole: the note wraps rather than
+// being cut off, and the button stays inside the row (EN and JA).
+for (const language of ['en', 'ja'] as const) {
+  test(`at 1024×700 the row's warning and its button are fully visible (${language})`, async ({ page }) => {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    expect(await host.invoke('settings:update', { uiLanguage: language })).toMatchObject({ ok: true });
+    try {
+      const library = new LibraryPage(page);
+      await library.goto(host.url);
+      const note = page.getByTestId('row-language-warning');
+      await expect(note).toHaveText(language === 'en' ? 'May not be in English' : '英語ではない可能性があります');
+      const again = page.getByTestId('row-language-warning-again');
+      const row = page.locator('.row-warned');
+      const rowBox = (await row.boundingBox())!;
+      for (const part of [note, again]) {
+        // Not clipped: everything it says is laid out inside its own box...
+        const clipped = await part.evaluate((e) => e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight);
+        expect(clipped).toBe(false);
+        // ...and the box is inside the row and the window.
+        const box = (await part.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(rowBox.x);
+        expect(box.y).toBeGreaterThanOrEqual(rowBox.y);
+        expect(box.x + box.width).toBeLessThanOrEqual(Math.min(rowBox.x + rowBox.width, 1024));
+        expect(box.y + box.height).toBeLessThanOrEqual(rowBox.y + rowBox.height);
+      }
+      await screenshot(page, `language-warning-row-1024-${language}`);
+    } finally {
+      expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
+    }
+  });
+}
