@@ -206,6 +206,12 @@ export const en = {
     'Transcribe it again with other options. The current transcript stays in History, where you can compare or restore it.',
   'library.rerun.optionsRebuilt':
     'These options were read from the server. Extra words added only for that upload are not included.',
+  'library.rerun.chooseLanguage': 'Choose the language spoken in the recording.',
+  'library.rerun.needsModel': '{languages}: needs a speech model that is not installed on the server.',
+  'library.rerun.otherLanguagesNeedModel':
+    'Languages marked “needs a speech model” are not installed on the server: a Whisper model recognizes 99 languages.',
+  'library.rerun.languageSeparator': ', ',
+  'library.rerun.openSpeechModels': 'Speech models in Settings…',
   'library.rerun.submit': 'Transcribe again',
   'library.rerun.submitChoose': 'Choose the file and transcribe',
 
@@ -844,6 +850,12 @@ export const ja: Record<MessageKey, string> = {
     '設定を変えてもう一度文字起こしします。今の文字起こしは履歴に残り、比較したり元に戻したりできます。',
   'library.rerun.optionsRebuilt':
     'この設定はサーバーの記録から読み取りました。そのアップロードだけに追加した単語は含まれません。',
+  'library.rerun.chooseLanguage': '録音で話されている言語を選んでください。',
+  'library.rerun.needsModel': '{languages}：サーバーにインストールされていない音声モデルが必要です。',
+  'library.rerun.otherLanguagesNeedModel':
+    '「音声モデルが必要」と表示された言語は、サーバーにモデルがありません。Whisper モデルなら 99 言語を認識できます。',
+  'library.rerun.languageSeparator': '、',
+  'library.rerun.openSpeechModels': '設定の音声モデルへ…',
   'library.rerun.submit': '文字起こしし直す',
   'library.rerun.submitChoose': 'ファイルを選んで文字起こし',
 
