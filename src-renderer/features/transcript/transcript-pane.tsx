@@ -86,7 +86,11 @@ export function TranscriptPane() {
   useEffect(() => {
     const scroller = scrollParent(pane.current);
     if (!scroller) return;
-    const stop = () => setFollowing(false);
+    // A transcript that fits has nothing to scroll away from: following goes on, and "Follow playback"
+    // is not offered for a wheel turned over it.
+    const stop = () => {
+      if (scroller.scrollHeight > scroller.clientHeight) setFollowing(false);
+    };
     const onKey = (event: KeyboardEvent) => {
       if (
         SCROLL_KEYS.has(event.key) &&
