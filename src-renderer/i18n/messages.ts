@@ -312,6 +312,8 @@ export const en = {
   'transcript.word.seek': 'Play from {time}',
   'transcript.speaker.rename': 'Rename {name}',
   'transcript.speaker.name': 'New name for {name}',
+  'transcript.speaker.renameHint':
+    'Save names this speaker in this transcript only. “This is…” below also learns the voice, so new transcripts name this person.',
   'transcript.speaker.unknown': 'Speaker',
   'transcript.lowConfidence': 'Words with a dotted underline are more likely wrong than right.',
   'player.label': 'Player',
@@ -956,6 +958,8 @@ export const ja: Record<MessageKey, string> = {
   'transcript.word.seek': '{time} から再生',
   'transcript.speaker.rename': '{name} の名前を変更',
   'transcript.speaker.name': '{name} の新しい名前',
+  'transcript.speaker.renameHint':
+    '「保存」はこの文字起こしの中だけで名前を付けます。下の「この人は…」は声も覚え、新しい文字起こしでもこの人の名前を表示します。',
   'transcript.speaker.unknown': '話者',
   'transcript.lowConfidence': '点線の下線は、正しいよりも誤りの可能性が高い単語です。',
   'player.label': 'プレーヤー',

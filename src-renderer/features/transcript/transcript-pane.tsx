@@ -694,6 +694,7 @@ function SpeakerChip({
   onRun: (operation: EditOperation) => Promise<void>;
 }) {
   const t = useT();
+  const hintId = useId();
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(name);
   const renameSpeaker = useTranscriptStore((state) => state.renameSpeaker);
@@ -713,6 +714,7 @@ function SpeakerChip({
           <input
             autoFocus
             aria-label={t('transcript.speaker.name', { name })}
+            aria-describedby={hintId}
             value={value}
             onChange={(event) => setValue(event.target.value)}
             onKeyDown={(event) => event.key === 'Escape' && setEditing(false)}
@@ -742,6 +744,10 @@ function SpeakerChip({
             </label>
           )}
         </form>
+        {/* Two ways to name a speaker sit together here: say how they differ. */}
+        <p className="hint" id={hintId} data-testid="speaker-name-routes">
+          {t('transcript.speaker.renameHint')}
+        </p>
         <ThisIsForm speaker={speaker} name={name} onDone={() => setEditing(false)} />
       </div>
     );
