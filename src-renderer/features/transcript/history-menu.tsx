@@ -13,11 +13,13 @@ import { api, split } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { useTranscriptStore } from '../../stores/transcript-store';
 import { RevisionChangesView } from './revision-changes-view';
+import type { ToolProps } from './edit-toolbar';
 import { ErrorText } from '../../lib/error-details';
 import { useEscape } from '../../lib/use-escape';
 import { usePopoverPlacement } from '../../lib/use-popover-placement';
 
-export function HistoryMenu() {
+/** `tool`: its place in the edit toolbar's roving tab stops. */
+export function HistoryMenu({ tool }: { tool?: ToolProps } = {}) {
   const t = useT();
   const locale = useLocale();
   const id = useId();
@@ -91,7 +93,8 @@ export function HistoryMenu() {
       <button
         ref={opener}
         type="button"
-        className="button"
+        className="button-quiet"
+        {...tool}
         aria-expanded={open}
         aria-controls={`${id}-panel`}
         onClick={() => setOpen(!open)}
