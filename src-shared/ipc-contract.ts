@@ -302,7 +302,7 @@ export interface TranscriptRevision {
   /** Who made it: the name on their API key. */
   author: string;
   source: RevisionSource;
-  /** A short line saying what changed, from the server, in English: shown as a detail only. */
+  /** A short line saying what changed, from the server, in English: not shown (History says it from the changes). */
   summary: string;
 }
 

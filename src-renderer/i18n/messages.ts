@@ -206,6 +206,12 @@ export const en = {
     'Transcribe it again with other options. The current transcript stays in History, where you can compare or restore it.',
   'library.rerun.optionsRebuilt':
     'These options were read from the server. Extra words added only for that upload are not included.',
+  'library.rerun.chooseLanguage': 'Choose the language spoken in the recording.',
+  'library.rerun.needsModel': '{languages}: needs a speech model that is not installed on the server.',
+  'library.rerun.otherLanguagesNeedModel':
+    'Languages marked “needs a speech model” are not installed on the server: a Whisper model recognizes 99 languages.',
+  'library.rerun.languageSeparator': ', ',
+  'library.rerun.openSpeechModels': 'Speech models in Settings…',
   'library.rerun.submit': 'Transcribe again',
   'library.rerun.submitChoose': 'Choose the file and transcribe',
 
@@ -282,6 +288,13 @@ export const en = {
   'transcript.history.changes.nameRemoved': '{speaker}: the name “{before}” removed',
   'transcript.history.changes.replacement': 'Dictionary: “{pattern}” → “{replacement}” (replaced: {count})',
   'transcript.history.changes.more': 'More changed segments, not listed here: {count}',
+  'transcript.history.summary.segments.one': '1 segment changed',
+  'transcript.history.summary.segments.other': '{count} segments changed',
+  'transcript.history.summary.names.one': '1 speaker name changed',
+  'transcript.history.summary.names.other': '{count} speaker names changed',
+  'transcript.history.summary.replaced.one': '1 word replaced by a dictionary',
+  'transcript.history.summary.replaced.other': '{count} words replaced by a dictionary',
+  'transcript.history.summary.separator': '; ',
   'transcript.delete': 'Delete transcription',
   'transcript.transcribeAgain': 'Transcribe again…',
   'warning.languageMismatch.likely': 'This recording may not be in {language}. It sounds like {likely}.',
@@ -299,6 +312,8 @@ export const en = {
   'transcript.word.seek': 'Play from {time}',
   'transcript.speaker.rename': 'Rename {name}',
   'transcript.speaker.name': 'New name for {name}',
+  'transcript.speaker.renameHint':
+    'Save names this speaker in this transcript only. “This is…” below also learns the voice, so new transcripts name this person.',
   'transcript.speaker.unknown': 'Speaker',
   'transcript.lowConfidence': 'Words with a dotted underline are more likely wrong than right.',
   'player.label': 'Player',
@@ -839,6 +854,12 @@ export const ja: Record<MessageKey, string> = {
     '設定を変えてもう一度文字起こしします。今の文字起こしは履歴に残り、比較したり元に戻したりできます。',
   'library.rerun.optionsRebuilt':
     'この設定はサーバーの記録から読み取りました。そのアップロードだけに追加した単語は含まれません。',
+  'library.rerun.chooseLanguage': '録音で話されている言語を選んでください。',
+  'library.rerun.needsModel': '{languages}：サーバーにインストールされていない音声モデルが必要です。',
+  'library.rerun.otherLanguagesNeedModel':
+    '「音声モデルが必要」と表示された言語は、サーバーにモデルがありません。Whisper モデルなら 99 言語を認識できます。',
+  'library.rerun.languageSeparator': '、',
+  'library.rerun.openSpeechModels': '設定の音声モデルへ…',
   'library.rerun.submit': '文字起こしし直す',
   'library.rerun.submitChoose': 'ファイルを選んで文字起こし',
 
@@ -915,6 +936,13 @@ export const ja: Record<MessageKey, string> = {
   'transcript.history.changes.nameRemoved': '{speaker} の名前「{before}」を削除しました',
   'transcript.history.changes.replacement': '辞書：「{pattern}」→「{replacement}」（{count} 件を置換）',
   'transcript.history.changes.more': 'ここに表示していない変更箇所：{count} 件',
+  'transcript.history.summary.segments.one': '1 箇所を変更',
+  'transcript.history.summary.segments.other': '{count} 箇所を変更',
+  'transcript.history.summary.names.one': '話者名を 1 件変更',
+  'transcript.history.summary.names.other': '話者名を {count} 件変更',
+  'transcript.history.summary.replaced.one': '辞書で 1 語を置換',
+  'transcript.history.summary.replaced.other': '辞書で {count} 語を置換',
+  'transcript.history.summary.separator': '、',
   'transcript.delete': '文字起こしを削除',
   'transcript.transcribeAgain': 'もう一度文字起こし…',
   'warning.languageMismatch.likely': 'この録音は{language}ではない可能性があります。{likely}のように聞こえます。',
@@ -932,6 +960,8 @@ export const ja: Record<MessageKey, string> = {
   'transcript.word.seek': '{time} から再生',
   'transcript.speaker.rename': '{name} の名前を変更',
   'transcript.speaker.name': '{name} の新しい名前',
+  'transcript.speaker.renameHint':
+    '「保存」はこの文字起こしの中だけで名前を付けます。下の「この人は…」は声も覚え、新しい文字起こしでもこの人の名前を表示します。',
   'transcript.speaker.unknown': '話者',
   'transcript.lowConfidence': '点線の下線は、正しいよりも誤りの可能性が高い単語です。',
   'player.label': 'プレーヤー',

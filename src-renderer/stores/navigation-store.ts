@@ -5,7 +5,8 @@ export type Route =
   | { name: 'library' }
   | { name: 'transcript'; id: string; at?: number; play?: boolean }
   | { name: 'dictionaries' }
-  | { name: 'settings' };
+  /** `section`: scroll to it (Speech models, from the Transcribe again dialog). */
+  | { name: 'settings'; section?: 'speech' };
 
 interface NavigationState {
   route: Route;

@@ -54,7 +54,12 @@ test('the row and the view say a recording may not be in English, and offer to t
 
   await warned.getByRole('button', { name: 'Transcribe again in another language…' }).click();
   const dialog = page.getByRole('dialog', { name: `Transcribe “${foreignName}” again` });
-  await expect(dialog.locator('.language-chip[data-code="en"]')).toBeVisible();
+  // The language it was made with is likely wrong and the right one unknown: nothing is chosen for the
+  // user, and the languages the built-in recognizer lacks lead to Settings → Speech models.
+  await expect(dialog.getByText('Choose the language spoken in the recording.')).toBeVisible();
+  await expect(dialog.locator('.language-chip[data-code]')).toHaveCount(0);
+  await expect(dialog.getByTestId('rerun-submit')).toBeDisabled();
+  await expect(dialog.getByTestId('rerun-needs-model')).toBeVisible();
   await screenshot(page, 'language-warning-dialog');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
@@ -84,8 +89,14 @@ test('in Japanese, the row and the view say it in Japanese', async ({ page }) =>
     await screenshot(page, 'language-warning-row-ja');
     await warned.getByRole('button', { name: '別の言語でもう一度文字起こし…' }).click();
     const dialog = page.getByRole('dialog', { name: `「${foreignName}」をもう一度文字起こし` });
-    await expect(dialog).toBeVisible();
-    await dialog.getByRole('button', { name: 'キャンセル' }).click();
+    await expect(dialog.getByText('録音で話されている言語を選んでください。')).toBeVisible();
+    await screenshot(page, 'language-warning-dialog-ja');
+    // "Speech models in Settings…" leads there, to the speech models.
+    await dialog.getByRole('button', { name: '設定の音声モデルへ…' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('heading', { name: '音声認識', level: 2 })).toBeFocused();
+    await screenshot(page, 'language-warning-settings-ja');
+    await library.goto(host.url);
 
     await row.click();
     await expect(page.getByTestId('language-warning')).toContainText(
@@ -100,3 +111,35 @@ test('in Japanese, the row and the view say it in Japanese', async ({ page }) =>
     expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
   }
 });
+
+// At the smallest supported window the row's note and its button are whole: the note wraps rather than
+// being cut off, and the button stays inside the row (EN and JA).
+for (const language of ['en', 'ja'] as const) {
+  test(`at 1024×700 the row's warning and its button are fully visible (${language})`, async ({ page }) => {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    expect(await host.invoke('settings:update', { uiLanguage: language })).toMatchObject({ ok: true });
+    try {
+      const library = new LibraryPage(page);
+      await library.goto(host.url);
+      const note = page.getByTestId('row-language-warning');
+      await expect(note).toHaveText(language === 'en' ? 'May not be in English' : '英語ではない可能性があります');
+      const again = page.getByTestId('row-language-warning-again');
+      const row = page.locator('.row-warned');
+      const rowBox = (await row.boundingBox())!;
+      for (const part of [note, again]) {
+        // Not clipped: everything it says is laid out inside its own box...
+        const clipped = await part.evaluate((e) => e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight);
+        expect(clipped).toBe(false);
+        // ...and the box is inside the row and the window.
+        const box = (await part.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(rowBox.x);
+        expect(box.y).toBeGreaterThanOrEqual(rowBox.y);
+        expect(box.x + box.width).toBeLessThanOrEqual(Math.min(rowBox.x + rowBox.width, 1024));
+        expect(box.y + box.height).toBeLessThanOrEqual(rowBox.y + rowBox.height);
+      }
+      await screenshot(page, `language-warning-row-1024-${language}`);
+    } finally {
+      expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
+    }
+  });
+}

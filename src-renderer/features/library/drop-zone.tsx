@@ -66,11 +66,16 @@ export function DropZone() {
               strokeLinejoin="round"
             />
           </svg>
-          <span className="drop-title">{active ? t('library.drop.active') : t('library.drop.title')}</span>
-          <span className="drop-or">{t('library.drop.or')}</span>
-          <button type="button" className="button" tabIndex={-1} onClick={() => void pick()}>
-            {t('library.drop.choose')}
-          </button>
+          {/* "or" goes with its button onto the next line when the title needs the room. */}
+          <span className="drop-text">
+            <span className="drop-title">{active ? t('library.drop.active') : t('library.drop.title')}</span>
+            <span className="drop-choose">
+              <span className="drop-or">{t('library.drop.or')}</span>
+              <button type="button" className="button" tabIndex={-1} onClick={() => void pick()}>
+                {t('library.drop.choose')}
+              </button>
+            </span>
+          </span>
         </div>
         <button
           type="button"

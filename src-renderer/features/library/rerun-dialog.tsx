@@ -13,7 +13,7 @@ import {
 } from '../../../src-shared/ipc-contract';
 import { LIMITS } from '../../../src-shared/limits';
 import { checkSpeakerCounts, type SpeakerCountField } from '../../../src-shared/speaker-count';
-import { choiceOfCodes, codesOfChoice } from '../../../src-shared/languages';
+import { choiceOfCodes, codesOfChoice, languageName } from '../../../src-shared/languages';
 import type { ShownError } from '../../i18n/error-text';
 import { useT } from '../../i18n/use-t';
 import { errorFor, formLevelError } from '../../lib/field-error';
@@ -22,6 +22,7 @@ import { Modal } from '../../lib/modal';
 import { useDictionariesStore } from '../../stores/dictionaries-store';
 import { useLanguagesStore } from '../../stores/languages-store';
 import { selectRerun, useLibraryStore } from '../../stores/library-store';
+import { useNavigationStore } from '../../stores/navigation-store';
 import { selectUiLanguage, useSettingsStore } from '../../stores/settings-store';
 import { LanguagePicker, languageHint } from '../languages/language-picker';
 import { UPLOAD_OPTION_FIELDS } from './upload-options-form';
@@ -32,11 +33,17 @@ export function RerunDialog({
   item,
   onClose,
   presetLanguage = null,
+  askLanguage = false,
 }: {
   item: TranscriptionSummary;
   onClose: () => void;
   /** A language to start with instead of the one it was made with ("Transcribe again as…", decision 0070). */
   presetLanguage?: string | null;
+  /**
+   * Start with no language: the one it was made with is likely wrong and the right one is not known
+   * ("Transcribe again in another language…"), so the user chooses.
+   */
+  askLanguage?: boolean;
 }) {
   const t = useT();
   const id = useId();
@@ -58,13 +65,14 @@ export function RerunDialog({
       .then(([value, error]) => {
         if (!live) return;
         setPlan(value);
-        setOptions(value && presetLanguage ? { ...value.options, language: presetLanguage } : (value?.options ?? null));
+        const language = presetLanguage ?? (askLanguage ? null : value?.options.language);
+        setOptions(value ? { ...value.options, language: language ?? null } : null);
         setLoadError(error);
       });
     return () => {
       live = false;
     };
-  }, [item.id, presetLanguage]);
+  }, [item.id, presetLanguage, askLanguage]);
   const refusal = rerunState?.state === 'refused' ? rerunState.error : null;
   const sending = rerunState?.state === 'sending';
   const change = (patch: Partial<UploadOptions>) => {
@@ -72,6 +80,12 @@ export function RerunDialog({
     if (refusal?.field?.startsWith('options.')) useLibraryStore.getState().clearRerun(item.id);
   };
   const problem = options ? checkSpeakerCounts(options) : null;
+  const engine = serving && options ? serving[options.model] : null;
+  // Asked to choose, an empty choice means "the language it was made with" to the server unless the
+  // engine detects: not a choice the user made.
+  const languageMissing = askLanguage && options?.language === null && !engine?.detectsLanguage;
+  const needsModel =
+    options && engine ? codesOfChoice(options.language).filter((c) => !engine.languages.includes(c)) : [];
   const speakersError = (field: SpeakerCountField): ShownError | null =>
     problem?.field === field
       ? {
@@ -91,7 +105,7 @@ export function RerunDialog({
     plan !== null && !plan.audioCached && ((options?.words.length ?? 0) > 0 || refusal?.field === 'audio');
 
   async function submit() {
-    if (!options || problem) return;
+    if (!options || problem || languageMissing) return;
     if (await useLibraryStore.getState().rerun(item.id, options, chooseFile)) onClose();
   }
 
@@ -136,8 +150,14 @@ export function RerunDialog({
               <FieldMessage id={`${id}-language-note`} error={errorFor(refusal, ['options.language'])} />
             ) : (
               <small id={`${id}-language-note`} className="hint">
-                {languageHint(t, serving?.[options.model], locale)}
+                {languageMissing ? t('library.rerun.chooseLanguage') : languageHint(t, engine, locale)}
               </small>
+            )}
+            {engine && (needsModel.length > 0 || (askLanguage && !engine.detectsLanguage)) && (
+              <SpeechModelNote
+                languages={needsModel.map((code) => languageName(code, locale))}
+                onOpenSettings={onClose}
+              />
             )}
 
             <label htmlFor={`${id}-model`}>{t('library.options.model')}</label>
@@ -184,7 +204,7 @@ export function RerunDialog({
               type="submit"
               className="button primary"
               data-testid="rerun-submit"
-              disabled={sending || problem !== null}
+              disabled={sending || problem !== null || languageMissing || needsModel.length > 0}
             >
               {sending
                 ? t('library.rerun.sending')
@@ -194,5 +214,30 @@ export function RerunDialog({
         </form>
       )}
     </Modal>
+  );
+}
+
+/**
+ * A language this server's recognizer does not know needs a speech model that is not installed: say so,
+ * and lead to Settings → Speech models, where models are downloaded or installed from a file.
+ */
+function SpeechModelNote({ languages, onOpenSettings }: { languages: string[]; onOpenSettings: () => void }) {
+  const t = useT();
+  return (
+    <p className="hint full rerun-model-note" data-testid="rerun-needs-model">
+      {languages.length > 0
+        ? t('library.rerun.needsModel', { languages: languages.join(t('library.rerun.languageSeparator')) })
+        : t('library.rerun.otherLanguagesNeedModel')}{' '}
+      <button
+        type="button"
+        className="button-quiet"
+        onClick={() => {
+          onOpenSettings();
+          useNavigationStore.getState().go({ name: 'settings', section: 'speech' });
+        }}
+      >
+        {t('library.rerun.openSpeechModels')}
+      </button>
+    </p>
   );
 }

@@ -1,12 +1,13 @@
 // Settings → Speech recognition: what serves transcriptions now, the installed and available speech
 // models of the active server (a damaged one says so), and (with an OPERATOR key) downloading with progress, cancelling,
 // installing from a file the user has (a server that cannot reach the model host) and deleting them.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { SpeechModel } from '../../../src-shared/ipc-contract';
 import { useT } from '../../i18n/use-t';
 import { formatBytes } from '../../lib/format';
 import { downloadOf, isRunning, useModelsStore } from '../../stores/models-store';
 import { selectActiveProfile, selectUiLanguage, useSettingsStore } from '../../stores/settings-store';
+import { useNavigationStore } from '../../stores/navigation-store';
 import {
   downloadFailedText,
   engineHeadline,
@@ -42,10 +43,18 @@ export function SpeechSection() {
   const installed = models?.models.filter((m) => m.installed) ?? [];
   const available = models?.models.filter((m) => !m.installed) ?? [];
   const headline = models ? engineHeadline(t, models.serving.default, models.models) : null;
+  // Opened from "Speech models in Settings…" (the Transcribe again dialog): shown and focused.
+  const asked = useNavigationStore((state) => state.route.name === 'settings' && state.route.section === 'speech');
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (!asked) return;
+    heading.current?.closest('section')?.scrollIntoView({ block: 'start' });
+    heading.current?.focus();
+  }, [asked]);
 
   return (
     <section className="card speech" aria-labelledby={`${id}-title`} data-testid="speech-section">
-      <h2 className="section-title" id={`${id}-title`}>
+      <h2 className="section-title" id={`${id}-title`} ref={heading} tabIndex={-1}>
         {t('settings.speech.heading')}
       </h2>
       <p className="muted speech-intro">{t('settings.speech.intro')}</p>

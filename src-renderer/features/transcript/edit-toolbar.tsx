@@ -18,6 +18,8 @@ import { useT } from '../../i18n/use-t';
 import { usePlayerStore } from '../../stores/player-store';
 import { locateTime, selectHistory, selectSegments, useTranscriptStore } from '../../stores/transcript-store';
 import { goToNextUncertainWord } from './uncertain-words';
+import { HistoryMenu } from './history-menu';
+import { TranscribeAgainButton } from './transcribe-again-button';
 import { useErrorText } from '../../i18n/error-text';
 import type { IpcError } from '../../../src-shared/ipc-contract';
 
@@ -65,7 +67,12 @@ export function useEditKeys(onFind: (mode: FindMode) => void): void {
   }, []);
 }
 
-type Tool = 'undo' | 'redo' | 'find' | 'uncertain';
+type Tool = 'undo' | 'redo' | 'find' | 'uncertain' | 'again' | 'history';
+/** What a button needs to be one of the toolbar's roving stops. */
+export interface ToolProps {
+  'data-tool': Tool;
+  tabIndex: number;
+}
 const TOOLBAR_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'Home', 'End']);
 
 /**
@@ -78,6 +85,8 @@ export function EditToolbar({ onFind }: { onFind: (mode: FindMode) => void }) {
   const undo = useTranscriptStore((state) => state.undo);
   const redo = useTranscriptStore((state) => state.redo);
   const segments = useTranscriptStore(selectSegments);
+  const summary = useTranscriptStore((state) => state.detail?.summary ?? null);
+  const revisioned = useTranscriptStore((state) => state.detail?.document?.revision !== undefined);
   const ordinals = useMemo(
     () => new Map(uncertainWords(segments).map((u, i) => [`${u.segmentIndex}:${u.wordIndex}`, i + 1])),
     [segments],
@@ -90,9 +99,11 @@ export function EditToolbar({ onFind }: { onFind: (mode: FindMode) => void }) {
     redo: history.redo > 0,
     find: true,
     uncertain: ordinals.size > 0,
+    again: summary?.status === 'COMPLETED',
+    history: revisioned,
   };
   const stop: Tool = enabled[current] ? current : 'find';
-  const tool = (name: Tool) => ({ 'data-tool': name, tabIndex: name === stop ? 0 : -1 });
+  const tool = (name: Tool): ToolProps => ({ 'data-tool': name, tabIndex: name === stop ? 0 : -1 });
   const run = async (action: () => Promise<IpcError | null>) => {
     const failure = await action();
     setError(failure ? errorText(failure) : null);
@@ -150,6 +161,13 @@ export function EditToolbar({ onFind }: { onFind: (mode: FindMode) => void }) {
       {error && (
         <span className="field-error" role="alert">
           {error}
+        </span>
+      )}
+      {/* The transcript's own actions, where the eye looks for tools (at the page's foot they went unseen). */}
+      {(enabled.again || enabled.history) && (
+        <span className="toolbar-end">
+          {summary && enabled.again && <TranscribeAgainButton summary={summary} tool={tool('again')} />}
+          {enabled.history && <HistoryMenu tool={tool('history')} />}
         </span>
       )}
     </div>

@@ -2,17 +2,24 @@
 // when, and what made it; selecting one shows what it changed, and Restore brings an older one back as a
 // new revision.
 import { useEffect, useId, useRef, useState } from 'react';
-import type { IpcError, RevisionChanges, TranscriptRevisions } from '../../../src-shared/ipc-contract';
-import { useLocale, useT } from '../../i18n/use-t';
+import type {
+  IpcError,
+  RevisionChanges,
+  TranscriptRevision,
+  TranscriptRevisions,
+} from '../../../src-shared/ipc-contract';
+import { useLocale, useT, type T } from '../../i18n/use-t';
 import { api, split } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { useTranscriptStore } from '../../stores/transcript-store';
 import { RevisionChangesView } from './revision-changes-view';
+import type { ToolProps } from './edit-toolbar';
 import { ErrorText } from '../../lib/error-details';
 import { useEscape } from '../../lib/use-escape';
 import { usePopoverPlacement } from '../../lib/use-popover-placement';
 
-export function HistoryMenu() {
+/** `tool`: its place in the edit toolbar's roving tab stops. */
+export function HistoryMenu({ tool }: { tool?: ToolProps } = {}) {
   const t = useT();
   const locale = useLocale();
   const id = useId();
@@ -24,30 +31,38 @@ export function HistoryMenu() {
   const [error, setError] = useState<IpcError | null>(null);
   const [busy, setBusy] = useState(false);
   const [selected, setSelected] = useState<number | null>(null);
-  // A revision never changes, so what it changed is read once.
+  // A revision never changes, so what it changed is read once: when it is selected, or earlier, when the
+  // pointer or focus reaches it, for its tooltip. A failed read is tried again the next time.
   const [changes, setChanges] = useState<Record<string, RevisionChanges>>({});
-  const [changesError, setChangesError] = useState<IpcError | null>(null);
+  const [changesErrors, setChangesErrors] = useState<Record<string, IpcError>>({});
+  const asked = useRef(new Set<string>());
   const opener = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   useEscape(open, () => setOpen(false), opener);
   const placement = usePopoverPlacement(open, opener, panel);
-  const selectedChanges = selected === null ? null : (changes[`${transcriptId}/${selected}`] ?? null);
+  const keyOf = (revision: number) => `${transcriptId}/${revision}`;
+  const selectedChanges = selected === null ? null : (changes[keyOf(selected)] ?? null);
+  const changesError = selected === null ? null : (changesErrors[keyOf(selected)] ?? null);
+
+  const readChanges = (revision: number) => {
+    const key = keyOf(revision);
+    if (!transcriptId || revision === 1 || asked.current.has(key)) return;
+    asked.current.add(key);
+    setChangesErrors(({ [key]: _, ...others }) => others);
+    void api()
+      .transcripts.revisionChanges({ id: transcriptId, revision })
+      .then((result) => {
+        const [value, failure] = split(result);
+        if (value) setChanges((before) => ({ ...before, [key]: value }));
+        if (failure) {
+          asked.current.delete(key);
+          setChangesErrors((before) => ({ ...before, [key]: failure }));
+        }
+      });
+  };
 
   useEffect(() => {
-    if (!open || !transcriptId || selected === null || selected === 1 || selectedChanges) return;
-    let live = true;
-    setChangesError(null);
-    void api()
-      .transcripts.revisionChanges({ id: transcriptId, revision: selected })
-      .then((result) => {
-        if (!live) return;
-        const [value, failure] = split(result);
-        setChangesError(failure);
-        if (value) setChanges((before) => ({ ...before, [`${transcriptId}/${selected}`]: value }));
-      });
-    return () => {
-      live = false;
-    };
+    if (open && selected !== null && !selectedChanges) readChanges(selected);
   }, [open, transcriptId, selected, selectedChanges]);
 
   useEffect(() => {
@@ -78,7 +93,8 @@ export function HistoryMenu() {
       <button
         ref={opener}
         type="button"
-        className="button"
+        className="button-quiet"
+        {...tool}
         aria-expanded={open}
         aria-controls={`${id}-panel`}
         onClick={() => setOpen(!open)}
@@ -105,6 +121,8 @@ export function HistoryMenu() {
                     className="history-select"
                     aria-expanded={selected === r.revision}
                     aria-controls={`${id}-changes-${r.revision}`}
+                    onMouseEnter={() => readChanges(r.revision)}
+                    onFocus={() => readChanges(r.revision)}
                     onClick={() => setSelected(selected === r.revision ? null : r.revision)}
                   >
                     <strong>{t('transcript.history.revision', { revision: r.revision })}</strong>
@@ -114,8 +132,9 @@ export function HistoryMenu() {
                     <span className="hint">
                       {t('transcript.history.byAt', { author: r.author, time: formatDate(r.createdAt, locale) })}
                     </span>
-                    {/* The server's summary is English prose: the UI's own words lead, it is the detail. */}
-                    <span className="history-what" title={r.summary}>
+                    {/* The server's summary is English prose naming internal labels: the tooltip says it in
+                        the UI's language from what the revision changed. */}
+                    <span className="history-what" title={revisionSummary(t, r, changes[keyOf(r.revision)])}>
                       {t(`transcript.history.source.${r.source}`)}
                     </span>
                   </button>
@@ -163,4 +182,30 @@ export function HistoryMenu() {
       )}
     </div>
   );
+}
+
+/** What a revision changed, in the UI's language: counts from its changes once read (none before). */
+export function revisionSummary(t: T, revision: TranscriptRevision, changes: RevisionChanges | undefined) {
+  if (revision.revision === 1) return t('transcript.history.changes.recognized');
+  if (!changes) return undefined;
+  const segments = changes.segments.length + changes.moreSegments;
+  const names = changes.speakerNames.length;
+  const replaced = changes.replacements.reduce((sum, r) => sum + r.count, 0);
+  const parts = [
+    segments > 0 &&
+      t(segments === 1 ? 'transcript.history.summary.segments.one' : 'transcript.history.summary.segments.other', {
+        count: segments,
+      }),
+    names > 0 &&
+      t(names === 1 ? 'transcript.history.summary.names.one' : 'transcript.history.summary.names.other', {
+        count: names,
+      }),
+    replaced > 0 &&
+      t(replaced === 1 ? 'transcript.history.summary.replaced.one' : 'transcript.history.summary.replaced.other', {
+        count: replaced,
+      }),
+  ].filter((part) => part !== false);
+  return parts.length > 0
+    ? parts.join(t('transcript.history.summary.separator'))
+    : t('transcript.history.changes.none');
 }

@@ -48,7 +48,14 @@ function TranscribeAgainAs({
       <button type="button" className={className} data-testid={testId} onClick={() => setOpen(true)}>
         {likely ? t('warning.transcribeAgainAs', { likely }) : t('warning.transcribeAgainOther')}
       </button>
-      {open && <RerunDialog item={summary} presetLanguage={warning.likelyLanguage} onClose={() => setOpen(false)} />}
+      {open && (
+        <RerunDialog
+          item={summary}
+          presetLanguage={warning.likelyLanguage}
+          askLanguage={!warning.likelyLanguage}
+          onClose={() => setOpen(false)}
+        />
+      )}
     </>
   );
 }

@@ -4,13 +4,21 @@ import { useState } from 'react';
 import type { TranscriptionSummary } from '../../../src-shared/ipc-contract';
 import { useT } from '../../i18n/use-t';
 import { RerunDialog } from '../library/rerun-dialog';
+import type { ToolProps } from './edit-toolbar';
 
-export function TranscribeAgainButton({ summary }: { summary: TranscriptionSummary }) {
+/** `tool`: its place in the edit toolbar's roving tab stops. */
+export function TranscribeAgainButton({ summary, tool }: { summary: TranscriptionSummary; tool?: ToolProps }) {
   const t = useT();
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className="button" data-testid="transcribe-again" onClick={() => setOpen(true)}>
+      <button
+        type="button"
+        className="button-quiet"
+        data-testid="transcribe-again"
+        {...tool}
+        onClick={() => setOpen(true)}
+      >
         {t('transcript.transcribeAgain')}
       </button>
       {open && <RerunDialog item={summary} onClose={() => setOpen(false)} />}

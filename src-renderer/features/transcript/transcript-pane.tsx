@@ -86,7 +86,11 @@ export function TranscriptPane() {
   useEffect(() => {
     const scroller = scrollParent(pane.current);
     if (!scroller) return;
-    const stop = () => setFollowing(false);
+    // A transcript that fits has nothing to scroll away from: following goes on, and "Follow playback"
+    // is not offered for a wheel turned over it.
+    const stop = () => {
+      if (scroller.scrollHeight > scroller.clientHeight) setFollowing(false);
+    };
     const onKey = (event: KeyboardEvent) => {
       if (
         SCROLL_KEYS.has(event.key) &&
@@ -690,6 +694,7 @@ function SpeakerChip({
   onRun: (operation: EditOperation) => Promise<void>;
 }) {
   const t = useT();
+  const hintId = useId();
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(name);
   const renameSpeaker = useTranscriptStore((state) => state.renameSpeaker);
@@ -709,6 +714,7 @@ function SpeakerChip({
           <input
             autoFocus
             aria-label={t('transcript.speaker.name', { name })}
+            aria-describedby={hintId}
             value={value}
             onChange={(event) => setValue(event.target.value)}
             onKeyDown={(event) => event.key === 'Escape' && setEditing(false)}
@@ -738,6 +744,10 @@ function SpeakerChip({
             </label>
           )}
         </form>
+        {/* Two ways to name a speaker sit together here: say how they differ. */}
+        <p className="hint" id={hintId} data-testid="speaker-name-routes">
+          {t('transcript.speaker.renameHint')}
+        </p>
         <ThisIsForm speaker={speaker} name={name} onDone={() => setEditing(false)} />
       </div>
     );

@@ -9,11 +9,9 @@ import { AnalysisPanels } from '../analysis/analysis-panels';
 import { ProgressLine } from '../progress/progress-line';
 import { ApplyDictionaryMenu } from './apply-dictionary-menu';
 import { ConflictBanner } from './conflict-banner';
-import { HistoryMenu } from './history-menu';
 import { EditToolbar, useEditKeys, type FindMode } from './edit-toolbar';
 import { ExportMenu } from './export-menu';
 import { FindReplacePanel } from './find-replace-panel';
-import { TranscribeAgainButton } from './transcribe-again-button';
 import { LanguageWarningBanner } from './language-warning';
 import { TimelineLanes } from './timeline-lanes';
 import { ShortcutSheet } from './shortcut-sheet';
@@ -130,11 +128,6 @@ export function TranscriptView({ id, at, play }: { id: string; at?: number; play
           <div className="transcript-columns">
             <TranscriptPane />
             <AnalysisPanels id={id} />
-          </div>
-          {/* After the panels, so the header's Tab reach to them stays as it was (upload-and-play.spec). */}
-          <div className="transcript-footer">
-            {summary?.status === 'COMPLETED' && <TranscribeAgainButton summary={summary} />}
-            {document.revision !== undefined && <HistoryMenu />}
           </div>
         </>
       )}

@@ -85,7 +85,7 @@ beforeEach(() => {
 afterEach(cleanup);
 
 describe('HistoryMenu', () => {
-  it('lists the revisions newest first with author, time and what made each (the server summary as its detail); the shown one cannot be restored', async () => {
+  it('lists the revisions newest first with author, time and what made each (what it changed in its tooltip, in the UI’s words); the shown one cannot be restored', async () => {
     render(<HistoryMenu />);
     fireEvent.click(screen.getByRole('button', { name: 'History…' }));
     const dialog = screen.getByRole('dialog', { name: 'Versions on the server' });
@@ -94,7 +94,20 @@ describe('HistoryMenu', () => {
       expect.stringMatching(/Version 2.*Shown now.*by Bob.*Edited/),
       expect.stringMatching(/Version 1.*by Alice.*As recognized.*Restore/),
     ]);
-    expect(within(items[0]!).getByText('Edited').getAttribute('title')).toBe('Edited 1 segment');
+    // The tooltip says what changed in the UI's words, once the changes are read (the pointer reaching
+    // the version reads them); never the server's English summary with its internal labels.
+    const edited = within(items[0]!).getByText('Edited');
+    expect(edited.getAttribute('title')).toBeNull();
+    fireEvent.mouseEnter(within(items[0]!).getByRole('button', { name: /^Version 2/ }));
+    await waitFor(() =>
+      expect(edited.getAttribute('title')).toBe(
+        '5 segments changed; 1 speaker name changed; 2 words replaced by a dictionary',
+      ),
+    );
+    expect(within(items[1]!).getByText('As recognized').getAttribute('title')).toBe(
+      'The transcript as recognized: there is no earlier version to compare with.',
+    );
+    expect(dialog.innerHTML).not.toContain('Edited 1 segment');
     expect(within(dialog).queryByRole('button', { name: 'Restore version 2' })).toBeNull();
     expect(fake.calls).toContainEqual({ channel: 'transcripts:revisions', request: { id: 't1' } });
   });
@@ -155,6 +168,7 @@ describe('HistoryMenu', () => {
     fireEvent.click(select);
     expect(select.getAttribute('aria-expanded')).toBe('false');
     expect(region.hidden).toBe(true);
+    fireEvent.mouseEnter(select);
     fireEvent.click(select);
     expect(within(region).getAllByTestId('history-change')).toHaveLength(2);
     expect(fake.calls.filter((c) => c.channel === 'transcripts:revision-changes')).toHaveLength(1);
@@ -190,8 +204,11 @@ describe('HistoryMenu', () => {
     expect(screen.getByRole('dialog', { name: 'サーバー上の版' })).toBeTruthy();
     expect(await screen.findByRole('button', { name: '第1版を復元' })).toBeTruthy();
     expect(screen.getByText('表示中')).toBeTruthy();
-    // What made each version is in Japanese; the server's English summary is only its detail.
-    expect(screen.getByText('編集').getAttribute('title')).toBe('Edited 1 segment');
+    // What made each version, and what it changed (its tooltip), are in Japanese; never the server's English.
+    fireEvent.focus(screen.getByRole('button', { name: /^第2版 / }));
+    await waitFor(() =>
+      expect(screen.getByText('編集').getAttribute('title')).toBe('5 箇所を変更、話者名を 1 件変更、辞書で 2 語を置換'),
+    );
     expect(screen.getByText('認識した結果')).toBeTruthy();
     expect(screen.queryByText('Edited 1 segment')).toBeNull();
 

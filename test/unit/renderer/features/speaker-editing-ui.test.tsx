@@ -75,6 +75,21 @@ describe('speaker editing', () => {
     );
   });
 
+  it("says how the chip's two ways to name a speaker differ: Save renames here, “This is…” learns the voice", () => {
+    render(<TranscriptPane />);
+    fireEvent.click(screen.getByRole('button', { name: 'Rename Speaker 2' }));
+    const input = screen.getByRole('textbox', { name: 'New name for Speaker 2' });
+    const hint = document.getElementById(input.getAttribute('aria-describedby')!)!;
+    expect(hint.textContent).toBe(
+      'Save names this speaker in this transcript only. “This is…” below also learns the voice, so new transcripts name this person.',
+    );
+    cleanup();
+    useSettingsStore.setState({ settings: { uiLanguage: 'ja' } as Settings });
+    render(<TranscriptPane />);
+    fireEvent.click(screen.getByRole('button', { name: '話者 2 の名前を変更' }));
+    expect(screen.getByTestId('speaker-name-routes').textContent).toMatch(/^「保存」はこの文字起こしの中だけで/);
+  });
+
   it('offers the same in Japanese', () => {
     useSettingsStore.setState({ settings: { uiLanguage: 'ja' } as Settings });
     render(<TranscriptPane />);

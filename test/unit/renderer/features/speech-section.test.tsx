@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../../../src-shared/ipc-contract';
 import { SpeechSection } from '../../../../src-renderer/features/settings/speech-section';
 import { useModelsStore } from '../../../../src-renderer/stores/models-store';
+import { useNavigationStore } from '../../../../src-renderer/stores/navigation-store';
 import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
 import { installFakeApi, type FakeApi } from '../fake-api';
 import { speechModel, speechModels, WHISPER_BASE } from '../speech-fixtures';
@@ -276,5 +277,18 @@ describe('SpeechSection', () => {
       errorCode: null,
     });
     expect((await within(row('tiny')).findByTestId('speech-progress-text')).textContent).toBe('20% · 75 MB 中 15 MB');
+  });
+
+  it('opened from “Speech models in Settings…”, is scrolled to and its heading focused', async () => {
+    useNavigationStore.setState({ route: { name: 'settings', section: 'speech' } });
+    try {
+      render(<SpeechSection />);
+      await waitFor(() =>
+        expect(document.activeElement?.textContent).toBe(screen.getByRole('heading', { level: 2 }).textContent),
+      );
+      expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2 }));
+    } finally {
+      useNavigationStore.setState({ route: { name: 'library' } });
+    }
   });
 });

@@ -62,12 +62,21 @@ describe('transcript navigation', () => {
     expect(screen.getAllByRole('button', { name: /^Edit segment/ }).map((b) => b.tabIndex)).toEqual([0, -1, -1, -1]);
   });
 
+  /** happy-dom has no layout: the scroller's content is `content` px high in a 400 px box. */
+  const scrollerOf = (content: number) => {
+    const scroller = screen.getByTestId('scroller');
+    Object.defineProperty(scroller, 'clientHeight', { configurable: true, value: 400 });
+    Object.defineProperty(scroller, 'scrollHeight', { configurable: true, value: content });
+    return scroller;
+  };
+
   it('follows playback until the user scrolls, and resumes on request', () => {
     render(
       <div style={{ overflowY: 'auto' }} data-testid="scroller">
         <TranscriptPane />
       </div>,
     );
+    scrollerOf(1200);
     act(() => {
       usePlayerStore.getState().reportPlaying(true);
       usePlayerStore.getState().reportTime(9.2);
@@ -82,6 +91,24 @@ describe('transcript navigation', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Follow playback' }));
     expect(scrolled).toHaveBeenCalledTimes(2);
     expect(screen.queryByRole('button', { name: 'Follow playback' })).toBeNull();
+  });
+
+  it('offers no "Follow playback" when the transcript fits and there is nothing to scroll', () => {
+    render(
+      <div style={{ overflowY: 'auto' }} data-testid="scroller">
+        <TranscriptPane />
+      </div>,
+    );
+    const scroller = scrollerOf(400);
+    act(() => {
+      usePlayerStore.getState().reportPlaying(true);
+      usePlayerStore.getState().reportTime(9.2);
+    });
+    fireEvent.wheel(scroller);
+    fireEvent.keyDown(scroller, { key: 'PageDown' });
+    expect(screen.queryByRole('button', { name: 'Follow playback' })).toBeNull();
+    act(() => usePlayerStore.getState().reportTime(20.5));
+    expect(scrolled).toHaveBeenCalledTimes(2); // still following, to segment 3
   });
 
   it('jumps between speaker turns with Shift+←/→, and ? opens the shortcut sheet', () => {

@@ -2,7 +2,7 @@
 // Decision 0086: only words more likely wrong than right are underlined, and "Next uncertain word" (the
 // toolbar's button and U) visits them in order from the playback position, then from the first again.
 // The toolbar stays one tab stop.
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TranscriptDetail } from '../../../../src-shared/ipc-contract';
 import { EditToolbar } from '../../../../src-renderer/features/transcript/edit-toolbar';
@@ -96,11 +96,16 @@ describe('uncertain words', () => {
   });
 
   it('leave the toolbar one tab stop: ←/→ move between its buttons, not playback', () => {
-    useTranscriptStore.setState({ id: 't1', detail: open([0.7, 0.3, 0.1]), loading: false, error: null });
+    const detail = open([0.7, 0.3, 0.1]);
+    detail.document!.revision = 2;
+    useTranscriptStore.setState({ id: 't1', detail, loading: false, error: null });
     render(<View />);
     const toolbar = screen.getByRole('toolbar');
     const find = screen.getByRole('button', { name: 'Find & replace' });
     const next = screen.getByRole('button', { name: 'Next uncertain word' });
+    // Transcribe again… and History… are in the toolbar, where tools are looked for, and among its stops.
+    const again = within(toolbar).getByRole('button', { name: 'Transcribe again…' });
+    const history = within(toolbar).getByRole('button', { name: 'History…' });
     // Undo and Redo are disabled: Find & replace is the one stop.
     expect([...toolbar.querySelectorAll('button')].filter((b) => b.tabIndex === 0)).toEqual([find]);
     act(() => find.focus());
@@ -109,9 +114,14 @@ describe('uncertain words', () => {
     expect(time()).toBe(0);
     expect([...toolbar.querySelectorAll('button')].filter((b) => b.tabIndex === 0)).toEqual([next]);
     fireEvent.keyDown(next, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(again);
+    fireEvent.keyDown(again, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(history);
+    expect([...toolbar.querySelectorAll('button')].filter((b) => b.tabIndex === 0)).toEqual([history]);
+    fireEvent.keyDown(history, { key: 'ArrowRight' });
     expect(document.activeElement).toBe(find);
     fireEvent.keyDown(find, { key: 'End' });
-    expect(document.activeElement).toBe(next);
+    expect(document.activeElement).toBe(history);
   });
 
   it('say when there are none', () => {
