@@ -211,6 +211,21 @@ describe('ExtractiveSummaryEngine', () => {
     );
   });
 
+  // The tester's one-sentence recording (pocketsphinx's sense_and_sensibility clip, as it recognizes it):
+  // no unit has three content words, yet something was said, and the overview says what.
+  it('quotes what was said in a short recording instead of saying nothing was', async () => {
+    for (const [language, text] of [
+      ['en', 'he might even have been made the amiable himself'],
+      ['en', 'yes'],
+      ['ja', 'はい'],
+    ] as const) {
+      const { details, summarizedText } = await run(meetingDocument('short', language, [{ text }]), language);
+      expect(details.overview, text).not.toMatch(/Nothing was said|発話はありませんでした/);
+      expect(details.overview.toLowerCase(), text).toContain(text);
+      expect(summarizedText.toLowerCase(), text).toContain(text);
+    }
+  });
+
   it('refuses languages it has no rules for, and stops when cancelled', async () => {
     expect(engine.languages).toEqual(['en', 'ja']);
     await expect(run(standupUnpunctuated.document, 'fr')).rejects.toThrow('handles en, ja, not "fr"');
