@@ -77,3 +77,21 @@ test('says so in Japanese', async ({ page }) => {
   await expect(page.getByTestId('analysis-request-summary')).toHaveText('もう一度実行');
   await screenshot(page, 'analysis-outdated-ja');
 });
+
+for (const language of ['en', 'ja'] as const) {
+  test(`the overall emotion says it is an average over all the speech (${language})`, async ({ page }) => {
+    await open(page, language);
+    await page.getByRole('tab', { name: language === 'ja' ? '感情' : 'Emotion' }).click();
+    const status = page.getByTestId('analysis-status-emotion');
+    if ((await status.getAttribute('data-status')) !== 'COMPLETED') {
+      await page.getByTestId('analysis-request-emotion').click();
+      await expect(status).toHaveAttribute('data-status', 'COMPLETED', { timeout: 120_000 });
+    }
+    await expect(page.getByTestId('emotion-overall')).toContainText(
+      language === 'ja'
+        ? /発話全体の平均 \d+%.*2 区間中 \d 区間で最も強い感情です。/
+        : /on average over all the speech.*The strongest emotion in \d of 2 segments\./,
+    );
+    await screenshot(page, `analysis-emotion-overall-${language}`);
+  });
+}
