@@ -454,6 +454,11 @@ export interface AnalysisView {
   emotions: EmotionEntry[] | null;
   translation: { text: string; language: string; segments: TranslatedSegment[] } | null;
   updatedAt: string;
+  /**
+   * True when the transcript changed after this result was made: the server says so (its revision is
+   * older than the transcript's), or edits made on this computer have not reached the server yet.
+   */
+  outdated: boolean;
 }
 
 /** What a transcript can be translated into on the active server (decision 0087). */

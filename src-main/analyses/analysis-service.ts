@@ -37,19 +37,21 @@ export class AnalysisService {
       emotions: null,
       translation: null,
       updatedAt: new Date().toISOString(),
+      outdated: false,
     };
   }
 
   /** The server's result when it can be reached, else the cached one; null when never requested. */
   async get(id: string, kind: AnalysisKind, language?: string): Promise<AnalysisView | null> {
+    const { store } = this.options;
+    let found: CachedAnalysis | null;
     try {
-      const stored = await this.fetch(id, kind, language ?? null);
-      return stored ? analysisView(stored) : null;
+      found = await this.fetch(id, kind, language ?? null);
     } catch (error) {
       if (!(error instanceof ApiError) || error.error.code !== 'offline') throw error;
-      const cached = this.options.store.analyses.get(id, kind, language);
-      return cached ? analysisView(cached) : null;
+      found = store.analyses.get(id, kind, language);
     }
+    return found ? analysisView(found, store.outbox.hasEntriesFor(id)) : null;
   }
 
   /** What the transcript can be translated into; asked of the server each time (its engines can change). */

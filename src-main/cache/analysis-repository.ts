@@ -36,8 +36,11 @@ const fromRow = (r: Row): CachedAnalysis => ({
   updatedAt: r.updated_at,
 });
 
-/** The renderer's view of an analysis result. */
-export function analysisView(a: CachedAnalysis): AnalysisView {
+/**
+ * The renderer's view of an analysis result. `localEdits`: the transcript has edits on this computer
+ * the server has not seen, so a finished result no longer matches what is shown, whatever it says.
+ */
+export function analysisView(a: CachedAnalysis, localEdits = false): AnalysisView {
   const completed = a.status === 'COMPLETED';
   const view: AnalysisView = {
     kind: a.kind,
@@ -49,6 +52,7 @@ export function analysisView(a: CachedAnalysis): AnalysisView {
     emotions: null,
     translation: null,
     updatedAt: a.updatedAt,
+    outdated: completed && (a.result.outdated === true || localEdits),
   };
   if (!completed) return view;
   if (a.kind === 'summary') {

@@ -31,6 +31,8 @@ interface AnalysisState {
   slots: Record<string, AnalysisSlot>;
   load: (id: string, kind: AnalysisKind, language?: string) => Promise<void>;
   request: (id: string, kind: AnalysisKind, language?: string) => Promise<IpcError | null>;
+  /** Reads every result of the transcription shown so far again (its transcript changed: are they outdated?). */
+  reloadShown: (id: string) => Promise<void>;
   targets: Record<string, TargetsSlot>;
   /** Asks the server what the transcript can be translated into (offline, and through its LLM). */
   loadTargets: (id: string) => Promise<void>;
@@ -48,6 +50,15 @@ export const useAnalysisStore = create<AnalysisState>()((set, get) => {
       patch(key, { loading: true });
       const [view, error] = split(await api().analysis.get(language ? { id, kind, language } : { id, kind }));
       patch(key, error ? { loading: false, error } : { loading: false, error: null, view });
+    },
+    async reloadShown(id) {
+      const shown = Object.keys(get().slots).filter((key) => key.startsWith(`${id}|`));
+      await Promise.all(
+        shown.map((key) => {
+          const [, kind, language] = key.split('|') as [string, AnalysisKind, string];
+          return get().load(id, kind, language || undefined);
+        }),
+      );
     },
     async request(id, kind, language) {
       // A translation's own slot and the latest-translation slot (what the panel shows) follow the

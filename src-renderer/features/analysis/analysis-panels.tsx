@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { AnalysisKind } from '../../../src-shared/ipc-contract';
 import { useT } from '../../i18n/use-t';
 import { useAnalysisStore } from '../../stores/analysis-store';
+import { useTranscriptStore } from '../../stores/transcript-store';
 import { EmotionPanel } from './emotion-panel';
 import { SummaryPanel } from './summary-panel';
 import { TranslationPanel } from './translation-panel';
@@ -62,6 +63,7 @@ export function AnalysisPanels({ id }: { id: string }) {
         {kind === 'translation' && <TranslationPanel id={id} />}
       </div>
       <PrefetchEmotion id={id} />
+      <ReloadOnEdit id={id} />
     </section>
   );
 }
@@ -71,5 +73,20 @@ function PrefetchEmotion({ id }: { id: string }) {
   useEffect(() => {
     void useAnalysisStore.getState().load(id, 'emotion');
   }, [id]);
+  return null;
+}
+
+/** An edit (here, through History, a dictionary) can leave the results behind the transcript: read them again. */
+function ReloadOnEdit({ id }: { id: string }) {
+  const document = useTranscriptStore((state) => (state.id === id ? state.detail?.document : undefined));
+  const unsynced = useTranscriptStore((state) => (state.id === id ? state.detail?.unsyncedEdits : undefined));
+  const seen = useRef(document);
+  useEffect(() => {
+    // The panels read their results when they open; only a change after that needs another read.
+    const before = seen.current;
+    seen.current = document;
+    if (!before || !document || before === document) return;
+    void useAnalysisStore.getState().reloadShown(id);
+  }, [id, document, unsynced]);
   return null;
 }

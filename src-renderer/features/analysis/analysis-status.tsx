@@ -21,6 +21,7 @@ export function AnalysisHead({
   const t = useT();
   const status = slot.view?.status;
   const busy = slot.requesting || status === 'IN_PROGRESS';
+  const outdated = status === 'COMPLETED' && slot.view?.outdated === true;
   return (
     <div className="analysis-head">
       <span
@@ -29,12 +30,15 @@ export function AnalysisHead({
         aria-live="polite"
         data-testid={`analysis-status-${kind}`}
         data-status={status ?? 'none'}
+        data-outdated={outdated}
       >
-        {status
-          ? t(`analysis.status.${status}`)
-          : slot.view === undefined && slot.loading
-            ? t('common.loading')
-            : t('analysis.status.none')}
+        {outdated
+          ? t('analysis.status.outdated')
+          : status
+            ? t(`analysis.status.${status}`)
+            : slot.view === undefined && slot.loading
+              ? t('common.loading')
+              : t('analysis.status.none')}
       </span>
       <button
         type="button"
@@ -45,6 +49,11 @@ export function AnalysisHead({
       >
         {status === 'COMPLETED' || status === 'FAILED' ? t('analysis.rerun') : t(`analysis.request.${kind}`)}
       </button>
+      {outdated && (
+        <p className="analysis-outdated" data-testid={`analysis-outdated-${kind}`}>
+          {t('analysis.outdated')}
+        </p>
+      )}
       {slot.error && (
         <div className="field-error" role="alert">
           <ErrorText error={slot.error} />

@@ -20,11 +20,24 @@ export function EmotionPanel({ id }: { id: string }) {
       {entries.length > 0 && (
         <div data-testid="emotion-result">
           {overall && (
-            <p>
+            // The overall score is the length-weighted mean of the segments' scores, so calmer segments pull
+            // it below the segments that carry the label: both facts are said, or it reads as a mistake.
+            <p data-testid="emotion-overall">
               {t('analysis.emotion.overall', {
                 label: t(`emotion.${overall.label}`),
                 score: `${Math.round(overall.score * 100)}%`,
               })}
+              {perSegment.length > 1 && (
+                <>
+                  {' '}
+                  <span className="hint">
+                    {t('analysis.emotion.overallShare', {
+                      count: perSegment.filter((entry) => entry.label === overall.label).length,
+                      total: perSegment.length,
+                    })}
+                  </span>
+                </>
+              )}
             </p>
           )}
           <p className="hint">{t('analysis.emotion.legend')}</p>

@@ -4,6 +4,7 @@
 import type { ItsFunction, WinkMethods } from 'wink-nlp';
 import type { TranscriptDocument, TranscriptSegment } from '../../../src-shared/transcript-document.js';
 import { DATE_WORDS, findEnglishDates, pickDue } from './dates.js';
+import { textNamesOwner } from './summary-text.js';
 import {
   indexAt,
   spanTimes,
@@ -264,7 +265,9 @@ export class EnglishRules implements LanguageRules {
 
   actionsLead(actions: { owner: string | null; text: string }[]): string {
     if (actions.length === 0) return '';
-    return `To do: ${actions.map((a) => (a.owner ? `${a.owner}: ${withoutStop(a.text)}` : withoutStop(a.text))).join('; ')}.`;
+    const item = (a: { owner: string | null; text: string }) =>
+      a.owner && !textNamesOwner(a.text, a.owner) ? `${a.owner}: ${withoutStop(a.text)}` : withoutStop(a.text);
+    return `To do: ${actions.map(item).join('; ')}.`;
   }
 
   async units(document: TranscriptDocument, signal: AbortSignal): Promise<TextUnit[]> {

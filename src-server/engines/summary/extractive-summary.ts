@@ -161,7 +161,9 @@ export class ExtractiveSummaryEngine implements SummaryEngine {
     );
     const quoted = (decided || todo ? overviewUnits.slice(0, 1) : overviewUnits).map((u) => u.display).join(gap);
     const overview =
-      [lead, decided, todo, decided && todo ? '' : quoted].filter(Boolean).join(gap) || rules.emptyOverview;
+      [lead, decided, todo, decided && todo ? '' : quoted].filter(Boolean).join(gap) ||
+      shortTalk(units, scores, overviewCount, gap) ||
+      rules.emptyOverview;
 
     return {
       overview,
@@ -183,6 +185,22 @@ function namedSpeakers(document: TranscriptDocument, units: TextUnit[]): TextUni
     const name = unit.speaker ? names[unit.speaker] : undefined;
     return name ? { ...unit, speakerName: name } : unit;
   });
+}
+
+/**
+ * A short recording ("he might even have been made the amiable himself") has no unit with enough content
+ * words to rank, yet something was said: the overview quotes it, the best-connected units first chosen and
+ * then in the order spoken. Empty only when no unit has any text.
+ */
+function shortTalk(units: TextUnit[], scores: number[], count: number, gap: string): string {
+  return units
+    .map((u, i) => ({ u, score: scores[i]! }))
+    .filter(({ u }) => u.display.trim() !== '')
+    .sort((x, y) => y.score - x.score || x.u.index - y.u.index)
+    .slice(0, count)
+    .sort((x, y) => x.u.index - y.u.index)
+    .map(({ u }) => u.display)
+    .join(gap);
 }
 
 /** At most this many decisions and action items are restated in the overview; the lists hold them all. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { IpadicFeatures, Tokenizer } from 'kuromoji';
 import type { TranscriptDocument, TranscriptSegment } from '../../../src-shared/transcript-document.js';
 import { JA_DATE, pickDue } from './dates.js';
+import { textNamesOwner } from './summary-text.js';
 import {
   stripMarkup,
   throwIfAborted,
@@ -53,7 +54,9 @@ export class JapaneseRules implements LanguageRules {
 
   actionsLead(actions: { owner: string | null; text: string }[]): string {
     if (actions.length === 0) return '';
-    return `担当：${actions.map((a) => (a.owner ? `${a.owner}（${withoutStop(a.text)}）` : withoutStop(a.text))).join('／')}。`;
+    const item = (a: { owner: string | null; text: string }) =>
+      a.owner && !textNamesOwner(a.text, a.owner) ? `${a.owner}（${withoutStop(a.text)}）` : withoutStop(a.text);
+    return `担当：${actions.map(item).join('／')}。`;
   }
 
   async units(document: TranscriptDocument, signal: AbortSignal): Promise<TextUnit[]> {

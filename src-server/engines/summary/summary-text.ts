@@ -9,6 +9,20 @@ function formatTime(seconds: number): string {
   return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${pad(m)}:${pad(s % 60)}`;
 }
 
+/**
+ * True when an action item's text already names its owner ("We should hire…" owned by "we", "Tom, you
+ * will…" owned by Tom): the overview's "To do:" then quotes it without the owner before it. The list
+ * below keeps "(owner: …)" as the item's field. Words are matched whole
+ * in Latin script; Japanese has no spaces, so there the name anywhere in the text counts (私たちは…).
+ */
+export function textNamesOwner(text: string, owner: string): boolean {
+  const name = owner.trim();
+  if (!name) return false;
+  if (!/^[\p{Script=Latin}\p{N}\s'’.-]+$/u.test(name)) return text.includes(name);
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(text);
+}
+
 /** The headings of the readable summary, in the transcript's language (English for any other). */
 const HEADINGS = {
   en: {

@@ -149,6 +149,29 @@ describe('analysis requests', () => {
     expect(result.decisions.map((d: any) => d.text).join(' ')).toMatch(/decided|launch/);
   });
 
+  // The tester's one-sentence recording (Debian's pocketsphinx test clip) was summarized as "Nothing was
+  // said in this recording.": no unit had three content words. The overview says what was said.
+  it('summarizes a one-sentence real recording by what was said', async () => {
+    const clip = '/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0930.wav';
+    const ticket = await uploadFile(server, key, clip, { language: 'en' });
+    await server.api(key, 'POST', `/api/v1/transcriptions/${ticket.transcription_id}/transcribe`);
+    const done = await waitForStatus(server, key, ticket.transcription_id, ['COMPLETED', 'FAILED']);
+    expect(done.json.status).toBe('COMPLETED');
+    const document = await (await fetch(done.json.transcription_path)).json();
+    expect(document.text).toMatch(/amiable/);
+    const ack = await server.api(key, 'POST', `/api/v1/transcriptions/${ticket.transcription_id}/summary`);
+    expect(ack.status).toBe(200);
+    const result = await settle(server, key, ack.json.status_url);
+    expect(result.status).toBe('COMPLETED');
+    expect(result.overview).not.toMatch(/Nothing was said/);
+    expect(result.overview.toLowerCase()).toContain(
+      document.text
+        .trim()
+        .toLowerCase()
+        .replace(/[.!?]$/, ''),
+    );
+  });
+
   it('re-runs an analysis when posted again', async () => {
     const first = await server.api(key, 'GET', route('summary'));
     await server.api(key, 'POST', route('summary'));

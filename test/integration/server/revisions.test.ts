@@ -462,6 +462,31 @@ describe('analyses', () => {
     expect(again).toMatchObject({ status: 'COMPLETED', revision: 2, current_revision: 2, outdated: false });
     expect(JSON.stringify(again)).toContain('quarterly plan');
   });
+
+  it('are outdated after a restore and after a dictionary re-apply too, each a revision', async () => {
+    const dictionary = (await server.api(alice, 'POST', '/api/v1/dictionaries', { name: 'Outdated rules' })).json
+      .dictionary_id as string;
+    const id = await transcribed({ dictionary_id: dictionary });
+    const { revision, document } = await latest(id);
+    const edited = await edit(alice, id, revision, [
+      { kind: 'text', segmentId: document.segments[0]!.id, text: 'The budget plan was approved.' },
+    ]);
+    expect(edited.status).toBe(200);
+    await server.api(alice, 'POST', `${base(id)}/summary`);
+    expect(await settled(id)).toMatchObject({ revision: 2, current_revision: 2, outdated: false });
+
+    expect((await call(bob, 'POST', `${base(id)}/revisions/1/restore`)).status).toBe(200);
+    expect(await settled(id)).toMatchObject({ revision: 2, current_revision: 3, outdated: true });
+
+    await server.api(alice, 'POST', `${base(id)}/summary`);
+    expect(await settled(id)).toMatchObject({ revision: 3, current_revision: 3, outdated: false });
+    await server.api(alice, 'POST', `/api/v1/dictionaries/${dictionary}/blacklist_words`, {
+      pattern: 'budget',
+      replacement: 'Q3 budget',
+    });
+    expect((await server.api(bob, 'POST', `${base(id)}/replacements/apply`)).status).toBe(200);
+    expect(await settled(id)).toMatchObject({ revision: 3, current_revision: 4, outdated: true });
+  });
 });
 
 describe('the OpenAPI document', () => {

@@ -117,6 +117,23 @@ describe('sync engine', () => {
     expect(store.search.search('overview')[0]).toMatchObject({ transcriptionId: id, kind: 'summary' });
   });
 
+  it('says a summary is outdated once the transcript is edited after it', async () => {
+    const [id] = store.transcriptions.list({ statuses: ['COMPLETED'] }).items.map((t) => t.id);
+    expect(await analyses.get(id!, 'summary')).toMatchObject({ status: 'COMPLETED', outdated: false });
+    const base = `/api/v1/transcriptions/${id}`;
+    const revisions = await server.api(key, 'GET', `${base}/revisions`);
+    const latest = revisions.json.latest_revision as number;
+    const document = (await server.api(key, 'GET', `${base}/revisions/${latest}`)).json.document;
+    const edited = await server.api(key, 'POST', `${base}/revisions`, {
+      base_revision: latest,
+      operations: [{ kind: 'text', segmentId: document.segments[0].id, text: 'The budget plan was approved.' }],
+    });
+    expect(edited.status).toBe(200);
+    expect(await analyses.get(id!, 'summary')).toMatchObject({ status: 'COMPLETED', outdated: true });
+    // The cached copy changed with it: offline, the marker stays.
+    expect(events.of('analysis:changed').some((e) => e.id === id && e.kind === 'summary')).toBe(true);
+  });
+
   it('forgets transcriptions deleted on the server at the next full refresh', async () => {
     const [id] = store.transcriptions.list({ statuses: ['FAILED'] }).items.map((t) => t.id);
     await server.api(key, 'DELETE', `/api/v1/transcriptions/${id}`);
@@ -148,5 +165,16 @@ describe('sync engine', () => {
     expect(transcripts.list({}).items.map((t) => t.id)).toContain(cached!.id);
     const detail = await transcripts.detail(cached!.id);
     expect(detail.document?.text).toContain('budget');
+  });
+
+  it('offline, says a cached summary is outdated while the transcript has edits not sent yet', async () => {
+    const [cached] = store.transcriptions.list({ statuses: ['COMPLETED'] }).items;
+    const id = cached!.id;
+    // Current as cached (as if run again after the edit above), then edited here while the server is away.
+    const current = store.analyses.get(id, 'summary')!;
+    store.analyses.put(id, 'summary', null, { ...current.result, outdated: false });
+    expect(await analyses.get(id, 'summary')).toMatchObject({ status: 'COMPLETED', outdated: false });
+    store.outbox.enqueue('revision-operations', id, { operations: [] }, { revision: 2 });
+    expect(await analyses.get(id, 'summary')).toMatchObject({ status: 'COMPLETED', outdated: true });
   });
 });

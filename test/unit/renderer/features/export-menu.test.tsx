@@ -25,6 +25,7 @@ const french: AnalysisView = {
   emotions: null,
   translation: { text: 'Bonjour.', language: 'fr', segments: [{ segment_id: 0, start: 0, end: 2, text: 'Bonjour.' }] },
   updatedAt: '2026-01-01T00:00:00Z',
+  outdated: false,
 };
 
 let fake: FakeApi;

@@ -27,6 +27,7 @@ function setup(targets: TranslationTargets) {
       emotions: null,
       translation: null,
       updatedAt: new Date().toISOString(),
+      outdated: false,
     }),
   });
 }

@@ -17,6 +17,7 @@ const view = (status: AnalysisView['status']): AnalysisView => ({
   emotions: null,
   translation: null,
   updatedAt: '2026-01-01T00:00:00Z',
+  outdated: false,
 });
 
 beforeEach(() => useAnalysisStore.setState(useAnalysisStore.getInitialState(), true));

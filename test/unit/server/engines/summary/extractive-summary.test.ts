@@ -211,6 +211,21 @@ describe('ExtractiveSummaryEngine', () => {
     );
   });
 
+  // The tester's one-sentence recording (pocketsphinx's sense_and_sensibility clip, as it recognizes it):
+  // no unit has three content words, yet something was said, and the overview says what.
+  it('quotes what was said in a short recording instead of saying nothing was', async () => {
+    for (const [language, text] of [
+      ['en', 'he might even have been made the amiable himself'],
+      ['en', 'yes'],
+      ['ja', 'はい'],
+    ] as const) {
+      const { details, summarizedText } = await run(meetingDocument('short', language, [{ text }]), language);
+      expect(details.overview, text).not.toMatch(/Nothing was said|発話はありませんでした/);
+      expect(details.overview.toLowerCase(), text).toContain(text);
+      expect(summarizedText.toLowerCase(), text).toContain(text);
+    }
+  });
+
   it('refuses languages it has no rules for, and stops when cancelled', async () => {
     expect(engine.languages).toEqual(['en', 'ja']);
     await expect(run(standupUnpunctuated.document, 'fr')).rejects.toThrow('handles en, ja, not "fr"');
@@ -293,6 +308,35 @@ describe('the overview says what was decided and who does what (issue 27 item 10
     expect(details.overview).toContain('決定事項：予算会議は木曜日に移すことに決定しました。');
     expect(details.action_items.map((a) => a.owner)).toEqual(['花子']);
     expect(details.overview).toContain('担当：花子（私が金曜日までに資料を送ります）。');
+  });
+
+  // The tester's "To do: we: We should hire team are engineers.": the owner is the group (decision 0089:
+  // "we" is said as it was, no name guessed), and the overview does not write it twice.
+  it('never writes an owner the item already names: "we" said by Alice, a name addressed, 私たち', async () => {
+    const document = {
+      ...meetingDocument('owner-once', 'en', [
+        { text: 'We should hire two engineers by March.', speaker: 'SPEAKER_1' },
+        { text: 'Tom, you will draft the job post by Friday.', speaker: 'SPEAKER_1' },
+        { text: 'I will book the interview rooms tomorrow.', speaker: 'SPEAKER_2' },
+      ]),
+      speaker_names: { SPEAKER_1: 'Alice', SPEAKER_2: 'Bob' },
+    };
+    const { details } = await run(document, 'en');
+    expect(details.action_items.map((a) => a.owner)).toEqual(['we', 'Tom', 'Bob']);
+    expect(details.overview).toContain(
+      'To do: We should hire two engineers by March; Tom, you will draft the job post by Friday; Bob: I will book the interview rooms tomorrow.',
+    );
+    expect(details.overview).not.toMatch(/\bwe: we\b|Tom: Tom/i);
+
+    const ja = {
+      ...meetingDocument('owner-once-ja', 'ja', [
+        { text: '私たちは金曜日までに見積もりを出します。', speaker: 'SPEAKER_1' },
+      ]),
+      speaker_names: { SPEAKER_1: '花子' },
+    };
+    const { details: jaDetails } = await run(ja, 'ja');
+    expect(jaDetails.action_items.map((a) => a.owner)).toEqual(['私たち']);
+    expect(jaDetails.overview).toContain('担当：私たちは金曜日までに見積もりを出します。');
   });
 
   it('names the person "you will" is said to: addressed in the sentence, just before, or the named speaker answered', async () => {
