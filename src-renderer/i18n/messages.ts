@@ -1246,7 +1246,7 @@ export const ja: Record<MessageKey, string> = {
   'settings.heading': '設定',
   'settings.profiles': 'サーバー',
   'settings.profile.active': '使用中',
-  'settings.profile.activate': '{name} を使う',
+  'settings.profile.activate': '「{name}」を使う',
   'settings.profile.remove': '{name} を削除',
   'settings.profile.embedded': 'このコンピューターの内蔵サーバー',
   'settings.profile.thisComputer': 'このコンピューター',
@@ -1274,6 +1274,14 @@ export const ja: Record<MessageKey, string> = {
 
 export type { UiLanguage };
 const TABLES: Record<UiLanguage, Record<MessageKey, string>> = { en, ja };
+
+/**
+ * Sentences said one after another: English puts a space between them, Japanese none (its 。 is the gap),
+ * so "…できませんでした。 サーバー…" never shows. Empty parts are left out.
+ */
+export function joinSentences(language: UiLanguage, ...sentences: string[]): string {
+  return sentences.filter(Boolean).join(language === 'ja' ? '' : ' ');
+}
 
 export function translate(language: UiLanguage, key: MessageKey, params?: Record<string, string | number>): string {
   const template = TABLES[language][key] ?? en[key];

@@ -9,6 +9,7 @@ import {
 } from '../../../src-shared/ipc-contract';
 import { languageName } from '../../../src-shared/languages';
 import { DEFAULT_CUE_OPTIONS, languagePreset, SUBTITLE_LIMITS } from '../../../src-shared/subtitle-cues';
+import { joinSentences } from '../../i18n/messages';
 import { useT } from '../../i18n/use-t';
 import { formatClock } from '../../lib/format';
 import { useEscape } from '../../lib/use-escape';
@@ -148,9 +149,9 @@ export function ExportMenu() {
       const saved = t('export.saved', { path });
       const tooFast =
         report && report.tooFast > 0
-          ? ` ${t('export.subtitles.tooFast', { count: report.tooFast, total: report.cues, cps: report.maxCps })}`
+          ? t('export.subtitles.tooFast', { count: report.tooFast, total: report.cues, cps: report.maxCps })
           : '';
-      setMessage({ text: saved + tooFast, error: false });
+      setMessage({ text: joinSentences(uiLanguage, saved, tooFast), error: false });
       setFast(report?.fast ?? []);
     } else setMessage({ text: t('export.cancelled'), error: false });
   };
