@@ -61,6 +61,8 @@ export const en = {
     'With no language chosen, it is detected automatically. Choose several if the recording mixes languages.',
   'language.hint.cannotDetect':
     'The built-in recognizer understands {languages} only. For other languages, download a speech model in Settings → Speech recognition.',
+  'language.hint.cannotDetect.above':
+    'The built-in recognizer understands {languages} only. For other languages, download a speech model under Speech recognition above.',
   'language.hint.unknown':
     'Choose the languages spoken in the recording. With none chosen, the server uses its default language.',
   'library.options.model': 'Telling speakers apart',
@@ -697,6 +699,8 @@ export const ja: Record<MessageKey, string> = {
   'language.hint.detects': '言語を選ばなければ自動で検出します。録音に複数の言語が含まれる場合は複数選んでください。',
   'language.hint.cannotDetect':
     '内蔵の音声認識は{languages}のみに対応しています。他の言語には、設定 → 音声認識で音声モデルをダウンロードしてください。',
+  'language.hint.cannotDetect.above':
+    '内蔵の音声認識は{languages}のみに対応しています。他の言語には、上の「音声認識」で音声モデルをダウンロードしてください。',
   'language.hint.unknown': '録音で話されている言語を選んでください。選ばない場合はサーバーの既定の言語が使われます。',
   'library.options.model': '話者の聞き分け',
   'library.options.model.default': '標準',
