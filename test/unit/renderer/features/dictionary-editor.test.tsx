@@ -54,7 +54,7 @@ describe('DictionaryEditor', () => {
     });
     render(<DictionaryEditor />);
     expect(screen.getByTestId('replacement-rules-table').textContent).toContain('→ (deleted)');
-    expect(screen.getByTestId('replacement-input').getAttribute('placeholder')).toBe('Blank deletes it');
+    expect(screen.getByTestId('replacement-input').getAttribute('placeholder')).toBe('Blank deletes');
   });
 
   it('puts a server error next to the field that caused it', async () => {
