@@ -18,6 +18,7 @@ let dir: string;
 test.beforeAll(async () => {
   host = await startHost();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-e2e-polish-'));
+  await uploadCompleted(host, await meetingWav(dir, 'export-me.wav'));
 });
 test.afterAll(async () => {
   await host?.close();
@@ -29,6 +30,13 @@ const WORDS = {
   ja: { dictionaries: '辞書', export: '書き出し…', run: '書き出す', exportHeading: '文字起こしを書き出す' },
 } as const;
 const HISTORY = { en: 'History…', ja: '履歴…' } as const;
+
+let serverStopped = false;
+/** Each test can run alone (`-g`): the one that needs the server gone stops it, once. */
+async function goOffline() {
+  if (!serverStopped) await host.stopServer();
+  serverStopped = true;
+}
 
 async function speak(language: UiLanguage) {
   expect(await host.invoke('settings:update', { uiLanguage: language })).toMatchObject({ ok: true });
@@ -92,7 +100,7 @@ test("a refused file's message keeps clear of the drop zone above it", async ({ 
     const library = new LibraryPage(page);
     await library.goto(host.url);
     await library.dropFile(notes);
-    const banner = page.locator('.drop-area > .error-banner');
+    const banner = page.getByRole('alert').filter({ hasText: 'notes.wav' });
     await expect(banner).toBeVisible();
     expect(await gapBetween(page.locator('.drop-row'), banner)).toBeGreaterThanOrEqual(8);
     await screenshot(page, `polish-bad-file-${language}`);
@@ -103,7 +111,6 @@ test("a refused file's message keeps clear of the drop zone above it", async ({ 
 test('Export closes on Escape after exporting and when another popover opens, in English and Japanese', async ({
   page,
 }) => {
-  await uploadCompleted(host, await meetingWav(dir, 'export-me.wav'));
   for (const language of ['en', 'ja'] as const) {
     await speak(language);
     await page.setViewportSize({ width: 1024, height: 700 });
@@ -149,7 +156,7 @@ test("offline, Settings' speech model error keeps clear of the box under it", as
   // Seen once online, the models stay listed under the error when a later load fails.
   await openSettings(page, 'en');
   await expect(page.getByTestId('speech-in-use')).toBeVisible();
-  await host.stopServer();
+  await goOffline();
   for (const language of ['en', 'ja'] as const) {
     // Switched here, not through main: a reload would forget the models seen online.
     await page.getByTestId('ui-language').selectOption(language);
@@ -168,6 +175,7 @@ test("offline, Settings' speech model error keeps clear of the box under it", as
 });
 
 test('with edits waiting for the server, the transcript header stays one row at 1024 px', async ({ page }) => {
+  await goOffline();
   await page.setViewportSize({ width: 1024, height: 700 });
   await speak('en');
   const library = new LibraryPage(page);

@@ -121,7 +121,7 @@ describe('UploadsPanel', () => {
 
   it('folded, says a file waits for the server and offers to try again now, in English and Japanese', async () => {
     fake.handlers['uploads:retry'] = ({ id }) => ({ ...job(id, 'queued', '2026-01-01T00:00:05Z'), error: null });
-    const stalled = {
+    const stalled: UploadJob = {
       ...job('friday', 'queued', '2026-01-01T00:00:05Z'),
       error: { code: 'offline', reason: 'app.offline' },
     };
