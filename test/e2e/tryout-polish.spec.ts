@@ -18,7 +18,7 @@ let dir: string;
 test.beforeAll(async () => {
   host = await startHost();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-e2e-polish-'));
-  await uploadCompleted(host, await meetingWav(dir, 'export-me.wav'));
+  await uploadCompleted(host, await meetingWav(dir, 'weekly-meeting.wav'));
 });
 test.afterAll(async () => {
   await host?.close();
@@ -116,8 +116,10 @@ test('Export closes on Escape after exporting and when another popover opens, in
     await page.setViewportSize({ width: 1024, height: 700 });
     const library = new LibraryPage(page);
     await library.goto(host.url);
-    await page.getByRole('button', { name: language === 'en' ? 'Open export-me.wav' : 'export-me.wav を開く' }).click();
-    await new TranscriptPage(page).expectLoaded('export-me.wav');
+    await page
+      .getByRole('button', { name: language === 'en' ? 'Open weekly-meeting.wav' : 'weekly-meeting.wav を開く' })
+      .click();
+    await new TranscriptPage(page).expectLoaded('weekly-meeting.wav');
     const words = WORDS[language];
     const exportPanel = page.getByRole('dialog', { name: words.exportHeading });
 
@@ -180,9 +182,9 @@ test('with edits waiting for the server, the transcript header stays one row at 
   await speak('en');
   const library = new LibraryPage(page);
   await library.goto(host.url);
-  await library.row('export-me.wav').click();
+  await library.row('weekly-meeting.wav').click();
   const transcript = new TranscriptPage(page);
-  await transcript.expectLoaded('export-me.wav');
+  await transcript.expectLoaded('weekly-meeting.wav');
   await transcript.word('budget').dblclick();
   const editor = page.getByRole('textbox', { name: /^Edit the word/ });
   await editor.fill('Kikitori');
@@ -190,15 +192,18 @@ test('with edits waiting for the server, the transcript header stays one row at 
   for (const language of ['en', 'ja'] as const) {
     await speak(language);
     await library.goto(host.url);
-    await page.getByRole('button', { name: language === 'en' ? 'Open export-me.wav' : 'export-me.wav を開く' }).click();
-    await transcript.expectLoaded('export-me.wav');
+    await page
+      .getByRole('button', { name: language === 'en' ? 'Open weekly-meeting.wav' : 'weekly-meeting.wav を開く' })
+      .click();
+    await transcript.expectLoaded('weekly-meeting.wav');
     const header = page.locator('.transcript-view > .view-header');
-    await expect(header.locator('.badge-warn')).toHaveText(
-      language === 'en' ? 'Edits not sent yet' : '未送信の編集あり',
-    );
+    await expect(header.locator('.badge-warn')).toBeVisible();
     const back = (await header.locator('button').first().boundingBox())!;
     const remove = (await header.locator('button').last().boundingBox())!;
     expect(Math.abs(remove.y + remove.height / 2 - (back.y + back.height / 2)), language).toBeLessThan(4);
+    await expect(header.locator('.badge-warn')).toHaveText(
+      language === 'en' ? 'Edits not sent yet' : '未送信の編集あり',
+    );
     await screenshot(page, `polish-header-unsynced-${language}`);
   }
   await speak('en');
