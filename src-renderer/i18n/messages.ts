@@ -61,6 +61,8 @@ export const en = {
     'With no language chosen, it is detected automatically. Choose several if the recording mixes languages.',
   'language.hint.cannotDetect':
     'The built-in recognizer understands {languages} only. For other languages, download a speech model in Settings → Speech recognition.',
+  'language.hint.cannotDetect.above':
+    'The built-in recognizer understands {languages} only. For other languages, download a speech model under Speech recognition above.',
   'language.hint.unknown':
     'Choose the languages spoken in the recording. With none chosen, the server uses its default language.',
   'library.options.model': 'Telling speakers apart',
@@ -146,6 +148,7 @@ export const en = {
   'library.uploads.retry': 'Try uploading {name} again',
   'library.uploads.retryShort': 'Try again',
   'library.uploads.summary.active': '{count} in progress',
+  'library.uploads.summary.stalled': '{count} waiting for the server',
   'library.uploads.summary.done': '{count} uploaded',
   'library.uploads.summary.failed': '{count} failed',
   'library.queue.waiting': 'Waiting',
@@ -238,7 +241,7 @@ export const en = {
   'transcript.notReady': 'This transcription is not finished yet ({status}).',
   'transcript.running': 'The transcript appears here when it is finished. You can listen to the recording meanwhile.',
   'transcript.failed': 'Transcription failed: {reason}',
-  'transcript.unsynced': 'Edits not yet sent to the server',
+  'transcript.unsynced': 'Edits not sent yet',
   'transcript.conflict.title': 'Your corrections were not sent',
   'transcript.conflict.keepLocal': 'Keep my corrections',
   'transcript.conflict.useServer': "Use the server's text",
@@ -434,6 +437,7 @@ export const en = {
   'transcript.applyDictionary.own': 'This transcription’s dictionary',
   'transcript.applyDictionary.apply': 'Apply',
   'transcript.applyDictionary.done': 'Applied. Replaced words are marked in the transcript.',
+  'transcript.applyDictionary.none': 'No words matched: nothing was replaced.',
   'transcript.word.replaced': 'Replaced by the dictionary: heard “{original}”',
   'export.heading': 'Export transcript',
   'export.format': 'Format',
@@ -520,13 +524,15 @@ export const en = {
   'dict.words.empty': 'No words yet.',
   'dict.word': 'Word',
   'dict.reading': 'Reading',
-  'dict.readingHint': 'How it sounds, e.g. "zin tricks"',
+  'dict.readingHint': 'e.g. zin tricks',
   'dict.word.remove': 'Remove word {word}',
   'dict.replacements': 'Forced replacements',
   'dict.replacements.empty': 'No replacements yet.',
   'dict.pattern': 'When the transcript says',
   'dict.replacement': 'Write instead',
   'dict.replacement.remove': 'Remove replacement of {pattern}',
+  'dict.replacement.placeholder': 'Blank deletes',
+  'dict.replacement.deleted': '(deleted)',
   'dict.import': 'Bulk paste or CSV import',
   'dict.import.kind': 'Import as',
   'dict.import.text': 'Lines to import',
@@ -714,6 +720,8 @@ export const ja: Record<MessageKey, string> = {
   'language.hint.detects': '言語を選ばなければ自動で検出します。録音に複数の言語が含まれる場合は複数選んでください。',
   'language.hint.cannotDetect':
     '内蔵の音声認識は{languages}のみに対応しています。他の言語には、設定 → 音声認識で音声モデルをダウンロードしてください。',
+  'language.hint.cannotDetect.above':
+    '内蔵の音声認識は{languages}のみに対応しています。他の言語には、上の「音声認識」で音声モデルをダウンロードしてください。',
   'language.hint.unknown': '録音で話されている言語を選んでください。選ばない場合はサーバーの既定の言語が使われます。',
   'library.options.model': '話者の聞き分け',
   'library.options.model.default': '標準',
@@ -797,6 +805,7 @@ export const ja: Record<MessageKey, string> = {
   'library.uploads.retry': '{name} のアップロードを再試行',
   'library.uploads.retryShort': '再試行',
   'library.uploads.summary.active': '{count} 件処理中',
+  'library.uploads.summary.stalled': '{count} 件がサーバー待ち',
   'library.uploads.summary.done': '{count} 件完了',
   'library.uploads.summary.failed': '{count} 件失敗',
   'library.queue.waiting': '待機中',
@@ -889,7 +898,7 @@ export const ja: Record<MessageKey, string> = {
   'transcript.notReady': 'この文字起こしはまだ終わっていません（{status}）。',
   'transcript.running': '終わるとここに文字起こしが表示されます。その間も録音を再生できます。',
   'transcript.failed': '文字起こしに失敗しました：{reason}',
-  'transcript.unsynced': '編集内容はまだサーバーに送信されていません',
+  'transcript.unsynced': '未送信の編集あり',
   'transcript.conflict.title': '修正内容はサーバーに送信されませんでした',
   'transcript.conflict.keepLocal': '自分の修正を残す',
   'transcript.conflict.useServer': 'サーバーのテキストを使う',
@@ -1084,6 +1093,7 @@ export const ja: Record<MessageKey, string> = {
   'transcript.applyDictionary.own': 'この文字起こしの辞書',
   'transcript.applyDictionary.apply': '適用',
   'transcript.applyDictionary.done': '適用しました。置換した語には印が付いています。',
+  'transcript.applyDictionary.none': '一致する語がなかったため、何も置き換えていません。',
   'transcript.word.replaced': '辞書で置換：元は「{original}」',
   'export.heading': '文字起こしを書き出す',
   'export.format': '形式',
@@ -1170,13 +1180,15 @@ export const ja: Record<MessageKey, string> = {
   'dict.words.empty': 'まだ単語がありません。',
   'dict.word': '単語',
   'dict.reading': '読み',
-  'dict.readingHint': '発音、例：「zin tricks」',
+  'dict.readingHint': '例：zin tricks',
   'dict.word.remove': '単語 {word} を削除',
   'dict.replacements': '強制置換',
   'dict.replacements.empty': 'まだ置換がありません。',
   'dict.pattern': '文字起こしの語',
   'dict.replacement': '置き換え後',
   'dict.replacement.remove': '{pattern} の置換を削除',
+  'dict.replacement.placeholder': '空欄で削除',
+  'dict.replacement.deleted': '（削除）',
   'dict.import': '一括貼り付け・CSV 読み込み',
   'dict.import.kind': '種類',
   'dict.import.text': '読み込む行',
@@ -1280,7 +1292,7 @@ export const ja: Record<MessageKey, string> = {
   'settings.heading': '設定',
   'settings.profiles': 'サーバー',
   'settings.profile.active': '使用中',
-  'settings.profile.activate': '{name} を使う',
+  'settings.profile.activate': '「{name}」を使う',
   'settings.profile.remove': '{name} を削除',
   'settings.profile.embedded': 'このコンピューターの内蔵サーバー',
   'settings.profile.thisComputer': 'このコンピューター',
@@ -1308,6 +1320,14 @@ export const ja: Record<MessageKey, string> = {
 
 export type { UiLanguage };
 const TABLES: Record<UiLanguage, Record<MessageKey, string>> = { en, ja };
+
+/**
+ * Sentences said one after another: English puts a space between them, Japanese none (its 。 is the gap),
+ * so "…できませんでした。 サーバー…" never shows. Empty parts are left out.
+ */
+export function joinSentences(language: UiLanguage, ...sentences: string[]): string {
+  return sentences.filter(Boolean).join(language === 'ja' ? '' : ' ');
+}
 
 export function translate(language: UiLanguage, key: MessageKey, params?: Record<string, string | number>): string {
   const template = TABLES[language][key] ?? en[key];

@@ -116,7 +116,7 @@ test('an offline edit meets a teammate’s edit of the same segment; the conflic
   await expect(transcript.word('Kikitori')).toBeVisible();
   await expect(page.getByTestId('connection-indicator')).toContainText('Offline');
   await editWord(page, 'week', 'Monday', /^Edit the word/);
-  await expect(page.getByText('Edits not yet sent to the server')).toBeVisible();
+  await expect(page.getByText('Edits not sent yet')).toBeVisible();
 
   await teammateSetsWord(1, 'deliver');
   await relay.heal();
@@ -144,7 +144,7 @@ test('an offline edit meets a teammate’s edit of the same segment; the conflic
   await view.getByRole('button', { name: 'Save' }).click();
 
   await expect(view).toBeHidden();
-  await expect(page.getByText('Edits not yet sent to the server')).toBeHidden();
+  await expect(page.getByText('Edits not sent yet')).toBeHidden();
   await expect(transcript.word('deliver')).toBeVisible();
   await expect(transcript.word('Kikitori')).toBeVisible();
   await expect(transcript.word('Monday')).toBeVisible();

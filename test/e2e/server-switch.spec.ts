@@ -75,7 +75,7 @@ test('a new server is used only after the user confirms its address in main’s 
   await page.reload();
   await page.getByRole('navigation').getByRole('button', { name: '設定' }).click();
   await expect(page.getByTestId('profile-add-hint')).toContainText('確認するまで、そのサーバーには何も送りません');
-  await page.getByRole('button', { name: 'Shared server を使う' }).click();
+  await page.getByRole('button', { name: '「Shared server」を使う' }).click();
   await expect(
     page.getByText(
       '切り替えが確認されなかったため、今のサーバーを使い続けます。「Shared server」には何も送っていません。',
@@ -90,7 +90,7 @@ test('a new server is used only after the user confirms its address in main’s 
   // Nothing reached the server while the user had not said yes; once they do, main talks to it.
   expect(heard).toEqual([]);
   host.dialogs.confirmServerAnswer = true;
-  await page.getByRole('button', { name: 'Shared server を使う' }).click();
+  await page.getByRole('button', { name: '「Shared server」を使う' }).click();
   await expect(page.locator('[data-testid="profile"][data-active="true"]')).toContainText('Shared server');
   await expect.poll(() => heard.length).toBeGreaterThan(0);
   expect(host.dialogs.serverQuestions).toHaveLength(4);

@@ -240,13 +240,15 @@ function ReplacementRulesSection() {
         },
         {
           label: t('dict.replacement'),
+          placeholder: t('dict.replacement.placeholder'),
           testId: 'replacement-input',
           errorFields: ['replacementRules.*.replacement', 'replacement'],
         },
       ]}
       add={(pattern, replacement) => addReplacementRules([{ pattern, replacement }])}
       entries={detail.replacementRules}
-      cells={[(entry) => entry.pattern, (entry) => `→ ${entry.replacement}`]}
+      // The server takes an empty replacement: the matched words are deleted, which the list says.
+      cells={[(entry) => entry.pattern, (entry) => `→ ${entry.replacement || t('dict.replacement.deleted')}`]}
       remove={removeReplacementRule}
       removeLabel={(entry) => t('dict.replacement.remove', { pattern: entry.pattern })}
       empty={t('dict.replacements.empty')}

@@ -250,13 +250,18 @@ export function LanguagePicker({
   );
 }
 
-/** What the form says under the picker: how an empty choice is treated, or which language the engine uses. */
+/**
+ * What the form says under the picker: how an empty choice is treated, or which language the engine uses.
+ * In Settings (`where`), the speech models are in the section above, not somewhere else to go.
+ */
 export function languageHint(
   t: ReturnType<typeof useT>,
   serving: ServingEngine | null | undefined,
   locale: string,
+  where: 'form' | 'settings' = 'form',
 ): string {
   if (!serving) return t('language.hint.unknown');
   if (serving.detectsLanguage) return t('language.hint.detects');
-  return t('language.hint.cannotDetect', { languages: languageList(serving.languages, locale) });
+  const languages = languageList(serving.languages, locale);
+  return t(where === 'settings' ? 'language.hint.cannotDetect.above' : 'language.hint.cannotDetect', { languages });
 }

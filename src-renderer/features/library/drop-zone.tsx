@@ -42,7 +42,7 @@ export function DropZone() {
   };
 
   return (
-    <div>
+    <div className="drop-area">
       <div className="drop-row">
         <div
           className={active ? 'drop-zone drop-zone-active' : 'drop-zone'}

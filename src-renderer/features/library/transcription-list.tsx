@@ -12,10 +12,12 @@ import {
 } from 'react';
 import { isProcessing } from '../../../src-shared/api/vocabulary';
 import type { TranscriptionSummary, TranscriptWarning } from '../../../src-shared/ipc-contract';
+import { languageList } from '../../../src-shared/languages';
 import { useLocale, useT } from '../../i18n/use-t';
 import { formatClock, formatDate } from '../../lib/format';
 import { selectRerun, selectRowAt, useLibraryStore } from '../../stores/library-store';
 import { useNavigationStore } from '../../stores/navigation-store';
+import { selectUiLanguage, useSettingsStore } from '../../stores/settings-store';
 import { ProgressLine } from '../progress/progress-line';
 import { RerunDialog } from './rerun-dialog';
 import { LanguageWarningCell, languageWarningOf } from '../transcript/language-warning';
@@ -156,6 +158,8 @@ const Row = memo(function Row({ index, total }: { index: number; total: number }
 function RowContent({ item }: { item: TranscriptionSummary }) {
   const t = useT();
   const locale = useLocale();
+  const uiLanguage = useSettingsStore(selectUiLanguage);
+  const languages = item.languages.length ? languageList(item.languages, uiLanguage) : '';
   const active = isProcessing(item.status);
   return (
     <RowButton item={item} className="row-button">
@@ -169,7 +173,9 @@ function RowContent({ item }: { item: TranscriptionSummary }) {
       )}
       <span className="cell-num">{formatClock(item.duration)}</span>
       <span className="cell-num">{item.speakers ?? '–'}</span>
-      <span>{item.languages.join(', ') || '–'}</span>
+      <span className="cell-language" title={languages || undefined}>
+        {languages || '–'}
+      </span>
       <span className="cell-date">{formatDate(item.createdAt, locale)}</span>
     </RowButton>
   );

@@ -36,10 +36,13 @@ export function UploadsPanel() {
     job,
     state: queueStateOf(job, job.transcriptionId ? byId.get(job.transcriptionId) : undefined),
   }));
-  const active = queue.filter(({ state }) => isInProgress(state)).length;
+  // Queued again after the server could not be reached: folded, the line must still say why they wait.
+  const stalled = jobs.filter((job) => job.state === 'queued' && job.error !== null);
+  const active = queue.filter(({ state }) => isInProgress(state)).length - stalled.length;
   const failed = queue.filter(({ state }) => state.kind === 'failed').length;
-  const settled = queue.length - active - failed;
+  const settled = queue.length - active - stalled.length - failed;
   const summary = [
+    stalled.length > 0 && t('library.uploads.summary.stalled', { count: stalled.length }),
     active > 0 && t('library.uploads.summary.active', { count: active }),
     settled > 0 && t('library.uploads.summary.done', { count: settled }),
     failed > 0 && t('library.uploads.summary.failed', { count: failed }),
@@ -64,6 +67,11 @@ export function UploadsPanel() {
         <span className="hint" data-testid="uploads-summary">
           {summary.join(' · ')}
         </span>
+        {collapsed && stalled.length > 0 && (
+          <button type="button" className="button-quiet" onClick={() => stalled.forEach((job) => void retry(job.id))}>
+            {t('library.uploads.retryShort')}
+          </button>
+        )}
         <span className="spacer" />
         {finished > 0 && (
           <button type="button" className="button-quiet" onClick={() => void clearFinished()}>

@@ -290,7 +290,7 @@ function LanguageField({
       />
       <span>
         <small className="hint" id={`${id}-hint`}>
-          {languageHint(t, engine, locale)}
+          {languageHint(t, engine, locale, 'settings')}
         </small>
         <FieldMessage error={error} />
       </span>

@@ -8,7 +8,7 @@ import type {
   SpeechModelPrecision,
   UiLanguage,
 } from '../../../src-shared/ipc-contract';
-import type { MessageKey } from '../../i18n/messages';
+import { joinSentences, type MessageKey } from '../../i18n/messages';
 import type { T } from '../../i18n/use-t';
 import { formatBytes } from '../../lib/format';
 import { errorText as appErrorText, downloadFailureText } from '../../i18n/error-text';
@@ -130,7 +130,7 @@ const ERROR_KEYS: Partial<Record<IpcError['code'], MessageKey>> = {
 export function errorText(t: T, error: IpcError, uiLanguage: UiLanguage): string {
   const key = ERROR_KEYS[error.code];
   const text = key ? t(key) : appErrorText(t, error, uiLanguage);
-  return error.errorId ? `${text} ${t('settings.speech.errorId', { id: error.errorId })}` : text;
+  return error.errorId ? joinSentences(uiLanguage, text, t('settings.speech.errorId', { id: error.errorId })) : text;
 }
 
 /**

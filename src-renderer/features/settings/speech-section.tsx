@@ -3,6 +3,7 @@
 // installing from a file the user has (a server that cannot reach the model host) and deleting them.
 import { useEffect, useId, useRef, useState } from 'react';
 import type { SpeechModel } from '../../../src-shared/ipc-contract';
+import { joinSentences } from '../../i18n/messages';
 import { useT } from '../../i18n/use-t';
 import { formatBytes } from '../../lib/format';
 import { downloadOf, isRunning, useModelsStore } from '../../stores/models-store';
@@ -60,7 +61,7 @@ export function SpeechSection() {
       <p className="muted speech-intro">{t('settings.speech.intro')}</p>
       {error && (
         <div className="error-banner speech-error" role="alert">
-          {t('settings.speech.loadFailed')} {errorText(t, error, uiLanguage)}{' '}
+          {joinSentences(uiLanguage, t('settings.speech.loadFailed'), errorText(t, error, uiLanguage))}{' '}
           <button type="button" className="button-quiet" onClick={() => void useModelsStore.getState().load()}>
             {t('settings.speech.retry')}
           </button>

@@ -11,6 +11,10 @@ import { useErrorText } from '../../i18n/error-text';
 
 const OWN = '';
 
+/** How many words the dictionaries applied so far have rewritten in the open transcript, as the document records. */
+const replacedSoFar = () =>
+  (useTranscriptStore.getState().detail?.document?.replacements ?? []).reduce((sum, r) => sum + r.count, 0);
+
 export function ApplyDictionaryMenu() {
   const t = useT();
   const errorText = useErrorText();
@@ -32,6 +36,7 @@ export function ApplyDictionaryMenu() {
   const apply = async () => {
     setBusy(true);
     setMessage(null);
+    const before = replacedSoFar();
     const error = await applyDictionary(choice === OWN ? null : choice);
     setBusy(false);
     if (error)
@@ -40,7 +45,12 @@ export function ApplyDictionaryMenu() {
         error: true,
         field: error.field === 'dictionaryId' || error.field === 'dictionary_id',
       });
-    else setMessage({ text: t('transcript.applyDictionary.done'), error: false, field: false });
+    else {
+      // Edits still waiting to be sent keep this computer's copy as it was: the count is only known without them.
+      const none = !useTranscriptStore.getState().detail?.unsyncedEdits && replacedSoFar() === before;
+      const text = t(none ? 'transcript.applyDictionary.none' : 'transcript.applyDictionary.done');
+      setMessage({ text, error: false, field: false });
+    }
   };
 
   return (

@@ -9,8 +9,11 @@ import {
 } from '../../../src-shared/ipc-contract';
 import { languageName } from '../../../src-shared/languages';
 import { DEFAULT_CUE_OPTIONS, languagePreset, SUBTITLE_LIMITS } from '../../../src-shared/subtitle-cues';
+import { joinSentences } from '../../i18n/messages';
 import { useT } from '../../i18n/use-t';
 import { formatClock } from '../../lib/format';
+import { useEscape } from '../../lib/use-escape';
+import { useOutsideClick } from '../../lib/use-outside-click';
 import { usePopoverPlacement } from '../../lib/use-popover-placement';
 import { usePlayerStore } from '../../stores/player-store';
 import { analysisKey, selectSlot, useAnalysisStore } from '../../stores/analysis-store';
@@ -80,7 +83,11 @@ export function ExportMenu() {
   const [invalid, setInvalid] = useState<NumberField | null>(null);
   const panel = useRef<HTMLDivElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
+  const anchor = useRef<HTMLDivElement>(null);
   const placement = usePopoverPlacement(open, opener, panel);
+  // Exporting hands focus to the save dialog, so Escape is heard on the window, not only in the panel.
+  useEscape(open, () => setOpen(false), opener);
+  useOutsideClick(open, () => setOpen(false), anchor);
   const subtitles = format === 'srt' || format === 'vtt';
   const translation = translationSlot.view?.status === 'COMPLETED' ? translationSlot.view.translation : null;
 
@@ -142,9 +149,9 @@ export function ExportMenu() {
       const saved = t('export.saved', { path });
       const tooFast =
         report && report.tooFast > 0
-          ? ` ${t('export.subtitles.tooFast', { count: report.tooFast, total: report.cues, cps: report.maxCps })}`
+          ? t('export.subtitles.tooFast', { count: report.tooFast, total: report.cues, cps: report.maxCps })
           : '';
-      setMessage({ text: saved + tooFast, error: false });
+      setMessage({ text: joinSentences(uiLanguage, saved, tooFast), error: false });
       setFast(report?.fast ?? []);
     } else setMessage({ text: t('export.cancelled'), error: false });
   };
@@ -178,7 +185,7 @@ export function ExportMenu() {
   };
 
   return (
-    <div className="popover-anchor">
+    <div className="popover-anchor" ref={anchor}>
       <button
         ref={opener}
         type="button"
@@ -197,9 +204,6 @@ export function ExportMenu() {
           style={placement.style}
           role="dialog"
           aria-label={t('export.heading')}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') setOpen(false);
-          }}
         >
           <h2 className="section-title">{t('export.heading')}</h2>
           <label htmlFor={`${id}-format`}>{t('export.format')}</label>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { en, ja, translate } from '../../../src-renderer/i18n/messages';
+import { en, ja, joinSentences, translate } from '../../../src-renderer/i18n/messages';
 
 describe('i18n', () => {
   it('has a Japanese string for every English key, with the same parameters', () => {
@@ -9,6 +9,22 @@ describe('i18n', () => {
       expect(params(ja[key]), key).toEqual(params(en[key]));
       expect(ja[key].length, key).toBeGreaterThan(0);
     }
+  });
+
+  it('joins sentences with a space in English and none in Japanese', () => {
+    expect(joinSentences('en', 'The speech models could not be loaded.', 'Try again.')).toBe(
+      'The speech models could not be loaded. Try again.',
+    );
+    expect(joinSentences('ja', '音声モデルを読み込めませんでした。', 'サーバーに接続できません。')).toBe(
+      '音声モデルを読み込めませんでした。サーバーに接続できません。',
+    );
+    expect(joinSentences('ja', '保存しました。', '')).toBe('保存しました。');
+  });
+
+  it('puts no space between a name and Japanese particles', () => {
+    expect(translate('ja', 'settings.profile.activate', { name: 'このコンピューター' })).toBe(
+      '「このコンピューター」を使う',
+    );
   });
 
   it('fills parameters and leaves unknown ones visible', () => {

@@ -47,6 +47,16 @@ describe('DictionaryEditor', () => {
     expect(screen.getByText('Temporary')).toBeTruthy();
   });
 
+  it('says a replacement with nothing to write instead deletes the word, in the list and in the empty field', () => {
+    installFakeApi();
+    useDictionariesStore.setState({
+      detail: { ...detail, replacementRules: [{ id: 'r2', pattern: 'um', replacement: '' }] },
+    });
+    render(<DictionaryEditor />);
+    expect(screen.getByTestId('replacement-rules-table').textContent).toContain('→ (deleted)');
+    expect(screen.getByTestId('replacement-input').getAttribute('placeholder')).toBe('Blank deletes');
+  });
+
   it('puts a server error next to the field that caused it', async () => {
     installFakeApi({
       'dictionaries:add-words': () => ({

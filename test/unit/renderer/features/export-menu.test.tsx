@@ -77,6 +77,37 @@ beforeEach(() => {
 afterEach(cleanup);
 
 describe('ExportMenu', () => {
+  it('closes on Escape wherever focus is after exporting, and gives focus back to its button', async () => {
+    setup('en');
+    render(<ExportMenu />);
+    const opener = screen.getByRole('button', { name: 'Export…' });
+    fireEvent.click(opener);
+    fireEvent.change(screen.getByLabelText('Format'), { target: { value: 'srt' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Saved to /tmp/out.srt'));
+    // The save dialog took focus away: the Escape reaches the window, not the panel.
+    (document.activeElement as HTMLElement | null)?.blur();
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(screen.queryByRole('dialog', { name: 'Export transcript' })).toBeNull();
+    expect(opener.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(opener);
+  });
+
+  it('closes on a click outside it (such as on the button of another popover), not on a click inside it', () => {
+    setup('en');
+    render(
+      <>
+        <ExportMenu />
+        <button type="button">History</button>
+      </>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Export…' }));
+    fireEvent.pointerDown(screen.getByLabelText('Format'));
+    expect(screen.getByRole('dialog', { name: 'Export transcript' })).toBeTruthy();
+    fireEvent.pointerDown(screen.getByRole('button', { name: 'History' }));
+    expect(screen.queryByRole('dialog', { name: 'Export transcript' })).toBeNull();
+  });
+
   it('shows subtitle options only for SRT and WebVTT, with the defaults of the transcript language', () => {
     setup('ja');
     render(<ExportMenu />);

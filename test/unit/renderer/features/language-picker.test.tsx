@@ -2,7 +2,8 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LanguagePicker } from '../../../../src-renderer/features/languages/language-picker';
+import { LanguagePicker, languageHint } from '../../../../src-renderer/features/languages/language-picker';
+import { translate, type MessageKey } from '../../../../src-renderer/i18n/messages';
 import { UploadOptionsForm } from '../../../../src-renderer/features/library/upload-options-form';
 import { useLanguagesStore } from '../../../../src-renderer/stores/languages-store';
 import { DEFAULT_UPLOAD_OPTIONS, useUploadsStore } from '../../../../src-renderer/stores/uploads-store';
@@ -136,6 +137,20 @@ describe('LanguagePicker', () => {
     expect(options().length).toBeGreaterThan(150);
     expect(options().every((o) => o.getAttribute('aria-disabled') === null)).toBe(true);
     expect(optionNames()).not.toContain('Detect automatically');
+  });
+});
+
+describe('languageHint', () => {
+  it('inside Settings points at the Speech recognition section above, not at Settings', () => {
+    const t = (language: 'en' | 'ja') => (key: MessageKey, params?: Record<string, string | number>) =>
+      translate(language, key, params);
+    expect(languageHint(t('en'), POCKETSPHINX, 'en', 'settings')).toBe(
+      'The built-in recognizer understands English only. For other languages, download a speech model under Speech recognition above.',
+    );
+    expect(languageHint(t('ja'), POCKETSPHINX, 'ja', 'settings')).toBe(
+      '内蔵の音声認識は英語のみに対応しています。他の言語には、上の「音声認識」で音声モデルをダウンロードしてください。',
+    );
+    expect(languageHint(t('en'), POCKETSPHINX, 'en')).toContain('in Settings → Speech recognition.');
   });
 });
 

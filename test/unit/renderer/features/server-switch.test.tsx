@@ -72,7 +72,7 @@ describe('switching to a server', () => {
     showSettings('ja');
     const names = screen.getAllByTestId('profile').map((row) => row.querySelector('strong')?.textContent);
     expect(names).toEqual(['このコンピューター', 'Shared server']);
-    await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Shared server を使う' })));
+    await act(async () => fireEvent.click(await screen.findByRole('button', { name: '「Shared server」を使う' })));
     expect(screen.getByTestId('profile-confirming').textContent).toBe(
       'Kikitori が開いたウィンドウでサーバーのアドレスを確認してください。',
     );

@@ -252,6 +252,18 @@ describe('SpeechSection', () => {
     );
   });
 
+  it('says in Japanese why the list failed to load, with no space after the first sentence', async () => {
+    useSettingsStore.setState({ settings: settings('ja') });
+    fake.handlers['models:list'] = () => ({
+      ok: false,
+      error: { code: 'offline', message: 'Cannot reach the server.' },
+    });
+    render(<SpeechSection />);
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      /^音声モデルを読み込めませんでした。サーバーに接続できません。/,
+    );
+  });
+
   it('speaks Japanese', async () => {
     useSettingsStore.setState({ settings: settings('ja') });
     fake.handlers['models:download'] = () => ({

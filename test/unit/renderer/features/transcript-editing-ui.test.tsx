@@ -167,6 +167,31 @@ describe('Apply dictionary…', () => {
     expect(button.getAttribute('aria-expanded')).toBe('false');
     expect(document.activeElement).toBe(button);
   });
+
+  const applied = (count: number, revision: number): TranscriptDetail => {
+    const answer = detail([seg(0, 0, ['hello', 'world']), seg(1, 3, ['good', 'morning'])]);
+    const replacements = count ? [{ pattern: 'morning', replacement: 'evening', count, segment_ids: [1] }] : [];
+    return { ...answer, document: { ...answer.document!, replacements, revision } };
+  };
+  const apply = async () => {
+    fake.handlers['dictionaries:list'] = () => [];
+    render(<ApplyDictionaryMenu />);
+    fireEvent.click(screen.getByRole('button', { name: 'Apply dictionary…' }));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Apply' })));
+    return screen.getByRole('status').textContent;
+  };
+
+  it('says no words matched when the dictionary replaced nothing', async () => {
+    useTranscriptStore.setState({ detail: applied(0, 2) });
+    fake.handlers['transcripts:apply-dictionary'] = () => applied(0, 2);
+    expect(await apply()).toBe('No words matched: nothing was replaced.');
+  });
+
+  it('says the replaced words are marked when it replaced some', async () => {
+    useTranscriptStore.setState({ detail: applied(0, 2) });
+    fake.handlers['transcripts:apply-dictionary'] = () => applied(2, 3);
+    expect(await apply()).toBe('Applied. Replaced words are marked in the transcript.');
+  });
 });
 
 describe('undo and redo', () => {

@@ -5,7 +5,7 @@ import { TranscriptionList } from '../../../../src-renderer/features/library/tra
 import { SearchResults } from '../../../../src-renderer/features/library/search-results';
 import { useLibraryStore } from '../../../../src-renderer/stores/library-store';
 import { useNavigationStore } from '../../../../src-renderer/stores/navigation-store';
-import { installFakeApi, summary } from '../fake-api';
+import { installFakeApi, setUiLanguage, summary } from '../fake-api';
 
 beforeEach(() => {
   useLibraryStore.setState({ ...useLibraryStore.getInitialState(), requestedPages: new Set() }, true);
@@ -19,7 +19,10 @@ beforeEach(() => {
     }),
   });
 });
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  setUiLanguage('en');
+});
 
 describe('TranscriptionList', () => {
   it('renders only the rows on screen for 10,000 transcriptions, each labelled and openable', async () => {
@@ -94,6 +97,25 @@ describe('TranscriptionList', () => {
     const row = screen.getByRole('button', { name: 'Open q.wav' });
     expect(row.querySelector('.status')!.textContent).toBe('Waiting to start');
     expect(screen.queryByRole('progressbar', { name: 'Progress of q.wav' })).toBeNull();
+  });
+
+  it('names the languages in the UI language, not by their codes', async () => {
+    installFakeApi({
+      'transcripts:list': () => ({
+        items: [summary('e', { languages: ['en'] }), summary('m', { languages: ['ja', 'en'] })],
+        total: 2,
+      }),
+    });
+    await act(() => useLibraryStore.getState().reload());
+    const { unmount } = render(<TranscriptionList />);
+    const language = (name: string) => screen.getByRole('button', { name }).querySelector('.cell-language')!;
+    expect(language('Open e.wav').textContent).toBe('English');
+    expect(language('Open m.wav').textContent).toBe('Japanese and English');
+    unmount();
+    setUiLanguage('ja');
+    render(<TranscriptionList />);
+    expect(language('e.wav を開く').textContent).toBe('英語');
+    expect(language('m.wav を開く').textContent).toBe('日本語、英語');
   });
 
   it('does not call a failed row "Available offline": it has no transcript, only its kept recording', async () => {

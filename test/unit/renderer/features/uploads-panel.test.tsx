@@ -119,6 +119,26 @@ describe('UploadsPanel', () => {
     expect(item.querySelector('[data-testid="error-details"]')?.textContent).toContain('Japanese needs a speech model');
   });
 
+  it('folded, says a file waits for the server and offers to try again now, in English and Japanese', async () => {
+    fake.handlers['uploads:retry'] = ({ id }) => ({ ...job(id, 'queued', '2026-01-01T00:00:05Z'), error: null });
+    const stalled: UploadJob = {
+      ...job('friday', 'queued', '2026-01-01T00:00:05Z'),
+      error: { code: 'offline', reason: 'app.offline' },
+    };
+    useUploadsStore.setState({ jobs: [job('monday', 'done', '2026-01-01T00:00:01Z'), stalled] });
+    render(<UploadsPanel />);
+    fireEvent.click(screen.getByRole('button', { name: /Uploads/ }));
+    expect(screen.getByTestId('uploads-summary').textContent).toBe('1 waiting for the server · 1 uploaded');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Try again' })));
+    expect(fake.calls.at(-1)).toEqual({ channel: 'uploads:retry', request: { id: 'friday' } });
+    cleanup();
+    setUiLanguage('ja');
+    useUploadsStore.setState({ jobs: [job('monday', 'done', '2026-01-01T00:00:01Z'), stalled], collapsed: true });
+    render(<UploadsPanel />);
+    expect(screen.getByTestId('uploads-summary').textContent).toBe('1 件がサーバー待ち · 1 件完了');
+    expect(screen.getByRole('button', { name: ja['library.uploads.retryShort'] })).toBeTruthy();
+  });
+
   it('offers "Try again" for failed, cancelled and waiting-after-an-error uploads, and asks main to retry', async () => {
     // As main does: the change goes out as an event, then the reply.
     fake.handlers['uploads:list'] = () => [];
