@@ -107,6 +107,12 @@ export function TranscriptView({ id, at, play }: { id: string; at?: number; play
           )}
         </div>
       )}
+      {/* Transcribing again in place: the old transcript stays readable, and this says how far the new one is. */}
+      {summary && running && document && (
+        <div className="running-strip" data-testid="running-strip">
+          <ProgressLine summary={summary} variant="view" />
+        </div>
+      )}
       {(document || running) && (
         <section className="player" aria-label={t('player.label')} ref={measurePlayer}>
           <Waveform />

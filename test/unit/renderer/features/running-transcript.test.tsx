@@ -79,3 +79,14 @@ describe('a running transcription', () => {
     expect(panel.textContent).not.toContain('left');
   });
 });
+
+describe('transcribing again in place', () => {
+  it('keeps the old transcript readable and says the stage and percent above it, as the library row does', async () => {
+    current = { ...completed, summary: { ...running().summary } };
+    render(<TranscriptView id="t1" />);
+    const strip = await screen.findByTestId('running-strip');
+    expect(strip.textContent).toContain('Recognizing speech · 30%');
+    expect(await screen.findByText('budget')).toBeTruthy();
+    expect(screen.queryByTestId('running-panel')).toBeNull();
+  });
+});
