@@ -133,12 +133,17 @@ export function searchLanguages(options: readonly LanguageOption[], query: strin
 const verb = (codes: readonly string[]) => (codes.length === 1 ? 'needs' : 'need');
 
 /**
- * A language some speech model knows, but not the one serving now:
- * "Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition."
+ * A language some speech model knows, but not the one serving now: "Japanese needs a speech model that
+ * knows Japanese: install one on the server (kikitori-server models download base), then try again." Said
+ * to API clients, who may have no app and so no Settings; the app shows its own words by the error code
+ * ('library.upload.languageRefused') and this text only under Details.
  */
 export function needsSpeechModelMessage(codes: readonly string[]): string {
   const list = languageList(codes);
-  return `${list} ${verb(codes)} a speech model that knows ${codes.length === 1 ? list : 'them'}: download one in Settings → Speech recognition.`;
+  return (
+    `${list} ${verb(codes)} a speech model that knows ${codes.length === 1 ? list : 'them'}: install one on the ` +
+    'server (kikitori-server models download base), then try again.'
+  );
 }
 
 /** A language no speech model here knows. */

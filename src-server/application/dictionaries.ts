@@ -35,6 +35,7 @@ export async function createDictionary(
   caller: Caller,
   input: { name: string; isTemporary: boolean; words: NewWord[] },
 ): Promise<DictionaryView> {
+  checkReadings(input.words, (i) => `words.${i}`);
   return view(ctx, await ctx.dictionaries.create(caller.teamId, input));
 }
 
@@ -61,23 +62,53 @@ export async function deleteDictionary(ctx: DictionariesContext, caller: Caller,
   if (!(await ctx.dictionaries.delete(caller.teamId, dictionaryId))) throw errors.dictionaryNotFound(dictionaryId);
 }
 
+/**
+ * What a reading may hold after NFKC: letters of any script (kana included), their marks, spaces, hyphens,
+ * apostrophes and the kana middle dot, with at least one letter. Anything else cannot be sounded out: the
+ * engines dropped it silently and the word got a pronunciation from what was left, or none.
+ */
+const PRONOUNCEABLE = /^[\p{L}\p{M} '\u2019\u30fb-]*\p{L}[\p{L}\p{M} '\u2019\u30fb-]*$/u;
+
+/** Refuses a word whose reading cannot be pronounced; `at(i)` is where item i sits in the request ("words.0"). */
+function checkReadings(items: readonly NewWord[], at: (index: number) => string): void {
+  for (const [i, item] of items.entries()) {
+    const reading = item.reading?.normalize('NFKC').trim();
+    if (!reading || PRONOUNCEABLE.test(reading)) continue;
+    throw errors.validation(
+      `The reading ${JSON.stringify(item.reading)} of "${item.word}" cannot be pronounced. Write how the word ` +
+        'sounds in letters or kana, e.g. "zin tricks" or "ききとり"; only spaces, hyphens and apostrophes may ' +
+        'separate them.',
+      [at(i), 'reading'].filter(Boolean).join('.'),
+    );
+  }
+}
+
 /** The four operations words and replacement rules share, each on a dictionary of the caller's team. */
 export interface DictionaryEntries<Input, Entry> {
-  /** All or nothing. */
-  add(ctx: DictionariesContext, caller: Caller, dictionaryId: string, items: Input[]): Promise<Entry[]>;
+  /**
+   * All or nothing. `at(i)`: where item i sits in the request, for errors about it ("0" in a bulk
+   * request, "" for a single item).
+   */
+  add(
+    ctx: DictionariesContext,
+    caller: Caller,
+    dictionaryId: string,
+    items: Input[],
+    at?: (index: number) => string,
+  ): Promise<Entry[]>;
   get(ctx: DictionariesContext, caller: Caller, dictionaryId: string, id: string): Promise<Entry>;
   remove(ctx: DictionariesContext, caller: Caller, dictionaryId: string, id: string): Promise<void>;
 }
 
 function entries<Input, Entry>(kind: {
-  add(ctx: DictionariesContext, dictionaryId: string, items: Input[]): Promise<Entry[]>;
+  add(ctx: DictionariesContext, dictionaryId: string, items: Input[], at: (index: number) => string): Promise<Entry[]>;
   get(ctx: DictionariesContext, dictionaryId: string, id: string): Promise<Entry | null>;
   remove(ctx: DictionariesContext, dictionaryId: string, id: string): Promise<boolean>;
   notFound(id: string): AppError;
 }): DictionaryEntries<Input, Entry> {
   return {
-    add: async (ctx, caller, dictionaryId, items) =>
-      kind.add(ctx, (await findDictionary(ctx, caller, dictionaryId)).dictionaryId, items),
+    add: async (ctx, caller, dictionaryId, items, at = String) =>
+      kind.add(ctx, (await findDictionary(ctx, caller, dictionaryId)).dictionaryId, items, at),
     get: async (ctx, caller, dictionaryId, id) => {
       const entry = await kind.get(ctx, (await findDictionary(ctx, caller, dictionaryId)).dictionaryId, id);
       if (!entry) throw kind.notFound(id);
@@ -91,7 +122,10 @@ function entries<Input, Entry>(kind: {
 }
 
 export const words = entries<NewWord, WordRecord>({
-  add: (ctx, dictionaryId, items) => ctx.dictionaries.addWords(dictionaryId, items),
+  add: (ctx, dictionaryId, items, at) => {
+    checkReadings(items, at);
+    return ctx.dictionaries.addWords(dictionaryId, items);
+  },
   get: (ctx, dictionaryId, id) => ctx.dictionaries.getWord(dictionaryId, id),
   remove: (ctx, dictionaryId, id) => ctx.dictionaries.deleteWord(dictionaryId, id),
   notFound: errors.wordNotFound,

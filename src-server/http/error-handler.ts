@@ -30,6 +30,41 @@ interface ValidationIssue {
   params: Record<string, unknown>;
   /** The offending value; Ajv adds it because the validators are built with `verbose`. */
   data?: unknown;
+  /** The schema holding the failed keyword (also from `verbose`): its description and union branches. */
+  parentSchema?: Record<string, unknown>;
+}
+
+/** The values a union of constants allows (["json", "srt", ...]), or null when a branch is anything else. */
+function unionConstants(schema: ValidationIssue['parentSchema']): unknown[] | null {
+  const branches = schema?.anyOf ?? schema?.oneOf;
+  if (!Array.isArray(branches) || branches.length === 0) return null;
+  const values = branches.map((b: unknown) => (b && typeof b === 'object' && 'const' in b ? b.const : undefined));
+  return values.every((v) => v !== undefined) ? values : null;
+}
+
+const listValues = (values: readonly unknown[]) => values.map((v) => JSON.stringify(v)).join(', ');
+
+/**
+ * What a value must be, said for people: the allowed values of an enum, a constant or a union of
+ * constants, a union's own description; null to keep Ajv's wording (ranges, lengths, types).
+ */
+function requirement(issue: ValidationIssue): string | null {
+  switch (issue.keyword) {
+    case 'enum':
+      return Array.isArray(issue.params.allowedValues)
+        ? `must be one of ${listValues(issue.params.allowedValues)}`
+        : null;
+    case 'const':
+      return `must be ${JSON.stringify(issue.params.allowedValue)}`;
+    case 'anyOf':
+    case 'oneOf': {
+      const values = unionConstants(issue.parentSchema);
+      if (values) return `must be one of ${listValues(values)}`;
+      const description = issue.parentSchema?.description;
+      return typeof description === 'string' ? `must be ${description}` : null;
+    }
+  }
+  return null;
 }
 
 /** "/words/0/reading" -> ["words", "0", "reading"] (JSON Pointer, RFC 6901). */
@@ -69,13 +104,23 @@ export function validationField(issues: readonly ValidationIssue[]): string | un
 /** "body/num_speakers must be >= 1" -> a sentence naming the field and the fix. */
 function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
   const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field';
-  const parts = issues.slice(0, 5).map((issue) => {
-    const field = pointerSegments(issue.instancePath).join('.');
-    if (issue.keyword === 'required') return `missing required ${where} "${issuePath(issue).join('.')}"`;
-    if (issue.keyword === 'additionalProperties') return `unknown ${where} "${issuePath(issue).join('.')}"`;
-    const subject = field ? `${where} "${field}"` : context === 'body' ? 'the request body' : where;
-    return `${subject} ${issue.message ?? 'is invalid'}`;
-  });
+  // A union's failure comes with one issue per branch before it ("must match pattern", "must be array",
+  // "must be equal to constant"): the union's own issue says it for people, so the branches are left out.
+  const unions = issues.filter((i) => (i.keyword === 'anyOf' || i.keyword === 'oneOf') && requirement(i));
+  const inUnion = (issue: ValidationIssue) =>
+    unions.some((u) => u !== issue && (issue.instancePath + '/').startsWith(u.instancePath + '/'));
+  const parts = issues
+    .filter((issue) => !inUnion(issue))
+    .slice(0, 5)
+    .map((issue) => {
+      const field = pointerSegments(issue.instancePath).join('.');
+      if (issue.keyword === 'required') return `missing required ${where} "${issuePath(issue).join('.')}"`;
+      if (issue.keyword === 'additionalProperties') return `unknown ${where} "${issuePath(issue).join('.')}"`;
+      const subject = field ? `${where} "${field}"` : context === 'body' ? 'the request body' : where;
+      const wanted = requirement(issue);
+      if (wanted) return `${subject} ${wanted}${issue.data === undefined ? '' : `; got ${JSON.stringify(issue.data)}`}`;
+      return `${subject} ${issue.message ?? 'is invalid'}`;
+    });
   return `Invalid request: ${[...new Set(parts)].join('; ')}.`;
 }
 

@@ -39,6 +39,21 @@ test('dictionary edits persist across a reload, and server errors sit next to th
   await expect(dictionaries.replacementRulesTable).toContainText('kiki tory');
 });
 
+test('a reading that cannot be pronounced is refused under Reading, and the word is not added', async ({ page }) => {
+  const library = new LibraryPage(page);
+  await library.goto(host.url);
+  await library.openTab('Dictionaries');
+  const dictionaries = new DictionariesPage(page);
+  await dictionaries.create('Company names');
+  await dictionaries.addWord('Ōsaka-株式会社!!', 'ｘｘ@@##');
+  const readingField = page.getByTestId('reading-input').locator('xpath=..');
+  await expect(readingField.getByTestId('field-error')).toBeVisible();
+  await expect(readingField.getByTestId('field-error')).toHaveAttribute('data-field', /reading$/);
+  await expect(page.getByTestId('reading-input')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('No words yet.')).toBeVisible();
+  await screenshot(page, 'dictionaries-unpronounceable-reading');
+});
+
 test('the interface language is a setting that survives a reload', async ({ page }) => {
   const library = new LibraryPage(page);
   await library.goto(host.url);

@@ -153,7 +153,7 @@ test.describe('with the built-in recognizer', () => {
     );
     await upload.getByText('Details', { exact: true }).click();
     await expect(upload.locator('.error-detail-text')).toHaveText(
-      'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.',
+      'Japanese needs a speech model that knows Japanese: install one on the server (kikitori-server models download base), then try again.',
     );
     await screenshot(page, 'languages-refused');
     expect(await host.invoke('settings:update', { defaults: { language: null } })).toMatchObject({ ok: true });

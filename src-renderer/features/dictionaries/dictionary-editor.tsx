@@ -205,12 +205,17 @@ function WordsSection() {
     <EntrySection
       title={t('dict.words')}
       fields={[
-        { label: t('dict.word'), testId: 'word-input', errorFields: ['words', 'words.*', 'words.*.word', 'word'] },
+        // "*.word", "*.reading": the server's bulk add (what the app calls) names the item by its position.
+        {
+          label: t('dict.word'),
+          testId: 'word-input',
+          errorFields: ['words', 'words.*', 'words.*.word', '*.word', 'word'],
+        },
         {
           label: t('dict.reading'),
           placeholder: t('dict.readingHint'),
           testId: 'reading-input',
-          errorFields: ['words.*.reading', 'reading'],
+          errorFields: ['words.*.reading', '*.reading', 'reading'],
         },
       ]}
       add={(word, reading) => addWords([reading ? { word, reading } : { word }])}

@@ -338,7 +338,11 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
   }
 
   private install(lib: PocketsphinxLibrary, decoder: NativePointer, vocabulary: VocabularyPronunciation[]) {
-    const entries = vocabulary.flatMap((v) => v.words.flatMap((w) => (w ? [{ word: w.word, phones: w.phones }] : [])));
+    const entries = vocabulary.flatMap((v) =>
+      v.words.flatMap((w) =>
+        w ? [w.phones, ...(w.alternates ?? [])].map((phones) => ({ word: w.word, phones })) : [],
+      ),
+    );
     return installVocabulary(lib, decoder, entries, {
       dictPath: this.dictPath,
       wordProbability: this.vocabularyWordProbability,
@@ -464,6 +468,8 @@ async function utteranceWords(
   const acoustic: [number] = [0];
   const lm: [number] = [0];
   const backoff: [number] = [0];
+  const alternatesPosterior = (raw: string, word: string) =>
+    lib.alternatePosteriors(ps, word, sf[0], raw).reduce((sum, log) => sum + lib.logmath_exp(lmath, log), 0);
   for (let seg = await lib.ps_seg_iter(ps); seg; seg = lib.ps_seg_next(seg)) {
     const raw = lib.ps_seg_word(seg);
     if (FILLER.test(raw)) continue;
@@ -473,7 +479,10 @@ async function utteranceWords(
     const word = raw.replace(/\(\d+\)$/, ''); // "with(2)": alternate pronunciation of "with"
     // The language check was fitted on raw posteriors (decision 0070).
     if (fit) countWord(fit, word, posterior, backoff[0]);
-    if (doubtful?.(word, posterior)) continue;
+    // A word with alternate pronunciations (a reading beside its spelling's, decision 0096) shares the
+    // lattice's mass between them: the gate judges their sum.
+    if (doubtful?.(word, posterior) && doubtful(word, Math.min(1, posterior + alternatesPosterior(raw, word))))
+      continue;
     const start = round(Math.min(maxSeconds, offsetSeconds + sf[0] / FRAME_RATE));
     const end = round(Math.min(maxSeconds, offsetSeconds + (ef[0] + 1) / FRAME_RATE));
     words.push({

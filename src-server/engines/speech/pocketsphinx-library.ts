@@ -56,6 +56,12 @@ export interface PocketsphinxLibrary {
   ps_seg_word(seg: NativePointer): string;
   ps_seg_frames(seg: NativePointer, outStart: [number], outEnd: [number]): void;
   ps_seg_prob(seg: NativePointer, outAscr: [number], outLscr: [number], outLback: [number]): number;
+  /**
+   * The lattice posteriors (log, in the decoder's base) of the words starting at frame `startFrame`
+   * whose base word is `baseWord`, other than `except` itself ("word(2)" beside "word"): the mass a
+   * segment's alternate pronunciations took from it. Call after ps_seg_iter (which computes them).
+   */
+  alternatePosteriors(ps: NativePointer, baseWord: string, startFrame: number, except: string): number[];
   ps_get_logmath(ps: NativePointer): NativePointer;
   logmath_exp(logmath: NativePointer, logValue: number): number;
   /** The n-gram model inside the default search's LM set (where unigrams can be added), or null. */
@@ -162,6 +168,18 @@ function bind(libraryPath: string | undefined): PocketsphinxLibrary {
   ]);
   const ps_seg_prob = ps.func('ps_seg_prob', 'int32_t', [ptr, int32Out, int32Out, int32Out]);
   const ps_get_logmath = ps.func('ps_get_logmath', ptr, [ptr]);
+  const ps_get_lattice = ps.func('ps_get_lattice', ptr, [ptr]);
+  const ps_latnode_iter = ps.func('ps_latnode_iter', ptr, [ptr]);
+  const ps_latnode_iter_next = ps.func('ps_latnode_iter_next', ptr, [ptr]);
+  const ps_latnode_iter_node = ps.func('ps_latnode_iter_node', ptr, [ptr]);
+  const ps_latnode_times = ps.func('ps_latnode_times', 'int', [
+    ptr,
+    koffi.out(koffi.pointer('int16_t')),
+    koffi.out(koffi.pointer('int16_t')),
+  ]);
+  const ps_latnode_word = ps.func('ps_latnode_word', 'const char *', [ptr, ptr]);
+  const ps_latnode_baseword = ps.func('ps_latnode_baseword', 'const char *', [ptr, ptr]);
+  const ps_latnode_prob = ps.func('ps_latnode_prob', 'int32_t', [ptr, ptr, ptr]);
   const ps_get_lm = ps.func('ps_get_lm', ptr, [ptr, 'str']);
 
   // Process-wide: silence sphinxbase's chatty INFO logging (see header comment for why not -logfn).
@@ -198,6 +216,21 @@ function bind(libraryPath: string | undefined): PocketsphinxLibrary {
     ps_seg_word: (seg) => ps_seg_word(seg),
     ps_seg_frames: (seg, outStart, outEnd) => ps_seg_frames(seg, outStart, outEnd),
     ps_seg_prob: (seg, a, l, b) => ps_seg_prob(seg, a, l, b),
+    alternatePosteriors(decoder, baseWord, startFrame, except) {
+      const dag = ps_get_lattice(decoder);
+      if (!dag) return [];
+      const out: number[] = [];
+      const fef: [number] = [0];
+      const lef: [number] = [0];
+      // The iterator frees itself when ps_latnode_iter_next runs off the end.
+      for (let it = ps_latnode_iter(dag); it; it = ps_latnode_iter_next(it)) {
+        const node = ps_latnode_iter_node(it);
+        if (ps_latnode_times(node, fef, lef) !== startFrame) continue;
+        if (ps_latnode_baseword(dag, node) !== baseWord || ps_latnode_word(dag, node) === except) continue;
+        out.push(ps_latnode_prob(dag, node, null));
+      }
+      return out;
+    },
     ps_get_logmath: (decoder) => ps_get_logmath(decoder),
     logmath_exp: (lmath, value) => logmath_exp(lmath, value),
     currentLm(decoder) {

@@ -1,7 +1,7 @@
 // Pronunciations for custom vocabulary, in the ARPAbet phone set of the CMU en-us acoustic model.
 // Derivation order: (a) the user's phonetic respelling ("zin tricks"), word by word from the CMU
-// dictionary; (b) the CMU dictionary entry of the word itself; (c) espeak-ng letter-to-sound, its
-// IPA mapped onto ARPAbet.
+// dictionary, with the spelling's own pronunciation kept as an alternate (decision 0096); (b) the CMU
+// dictionary entry of the word itself; (c) espeak-ng letter-to-sound, its IPA mapped onto ARPAbet.
 import { execFile, spawn } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import { promisify } from 'node:util';
@@ -25,6 +25,13 @@ export interface Pronunciation {
   /** Space-separated ARPAbet phones. */
   phones: string;
   source: PronunciationSource;
+  /**
+   * Other phones for the same word, also added to the decoder: the spelling's own pronunciation (CMU
+   * dictionary or espeak-ng) when a reading gave a different one. A reading replaced it before, and an
+   * English respelling ("key key tory" for "Kikitori") then lost names the spelling alone found
+   * (decision 0096). Absent when there is none.
+   */
+  alternates?: string[];
 }
 
 export interface PronunciationOptions {
@@ -357,8 +364,9 @@ export function splitWords(text: string): string[] {
 }
 
 /**
- * One word's pronunciation: reading, else the CMU entry, else espeak-ng. Reading words missing from
- * the CMU dictionary are themselves sounded out with espeak (a respelling is easy for it).
+ * One word's pronunciation: reading (with the spelling's as an alternate), else the CMU entry, else
+ * espeak-ng. Reading words missing from the CMU dictionary are themselves sounded out with espeak (a
+ * respelling is easy for it).
  */
 export async function pronounceWord(
   word: string,
@@ -376,8 +384,27 @@ export async function pronounceWord(
         dict.get(r.toLowerCase().replace(/[^\p{L}\p{N}'.-]/gu, ''))?.[0] ?? (await espeakOrNothing(r, options));
       if (part) parts.push(part);
     }
-    if (parts.length > 0) return { word: key, phones: parts.join(' '), source: 'reading' };
+    if (parts.length > 0) {
+      const phones = parts.join(' ');
+      const spelled = await pronounceSpelling(word, key, dict, options);
+      return {
+        word: key,
+        phones,
+        source: 'reading',
+        ...(spelled && spelled.phones !== phones ? { alternates: [spelled.phones] } : {}),
+      };
+    }
   }
+  return pronounceSpelling(word, key, dict, options);
+}
+
+/** A word's pronunciation from its spelling: the CMU entry, else espeak-ng. */
+async function pronounceSpelling(
+  word: string,
+  key: string,
+  dict: CmuDict,
+  options: PronunciationOptions,
+): Promise<Pronunciation | null> {
   const cmu = dict.get(key)?.[0];
   if (cmu) return { word: key, phones: cmu, source: 'cmudict' };
   const guessed = await espeakOrNothing(word, options);

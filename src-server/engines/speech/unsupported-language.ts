@@ -6,7 +6,8 @@ import { WHISPER_LANGUAGES } from './whisper-engine.js';
 
 /**
  * `languages` (ISO 639-1) cannot be recognized by `engine`. A language some downloadable speech model
- * knows gets "download one in Settings → Speech recognition"; one that none knows is said to be so.
+ * knows gets "install one on the server (kikitori-server models download base)"; one that none knows is
+ * said to be so.
  */
 export function unsupportedLanguageError(languages: readonly string[], detail: string): EngineError {
   const unknown = languages.filter((l) => !WHISPER_LANGUAGES.includes(l.toLowerCase()));

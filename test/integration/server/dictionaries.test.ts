@@ -141,6 +141,85 @@ describe('words', () => {
   });
 });
 
+describe('readings', () => {
+  const unpronounceable = (field: string) => ({
+    error_id: expect.any(String),
+    error_code: ErrorCode.VALIDATION_FAILED,
+    error_message: expect.stringMatching(/cannot be pronounced\. Write how the word sounds in letters or kana/),
+    field,
+  });
+
+  it('refuses a reading that cannot be pronounced, on every route that adds words, and stores nothing', async () => {
+    const before = (await server.api(key, 'GET', '/api/v1/dictionaries')).json.length;
+    const created = await create({
+      name: 'x',
+      words: [{ word: 'ok' }, { word: 'Ōsaka-株式会社!!', reading: 'ｘｘ@@##' }],
+    });
+    expect(created.status).toBe(400);
+    expect(created.json).toEqual(unpronounceable('words.1.reading'));
+    expect(created.json.error_message).toContain('"ｘｘ@@##" of "Ōsaka-株式会社!!"');
+    expect((await server.api(key, 'GET', '/api/v1/dictionaries')).json.length).toBe(before);
+
+    const dictionary = await create({ name: 'readings' });
+    const base = `/api/v1/dictionaries/${dictionary.json.dictionary_id}/words`;
+    const hostile = [
+      'ｘｘ@@##',
+      '@@##',
+      '1234',
+      '--',
+      "'",
+      '[[k ih]]',
+      'zin\ntricks',
+      'zin\ttricks',
+      'zin\u0000tricks',
+      'zin\u202etricks',
+      'zin 🙂 tricks',
+      'zin <script>',
+      'zin; rm -rf /',
+    ];
+    for (const reading of hostile) {
+      const one = await server.api(key, 'POST', base, { word: 'Zintrix', reading });
+      expect(one.status, JSON.stringify(reading)).toBe(400);
+      expect(one.json).toEqual(unpronounceable('reading'));
+    }
+    const bulk = await server.api(key, 'POST', `${base}/bulk`, [{ word: 'one' }, { word: 'two', reading: '#2' }]);
+    expect(bulk.status).toBe(400);
+    expect(bulk.json).toEqual(unpronounceable('1.reading'));
+    // Another team's dictionary answers as unknown before the reading is looked at.
+    const other = await server.key('other-team', 'bob');
+    const foreign = await server.api(other, 'POST', base, { word: 'Zintrix', reading: '@@' });
+    expect(foreign.status).toBe(404);
+    expect(foreign.json.error_code).toBe(ErrorCode.DICTIONARY_NOT_FOUND);
+    expect((await server.api(key, 'GET', `/api/v1/dictionaries/${dictionary.json.dictionary_id}`)).json.words).toEqual(
+      [],
+    );
+  });
+
+  it('accepts respellings and kana, with spaces, hyphens and apostrophes, full-width included', async () => {
+    const dictionary = await create({ name: 'fine readings' });
+    const base = `/api/v1/dictionaries/${dictionary.json.dictionary_id}/words/bulk`;
+    const readings = [
+      'zin tricks',
+      'key-key tory',
+      "o'brien",
+      'o\u2019brien',
+      'ききとり',
+      'キキトリ',
+      'タカハシ・ケン',
+      'ｋｉｋｉ　ｔｏｒｉ',
+      'café',
+    ];
+    const added = await server.api(
+      key,
+      'POST',
+      base,
+      readings.map((reading) => ({ word: 'Kikitori', reading })),
+    );
+    expect(added.status).toBe(200);
+    expect(added.json.map((w: any) => w.reading)).toEqual(readings);
+  });
+});
+
 describe('blacklist words', () => {
   it('adds, bulk-adds (all or nothing), gets and deletes', async () => {
     const dictionary = await create({ name: 'b' });

@@ -32,6 +32,31 @@ describe('error bodies', () => {
     expect(id.json.error_message).toContain('does-not-exist');
   });
 
+  it('words validation messages for people: what a union allows, once, with the field and the value sent', async () => {
+    const language = await server.api(key, 'POST', '/api/v1/transcriptions/upload', {
+      filename: 'a.wav',
+      language: 'klingon',
+    });
+    expect(language.status).toBe(400);
+    expect(language.json).toEqual({
+      error_id: expect.any(String),
+      error_code: ErrorCode.VALIDATION_FAILED,
+      error_message:
+        'Invalid request: field "language" must be an ISO 639-1 code such as "en", or an array of codes; got "klingon".',
+      field: 'language',
+    });
+    // The query is checked before the signature: the download's id and signature need not be real.
+    const format = await fetch(`${server.url}/files/transcript/t1?expires=1&signature=x&format=docx`);
+    expect(format.status).toBe(400);
+    expect(await format.json()).toEqual({
+      error_id: expect.any(String),
+      error_code: ErrorCode.VALIDATION_FAILED,
+      error_message:
+        'Invalid request: query parameter "format" must be one of "json", "srt", "vtt", "txt"; got "docx".',
+      field: 'format',
+    });
+  });
+
   it('gives every occurrence its own error_id, and logs it with the request', async () => {
     const a = await server.api(key, 'GET', '/api/v1/dictionaries/nope');
     const b = await server.api(key, 'GET', '/api/v1/dictionaries/nope');

@@ -63,10 +63,13 @@ describe('languages with the built-in engine (English only, cannot detect)', () 
   });
 
   it.each([
-    ['ja', 'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.'],
+    [
+      'ja',
+      'Japanese needs a speech model that knows Japanese: install one on the server (kikitori-server models download base), then try again.',
+    ],
     [
       ['en', 'ja', 'ko'],
-      'Japanese and Korean need a speech model that knows them: download one in Settings → Speech recognition.',
+      'Japanese and Korean need a speech model that knows them: install one on the server (kikitori-server models download base), then try again.',
     ],
     [
       'zu',
@@ -85,6 +88,25 @@ describe('languages with the built-in engine (English only, cannot detect)', () 
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .find((l) => l.error_id === response.json.error_id);
     expect(logged?.detail).toMatch(/speech engine "pocketsphinx" recognizes en; asked for/);
+  });
+
+  it("tells an OpenAI client how to install a model on the server, not where the app's Settings are", async () => {
+    const form = new FormData();
+    form.append('file', await fs.openAsBlob(await synthesizeSpeech('Good morning.')), 'speech.wav');
+    form.append('model', 'whisper-1');
+    form.append('language', 'ja');
+    const refused = await fetch(`${server.url}/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    });
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { error: { param: string; message: string } };
+    expect(body.error).toMatchObject({
+      param: 'language',
+      message:
+        'Japanese needs a speech model that knows Japanese: install one on the server (kikitori-server models download base), then try again.',
+    });
   });
 });
 
@@ -165,7 +187,7 @@ describe('languages with an English-only whisper model', () => {
       const response = await ticket(server, key, { filename: 'a.wav', language: 'ja' });
       expect(response.status).toBe(400);
       expect(response.json.error_message).toBe(
-        'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.',
+        'Japanese needs a speech model that knows Japanese: install one on the server (kikitori-server models download base), then try again.',
       );
       // Without a language the model detects (between English and nothing else): left to detection.
       expect((await ticket(server, key, { filename: 'a.wav' })).json.language).toEqual([]);

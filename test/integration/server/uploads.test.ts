@@ -63,7 +63,7 @@ describe('upload request validation', () => {
     expect(response.status).toBe(400);
     expect(response.json.error_code).toBe(ErrorCode.UNSUPPORTED_LANGUAGE);
     expect(response.json.error_message).toBe(
-      'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.',
+      'Japanese needs a speech model that knows Japanese: install one on the server (kikitori-server models download base), then try again.',
     );
     expect(response.json.error_message).not.toMatch(/pocketsphinx/);
     expect(response.json.field).toBe('language');

@@ -92,10 +92,10 @@ describe('language options and search', () => {
 describe("the server's words for a language it cannot serve", () => {
   it('names the language and says what to do', () => {
     expect(needsSpeechModelMessage(['ja'])).toBe(
-      'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.',
+      'Japanese needs a speech model that knows Japanese: install one on the server (kikitori-server models download base), then try again.',
     );
     expect(needsSpeechModelMessage(['ja', 'ko'])).toBe(
-      'Japanese and Korean need a speech model that knows them: download one in Settings → Speech recognition.',
+      'Japanese and Korean need a speech model that knows them: install one on the server (kikitori-server models download base), then try again.',
     );
     expect(noSpeechModelMessage(['zu'])).toMatch(/^Zulu cannot be transcribed here: no speech model knows it\./);
   });

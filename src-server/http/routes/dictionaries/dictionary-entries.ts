@@ -22,9 +22,13 @@ export function entryRoutes<Input extends TSchema, Entry>({
 
   const create = (app: ApiApp, ctx: AppContext) =>
     app.post(operations.create.path, { schema: operations.create.schema }, async (request) => {
-      const [entry] = await entries.add(ctx, callerOf(request), request.params.dictionary_id, [
-        request.body as Static<Input>,
-      ]);
+      const [entry] = await entries.add(
+        ctx,
+        callerOf(request),
+        request.params.dictionary_id,
+        [request.body as Static<Input>],
+        () => '',
+      );
       return body(entry!);
     });
 

@@ -157,7 +157,7 @@ describe('PocketsphinxEngine', () => {
     expect(err).toBeInstanceOf(EngineError);
     expect(err).toMatchObject({ kind: 'unsupported', field: 'language' });
     expect((err as Error).message).toBe(
-      'Japanese needs a speech model that knows Japanese: download one in Settings → Speech recognition.',
+      'Japanese needs a speech model that knows Japanese: install one on the server (kikitori-server models download base), then try again.',
     );
     expect((err as EngineError).detail).toMatch(/"pocketsphinx" recognizes en; asked for ja/);
   });

@@ -74,22 +74,35 @@ describe('espeakPronunciations (one espeak-ng run for many texts)', () => {
 });
 
 describe('pronounceWord: reading, then CMU dictionary, then espeak-ng', () => {
-  it('(a) uses the reading, word by word from the CMU dictionary', async () => {
+  it("(a) uses the reading, word by word from the CMU dictionary, and keeps the spelling's as an alternate", async () => {
     expect(await pronounceWord('Kubrix', 'cube ricks')).toEqual({
       word: 'kubrix',
       phones: 'K Y UW B R IH K S',
       source: 'reading',
+      alternates: ['K AH B R IH K S'], // espeak-ng's, from the spelling
     });
-    // A reading word cmudict lacks ("zin") is itself sounded out.
+    // A reading word cmudict lacks ("zin") is itself sounded out; a spelling that sounds the same adds nothing.
     expect(await pronounceWord('Zintrix', 'zin tricks')).toEqual({
       word: 'zintrix',
       phones: 'Z IH N T R IH K S',
       source: 'reading',
     });
+    // The style the app's placeholder suggests (decision 0096).
+    expect(await pronounceWord('Kikitori', 'key key tory')).toEqual({
+      word: 'kikitori',
+      phones: 'K IY K IY T AO R IY',
+      source: 'reading',
+      alternates: ['K IH K IH T AO R IY'],
+    });
   });
 
-  it('(a) a reading wins over the dictionary entry', async () => {
-    expect(await pronounceWord('Nguyen', 'win')).toEqual({ word: 'nguyen', phones: 'W IH N', source: 'reading' });
+  it('(a) a reading comes first, before the dictionary entry', async () => {
+    expect(await pronounceWord('Nguyen', 'win')).toEqual({
+      word: 'nguyen',
+      phones: 'W IH N',
+      source: 'reading',
+      alternates: ['N UW Y EH N'],
+    });
   });
 
   it('(b) falls back to the CMU dictionary entry', async () => {
