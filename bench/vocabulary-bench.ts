@@ -14,12 +14,7 @@
 import type { TranscriptSegment } from '../src-shared/transcript-document.js';
 import { editDistance } from '../src-shared/edit-distance.js';
 import { seededRandom } from '../src-shared/seeded-random.js';
-import {
-  DEFAULT_SPOTTING,
-  PocketsphinxEngine,
-  type SpottedUtterance,
-} from '../src-server/engines/speech/pocketsphinx-engine.js';
-import { applySpotting } from '../src-server/engines/speech/pocketsphinx-spotting.js';
+import { PocketsphinxEngine } from '../src-server/engines/speech/pocketsphinx-engine.js';
 import type { VocabularyWord } from '../src-server/engines/speech/speech-engine.js';
 import {
   DEFAULT_SINGLE_WORD_MARGIN,
@@ -181,12 +176,7 @@ interface Recognized {
   clip: Clip;
   segments: TranscriptSegment[];
   engineMs: number;
-  /** What the keyword-spotting pass saw, per utterance (for its calibration). */
-  spotted: SpottedUtterance[];
 }
-
-/** Where the engine's onSpotting hook writes while a clip is recognized. */
-let spottedNow: SpottedUtterance[] = [];
 
 async function recognizeAll(
   engine: PocketsphinxEngine,
@@ -195,7 +185,6 @@ async function recognizeAll(
 ): Promise<Recognized[]> {
   const out: Recognized[] = [];
   for (const clip of list) {
-    const spotted: SpottedUtterance[] = (spottedNow = []);
     const started = performance.now();
     const result = await engine.recognize({ pcmPath: clip.pcm, language: 'en', vocabulary, signal });
     const engineMs = performance.now() - started;
@@ -207,7 +196,7 @@ async function recognizeAll(
       text: s.words.map((w) => w.word).join(' '),
       words: s.words,
     }));
-    out.push({ clip, segments, engineMs, spotted });
+    out.push({ clip, segments, engineMs });
   }
   return out;
 }
@@ -291,42 +280,6 @@ async function calibrate(
   return { threshold: top[Math.floor((top.length - 1) / 2)]!.threshold, margin, lines };
 }
 
-/**
- * The keyword spotter's settings the tuning half asks for (BENCH_SPOTTING=sweep: the engine spots in every
- * utterance and keeps every detection, and each setting is replayed here on what it saw): the most terms
- * found minus dictionary words put where they were not said, engine alone; of the best, the middle score
- * threshold of the plateau at the middle confidence ceiling.
- */
-function calibrateSpotting(tuning: readonly Recognized[], dictionary: readonly string[]): string[] {
-  const lines: string[] = [];
-  const results: { maxConfidence: number; minScorePerPhone: number; value: number }[] = [];
-  for (const maxConfidence of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1.01])
-    for (let minScorePerPhone = -800; minScorePerPhone <= 0; minScorePerPhone += 25) {
-      const items = tuning.map((r) => ({
-        clip: r.clip,
-        segments: r.spotted.map((u, id) => {
-          const words = applySpotting(u.words, u.detections, u.terms, { maxConfidence, minScorePerPhone }).filter(
-            (w) => !u.dropped.has(w),
-          );
-          return { id, start: 0, end: 0, speaker: null, text: '', words };
-        }),
-      }));
-      const s = score(items, dictionary, false);
-      results.push({ maxConfidence, minScorePerPhone, value: s.found - s.inserted - s.wrongTerms });
-      lines.push(
-        `  spotting maxConfidence ${maxConfidence.toFixed(2)} minScorePerPhone ${minScorePerPhone}: recall ${s.found}/${s.terms}, inserted ${s.inserted}, wrong ${s.wrongTerms}, term-free WER ${pct(s.freeErrors / s.freeWords)}`,
-      );
-    }
-  const best = Math.max(...results.map((r) => r.value));
-  lines.push(
-    `  best value ${best}: ${results
-      .filter((r) => r.value === best)
-      .map((r) => `${r.maxConfidence}/${r.minScorePerPhone}`)
-      .join(' ')}`,
-  );
-  return lines;
-}
-
 async function main(): Promise<void> {
   const spokenKeys = new Set(SPOKEN.flatMap((t) => normalize(t.word)));
   const confusers = new Set(CONFUSERS.map((w) => w.toLowerCase()));
@@ -348,17 +301,8 @@ async function main(): Promise<void> {
   const only = process.env.BENCH_HALF as Clip['half'] | undefined;
   const all = (await clips()).filter((c) => !only || c.half === only);
   const numberFrom = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
-  // BENCH_SPOTTING=off: no keyword-spotting pass (the engine as before decision 0093); =sweep: calibrate it.
-  const spottingMode = process.env.BENCH_SPOTTING;
   const engine = new PocketsphinxEngine({
     vadLog: () => {},
-    spotting:
-      spottingMode === 'off'
-        ? false
-        : spottingMode === 'sweep'
-          ? { maxConfidence: 2, minScorePerPhone: Infinity }
-          : { ...DEFAULT_SPOTTING },
-    onSpotting: (u) => spottedNow.push(u),
     vocabularyWordProbability: numberFrom('BENCH_WORD_PROBABILITY'),
     vocabularyMinConfidence: numberFrom('BENCH_MIN_CONFIDENCE'),
   });
@@ -371,28 +315,6 @@ async function main(): Promise<void> {
     runs.set(vocabulary.length, await recognizeAll(engine, all, vocabulary));
   }
   const half = (list: Recognized[], h: Clip['half']) => list.filter((r) => r.clip.half === h);
-  if (spottingMode === 'sweep') {
-    if (process.env.BENCH_SPOTTING_DUMP) {
-      const dump = half(runs.get(team.length)!, 'tuning').map((r) => ({
-        terms: r.clip.terms.map((t) => t.word),
-        utterances: r.spotted.map((u) => ({
-          words: u.words.map((w) => ({ ...w, dropped: u.dropped.has(w) })),
-          detections: u.detections.map((d) => ({ ...d, phones: u.terms.get(d.phrase)?.phones })),
-        })),
-      }));
-      await import('node:fs/promises').then((fs) =>
-        fs.writeFile(process.env.BENCH_SPOTTING_DUMP!, JSON.stringify(dump)),
-      );
-    }
-    console.error(
-      calibrateSpotting(
-        half(runs.get(team.length)!, 'tuning'),
-        team.map((v) => v.word),
-      ).join('\n'),
-    );
-    engine.close();
-    return;
-  }
   const tuned = await calibrate(half(runs.get(team.length)!, 'tuning'), team);
   if (process.env.BENCH_VERBOSE) console.error(tuned.lines.join('\n'));
   // Both halves are reported with what the tuning half asked for (BENCH_THRESHOLD: another threshold).

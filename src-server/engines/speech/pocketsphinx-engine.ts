@@ -28,15 +28,6 @@ import {
 import { recognizesDetail, unsupportedLanguageError } from './unsupported-language.js';
 import { installVocabulary, isDoubtfulVocabularyWord } from './pocketsphinx-vocabulary.js';
 import {
-  applySpotting,
-  doubtfulStretches,
-  installSpotting,
-  spotTerms,
-  type Detection,
-  type SpottingOptions,
-  type SpottingTerm,
-} from './pocketsphinx-spotting.js';
-import {
   countWord,
   emptyLanguageFit,
   isLanguageMismatch,
@@ -55,15 +46,6 @@ import type {
 } from './speech-engine.js';
 
 export const DEFAULT_POCKETSPHINX_MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
-
-/** What the keyword-spotting pass saw in one utterance (PocketsphinxEngineOptions.onSpotting). */
-export interface SpottedUtterance {
-  /** The first pass's words, with those the confidence gate dropped (in `dropped`, at confidence 0). */
-  words: RecognizedWord[];
-  dropped: ReadonlySet<RecognizedWord>;
-  detections: Detection[];
-  terms: ReadonlyMap<string, SpottingTerm>;
-}
 
 export interface PocketsphinxEngineOptions {
   /** The libpocketsphinx file to load (KIKITORI_POCKETSPHINX_LIBRARY); default: the system's. */
@@ -88,16 +70,6 @@ export interface PocketsphinxEngineOptions {
   vocabularyWordProbability?: number;
   /** Vocabulary words the LM lacks, recognized with a lower posterior, are dropped (isDoubtfulVocabularyWord). */
   vocabularyMinConfidence?: number;
-  /**
-   * The keyword-spotting pass over doubtful stretches (decision 0093); false: the n-gram pass only. Fields
-   * left out keep DEFAULT_SPOTTING's.
-   */
-  spotting?: Partial<SpottingOptions> | false;
-  /**
-   * Told, per utterance the spotter ran on, the first pass's words (with the words the confidence gate
-   * dropped, at confidence 0) and the detections: bench:vocabulary calibrates the spotter with it.
-   */
-  onSpotting?: (utterance: SpottedUtterance) => void;
   /** Model identifier reported in results. */
   modelId?: string;
   /** Free warm decoders after this long unused (default 600 s). */
@@ -132,17 +104,6 @@ export const DEFAULT_VOCABULARY_WORD_PROBABILITY = 0.6;
 /** Vocabulary-only words recognized with a lower posterior are dropped (decision 0083). */
 export const DEFAULT_VOCABULARY_MIN_CONFIDENCE = 0.9;
 
-/**
- * The keyword-spotting pass (decision 0093), calibrated on bench:vocabulary's tuning half: stretches of words
- * below `maxConfidence` (calibrated), widened by `padding`, are searched for the dictionary's terms, and a
- * detection scoring at least `minScorePerPhone` per phone of its term rewrites them.
- */
-export const DEFAULT_SPOTTING: Readonly<SpottingOptions> = {
-  maxConfidence: 1.01,
-  minScorePerPhone: -125,
-  padding: 0.3,
-};
-
 /** Frames per second of the decoder (-frate default). */
 const FRAME_RATE = 100;
 /** Share of progress given to the VAD pass (reading the whole file once). */
@@ -172,8 +133,6 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
   private readonly decoderArgs: Record<string, string>;
   private readonly vocabularyWordProbability: number;
   private readonly vocabularyMinConfidence: number;
-  private readonly spotting: SpottingOptions | null;
-  private readonly onSpotting: PocketsphinxEngineOptions['onSpotting'];
   private readonly modelId: string;
   private readonly idleMs: number;
   private readonly confidence: ConfidenceCalibration;
@@ -200,8 +159,6 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
     this.decoderArgs = options.decoderArgs ?? {};
     this.vocabularyWordProbability = options.vocabularyWordProbability ?? DEFAULT_VOCABULARY_WORD_PROBABILITY;
     this.vocabularyMinConfidence = options.vocabularyMinConfidence ?? DEFAULT_VOCABULARY_MIN_CONFIDENCE;
-    this.spotting = options.spotting === false ? null : { ...DEFAULT_SPOTTING, ...options.spotting };
-    this.onSpotting = options.onSpotting;
     this.modelId = options.modelId ?? `pocketsphinx-5prealpha/${path.basename(dir)}`;
     this.idleMs = (options.idleSeconds ?? 600) * 1000;
     this.confidence = options.confidence ?? (defaultCalibration ??= logisticConfidence(POCKETSPHINX_CONFIDENCE_MODEL));
@@ -254,18 +211,10 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
       totalSpeech = speechSeconds(speech);
       handle = await fsp.open(pcmPath, 'r');
       let vocabularyOnly: ReadonlySet<string> = new Set();
-      let spotting: { options: SpottingOptions; terms: ReadonlyMap<string, SpottingTerm> } | null = null;
       if (hasEntries(vocabulary)) {
         clean = false; // even a failed install may have changed it
         const target = decoder;
         vocabularyOnly = await timed('vocabulary', () => this.install(lib, target, vocabulary));
-        const terms = spottingTerms(vocabulary, vocabularyOnly);
-        if (
-          this.spotting &&
-          terms.size > 0 &&
-          (await timed('vocabulary', () => installSpotting(target, [...terms.values()])))
-        )
-          spotting = { options: this.spotting, terms };
       }
       const spell = spellingMapper(vocabulary);
       const minConfidence = this.vocabularyMinConfidence;
@@ -287,8 +236,7 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
         // accurate than the streaming estimate, and a segment is at most ~30 s (~1 MB).
         const samples = await readPcmRange(handle, first, last);
         const start = performance.now();
-        const dropped: RecognizedWord[] = [];
-        let words = await decodeUtterance(
+        const words = await decodeUtterance(
           lib,
           decoder,
           samples,
@@ -297,14 +245,8 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
           this.confidence,
           fit,
           doubtful,
-          dropped,
         );
         stages.add('decode', performance.now() - start);
-        if (spotting) {
-          const spotStart = performance.now();
-          words = await this.spot(lib, decoder, samples, first / SAMPLE_RATE, words, dropped, spotting);
-          stages.add('spotting', performance.now() - spotStart);
-        }
         if (words.length > 0) {
           spell(words);
           segments.push({
@@ -389,33 +331,6 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
         this.scheduleIdle();
       },
     );
-  }
-
-  /**
-   * The keyword-spotting pass over one decoded utterance (decision 0093): the doubtful stretches decoded
-   * again with the keyphrase search, and the first pass's words rewritten where a term scored well enough.
-   * Words the confidence gate dropped take part as doubtful words, and stay out unless a term replaces them.
-   */
-  private async spot(
-    lib: PocketsphinxLibrary,
-    decoder: NativePointer,
-    samples: Int16Array,
-    offset: number,
-    words: RecognizedWord[],
-    dropped: RecognizedWord[],
-    spotting: { options: SpottingOptions; terms: ReadonlyMap<string, SpottingTerm> },
-  ): Promise<RecognizedWord[]> {
-    const gone = new Set<RecognizedWord>(dropped.map((w) => ({ ...w, confidence: 0 })));
-    const all = [...words, ...gone].sort((a, b) => a.start - b.start);
-    const detections: Detection[] = [];
-    const end = offset + samples.length / SAMPLE_RATE;
-    for (const stretch of doubtfulStretches(all, spotting.options, offset, end)) {
-      const from = Math.max(0, Math.floor((stretch.start - offset) * SAMPLE_RATE));
-      const to = Math.min(samples.length, Math.ceil((stretch.end - offset) * SAMPLE_RATE));
-      detections.push(...(await spotTerms(lib, decoder, samples.subarray(from, to), offset + from / SAMPLE_RATE)));
-    }
-    this.onSpotting?.({ words: all, dropped: gone, detections, terms: spotting.terms });
-    return applySpotting(all, detections, spotting.terms, spotting.options).filter((w) => !gone.has(w));
   }
 
   private pronounce(words: StreamOptions['vocabulary']): Promise<VocabularyPronunciation[]> {
@@ -519,14 +434,12 @@ async function decodeUtterance(
   /** Where each word's fit to the language model is counted (decision 0070). */
   fit: LanguageFitCounts,
   doubtful?: (word: string, posterior: number) => boolean,
-  /** Where the words `doubtful` left out go. */
-  dropped?: RecognizedWord[],
 ): Promise<RecognizedWord[]> {
   if (samples.length < SAMPLE_RATE / 10) return [];
   if (lib.ps_start_utt(ps) < 0) throw new Error('pocketsphinx: ps_start_utt failed');
   const frames = await lib.processRaw(ps, samples, true);
   if ((await lib.ps_end_utt(ps)) < 0 || frames < 0) throw new Error('pocketsphinx: decoding failed');
-  return utteranceWords(lib, ps, offsetSeconds, maxSeconds, confidence, fit, doubtful, dropped);
+  return utteranceWords(lib, ps, offsetSeconds, maxSeconds, confidence, fit, doubtful);
 }
 
 /** The words of the utterance the decoder has just ended, with times and calibrated confidences. */
@@ -543,8 +456,6 @@ async function utteranceWords(
    * gate was tuned on, not on the calibrated confidence (decision 0086).
    */
   doubtful?: (word: string, posterior: number) => boolean,
-  /** Where the words `doubtful` left out go. */
-  dropped?: RecognizedWord[],
 ): Promise<RecognizedWord[]> {
   const lmath = lib.ps_get_logmath(ps);
   const words: RecognizedWord[] = [];
@@ -562,16 +473,15 @@ async function utteranceWords(
     const word = raw.replace(/\(\d+\)$/, ''); // "with(2)": alternate pronunciation of "with"
     // The language check was fitted on raw posteriors (decision 0070).
     if (fit) countWord(fit, word, posterior, backoff[0]);
+    if (doubtful?.(word, posterior)) continue;
     const start = round(Math.min(maxSeconds, offsetSeconds + sf[0] / FRAME_RATE));
     const end = round(Math.min(maxSeconds, offsetSeconds + (ef[0] + 1) / FRAME_RATE));
-    const recognized = {
+    words.push({
       word,
       start,
       end,
       confidence: round(confidence({ word, posterior, backoff: backoff[0], seconds: end - start })),
-    };
-    if (doubtful?.(word, posterior)) dropped?.push(recognized);
-    else words.push(recognized);
+    });
   }
   return words;
 }
@@ -601,23 +511,6 @@ function spellingMapper(vocabulary: VocabularyPronunciation[]): (words: Recogniz
       i += match.keys.length;
     }
   };
-}
-
-/**
- * The dictionary's terms to spot, by keyphrase ("tremaine ovosky"): those whose every word has a
- * pronunciation and one at least is a word the big LM lacks. Terms made of English words are left to the
- * n-gram pass: spotting "plans" would turn every doubtful stretch that sounds like it into it.
- */
-function spottingTerms(vocabulary: VocabularyPronunciation[], unknown: ReadonlySet<string>): Map<string, SpottingTerm> {
-  const terms = new Map<string, SpottingTerm>();
-  for (const v of vocabulary) {
-    if (v.words.length === 0 || v.words.some((w) => w === null)) continue;
-    const keys = v.words.map((w) => w!.word);
-    if (!keys.some((k) => unknown.has(k))) continue;
-    const phones = v.words.reduce((n, w) => n + w!.phones.split(' ').length, 0);
-    terms.set(keys.join(' '), { keys, phones });
-  }
-  return terms;
 }
 
 function round(x: number): number {
