@@ -231,32 +231,17 @@ export function findTermMatches(
       const doubt = 1 - confidenceSum / (end - start);
       const heard = spanTokens.join(' ');
       const known = spanTokens.filter((t) => dictionaryWords.has(t));
-      const similarity = (k: number) => {
-        const target = termIds[k]!;
-        return 1 - distanceIds(span, length, target) / Math.max(length, target.length);
-      };
-      // A run of a one-word term and more words may become another one-word term it sounds closer to, as
-      // a whole, than to the word it holds: "belvanor x" is Belvanix, the engine's nearest dictionary word
-      // with the rest of the name left over. The word alone is never rewritten (the engine wrote a term).
-      let rivalSimilarity: number | null = null;
-      if (known.length === 1 && end - start >= 2) {
-        const own = usable.flatMap((t, k) => (t.words.length === 1 && t.words[0] === known[0] ? [k] : []));
-        if (own.length > 0) rivalSimilarity = Math.max(...own.map(similarity));
-      }
       for (const [k, term] of usable.entries()) {
         const target = termIds[k]!;
         const longer = Math.max(length, target.length);
         if (Math.min(length, target.length) < MIN_LENGTH_RATIO * longer) continue;
         if (heard === termTexts[k]) continue;
-        const swap = rivalSimilarity !== null && term.words.length === 1 && term.words[0] !== known[0];
-        if (known.length > 0 && !swap) {
+        if (known.length > 0) {
           // Only a multi-word name heard half right may keep one of its own words in the run.
           if (known.some((t) => term.words.length === 1 || !term.words.includes(t))) continue;
           if (term.words.every((w) => spanTokens.includes(w))) continue;
         }
-        const closeness = similarity(k);
-        if (swap && closeness <= rivalSimilarity!) continue;
-        const score = closeness + CONFIDENCE_WEIGHT * doubt;
+        const score = 1 - distanceIds(span, length, target) / longer + CONFIDENCE_WEIGHT * doubt;
         if (score >= options.threshold + (end - start === 1 ? (options.singleWordMargin ?? 0) : 0))
           candidates.push({ start, end, term, score });
       }

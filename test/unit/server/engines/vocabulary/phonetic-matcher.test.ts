@@ -57,22 +57,6 @@ describe('findTermMatches', () => {
     expect(rewrites(heard(['met', 'M EH T'], ['astrivon', 'AE S T R IH V AH N']), terms)).toEqual([]);
   });
 
-  // bench:vocabulary: "Please install Belvanix" came out "install belvanor x": the engine's nearest dictionary
-  // word, with the rest of the name left over as a word of its own.
-  it('turns a dictionary word and the leftover of a name into the term the whole sounds closer to', () => {
-    const BELVANIX = term('Belvanix', 'B EH L V AH N IH K S');
-    const BELVANOR = term('Belvanor', 'B EH L V AH N ER');
-    const terms = [BELVANIX, BELVANOR];
-    expect(
-      rewrites(
-        heard(['install', 'IH N S T AO L'], ['belvanor', 'B EH L V AH N ER'], ['x', 'EH K S'], ['on', 'AA N']),
-        terms,
-      ),
-    ).toEqual([['belvanor x', 'Belvanix']]);
-    // Belvanor said and heard whole, then another word: the run sounds closer to Belvanor, so it stays.
-    expect(rewrites(heard(['belvanor', 'B EH L V AH N ER'], ['sent', 'S EH N T'], ['it', 'IH T']), terms)).toEqual([]);
-  });
-
   it('rejoins a two-word name the engine split into other words', () => {
     const words = heard(['with', 'W IH DH'], ['to', 'T UW'], ['remain', 'R IH M EY N'], ['ovosky', 'OW V AA S K IY']);
     expect(rewrites(words, [TREMAINE, OSTREVAN])).toEqual([['to remain ovosky', 'Tremaine Ovosky']]);
