@@ -58,7 +58,8 @@ export const VOICES: readonly VoiceSpec[] = [
   { name: 'real dhd +500c x1.1', source: { person: 'dhd' }, effects: ['pitch', '500', 'tempo', '1.1'] },
 ];
 
-const TUNING_SENTENCES = [
+/** The 0057 set's meeting lines, also the first of the tuning half's. */
+export const MEETING_SENTENCES = [
   'Good morning, did you get the report I sent yesterday?',
   'Yes, I read it last night and it looks fine to me.',
   'Great, then we can send it to the customer today.',
@@ -71,6 +72,10 @@ const TUNING_SENTENCES = [
   'Then we need the network ready by the end of January.',
   'I will talk to the landlord about the cables on Monday.',
   'Good, and please send everyone the floor plan as well.',
+];
+
+const TUNING_SENTENCES = [
+  ...MEETING_SENTENCES,
   'the quarterly numbers look strong this time',
   'i agree and the costs went down as well',
   'then we should hire two more engineers',

@@ -28,7 +28,7 @@ import type { SeparationQuality } from '../src-server/engines/speakers/speaker-s
 import { SileroVad } from '../src-server/engines/vad/silero-vad.js';
 import { identificationBench } from './voice-identification.js';
 import { seededRandom } from '../src-shared/seeded-random.js';
-import { meetingSet, speak, type SetMeeting, type Voice } from './speaker-meetings.js';
+import { MEETING_SENTENCES, meetingSet, speak, type SetMeeting, type Voice } from './speaker-meetings.js';
 import {
   concatenate,
   conversation,
@@ -41,20 +41,7 @@ import {
 
 const signal = new AbortController().signal;
 
-const SENTENCES = [
-  'Good morning, did you get the report I sent yesterday?',
-  'Yes, I read it last night and it looks fine to me.',
-  'Great, then we can send it to the customer today.',
-  'Let us wait until the numbers are checked by finance.',
-  'All right, I will ask the team to check them this morning.',
-  'Thank you, call me when it is done.',
-  'The new office opens in March, two weeks later than planned.',
-  'Who is moving first, the design team or the support team?',
-  'Support moves first, because their lease ends in February.',
-  'Then we need the network ready by the end of January.',
-  'I will talk to the landlord about the cables on Monday.',
-  'Good, and please send everyone the floor plan as well.',
-];
+const SENTENCES = MEETING_SENTENCES;
 
 /** About 2.5 s each: shorter than the 4 s windows of the clustering. */
 const SHORT_SENTENCES = [

@@ -191,12 +191,7 @@ function mergeToSpeakers(
   while (distinct(labels) > count) {
     const pair = closestSpeakers(blocks, labels);
     if (!pair) break;
-    labels = resegmentBlocks(
-      blocks,
-      renumberLabels(labels.map((l) => (l === pair.b ? pair.a : l))),
-      undefined,
-      settings,
-    );
+    labels = mergePair(blocks, labels, pair, settings);
   }
   return labels;
 }
@@ -219,14 +214,19 @@ function countByMerging(
   for (let k = distinct(labels); k > lo; k = distinct(labels)) {
     const pair = closestSpeakers(blocks, labels);
     if (!pair || (k <= hi && pair.divergence >= settings.autoMergeDivergence)) break;
-    labels = resegmentBlocks(
-      blocks,
-      renumberLabels(labels.map((l) => (l === pair.b ? pair.a : l))),
-      undefined,
-      settings,
-    );
+    labels = mergePair(blocks, labels, pair, settings);
   }
   return labels;
+}
+
+/** One speaker of the pair taken into the other, and the turns resegmented with one speaker fewer. */
+function mergePair(
+  blocks: BlockStore,
+  labels: Int32Array,
+  pair: { a: number; b: number },
+  settings: EmbeddedSeparationOptions,
+): Int32Array {
+  return resegmentBlocks(blocks, renumberLabels(labels.map((l) => (l === pair.b ? pair.a : l))), undefined, settings);
 }
 
 function distinct(labels: Int32Array): number {
