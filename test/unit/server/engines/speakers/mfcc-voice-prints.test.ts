@@ -8,6 +8,7 @@ import {
   matchVoices,
   MFCC_PRINT_KIND,
   pooled,
+  REFERENCE_VOICE_MATCH,
   statsOfPrint,
 } from '../../../../../src-server/engines/speakers/mfcc-voice-prints.js';
 import type { GaussianStats } from '../../../../../src-server/engines/speakers/clustering.js';
@@ -84,6 +85,20 @@ describe('matchVoices', () => {
       ...DEFAULT_VOICE_MATCH,
     });
     expect(names.get('SPEAKER_1')).toMatchObject({ name: 'Alice' });
+  });
+
+  it('names a voice as far as the one real person measures after over-clustering, by library and by clip', () => {
+    // Distance 0.71 to Alice, 2.07 to Bob: between the thresholds chosen on the old separation (0.675) and on
+    // 0091's (0.75 for the library, 0.825 for clips; decision 0084, "Later"), where pocketsphinx's "cards"
+    // now measures 0.74 to its print.
+    const speaker = [{ label: 'SPEAKER_1', stats: stats(print(0.4, 500, 21, 1.5)) }];
+    const fromClip = { ...alice, voice: { ...alice.voice, fromReference: true } };
+    expect(matchVoices(speaker, [alice, bob], DEFAULT_VOICE_MATCH).get('SPEAKER_1')).toMatchObject({
+      name: 'Alice',
+    });
+    expect(
+      matchVoices(speaker, [fromClip, bob], DEFAULT_VOICE_MATCH, REFERENCE_VOICE_MATCH).get('SPEAKER_1'),
+    ).toMatchObject({ name: 'Alice' });
   });
 
   it('holds a lone voice to the stricter threshold, with no other voice to compare', () => {
