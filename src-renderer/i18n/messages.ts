@@ -635,7 +635,7 @@ export const en = {
   'settings.heading': 'Settings',
   'settings.profiles': 'Servers',
   'settings.profile.active': 'Active',
-  'settings.profile.activate': 'Use {name}',
+  'settings.profile.activate': 'Use “{name}”',
   'settings.profile.remove': 'Remove {name}',
   'settings.profile.embedded': 'Built-in server on this computer',
   'settings.profile.thisComputer': 'This computer',

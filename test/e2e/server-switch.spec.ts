@@ -48,11 +48,11 @@ test('a new server is used only after the user confirms its address in main’s 
   // The dialog stays open: the page says where to look, and the buttons wait.
   let answer: (yes: boolean) => void = () => {};
   host.dialogs.confirmServerAnswer = new Promise<boolean>((resolve) => (answer = resolve));
-  await page.getByRole('button', { name: 'Use Shared server' }).click();
+  await page.getByRole('button', { name: 'Use “Shared server”' }).click();
   await expect(page.getByTestId('profile-confirming')).toHaveText(
     'Confirm the server’s address in the window Kikitori opened.',
   );
-  await expect(page.getByRole('button', { name: 'Use Shared server' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Use “Shared server”' })).toBeDisabled();
   await screenshot(page, 'profile-confirming');
   expect(host.dialogs.serverQuestions.at(-1)).toEqual({
     server: { name: 'Shared server', baseUrl: otherUrl },

@@ -50,12 +50,16 @@ beforeEach(() => useSettingsStore.setState(useSettingsStore.getInitialState(), t
 describe('switching to a server', () => {
   it('says to answer main’s dialog while it is open, then that nothing was sent when the user said no', async () => {
     showSettings('en');
+    // A name in the sentence is quoted, as in Japanese: not "Use This computer".
+    expect(
+      screen.getAllByRole('button', { name: /^Use / }).map((b) => b.getAttribute('aria-label') ?? b.textContent),
+    ).toContain('Use “Shared server”');
     expect(screen.getByTestId('profile-add-hint').textContent).toContain('Nothing is sent to the server until you do.');
-    await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Use Shared server' })));
+    await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Use “Shared server”' })));
     expect(screen.getByTestId('profile-confirming').textContent).toBe(
       'Confirm the server’s address in the window Kikitori opened.',
     );
-    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Use Shared server' }).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Use “Shared server”' }).disabled).toBe(true);
     expect(fake.calls.filter((call) => call.channel === 'profiles:activate').map((call) => call.request)).toEqual([
       { id: 'p2' },
     ]);
