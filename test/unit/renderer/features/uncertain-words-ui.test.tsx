@@ -95,6 +95,17 @@ describe('uncertain words', () => {
     expect(status()).toBe('1 of 2 uncertain');
   });
 
+  it('take the focus at once, so an Enter pressed right after U edits the word U went to', () => {
+    useTranscriptStore.setState({ id: 't1', detail: open([0.7, 0.3, 0.1]), loading: false, error: null });
+    render(<View />);
+    act(() => usePlayerStore.getState().reportTime(0.2));
+    fireEvent.keyDown(document.body, { key: 'u' });
+    // No frame awaited: the word on the page is focused by the key press itself.
+    expect(document.activeElement).toBe(screen.getByText('report'));
+    fireEvent.keyDown(document.activeElement!, { key: 'u' });
+    expect(document.activeElement).toBe(screen.getByText('germanic'));
+  });
+
   it('leave the toolbar one tab stop: ←/→ move between its buttons, not playback', () => {
     const detail = open([0.7, 0.3, 0.1]);
     detail.document!.revision = 2;
