@@ -25,6 +25,7 @@ import { wordSeparator } from '../../../src-shared/word-text';
 import { isUncertain } from '../../../src-shared/word-confidence';
 import { useT } from '../../i18n/use-t';
 import { formatClock } from '../../lib/format';
+import { useOutsideClick } from '../../lib/use-outside-click';
 import { usePlayerStore } from '../../stores/player-store';
 import {
   locateTime,
@@ -487,11 +488,7 @@ function WordMenu(props: {
   useEffect(() => {
     menu.current?.querySelector<HTMLElement>('button')?.focus();
   }, [choosing]);
-  useEffect(() => {
-    const outside = (event: PointerEvent) => !menu.current?.contains(event.target as Node) && props.onClose();
-    document.addEventListener('pointerdown', outside);
-    return () => document.removeEventListener('pointerdown', outside);
-  }, []);
+  useOutsideClick(true, props.onClose, menu);
   return (
     <div
       ref={menu}
@@ -557,12 +554,7 @@ function SegmentMenu(props: {
   const [open, setOpen] = useState(false);
   const id = useId();
   const anchor = useRef<HTMLSpanElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const outside = (event: PointerEvent) => !anchor.current?.contains(event.target as Node) && setOpen(false);
-    document.addEventListener('pointerdown', outside);
-    return () => document.removeEventListener('pointerdown', outside);
-  }, [open]);
+  useOutsideClick(open, () => setOpen(false), anchor);
   return (
     <span ref={anchor} className="popover-anchor segment-menu">
       <button
