@@ -152,3 +152,17 @@ test('two dictionaries of one name are told apart in the list, the upload option
     expect(choices.sort()).toEqual([...labels].sort());
   }
 });
+
+test('opening the app asks for nothing that is not there (no favicon 404 in the console)', async ({ page }) => {
+  const missing: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400) missing.push(`${response.status()} ${new URL(response.url()).pathname}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') missing.push(`${message.text()} ${message.location().url}`);
+  });
+  const library = await inLanguage(page, 'en');
+  await expect(library.page.getByRole('navigation')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(missing).toEqual([]);
+});
