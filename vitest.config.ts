@@ -45,6 +45,8 @@ const POSTGRES_S3_FILES = [
   'backend-areas',
   // The voice library: its tables on PostgreSQL, and samples printed from audio kept in S3 (decision 0065).
   'voice-library',
+  // Reference clips of the OpenAI route stored beside the upload in S3 and deleted with it (decision 0092).
+  'openai-diarized',
   // A live session saved while the server drains: pg-boss takes no job once stopped, so sessions end first.
   'live-drain',
 ].map((name) => `test/integration/server/${name}.test.ts`);
