@@ -6,6 +6,7 @@ import type { AppContext } from '../app-context.js';
 import type { NewWord } from '../db/dictionary-repository.js';
 import type { SpeakerCountField, SpeakerCounts } from '../../src-shared/speaker-count.js';
 import type { Caller, TranscriptionModel, TranscriptionRecord } from '../domain/records.js';
+import { checkReadings } from './dictionaries.js';
 import { errors } from './errors.js';
 import { SPEAKER_FIELD } from './speaker-counts.js';
 import { checkTeamQuota } from './storage-guards.js';
@@ -26,6 +27,7 @@ export async function createUploadTicket(
   request: UploadTicketRequest,
 ): Promise<TranscriptionRecord> {
   if (request.multichannel) assertMultichannelAlone(request.model, request.speakers);
+  checkReadings(request.words, (i) => `words.${i}`);
   const languages = await checkTranscriptionOptions(ctx, caller, request);
   await checkTeamQuota(ctx, caller.teamId);
   return ctx.service.createTicket(caller, {

@@ -69,18 +69,31 @@ export async function deleteDictionary(ctx: DictionariesContext, caller: Caller,
  */
 const PRONOUNCEABLE = /^[\p{L}\p{M} '\u2019\u30fb-]*\p{L}[\p{L}\p{M} '\u2019\u30fb-]*$/u;
 
-/** Refuses a word whose reading cannot be pronounced; `at(i)` is where item i sits in the request ("words.0"). */
-function checkReadings(items: readonly NewWord[], at: (index: number) => string): void {
-  for (const [i, item] of items.entries()) {
+/** The first word whose reading cannot be pronounced, with what to tell the caller; null when all can. */
+export function unpronounceableReading(
+  items: readonly { word: string; reading?: string | null }[],
+): { index: number; message: string } | null {
+  for (const [index, item] of items.entries()) {
     const reading = item.reading?.normalize('NFKC').trim();
     if (!reading || PRONOUNCEABLE.test(reading)) continue;
-    throw errors.validation(
-      `The reading ${JSON.stringify(item.reading)} of "${item.word}" cannot be pronounced. Write how the word ` +
+    return {
+      index,
+      message:
+        `The reading ${JSON.stringify(item.reading)} of "${item.word}" cannot be pronounced. Write how the word ` +
         'sounds in letters or kana, e.g. "zin tricks" or "ききとり"; only spaces, hyphens and apostrophes may ' +
         'separate them.',
-      [at(i), 'reading'].filter(Boolean).join('.'),
-    );
+    };
   }
+  return null;
+}
+
+/**
+ * Refuses a word whose reading cannot be pronounced; `at(i)` is where item i sits in the request ("words.0").
+ * Dictionaries, an upload's ad-hoc words and a live session's words all pass it.
+ */
+export function checkReadings(items: readonly NewWord[], at: (index: number) => string): void {
+  const problem = unpronounceableReading(items);
+  if (problem) throw errors.validation(problem.message, [at(problem.index), 'reading'].filter(Boolean).join('.'));
 }
 
 /** The four operations words and replacement rules share, each on a dictionary of the caller's team. */

@@ -29,6 +29,7 @@ import {
 import { wavHeader } from '../engines/speech/openai-remote-engine.js';
 import { promptVocabulary } from './transcribe-now.js';
 import { createUploadTicket } from './create-upload-ticket.js';
+import { unpronounceableReading } from './dictionaries.js';
 import { AppError } from './errors.js';
 import { storeUploadedAudio } from './signed-files.js';
 import type {
@@ -514,10 +515,13 @@ export class LiveSession {
         : null;
     }
     if (settings.include !== undefined) next.include = settings.include;
-    if (settings.words !== undefined)
+    if (settings.words !== undefined) {
       next.words = settings.words.map((w) =>
         typeof w === 'string' ? { word: w, reading: null } : { word: w.word, reading: w.reading ?? null },
       );
+      const problem = unpronounceableReading(next.words);
+      if (problem) throw invalid('invalid_value', problem.message, `session.words.${problem.index}.reading`);
+    }
     let rules = this.rules;
     let dictionaryWords: VocabularyWord[] | null = null;
     if (settings.dictionary_id !== undefined) {

@@ -353,6 +353,30 @@ describe('hostile clients', () => {
         'invalid_value',
         'session.audio.input.turn_detection.type',
       ],
+      // Ad-hoc words pass the checks dictionary words pass: a reading that cannot be sounded out, a reading
+      // that is not text, and a list longer than a session takes.
+      [
+        {
+          type: 'session.update',
+          event_id: 'evt_5',
+          session: { type: 'transcription', words: ['Kikitori', { word: 'Zintrix', reading: '{{ 12 }}' }] },
+        },
+        'invalid_value',
+        'session.words.1.reading',
+      ],
+      [
+        { type: 'session.update', session: { type: 'transcription', words: [{ word: 'Zintrix', reading: 5 }] } },
+        'invalid_value',
+        'session.words.0.reading',
+      ],
+      [
+        {
+          type: 'session.update',
+          session: { type: 'transcription', words: Array.from({ length: 201 }, (_, i) => `word${i}`) },
+        },
+        'invalid_value',
+        'session.words',
+      ],
       [
         {
           type: 'session.update',
@@ -373,6 +397,13 @@ describe('hostile clients', () => {
       const sent = typeof frame === 'object' && frame !== null ? (frame as { event_id?: string }).event_id : undefined;
       expect(event.error.event_id).toBe(sent ?? null);
     }
+    const unpronounceable = await errorFor(client, {
+      type: 'session.update',
+      session: { type: 'transcription', words: [{ word: 'Zintrix', reading: 'zin/tricks!' }] },
+    });
+    expect(unpronounceable.error.message).toMatch(
+      /cannot be pronounced\. Write how the word sounds in letters or kana/,
+    );
     // A rejected update changed nothing.
     client.send({ type: 'session.update', session: { type: 'transcription' } });
     const updated = await client.inbox.ofType('session.updated');

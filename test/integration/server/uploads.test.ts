@@ -43,6 +43,7 @@ describe('upload request validation', () => {
     [{ filename: 'a.wav', num_speakers: 5, max_speakers: '3' }, 'num_speakers', 'num_speakers'],
     [{ filename: 'a.wav', words: [{ reading: 'no word' }] }, 'word', 'words.0.word'],
     [{ filename: 'a.wav', words: [{ word: 'a' }, { word: 'b', reading: 5 }] }, 'reading', 'words.1.reading'],
+    [{ filename: 'a.wav', words: [{ word: 'a' }, { word: 'b', reading: 'b/c!' }] }, 'pronounced', 'words.1.reading'],
     [{ filename: 'a.wav', unknown_field: 1 }, 'unknown_field', 'unknown_field'],
   ])('answers 400 for %j, naming %s, with field %s', async (body, mention, field) => {
     const response = await ticket(body);
