@@ -845,7 +845,7 @@ export const ja: Record<MessageKey, string> = {
   'library.row.cached': 'オフラインで利用可能',
   'library.row.audioKept': '録音はこのコンピューターに保存されています',
   'library.row.open': '{name} を開く',
-  'library.rerun.reason': '失敗の理由: {reason}',
+  'library.rerun.reason': '失敗の理由：{reason}',
   'library.rerun.noReason': 'サーバーから理由は返されませんでした。',
   'library.rerun.tryAgain': '再試行',
   'library.rerun.tryAgainLabel': '{name} を同じ設定で再試行',
