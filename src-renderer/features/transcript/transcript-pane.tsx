@@ -689,6 +689,12 @@ function SpeakerChip({
   const hintId = useId();
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(name);
+  // Named meanwhile ("This is…" below, or on another device): the box shows the new name, not the one it opened with.
+  const [shownName, setShownName] = useState(name);
+  if (shownName !== name) {
+    setShownName(name);
+    setValue(name);
+  }
   const renameSpeaker = useTranscriptStore((state) => state.renameSpeaker);
   const others = speakerOptions.filter((option) => option.label !== speaker);
   if (editing) {

@@ -90,6 +90,35 @@ describe('speaker editing', () => {
     expect(screen.getByTestId('speaker-name-routes').textContent).toMatch(/^「保存」はこの文字起こしの中だけで/);
   });
 
+  it('shows the name “This is…” gave in the rename box of the chip it was given from', async () => {
+    const named = { ...detail(), speakerNames: { SPEAKER_2: 'Alice' } };
+    installFakeApi({
+      'voices:list': () => ({ voices: [], offline: false, listedAt: null }),
+      // Little speech: the chip's editor stays open on a note, beside the rename box.
+      'voices:identify': () => ({
+        voice: {
+          id: 'spk_1',
+          name: 'Alice',
+          sampleCount: 1,
+          speechSeconds: 4,
+          createdAt: '2026-01-01T00:00:00Z',
+          updatedAt: '2026-01-01T00:00:00Z',
+        },
+        enrolled: true,
+        sampleSeconds: 4,
+        transcript: named,
+      }),
+    });
+    render(<TranscriptPane />);
+    fireEvent.click(screen.getByRole('button', { name: 'Rename Speaker 2' }));
+    fireEvent.change(screen.getByRole('combobox', { name: 'Who is Speaker 2? A voice of your team or a new name' }), {
+      target: { value: 'Alice' },
+    });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Learn voice' })));
+    expect(await screen.findByRole('status')).toBeTruthy();
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'New name for Alice' }).value).toBe('Alice');
+  });
+
   it('offers the same in Japanese', () => {
     useSettingsStore.setState({ settings: { uiLanguage: 'ja' } as Settings });
     render(<TranscriptPane />);
