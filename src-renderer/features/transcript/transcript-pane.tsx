@@ -100,6 +100,16 @@ export function TranscriptPane() {
         stop();
     };
     const onPointer = (event: PointerEvent) => event.target === scroller && stop(); // the scrollbar
+    // A window grown (or a transcript shortened) until it fits: nothing is left to scroll away from, so
+    // following goes on and "Follow playback" goes.
+    const resized =
+      typeof ResizeObserver === 'undefined'
+        ? null
+        : new ResizeObserver(() => {
+            if (scroller.scrollHeight <= scroller.clientHeight) setFollowing(true);
+          });
+    resized?.observe(scroller);
+    if (pane.current) resized?.observe(pane.current);
     scroller.addEventListener('wheel', stop, { passive: true });
     scroller.addEventListener('touchmove', stop, { passive: true });
     scroller.addEventListener('keydown', onKey);
@@ -109,6 +119,7 @@ export function TranscriptPane() {
       scroller.removeEventListener('touchmove', stop);
       scroller.removeEventListener('keydown', onKey);
       scroller.removeEventListener('pointerdown', onPointer);
+      resized?.disconnect();
     };
   }, []);
 
