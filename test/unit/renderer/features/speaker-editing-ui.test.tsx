@@ -119,6 +119,37 @@ describe('speaker editing', () => {
     expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'New name for Alice' }).value).toBe('Alice');
   });
 
+  it('closes the speaker editor on a press outside it (another tab, another segment) and on Escape, as the other popovers do', () => {
+    render(
+      <>
+        <button type="button" role="tab">
+          Summary
+        </button>
+        <TranscriptPane />
+      </>,
+    );
+    const chip = screen.getByRole('button', { name: 'Rename Speaker 2' });
+    fireEvent.click(chip);
+    expect(screen.getByRole('dialog', { name: 'Rename Speaker 2' })).toBeTruthy();
+    // A press inside keeps it open.
+    fireEvent.pointerDown(screen.getByRole('textbox', { name: 'New name for Speaker 2' }));
+    expect(screen.getByRole('dialog', { name: 'Rename Speaker 2' })).toBeTruthy();
+    fireEvent.pointerDown(screen.getByRole('tab', { name: 'Summary' }));
+    expect(screen.queryByRole('dialog', { name: 'Rename Speaker 2' })).toBeNull();
+    expect(screen.queryByRole('textbox', { name: 'New name for Speaker 2' })).toBeNull();
+
+    fireEvent.click(chip);
+    fireEvent.pointerDown(screen.getByRole('button', { name: 'Rename Speaker 1' }));
+    expect(screen.queryByRole('textbox', { name: 'New name for Speaker 2' })).toBeNull();
+
+    fireEvent.click(chip);
+    fireEvent.keyDown(screen.getByRole('combobox', { name: 'Merge Speaker 2 into another speaker' }), {
+      key: 'Escape',
+    });
+    expect(screen.queryByRole('textbox', { name: 'New name for Speaker 2' })).toBeNull();
+    expect(document.activeElement).toBe(chip);
+  });
+
   it('offers the same in Japanese', () => {
     useSettingsStore.setState({ settings: { uiLanguage: 'ja' } as Settings });
     render(<TranscriptPane />);
