@@ -162,7 +162,7 @@ function RowContent({ item }: { item: TranscriptionSummary }) {
   const uiLanguage = useSettingsStore(selectUiLanguage);
   // None chosen at upload: the server fills in the language it detects when done; until then (or from a
   // server that does not) the cell says so rather than showing a dash.
-  const languages = item.languages.length ? languageList(item.languages, uiLanguage) : t('language.noneChosen');
+  const languages = item.languages.length ? languageList(item.languages, uiLanguage) : null;
   const active = isProcessing(item.status);
   return (
     <RowButton item={item} className="row-button">
@@ -176,8 +176,8 @@ function RowContent({ item }: { item: TranscriptionSummary }) {
       )}
       <span className="cell-num">{formatClock(item.duration)}</span>
       <span className="cell-num">{item.speakers ?? '–'}</span>
-      <span className="cell-language" title={languages}>
-        {languages}
+      <span className="cell-language" title={languages ?? t('library.row.noLanguageHint')}>
+        {languages ?? t('library.row.noLanguage')}
       </span>
       <span className="cell-date">{formatDate(item.createdAt, locale)}</span>
     </RowButton>

@@ -116,13 +116,16 @@ describe('TranscriptionList', () => {
     expect(language('Open e.wav').textContent).toBe('English');
     expect(language('Open m.wav').textContent).toBe('Japanese and English');
     // None chosen at upload: said so until the server names the one it detected.
-    expect(language('Open n.wav').textContent).toBe('No language chosen');
+    expect(language('Open n.wav').textContent).toBe('Not chosen');
+    expect(language('Open n.wav').getAttribute('title')).toBe(
+      'No language chosen: the server shows the one it detects once it is done.',
+    );
     unmount();
     setUiLanguage('ja');
     render(<TranscriptionList />);
     expect(language('e.wav を開く').textContent).toBe('英語');
     expect(language('m.wav を開く').textContent).toBe('日本語、英語');
-    expect(language('n.wav を開く').textContent).toBe('言語が選択されていません');
+    expect(language('n.wav を開く').textContent).toBe('未選択');
   });
 
   it('does not call a failed row "Available offline": it has no transcript, only its kept recording', async () => {
