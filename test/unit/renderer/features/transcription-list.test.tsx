@@ -105,7 +105,7 @@ describe('TranscriptionList', () => {
         items: [
           summary('e', { languages: ['en'] }),
           summary('m', { languages: ['ja', 'en'] }),
-          summary('n', { languages: [], status: 'PROCESSING', progress: 0.2, stage: 'recognizing' }),
+          summary('n', { languages: [], status: 'IN_PROGRESS', progress: 0.2, stage: 'recognizing' }),
         ],
         total: 3,
       }),
