@@ -5,6 +5,7 @@
 
 export const errorMessagesEn = {
   'error.details': 'Details',
+  'error.detailsLine': 'Details: {details}',
   'error.errorId': 'Error id: {id}',
   'error.causedBy': '{message} {cause}',
 
@@ -280,6 +281,7 @@ export const errorMessagesEn = {
 
 export const errorMessagesJa: Record<keyof typeof errorMessagesEn, string> = {
   'error.details': '詳細',
+  'error.detailsLine': '詳細：{details}',
   'error.errorId': 'エラー ID: {id}',
   'error.causedBy': '{message} {cause}',
 

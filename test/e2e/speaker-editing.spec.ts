@@ -107,3 +107,64 @@ test('the same in Japanese: a new speaker from the menu, then merged into anothe
   await expect(page.getByRole('button', { name: '話者 3 の名前を変更' })).toHaveCount(0);
   expect((await shownSpeakers()).at(-1)).toBe('SPEAKER_1');
 });
+
+const TRYOUT = {
+  en: { row: 'Open voices.wav', rename: /^Rename /, tab: 'Summary' },
+  ja: { row: 'voices.wav を開く', rename: /の名前を変更$/, tab: '要約' },
+} as const;
+
+for (const language of ['en', 'ja'] as const)
+  test(`the speaker editor opens by its chip, inside the window, leaves the turn's time in place and closes on another tab (${language})`, async ({
+    page,
+  }) => {
+    expect((await host.invoke('settings:update', { uiLanguage: language })).ok).toBe(true);
+    await page.setViewportSize({ width: 1024, height: 880 });
+    await open(page, TRYOUT[language].row);
+    const first = segments(page).first();
+    const time = first.locator('.timestamp');
+    const timeBefore = (await time.boundingBox())!;
+    const chip = first.getByRole('button', { name: TRYOUT[language].rename });
+    await chip.click();
+    const editor = page.getByRole('dialog', { name: TRYOUT[language].rename });
+    await expect(editor).toBeVisible();
+    // The turn's time and buttons stay on their line (the editor used to sit in it, pushing them down).
+    expect(await time.boundingBox()).toEqual(timeBefore);
+    const chipBox = (await chip.boundingBox())!;
+    const below = (await editor.boundingBox())!;
+    expect(below.y).toBeGreaterThanOrEqual(chipBox.y + chipBox.height);
+    expect(Math.abs(below.x - chipBox.x)).toBeLessThanOrEqual(2);
+    expect(below.x + below.width).toBeLessThanOrEqual(1024);
+    expect(below.y + below.height).toBeLessThanOrEqual(880);
+    await screenshot(page, `speaker-editor-below-${language}`);
+
+    // Another tab: the editor closes, as the other popovers do.
+    await page.getByRole('tab', { name: TRYOUT[language].tab }).click();
+    await expect(editor).toHaveCount(0);
+
+    // Low in a short window: it opens above its chip, still wholly inside the window; Escape closes it.
+    const last = segments(page).last().getByRole('button', { name: TRYOUT[language].rename });
+    await last.scrollIntoViewIfNeeded();
+    const lastBox = (await last.boundingBox())!;
+    const height = Math.max(360, Math.ceil(lastBox.y + lastBox.height + 40));
+    await page.setViewportSize({ width: 1024, height });
+    await last.scrollIntoViewIfNeeded();
+    await last.click();
+    await expect(editor).toBeVisible();
+    const lastNow = (await last.boundingBox())!;
+    const box = (await editor.boundingBox())!;
+    // Wholly in the app's main area, not under its header: its top and bottom edges are its own.
+    const main = (await page.locator('.app-main').boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(main.y);
+    expect(box.y + box.height).toBeLessThanOrEqual(height);
+    const edgesShown = await editor.evaluate((element) => {
+      const rect = element.getBoundingClientRect();
+      const x = rect.left + rect.width / 2;
+      return [rect.top + 2, rect.bottom - 2].every((y) => element.contains(document.elementFromPoint(x, y)));
+    });
+    expect(edgesShown).toBe(true);
+    if (height - (lastNow.y + lastNow.height) < box.height) expect(box.y + box.height).toBeLessThanOrEqual(lastNow.y);
+    await screenshot(page, `speaker-editor-edge-${language}`);
+    await page.keyboard.press('Escape');
+    await expect(editor).toHaveCount(0);
+    await expect(last).toBeFocused();
+  });

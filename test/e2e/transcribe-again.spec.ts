@@ -56,6 +56,11 @@ test('a finished transcription is transcribed again in place: same row, the edit
   await screenshot(page, 'transcribe-again-dialog');
   await dialog.getByTestId('rerun-submit').click();
   await expect(dialog).toBeHidden();
+  // While it runs, the recording's waveform stays drawn (the audio is the same; only the transcript changes).
+  await expect(page.getByTestId('running-strip')).toBeVisible();
+  await expect(transcript.waveform).toHaveAttribute('data-drawn', 'true');
+  await screenshot(page, 'transcribe-again-running');
+  expect((await transcript.waveform.boundingBox())!.height).toBeGreaterThan(20);
 
   // The new recognition replaces the edited text; the view follows it without a reload.
   await expect(transcript.word('Zentrova')).toHaveCount(0, { timeout: 120_000 });

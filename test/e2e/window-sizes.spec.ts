@@ -163,6 +163,15 @@ for (const language of ['en', 'ja'] as const)
       if (size.scrolls) {
         await expect(follow).toBeVisible();
         await expect.poll(() => page.locator('.app-main').evaluate((main) => main.scrollTop)).toBeGreaterThan(0);
+        // The window grown until the transcript fits: nothing is left to scroll away from, so "Follow
+        // playback" goes (it stayed until clicked); back to the small window, it is not offered again unasked.
+        await page.setViewportSize({ width: 2560, height: 1440 });
+        await expect(follow).toHaveCount(0);
+        await screenshot(page, `window-${name}-grown`);
+        await page.setViewportSize({ width: size.width, height: size.height });
+        await page.mouse.move(paneBox.x + paneBox.width / 2, Math.min(paneBox.y + 40, size.height - 20));
+        await page.mouse.wheel(0, 260);
+        await expect(follow).toBeVisible();
       } else {
         // Two frames: the wheel has been handled and the pane rendered again.
         await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));

@@ -31,14 +31,48 @@ export function SummaryPanel({ id }: { id: string }) {
   );
 }
 
+/**
+ * Owners the summary keeps as said when the sentence names no one ("we will send…", "you should…",
+ * 私たちで…): as a badge they name nobody ("Owner: we"), so the item shows none.
+ */
+const PRONOUNS = new Set([
+  'i',
+  'we',
+  'you',
+  'he',
+  'she',
+  'they',
+  '私',
+  'わたし',
+  '僕',
+  '俺',
+  '自分',
+  '私たち',
+  'わたしたち',
+  '僕たち',
+  '僕ら',
+  '我々',
+  'われわれ',
+  '私ども',
+]);
+
+function OwnerBadge({ owner }: { owner: string | null }) {
+  const t = useT();
+  return owner ? <span className="badge">{t('analysis.summary.owner', { owner })}</span> : null;
+}
+
 function ItemList({ title, items }: { title: string; items: Array<SummaryItem | ActionItem> }) {
   const t = useT();
   // Owners are speaker labels: shown by the names the transcript shows.
   const segments = useTranscriptStore(selectSegments);
   const names = useTranscriptStore(selectSpeakerNames);
   const speakers = useMemo(() => speakersOf(segments), [segments]);
-  const ownerName = (owner: string) =>
-    speakers.includes(owner) ? speakerName(owner, names, t('transcript.speaker.unknown'), speakers) : owner;
+  const ownerName = (item: SummaryItem | ActionItem): string | null => {
+    const owner = 'owner' in item ? item.owner : null;
+    if (!owner) return null;
+    if (speakers.includes(owner)) return speakerName(owner, names, t('transcript.speaker.unknown'), speakers);
+    return PRONOUNS.has(owner.toLowerCase()) ? null : owner;
+  };
   return (
     <>
       <h3 className="section-title">{title}</h3>
@@ -51,9 +85,7 @@ function ItemList({ title, items }: { title: string; items: Array<SummaryItem | 
               <MomentButton start={item.start} />
               <span>
                 {item.text}
-                {'owner' in item && item.owner && (
-                  <span className="badge">{t('analysis.summary.owner', { owner: ownerName(item.owner) })}</span>
-                )}
+                <OwnerBadge owner={ownerName(item)} />
                 {'due' in item && item.due && (
                   <span className="badge">{t('analysis.summary.due', { due: item.due })}</span>
                 )}

@@ -22,6 +22,7 @@ import { ProgressLine } from '../progress/progress-line';
 import { RerunDialog } from './rerun-dialog';
 import { LanguageWarningCell, languageWarningOf } from '../transcript/language-warning';
 import { ErrorText } from '../../lib/error-details';
+import { joinSentences } from '../../i18n/messages';
 import { failureText, useErrorText } from '../../i18n/error-text';
 
 export const ROW_HEIGHT = 52;
@@ -159,7 +160,9 @@ function RowContent({ item }: { item: TranscriptionSummary }) {
   const t = useT();
   const locale = useLocale();
   const uiLanguage = useSettingsStore(selectUiLanguage);
-  const languages = item.languages.length ? languageList(item.languages, uiLanguage) : '';
+  // None chosen at upload: the server fills in the language it detects when done; until then (or from a
+  // server that does not) the cell says so rather than showing a dash.
+  const languages = item.languages.length ? languageList(item.languages, uiLanguage) : null;
   const active = isProcessing(item.status);
   return (
     <RowButton item={item} className="row-button">
@@ -173,8 +176,8 @@ function RowContent({ item }: { item: TranscriptionSummary }) {
       )}
       <span className="cell-num">{formatClock(item.duration)}</span>
       <span className="cell-num">{item.speakers ?? '–'}</span>
-      <span className="cell-language" title={languages || undefined}>
-        {languages || '–'}
+      <span className="cell-language" title={languages ?? t('library.row.noLanguageHint')}>
+        {languages ?? t('library.row.noLanguage')}
       </span>
       <span className="cell-date">{formatDate(item.createdAt, locale)}</span>
     </RowButton>
@@ -243,6 +246,7 @@ function FailedRowContent({ item }: { item: TranscriptionSummary }) {
   const rerun = useLibraryStore(selectRerun(item.id));
   const [dialog, setDialog] = useState(false);
   const errorText = useErrorText();
+  const uiLanguage = useSettingsStore(selectUiLanguage);
   // In the UI's language by the server's code; the server's own words only in the tooltip's details (or
   // as the reason itself, from a server that sends no code).
   const reason = failureText(t, item.failureCode) ?? (item.failureReason?.trim() || t('library.rerun.noReason'));
@@ -251,12 +255,15 @@ function FailedRowContent({ item }: { item: TranscriptionSummary }) {
   const note = refused
     ? errorText(refused)
     : [
-        t('library.rerun.reason', { reason }),
-        item.audioCached ? null : t('library.rerun.notCached'),
-        serverWords ? `\n${t('error.details')}: ${serverWords}` : null,
+        joinSentences(
+          uiLanguage,
+          t('library.rerun.reason', { reason }),
+          item.audioCached ? '' : t('library.rerun.notCached'),
+        ),
+        serverWords ? t('error.detailsLine', { details: serverWords }) : '',
       ]
         .filter(Boolean)
-        .join(' ');
+        .join('\n');
   const again = () => void useLibraryStore.getState().rerun(item.id, undefined, !item.audioCached);
   return (
     <div className="row-failed">

@@ -1,6 +1,6 @@
 // Speaker lanes under the waveform (who speaks when) and, once analysed, an emotion lane with one
 // coloured band per segment. Click a band to jump there.
-import { memo, useCallback, useMemo, useState, type MouseEvent } from 'react';
+import { memo, useCallback, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { EmotionEntry, EmotionLabel } from '../../../src-shared/analysis';
 import { useT, type T } from '../../i18n/use-t';
 import { analysisKey, selectSlot, useAnalysisStore } from '../../stores/analysis-store';
@@ -9,6 +9,8 @@ import { selectSegments, selectSpeakerNames, speakersOf, useTranscriptStore } fr
 import { speakerColor, speakerName } from './speakers';
 import { fractionAt, playheadLeft, timeAtX, xAt } from './time-axis';
 import { ThisIsForm } from '../voices/this-is-form';
+import { useEscape } from '../../lib/use-escape';
+import { useOutsideClick } from '../../lib/use-outside-click';
 
 export const EMOTION_COLORS: Record<EmotionLabel, string> = {
   anger: '#d64545',
@@ -160,9 +162,15 @@ const Lanes = memo(function Lanes({
 function SpeakerLaneLabel({ speaker, label, color }: { speaker: string; label: string; color?: string }) {
   const t = useT();
   const [open, setOpen] = useState(false);
+  // Closes as the other popovers do: a press outside it, or Escape (focus back on the name).
+  const anchor = useRef<HTMLSpanElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  useOutsideClick(open, () => setOpen(false), anchor);
+  useEscape(open, () => setOpen(false), button);
   return (
-    <span className="lane-label lane-label-speaker">
+    <span ref={anchor} className="lane-label lane-label-speaker">
       <button
+        ref={button}
         type="button"
         className="lane-label-button"
         tabIndex={-1}

@@ -25,7 +25,9 @@ import { wordSeparator } from '../../../src-shared/word-text';
 import { isUncertain } from '../../../src-shared/word-confidence';
 import { useT } from '../../i18n/use-t';
 import { formatClock } from '../../lib/format';
+import { useEscape } from '../../lib/use-escape';
 import { useOutsideClick } from '../../lib/use-outside-click';
+import { usePopoverPlacement } from '../../lib/use-popover-placement';
 import { usePlayerStore } from '../../stores/player-store';
 import {
   locateTime,
@@ -100,6 +102,16 @@ export function TranscriptPane() {
         stop();
     };
     const onPointer = (event: PointerEvent) => event.target === scroller && stop(); // the scrollbar
+    // A window grown (or a transcript shortened) until it fits: nothing is left to scroll away from, so
+    // following goes on and "Follow playback" goes.
+    const resized =
+      typeof ResizeObserver === 'undefined'
+        ? null
+        : new ResizeObserver(() => {
+            if (scroller.scrollHeight <= scroller.clientHeight) setFollowing(true);
+          });
+    resized?.observe(scroller);
+    if (pane.current) resized?.observe(pane.current);
     scroller.addEventListener('wheel', stop, { passive: true });
     scroller.addEventListener('touchmove', stop, { passive: true });
     scroller.addEventListener('keydown', onKey);
@@ -109,6 +121,7 @@ export function TranscriptPane() {
       scroller.removeEventListener('touchmove', stop);
       scroller.removeEventListener('keydown', onKey);
       scroller.removeEventListener('pointerdown', onPointer);
+      resized?.disconnect();
     };
   }, []);
 
@@ -669,7 +682,12 @@ function SegmentEditor({ segment, time, onDone }: { segment: TranscriptSegment; 
   );
 }
 
-/** A speaker's name at the start of their turn: click to rename them, or merge them into another speaker. */
+/**
+ * A speaker's name at the start of their turn: click to rename them, or merge them into another speaker.
+ * The editor is a popover under the chip (above it low in the window), so the turn's time and buttons stay
+ * where they are; like the other popovers it closes on a press outside (another tab, another segment) and
+ * on Escape, giving focus back to the chip.
+ */
 function SpeakerChip({
   speaker,
   name,
@@ -687,33 +705,71 @@ function SpeakerChip({
 }) {
   const t = useT();
   const hintId = useId();
+  const popoverId = useId();
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(name);
+  // Named meanwhile ("This is…" below, or on another device): the box shows the new name, not the one it opened with.
+  const [shownName, setShownName] = useState(name);
+  if (shownName !== name) {
+    setShownName(name);
+    setValue(name);
+  }
+  const anchor = useRef<HTMLSpanElement>(null);
+  const chip = useRef<HTMLButtonElement>(null);
+  const popover = useRef<HTMLDivElement>(null);
+  const close = () => setEditing(false);
+  useOutsideClick(editing, close, anchor);
+  useEscape(editing, close, chip);
+  const placement = usePopoverPlacement(editing, chip, popover);
   const renameSpeaker = useTranscriptStore((state) => state.renameSpeaker);
   const others = speakerOptions.filter((option) => option.label !== speaker);
-  if (editing) {
-    return (
-      <div className="speaker-edit">
-        <form
-          className="speaker-form"
-          onSubmit={(event) => {
-            event.preventDefault();
-            const next = value.trim();
-            if (next && next !== name) void renameSpeaker(speaker, next);
-            setEditing(false);
-          }}
+  return (
+    <span ref={anchor} className="popover-anchor speaker-menu">
+      <button
+        ref={chip}
+        type="button"
+        className="speaker-chip"
+        tabIndex={tabIndex}
+        style={{ color, borderColor: color }}
+        aria-label={t('transcript.speaker.rename', { name })}
+        aria-expanded={editing}
+        aria-controls={editing ? popoverId : undefined}
+        onClick={() => {
+          setValue(name);
+          setEditing(!editing);
+        }}
+      >
+        {name}
+      </button>
+      {editing && (
+        <div
+          ref={popover}
+          id={popoverId}
+          role="dialog"
+          aria-label={t('transcript.speaker.rename', { name })}
+          className={`popover speaker-popover ${placement.className}`}
+          style={placement.style}
         >
-          <input
-            autoFocus
-            aria-label={t('transcript.speaker.name', { name })}
-            aria-describedby={hintId}
-            value={value}
-            onChange={(event) => setValue(event.target.value)}
-            onKeyDown={(event) => event.key === 'Escape' && setEditing(false)}
-          />
-          <button type="submit" className="button-quiet">
-            {t('common.save')}
-          </button>
+          <form
+            className="speaker-form"
+            onSubmit={(event) => {
+              event.preventDefault();
+              const next = value.trim();
+              if (next && next !== name) void renameSpeaker(speaker, next);
+              close();
+            }}
+          >
+            <input
+              autoFocus
+              aria-label={t('transcript.speaker.name', { name })}
+              aria-describedby={hintId}
+              value={value}
+              onChange={(event) => setValue(event.target.value)}
+            />
+            <button type="submit" className="button-quiet">
+              {t('common.save')}
+            </button>
+          </form>
           {others.length > 0 && (
             <label className="field">
               <span>{t('speaker.mergeInto')}</span>
@@ -721,7 +777,7 @@ function SpeakerChip({
                 value=""
                 aria-label={t('speaker.mergeIntoLabel', { name })}
                 onChange={(event) => {
-                  setEditing(false);
+                  close();
                   if (event.target.value)
                     void onRun({ kind: 'merge-speakers', from: speaker, into: event.target.value });
                 }}
@@ -735,29 +791,14 @@ function SpeakerChip({
               </select>
             </label>
           )}
-        </form>
-        {/* Two ways to name a speaker sit together here: say how they differ. */}
-        <p className="hint" id={hintId} data-testid="speaker-name-routes">
-          {t('transcript.speaker.renameHint')}
-        </p>
-        <ThisIsForm speaker={speaker} name={name} onDone={() => setEditing(false)} />
-      </div>
-    );
-  }
-  return (
-    <button
-      type="button"
-      className="speaker-chip"
-      tabIndex={tabIndex}
-      style={{ color, borderColor: color }}
-      aria-label={t('transcript.speaker.rename', { name })}
-      onClick={() => {
-        setValue(name);
-        setEditing(true);
-      }}
-    >
-      {name}
-    </button>
+          {/* Two ways to name a speaker sit together here: say how they differ. */}
+          <p className="hint" id={hintId} data-testid="speaker-name-routes">
+            {t('transcript.speaker.renameHint')}
+          </p>
+          <ThisIsForm speaker={speaker} name={name} onDone={close} />
+        </div>
+      )}
+    </span>
   );
 }
 

@@ -78,7 +78,7 @@ describe('a failed row', () => {
     await showList([summary('bad', { status: 'FAILED', failureReason: REASON, failureCode: 'bad-input' })]);
     const reason = screen.getByTestId('failure-reason');
     expect(reason.textContent).toBe(en['failure.bad-input']);
-    expect(reason.getAttribute('title')).toBe(`Why it failed: ${en['failure.bad-input']} \nDetails: ${REASON}`);
+    expect(reason.getAttribute('title')).toBe(`Why it failed: ${en['failure.bad-input']}\nDetails: ${REASON}`);
     cleanup();
 
     setUiLanguage('ja');
@@ -86,7 +86,22 @@ describe('a failed row', () => {
       await showList([summary('bad', { status: 'FAILED', failureReason: REASON, failureCode: 'bad-input' })]);
       const japanese = screen.getByTestId('failure-reason');
       expect(japanese.textContent).toBe(ja['failure.bad-input']);
-      expect(japanese.getAttribute('title')).toContain(`詳細: ${REASON}`);
+      // Japanese puts a full-width colon and no space after a label, and no space between sentences.
+      expect(japanese.getAttribute('title')).toBe(`失敗の理由：${ja['failure.bad-input']}\n詳細：${REASON}`);
+    } finally {
+      useSettingsStore.setState({ settings: null });
+    }
+  });
+
+  it('joins the reason and the missing recording as Japanese sentences, with no stray spaces', async () => {
+    setUiLanguage('ja');
+    try {
+      await showList([
+        summary('bad', { status: 'FAILED', failureReason: null, failureCode: 'bad-input', audioCached: false }),
+      ]);
+      expect(screen.getByTestId('failure-reason').getAttribute('title')).toBe(
+        `失敗の理由：${ja['failure.bad-input']}${ja['library.rerun.notCached']}`,
+      );
     } finally {
       useSettingsStore.setState({ settings: null });
     }

@@ -90,6 +90,66 @@ describe('speaker editing', () => {
     expect(screen.getByTestId('speaker-name-routes').textContent).toMatch(/^「保存」はこの文字起こしの中だけで/);
   });
 
+  it('shows the name “This is…” gave in the rename box of the chip it was given from', async () => {
+    const named = { ...detail(), speakerNames: { SPEAKER_2: 'Alice' } };
+    installFakeApi({
+      'voices:list': () => ({ voices: [], offline: false, listedAt: null }),
+      // Little speech: the chip's editor stays open on a note, beside the rename box.
+      'voices:identify': () => ({
+        voice: {
+          id: 'spk_1',
+          name: 'Alice',
+          sampleCount: 1,
+          speechSeconds: 4,
+          createdAt: '2026-01-01T00:00:00Z',
+          updatedAt: '2026-01-01T00:00:00Z',
+        },
+        enrolled: true,
+        sampleSeconds: 4,
+        transcript: named,
+      }),
+    });
+    render(<TranscriptPane />);
+    fireEvent.click(screen.getByRole('button', { name: 'Rename Speaker 2' }));
+    fireEvent.change(screen.getByRole('combobox', { name: 'Who is Speaker 2? A voice of your team or a new name' }), {
+      target: { value: 'Alice' },
+    });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Learn voice' })));
+    expect(await screen.findByRole('status')).toBeTruthy();
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'New name for Alice' }).value).toBe('Alice');
+  });
+
+  it('closes the speaker editor on a press outside it (another tab, another segment) and on Escape, as the other popovers do', () => {
+    render(
+      <>
+        <button type="button" role="tab">
+          Summary
+        </button>
+        <TranscriptPane />
+      </>,
+    );
+    const chip = screen.getByRole('button', { name: 'Rename Speaker 2' });
+    fireEvent.click(chip);
+    expect(screen.getByRole('dialog', { name: 'Rename Speaker 2' })).toBeTruthy();
+    // A press inside keeps it open.
+    fireEvent.pointerDown(screen.getByRole('textbox', { name: 'New name for Speaker 2' }));
+    expect(screen.getByRole('dialog', { name: 'Rename Speaker 2' })).toBeTruthy();
+    fireEvent.pointerDown(screen.getByRole('tab', { name: 'Summary' }));
+    expect(screen.queryByRole('dialog', { name: 'Rename Speaker 2' })).toBeNull();
+    expect(screen.queryByRole('textbox', { name: 'New name for Speaker 2' })).toBeNull();
+
+    fireEvent.click(chip);
+    fireEvent.pointerDown(screen.getByRole('button', { name: 'Rename Speaker 1' }));
+    expect(screen.queryByRole('textbox', { name: 'New name for Speaker 2' })).toBeNull();
+
+    fireEvent.click(chip);
+    fireEvent.keyDown(screen.getByRole('combobox', { name: 'Merge Speaker 2 into another speaker' }), {
+      key: 'Escape',
+    });
+    expect(screen.queryByRole('textbox', { name: 'New name for Speaker 2' })).toBeNull();
+    expect(document.activeElement).toBe(chip);
+  });
+
   it('offers the same in Japanese', () => {
     useSettingsStore.setState({ settings: { uiLanguage: 'ja' } as Settings });
     render(<TranscriptPane />);

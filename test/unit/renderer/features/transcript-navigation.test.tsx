@@ -111,6 +111,56 @@ describe('transcript navigation', () => {
     expect(scrolled).toHaveBeenCalledTimes(2); // still following, to segment 3
   });
 
+  it('takes "Follow playback" away and follows again when the window grows until the transcript fits', () => {
+    // happy-dom never lays out, so never resizes: the browser's size changes are played through here.
+    const observers: Array<{ callback: ResizeObserverCallback; targets: Element[] }> = [];
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        private readonly entry: { callback: ResizeObserverCallback; targets: Element[] };
+        constructor(callback: ResizeObserverCallback) {
+          this.entry = { callback, targets: [] };
+          observers.push(this.entry);
+        }
+        observe(target: Element) {
+          this.entry.targets.push(target);
+        }
+        unobserve() {}
+        disconnect() {
+          this.entry.targets = [];
+        }
+      },
+    );
+    try {
+      render(
+        <div style={{ overflowY: 'auto' }} data-testid="scroller">
+          <TranscriptPane />
+        </div>,
+      );
+      const scroller = scrollerOf(1200);
+      act(() => {
+        usePlayerStore.getState().reportPlaying(true);
+        usePlayerStore.getState().reportTime(1);
+      });
+      fireEvent.wheel(scroller);
+      expect(screen.getByRole('button', { name: 'Follow playback' })).toBeTruthy();
+
+      // The window grows: the box is now taller than the transcript.
+      Object.defineProperty(scroller, 'clientHeight', { configurable: true, value: 1400 });
+      act(() =>
+        observers
+          .filter(({ targets }) => targets.includes(scroller))
+          .forEach(({ callback }) => callback([], {} as ResizeObserver)),
+      );
+      expect(screen.queryByRole('button', { name: 'Follow playback' })).toBeNull();
+      const before = scrolled.mock.calls.length;
+      act(() => usePlayerStore.getState().reportTime(20.5));
+      expect(scrolled.mock.calls.length).toBe(before + 1); // following again, to segment 3
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('jumps between speaker turns with Shift+←/→, and ? opens the shortcut sheet', () => {
     function Harness() {
       const [open, setOpen] = useState(false);

@@ -102,8 +102,12 @@ describe('TranscriptionList', () => {
   it('names the languages in the UI language, not by their codes', async () => {
     installFakeApi({
       'transcripts:list': () => ({
-        items: [summary('e', { languages: ['en'] }), summary('m', { languages: ['ja', 'en'] })],
-        total: 2,
+        items: [
+          summary('e', { languages: ['en'] }),
+          summary('m', { languages: ['ja', 'en'] }),
+          summary('n', { languages: [], status: 'IN_PROGRESS', progress: 0.2, stage: 'recognizing' }),
+        ],
+        total: 3,
       }),
     });
     await act(() => useLibraryStore.getState().reload());
@@ -111,11 +115,17 @@ describe('TranscriptionList', () => {
     const language = (name: string) => screen.getByRole('button', { name }).querySelector('.cell-language')!;
     expect(language('Open e.wav').textContent).toBe('English');
     expect(language('Open m.wav').textContent).toBe('Japanese and English');
+    // None chosen at upload: said so until the server names the one it detected.
+    expect(language('Open n.wav').textContent).toBe('Not chosen');
+    expect(language('Open n.wav').getAttribute('title')).toBe(
+      'No language chosen: the server shows the one it detects once it is done.',
+    );
     unmount();
     setUiLanguage('ja');
     render(<TranscriptionList />);
     expect(language('e.wav を開く').textContent).toBe('英語');
     expect(language('m.wav を開く').textContent).toBe('日本語、英語');
+    expect(language('n.wav を開く').textContent).toBe('未選択');
   });
 
   it('does not call a failed row "Available offline": it has no transcript, only its kept recording', async () => {
