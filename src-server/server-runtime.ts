@@ -21,7 +21,7 @@ import { translateJob } from './jobs/translate.js';
 import { applyReplacementsJob } from './jobs/apply-replacements.js';
 import { KyselyDictionaryRepository } from './db/dictionary-repository.js';
 import { KyselyVoiceRepository } from './db/voice-repository.js';
-import { MfccVoicePrints } from './engines/speakers/mfcc-voice-prints.js';
+import { EmbeddingVoicePrints } from './engines/speakers/embedding-voice-prints.js';
 import { KyselyKeyRepository } from './db/key-repository.js';
 import { KyselyReviewRepository } from './db/review-repository.js';
 import { KyselyRevisionRepository } from './db/revision-repository.js';
@@ -36,6 +36,7 @@ import { PgBossJobQueue } from './jobs/pg-boss-job-queue.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import type { Storage } from './storage/storage.js';
 import { loadCatalogue } from './models/catalogue.js';
+import { speakerModelManager } from './models/speaker-models.js';
 import { ModelManager } from './models/manager.js';
 import { transcribeJob } from './jobs/transcribe.js';
 import { openAiTranscribeJob, sweepOpenAiLeftovers } from './jobs/openai-transcribe.js';
@@ -138,6 +139,13 @@ async function wireCommon(config: ServerConfig, options: RuntimeOptions) {
 type Common = Awaited<ReturnType<typeof wireCommon>>;
 export type WorkerContext = Common;
 
+/** Voice prints by the installed speaker-embedding model, or the MFCC prints without one (decision 0097). */
+export function voicePrints(config: ServerConfig): EmbeddingVoicePrints {
+  return new EmbeddingVoicePrints(
+    speakerModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalog: config.models.catalog }),
+  );
+}
+
 /** The transcription pipeline a worker runs with this configuration (bench:cluster runs it alone too, as a ceiling). */
 export function transcriptionPipeline(
   config: ServerConfig,
@@ -153,7 +161,7 @@ export function transcriptionPipeline(
     vocabulary: new PhoneticVocabularyStage(),
     replacements: inThreadReplacements,
     speakers: engines.speakers ? speakerStage(engines.speakers) : null,
-    voices: new MfccVoicePrints(),
+    voices: voicePrints(config),
     // whisper names the language when the recognizer doubts it (decision 0070), if a multilingual model is there.
     languageIdentifier:
       [...engines.speechEngines.values()].find((e): e is WhisperEngine => e instanceof WhisperEngine) ?? null,
@@ -194,7 +202,7 @@ function registerJobs(config: ServerConfig, common: Common): void {
     ...openAiTranscribeJob({
       dictionaries,
       voices: records.voices,
-      voicePrints: new MfccVoicePrints(),
+      voicePrints: voicePrints(config),
       storage,
       engines,
       pipeline,
@@ -229,7 +237,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     keys: records.keys,
     dictionaries,
     voices: records.voices,
-    voicePrints: new MfccVoicePrints(),
+    voicePrints: voicePrints(config),
     transcriptions,
     revisions: common.revisions,
     service,
