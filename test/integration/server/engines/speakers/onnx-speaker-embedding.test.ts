@@ -5,7 +5,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../../../../src-server/domain/engine-error.js';
-import { MfccExtractor } from '../../../../../src-server/engines/speakers/mfcc.js';
 import { cosine, OnnxSpeakerEmbedding } from '../../../../../src-server/engines/speakers/onnx-speaker-embedding.js';
 import type { SpeakerEmbeddingSpec } from '../../../../../src-server/models/catalogue.js';
 import { onnxModelProblem } from '../../../../../src-server/models/speaker-models.js';
