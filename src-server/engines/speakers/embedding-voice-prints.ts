@@ -18,6 +18,7 @@ import type {
   VoicePrinter,
   VoiceRecognitionStage,
 } from '../../domain/voice-prints.js';
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { newId } from '../../domain/records.js';
@@ -41,6 +42,7 @@ export function embeddingPrintKind(entry: ModelEntry): string {
 export class EmbeddingVoicePrints implements VoicePrinter, VoiceRecognitionStage {
   readonly name = 'voice-library';
   private loaded: { file: string; kind: string; model: Promise<OnnxSpeakerEmbedding> } | undefined;
+  private checked: { stamp: string; ok: boolean } | undefined;
 
   constructor(
     private readonly models: SpeakerModelSource,
@@ -57,8 +59,22 @@ export class EmbeddingVoicePrints implements VoicePrinter, VoiceRecognitionStage
   private installed(): (ModelEntry & { embedding: SpeakerEmbeddingSpec }) | undefined {
     return this.models.catalogue.find(
       (m): m is ModelEntry & { embedding: SpeakerEmbeddingSpec } =>
-        m.embedding !== undefined && this.models.isInstalled(m) && this.models.damageOf(m) === null,
+        m.embedding !== undefined && this.models.isInstalled(m) && this.loadable(m),
     );
+  }
+
+  /** Whether the file passes its format's check; asked again only when the file changes (the check reads it all). */
+  private loadable(entry: ModelEntry): boolean {
+    const file = this.models.pathOf(entry);
+    let stamp: string;
+    try {
+      const stat = fs.statSync(file);
+      stamp = `${file}\n${stat.size}\n${stat.mtimeMs}`;
+    } catch {
+      return false;
+    }
+    if (this.checked?.stamp !== stamp) this.checked = { stamp, ok: this.models.damageOf(entry) === null };
+    return this.checked.ok;
   }
 
   private async model(): Promise<{ model: OnnxSpeakerEmbedding; kind: string; entry: ModelEntry } | null> {
