@@ -19,6 +19,7 @@ import {
   type Voice,
 } from '../../support/audio-fixtures.js';
 import { cli } from '../../support/cli-process.js';
+import { postTranscription } from '../../support/openai-test-server.js';
 import { cepstralWeights, meanProjectionModel } from '../../support/onnx-model.js';
 import { startTestServer, tempDir, transcribeFile, type TestServer } from '../../support/test-server.js';
 import { twoVoiceMeeting, type TwoVoiceMeeting } from '../../support/two-voice-meeting.js';
@@ -210,5 +211,35 @@ describe('with a speaker model installed', () => {
     }
     expect(festival).toBeGreaterThan(0);
     expect(espeak).toBeGreaterThan(0);
+    expect((await server.api(key, 'DELETE', `/api/v1/speakers/${aliceId}`)).status).toBe(200);
+  });
+
+  it('prints a reference clip on the OpenAI route with the model and names its voice in diarized_json', async () => {
+    // festival's voice saying sentences the meeting does not have, as OpenAI's 2-10 s reference.
+    const parts = await Promise.all(
+      ['please send the minutes to everyone', 'and book the large room for friday morning'].map((text) =>
+        synthesizeSpeech(text, undefined, { voice: 'festival' }),
+      ),
+    );
+    const clip = `data:audio/wav;base64,${fs.readFileSync(await concatWithSilence(parts, 0.3)).toString('base64')}`;
+    const response = await postTranscription(server, key, meeting.wav, {
+      model: 'gpt-4o-transcribe-diarize',
+      language: 'en',
+      response_format: 'diarized_json',
+      'known_speaker_names[]': ['agent'],
+      'known_speaker_references[]': [clip],
+    });
+    expect(response.status, response.text).toBe(200);
+    const segments = response.json.segments as { start: number; end: number; speaker: string }[];
+    const labels = meeting.reference.map(({ start, end, voice }) => {
+      const middle = (start + end) / 2;
+      return [voice, segments.find((s) => s.start <= middle && middle <= s.end)?.speaker];
+    });
+    expect(labels).toEqual([
+      ['festival', 'agent'],
+      ['espeak', expect.not.stringMatching(/^agent$/)],
+      ['festival', 'agent'],
+      ['espeak', expect.not.stringMatching(/^agent$/)],
+    ]);
   });
 });
