@@ -140,9 +140,14 @@ type Common = Awaited<ReturnType<typeof wireCommon>>;
 export type WorkerContext = Common;
 
 /** Voice prints by the installed speaker-embedding model, or the MFCC prints without one (decision 0097). */
-export function voicePrints(config: ServerConfig): EmbeddingVoicePrints {
+export function voicePrints(
+  config: ServerConfig,
+  logger?: { warn(obj: object, message: string): void },
+): EmbeddingVoicePrints {
   return new EmbeddingVoicePrints(
     speakerModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalog: config.models.catalog }),
+    undefined,
+    logger,
   );
 }
 
@@ -151,6 +156,7 @@ export function transcriptionPipeline(
   config: ServerConfig,
   engines: EngineRegistry,
   freeSpace: FreeSpaceReader,
+  logger?: { warn(obj: object, message: string): void },
 ): TranscriptionPipeline {
   return new TranscriptionPipeline({
     decode: new FfmpegDecodeStage({
@@ -161,7 +167,7 @@ export function transcriptionPipeline(
     vocabulary: new PhoneticVocabularyStage(),
     replacements: inThreadReplacements,
     speakers: engines.speakers ? speakerStage(engines.speakers) : null,
-    voices: voicePrints(config),
+    voices: voicePrints(config, logger),
     // whisper names the language when the recognizer doubts it (decision 0070), if a multilingual model is there.
     languageIdentifier:
       [...engines.speechEngines.values()].find((e): e is WhisperEngine => e instanceof WhisperEngine) ?? null,
@@ -178,12 +184,12 @@ async function sweepOpenAi(config: ServerConfig, common: Common): Promise<void> 
 
 /** Every job type, on this process's queue; it runs them once the queue starts. */
 function registerJobs(config: ServerConfig, common: Common): void {
-  const { records, queue, service, storage, engines, analysisEngines, freeSpace } = common;
+  const { records, queue, service, storage, engines, analysisEngines, freeSpace, logger } = common;
   const { transcriptions, dictionaries } = records;
   // The one pipeline, for transcriptions and the OpenAI route's jobs alike; both share the "speech" group's
   // concurrency. Forced replacements run on this thread, which is a worker process's, never the HTTP one's
   // (decision 0028; docs/deploy/README.md).
-  const pipeline = transcriptionPipeline(config, engines, freeSpace);
+  const pipeline = transcriptionPipeline(config, engines, freeSpace, logger);
   const workDir = path.join(config.dataDir, 'work');
   queue.work('transcribe', {
     ...transcribeJob({
@@ -202,7 +208,7 @@ function registerJobs(config: ServerConfig, common: Common): void {
     ...openAiTranscribeJob({
       dictionaries,
       voices: records.voices,
-      voicePrints: voicePrints(config),
+      voicePrints: voicePrints(config, logger),
       storage,
       engines,
       pipeline,
@@ -237,7 +243,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     keys: records.keys,
     dictionaries,
     voices: records.voices,
-    voicePrints: voicePrints(config),
+    voicePrints: voicePrints(config, logger),
     transcriptions,
     revisions: common.revisions,
     service,

@@ -64,6 +64,11 @@ export interface SpeakerEmbeddingSpec {
     ratio: number;
     aloneMinSimilarity: number;
     minSpeechSeconds: number;
+    /**
+     * `diarization-high` without a count: separated speakers whose embeddings reach this cosine similarity are
+     * one voice and are merged (engines/speakers/embedding-speaker-merge.ts). Absent: the model merges none.
+     */
+    sameSpeakerSimilarity?: number;
   };
 }
 
@@ -79,6 +84,7 @@ const SpeakerEmbeddingSchema = Type.Object(
     ratio: Type.Number({ exclusiveMinimum: 0, maximum: 1 }),
     alone_min_similarity: Type.Number({ minimum: -1, maximum: 1 }),
     min_speech_seconds: Type.Optional(Type.Number({ minimum: 0 })),
+    same_speaker_similarity: Type.Optional(Type.Number({ minimum: -1, maximum: 1 })),
   },
   { additionalProperties: false },
 );
@@ -323,6 +329,9 @@ export function loadCatalogueFile(file: string): ModelEntry[] {
                 ratio: m.embedding.ratio,
                 aloneMinSimilarity: m.embedding.alone_min_similarity,
                 minSpeechSeconds: m.embedding.min_speech_seconds ?? 2,
+                ...(m.embedding.same_speaker_similarity !== undefined
+                  ? { sameSpeakerSimilarity: m.embedding.same_speaker_similarity }
+                  : {}),
               },
             },
           }

@@ -13,11 +13,18 @@ export type { SpeakerEmbeddingSpec };
 /**
  * The settings a model's cosine scores are judged with. NOT measured: no model host is reachable from this
  * project's machines, so no real model has run here. 0.5 is the cosine similarity that sherpa-onnx users
- * publish for this model (speaker verification and clustering); the ratio and the single-voice threshold
+ * publish for this model (speaker verification, and sherpa-onnx's clustering threshold, which
+ * `sameSpeakerSimilarity` takes for merging separated speakers); the ratio and the single-voice threshold
  * follow the MFCC prints' shape (decision 0084). bench:speakers should re-choose them on a machine that has
  * the model.
  */
-const WESPEAKER_MATCH = { minSimilarity: 0.5, ratio: 0.8, aloneMinSimilarity: 0.6, minSpeechSeconds: 2 };
+const WESPEAKER_MATCH = {
+  minSimilarity: 0.5,
+  ratio: 0.8,
+  aloneMinSimilarity: 0.6,
+  minSpeechSeconds: 2,
+  sameSpeakerSimilarity: 0.5,
+};
 
 /**
  * WeSpeaker's ResNet34 trained on VoxCeleb2, as WeSpeaker publishes its runtime model on Hugging Face

@@ -44,9 +44,13 @@ export class EmbeddingVoicePrints implements VoicePrinter, VoiceRecognitionStage
   private loaded: { file: string; kind: string; model: Promise<OnnxSpeakerEmbedding> } | undefined;
   private checked: { stamp: string; ok: boolean } | undefined;
 
+  /** Model files already reported as unloadable (once each). */
+  private readonly reported = new Set<string>();
+
   constructor(
     private readonly models: SpeakerModelSource,
     readonly fallback: MfccVoicePrints = new MfccVoicePrints(),
+    private readonly logger?: { warn(obj: object, message: string): void },
   ) {}
 
   /** The kind of the prints made now: the installed model's, else the MFCC prints'. */
@@ -83,11 +87,22 @@ export class EmbeddingVoicePrints implements VoicePrinter, VoiceRecognitionStage
     const file = this.models.pathOf(entry);
     const kind = embeddingPrintKind(entry);
     if (this.loaded?.file !== file || this.loaded.kind !== kind) {
-      const model = OnnxSpeakerEmbedding.load(file, entry.embedding);
-      this.loaded = { file, kind, model };
-      model.catch(() => (this.loaded = undefined));
+      this.loaded = { file, kind, model: OnnxSpeakerEmbedding.load(file, entry.embedding) };
     }
-    return { model: await this.loaded.model, kind, entry };
+    try {
+      return { model: await this.loaded.model, kind, entry };
+    } catch (error) {
+      // A model onnxruntime cannot run is as if none were installed: the MFCC prints still name speakers, and a
+      // transcription never fails for an optional stage. The operator learns it once, from the log.
+      if (!this.reported.has(kind)) {
+        this.reported.add(kind);
+        this.logger?.warn(
+          { model: entry.name, detail: (error as { detail?: string }).detail ?? String(error) },
+          'speaker model cannot be loaded: voice prints use MFCC statistics (delete it and download it again)',
+        );
+      }
+      return null;
+    }
   }
 
   async print(pcmPath: string, ranges: readonly TimeRange[], signal: AbortSignal) {

@@ -5,8 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../../../../src-server/domain/engine-error.js';
+import { EmbeddingVoicePrints } from '../../../../../src-server/engines/speakers/embedding-voice-prints.js';
+import { MFCC_PRINT_KIND } from '../../../../../src-server/engines/speakers/mfcc-voice-prints.js';
 import { cosine, OnnxSpeakerEmbedding } from '../../../../../src-server/engines/speakers/onnx-speaker-embedding.js';
-import type { SpeakerEmbeddingSpec } from '../../../../../src-server/models/catalogue.js';
+import type { ModelEntry, SpeakerEmbeddingSpec } from '../../../../../src-server/models/catalogue.js';
 import { onnxModelProblem } from '../../../../../src-server/models/speaker-models.js';
 import { audioDuration, pcmOf, synthesizeSpeech, toWav16k } from '../../../../support/audio-fixtures.js';
 import { cepstralWeights, meanProjectionModel } from '../../../../support/onnx-model.js';
@@ -114,5 +116,75 @@ describe('onnxModelProblem', () => {
     expect(onnxModelProblem(modelFile)).toBeNull();
     expect(onnxModelProblem(cut)).toMatch(/not an ONNX model/);
     expect(onnxModelProblem(ggml)).toMatch(/not an ONNX model/);
+  });
+});
+
+describe('EmbeddingVoicePrints', () => {
+  const entry = (file: string): ModelEntry => ({
+    name: 'test-speaker',
+    file: path.basename(file),
+    bytes: fs.existsSync(file) ? fs.statSync(file).size : 1,
+    sha256: 'c'.repeat(64),
+    family: 'test-speaker',
+    multilingual: true,
+    quantized: false,
+    precision: 'full',
+    speed: 'fast',
+    accuracy: 'good',
+    memoryBytes: 0,
+    embedding: spec('none'),
+  });
+  const source = (file: string) => ({
+    catalogue: [entry(file)],
+    isInstalled: () => fs.existsSync(file),
+    damageOf: () => onnxModelProblem(file),
+    pathOf: () => file,
+  });
+  let pcm: string;
+  let seconds: number;
+  beforeAll(async () => {
+    const wav = await toWav16k(
+      await synthesizeSpeech('then we should hire two more engineers', undefined, { voice: 'festival' }),
+    );
+    pcm = await pcmOf(wav);
+    seconds = await audioDuration(wav);
+  });
+
+  it('prints with the installed model, and with the MFCC statistics when there is none', async () => {
+    const installed = await new EmbeddingVoicePrints(source(modelFile)).print(
+      pcm,
+      [{ start: 0, end: seconds }],
+      AbortSignal.timeout(60_000),
+    );
+    expect(installed.print.kind).toBe(`embedding:test-speaker:${'c'.repeat(12)}`);
+    expect(installed.print.values).toHaveLength(1 + DIMS);
+    const none = await new EmbeddingVoicePrints(source(path.join(tempDir(), 'absent.onnx'))).print(
+      pcm,
+      [{ start: 0, end: seconds }],
+      AbortSignal.timeout(60_000),
+    );
+    expect(none.print.kind).toBe(MFCC_PRINT_KIND);
+  });
+
+  it('falls back to the MFCC prints when onnxruntime cannot use the model, and says so once in the log', async () => {
+    const other = path.join(tempDir(), 'wrong-tensors.onnx');
+    fs.writeFileSync(
+      other,
+      meanProjectionModel(cepstralWeights(BINS, DIMS), BINS, DIMS, { input: 'x', output: 'y' }).bytes,
+    );
+    const warnings: { obj: object; message: string }[] = [];
+    const prints = new EmbeddingVoicePrints(source(other), undefined, {
+      warn: (obj, message) => warnings.push({ obj, message }),
+    });
+    for (let i = 0; i < 2; i++) {
+      const { print } = await prints.print(pcm, [{ start: 0, end: seconds }], AbortSignal.timeout(60_000));
+      expect(print.kind).toBe(MFCC_PRINT_KIND);
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message).toMatch(/speaker model cannot be loaded/);
+    expect(warnings[0]!.obj).toMatchObject({
+      model: 'test-speaker',
+      detail: expect.stringMatching(/no tensor "feats"/),
+    });
   });
 });
