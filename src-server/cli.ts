@@ -319,6 +319,20 @@ program
         ? `speaker separation: ${registry.speakers.name} (every transcription, enhanced for diarization-high, with engines that do not separate speakers)\n`
         : 'speaker separation: none (KIKITORI_SPEAKER_ENGINE=none): diarization-high and speaker counts are refused\n',
     );
+    // Which prints the voice library makes now (decision 0097).
+    const speakerModels = speakerModelManager({
+      dataDir: config.dataDir,
+      baseUrl: config.models.baseUrl,
+      catalog: config.models.catalog,
+    });
+    const speakerModel = speakerModels.catalogue.find(
+      (m) => speakerModels.isInstalled(m) && !speakerModels.damageOf(m),
+    );
+    process.stdout.write(
+      speakerModel
+        ? `voice prints: speaker model ${speakerModel.name} (${speakerModel.embedding?.dimensions ?? '?'}-dim embeddings)\n`
+        : `voice prints: MFCC statistics (no speaker model installed; optional: kikitori-server models download ${speakerModels.catalogue[0]?.name ?? 'wespeaker-resnet34'})\n`,
+    );
     // The programs the engines run: without ffmpeg nothing is transcribed; without espeak-ng the
     // built-in engine runs with fewer dictionary words.
     for (const tool of await describeAudioTools()) {

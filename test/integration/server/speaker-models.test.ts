@@ -100,6 +100,11 @@ describe('kikitori-server models download <speaker model>', () => {
       name: string;
     }[];
     expect(json.map((m) => m.name)).not.toContain('test-speaker');
+    const engines = await cli(['engines', '--data-dir', dataDir], env);
+    expect(engines.stdout).toMatch(/^voice prints: speaker model test-speaker \(12-dim embeddings\)$/m);
+    fs.rmSync(path.join(dataDir, 'models', 'test-speaker.onnx'));
+    const without = await cli(['engines', '--data-dir', dataDir], env);
+    expect(without.stdout).toMatch(/^voice prints: MFCC statistics \(no speaker model installed/m);
   });
 
   it('refuses a download whose checksum does not match, says so, and keeps nothing', async () => {
