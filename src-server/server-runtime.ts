@@ -43,6 +43,7 @@ import { openAiTranscribeJob, sweepOpenAiLeftovers } from './jobs/openai-transcr
 import { inThreadReplacements, TranscriptionPipeline } from './domain/transcription-pipeline.js';
 import { PhoneticVocabularyStage } from './engines/vocabulary/phonetic-vocabulary-stage.js';
 import { FfmpegDecodeStage } from './engines/audio/decode-stage.js';
+import { mergeSpeakersByModel } from './engines/speakers/embedding-speaker-merge.js';
 import { speakerStage } from './engines/speakers/speaker-stage.js';
 import { WhisperEngine } from './engines/speech/whisper-engine.js';
 import { loadSigningSecret, UrlSigner } from './signing/url-signer.js';
@@ -158,6 +159,8 @@ export function transcriptionPipeline(
   freeSpace: FreeSpaceReader,
   logger?: { warn(obj: object, message: string): void },
 ): TranscriptionPipeline {
+  // One instance: the voice stage and diarization-high's merge share the loaded speaker model (decision 0097).
+  const voices = voicePrints(config, logger);
   return new TranscriptionPipeline({
     decode: new FfmpegDecodeStage({
       maxSeconds: config.audio.maxSeconds,
@@ -166,8 +169,8 @@ export function transcriptionPipeline(
     }),
     vocabulary: new PhoneticVocabularyStage(),
     replacements: inThreadReplacements,
-    speakers: engines.speakers ? speakerStage(engines.speakers) : null,
-    voices: voicePrints(config, logger),
+    speakers: engines.speakers ? speakerStage(engines.speakers, mergeSpeakersByModel(voices)) : null,
+    voices,
     // whisper names the language when the recognizer doubts it (decision 0070), if a multilingual model is there.
     languageIdentifier:
       [...engines.speechEngines.values()].find((e): e is WhisperEngine => e instanceof WhisperEngine) ?? null,

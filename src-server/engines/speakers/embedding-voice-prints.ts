@@ -24,6 +24,7 @@ import path from 'node:path';
 import { newId } from '../../domain/records.js';
 import type { ModelEntry, SpeakerEmbeddingSpec } from '../../models/catalogue.js';
 import { decodeToPcm } from '../audio/ffmpeg.js';
+import type { SpeakerEmbedder, SpeakerEmbedding } from './embedding-speaker-merge.js';
 import { MfccVoicePrints } from './mfcc-voice-prints.js';
 import { cosine, OnnxSpeakerEmbedding, unit } from './onnx-speaker-embedding.js';
 
@@ -39,7 +40,7 @@ export function embeddingPrintKind(entry: ModelEntry): string {
   return `embedding:${entry.name}:${entry.sha256.slice(0, 12)}`;
 }
 
-export class EmbeddingVoicePrints implements VoicePrinter, VoiceRecognitionStage {
+export class EmbeddingVoicePrints implements VoicePrinter, VoiceRecognitionStage, SpeakerEmbedder {
   readonly name = 'voice-library';
   private loaded: { file: string; kind: string; model: Promise<OnnxSpeakerEmbedding> } | undefined;
   private checked: { stamp: string; ok: boolean } | undefined;
@@ -164,6 +165,20 @@ export class EmbeddingVoicePrints implements VoicePrinter, VoiceRecognitionStage
     }
     return out;
   }
+
+  /** Each separated speaker's embedding by the installed model, for diarization-high (embedding-speaker-merge.ts). */
+  async speakerEmbeddings(
+    pcmPath: string,
+    bySpeaker: ReadonlyMap<string, readonly TimeRange[]>,
+    signal: AbortSignal,
+  ): Promise<{ match: SpeakerEmbeddingSpec['match']; speakers: Map<string, SpeakerEmbedding> } | null> {
+    const current = await this.model();
+    if (!current) return null;
+    const speakers = new Map<string, SpeakerEmbedding>();
+    for (const [label, ranges] of bySpeaker)
+      speakers.set(label, await current.model.embedPcm(pcmPath, mergeRanges(ranges), signal));
+    return { match: current.entry.embedding!.match, speakers };
+  }
 }
 
 /** The speech-weighted mean of a voice's prints of `kind`, at unit length (null: none). */
@@ -207,7 +222,7 @@ export function matchEmbeddings(
     usedVoices.add(v);
     usedSpeakers.add(s);
     const confidence =
-      Math.round(Math.min(1, Math.max(0, 0.5 + (0.5 * (sim - threshold)) / (1 - threshold))) * 100) / 100;
+      Math.round(Math.min(1, Math.max(0, 0.5 + (0.5 * (sim - threshold)) / Math.max(1e-6, 1 - threshold))) * 100) / 100;
     out.set(speakers[s]!.label, { speakerId: voices[v]!.voice.speakerId, name: voices[v]!.voice.name, confidence });
   }
   return out;

@@ -12,7 +12,7 @@ import type { TimeRange } from '../../domain/voice-prints.js';
 import type { SpeakerEmbeddingSpec } from '../../models/catalogue.js';
 import { SAMPLE_RATE } from '../audio/ffmpeg.js';
 import { readPcmRange } from '../audio/pcm-file.js';
-import { MfccExtractor } from './mfcc.js';
+import { FRAMES_PER_SECOND, MfccExtractor } from './mfcc.js';
 
 type Ort = typeof import('onnxruntime-node');
 type Session = import('onnxruntime-node').InferenceSession;
@@ -95,7 +95,7 @@ export class OnnxSpeakerEmbedding {
     } finally {
       await handle.close();
     }
-    const speechSeconds = kept.length / (SAMPLE_RATE / 160);
+    const speechSeconds = kept.length / FRAMES_PER_SECOND;
     if (kept.length < MIN_FRAMES) return { embedding: new Float32Array(0), speechSeconds };
     const pieces = Math.ceil(kept.length / MAX_FRAMES);
     const sum = new Float64Array(this.spec.dimensions);
