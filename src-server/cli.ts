@@ -20,6 +20,7 @@ import { KyselyKeyRepository, normalizeRoles, UnknownRoleError, type KeyReposito
 import { API_KEY_ROLES } from '../src-shared/api/vocabulary.js';
 import { howToGetModel } from './engines/speech/whisper-catalogue.js';
 import { formatModelSize, loadCatalogue } from './models/catalogue.js';
+import { SPEAKER_MODEL_FORMAT, speakerModelManager } from './models/speaker-models.js';
 import { ModelManager } from './models/manager.js';
 import { isModelError, ModelError } from './models/model-error.js';
 
@@ -318,6 +319,20 @@ program
         ? `speaker separation: ${registry.speakers.name} (every transcription, enhanced for diarization-high, with engines that do not separate speakers)\n`
         : 'speaker separation: none (KIKITORI_SPEAKER_ENGINE=none): diarization-high and speaker counts are refused\n',
     );
+    // Which prints the voice library makes now (decision 0097).
+    const speakerModels = speakerModelManager({
+      dataDir: config.dataDir,
+      baseUrl: config.models.baseUrl,
+      catalog: config.models.catalog,
+    });
+    const speakerModel = speakerModels.catalogue.find(
+      (m) => speakerModels.isInstalled(m) && !speakerModels.damageOf(m),
+    );
+    process.stdout.write(
+      speakerModel
+        ? `voice prints: speaker model ${speakerModel.name} (${speakerModel.embedding?.dimensions ?? '?'}-dim embeddings)\n`
+        : `voice prints: MFCC statistics (no speaker model installed; optional: kikitori-server models download ${speakerModels.catalogue[0]?.name ?? 'wespeaker-resnet34'})\n`,
+    );
     // The programs the engines run: without ffmpeg nothing is transcribed; without espeak-ng the
     // built-in engine runs with fewer dictionary words.
     for (const tool of await describeAudioTools()) {
@@ -339,15 +354,17 @@ const models = program
   .command('models')
   .description('speech models (whisper.cpp ggml files) stored under <data-dir>/models');
 
-/** The manager the server would use: same data dir, mirror and catalogue (KIKITORI_MODEL_CATALOG). */
-const modelManager = (flags: ConfigFlags) => {
+/**
+ * The manager the server would use: same data dir, mirror and catalogue (KIKITORI_MODEL_CATALOG). `name`: the
+ * speaker models' manager when it is one of theirs (decision 0097), the speech models' otherwise.
+ */
+const modelManager = (flags: ConfigFlags, name?: string) => {
   const config = configOf(flags);
-  return new ModelManager({
-    dataDir: config.dataDir,
-    baseUrl: config.models.baseUrl,
-    catalogue: loadCatalogue(config.models),
-    reserveBytes: config.disk.minFreeBytes,
-  });
+  const options = { dataDir: config.dataDir, baseUrl: config.models.baseUrl, reserveBytes: config.disk.minFreeBytes };
+  const speech = new ModelManager({ ...options, catalogue: loadCatalogue(config.models) });
+  if (name === undefined || speech.find(name)) return speech;
+  const speaker = speakerModelManager({ ...options, catalog: config.models.catalog });
+  return speaker.find(name) ? speaker : speech;
 };
 
 /** A ModelError's message for the user, and its detail for whoever reads the terminal. */
@@ -385,6 +402,19 @@ models
         `${m.name.padEnd(20)} ${formatModelSize(m.bytes).padStart(8)}  ${kind.padEnd(24)} ${`${m.speed}/${m.accuracy}`.padEnd(16)} ${m.file.padEnd(30)} ${state}\n`,
       );
     }
+    const config = configOf({ dataDir: options.dataDir });
+    const speaker = speakerModelManager({
+      dataDir: config.dataDir,
+      baseUrl: config.models.baseUrl,
+      catalog: config.models.catalog,
+    });
+    process.stdout.write('Speaker models (voice prints and speaker recognition; optional):\n');
+    for (const m of speaker.catalogue) {
+      const state = speaker.isInstalled(m) ? (speaker.damageOf(m) ? 'DAMAGED' : 'installed') : '-';
+      process.stdout.write(
+        `${m.name.padEnd(20)} ${formatModelSize(m.bytes).padStart(8)}  ${`${m.embedding?.dimensions ?? '?'}-dim embedding`.padEnd(24)} ${''.padEnd(16)} ${m.file.padEnd(30)} ${state}\n`,
+      );
+    }
   });
 
 models
@@ -395,7 +425,7 @@ models
   .argument('<name>', 'model name, e.g. base, small, large-v3-turbo-q5_0 (see `models list`)')
   .addOption(dataDirOption())
   .action(async (name: string, options: { dataDir?: string }) => {
-    const manager = modelManager({ dataDir: options.dataDir });
+    const manager = modelManager({ dataDir: options.dataDir }, name);
     let lastPercent = -1;
     let first = true;
     const controller = new AbortController();
@@ -421,7 +451,9 @@ models
           process.stderr.write(`${process.stderr.isTTY && lastPercent >= 0 ? '\n' : ''}${name}: verifying…\n`),
       });
       process.stdout.write(
-        `Downloaded and verified ${file} (${bytes} bytes). With KIKITORI_ENGINE_DEFAULT=auto (the default) the next transcription uses it.\n`,
+        manager.format === SPEAKER_MODEL_FORMAT
+          ? `Downloaded and verified ${file} (${bytes} bytes). Voice prints and speaker recognition use it from the next enrolment or transcription on.\n`
+          : `Downloaded and verified ${file} (${bytes} bytes). With KIKITORI_ENGINE_DEFAULT=auto (the default) the next transcription uses it.\n`,
       );
     } catch (error) {
       if (process.stderr.isTTY && lastPercent >= 0) process.stderr.write('\n');
@@ -438,7 +470,7 @@ models
   .argument('<file>', 'the model file the catalogue names, e.g. ggml-small.bin, copied from another machine')
   .addOption(dataDirOption())
   .action(async (name: string, file: string, options: { dataDir?: string }) => {
-    const manager = modelManager({ dataDir: options.dataDir });
+    const manager = modelManager({ dataDir: options.dataDir }, name);
     let size: number;
     try {
       size = fs.statSync(file).size;
@@ -465,7 +497,7 @@ models
   .argument('<name>', 'model name')
   .addOption(dataDirOption())
   .action(async (name: string, options: { dataDir?: string }) => {
-    const manager = modelManager({ dataDir: options.dataDir });
+    const manager = modelManager({ dataDir: options.dataDir }, name);
     try {
       await manager.delete(name);
       process.stdout.write(`Deleted the model ${name}.\n`);
@@ -483,7 +515,7 @@ models
   .addOption(dataDirOption())
   .action(async (name: string | undefined, options: { dataDir?: string }) => {
     const config = configOf({ dataDir: options.dataDir });
-    const manager = modelManager({ dataDir: options.dataDir });
+    const manager = modelManager({ dataDir: options.dataDir }, name);
     if (name !== undefined && !manager.find(name)) {
       reportModelError(
         new ModelError(

@@ -21,7 +21,7 @@ import { translateJob } from './jobs/translate.js';
 import { applyReplacementsJob } from './jobs/apply-replacements.js';
 import { KyselyDictionaryRepository } from './db/dictionary-repository.js';
 import { KyselyVoiceRepository } from './db/voice-repository.js';
-import { MfccVoicePrints } from './engines/speakers/mfcc-voice-prints.js';
+import { EmbeddingVoicePrints } from './engines/speakers/embedding-voice-prints.js';
 import { KyselyKeyRepository } from './db/key-repository.js';
 import { KyselyReviewRepository } from './db/review-repository.js';
 import { KyselyRevisionRepository } from './db/revision-repository.js';
@@ -36,12 +36,14 @@ import { PgBossJobQueue } from './jobs/pg-boss-job-queue.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import type { Storage } from './storage/storage.js';
 import { loadCatalogue } from './models/catalogue.js';
+import { speakerModelManager } from './models/speaker-models.js';
 import { ModelManager } from './models/manager.js';
 import { transcribeJob } from './jobs/transcribe.js';
 import { openAiTranscribeJob, sweepOpenAiLeftovers } from './jobs/openai-transcribe.js';
 import { inThreadReplacements, TranscriptionPipeline } from './domain/transcription-pipeline.js';
 import { PhoneticVocabularyStage } from './engines/vocabulary/phonetic-vocabulary-stage.js';
 import { FfmpegDecodeStage } from './engines/audio/decode-stage.js';
+import { mergeSpeakersByModel } from './engines/speakers/embedding-speaker-merge.js';
 import { speakerStage } from './engines/speakers/speaker-stage.js';
 import { WhisperEngine } from './engines/speech/whisper-engine.js';
 import { loadSigningSecret, UrlSigner } from './signing/url-signer.js';
@@ -138,12 +140,27 @@ async function wireCommon(config: ServerConfig, options: RuntimeOptions) {
 type Common = Awaited<ReturnType<typeof wireCommon>>;
 export type WorkerContext = Common;
 
+/** Voice prints by the installed speaker-embedding model, or the MFCC prints without one (decision 0097). */
+export function voicePrints(
+  config: ServerConfig,
+  logger?: { warn(obj: object, message: string): void },
+): EmbeddingVoicePrints {
+  return new EmbeddingVoicePrints(
+    speakerModelManager({ dataDir: config.dataDir, baseUrl: config.models.baseUrl, catalog: config.models.catalog }),
+    undefined,
+    logger,
+  );
+}
+
 /** The transcription pipeline a worker runs with this configuration (bench:cluster runs it alone too, as a ceiling). */
 export function transcriptionPipeline(
   config: ServerConfig,
   engines: EngineRegistry,
   freeSpace: FreeSpaceReader,
+  logger?: { warn(obj: object, message: string): void },
 ): TranscriptionPipeline {
+  // One instance: the voice stage and diarization-high's merge share the loaded speaker model (decision 0097).
+  const voices = voicePrints(config, logger);
   return new TranscriptionPipeline({
     decode: new FfmpegDecodeStage({
       maxSeconds: config.audio.maxSeconds,
@@ -152,8 +169,8 @@ export function transcriptionPipeline(
     }),
     vocabulary: new PhoneticVocabularyStage(),
     replacements: inThreadReplacements,
-    speakers: engines.speakers ? speakerStage(engines.speakers) : null,
-    voices: new MfccVoicePrints(),
+    speakers: engines.speakers ? speakerStage(engines.speakers, mergeSpeakersByModel(voices)) : null,
+    voices,
     // whisper names the language when the recognizer doubts it (decision 0070), if a multilingual model is there.
     languageIdentifier:
       [...engines.speechEngines.values()].find((e): e is WhisperEngine => e instanceof WhisperEngine) ?? null,
@@ -170,12 +187,12 @@ async function sweepOpenAi(config: ServerConfig, common: Common): Promise<void> 
 
 /** Every job type, on this process's queue; it runs them once the queue starts. */
 function registerJobs(config: ServerConfig, common: Common): void {
-  const { records, queue, service, storage, engines, analysisEngines, freeSpace } = common;
+  const { records, queue, service, storage, engines, analysisEngines, freeSpace, logger } = common;
   const { transcriptions, dictionaries } = records;
   // The one pipeline, for transcriptions and the OpenAI route's jobs alike; both share the "speech" group's
   // concurrency. Forced replacements run on this thread, which is a worker process's, never the HTTP one's
   // (decision 0028; docs/deploy/README.md).
-  const pipeline = transcriptionPipeline(config, engines, freeSpace);
+  const pipeline = transcriptionPipeline(config, engines, freeSpace, logger);
   const workDir = path.join(config.dataDir, 'work');
   queue.work('transcribe', {
     ...transcribeJob({
@@ -194,7 +211,7 @@ function registerJobs(config: ServerConfig, common: Common): void {
     ...openAiTranscribeJob({
       dictionaries,
       voices: records.voices,
-      voicePrints: new MfccVoicePrints(),
+      voicePrints: voicePrints(config, logger),
       storage,
       engines,
       pipeline,
@@ -229,7 +246,7 @@ export async function createRuntime(config: ServerConfig, options: RuntimeOption
     keys: records.keys,
     dictionaries,
     voices: records.voices,
-    voicePrints: new MfccVoicePrints(),
+    voicePrints: voicePrints(config, logger),
     transcriptions,
     revisions: common.revisions,
     service,

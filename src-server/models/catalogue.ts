@@ -43,7 +43,51 @@ export interface ModelEntry {
   memoryBytes: number;
   /** Where to fetch it; absent: `${KIKITORI_MODEL_BASE_URL}/${file}`. */
   url?: string;
+  /** Present for a speaker-embedding model (speaker-models.ts), which is not a speech model. */
+  embedding?: SpeakerEmbeddingSpec;
 }
+
+/** How a speaker-embedding ONNX model is fed and read, and how its scores are judged (decision 0097). */
+export interface SpeakerEmbeddingSpec {
+  /** Name of the input tensor: float32 [1, frames, melBins], log mel filterbank of 16 kHz speech. */
+  input: string;
+  /** Name of the output tensor: float32 [1, dimensions]. */
+  output: string;
+  melBins: number;
+  dimensions: number;
+  /** 'utterance-mean': each mel bin minus its mean over the frames (WeSpeaker's CMN); 'none': as computed. */
+  normalization: 'utterance-mean' | 'none';
+  licence: string;
+  /** Cosine similarity settings for naming a separated speaker (see embedding-voice-prints.ts). */
+  match: {
+    minSimilarity: number;
+    ratio: number;
+    aloneMinSimilarity: number;
+    minSpeechSeconds: number;
+    /**
+     * `diarization-high` without a count: separated speakers whose embeddings reach this cosine similarity are
+     * one voice and are merged (engines/speakers/embedding-speaker-merge.ts). Absent: the model merges none.
+     */
+    sameSpeakerSimilarity?: number;
+  };
+}
+
+const SpeakerEmbeddingSchema = Type.Object(
+  {
+    input: Type.String({ minLength: 1, maxLength: 128 }),
+    output: Type.String({ minLength: 1, maxLength: 128 }),
+    mel_bins: Type.Integer({ minimum: 8, maximum: 256 }),
+    dimensions: Type.Integer({ minimum: 2, maximum: 4096 }),
+    normalization: literalUnion(['utterance-mean', 'none'] as const),
+    licence: Type.String({ minLength: 1, maxLength: 200 }),
+    min_similarity: Type.Number({ minimum: -1, maximum: 1 }),
+    ratio: Type.Number({ exclusiveMinimum: 0, maximum: 1 }),
+    alone_min_similarity: Type.Number({ minimum: -1, maximum: 1 }),
+    min_speech_seconds: Type.Optional(Type.Number({ minimum: 0 })),
+    same_speaker_similarity: Type.Optional(Type.Number({ minimum: -1, maximum: 1 })),
+  },
+  { additionalProperties: false },
+);
 
 const MiB = 1024 ** 2;
 
@@ -225,6 +269,8 @@ export const CatalogueFileSchema = Type.Object(
           accuracy: Type.Optional(literalUnion(MODEL_ACCURACIES)),
           memory_bytes: Type.Optional(Type.Integer({ minimum: 0 })),
           url: Type.Optional(Type.String({ pattern: '^https?://[^/]+' })),
+          /** A speaker-embedding model rather than a speech model. */
+          embedding: Type.Optional(SpeakerEmbeddingSchema),
         },
         { additionalProperties: false },
       ),
@@ -269,6 +315,27 @@ export function loadCatalogueFile(file: string): ModelEntry[] {
       accuracy: m.accuracy ?? 'good',
       memoryBytes: m.memory_bytes ?? m.bytes,
       ...(m.url ? { url: m.url } : {}),
+      ...(m.embedding
+        ? {
+            embedding: {
+              input: m.embedding.input,
+              output: m.embedding.output,
+              melBins: m.embedding.mel_bins,
+              dimensions: m.embedding.dimensions,
+              normalization: m.embedding.normalization,
+              licence: m.embedding.licence,
+              match: {
+                minSimilarity: m.embedding.min_similarity,
+                ratio: m.embedding.ratio,
+                aloneMinSimilarity: m.embedding.alone_min_similarity,
+                minSpeechSeconds: m.embedding.min_speech_seconds ?? 2,
+                ...(m.embedding.same_speaker_similarity !== undefined
+                  ? { sameSpeakerSimilarity: m.embedding.same_speaker_similarity }
+                  : {}),
+              },
+            },
+          }
+        : {}),
     };
   });
   for (const key of ['name', 'file'] as const) {
@@ -281,9 +348,14 @@ export function loadCatalogueFile(file: string): ModelEntry[] {
   return entries;
 }
 
-/** The catalogue in force: the file named by KIKITORI_MODEL_CATALOG, or the official models. */
+/**
+ * The speech models in force: those of the file named by KIKITORI_MODEL_CATALOG, or the official models (also
+ * when the file lists only speaker-embedding models, which speaker-models.ts takes).
+ */
 export function loadCatalogue(settings: { catalog?: string }): readonly ModelEntry[] {
-  return settings.catalog === undefined ? OFFICIAL_MODELS : loadCatalogueFile(settings.catalog);
+  if (settings.catalog === undefined) return OFFICIAL_MODELS;
+  const speech = loadCatalogueFile(settings.catalog).filter((m) => !m.embedding);
+  return speech.length > 0 ? speech : OFFICIAL_MODELS;
 }
 
 export function findModel(entries: readonly ModelEntry[], name: string): ModelEntry | undefined {

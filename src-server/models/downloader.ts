@@ -13,9 +13,20 @@ import { whisperModelProblem } from '../engines/speech/ggml-file.js';
 import { formatBytes } from '../storage/free-space.js';
 import { isModelError, ModelError } from './model-error.js';
 
+/** What kind of model a file is: named so in messages, and checked by `problemOf` before it takes its name. */
+export interface ModelFormat {
+  noun: string;
+  /** Why the file cannot be loaded as this kind of model, or null. */
+  problemOf(file: string): string | null;
+}
+
+export const WHISPER_FORMAT: ModelFormat = { noun: 'speech model', problemOf: whisperModelProblem };
+
 export interface DownloadTarget {
   /** Catalogue name, for messages. */
   name: string;
+  /** Default WHISPER_FORMAT. */
+  format?: ModelFormat;
   url: string;
   /** Final path; the transfer writes `${path}.part`. */
   path: string;
@@ -32,6 +43,8 @@ export interface DownloadCallbacks {
 }
 
 export const partPath = (file: string) => `${file}.part`;
+
+const noun = (target: DownloadTarget) => (target.format ?? WHISPER_FORMAT).noun;
 
 const MIRROR_HINT =
   'Check the network connection, or ask an administrator to set a mirror (KIKITORI_MODEL_BASE_URL) or copy the file onto the server.';
@@ -106,14 +119,20 @@ async function request(target: DownloadTarget, from: number, signal?: AbortSigna
  * The right bytes can still be the wrong thing (a catalogue entry naming a file that is not a whisper model):
  * only a file whisper.cpp can load takes the final name, which engine `auto` would pick up.
  */
-export function assertLoadable(file: string, name: string, source: { url: string } | { file: true }): void {
-  const problem = whisperModelProblem(file);
+export function assertLoadable(
+  file: string,
+  name: string,
+  source: { url: string } | { file: true },
+  format: ModelFormat = WHISPER_FORMAT,
+): void {
+  const problem = format.problemOf(file);
   if (problem === null) return;
+  const noun = format.noun;
   throw new ModelError(
     'unusable',
     'url' in source
-      ? `The speech model "${name}" was downloaded, but it is not a speech model this server can load, so it was not installed. Ask an administrator to check the model catalogue (KIKITORI_MODEL_CATALOG) or the mirror, or choose another model.`
-      : `The file matches the speech model "${name}" in the catalogue, but it is not a speech model this server can load, so it was not installed. Ask an administrator to check the model catalogue (KIKITORI_MODEL_CATALOG), or choose another model.`,
+      ? `The ${noun} "${name}" was downloaded, but it is not a ${noun} this server can load, so it was not installed. Ask an administrator to check the model catalogue (KIKITORI_MODEL_CATALOG) or the mirror, or choose another model.`
+      : `The file matches the ${noun} "${name}" in the catalogue, but it is not a ${noun} this server can load, so it was not installed. Ask an administrator to check the model catalogue (KIKITORI_MODEL_CATALOG), or choose another model.`,
     { detail: `${'url' in source ? source.url : 'installed file'}: SHA-256 matches the catalogue, but ${problem}` },
   );
 }
@@ -170,8 +189,8 @@ export async function downloadModelFile(target: DownloadTarget, callbacks: Downl
         throw new ModelError(
           'source-failed',
           response.status === 404 || response.status === 403 || response.status === 410
-            ? `The model server does not have the speech model "${target.name}". Ask an administrator to check the mirror (KIKITORI_MODEL_BASE_URL) or the catalogue.`
-            : `The model server could not send the speech model "${target.name}" right now. Try again later. ${MIRROR_HINT}`,
+            ? `The model server does not have the ${noun(target)} "${target.name}". Ask an administrator to check the mirror (KIKITORI_MODEL_BASE_URL) or the catalogue.`
+            : `The model server could not send the ${noun(target)} "${target.name}" right now. Try again later. ${MIRROR_HINT}`,
           { detail: `GET ${target.url}: HTTP ${response.status}` },
         );
       }
@@ -184,7 +203,7 @@ export async function downloadModelFile(target: DownloadTarget, callbacks: Downl
             done(
               new ModelError(
                 'corrupt',
-                `The model server sent more data than the speech model "${target.name}" has; the download was not kept. ${MIRROR_HINT}`,
+                `The model server sent more data than the ${noun(target)} "${target.name}" has; the download was not kept. ${MIRROR_HINT}`,
                 {
                   detail: `GET ${target.url}: more than ${target.bytes} bytes`,
                 },
@@ -209,7 +228,7 @@ export async function downloadModelFile(target: DownloadTarget, callbacks: Downl
         if (error instanceof ModelError) throw error;
         throw new ModelError(
           'interrupted',
-          `The download of the speech model "${target.name}" stopped at ${received} of ${target.bytes} bytes. Download it again to continue where it stopped.`,
+          `The download of the ${noun(target)} "${target.name}" stopped at ${received} of ${target.bytes} bytes. Download it again to continue where it stopped.`,
           {
             detail: `GET ${target.url}: ${(error as Error).message}`,
             cause: error,
@@ -219,7 +238,7 @@ export async function downloadModelFile(target: DownloadTarget, callbacks: Downl
       if (received < target.bytes) {
         throw new ModelError(
           'interrupted',
-          `The download of the speech model "${target.name}" stopped at ${received} of ${target.bytes} bytes. Download it again to continue where it stopped.`,
+          `The download of the ${noun(target)} "${target.name}" stopped at ${received} of ${target.bytes} bytes. Download it again to continue where it stopped.`,
           {
             detail: `GET ${target.url}: the body ended early`,
           },
@@ -231,13 +250,13 @@ export async function downloadModelFile(target: DownloadTarget, callbacks: Downl
     if (digest !== target.sha256.toLowerCase()) {
       throw new ModelError(
         'corrupt',
-        `The downloaded speech model "${target.name}" is damaged (its checksum does not match), so it was not kept. Try again; if it happens again, ask an administrator to check the mirror.`,
+        `The downloaded ${noun(target)} "${target.name}" is damaged (its checksum does not match), so it was not kept. Try again; if it happens again, ask an administrator to check the mirror.`,
         {
           detail: `${target.url}: SHA-256 ${digest}, expected ${target.sha256}`,
         },
       );
     }
-    assertLoadable(part, target.name, { url: target.url });
+    assertLoadable(part, target.name, { url: target.url }, target.format);
     await fsp.rename(part, target.path);
     return target.path;
   } catch (error) {

@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { formatBytes } from '../storage/free-space.js';
-import { assertLoadable } from './downloader.js';
+import { assertLoadable, type ModelFormat } from './downloader.js';
 import { ModelError } from './model-error.js';
 
 export interface InstallTarget {
@@ -21,6 +21,8 @@ export interface InstallTarget {
   path: string;
   bytes: number;
   sha256: string;
+  /** Default WHISPER_FORMAT. */
+  format?: ModelFormat;
 }
 
 export const installPath = (file: string) => `${file}.install`;
@@ -76,7 +78,7 @@ export async function installModelFile(
         { detail: `SHA-256 ${digest}, expected ${target.sha256}` },
       );
     }
-    assertLoadable(part, target.name, { file: true });
+    assertLoadable(part, target.name, { file: true }, target.format);
     await fsp.rename(part, target.path);
     return target.path;
   } catch (error) {

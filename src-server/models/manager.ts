@@ -9,11 +9,17 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { CatalogueModel, ModelDownload } from '../../src-shared/api/models.js';
-import { whisperModelProblem } from '../engines/speech/ggml-file.js';
 import { WHISPER_LANGUAGES } from '../engines/speech/whisper-engine.js';
 import { statfsFreeSpace, type FreeSpaceReader } from '../storage/free-space.js';
 import { findModel, rankModels, type ModelEntry } from './catalogue.js';
-import { assertRoom, downloadModelFile, partPath, type DownloadCallbacks } from './downloader.js';
+import {
+  assertRoom,
+  downloadModelFile,
+  partPath,
+  WHISPER_FORMAT,
+  type DownloadCallbacks,
+  type ModelFormat,
+} from './downloader.js';
 import { installModelFile, wrongSize } from './installer.js';
 import { isModelError, ModelError } from './model-error.js';
 
@@ -29,6 +35,8 @@ export interface ModelManagerOptions {
   freeSpace?: FreeSpaceReader;
   /** Disk space a download must leave free (KIKITORI_MIN_FREE_DISK_BYTES); default 0. */
   reserveBytes?: number;
+  /** The kind of model the catalogue holds (default whisper's speech models; speaker-models.ts has another). */
+  format?: ModelFormat;
 }
 
 export interface VerifyResult {
@@ -62,7 +70,10 @@ export class ModelManager {
 
   constructor(private readonly options: ModelManagerOptions) {
     this.dir = modelsDir(options.dataDir);
+    this.format = options.format ?? WHISPER_FORMAT;
   }
+
+  readonly format: ModelFormat;
 
   get catalogue(): readonly ModelEntry[] {
     return this.options.catalogue;
@@ -94,7 +105,7 @@ export class ModelManager {
 
   /** Why an installed model cannot be loaded (see whisperModelProblem), or null: loadable, or not installed. */
   damageOf(entry: ModelEntry): string | null {
-    return this.isInstalled(entry) ? whisperModelProblem(this.pathOf(entry)) : null;
+    return this.isInstalled(entry) ? this.format.problemOf(this.pathOf(entry)) : null;
   }
 
   /** On disk at its exact size (`verify` checks the hash; damageOf whether it loads). */
@@ -203,7 +214,14 @@ export class ModelManager {
     // A background download's space was checked when it started, unless it replaces an installed file.
     if (!background || installed) this.assertRoom(entry, await this.measure(entry));
     const file = await downloadModelFile(
-      { name: entry.name, url: this.urlOf(entry), path: this.pathOf(entry), bytes: entry.bytes, sha256: entry.sha256 },
+      {
+        name: entry.name,
+        url: this.urlOf(entry),
+        path: this.pathOf(entry),
+        bytes: entry.bytes,
+        sha256: entry.sha256,
+        format: this.format,
+      },
       callbacks,
     );
     return { path: file, bytes: entry.bytes };
@@ -299,6 +317,7 @@ export class ModelManager {
       path: this.pathOf(entry),
       bytes: entry.bytes,
       sha256: entry.sha256,
+      format: this.format,
     };
     if (options.declaredBytes != null && options.declaredBytes !== entry.bytes)
       throw wrongSize(target, options.declaredBytes);
@@ -387,7 +406,7 @@ export class ModelManager {
     if (d256 !== entry.sha256) return result(true, `SHA-256 is ${d256}, expected ${entry.sha256}: the file is damaged`);
     if (entry.sha1 && d1 !== entry.sha1)
       return result(true, `SHA-1 is ${d1}, expected ${entry.sha1}: the file is damaged`);
-    const problem = whisperModelProblem(file);
+    const problem = this.format.problemOf(file);
     if (problem !== null)
       return result(true, `damaged, engine auto skips it: ${problem}. Delete it and download it again`);
     return result(true, null);

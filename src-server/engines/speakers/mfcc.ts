@@ -1,22 +1,24 @@
 // MFCC front end for speaker features: pre-emphasis, 25 ms Hamming frames every 10 ms, 512-point
 // FFT power spectrum, 40 triangular mel bands (60-7600 Hz), log, DCT-II. Pure and allocation-free
-// per frame; the same numbers as a textbook (HTK-style) front end, without liftering.
+// per frame; the same numbers as a textbook (HTK-style) front end, without liftering. `fbank()` stops before
+// the DCT: the log mel filterbank a neural speaker-embedding model takes (onnx-speaker-embedding.ts).
 import { SAMPLE_RATE } from '../audio/ffmpeg.js';
 
 export const FRAME_LENGTH = 400; // 25 ms at 16 kHz
 export const FRAME_SHIFT = 160; // 10 ms
 export const FRAMES_PER_SECOND = SAMPLE_RATE / FRAME_SHIFT;
 const FFT_SIZE = 512;
-const MEL_BANDS = 40;
 
 export interface MfccOptions {
   /** Coefficients kept, c0 included (c0 is the log energy along the mel bands). */
   coefficients: number;
   lowHz: number;
   highHz: number;
+  /** Triangular mel bands. */
+  bands: number;
 }
 
-const DEFAULTS: MfccOptions = { coefficients: 20, lowHz: 60, highHz: 7600 };
+const DEFAULTS: MfccOptions = { coefficients: 20, lowHz: 60, highHz: 7600, bands: 40 };
 
 export interface MfccFrames {
   /** frames x coefficients, row-major. */
@@ -36,13 +38,15 @@ export class MfccExtractor {
   private readonly sin = new Float64Array(FFT_SIZE / 2);
   private readonly bitReverse = new Uint16Array(FFT_SIZE);
   private readonly power = new Float64Array(FFT_SIZE / 2 + 1);
-  private readonly logMel = new Float64Array(MEL_BANDS);
+  private readonly logMel: Float64Array;
   /** Per band: first FFT bin and weights. */
   private readonly bands: { first: number; weights: Float64Array }[] = [];
   private readonly dct: Float64Array;
 
   constructor(options: Partial<MfccOptions> = {}) {
     this.options = { ...DEFAULTS, ...options };
+    const bands = this.options.bands;
+    this.logMel = new Float64Array(bands);
     for (let i = 0; i < FRAME_LENGTH; i++)
       this.window[i] = 0.54 - 0.46 * Math.cos((2 * Math.PI * i) / (FRAME_LENGTH - 1));
     for (let i = 0; i < FFT_SIZE / 2; i++) {
@@ -59,9 +63,9 @@ export class MfccExtractor {
     const hz = (m: number) => 700 * (Math.exp(m / 1127) - 1);
     const lo = mel(this.options.lowHz);
     const hi = mel(this.options.highHz);
-    const edges = Array.from({ length: MEL_BANDS + 2 }, (_, i) => hz(lo + ((hi - lo) * i) / (MEL_BANDS + 1)));
+    const edges = Array.from({ length: bands + 2 }, (_, i) => hz(lo + ((hi - lo) * i) / (bands + 1)));
     const binHz = SAMPLE_RATE / FFT_SIZE;
-    for (let b = 0; b < MEL_BANDS; b++) {
+    for (let b = 0; b < bands; b++) {
       const [l, c, r] = [edges[b]!, edges[b + 1]!, edges[b + 2]!];
       const first = Math.ceil(l / binHz);
       const last = Math.floor(r / binHz);
@@ -73,10 +77,10 @@ export class MfccExtractor {
       this.bands.push({ first, weights });
     }
     const n = this.options.coefficients;
-    this.dct = new Float64Array(n * MEL_BANDS);
+    this.dct = new Float64Array(n * bands);
     for (let i = 0; i < n; i++) {
-      for (let j = 0; j < MEL_BANDS; j++)
-        this.dct[i * MEL_BANDS + j] = Math.sqrt(2 / MEL_BANDS) * Math.cos((Math.PI * i * (j + 0.5)) / MEL_BANDS);
+      for (let j = 0; j < bands; j++)
+        this.dct[i * bands + j] = Math.sqrt(2 / bands) * Math.cos((Math.PI * i * (j + 0.5)) / bands);
     }
   }
 
@@ -88,46 +92,65 @@ export class MfccExtractor {
   /** MFCCs of every whole frame of `samples` (frame i starts at sample i * 160). */
   compute(samples: Int16Array): MfccFrames {
     const n = this.options.coefficients;
+    const bands = this.options.bands;
     const frames = MfccExtractor.frameCount(samples.length);
     const mfcc = new Float32Array(frames * n);
     const logEnergy = new Float32Array(frames);
-    const { re, im, power, logMel } = this;
+    const { logMel } = this;
     for (let f = 0; f < frames; f++) {
-      const offset = f * FRAME_SHIFT;
-      // Remove the frame's DC, pre-emphasize, window.
-      let mean = 0;
-      for (let i = 0; i < FRAME_LENGTH; i++) mean += samples[offset + i]!;
-      mean /= FRAME_LENGTH;
-      let energy = 0;
-      let prev = samples[offset]! - mean;
-      for (let i = 0; i < FFT_SIZE; i++) {
-        if (i < FRAME_LENGTH) {
-          const x = samples[offset + i]! - mean;
-          energy += x * x;
-          re[this.bitReverse[i]!] = ((x - 0.97 * prev) / 32768) * this.window[i]!;
-          prev = x;
-        } else {
-          re[this.bitReverse[i]!] = 0;
-        }
-        im[i] = 0;
-      }
-      logEnergy[f] = Math.log(energy / FRAME_LENGTH / 32768 ** 2 + 1e-10);
-      this.fft();
-      for (let k = 0; k <= FFT_SIZE / 2; k++) power[k] = re[k]! * re[k]! + im[k]! * im[k]!;
-      for (let b = 0; b < MEL_BANDS; b++) {
-        const { first, weights } = this.bands[b]!;
-        let sum = 0;
-        for (let k = 0; k < weights.length; k++) sum += weights[k]! * power[first + k]!;
-        logMel[b] = Math.log(sum + 1e-10);
-      }
+      logEnergy[f] = this.frameLogMel(samples, f * FRAME_SHIFT);
       for (let i = 0; i < n; i++) {
         let sum = 0;
-        const row = i * MEL_BANDS;
-        for (let j = 0; j < MEL_BANDS; j++) sum += this.dct[row + j]! * logMel[j]!;
+        const row = i * bands;
+        for (let j = 0; j < bands; j++) sum += this.dct[row + j]! * logMel[j]!;
         mfcc[f * n + i] = sum;
       }
     }
     return { mfcc, logEnergy, frames, coefficients: n };
+  }
+
+  /** The log mel filterbank of every whole frame (frames x bands, row-major), and each frame's log energy. */
+  fbank(samples: Int16Array): { features: Float32Array; logEnergy: Float32Array; frames: number; bands: number } {
+    const bands = this.options.bands;
+    const frames = MfccExtractor.frameCount(samples.length);
+    const features = new Float32Array(frames * bands);
+    const logEnergy = new Float32Array(frames);
+    for (let f = 0; f < frames; f++) {
+      logEnergy[f] = this.frameLogMel(samples, f * FRAME_SHIFT);
+      features.set(this.logMel, f * bands);
+    }
+    return { features, logEnergy, frames, bands };
+  }
+
+  /** Fills this.logMel with the frame at `offset`; returns its log energy. */
+  private frameLogMel(samples: Int16Array, offset: number): number {
+    const { re, im, power, logMel } = this;
+    // Remove the frame's DC, pre-emphasize, window.
+    let mean = 0;
+    for (let i = 0; i < FRAME_LENGTH; i++) mean += samples[offset + i]!;
+    mean /= FRAME_LENGTH;
+    let energy = 0;
+    let prev = samples[offset]! - mean;
+    for (let i = 0; i < FFT_SIZE; i++) {
+      if (i < FRAME_LENGTH) {
+        const x = samples[offset + i]! - mean;
+        energy += x * x;
+        re[this.bitReverse[i]!] = ((x - 0.97 * prev) / 32768) * this.window[i]!;
+        prev = x;
+      } else {
+        re[this.bitReverse[i]!] = 0;
+      }
+      im[i] = 0;
+    }
+    this.fft();
+    for (let k = 0; k <= FFT_SIZE / 2; k++) power[k] = re[k]! * re[k]! + im[k]! * im[k]!;
+    for (let b = 0; b < this.bands.length; b++) {
+      const { first, weights } = this.bands[b]!;
+      let sum = 0;
+      for (let k = 0; k < weights.length; k++) sum += weights[k]! * power[first + k]!;
+      logMel[b] = Math.log(sum + 1e-10);
+    }
+    return Math.log(energy / FRAME_LENGTH / 32768 ** 2 + 1e-10);
   }
 
   /** In-place radix-2 FFT of re/im (input already in bit-reversed order). */
