@@ -92,6 +92,14 @@ describe('TranscriptPane', () => {
     });
   });
 
+  it('selects the old name when renaming starts, so typing replaces it', () => {
+    render(<TranscriptPane />);
+    fireEvent.click(screen.getByRole('button', { name: 'Rename Speaker 1' }));
+    const box = screen.getByRole<HTMLInputElement>('textbox', { name: 'New name for Speaker 1' });
+    expect(document.activeElement).toBe(box);
+    expect([box.selectionStart, box.selectionEnd]).toEqual([0, 'Speaker 1'.length]);
+  });
+
   it('marks a word a dictionary replaced, with what was heard', () => {
     const replaced = detail();
     replaced.document!.segments[1]!.words[0] = {
