@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useT } from '../../i18n/use-t';
 import { useEscape } from '../../lib/use-escape';
+import { useOutsideClick } from '../../lib/use-outside-click';
 import { usePopoverPlacement } from '../../lib/use-popover-placement';
 import { useDictionariesStore } from '../../stores/dictionaries-store';
 import { useTranscriptStore } from '../../stores/transcript-store';
@@ -27,7 +28,9 @@ export function ApplyDictionaryMenu() {
   const applyDictionary = useTranscriptStore((state) => state.applyDictionary);
   const opener = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
+  const anchor = useRef<HTMLDivElement>(null);
   useEscape(open, () => setOpen(false), opener);
+  useOutsideClick(open, () => setOpen(false), anchor);
   const placement = usePopoverPlacement(open, opener, panel);
   useEffect(() => {
     if (open) void useDictionariesStore.getState().load();
@@ -54,7 +57,7 @@ export function ApplyDictionaryMenu() {
   };
 
   return (
-    <div className="popover-anchor">
+    <div ref={anchor} className="popover-anchor">
       <button
         ref={opener}
         type="button"

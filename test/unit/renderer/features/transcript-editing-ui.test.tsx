@@ -168,6 +168,22 @@ describe('Apply dictionary…', () => {
     expect(document.activeElement).toBe(button);
   });
 
+  it('closes on a press outside it, as the Export menu does, and stays open on a press inside', () => {
+    fake.handlers['dictionaries:list'] = () => [];
+    render(
+      <>
+        <ApplyDictionaryMenu />
+        <button type="button">History</button>
+      </>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Apply dictionary…' }));
+    fireEvent.pointerDown(screen.getByRole('heading', { name: 'Apply a dictionary' }));
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    fireEvent.pointerDown(screen.getByRole('button', { name: 'History' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Apply dictionary…' }).getAttribute('aria-expanded')).toBe('false');
+  });
+
   const applied = (count: number, revision: number): TranscriptDetail => {
     const answer = detail([seg(0, 0, ['hello', 'world']), seg(1, 3, ['good', 'morning'])]);
     const replacements = count ? [{ pattern: 'morning', replacement: 'evening', count, segment_ids: [1] }] : [];
