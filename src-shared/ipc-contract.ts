@@ -222,6 +222,8 @@ export interface TranscriptionSummary {
   failureCode: FailureCode | null;
   /** Audio kept on this machine: playable offline. */
   audioCached: boolean;
+  /** The dictionary it was transcribed with; null: none (Apply dictionary… then has no "its own" to offer). */
+  dictionaryId: string | null;
 }
 
 /**

@@ -1,7 +1,8 @@
 // What a speaker is called, in one place for the transcript view, the timeline, the analyses and every
 // export. A transcript's segments keep the engine's labels ("SPEAKER_1"); the user's names are a
 // separate map from label to name. A label the user has not named is shown as "Speaker N" (in the UI's
-// language), N counting speakers in order of first appearance.
+// language), N its number (`speakerNumbers`): SPEAKER_n is "Speaker n", so the app's names match the labels
+// the server's subtitles and exports show, and a speaker added by an edit never renumbers the others.
 import type { UiLanguage } from './ipc-contract.js';
 
 /** The word before the number in a default speaker name. */
@@ -12,6 +13,43 @@ export function speakerOrder(segments: ReadonlyArray<{ speaker: string | null }>
   const seen = new Set<string>();
   for (const s of segments) if (s.speaker) seen.add(s.speaker);
   return [...seen];
+}
+
+const NUMBERED = /^SPEAKER_([1-9]\d{0,5})$/;
+
+/**
+ * Each label's number: SPEAKER_n is n (the separation stage numbers speakers in order of first appearance);
+ * any other label takes the lowest number no SPEAKER_n holds, in the order given. A new speaker
+ * (`nextSpeakerLabel`) takes a number above them all, so it never moves another label's number.
+ */
+export function speakerNumbers(labels: Iterable<string>): Map<string, number> {
+  const numbers = new Map<string, number>();
+  const taken = new Set<number>();
+  const others: string[] = [];
+  for (const label of labels) {
+    if (numbers.has(label) || others.includes(label)) continue;
+    const n = NUMBERED.exec(label);
+    if (n) {
+      numbers.set(label, Number(n[1]));
+      taken.add(Number(n[1]));
+    } else others.push(label);
+  }
+  let next = 1;
+  for (const label of others) {
+    while (taken.has(next)) next++;
+    numbers.set(label, next);
+    taken.add(next);
+  }
+  return numbers;
+}
+
+/**
+ * The label a new speaker gets: SPEAKER_<n> one past the highest number among `labels` (the separation stage's
+ * own naming), so two apps adding a speaker to the same revision both mean the same label, and the new
+ * speaker's number is free.
+ */
+export function nextSpeakerLabel(labels: Iterable<string>): string {
+  return `SPEAKER_${Math.max(0, ...speakerNumbers(labels).values()) + 1}`;
 }
 
 /**
@@ -42,7 +80,7 @@ export function transcriptSpeakerNames(document: {
   return names;
 }
 
-/** The user's name for a label, or "Speaker N"; a label outside the transcript stays as it is. */
+/** The user's name for a label, or "Speaker N" (its number); a label outside the transcript stays as it is. */
 export function speakerDisplayName(
   label: string,
   names: Readonly<Record<string, string>>,
@@ -51,8 +89,8 @@ export function speakerDisplayName(
 ): string {
   const named = names[label]?.trim();
   if (named) return named;
-  const index = speakers.indexOf(label);
-  return index < 0 ? label : `${word} ${index + 1}`;
+  const number = speakerNumbers(speakers).get(label);
+  return number === undefined ? label : `${word} ${number}`;
 }
 
 /** The document with every label replaced by its display name: what exports show. */

@@ -6,8 +6,11 @@
 import type { TranscriptDocument, TranscriptSegment, TranscriptWord } from './transcript-document.js';
 import { assertNever } from './assert-never.js';
 import { LIMITS } from './limits.js';
+import { nextSpeakerLabel } from './speaker-names.js';
 import { joinSegmentTexts, joinWords } from './word-text.js';
 import { retimeWords, spreadWords, tokenize } from './word-timing.js';
+
+export { nextSpeakerLabel };
 
 export interface FindOptions {
   matchCase: boolean;
@@ -208,21 +211,6 @@ export interface EditContext {
   language: string;
   /** The speaker labels a segment may be given (the transcript's own), besides those its segments carry. */
   speakers: ReadonlySet<string>;
-}
-
-const NEW_LABEL = /^SPEAKER_([1-9]\d{0,5})$/;
-
-/**
- * The label a new speaker gets: SPEAKER_<n> one past the highest such label among `labels` (the separation
- * stage's own naming), so two apps adding a speaker to the same revision both mean the same label.
- */
-export function nextSpeakerLabel(labels: Iterable<string>): string {
-  let highest = 0;
-  for (const label of labels) {
-    const n = NEW_LABEL.exec(label);
-    if (n) highest = Math.max(highest, Number(n[1]));
-  }
-  return `SPEAKER_${highest + 1}`;
 }
 
 /** The labels a segment of `segments` may be given: the context's, those the segments carry, and the next new one. */

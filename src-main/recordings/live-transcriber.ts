@@ -23,6 +23,11 @@ export interface LiveTranscriberOptions {
 export const LIVE_PCM_RATE = 16000;
 /** Audio waiting in the socket beyond this (about 4 s) is dropped rather than queued: live text must stay live. */
 const MAX_BUFFERED_BYTES = LIVE_PCM_RATE * 2 * 4;
+/**
+ * Audio recorded while the first session is still opening is held (up to about 10 s, then the oldest goes)
+ * and sent once the server is live: dropped, the first words were lost and live text began mid-word.
+ */
+const MAX_OPENING_BYTES = LIVE_PCM_RATE * 2 * 10;
 const RETRY = { baseDelayMs: 500, maxDelayMs: 10_000 };
 /**
  * A turn that starts this close to the start of a resumed session's audio was already being spoken when
@@ -45,6 +50,9 @@ export class LiveTranscriber {
   private readonly cutTurns = new Set<string>();
   /** Text of turns not yet completed, by item id (deltas append to it). */
   private readonly partials = new Map<string, string>();
+  /** Audio pushed before the first session went live (MAX_OPENING_BYTES); null once it has. */
+  private opening: Buffer[] | null = [];
+  private openingBytes = 0;
 
   constructor(private readonly options: LiveTranscriberOptions) {
     this.connect();
@@ -52,10 +60,15 @@ export class LiveTranscriber {
 
   /** PCM16 little-endian mono at 16 kHz; dropped while the connection is down. */
   push(pcm: Buffer): void {
+    if (this.opening && !this.closed) return this.hold(pcm);
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN || this.state !== 'live') return;
     if (socket.bufferedAmount > MAX_BUFFERED_BYTES) return;
-    socket.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: pcm.toString('base64') }));
+    this.send(pcm);
+  }
+
+  private send(pcm: Buffer): void {
+    this.socket?.send(JSON.stringify({ type: 'input_audio_buffer.append', audio: pcm.toString('base64') }));
   }
 
   /** Ends the session (Stop or Discard); no more text is reported. */
@@ -65,6 +78,13 @@ export class LiveTranscriber {
     if (this.timer) clearTimeout(this.timer);
     this.socket?.close(1000);
     this.socket = null;
+  }
+
+  private hold(pcm: Buffer): void {
+    const opening = this.opening!;
+    opening.push(Buffer.from(pcm));
+    this.openingBytes += pcm.length;
+    while (this.openingBytes > MAX_OPENING_BYTES && opening.length > 1) this.openingBytes -= opening.shift()!.length;
   }
 
   private connect(): void {
@@ -122,9 +142,15 @@ export class LiveTranscriber {
 
   private receive(event: LiveServerEvent): void {
     switch (event.type) {
-      case 'session.updated':
+      case 'session.updated': {
         this.attempt = 0;
-        return this.setState('live');
+        this.setState('live');
+        // All of it, past MAX_BUFFERED_BYTES: it is bounded, and a gap in the first words is what it avoids.
+        for (const pcm of this.opening ?? []) this.send(pcm);
+        this.opening = null;
+        this.openingBytes = 0;
+        return;
+      }
       case 'input_audio_buffer.speech_started':
         if (this.connections > 1 && event.audio_start_ms < CUT_TURN_MS) this.cutTurns.add(event.item_id);
         return;
@@ -163,6 +189,10 @@ export class LiveTranscriber {
     if (this.closed || this.state === 'unavailable') return;
     // Turns cut off by the drop will never complete.
     this.partials.clear();
+    // Audio held for a first session that did not open is stale by the time another does: it goes, as
+    // audio sent during any drop does.
+    this.opening = null;
+    this.openingBytes = 0;
     this.setState('paused');
     const delay = backoffDelay(this.attempt++, this.options.retry ?? RETRY);
     this.timer = setTimeout(() => {
@@ -173,6 +203,8 @@ export class LiveTranscriber {
 
   private giveUp(): void {
     this.partials.clear();
+    this.opening = null;
+    this.openingBytes = 0;
     this.setState('unavailable');
   }
 

@@ -88,6 +88,7 @@ export class TranscriptService {
       warnings: t.warnings,
       failureCode: t.failureCode,
       audioCached: audioCached ?? this.store.audio.get(t.id) !== null,
+      dictionaryId: t.dictionaryId,
     };
   }
 

@@ -436,7 +436,9 @@ export const en = {
   'transcript.applyDictionary.hint':
     'Its forced replacements rewrite this transcript without transcribing again. Replaced words are marked.',
   'transcript.applyDictionary.dictionary': 'Dictionary',
-  'transcript.applyDictionary.own': 'This transcription’s dictionary',
+  'transcript.applyDictionary.own': 'Its own dictionary',
+  'transcript.applyDictionary.loading': 'Loading dictionaries…',
+  'transcript.applyDictionary.noDictionaries': 'There are no dictionaries yet. Make one under Dictionaries.',
   'transcript.applyDictionary.apply': 'Apply',
   'transcript.applyDictionary.done': 'Applied. Replaced words are marked in the transcript.',
   'transcript.applyDictionary.none': 'No words matched: nothing was replaced.',
@@ -1094,7 +1096,9 @@ export const ja: Record<MessageKey, string> = {
   'transcript.applyDictionary.hint':
     '辞書の置換ルールで、この文字起こしを再実行せずに書き換えます。置換した語には印が付きます。',
   'transcript.applyDictionary.dictionary': '辞書',
-  'transcript.applyDictionary.own': 'この文字起こしの辞書',
+  'transcript.applyDictionary.own': '文字起こし時の辞書',
+  'transcript.applyDictionary.loading': '辞書を読み込み中…',
+  'transcript.applyDictionary.noDictionaries': '辞書はまだありません。「辞書」で作成してください。',
   'transcript.applyDictionary.apply': '適用',
   'transcript.applyDictionary.done': '適用しました。置換した語には印が付いています。',
   'transcript.applyDictionary.none': '一致する語がなかったため、何も置き換えていません。',

@@ -84,6 +84,17 @@ test('adds a new speaker, merges it back, undoes, and splits a segment to anothe
   await page.getByRole('menuitem', { name: 'Speaker 2' }).click();
   await expect(segments(page)).toHaveCount(count + 1);
   expect((await shownSpeakers()).slice(0, 2)).toEqual(['SPEAKER_1', 'SPEAKER_2']);
+
+  // Split again before Speaker 2's first turn, to a new person: they are Speaker 3, and Speaker 2 (who now
+  // speaks after them) keeps the name (the tryout saw Speaker 2 renamed Speaker 3).
+  await segments(page).nth(0).getByTestId('word').nth(1).click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Split here and change speaker…' }).click();
+  await page.getByRole('menuitem', { name: 'New speaker' }).click();
+  await expect(segments(page)).toHaveCount(count + 2);
+  expect((await shownSpeakers()).slice(0, 3)).toEqual(['SPEAKER_1', 'SPEAKER_3', 'SPEAKER_2']);
+  await expect(chips(page).nth(1)).toHaveText('Speaker 3');
+  await expect(chips(page).nth(2)).toHaveText('Speaker 2');
+  await screenshot(page, 'speaker-split-new-en');
 });
 
 test('the same in Japanese: a new speaker from the menu, then merged into another', async ({ page }) => {
@@ -96,15 +107,19 @@ test('the same in Japanese: a new speaker from the menu, then merged into anothe
   await expect(last.getByRole('button', { name: '新しい話者' })).toBeVisible();
   await screenshot(page, 'speaker-menu-ja');
   await last.getByRole('button', { name: '新しい話者' }).click();
-  await expect(chips(page).last()).toHaveText('話者 3');
-  expect((await shownSpeakers()).at(-1)).toBe('SPEAKER_3');
+  await expect(chips(page).last()).toHaveText('話者 4');
+  expect((await shownSpeakers()).at(-1)).toBe('SPEAKER_4');
+  // After the English test's splits: 話者 1, 話者 3, 話者 2 keep their names beside the new 話者 4.
+  await expect(chips(page).nth(1)).toHaveText('話者 3');
+  await expect(chips(page).nth(2)).toHaveText('話者 2');
+  await screenshot(page, 'speaker-split-new-ja');
 
-  await page.getByRole('button', { name: '話者 3 の名前を変更' }).click();
-  const merge = page.getByRole('combobox', { name: '話者 3 を別の話者に統合' });
+  await page.getByRole('button', { name: '話者 4 の名前を変更' }).click();
+  const merge = page.getByRole('combobox', { name: '話者 4 を別の話者に統合' });
   await expect(merge).toBeVisible();
   await screenshot(page, 'speaker-merge-into-ja');
   await merge.selectOption({ label: '話者 1' });
-  await expect(page.getByRole('button', { name: '話者 3 の名前を変更' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: '話者 4 の名前を変更' })).toHaveCount(0);
   expect((await shownSpeakers()).at(-1)).toBe('SPEAKER_1');
 });
 

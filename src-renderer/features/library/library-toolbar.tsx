@@ -1,8 +1,10 @@
 // Full-text search and list filters, and Record (record-panel.tsx).
 import { useEffect, useId, useState } from 'react';
 import { TRANSCRIPTION_STATUSES, type TranscriptionStatus } from '../../../src-shared/ipc-contract';
+import { languageName } from '../../../src-shared/languages';
 import { useT } from '../../i18n/use-t';
 import { useLibraryStore } from '../../stores/library-store';
+import { selectUiLanguage, useSettingsStore } from '../../stores/settings-store';
 import { RecordButton } from './record-panel';
 
 /** Converting is the first step of transcribing: one filter choice covers both. */
@@ -20,6 +22,8 @@ const LANGUAGES = ['en', 'ja', 'es', 'fr', 'de', 'zh', 'ko'];
 
 export function LibraryToolbar() {
   const t = useT();
+  // Named as the list's Language column names them (languageList), in the UI's language.
+  const uiLanguage = useSettingsStore(selectUiLanguage);
   const id = useId();
   const search = useLibraryStore((state) => state.search);
   const setFilter = useLibraryStore((state) => state.setFilter);
@@ -77,7 +81,7 @@ export function LibraryToolbar() {
           <option value="">{t('library.filters.language.any')}</option>
           {LANGUAGES.map((language) => (
             <option key={language} value={language}>
-              {language}
+              {languageName(language, uiLanguage)}
             </option>
           ))}
         </select>

@@ -3,13 +3,15 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useT } from '../../i18n/use-t';
 import { useEscape } from '../../lib/use-escape';
+import { useOutsideClick } from '../../lib/use-outside-click';
 import { usePopoverPlacement } from '../../lib/use-popover-placement';
 import { useDictionariesStore } from '../../stores/dictionaries-store';
 import { useTranscriptStore } from '../../stores/transcript-store';
 import { DictionaryOptions } from '../dictionaries/dictionary-options';
 import { useErrorText } from '../../i18n/error-text';
 
-const OWN = '';
+/** The transcription's own dictionary: the server applies the one it was transcribed with. */
+const OWN = 'own';
 
 /** How many words the dictionaries applied so far have rewritten in the open transcript, as the document records. */
 const replacedSoFar = () =>
@@ -20,17 +22,35 @@ export function ApplyDictionaryMenu() {
   const errorText = useErrorText();
   const id = useId();
   const [open, setOpen] = useState(false);
-  const [choice, setChoice] = useState(OWN);
+  // Null until the user picks: then the transcription's own dictionary when it has one, else the first listed.
+  const [picked, setPicked] = useState<string | null>(null);
+  // The list is fetched on each opening; until it answers, a menu of only "its own" would look like all there is.
+  const [listed, setListed] = useState(false);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ text: string; error: boolean; field: boolean } | null>(null);
   const dictionaries = useDictionariesStore((state) => state.list);
+  const hasOwn = useTranscriptStore((state) => (state.detail?.summary.dictionaryId ?? null) !== null);
+  const firstListed = dictionaries.find((dictionary) => !dictionary.isTemporary)?.id;
+  const choice = picked ?? (hasOwn ? OWN : (firstListed ?? ''));
+  const loading = !listed && dictionaries.length === 0;
   const applyDictionary = useTranscriptStore((state) => state.applyDictionary);
   const opener = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
+  const anchor = useRef<HTMLDivElement>(null);
   useEscape(open, () => setOpen(false), opener);
+  useOutsideClick(open, () => setOpen(false), anchor);
   const placement = usePopoverPlacement(open, opener, panel);
   useEffect(() => {
-    if (open) void useDictionariesStore.getState().load();
+    if (!open) return;
+    let current = true;
+    setListed(false);
+    void useDictionariesStore
+      .getState()
+      .load()
+      .finally(() => current && setListed(true));
+    return () => {
+      current = false;
+    };
   }, [open]);
 
   const apply = async () => {
@@ -54,7 +74,7 @@ export function ApplyDictionaryMenu() {
   };
 
   return (
-    <div className="popover-anchor">
+    <div ref={anchor} className="popover-anchor">
       <button
         ref={opener}
         type="button"
@@ -79,14 +99,21 @@ export function ApplyDictionaryMenu() {
           <label htmlFor={`${id}-dictionary`}>{t('transcript.applyDictionary.dictionary')}</label>
           <select
             id={`${id}-dictionary`}
-            value={choice}
+            value={loading ? '' : choice}
+            aria-busy={loading || undefined}
             aria-invalid={message?.field ? true : undefined}
             aria-describedby={message ? `${id}-message` : undefined}
-            onChange={(event) => setChoice(event.target.value)}
+            onChange={(event) => setPicked(event.target.value)}
           >
-            <option value={OWN}>{t('transcript.applyDictionary.own')}</option>
+            {loading && (
+              <option value="" disabled>
+                {t('transcript.applyDictionary.loading')}
+              </option>
+            )}
+            {hasOwn && !loading && <option value={OWN}>{t('transcript.applyDictionary.own')}</option>}
             <DictionaryOptions dictionaries={dictionaries} />
           </select>
+          {!loading && choice === '' && <p className="hint">{t('transcript.applyDictionary.noDictionaries')}</p>}
           {message && (
             <p
               id={`${id}-message`}
@@ -97,7 +124,12 @@ export function ApplyDictionaryMenu() {
             </p>
           )}
           <div className="row-actions">
-            <button type="button" className="button primary" disabled={busy} onClick={() => void apply()}>
+            <button
+              type="button"
+              className="button primary"
+              disabled={busy || loading || choice === ''}
+              onClick={() => void apply()}
+            >
               {t('transcript.applyDictionary.apply')}
             </button>
           </div>

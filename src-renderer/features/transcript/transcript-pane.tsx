@@ -764,6 +764,8 @@ function SpeakerChip({
               aria-label={t('transcript.speaker.name', { name })}
               aria-describedby={hintId}
               value={value}
+              // Typing replaces the old name, as in the word editor, rather than appending to "Speaker 1".
+              onFocus={(event) => event.target.select()}
               onChange={(event) => setValue(event.target.value)}
             />
             <button type="submit" className="button-quiet">

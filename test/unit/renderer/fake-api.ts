@@ -91,6 +91,7 @@ export function summary(
     warnings: [],
     failureCode: null,
     audioCached: true,
+    dictionaryId: null,
     ...patch,
   };
 }

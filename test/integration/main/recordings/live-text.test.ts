@@ -161,6 +161,24 @@ describe('live text while recording', () => {
     service.endLive();
   });
 
+  it('keeps the audio spoken while the session is still opening, so live text starts at the first word', async () => {
+    const { service, texts } = setup(server.url);
+    const recording = await service.start('audio/webm;codecs=opus', 'Recording', {
+      language: 'en',
+      dictionaryId: null,
+    });
+    // The user starts speaking at once: the first second and a half reaches main before the server has
+    // answered the session's settings (it was dropped, and live text began mid-word).
+    const opening = RATE * 2 * 1.5;
+    for (let at = 0; at < opening; at += RATE / 2) service.liveAudio(recording.id, speech.subarray(at, at + RATE / 2));
+    expect(texts.all.some((t) => t.state === 'live')).toBe(false);
+    await texts.next((t) => t.state === 'live');
+    await speak(service, recording.id, opening);
+    const final = await texts.next((t) => t.finals.length > 0);
+    expect(final.finals.map((f) => f.text).join(' ')).toMatch(/budget/);
+    service.endLive();
+  });
+
   it('a voice of the team names its turns in live text', async () => {
     const teamKey = await server.key('initech');
     // Enrolled from another recording of the same voice, as "This is…" would.

@@ -2,12 +2,13 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TranscriptDetail } from '../../../../src-shared/ipc-contract';
+import type { DictionarySummary, TranscriptDetail } from '../../../../src-shared/ipc-contract';
 import type { TranscriptSegment } from '../../../../src-shared/transcript-document';
 import { EditToolbar } from '../../../../src-renderer/features/transcript/edit-toolbar';
 import { ApplyDictionaryMenu } from '../../../../src-renderer/features/transcript/apply-dictionary-menu';
 import { FindReplacePanel } from '../../../../src-renderer/features/transcript/find-replace-panel';
 import { TranscriptPane } from '../../../../src-renderer/features/transcript/transcript-pane';
+import { useDictionariesStore } from '../../../../src-renderer/stores/dictionaries-store';
 import { usePlayerStore } from '../../../../src-renderer/stores/player-store';
 import { useTranscriptStore } from '../../../../src-renderer/stores/transcript-store';
 import { installFakeApi, transcriptDetail, type FakeApi } from '../fake-api';
@@ -168,15 +169,99 @@ describe('Apply dictionary…', () => {
     expect(document.activeElement).toBe(button);
   });
 
+  it('closes on a press outside it, as the Export menu does, and stays open on a press inside', () => {
+    fake.handlers['dictionaries:list'] = () => [];
+    render(
+      <>
+        <ApplyDictionaryMenu />
+        <button type="button">History</button>
+      </>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Apply dictionary…' }));
+    fireEvent.pointerDown(screen.getByRole('heading', { name: 'Apply a dictionary' }));
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    fireEvent.pointerDown(screen.getByRole('button', { name: 'History' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Apply dictionary…' }).getAttribute('aria-expanded')).toBe('false');
+  });
+
   const applied = (count: number, revision: number): TranscriptDetail => {
     const answer = detail([seg(0, 0, ['hello', 'world']), seg(1, 3, ['good', 'morning'])]);
     const replacements = count ? [{ pattern: 'morning', replacement: 'evening', count, segment_ids: [1] }] : [];
-    return { ...answer, document: { ...answer.document!, replacements, revision } };
+    return {
+      ...answer,
+      summary: { ...answer.summary, dictionaryId: 'd-own' },
+      document: { ...answer.document!, replacements, revision },
+    };
   };
+  const dictionary = (id: string, name: string): DictionarySummary => ({
+    id,
+    name,
+    isTemporary: false,
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+  });
+  const open = () => {
+    render(<ApplyDictionaryMenu />);
+    fireEvent.click(screen.getByRole('button', { name: 'Apply dictionary…' }));
+  };
+  const choices = () =>
+    [...screen.getByRole<HTMLSelectElement>('combobox', { name: 'Dictionary' }).options].map((o) => o.textContent);
+
+  describe('which dictionary it offers', () => {
+    beforeEach(() => useDictionariesStore.setState(useDictionariesStore.getInitialState(), true));
+
+    it('offers the transcription’s own dictionary first, and applies it as null, when it was transcribed with one', async () => {
+      useTranscriptStore.setState({ detail: applied(0, 2) });
+      fake.handlers['dictionaries:list'] = () => [dictionary('d1', 'Products')];
+      fake.handlers['transcripts:apply-dictionary'] = () => applied(0, 2);
+      open();
+      await screen.findByRole('option', { name: 'Products' });
+      expect(choices()).toEqual(['Its own dictionary', 'Products']);
+      await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Apply' })));
+      expect(fake.calls.at(-1)).toEqual({
+        channel: 'transcripts:apply-dictionary',
+        request: { id: 't1', dictionaryId: null },
+      });
+    });
+
+    it('offers only the listed dictionaries, the first chosen, when it was transcribed without one', async () => {
+      fake.handlers['dictionaries:list'] = () => [dictionary('d1', 'Products'), dictionary('d2', 'People')];
+      fake.handlers['transcripts:apply-dictionary'] = () => applied(0, 2);
+      open();
+      await screen.findByRole('option', { name: 'Products' });
+      expect(choices()).toEqual(['Products', 'People']);
+      await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Apply' })));
+      expect(fake.calls.at(-1)).toEqual({
+        channel: 'transcripts:apply-dictionary',
+        request: { id: 't1', dictionaryId: 'd1' },
+      });
+    });
+
+    it('says it is loading until the list answers, with Apply off', async () => {
+      let answer: (list: DictionarySummary[]) => void = () => {};
+      fake.handlers['dictionaries:list'] = () => new Promise<DictionarySummary[]>((resolve) => (answer = resolve));
+      open();
+      expect(choices()).toEqual(['Loading dictionaries…']);
+      expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Apply' }).disabled).toBe(true);
+      await act(async () => answer([dictionary('d1', 'Products')]));
+      expect(choices()).toEqual(['Products']);
+      expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Apply' }).disabled).toBe(false);
+    });
+
+    it('says there is none to apply when the transcription has none and no dictionary exists', async () => {
+      fake.handlers['dictionaries:list'] = () => [];
+      open();
+      expect(await screen.findByText('There are no dictionaries yet. Make one under Dictionaries.')).toBeTruthy();
+      expect(choices()).toEqual([]);
+      expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Apply' }).disabled).toBe(true);
+    });
+  });
   const apply = async () => {
     fake.handlers['dictionaries:list'] = () => [];
     render(<ApplyDictionaryMenu />);
     fireEvent.click(screen.getByRole('button', { name: 'Apply dictionary…' }));
+    await screen.findByRole('option', { name: 'Its own dictionary' });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Apply' })));
     return screen.getByRole('status').textContent;
   };

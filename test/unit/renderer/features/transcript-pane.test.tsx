@@ -20,12 +20,12 @@ const detail = (speakerNames: Record<string, string> = {}, text = 'hello world')
     duration: 10,
     speaking_duration: 6,
     segments: [
-      { id: 0, start: 0, end: 2, speaker: 'SPEAKER_0', text, words: [word('hello', 0, 0.9), word('world', 1, 2, 0.3)] },
+      { id: 0, start: 0, end: 2, speaker: 'SPEAKER_1', text, words: [word('hello', 0, 0.9), word('world', 1, 2, 0.3)] },
       {
         id: 1,
         start: 4,
         end: 6,
-        speaker: 'SPEAKER_1',
+        speaker: 'SPEAKER_2',
         text: 'good morning',
         words: [word('good', 4, 5), word('morning', 5, 6)],
       },
@@ -88,8 +88,16 @@ describe('TranscriptPane', () => {
     // The label goes to main, never the name on screen: names are looked up, not written over labels.
     expect(fake.calls.at(-1)).toEqual({
       channel: 'transcripts:rename-speaker',
-      request: { id: 't1', speaker: 'SPEAKER_0', name: 'Aiko' },
+      request: { id: 't1', speaker: 'SPEAKER_1', name: 'Aiko' },
     });
+  });
+
+  it('selects the old name when renaming starts, so typing replaces it', () => {
+    render(<TranscriptPane />);
+    fireEvent.click(screen.getByRole('button', { name: 'Rename Speaker 1' }));
+    const box = screen.getByRole<HTMLInputElement>('textbox', { name: 'New name for Speaker 1' });
+    expect(document.activeElement).toBe(box);
+    expect([box.selectionStart, box.selectionEnd]).toEqual([0, 'Speaker 1'.length]);
   });
 
   it('marks a word a dictionary replaced, with what was heard', () => {

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LibraryToolbar } from '../../../../src-renderer/features/library/library-toolbar';
 import { TranscriptionList } from '../../../../src-renderer/features/library/transcription-list';
 import { SearchResults } from '../../../../src-renderer/features/library/search-results';
 import { useLibraryStore } from '../../../../src-renderer/stores/library-store';
@@ -126,6 +127,21 @@ describe('TranscriptionList', () => {
     expect(language('e.wav を開く').textContent).toBe('英語');
     expect(language('m.wav を開く').textContent).toBe('日本語、英語');
     expect(language('n.wav を開く').textContent).toBe('未選択');
+  });
+
+  it('names the Language filter’s choices as the column does, and filters by the code', async () => {
+    const { unmount } = render(<LibraryToolbar />);
+    const choices = (label: string) =>
+      [...screen.getByRole<HTMLSelectElement>('combobox', { name: label }).options].map((o) => o.textContent);
+    expect(choices('Language').slice(1, 3)).toEqual(['English', 'Japanese']);
+    await act(async () =>
+      fireEvent.change(screen.getByRole('combobox', { name: 'Language' }), { target: { value: 'ja' } }),
+    );
+    expect(useLibraryStore.getState().filter.language).toBe('ja');
+    unmount();
+    setUiLanguage('ja');
+    render(<LibraryToolbar />);
+    expect(choices('言語').slice(1, 3)).toEqual(['英語', '日本語']);
   });
 
   it('does not call a failed row "Available offline": it has no transcript, only its kept recording', async () => {
