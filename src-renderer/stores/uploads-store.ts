@@ -26,7 +26,14 @@ export const DEFAULT_UPLOAD_OPTIONS: UploadOptions = {
 interface UploadsState {
   jobs: UploadJob[];
   options: UploadOptions;
+  /** One slot for what is not about one file (a refused option, a dialog that failed). */
   error: IpcError | null;
+  /**
+   * Files and folders main refused, each with its reason, kept until the user dismisses it: a later
+   * good drop does not wipe them (the user may not have read them yet).
+   */
+  refusals: Refusal[];
+  dismissRefusal: (key: number) => void;
   init: () => Promise<() => void>;
   /** Changes the options; a valid choice is remembered in the settings as the defaults of new uploads. */
   setOptions: (patch: Partial<UploadOptions>) => void;
@@ -75,6 +82,13 @@ interface UploadsState {
   dismissError: () => void;
 }
 
+export interface Refusal {
+  key: number;
+  error: IpcError;
+}
+
+let nextRefusal = 1;
+
 const FINISHED: ReadonlyArray<UploadJob['state']> = ['done', 'cancelled'];
 
 export const useUploadsStore = create<UploadsState>()((set, get) => {
@@ -92,6 +106,29 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
   function remember(job: UploadJob) {
     if (!get().jobs.some((existing) => existing.id === job.id)) upsert(job);
   }
+  /** An error about the options refuses every file alike: it goes to its field; any other names one file. */
+  function refuse(error: IpcError) {
+    if (error.field?.startsWith('options.')) set({ error });
+    else set({ refusals: [...get().refusals, { key: nextRefusal++, error }] });
+  }
+  /**
+   * Queues each file on its own, so one bad file does not refuse the good ones dropped with it. Answers
+   * the handles main took (none once the options are refused: they would refuse every other file too).
+   */
+  async function queue(handles: string[], options: UploadOptions): Promise<string[]> {
+    const taken: string[] = [];
+    for (const handle of handles) {
+      const [jobs, error] = split(await api().uploads.add({ files: [handle], options }));
+      if (error) {
+        refuse(error);
+        if (error.field?.startsWith('options.')) break;
+        continue;
+      }
+      jobs.forEach(remember);
+      taken.push(handle);
+    }
+    return taken;
+  }
   /** Offered files: one channel (or unknown) queued now, two or more held for the form's question. */
   async function addOffered(offers: FileOffer[]) {
     const several = offers.filter((offer) => (offer.channels ?? 0) >= 2);
@@ -103,6 +140,7 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     jobs: [],
     options: DEFAULT_UPLOAD_OPTIONS,
     error: null,
+    refusals: [],
     collapsed: null,
     folderImport: null,
     held: [],
@@ -148,18 +186,16 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     },
     async addFolder(handle) {
       const [imported, error] = split(await api().uploads.addFolder({ folder: handle, options: get().options }));
-      if (error) return set({ error });
+      if (error) return refuse(error);
       imported.jobs.forEach(remember);
-      set({ error: null, folderImport: imported, collapsed: false });
+      set({ folderImport: imported, collapsed: false });
     },
     dismissFolderImport() {
       set({ folderImport: null });
     },
     async addHandles(handles) {
-      const [jobs, error] = split(await api().uploads.add({ files: handles, options: get().options }));
-      if (error) return set({ error });
-      jobs.forEach(remember);
-      set({ error: null });
+      const taken = await queue(handles, get().options);
+      if (taken.length && !get().error?.field?.startsWith('options.')) set({ error: null });
     },
     setMultichannel(multichannel) {
       set({ multichannel });
@@ -167,15 +203,12 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     async uploadHeld() {
       const { held, multichannel, options } = get();
       if (held.length === 0) return;
-      const [jobs, error] = split(
-        await api().uploads.add({
-          files: held.map((offer) => offer.handle),
-          options: multichannel ? { ...options, multichannel: true } : options,
-        }),
-      );
-      if (error) return set({ error });
-      jobs.forEach(remember);
-      set({ error: null, held: [], multichannel: false });
+      const handles = held.map((offer) => offer.handle);
+      const taken = await queue(handles, multichannel ? { ...options, multichannel: true } : options);
+      // A refused file is named among the refusals; the held ones left are those the options refused.
+      const optionsRefused = get().error?.field?.startsWith('options.') ?? false;
+      if (!optionsRefused) return set({ error: null, held: [], multichannel: false });
+      set({ held: held.filter((offer) => !taken.includes(offer.handle)) });
     },
     dropHeld() {
       set({ held: [], multichannel: false });
@@ -203,6 +236,9 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     },
     dismissError() {
       set({ error: null });
+    },
+    dismissRefusal(key) {
+      set({ refusals: get().refusals.filter((refusal) => refusal.key !== key) });
     },
   };
 });

@@ -19,6 +19,9 @@ export function DropZone() {
   const error = formLevelError(storeError, UPLOAD_OPTION_FIELDS);
   const refused = errorFor(storeError, UPLOAD_OPTION_FIELDS);
   const dismissError = useUploadsStore((state) => state.dismissError);
+  // Each refused file by name with its reason, until dismissed: a later good drop leaves them be.
+  const refusals = useUploadsStore((state) => state.refusals);
+  const dismissRefusal = useUploadsStore((state) => state.dismissRefusal);
 
   const onDragOver = (event: DragEvent) => {
     if (!event.dataTransfer.types.includes('Files')) return;
@@ -102,6 +105,18 @@ export function DropZone() {
             {t('common.dismiss')}
           </button>
         </p>
+      )}
+      {refusals.length > 0 && (
+        <ul className="drop-refusals" role="alert" data-testid="drop-refusals">
+          {refusals.map((refusal) => (
+            <li key={refusal.key} className="error-banner">
+              <ErrorText error={refusal.error} />{' '}
+              <button type="button" className="button-quiet" onClick={() => dismissRefusal(refusal.key)}>
+                {t('common.dismiss')}
+              </button>
+            </li>
+          ))}
+        </ul>
       )}
       {error && (
         <div className="error-banner" role="alert">

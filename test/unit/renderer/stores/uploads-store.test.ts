@@ -83,3 +83,31 @@ describe('uploads store', () => {
     ]);
   });
 });
+
+describe('files refused in a drop', () => {
+  const notMedia = (name: string) => ({
+    ok: false as const,
+    error: { code: 'validation' as const, field: 'files', reason: 'app.not-media-text' as const, params: { name } },
+  });
+
+  it('queues the good files of a drop that also holds a bad one, and names the bad one', async () => {
+    fake.handlers['uploads:add'] = ({ files }) =>
+      files[0] === 'handle of notes.wav' ? notMedia('notes.wav') : [job('queued', 'good')];
+    await useUploadsStore.getState().addHandles(['handle of notes.wav', 'handle of good.wav']);
+    const state = useUploadsStore.getState();
+    expect(state.jobs.map((j) => j.id)).toEqual(['good']);
+    expect(state.refusals.map((r) => r.error.params?.name)).toEqual(['notes.wav']);
+  });
+
+  it('keeps each refusal through later good drops until the user dismisses it', async () => {
+    fake.handlers['uploads:add'] = ({ files }) =>
+      files[0]!.startsWith('handle of bad') ? notMedia(files[0]!.slice(10)) : [job('queued', files[0]!.slice(10))];
+    await useUploadsStore.getState().addHandles(['handle of bad1.wav']);
+    await useUploadsStore.getState().addHandles(['handle of bad2.wav']);
+    await useUploadsStore.getState().addHandles(['handle of fine.wav']);
+    const names = () => useUploadsStore.getState().refusals.map((r) => r.error.params?.name);
+    expect(names()).toEqual(['bad1.wav', 'bad2.wav']);
+    useUploadsStore.getState().dismissRefusal(useUploadsStore.getState().refusals[0]!.key);
+    expect(names()).toEqual(['bad2.wav']);
+  });
+});

@@ -1,0 +1,68 @@
+// What a new user met dropping files (tryout 4): a bad file dropped with good ones threw the good ones
+// away, and a refusal vanished at the next good drop before it was read. Screenshots in English and
+// Japanese for people to look at.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { UiLanguage } from '../../src-shared/ipc-contract.js';
+import { synthesizeSpeech } from '../support/audio-fixtures.js';
+import { screenshot, startHost, type Host } from './e2e-support.js';
+import { LibraryPage } from './pages/library-page.js';
+
+test.describe.configure({ mode: 'serial' });
+
+let host: Host;
+let dir: string;
+let speech: string;
+test.beforeAll(async () => {
+  host = await startHost();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kikitori-e2e-drop-'));
+  speech = await synthesizeSpeech('the parcel arrives on tuesday');
+});
+test.afterAll(async () => {
+  await host?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A copy of the spoken WAV under `name`. */
+function goodFile(name: string): string {
+  const file = path.join(dir, name);
+  fs.copyFileSync(speech, file);
+  return file;
+}
+
+/** A text file renamed to look like a recording. */
+function textFile(name: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, 'Meeting notes\nBring the minutes from last week.\n'.repeat(20));
+  return file;
+}
+
+for (const language of ['en', 'ja'] as const satisfies UiLanguage[])
+  test(`a bad file dropped with a good one refuses only itself, and its refusal stays until dismissed (${language})`, async ({
+    page,
+  }) => {
+    expect(await host.invoke('settings:update', { uiLanguage: language })).toMatchObject({ ok: true });
+    try {
+      const library = new LibraryPage(page);
+      await library.goto(host.url);
+      await library.dropFiles([textFile(`notes-${language}.wav`), goodFile(`interview-${language}.wav`)]);
+      await expect(library.upload(`interview-${language}.wav`)).toBeVisible();
+      const refusals = page.getByTestId('drop-refusals').getByRole('listitem');
+      await expect(refusals).toHaveCount(1);
+      await expect(refusals).toContainText(`notes-${language}.wav`);
+
+      // A later good drop adds its file and leaves the refusal for the user to read.
+      await library.dropFiles([goodFile(`follow-up-${language}.wav`)]);
+      await expect(library.upload(`follow-up-${language}.wav`)).toBeVisible();
+      await expect(refusals).toHaveCount(1);
+      await expect(refusals).toContainText(`notes-${language}.wav`);
+      await screenshot(page, `drop-mixed-refusal-${language}`);
+
+      await refusals.getByRole('button').click();
+      await expect(refusals).toHaveCount(0);
+    } finally {
+      expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
+    }
+  });
