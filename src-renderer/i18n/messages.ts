@@ -29,6 +29,9 @@ export const en = {
   'library.drop.notAdded':
     'Nothing was added: an option in “{options}” is not valid (it says why there). Correct it, then add the files again.',
   'library.drop.folder': 'Import folder…',
+  'library.drop.duplicate': '“{name}” is already in your library, so it was not added again.',
+  'library.drop.duplicateOpen': 'Open it',
+  'library.drop.duplicateAgain': 'Transcribe again anyway',
   'library.folder.added.one': '1 file added from “{folder}”',
   'library.folder.added.other': '{count} files added from “{folder}”',
   'library.folder.none': 'No audio or video files found in “{folder}”',
@@ -689,6 +692,9 @@ export const ja: Record<MessageKey, string> = {
   'library.drop.notAdded':
     '追加されませんでした: 「{options}」に正しくない項目があります（理由はその項目に表示されています）。修正してから、もう一度ファイルを追加してください。',
   'library.drop.folder': 'フォルダーを取り込む…',
+  'library.drop.duplicate': '「{name}」はすでにライブラリにあるため、もう一度は追加していません。',
+  'library.drop.duplicateOpen': '開く',
+  'library.drop.duplicateAgain': 'それでも文字起こしする',
   'library.folder.added.one': '「{folder}」から 1 件を追加しました',
   'library.folder.added.other': '「{folder}」から {count} 件を追加しました',
   'library.folder.none': '「{folder}」に音声・動画ファイルはありませんでした',

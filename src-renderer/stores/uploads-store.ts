@@ -34,6 +34,14 @@ interface UploadsState {
    */
   refusals: Refusal[];
   dismissRefusal: (key: number) => void;
+  /**
+   * Files dropped again while an upload of the same file (same name and size) is listed and not failed
+   * or cancelled: held with a question instead of transcribing them twice without a word.
+   */
+  duplicates: Duplicate[];
+  /** Uploads a held duplicate after all (the user wants it transcribed again). */
+  addDuplicate: (handle: string) => Promise<void>;
+  dismissDuplicate: (handle: string) => void;
   init: () => Promise<() => void>;
   /** Changes the options; a valid choice is remembered in the settings as the defaults of new uploads. */
   setOptions: (patch: Partial<UploadOptions>) => void;
@@ -89,6 +97,15 @@ export interface Refusal {
 
 let nextRefusal = 1;
 
+export interface Duplicate {
+  offer: FileOffer;
+  /** The earlier upload's transcription, to open; null while it is still on its way. */
+  transcriptionId: string | null;
+}
+
+/** Failed and cancelled uploads did not put the file in the library: dropping it again is no duplicate. */
+const GONE: ReadonlyArray<UploadJob['state']> = ['failed', 'cancelled'];
+
 const FINISHED: ReadonlyArray<UploadJob['state']> = ['done', 'cancelled'];
 
 export const useUploadsStore = create<UploadsState>()((set, get) => {
@@ -130,7 +147,17 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     return taken;
   }
   /** Offered files: one channel (or unknown) queued now, two or more held for the form's question. */
-  async function addOffered(offers: FileOffer[]) {
+  async function addOffered(given: FileOffer[]) {
+    const earlier = (offer: FileOffer) =>
+      get().jobs.find((job) => job.fileName === offer.name && job.size === offer.size && !GONE.includes(job.state));
+    const repeated = given.filter((offer) => earlier(offer));
+    if (repeated.length) {
+      const duplicates = repeated.map((offer) => ({ offer, transcriptionId: earlier(offer)!.transcriptionId }));
+      set({ duplicates: [...get().duplicates, ...duplicates] });
+    }
+    await queueOffered(given.filter((offer) => !repeated.includes(offer)));
+  }
+  async function queueOffered(offers: FileOffer[]) {
     const several = offers.filter((offer) => (offer.channels ?? 0) >= 2);
     const now = offers.filter((offer) => !several.includes(offer)).map((offer) => offer.handle);
     if (several.length) set({ held: [...get().held, ...several] });
@@ -141,6 +168,7 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     options: DEFAULT_UPLOAD_OPTIONS,
     error: null,
     refusals: [],
+    duplicates: [],
     collapsed: null,
     folderImport: null,
     held: [],
@@ -236,6 +264,15 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     },
     dismissError() {
       set({ error: null });
+    },
+    async addDuplicate(handle) {
+      const duplicate = get().duplicates.find((held) => held.offer.handle === handle);
+      if (!duplicate) return;
+      get().dismissDuplicate(handle);
+      await queueOffered([duplicate.offer]);
+    },
+    dismissDuplicate(handle) {
+      set({ duplicates: get().duplicates.filter((held) => held.offer.handle !== handle) });
     },
     dismissRefusal(key) {
       set({ refusals: get().refusals.filter((refusal) => refusal.key !== key) });

@@ -9,6 +9,7 @@ import type { UiLanguage } from '../../src-shared/ipc-contract.js';
 import { synthesizeSpeech } from '../support/audio-fixtures.js';
 import { screenshot, startHost, type Host } from './e2e-support.js';
 import { LibraryPage } from './pages/library-page.js';
+import { TranscriptPage } from './pages/transcript-page.js';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -62,6 +63,35 @@ for (const language of ['en', 'ja'] as const satisfies UiLanguage[])
 
       await refusals.getByRole('button').click();
       await expect(refusals).toHaveCount(0);
+    } finally {
+      expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
+    }
+  });
+
+const OPEN = { en: 'Open it', ja: '開く' } as const;
+
+for (const language of ['en', 'ja'] as const satisfies UiLanguage[])
+  test(`a file dropped again is not transcribed twice: the user is told it is in the library and can open it (${language})`, async ({
+    page,
+  }) => {
+    expect(await host.invoke('settings:update', { uiLanguage: language })).toMatchObject({ ok: true });
+    try {
+      const library = new LibraryPage(page);
+      await library.goto(host.url);
+      const file = goodFile(`standup-${language}.wav`);
+      await library.dropFiles([file]);
+      await expect(library.upload(`standup-${language}.wav`)).toHaveAttribute('data-state', 'done', {
+        timeout: 120_000,
+      });
+      await library.dropFiles([file]);
+      const duplicates = page.getByTestId('drop-duplicates').getByRole('listitem');
+      await expect(duplicates).toHaveCount(1);
+      await expect(duplicates).toContainText(`standup-${language}.wav`);
+      await expect(library.upload(`standup-${language}.wav`)).toHaveCount(1);
+      await screenshot(page, `drop-duplicate-${language}`);
+
+      await duplicates.getByRole('button', { name: OPEN[language] }).click();
+      await expect(new TranscriptPage(page).title).toHaveText(`standup-${language}.wav`);
     } finally {
       expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
     }

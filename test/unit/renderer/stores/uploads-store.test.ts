@@ -111,3 +111,30 @@ describe('files refused in a drop', () => {
     expect(names()).toEqual(['bad2.wav']);
   });
 });
+
+describe('a file dropped again', () => {
+  it('is held with the earlier transcription to open, not uploaded a second time, until the user asks for it', async () => {
+    fake.handlers['uploads:add'] = () => [job('queued', 'first')];
+    await useUploadsStore.getState().addFiles([new File(['RIFF'], 'first.wav')]);
+    fake.emit('uploads:changed', { ...job('done', 'first'), size: 4 });
+    await useUploadsStore.getState().addFiles([new File(['RIFF'], 'first.wav')]);
+    const adds = () => fake.calls.filter((call) => call.channel === 'uploads:add').length;
+    expect(adds()).toBe(1);
+    expect(useUploadsStore.getState().duplicates).toEqual([
+      { offer: expect.objectContaining({ name: 'first.wav' }), transcriptionId: 't-first' },
+    ]);
+    // "Transcribe again" sends it after all.
+    await useUploadsStore.getState().addDuplicate('handle of first.wav');
+    expect(adds()).toBe(2);
+    expect(useUploadsStore.getState().duplicates).toEqual([]);
+  });
+
+  it('is uploaded again when the earlier upload failed, or when only the name is the same', async () => {
+    fake.handlers['uploads:add'] = () => [];
+    fake.emit('uploads:changed', { ...job('failed', 'broken'), size: 4 });
+    fake.emit('uploads:changed', { ...job('done', 'other'), size: 999 });
+    await useUploadsStore.getState().addFiles([new File(['RIFF'], 'broken.wav'), new File(['RIFF'], 'other.wav')]);
+    expect(fake.calls.filter((call) => call.channel === 'uploads:add').length).toBe(2);
+    expect(useUploadsStore.getState().duplicates).toEqual([]);
+  });
+});
