@@ -240,6 +240,9 @@ export const en = {
   'progress.label': 'Progress of {name}',
 
   'transcript.notReady': 'This transcription is not finished yet ({status}).',
+  'transcript.noSpeech': 'No speech was found in this recording.',
+  'transcript.noSpeechHint':
+    'Play it to check that it is the right file and not silent. If someone does speak in it, use “{again}” with the language set to the one spoken.',
   'transcript.running': 'The transcript appears here when it is finished. You can listen to the recording meanwhile.',
   'transcript.failed': 'Transcription failed: {reason}',
   'transcript.unsynced': 'Edits not sent yet',
@@ -898,6 +901,9 @@ export const ja: Record<MessageKey, string> = {
   'progress.label': '{name} の進捗',
 
   'transcript.notReady': 'この文字起こしはまだ終わっていません（{status}）。',
+  'transcript.noSpeech': 'この録音には発話が見つかりませんでした。',
+  'transcript.noSpeechHint':
+    '再生して、正しいファイルであること、無音でないことを確かめてください。話している声が入っている場合は、話されている言語を指定して「{again}」を使ってください。',
   'transcript.running': '終わるとここに文字起こしが表示されます。その間も録音を再生できます。',
   'transcript.failed': '文字起こしに失敗しました：{reason}',
   'transcript.unsynced': '未送信の編集あり',
