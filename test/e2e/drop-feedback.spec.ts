@@ -1,13 +1,14 @@
 // What a new user met dropping files (tryout 4): a bad file dropped with good ones threw the good ones
 // away, and a refusal vanished at the next good drop before it was read. Screenshots in English and
-// Japanese for people to look at.
+// Japanese for people to look at; also a recording with no speech in it, and the queue's stage names.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { UiLanguage } from '../../src-shared/ipc-contract.js';
 import { synthesizeSpeech } from '../support/audio-fixtures.js';
-import { screenshot, startHost, type Host } from './e2e-support.js';
+import { screenshot, startHost, uploadCompleted, type Host } from './e2e-support.js';
 import { LibraryPage } from './pages/library-page.js';
 import { TranscriptPage } from './pages/transcript-page.js';
 
@@ -92,6 +93,35 @@ for (const language of ['en', 'ja'] as const satisfies UiLanguage[])
 
       await duplicates.getByRole('button', { name: OPEN[language] }).click();
       await expect(new TranscriptPage(page).title).toHaveText(`standup-${language}.wav`);
+    } finally {
+      expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
+    }
+  });
+
+for (const language of ['en', 'ja'] as const satisfies UiLanguage[])
+  test(`a 0.2 s tone opens on a clear "no speech" note, not an empty transcript (${language})`, async ({ page }) => {
+    const blip = path.join(dir, `blip-${language}.wav`);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=880:duration=0.2',
+      '-ar',
+      '16000',
+      blip,
+    ]);
+    await uploadCompleted(host, blip);
+    expect(await host.invoke('settings:update', { uiLanguage: language })).toMatchObject({ ok: true });
+    try {
+      const library = new LibraryPage(page);
+      await library.goto(host.url);
+      await page.getByRole('button', { name: new RegExp(`blip-${language}\\.wav`) }).click();
+      await expect(page.getByTestId('no-speech')).toBeVisible();
+      await expect(page.getByTestId('transcript-pane')).toHaveCount(0);
+      await expect(page.getByTestId('timeline')).toHaveCount(0);
+      await screenshot(page, `no-speech-${language}`);
     } finally {
       expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
     }

@@ -135,9 +135,12 @@ export function TranscriptView({ id, at, play }: { id: string; at?: number; play
           {find && <FindReplacePanel mode={find} onMode={setFind} onClose={() => setFind(null)} />}
           <div className="transcript-columns">
             {noSpeech ? (
-              <p className="empty no-speech" role="status" data-testid="no-speech">
-                {t('transcript.noSpeech')} {t('transcript.noSpeechHint', { again: t('transcript.transcribeAgain') })}
-              </p>
+              <div className="empty no-speech" role="status" data-testid="no-speech">
+                <p>
+                  <strong>{t('transcript.noSpeech')}</strong>
+                </p>
+                <p>{t('transcript.noSpeechHint', { again: t('transcript.transcribeAgain') })}</p>
+              </div>
             ) : (
               <TranscriptPane />
             )}
