@@ -29,6 +29,9 @@ export const en = {
   'library.drop.notAdded':
     'Nothing was added: an option in “{options}” is not valid (it says why there). Correct it, then add the files again.',
   'library.drop.folder': 'Import folder…',
+  'library.drop.duplicate': '“{name}” is already in your library, so it was not added again.',
+  'library.drop.duplicateOpen': 'Open it',
+  'library.drop.duplicateAgain': 'Transcribe again anyway',
   'library.folder.added.one': '1 file added from “{folder}”',
   'library.folder.added.other': '{count} files added from “{folder}”',
   'library.folder.none': 'No audio or video files found in “{folder}”',
@@ -156,8 +159,6 @@ export const en = {
   'library.queue.starting': 'Starting',
   'library.queue.queued': 'Waiting to start',
   'library.queue.uploaded': 'Uploaded',
-  'library.queue.transcribingStarted': 'Transcribing…',
-  'library.queue.transcribing': 'Transcribing {percent}%',
   'library.queue.done': 'Done',
   'library.queue.failed': 'Failed',
   'library.queue.cancelled': 'Cancelled',
@@ -241,6 +242,9 @@ export const en = {
   'progress.label': 'Progress of {name}',
 
   'transcript.notReady': 'This transcription is not finished yet ({status}).',
+  'transcript.noSpeech': 'No speech was found in this recording.',
+  'transcript.noSpeechHint':
+    'Play it to check that it is the right file and not silent. If someone does speak in it, use “{again}” with the language set to the one spoken.',
   'transcript.running': 'The transcript appears here when it is finished. You can listen to the recording meanwhile.',
   'transcript.failed': 'Transcription failed: {reason}',
   'transcript.unsynced': 'Edits not sent yet',
@@ -693,6 +697,9 @@ export const ja: Record<MessageKey, string> = {
   'library.drop.notAdded':
     '追加されませんでした: 「{options}」に正しくない項目があります（理由はその項目に表示されています）。修正してから、もう一度ファイルを追加してください。',
   'library.drop.folder': 'フォルダーを取り込む…',
+  'library.drop.duplicate': '「{name}」はすでにライブラリにあるため、もう一度は追加していません。',
+  'library.drop.duplicateOpen': '開く',
+  'library.drop.duplicateAgain': 'それでも文字起こしする',
   'library.folder.added.one': '「{folder}」から 1 件を追加しました',
   'library.folder.added.other': '「{folder}」から {count} 件を追加しました',
   'library.folder.none': '「{folder}」に音声・動画ファイルはありませんでした',
@@ -817,8 +824,6 @@ export const ja: Record<MessageKey, string> = {
   'library.queue.starting': '開始中',
   'library.queue.queued': '開始待ち',
   'library.queue.uploaded': 'アップロード済み',
-  'library.queue.transcribingStarted': '文字起こし中…',
-  'library.queue.transcribing': '文字起こし中 {percent}%',
   'library.queue.done': '完了',
   'library.queue.failed': '失敗',
   'library.queue.cancelled': '中止',
@@ -902,6 +907,9 @@ export const ja: Record<MessageKey, string> = {
   'progress.label': '{name} の進捗',
 
   'transcript.notReady': 'この文字起こしはまだ終わっていません（{status}）。',
+  'transcript.noSpeech': 'この録音には発話が見つかりませんでした。',
+  'transcript.noSpeechHint':
+    '再生して、正しいファイルであること、無音でないことを確かめてください。話している声が入っている場合は、話されている言語を指定して「{again}」を使ってください。',
   'transcript.running': '終わるとここに文字起こしが表示されます。その間も録音を再生できます。',
   'transcript.failed': '文字起こしに失敗しました：{reason}',
   'transcript.unsynced': '未送信の編集あり',

@@ -26,7 +26,22 @@ export const DEFAULT_UPLOAD_OPTIONS: UploadOptions = {
 interface UploadsState {
   jobs: UploadJob[];
   options: UploadOptions;
+  /** One slot for what is not about one file (a refused option, a dialog that failed). */
   error: IpcError | null;
+  /**
+   * Files and folders main refused, each with its reason, kept until the user dismisses it: a later
+   * good drop does not wipe them (the user may not have read them yet).
+   */
+  refusals: Refusal[];
+  dismissRefusal: (key: number) => void;
+  /**
+   * Files dropped again while an upload of the same file (same name and size) is listed and not failed
+   * or cancelled: held with a question instead of transcribing them twice without a word.
+   */
+  duplicates: Duplicate[];
+  /** Uploads a held duplicate after all (the user wants it transcribed again). */
+  addDuplicate: (handle: string) => Promise<void>;
+  dismissDuplicate: (handle: string) => void;
   init: () => Promise<() => void>;
   /** Changes the options; a valid choice is remembered in the settings as the defaults of new uploads. */
   setOptions: (patch: Partial<UploadOptions>) => void;
@@ -75,6 +90,22 @@ interface UploadsState {
   dismissError: () => void;
 }
 
+export interface Refusal {
+  key: number;
+  error: IpcError;
+}
+
+let nextRefusal = 1;
+
+export interface Duplicate {
+  offer: FileOffer;
+  /** The earlier upload's transcription, to open; null while it is still on its way. */
+  transcriptionId: string | null;
+}
+
+/** Failed and cancelled uploads did not put the file in the library: dropping it again is no duplicate. */
+const GONE: ReadonlyArray<UploadJob['state']> = ['failed', 'cancelled'];
+
 const FINISHED: ReadonlyArray<UploadJob['state']> = ['done', 'cancelled'];
 
 export const useUploadsStore = create<UploadsState>()((set, get) => {
@@ -92,8 +123,41 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
   function remember(job: UploadJob) {
     if (!get().jobs.some((existing) => existing.id === job.id)) upsert(job);
   }
+  /** An error about the options refuses every file alike: it goes to its field; any other names one file. */
+  function refuse(error: IpcError) {
+    if (error.field?.startsWith('options.')) set({ error });
+    else set({ refusals: [...get().refusals, { key: nextRefusal++, error }] });
+  }
+  /**
+   * Queues each file on its own, so one bad file does not refuse the good ones dropped with it. Answers
+   * the handles main took (none once the options are refused: they would refuse every other file too).
+   */
+  async function queue(handles: string[], options: UploadOptions): Promise<string[]> {
+    const taken: string[] = [];
+    for (const handle of handles) {
+      const [jobs, error] = split(await api().uploads.add({ files: [handle], options }));
+      if (error) {
+        refuse(error);
+        if (error.field?.startsWith('options.')) break;
+        continue;
+      }
+      jobs.forEach(remember);
+      taken.push(handle);
+    }
+    return taken;
+  }
   /** Offered files: one channel (or unknown) queued now, two or more held for the form's question. */
-  async function addOffered(offers: FileOffer[]) {
+  async function addOffered(given: FileOffer[]) {
+    const earlier = (offer: FileOffer) =>
+      get().jobs.find((job) => job.fileName === offer.name && job.size === offer.size && !GONE.includes(job.state));
+    const repeated = given.filter((offer) => earlier(offer));
+    if (repeated.length) {
+      const duplicates = repeated.map((offer) => ({ offer, transcriptionId: earlier(offer)!.transcriptionId }));
+      set({ duplicates: [...get().duplicates, ...duplicates] });
+    }
+    await queueOffered(given.filter((offer) => !repeated.includes(offer)));
+  }
+  async function queueOffered(offers: FileOffer[]) {
     const several = offers.filter((offer) => (offer.channels ?? 0) >= 2);
     const now = offers.filter((offer) => !several.includes(offer)).map((offer) => offer.handle);
     if (several.length) set({ held: [...get().held, ...several] });
@@ -103,6 +167,8 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     jobs: [],
     options: DEFAULT_UPLOAD_OPTIONS,
     error: null,
+    refusals: [],
+    duplicates: [],
     collapsed: null,
     folderImport: null,
     held: [],
@@ -148,18 +214,16 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     },
     async addFolder(handle) {
       const [imported, error] = split(await api().uploads.addFolder({ folder: handle, options: get().options }));
-      if (error) return set({ error });
+      if (error) return refuse(error);
       imported.jobs.forEach(remember);
-      set({ error: null, folderImport: imported, collapsed: false });
+      set({ folderImport: imported, collapsed: false });
     },
     dismissFolderImport() {
       set({ folderImport: null });
     },
     async addHandles(handles) {
-      const [jobs, error] = split(await api().uploads.add({ files: handles, options: get().options }));
-      if (error) return set({ error });
-      jobs.forEach(remember);
-      set({ error: null });
+      const taken = await queue(handles, get().options);
+      if (taken.length && !get().error?.field?.startsWith('options.')) set({ error: null });
     },
     setMultichannel(multichannel) {
       set({ multichannel });
@@ -167,15 +231,12 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     async uploadHeld() {
       const { held, multichannel, options } = get();
       if (held.length === 0) return;
-      const [jobs, error] = split(
-        await api().uploads.add({
-          files: held.map((offer) => offer.handle),
-          options: multichannel ? { ...options, multichannel: true } : options,
-        }),
-      );
-      if (error) return set({ error });
-      jobs.forEach(remember);
-      set({ error: null, held: [], multichannel: false });
+      const handles = held.map((offer) => offer.handle);
+      const taken = await queue(handles, multichannel ? { ...options, multichannel: true } : options);
+      // A refused file is named among the refusals; the held ones left are those the options refused.
+      const optionsRefused = get().error?.field?.startsWith('options.') ?? false;
+      if (!optionsRefused) return set({ error: null, held: [], multichannel: false });
+      set({ held: held.filter((offer) => !taken.includes(offer.handle)) });
     },
     dropHeld() {
       set({ held: [], multichannel: false });
@@ -203,6 +264,18 @@ export const useUploadsStore = create<UploadsState>()((set, get) => {
     },
     dismissError() {
       set({ error: null });
+    },
+    async addDuplicate(handle) {
+      const duplicate = get().duplicates.find((held) => held.offer.handle === handle);
+      if (!duplicate) return;
+      get().dismissDuplicate(handle);
+      await queueOffered([duplicate.offer]);
+    },
+    dismissDuplicate(handle) {
+      set({ duplicates: get().duplicates.filter((held) => held.offer.handle !== handle) });
+    },
+    dismissRefusal(key) {
+      set({ refusals: get().refusals.filter((refusal) => refusal.key !== key) });
     },
   };
 });

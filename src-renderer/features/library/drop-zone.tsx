@@ -6,6 +6,7 @@ import { errorFor, formLevelError } from '../../lib/field-error';
 import { useUploadsStore } from '../../stores/uploads-store';
 import { UPLOAD_OPTION_FIELDS } from './upload-options-form';
 import { ErrorText } from '../../lib/error-details';
+import { useNavigationStore } from '../../stores/navigation-store';
 
 export function DropZone() {
   const t = useT();
@@ -19,6 +20,12 @@ export function DropZone() {
   const error = formLevelError(storeError, UPLOAD_OPTION_FIELDS);
   const refused = errorFor(storeError, UPLOAD_OPTION_FIELDS);
   const dismissError = useUploadsStore((state) => state.dismissError);
+  // Each refused file by name with its reason, until dismissed: a later good drop leaves them be.
+  const refusals = useUploadsStore((state) => state.refusals);
+  const dismissRefusal = useUploadsStore((state) => state.dismissRefusal);
+  const duplicates = useUploadsStore((state) => state.duplicates);
+  const { addDuplicate, dismissDuplicate } = useUploadsStore.getState();
+  const go = useNavigationStore((state) => state.go);
 
   const onDragOver = (event: DragEvent) => {
     if (!event.dataTransfer.types.includes('Files')) return;
@@ -102,6 +109,45 @@ export function DropZone() {
             {t('common.dismiss')}
           </button>
         </p>
+      )}
+      {duplicates.length > 0 && (
+        <ul className="drop-refusals" data-testid="drop-duplicates">
+          {duplicates.map(({ offer, transcriptionId }) => (
+            <li key={offer.handle} className="warning-banner">
+              <p>{t('library.drop.duplicate', { name: offer.name })}</p>
+              {transcriptionId && (
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => {
+                    dismissDuplicate(offer.handle);
+                    go({ name: 'transcript', id: transcriptionId });
+                  }}
+                >
+                  {t('library.drop.duplicateOpen')}
+                </button>
+              )}
+              <button type="button" className="button" onClick={() => void addDuplicate(offer.handle)}>
+                {t('library.drop.duplicateAgain')}
+              </button>
+              <button type="button" className="button-quiet" onClick={() => dismissDuplicate(offer.handle)}>
+                {t('common.dismiss')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {refusals.length > 0 && (
+        <ul className="drop-refusals" role="alert" data-testid="drop-refusals">
+          {refusals.map((refusal) => (
+            <li key={refusal.key} className="error-banner">
+              <ErrorText error={refusal.error} />{' '}
+              <button type="button" className="button-quiet" onClick={() => dismissRefusal(refusal.key)}>
+                {t('common.dismiss')}
+              </button>
+            </li>
+          ))}
+        </ul>
       )}
       {error && (
         <div className="error-banner" role="alert">

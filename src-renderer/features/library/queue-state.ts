@@ -16,7 +16,8 @@ export type QueueState =
   | { kind: 'uploaded' }
   /** Started on the server, waiting for a free worker there. */
   | { kind: 'queued' }
-  | { kind: 'transcribing'; percent: number | null }
+  /** Its transcription's row, worded as the library words it (progress-line.tsx). */
+  | { kind: 'transcribing'; percent: number | null; transcription: TranscriptionSummary }
   | { kind: 'done' }
   | { kind: 'failed'; error: IpcError | null; reason: string | null; code: FailureCode | null }
   | { kind: 'cancelled' };
@@ -57,6 +58,7 @@ export function queueStateOf(job: UploadJob, transcription: TranscriptionSummary
       return {
         kind: 'transcribing',
         percent: transcription.progress === null ? null : Math.floor(transcription.progress * 100),
+        transcription,
       };
     case 'CANCELLED':
       return { kind: 'cancelled' };

@@ -12,6 +12,7 @@ import { isInProgress, queueStateOf, type QueueState } from './queue-state';
 import { ErrorDetails, ErrorText } from '../../lib/error-details';
 import { useCollapsedPanel } from '../../lib/use-collapsed-panel';
 import { failureText } from '../../i18n/error-text';
+import { progressWords, stageText } from '../progress/progress-line';
 
 const isActive = (job: UploadJob) => job.state === 'queued' || job.state === 'uploading' || job.state === 'starting';
 /** Failed or cancelled, or waiting after the server could not be reached: "Try again" tries now. */
@@ -144,9 +145,8 @@ export function stateText(t: T, state: QueueState): string {
     case 'uploading':
       return t('library.queue.uploading', { percent: state.percent });
     case 'transcribing':
-      return state.percent === null
-        ? t('library.queue.transcribingStarted')
-        : t('library.queue.transcribing', { percent: state.percent });
+      // The stage as the library row says it, from the one place that words it.
+      return stageText(progressWords(t, state.transcription, null));
     default:
       return t(`library.queue.${state.kind}`);
   }

@@ -32,6 +32,11 @@ export function progressWords(
   };
 }
 
+/** "Finding speech · 10%": the stage and how far, as the library row, the transcript view and the uploads queue say it. */
+export function stageText(words: Pick<ProgressWords, 'stage' | 'percent'>): string {
+  return words.percent === null ? words.stage : `${words.stage} · ${words.percent}%`;
+}
+
 export function etaText(t: T, seconds: number): string {
   const words = etaWords(seconds);
   switch (words.kind) {

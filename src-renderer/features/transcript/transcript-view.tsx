@@ -49,6 +49,8 @@ export function TranscriptView({ id, at, play }: { id: string; at?: number; play
 
   const summary = detail?.summary;
   const document = detail?.document ?? null;
+  // Finished with nothing said (a short tone, silence): an empty pane and a lone speaker lane looked broken.
+  const noSpeech = document !== null && document.segments.length === 0;
   const running = summary ? isProcessing(summary.status) : false;
 
   // Opened before the audio reached the server, the player found none: try again once it is being processed.
@@ -117,7 +119,7 @@ export function TranscriptView({ id, at, play }: { id: string; at?: number; play
         <section className="player" aria-label={t('player.label')} ref={measurePlayer}>
           <Waveform />
           {/* Lanes come with the transcript: while it runs there are no speakers or emotions to draw yet. */}
-          {document && <TimelineLanes />}
+          {document && !noSpeech && <TimelineLanes />}
           <TransportBar onShowShortcuts={() => setShortcutsOpen(true)} />
         </section>
       )}
@@ -132,7 +134,16 @@ export function TranscriptView({ id, at, play }: { id: string; at?: number; play
           <EditToolbar onFind={setFind} />
           {find && <FindReplacePanel mode={find} onMode={setFind} onClose={() => setFind(null)} />}
           <div className="transcript-columns">
-            <TranscriptPane />
+            {noSpeech ? (
+              <div className="empty no-speech" role="status" data-testid="no-speech">
+                <p>
+                  <strong>{t('transcript.noSpeech')}</strong>
+                </p>
+                <p>{t('transcript.noSpeechHint', { again: t('transcript.transcribeAgain') })}</p>
+              </div>
+            ) : (
+              <TranscriptPane />
+            )}
             <AnalysisPanels id={id} />
           </div>
         </>

@@ -28,15 +28,27 @@ export class LibraryPage {
 
   /** Drops a real file from disk onto the drop zone, as a user dragging it from the file manager. */
   async dropFile(filePath: string, type = 'audio/wav') {
-    const base64 = (await fsp.readFile(filePath)).toString('base64');
+    await this.dropFiles([filePath], type);
+  }
+
+  /** Drops several files from disk in one drag, as a user selecting them together in the file manager. */
+  async dropFiles(filePaths: string[], type = 'audio/wav') {
+    const files = await Promise.all(
+      filePaths.map(async (filePath) => ({
+        name: path.basename(filePath),
+        base64: (await fsp.readFile(filePath)).toString('base64'),
+      })),
+    );
     const dataTransfer = await this.page.evaluateHandle(
-      ({ name, base64, type }) => {
-        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      ({ files, type }) => {
         const transfer = new DataTransfer();
-        transfer.items.add(new File([bytes], name, { type }));
+        for (const { name, base64 } of files) {
+          const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+          transfer.items.add(new File([bytes], name, { type }));
+        }
         return transfer;
       },
-      { name: path.basename(filePath), base64, type },
+      { files, type },
     );
     await this.dropZone.dispatchEvent('dragenter', { dataTransfer });
     await this.dropZone.dispatchEvent('dragover', { dataTransfer });

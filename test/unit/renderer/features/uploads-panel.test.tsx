@@ -202,7 +202,7 @@ describe('UploadsPanel', () => {
       queue: 'uploading',
       text: expect.stringMatching(/^Uploading 45% · 450 B \/ 1000 B$/),
     });
-    expect(line('works')).toMatchObject({ queue: 'transcribing', text: expect.stringMatching(/^Transcribing 42%/) });
+    expect(line('works')).toMatchObject({ queue: 'transcribing', text: expect.stringMatching(/^Transcribing · 42%/) });
     expect(line('ends')).toMatchObject({ queue: 'done', text: expect.stringMatching(/^Done/) });
     expect(line('breaks')).toMatchObject({ queue: 'failed', text: expect.stringMatching(/^Failed/) });
     expect(line('breaks').item.textContent).toContain('The recording holds no speech.');
@@ -211,6 +211,19 @@ describe('UploadsPanel', () => {
     // Started on the server, waiting there for a free worker.
     expect(line('queues')).toMatchObject({ queue: 'queued', text: expect.stringMatching(/^Waiting to start/) });
     expect(screen.getByTestId('uploads-summary').textContent).toBe('4 in progress · 2 uploaded · 1 failed');
+  });
+
+  it('names the stage as the library row does, in English and Japanese (one wording for both)', () => {
+    useUploadsStore.setState({ jobs: [job('finds', 'done', '2026-01-02T00:00:01Z')] });
+    const row = summary('t-finds', { status: 'IN_PROGRESS', progress: 0.1, stage: 'detecting-speech' });
+    useLibraryStore.setState({ rows: [row] });
+    const { unmount } = render(<UploadsPanel />);
+    const text = () => screen.getByTestId('upload-state').textContent;
+    expect(text()).toMatch(/^Finding speech · 10%/);
+    unmount();
+    setUiLanguage('ja');
+    render(<UploadsPanel />);
+    expect(text()).toMatch(new RegExp(`^${ja['stage.detecting-speech']} · 10%`));
   });
 
   it('never reads a row listed before the start as transcribing: the line goes uploaded, then queued (never back)', () => {

@@ -83,3 +83,58 @@ describe('uploads store', () => {
     ]);
   });
 });
+
+describe('files refused in a drop', () => {
+  const notMedia = (name: string) => ({
+    ok: false as const,
+    error: { code: 'validation' as const, field: 'files', reason: 'app.not-media-text' as const, params: { name } },
+  });
+
+  it('queues the good files of a drop that also holds a bad one, and names the bad one', async () => {
+    fake.handlers['uploads:add'] = ({ files }) =>
+      files[0] === 'handle of notes.wav' ? notMedia('notes.wav') : [job('queued', 'good')];
+    await useUploadsStore.getState().addHandles(['handle of notes.wav', 'handle of good.wav']);
+    const state = useUploadsStore.getState();
+    expect(state.jobs.map((j) => j.id)).toEqual(['good']);
+    expect(state.refusals.map((r) => r.error.params?.name)).toEqual(['notes.wav']);
+  });
+
+  it('keeps each refusal through later good drops until the user dismisses it', async () => {
+    fake.handlers['uploads:add'] = ({ files }) =>
+      files[0]!.startsWith('handle of bad') ? notMedia(files[0]!.slice(10)) : [job('queued', files[0]!.slice(10))];
+    await useUploadsStore.getState().addHandles(['handle of bad1.wav']);
+    await useUploadsStore.getState().addHandles(['handle of bad2.wav']);
+    await useUploadsStore.getState().addHandles(['handle of fine.wav']);
+    const names = () => useUploadsStore.getState().refusals.map((r) => r.error.params?.name);
+    expect(names()).toEqual(['bad1.wav', 'bad2.wav']);
+    useUploadsStore.getState().dismissRefusal(useUploadsStore.getState().refusals[0]!.key);
+    expect(names()).toEqual(['bad2.wav']);
+  });
+});
+
+describe('a file dropped again', () => {
+  it('is held with the earlier transcription to open, not uploaded a second time, until the user asks for it', async () => {
+    fake.handlers['uploads:add'] = () => [job('queued', 'first')];
+    await useUploadsStore.getState().addFiles([new File(['RIFF'], 'first.wav')]);
+    fake.emit('uploads:changed', { ...job('done', 'first'), size: 4 });
+    await useUploadsStore.getState().addFiles([new File(['RIFF'], 'first.wav')]);
+    const adds = () => fake.calls.filter((call) => call.channel === 'uploads:add').length;
+    expect(adds()).toBe(1);
+    expect(useUploadsStore.getState().duplicates).toEqual([
+      { offer: expect.objectContaining({ name: 'first.wav' }), transcriptionId: 't-first' },
+    ]);
+    // "Transcribe again" sends it after all.
+    await useUploadsStore.getState().addDuplicate('handle of first.wav');
+    expect(adds()).toBe(2);
+    expect(useUploadsStore.getState().duplicates).toEqual([]);
+  });
+
+  it('is uploaded again when the earlier upload failed, or when only the name is the same', async () => {
+    fake.handlers['uploads:add'] = () => [];
+    fake.emit('uploads:changed', { ...job('failed', 'broken'), size: 4 });
+    fake.emit('uploads:changed', { ...job('done', 'other'), size: 999 });
+    await useUploadsStore.getState().addFiles([new File(['RIFF'], 'broken.wav'), new File(['RIFF'], 'other.wav')]);
+    expect(fake.calls.filter((call) => call.channel === 'uploads:add').length).toBe(2);
+    expect(useUploadsStore.getState().duplicates).toEqual([]);
+  });
+});
