@@ -47,6 +47,9 @@ const POSTGRES_S3_FILES = [
   'voice-library',
   // A live session saved while the server drains: pg-boss takes no job once stopped, so sessions end first.
   'live-drain',
+  // OpenAI's diarized_json: known_speaker_references[] clips stored in S3 beside the upload and printed by the
+  // pg-boss job from there; known_speaker_names[] matched against the library's voices on PostgreSQL.
+  'openai-diarized',
 ].map((name) => `test/integration/server/${name}.test.ts`);
 // A renamed or moved file would silently leave the project: say so instead.
 for (const file of POSTGRES_S3_FILES)
