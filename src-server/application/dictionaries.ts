@@ -69,8 +69,11 @@ export async function deleteDictionary(ctx: DictionariesContext, caller: Caller,
  */
 const PRONOUNCEABLE = /^[\p{L}\p{M} '\u2019\u30fb-]*\p{L}[\p{L}\p{M} '\u2019\u30fb-]*$/u;
 
-/** Refuses a word whose reading cannot be pronounced; `at(i)` is where item i sits in the request ("words.0"). */
-function checkReadings(items: readonly NewWord[], at: (index: number) => string): void {
+/**
+ * Refuses a word whose reading cannot be pronounced; `at(i)` is where item i sits in the request ("words.0").
+ * Every way words come in (dictionaries, uploads, live sessions) checks them here.
+ */
+export function checkReadings(items: readonly NewWord[], at: (index: number) => string): void {
   for (const [i, item] of items.entries()) {
     const reading = item.reading?.normalize('NFKC').trim();
     if (!reading || PRONOUNCEABLE.test(reading)) continue;

@@ -29,6 +29,7 @@ import {
 import { wavHeader } from '../engines/speech/openai-remote-engine.js';
 import { promptVocabulary } from './transcribe-now.js';
 import { createUploadTicket } from './create-upload-ticket.js';
+import { checkReadings } from './dictionaries.js';
 import { AppError } from './errors.js';
 import { storeUploadedAudio } from './signed-files.js';
 import type {
@@ -514,10 +515,17 @@ export class LiveSession {
         : null;
     }
     if (settings.include !== undefined) next.include = settings.include;
-    if (settings.words !== undefined)
+    if (settings.words !== undefined) {
       next.words = settings.words.map((w) =>
         typeof w === 'string' ? { word: w, reading: null } : { word: w.word, reading: w.reading ?? null },
       );
+      try {
+        checkReadings(next.words, (i) => `words.${i}`);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        throw invalid('invalid_value', error.message, `session.${error.field}`);
+      }
+    }
     let rules = this.rules;
     let dictionaryWords: VocabularyWord[] | null = null;
     if (settings.dictionary_id !== undefined) {
