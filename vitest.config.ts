@@ -45,10 +45,11 @@ const POSTGRES_S3_FILES = [
   'backend-areas',
   // The voice library: its tables on PostgreSQL, and samples printed from audio kept in S3 (decision 0065).
   'voice-library',
-  // Reference clips of the OpenAI route stored beside the upload in S3 and deleted with it (decision 0092).
-  'openai-diarized',
   // A live session saved while the server drains: pg-boss takes no job once stopped, so sessions end first.
   'live-drain',
+  // OpenAI's diarized_json: known_speaker_references[] clips stored in S3 beside the upload and printed by the
+  // pg-boss job from there; known_speaker_names[] matched against the library's voices on PostgreSQL.
+  'openai-diarized',
 ].map((name) => `test/integration/server/${name}.test.ts`);
 // A renamed or moved file would silently leave the project: say so instead.
 for (const file of POSTGRES_S3_FILES)

@@ -173,6 +173,27 @@ export class EditService {
     return this.detail(id);
   }
 
+  /**
+   * Applies a dictionary's forced replacements on the server (TranscriptService.applyDictionary) as one
+   * undoable edit: the revision it makes joins the history as any edit's does, so Undo restores the
+   * revision before it (a new revision, as every undo on the server makes). With edits waiting to be sent,
+   * the rewrite shows only once they are, and is not undoable here.
+   */
+  async applyDictionary(id: string, dictionaryId: string | null): Promise<TranscriptDetail> {
+    const { store, transcripts } = this.options;
+    await this.flushing;
+    const server = await this.serverDocument(id);
+    const current = this.currentState(id, server, shownDocument(server, store, id));
+    const history = this.historyOf(id, current);
+    const detail = await transcripts.applyDictionary(id, dictionaryId);
+    const after = store.documents.get(id)?.revision;
+    if ('revision' in current && after !== undefined && after !== current.revision) {
+      this.keepHistory(id, { ...recordEdit(history, current), last: { revision: after } });
+      return this.detail(id);
+    }
+    return detail;
+  }
+
   /** Whether one of these names is kept on this computer (so naming it again still changes something). */
   private namesKeptHere(id: string, names: SpeakerNameOperation[]): boolean {
     const kept = this.options.store.edits.speakerNames(id);

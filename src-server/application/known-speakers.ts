@@ -5,6 +5,7 @@
 // labels the separated speaker recognized as that voice (decision 0065); any other name is looked for by its
 // clip's print, under settings calibrated for such short clips (decision 0092). A speaker matched by neither
 // keeps OpenAI's A, B, ... label: a wrong name is worse than none.
+import type { EnrolledVoice } from '../domain/voice-prints.js';
 import { errors } from './errors.js';
 
 /** OpenAI's bound. */
@@ -77,3 +78,19 @@ function reference(url: string, i: number): { mediaType: string; audio: Buffer }
     );
   return { mediaType: match[1]!.toLowerCase(), audio };
 }
+
+/**
+ * The library's voices (`enrolled`, the team's) that `names` ask for, each under the caller's spelling: a name
+ * matches a voice without regard to case or surrounding space. Such a name needs no clip: the voice's own
+ * prints are better than a 2-10 s clip's.
+ */
+export function libraryVoicesNamed(enrolled: readonly EnrolledVoice[], names: readonly string[]): EnrolledVoice[] {
+  const asked = new Map(names.map((n) => [libraryKey(n), n.trim()]));
+  return enrolled.flatMap((v) => {
+    const name = asked.get(libraryKey(v.name));
+    return name === undefined ? [] : [{ ...v, name }];
+  });
+}
+
+/** How a known speaker's name is compared with the library's names. */
+export const libraryKey = (name: string): string => name.trim().toLowerCase();

@@ -27,7 +27,7 @@ import {
   uploadAllowance,
   type UploadAllowance,
 } from './storage-guards.js';
-import type { KnownSpeaker } from './known-speakers.js';
+import { libraryKey, libraryVoicesNamed, type KnownSpeaker } from './known-speakers.js';
 import { asksForSpeakers, assertSpeakerCounts } from './speaker-counts.js';
 
 /** OpenAI model names that mean "this server's default engine". */
@@ -204,10 +204,23 @@ export class TranscribeNow {
     }
     const speakers = asked || request.diarize || model === 'diarization-high' ? separation : null;
     const known = request.knownSpeakers ?? [];
-    // The clips go beside the upload, so that they go with it however the request ends (0044).
-    const references: string[] = [];
+    // The clips go beside the upload, so that they go with it however the request ends (0044). Only those the
+    // job prints: a name of a library voice is recognized by the library's prints, so its clip is not kept.
+    const library = new Set(
+      speakers && known.length > 0
+        ? libraryVoicesNamed(
+            await ctx.voices.enrolled(caller.teamId),
+            known.map((k) => k.name),
+          ).map((v) => libraryKey(v.name))
+        : [],
+    );
+    const references: (string | null)[] = [];
     if (speakers)
-      for (const [i, { audio }] of known.entries()) {
+      for (const [i, { name, audio }] of known.entries()) {
+        if (library.has(libraryKey(name))) {
+          references.push(null);
+          continue;
+        }
         const referenceKey = `${this.prefix}/reference-${i + 1}`;
         await ctx.storage.put(referenceKey, Readable.from([audio])).catch((error: unknown) => {
           throw isDiskFull(error) ? diskFullWhileStoring() : error;

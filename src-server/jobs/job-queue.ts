@@ -31,9 +31,9 @@ export interface OpenAiTranscribePayload {
   /**
    * `known_speaker_references[]`: storage keys of each name's reference clip, in the same order, beside the
    * upload (removed with it). A name that is no voice of the library is looked for by its clip's print
-   * (decision 0092). Absent in jobs queued before it.
+   * (decision 0092); a name that is one has null (its clip is not stored). Absent in jobs queued before it.
    */
-  knownSpeakerReferences?: string[];
+  knownSpeakerReferences?: (string | null)[];
 }
 
 /** Every job type and its payload. Adding a job means adding a line here and a file beside this one. */

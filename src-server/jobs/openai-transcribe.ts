@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { DictionaryRepository } from '../db/dictionary-repository.js';
 import type { VoiceRepository } from '../db/voice-repository.js';
 import type { EnrolledVoice, VoicePrinter } from '../domain/voice-prints.js';
-import { REFERENCES_FIELD } from '../application/known-speakers.js';
+import { libraryKey, libraryVoicesNamed, REFERENCES_FIELD } from '../application/known-speakers.js';
 import { EngineError } from '../domain/engine-error.js';
 import { StageTimings } from '../domain/stage-timings.js';
 import type { TranscriptionPipeline } from '../domain/transcription-pipeline.js';
@@ -180,21 +180,17 @@ async function knownVoices(
   deps: { voices: VoiceRepository; voicePrints: VoicePrinter; storage: Storage; workDir: string },
   teamId: string,
   names: readonly string[],
-  references: readonly string[],
+  references: readonly (string | null)[],
   signal: AbortSignal,
 ): Promise<EnrolledVoice[]> {
   if (names.length === 0) return [];
-  const key = (name: string) => name.trim().toLowerCase();
-  const asked = new Map(names.map((n) => [key(n), n.trim()]));
-  const library = (await deps.voices.enrolled(teamId)).flatMap((v) => {
-    const name = asked.get(key(v.name));
-    return name === undefined ? [] : [{ ...v, name }];
-  });
-  const enrolled = new Set(library.map((v) => key(v.name)));
+  const library = libraryVoicesNamed(await deps.voices.enrolled(teamId), names);
+  const enrolled = new Set(library.map((v) => libraryKey(v.name)));
   const fromClips: EnrolledVoice[] = [];
   for (const [i, name] of names.entries()) {
     const referenceKey = references[i];
-    if (referenceKey === undefined || enrolled.has(key(name))) continue;
+    // No clip stored: the name was a library voice when the request came (one deleted since labels nobody).
+    if (referenceKey === undefined || referenceKey === null || enrolled.has(libraryKey(name))) continue;
     const clip = await deps.storage.localPath(referenceKey);
     try {
       const [printed] = await deps.voicePrints

@@ -3,6 +3,8 @@
 // Client events are TypeBox schemas (the server validates every frame against them); server events are
 // types. Pure TypeBox: no electron, node or DOM imports.
 import { Type, type Static } from 'typebox';
+import { LIMITS } from '../limits.js';
+import { NonBlank } from './common.js';
 
 const EventId = Type.Optional(Type.String({ maxLength: 256, description: 'Client-chosen id, echoed in errors.' }));
 
@@ -42,13 +44,16 @@ export const LiveTranscriptionSettings = Type.Object(
   { additionalProperties: false },
 );
 
-/** Extension: an ad-hoc word to recognize, with an optional phonetic respelling. */
+/**
+ * Extension: an ad-hoc word to recognize, with an optional phonetic respelling; bounded as a dictionary's words
+ * are (a saved session's words become its transcription's dictionary), the reading checked as theirs are.
+ */
 export const LiveWord = Type.Union([
-  Type.String({ minLength: 1, maxLength: 100 }),
+  NonBlank(LIMITS.word),
   Type.Object(
     {
-      word: Type.String({ minLength: 1, maxLength: 100 }),
-      reading: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+      word: NonBlank(LIMITS.word),
+      reading: Type.Optional(Type.Union([Type.String({ maxLength: LIMITS.reading }), Type.Null()])),
     },
     { additionalProperties: false },
   ),

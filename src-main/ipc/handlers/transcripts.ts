@@ -24,8 +24,9 @@ export function transcriptHandlers(ctx: HandlerContext): DomainHandlers<'transcr
     // A revision like any edit (decision 0055); naming a speaker by its own label gives the label back.
     'transcripts:rename-speaker': async ({ id, speaker, name }) =>
       ctx.session().edits.apply(id, [{ kind: 'speaker-name', speaker, name: name.trim() === speaker ? null : name }]),
+    // An undoable edit like any other: its revision joins the edit history.
     'transcripts:apply-dictionary': async ({ id, dictionaryId }) =>
-      ctx.session().transcripts.applyDictionary(id, dictionaryId),
+      ctx.session().edits.applyDictionary(id, dictionaryId),
     'transcripts:resolve-conflict': async ({ id, keep }) => ctx.session().edits.resolveConflict(id, keep),
     'transcripts:settle-conflict': async ({ id, segments }) => ctx.session().edits.settleConflict(id, segments),
     'transcripts:revisions': async ({ id }) => ctx.session().edits.revisions(id),

@@ -199,6 +199,14 @@ describe("known speakers from the team's voice library (decision 0065)", () => {
       samples: [{ transcription_id: source, start: 0, end: await audioDuration(alone) }],
     });
     expect(enrolled.status).toBe(200);
+    // What the request stores, seen at the storage it writes to (the objects go when the request ends).
+    const storage = server.runtime.ctx.storage;
+    const put = storage.put.bind(storage);
+    const stored: string[] = [];
+    storage.put = (key, ...rest) => {
+      stored.push(key);
+      return put(key, ...rest);
+    };
     try {
       const answer = (await client.audio.transcriptions.create({
         file: file(),
@@ -211,7 +219,10 @@ describe("known speakers from the team's voice library (decision 0065)", () => {
         known_speaker_references: [clips.stranger, clips.stranger],
       })) as unknown as TranscriptionDiarized;
       expect(turnSpeakers(answer)).toEqual(['agent', 'A', 'agent', 'A']);
+      // Only the clip that is printed is stored: "agent" is recognized by the library's prints.
+      expect(stored.filter((k) => /\/reference-/.test(k)).map((k) => k.replace(/^.*\//, ''))).toEqual(['reference-2']);
     } finally {
+      storage.put = put;
       await server.api(key, 'DELETE', `/api/v1/speakers/${enrolled.json.speaker_id}`);
     }
     // A transcription to enrol from, then a diarized one: two recognitions on a shared machine.

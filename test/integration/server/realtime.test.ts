@@ -9,6 +9,8 @@ import OpenAI from 'openai';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ErrorCode } from '../../../src-shared/error-codes.js';
+import { LIMITS } from '../../../src-shared/limits.js';
 import { liveTranscriptionsOf } from '../../../src-server/application/live-transcription.js';
 import type { PocketsphinxEngine } from '../../../src-server/engines/speech/pocketsphinx-engine.js';
 import { synthesizeSpeech } from '../../support/audio-fixtures.js';
@@ -353,29 +355,11 @@ describe('hostile clients', () => {
         'invalid_value',
         'session.audio.input.turn_detection.type',
       ],
-      // Ad-hoc words pass the checks dictionary words pass: a reading that cannot be sounded out, a reading
-      // that is not text, and a list longer than a session takes.
-      [
-        {
-          type: 'session.update',
-          event_id: 'evt_5',
-          session: { type: 'transcription', words: ['Kikitori', { word: 'Zintrix', reading: '{{ 12 }}' }] },
-        },
-        'invalid_value',
-        'session.words.1.reading',
-      ],
+      // An ad-hoc word's reading that is not text (readings that cannot be pronounced: "refuses ad-hoc words as dictionaries do").
       [
         { type: 'session.update', session: { type: 'transcription', words: [{ word: 'Zintrix', reading: 5 }] } },
         'invalid_value',
         'session.words.0.reading',
-      ],
-      [
-        {
-          type: 'session.update',
-          session: { type: 'transcription', words: Array.from({ length: 201 }, (_, i) => `word${i}`) },
-        },
-        'invalid_value',
-        'session.words',
       ],
       [
         {
@@ -397,19 +381,58 @@ describe('hostile clients', () => {
       const sent = typeof frame === 'object' && frame !== null ? (frame as { event_id?: string }).event_id : undefined;
       expect(event.error.event_id).toBe(sent ?? null);
     }
-    const unpronounceable = await errorFor(client, {
-      type: 'session.update',
-      session: { type: 'transcription', words: [{ word: 'Zintrix', reading: 'zin/tricks!' }] },
-    });
-    expect(unpronounceable.error.message).toMatch(
-      /cannot be pronounced\. Write how the word sounds in letters or kana/,
-    );
     // A rejected update changed nothing.
     client.send({ type: 'session.update', session: { type: 'transcription' } });
     const updated = await client.inbox.ofType('session.updated');
     expect(updated.session.audio.input).toMatchObject({ format: { rate: 24000 }, transcription: { language: 'en' } });
     client.socket.close();
     expect((await client.closed).code).toBe(1005);
+  });
+
+  it('refuses ad-hoc words as dictionaries do: readings that cannot be pronounced, blank words, oversized lists', async () => {
+    const client = rawClient();
+    await opened(client);
+    const update = (words: unknown[]) => ({ type: 'session.update', session: { type: 'transcription', words } });
+    const cases: [unknown[], string][] = [
+      [[{ word: 'Zintrix', reading: '<script>alert(1)</script>' }], 'session.words.0.reading'],
+      [['Kikitori', { word: 'Zintrix', reading: '1234' }], 'session.words.1.reading'],
+      [[{ word: 'Zintrix', reading: '!!! ???' }], 'session.words.0.reading'],
+      [[{ word: 'Zintrix', reading: 'zin\u0000tricks' }], 'session.words.0.reading'],
+      [['   '], 'session.words.0'],
+      [[{ word: 'Zintrix', reading: 'a'.repeat(LIMITS.reading + 1) }], 'session.words.0'],
+      [Array.from({ length: 201 }, (_, i) => `word${i}`), 'session.words'],
+    ];
+    for (const [words, param] of cases) {
+      const event = await errorFor(client, update(words));
+      expect(event.error, JSON.stringify(words).slice(0, 80)).toMatchObject({
+        type: 'invalid_request_error',
+        code: 'invalid_value',
+        message: expect.any(String),
+      });
+      expect(event.error.param, JSON.stringify(words).slice(0, 80)).toMatch(
+        new RegExp(`^${param.replace(/\./g, '\\.')}`),
+      );
+    }
+    // The same message as the dictionaries' HTTP answer: one check.
+    const refused = await errorFor(client, update([{ word: 'Zintrix', reading: '1234' }]));
+    const dictionary = await server.api(key, 'POST', '/api/v1/dictionaries', {
+      name: 'readings',
+      words: [{ word: 'Zintrix', reading: '1234' }],
+    });
+    expect(dictionary.status).toBe(400);
+    expect(dictionary.json).toMatchObject({ error_code: ErrorCode.VALIDATION_FAILED, field: 'words.0.reading' });
+    expect(refused.error.message).toBe(dictionary.json.error_message);
+    // Readings in letters or kana, with spaces, hyphens and apostrophes, are taken.
+    client.send(
+      update([
+        'Kikitori',
+        { word: 'Zintrix', reading: "zin-tricks o'clock" },
+        { word: '聞き取り', reading: 'ききとり' },
+      ]),
+    );
+    const updated = await client.inbox.ofType('session.updated');
+    expect(updated.session.words).toHaveLength(3);
+    client.socket.close();
   });
 
   it('answers a frame over the size limit with an error event, and closes only beyond four times the limit', async () => {

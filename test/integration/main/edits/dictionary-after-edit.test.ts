@@ -79,4 +79,47 @@ describe('a dictionary applied after an edit', () => {
     // Search finds what is shown.
     expect(store.search.search('offsite')[0]).toMatchObject({ transcriptionId: id });
   });
+
+  it('undoes "Apply dictionary" as one step, by a new revision like any undo, and redoes it', async () => {
+    const { transcripts, edits } = editingServices({
+      connection: () => ({ baseUrl: server.url, apiKey: key }),
+      store,
+      audioDir: path.join(dir, 'audio'),
+      notify: (n) => notes.notifier.notify(n),
+    });
+    const own = await completedTranscription(server, key, await shortSpeech());
+    const recognized = (await transcripts.detail(own)).document!;
+    const words = recognized.segments.flatMap((s) => s.words.map((w, i) => ({ segment: s.id, index: i, word: w })));
+    const meeting = words.find((w) => /meeting/i.test(w.word.word))!;
+    const edited = await edits.apply(own, [
+      { kind: 'word', segmentId: meeting.segment, wordIndex: meeting.index, text: 'offsite' },
+    ]);
+    expect(edited.document!.revision).toBe(2);
+    const dictionary = (await server.api(key, 'POST', '/api/v1/dictionaries', { name: 'Undoable rules' })).json
+      .dictionary_id as string;
+    await server.api(key, 'POST', `/api/v1/dictionaries/${dictionary}/blacklist_words`, {
+      pattern: 'budget',
+      replacement: 'Q3 budget',
+    });
+
+    const applied = await edits.applyDictionary(own, dictionary);
+    expect(applied.document!.revision).toBe(3);
+    expect(applied.document!.text).toContain('Q3 budget');
+    expect(applied.history).toEqual({ undo: 2, redo: 0 });
+
+    // Undo takes back the dictionary alone: the edit stays; the server keeps every step as a revision.
+    const undone = await edits.undo(own);
+    expect(undone.document!.revision).toBe(4);
+    expect(undone.document!.text).not.toContain('Q3 budget');
+    expect(undone.document!.text).toContain('offsite');
+    expect(undone.history).toEqual({ undo: 1, redo: 1 });
+    const redone = await edits.redo(own);
+    expect(redone.document!.revision).toBe(5);
+    expect(redone.document!.text).toContain('Q3 budget');
+    expect(redone.document!.text).toContain('offsite');
+    const list = (await server.api(key, 'GET', `/api/v1/transcriptions/${own}/revisions`)).json as {
+      revisions: Array<{ revision: number; source: string }>;
+    };
+    expect(list.revisions.map((r) => r.source)).toEqual(['recognized', 'edit', 'dictionary', 'restore', 'restore']);
+  });
 });

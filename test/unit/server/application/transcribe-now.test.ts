@@ -43,6 +43,11 @@ function context(defaultEngine: SpeechEngine, speakers: boolean): AppContext {
       reservedBytes: () => Promise.resolve(0),
     },
     dictionaries: { get: () => Promise.resolve(null) },
+    // The team's voice library: one voice, "Receptionist".
+    voices: {
+      enrolled: (teamId: string) =>
+        Promise.resolve(teamId === 'team' ? [{ speakerId: 'voice-1', name: 'Receptionist', prints: [] }] : []),
+    },
     engines: {
       speechEngines: engines,
       speechFor: () => defaultEngine,
@@ -202,6 +207,32 @@ describe('transcribe now', () => {
     expect(stored).toEqual(['agent clip', 'customer clip']);
     await now.end(() => undefined);
     for (const key of knownSpeakerReferences) expect(await ctx.storage.stat(key)).toBeNull();
+  });
+
+  it('stores no clip for a name of a library voice (its prints are used), only the others', async () => {
+    ctx = context(engine('pocketsphinx', ['en'], false), true);
+    const storage = ctx.storage;
+    const stored: string[] = [];
+    const put: typeof storage.put = (key, source, options) => {
+      stored.push(key);
+      return storage.put(key, source, options);
+    };
+    ctx.storage = Object.assign(Object.create(storage) as typeof storage, { put });
+    const now = await session();
+    const knownSpeakers = [
+      { name: 'customer', mediaType: 'audio/wav', audio: Buffer.from('customer clip') },
+      { name: ' receptionist ', mediaType: 'audio/wav', audio: Buffer.from('receptionist clip') },
+    ];
+    await now.run(request({ diarize: true, knownSpeakers }), new AbortController().signal);
+    const { knownSpeakerNames, knownSpeakerReferences } = sent[0]!.payload as {
+      knownSpeakerNames: string[];
+      knownSpeakerReferences: (string | null)[];
+    };
+    expect(knownSpeakerNames).toEqual(['customer', ' receptionist ']);
+    expect(knownSpeakerReferences[1]).toBeNull();
+    expect(stored.filter((key) => key.includes('reference'))).toEqual([knownSpeakerReferences[0]]);
+    expect(fs.readFileSync(await ctx.storage.localPath(knownSpeakerReferences[0]!), 'utf8')).toBe('customer clip');
+    await now.end(() => undefined);
   });
 
   it('answers a disk that fills while storing a reference clip as insufficient storage, before any job', async () => {
