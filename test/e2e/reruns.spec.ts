@@ -108,7 +108,7 @@ test('in Japanese, the failed row and the dialog read naturally', async ({ page 
   await expect(row).toHaveAttribute('data-status', 'FAILED', { timeout: 60_000 });
   const failed = page.locator('.row-failed').filter({ has: row });
   await expect(failed.getByRole('button', { name: `${name} を同じ設定で再試行` })).toHaveText('再試行');
-  await expect(failed.getByTestId('failure-reason')).toHaveAttribute('title', /^失敗の理由: /);
+  await expect(failed.getByTestId('failure-reason')).toHaveAttribute('title', /^失敗の理由：録音を処理できません/);
   await screenshot(page, 'reruns-failed-row-ja');
 
   await failed.getByRole('button', { name: `${name} を別の設定で文字起こしし直す…` }).click();

@@ -27,6 +27,8 @@ const WORDS = {
     unreachable:
       'モデルをダウンロードできませんでした。サーバーからモデルの配布元に接続できません。サーバーのネットワーク接続を確認するか、管理者にミラーの設定を依頼してください。',
     details: '詳細',
+    /** The tooltip's "Details" line: Japanese takes a full-width colon and no space. */
+    detailsLine: '詳細：',
     translation: '翻訳',
     targetLanguage: '翻訳先の言語',
     settings: '設定',
@@ -40,6 +42,7 @@ const WORDS = {
     unreachable:
       'The model could not be downloaded: the server cannot reach the model host. Check its network connection, or ask its administrator to set a mirror.',
     details: 'Details',
+    detailsLine: 'Details: ',
     translation: 'Translation',
     targetLanguage: 'Target language',
     settings: 'Settings',
@@ -156,7 +159,7 @@ for (const language of ['ja', 'en'] as const) {
     await expect(reason).toHaveText(words.badInput);
     await expect(reason).toHaveAttribute(
       'title',
-      new RegExp(`${words.details}: The remote speech service refused this audio or request`),
+      new RegExp(`${words.detailsLine}The remote speech service refused this audio or request`),
     );
     await screenshot(page, `messages-failed-row-${language}`);
 
