@@ -301,7 +301,13 @@ test('a dropped file of two channels waits for "Each channel is a speaker", in E
     .toEqual(['COMPLETED', 2]);
 
   await setLanguage(page, 'ja');
+  // The same file dropped again is first offered as already in the library; transcribed again anyway, it is
+  // asked the channel question like any other recording of two channels.
   await library.dropFile(call);
+  await expect(
+    page.getByText('「phone-call.wav」はすでにライブラリにあるため、もう一度は追加していません。'),
+  ).toBeVisible();
+  await page.getByRole('button', { name: 'それでも文字起こしする' }).click();
   await expect(page.getByTestId('multichannel-offer')).toContainText('2 チャンネル以上の録音：“phone-call.wav”');
   await expect(page.getByLabel('チャンネルごとに別の話者')).toBeVisible();
   await screenshot(page, 'forms-multichannel-ja');
