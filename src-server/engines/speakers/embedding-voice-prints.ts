@@ -19,13 +19,10 @@ import type {
   VoiceRecognitionStage,
 } from '../../domain/voice-prints.js';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
-import { newId } from '../../domain/records.js';
 import type { ModelEntry, SpeakerEmbeddingSpec } from '../../models/catalogue.js';
-import { decodeToPcm } from '../audio/ffmpeg.js';
 import type { SpeakerEmbedder, SpeakerEmbedding } from './embedding-speaker-merge.js';
 import { MfccVoicePrints } from './mfcc-voice-prints.js';
+import { printEachPart } from './print-parts.js';
 import { cosine, OnnxSpeakerEmbedding, unit } from './onnx-speaker-embedding.js';
 
 /** What the prints need of the speaker-model catalogue (a ModelManager over speaker-models.ts's entries). */
@@ -115,22 +112,7 @@ export class EmbeddingVoicePrints implements VoicePrinter, VoiceRecognitionStage
 
   async printParts(audioPath: string, parts: readonly TimeRange[], workDir: string, signal: AbortSignal) {
     if (!(await this.model())) return this.fallback.printParts(audioPath, parts, workDir, signal);
-    await fsp.mkdir(workDir, { recursive: true, mode: 0o700 });
-    const out: Array<{ print: VoicePrint; speechSeconds: number }> = [];
-    for (const part of parts) {
-      const pcmPath = path.join(workDir, `voice-${newId()}.pcm`);
-      try {
-        const { durationSeconds } = await decodeToPcm(audioPath, pcmPath, {
-          signal,
-          range: part,
-          durationSeconds: part.end - part.start,
-        });
-        out.push(await this.print(pcmPath, [{ start: 0, end: durationSeconds }], signal));
-      } finally {
-        await fsp.rm(pcmPath, { force: true });
-      }
-    }
-    return out;
+    return printEachPart(audioPath, parts, workDir, signal, (pcm, ranges, s) => this.print(pcm, ranges, s));
   }
 
   async recognize(

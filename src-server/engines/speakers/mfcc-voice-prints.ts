@@ -20,12 +20,9 @@ import type {
   VoicePrinter,
   VoiceRecognitionStage,
 } from '../../domain/voice-prints.js';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
-import { newId } from '../../domain/records.js';
-import { decodeToPcm } from '../audio/ffmpeg.js';
 import { GaussianStats } from './clustering.js';
 import { FRAMES_PER_SECOND, MfccExtractor } from './mfcc.js';
+import { printEachPart } from './print-parts.js';
 import { CEPSTRA, extractBlocks, TRI } from './speaker-features.js';
 
 export const MFCC_PRINT_KIND = 'mfcc-gaussian-v1';
@@ -81,22 +78,7 @@ export class MfccVoicePrints implements VoicePrinter, VoiceRecognitionStage {
   }
 
   async printParts(audioPath: string, parts: readonly TimeRange[], workDir: string, signal: AbortSignal) {
-    await fsp.mkdir(workDir, { recursive: true, mode: 0o700 });
-    const out: Array<{ print: VoicePrint; speechSeconds: number }> = [];
-    for (const part of parts) {
-      const pcmPath = path.join(workDir, `voice-${newId()}.pcm`);
-      try {
-        const { durationSeconds } = await decodeToPcm(audioPath, pcmPath, {
-          signal,
-          range: part,
-          durationSeconds: part.end - part.start,
-        });
-        out.push(await this.print(pcmPath, [{ start: 0, end: durationSeconds }], signal));
-      } finally {
-        await fsp.rm(pcmPath, { force: true });
-      }
-    }
-    return out;
+    return printEachPart(audioPath, parts, workDir, signal, (pcm, ranges, s) => this.print(pcm, ranges, s));
   }
 
   async recognize(
