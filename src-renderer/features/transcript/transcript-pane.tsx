@@ -412,6 +412,12 @@ const SegmentView = memo(function SegmentView({
         <WordMenu
           key={wordMenu.wordIndex}
           word={segment.words[wordMenu.wordIndex]!.word}
+          original={segment.words[wordMenu.wordIndex]!.replaced?.original}
+          onRestore={(original) => {
+            setWordMenu(null);
+            focusWord(wordMenu.wordIndex);
+            void run({ kind: 'word', segmentId: segment.id, wordIndex: wordMenu.wordIndex, text: original });
+          }}
           position={wordMenu}
           canSplit={wordMenu.wordIndex > 0}
           canMerge={!isLast}
@@ -482,6 +488,9 @@ function WordEditor({
 
 function WordMenu(props: {
   word: string;
+  /** What was heard where a dictionary rewrote the word (a vocabulary guess or a forced replacement). */
+  original?: string;
+  onRestore: (original: string) => void;
   position: { left: number; top: number };
   canSplit: boolean;
   canMerge: boolean;
@@ -538,6 +547,11 @@ function WordMenu(props: {
           <button type="button" role="menuitem" onClick={props.onEdit}>
             {t('word.editMenu')} <kbd>Enter</kbd>
           </button>
+          {props.original !== undefined && (
+            <button type="button" role="menuitem" onClick={() => props.onRestore(props.original!)}>
+              {t('word.restoreHeard', { original: props.original })}
+            </button>
+          )}
           <button type="button" role="menuitem" onClick={props.onSplit} disabled={!props.canSplit}>
             {t('word.split')} <kbd>S</kbd>
           </button>
