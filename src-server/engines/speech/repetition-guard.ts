@@ -74,3 +74,21 @@ export function trimRepetitions(units: readonly string[]): number[] {
   for (let i = 0; i < rest.length; i++) keep.push(offset + i);
   return keep;
 }
+
+/**
+ * Indexes of the pieces to keep (a window's tokens, as their bytes) with every repeated copy of a loop
+ * removed, judged on the bytes: the same text over and over is a loop even when the decoder split it into
+ * different tokens each time ("mito" + "kamo", then "mi" + "tokamo"), which a check of token ids misses.
+ * A piece is dropped when every one of its bytes lies in a repeated copy.
+ */
+export function trimRepeatedBytes(pieces: readonly Uint8Array[]): number[] {
+  const units: string[] = [];
+  const owner: number[] = [];
+  for (const [i, piece] of pieces.entries())
+    for (const byte of piece) {
+      units.push(String.fromCharCode(byte));
+      owner.push(i);
+    }
+  const kept = new Set(trimRepetitions(units).map((u) => owner[u]!));
+  return pieces.flatMap((piece, i) => (piece.length === 0 || kept.has(i) ? [i] : []));
+}

@@ -42,7 +42,7 @@ import { EnergyVad } from '../vad/energy-vad.js';
 import { consoleVadLog, FallbackVad, type VadLog } from '../vad/fallback-vad.js';
 import { SileroVad } from '../vad/silero-vad.js';
 import { speechSeconds, type VoiceActivityDetector } from '../vad/vad.js';
-import { compressionRatio, isLooping, trimRepetitions } from './repetition-guard.js';
+import { compressionRatio, isLooping, trimRepeatedBytes, trimRepetitions } from './repetition-guard.js';
 import { speechWindows, toFileTime, type SpeechWindow } from './speech-windows.js';
 import type {
   RecognizedSegment,
@@ -824,11 +824,16 @@ function loops(results: Detail[], file: WhisperModelFile): boolean {
   );
 }
 
-/** The results with every repeated copy of a loop removed (its first copy stays). */
+/**
+ * The results with every repeated copy of a loop removed (its first copy stays): loops of the same tokens,
+ * then loops of the same text in other tokens.
+ */
 function withoutRepeats(results: Detail[], file: WhisperModelFile): Detail[] {
   const tokens = textTokens(results, file);
+  const byTokens = trimRepetitions(tokens.map((t) => String(t.token.id))).map((i) => tokens[i]!);
+  const kept = trimRepeatedBytes(byTokens.map((t) => file.tokenBytes(t.token.id) ?? new Uint8Array()));
   const dropped = new Set(tokens.map((t) => t.token));
-  for (const i of trimRepetitions(tokens.map((t) => String(t.token.id)))) dropped.delete(tokens[i]!.token);
+  for (const i of kept) dropped.delete(byTokens[i]!.token);
   return results.map((r) => ({ ...r, tokens: (r.tokens ?? []).filter((t) => !dropped.has(t)) }));
 }
 

@@ -3,6 +3,7 @@ import {
   compressionRatio,
   findRepetition,
   isLooping,
+  trimRepeatedBytes,
   trimRepetitions,
 } from '../../../../../src-server/engines/speech/repetition-guard.js';
 
@@ -38,5 +39,21 @@ describe('repetition guard', () => {
     const kept = trimRepetitions(units).map((i) => units[i]);
     expect(kept.join(' ')).toBe(`${speech} Thank you. Goodbye now.`);
     expect(trimRepetitions(words(speech))).toEqual(words(speech).map((_, i) => i));
+  });
+
+  it('cuts a loop of the same text split into other tokens each time, judged on the bytes', () => {
+    const pieces = ['We', ' met', ' mito', 'kamo', 'mi', 'tokamo', 'mito', 'ka', 'mo', 'mitokamo', ' today'];
+    const bytes = pieces.map((p) => new TextEncoder().encode(p));
+    // Token by token, no piece repeats back to back three times: only the bytes show the loop.
+    expect(findRepetition(pieces)).toBeNull();
+    const kept = trimRepeatedBytes(bytes).map((i) => pieces[i]);
+    expect(kept.join('')).toBe('We met mitokamo today');
+    // Japanese, three bytes a character, repeated in other splits.
+    const japanese = ['ありが', 'とう', 'あり', 'がとう', 'ありがとう', '。'];
+    const keptJa = trimRepeatedBytes(japanese.map((p) => new TextEncoder().encode(p))).map((i) => japanese[i]);
+    expect(keptJa.join('')).toBe('ありがとう。');
+    // Ordinary speech, and empty pieces, stay whole.
+    const plain = ['', ...words(speech).map((w) => ` ${w}`)];
+    expect(trimRepeatedBytes(plain.map((p) => new TextEncoder().encode(p)))).toEqual(plain.map((_, i) => i));
   });
 });
