@@ -98,6 +98,14 @@ async function transcribe(file: string, body: Record<string, unknown>): Promise<
   return (await fetch(done.json.transcription_path)).json();
 }
 
+async function transcribeMono(file: string): Promise<TranscriptDocument> {
+  const ticket = await uploadFile(server, key, file, { language: 'en' });
+  await server.api(key, 'POST', `/api/v1/transcriptions/${ticket.transcription_id}/transcribe`);
+  const done = await waitForStatus(server, key, ticket.transcription_id, ['COMPLETED', 'FAILED']);
+  expect(done.json.failure_reason).toBeNull();
+  return (await fetch(done.json.transcription_path)).json();
+}
+
 const words = (text: string) => text.toLowerCase().match(/[a-z]+/g) ?? [];
 
 describe('multichannel uploads', () => {
@@ -117,16 +125,27 @@ describe('multichannel uploads', () => {
       expect(segment.channel).toBe(segment.speaker === 'SPEAKER_1' ? 1 : 2);
       heard[segment.speaker as 'SPEAKER_1' | 'SPEAKER_2'].push(...words(segment.text));
     }
-    const share = (heardWords: string[], voice: Voice) =>
-      heardWords.filter((w) => spoken[voice].has(w)).length / heardWords.length;
-    // The small English model hears espeak-ng less well than festival; the other voice's own words never.
-    expect(share(heard.SPEAKER_1, 'festival')).toBeGreaterThan(0.8);
-    expect(share(heard.SPEAKER_2, 'espeak')).toBeGreaterThan(0.6);
+    // Each speaker's words are exactly what the engine hears in that channel alone (the channel picked out
+    // as the server picks it, pan with its gain unchanged, and transcribed as a one-channel file): nothing of
+    // the other channel leaks in, and nothing of its own is lost. (Before: a share of the voice's words over
+    // a bar, 0.8, which measured recognition more than channels, and which 11 of 14 words missed on a later machine.)
+    for (const [speaker, channel] of [
+      ['SPEAKER_1', 0],
+      ['SPEAKER_2', 1],
+    ] as const) {
+      const alone = path.join(tempDir(), `channel-${channel}.wav`);
+      await exec('ffmpeg', ['-v', 'error', '-y', '-i', wav, '-af', `pan=mono|c0=c${channel}`, alone]);
+      expect(heard[speaker]).toEqual(words((await transcribeMono(alone)).text));
+    }
     for (const w of ['quarterly', 'engineers']) expect(heard.SPEAKER_1).toContain(w);
-    for (const w of ['agree', 'week']) expect(heard.SPEAKER_2).toContain(w);
+    // ('week' was heard too until a later machine heard "next week" as "cannot do we".)
+    expect(heard.SPEAKER_2).toContain('agree');
     const only = (voice: Voice, other: Voice) => [...spoken[voice]].filter((w) => !spoken[other].has(w));
-    for (const w of only('espeak', 'festival')) expect(heard.SPEAKER_1).not.toContain(w);
-    for (const w of only('festival', 'espeak')) expect(heard.SPEAKER_2).not.toContain(w);
+    // Each channel is heard as its own voice: at least three words only that voice said.
+    expect(heard.SPEAKER_1.filter((w) => only('festival', 'espeak').includes(w)).length).toBeGreaterThanOrEqual(3);
+    expect(heard.SPEAKER_2.filter((w) => only('espeak', 'festival').includes(w)).length).toBeGreaterThanOrEqual(3);
+    // (No word-by-word "never the other voice's words": a misheard "then" is "and", which only the other
+    // voice said; the equality with each channel alone above is what shows nothing leaks.)
 
     // Merged by time, and both sides of each overlap kept: a segment of the other speaker starts inside each
     // first turn of a pair.
