@@ -15,12 +15,20 @@ const run = promisify(execFile);
 const dataDir = tempDir('kikitori-crash-');
 const openAiDataDir = tempDir('kikitori-crash-openai-');
 let server: ServerProcess | null = null;
+/** Every server started, so none outlives the file (each test starts its own and restarts it). */
+const started: ServerProcess[] = [];
+const serve = async (dir: string) => {
+  const running = await serveProcess(dir);
+  started.push(running);
+  return running;
+};
 
 afterAll(async () => {
-  if (server) {
-    server.child.kill('SIGKILL');
-    await exited(server.child);
-  }
+  for (const running of started)
+    if (running.child.exitCode === null && running.child.signalCode === null) {
+      running.child.kill('SIGKILL');
+      await exited(running.child);
+    }
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.rmSync(openAiDataDir, { recursive: true, force: true });
 });
@@ -45,7 +53,7 @@ describe('crash recovery', () => {
         }),
       );
 
-    server = await serveProcess(dataDir);
+    server = await serve(dataDir);
     const ticket = await api(`${server.url}/api/v1/transcriptions/upload`, 'POST', { filename: 'long.wav' });
     const id = ticket.json.transcription_id;
     expect((await fetch(ticket.json.audio_upload_url, { method: 'PUT', body: fs.readFileSync(longFile) })).status).toBe(
@@ -63,7 +71,7 @@ describe('crash recovery', () => {
     server.child.kill('SIGKILL');
     await exited(server.child);
 
-    server = await serveProcess(dataDir);
+    server = await serve(dataDir);
     const before = await api(`${server.url}/api/v1/transcriptions/${id}`);
     expect(before.json.status).not.toBe('COMPLETED');
     expect(before.json.upload_status).toBe('COMPLETED');
@@ -110,7 +118,7 @@ describe('crash recovery', () => {
         ? fs.readdirSync(path.join(openAiDataDir, 'work')).filter((n) => /^openai-.*\.pcm$/.test(n))
         : [];
 
-    server = await serveProcess(openAiDataDir);
+    server = await serve(openAiDataDir);
     const form = new FormData();
     form.append('model', 'whisper-1');
     form.append('file', new Blob([new Uint8Array(fs.readFileSync(longFile))]), 'long.wav');
@@ -130,7 +138,7 @@ describe('crash recovery', () => {
     expect(await answer).toBeInstanceOf(Error);
     expect(uploads()).toHaveLength(1);
 
-    server = await serveProcess(openAiDataDir);
+    server = await serve(openAiDataDir);
     await expect.poll(() => jobs()[0]?.state, { timeout: 60_000, interval: 200 }).toBe('failed');
     expect(jobs()).toEqual([
       { state: 'failed', attempts: 2, last_error: expect.stringMatching(/stopped while working on this request/) },
