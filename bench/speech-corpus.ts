@@ -143,12 +143,15 @@ export async function festivalWav(text: string): Promise<string> {
   });
 }
 
-/** espeak-ng's en-us voice (a formant synthesizer, far from festival's) reading `text`, as 16 kHz WAV. */
-export async function espeakWav(text: string): Promise<string> {
-  return cached(['espeak-en-us', text], 'wav', async (tmp) => {
+/**
+ * espeak-ng (a formant synthesizer, far from festival's) reading `text` in `voice` (en-us by default; e.g.
+ * "en-gb+m3", British English with a male variant), as 16 kHz WAV.
+ */
+export async function espeakWav(text: string, voice = 'en-us'): Promise<string> {
+  return cached([`espeak-${voice}`, text], 'wav', async (tmp) => {
     const raw = `${tmp}.22k.wav`;
     try {
-      await run('espeak-ng', ['-v', 'en-us', '-w', raw, '--', text]);
+      await run('espeak-ng', ['-v', voice, '-w', raw, '--', text]);
       await run('sox', [raw, ...WAV_OUT, tmp]);
     } finally {
       await fsp.rm(raw, { force: true });

@@ -1,16 +1,20 @@
 // npm run bench:vocabulary — custom vocabulary on a hard set (issue 28, decision 0058), before (the
 // engine alone: pocketsphinx with the dictionary as its interpolated unigram model) and after (the same
 // words through the phonetic vocabulary stage), side by side:
-//  - 30 invented names and product terms (two of them two-word names) in ordinary sentences, half read
-//    by festival's HTS voice and half by espeak-ng's en-us voice, plus 16 sentences holding no term;
-//  - a team dictionary of 100 terms: the 30 spoken ones and 70 never spoken (some sounding like spoken
-//    ones), and a 1,000-term one (the 100 plus 900 more) for the cost of a large dictionary;
-//  - the set split into a tuning half (the stage's threshold is calibrated there, and checked by each run) and a held-out half,
-//    each with both voices and one two-word name; the held-out half is the one to quote.
-// Reports: term recall, false insertions per 1,000 words of term-free speech (and wrong terms put where
-// another was said), the WER of the term-free sentences, and recognition time with 0, 100 and 1,000 terms.
-// Audio is generated once into the bench's cache dir (speech-corpus.ts). BENCH_VERBOSE=1 prints the texts
-// and the tuning half's sweep; BENCH_THRESHOLD=0.8 reports both halves at another threshold than the product's.
+//  - 100 invented terms, each in an ordinary sentence: 50 names, 10 two-word names, 11 that sound like
+//    everyday words (Sunmore, Clearpath; the everyday words are said in the term-free sentences), 21 with a
+//    sound-alike in the dictionary never said (Velmora and Belmora), 8 products (Marlix Pro); 15 carry a
+//    reading. Read in three voices: festival's HTS voice, espeak-ng en-us and espeak-ng en-gb+m3;
+//  - 73 sentences holding no term (about 680 words), in the same three voices;
+//  - a team dictionary of 170 terms: the 100 spoken, 21 sound-alikes never spoken and 49 invented words;
+//    a 1,000-term one (the 170 plus 830 more) and a 100-term one, for the time they cost;
+//  - the set split into a tuning half (the stage's threshold is calibrated there, and checked by each run)
+//    and a held-out half, each with every kind of term in every voice; the held-out half is the one to quote.
+// Reports: term recall (also by voice and by kind of term), false insertions per 1,000 words of term-free
+// speech (and wrong terms put where another was said), the WER of the term-free sentences, and recognition
+// time with 0, 100, 170 and 1,000 terms. Audio is generated once into the bench's cache dir
+// (speech-corpus.ts). BENCH_VERBOSE=1 prints the texts, the tuning half's sweep and the terms missed,
+// inserted and mistaken; BENCH_THRESHOLD=0.8 reports both halves at another threshold than the product's.
 import fsp from 'node:fs/promises';
 import type { TranscriptSegment } from '../src-shared/transcript-document.js';
 import { editDistance } from '../src-shared/edit-distance.js';
@@ -25,42 +29,127 @@ import {
 import { AcousticChecker } from './vocabulary-acoustic.js';
 import { concatenate, espeakWav, EVERYDAY_SENTENCES, festivalWav, pcmOf } from './speech-corpus.js';
 
+type Category = 'name' | 'two-word' | 'everyday' | 'sound-alike' | 'product';
+
 interface SpokenTerm extends VocabularyWord {
   sentence: string;
+  category: Category;
 }
 
-/** The 30 spoken terms. Some carry a reading (a "sounds like" spelling), as a user would give for a few. */
+const term = (category: Category, word: string, sentence: string, reading?: string): SpokenTerm =>
+  reading ? { word, reading, sentence, category } : { word, sentence, category };
+
+/**
+ * The 102 spoken terms, each in an ordinary sentence. Some carry a reading (a "sounds like" spelling), as a
+ * user would give for a few (15). The first 30 are the set's first version (decision 0058); the ten of them
+ * with a sound-alike never said (CONFUSERS) count as sound-alike.
+ */
 const SPOKEN: SpokenTerm[] = [
-  { word: 'Ostrevan', sentence: 'We flew to Ostrevan for the spring conference.' },
-  { word: 'Zephyrion', reading: 'zeh fear ee on', sentence: 'The Zephyrion release fixed most of the bugs.' },
-  { word: 'Fendral', sentence: 'Ask Fendral to send the slides before noon.' },
-  { word: 'Ulvenhart', reading: 'ull ven heart', sentence: 'The contract with Ulvenhart ends in March.' },
-  { word: 'Tremaine Ovosky', sentence: 'I spoke with Tremaine Ovosky about the hiring plan.' },
-  { word: 'Quintaro', sentence: 'Our Quintaro servers ran out of memory last night.' },
-  { word: 'Belvanix', sentence: 'Please install Belvanix on the new laptops.' },
-  { word: 'Corvettra', sentence: 'The Corvettra dashboard shows the weekly sales.' },
-  { word: 'Drelmont', sentence: 'The office in Drelmont closes early on Fridays.' },
-  { word: 'Isolvane', reading: 'eye sol vane', sentence: 'Isolvane approved the budget yesterday.' },
-  { word: 'Kravitsky', reading: 'kruh vit ski', sentence: 'Kravitsky asked for a copy of the invoice.' },
-  { word: 'Nembrook', sentence: 'The Nembrook account is our biggest customer.' },
-  { word: 'Paltrona', sentence: 'We moved the files to Paltrona last week.' },
-  { word: 'Sorvik', sentence: 'Sorvik will join the call after lunch.' },
-  { word: 'Thalomir', sentence: 'The Thalomir project is two weeks late.' },
-  { word: 'Vendrasi', sentence: 'Vendrasi sent a new price list this morning.' },
-  { word: 'Galbrecht', reading: 'gall brekt', sentence: 'Galbrecht reviewed the security report.' },
-  { word: 'Orinthal', sentence: 'The Orinthal app crashed during the demo.' },
-  { word: 'Lumexa', reading: 'loo mex uh', sentence: 'Lumexa sells cameras in twelve countries.' },
-  { word: 'Brennick', sentence: 'Brennick will present the results on Monday.' },
-  { word: 'Marvik Delacorte', sentence: 'Marvik Delacorte will lead the design review.' },
-  { word: 'Casteval', sentence: 'The Casteval warehouse ran out of boxes.' },
-  { word: 'Dunmarrow', sentence: 'Our team in Dunmarrow hired three engineers.' },
-  { word: 'Ferolin', sentence: 'Ferolin is the name of our new chat tool.' },
-  { word: 'Hestavo', reading: 'hess tah vo', sentence: 'The Hestavo printer needs new ink.' },
-  { word: 'Jorvanta', sentence: 'Jorvanta signed the agreement on Tuesday.' },
-  { word: 'Mirelda', sentence: 'Mirelda booked the room for the workshop.' },
-  { word: 'Pendrova', sentence: 'Call Pendrova if the shipment is late.' },
-  { word: 'Rakovane', sentence: 'The Rakovane update will ship next month.' },
-  { word: 'Tolvessa', reading: 'tol vess uh', sentence: 'Tolvessa wants a faster database.' },
+  term('sound-alike', 'Ostrevan', 'We flew to Ostrevan for the spring conference.'),
+  term('sound-alike', 'Zephyrion', 'The Zephyrion release fixed most of the bugs.', 'zeh fear ee on'),
+  term('sound-alike', 'Fendral', 'Ask Fendral to send the slides before noon.'),
+  term('name', 'Ulvenhart', 'The contract with Ulvenhart ends in March.', 'ull ven heart'),
+  term('two-word', 'Tremaine Ovosky', 'I spoke with Tremaine Ovosky about the hiring plan.'),
+  term('name', 'Quintaro', 'Our Quintaro servers ran out of memory last night.'),
+  term('sound-alike', 'Belvanix', 'Please install Belvanix on the new laptops.'),
+  term('name', 'Corvettra', 'The Corvettra dashboard shows the weekly sales.'),
+  term('sound-alike', 'Drelmont', 'The office in Drelmont closes early on Fridays.'),
+  term('name', 'Isolvane', 'Isolvane approved the budget yesterday.', 'eye sol vane'),
+  term('name', 'Kravitsky', 'Kravitsky asked for a copy of the invoice.', 'kruh vit ski'),
+  term('name', 'Nembrook', 'The Nembrook account is our biggest customer.'),
+  term('name', 'Paltrona', 'We moved the files to Paltrona last week.'),
+  term('name', 'Sorvik', 'Sorvik will join the call after lunch.'),
+  term('name', 'Thalomir', 'The Thalomir project is two weeks late.'),
+  term('name', 'Vendrasi', 'Vendrasi sent a new price list this morning.'),
+  term('name', 'Galbrecht', 'Galbrecht reviewed the security report.', 'gall brekt'),
+  term('name', 'Orinthal', 'The Orinthal app crashed during the demo.'),
+  term('sound-alike', 'Lumexa', 'Lumexa sells cameras in twelve countries.', 'loo mex uh'),
+  term('name', 'Brennick', 'Brennick will present the results on Monday.'),
+  term('two-word', 'Marvik Delacorte', 'Marvik Delacorte will lead the design review.'),
+  term('sound-alike', 'Casteval', 'The Casteval warehouse ran out of boxes.'),
+  term('name', 'Dunmarrow', 'Our team in Dunmarrow hired three engineers.'),
+  term('name', 'Ferolin', 'Ferolin is the name of our new chat tool.'),
+  term('name', 'Hestavo', 'The Hestavo printer needs new ink.', 'hess tah vo'),
+  term('name', 'Jorvanta', 'Jorvanta signed the agreement on Tuesday.'),
+  term('sound-alike', 'Mirelda', 'Mirelda booked the room for the workshop.'),
+  term('sound-alike', 'Pendrova', 'Call Pendrova if the shipment is late.'),
+  term('name', 'Rakovane', 'The Rakovane update will ship next month.'),
+  term('sound-alike', 'Tolvessa', 'Tolvessa wants a faster database.', 'tol vess uh'),
+  // Names.
+  term('name', 'Wintrova', 'Wintrova will visit the factory on Thursday.'),
+  term('name', 'Oskarel', 'The report from Oskarel arrived late again.'),
+  term('name', 'Delvantis', 'Delvantis asked us to lower the price.'),
+  term('name', 'Morguet', 'We bought the new chairs from Morguet.'),
+  term('name', 'Haldrin', 'Haldrin is taking over the support team.'),
+  term('name', 'Nivesca', 'The Nivesca office is closed for the holidays.'),
+  term('name', 'Pradvik', 'Pradvik found the problem in the billing code.'),
+  term('name', 'Celmora', 'Our lawyers met with Celmora this afternoon.'),
+  term('name', 'Orlavi', 'Orlavi will answer the questions from the press.'),
+  term('name', 'Fennimax', 'The Fennimax servers need more disk space.'),
+  term('name', 'Kelvaro', 'Kelvaro moved to the sales team in June.'),
+  term('name', 'Tamsivo', 'We signed a new deal with Tamsivo today.'),
+  term('name', 'Brovanta', 'The trucks from Brovanta arrived this morning.'),
+  term('name', 'Ezralin', 'Ezralin wrote most of the user guide.', 'ez ruh lin'),
+  term('name', 'Gorvath', 'Gorvath will check the numbers again tonight.'),
+  term('name', 'Lunderby', 'The plant in Lunderby makes the small parts.'),
+  term('name', 'Maskelyn', 'Maskelyn called about the broken screen.', 'mask uh lin'),
+  term('name', 'Nerovan', 'The Nerovan contract runs for two more years.'),
+  term('name', 'Ostrida', 'Ostrida is the new head of marketing.'),
+  term('name', 'Rasmodi', 'Please send the samples to Rasmodi by Friday.', 'raz mo dee'),
+  term('name', 'Selvaggi', 'Selvaggi will cook for the team dinner.', 'sell vah jee'),
+  term('name', 'Tervalon', 'The Tervalon team fixed the login page.'),
+  term('name', 'Ubraxis', 'We store the backups at Ubraxis.', 'oo brax iss'),
+  term('name', 'Valtessa', 'Valtessa asked for the meeting notes.'),
+  term('name', 'Wendrick', 'Wendrick has the keys to the storage room.'),
+  term('name', 'Yssolde', 'Yssolde will translate the manual into French.', 'ih sold uh'),
+  term('name', 'Zarkovi', 'The parts from Zarkovi are still missing.'),
+  term('name', 'Albrevan', 'Albrevan is our new partner in the north.'),
+  term('name', 'Brixholm', 'The train to Brixholm was cancelled.'),
+  term('name', 'Cadwarin', 'Cadwarin will sign the papers tomorrow.', 'cad war in'),
+  term('name', 'Norvelle', 'Norvelle has a question about the invoice.'),
+  term('name', 'Kimbrava', 'The Kimbrava store opens at nine.'),
+  // Two-word names.
+  term('two-word', 'Ilsa Varnholm', 'Ilsa Varnholm will chair the board meeting.'),
+  term('two-word', 'Teodor Brunaxi', 'We hired Teodor Brunaxi as our new designer.'),
+  term('two-word', 'Mira Ketlova', 'Mira Ketlova sent the final draft last night.'),
+  term('two-word', 'Anselm Istrada', 'Please ask Anselm Istrada about the budget.'),
+  term('two-word', 'Corin Pelgrum', 'Corin Pelgrum runs the office in London.'),
+  term('two-word', 'Dasha Tavoski', 'The award went to Dasha Tavoski this year.'),
+  term('two-word', 'Nils Ruvendal', 'Nils Ruvendal will give the opening talk.'),
+  term('two-word', 'Petra Sabrelle', 'Petra Sabrelle booked the flights for the team.'),
+  // Like everyday words: the everyday words they sound like are said in TERM_FREE.
+  term('everyday', 'Sunmore', 'The Sunmore hotel gave us a good rate.'),
+  term('everyday', 'Greenfold', 'Greenfold makes the boxes for our shop.'),
+  term('everyday', 'Readyline', 'We ordered the desks from Readyline.'),
+  term('everyday', 'Oakmere', 'The Oakmere school asked for a visit.'),
+  term('everyday', 'Fairpoint', 'Fairpoint handles our payroll now.'),
+  term('everyday', 'Silverbrook', 'The Silverbrook clinic opens on Monday.'),
+  term('everyday', 'Lakemont', 'Our new warehouse is in Lakemont.'),
+  term('everyday', 'Stillbrook', 'Stillbrook sent the wrong paint again.'),
+  term('everyday', 'Goldmere', 'The Goldmere bank approved the loan.'),
+  term('everyday', 'Highcourt', 'Highcourt will print the new menus.'),
+  term('everyday', 'Clearpath', 'Clearpath wants to renew the contract.'),
+  // Sound-alike: each has a sound-alike in SOUND_ALIKE_CONFUSERS, in the dictionary and never said.
+  term('sound-alike', 'Velmora', 'The Velmora team won the contest.'),
+  term('sound-alike', 'Doravel', 'Doravel will bring the cake on Friday.'),
+  term('sound-alike', 'Miskovar', 'We met Miskovar at the trade fair.'),
+  term('sound-alike', 'Trevandi', 'The Trevandi shipment is stuck at the port.'),
+  term('sound-alike', 'Saltrika', 'Saltrika runs the night shift.'),
+  term('sound-alike', 'Fenwarde', 'The Fenwarde building has a new roof.'),
+  term('sound-alike', 'Quorvin', 'Quorvin will lead the training session.'),
+  term('sound-alike', 'Peltrava', 'Our office in Peltrava needs a manager.'),
+  term('sound-alike', 'Yaremko', 'Yaremko fixed the printer this morning.'),
+  term('sound-alike', 'Olvestra', 'The Olvestra project starts in May.'),
+  term('sound-alike', 'Zandrith', 'Zandrith is moving to the Paris office.'),
+  // Products.
+  term('product', 'Zentrova Cloud', 'We keep the photos in Zentrova Cloud.'),
+  term('product', 'Marlix Pro', 'Marlix Pro costs less than the old tool.'),
+  term('product', 'Tessaline Hub', 'The team chats in Tessaline Hub all day.'),
+  term('product', 'Orvane Mail', 'The invite went out through Orvane Mail.'),
+  term('product', 'Kestrix Drive', 'Save the contract in Kestrix Drive please.'),
+  term('product', 'Palvora Sync', 'Palvora Sync copies the files every hour.'),
+  term('product', 'Dravoni Pay', 'Customers can now pay with Dravoni Pay.'),
+  term('product', 'Solvex Studio', 'She edits the videos in Solvex Studio.'),
 ];
 
 /** Never spoken, but sounding like spoken terms: what a team's dictionary really holds side by side. */
@@ -75,6 +164,18 @@ const CONFUSERS = [
   'Mirelle',
   'Lumexor',
   'Casterly',
+  // The newer sound-alike terms' pairs: one sound apart.
+  'Belmora',
+  'Toravel',
+  'Miskovan',
+  'Drevandi',
+  'Zaltrika',
+  'Venwarde',
+  'Quorvel',
+  'Beltrava',
+  'Yaremka',
+  'Elvestra',
+  'Sandrith',
 ];
 
 /** Sentences holding no term: where any dictionary word that shows up is a false insertion. */
@@ -102,6 +203,49 @@ const TERM_FREE = [
   'He forgot his keys at home and had to wait outside.',
   'The price of coffee went up again this month.',
   'The river was too cold for swimming in April.',
+  // The everyday words the everyday-sounding terms are made of.
+  'Can we get some more paper for the printer?',
+  'Fold the green paper in half before you cut it.',
+  'The food is ready and the line is already long.',
+  'There is an old oak tree next to the lake.',
+  'That is a fair point and we should think about it.',
+  'The silver car is parked by the little brook.',
+  'We walked around the lake and up the hill.',
+  'The water in the brook was still and clear.',
+  'She wore a gold ring to the dinner.',
+  'The case went all the way to the high court.',
+  'Keep a clear path to the door at all times.',
+  // More ordinary speech.
+  'The lights in the hall stay on all night.',
+  'We can finish the slides after the call.',
+  'Please write your name at the top of the page.',
+  'The flight was delayed by two hours because of the storm.',
+  'I left my umbrella on the train this morning.',
+  'Our neighbours are painting their house blue.',
+  'The report is due at the end of the month.',
+  'He runs five miles every morning before work.',
+  'The shop closes early on Sundays.',
+  'We ran out of milk so I went to the store.',
+  'The new hire starts on Monday morning.',
+  'Turn left at the bank and walk two blocks.',
+  'The movie was long but the ending was good.',
+  'Can you send me the address of the hotel?',
+  'The printer needs paper and a new cartridge.',
+  'My sister works at the hospital downtown.',
+  'We should leave before the traffic gets bad.',
+  'The dog barked at the mail carrier again.',
+  'I will call you back after the meeting.',
+  'They painted the office walls a light green.',
+  'The heater in the car stopped working last week.',
+  'Please turn off the lights when you leave.',
+  'The garden looks lovely after the rain.',
+  'We lost the game by one point in the last minute.',
+  'The kids want pizza for dinner again.',
+  'Our internet was down for most of the day.',
+  'She found a cheap flight to the coast.',
+  'The library is open late on Wednesdays.',
+  'I need a new pair of shoes for the wedding.',
+  'The boss liked the plan and wants to start soon.',
 ];
 
 /** Invented words from a seeded syllable generator: deterministic, and none is one of the spoken terms. */
@@ -139,29 +283,49 @@ function occurrences(words: readonly string[], phrase: string): number {
   return n;
 }
 
+const VOICES = ['festival', 'espeak en-us', 'espeak en-gb+m3'] as const;
+type Voice = (typeof VOICES)[number];
+const HALVES = ['tuning', 'held-out'] as const;
+type Half = (typeof HALVES)[number];
+
+function speak(voice: Voice, text: string): Promise<string> {
+  return voice === 'festival' ? festivalWav(text) : espeakWav(text, voice.split(' ')[1]);
+}
+
 interface Clip {
-  half: 'tuning' | 'held-out';
-  voice: 'festival' | 'espeak';
+  half: Half;
+  voice: Voice;
   /** The spoken terms (empty for the term-free clips). */
   terms: SpokenTerm[];
   text: string;
   pcm: string;
 }
 
+/**
+ * The i-th item of a list (of a category's terms, or of the term-free sentences) goes to a half by turns
+ * and to a voice by pairs, so each half holds every category in every voice: half i % 2, voice ⌊i / 2⌋ % 3.
+ */
+const halfOf = (i: number): Half => HALVES[i % 2]!;
+const voiceOf = (i: number): Voice => VOICES[Math.floor(i / 2) % VOICES.length]!;
+
 async function clips(): Promise<Clip[]> {
+  const placed = new Map<SpokenTerm, number>();
+  const seen = new Map<Category, number>();
+  for (const t of SPOKEN) {
+    const i = seen.get(t.category) ?? 0;
+    placed.set(t, i);
+    seen.set(t.category, i + 1);
+  }
   const out: Clip[] = [];
-  const halfOf = (i: number) => (i % 4 < 2 ? 'tuning' : 'held-out');
-  const voiceOf = (i: number) => (i % 2 === 0 ? 'festival' : 'espeak');
-  for (const half of ['tuning', 'held-out'] as const)
-    for (const voice of ['festival', 'espeak'] as const) {
-      const speak = voice === 'festival' ? festivalWav : espeakWav;
-      const terms = SPOKEN.filter((_, i) => halfOf(i) === half && voiceOf(i) === voice);
+  for (const half of HALVES)
+    for (const voice of VOICES) {
+      const terms = SPOKEN.filter((t) => halfOf(placed.get(t)!) === half && voiceOf(placed.get(t)!) === voice);
       const free = TERM_FREE.filter((_, i) => halfOf(i) === half && voiceOf(i) === voice);
       for (const [sentences, spoken] of [
         [terms.map((t) => t.sentence), terms],
         [free, []],
       ] as const) {
-        const wavs = await Promise.all(sentences.map(speak));
+        const wavs = await Promise.all(sentences.map((text) => speak(voice, text)));
         const wav = await concatenate(
           wavs,
           wavs.slice(1).map(() => 1),
@@ -212,6 +376,11 @@ interface Scores {
   /** Dictionary terms in the term clips that were not said there (e.g. a confuser for the spoken term). */
   wrongTerms: number;
   freeErrors: number;
+  /** Each spoken term, where it was said and whether it was found. */
+  each: { term: SpokenTerm; voice: Voice; found: boolean }[];
+  /** The dictionary terms put where none was said, and where another was said ("heard: term"). */
+  insertedTerms: string[];
+  wrongList: string[];
 }
 
 function score(
@@ -220,23 +389,57 @@ function score(
   verbose = Boolean(process.env.BENCH_VERBOSE),
 ): Scores {
   const keys = dictionary.map(termKey);
-  const s: Scores = { found: 0, terms: 0, inserted: 0, freeWords: 0, wrongTerms: 0, freeErrors: 0 };
+  const s: Scores = {
+    found: 0,
+    terms: 0,
+    inserted: 0,
+    freeWords: 0,
+    wrongTerms: 0,
+    freeErrors: 0,
+    each: [],
+    insertedTerms: [],
+    wrongList: [],
+  };
   for (const { clip, segments } of items) {
     const hyp = normalize(segments.map((seg) => seg.words.map((w) => w.word).join(' ')).join(' '));
     if (verbose) console.error(`  [${clip.half}/${clip.voice}] ${hyp.join(' ')}`);
     const spoken = new Set(clip.terms.map((t) => termKey(t.word)));
     if (clip.terms.length > 0) {
       s.terms += clip.terms.length;
-      for (const term of spoken) if (occurrences(hyp, term) > 0) s.found++;
-      for (const key of keys) if (!spoken.has(key)) s.wrongTerms += occurrences(hyp, key);
+      for (const t of clip.terms) {
+        const found = occurrences(hyp, termKey(t.word)) > 0;
+        if (found) s.found++;
+        s.each.push({ term: t, voice: clip.voice, found });
+      }
+      for (const [k, key] of keys.entries())
+        if (!spoken.has(key)) {
+          const n = occurrences(hyp, key);
+          s.wrongTerms += n;
+          for (let i = 0; i < n; i++) s.wrongList.push(dictionary[k]!);
+        }
     } else {
       const ref = normalize(clip.text);
       s.freeWords += ref.length;
       s.freeErrors += editDistance(ref, hyp);
-      for (const key of keys) s.inserted += occurrences(hyp, key);
+      for (const [k, key] of keys.entries()) {
+        const n = occurrences(hyp, key);
+        s.inserted += n;
+        for (let i = 0; i < n; i++) s.insertedTerms.push(dictionary[k]!);
+      }
     }
   }
   return s;
+}
+
+/** Recall per group ("festival 12/17"), of the spoken terms a Scores saw. */
+function recallBy(s: Scores, group: (e: Scores['each'][number]) => string[]): Map<string, string> {
+  const counts = new Map<string, [number, number]>();
+  for (const e of s.each)
+    for (const g of group(e)) {
+      const c = counts.get(g) ?? [0, 0];
+      counts.set(g, [c[0] + (e.found ? 1 : 0), c[1] + 1]);
+    }
+  return new Map([...counts].map(([g, [found, total]]) => [g, `${pct(found / total)} (${found}/${total})`]));
 }
 
 async function applyStage(
@@ -297,7 +500,7 @@ async function calibrate(
 interface Candidate {
   item: number;
   word: number;
-  half: Clip['half'];
+  half: Half;
   term: string;
   heard: string;
   delta: number;
@@ -407,18 +610,23 @@ async function acousticExperiment(
 async function main(): Promise<void> {
   const spokenKeys = new Set(SPOKEN.flatMap((t) => normalize(t.word)));
   const confusers = new Set(CONFUSERS.map((w) => w.toLowerCase()));
-  const extra70 = inventedWords(60, 28, new Set([...spokenKeys, ...confusers]));
+  // A team's dictionary of 170 terms: the spoken ones, their sound-alikes never said, and invented fillers.
+  const fillers = inventedWords(170 - SPOKEN.length - CONFUSERS.length, 28, new Set([...spokenKeys, ...confusers]));
   const team: VocabularyWord[] = [
     ...SPOKEN.map(({ word, reading }) => (reading ? { word, reading } : { word })),
     ...CONFUSERS.map((word) => ({ word })),
-    ...extra70.map((word) => ({ word })),
+    ...fillers.map((word) => ({ word })),
   ];
   const large: VocabularyWord[] = [
     ...team,
-    ...inventedWords(900, 2028, new Set([...spokenKeys, ...confusers, ...extra70.map((w) => w.toLowerCase())])).map(
-      (word) => ({ word }),
-    ),
+    ...inventedWords(
+      1000 - team.length,
+      2028,
+      new Set([...spokenKeys, ...confusers, ...fillers.map((w) => w.toLowerCase())]),
+    ).map((word) => ({ word })),
   ];
+  // For the time with 100 terms the issue asks for: the first 100 of the team's.
+  const hundred = team.slice(0, 100);
   process.stderr.write('bench:vocabulary: generating speech (cached after the first run)...\n');
   // BENCH_HALF=tuning: only the tuning half and no 1,000-term run (for sweeps); BENCH_WORD_PROBABILITY and
   // BENCH_MIN_CONFIDENCE: the engine's vocabulary word probability and confidence gate instead of its defaults.
@@ -434,9 +642,11 @@ async function main(): Promise<void> {
   await engine.recognize({ pcmPath: all[0]!.pcm, language: 'en', vocabulary: [], signal });
 
   const runs = new Map<number, Recognized[]>();
-  for (const vocabulary of only ? [[], team] : [[], team, large]) {
+  for (const vocabulary of only ? [[], team] : [[], team, hundred, large]) {
     process.stderr.write(`bench:vocabulary: recognizing with ${vocabulary.length} terms...\n`);
-    runs.set(vocabulary.length, await recognizeAll(engine, all, vocabulary));
+    // The 100-term dictionary is only timed (on the held-out half).
+    const list = vocabulary === hundred ? all.filter((c) => c.half === 'held-out') : all;
+    runs.set(vocabulary.length, await recognizeAll(engine, list, vocabulary));
   }
   const half = (list: Recognized[], h: Clip['half']) => list.filter((r) => r.clip.half === h);
   const tuned = await calibrate(half(runs.get(team.length)!, 'tuning'), team);
@@ -467,10 +677,30 @@ async function main(): Promise<void> {
     ]);
     rows.push(['  another dictionary term where a term was said', ...each((s) => String(s.wrongTerms))]);
     rows.push(['  WER of the term-free sentences', ...each((s) => pct(s.freeErrors / s.freeWords))]);
+    // Where the terms are missed: by voice, by kind of term, and for the terms with a reading.
+    const groups: [string, (e: Scores['each'][number]) => string[]][] = [
+      ['voice', (e) => [e.voice]],
+      ['kind', (e) => [e.term.category, ...(e.term.reading ? ['with a reading'] : [])]],
+    ];
+    for (const [name, group] of groups) {
+      const by = columns.map((c) => recallBy(c, group));
+      for (const g of by[0]!.keys()) rows.push([`  recall, ${name}: ${g}`, ...by.map((m) => m.get(g) ?? '')]);
+    }
+    if (process.env.BENCH_VERBOSE) {
+      const after = columns[2]!;
+      console.error(
+        `[${h}] missed after the stage: ${after.each
+          .filter((e) => !e.found)
+          .map((e) => `${e.term.word} (${e.voice})`)
+          .join(', ')}`,
+      );
+      console.error(`[${h}] inserted after the stage: ${after.insertedTerms.join(', ')}`);
+      console.error(`[${h}] wrong terms after the stage: ${after.wrongList.join(', ')}`);
+    }
   }
   // Time over the held-out half: each dictionary size recognized again, in the reverse order of the first
   // pass, and the faster of the two kept (other work on the machine only ever adds time).
-  for (const vocabulary of only ? [] : [large, team, []]) {
+  for (const vocabulary of only ? [] : [large, team, hundred, []]) {
     const first = half(runs.get(vocabulary.length)!, 'held-out');
     const again = await recognizeAll(
       engine,
@@ -496,8 +726,8 @@ async function main(): Promise<void> {
   const header = [
     'Measure',
     'No dictionary',
-    '100 terms, engine alone (before)',
-    '100 terms + vocabulary stage (after)',
+    `${team.length} terms, engine alone (before)`,
+    `${team.length} terms + vocabulary stage (after)`,
     'Stage alone (engine without terms; info)',
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
