@@ -19,7 +19,8 @@ export const TENTHS_UNDER_SECONDS = 10;
  * TENTHS_UNDER_SECONDS ("0:00.2"), where whole seconds would read 0:00 / 0:00 for a 0.2-second file.
  */
 export function formatPlayerClock(seconds: number | null | undefined, duration: number): string {
-  if (seconds == null || !Number.isFinite(seconds) || !(duration < TENTHS_UNDER_SECONDS)) return formatClock(seconds);
+  if (seconds == null || !Number.isFinite(seconds) || !(duration > 0 && duration < TENTHS_UNDER_SECONDS))
+    return formatClock(seconds);
   const tenths = Math.max(0, Math.round(seconds * 10));
   return `${formatClock(Math.floor(tenths / 10))}.${tenths % 10}`;
 }

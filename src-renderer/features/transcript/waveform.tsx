@@ -102,5 +102,5 @@ export function Waveform() {
 
 /** Whole seconds, or tenths for short audio as its clock shows them (a 0.2-second file's slider is not 0 to 0). */
 function sliderValue(seconds: number, duration: number): number {
-  return duration < TENTHS_UNDER_SECONDS ? Math.round(seconds * 10) / 10 : Math.round(seconds);
+  return duration > 0 && duration < TENTHS_UNDER_SECONDS ? Math.round(seconds * 10) / 10 : Math.round(seconds);
 }
