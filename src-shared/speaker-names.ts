@@ -44,6 +44,16 @@ export function speakerNumbers(labels: Iterable<string>): Map<string, number> {
 }
 
 /**
+ * Labels by their numbers (`speakerNumbers`): Speaker 1, Speaker 2, Speaker 3 however they first speak, so a
+ * speaker added by a split lists after the others, and naming a speaker never moves it. What the timeline's
+ * lanes are ordered by.
+ */
+export function speakersByNumber(labels: readonly string[]): string[] {
+  const numbers = speakerNumbers(labels);
+  return [...new Set(labels)].sort((a, b) => numbers.get(a)! - numbers.get(b)!);
+}
+
+/**
  * The label a new speaker gets: SPEAKER_<n> one past the highest number among `labels` (the separation stage's
  * own naming), so two apps adding a speaker to the same revision both mean the same label, and the new
  * speaker's number is free.

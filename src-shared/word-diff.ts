@@ -54,3 +54,11 @@ function runs(tokens: string[], changed: (index: number) => boolean, separator: 
   });
   return out;
 }
+
+/** How many words an edit changed: the more of the words it took out and the words it put in ("Edited 3 words"). */
+export function changedWordCount(before: string, after: string, language: string): number {
+  const a = diffTokens(before, language).filter((w) => w.trim() !== '');
+  const b = diffTokens(after, language).filter((w) => w.trim() !== '');
+  const kept = alignWords(a, b, exact).length;
+  return Math.max(a.length - kept, b.length - kept);
+}

@@ -24,9 +24,22 @@ export interface PeaksOptions {
   ffprobePath?: string;
 }
 
-/** Buckets per second for a file of `duration` seconds: 50, fewer when that would exceed MAX_BUCKETS. */
+/**
+ * At least this many buckets (a second's worth) for a file under a second: a 0.2-second file at 50 a second
+ * would be 10 buckets, which the waveform stretches over its whole width as a solid slab.
+ */
+export const MIN_BUCKETS = MAX_BUCKETS_PER_SECOND;
+/** The finest buckets, for the shortest files: four samples each. */
+export const FINEST_BUCKETS_PER_SECOND = PEAKS_SAMPLE_RATE / 4;
+
+/**
+ * Buckets per second for a file of `duration` seconds: 50, fewer when that would exceed MAX_BUCKETS, more
+ * (up to FINEST_BUCKETS_PER_SECOND) when that would be under MIN_BUCKETS.
+ */
 export function chooseResolution(duration: number, maxBuckets = MAX_BUCKETS): number {
   if (!(duration > 0)) return MAX_BUCKETS_PER_SECOND;
+  if (duration * MAX_BUCKETS_PER_SECOND < MIN_BUCKETS)
+    return Math.min(FINEST_BUCKETS_PER_SECOND, Math.ceil(MIN_BUCKETS / duration));
   const fit = maxBuckets / duration;
   if (fit >= MAX_BUCKETS_PER_SECOND) return MAX_BUCKETS_PER_SECOND;
   // Whole numbers while possible; below one bucket per second, a fraction.
@@ -221,7 +234,9 @@ export class PeaksCache {
     const file = this.fileOf(id);
     try {
       const cached = JSON.parse(await fsp.readFile(file, 'utf8')) as { key: string; peaks: WaveformPeaks };
-      if (cached.key === key) return cached.peaks;
+      // Peaks of a short file cached before short files had finer buckets are computed again.
+      if (cached.key === key && cached.peaks.resolution * 2 > chooseResolution(cached.peaks.duration))
+        return cached.peaks;
     } catch {
       // not cached yet
     }

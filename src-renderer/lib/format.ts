@@ -11,6 +11,20 @@ export function formatClock(seconds: number | null | undefined): string {
   return `${h > 0 ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
 }
 
+/** Audio shorter than this shows tenths of a second on the player's clock. */
+export const TENTHS_UNDER_SECONDS = 10;
+
+/**
+ * A time on the player's clock for audio `duration` seconds long: formatClock, with tenths for audio under
+ * TENTHS_UNDER_SECONDS ("0:00.2"), where whole seconds would read 0:00 / 0:00 for a 0.2-second file.
+ */
+export function formatPlayerClock(seconds: number | null | undefined, duration: number): string {
+  if (seconds == null || !Number.isFinite(seconds) || !(duration > 0 && duration < TENTHS_UNDER_SECONDS))
+    return formatClock(seconds);
+  const tenths = Math.max(0, Math.round(seconds * 10));
+  return `${formatClock(Math.floor(tenths / 10))}.${tenths % 10}`;
+}
+
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   const units = ['KB', 'MB', 'GB', 'TB'];

@@ -71,6 +71,43 @@ test('a summary requested in the app appears with links to its moments', async (
   await expect.poll(() => transcript.currentTime()).toBeGreaterThan(0);
 });
 
+const SHORT_SUMMARY = {
+  en: { row: 'Open weekly-sync.wav', overview: 'Overview', keyPoints: 'Key points', actionItems: 'Action items' },
+  ja: { row: 'weekly-sync.wav を開く', overview: '概要', keyPoints: '要点', actionItems: 'アクションアイテム' },
+} as const;
+
+// The tryout's two-sentence recording: the overview said "To do: …" of the action item listed right below it,
+// and "Key points" said "Nothing found".
+for (const language of ['en', 'ja'] as const)
+  test(`the summary of a two-sentence recording says each thing once, with no empty key points (${language})`, async ({
+    page,
+  }) => {
+    expect((await host.invoke('settings:update', { uiLanguage: language })).ok).toBe(true);
+    try {
+      const library = new LibraryPage(page);
+      await library.goto(host.url);
+      await page.getByRole('button', { name: SHORT_SUMMARY[language].row }).click();
+      await new TranscriptPage(page).expectLoaded('weekly-sync.wav');
+      const status = page.getByTestId('analysis-status-summary');
+      if ((await status.getAttribute('data-status')) !== 'COMPLETED')
+        await page.getByTestId('analysis-request-summary').click();
+      await expect(status).toHaveAttribute('data-status', 'COMPLETED', { timeout: 120_000 });
+      const result = page.getByTestId('summary-result');
+      const headings = result.getByRole('heading');
+      await expect(headings.first()).toHaveText(SHORT_SUMMARY[language].overview);
+      await expect(headings.filter({ hasText: SHORT_SUMMARY[language].keyPoints })).toHaveCount(0);
+      const overview = result.locator('.overview');
+      await expect(overview).toContainText(/budget/i);
+      await expect(overview).not.toContainText(/to do|report/i);
+      // The task is in its list, said once.
+      await expect(headings.filter({ hasText: SHORT_SUMMARY[language].actionItems })).toHaveCount(1);
+      await expect(result.locator('.moment-list').first()).toContainText(/send (a|the) report/i);
+      await screenshot(page, `summary-two-sentences-${language}`);
+    } finally {
+      expect((await host.invoke('settings:update', { uiLanguage: 'en' })).ok).toBe(true);
+    }
+  });
+
 test('emotion shows as coloured bands on the timeline, and a translation sits beside the original', async ({
   page,
 }) => {

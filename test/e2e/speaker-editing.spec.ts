@@ -97,6 +97,36 @@ test('adds a new speaker, merges it back, undoes, and splits a segment to anothe
   await screenshot(page, 'speaker-split-new-en');
 });
 
+for (const language of ['en', 'ja'] as const)
+  test(`the timeline lists the speakers' lanes by number, not by who spoke first after the splits (${language})`, async ({
+    page,
+  }) => {
+    expect((await host.invoke('settings:update', { uiLanguage: language })).ok).toBe(true);
+    try {
+      await open(page, language === 'en' ? 'Open voices.wav' : 'voices.wav を開く');
+      // The English test's splits left Speaker 3 speaking before Speaker 2 (the tryout saw the lanes read
+      // Speaker 1, Speaker 3, Speaker 2).
+      expect((await shownSpeakers()).slice(0, 3)).toEqual(['SPEAKER_1', 'SPEAKER_3', 'SPEAKER_2']);
+      const lanes = page.getByTestId('timeline').locator('.lane[data-lane^="SPEAKER_"]');
+      await expect(lanes).toHaveCount(3);
+      expect(await lanes.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-lane')))).toEqual([
+        'SPEAKER_1',
+        'SPEAKER_2',
+        'SPEAKER_3',
+      ]);
+      const word = language === 'en' ? 'Speaker' : '話者';
+      await expect(lanes).toContainText([`${word} 1`, `${word} 2`, `${word} 3`]);
+      // Each speaker keeps a colour of its own, by its number.
+      const laneColor = (label: string) =>
+        page.locator(`.lane[data-lane="${label}"] rect`).first().getAttribute('fill');
+      expect(await laneColor('SPEAKER_2')).not.toBe(await laneColor('SPEAKER_3'));
+      await page.getByTestId('timeline').scrollIntoViewIfNeeded();
+      await screenshot(page, `timeline-lanes-by-number-${language}`);
+    } finally {
+      expect((await host.invoke('settings:update', { uiLanguage: 'en' })).ok).toBe(true);
+    }
+  });
+
 test('the same in Japanese: a new speaker from the menu, then merged into another', async ({ page }) => {
   const updated = await host.invoke('settings:update', { uiLanguage: 'ja' });
   expect(updated.ok).toBe(true);

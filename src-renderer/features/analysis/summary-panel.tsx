@@ -21,7 +21,11 @@ export function SummaryPanel({ id }: { id: string }) {
         <div data-testid="summary-result">
           <h3 className="section-title">{t('analysis.summary.overview')}</h3>
           <p className="overview">{summary.overview || summary.text}</p>
-          <ItemList title={t('analysis.summary.keyPoints')} items={summary.key_points} />
+          {/* A short recording's overview says all there is: no key points, and no heading saying so (as the
+              summary's text leaves it out). Action items and decisions say when there are none. */}
+          {summary.key_points.length > 0 && (
+            <ItemList title={t('analysis.summary.keyPoints')} items={summary.key_points} />
+          )}
           <ItemList title={t('analysis.summary.actionItems')} items={summary.action_items} />
           <ItemList title={t('analysis.summary.decisions')} items={summary.decisions} />
           <ItemList title={t('analysis.summary.dates')} items={summary.dates} />

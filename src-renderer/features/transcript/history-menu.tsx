@@ -1,7 +1,7 @@
 // "History…": the transcript's revisions on the server (decision 0052), newest first, with who made each,
 // when, and what made it; selecting one shows what it changed, and Restore brings an older one back as a
 // new revision.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type {
   IpcError,
   RevisionChanges,
@@ -17,6 +17,9 @@ import type { ToolProps } from './edit-toolbar';
 import { ErrorText } from '../../lib/error-details';
 import { useEscape } from '../../lib/use-escape';
 import { usePopoverPlacement } from '../../lib/use-popover-placement';
+import { speakerDisplayName } from '../../../src-shared/speaker-names';
+import { changedWordCount } from '../../../src-shared/word-diff';
+import { selectSegments, speakersOf } from '../../stores/transcript-store';
 
 /** `tool`: its place in the edit toolbar's roving tab stops. */
 export function HistoryMenu({ tool }: { tool?: ToolProps } = {}) {
@@ -44,26 +47,45 @@ export function HistoryMenu({ tool }: { tool?: ToolProps } = {}) {
   const selectedChanges = selected === null ? null : (changes[keyOf(selected)] ?? null);
   const changesError = selected === null ? null : (changesErrors[keyOf(selected)] ?? null);
 
-  const readChanges = (revision: number) => {
+  /** Reads what `revision` changed, once; resolves false when the read failed. */
+  const readChanges = async (revision: number): Promise<boolean> => {
     const key = keyOf(revision);
-    if (!transcriptId || revision === 1 || asked.current.has(key)) return;
+    if (!transcriptId || revision === 1 || asked.current.has(key)) return true;
     asked.current.add(key);
     setChangesErrors(({ [key]: _, ...others }) => others);
-    void api()
-      .transcripts.revisionChanges({ id: transcriptId, revision })
-      .then((result) => {
-        const [value, failure] = split(result);
-        if (value) setChanges((before) => ({ ...before, [key]: value }));
-        if (failure) {
-          asked.current.delete(key);
-          setChangesErrors((before) => ({ ...before, [key]: failure }));
-        }
-      });
+    const [value, failure] = split(await api().transcripts.revisionChanges({ id: transcriptId, revision }));
+    if (value) setChanges((before) => ({ ...before, [key]: value }));
+    if (failure) {
+      asked.current.delete(key);
+      setChangesErrors((before) => ({ ...before, [key]: failure }));
+    }
+    return !failure;
   };
 
   useEffect(() => {
-    if (open && selected !== null && !selectedChanges) readChanges(selected);
+    if (open && selected !== null && !selectedChanges) void readChanges(selected);
   }, [open, transcriptId, selected, selectedChanges]);
+
+  // Each line says what its revision changed ("Edited 3 words"), so the newest revisions' changes are read
+  // as the list opens, one after another, newest first (a burst of reads could be refused by the server);
+  // older ones, and any that failed, when the pointer or focus reaches them.
+  useEffect(() => {
+    if (!open || !history) return;
+    let live = true;
+    void (async () => {
+      for (const r of [...history.revisions].reverse().slice(0, EAGER_LINES))
+        if (!live || !(await readChanges(r.revision))) return;
+    })();
+    return () => {
+      live = false;
+    };
+  }, [open, history]);
+
+  const segments = useTranscriptStore(selectSegments);
+  const speakers = useMemo(() => speakersOf(segments), [segments]);
+  const unknown = t('transcript.speaker.unknown');
+  // A label's own "Speaker N": the names are what a name's change is about.
+  const speakerOf = (label: string) => speakerDisplayName(label, {}, speakers, unknown);
 
   useEffect(() => {
     if (!open || !transcriptId) return;
@@ -121,8 +143,8 @@ export function HistoryMenu({ tool }: { tool?: ToolProps } = {}) {
                     className="history-select"
                     aria-expanded={selected === r.revision}
                     aria-controls={`${id}-changes-${r.revision}`}
-                    onMouseEnter={() => readChanges(r.revision)}
-                    onFocus={() => readChanges(r.revision)}
+                    onMouseEnter={() => void readChanges(r.revision)}
+                    onFocus={() => void readChanges(r.revision)}
                     onClick={() => setSelected(selected === r.revision ? null : r.revision)}
                   >
                     <strong>{t('transcript.history.revision', { revision: r.revision })}</strong>
@@ -132,10 +154,10 @@ export function HistoryMenu({ tool }: { tool?: ToolProps } = {}) {
                     <span className="hint">
                       {t('transcript.history.byAt', { author: r.author, time: formatDate(r.createdAt, locale) })}
                     </span>
-                    {/* The server's summary is English prose naming internal labels: the tooltip says it in
-                        the UI's language from what the revision changed. */}
+                    {/* The server's summary is English prose naming internal labels: the line and its tooltip
+                        say it in the UI's language from what the revision changed. */}
                     <span className="history-what" title={revisionSummary(t, r, changes[keyOf(r.revision)])}>
-                      {t(`transcript.history.source.${r.source}`)}
+                      {revisionLine(t, r, changes[keyOf(r.revision)], speakerOf)}
                     </span>
                   </button>
                   <div
@@ -182,6 +204,76 @@ export function HistoryMenu({ tool }: { tool?: ToolProps } = {}) {
       )}
     </div>
   );
+}
+
+/** How many of the newest revisions' changes History reads as it opens, for their lines. */
+const EAGER_LINES = 30;
+
+/**
+ * A revision's line in History: what it changed ("Renamed Speaker 2 to Alice", "Edited 3 words", "Split a
+ * segment", "Dictionary applied: 2 words replaced"), from its changes once read; what made it until then,
+ * and for a restore or a transcription (their changes can be anything).
+ */
+export function revisionLine(
+  t: T,
+  revision: TranscriptRevision,
+  changes: RevisionChanges | undefined,
+  speakerOf: (label: string) => string,
+): string {
+  const made = t(`transcript.history.source.${revision.source}`);
+  if (
+    !changes ||
+    revision.revision === 1 ||
+    (revision.source !== 'edit' && revision.source !== 'review' && revision.source !== 'dictionary')
+  )
+    return made;
+  if (revision.source === 'dictionary') {
+    const count = changes.replacements.reduce((sum, r) => sum + r.count, 0);
+    return count === 0
+      ? made
+      : t(count === 1 ? 'transcript.history.line.dictionary.one' : 'transcript.history.line.dictionary.other', {
+          count,
+        });
+  }
+  // Beyond the listed segments the words are not known: the tooltip's count says it.
+  if (changes.moreSegments > 0) return revisionSummary(t, revision, changes) ?? made;
+  const parts: string[] = [];
+  if (changes.speakerNames.length > 1)
+    parts.push(t('transcript.history.line.names', { count: changes.speakerNames.length }));
+  for (const n of changes.speakerNames.length === 1 ? changes.speakerNames : []) {
+    const speaker = speakerOf(n.speaker);
+    const key =
+      n.before === null
+        ? 'transcript.history.line.nameSet'
+        : n.after === null
+          ? 'transcript.history.line.nameRemoved'
+          : 'transcript.history.line.nameChanged';
+    parts.push(t(key, { speaker, before: n.before ?? speaker, after: n.after ?? '' }));
+  }
+  const added = changes.segments.filter((c) => c.before === null).length;
+  const removed = changes.segments.filter((c) => c.after === null).length;
+  const both = changes.segments.filter((c) => c.before !== null && c.after !== null);
+  if (added > 0 && removed === 0)
+    parts.push(
+      t(added === 1 ? 'transcript.history.line.split.one' : 'transcript.history.line.split.other', { count: added }),
+    );
+  else if (removed > 0 && added === 0) parts.push(t('transcript.history.line.merged'));
+  else if (added + removed > 0) parts.push(revisionSummary(t, revision, changes) ?? made);
+  else {
+    const speakerChanged = both.filter((c) => c.before!.speaker !== c.after!.speaker).length;
+    const words = both.reduce((sum, c) => sum + changedWordCount(c.before!.text, c.after!.text, changes.language), 0);
+    if (words > 0)
+      parts.push(
+        t(words === 1 ? 'transcript.history.line.words.one' : 'transcript.history.line.words.other', { count: words }),
+      );
+    if (speakerChanged > 0)
+      parts.push(
+        t(speakerChanged === 1 ? 'transcript.history.line.speaker.one' : 'transcript.history.line.speaker.other', {
+          count: speakerChanged,
+        }),
+      );
+  }
+  return parts.length > 0 ? parts.join(t('transcript.history.summary.separator')) : made;
 }
 
 /** What a revision changed, in the UI's language: counts from its changes once read (none before). */

@@ -7,6 +7,7 @@ import { analysisKey, selectSlot, useAnalysisStore } from '../../stores/analysis
 import { usePlayerStore } from '../../stores/player-store';
 import { selectSegments, selectSpeakerNames, speakersOf, useTranscriptStore } from '../../stores/transcript-store';
 import { speakerColor, speakerName } from './speakers';
+import { speakersByNumber } from '../../../src-shared/speaker-names';
 import { fractionAt, playheadLeft, timeAtX, xAt } from './time-axis';
 import { ThisIsForm } from '../voices/this-is-form';
 import { useEscape } from '../../lib/use-escape';
@@ -72,7 +73,8 @@ function lanesOf(
   emotions: EmotionEntry[],
   t: T,
 ): Row[] {
-  const lanes = speakers.length > 0 ? speakers : [null];
+  // By number, not by first turn: a split to a new speaker early on would list Speaker 3 above Speaker 2.
+  const lanes = speakers.length > 0 ? speakersByNumber(speakers) : [null];
   const rows: Row[] = lanes.map((speaker) => ({
     key: speaker ?? 'all',
     ...(speaker ? { speaker } : {}),

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useT } from '../../i18n/use-t';
-import { formatClock } from '../../lib/format';
+import { formatPlayerClock } from '../../lib/format';
 import { PLAYBACK_RATES, SKIP_SECONDS, usePlayerStore } from '../../stores/player-store';
 import { useSettingsStore } from '../../stores/settings-store';
 
@@ -71,7 +71,7 @@ export function TransportBar({ onShowShortcuts }: { onShowShortcuts?: () => void
         </svg>
       </button>
       <span className="time" data-testid="player-time" data-seconds={currentTime.toFixed(2)}>
-        {formatClock(currentTime)} / {formatClock(duration)}
+        {formatPlayerClock(currentTime, duration)} / {formatPlayerClock(duration, duration)}
       </span>
       <label htmlFor={`${id}-rate`}>{t('player.rate')}</label>
       <select

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import WaveSurfer from 'wavesurfer.js';
 import { useT } from '../../i18n/use-t';
-import { formatClock } from '../../lib/format';
+import { formatPlayerClock, TENTHS_UNDER_SECONDS } from '../../lib/format';
 import { SKIP_SECONDS, usePlayerStore, type PlayerController } from '../../stores/player-store';
 import { ErrorText } from '../../lib/error-details';
 
@@ -72,9 +72,12 @@ export function Waveform() {
         tabIndex={0}
         aria-label={t('player.waveform')}
         aria-valuemin={0}
-        aria-valuemax={Math.round(duration)}
-        aria-valuenow={Math.round(currentTime)}
-        aria-valuetext={t('player.time', { current: formatClock(currentTime), total: formatClock(duration) })}
+        aria-valuemax={sliderValue(duration, duration)}
+        aria-valuenow={sliderValue(currentTime, duration)}
+        aria-valuetext={t('player.time', {
+          current: formatPlayerClock(currentTime, duration),
+          total: formatPlayerClock(duration, duration),
+        })}
         onKeyDown={(event) => {
           // ←/→ are handled globally; Home/End and PageUp/PageDown make the slider complete.
           const player = usePlayerStore.getState();
@@ -95,4 +98,9 @@ export function Waveform() {
       {!error && peaks && !source && <p className="hint">{t('player.noAudio')}</p>}
     </div>
   );
+}
+
+/** Whole seconds, or tenths for short audio as its clock shows them (a 0.2-second file's slider is not 0 to 0). */
+function sliderValue(seconds: number, duration: number): number {
+  return duration > 0 && duration < TENTHS_UNDER_SECONDS ? Math.round(seconds * 10) / 10 : Math.round(seconds);
 }

@@ -110,6 +110,23 @@ export class ExtractiveSummaryEngine implements SummaryEngine {
       }
     }
 
+    // Japanese sentences follow one another without a space.
+    const gap = rules === this.rules.ja ? '' : ' ';
+    // A recording of a sentence or two: the lists below already say its tasks and decisions, so the
+    // overview quotes the rest of what was said, once, and there are no key points to repeat it again.
+    // Only when everything said is a task or a decision does the overview restate them.
+    if (units.length <= SHORT_RECORDING_UNITS) {
+      const rest = units.filter((u) => !actions.has(u.index) && !decisions.has(u.index) && u.display.trim() !== '');
+      if (rest.length > 0)
+        return {
+          overview: rest.map((u) => u.display).join(gap),
+          key_points: [],
+          action_items: [...actions.values()],
+          decisions: [...decisions.values()],
+          dates,
+        };
+    }
+
     // Rank. Units with too few content words are not quotable on their own.
     const scores = textRank(units.map((u) => u.terms));
     const ranked = units
@@ -151,8 +168,6 @@ export class ExtractiveSummaryEngine implements SummaryEngine {
 
     const topics = topPhrases(units, scores, this.options.topics ?? 3);
     const lead = rules.topicsLead(topics);
-    // Japanese sentences follow one another without a space.
-    const gap = rules === this.rules.ja ? '' : ' ';
     // What was decided and who does what come first (issue 27 item 10); the best-connected sentences
     // follow only when the meeting decided and assigned nothing, or to fill a short overview.
     const decided = rules.decidedLead([...decisions.values()].slice(0, OVERVIEW_DECISIONS).map((d) => d.text));
@@ -202,6 +217,13 @@ function shortTalk(units: TextUnit[], scores: number[], count: number, gap: stri
     .map(({ u }) => u.display)
     .join(gap);
 }
+
+/**
+ * At most this many units make a short recording, whose overview quotes what its lists do not say
+ * (`summarizeUnits`). Three sentences already read as a meeting: its overview leads with what was decided
+ * and who does what (issue 27 item 10).
+ */
+const SHORT_RECORDING_UNITS = 2;
 
 /** At most this many decisions and action items are restated in the overview; the lists hold them all. */
 const OVERVIEW_DECISIONS = 3;

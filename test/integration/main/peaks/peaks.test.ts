@@ -36,6 +36,41 @@ describe('waveform peaks', () => {
     expect(Math.max(...channel!)).toBeGreaterThan(0.05); // there is speech in there
   });
 
+  // The tryout's 0.2-second file: 10 buckets stretched over the waveform's width drew a solid slab.
+  it('gives a file under a second a second of buckets, its own shape, and recomputes ones cached coarser', async () => {
+    const speech = await shortSpeech();
+    const short = path.join(dir, 'short.wav');
+    // 0.2 s from the middle of a word: loud and quiet parts both.
+    await run('ffmpeg', ['-v', 'error', '-y', '-ss', '0.5', '-t', '0.2', '-i', speech, short]);
+    const peaks = await computePeaks(short);
+    expect(peaks.duration).toBeCloseTo(0.2, 2);
+    expect(peaks.resolution).toBe(250);
+    const channel = peaks.peaks[0]!;
+    expect(channel.length).toBe(2 * 50);
+    // Not a slab: the loudest bucket is well above the quietest.
+    const heights = Array.from({ length: channel.length / 2 }, (_, i) => channel[2 * i + 1]! - channel[2 * i]!);
+    expect(Math.min(...heights)).toBeLessThan(Math.max(...heights) / 2);
+    expect(chooseResolution(0.2)).toBe(250);
+    expect(chooseResolution(0.01)).toBe(2000);
+    expect(chooseResolution(1)).toBe(50);
+
+    // Peaks cached by an earlier version at 50 a second are computed again.
+    const cacheDir = path.join(dir, 'peaks-cache');
+    let computed = 0;
+    const coarse = new PeaksCache(cacheDir, async () => {
+      computed++;
+      return { peaks: [channel.slice(0, 20)], duration: peaks.duration, resolution: 50 };
+    });
+    await coarse.get('short', short);
+    const cache = new PeaksCache(cacheDir, async (file) => {
+      computed++;
+      return computePeaks(file);
+    });
+    expect((await cache.get('short', short)).resolution).toBe(250);
+    expect((await cache.get('short', short)).resolution).toBe(250);
+    expect(computed).toBe(2);
+  });
+
   it('tells the channels of a file, and offers them with its handle so the form can ask about multichannel', async () => {
     const mono = await shortSpeech();
     const stereo = path.join(dir, 'call.m4a');

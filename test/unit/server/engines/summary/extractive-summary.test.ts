@@ -226,6 +226,34 @@ describe('ExtractiveSummaryEngine', () => {
     }
   });
 
+  // The tryout's two-sentence recording: the overview said "To do: …" of the action item listed right below,
+  // and the app showed "Key points: Nothing found".
+  it('summarizes a two-sentence recording without repeating its action item or an empty list of key points', async () => {
+    for (const [language, task, rest, heading] of [
+      [
+        'en',
+        'please send the report to the marketing team by friday',
+        'the budget meeting moved to next week',
+        'Key points:',
+      ],
+      ['ja', '金曜日までにマーケティングチームに報告書を送ってください。', '予算会議は来週に移りました。', '要点：'],
+    ] as const) {
+      const { details, summarizedText } = await run(
+        meetingDocument('two-sentences', language, [{ text: task }, { text: rest }]),
+        language,
+      );
+      expect(details.action_items.map((a) => a.segment_id)).toEqual([0]);
+      // What the lists do not already say, once.
+      expect(details.overview.toLowerCase()).toContain(rest.toLowerCase().replace(/^the/, ''));
+      expect(details.overview.toLowerCase()).not.toContain(task.toLowerCase().slice(2, 20));
+      expect(details.overview).not.toMatch(/To do|担当/);
+      expect(details.key_points).toEqual([]);
+      expect(summarizedText).not.toContain(heading);
+      // The task is said once in the whole summary: in its list.
+      expect(summarizedText.toLowerCase().split(task.toLowerCase().slice(2, 20)).length - 1).toBe(1);
+    }
+  });
+
   it('refuses languages it has no rules for, and stops when cancelled', async () => {
     expect(engine.languages).toEqual(['en', 'ja']);
     await expect(run(standupUnpunctuated.document, 'fr')).rejects.toThrow('handles en, ja, not "fr"');
