@@ -27,6 +27,7 @@ import {
   PhoneticVocabularyStage,
 } from '../src-server/engines/vocabulary/phonetic-vocabulary-stage.js';
 import { AcousticChecker } from './vocabulary-acoustic.js';
+import { diagnose } from './vocabulary-diagnose.js';
 import { concatenate, espeakWav, EVERYDAY_SENTENCES, festivalWav, pcmOf } from './speech-corpus.js';
 
 type Category = 'name' | 'two-word' | 'everyday' | 'sound-alike' | 'product';
@@ -632,11 +633,15 @@ async function main(): Promise<void> {
   // BENCH_MIN_CONFIDENCE: the engine's vocabulary word probability and confidence gate instead of its defaults.
   const only = process.env.BENCH_HALF as Clip['half'] | undefined;
   const all = (await clips()).filter((c) => !only || c.half === only);
+  // BENCH_DIAGNOSE=1: where the dictionary's cost on term-free speech comes from (vocabulary-diagnose.ts).
+  if (process.env.BENCH_DIAGNOSE) return diagnose(all, team);
   const numberFrom = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
   const engine = new PocketsphinxEngine({
     vadLog: () => {},
     vocabularyWordProbability: numberFrom('BENCH_WORD_PROBABILITY'),
     vocabularyMinConfidence: numberFrom('BENCH_MIN_CONFIDENCE'),
+    vocabularyShortWordPhones: numberFrom('BENCH_SHORT_WORD_PHONES'),
+    vocabularyShortWordDecadesPerPhone: numberFrom('BENCH_SHORT_WORD_DECADES'),
   });
   // The first call loads the model: keep it out of the timings.
   await engine.recognize({ pcmPath: all[0]!.pcm, language: 'en', vocabulary: [], signal });

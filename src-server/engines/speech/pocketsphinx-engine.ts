@@ -68,6 +68,10 @@ export interface PocketsphinxEngineOptions {
   decoderArgs?: Record<string, string>;
   /** The unigram probability each custom vocabulary word gets (see pocketsphinx-vocabulary.ts). */
   vocabularyWordProbability?: number;
+  /** Vocabulary words with fewer phones get a lower probability (shortWordProbability); 0: none. */
+  vocabularyShortWordPhones?: number;
+  /** Decades of probability a short vocabulary word loses per missing phone. */
+  vocabularyShortWordDecadesPerPhone?: number;
   /** Vocabulary words the LM lacks, recognized with a lower posterior, are dropped (isDoubtfulVocabularyWord). */
   vocabularyMinConfidence?: number;
   /** Model identifier reported in results. */
@@ -101,6 +105,9 @@ export const DEFAULT_DECODER_ARGS: Readonly<Record<string, string>> = {
  * Both calibrated together on bench:vocabulary's tuning half (decision 0083).
  */
 export const DEFAULT_VOCABULARY_WORD_PROBABILITY = 0.6;
+/** Provisional: no short-word penalty until decision 0101's measurements choose one. */
+export const DEFAULT_VOCABULARY_SHORT_WORD_PHONES = 0;
+export const DEFAULT_VOCABULARY_SHORT_WORD_DECADES_PER_PHONE = 0;
 /** Vocabulary-only words recognized with a lower posterior are dropped (decision 0083). */
 export const DEFAULT_VOCABULARY_MIN_CONFIDENCE = 0.9;
 
@@ -132,6 +139,8 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
   private readonly padding: number;
   private readonly decoderArgs: Record<string, string>;
   private readonly vocabularyWordProbability: number;
+  private readonly vocabularyShortWordPhones: number;
+  private readonly vocabularyShortWordDecadesPerPhone: number;
   private readonly vocabularyMinConfidence: number;
   private readonly modelId: string;
   private readonly idleMs: number;
@@ -158,6 +167,9 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
     this.padding = options.paddingSeconds ?? 0.2;
     this.decoderArgs = options.decoderArgs ?? {};
     this.vocabularyWordProbability = options.vocabularyWordProbability ?? DEFAULT_VOCABULARY_WORD_PROBABILITY;
+    this.vocabularyShortWordPhones = options.vocabularyShortWordPhones ?? DEFAULT_VOCABULARY_SHORT_WORD_PHONES;
+    this.vocabularyShortWordDecadesPerPhone =
+      options.vocabularyShortWordDecadesPerPhone ?? DEFAULT_VOCABULARY_SHORT_WORD_DECADES_PER_PHONE;
     this.vocabularyMinConfidence = options.vocabularyMinConfidence ?? DEFAULT_VOCABULARY_MIN_CONFIDENCE;
     this.modelId = options.modelId ?? `pocketsphinx-5prealpha/${path.basename(dir)}`;
     this.idleMs = (options.idleSeconds ?? 600) * 1000;
@@ -346,6 +358,8 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
     return installVocabulary(lib, decoder, entries, {
       dictPath: this.dictPath,
       wordProbability: this.vocabularyWordProbability,
+      shortWordPhones: this.vocabularyShortWordPhones,
+      shortWordDecadesPerPhone: this.vocabularyShortWordDecadesPerPhone,
     });
   }
 

@@ -95,6 +95,13 @@ export interface InstallVocabularyOptions {
   dictPath: string;
   /** The unigram probability each vocabulary word gets, as an English word of the LM would (decision 0083). */
   wordProbability: number;
+  /**
+   * Words with fewer phones than this (their shortest pronunciation) get less (shortWordProbability); none
+   * when absent.
+   */
+  shortWordPhones?: number;
+  /** How many decades of probability a short word loses per phone it lacks (shortWordProbability). */
+  shortWordDecadesPerPhone?: number;
 }
 
 /**
@@ -149,7 +156,20 @@ export async function installVocabulary(
       if (!set) throw new Error('pocketsphinx: the decoder has no language model set');
       const config = b.ps_get_config(ps);
       const lmPath = path.join(dir, 'vocabulary.lm');
-      const log10Prob = vocabularyUnigramLog10(options.wordProbability, b.cmd_ln_float_r(config, '-lw'));
+      const lw = b.cmd_ln_float_r(config, '-lw');
+      const phoneCounts = new Map<string, number>();
+      for (const { word, phones } of valid)
+        phoneCounts.set(word, Math.min(phoneCounts.get(word) ?? Infinity, phones.split(' ').length));
+      const log10Prob = (word: string) =>
+        vocabularyUnigramLog10(
+          shortWordProbability(
+            options.wordProbability,
+            phoneCounts.get(word)!,
+            options.shortWordPhones ?? 0,
+            options.shortWordDecadesPerPhone ?? 0,
+          ),
+          lw,
+        );
       await fsp.writeFile(lmPath, arpaUnigrams(unknown, log10Prob));
       // Read with the decoder's configuration, as ps_init read the big model: that applies its language
       // weight (-lw) and word insertion penalty (-wip) to this model too. Read without them, the model
@@ -203,13 +223,26 @@ export function vocabularyUnigramLog10(wordProbability: number, languageWeight: 
 }
 
 /**
- * A unigram ARPA LM over `words`, each with the log10 probability given. The sentence markers are present
+ * A vocabulary word's unigram probability: `wordProbability`, less `decadesPerPhone` decades for each phone its
+ * pronunciation has fewer than `shortBelow` (decision 0101).
+ */
+export function shortWordProbability(
+  wordProbability: number,
+  phones: number,
+  shortBelow: number,
+  decadesPerPhone: number,
+): number {
+  return wordProbability * 10 ** (-decadesPerPhone * Math.max(0, shortBelow - phones));
+}
+
+/**
+ * A unigram ARPA LM over `words`, each with the log10 probability given (one for all, or per word). The sentence markers are present
  * (sphinxbase expects them) but improbable, so that only the big model decides where sentences end. The
  * probabilities need not sum to one: the set never normalizes them, and a word's weight should not
  * depend on how many others the dictionary holds.
  */
-export function arpaUnigrams(words: readonly string[], log10Prob: number): string {
-  const p = log10Prob.toFixed(4);
+export function arpaUnigrams(words: readonly string[], log10Prob: number | ((word: string) => number)): string {
+  const p = (word: string) => (typeof log10Prob === 'number' ? log10Prob : log10Prob(word)).toFixed(4);
   return [
     '\\data\\',
     `ngram 1=${words.length + 2}`,
@@ -217,7 +250,7 @@ export function arpaUnigrams(words: readonly string[], log10Prob: number): strin
     '\\1-grams:',
     '-99.0000 <s> 0.0000',
     '-99.0000 </s> 0.0000',
-    ...words.map((w) => `${p} ${w} 0.0000`),
+    ...words.map((w) => `${p(w)} ${w} 0.0000`),
     '',
     '\\end\\',
     '',
