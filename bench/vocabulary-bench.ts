@@ -641,6 +641,7 @@ async function main(): Promise<void> {
     vocabularyWordProbability: numberFrom('BENCH_WORD_PROBABILITY'),
     vocabularyMinConfidence: numberFrom('BENCH_MIN_CONFIDENCE'),
     vocabularyShortWordPhones: numberFrom('BENCH_SHORT_WORD_PHONES'),
+    ...(process.env.BENCH_FALLBACK ? { vocabularyFallback: process.env.BENCH_FALLBACK === '1' } : {}),
     vocabularyShortWordDecadesPerPhone: numberFrom('BENCH_SHORT_WORD_DECADES'),
   });
   // The first call loads the model: keep it out of the timings.

@@ -26,7 +26,7 @@ import {
   type PocketsphinxLibrary,
 } from './pocketsphinx-library.js';
 import { recognizesDetail, unsupportedLanguageError } from './unsupported-language.js';
-import { installVocabulary, isDoubtfulVocabularyWord } from './pocketsphinx-vocabulary.js';
+import { installVocabulary, isDoubtfulVocabularyWord, revertDoubtfulHunks } from './pocketsphinx-vocabulary.js';
 import {
   countWord,
   emptyLanguageFit,
@@ -74,6 +74,11 @@ export interface PocketsphinxEngineOptions {
   vocabularyShortWordDecadesPerPhone?: number;
   /** Vocabulary words the LM lacks, recognized with a lower posterior, are dropped (isDoubtfulVocabularyWord). */
   vocabularyMinConfidence?: number;
+  /**
+   * Where the gate drops a vocabulary word, the utterance is decoded again without the vocabulary and the
+   * words the dropped one pulled along go back to that decode's (revertDoubtfulHunks; decision 0101).
+   */
+  vocabularyFallback?: boolean;
   /** Model identifier reported in results. */
   modelId?: string;
   /** Free warm decoders after this long unused (default 600 s). */
@@ -110,6 +115,8 @@ export const DEFAULT_VOCABULARY_SHORT_WORD_PHONES = 0;
 export const DEFAULT_VOCABULARY_SHORT_WORD_DECADES_PER_PHONE = 0;
 /** Vocabulary-only words recognized with a lower posterior are dropped (decision 0083). */
 export const DEFAULT_VOCABULARY_MIN_CONFIDENCE = 0.9;
+/** Provisional until decision 0101's measurements. */
+export const DEFAULT_VOCABULARY_FALLBACK = false;
 
 /** Frames per second of the decoder (-frate default). */
 const FRAME_RATE = 100;
@@ -142,6 +149,7 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
   private readonly vocabularyShortWordPhones: number;
   private readonly vocabularyShortWordDecadesPerPhone: number;
   private readonly vocabularyMinConfidence: number;
+  private readonly vocabularyFallback: boolean;
   private readonly modelId: string;
   private readonly idleMs: number;
   private readonly confidence: ConfidenceCalibration;
@@ -171,6 +179,7 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
     this.vocabularyShortWordDecadesPerPhone =
       options.vocabularyShortWordDecadesPerPhone ?? DEFAULT_VOCABULARY_SHORT_WORD_DECADES_PER_PHONE;
     this.vocabularyMinConfidence = options.vocabularyMinConfidence ?? DEFAULT_VOCABULARY_MIN_CONFIDENCE;
+    this.vocabularyFallback = options.vocabularyFallback ?? DEFAULT_VOCABULARY_FALLBACK;
     this.modelId = options.modelId ?? `pocketsphinx-5prealpha/${path.basename(dir)}`;
     this.idleMs = (options.idleSeconds ?? 600) * 1000;
     this.confidence = options.confidence ?? (defaultCalibration ??= logisticConfidence(POCKETSPHINX_CONFIDENCE_MODEL));
@@ -204,6 +213,9 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
     const decoderReady = timed('decoder', () => this.takeDecoder(lib));
     decoderReady.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
     let decoder: NativePointer | null = null;
+    /** A decoder without the vocabulary, taken when the gate first drops a word (vocabularyFallback). */
+    let plain: NativePointer | null = null;
+    let plainClean = true;
     let clean = true;
     let handle: fsp.FileHandle | null = null;
     const segments: RecognizedSegment[] = [];
@@ -248,7 +260,8 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
         // accurate than the streaming estimate, and a segment is at most ~30 s (~1 MB).
         const samples = await readPcmRange(handle, first, last);
         const start = performance.now();
-        const words = await decodeUtterance(
+        const dropped = this.vocabularyFallback ? new Set<RecognizedWord>() : undefined;
+        let words = await decodeUtterance(
           lib,
           decoder,
           samples,
@@ -257,8 +270,26 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
           this.confidence,
           fit,
           doubtful,
+          dropped,
         );
         stages.add('decode', performance.now() - start);
+        if (dropped && dropped.size > 0) {
+          const again = performance.now();
+          plain ??= await this.takeDecoder(lib);
+          plainClean = false;
+          const without = await decodeUtterance(
+            lib,
+            plain,
+            samples,
+            first / SAMPLE_RATE,
+            totalSamples / SAMPLE_RATE,
+            this.confidence,
+          );
+          plainClean = true;
+          const only = vocabularyOnly;
+          words = revertDoubtfulHunks(words, without, dropped, (w) => only.has(w.word));
+          stages.add('vocabulary fallback', performance.now() - again);
+        }
         if (words.length > 0) {
           spell(words);
           segments.push({
@@ -276,6 +307,7 @@ export class PocketsphinxEngine implements SpeechEngine, StreamingRecognizer {
       throw error;
     } finally {
       await handle?.close();
+      if (plain) this.giveBack(lib, plain, plainClean);
       if (decoder) this.giveBack(lib, decoder, clean);
       else
         void decoderReady.then(
@@ -450,14 +482,15 @@ async function decodeUtterance(
   maxSeconds: number,
   confidence: ConfidenceCalibration,
   /** Where each word's fit to the language model is counted (decision 0070). */
-  fit: LanguageFitCounts,
+  fit?: LanguageFitCounts,
   doubtful?: (word: string, posterior: number) => boolean,
+  dropped?: Set<RecognizedWord>,
 ): Promise<RecognizedWord[]> {
   if (samples.length < SAMPLE_RATE / 10) return [];
   if (lib.ps_start_utt(ps) < 0) throw new Error('pocketsphinx: ps_start_utt failed');
   const frames = await lib.processRaw(ps, samples, true);
   if ((await lib.ps_end_utt(ps)) < 0 || frames < 0) throw new Error('pocketsphinx: decoding failed');
-  return utteranceWords(lib, ps, offsetSeconds, maxSeconds, confidence, fit, doubtful);
+  return utteranceWords(lib, ps, offsetSeconds, maxSeconds, confidence, fit, doubtful, dropped);
 }
 
 /** The words of the utterance the decoder has just ended, with times and calibrated confidences. */
@@ -474,6 +507,8 @@ async function utteranceWords(
    * gate was tuned on, not on the calibrated confidence (decision 0086).
    */
   doubtful?: (word: string, posterior: number) => boolean,
+  /** When given, the doubtful words are kept in the list and put here too, for the caller to settle. */
+  dropped?: Set<RecognizedWord>,
 ): Promise<RecognizedWord[]> {
   const lmath = lib.ps_get_logmath(ps);
   const words: RecognizedWord[] = [];
@@ -495,16 +530,19 @@ async function utteranceWords(
     if (fit) countWord(fit, word, posterior, backoff[0]);
     // A word with alternate pronunciations (a reading beside its spelling's, decision 0096) shares the
     // lattice's mass between them: the gate judges their sum.
-    if (doubtful?.(word, posterior) && doubtful(word, Math.min(1, posterior + alternatesPosterior(raw, word))))
-      continue;
+    const isDoubtful =
+      doubtful?.(word, posterior) && doubtful(word, Math.min(1, posterior + alternatesPosterior(raw, word)));
+    if (isDoubtful && !dropped) continue;
     const start = round(Math.min(maxSeconds, offsetSeconds + sf[0] / FRAME_RATE));
     const end = round(Math.min(maxSeconds, offsetSeconds + (ef[0] + 1) / FRAME_RATE));
-    words.push({
+    const recognized = {
       word,
       start,
       end,
       confidence: round(confidence({ word, posterior, backoff: backoff[0], seconds: end - start })),
-    });
+    };
+    words.push(recognized);
+    if (isDoubtful) dropped?.add(recognized);
   }
   return words;
 }

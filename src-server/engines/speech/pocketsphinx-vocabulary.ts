@@ -212,6 +212,68 @@ export function isDoubtfulVocabularyWord(
 }
 
 /**
+ * An utterance's words with the vocabulary's doubtful words settled by a decode of the same audio without the
+ * vocabulary (decision 0101): the two word sequences are aligned (longest common subsequence), and each stretch
+ * where they differ that holds a doubtful word is replaced by what the decode without the vocabulary wrote
+ * there. A term the engine wrongly heard also changes the words around it (the language model's context, where
+ * the words start and end): dropping the term alone left those changed words, and a gap. Stretches without a
+ * doubtful word keep the vocabulary decode's words (the terms it is sure of and what they pulled along); a
+ * stretch with a doubtful word and a term the gate kept keeps the term and loses only the doubtful word, as
+ * without a fallback. Words are compared lower-cased, so a respelled term still matches.
+ */
+export function revertDoubtfulHunks<W extends { word: string }>(
+  words: readonly W[],
+  without: readonly W[],
+  doubtful: ReadonlySet<W>,
+  /** Vocabulary words the gate kept: a stretch holding one keeps it, and loses only its doubtful words. */
+  kept: (word: W) => boolean,
+): W[] {
+  const n = words.length;
+  const m = without.length;
+  const same = (i: number, j: number) => words[i]!.word.toLowerCase() === without[j]!.word.toLowerCase();
+  // lcs[i][j]: the longest common subsequence of words[i..] and without[j..].
+  const lcs = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      lcs[i]![j] = same(i, j) ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  // The alignment as steps: a word both wrote, or one only one of them wrote.
+  const steps: { word?: W; without?: W }[] = [];
+  for (let i = 0, j = 0; i < n || j < m;) {
+    if (i < n && j < m && same(i, j)) steps.push({ word: words[i++]!, without: without[j++]! });
+    else if (j >= m || (i < n && lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) steps.push({ word: words[i++]! });
+    else steps.push({ without: without[j++]! });
+  }
+  // Stretches where they differ, each ended by ANCHOR words in a row that both wrote: one shared short word
+  // inside a changed stretch ("sales brush AND every morning" / "sukus kritrun AND rewarding") is no anchor.
+  const out: W[] = [];
+  let hunk: typeof steps = [];
+  const settle = () => {
+    const isDoubtful = (s: (typeof steps)[number]) => s.word !== undefined && doubtful.has(s.word);
+    const revert = hunk.some(isDoubtful) && !hunk.some((s) => s.word && !doubtful.has(s.word) && kept(s.word));
+    for (const s of hunk) {
+      const w = revert ? s.without : isDoubtful(s) ? undefined : s.word;
+      if (w) out.push(w);
+    }
+    hunk = [];
+  };
+  for (let k = 0; k < steps.length; k++) {
+    const s = steps[k]!;
+    let run = 0;
+    while (k + run < steps.length && steps[k + run]!.word && steps[k + run]!.without) run++;
+    if (run >= ANCHOR || (run > 0 && (hunk.length === 0 || k + run === steps.length))) {
+      settle();
+      for (let r = 0; r < run; r++) out.push(steps[k + r]!.word!);
+      k += run - 1;
+    } else hunk.push(s);
+  }
+  settle();
+  return out;
+}
+
+/** Words in a row both decodes wrote that end a changed stretch (revertDoubtfulHunks). */
+const ANCHOR = 2;
+
+/**
  * The log10 unigram probability to write for each vocabulary word so that, through the LM set, it scores
  * like a word of probability `wordProbability` in the big model. The set scores a word as
  * log(share / 2) + lw x log(p) + log(wip), the big model's words as lw x log(p) + log(wip) (its share,
