@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { editDistance } from '../../../../../src-shared/edit-distance.js';
 import { PocketsphinxEngine } from '../../../../../src-server/engines/speech/pocketsphinx-engine.js';
 import { arpaUnigrams } from '../../../../../src-server/engines/speech/pocketsphinx-vocabulary.js';
 import type { RecognizeResult } from '../../../../../src-server/engines/speech/speech-engine.js';
@@ -83,5 +84,74 @@ describe('pocketsphinx custom vocabulary', () => {
       await engine.recognize({ pcmPath: pcm, language: 'en', vocabulary, signal: new AbortController().signal }),
     ).split(' ');
     expect(words.filter((w) => vocabulary.some((v) => v.word === w))).toEqual([]);
+  });
+
+  // Regression (decision 0101): a short invented word ("Lezo", four phones) was as likely as any term, more
+  // likely than "please", and in espeak-ng's voice pocketsphinx wrote it where "please" was said, sure of it
+  // (posterior 1.0, so the confidence gate kept it), changing the words after it too ("lezo like that or" for
+  // "please remember to lock the door").
+  it('puts no short dictionary word where an everyday word that sounds like it was said', async () => {
+    const sentences = [
+      'Please remember to lock the door when you leave the house.',
+      'The children played in the park until it got dark.',
+      'Please check the numbers before you send the email.',
+    ];
+    const wavs = await Promise.all(sentences.map((s) => synthesizeSpeech(s, undefined, { voice: 'espeak' })));
+    const pcm = await pcmOf(await concatWithSilence(wavs, 1));
+    const vocabulary = ['Lezo', 'Limae', 'Sukus', 'Kritrun', 'Astrivon', 'Fendrik', 'Belvanor', 'Tolvanna'].map(
+      (word) => ({ word }),
+    );
+    const engine = new PocketsphinxEngine({ vadLog: () => {} });
+    const words = transcript(
+      await engine.recognize({ pcmPath: pcm, language: 'en', vocabulary, signal: new AbortController().signal }),
+    ).split(' ');
+    expect(words.filter((w) => vocabulary.some((v) => v.word === w))).toEqual([]);
+  });
+
+  it('still writes a short term that was said', async () => {
+    const pcm = await pcmOf(await synthesizeSpeech('Send the report to Sukus today.'));
+    const engine = new PocketsphinxEngine({ vadLog: () => {} });
+    const vocabulary = ['Sukus', 'Lezo', 'Limae'].map((word) => ({ word }));
+    const text = transcript(
+      await engine.recognize({ pcmPath: pcm, language: 'en', vocabulary, signal: new AbortController().signal }),
+    );
+    expect(text.split(' ')).toContain('Sukus');
+  });
+
+  // Decision 0101: a wrongly heard term changes the words around it too; dropping the term alone left them changed.
+  it('with the fallback, puts back what speech without a dictionary gave where the gate dropped a term', async () => {
+    const sentences = [
+      'The store on the corner sells fresh bread every morning.',
+      'Please remember to lock the door when you leave the house.',
+    ];
+    const wavs = await Promise.all(sentences.map((s) => synthesizeSpeech(s, undefined, { voice: 'espeak' })));
+    const pcm = await pcmOf(await concatWithSilence(wavs, 1));
+    const signal = new AbortController().signal;
+    // Short words as likely as long ones (no length penalty): the engine writes them here, unsure.
+    const vocabulary = ['Limae', 'Sukus', 'Kritrun'].map((word) => ({ word }));
+    const options = { vadLog: () => {}, vocabularyShortWordPhones: 0 };
+    const without = transcript(
+      await new PocketsphinxEngine(options).recognize({ pcmPath: pcm, language: 'en', vocabulary: [], signal }),
+    );
+    const fallback = transcript(
+      await new PocketsphinxEngine({ ...options, vocabularyFallback: true }).recognize({
+        pcmPath: pcm,
+        language: 'en',
+        vocabulary,
+        signal,
+      }),
+    );
+    const dropped = transcript(
+      await new PocketsphinxEngine({ ...options, vocabularyFallback: false }).recognize({
+        pcmPath: pcm,
+        language: 'en',
+        vocabulary,
+        signal,
+      }),
+    );
+    // The stretches around the dropped terms come back (a word far from them may still differ).
+    const edits = (text: string) => editDistance(text.split(' '), without.split(' '));
+    expect(edits(fallback)).toBeLessThan(edits(dropped));
+    expect(fallback.split(' ').filter((w) => vocabulary.some((v) => v.word === w))).toEqual([]);
   });
 });
