@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { synthesizeSpeech } from '../support/audio-fixtures.js';
-import { meetingWav, screenshot, startHost, uploadCompleted, type Host } from './e2e-support.js';
+import { applyReplacements, type Host, meetingWav, screenshot, startHost, uploadCompleted } from './e2e-support.js';
 import { LibraryPage } from './pages/library-page.js';
 import { TranscriptPage } from './pages/transcript-page.js';
 
@@ -75,19 +75,7 @@ test('a name the dictionary found by its sound: marked with what was heard, put 
 
 test('a forced replacement is put back the same way, and the change is a version in History', async ({ page }) => {
   await open(page, 'budget.wav');
-  const created = await host.invoke('dictionaries:create', { name: 'Fiscal terms', words: [] });
-  const dictionaryId = (created as { value: { id: string } }).value.id;
-  expect(
-    await host.invoke('dictionaries:add-replacement-rules', {
-      id: dictionaryId,
-      replacementRules: [{ pattern: 'budget', replacement: 'Q3 budget' }],
-    }),
-  ).toMatchObject({ ok: true });
-  await page.getByRole('button', { name: 'Apply dictionary…' }).click();
-  const applyPanel = page.getByRole('dialog', { name: 'Apply a dictionary' });
-  await applyPanel.getByLabel('Dictionary').selectOption({ label: 'Fiscal terms' });
-  await applyPanel.getByRole('button', { name: 'Apply', exact: true }).click();
-  await expect(applyPanel).toContainText('Applied.');
+  await applyReplacements(page, host, 'Fiscal terms', [{ pattern: 'budget', replacement: 'Q3 budget' }]);
   await page.getByRole('button', { name: 'Apply dictionary…' }).click();
   await expect(page.locator('.word-replaced')).toHaveText('Q3 budget');
 

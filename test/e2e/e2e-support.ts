@@ -1,7 +1,7 @@
 // Shared by the specs: a host per spec file, real speech, and screenshots for people to look at.
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import type { TranscriptionSummary, UploadOptions } from '../../src-shared/ipc-contract.js';
 import type { Host } from './host/start-host.js';
 import { concatWithSilence, synthesizeSpeech } from '../support/audio-fixtures.js';
@@ -56,4 +56,26 @@ export async function uploadCompleted(host: Host, wav: string, options: Partial<
       { timeout: 180_000, intervals: [250] },
     )
     .toBe('COMPLETED');
+}
+
+/**
+ * A dictionary of forced replacements made through main, then applied to the open transcript with
+ * "Apply dictionary…" until the panel says "Applied."; the panel is returned open.
+ */
+export async function applyReplacements(
+  page: Page,
+  host: Host,
+  name: string,
+  replacementRules: Array<{ pattern: string; replacement: string }>,
+): Promise<Locator> {
+  const created = await host.invoke('dictionaries:create', { name, words: [] });
+  expect(created).toMatchObject({ ok: true });
+  const id = (created as { value: { id: string } }).value.id;
+  expect(await host.invoke('dictionaries:add-replacement-rules', { id, replacementRules })).toMatchObject({ ok: true });
+  await page.getByRole('button', { name: 'Apply dictionary…' }).click();
+  const panel = page.getByRole('dialog', { name: 'Apply a dictionary' });
+  await panel.getByLabel('Dictionary').selectOption({ label: name });
+  await panel.getByRole('button', { name: 'Apply', exact: true }).click();
+  await expect(panel).toContainText('Applied.');
+  return panel;
 }

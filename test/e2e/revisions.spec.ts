@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { meetingWav, screenshot, startHost, uploadCompleted, type Host } from './e2e-support.js';
+import { applyReplacements, type Host, meetingWav, screenshot, startHost, uploadCompleted } from './e2e-support.js';
 import { LibraryPage } from './pages/library-page.js';
 import { TranscriptPage } from './pages/transcript-page.js';
 
@@ -46,19 +46,7 @@ test('an edit, then a dictionary: both show; History lists each version with its
   await editor.press('Enter');
   await expect(transcript.word('Kikitori')).toBeVisible();
 
-  const created = await host.invoke('dictionaries:create', { name: 'Fiscal terms', words: [] });
-  const dictionaryId = (created as { value: { id: string } }).value.id;
-  expect(
-    await host.invoke('dictionaries:add-replacement-rules', {
-      id: dictionaryId,
-      replacementRules: [{ pattern: 'budget', replacement: 'Q3 budget' }],
-    }),
-  ).toMatchObject({ ok: true });
-  await page.getByRole('button', { name: 'Apply dictionary…' }).click();
-  const applyPanel = page.getByRole('dialog', { name: 'Apply a dictionary' });
-  await applyPanel.getByLabel('Dictionary').selectOption({ label: 'Fiscal terms' });
-  await applyPanel.getByRole('button', { name: 'Apply', exact: true }).click();
-  await expect(applyPanel).toContainText('Applied.');
+  await applyReplacements(page, host, 'Fiscal terms', [{ pattern: 'budget', replacement: 'Q3 budget' }]);
   await page.getByRole('button', { name: 'Apply dictionary…' }).click();
   // The edit stays, and the replaced word is marked.
   await expect(page.locator('.word-replaced')).toHaveText('Q3 budget');

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { meetingWav, screenshot, startHost, type Host } from './e2e-support.js';
+import { applyReplacements, type Host, meetingWav, screenshot, startHost } from './e2e-support.js';
 import { LibraryPage } from './pages/library-page.js';
 import { TranscriptPage } from './pages/transcript-page.js';
 
@@ -111,20 +111,7 @@ test('a dropped WAV uploads, completes and shows its transcript; clicking a word
   await expect(page.getByTestId('transcript-pane')).toContainText(/budget/i);
 
   // Apply dictionary…: a dictionary made after the transcript rewrites it; the replaced word is marked.
-  const created = await host.invoke('dictionaries:create', { name: 'Fiscal terms', words: [] });
-  expect(created).toMatchObject({ ok: true });
-  const dictionaryId = (created as { value: { id: string } }).value.id;
-  expect(
-    await host.invoke('dictionaries:add-replacement-rules', {
-      id: dictionaryId,
-      replacementRules: [{ pattern: 'budget', replacement: 'Q3 budget' }],
-    }),
-  ).toMatchObject({ ok: true });
-  await page.getByRole('button', { name: 'Apply dictionary…' }).click();
-  const applyPanel = page.getByRole('dialog', { name: 'Apply a dictionary' });
-  await applyPanel.getByLabel('Dictionary').selectOption({ label: 'Fiscal terms' });
-  await applyPanel.getByRole('button', { name: 'Apply', exact: true }).click();
-  await expect(applyPanel).toContainText('Applied.');
+  await applyReplacements(page, host, 'Fiscal terms', [{ pattern: 'budget', replacement: 'Q3 budget' }]);
   const replacedWord = page.locator('.word-replaced');
   await expect(replacedWord).toHaveText('Q3 budget');
   await expect(replacedWord).toHaveAttribute('title', /heard “budget”/i);
