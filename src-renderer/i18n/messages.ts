@@ -1224,7 +1224,7 @@ export const ja: Record<MessageKey, string> = {
   'dict.words.empty': 'まだ単語がありません。',
   'dict.word': '単語',
   'dict.reading': '読み',
-  'dict.readingHint': '例：zin tricks',
+  'dict.readingHint': '例：ききとり',
   'dict.word.remove': '単語 {word} を削除',
   'dict.replacements': '強制置換',
   'dict.replacements.empty': 'まだ置換がありません。',

@@ -67,3 +67,19 @@ test('the interface language is a setting that survives a reload', async ({ page
   await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
   await screenshot(page, 'library-ja');
 });
+
+test('in Japanese, the reading field shows a kana example, and in English a "sounds like" spelling', async ({
+  page,
+}) => {
+  const library = new LibraryPage(page);
+  await library.goto(host.url);
+  await library.openTab('Dictionaries');
+  await new DictionariesPage(page).create('Readings');
+  await expect(page.getByTestId('reading-input')).toHaveAttribute('placeholder', 'e.g. zin tricks');
+  expect(await host.invoke('settings:update', { uiLanguage: 'ja' })).toMatchObject({ ok: true });
+  await library.goto(host.url);
+  await page.getByRole('navigation').getByRole('button', { name: '辞書' }).click();
+  await page.getByTestId('dictionary-item').filter({ hasText: 'Readings' }).click();
+  await expect(page.getByTestId('reading-input')).toHaveAttribute('placeholder', '例：ききとり');
+  await screenshot(page, 'dictionaries-reading-example-ja');
+});
