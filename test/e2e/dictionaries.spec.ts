@@ -71,6 +71,8 @@ test('the interface language is a setting that survives a reload', async ({ page
 test('in Japanese, the reading field shows a kana example, and in English a "sounds like" spelling', async ({
   page,
 }) => {
+  // The test before leaves the interface in Japanese.
+  expect(await host.invoke('settings:update', { uiLanguage: 'en' })).toMatchObject({ ok: true });
   const library = new LibraryPage(page);
   await library.goto(host.url);
   await library.openTab('Dictionaries');
