@@ -27,7 +27,7 @@ import {
   PhoneticVocabularyStage,
 } from '../src-server/engines/vocabulary/phonetic-vocabulary-stage.js';
 import { AcousticChecker } from './vocabulary-acoustic.js';
-import { diagnose } from './vocabulary-diagnose.js';
+import { diagnose, normalize } from './vocabulary-diagnose.js';
 import { concatenate, espeakWav, EVERYDAY_SENTENCES, festivalWav, pcmOf } from './speech-corpus.js';
 
 type Category = 'name' | 'two-word' | 'everyday' | 'sound-alike' | 'product';
@@ -269,12 +269,6 @@ function inventedWords(count: number, seed: number, avoid: ReadonlySet<string>):
 
 // ---------------------------------------------------------------------------------------------
 
-const normalize = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/[^a-z' ]/g, ' ')
-    .split(/\s+/)
-    .filter(Boolean);
 const termKey = (word: string) => normalize(word).join(' ');
 /** How many times the (normalized) phrase occurs in the words. */
 function occurrences(words: readonly string[], phrase: string): number {

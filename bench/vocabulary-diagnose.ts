@@ -25,7 +25,8 @@ export interface DiagnoseClip {
   pcm: string;
 }
 
-const normalize = (text: string) =>
+/** Lower-case words of a text, without punctuation: how the vocabulary bench compares words. */
+export const normalize = (text: string) =>
   text
     .toLowerCase()
     .replace(/[^a-z' ]/g, ' ')

@@ -12,7 +12,7 @@ import { useLocale, useT, type T } from '../../i18n/use-t';
 import { api, split } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { useTranscriptStore } from '../../stores/transcript-store';
-import { RevisionChangesView } from './revision-changes-view';
+import { nameChange, RevisionChangesView } from './revision-changes-view';
 import type { ToolProps } from './edit-toolbar';
 import { ErrorText } from '../../lib/error-details';
 import { useEscape } from '../../lib/use-escape';
@@ -242,12 +242,7 @@ export function revisionLine(
     parts.push(t('transcript.history.line.names', { count: changes.speakerNames.length }));
   for (const n of changes.speakerNames.length === 1 ? changes.speakerNames : []) {
     const speaker = speakerOf(n.speaker);
-    const key =
-      n.before === null
-        ? 'transcript.history.line.nameSet'
-        : n.after === null
-          ? 'transcript.history.line.nameRemoved'
-          : 'transcript.history.line.nameChanged';
+    const key = `transcript.history.line.${nameChange(n)}` as const;
     parts.push(t(key, { speaker, before: n.before ?? speaker, after: n.after ?? '' }));
   }
   const added = changes.segments.filter((c) => c.before === null).length;

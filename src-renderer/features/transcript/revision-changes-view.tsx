@@ -36,12 +36,7 @@ export function RevisionChangesView({ changes }: { changes: RevisionChanges }) {
           {changes.speakerNames.map((n) => {
             // The label's own "Speaker N", whatever it is called now: the names themselves are what changed.
             const speaker = speakerDisplayName(n.speaker, {}, speakers, unknown);
-            const key =
-              n.before === null
-                ? 'transcript.history.changes.nameSet'
-                : n.after === null
-                  ? 'transcript.history.changes.nameRemoved'
-                  : 'transcript.history.changes.nameChanged';
+            const key = `transcript.history.changes.${nameChange(n)}` as const;
             return <li key={n.speaker}>{t(key, { speaker, before: n.before ?? '', after: n.after ?? '' })}</li>;
           })}
         </ul>
@@ -104,4 +99,12 @@ function SegmentChange(props: {
       </dl>
     </div>
   );
+}
+
+/** What a speaker-name change did: gave a name, took it away, or changed it (History's line and its details). */
+export function nameChange(n: {
+  before: string | null;
+  after: string | null;
+}): 'nameSet' | 'nameRemoved' | 'nameChanged' {
+  return n.before === null ? 'nameSet' : n.after === null ? 'nameRemoved' : 'nameChanged';
 }
