@@ -22,25 +22,33 @@ interface SettingsState {
 
 export const useSettingsStore = create<SettingsState>()((set, get) => {
   const loads = createRequestTracker<SettingsState>(set);
+  // Changes started so far. A load or an older change that answers after a newer change started
+  // never overwrites that change: opening Settings loads them, and a language chosen before that
+  // load answers must stay chosen.
+  let changes = 0;
   return {
     settings: null,
     profiles: [],
     error: null,
     async load() {
+      const changesBefore = changes;
       await loads.run(
         () => together(api().settings.get(), api().profiles.list()),
         ([settings, profiles]) => ({
-          settings: settings.ok ? settings.value : get().settings,
+          settings: settings.ok && changes === changesBefore ? settings.value : get().settings,
           profiles: profiles.ok ? profiles.value : get().profiles,
           error: (settings.ok ? null : settings.error) ?? (profiles.ok ? null : profiles.error),
         }),
       );
     },
     async update(patch) {
-      // Optimistic, so a language switch or rate change is immediate; main's answer wins.
+      // Optimistic, so a language switch or rate change is immediate; main's answer wins, unless a
+      // newer change started meanwhile: main applies changes in order, so the newer one's answer holds both.
+      const mine = ++changes;
       const before = get().settings;
       if (before) set({ settings: { ...before, ...patch, defaults: { ...before.defaults, ...patch.defaults } } });
       const [settings, error] = split(await api().settings.update(patch));
+      if (mine !== changes) return error;
       set(settings ? { settings, error: null } : { settings: before, error });
       return error;
     },
