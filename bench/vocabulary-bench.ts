@@ -14,7 +14,10 @@
 // speech (and wrong terms put where another was said), the WER of the term-free sentences, and recognition
 // time with 0, 100, 170 and 1,000 terms. Audio is generated once into the bench's cache dir
 // (speech-corpus.ts). BENCH_VERBOSE=1 prints the texts, the tuning half's sweep and the terms missed,
-// inserted and mistaken; BENCH_THRESHOLD=0.8 reports both halves at another threshold than the product's.
+// inserted and mistaken, and each rewrite the stage made; BENCH_THRESHOLD=0.8 reports both halves at another
+// threshold than the product's; BENCH_DECODES=file keeps the decodes for the next run (decision 0104);
+// BENCH_REACH=1 says how far the stage could reach for each missed term (decision 0104).
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { TranscriptSegment } from '../src-shared/transcript-document.js';
 import { editDistance } from '../src-shared/edit-distance.js';
@@ -494,6 +497,54 @@ async function calibrate(
   return { thresholds, margin, lines };
 }
 
+/**
+ * BENCH_REACH=1: how far a stage could reach. For each term the engine with the dictionary missed, the
+ * highest threshold at which the stage, given that term alone and no single-word margin, writes it into
+ * its clip (or "never" down to 0.50), next to what the whole dictionary inserts into the term-free clips
+ * at that threshold. A missed term that only appears at thresholds that insert many words elsewhere is out
+ * of any phonetic stage's reach: the engine did not hear anything like it.
+ */
+async function reach(items: readonly Recognized[], vocabulary: readonly VocabularyWord[]): Promise<void> {
+  const words = vocabulary.map((v) => v.word);
+  const thresholds = Array.from({ length: 18 }, (_, i) => Number((0.84 - 0.02 * i).toFixed(2)));
+  for (const h of HALVES) {
+    const list = items.filter((r) => r.clip.half === h);
+    const inserted = new Map<number, number>();
+    for (const threshold of thresholds) {
+      const stage = new PhoneticVocabularyStage({ threshold, singleWordMargin: 0 });
+      const free = list.filter((r) => r.clip.terms.length === 0);
+      inserted.set(threshold, score((await applyStage(stage, free, vocabulary)).items, words, false).inserted);
+    }
+    const found = new Map<string, number>();
+    for (const item of list)
+      for (const t of item.clip.terms) {
+        if (occurrences(normalize(item.segments.map((seg) => seg.text).join(' ')), termKey(t.word)) > 0) continue;
+        const entry = t.reading ? { word: t.word, reading: t.reading } : { word: t.word };
+        let at: number | null = null;
+        for (const threshold of thresholds) {
+          const stage = new PhoneticVocabularyStage({ threshold, singleWordMargin: 0 });
+          const out = await stage.apply(item.segments, [entry], 'en');
+          if (occurrences(normalize(out.segments.map((seg) => seg.text).join(' ')), termKey(t.word)) > 0) {
+            at = threshold;
+            break;
+          }
+        }
+        const label = at === null ? 'never' : at.toFixed(2);
+        found.set(label, (found.get(label) ?? 0) + 1);
+        console.error(`  [${h}] missed ${t.word} (${item.clip.voice}): reached at ${label}`);
+      }
+    const order = [...thresholds.map((t) => t.toFixed(2)), 'never'];
+    console.log(
+      `\n${h} half: the missed terms by the highest threshold that writes them, and what the dictionary inserts there`,
+    );
+    for (const label of order)
+      if (found.has(label))
+        console.log(
+          `  ${label}: ${found.get(label)} missed term(s)${label === 'never' ? '' : `; ${inserted.get(Number(label))} insertion(s) in the term-free clips at this threshold`}`,
+        );
+  }
+}
+
 interface Candidate {
   item: number;
   word: number;
@@ -643,13 +694,41 @@ async function main(): Promise<void> {
   // The first call loads the model: keep it out of the timings.
   await engine.recognize({ pcmPath: all[0]!.pcm, language: 'en', vocabulary: [], signal });
 
+  // BENCH_DECODES=file: the decodes are kept in that file and read back on the next run, so the stage's
+  // settings can be tried without recognizing again (no time is reported then).
+  const saved = process.env.BENCH_DECODES;
+  const reused = saved && fs.existsSync(saved);
   const runs = new Map<number, Recognized[]>();
-  for (const vocabulary of only ? [[], team] : [[], team, hundred, large]) {
-    process.stderr.write(`bench:vocabulary: recognizing with ${vocabulary.length} terms...\n`);
-    // The 100-term dictionary is only timed (on the held-out half).
-    const list = vocabulary === hundred ? all.filter((c) => c.half === 'held-out') : all;
-    runs.set(vocabulary.length, await recognizeAll(engine, list, vocabulary));
-  }
+  if (reused) {
+    const stored = JSON.parse(fs.readFileSync(saved, 'utf8')) as [
+      number,
+      { text: string; voice: Voice; segments: TranscriptSegment[] }[],
+    ][];
+    for (const [size, list] of stored)
+      runs.set(
+        size,
+        list.flatMap(({ text, voice, segments }) => {
+          const clip = all.find((c) => c.text === text && c.voice === voice);
+          return clip ? [{ clip, segments, engineMs: 0, fallbackMs: 0 }] : [];
+        }),
+      );
+  } else
+    for (const vocabulary of only ? [[], team] : [[], team, hundred, large]) {
+      process.stderr.write(`bench:vocabulary: recognizing with ${vocabulary.length} terms...\n`);
+      // The 100-term dictionary is only timed (on the held-out half).
+      const list = vocabulary === hundred ? all.filter((c) => c.half === 'held-out') : all;
+      runs.set(vocabulary.length, await recognizeAll(engine, list, vocabulary));
+    }
+  if (saved && !reused)
+    fs.writeFileSync(
+      saved,
+      JSON.stringify(
+        [...runs].map(([size, list]) => [
+          size,
+          list.map((r) => ({ text: r.clip.text, voice: r.clip.voice, segments: r.segments })),
+        ]),
+      ),
+    );
   const half = (list: Recognized[], h: Clip['half']) => list.filter((r) => r.clip.half === h);
   const tuned = await calibrate(half(runs.get(team.length)!, 'tuning'), team);
   if (process.env.BENCH_VERBOSE) console.error(tuned.lines.join('\n'));
@@ -658,16 +737,18 @@ async function main(): Promise<void> {
   const stage = new PhoneticVocabularyStage({ threshold, singleWordMargin: DEFAULT_SINGLE_WORD_MARGIN });
 
   if (process.env.BENCH_ACOUSTIC) await acousticExperiment(runs.get(team.length)!, team, stage);
+  if (process.env.BENCH_REACH) await reach(runs.get(team.length)!, team);
 
   const rows: string[][] = [];
   const teamWords = team.map((v) => v.word);
   for (const h of only ? [only] : (['tuning', 'held-out'] as const)) {
     const none = half(runs.get(0)!, h);
     const withTeam = half(runs.get(team.length)!, h);
+    const staged = (await applyStage(stage, withTeam, team)).items;
     const columns = [
       score(none, teamWords),
       score(withTeam, teamWords),
-      score((await applyStage(stage, withTeam, team)).items, teamWords),
+      score(staged, teamWords),
       score((await applyStage(stage, none, team)).items, teamWords),
     ];
     const each = (f: (s: Scores) => string) => columns.map(f);
@@ -698,11 +779,23 @@ async function main(): Promise<void> {
       );
       console.error(`[${h}] inserted after the stage: ${after.insertedTerms.join(', ')}`);
       console.error(`[${h}] wrong terms after the stage: ${after.wrongList.join(', ')}`);
+      console.error(`[${h}] the stage's rewrites (said: the term was said in that clip):`);
+      for (const [i, item] of staged.entries())
+        for (const w of item.segments.flatMap((seg) => seg.words))
+          if (w.replaced?.source === 'vocabulary') {
+            const heard = withTeam[i]!.segments.flatMap((seg) => seg.words).filter(
+              (x) => x.start >= w.start && x.end <= w.end,
+            );
+            const said = item.clip.terms.some((t) => termKey(t.word) === termKey(w.word));
+            console.error(
+              `  ${said ? 'said' : 'NOT said'} ${w.word} <- ${heard.map((x) => `${x.word}(${x.confidence?.toFixed(2) ?? '-'})`).join(' ')} [${item.clip.voice}]`,
+            );
+          }
     }
   }
   // Time over the held-out half: each dictionary size recognized again, in the reverse order of the first
   // pass, and the faster of the two kept (other work on the machine only ever adds time).
-  for (const vocabulary of only ? [] : [large, team, hundred, []]) {
+  for (const vocabulary of only || saved ? [] : [large, team, hundred, []]) {
     const first = half(runs.get(vocabulary.length)!, 'held-out');
     const again = await recognizeAll(
       engine,
