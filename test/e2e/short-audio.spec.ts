@@ -60,6 +60,8 @@ for (const language of ['en', 'ja'] as const)
       // Played to its end, the clock reads the whole length.
       await page.getByTestId('play-button').click();
       await expect(transcript.time).toHaveText('0:00.2 / 0:00.2');
+      // and the button offers Play again (it showed Pause in an earlier screenshot, taken before the end).
+      await expect(page.getByTestId('play-button')).toHaveAttribute('aria-pressed', 'false');
       await screenshot(page, `short-audio-${language}`);
     } finally {
       expect((await host.invoke('settings:update', { uiLanguage: 'en' })).ok).toBe(true);
