@@ -30,12 +30,19 @@ export const useDictionariesStore = create<DictionariesState>()((set, get) => {
   const lists = createRequestTracker<DictionariesState>(set, { busy: 'loading', error: 'error' });
   const details = createRequestTracker<DictionariesState>(set, { error: 'error' });
 
+  // Changes go to main one after another, so their answers arrive in order: a word added while the one
+  // before is still saving is never overwritten by the earlier answer, which lacks it.
+  let queue: Promise<unknown> = Promise.resolve();
   /** Runs a call that answers the new detail of the selected dictionary. */
   async function change(call: (id: string) => Promise<IpcResult<DictionaryDetail>>): Promise<IpcError | null> {
     const id = get().selectedId;
     if (!id) return null;
-    const [detail, error] = split(await call(id));
+    const answer = queue.then(() => call(id));
+    queue = answer.catch(() => undefined);
+    const [detail, error] = split(await answer);
     if (detail && get().selectedId === id) {
+      // A read of this dictionary still under way (it was just opened) holds less than this answer.
+      details.renew();
       set({ detail, list: get().list.map((item) => (item.id === id ? summaryOf(detail) : item)) });
     }
     return error;

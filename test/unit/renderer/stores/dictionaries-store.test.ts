@@ -59,4 +59,40 @@ describe('dictionaries store', () => {
     expect(errorFor<IpcError>({ code: 'validation', detail: 'x' }, ['name'])).toBeNull();
     expect(formLevelError<IpcError>({ code: 'server', detail: 'down' }, ['word'])?.detail).toBe('down');
   });
+
+  it('keeps a word added while the one before is still saving, whatever order main answers in', async () => {
+    const words: DictionaryDetail['words'] = [];
+    const held: Array<() => void> = [];
+    installFakeApi({
+      'dictionaries:create': ({ name }) => detail({ name }),
+      'dictionaries:add-words': ({ words: added }) => {
+        for (const w of added) words.push({ id: `w${words.length}`, word: w.word, reading: w.reading ?? null });
+        const snapshot = detail({ words: [...words] });
+        // Each answer waits until the test lets it go: the second is let go first.
+        return new Promise<DictionaryDetail>((resolve) => held.push(() => resolve(snapshot)));
+      },
+    });
+    await useDictionariesStore.getState().create('Product names');
+    const first = useDictionariesStore.getState().addWords([{ word: 'Zintrix' }]);
+    const second = useDictionariesStore.getState().addWords([{ word: 'Kikitori' }]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    held.pop()!();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    held.pop()!();
+    await Promise.all([first, second]);
+    expect(useDictionariesStore.getState().detail?.words.map((w) => w.word)).toEqual(['Zintrix', 'Kikitori']);
+  });
+
+  it('a dictionary read that answers after a change does not take the change back', async () => {
+    let answerRead!: (value: DictionaryDetail) => void;
+    installFakeApi({
+      'dictionaries:get': () => new Promise<DictionaryDetail>((resolve) => (answerRead = resolve)),
+      'dictionaries:add-words': () => detail({ words: [{ id: 'w0', word: 'Zintrix', reading: null }] }),
+    });
+    const opening = useDictionariesStore.getState().select('d1');
+    expect(await useDictionariesStore.getState().addWords([{ word: 'Zintrix' }])).toBeNull();
+    answerRead(detail()); // read before the word was added
+    await opening;
+    expect(useDictionariesStore.getState().detail?.words.map((w) => w.word)).toEqual(['Zintrix']);
+  });
 });
