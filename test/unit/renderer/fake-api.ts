@@ -11,7 +11,7 @@ import type {
 } from '../../../src-shared/ipc-contract';
 import { buildKikitoriApi, type RendererApi } from '../../../src-preload/build-api';
 import { useSettingsStore } from '../../../src-renderer/stores/settings-store';
-import type { UiLanguage } from '../../../src-shared/ipc-contract';
+import type { Settings, UiLanguage } from '../../../src-shared/ipc-contract';
 
 export type FakeHandlers = {
   [C in IpcChannel]?: (
@@ -122,24 +122,26 @@ export function transcriptDetail(
   };
 }
 
+/** A fresh profile's settings, with `patch` over them. */
+export const freshSettings = (patch: Partial<Settings> = {}): Settings => ({
+  activeProfileId: 'p',
+  uiLanguage: 'en',
+  defaults: {
+    language: null,
+    model: 'default',
+    numSpeakers: null,
+    minSpeakers: null,
+    maxSpeakers: null,
+    dictionaryId: null,
+  },
+  playbackRate: 1,
+  notifications: true,
+  ...patch,
+});
+
 /** The settings of a fresh profile, with the interface in `uiLanguage`. */
 export function setUiLanguage(uiLanguage: UiLanguage) {
-  useSettingsStore.setState({
-    settings: {
-      activeProfileId: 'p',
-      uiLanguage,
-      defaults: {
-        language: null,
-        model: 'default',
-        numSpeakers: null,
-        minSpeakers: null,
-        maxSpeakers: null,
-        dictionaryId: null,
-      },
-      playbackRate: 1,
-      notifications: true,
-    },
-  });
+  useSettingsStore.setState({ settings: freshSettings({ uiLanguage }) });
 }
 
 /** Runs `body` with happy-dom's window at `size` (a low window, say), and gives the old size back after. */

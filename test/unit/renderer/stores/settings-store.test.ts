@@ -5,26 +5,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ServerProfile, Settings } from '../../../../src-shared/ipc-contract';
 import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
-import { installFakeApi } from '../fake-api';
+import { freshSettings, installFakeApi } from '../fake-api';
 
-const stored = (patch: Partial<Settings> = {}): Settings => ({
-  activeProfileId: 'embedded',
-  uiLanguage: 'en',
-  defaults: {
-    language: null,
-    model: 'default',
-    numSpeakers: null,
-    minSpeakers: null,
-    maxSpeakers: null,
-    dictionaryId: null,
-  },
-  playbackRate: 1,
-  notifications: true,
-  ...patch,
-});
-const PROFILES: ServerProfile[] = [
-  { id: 'embedded', name: 'This computer', kind: 'embedded', baseUrl: 'http://127.0.0.1:1' },
-];
+const stored = freshSettings;
+const PROFILES: ServerProfile[] = [{ id: 'p', name: 'This computer', kind: 'embedded', baseUrl: 'http://127.0.0.1:1' }];
 
 /** A promise the test settles by hand: main's answer, held until the test lets it arrive. */
 function held<T>() {
