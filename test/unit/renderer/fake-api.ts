@@ -124,7 +124,7 @@ export function transcriptDetail(
 
 /** A fresh profile's settings, with `patch` over them. */
 export const freshSettings = (patch: Partial<Settings> = {}): Settings => ({
-  activeProfileId: 'p',
+  activeProfileId: 'embedded',
   uiLanguage: 'en',
   defaults: {
     language: null,

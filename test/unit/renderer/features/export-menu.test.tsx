@@ -7,7 +7,7 @@ import { useAnalysisStore } from '../../../../src-renderer/stores/analysis-store
 import { usePlayerStore } from '../../../../src-renderer/stores/player-store';
 import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
 import { useTranscriptStore } from '../../../../src-renderer/stores/transcript-store';
-import { installFakeApi, type FakeApi, transcriptDetail } from '../fake-api';
+import { freshSettings, installFakeApi, type FakeApi, transcriptDetail } from '../fake-api';
 
 const detail = (language: string): TranscriptDetail =>
   transcriptDetail([{ id: 0, start: 0, end: 2, speaker: 'SPEAKER_1', text: 'Hello.', words: [] }], {
@@ -47,22 +47,7 @@ function setup(language = 'en', uiLanguage: 'en' | 'ja' = 'en') {
     }),
     'analysis:get': () => translation,
   });
-  useSettingsStore.setState({
-    settings: {
-      activeProfileId: 'embedded',
-      uiLanguage,
-      defaults: {
-        language: null,
-        model: 'default',
-        numSpeakers: null,
-        minSpeakers: null,
-        maxSpeakers: null,
-        dictionaryId: null,
-      },
-      playbackRate: 1,
-      notifications: true,
-    },
-  });
+  useSettingsStore.setState({ settings: freshSettings({ uiLanguage }) });
   useAnalysisStore.setState({ slots: {} });
   useTranscriptStore.setState({ id: 't1', detail: detail(language), loading: false, error: null });
 }

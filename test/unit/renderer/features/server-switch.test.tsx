@@ -6,23 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectionStatus, IpcResult, ServerProfile, Settings } from '../../../../src-shared/ipc-contract';
 import { SettingsView } from '../../../../src-renderer/features/settings/settings-view';
 import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
-import { installFakeApi, type FakeApi } from '../fake-api';
+import { freshSettings, installFakeApi, type FakeApi } from '../fake-api';
 import { speechModels } from '../speech-fixtures';
 
-const settings = (uiLanguage: Settings['uiLanguage']): Settings => ({
-  activeProfileId: 'embedded',
-  uiLanguage,
-  defaults: {
-    language: null,
-    model: 'default',
-    numSpeakers: null,
-    minSpeakers: null,
-    maxSpeakers: null,
-    dictionaryId: null,
-  },
-  playbackRate: 1,
-  notifications: true,
-});
+const settings = (uiLanguage: Settings['uiLanguage']): Settings => freshSettings({ uiLanguage });
 const PROFILES: ServerProfile[] = [
   { id: 'embedded', name: 'This computer', kind: 'embedded', baseUrl: 'http://127.0.0.1:1' },
   { id: 'p2', name: 'Shared server', kind: 'remote', baseUrl: 'https://kikitori.example.com' },

@@ -5,7 +5,7 @@ import { SpeechModelOffer } from '../../../../src-renderer/features/settings/spe
 import { useModelsStore } from '../../../../src-renderer/stores/models-store';
 import { useNavigationStore } from '../../../../src-renderer/stores/navigation-store';
 import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
-import { installFakeApi, type FakeApi, withViewport } from '../fake-api';
+import { freshSettings, installFakeApi, type FakeApi, withViewport } from '../fake-api';
 import { speechModel, speechModels, WHISPER_BASE } from '../speech-fixtures';
 
 const MB = 1024 * 1024;
@@ -118,22 +118,7 @@ describe('SpeechModelOffer', () => {
   });
 
   it('leads to Settings for more models, and speaks Japanese', async () => {
-    useSettingsStore.setState({
-      settings: {
-        activeProfileId: 'embedded',
-        uiLanguage: 'ja',
-        defaults: {
-          language: null,
-          model: 'default',
-          numSpeakers: null,
-          minSpeakers: null,
-          maxSpeakers: null,
-          dictionaryId: null,
-        },
-        playbackRate: 1,
-        notifications: true,
-      },
-    });
+    useSettingsStore.setState({ settings: freshSettings({ uiLanguage: 'ja' }) });
     render(<SpeechModelOffer />);
     expect(await screen.findByRole('region', { name: '約 99 言語で句読点付きの文字起こしを' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: '設定でほかのモデルを見る' }));

@@ -6,24 +6,11 @@ import { SpeechSection } from '../../../../src-renderer/features/settings/speech
 import { useModelsStore } from '../../../../src-renderer/stores/models-store';
 import { useNavigationStore } from '../../../../src-renderer/stores/navigation-store';
 import { useSettingsStore } from '../../../../src-renderer/stores/settings-store';
-import { installFakeApi, type FakeApi } from '../fake-api';
+import { freshSettings, installFakeApi, type FakeApi } from '../fake-api';
 import { speechModel, speechModels, WHISPER_BASE } from '../speech-fixtures';
 
 const MB = 1024 * 1024;
-const settings = (uiLanguage: Settings['uiLanguage'] = 'en'): Settings => ({
-  activeProfileId: 'embedded',
-  uiLanguage,
-  defaults: {
-    language: null,
-    model: 'default',
-    numSpeakers: null,
-    minSpeakers: null,
-    maxSpeakers: null,
-    dictionaryId: null,
-  },
-  playbackRate: 1,
-  notifications: true,
-});
+const settings = (uiLanguage: Settings['uiLanguage'] = 'en'): Settings => freshSettings({ uiLanguage });
 
 let fake: FakeApi;
 beforeEach(() => {

@@ -44,7 +44,7 @@ describe('settings store', () => {
     installFakeApi({
       'settings:get': () => stored({ uiLanguage: 'ja', playbackRate: 1.5 }),
       'profiles:list': () => PROFILES,
-      'settings:update': (patch) => stored({ ...patch }),
+      'settings:update': (patch) => ({ ...stored(), ...patch, defaults: stored().defaults }),
     });
     await useSettingsStore.getState().update({ uiLanguage: 'ja' });
     await useSettingsStore.getState().load();
@@ -68,9 +68,9 @@ describe('settings store', () => {
     const second = useSettingsStore.getState().update({ playbackRate: 2 });
     await Promise.resolve();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    answers[1].release(stored());
+    answers[1]!.release(stored());
     await second;
-    answers[0].release(stored());
+    answers[0]!.release(stored());
     await first;
     expect(useSettingsStore.getState().settings).toMatchObject({ uiLanguage: 'ja', playbackRate: 2 });
   });
