@@ -123,8 +123,15 @@ function EntrySection<E extends { id: string }>(props: EntrySectionProps<E>) {
   const id = useId();
   const [values, setValues] = useState<[string, string]>(['', '']);
   const { error, busy, submit } = useSubmit(
-    () => props.add(values[0].trim(), values[1].trim()),
-    () => setValues(['', '']),
+    async () => {
+      const sent = values;
+      const failure = await props.add(sent[0].trim(), sent[1].trim());
+      // The fields stay editable while saving: clear only what still holds what was saved, never what
+      // the user typed meanwhile.
+      if (!failure) setValues((now) => [now[0] === sent[0] ? '' : now[0], now[1] === sent[1] ? '' : now[1]]);
+      return failure;
+    },
+    () => {},
   );
   const errors = props.fields.map((field) => errorFor(error, field.errorFields));
   return (

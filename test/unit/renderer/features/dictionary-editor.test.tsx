@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DictionaryDetail } from '../../../../src-shared/ipc-contract';
 import { DictionaryEditor } from '../../../../src-renderer/features/dictionaries/dictionary-editor';
 import { useDictionariesStore } from '../../../../src-renderer/stores/dictionaries-store';
-import { en } from '../../../../src-renderer/i18n/messages';
-import { installFakeApi } from '../fake-api';
+import { en, ja } from '../../../../src-renderer/i18n/messages';
+import { installFakeApi, setUiLanguage } from '../fake-api';
 
 const detail: DictionaryDetail = {
   id: 'd1',
@@ -23,7 +23,10 @@ beforeEach(() => {
     true,
   );
 });
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  setUiLanguage('en');
+});
 
 describe('DictionaryEditor', () => {
   it('names in its delete prompt which of two same-named dictionaries it deletes', () => {
@@ -95,5 +98,60 @@ describe('DictionaryEditor', () => {
       request: { id: 'd1', text: 'Zintrix,zin tricks', kind: 'words' },
     });
     expect(screen.getByText('zin tricks')).toBeTruthy();
+  });
+
+  it('keeps a word typed while the previous one is still saving', async () => {
+    let finish: (detail: DictionaryDetail) => void = () => {};
+    const fake = installFakeApi({
+      'dictionaries:add-words': () =>
+        new Promise<DictionaryDetail>((resolve) => {
+          finish = resolve;
+        }),
+    });
+    render(<DictionaryEditor />);
+    const word = screen.getByTestId<HTMLInputElement>('word-input');
+    const reading = screen.getByTestId<HTMLInputElement>('reading-input');
+    fireEvent.change(word, { target: { value: 'Zintrix' } });
+    fireEvent.change(reading, { target: { value: 'zin tricks' } });
+    await act(async () => fireEvent.submit(word.closest('form')!));
+    expect(fake.calls.at(-1)?.request).toEqual({ id: 'd1', words: [{ word: 'Zintrix', reading: 'zin tricks' }] });
+    // The save is still under way: the user types the next word.
+    fireEvent.change(word, { target: { value: 'Quorbl' } });
+    await act(async () =>
+      finish({ ...detail, words: [...detail.words, { id: 'w2', word: 'Zintrix', reading: 'zin tricks' }] }),
+    );
+    expect(screen.getByText('zin tricks')).toBeTruthy();
+    expect(word.value).toBe('Quorbl');
+    // The reading still held what was saved with Zintrix: it belonged to that word, so it is cleared.
+    expect(reading.value).toBe('');
+  });
+
+  it.each([
+    ['en', en, '“Kikitori” is already in this dictionary.'],
+    ['ja', ja, '「Kikitori」はこの辞書にすでに登録されています。'],
+  ] as const)('in %s, says next to Word that the word is already in the dictionary', async (language, table, text) => {
+    setUiLanguage(language);
+    installFakeApi({
+      'dictionaries:add-words': () => ({
+        ok: false,
+        error: {
+          code: 'conflict',
+          reason: 'app.word-already-in-dictionary',
+          params: { word: 'Kikitori' },
+          field: 'words.0.word',
+        },
+      }),
+    });
+    render(<DictionaryEditor />);
+    const word = screen.getByTestId<HTMLInputElement>('word-input');
+    fireEvent.change(word, { target: { value: 'kikitori' } });
+    fireEvent.change(screen.getByTestId('reading-input'), { target: { value: 'key key tory' } });
+    await act(async () => fireEvent.submit(word.closest('form')!));
+    expect(table['error.app.word-already-in-dictionary'].replace('{word}', 'Kikitori')).toBe(text);
+    const message = await screen.findByText(text);
+    expect(message.closest('.field')?.querySelector('input')).toBe(word);
+    expect(word.getAttribute('aria-invalid')).toBe('true');
+    // Refused: what the user typed stays, to correct it.
+    expect(word.value).toBe('kikitori');
   });
 });
