@@ -154,4 +154,70 @@ describe('DictionaryEditor', () => {
     // Refused: what the user typed stays, to correct it.
     expect(word.value).toBe('kikitori');
   });
+
+  it.each([
+    [
+      'en',
+      'You pasted 3 lines. Word takes one word at a time: to add several at once, use “Bulk paste or CSV import” below, one word per line.',
+      'Move them to the bulk paste',
+      'Lines to import',
+    ],
+    [
+      'ja',
+      '3 行を貼り付けました。「単語」には 1 語ずつ入力します。まとめて追加するには、下の「一括貼り付け・CSV 読み込み」に 1 行 1 語で貼り付けてください。',
+      '一括貼り付けに移す',
+      '読み込む行',
+    ],
+  ] as const)(
+    'in %s, does not squash lines pasted into Word: it offers to move them to the bulk paste',
+    (language, said, move, importLabel) => {
+      setUiLanguage(language);
+      installFakeApi();
+      render(<DictionaryEditor />);
+      const word = screen.getByTestId<HTMLInputElement>('word-input');
+      const pasted = fireEvent.paste(word, {
+        clipboardData: { getData: () => 'Kikitori\r\n  Zintrix \n\nQuorbl,kwor bull\n' },
+      });
+      expect(pasted).toBe(false);
+      expect(word.value).toBe('');
+      expect(screen.getByTestId('pasted-lines').textContent).toContain(said);
+      const textArea = screen.getByLabelText<HTMLTextAreaElement>(importLabel);
+      expect(textArea.closest('details')?.open).toBe(false);
+      fireEvent.change(textArea, { target: { value: 'Ōsaka,oh sah kah\n' } });
+      fireEvent.click(screen.getByRole('button', { name: move }));
+      expect(textArea.value).toBe('Ōsaka,oh sah kah\nKikitori\nZintrix\nQuorbl,kwor bull');
+      expect(textArea.closest('details')?.open).toBe(true);
+      expect(document.activeElement).toBe(textArea);
+      expect(screen.queryByTestId('pasted-lines')).toBeNull();
+    },
+  );
+
+  it('pastes one line into Word as usual', () => {
+    installFakeApi();
+    render(<DictionaryEditor />);
+    expect(fireEvent.paste(screen.getByTestId('word-input'), { clipboardData: { getData: () => 'Kikitori\n' } })).toBe(
+      true,
+    );
+    expect(screen.queryByTestId('pasted-lines')).toBeNull();
+  });
+
+  it.each([
+    ['en', '180 of at most 200 characters'],
+    ['ja', '180 文字（最大 200 文字）'],
+  ] as const)('in %s, takes at most the server’s limit and counts the characters near it', (language, count) => {
+    setUiLanguage(language);
+    installFakeApi();
+    render(<DictionaryEditor />);
+    const word = screen.getByTestId<HTMLInputElement>('word-input');
+    expect(word.maxLength).toBe(200);
+    expect(screen.getByTestId<HTMLInputElement>('reading-input').maxLength).toBe(400);
+    expect(screen.getByTestId<HTMLInputElement>('pattern-input').maxLength).toBe(200);
+    expect(screen.getByTestId<HTMLInputElement>('replacement-input').maxLength).toBe(200);
+    fireEvent.change(word, { target: { value: 'x'.repeat(179) } });
+    expect(screen.queryByTestId('word-input-count')).toBeNull();
+    fireEvent.change(word, { target: { value: 'x'.repeat(180) } });
+    const counter = screen.getByTestId('word-input-count');
+    expect(counter.textContent).toBe(count);
+    expect(word.getAttribute('aria-describedby')).toBe(counter.id);
+  });
 });
