@@ -109,7 +109,7 @@ function useSubmit(action: () => Promise<IpcError | null>, onSuccess: () => void
     event.preventDefault();
     void run();
   };
-  return { error, busy, submit };
+  return { error, busy, submit, setError };
 }
 
 function RenameForm({ name: initial }: { name: string }) {
@@ -178,7 +178,7 @@ function EntrySection<E extends { id: string }>(props: EntrySectionProps<E>) {
   const t = useT();
   const id = useId();
   const [values, setValues] = useState<[string, string]>(['', '']);
-  const { error, busy, submit } = useSubmit(
+  const { error, busy, submit, setError } = useSubmit(
     async () => {
       const sent = values;
       const failure = await props.add(sent[0].trim(), sent[1].trim());
@@ -218,6 +218,8 @@ function EntrySection<E extends { id: string }>(props: EntrySectionProps<E>) {
                 maxLength={field.maxLength}
                 onChange={(event) => {
                   if (i === 0) setPasted(null);
+                  // A refusal of what the field held no longer speaks of what it holds now.
+                  if (errors[i]) setError(null);
                   setValues((current) =>
                     i === 0 ? [event.target.value, current[1]] : [current[0], event.target.value],
                   );

@@ -151,8 +151,11 @@ describe('DictionaryEditor', () => {
     const message = await screen.findByText(text);
     expect(message.closest('.field')?.querySelector('input')).toBe(word);
     expect(word.getAttribute('aria-invalid')).toBe('true');
-    // Refused: what the user typed stays, to correct it.
+    // Refused: what the user typed stays, to correct it; once changed, the refusal no longer shows.
     expect(word.value).toBe('kikitori');
+    fireEvent.change(word, { target: { value: 'kikitori2' } });
+    expect(screen.queryByText(text)).toBeNull();
+    expect(word.getAttribute('aria-invalid')).toBeNull();
   });
 
   it.each([
