@@ -1,6 +1,16 @@
 // One dictionary: its name, words with readings, forced replacements and a bulk import. Server errors
 // appear next to the field that caused them.
-import { useEffect, useId, useMemo, useRef, useState, type ClipboardEvent, type FormEvent } from 'react';
+import {
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type Dispatch,
+  type FormEvent,
+  type SetStateAction,
+} from 'react';
 import type { IpcError } from '../../../src-shared/ipc-contract';
 import { LIMITS } from '../../../src-shared/limits';
 import { useLocale, useT } from '../../i18n/use-t';
@@ -51,7 +61,7 @@ export function DictionaryEditor() {
 /** The bulk import's draft, held here so the Word field can move pasted lines into it. */
 interface BulkDraft {
   text: string;
-  setText: (text: string) => void;
+  setText: Dispatch<SetStateAction<string>>;
   kind: ImportKind;
   setKind: (kind: ImportKind) => void;
   open: boolean;
@@ -378,8 +388,14 @@ function ImportSection({ draft }: { draft: BulkDraft }) {
   const importText = useDictionariesStore((state) => state.importText);
   const { text, setText, kind, setKind } = draft;
   const { error, busy, submit } = useSubmit(
-    () => importText(text, kind),
-    () => setText(''),
+    async () => {
+      const sent = text;
+      const failure = await importText(sent, kind);
+      // As in the add forms: what was typed or moved here during the import stays, what was imported goes.
+      if (!failure) setText((now) => (now.startsWith(sent) ? now.slice(sent.length).replace(/^\s+/, '') : now));
+      return failure;
+    },
+    () => {},
   );
   const textError = errorFor(error, ['text']);
   const textArea = useRef<HTMLTextAreaElement>(null);

@@ -223,4 +223,24 @@ describe('DictionaryEditor', () => {
     expect(counter.textContent).toBe(count);
     expect(word.getAttribute('aria-describedby')).toBe(counter.id);
   });
+
+  it('keeps lines typed into the bulk paste while an import runs, and drops those imported', async () => {
+    let finish: (detail: DictionaryDetail) => void = () => {};
+    installFakeApi({
+      'dictionaries:import': () =>
+        new Promise<DictionaryDetail>((resolve) => {
+          finish = resolve;
+        }),
+    });
+    render(<DictionaryEditor />);
+    const lines = screen.getByLabelText<HTMLTextAreaElement>('Lines to import');
+    fireEvent.change(lines, { target: { value: 'Zintrix,zin tricks' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Import' })));
+    fireEvent.change(lines, { target: { value: 'Zintrix,zin tricks\nQuorbl' } });
+    await act(async () =>
+      finish({ ...detail, words: [...detail.words, { id: 'w2', word: 'Zintrix', reading: 'zin tricks' }] }),
+    );
+    expect(screen.getByText('zin tricks')).toBeTruthy();
+    expect(lines.value).toBe('Quorbl');
+  });
 });
