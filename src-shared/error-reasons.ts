@@ -72,6 +72,7 @@ export const APP_ERROR_REASONS = [
   'import-line',
   'import-no-words',
   'import-no-rules',
+  'word-already-in-dictionary',
   'dictionary-offline',
   'dictionary-unreachable',
   'voice-offline',

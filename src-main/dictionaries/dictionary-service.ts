@@ -16,6 +16,39 @@ function chunks<T>(items: T[], size: number): T[][] {
   return out;
 }
 
+/**
+ * What makes two words the same entry (decision 0102): the word and the reading (absent = empty), each
+ * trimmed, NFKC-normalized and case-folded. The same word with another reading is another pronunciation.
+ */
+export function sameWordKey(entry: { word: string; reading?: string | null }): string {
+  const fold = (text: string) => text.normalize('NFKC').trim().toLowerCase();
+  return `${fold(entry.word)}\u0000${fold(entry.reading ?? '')}`;
+}
+
+/**
+ * Throws `word-already-in-dictionary` for the first of `words` already in `existing` or earlier in
+ * `words`, naming the entry as the dictionary spells it.
+ */
+function refuseDuplicateWords(
+  existing: Array<{ word: string; reading?: string | null }>,
+  words: Array<{ word: string; reading?: string }>,
+): void {
+  // Keyed by sameWordKey; the value is the entry's spelling, which the message names.
+  const seen = new Map(existing.map((entry) => [sameWordKey(entry), entry.word]));
+  words.forEach((entry, i) => {
+    const key = sameWordKey(entry);
+    const there = seen.get(key);
+    if (there !== undefined)
+      throw new AppFailure({
+        code: 'conflict',
+        reason: 'word-already-in-dictionary',
+        params: { word: there.trim() },
+        field: `words.${i}.word`,
+      });
+    seen.set(key, entry.word);
+  });
+}
+
 export class DictionaryService {
   constructor(
     private readonly store: CacheStore,
@@ -79,10 +112,14 @@ export class DictionaryService {
     });
   }
 
+  /**
+   * Adds words the user typed. A word already in the dictionary with the same reading (or twice in
+   * `words`) is refused before anything is sent (decision 0102); the server itself accepts duplicates.
+   */
   addWords(id: string, words: Array<{ word: string; reading?: string }>): Promise<DictionaryDetail> {
     return this.change(async () => {
-      for (const part of chunks(words, LIMITS.bulkItems)) await this.client.addWords(id, part);
-      return this.refresh(id);
+      refuseDuplicateWords((await this.refresh(id)).words, words);
+      return this.sendWords(id, words);
     });
   }
 
@@ -112,9 +149,15 @@ export class DictionaryService {
 
   /** Parses first, so a bad line refuses the whole import before anything is sent. */
   import(id: string, text: string, kind: ImportKind): Promise<DictionaryDetail> {
+    // Bulk import sends its words as they are: decision 0102 leaves its duplicates to the import.
     return kind === 'words'
-      ? this.addWords(id, parseWords(text))
+      ? this.change(() => this.sendWords(id, parseWords(text)))
       : this.addReplacementRules(id, parseReplacementRules(text));
+  }
+
+  private async sendWords(id: string, words: Array<{ word: string; reading?: string }>): Promise<DictionaryDetail> {
+    for (const part of chunks(words, LIMITS.bulkItems)) await this.client.addWords(id, part);
+    return this.refresh(id);
   }
 
   private async refresh(id: string): Promise<DictionaryDetail> {

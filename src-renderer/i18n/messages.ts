@@ -562,6 +562,10 @@ export const en = {
   'dict.import.hint.replacements': 'One per line: pattern => replacement',
   'dict.import.file': 'Load a CSV file',
   'dict.import.run': 'Import',
+  'dict.length': '{count} of at most {max} characters',
+  'dict.paste.lines':
+    'You pasted {count} lines. {field} takes one word at a time: to add several at once, use “{bulk}” below, one word per line.',
+  'dict.paste.move': 'Move them to the bulk paste',
 
   'settings.speech.heading': 'Speech recognition',
   'settings.speech.intro':
@@ -1240,6 +1244,10 @@ export const ja: Record<MessageKey, string> = {
   'dict.import.hint.replacements': '1 行に 1 つ：パターン => 置換',
   'dict.import.file': 'CSV ファイルを読み込む',
   'dict.import.run': '読み込む',
+  'dict.length': '{count} 文字（最大 {max} 文字）',
+  'dict.paste.lines':
+    '{count} 行を貼り付けました。「{field}」には 1 語ずつ入力します。まとめて追加するには、下の「{bulk}」に 1 行 1 語で貼り付けてください。',
+  'dict.paste.move': '一括貼り付けに移す',
 
   'settings.speech.heading': '音声認識',
   'settings.speech.intro':

@@ -23,8 +23,12 @@ test('dictionary edits persist across a reload, and server errors sit next to th
   await dictionaries.addReplacementRule('kiki tory', 'Kikitori');
   await expect(dictionaries.replacementRulesTable).toContainText('Kikitori');
 
-  // The server refuses a reading longer than its limit: the message shows under Reading.
-  await dictionaries.addWord('Overlong', 'x'.repeat(401));
+  // A reading longer than the server's limit cannot be typed: the field stops at it and says so.
+  await page.getByTestId('reading-input').fill('x'.repeat(401));
+  await expect(page.getByTestId('reading-input')).toHaveValue('x'.repeat(400));
+  await expect(page.getByTestId('reading-input-count')).toHaveText('400 of at most 400 characters');
+  // The server refuses a reading it cannot pronounce: the message shows under Reading.
+  await dictionaries.addWord('Overlong', 'ｘｘ@@##');
   const readingField = page.getByTestId('reading-input').locator('xpath=..');
   await expect(readingField.getByTestId('field-error')).toBeVisible();
   await expect(page.getByTestId('reading-input')).toHaveAttribute('aria-invalid', 'true');

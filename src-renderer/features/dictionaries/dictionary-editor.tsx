@@ -1,7 +1,18 @@
 // One dictionary: its name, words with readings, forced replacements and a bulk import. Server errors
 // appear next to the field that caused them.
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import {
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type Dispatch,
+  type FormEvent,
+  type SetStateAction,
+} from 'react';
 import type { IpcError } from '../../../src-shared/ipc-contract';
+import { LIMITS } from '../../../src-shared/limits';
 import { useLocale, useT } from '../../i18n/use-t';
 import { useDictionariesStore } from '../../stores/dictionaries-store';
 import { errorFor, formLevelError } from '../../lib/field-error';
@@ -16,6 +27,7 @@ export function DictionaryEditor() {
   const locale = useLocale();
   // The prompt names the dictionary as the list does: with its creation time when another has its name.
   const labels = useMemo(() => dictionaryLabels(list, locale), [list, locale]);
+  const bulk = useBulkDraft();
   if (!detail) return <p className="hint">{t('common.loading')}</p>;
   return (
     <div className="dict-editor" data-testid="dictionary-editor">
@@ -38,12 +50,59 @@ export function DictionaryEditor() {
         </button>
       </div>
       <div className="dict-columns">
-        <WordsSection />
+        <WordsSection onMoveLines={bulk.moveLines} />
         <ReplacementRulesSection />
       </div>
-      <ImportSection />
+      <ImportSection draft={bulk} />
     </div>
   );
+}
+
+/** The bulk import's draft, held here so the Word field can move pasted lines into it. */
+interface BulkDraft {
+  text: string;
+  setText: Dispatch<SetStateAction<string>>;
+  kind: ImportKind;
+  setKind: (kind: ImportKind) => void;
+  open: boolean;
+  setOpen: (open: boolean) => void;
+  /** Counts moves, so the import focuses its text after each. */
+  moves: number;
+  /** Opens the import as words, with `lines` after any text already there. */
+  moveLines: (lines: string[]) => void;
+}
+
+type ImportKind = 'words' | 'replacement-rules';
+
+function useBulkDraft(): BulkDraft {
+  const [text, setText] = useState('');
+  const [kind, setKind] = useState<ImportKind>('words');
+  const [open, setOpen] = useState(false);
+  const [moves, setMoves] = useState(0);
+  return {
+    text,
+    setText,
+    kind,
+    setKind,
+    open,
+    setOpen,
+    moves,
+    moveLines(lines) {
+      setText((current) => [...(current.trim() ? [current.replace(/\s+$/, '')] : []), ...lines].join('\n'));
+      setKind('words');
+      setOpen(true);
+      setMoves((n) => n + 1);
+    },
+  };
+}
+
+/** The non-empty lines of pasted text, when it holds more than one; else null (paste as usual). */
+export function pastedLines(text: string): string[] | null {
+  const lines = text
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return lines.length > 1 ? lines : null;
 }
 
 function useSubmit(action: () => Promise<IpcError | null>, onSuccess: () => void) {
@@ -60,7 +119,7 @@ function useSubmit(action: () => Promise<IpcError | null>, onSuccess: () => void
     event.preventDefault();
     void run();
   };
-  return { error, busy, submit };
+  return { error, busy, submit, setError };
 }
 
 function RenameForm({ name: initial }: { name: string }) {
@@ -99,6 +158,8 @@ interface EntryField {
   label: string;
   placeholder?: string;
   testId: string;
+  /** The most characters the field takes (src-shared/limits.ts); the count shows as it nears it. */
+  maxLength: number;
   /** Error fields (dot paths, `*` for any index) shown under this input. */
   errorFields: string[];
 }
@@ -115,45 +176,99 @@ interface EntrySectionProps<E extends { id: string }> {
   removeLabel(entry: E): string;
   empty: string;
   tableTestId: string;
+  /** Given, a paste of several lines into the first field is not squashed into one: these can move them. */
+  onMoveLines?: (lines: string[]) => void;
 }
+
+/** From this share of a field's limit on, the field shows how many characters it holds of how many. */
+const NEAR_LIMIT = 0.9;
 
 /** A two-field add form over a table of entries: words (word, reading) or replacement rules (pattern, replacement). */
 function EntrySection<E extends { id: string }>(props: EntrySectionProps<E>) {
   const t = useT();
   const id = useId();
   const [values, setValues] = useState<[string, string]>(['', '']);
-  const { error, busy, submit } = useSubmit(
-    () => props.add(values[0].trim(), values[1].trim()),
-    () => setValues(['', '']),
+  const { error, busy, submit, setError } = useSubmit(
+    async () => {
+      const sent = values;
+      const failure = await props.add(sent[0].trim(), sent[1].trim());
+      // The fields stay editable while saving: clear only what still holds what was saved, never what
+      // the user typed meanwhile.
+      if (!failure) setValues((now) => [now[0] === sent[0] ? '' : now[0], now[1] === sent[1] ? '' : now[1]]);
+      return failure;
+    },
+    () => {},
   );
   const errors = props.fields.map((field) => errorFor(error, field.errorFields));
+  const [pasted, setPasted] = useState<string[] | null>(null);
+  const onPaste = (event: ClipboardEvent<HTMLInputElement>) => {
+    const lines = props.onMoveLines ? pastedLines(event.clipboardData.getData('text/plain')) : null;
+    if (!lines) return;
+    event.preventDefault();
+    setPasted(lines);
+  };
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 className="section-title" id={`${id}-title`}>
         {props.title}
       </h2>
       <form className="add-row" onSubmit={submit}>
-        {props.fields.map((field, i) => (
-          <div className="field" key={field.testId}>
-            <label htmlFor={`${id}-${i}`}>{field.label}</label>
-            <input
-              id={`${id}-${i}`}
-              value={values[i]}
-              placeholder={field.placeholder}
-              onChange={(event) =>
-                setValues((current) => (i === 0 ? [event.target.value, current[1]] : [current[0], event.target.value]))
-              }
-              aria-invalid={errors[i] ? true : undefined}
-              aria-describedby={errors[i] ? `${id}-${i}-error` : undefined}
-              data-testid={field.testId}
-            />
-            <FieldMessage id={`${id}-${i}-error`} error={errors[i] ?? null} />
-          </div>
-        ))}
+        {props.fields.map((field, i) => {
+          const value = values[i] ?? '';
+          // Counted as the input's maxLength counts (UTF-16 units): never more than the server takes.
+          const nearLimit = value.length >= field.maxLength * NEAR_LIMIT;
+          const describedBy = [errors[i] && `${id}-${i}-error`, nearLimit && `${id}-${i}-count`].filter(Boolean);
+          return (
+            <div className="field" key={field.testId}>
+              <label htmlFor={`${id}-${i}`}>{field.label}</label>
+              <input
+                id={`${id}-${i}`}
+                value={value}
+                placeholder={field.placeholder}
+                maxLength={field.maxLength}
+                onChange={(event) => {
+                  if (i === 0) setPasted(null);
+                  // A refusal of what the field held no longer speaks of what it holds now.
+                  if (errors[i]) setError(null);
+                  setValues((current) =>
+                    i === 0 ? [event.target.value, current[1]] : [current[0], event.target.value],
+                  );
+                }}
+                onPaste={i === 0 ? onPaste : undefined}
+                aria-invalid={errors[i] ? true : undefined}
+                aria-describedby={describedBy.length ? describedBy.join(' ') : undefined}
+                data-testid={field.testId}
+              />
+              {nearLimit && (
+                <small id={`${id}-${i}-count`} className="hint" data-testid={`${field.testId}-count`}>
+                  {t('dict.length', { count: value.length, max: field.maxLength })}
+                </small>
+              )}
+              <FieldMessage id={`${id}-${i}-error`} error={errors[i] ?? null} />
+            </div>
+          );
+        })}
         <button type="submit" className="button primary" disabled={busy || !values[0].trim()}>
           {t('common.add')}
         </button>
       </form>
+      {pasted && props.onMoveLines && (
+        <div className="paste-lines" role="status" data-testid="pasted-lines">
+          <span>
+            {t('dict.paste.lines', { count: pasted.length, field: props.fields[0].label, bulk: t('dict.import') })}
+          </span>
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              props.onMoveLines?.(pasted);
+              setPasted(null);
+            }}
+          >
+            {t('dict.paste.move')}
+          </button>
+        </div>
+      )}
       <FieldMessage
         error={formLevelError(
           error,
@@ -197,7 +312,7 @@ function EntrySection<E extends { id: string }>(props: EntrySectionProps<E>) {
   );
 }
 
-function WordsSection() {
+function WordsSection({ onMoveLines }: { onMoveLines: (lines: string[]) => void }) {
   const t = useT();
   const detail = useDictionariesStore((state) => state.detail)!;
   const { addWords, removeWord } = useDictionariesStore.getState();
@@ -209,12 +324,14 @@ function WordsSection() {
         {
           label: t('dict.word'),
           testId: 'word-input',
+          maxLength: LIMITS.word,
           errorFields: ['words', 'words.*', 'words.*.word', '*.word', 'word'],
         },
         {
           label: t('dict.reading'),
           placeholder: t('dict.readingHint'),
           testId: 'reading-input',
+          maxLength: LIMITS.reading,
           errorFields: ['words.*.reading', '*.reading', 'reading'],
         },
       ]}
@@ -226,6 +343,7 @@ function WordsSection() {
       removeLabel={(entry) => t('dict.word.remove', { word: entry.word })}
       empty={t('dict.words.empty')}
       tableTestId="words-table"
+      onMoveLines={onMoveLines}
     />
   );
 }
@@ -241,12 +359,14 @@ function ReplacementRulesSection() {
         {
           label: t('dict.pattern'),
           testId: 'pattern-input',
+          maxLength: LIMITS.pattern,
           errorFields: ['replacementRules', 'replacementRules.*', 'replacementRules.*.pattern', 'pattern'],
         },
         {
           label: t('dict.replacement'),
           placeholder: t('dict.replacement.placeholder'),
           testId: 'replacement-input',
+          maxLength: LIMITS.replacement,
           errorFields: ['replacementRules.*.replacement', 'replacement'],
         },
       ]}
@@ -262,28 +382,34 @@ function ReplacementRulesSection() {
   );
 }
 
-function ImportSection() {
+function ImportSection({ draft }: { draft: BulkDraft }) {
   const t = useT();
   const id = useId();
   const importText = useDictionariesStore((state) => state.importText);
-  const [kind, setKind] = useState<'words' | 'replacement-rules'>('words');
-  const [text, setText] = useState('');
+  const { text, setText, kind, setKind } = draft;
   const { error, busy, submit } = useSubmit(
-    () => importText(text, kind),
-    () => setText(''),
+    async () => {
+      const sent = text;
+      const failure = await importText(sent, kind);
+      // As in the add forms: what was typed or moved here during the import stays, what was imported goes.
+      if (!failure) setText((now) => (now.startsWith(sent) ? now.slice(sent.length).replace(/^\s+/, '') : now));
+      return failure;
+    },
+    () => {},
   );
   const textError = errorFor(error, ['text']);
+  const textArea = useRef<HTMLTextAreaElement>(null);
+  // Lines moved here from the Word field: the text is where the user goes on.
+  useEffect(() => {
+    if (draft.moves > 0) textArea.current?.focus();
+  }, [draft.moves]);
   return (
-    <details className="card import">
+    <details className="card import" open={draft.open} onToggle={(event) => draft.setOpen(event.currentTarget.open)}>
       <summary>{t('dict.import')}</summary>
       <form className="stack" onSubmit={submit}>
         <div className="inline-fields">
           <label htmlFor={`${id}-kind`}>{t('dict.import.kind')}</label>
-          <select
-            id={`${id}-kind`}
-            value={kind}
-            onChange={(event) => setKind(event.target.value as 'words' | 'replacement-rules')}
-          >
+          <select id={`${id}-kind`} value={kind} onChange={(event) => setKind(event.target.value as ImportKind)}>
             <option value="words">{t('dict.words')}</option>
             <option value="replacement-rules">{t('dict.replacements')}</option>
           </select>
@@ -303,6 +429,7 @@ function ImportSection() {
         </div>
         <label htmlFor={`${id}-text`}>{t('dict.import.text')}</label>
         <textarea
+          ref={textArea}
           id={`${id}-text`}
           rows={6}
           value={text}

@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DictionaryDetail } from '../../../../src-shared/ipc-contract';
 import { DictionaryEditor } from '../../../../src-renderer/features/dictionaries/dictionary-editor';
 import { useDictionariesStore } from '../../../../src-renderer/stores/dictionaries-store';
-import { en } from '../../../../src-renderer/i18n/messages';
-import { installFakeApi } from '../fake-api';
+import { en, ja } from '../../../../src-renderer/i18n/messages';
+import { installFakeApi, setUiLanguage } from '../fake-api';
 
 const detail: DictionaryDetail = {
   id: 'd1',
@@ -23,7 +23,10 @@ beforeEach(() => {
     true,
   );
 });
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  setUiLanguage('en');
+});
 
 describe('DictionaryEditor', () => {
   it('names in its delete prompt which of two same-named dictionaries it deletes', () => {
@@ -95,5 +98,149 @@ describe('DictionaryEditor', () => {
       request: { id: 'd1', text: 'Zintrix,zin tricks', kind: 'words' },
     });
     expect(screen.getByText('zin tricks')).toBeTruthy();
+  });
+
+  it('keeps a word typed while the previous one is still saving', async () => {
+    let finish: (detail: DictionaryDetail) => void = () => {};
+    const fake = installFakeApi({
+      'dictionaries:add-words': () =>
+        new Promise<DictionaryDetail>((resolve) => {
+          finish = resolve;
+        }),
+    });
+    render(<DictionaryEditor />);
+    const word = screen.getByTestId<HTMLInputElement>('word-input');
+    const reading = screen.getByTestId<HTMLInputElement>('reading-input');
+    fireEvent.change(word, { target: { value: 'Zintrix' } });
+    fireEvent.change(reading, { target: { value: 'zin tricks' } });
+    await act(async () => fireEvent.submit(word.closest('form')!));
+    expect(fake.calls.at(-1)?.request).toEqual({ id: 'd1', words: [{ word: 'Zintrix', reading: 'zin tricks' }] });
+    // The save is still under way: the user types the next word.
+    fireEvent.change(word, { target: { value: 'Quorbl' } });
+    await act(async () =>
+      finish({ ...detail, words: [...detail.words, { id: 'w2', word: 'Zintrix', reading: 'zin tricks' }] }),
+    );
+    expect(screen.getByText('zin tricks')).toBeTruthy();
+    expect(word.value).toBe('Quorbl');
+    // The reading still held what was saved with Zintrix: it belonged to that word, so it is cleared.
+    expect(reading.value).toBe('');
+  });
+
+  it.each([
+    ['en', en, '“Kikitori” is already in this dictionary.'],
+    ['ja', ja, '「Kikitori」はこの辞書にすでに登録されています。'],
+  ] as const)('in %s, says next to Word that the word is already in the dictionary', async (language, table, text) => {
+    setUiLanguage(language);
+    installFakeApi({
+      'dictionaries:add-words': () => ({
+        ok: false,
+        error: {
+          code: 'conflict',
+          reason: 'app.word-already-in-dictionary',
+          params: { word: 'Kikitori' },
+          field: 'words.0.word',
+        },
+      }),
+    });
+    render(<DictionaryEditor />);
+    const word = screen.getByTestId<HTMLInputElement>('word-input');
+    fireEvent.change(word, { target: { value: 'kikitori' } });
+    fireEvent.change(screen.getByTestId('reading-input'), { target: { value: 'key key tory' } });
+    await act(async () => fireEvent.submit(word.closest('form')!));
+    expect(table['error.app.word-already-in-dictionary'].replace('{word}', 'Kikitori')).toBe(text);
+    const message = await screen.findByText(text);
+    expect(message.closest('.field')?.querySelector('input')).toBe(word);
+    expect(word.getAttribute('aria-invalid')).toBe('true');
+    // Refused: what the user typed stays, to correct it; once changed, the refusal no longer shows.
+    expect(word.value).toBe('kikitori');
+    fireEvent.change(word, { target: { value: 'kikitori2' } });
+    expect(screen.queryByText(text)).toBeNull();
+    expect(word.getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it.each([
+    [
+      'en',
+      'You pasted 3 lines. Word takes one word at a time: to add several at once, use “Bulk paste or CSV import” below, one word per line.',
+      'Move them to the bulk paste',
+      'Lines to import',
+    ],
+    [
+      'ja',
+      '3 行を貼り付けました。「単語」には 1 語ずつ入力します。まとめて追加するには、下の「一括貼り付け・CSV 読み込み」に 1 行 1 語で貼り付けてください。',
+      '一括貼り付けに移す',
+      '読み込む行',
+    ],
+  ] as const)(
+    'in %s, does not squash lines pasted into Word: it offers to move them to the bulk paste',
+    (language, said, move, importLabel) => {
+      setUiLanguage(language);
+      installFakeApi();
+      render(<DictionaryEditor />);
+      const word = screen.getByTestId<HTMLInputElement>('word-input');
+      const pasted = fireEvent.paste(word, {
+        clipboardData: { getData: () => 'Kikitori\r\n  Zintrix \n\nQuorbl,kwor bull\n' },
+      });
+      expect(pasted).toBe(false);
+      expect(word.value).toBe('');
+      expect(screen.getByTestId('pasted-lines').textContent).toContain(said);
+      const textArea = screen.getByLabelText<HTMLTextAreaElement>(importLabel);
+      expect(textArea.closest('details')?.open).toBe(false);
+      fireEvent.change(textArea, { target: { value: 'Ōsaka,oh sah kah\n' } });
+      fireEvent.click(screen.getByRole('button', { name: move }));
+      expect(textArea.value).toBe('Ōsaka,oh sah kah\nKikitori\nZintrix\nQuorbl,kwor bull');
+      expect(textArea.closest('details')?.open).toBe(true);
+      expect(document.activeElement).toBe(textArea);
+      expect(screen.queryByTestId('pasted-lines')).toBeNull();
+    },
+  );
+
+  it('pastes one line into Word as usual', () => {
+    installFakeApi();
+    render(<DictionaryEditor />);
+    expect(fireEvent.paste(screen.getByTestId('word-input'), { clipboardData: { getData: () => 'Kikitori\n' } })).toBe(
+      true,
+    );
+    expect(screen.queryByTestId('pasted-lines')).toBeNull();
+  });
+
+  it.each([
+    ['en', '180 of at most 200 characters'],
+    ['ja', '180 文字（最大 200 文字）'],
+  ] as const)('in %s, takes at most the server’s limit and counts the characters near it', (language, count) => {
+    setUiLanguage(language);
+    installFakeApi();
+    render(<DictionaryEditor />);
+    const word = screen.getByTestId<HTMLInputElement>('word-input');
+    expect(word.maxLength).toBe(200);
+    expect(screen.getByTestId<HTMLInputElement>('reading-input').maxLength).toBe(400);
+    expect(screen.getByTestId<HTMLInputElement>('pattern-input').maxLength).toBe(200);
+    expect(screen.getByTestId<HTMLInputElement>('replacement-input').maxLength).toBe(200);
+    fireEvent.change(word, { target: { value: 'x'.repeat(179) } });
+    expect(screen.queryByTestId('word-input-count')).toBeNull();
+    fireEvent.change(word, { target: { value: 'x'.repeat(180) } });
+    const counter = screen.getByTestId('word-input-count');
+    expect(counter.textContent).toBe(count);
+    expect(word.getAttribute('aria-describedby')).toBe(counter.id);
+  });
+
+  it('keeps lines typed into the bulk paste while an import runs, and drops those imported', async () => {
+    let finish: (detail: DictionaryDetail) => void = () => {};
+    installFakeApi({
+      'dictionaries:import': () =>
+        new Promise<DictionaryDetail>((resolve) => {
+          finish = resolve;
+        }),
+    });
+    render(<DictionaryEditor />);
+    const lines = screen.getByLabelText<HTMLTextAreaElement>('Lines to import');
+    fireEvent.change(lines, { target: { value: 'Zintrix,zin tricks' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Import' })));
+    fireEvent.change(lines, { target: { value: 'Zintrix,zin tricks\nQuorbl' } });
+    await act(async () =>
+      finish({ ...detail, words: [...detail.words, { id: 'w2', word: 'Zintrix', reading: 'zin tricks' }] }),
+    );
+    expect(screen.getByText('zin tricks')).toBeTruthy();
+    expect(lines.value).toBe('Quorbl');
   });
 });
