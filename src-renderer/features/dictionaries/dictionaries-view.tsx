@@ -1,6 +1,7 @@
 // Dictionaries: the list on the left (temporary ones marked), the selected one on the right.
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { IpcError } from '../../../src-shared/ipc-contract';
+import { LIMITS } from '../../../src-shared/limits';
 import { useLocale, useT } from '../../i18n/use-t';
 import { useDictionariesStore } from '../../stores/dictionaries-store';
 import { DictionaryEditor } from './dictionary-editor';
@@ -90,6 +91,7 @@ function CreateDictionaryForm() {
       <input
         id={`${id}-name`}
         value={name}
+        maxLength={LIMITS.name}
         onChange={(event) => setName(event.target.value)}
         aria-invalid={nameError ? true : undefined}
         aria-describedby={nameError ? `${id}-name-error` : undefined}

@@ -141,6 +141,7 @@ function RenameForm({ name: initial }: { name: string }) {
         id={`${id}-name`}
         className="title-input"
         value={name}
+        maxLength={LIMITS.name}
         onChange={(event) => setName(event.target.value)}
         aria-invalid={nameError ? true : undefined}
       />

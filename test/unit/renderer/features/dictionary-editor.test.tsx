@@ -216,6 +216,8 @@ describe('DictionaryEditor', () => {
     expect(screen.getByTestId<HTMLInputElement>('reading-input').maxLength).toBe(400);
     expect(screen.getByTestId<HTMLInputElement>('pattern-input').maxLength).toBe(200);
     expect(screen.getByTestId<HTMLInputElement>('replacement-input').maxLength).toBe(200);
+    // The dictionary's name, renamed in place.
+    expect(document.querySelector<HTMLInputElement>('input.title-input')?.maxLength).toBe(200);
     fireEvent.change(word, { target: { value: 'x'.repeat(179) } });
     expect(screen.queryByTestId('word-input-count')).toBeNull();
     fireEvent.change(word, { target: { value: 'x'.repeat(180) } });
