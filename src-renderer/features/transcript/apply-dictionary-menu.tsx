@@ -29,7 +29,10 @@ export function ApplyDictionaryMenu() {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ text: string; error: boolean; field: boolean } | null>(null);
   const dictionaries = useDictionariesStore((state) => state.list);
-  const hasOwn = useTranscriptStore((state) => (state.detail?.summary.dictionaryId ?? null) !== null);
+  const ownId = useTranscriptStore((state) => state.detail?.summary.dictionaryId ?? null);
+  const hasOwn = ownId !== null;
+  // The dictionary it was transcribed with, when it is one of the listed ones: named, and not listed twice.
+  const ownListed = dictionaries.find((dictionary) => dictionary.id === ownId && !dictionary.isTemporary);
   const firstListed = dictionaries.find((dictionary) => !dictionary.isTemporary)?.id;
   const choice = picked ?? (hasOwn ? OWN : (firstListed ?? ''));
   const loading = !listed && dictionaries.length === 0;
@@ -110,8 +113,16 @@ export function ApplyDictionaryMenu() {
                 {t('transcript.applyDictionary.loading')}
               </option>
             )}
-            {hasOwn && !loading && <option value={OWN}>{t('transcript.applyDictionary.own')}</option>}
-            <DictionaryOptions dictionaries={dictionaries} />
+            {hasOwn && !loading && (
+              <option value={OWN}>
+                {ownListed
+                  ? t('transcript.applyDictionary.ownNamed', { name: ownListed.name })
+                  : t('transcript.applyDictionary.own')}
+              </option>
+            )}
+            <DictionaryOptions
+              dictionaries={ownListed ? dictionaries.filter((dictionary) => dictionary !== ownListed) : dictionaries}
+            />
           </select>
           {!loading && choice === '' && <p className="hint">{t('transcript.applyDictionary.noDictionaries')}</p>}
           {message && (

@@ -211,6 +211,20 @@ describe('Apply dictionary…', () => {
   describe('which dictionary it offers', () => {
     beforeEach(() => useDictionariesStore.setState(useDictionariesStore.getInitialState(), true));
 
+    it('names its own dictionary when it is listed, once, first, and applies it as null', async () => {
+      useTranscriptStore.setState({ detail: applied(0, 2) });
+      fake.handlers['dictionaries:list'] = () => [dictionary('d1', 'Products'), dictionary('d-own', 'Team words')];
+      fake.handlers['transcripts:apply-dictionary'] = () => applied(0, 2);
+      open();
+      await screen.findByRole('option', { name: 'Products' });
+      expect(choices()).toEqual(['Team words (used to transcribe it)', 'Products']);
+      await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Apply' })));
+      expect(fake.calls.at(-1)).toEqual({
+        channel: 'transcripts:apply-dictionary',
+        request: { id: 't1', dictionaryId: null },
+      });
+    });
+
     it('offers the transcription’s own dictionary first, and applies it as null, when it was transcribed with one', async () => {
       useTranscriptStore.setState({ detail: applied(0, 2) });
       fake.handlers['dictionaries:list'] = () => [dictionary('d1', 'Products')];
@@ -269,7 +283,9 @@ describe('Apply dictionary…', () => {
   it('says no words matched when the dictionary replaced nothing', async () => {
     useTranscriptStore.setState({ detail: applied(0, 2) });
     fake.handlers['transcripts:apply-dictionary'] = () => applied(0, 2);
-    expect(await apply()).toBe('No words matched: nothing was replaced.');
+    expect(await apply()).toBe(
+      'Nothing to replace: no words match its forced replacements. Words replaced before stay marked.',
+    );
   });
 
   it('says the replaced words are marked when it replaced some', async () => {
