@@ -565,6 +565,7 @@ export const en = {
   'dict.import.file': 'Load a CSV file',
   'dict.import.run': 'Import',
   'dict.length': '{count} of at most {max} characters',
+  'dict.paste.clipped': 'The rest of what you pasted did not fit and was left out.',
   'dict.paste.lines':
     'You pasted {count} lines. {field} takes one word at a time: to add several at once, use “{bulk}” below, one word per line.',
   'dict.paste.move': 'Move them to the bulk paste',
@@ -1249,6 +1250,7 @@ export const ja: Record<MessageKey, string> = {
   'dict.import.file': 'CSV ファイルを読み込む',
   'dict.import.run': '読み込む',
   'dict.length': '{count} 文字（最大 {max} 文字）',
+  'dict.paste.clipped': '貼り付けた文字のうち、入りきらなかった残りは入っていません。',
   'dict.paste.lines':
     '{count} 行を貼り付けました。「{field}」には 1 語ずつ入力します。まとめて追加するには、下の「{bulk}」に 1 行 1 語で貼り付けてください。',
   'dict.paste.move': '一括貼り付けに移す',

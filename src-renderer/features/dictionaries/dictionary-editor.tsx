@@ -202,11 +202,21 @@ function EntrySection<E extends { id: string }>(props: EntrySectionProps<E>) {
   );
   const errors = props.fields.map((field) => errorFor(error, field.errorFields));
   const [pasted, setPasted] = useState<string[] | null>(null);
-  const onPaste = (event: ClipboardEvent<HTMLInputElement>) => {
-    const lines = props.onMoveLines ? pastedLines(event.clipboardData.getData('text/plain')) : null;
-    if (!lines) return;
-    event.preventDefault();
-    setPasted(lines);
+  // The field a paste overflowed (the input keeps only its first maxLength characters), until it is typed in.
+  const [clipped, setClipped] = useState<number | null>(null);
+  const pasting = useRef(false);
+  const onPaste = (i: number) => (event: ClipboardEvent<HTMLInputElement>) => {
+    const text = event.clipboardData.getData('text/plain');
+    const lines = i === 0 && props.onMoveLines ? pastedLines(text) : null;
+    if (lines) {
+      event.preventDefault();
+      setPasted(lines);
+      return;
+    }
+    const input = event.currentTarget;
+    const kept = input.value.length - ((input.selectionEnd ?? 0) - (input.selectionStart ?? 0));
+    pasting.current = true;
+    setClipped(kept + text.length > props.fields[i].maxLength ? i : null);
   };
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
@@ -229,13 +239,15 @@ function EntrySection<E extends { id: string }>(props: EntrySectionProps<E>) {
                 maxLength={field.maxLength}
                 onChange={(event) => {
                   if (i === 0) setPasted(null);
+                  if (!pasting.current) setClipped(null);
+                  pasting.current = false;
                   // A refusal of what the field held no longer speaks of what it holds now.
                   if (errors[i]) setError(null);
                   setValues((current) =>
                     i === 0 ? [event.target.value, current[1]] : [current[0], event.target.value],
                   );
                 }}
-                onPaste={i === 0 ? onPaste : undefined}
+                onPaste={onPaste(i)}
                 aria-invalid={errors[i] ? true : undefined}
                 aria-describedby={describedBy.length ? describedBy.join(' ') : undefined}
                 data-testid={field.testId}
@@ -243,6 +255,7 @@ function EntrySection<E extends { id: string }>(props: EntrySectionProps<E>) {
               {nearLimit && (
                 <small id={`${id}-${i}-count`} className="hint" data-testid={`${field.testId}-count`}>
                   {t('dict.length', { count: value.length, max: field.maxLength })}
+                  {clipped === i && ` ${t('dict.paste.clipped')}`}
                 </small>
               )}
               <FieldMessage id={`${id}-${i}-error`} error={errors[i] ?? null} />

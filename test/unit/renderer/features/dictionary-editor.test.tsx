@@ -195,6 +195,26 @@ describe('DictionaryEditor', () => {
     },
   );
 
+  it.each([
+    ['en', 'The rest of what you pasted did not fit and was left out.', '199 of at most 200 characters'],
+    ['ja', '貼り付けた文字のうち、入りきらなかった残りは入っていません。', '199 文字（最大 200 文字）'],
+  ] as const)('in %s, says when a paste did not fit, until the field is typed in', (language, said, typed) => {
+    setUiLanguage(language);
+    installFakeApi();
+    render(<DictionaryEditor />);
+    const reading = screen.getByTestId<HTMLInputElement>('reading-input');
+    const word = screen.getByTestId<HTMLInputElement>('word-input');
+    fireEvent.paste(word, { clipboardData: { getData: () => 'y'.repeat(245) } });
+    fireEvent.change(word, { target: { value: 'y'.repeat(200) } }); // what the input keeps of it
+    expect(screen.getByTestId('word-input-count').textContent).toContain(said);
+    fireEvent.change(word, { target: { value: 'y'.repeat(199) } });
+    expect(screen.getByTestId('word-input-count').textContent).toBe(typed);
+    // A paste that fits says nothing more than the count.
+    fireEvent.paste(reading, { clipboardData: { getData: () => 'zin tricks' } });
+    fireEvent.change(reading, { target: { value: 'zin tricks' } });
+    expect(screen.queryByTestId('reading-input-count')).toBeNull();
+  });
+
   it('pastes one line into Word as usual', () => {
     installFakeApi();
     render(<DictionaryEditor />);
