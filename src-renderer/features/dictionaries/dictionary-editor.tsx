@@ -216,7 +216,7 @@ function EntrySection<E extends { id: string }>(props: EntrySectionProps<E>) {
     const input = event.currentTarget;
     const kept = input.value.length - ((input.selectionEnd ?? 0) - (input.selectionStart ?? 0));
     pasting.current = true;
-    setClipped(kept + text.length > props.fields[i].maxLength ? i : null);
+    setClipped(kept + text.length > props.fields[i]!.maxLength ? i : null);
   };
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
