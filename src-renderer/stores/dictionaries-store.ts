@@ -1,7 +1,7 @@
 // Dictionaries on the active server: words with readings and forced replacements. Every action
 // answers the IpcError (or null) so a form can show it next to the field that caused it.
 import { create } from 'zustand';
-import type { DictionaryDetail, DictionarySummary, IpcError } from '../../src-shared/ipc-contract';
+import type { DictionaryDetail, DictionaryImport, DictionarySummary, IpcError } from '../../src-shared/ipc-contract';
 import type { IpcResult } from '../../src-shared/ipc-contract';
 import { api, split } from '../lib/api';
 import { createRequestTracker } from '../lib/request-tracker';
@@ -23,7 +23,12 @@ interface DictionariesState {
   removeWord: (wordId: string) => Promise<IpcError | null>;
   addReplacementRules: (replacementRules: Array<{ pattern: string; replacement: string }>) => Promise<IpcError | null>;
   removeReplacementRule: (replacementRuleId: string) => Promise<IpcError | null>;
-  importText: (text: string, kind: 'words' | 'replacement-rules') => Promise<IpcError | null>;
+  /** Checks the lines, and imports them when all are good (or, with `skipBadLines`, the good ones). */
+  importText: (
+    text: string,
+    kind: 'words' | 'replacement-rules',
+    skipBadLines?: boolean,
+  ) => Promise<[DictionaryImport, null] | [null, IpcError]>;
 }
 
 export const useDictionariesStore = create<DictionariesState>()((set, get) => {
@@ -35,10 +40,13 @@ export const useDictionariesStore = create<DictionariesState>()((set, get) => {
     const id = get().selectedId;
     if (!id) return null;
     const [detail, error] = split(await call(id));
-    if (detail && get().selectedId === id) {
-      set({ detail, list: get().list.map((item) => (item.id === id ? summaryOf(detail) : item)) });
-    }
+    if (detail) show(id, detail);
     return error;
+  }
+  /** The dictionary `id` as main now has it, when it is still the one shown. */
+  function show(id: string, detail: DictionaryDetail) {
+    if (get().selectedId === id)
+      set({ detail, list: get().list.map((item) => (item.id === id ? summaryOf(detail) : item)) });
   }
   return {
     list: [],
@@ -84,7 +92,14 @@ export const useDictionariesStore = create<DictionariesState>()((set, get) => {
       change((id) => api().dictionaries.addReplacementRules({ id, replacementRules })),
     removeReplacementRule: (replacementRuleId) =>
       change((id) => api().dictionaries.removeReplacementRule({ id, replacementRuleId })),
-    importText: (text, kind) => change((id) => api().dictionaries.import({ id, text, kind })),
+    async importText(text, kind, skipBadLines = false) {
+      const id = get().selectedId;
+      if (!id) return [null, { code: 'not-found', reason: 'app.not-found-dictionary' }];
+      const result = await api().dictionaries.import({ id, text, kind, ...(skipBadLines ? { skipBadLines } : {}) });
+      if (!result.ok) return [null, result.error];
+      if (result.value.outcome !== 'checked' && result.value.detail) show(id, result.value.detail);
+      return [result.value, null];
+    },
   };
 });
 

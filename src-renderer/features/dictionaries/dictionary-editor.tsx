@@ -1,5 +1,5 @@
-// One dictionary: its name, words with readings, forced replacements and a bulk import. Server errors
-// appear next to the field that caused them.
+// One dictionary: its name, words with readings, forced replacements and a bulk import
+// (dictionary-import-section.tsx). Server errors appear next to the field that caused them.
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import type { IpcError } from '../../../src-shared/ipc-contract';
 import { useLocale, useT } from '../../i18n/use-t';
@@ -7,6 +7,7 @@ import { useDictionariesStore } from '../../stores/dictionaries-store';
 import { errorFor, formLevelError } from '../../lib/field-error';
 import { FieldMessage } from '../../lib/field-message';
 import { dictionaryLabels } from './dictionary-options';
+import { ImportSection } from './dictionary-import-section';
 
 export function DictionaryEditor() {
   const t = useT();
@@ -259,65 +260,5 @@ function ReplacementRulesSection() {
       empty={t('dict.replacements.empty')}
       tableTestId="replacement-rules-table"
     />
-  );
-}
-
-function ImportSection() {
-  const t = useT();
-  const id = useId();
-  const importText = useDictionariesStore((state) => state.importText);
-  const [kind, setKind] = useState<'words' | 'replacement-rules'>('words');
-  const [text, setText] = useState('');
-  const { error, busy, submit } = useSubmit(
-    () => importText(text, kind),
-    () => setText(''),
-  );
-  const textError = errorFor(error, ['text']);
-  return (
-    <details className="card import">
-      <summary>{t('dict.import')}</summary>
-      <form className="stack" onSubmit={submit}>
-        <div className="inline-fields">
-          <label htmlFor={`${id}-kind`}>{t('dict.import.kind')}</label>
-          <select
-            id={`${id}-kind`}
-            value={kind}
-            onChange={(event) => setKind(event.target.value as 'words' | 'replacement-rules')}
-          >
-            <option value="words">{t('dict.words')}</option>
-            <option value="replacement-rules">{t('dict.replacements')}</option>
-          </select>
-          <label htmlFor={`${id}-file`} className="button">
-            {t('dict.import.file')}
-          </label>
-          <input
-            id={`${id}-file`}
-            type="file"
-            accept=".csv,.txt,text/csv,text/plain"
-            className="visually-hidden"
-            onChange={(event) => {
-              const file = event.target.files?.[0];
-              if (file) void file.text().then(setText);
-            }}
-          />
-        </div>
-        <label htmlFor={`${id}-text`}>{t('dict.import.text')}</label>
-        <textarea
-          id={`${id}-text`}
-          rows={6}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          aria-describedby={`${id}-hint`}
-          aria-invalid={textError ? true : undefined}
-        />
-        <small id={`${id}-hint`} className="hint">
-          {kind === 'words' ? t('dict.import.hint.words') : t('dict.import.hint.replacements')}
-        </small>
-        <FieldMessage error={textError ?? formLevelError(error, ['text'])} />
-        <button type="submit" className="button primary" disabled={busy || !text.trim()}>
-          {t('dict.import.run')}
-        </button>
-      </form>
-    </details>
   );
 }

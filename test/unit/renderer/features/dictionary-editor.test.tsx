@@ -83,8 +83,10 @@ describe('DictionaryEditor', () => {
   it('imports pasted lines', async () => {
     const fake = installFakeApi({
       'dictionaries:import': () => ({
-        ...detail,
-        words: [...detail.words, { id: 'w2', word: 'Zintrix', reading: 'zin tricks' }],
+        outcome: 'imported',
+        detail: { ...detail, words: [...detail.words, { id: 'w2', word: 'Zintrix', reading: 'zin tricks' }] },
+        importedLines: 1,
+        skippedLines: 0,
       }),
     });
     render(<DictionaryEditor />);
