@@ -106,7 +106,7 @@ describe('ImportSection', () => {
     expect(screen.getByTestId('import-done').textContent).toBe(
       '2 lines imported; the 1 that could not be were left out.',
     );
-    expect((screen.getByLabelText('Lines to import') as HTMLTextAreaElement).value).toBe('');
+    expect(screen.getByLabelText<HTMLTextAreaElement>('Lines to import').value).toBe('');
     expect(useDictionariesStore.getState().detail?.words.map((w) => w.word)).toEqual(['Alpha']);
   });
 
@@ -154,6 +154,6 @@ describe('ImportSection', () => {
       'Only lines 1–2 were imported (2 lines). Line 3 and the lines after it were not:',
     );
     expect(partial.textContent).toContain('Cannot reach the server at example.org.');
-    expect((screen.getByLabelText('Lines to import') as HTMLTextAreaElement).value).toBe('Gamma\nDelta');
+    expect(screen.getByLabelText<HTMLTextAreaElement>('Lines to import').value).toBe('Gamma\nDelta');
   });
 });
