@@ -78,7 +78,7 @@ describe('ImportSection', () => {
   it('lists a bad line by number, text and problem in English, and imports the others on request', async () => {
     setUiLanguage('en');
     const fake = installFakeApi({
-      'dictionaries:import': ({ skipBadLines }) =>
+      'dictionaries:import': ({ skipBadLines }): DictionaryImport =>
         skipBadLines
           ? {
               outcome: 'imported',
