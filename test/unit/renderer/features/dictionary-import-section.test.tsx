@@ -82,7 +82,7 @@ describe('ImportSection', () => {
         skipBadLines
           ? {
               outcome: 'imported',
-              detail: { ...detail, words: [{ id: 'w1', word: 'Alpha' }] },
+              detail: { ...detail, words: [{ id: 'w1', word: 'Alpha', reading: null }] },
               importedLines: 2,
               skippedLines: 1,
             }
