@@ -4,6 +4,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { screenshot, startHost, type Host } from './e2e-support.js';
 import { LibraryPage } from './pages/library-page.js';
+import { LIMITS } from '../../src-shared/limits.js';
 
 let host: Host;
 test.beforeAll(async () => {
@@ -11,15 +12,25 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => host?.close());
 
-/** Makes a dictionary through main and opens it on the Dictionaries screen, its import open. */
-async function openDictionary(page: Page, name: string, tab: string): Promise<string> {
+/**
+ * Makes a dictionary through main (`prepare` fills it) and opens it on the Dictionaries screen, its
+ * import open.
+ */
+async function openDictionary(
+  page: Page,
+  name: string,
+  tab: string,
+  prepare: (id: string) => Promise<void> = async () => {},
+): Promise<string> {
   const created = await host.invoke('dictionaries:create', { name, words: [] });
   expect(created).toMatchObject({ ok: true });
+  const id = (created as { value: { id: string } }).value.id;
+  await prepare(id);
   await new LibraryPage(page).goto(host.url);
   await page.getByRole('navigation').getByRole('button', { name: tab }).click();
   await page.getByTestId('dictionary-item').filter({ hasText: name }).click();
   await page.getByTestId('dictionary-editor').locator('details.import > summary').click();
-  return (created as { value: { id: string } }).value.id;
+  return id;
 }
 
 /** The words the server holds in the dictionary, sorted. */
@@ -78,3 +89,67 @@ test('in Japanese, the bad line is named in Japanese, and the others are importe
   expect(await wordsOnServer(id)).toEqual(['聞き取り', '大阪'].sort());
   await screenshot(page, 'dictionary-import-others-ja');
 });
+
+/** A dictionary with only `room` replacement rules left under the server's cap, opened for import. */
+function nearlyFullDictionary(page: Page, name: string, tab: string, room: number): Promise<string> {
+  return openDictionary(page, name, tab, async (id) => {
+    const fill = LIMITS.replacementRulesPerDictionary - room;
+    for (let i = 0; i < fill; i += LIMITS.bulkItems) {
+      const replacementRules = Array.from({ length: Math.min(LIMITS.bulkItems, fill - i) }, (_, j) => ({
+        pattern: `old${i + j}`,
+        replacement: 'x',
+      }));
+      expect(await host.invoke('dictionaries:add-replacement-rules', { id, replacementRules })).toMatchObject({
+        ok: true,
+      });
+    }
+  });
+}
+
+/** The pasted rules the server holds. */
+async function pastedRulesOnServer(id: string): Promise<number> {
+  const detail = (await host.invoke('dictionaries:get', { id })) as {
+    value: { replacementRules: Array<{ pattern: string }> };
+  };
+  return detail.value.replacementRules.filter((r) => r.pattern.startsWith('said')).length;
+}
+
+const RULES = Array.from({ length: 1500 }, (_, i) => `said${i} => written${i}`).join('\n');
+
+for (const ui of [
+  {
+    language: 'en',
+    tab: 'Dictionaries',
+    kind: 'Import as',
+    rules: 'Forced replacements',
+    box: 'Lines to import',
+    run: 'Import',
+    said: 'Only lines 1–1000 were imported (1000 lines). Line 1001 and the lines after it were not:',
+  },
+  {
+    language: 'ja',
+    tab: '辞書',
+    kind: '種類',
+    rules: '強制置換',
+    box: '読み込む行',
+    run: '読み込む',
+    said: '読み込んだのは 1〜1000 行目（1000 行）だけです。1001 行目以降は読み込めませんでした：',
+  },
+] as const) {
+  test(`(${ui.language}) a long import the server stops part-way says which lines went in and keeps the others`, async ({
+    page,
+  }) => {
+    expect(await host.invoke('settings:update', { uiLanguage: ui.language })).toMatchObject({ ok: true });
+    // Room for 1,200 more rules: the first request (1,000 lines) fits, the second (500) passes the cap.
+    const id = await nearlyFullDictionary(page, `Nearly full ${ui.language}`, ui.tab, 1200);
+    await page.getByLabel(ui.kind).selectOption({ label: ui.rules });
+    await page.getByLabel(ui.box).fill(RULES);
+    await page.getByRole('button', { name: ui.run, exact: true }).click();
+    // The editor lists the dictionary's 10,000 rules: rendering them is slow on a shared machine.
+    await expect(page.getByTestId('import-partial')).toContainText(ui.said, { timeout: 180_000 });
+    expect(await pastedRulesOnServer(id)).toBe(1000);
+    // The lines not imported stay in the box, from line 1001 on.
+    await expect(page.getByLabel(ui.box)).toHaveValue(RULES.split('\n').slice(1000).join('\n'));
+    await screenshot(page, `dictionary-import-partial-${ui.language}`);
+  });
+}
