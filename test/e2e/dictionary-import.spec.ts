@@ -150,6 +150,7 @@ for (const ui of [
     expect(await pastedRulesOnServer(id)).toBe(1000);
     // The lines not imported stay in the box, from line 1001 on.
     await expect(page.getByLabel(ui.box)).toHaveValue(RULES.split('\n').slice(1000).join('\n'));
+    await page.getByTestId('import-partial').scrollIntoViewIfNeeded();
     await screenshot(page, `dictionary-import-partial-${ui.language}`);
   });
 }
