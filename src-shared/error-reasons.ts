@@ -69,7 +69,6 @@ export const APP_ERROR_REASONS = [
   'recording-incomplete',
   'recording-empty',
   'recording-not-found',
-  'import-line',
   'import-no-words',
   'import-no-rules',
   'word-already-in-dictionary',

@@ -393,6 +393,54 @@ export interface DictionaryDetail extends DictionarySummary {
   replacementRules: ReplacementRule[];
 }
 
+/** Why one pasted or CSV line cannot be imported: closed codes the renderer words (docs/decisions/0103). */
+export const IMPORT_LINE_PROBLEMS = [
+  /** Words: more than "word,reading". */
+  'too-many-fields',
+  'word-empty',
+  'word-too-long',
+  'reading-too-long',
+  /** The shared reading rule (src-shared/word-reading.ts), the one the server applies. */
+  'reading-unpronounceable',
+  /** Replacement rules: neither "pattern => replacement" nor "pattern,replacement". */
+  'rule-format',
+  'pattern-empty',
+  'pattern-too-long',
+  'replacement-too-long',
+] as const;
+export type ImportLineProblemCode = (typeof IMPORT_LINE_PROBLEMS)[number];
+
+/** One line that cannot be imported: its number (1-based, in the text as sent), its text and why. */
+export interface ImportLineProblem {
+  line: number;
+  text: string;
+  problem: ImportLineProblemCode;
+}
+
+/**
+ * What a bulk import did (docs/decisions/0103-bulk-import-lines.md).
+ * - `checked`: some lines cannot be imported, so nothing was sent; `problems` lists the first of them
+ *   (at most IMPORT_PROBLEMS_LISTED), `badLines` counts them all, `goodLines` counts the others.
+ * - `imported`: every good line was sent; `skippedLines` bad lines were left out at the user's word.
+ * - `partly-imported`: the server took lines 1 to `lastImportedLine` (`importedLines` of them) and then
+ *   refused or could not be reached (`error`): lines `firstNotImportedLine` to the end were not sent.
+ * `detail` is the dictionary as the server has it after the import (as last read when it cannot be reached).
+ */
+export type DictionaryImport =
+  | { outcome: 'checked'; problems: ImportLineProblem[]; badLines: number; goodLines: number }
+  | { outcome: 'imported'; detail: DictionaryDetail; importedLines: number; skippedLines: number }
+  | {
+      outcome: 'partly-imported';
+      detail: DictionaryDetail | null;
+      importedLines: number;
+      lastImportedLine: number;
+      firstNotImportedLine: number;
+      error: IpcError;
+    };
+
+/** How many bad lines a `checked` import lists (the rest are counted). */
+export const IMPORT_PROBLEMS_LISTED = 100;
+
 /** An enrolled voice of the team's voice library (decision 0075): what the app shows, never the prints. */
 export interface VoiceSummary {
   id: string;
@@ -710,8 +758,11 @@ export interface IpcResponses {
   'dictionaries:remove-word': DictionaryDetail;
   'dictionaries:add-replacement-rules': DictionaryDetail;
   'dictionaries:remove-replacement-rule': DictionaryDetail;
-  /** CSV or pasted lines: "word,reading" for words, "pattern => replacement" or "pattern,replacement" with kind 'replacement-rules'. */
-  'dictionaries:import': DictionaryDetail;
+  /**
+   * CSV or pasted lines: "word,reading" for words, "pattern => replacement" or "pattern,replacement" with kind
+   * 'replacement-rules'. Every line is checked first: with a bad line nothing is sent unless `skipBadLines`.
+   */
+  'dictionaries:import': DictionaryImport;
 
   /** The team's voices; offline, the list last seen (read-only). */
   'voices:list': VoiceList;

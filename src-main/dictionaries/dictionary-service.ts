@@ -2,13 +2,32 @@
 // Changes are refused offline rather than queued: they create server ids the app would have to
 // invent and remap (docs/decisions/0007-offline-edits.md).
 import type { ApiDictionary } from '../../src-shared/api-types.js';
-import type { DictionaryDetail, DictionarySummary } from '../../src-shared/ipc-contract.js';
+import {
+  IMPORT_PROBLEMS_LISTED,
+  type DictionaryDetail,
+  type DictionaryImport,
+  type DictionarySummary,
+  type IpcError,
+} from '../../src-shared/ipc-contract.js';
 import { ApiError, changeOnline, isOfflineError } from '../api-client/api-errors.js';
 import type { ApiClient } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import { LIMITS } from '../../src-shared/limits.js';
-import { AppFailure } from '../app-failure.js';
-import { parseReplacementRules, parseWords, type ImportKind } from './dictionary-import.js';
+import { AppFailure, appError } from '../app-failure.js';
+import { parseReplacementRules, parseWords, type ImportKind, type ParsedImport } from './dictionary-import.js';
+
+/**
+ * Why the rest of an import was not sent: the server's answer, or that it cannot be reached (not
+ * 'dictionary-offline', which says nothing was changed).
+ */
+function importFailure(error: unknown): IpcError {
+  if (error instanceof AppFailure) return error.error;
+  return appError({
+    code: 'internal',
+    reason: 'internal',
+    detail: error instanceof Error ? error.message : String(error),
+  });
+}
 
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
@@ -147,12 +166,60 @@ export class DictionaryService {
     });
   }
 
-  /** Parses first, so a bad line refuses the whole import before anything is sent. */
-  import(id: string, text: string, kind: ImportKind): Promise<DictionaryDetail> {
-    // Bulk import sends its words as they are: decision 0102 leaves its duplicates to the import.
+  /**
+   * Checks every line first: with a bad line nothing is sent, and the bad lines come back by number and
+   * problem, unless `skipBadLines` (the user saw them) leaves them out. The good lines go in requests of at
+   * most LIMITS.bulkItems, in the order of the text; when one fails after others went through, the answer
+   * says which lines the server has and which it has not (docs/decisions/0103-bulk-import-lines.md).
+   */
+  import(id: string, text: string, kind: ImportKind, skipBadLines = false): Promise<DictionaryImport> {
     return kind === 'words'
-      ? this.change(() => this.sendWords(id, parseWords(text)))
-      : this.addReplacementRules(id, parseReplacementRules(text));
+      ? this.sendLines(id, parseWords(text), skipBadLines, (part) => this.client.addWords(id, part))
+      : this.sendLines(id, parseReplacementRules(text), skipBadLines, (part) =>
+          this.client.addReplacementRules(id, part),
+        );
+  }
+
+  private async sendLines<E>(
+    id: string,
+    { entries, problems }: ParsedImport<E>,
+    skipBadLines: boolean,
+    send: (part: E[]) => Promise<unknown>,
+  ): Promise<DictionaryImport> {
+    if (problems.length > 0 && (!skipBadLines || entries.length === 0)) {
+      return {
+        outcome: 'checked',
+        problems: problems.slice(0, IMPORT_PROBLEMS_LISTED),
+        badLines: problems.length,
+        goodLines: entries.length,
+      };
+    }
+    return this.change(async () => {
+      let sent = 0;
+      for (const part of chunks(entries, LIMITS.bulkItems)) {
+        try {
+          await send(part.map((line) => line.entry));
+        } catch (error) {
+          // Nothing went through: the failure is the whole answer, as for any change.
+          if (sent === 0) throw error;
+          return {
+            outcome: 'partly-imported',
+            detail: await this.refresh(id).catch(() => this.store.dictionaries.get(id) ?? null),
+            importedLines: sent,
+            lastImportedLine: entries[sent - 1]!.line,
+            firstNotImportedLine: part[0]!.line,
+            error: importFailure(error),
+          };
+        }
+        sent += part.length;
+      }
+      return {
+        outcome: 'imported',
+        detail: await this.refresh(id),
+        importedLines: sent,
+        skippedLines: problems.length,
+      };
+    });
   }
 
   private async sendWords(id: string, words: Array<{ word: string; reading?: string }>): Promise<DictionaryDetail> {

@@ -179,7 +179,6 @@ export const errorMessagesEn = {
   'error.app.recording-empty':
     'Nothing was recorded. Check that the microphone is connected and not muted, then record again.',
   'error.app.recording-not-found': 'This recording is no longer on this computer.',
-  'error.app.import-line': 'Line {line} cannot be imported.',
   'error.app.import-no-words': 'There are no words to import.',
   'error.app.import-no-rules': 'There are no replacement rules to import.',
   'error.app.word-already-in-dictionary': '“{word}” is already in this dictionary.',
@@ -461,7 +460,6 @@ export const errorMessagesJa: Record<keyof typeof errorMessagesEn, string> = {
   'error.app.recording-empty':
     '何も録音されませんでした。マイクが接続され、ミュートになっていないか確認して、もう一度録音してください。',
   'error.app.recording-not-found': 'この録音はもうこのコンピューターにありません。',
-  'error.app.import-line': '{line} 行目を取り込めません。',
   'error.app.import-no-words': '取り込む単語がありません。',
   'error.app.import-no-rules': '取り込む置換ルールがありません。',
   'error.app.word-already-in-dictionary': '「{word}」はこの辞書にすでに登録されています。',

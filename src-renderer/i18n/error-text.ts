@@ -10,11 +10,7 @@ import { selectUiLanguage, useSettingsStore } from '../stores/settings-store';
 import { useT, type T } from './use-t';
 
 /** Reasons whose words need the detail beside them (which field, which line): it is shown inline. */
-const SAID_WITH_DETAIL: ReadonlySet<ErrorReason> = new Set<ErrorReason>([
-  'app.edit-refused',
-  'app.invalid-request',
-  'app.import-line',
-]);
+const SAID_WITH_DETAIL: ReadonlySet<ErrorReason> = new Set<ErrorReason>(['app.edit-refused', 'app.invalid-request']);
 
 /** A failure the renderer found itself (its own form checks), already worded in the UI's language. */
 export interface LocalError {

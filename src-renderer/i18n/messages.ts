@@ -569,6 +569,32 @@ export const en = {
   'dict.paste.lines':
     'You pasted {count} lines. {field} takes one word at a time: to add several at once, use “{bulk}” below, one word per line.',
   'dict.paste.move': 'Move them to the bulk paste',
+  'dict.import.problems.one': 'Nothing was imported: 1 line cannot be imported.',
+  'dict.import.problems.other': 'Nothing was imported: {count} lines cannot be imported.',
+  'dict.import.problem.line': 'Line {line}',
+  'dict.import.problems.more': '…and {count} more lines that cannot be imported.',
+  'dict.import.problems.fix':
+    'Correct these lines in the box above and import again, or import the other lines without them.',
+  'dict.import.problems.fixAll': 'Correct these lines in the box above and import again.',
+  'dict.import.runOthers.one': 'Import the other line',
+  'dict.import.runOthers.other': 'Import the other {count} lines',
+  'dict.import.problem.too-many-fields':
+    'More than two fields. Write “word,reading”, and put a word with a comma in quotes.',
+  'dict.import.problem.word-empty': 'The word is missing.',
+  'dict.import.problem.word-too-long': 'The word is longer than {max} characters.',
+  'dict.import.problem.reading-too-long': 'The reading is longer than {max} characters.',
+  'dict.import.problem.reading-unpronounceable':
+    'The reading cannot be pronounced. Write how the word sounds in letters or kana, e.g. “zin tricks” or “ききとり”.',
+  'dict.import.problem.rule-format': 'Write “pattern => replacement” or “pattern,replacement”.',
+  'dict.import.problem.pattern-empty': 'The words to replace are missing.',
+  'dict.import.problem.pattern-too-long': 'The words to replace are longer than {max} characters.',
+  'dict.import.problem.replacement-too-long': 'The replacement is longer than {max} characters.',
+  'dict.import.done.one': '1 line imported.',
+  'dict.import.done.other': '{count} lines imported.',
+  'dict.import.done.skipped': '{count} lines imported; the {skipped} that could not be were left out.',
+  'dict.import.partial':
+    'Only lines 1–{last} were imported ({count} lines). Line {first} and the lines after it were not:',
+  'dict.import.partial.left': 'Those lines are left in the box above: import them again once this is solved.',
 
   'settings.speech.heading': 'Speech recognition',
   'settings.speech.intro':
@@ -1254,6 +1280,32 @@ export const ja: Record<MessageKey, string> = {
   'dict.paste.lines':
     '{count} 行を貼り付けました。「{field}」には 1 語ずつ入力します。まとめて追加するには、下の「{bulk}」に 1 行 1 語で貼り付けてください。',
   'dict.paste.move': '一括貼り付けに移す',
+  'dict.import.problems.one': '何も読み込んでいません。読み込めない行が 1 行あります。',
+  'dict.import.problems.other': '何も読み込んでいません。読み込めない行が {count} 行あります。',
+  'dict.import.problem.line': '{line} 行目',
+  'dict.import.problems.more': 'ほかにも読み込めない行が {count} 行あります。',
+  'dict.import.problems.fix':
+    '上の欄でこれらの行を直してもう一度読み込むか、これらの行を除いてほかの行を読み込んでください。',
+  'dict.import.problems.fixAll': '上の欄でこれらの行を直して、もう一度読み込んでください。',
+  'dict.import.runOthers.one': 'ほかの 1 行を読み込む',
+  'dict.import.runOthers.other': 'ほかの {count} 行を読み込む',
+  'dict.import.problem.too-many-fields':
+    '項目が 3 つ以上あります。「単語,読み」の形で書き、カンマを含む単語は "" で囲んでください。',
+  'dict.import.problem.word-empty': '単語がありません。',
+  'dict.import.problem.word-too-long': '単語が {max} 文字を超えています。',
+  'dict.import.problem.reading-too-long': '読みが {max} 文字を超えています。',
+  'dict.import.problem.reading-unpronounceable':
+    '読みを発音できません。単語の音をかなか文字で書いてください（例：ききとり）。',
+  'dict.import.problem.rule-format': '「パターン => 置換」または「パターン,置換」の形で書いてください。',
+  'dict.import.problem.pattern-empty': '置き換える語がありません。',
+  'dict.import.problem.pattern-too-long': '置き換える語が {max} 文字を超えています。',
+  'dict.import.problem.replacement-too-long': '置き換え後の語が {max} 文字を超えています。',
+  'dict.import.done.one': '1 行を読み込みました。',
+  'dict.import.done.other': '{count} 行を読み込みました。',
+  'dict.import.done.skipped': '{count} 行を読み込みました。読み込めない {skipped} 行は除きました。',
+  'dict.import.partial':
+    '読み込んだのは 1〜{last} 行目（{count} 行）だけです。{first} 行目以降は読み込めませんでした：',
+  'dict.import.partial.left': 'それらの行は上の欄に残してあります。解決したら、もう一度読み込んでください。',
 
   'settings.speech.heading': '音声認識',
   'settings.speech.intro':

@@ -1,7 +1,7 @@
 // Dictionaries on the active server: words with readings and forced replacements. Every action
 // answers the IpcError (or null) so a form can show it next to the field that caused it.
 import { create } from 'zustand';
-import type { DictionaryDetail, DictionarySummary, IpcError } from '../../src-shared/ipc-contract';
+import type { DictionaryDetail, DictionaryImport, DictionarySummary, IpcError } from '../../src-shared/ipc-contract';
 import type { IpcResult } from '../../src-shared/ipc-contract';
 import { api, split } from '../lib/api';
 import { createRequestTracker } from '../lib/request-tracker';
@@ -23,7 +23,12 @@ interface DictionariesState {
   removeWord: (wordId: string) => Promise<IpcError | null>;
   addReplacementRules: (replacementRules: Array<{ pattern: string; replacement: string }>) => Promise<IpcError | null>;
   removeReplacementRule: (replacementRuleId: string) => Promise<IpcError | null>;
-  importText: (text: string, kind: 'words' | 'replacement-rules') => Promise<IpcError | null>;
+  /** Checks the lines, and imports them when all are good (or, with `skipBadLines`, the good ones). */
+  importText: (
+    text: string,
+    kind: 'words' | 'replacement-rules',
+    skipBadLines?: boolean,
+  ) => Promise<[DictionaryImport, null] | [null, IpcError]>;
 }
 
 export const useDictionariesStore = create<DictionariesState>()((set, get) => {
@@ -33,19 +38,25 @@ export const useDictionariesStore = create<DictionariesState>()((set, get) => {
   // Changes go to main one after another, so their answers arrive in order: a word added while the one
   // before is still saving is never overwritten by the earlier answer, which lacks it.
   let queue: Promise<unknown> = Promise.resolve();
+  function inTurn<T>(call: () => Promise<T>): Promise<T> {
+    const answer = queue.then(call);
+    queue = answer.catch(() => undefined);
+    return answer;
+  }
   /** Runs a call that answers the new detail of the selected dictionary. */
   async function change(call: (id: string) => Promise<IpcResult<DictionaryDetail>>): Promise<IpcError | null> {
     const id = get().selectedId;
     if (!id) return null;
-    const answer = queue.then(() => call(id));
-    queue = answer.catch(() => undefined);
-    const [detail, error] = split(await answer);
-    if (detail && get().selectedId === id) {
-      // A read of this dictionary still under way (it was just opened) holds less than this answer.
-      details.renew();
-      set({ detail, list: get().list.map((item) => (item.id === id ? summaryOf(detail) : item)) });
-    }
+    const [detail, error] = split(await inTurn(() => call(id)));
+    if (detail) show(id, detail);
     return error;
+  }
+  /** The dictionary `id` as main now has it, when it is still the one shown. */
+  function show(id: string, detail: DictionaryDetail) {
+    if (get().selectedId !== id) return;
+    // A read of this dictionary still under way (it was just opened) holds less than this answer.
+    details.renew();
+    set({ detail, list: get().list.map((item) => (item.id === id ? summaryOf(detail) : item)) });
   }
   return {
     list: [],
@@ -91,7 +102,16 @@ export const useDictionariesStore = create<DictionariesState>()((set, get) => {
       change((id) => api().dictionaries.addReplacementRules({ id, replacementRules })),
     removeReplacementRule: (replacementRuleId) =>
       change((id) => api().dictionaries.removeReplacementRule({ id, replacementRuleId })),
-    importText: (text, kind) => change((id) => api().dictionaries.import({ id, text, kind })),
+    async importText(text, kind, skipBadLines = false) {
+      const id = get().selectedId;
+      if (!id) return [null, { code: 'not-found', reason: 'app.not-found-dictionary' }];
+      const result = await inTurn(() =>
+        api().dictionaries.import({ id, text, kind, ...(skipBadLines ? { skipBadLines } : {}) }),
+      );
+      if (!result.ok) return [null, result.error];
+      if (result.value.outcome !== 'checked' && result.value.detail) show(id, result.value.detail);
+      return [result.value, null];
+    },
   };
 });
 

@@ -1,6 +1,7 @@
 // A team's dictionaries and their entries (words, replacement rules). Every operation is scoped to the
 // caller's team: another team's dictionary answers as unknown, and so do its entries.
 import { LIMITS } from '../../src-shared/limits.js';
+import { isPronounceableReading } from '../../src-shared/word-reading.js';
 import type { AppContext } from '../app-context.js';
 import type { NewReplacementRule, NewWord } from '../db/dictionary-repository.js';
 import type { ReplacementRuleRecord, Caller, DictionaryRecord, WordRecord } from '../domain/records.js';
@@ -62,20 +63,12 @@ export async function deleteDictionary(ctx: DictionariesContext, caller: Caller,
   if (!(await ctx.dictionaries.delete(caller.teamId, dictionaryId))) throw errors.dictionaryNotFound(dictionaryId);
 }
 
-/**
- * What a reading may hold after NFKC: letters of any script (kana included), their marks, spaces, hyphens,
- * apostrophes and the kana middle dot, with at least one letter. Anything else cannot be sounded out: the
- * engines dropped it silently and the word got a pronunciation from what was left, or none.
- */
-const PRONOUNCEABLE = /^[\p{L}\p{M} '\u2019\u30fb-]*\p{L}[\p{L}\p{M} '\u2019\u30fb-]*$/u;
-
 /** The first word whose reading cannot be pronounced, with what to tell the caller; null when all can. */
 export function unpronounceableReading(
   items: readonly { word: string; reading?: string | null }[],
 ): { index: number; message: string } | null {
   for (const [index, item] of items.entries()) {
-    const reading = item.reading?.normalize('NFKC').trim();
-    if (!reading || PRONOUNCEABLE.test(reading)) continue;
+    if (isPronounceableReading(item.reading)) continue;
     return {
       index,
       message:

@@ -430,6 +430,8 @@ export const IPC_REQUESTS = {
     id: Id(),
     text: Text('Text', 5_000_000),
     kind: OneOf(['words', 'replacement-rules'] as const),
+    /** Import the good lines and leave out those that cannot be imported (the user saw them listed). */
+    skipBadLines: Type.Optional(Type.Boolean({ title: 'Leave out the lines that cannot be imported' })),
   }),
 
   'voices:list': NoRequest,

@@ -14,6 +14,7 @@ export function dictionaryHandlers(ctx: HandlerContext): DomainHandlers<'diction
       dictionaries().addReplacementRules(id, replacementRules),
     'dictionaries:remove-replacement-rule': async ({ id, replacementRuleId }) =>
       dictionaries().removeReplacementRule(id, replacementRuleId),
-    'dictionaries:import': async ({ id, text, kind }) => dictionaries().import(id, text, kind),
+    'dictionaries:import': async ({ id, text, kind, skipBadLines }) =>
+      dictionaries().import(id, text, kind, skipBadLines ?? false),
   };
 }

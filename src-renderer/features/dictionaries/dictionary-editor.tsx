@@ -1,16 +1,6 @@
-// One dictionary: its name, words with readings, forced replacements and a bulk import. Server errors
-// appear next to the field that caused them.
-import {
-  useEffect,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-  type ClipboardEvent,
-  type Dispatch,
-  type FormEvent,
-  type SetStateAction,
-} from 'react';
+// One dictionary: its name, words with readings, forced replacements and a bulk import
+// (dictionary-import-section.tsx). Server errors appear next to the field that caused them.
+import { useId, useMemo, useRef, useState, type ClipboardEvent, type FormEvent } from 'react';
 import type { IpcError } from '../../../src-shared/ipc-contract';
 import { LIMITS } from '../../../src-shared/limits';
 import { useLocale, useT } from '../../i18n/use-t';
@@ -18,6 +8,7 @@ import { useDictionariesStore } from '../../stores/dictionaries-store';
 import { errorFor, formLevelError } from '../../lib/field-error';
 import { FieldMessage } from '../../lib/field-message';
 import { dictionaryLabels } from './dictionary-options';
+import { ImportSection, useBulkDraft } from './dictionary-import-section';
 
 export function DictionaryEditor() {
   const t = useT();
@@ -56,44 +47,6 @@ export function DictionaryEditor() {
       <ImportSection draft={bulk} />
     </div>
   );
-}
-
-/** The bulk import's draft, held here so the Word field can move pasted lines into it. */
-interface BulkDraft {
-  text: string;
-  setText: Dispatch<SetStateAction<string>>;
-  kind: ImportKind;
-  setKind: (kind: ImportKind) => void;
-  open: boolean;
-  setOpen: (open: boolean) => void;
-  /** Counts moves, so the import focuses its text after each. */
-  moves: number;
-  /** Opens the import as words, with `lines` after any text already there. */
-  moveLines: (lines: string[]) => void;
-}
-
-type ImportKind = 'words' | 'replacement-rules';
-
-function useBulkDraft(): BulkDraft {
-  const [text, setText] = useState('');
-  const [kind, setKind] = useState<ImportKind>('words');
-  const [open, setOpen] = useState(false);
-  const [moves, setMoves] = useState(0);
-  return {
-    text,
-    setText,
-    kind,
-    setKind,
-    open,
-    setOpen,
-    moves,
-    moveLines(lines) {
-      setText((current) => [...(current.trim() ? [current.replace(/\s+$/, '')] : []), ...lines].join('\n'));
-      setKind('words');
-      setOpen(true);
-      setMoves((n) => n + 1);
-    },
-  };
 }
 
 /** The non-empty lines of pasted text, when it holds more than one; else null (paste as usual). */
@@ -393,72 +346,5 @@ function ReplacementRulesSection() {
       empty={t('dict.replacements.empty')}
       tableTestId="replacement-rules-table"
     />
-  );
-}
-
-function ImportSection({ draft }: { draft: BulkDraft }) {
-  const t = useT();
-  const id = useId();
-  const importText = useDictionariesStore((state) => state.importText);
-  const { text, setText, kind, setKind } = draft;
-  const { error, busy, submit } = useSubmit(
-    async () => {
-      const sent = text;
-      const failure = await importText(sent, kind);
-      // As in the add forms: what was typed or moved here during the import stays, what was imported goes.
-      if (!failure) setText((now) => (now.startsWith(sent) ? now.slice(sent.length).replace(/^\s+/, '') : now));
-      return failure;
-    },
-    () => {},
-  );
-  const textError = errorFor(error, ['text']);
-  const textArea = useRef<HTMLTextAreaElement>(null);
-  // Lines moved here from the Word field: the text is where the user goes on.
-  useEffect(() => {
-    if (draft.moves > 0) textArea.current?.focus();
-  }, [draft.moves]);
-  return (
-    <details className="card import" open={draft.open} onToggle={(event) => draft.setOpen(event.currentTarget.open)}>
-      <summary>{t('dict.import')}</summary>
-      <form className="stack" onSubmit={submit}>
-        <div className="inline-fields">
-          <label htmlFor={`${id}-kind`}>{t('dict.import.kind')}</label>
-          <select id={`${id}-kind`} value={kind} onChange={(event) => setKind(event.target.value as ImportKind)}>
-            <option value="words">{t('dict.words')}</option>
-            <option value="replacement-rules">{t('dict.replacements')}</option>
-          </select>
-          <label htmlFor={`${id}-file`} className="button">
-            {t('dict.import.file')}
-          </label>
-          <input
-            id={`${id}-file`}
-            type="file"
-            accept=".csv,.txt,text/csv,text/plain"
-            className="visually-hidden"
-            onChange={(event) => {
-              const file = event.target.files?.[0];
-              if (file) void file.text().then(setText);
-            }}
-          />
-        </div>
-        <label htmlFor={`${id}-text`}>{t('dict.import.text')}</label>
-        <textarea
-          ref={textArea}
-          id={`${id}-text`}
-          rows={6}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          aria-describedby={`${id}-hint`}
-          aria-invalid={textError ? true : undefined}
-        />
-        <small id={`${id}-hint`} className="hint">
-          {kind === 'words' ? t('dict.import.hint.words') : t('dict.import.hint.replacements')}
-        </small>
-        <FieldMessage error={textError ?? formLevelError(error, ['text'])} />
-        <button type="submit" className="button primary" disabled={busy || !text.trim()}>
-          {t('dict.import.run')}
-        </button>
-      </form>
-    </details>
   );
 }

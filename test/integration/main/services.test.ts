@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   IPC_CHANNELS,
+  type DictionaryDetail,
+  type DictionaryImport,
   type IpcChannel,
   type IpcRequest,
   type IpcResponse,
@@ -51,6 +53,11 @@ describe('main services', () => {
     const result = await call(channel, ...request);
     if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`);
     return result.value;
+  };
+  /** The dictionary an import left, which only an import that sent lines has. */
+  const detailOf = (result: DictionaryImport): DictionaryDetail => {
+    if (result.outcome === 'checked' || !result.detail) throw new Error(`no dictionary in ${JSON.stringify(result)}`);
+    return result.detail;
   };
   const refused = async <C extends IpcChannel>(channel: C, request: unknown) => {
     const result = await invokeHandler(services.handlers, channel, request as IpcRequest<C>);
@@ -346,15 +353,27 @@ describe('main services', () => {
       kind: 'words',
       text: 'word,reading\nAlpha,al fa\n"Beta, Inc",\n\nGamma',
     });
-    expect(imported.words.map((w) => w.word)).toEqual(
+    expect(imported).toMatchObject({ outcome: 'imported', importedLines: 3, skippedLines: 0 });
+    expect(detailOf(imported).words.map((w) => w.word)).toEqual(
       expect.arrayContaining(['Kikitori', 'Zintrix', 'Alpha', 'Beta, Inc', 'Gamma']),
     );
-    expect(await refused('dictionaries:import', { id, kind: 'words', text: 'ok\n,reading only' })).toMatchObject({
-      code: 'validation',
-      reason: 'app.import-line',
-      params: { line: 2 },
-      detail: 'the word is empty.',
+    // A bad line is named by number, text and a closed problem code, and nothing is sent…
+    expect(await ok('dictionaries:import', { id, kind: 'words', text: 'Delta\n,reading only' })).toEqual({
+      outcome: 'checked',
+      problems: [{ line: 2, text: ',reading only', problem: 'word-empty' }],
+      badLines: 1,
+      goodLines: 1,
     });
+    expect((await ok('dictionaries:get', { id })).words.map((w) => w.word)).not.toContain('Delta');
+    // …until the user asks for the others.
+    const others = await ok('dictionaries:import', {
+      id,
+      kind: 'words',
+      text: 'Delta\n,reading only',
+      skipBadLines: true,
+    });
+    expect(others).toMatchObject({ outcome: 'imported', importedLines: 1, skippedLines: 1 });
+    expect(detailOf(others).words.map((w) => w.word)).toContain('Delta');
     await ok('dictionaries:add-replacement-rules', {
       id,
       replacementRules: [{ pattern: 'gonna', replacement: 'going to' }],
@@ -364,18 +383,22 @@ describe('main services', () => {
       kind: 'replacement-rules',
       text: 'key key tory => Kikitori\nwanna,want to',
     });
-    expect(rules.replacementRules.map((r) => [r.pattern, r.replacement])).toEqual([
+    expect(detailOf(rules).replacementRules.map((r) => [r.pattern, r.replacement])).toEqual([
       ['gonna', 'going to'],
       ['key key tory', 'Kikitori'],
       ['wanna', 'want to'],
     ]);
-    const zintrix = rules.words.find((w) => w.word === 'Zintrix')!;
+    const zintrix = detailOf(rules).words.find((w) => w.word === 'Zintrix')!;
     expect((await ok('dictionaries:remove-word', { id, wordId: zintrix.id })).words.map((w) => w.word)).not.toContain(
       'Zintrix',
     );
     expect(
-      (await ok('dictionaries:remove-replacement-rule', { id, replacementRuleId: rules.replacementRules[0]!.id }))
-        .replacementRules,
+      (
+        await ok('dictionaries:remove-replacement-rule', {
+          id,
+          replacementRuleId: detailOf(rules).replacementRules[0]!.id,
+        })
+      ).replacementRules,
     ).toHaveLength(2);
     expect((await ok('dictionaries:get', { id })).name).toBe('Product names');
     expect((await ok('dictionaries:list')).find((d) => d.id === id)).toMatchObject({

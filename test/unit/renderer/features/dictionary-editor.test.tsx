@@ -86,8 +86,10 @@ describe('DictionaryEditor', () => {
   it('imports pasted lines', async () => {
     const fake = installFakeApi({
       'dictionaries:import': () => ({
-        ...detail,
-        words: [...detail.words, { id: 'w2', word: 'Zintrix', reading: 'zin tricks' }],
+        outcome: 'imported',
+        detail: { ...detail, words: [...detail.words, { id: 'w2', word: 'Zintrix', reading: 'zin tricks' }] },
+        importedLines: 1,
+        skippedLines: 0,
       }),
     });
     render(<DictionaryEditor />);
@@ -252,7 +254,7 @@ describe('DictionaryEditor', () => {
       'dictionaries:import': () =>
         new Promise<DictionaryDetail>((resolve) => {
           finish = resolve;
-        }),
+        }).then((imported) => ({ outcome: 'imported' as const, detail: imported, importedLines: 1, skippedLines: 0 })),
     });
     render(<DictionaryEditor />);
     const lines = screen.getByLabelText<HTMLTextAreaElement>('Lines to import');
