@@ -72,6 +72,7 @@ export const APP_ERROR_REASONS = [
   'import-no-words',
   'import-no-rules',
   'word-already-in-dictionary',
+  'reading-unpronounceable',
   'dictionary-offline',
   'dictionary-unreachable',
   'voice-offline',

@@ -13,6 +13,7 @@ import { ApiError, changeOnline, isOfflineError } from '../api-client/api-errors
 import type { ApiClient } from '../api-client/api-client.js';
 import type { CacheStore } from '../cache/cache-store.js';
 import { LIMITS } from '../../src-shared/limits.js';
+import { isPronounceableReading } from '../../src-shared/word-reading.js';
 import { AppFailure, appError } from '../app-failure.js';
 import { parseReplacementRules, parseWords, type ImportKind, type ParsedImport } from './dictionary-import.js';
 
@@ -136,6 +137,16 @@ export class DictionaryService {
    * `words`) is refused before anything is sent (decision 0102); the server itself accepts duplicates.
    */
   addWords(id: string, words: Array<{ word: string; reading?: string }>): Promise<DictionaryDetail> {
+    // A reading nothing can sound out is refused here, in the user's words, not by the server's English.
+    const unpronounceable = words.findIndex((entry) => !isPronounceableReading(entry.reading));
+    if (unpronounceable !== -1)
+      return Promise.reject(
+        new AppFailure({
+          code: 'validation',
+          reason: 'reading-unpronounceable',
+          field: `words.${unpronounceable}.reading`,
+        }),
+      );
     return this.change(async () => {
       refuseDuplicateWords((await this.refresh(id)).words, words);
       return this.sendWords(id, words);

@@ -182,6 +182,8 @@ export const errorMessagesEn = {
   'error.app.import-no-words': 'There are no words to import.',
   'error.app.import-no-rules': 'There are no replacement rules to import.',
   'error.app.word-already-in-dictionary': '“{word}” is already in this dictionary.',
+  'error.app.reading-unpronounceable':
+    'This reading cannot be pronounced. Write how the word sounds in letters or kana, e.g. “zin tricks” or “ききとり”.',
   'error.app.dictionary-offline':
     'You are offline, and dictionary changes need the server: nothing was changed. Dictionaries on this computer can still be read and used once online.',
   'error.app.dictionary-unreachable': 'This dictionary is not on this computer yet, and the server cannot be reached.',
@@ -463,6 +465,8 @@ export const errorMessagesJa: Record<keyof typeof errorMessagesEn, string> = {
   'error.app.import-no-words': '取り込む単語がありません。',
   'error.app.import-no-rules': '取り込む置換ルールがありません。',
   'error.app.word-already-in-dictionary': '「{word}」はこの辞書にすでに登録されています。',
+  'error.app.reading-unpronounceable':
+    'この読みは発音できません。単語の音をかなか文字で書いてください（例：ききとり）。',
   'error.app.dictionary-offline':
     'オフラインのため、辞書を変更できません（変更にはサーバーが必要です）。何も変更していません。このコンピューターにある辞書は引き続き参照でき、オンラインになれば使えます。',
   'error.app.dictionary-unreachable': 'この辞書はまだこのコンピューターになく、サーバーにも接続できません。',

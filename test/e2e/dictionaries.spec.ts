@@ -11,7 +11,9 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => host?.close());
 
-test('dictionary edits persist across a reload, and server errors sit next to their field', async ({ page }) => {
+test('dictionary edits persist across a reload, and a refused reading sits under its field, saying what to write', async ({
+  page,
+}) => {
   const library = new LibraryPage(page);
   await library.goto(host.url);
   await library.openTab('Dictionaries');
@@ -27,10 +29,12 @@ test('dictionary edits persist across a reload, and server errors sit next to th
   await page.getByTestId('reading-input').fill('x'.repeat(401));
   await expect(page.getByTestId('reading-input')).toHaveValue('x'.repeat(400));
   await expect(page.getByTestId('reading-input-count')).toHaveText('400 of at most 400 characters');
-  // The server refuses a reading it cannot pronounce: the message shows under Reading.
+  // A reading nothing can pronounce is refused: the message shows under Reading, saying what to write.
   await dictionaries.addWord('Overlong', 'ｘｘ@@##');
   const readingField = page.getByTestId('reading-input').locator('xpath=..');
-  await expect(readingField.getByTestId('field-error')).toBeVisible();
+  await expect(readingField.getByTestId('field-error')).toContainText(
+    'This reading cannot be pronounced. Write how the word sounds in letters or kana',
+  );
   await expect(page.getByTestId('reading-input')).toHaveAttribute('aria-invalid', 'true');
   await screenshot(page, 'dictionaries');
 

@@ -111,6 +111,18 @@ describe('DictionaryService.addWords', () => {
     ]);
   });
 
+  it('refuses a reading nothing can sound out under its field, in its own words, and sends nothing', async () => {
+    const server = await dictionaryServer([]);
+    const service = new DictionaryService(openCacheStore(':memory:'), clientOf(server, 'key'));
+    const refused = await refusal(service.addWords('d1', [{ word: 'Zintrix', reading: 'ｘｘ@@##' }]));
+    expect(refused.error).toEqual({
+      code: 'validation',
+      reason: 'app.reading-unpronounceable',
+      field: 'words.0.reading',
+    });
+    expect(server.requests).toEqual([]);
+  });
+
   it('refuses a word twice in one request, naming the second', async () => {
     const server = await dictionaryServer([]);
     const service = new DictionaryService(openCacheStore(':memory:'), clientOf(server, 'key'));
