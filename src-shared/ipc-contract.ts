@@ -421,14 +421,21 @@ export interface ImportLineProblem {
  * What a bulk import did (docs/decisions/0103-bulk-import-lines.md).
  * - `checked`: some lines cannot be imported, so nothing was sent; `problems` lists the first of them
  *   (at most IMPORT_PROBLEMS_LISTED), `badLines` counts them all, `goodLines` counts the others.
- * - `imported`: every good line was sent; `skippedLines` bad lines were left out at the user's word.
+ * - `imported`: every good line was sent; `skippedLines` bad lines were left out at the user's word, and
+ *   `duplicateLines` words already in the dictionary (or earlier in the text) were not sent (decision 0102).
  * - `partly-imported`: the server took lines 1 to `lastImportedLine` (`importedLines` of them) and then
  *   refused or could not be reached (`error`): lines `firstNotImportedLine` to the end were not sent.
  * `detail` is the dictionary as the server has it after the import (as last read when it cannot be reached).
  */
 export type DictionaryImport =
   | { outcome: 'checked'; problems: ImportLineProblem[]; badLines: number; goodLines: number }
-  | { outcome: 'imported'; detail: DictionaryDetail; importedLines: number; skippedLines: number }
+  | {
+      outcome: 'imported';
+      detail: DictionaryDetail;
+      importedLines: number;
+      skippedLines: number;
+      duplicateLines: number;
+    }
   | {
       outcome: 'partly-imported';
       detail: DictionaryDetail | null;

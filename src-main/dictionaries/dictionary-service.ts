@@ -185,7 +185,22 @@ export class DictionaryService {
    */
   import(id: string, text: string, kind: ImportKind, skipBadLines = false): Promise<DictionaryImport> {
     return kind === 'words'
-      ? this.sendLines(id, parseWords(text), skipBadLines, (part) => this.client.addWords(id, part))
+      ? this.sendLines(
+          id,
+          parseWords(text),
+          skipBadLines,
+          (part) => this.client.addWords(id, part),
+          // Words already in the dictionary, or earlier in the paste, are left out (decision 0102).
+          async (entries) => {
+            const seen = new Set((await this.refresh(id)).words.map(sameWordKey));
+            return entries.filter(({ entry }) => {
+              const key = sameWordKey(entry);
+              if (seen.has(key)) return false;
+              seen.add(key);
+              return true;
+            });
+          },
+        )
       : this.sendLines(id, parseReplacementRules(text), skipBadLines, (part) =>
           this.client.addReplacementRules(id, part),
         );
@@ -196,6 +211,8 @@ export class DictionaryService {
     { entries, problems }: ParsedImport<E>,
     skipBadLines: boolean,
     send: (part: E[]) => Promise<unknown>,
+    /** The entries still to send once those already there are left out; all of them when not given. */
+    unsent: (entries: ParsedImport<E>['entries']) => Promise<ParsedImport<E>['entries']> = async (all) => all,
   ): Promise<DictionaryImport> {
     if (problems.length > 0 && (!skipBadLines || entries.length === 0)) {
       return {
@@ -206,8 +223,9 @@ export class DictionaryService {
       };
     }
     return this.change(async () => {
+      const fresh = await unsent(entries);
       let sent = 0;
-      for (const part of chunks(entries, LIMITS.bulkItems)) {
+      for (const part of chunks(fresh, LIMITS.bulkItems)) {
         try {
           await send(part.map((line) => line.entry));
         } catch (error) {
@@ -217,7 +235,7 @@ export class DictionaryService {
             outcome: 'partly-imported',
             detail: await this.refresh(id).catch(() => this.store.dictionaries.get(id) ?? null),
             importedLines: sent,
-            lastImportedLine: entries[sent - 1]!.line,
+            lastImportedLine: fresh[sent - 1]!.line,
             firstNotImportedLine: part[0]!.line,
             error: importFailure(error),
           };
@@ -229,6 +247,7 @@ export class DictionaryService {
         detail: await this.refresh(id),
         importedLines: sent,
         skippedLines: problems.length,
+        duplicateLines: entries.length - fresh.length,
       };
     });
   }

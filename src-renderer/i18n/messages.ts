@@ -591,6 +591,8 @@ export const en = {
   'dict.import.problem.replacement-too-long': 'The replacement is longer than {max} characters.',
   'dict.import.done.one': '1 line imported.',
   'dict.import.done.other': '{count} lines imported.',
+  'dict.import.duplicates.one': '1 word was already in this dictionary and was left out.',
+  'dict.import.duplicates.other': '{count} words were already in this dictionary and were left out.',
   'dict.import.done.skipped': '{count} lines imported; the {skipped} that could not be were left out.',
   'dict.import.partial':
     'Only lines 1–{last} were imported ({count} lines). Line {first} and the lines after it were not:',
@@ -1302,6 +1304,8 @@ export const ja: Record<MessageKey, string> = {
   'dict.import.problem.replacement-too-long': '置き換え後の語が {max} 文字を超えています。',
   'dict.import.done.one': '1 行を読み込みました。',
   'dict.import.done.other': '{count} 行を読み込みました。',
+  'dict.import.duplicates.one': 'すでにこの辞書にある 1 語は除きました。',
+  'dict.import.duplicates.other': 'すでにこの辞書にある {count} 語は除きました。',
   'dict.import.done.skipped': '{count} 行を読み込みました。読み込めない {skipped} 行は除きました。',
   'dict.import.partial':
     '読み込んだのは 1〜{last} 行目（{count} 行）だけです。{first} 行目以降は読み込めませんでした：',

@@ -20,7 +20,7 @@ type Said =
   | { kind: 'none' }
   | { kind: 'error'; error: IpcError }
   | { kind: 'checked'; checked: Checked }
-  | { kind: 'imported'; importedLines: number; skippedLines: number }
+  | { kind: 'imported'; importedLines: number; skippedLines: number; duplicateLines: number }
   | { kind: 'partial'; partial: PartlyImported };
 
 /** The bulk import's draft, held by the editor so the Word field can move pasted lines into it. */
@@ -90,7 +90,12 @@ export function ImportSection({ draft }: { draft: BulkDraft }) {
     const rest = (now: string) => (now.startsWith(sent) ? now.slice(sent.length).replace(/^\s+/, '') : now);
     if (result.outcome === 'imported') {
       setText(rest);
-      return setSaid({ kind: 'imported', importedLines: result.importedLines, skippedLines: result.skippedLines });
+      return setSaid({
+        kind: 'imported',
+        importedLines: result.importedLines,
+        skippedLines: result.skippedLines,
+        duplicateLines: result.duplicateLines,
+      });
     }
     setText((now) =>
       now.startsWith(sent) ? [linesFrom(sent, result.firstNotImportedLine), rest(now)].filter(Boolean).join('\n') : now,
@@ -153,6 +158,10 @@ export function ImportSection({ draft }: { draft: BulkDraft }) {
               : t(said.importedLines === 1 ? 'dict.import.done.one' : 'dict.import.done.other', {
                   count: said.importedLines,
                 })}
+            {said.duplicateLines > 0 &&
+              ` ${t(said.duplicateLines === 1 ? 'dict.import.duplicates.one' : 'dict.import.duplicates.other', {
+                count: said.duplicateLines,
+              })}`}
           </p>
         )}
         {said.kind === 'partial' && (

@@ -353,7 +353,7 @@ describe('main services', () => {
       kind: 'words',
       text: 'word,reading\nAlpha,al fa\n"Beta, Inc",\n\nGamma',
     });
-    expect(imported).toMatchObject({ outcome: 'imported', importedLines: 3, skippedLines: 0 });
+    expect(imported).toMatchObject({ outcome: 'imported', importedLines: 3, skippedLines: 0, duplicateLines: 0 });
     expect(detailOf(imported).words.map((w) => w.word)).toEqual(
       expect.arrayContaining(['Kikitori', 'Zintrix', 'Alpha', 'Beta, Inc', 'Gamma']),
     );
@@ -372,8 +372,20 @@ describe('main services', () => {
       text: 'Delta\n,reading only',
       skipBadLines: true,
     });
-    expect(others).toMatchObject({ outcome: 'imported', importedLines: 1, skippedLines: 1 });
+    expect(others).toMatchObject({ outcome: 'imported', importedLines: 1, skippedLines: 1, duplicateLines: 0 });
     expect(detailOf(others).words.map((w) => w.word)).toContain('Delta');
+    // Words already there (same word and reading, whatever the case or width), or twice in the paste, are
+    // left out and counted (decision 0102); another reading is another word.
+    const again = await ok('dictionaries:import', {
+      id,
+      kind: 'words',
+      text: 'ALPHA,Al Fa\nＧａｍｍａ\nEpsilon\nepsilon\nAlpha,alpha',
+    });
+    expect(again).toMatchObject({ outcome: 'imported', importedLines: 2, skippedLines: 0, duplicateLines: 3 });
+    const words = detailOf(again).words.map((w) => `${w.word}/${w.reading ?? ''}`);
+    expect(words.filter((w) => /^alpha\//i.test(w)).sort()).toEqual(['Alpha/al fa', 'Alpha/alpha']);
+    expect(words.filter((w) => /^(gamma|ｇａｍｍａ)\//i.test(w))).toEqual(['Gamma/']);
+    expect(words.filter((w) => /^epsilon\//i.test(w))).toEqual(['Epsilon/']);
     await ok('dictionaries:add-replacement-rules', {
       id,
       replacementRules: [{ pattern: 'gonna', replacement: 'going to' }],

@@ -90,6 +90,7 @@ describe('DictionaryEditor', () => {
         detail: { ...detail, words: [...detail.words, { id: 'w2', word: 'Zintrix', reading: 'zin tricks' }] },
         importedLines: 1,
         skippedLines: 0,
+        duplicateLines: 0,
       }),
     });
     render(<DictionaryEditor />);
@@ -254,7 +255,13 @@ describe('DictionaryEditor', () => {
       'dictionaries:import': () =>
         new Promise<DictionaryDetail>((resolve) => {
           finish = resolve;
-        }).then((imported) => ({ outcome: 'imported' as const, detail: imported, importedLines: 1, skippedLines: 0 })),
+        }).then((imported) => ({
+          outcome: 'imported' as const,
+          detail: imported,
+          importedLines: 1,
+          skippedLines: 0,
+          duplicateLines: 0,
+        })),
     });
     render(<DictionaryEditor />);
     const lines = screen.getByLabelText<HTMLTextAreaElement>('Lines to import');

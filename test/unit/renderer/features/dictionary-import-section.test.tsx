@@ -90,6 +90,7 @@ describe('ImportSection', () => {
               detail: { ...detail, words: [{ id: 'w1', word: 'Alpha', reading: null }] },
               importedLines: 2,
               skippedLines: 1,
+              duplicateLines: 0,
             }
           : checked,
     });
@@ -129,6 +130,25 @@ describe('ImportSection', () => {
     // Apart from the pasted line itself, nothing English: no "cannot be imported", no "the word is".
     expect(problems.textContent?.replace('Kikitori,123', '')).not.toMatch(/[a-z]{3,}/i);
     expect(screen.getByRole('button', { name: 'ほかの 2 行を読み込む' })).toBeTruthy();
+  });
+
+  it.each([
+    ['en', 'Lines to import', 'Import', '1 line imported. 2 words were already in this dictionary and were left out.'],
+    ['ja', '読み込む行', '読み込む', '1 行を読み込みました。 すでにこの辞書にある 2 語は除きました。'],
+  ] as const)('in %s, says how many words were already there and left out', async (language, box, run, said) => {
+    setUiLanguage(language);
+    installFakeApi({
+      'dictionaries:import': () => ({
+        outcome: 'imported',
+        detail,
+        importedLines: 1,
+        skippedLines: 0,
+        duplicateLines: 2,
+      }),
+    });
+    render(<Section />);
+    await paste('Alpha\nAlpha\nBeta', box, run);
+    expect(screen.getByTestId('import-done').textContent).toBe(said);
   });
 
   it('forgets the bad lines once the paste is changed', async () => {
