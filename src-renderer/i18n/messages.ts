@@ -338,6 +338,8 @@ export const en = {
     'Save names this speaker in this transcript only. “This is…” below also learns the voice, so new transcripts name this person.',
   'transcript.speaker.unknown': 'Speaker',
   'transcript.lowConfidence': 'Words with a dotted underline are more likely wrong than right.',
+  'transcript.replacedLegend':
+    'Words on a blue background were written by a dictionary: point at one to see what was heard, or right-click it to put that back.',
   'player.label': 'Player',
   'player.play': 'Play',
   'player.pause': 'Pause',
@@ -1052,6 +1054,8 @@ export const ja: Record<MessageKey, string> = {
     '「保存」はこの文字起こしの中だけで名前を付けます。下の「この人は…」は声も覚え、新しい文字起こしでもこの人の名前を表示します。',
   'transcript.speaker.unknown': '話者',
   'transcript.lowConfidence': '点線の下線は、正しいよりも誤りの可能性が高い単語です。',
+  'transcript.replacedLegend':
+    '青い背景の語は辞書が書き換えたものです。ポインターを合わせると聞き取った元の語が表示され、右クリックで元に戻せます。',
   'player.label': 'プレーヤー',
   'player.play': '再生',
   'player.pause': '一時停止',

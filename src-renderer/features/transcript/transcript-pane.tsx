@@ -175,6 +175,7 @@ export function TranscriptPane() {
   );
 
   const hasLowConfidence = useMemo(() => segments.some((segment) => segment.words.some(isUncertain)), [segments]);
+  const hasReplaced = useMemo(() => segments.some((segment) => segment.words.some((w) => w.replaced)), [segments]);
 
   return (
     <section
@@ -185,7 +186,13 @@ export function TranscriptPane() {
       onKeyDown={onKeyDown}
       onFocus={onFocus}
     >
-      {hasLowConfidence && <p className="hint">{t('transcript.lowConfidence')}</p>}
+      {(hasLowConfidence || hasReplaced) && (
+        <p className="hint" data-testid="transcript-legend">
+          {[hasLowConfidence && t('transcript.lowConfidence'), hasReplaced && t('transcript.replacedLegend')]
+            .filter(Boolean)
+            .join(' ')}
+        </p>
+      )}
       {segments.slice(0, shown).map((segment, index) => (
         <SegmentView
           key={segment.id}

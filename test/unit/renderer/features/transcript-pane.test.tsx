@@ -115,5 +115,16 @@ describe('TranscriptPane', () => {
     expect(word.className).toContain('word-replaced');
     expect(word.title).toBe('Replaced by the dictionary: heard “good”');
     expect(screen.getByText('morning').className).not.toContain('word-replaced');
+    // The note above the transcript says what the marking is, after the one about dotted underlines.
+    expect(screen.getByTestId('transcript-legend').textContent).toBe(
+      'Words with a dotted underline are more likely wrong than right. Words on a blue background were written by a dictionary: point at one to see what was heard, or right-click it to put that back.',
+    );
+  });
+
+  it('says nothing about dictionary words when none was replaced', () => {
+    render(<TranscriptPane />);
+    expect(screen.getByTestId('transcript-legend').textContent).toBe(
+      'Words with a dotted underline are more likely wrong than right.',
+    );
   });
 });
