@@ -83,6 +83,8 @@ export const en = {
   'library.options.speakers.minSpeakers': 'Fewest speakers',
   'library.options.speakers.maxSpeakers': 'Most speakers',
   'library.options.dictionary': 'Dictionary',
+  'library.options.dictionary.hint':
+    'Its words help recognition catch names and terms; its forced replacements then rewrite the transcript. Extra words below count for these files only.',
   'library.options.words': 'Extra words (one per line, "word,reading")',
   'library.options.multichannel.held': 'Recordings with two or more channels: {names}',
   'library.options.multichannel': 'Each channel is a speaker',
@@ -800,6 +802,8 @@ export const ja: Record<MessageKey, string> = {
   'library.options.speakers.minSpeakers': '最少の話者数',
   'library.options.speakers.maxSpeakers': '最多の話者数',
   'library.options.dictionary': '辞書',
+  'library.options.dictionary.hint':
+    '辞書の単語は名前や用語の聞き取りを助け、強制置換はその後で文字起こしを書き換えます。下の追加の単語は、これらのファイルだけに使われます。',
   'library.options.words': '追加の単語（1 行に 1 つ、「単語,読み」）',
   'library.options.multichannel.held': '2 チャンネル以上の録音：{names}',
   'library.options.multichannel': 'チャンネルごとに別の話者',

@@ -150,13 +150,21 @@ export function UploadOptionsForm() {
         <select
           id={`${id}-dictionary`}
           value={options.dictionaryId ?? ''}
-          {...invalid(errors.dictionaryId, 'dictionaryId')}
+          {...(errors.dictionaryId
+            ? invalid(errors.dictionaryId, 'dictionaryId')
+            : { 'aria-describedby': `${id}-dictionary-hint` })}
           onChange={(event) => setOptions({ dictionaryId: event.target.value || null })}
         >
           <option value="">{t('common.none')}</option>
           <DictionaryOptions dictionaries={dictionaries} />
         </select>
-        <FieldMessage id={`${id}-dictionaryId-error`} error={errors.dictionaryId} />
+        {errors.dictionaryId ? (
+          <FieldMessage id={`${id}-dictionaryId-error`} error={errors.dictionaryId} />
+        ) : (
+          <small id={`${id}-dictionary-hint`} className="hint" data-testid="dictionary-hint">
+            {t('library.options.dictionary.hint')}
+          </small>
+        )}
 
         <label htmlFor={`${id}-words`}>{t('library.options.words')}</label>
         <textarea

@@ -44,6 +44,20 @@ describe('UploadOptionsForm', () => {
     expect([...japanese.options].map((o) => o.textContent)).toEqual(['標準', 'より丁寧に（時間がかかる）']);
   });
 
+  it('says what the dictionary does and how the extra words differ, in English and Japanese', () => {
+    const { unmount } = render(<UploadOptionsForm />);
+    expect(errorOf(screen.getByLabelText<HTMLSelectElement>('Dictionary'))).toBe(
+      'Its words help recognition catch names and terms; its forced replacements then rewrite the transcript. Extra words below count for these files only.',
+    );
+    unmount();
+    setUiLanguage('ja');
+    onTestFinished(() => setUiLanguage('en'));
+    render(<UploadOptionsForm />);
+    expect(errorOf(screen.getByLabelText<HTMLSelectElement>('辞書'))).toBe(
+      '辞書の単語は名前や用語の聞き取りを助け、強制置換はその後で文字起こしを書き換えます。下の追加の単語は、これらのファイルだけに使われます。',
+    );
+  });
+
   it('allows the shared speaker limit, not a renderer-only one', () => {
     render(<UploadOptionsForm />);
     chooseMode('range');
