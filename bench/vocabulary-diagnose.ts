@@ -14,6 +14,7 @@
 // lattice posterior, not summed with its reading's alternate as the engine does (decision 0096), so terms
 // with a reading can be dropped here where the engine keeps them.
 import { editDistance } from '../src-shared/edit-distance.js';
+import { alignedSteps } from '../src-shared/word-timing.js';
 import { PocketsphinxEngine } from '../src-server/engines/speech/pocketsphinx-engine.js';
 import type { RecognizedWord, VocabularyWord } from '../src-server/engines/speech/speech-engine.js';
 
@@ -185,16 +186,7 @@ export async function diagnose(clips: readonly DiagnoseClip[], team: VocabularyW
  * with it" can be told from changes far from any term.
  */
 function revertHunks(hyp: readonly Word[], base: readonly Word[], revert: (w: Word) => boolean): Word[] {
-  const n = hyp.length;
-  const m = base.length;
-  const lcs = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--)
-      lcs[i]![j] =
-        hyp[i]!.word === base[j]!.word ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   const out: Word[] = [];
-  let i = 0;
-  let j = 0;
   let hunkHyp: Word[] = [];
   let hunkBase: Word[] = [];
   const flush = () => {
@@ -202,14 +194,12 @@ function revertHunks(hyp: readonly Word[], base: readonly Word[], revert: (w: Wo
     hunkHyp = [];
     hunkBase = [];
   };
-  while (i < n || j < m) {
-    if (i < n && j < m && hyp[i]!.word === base[j]!.word) {
+  for (const { a, b } of alignedSteps(hyp, base, (w) => w.word)) {
+    if (a && b) {
       flush();
-      out.push(hyp[i]!);
-      i++;
-      j++;
-    } else if (j >= m || (i < n && lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) hunkHyp.push(hyp[i++]!);
-    else hunkBase.push(base[j++]!);
+      out.push(a);
+    } else if (a) hunkHyp.push(a);
+    else if (b) hunkBase.push(b);
   }
   flush();
   return out;

@@ -78,6 +78,25 @@ export function alignWords(
   return pairs;
 }
 
+/**
+ * Two word sequences as one walk of their alignment (alignWords, compared by `key`), in order: a step holds a
+ * word of each where they match, and one word of either where only that side has it.
+ */
+export function alignedSteps<W>(a: readonly W[], b: readonly W[], key: (word: W) => string): { a?: W; b?: W }[] {
+  const pairs = alignWords(a.map(key), b.map(key), (word) => word);
+  const steps: { a?: W; b?: W }[] = [];
+  let i = 0;
+  let j = 0;
+  for (const [pi, pj] of pairs) {
+    while (i < pi) steps.push({ a: a[i++]! });
+    while (j < pj) steps.push({ b: b[j++]! });
+    steps.push({ a: a[i++]!, b: b[j++]! });
+  }
+  while (i < a.length) steps.push({ a: a[i++]! });
+  while (j < b.length) steps.push({ b: b[j++]! });
+  return steps;
+}
+
 const round = (t: number) => Math.round(t * 1000) / 1000;
 
 /** Spreads `tokens` over [start, end] in proportion to their length. */

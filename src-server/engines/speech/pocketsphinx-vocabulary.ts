@@ -23,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import koffi from 'koffi';
 import { nativeError, type NativePointer, type PocketsphinxLibrary } from './pocketsphinx-library.js';
+import { alignedSteps } from '../../../src-shared/word-timing.js';
 import { ARPABET_PHONES } from './pronunciation.js';
 
 interface VocabularyBindings {
@@ -228,21 +229,11 @@ export function revertDoubtfulHunks<W extends { word: string }>(
   /** Vocabulary words the gate kept: a stretch holding one keeps it, and loses only its doubtful words. */
   kept: (word: W) => boolean,
 ): W[] {
-  const n = words.length;
-  const m = without.length;
-  const same = (i: number, j: number) => words[i]!.word.toLowerCase() === without[j]!.word.toLowerCase();
-  // lcs[i][j]: the longest common subsequence of words[i..] and without[j..].
-  const lcs = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
-  for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--)
-      lcs[i]![j] = same(i, j) ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   // The alignment as steps: a word both wrote, or one only one of them wrote.
-  const steps: { word?: W; without?: W }[] = [];
-  for (let i = 0, j = 0; i < n || j < m;) {
-    if (i < n && j < m && same(i, j)) steps.push({ word: words[i++]!, without: without[j++]! });
-    else if (j >= m || (i < n && lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) steps.push({ word: words[i++]! });
-    else steps.push({ without: without[j++]! });
-  }
+  const steps = alignedSteps(words, without, (w) => w.word.toLowerCase()).map(({ a, b }) => ({
+    word: a,
+    without: b,
+  }));
   // Stretches where they differ, each ended by ANCHOR words in a row that both wrote: one shared short word
   // inside a changed stretch ("sales brush AND every morning" / "sukus kritrun AND rewarding") is no anchor.
   const out: W[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withSpeakerNames } from '../../../src-shared/speaker-names.js';
 import { applyOperations, decodeReview, encodeReview } from '../../../src-shared/transcript-editing.js';
-import { alignWords, retimeWords } from '../../../src-shared/word-timing.js';
+import { alignedSteps, alignWords, retimeWords } from '../../../src-shared/word-timing.js';
 import type { TranscriptDocument } from '../../../src-shared/transcript-document.js';
 
 const segment = {
@@ -83,5 +83,23 @@ describe('word timing through corrections', () => {
     const back = encodeReview(doc, reverted.ok ? reverted.document.segments : shown.segments);
     expect(back).toBe('the budget meeting is friday\nsee you');
     expect(decodeReview(doc, back)).toEqual(doc.segments);
+  });
+});
+
+describe('alignedSteps', () => {
+  it('walks both sequences in order: matches together, each side’s own words between them', () => {
+    const steps = alignedSteps(['the', 'Lezo', 'like', 'report'], ['please', 'the', 'report', 'now'], (w) =>
+      w.toLowerCase(),
+    );
+    expect(steps).toEqual([
+      { b: 'please' },
+      { a: 'the', b: 'the' },
+      { a: 'Lezo' },
+      { a: 'like' },
+      { a: 'report', b: 'report' },
+      { b: 'now' },
+    ]);
+    expect(alignedSteps([], ['a'], (w) => w)).toEqual([{ b: 'a' }]);
+    expect(alignedSteps(['A'], ['a'], (w) => w.toLowerCase())).toEqual([{ a: 'A', b: 'a' }]);
   });
 });
