@@ -46,26 +46,20 @@ export function sameWordKey(entry: { word: string; reading?: string | null }): s
 }
 
 /**
- * Throws `word-already-in-dictionary` for the first of `words` already in `existing` or earlier in
- * `words`, naming the entry as the dictionary spells it.
+ * For each of `words`, the spelling of the entry it repeats (one in `existing`, or an earlier one of `words`),
+ * or null when it is new (decision 0102).
  */
-function refuseDuplicateWords(
+function repeatsOf(
   existing: Array<{ word: string; reading?: string | null }>,
   words: Array<{ word: string; reading?: string }>,
-): void {
-  // Keyed by sameWordKey; the value is the entry's spelling, which the message names.
+): Array<string | null> {
   const seen = new Map(existing.map((entry) => [sameWordKey(entry), entry.word]));
-  words.forEach((entry, i) => {
+  return words.map((entry) => {
     const key = sameWordKey(entry);
     const there = seen.get(key);
-    if (there !== undefined)
-      throw new AppFailure({
-        code: 'conflict',
-        reason: 'word-already-in-dictionary',
-        params: { word: there.trim() },
-        field: `words.${i}.word`,
-      });
+    if (there !== undefined) return there;
     seen.set(key, entry.word);
+    return null;
   });
 }
 
@@ -148,7 +142,15 @@ export class DictionaryService {
         }),
       );
     return this.change(async () => {
-      refuseDuplicateWords((await this.refresh(id)).words, words);
+      const repeats = repeatsOf((await this.refresh(id)).words, words);
+      const first = repeats.findIndex((there) => there !== null);
+      if (first !== -1)
+        throw new AppFailure({
+          code: 'conflict',
+          reason: 'word-already-in-dictionary',
+          params: { word: repeats[first]!.trim() },
+          field: `words.${first}.word`,
+        });
       return this.sendWords(id, words);
     });
   }
@@ -192,13 +194,11 @@ export class DictionaryService {
           (part) => this.client.addWords(id, part),
           // Words already in the dictionary, or earlier in the paste, are left out (decision 0102).
           async (entries) => {
-            const seen = new Set((await this.refresh(id)).words.map(sameWordKey));
-            return entries.filter(({ entry }) => {
-              const key = sameWordKey(entry);
-              if (seen.has(key)) return false;
-              seen.add(key);
-              return true;
-            });
+            const repeats = repeatsOf(
+              (await this.refresh(id)).words,
+              entries.map((line) => line.entry),
+            );
+            return entries.filter((_, i) => repeats[i] === null);
           },
         )
       : this.sendLines(id, parseReplacementRules(text), skipBadLines, (part) =>
