@@ -548,6 +548,16 @@ export interface UploadDefaults {
   dictionaryId: string | null;
 }
 
+/** A new profile's upload defaults: no language chosen, the standard model, speakers detected, no dictionary. */
+export const DEFAULT_UPLOAD_DEFAULTS: Readonly<UploadDefaults> = {
+  language: null,
+  model: 'default',
+  numSpeakers: null,
+  minSpeakers: null,
+  maxSpeakers: null,
+  dictionaryId: null,
+};
+
 export interface CollapsedPanels {
   uploads?: boolean;
   speechOffer?: boolean;

@@ -1,15 +1,14 @@
 // Settings and server profiles on top of a SettingsStore, with API keys sealed by a SecretBox.
 import { randomUUID } from 'node:crypto';
-import type { ServerProfile, Settings, SettingsPatch } from '../../src-shared/ipc-contract.js';
-import { AppFailure } from '../app-failure.js';
-import type { SecretBox } from './secret-box.js';
 import {
   DEFAULT_UPLOAD_DEFAULTS,
-  EMBEDDED_PROFILE_ID,
-  type SettingsData,
-  type SettingsStore,
-  type StoredProfile,
-} from './settings-store.js';
+  type ServerProfile,
+  type Settings,
+  type SettingsPatch,
+} from '../../src-shared/ipc-contract.js';
+import { AppFailure } from '../app-failure.js';
+import type { SecretBox } from './secret-box.js';
+import { EMBEDDED_PROFILE_ID, type SettingsData, type SettingsStore, type StoredProfile } from './settings-store.js';
 
 export class SettingsService {
   constructor(

@@ -1,6 +1,6 @@
 // The typed settings: the contract's Settings plus the server profiles. Remote profiles keep their
 // API key only as SecretBox output (base64), never in clear.
-import type { ServerProfile, Settings, UploadDefaults } from '../../src-shared/ipc-contract.js';
+import { DEFAULT_UPLOAD_DEFAULTS, type ServerProfile, type Settings } from '../../src-shared/ipc-contract.js';
 import { LIMITS } from '../../src-shared/limits.js';
 import { SUBTITLE_LIMITS } from '../../src-shared/subtitle-cues.js';
 
@@ -31,15 +31,6 @@ export interface SettingsStore {
 }
 
 export const EMBEDDED_PROFILE_ID = 'embedded';
-
-export const DEFAULT_UPLOAD_DEFAULTS: UploadDefaults = {
-  language: null,
-  model: 'default',
-  numSpeakers: null,
-  minSpeakers: null,
-  maxSpeakers: null,
-  dictionaryId: null,
-};
 
 export function defaultSettingsData(locale = 'en'): SettingsData {
   return {

@@ -1,27 +1,20 @@
 // Uploads run in main (they survive reloads and report progress); this mirrors them and holds the
 // options the next upload will use.
 import { create } from 'zustand';
-import type {
-  FileOffer,
-  FolderImport,
-  IpcError,
-  UploadDefaults,
-  UploadJob,
-  UploadOptions,
+import {
+  DEFAULT_UPLOAD_DEFAULTS,
+  type FileOffer,
+  type FolderImport,
+  type IpcError,
+  type UploadDefaults,
+  type UploadJob,
+  type UploadOptions,
 } from '../../src-shared/ipc-contract';
 import { checkSpeakerCounts } from '../../src-shared/speaker-count';
 import { api, split } from '../lib/api';
 import { useSettingsStore } from './settings-store';
 
-export const DEFAULT_UPLOAD_OPTIONS: UploadOptions = {
-  language: null,
-  model: 'default',
-  numSpeakers: null,
-  minSpeakers: null,
-  maxSpeakers: null,
-  dictionaryId: null,
-  words: [],
-};
+export const DEFAULT_UPLOAD_OPTIONS: UploadOptions = { ...DEFAULT_UPLOAD_DEFAULTS, words: [] };
 
 interface UploadsState {
   jobs: UploadJob[];

@@ -11,7 +11,7 @@ import type {
 } from '../../../src-shared/ipc-contract';
 import { buildKikitoriApi, type RendererApi } from '../../../src-preload/build-api';
 import { useSettingsStore } from '../../../src-renderer/stores/settings-store';
-import type { Settings, UiLanguage } from '../../../src-shared/ipc-contract';
+import { DEFAULT_UPLOAD_DEFAULTS, type Settings, type UiLanguage } from '../../../src-shared/ipc-contract';
 
 export type FakeHandlers = {
   [C in IpcChannel]?: (
@@ -126,14 +126,7 @@ export function transcriptDetail(
 export const freshSettings = (patch: Partial<Settings> = {}): Settings => ({
   activeProfileId: 'embedded',
   uiLanguage: 'en',
-  defaults: {
-    language: null,
-    model: 'default',
-    numSpeakers: null,
-    minSpeakers: null,
-    maxSpeakers: null,
-    dictionaryId: null,
-  },
+  defaults: { ...DEFAULT_UPLOAD_DEFAULTS },
   playbackRate: 1,
   notifications: true,
   ...patch,
