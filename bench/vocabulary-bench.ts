@@ -507,28 +507,26 @@ async function calibrate(
 async function reach(items: readonly Recognized[], vocabulary: readonly VocabularyWord[]): Promise<void> {
   const words = vocabulary.map((v) => v.word);
   const thresholds = Array.from({ length: 18 }, (_, i) => Number((0.84 - 0.02 * i).toFixed(2)));
+  const stages = thresholds.map((threshold) => new PhoneticVocabularyStage({ threshold, singleWordMargin: 0 }));
+  const holds = (segments: readonly TranscriptSegment[], word: string) =>
+    occurrences(normalize(segments.map((seg) => seg.text).join(' ')), termKey(word)) > 0;
   for (const h of HALVES) {
     const list = items.filter((r) => r.clip.half === h);
+    const free = list.filter((r) => r.clip.terms.length === 0);
     const inserted = new Map<number, number>();
-    for (const threshold of thresholds) {
-      const stage = new PhoneticVocabularyStage({ threshold, singleWordMargin: 0 });
-      const free = list.filter((r) => r.clip.terms.length === 0);
-      inserted.set(threshold, score((await applyStage(stage, free, vocabulary)).items, words, false).inserted);
-    }
+    for (const [k, stage] of stages.entries())
+      inserted.set(thresholds[k]!, score((await applyStage(stage, free, vocabulary)).items, words, false).inserted);
     const found = new Map<string, number>();
     for (const item of list)
       for (const t of item.clip.terms) {
-        if (occurrences(normalize(item.segments.map((seg) => seg.text).join(' ')), termKey(t.word)) > 0) continue;
+        if (holds(item.segments, t.word)) continue;
         const entry = t.reading ? { word: t.word, reading: t.reading } : { word: t.word };
         let at: number | null = null;
-        for (const threshold of thresholds) {
-          const stage = new PhoneticVocabularyStage({ threshold, singleWordMargin: 0 });
-          const out = await stage.apply(item.segments, [entry], 'en');
-          if (occurrences(normalize(out.segments.map((seg) => seg.text).join(' ')), termKey(t.word)) > 0) {
-            at = threshold;
+        for (const [k, stage] of stages.entries())
+          if (holds((await stage.apply(item.segments, [entry], 'en')).segments, t.word)) {
+            at = thresholds[k]!;
             break;
           }
-        }
         const label = at === null ? 'never' : at.toFixed(2);
         found.set(label, (found.get(label) ?? 0) + 1);
         console.error(`  [${h}] missed ${t.word} (${item.clip.voice}): reached at ${label}`);
