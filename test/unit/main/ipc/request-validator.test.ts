@@ -61,6 +61,22 @@ describe('IPC request validation', () => {
     });
   });
 
+  it('checks a bulk import: its choice to leave bad lines out, its kind, its size and nothing more', () => {
+    const request = { id: 'd1', text: 'Zintrix', kind: 'words' };
+    expect(() => validateRequest('dictionaries:import', { ...request, skipBadLines: true })).not.toThrow();
+    expect(refusal('dictionaries:import', { ...request, skipBadLines: 'yes' })).toMatchObject({
+      field: 'skipBadLines',
+      reason: 'app.invalid-request',
+    });
+    expect(refusal('dictionaries:import', { ...request, kind: 'people' })).toMatchObject({ field: 'kind' });
+    expect(refusal('dictionaries:import', { ...request, text: 'x'.repeat(5_000_001) })).toMatchObject({
+      field: 'text',
+    });
+    expect(refusal('dictionaries:import', { ...request, teamId: 'other-team' })).toMatchObject({
+      reason: 'app.invalid-request',
+    });
+  });
+
   it('refuses an unknown field, at any depth', () => {
     expect(refusal('dictionaries:rename', { id: 'd1', name: 'x', colour: 'red' })).toEqual({
       code: 'validation',
